@@ -1,0 +1,132 @@
+# hloscope - see README.md.
+#
+#   make              build ./hloscope
+#   make check        every test, then the whole suite again under ASan+UBSan
+#   make bench        benchmarks against numpy and Graphviz, as ratios
+#   make demo         install what is missing (as root), build, write the demo data, open it
+#   make screenshots  regenerate screenshots/*.png from real runs
+#   make fuzz         build the libFuzzer targets (needs clang)
+#   make install PREFIX=/usr/local
+
+PREFIX  ?= /usr/local
+CC      ?= cc
+PKGS    := ncursesw libcgraph libgvc zlib readline
+PY      ?= /usr/bin/python3
+DATA    ?= $(abspath ../shared/data/tpugraphs)
+DEMO    ?= demo-data
+
+PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+
+WARN    := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
+           -Wno-unused-parameter -Wformat=2 -Werror
+BASE_CFLAGS := -std=c11 -D_GNU_SOURCE -D_XOPEN_SOURCE_EXTENDED $(WARN) -g \
+           -I. $(PKG_CFLAGS)
+OPT     ?= -O2
+LDLIBS  := $(PKG_LIBS) -lm -lpthread
+
+# Variant: release (default) or asan.  Objects go to build/$(V)/.
+BUILD ?= build
+V ?= release
+ifeq ($(V),asan)
+  VFLAGS := -O1 -fno-omit-frame-pointer -fsanitize=address,undefined \
+            -fno-sanitize-recover=undefined
+else
+  VFLAGS := $(OPT)
+endif
+B := $(BUILD)/$(V)
+
+MODULES  := loader render model repl tui
+LIB_SRC  := $(foreach m,$(MODULES),$(wildcard $(m)/*.c))
+CLI_SRC  := $(wildcard cli/*.c)
+UNIT_SRC := $(wildcard tests/unit/test_*.c)
+LIB_OBJ  := $(LIB_SRC:%.c=$(B)/%.o)
+CLI_OBJ  := $(CLI_SRC:%.c=$(B)/%.o)
+UNITS    := $(UNIT_SRC:tests/unit/%.c=$(B)/tests/%)
+TOOLS    := $(B)/tests/fuzz_replay
+
+.PHONY: all build check check-fast check-asan test bench demo screenshots \
+        fuzz install clean deps units goldens
+all: hloscope
+
+# ./hloscope is the release build of the default build folder.
+hloscope: $(B)/hloscope
+ifeq ($(V)$(BUILD),releasebuild)
+	@cp $< $@
+endif
+
+$(B)/libhloscope.a: $(LIB_OBJ)
+	@mkdir -p $(@D)
+	$(AR) rcs $@ $^
+
+$(B)/hloscope: $(CLI_OBJ) $(B)/libhloscope.a
+	$(CC) $(VFLAGS) -o $@ $(CLI_OBJ) $(B)/libhloscope.a $(LDLIBS)
+
+$(B)/%.o: %.c
+	@mkdir -p $(@D)
+	$(CC) $(BASE_CFLAGS) $(VFLAGS) -MMD -MP -c -o $@ $<
+
+$(B)/tests/%: tests/unit/%.c $(B)/libhloscope.a
+	@mkdir -p $(@D)
+	$(CC) $(BASE_CFLAGS) $(VFLAGS) -o $@ $< $(B)/libhloscope.a $(LDLIBS)
+
+$(B)/tests/fuzz_replay: tests/fuzz/replay.c $(wildcard tests/fuzz/fuzz_*.c) $(B)/libhloscope.a
+	@mkdir -p $(@D)
+	$(CC) $(BASE_CFLAGS) $(VFLAGS) -o $@ tests/fuzz/replay.c $(wildcard tests/fuzz/fuzz_*.c) \
+	    $(B)/libhloscope.a $(LDLIBS)
+
+units: $(B)/hloscope $(UNITS) $(TOOLS)
+
+-include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d)
+
+# The whole suite: once on the release build, once under ASan+UBSan.
+check:
+	$(MAKE) --no-print-directory check-fast
+	$(MAKE) --no-print-directory check-asan
+
+check-fast: hloscope units
+	@HLOSCOPE_BUILD=$(B) PY=$(PY) DATA=$(DATA) sh tests/run.sh
+
+check-asan:
+	$(MAKE) --no-print-directory V=asan units
+	@HLOSCOPE_BUILD=$(BUILD)/asan PY=$(PY) DATA=$(DATA) \
+	    ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:exitcode=99 \
+	    UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1:exitcode=99 \
+	    sh tests/run.sh
+
+test: check
+
+# Regenerates golden files; review the diff before committing.
+goldens: hloscope units
+	@HLOSCOPE_BUILD=$(B) PY=$(PY) DATA=$(DATA) UPDATE_GOLDENS=1 sh tests/run.sh
+
+bench: hloscope units
+	@HLOSCOPE_BUILD=$(B) PY=$(PY) DATA=$(DATA) sh bench/run.sh
+
+deps:
+	@sh tools/deps.sh
+
+demo: deps
+	@$(MAKE) --no-print-directory hloscope
+	./hloscope synth $(DEMO)
+	./hloscope $(DEMO)
+
+screenshots: hloscope
+	@PY=$(PY) DATA=$(DATA) sh tools/screenshots.sh
+
+fuzz:
+	@mkdir -p build/fuzz
+	clang $(BASE_CFLAGS) -O1 -fsanitize=fuzzer,address,undefined \
+	    -o build/fuzz/fuzz_npz tests/fuzz/fuzz_npz.c $(LIB_SRC) $(LDLIBS)
+	@for f in tests/fuzz/fuzz_query.c; do [ -f $$f ] && clang $(BASE_CFLAGS) -O1 \
+	    -fsanitize=fuzzer,address,undefined -o build/fuzz/$$(basename $$f .c) $$f \
+	    $(LIB_SRC) $(LDLIBS); done; true
+	@echo "run e.g.: build/fuzz/fuzz_npz -max_total_time=60 tests/fuzz/corpus/npz"
+
+install: hloscope
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
+	install -m 755 hloscope $(DESTDIR)$(PREFIX)/bin/hloscope
+	install -m 644 hloscope.1 $(DESTDIR)$(PREFIX)/share/man/man1/hloscope.1
+
+clean:
+	rm -rf build hloscope

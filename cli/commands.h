@@ -1,0 +1,33 @@
+/* commands.h - the one table of hloscope's subcommands.
+ *
+ * X(name, function, usage, summary).  main.c generates dispatch and the usage
+ * text from it; each command lives in cli/cmd_<name>.c and returns the exit
+ * status: 0 ok, 1 bad usage or query error, 2 bad data.
+ */
+#ifndef HS_COMMANDS_H
+#define HS_COMMANDS_H
+
+#define HS_COMMANDS(X)                                                                     \
+	X("info", cmd_info, "PATH [--json]", "summary of a graph file or of a dataset folder") \
+	X("dump", cmd_dump, "FILE ARRAY [--limit N]", "print an array's values, C order")      \
+	X("check", cmd_check, "PATH...", "decompress and validate everything")                 \
+	X("synth", cmd_synth, "DIR [--seed N]", "write the synthetic demo dataset")
+
+#define HS_DECLARE(name, fn, usage, summary) int fn(int argc, char **argv);
+HS_COMMANDS(HS_DECLARE)
+#undef HS_DECLARE
+
+/* The explorer, run for `hloscope PATH` and `hloscope explore PATH`. */
+int cmd_explore(int argc, char **argv);
+
+/* Shared helpers for commands (cli/util.c). */
+#include "loader/error.h"
+/* Prints "hloscope: MSG" to stderr and returns err->status (2 if unset). */
+int cli_report(const hs_error *err);
+/* Prints "hloscope CMD: MSG" and the command's usage line; returns 1. */
+int cli_usage_error(const char *cmd, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* Parses a non-negative integer argument; returns -1 when it is not one. */
+long long cli_parse_count(const char *s);
+
+#endif

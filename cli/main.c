@@ -1,0 +1,63 @@
+/* main.c - hloscope's entry point: dispatches to the subcommands in
+ * commands.h.  `hloscope PATH` opens the explorer. */
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "cli/commands.h"
+
+struct command {
+	const char *name;
+	int (*fn)(int, char **);
+	const char *usage;
+	const char *summary;
+};
+
+#define HS_ENTRY(name, fn, usage, summary) {name, fn, usage, summary},
+static const struct command commands[] = {HS_COMMANDS(HS_ENTRY)};
+#undef HS_ENTRY
+#define NCOMMANDS (sizeof commands / sizeof commands[0])
+
+static void usage(FILE *out)
+{
+	fprintf(out, "usage: hloscope PATH                open the explorer on a file or folder\n");
+	for (size_t i = 0; i < NCOMMANDS; i++) {
+		char left[96];
+		snprintf(left, sizeof left, "%s %s", commands[i].name, commands[i].usage);
+		fprintf(out, "       hloscope %-40s %s\n", left, commands[i].summary);
+	}
+	fprintf(out, "See hloscope(1) and README.md.\n");
+}
+
+const char *cli_command_usage(const char *name);
+const char *cli_command_usage(const char *name)
+{
+	for (size_t i = 0; i < NCOMMANDS; i++)
+		if (strcmp(commands[i].name, name) == 0)
+			return commands[i].usage;
+	return NULL;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		usage(stderr);
+		return 1;
+	}
+	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "help")) {
+		usage(stdout);
+		return 0;
+	}
+	for (size_t i = 0; i < NCOMMANDS; i++)
+		if (strcmp(commands[i].name, argv[1]) == 0)
+			return commands[i].fn(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "explore"))
+		return cmd_explore(argc - 1, argv + 1);
+
+	struct stat st;
+	if (argv[1][0] != '-' && stat(argv[1], &st) == 0)
+		return cmd_explore(argc, argv);
+	fprintf(stderr, "hloscope: '%s' is neither a command nor a file or folder\n", argv[1]);
+	usage(stderr);
+	return 1;
+}

@@ -1,0 +1,43 @@
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "cli/commands.h"
+
+const char *cli_command_usage(const char *name);
+
+int cli_report(const hs_error *err)
+{
+	fprintf(stderr, "hloscope: %s\n", err->msg[0] ? err->msg : "unknown error");
+	return err->status ? err->status : 2;
+}
+
+int cli_usage_error(const char *cmd, const char *fmt, ...)
+{
+	va_list ap;
+	const char *u = cli_command_usage(cmd);
+
+	fprintf(stderr, "hloscope %s: ", cmd);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	if (u)
+		fprintf(stderr, "usage: hloscope %s %s\n", cmd, u);
+	return 1;
+}
+
+long long cli_parse_count(const char *s)
+{
+	char *end;
+	long long v;
+
+	if (!s || !*s)
+		return -1;
+	errno = 0;
+	v = strtoll(s, &end, 10);
+	if (errno || *end || v < 0)
+		return -1;
+	return v;
+}

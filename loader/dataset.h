@@ -1,0 +1,47 @@
+/* dataset.h - an index of the .npz graphs under a folder.
+ *
+ * Works on the official npz/{tile,layout}/{xla,nlp}/{default,random}/
+ * {train,valid,test} tree and on any folder of .npz files.  Building the
+ * index reads only the .npy headers (shapes) and the small runtime arrays,
+ * never node_config_feat's data.
+ *
+ * Ownership: dataset_scan() returns an index freed by dataset_free().
+ */
+#ifndef HS_DATASET_H
+#define HS_DATASET_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "error.h"
+#include "graph.h"
+
+typedef struct ds_entry {
+	char *path;          /* full path */
+	char *rel;           /* path relative to the scanned folder */
+	char *name;          /* file name without ".npz" */
+	hs_kind kind;
+	char collection[16]; /* "xla", "nlp" or "" when the path does not say */
+	char search[16];     /* "default", "random" or "" */
+	char split[16];      /* "train", "valid", "test" or "" */
+	int64_t nodes, edges, configs, cfg_nodes;
+	int labeled;
+	double runtime_min, runtime_max; /* normalized for tile; 0 if unlabeled */
+	char *error;         /* non-NULL when the file could not be indexed */
+} ds_entry;
+
+typedef struct ds_index {
+	char *root;
+	ds_entry *entries;   /* sorted by rel */
+	size_t n;
+} ds_index;
+
+/* Scans `dir` recursively.  Files that fail to index are kept with their
+ * error message set; the call fails only if `dir` cannot be read. */
+ds_index *dataset_scan(const char *dir, hs_error *err);
+void dataset_free(ds_index *ix);
+
+/* Fills kind/collection/search/split guesses from a path alone. */
+void dataset_classify_path(const char *path, ds_entry *e);
+
+#endif
