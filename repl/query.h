@@ -1,0 +1,146 @@
+/* query.h - hloscope's query language: one command line in, one result out.
+ *
+ * One language serves `hloscope repl`, `hloscope query` (batch) and the
+ * explorer's `:` line.  A session is bound to an open graph; query_exec()
+ * parses and runs one command line and returns a value: a table, a text
+ * block, or an action the front end must perform itself (open, quit,
+ * format).  `help` lists the commands and fields; one command table in
+ * query.c drives the parser, the help text and tab completion.
+ *
+ *   nodes where opcode = convolution and rank >= 4 sort by cost desc limit 5
+ *   count by opcode where users > 1
+ *   stats shape_dimensions_product where configurable
+ *
+ * Errors: query_exec() returns -1 with `err` set to a one-line message that
+ * names the column ("unknown field 'shap' at column 12 (did you mean
+ * 'shape'?)", status HS_EUSAGE), or status HS_EDATA when the graph's data
+ * is at fault (e.g. a node config array that fails to load).  The column is
+ * also available alone (query_error_column) so a front end can draw a caret
+ * under its own input line; query_error_caret() builds the usual
+ * "message / line / caret" text.
+ *
+ * Ownership: query_session_new() returns a session freed by
+ * query_session_free().  The session borrows the graph and the model: the
+ * caller keeps them alive while the session uses them and frees them itself
+ * (after query_session_set_graph() to a new graph, or after freeing the
+ * session).  query_exec() fills a query_result that owns everything in it
+ * and is released by query_result_free().  query_complete() returns a
+ * NULL-terminated array of malloc'd strings freed by query_strv_free().
+ */
+#ifndef HS_QUERY_H
+#define HS_QUERY_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "loader/error.h"
+#include "loader/graph.h"
+#include "model/model.h"
+
+typedef struct query_session query_session;
+
+typedef enum query_type {
+	QUERY_NUM,  /* cells use .num; NaN means "no value" (null in JSON) */
+	QUERY_TEXT, /* cells use .text; never NULL */
+} query_type;
+
+typedef struct query_cell {
+	double num;
+	const char *text; /* owned by the result */
+} query_cell;
+
+typedef struct query_table {
+	int ncols;
+	char **cols;       /* [ncols] column names */
+	query_type *types; /* [ncols] */
+	int64_t nrows;
+	query_cell *cells; /* [nrows * ncols], row-major */
+	int64_t *node;     /* [nrows] the node id a row stands for, or -1 */
+	int64_t *config;   /* [nrows] the config index a row stands for, or -1 */
+} query_table;
+
+static inline const query_cell *query_cell_at(const query_table *t, int64_t row,
+					      int col)
+{
+	return &t->cells[(size_t)row * (size_t)t->ncols + (size_t)col];
+}
+
+typedef enum query_kind {
+	QUERY_NONE,   /* nothing to show: a blank line or a comment */
+	QUERY_TABLE,  /* .table */
+	QUERY_BLOCK,  /* .text: lines each ending in '\n' (show ID, help) */
+	QUERY_ACTION, /* .action: the front end must act */
+} query_kind;
+
+typedef enum query_action {
+	QUERY_ACT_NONE,
+	QUERY_ACT_OPEN,   /* open .arg (a path); rebind with query_session_set_graph */
+	QUERY_ACT_QUIT,   /* quit / exit */
+	QUERY_ACT_FORMAT, /* switch the output format to .format */
+} query_action;
+
+typedef enum query_format {
+	QUERY_FMT_TABLE, /* aligned columns, header line, note line after */
+	QUERY_FMT_CSV,   /* RFC 4180, header line, numbers round-trip exactly */
+	QUERY_FMT_JSON,  /* one document per result: tables are arrays of objects */
+} query_format;
+
+typedef struct query_result {
+	query_kind kind;
+	const char *command; /* the command's name ("nodes", "count", ...); static */
+	query_table table;   /* QUERY_TABLE */
+	char *text;          /* QUERY_BLOCK */
+	char *note;          /* QUERY_TABLE: a one-line summary ("3 of 2774 nodes"), or NULL */
+	query_action action; /* QUERY_ACTION */
+	char *arg;           /* QUERY_ACT_OPEN: the path */
+	query_format format; /* QUERY_ACT_FORMAT: the new format */
+} query_result;
+
+/* Sessions. */
+query_session *query_session_new(hs_graph *g, hs_error *err);
+void query_session_free(query_session *s);
+/* Rebinds to another graph (dropping every cache of the old one). */
+void query_session_set_graph(query_session *s, hs_graph *g);
+hs_graph *query_session_graph(const query_session *s);
+/* The model behind `predicted` (NULL, the default: the analytic estimate). */
+void query_session_set_model(query_session *s, const hs_model *m);
+
+/* Parses and runs one command line.  Returns 0 with `out` filled, or -1 with
+ * `err` set and `out` left empty (query_result_free() is safe on it either
+ * way). */
+int query_exec(query_session *s, const char *line, query_result *out,
+	       hs_error *err);
+/* The 1-based column of the last error of query_exec, 0 when it has none. */
+int query_error_column(const query_session *s);
+/* "MSG\n  LINE\n  ^\n" (the caret under `column`; just "MSG\n" when column
+ * is 0) into buf; returns the length it needed, like snprintf. */
+int query_error_caret(const char *msg, const char *line, int column,
+		      char *buf, size_t cap);
+void query_result_free(query_result *r);
+
+/* Writes a result to `out` in the given format (actions and QUERY_NONE
+ * write nothing).  Returns 0, or -1 with `err` set when writing fails. */
+int query_write(FILE *out, const query_result *r, query_format fmt,
+		hs_error *err);
+/* "table", "csv", "json" -> format, or -1. */
+int query_format_parse(const char *name);
+
+/* Tab completion of the word at line[start, end): command names, then what
+ * the position takes (field names, opcode names, keywords).  Sets *files to
+ * 1 when the position takes a file path (open FILE, export ... -o FILE); the
+ * front end completes paths itself then.  Never NULL except when out of
+ * memory. */
+char **query_complete(const query_session *s, const char *line, int start,
+		      int end, int *files);
+void query_strv_free(char **v);
+
+/* The fields a session knows, in help order (derived fields first, then the
+ * node features); names are valid while the session is bound to the graph. */
+size_t query_field_count(const query_session *s);
+const char *query_field_name(const query_session *s, size_t i);
+
+/* The command names, in help order; NULL past the end. */
+const char *query_command_name(size_t i);
+
+#endif
