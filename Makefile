@@ -19,7 +19,7 @@ PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 
 WARN    := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
-           -Wno-unused-parameter -Wformat=2 -Werror
+           -Wno-unused-parameter -Wformat=2 -Wno-format-truncation -Werror
 BASE_CFLAGS := -std=c11 -D_GNU_SOURCE -D_XOPEN_SOURCE_EXTENDED $(WARN) -g \
            -I. $(PKG_CFLAGS)
 OPT     ?= -O2
