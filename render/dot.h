@@ -1,0 +1,86 @@
+/* dot.h - a region as a Graphviz graph; export to DOT, SVG, PNG.
+ *
+ * Graphviz (cgraph + gvc) is linked, never run as a process.  The graph
+ * follows XLA's graph dumper: rankdir=TB, edges from operand to user (data
+ * flows down), nodes labelled "id: opcode" over the HLO shape text and
+ * filled by opcode category (hlo_category_fill), one cluster per computation
+ * when the graph has more than one, placeholders dashed.  Edges get heavier
+ * with the bytes of the tensor they carry.  The region's focus nodes are
+ * drawn bold with a thick red border, the highlight set with a thick blue
+ * one, configurable nodes of layout graphs with a double border and "[cfg]".
+ * Heat mode fills nodes from any per-node number on a white-yellow-red ramp
+ * (log scale when the values span more than two decades) and adds a legend.
+ *
+ * Output is deterministic: the same region and options give the same bytes.
+ *
+ * Ownership: dot_build() returns a graph the caller closes with agclose().
+ * Options only borrow their arrays.  The Graphviz context is shared and
+ * lives until dot_shutdown().
+ */
+#ifndef HS_DOT_H
+#define HS_DOT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <graphviz/cgraph.h>
+#include <graphviz/gvc.h>
+
+#include "loader/error.h"
+#include "render/region.h"
+
+typedef struct dot_opts {
+	const double *heat;      /* [g->n_nodes] or NULL; NaN = no value */
+	const char *heat_name;   /* legend title, e.g. "cost (s)" */
+	int heat_log;            /* -1 auto (default), 0 linear, 1 log */
+	const int64_t *highlight;/* node ids to highlight, or NULL */
+	size_t n_highlight;
+	int clusters;            /* -1 auto (default: when > 1 computation) */
+	int terminal;            /* geometry for the terminal drawing: boxes sized
+	                          * in character cells (LAYOUT_CELL_W/H points),
+	                          * empty labels, no legend; see layout.h */
+} dot_opts;
+
+void dot_opts_init(dot_opts *o);
+
+/* Builds the cgraph graph of a region (named after the graph file). */
+Agraph_t *dot_build(const region *r, const dot_opts *o, hs_error *err);
+
+/* Output format for a file name: "dot", "svg" or "png" from its extension
+ * (.dot/.gv, .svg, .png), or NULL. */
+const char *dot_format_for_path(const char *path);
+/* 1 when `fmt` is one we write ("dot", "svg", "png"). */
+int dot_format_known(const char *fmt);
+
+/* Writes `g` to `path` in `fmt` through a temporary file in the same folder
+ * and a rename: "dot" is agwrite's text without layout; "svg" / "png" are
+ * laid out with dot and rendered by gvRender.  On failure nothing is left
+ * at `path` (an existing file there is untouched). */
+int dot_write(Agraph_t *g, const char *path, const char *fmt, hs_error *err);
+
+/* dot_build + dot_write. */
+int dot_export(const region *r, const dot_opts *o, const char *path,
+	       const char *fmt, hs_error *err);
+
+/* The shared Graphviz context (created on first use with its plugins), or
+ * NULL with err set when the dot layout plugin cannot be loaded. */
+GVC_t *dot_context(hs_error *err);
+/* Frees the shared context (safe to call when none was made). */
+void dot_shutdown(void);
+
+/* Heat helpers shared with the terminal drawing: the bin (0..DOT_HEAT_BINS-1)
+ * of value v on the scale of [lo, hi], or -1 for NaN; and the bin's color. */
+#define DOT_HEAT_BINS 8
+typedef struct dot_heat_scale {
+	double lo, hi;          /* finite min and max of the values */
+	int log;                /* 1 when binned on log10 */
+	int any;                /* 0 when no finite value */
+} dot_heat_scale;
+void dot_heat_scale_of(const double *v, const int64_t *ids, int64_t n, int log_mode,
+		       dot_heat_scale *s);
+int dot_heat_bin(const dot_heat_scale *s, double v);
+const char *dot_heat_fill(int bin); /* "#rrggbb" */
+/* The lower bound of bin b on the scale (b == DOT_HEAT_BINS gives hi). */
+double dot_heat_edge(const dot_heat_scale *s, int b);
+
+#endif

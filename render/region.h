@@ -1,0 +1,120 @@
+/* region.h - which part of a graph to draw.
+ *
+ * A region is a set of node ids of one hs_graph, the edges among them and,
+ * for radius regions, dashed "N more users" placeholders standing for the
+ * users of a busy node that were left out (as XLA's graph dumper does).
+ * Five kinds:
+ *   REGION_AROUND        nodes within `radius` steps of `center`, following
+ *                        operands, users or both (undirected); the users of
+ *                        a node other than the center with more than
+ *                        `user_threshold` users are not followed but
+ *                        collapsed into one placeholder;
+ *   REGION_PATH          every node on a dependency path between `from` and
+ *                        `to` (either may be the consumer), capped at
+ *                        `max_nodes`: whole sets of the paths of length
+ *                        <= shortest + s for the largest s that fits, else
+ *                        one shortest path (`truncated` is set);
+ *   REGION_COMPUTATION   the nodes of computation `comp` (a node_splits
+ *                        segment);
+ *   REGION_NODES         the given ids (a query result) and the edges
+ *                        among them;
+ *   REGION_CONFIGURABLE  the configurable nodes of a layout graph and their
+ *                        immediate operands and users.
+ * A region with more than `limit` nodes (default 500) is refused unless
+ * `force` is set; the message gives its size and what to try instead.
+ *
+ * Ownership: region_select() returns a region freed by region_free().  The
+ * region borrows the graph (r->g), which must outlive it; `ids` in the spec
+ * is copied.
+ */
+#ifndef HS_REGION_H
+#define HS_REGION_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "loader/error.h"
+#include "loader/graph.h"
+
+typedef enum region_kind {
+	REGION_AROUND,
+	REGION_PATH,
+	REGION_COMPUTATION,
+	REGION_NODES,
+	REGION_CONFIGURABLE,
+} region_kind;
+
+typedef enum region_dir {
+	REGION_OPERANDS = 1,
+	REGION_USERS = 2,
+	REGION_BOTH = 3,
+} region_dir;
+
+#define REGION_DEFAULT_LIMIT 500
+#define REGION_DEFAULT_USER_THRESHOLD 16
+
+typedef struct region_spec {
+	region_kind kind;
+	int64_t center;         /* AROUND */
+	int64_t radius;         /* AROUND, >= 0 */
+	region_dir dir;         /* AROUND, default BOTH */
+	int64_t user_threshold; /* AROUND: collapse users past this; 0 = never */
+	int64_t from, to;       /* PATH */
+	int64_t max_nodes;      /* PATH cap; 0 = use `limit` */
+	int64_t comp;           /* COMPUTATION */
+	const int64_t *ids;     /* NODES: ids (any order, duplicates ok) */
+	size_t n_ids;
+	int64_t limit;          /* refuse larger regions; default 500 */
+	int force;              /* lay out whatever the size */
+} region_spec;
+
+/* Placeholder for users left out of an AROUND region. */
+typedef struct region_more {
+	int64_t owner;  /* the node whose users were collapsed */
+	int64_t hidden; /* how many of its users are not in the region */
+} region_more;
+
+typedef struct region {
+	const hs_graph *g;      /* borrowed */
+	region_kind kind;
+	int64_t n_nodes;
+	int64_t *nodes;         /* [n_nodes] node ids, ascending */
+	int64_t n_edges;
+	int64_t (*edges)[2];    /* [n_edges] {user, operand}, both in the region,
+	                         * sorted by user then operand; repeated operands
+	                         * (x * x) give repeated edges as in the file */
+	int64_t n_more;
+	region_more *more;      /* [n_more] sorted by owner */
+	int64_t focus;          /* AROUND center, PATH from; else -1 */
+	int64_t focus2;         /* PATH to; else -1 */
+	int truncated;          /* PATH: paths were left out to fit max_nodes */
+	int64_t omitted;        /* PATH: nodes on paths left out */
+	char key[96];           /* identifies the region in a graph, e.g.
+	                         * "around:1234:r2:both:u16" (cache key) */
+	char title[160];        /* "unet3d: 2 steps around node 1234 (both)" */
+} region;
+
+/* Defaults: kind AROUND, center 0, radius 1, both directions, threshold 16,
+ * limit 500, no force, from/to/comp/focus -1. */
+void region_spec_init(region_spec *s);
+
+/* Errors (HS_EUSAGE): node id or computation out of range, negative radius,
+ * no path between the two nodes, a layout-only region on a tile graph, a
+ * region over the limit. */
+region *region_select(const hs_graph *g, const region_spec *s, hs_error *err);
+void region_free(region *r);
+
+/* For an AROUND spec: the largest radius <= s->radius whose region fits
+ * s->limit (placeholders not counted), or -1 when even radius 0 does not
+ * (or the spec is not valid).  Lets a view shrink instead of failing. */
+int64_t region_fit_radius(const hs_graph *g, const region_spec *s);
+
+/* Position of node `id` in r->nodes, or -1. */
+int64_t region_index_of(const region *r, int64_t id);
+
+const char *region_kind_name(region_kind k); /* "around", "path", ... */
+const char *region_dir_name(region_dir d);   /* "operands", "users", "both" */
+/* Parses "operands" / "users" / "both"; returns -1 for anything else. */
+int region_dir_parse(const char *s);
+
+#endif
