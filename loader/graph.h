@@ -14,6 +14,7 @@
 #ifndef HS_GRAPH_H
 #define HS_GRAPH_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "error.h"

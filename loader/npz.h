@@ -33,6 +33,7 @@ typedef struct npz_array {
 extern uint64_t npz_max_array_bytes;
 
 npz *npz_open(const char *path, hs_error *err);
+npz *npz_open_mem(const void *mem, size_t n, const char *name, hs_error *err);
 void npz_close(npz *a);
 
 int npz_has(const npz *a, const char *name);

@@ -33,13 +33,17 @@ typedef struct zip_entry {
 
 typedef struct zip_archive {
 	char *path;
-	FILE *fp;
+	int fd;                 /* -1 for an in-memory archive */
+	const uint8_t *mem;     /* the bytes of an in-memory archive (not owned) */
 	uint64_t file_size;
 	zip_entry *entries;
 	size_t n_entries;
 } zip_archive;
 
 zip_archive *zip_open(const char *path, hs_error *err);
+/* Opens `n` bytes at `mem` (kept, not copied: they must outlive the archive);
+ * `name` is used in messages. */
+zip_archive *zip_open_mem(const void *mem, size_t n, const char *name, hs_error *err);
 void zip_close(zip_archive *z);
 
 /* The entry named `name`, or NULL. */

@@ -1,0 +1,708 @@
+/* zip.c - the subset of PKZIP that numpy's savez writes, read defensively.
+ *
+ * Every message starts with the archive's path; offsets are file offsets
+ * unless they say "uncompressed".
+ */
+#include "zip.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#define SIG_LOCAL 0x04034b50u
+#define SIG_CENTRAL 0x02014b50u
+#define SIG_EOCD 0x06054b50u
+#define SIG_EOCD64 0x06064b50u
+#define SIG_EOCD64_LOC 0x07064b50u
+#define DEFLATE_MAX_RATIO 1032 /* deflate's best case is about 1032:1 */
+
+static uint16_t le16(const uint8_t *p) { return (uint16_t)(p[0] | p[1] << 8); }
+static uint32_t le32(const uint8_t *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+static uint64_t le64(const uint8_t *p) { return le32(p) | (uint64_t)le32(p + 4) << 32; }
+
+uint32_t zip_crc32(uint32_t crc, const void *buf, size_t n)
+{
+	const uint8_t *p = buf;
+	while (n > 0) {
+		uInt chunk = n > (1u << 30) ? (1u << 30) : (uInt)n;
+		crc = (uint32_t)crc32(crc, p, chunk);
+		p += chunk;
+		n -= chunk;
+	}
+	return crc;
+}
+
+/* Reads exactly n bytes at off; -1 with err on a short read. */
+static int src_read(const zip_archive *z, uint64_t off, void *buf, size_t n, hs_error *err)
+{
+	if (off > z->file_size || n > z->file_size - off)
+		return hs_fail(err, HS_EDATA, "%s: byte %llu: file ends early (needs %zu bytes, has %llu)",
+			       z->path, (unsigned long long)off, n,
+			       (unsigned long long)(off > z->file_size ? 0 : z->file_size - off));
+	if (z->mem) {
+		memcpy(buf, z->mem + off, n);
+		return 0;
+	}
+	uint8_t *p = buf;
+	while (n > 0) {
+		ssize_t r = pread(z->fd, p, n, (off_t)off);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			return hs_fail(err, HS_EDATA, "%s: byte %llu: read failed: %s", z->path,
+				       (unsigned long long)off, r < 0 ? strerror(errno) : "end of file");
+		p += r;
+		off += (uint64_t)r;
+		n -= (size_t)r;
+	}
+	return 0;
+}
+
+/* Finds a zip64 extra field (id 1) and takes the fields that were saturated. */
+static int take_zip64(const zip_archive *z, const uint8_t *extra, size_t n, int need_size,
+		      int need_comp, int need_off, zip_entry *e, uint64_t where, hs_error *err)
+{
+	size_t i = 0;
+	while (i + 4 <= n) {
+		uint16_t id = le16(extra + i), len = le16(extra + i + 2);
+		if (i + 4 + len > n)
+			break;
+		if (id == 1) {
+			const uint8_t *f = extra + i + 4;
+			size_t k = 0;
+			if (need_size) {
+				if (k + 8 > len)
+					goto short_field;
+				e->size = le64(f + k);
+				k += 8;
+			}
+			if (need_comp) {
+				if (k + 8 > len)
+					goto short_field;
+				e->comp_size = le64(f + k);
+				k += 8;
+			}
+			if (need_off) {
+				if (k + 8 > len)
+					goto short_field;
+				e->local_offset = le64(f + k);
+			}
+			return 0;
+		}
+		i += 4 + (size_t)len;
+	}
+	if (!need_size && !need_comp && !need_off)
+		return 0;
+	return hs_fail(err, HS_EDATA, "%s: byte %llu: sizes are 0xFFFFFFFF but no zip64 extra field",
+		       z->path, (unsigned long long)where);
+short_field:
+	return hs_fail(err, HS_EDATA, "%s: byte %llu: zip64 extra field too short", z->path,
+		       (unsigned long long)where);
+}
+
+static int read_directory(zip_archive *z, hs_error *err)
+{
+	uint64_t size = z->file_size;
+	if (size < 22)
+		return hs_fail(err, HS_EDATA, "%s: not a zip archive (%llu bytes, too short)", z->path,
+			       (unsigned long long)size);
+	size_t tail_n = size < 65557 ? (size_t)size : 65557;
+	uint8_t *tail = malloc(tail_n);
+	if (!tail)
+		return hs_fail(err, HS_EDATA, "%s: out of memory", z->path);
+	uint64_t tail_off = size - tail_n;
+	if (src_read(z, tail_off, tail, tail_n, err)) {
+		free(tail);
+		return -1;
+	}
+	size_t pos = tail_n - 22;
+	for (;;) {
+		if (le32(tail + pos) == SIG_EOCD && pos + 22 + le16(tail + pos + 20) == tail_n)
+			break;
+		if (pos == 0) {
+			free(tail);
+			return hs_fail(err, HS_EDATA,
+				       "%s: not a zip archive (no end of central directory record)",
+				       z->path);
+		}
+		pos--;
+	}
+	uint64_t eocd_off = tail_off + pos;
+	const uint8_t *r = tail + pos;
+	uint64_t n_entries = le16(r + 10);
+	uint64_t cd_size = le32(r + 12), cd_off = le32(r + 16);
+	int disk = le16(r + 4), cd_disk = le16(r + 6);
+	int zip64 = n_entries == 0xffff || cd_size == 0xffffffffu || cd_off == 0xffffffffu;
+	if (pos >= 20 && le32(tail + pos - 20) == SIG_EOCD64_LOC) {
+		uint64_t loc64 = le64(tail + pos - 20 + 8);
+		uint8_t rec[56];
+		if (src_read(z, loc64, rec, sizeof rec, err)) {
+			free(tail);
+			return -1;
+		}
+		if (le32(rec) != SIG_EOCD64) {
+			free(tail);
+			return hs_fail(err, HS_EDATA, "%s: byte %llu: bad zip64 end of directory record",
+				       z->path, (unsigned long long)loc64);
+		}
+		n_entries = le64(rec + 32);
+		cd_size = le64(rec + 40);
+		cd_off = le64(rec + 48);
+		zip64 = 0;
+	}
+	free(tail);
+	if (zip64)
+		return hs_fail(err, HS_EDATA, "%s: byte %llu: zip64 directory without its locator",
+			       z->path, (unsigned long long)eocd_off);
+	if (disk != 0 || cd_disk != 0)
+		return hs_fail(err, HS_EDATA, "%s: multi-disk zip archives are not supported", z->path);
+	if (cd_off > eocd_off || cd_size > eocd_off - cd_off)
+		return hs_fail(err, HS_EDATA,
+			       "%s: byte %llu: central directory (offset %llu, %llu bytes) lies outside the file",
+			       z->path, (unsigned long long)eocd_off, (unsigned long long)cd_off,
+			       (unsigned long long)cd_size);
+	if (n_entries > cd_size / 46)
+		return hs_fail(err, HS_EDATA, "%s: byte %llu: %llu entries cannot fit in %llu bytes",
+			       z->path, (unsigned long long)eocd_off, (unsigned long long)n_entries,
+			       (unsigned long long)cd_size);
+
+	uint8_t *cd = malloc(cd_size ? (size_t)cd_size : 1);
+	if (!cd)
+		return hs_fail(err, HS_EDATA, "%s: out of memory", z->path);
+	if (src_read(z, cd_off, cd, (size_t)cd_size, err)) {
+		free(cd);
+		return -1;
+	}
+	z->entries = calloc(n_entries ? (size_t)n_entries : 1, sizeof *z->entries);
+	if (!z->entries) {
+		free(cd);
+		return hs_fail(err, HS_EDATA, "%s: out of memory", z->path);
+	}
+	size_t p = 0;
+	for (uint64_t i = 0; i < n_entries; i++) {
+		uint64_t where = cd_off + p;
+		if (p + 46 > cd_size || le32(cd + p) != SIG_CENTRAL) {
+			free(cd);
+			return hs_fail(err, HS_EDATA, "%s: byte %llu: bad central directory entry %llu",
+				       z->path, (unsigned long long)where, (unsigned long long)i);
+		}
+		const uint8_t *c = cd + p;
+		zip_entry *e = &z->entries[z->n_entries];
+		uint16_t flags = le16(c + 8);
+		size_t name_n = le16(c + 28), extra_n = le16(c + 30), comment_n = le16(c + 32);
+		if (p + 46 + name_n + extra_n + comment_n > cd_size) {
+			free(cd);
+			return hs_fail(err, HS_EDATA, "%s: byte %llu: central directory entry %llu overruns the directory",
+				       z->path, (unsigned long long)where, (unsigned long long)i);
+		}
+		e->method = le16(c + 10);
+		e->crc32 = le32(c + 16);
+		e->comp_size = le32(c + 20);
+		e->size = le32(c + 24);
+		e->local_offset = le32(c + 42);
+		e->name = malloc(name_n + 1);
+		if (!e->name) {
+			free(cd);
+			return hs_fail(err, HS_EDATA, "%s: out of memory", z->path);
+		}
+		memcpy(e->name, c + 46, name_n);
+		e->name[name_n] = '\0';
+		z->n_entries++;
+		if (memchr(e->name, '\0', name_n)) {
+			free(cd);
+			return hs_fail(err, HS_EDATA, "%s: byte %llu: member name contains a NUL byte",
+				       z->path, (unsigned long long)where);
+		}
+		if (take_zip64(z, c + 46 + name_n, extra_n, e->size == 0xffffffffu,
+			       e->comp_size == 0xffffffffu, e->local_offset == 0xffffffffu, e, where,
+			       err)) {
+			free(cd);
+			return -1;
+		}
+		if (flags & 1) {
+			free(cd);
+			return hs_fail(err, HS_EDATA, "%s: member %s is encrypted", z->path, e->name);
+		}
+		p += 46 + name_n + extra_n + comment_n;
+	}
+	free(cd);
+
+	/* Resolve data offsets from the local headers and bound every size. */
+	for (size_t i = 0; i < z->n_entries; i++) {
+		zip_entry *e = &z->entries[i];
+		uint8_t lh[30];
+		if (e->method != 0 && e->method != 8)
+			return hs_fail(err, HS_EDATA,
+				       "%s: member %s: compression method %u is not supported (stored or deflate only)",
+				       z->path, e->name, e->method);
+		if (src_read(z, e->local_offset, lh, sizeof lh, err))
+			return -1;
+		if (le32(lh) != SIG_LOCAL)
+			return hs_fail(err, HS_EDATA, "%s: byte %llu: member %s: bad local header signature",
+				       z->path, (unsigned long long)e->local_offset, e->name);
+		e->data_offset = e->local_offset + 30 + le16(lh + 26) + le16(lh + 28);
+		if (e->data_offset > z->file_size || e->comp_size > z->file_size - e->data_offset)
+			return hs_fail(err, HS_EDATA,
+				       "%s: byte %llu: member %s claims %llu compressed bytes, past the end of the file",
+				       z->path, (unsigned long long)e->local_offset, e->name,
+				       (unsigned long long)e->comp_size);
+		if (e->method == 0 && e->size != e->comp_size)
+			return hs_fail(err, HS_EDATA,
+				       "%s: byte %llu: stored member %s: size %llu differs from compressed size %llu",
+				       z->path, (unsigned long long)e->local_offset, e->name,
+				       (unsigned long long)e->size, (unsigned long long)e->comp_size);
+		if (e->method == 8 && e->size / DEFLATE_MAX_RATIO > e->comp_size + 64)
+			return hs_fail(err, HS_EDATA,
+				       "%s: byte %llu: member %s claims %llu bytes from %llu compressed: more than deflate can expand (zip bomb?)",
+				       z->path, (unsigned long long)e->local_offset, e->name,
+				       (unsigned long long)e->size, (unsigned long long)e->comp_size);
+	}
+	return 0;
+}
+
+static zip_archive *open_common(zip_archive *z, hs_error *err)
+{
+	if (read_directory(z, err)) {
+		zip_close(z);
+		return NULL;
+	}
+	return z;
+}
+
+zip_archive *zip_open(const char *path, hs_error *err)
+{
+	zip_archive *z = calloc(1, sizeof *z);
+	if (!z || !(z->path = strdup(path))) {
+		free(z);
+		hs_fail(err, HS_EDATA, "%s: out of memory", path);
+		return NULL;
+	}
+	z->fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (z->fd < 0) {
+		hs_fail(err, HS_EDATA, "%s: %s", path, strerror(errno));
+		zip_close(z);
+		return NULL;
+	}
+	struct stat st;
+	if (fstat(z->fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+		hs_fail(err, HS_EDATA, "%s: not a regular file", path);
+		zip_close(z);
+		return NULL;
+	}
+	z->file_size = (uint64_t)st.st_size;
+	return open_common(z, err);
+}
+
+zip_archive *zip_open_mem(const void *mem, size_t n, const char *name, hs_error *err)
+{
+	zip_archive *z = calloc(1, sizeof *z);
+	if (!z || !(z->path = strdup(name))) {
+		free(z);
+		hs_fail(err, HS_EDATA, "%s: out of memory", name);
+		return NULL;
+	}
+	z->fd = -1;
+	z->mem = mem;
+	z->file_size = n;
+	return open_common(z, err);
+}
+
+void zip_close(zip_archive *z)
+{
+	if (!z)
+		return;
+	for (size_t i = 0; i < z->n_entries; i++)
+		free(z->entries[i].name);
+	free(z->entries);
+	if (z->fd >= 0 && !z->mem)
+		close(z->fd);
+	free(z->path);
+	free(z);
+}
+
+const zip_entry *zip_find(const zip_archive *z, const char *name)
+{
+	for (size_t i = 0; i < z->n_entries; i++)
+		if (strcmp(z->entries[i].name, name) == 0)
+			return &z->entries[i];
+	return NULL;
+}
+
+/* ---- reading members ---- */
+
+#define IN_CHUNK (256 * 1024)
+
+struct zip_reader {
+	zip_archive *z;
+	const zip_entry *e;
+	uint64_t in_pos;   /* compressed bytes consumed from the file */
+	uint64_t out_pos;  /* uncompressed bytes produced */
+	uint32_t crc;
+	int inflating;
+	int done;
+	z_stream zs;
+	uint8_t *in;
+};
+
+zip_reader *zip_reader_open(zip_archive *z, const zip_entry *e, hs_error *err)
+{
+	zip_reader *r = calloc(1, sizeof *r);
+	if (!r) {
+		hs_fail(err, HS_EDATA, "%s: out of memory", z->path);
+		return NULL;
+	}
+	r->z = z;
+	r->e = e;
+	if (e->method == 8) {
+		r->in = malloc(IN_CHUNK);
+		if (!r->in || inflateInit2(&r->zs, -15) != Z_OK) {
+			free(r->in);
+			free(r);
+			hs_fail(err, HS_EDATA, "%s: out of memory", z->path);
+			return NULL;
+		}
+		r->inflating = 1;
+	}
+	return r;
+}
+
+void zip_reader_close(zip_reader *r)
+{
+	if (!r)
+		return;
+	if (r->inflating)
+		inflateEnd(&r->zs);
+	free(r->in);
+	free(r);
+}
+
+static int finish_member(zip_reader *r, hs_error *err)
+{
+	const zip_entry *e = r->e;
+	if (r->inflating) {
+		/* The stream must end exactly at the declared size. */
+		uint8_t probe[1];
+		int ret;
+		do {
+			if (r->zs.avail_in == 0 && r->in_pos < e->comp_size) {
+				size_t want = e->comp_size - r->in_pos > IN_CHUNK
+						      ? IN_CHUNK
+						      : (size_t)(e->comp_size - r->in_pos);
+				if (src_read(r->z, e->data_offset + r->in_pos, r->in, want, err))
+					return -1;
+				r->in_pos += want;
+				r->zs.next_in = r->in;
+				r->zs.avail_in = (uInt)want;
+			}
+			r->zs.next_out = probe;
+			r->zs.avail_out = 1;
+			ret = inflate(&r->zs, Z_NO_FLUSH);
+			if (r->zs.avail_out == 0)
+				return hs_fail(err, HS_EDATA,
+					       "%s: member %s inflates to more than its declared %llu bytes",
+					       r->z->path, e->name, (unsigned long long)e->size);
+		} while (ret == Z_OK && (r->zs.avail_in > 0 || r->in_pos < e->comp_size));
+		if (ret != Z_STREAM_END)
+			return hs_fail(err, HS_EDATA,
+				       "%s: member %s: compressed data does not end where the directory says (byte %llu)",
+				       r->z->path, e->name,
+				       (unsigned long long)(e->data_offset + r->in_pos));
+	}
+	if (r->crc != e->crc32)
+		return hs_fail(err, HS_EDATA,
+			       "%s: member %s: CRC-32 mismatch (stored %08x, computed %08x)", r->z->path,
+			       e->name, e->crc32, r->crc);
+	r->done = 1;
+	return 0;
+}
+
+long long zip_reader_read(zip_reader *r, void *buf, size_t n, hs_error *err)
+{
+	const zip_entry *e = r->e;
+	if (r->done)
+		return 0;
+	uint64_t left = e->size - r->out_pos;
+	if (n > left)
+		n = (size_t)left;
+	if (n == 0) {
+		if (finish_member(r, err))
+			return -1;
+		return 0;
+	}
+	if (!r->inflating) {
+		if (src_read(r->z, e->data_offset + r->out_pos, buf, n, err))
+			return -1;
+	} else {
+		r->zs.next_out = buf;
+		r->zs.avail_out = (uInt)(n > (1u << 30) ? (1u << 30) : n);
+		n = r->zs.avail_out;
+		while (r->zs.avail_out > 0) {
+			if (r->zs.avail_in == 0) {
+				if (r->in_pos >= e->comp_size)
+					return hs_fail(err, HS_EDATA,
+						       "%s: member %s: compressed data ends at uncompressed byte %llu of %llu",
+						       r->z->path, e->name,
+						       (unsigned long long)(r->out_pos + n - r->zs.avail_out),
+						       (unsigned long long)e->size);
+				size_t want = e->comp_size - r->in_pos > IN_CHUNK
+						      ? IN_CHUNK
+						      : (size_t)(e->comp_size - r->in_pos);
+				if (src_read(r->z, e->data_offset + r->in_pos, r->in, want, err))
+					return -1;
+				r->in_pos += want;
+				r->zs.next_in = r->in;
+				r->zs.avail_in = (uInt)want;
+			}
+			int ret = inflate(&r->zs, Z_NO_FLUSH);
+			if (ret == Z_STREAM_END && r->zs.avail_out > 0)
+				return hs_fail(err, HS_EDATA,
+					       "%s: member %s: deflate stream ends at uncompressed byte %llu, directory says %llu",
+					       r->z->path, e->name,
+					       (unsigned long long)(r->out_pos + n - r->zs.avail_out),
+					       (unsigned long long)e->size);
+			if (ret != Z_OK && ret != Z_STREAM_END)
+				return hs_fail(err, HS_EDATA,
+					       "%s: member %s: corrupt deflate data near compressed byte %llu (%s)",
+					       r->z->path, e->name,
+					       (unsigned long long)(e->data_offset + r->in_pos - r->zs.avail_in),
+					       r->zs.msg ? r->zs.msg : "inflate failed");
+		}
+	}
+	r->crc = zip_crc32(r->crc, buf, n);
+	r->out_pos += n;
+	if (r->out_pos == e->size && finish_member(r, err))
+		return -1;
+	return (long long)n;
+}
+
+uint8_t *zip_read_all(zip_archive *z, const zip_entry *e, uint64_t limit, hs_error *err)
+{
+	if (e->size > limit) {
+		hs_fail(err, HS_EDATA, "%s: member %s: %llu bytes is more than the limit of %llu",
+			z->path, e->name, (unsigned long long)e->size, (unsigned long long)limit);
+		return NULL;
+	}
+	uint8_t *buf = malloc(e->size ? (size_t)e->size : 1);
+	if (!buf) {
+		hs_fail(err, HS_EDATA, "%s: member %s: out of memory for %llu bytes", z->path, e->name,
+			(unsigned long long)e->size);
+		return NULL;
+	}
+	zip_reader *r = zip_reader_open(z, e, err);
+	if (!r) {
+		free(buf);
+		return NULL;
+	}
+	uint64_t got = 0;
+	for (;;) {
+		long long k = zip_reader_read(r, buf + got, (size_t)(e->size - got), err);
+		if (k < 0) {
+			zip_reader_close(r);
+			free(buf);
+			return NULL;
+		}
+		if (k == 0)
+			break;
+		got += (uint64_t)k;
+	}
+	zip_reader_close(r);
+	return buf;
+}
+
+/* ---- writing ---- */
+
+struct wentry {
+	char *name;
+	uint16_t method;
+	uint32_t crc;
+	uint64_t comp, size, offset;
+};
+
+struct zip_writer {
+	char *path, *tmp;
+	FILE *fp;
+	uint64_t pos;
+	struct wentry *e;
+	size_t n, cap;
+};
+
+static void put16(uint8_t *p, uint16_t v) { p[0] = (uint8_t)v; p[1] = (uint8_t)(v >> 8); }
+static void put32(uint8_t *p, uint32_t v)
+{
+	put16(p, (uint16_t)v);
+	put16(p + 2, (uint16_t)(v >> 16));
+}
+
+zip_writer *zip_writer_open(const char *path, hs_error *err)
+{
+	zip_writer *w = calloc(1, sizeof *w);
+	size_t n = strlen(path) + 16;
+	if (!w || !(w->path = strdup(path)) || !(w->tmp = malloc(n))) {
+		if (w)
+			free(w->path);
+		free(w);
+		hs_fail(err, HS_EDATA, "%s: out of memory", path);
+		return NULL;
+	}
+	snprintf(w->tmp, n, "%s.tmp.XXXXXX", path);
+	int fd = mkstemp(w->tmp);
+	if (fd < 0 || !(w->fp = fdopen(fd, "wb"))) {
+		hs_fail(err, HS_EDATA, "%s: cannot create: %s", path, strerror(errno));
+		if (fd >= 0) {
+			close(fd);
+			unlink(w->tmp);
+		}
+		free(w->tmp);
+		free(w->path);
+		free(w);
+		return NULL;
+	}
+	fchmod(fd, 0644);
+	return w;
+}
+
+static int wr(zip_writer *w, const void *p, size_t n, hs_error *err)
+{
+	if (n && fwrite(p, 1, n, w->fp) != n)
+		return hs_fail(err, HS_EDATA, "%s: write failed: %s", w->path, strerror(errno));
+	w->pos += n;
+	return 0;
+}
+
+int zip_writer_add(zip_writer *w, const char *name, const void *data, size_t n, int deflate_it,
+		   hs_error *err)
+{
+	if (n >= 0xffffffffu || w->pos >= 0xffffffffu)
+		return hs_fail(err, HS_EDATA, "%s: member %s: archives over 4 GiB are not written",
+			       w->path, name);
+	if (w->n == w->cap) {
+		size_t cap = w->cap ? w->cap * 2 : 8;
+		struct wentry *e = realloc(w->e, cap * sizeof *e);
+		if (!e)
+			return hs_fail(err, HS_EDATA, "%s: out of memory", w->path);
+		w->e = e;
+		w->cap = cap;
+	}
+	uint8_t *comp = NULL;
+	size_t comp_n = n;
+	if (deflate_it) {
+		z_stream zs;
+		memset(&zs, 0, sizeof zs);
+		if (deflateInit2(&zs, 6, Z_DEFLATED, -15, 8, Z_DEFAULT_STRATEGY) != Z_OK)
+			return hs_fail(err, HS_EDATA, "%s: deflate init failed", w->path);
+		size_t bound = deflateBound(&zs, (uLong)n);
+		comp = malloc(bound ? bound : 1);
+		if (!comp) {
+			deflateEnd(&zs);
+			return hs_fail(err, HS_EDATA, "%s: out of memory", w->path);
+		}
+		zs.next_in = (Bytef *)(uintptr_t)data;
+		zs.avail_in = (uInt)n;
+		zs.next_out = comp;
+		zs.avail_out = (uInt)bound;
+		int ret = deflate(&zs, Z_FINISH);
+		comp_n = zs.total_out;
+		deflateEnd(&zs);
+		if (ret != Z_STREAM_END) {
+			free(comp);
+			return hs_fail(err, HS_EDATA, "%s: deflate failed", w->path);
+		}
+	}
+	struct wentry *e = &w->e[w->n];
+	e->name = strdup(name);
+	if (!e->name) {
+		free(comp);
+		return hs_fail(err, HS_EDATA, "%s: out of memory", w->path);
+	}
+	w->n++;
+	e->method = deflate_it ? 8 : 0;
+	e->crc = zip_crc32(0, data, n);
+	e->comp = comp_n;
+	e->size = n;
+	e->offset = w->pos;
+	size_t name_n = strlen(name);
+	uint8_t lh[30] = {0};
+	put32(lh, SIG_LOCAL);
+	put16(lh + 4, 20);
+	put16(lh + 8, e->method);
+	put16(lh + 12, 0x21); /* 1980-01-01: fixed, so output is reproducible */
+	put32(lh + 14, e->crc);
+	put32(lh + 18, (uint32_t)e->comp);
+	put32(lh + 22, (uint32_t)e->size);
+	put16(lh + 26, (uint16_t)name_n);
+	int rc = wr(w, lh, sizeof lh, err) || wr(w, name, name_n, err) ||
+		 wr(w, comp ? comp : data, comp_n, err);
+	free(comp);
+	return rc ? -1 : 0;
+}
+
+int zip_writer_finish(zip_writer *w, hs_error *err)
+{
+	uint64_t cd_off = w->pos;
+	int rc = 0;
+	for (size_t i = 0; i < w->n && !rc; i++) {
+		struct wentry *e = &w->e[i];
+		size_t name_n = strlen(e->name);
+		uint8_t c[46] = {0};
+		put32(c, SIG_CENTRAL);
+		put16(c + 4, 20);
+		put16(c + 6, 20);
+		put16(c + 10, e->method);
+		put16(c + 14, 0x21);
+		put32(c + 16, e->crc);
+		put32(c + 20, (uint32_t)e->comp);
+		put32(c + 24, (uint32_t)e->size);
+		put16(c + 28, (uint16_t)name_n);
+		put32(c + 38, 0644u << 16);
+		put32(c + 42, (uint32_t)e->offset);
+		rc = wr(w, c, sizeof c, err) || wr(w, e->name, name_n, err);
+	}
+	if (!rc) {
+		uint8_t r[22] = {0};
+		put32(r, SIG_EOCD);
+		put16(r + 8, (uint16_t)w->n);
+		put16(r + 10, (uint16_t)w->n);
+		put32(r + 12, (uint32_t)(w->pos - cd_off));
+		put32(r + 16, (uint32_t)cd_off);
+		rc = wr(w, r, sizeof r, err);
+	}
+	if (!rc && (fflush(w->fp) != 0 || fsync(fileno(w->fp)) != 0))
+		rc = hs_fail(err, HS_EDATA, "%s: write failed: %s", w->path, strerror(errno));
+	if (fclose(w->fp) != 0 && !rc)
+		rc = hs_fail(err, HS_EDATA, "%s: write failed: %s", w->path, strerror(errno));
+	w->fp = NULL;
+	if (!rc && rename(w->tmp, w->path) != 0)
+		rc = hs_fail(err, HS_EDATA, "%s: cannot rename into place: %s", w->path,
+			     strerror(errno));
+	if (rc)
+		unlink(w->tmp);
+	for (size_t i = 0; i < w->n; i++)
+		free(w->e[i].name);
+	free(w->e);
+	free(w->tmp);
+	free(w->path);
+	free(w);
+	return rc ? -1 : 0;
+}
+
+void zip_writer_abort(zip_writer *w)
+{
+	if (!w)
+		return;
+	if (w->fp)
+		fclose(w->fp);
+	unlink(w->tmp);
+	for (size_t i = 0; i < w->n; i++)
+		free(w->e[i].name);
+	free(w->e);
+	free(w->tmp);
+	free(w->path);
+	free(w);
+}
