@@ -1,0 +1,246 @@
+/* hloscope info PATH [--json]: a graph's summary, or one row per graph of a
+ * dataset folder. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "cli/commands.h"
+#include "loader/dataset.h"
+#include "loader/graph.h"
+#include "loader/hlo.h"
+#include "loader/jsonw.h"
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+struct rt_summary {
+	double min, median, max;
+	int64_t best;
+};
+
+/* numpy's median: the mean of the two middle values for an even count. */
+static int runtime_summary(const hs_graph *g, struct rt_summary *s)
+{
+	if (!g->labeled || g->n_configs == 0)
+		return -1;
+	double *v = malloc((size_t)g->n_configs * sizeof *v);
+	if (!v)
+		return -1;
+	memcpy(v, g->runtime, (size_t)g->n_configs * sizeof *v);
+	qsort(v, (size_t)g->n_configs, sizeof *v, cmp_double);
+	size_t n = (size_t)g->n_configs;
+	s->min = v[0];
+	s->max = v[n - 1];
+	s->median = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+	s->best = graph_best_config(g);
+	free(v);
+	return 0;
+}
+
+static void opcode_counts(const hs_graph *g, int64_t counts[256])
+{
+	memset(counts, 0, 256 * sizeof *counts);
+	for (int64_t i = 0; i < g->n_nodes; i++)
+		counts[g->opcode[i]]++;
+}
+
+static int info_file_json(const hs_graph *g)
+{
+	jsonw w;
+	int64_t counts[256];
+	struct rt_summary rs;
+
+	jsonw_init(&w, stdout, 1);
+	jsonw_obj_begin(&w);
+	jsonw_key(&w, "file"), jsonw_str(&w, g->path);
+	jsonw_key(&w, "kind"), jsonw_str(&w, graph_kind_name(g->kind));
+	jsonw_key(&w, "nodes"), jsonw_int(&w, g->n_nodes);
+	jsonw_key(&w, "edges"), jsonw_int(&w, g->n_edges);
+	jsonw_key(&w, "configs"), jsonw_int(&w, g->n_configs);
+	jsonw_key(&w, "configurable_nodes"), jsonw_int(&w, g->n_cfg_nodes);
+	jsonw_key(&w, "computations"), jsonw_int(&w, g->n_comps);
+	jsonw_key(&w, "node_feature_width"), jsonw_int(&w, g->feat_width);
+	jsonw_key(&w, "config_feature_width");
+	jsonw_int(&w, g->kind == HS_KIND_TILE ? g->config_width : g->ncf_width);
+	jsonw_key(&w, "opcodes");
+	jsonw_obj_begin(&w);
+	opcode_counts(g, counts);
+	for (int op = 0; op < 256; op++)
+		if (counts[op]) {
+			jsonw_key(&w, hlo_opcode_name(op));
+			jsonw_int(&w, counts[op]);
+		}
+	jsonw_obj_end(&w);
+	jsonw_key(&w, "runtime");
+	jsonw_obj_begin(&w);
+	jsonw_key(&w, "labeled"), jsonw_bool(&w, g->labeled);
+	if (runtime_summary(g, &rs) == 0) {
+		jsonw_key(&w, "min"), jsonw_num(&w, rs.min);
+		jsonw_key(&w, "median"), jsonw_num(&w, rs.median);
+		jsonw_key(&w, "max"), jsonw_num(&w, rs.max);
+		jsonw_key(&w, "best_config"), jsonw_int(&w, rs.best);
+	}
+	jsonw_obj_end(&w);
+	jsonw_obj_end(&w);
+	jsonw_finish(&w);
+	return 0;
+}
+
+static int cmp_count_desc(const void *a, const void *b)
+{
+	const int64_t *x = a, *y = b; /* {count, opcode} */
+	if (x[0] != y[0])
+		return x[0] < y[0] ? 1 : -1;
+	return (x[1] > y[1]) - (x[1] < y[1]);
+}
+
+static int info_file_text(const hs_graph *g)
+{
+	int64_t counts[256], order[256][2];
+	struct rt_summary rs;
+	int n = 0;
+
+	printf("file            %s\n", g->path);
+	printf("kind            %s\n", graph_kind_name(g->kind));
+	printf("nodes           %lld\n", (long long)g->n_nodes);
+	printf("edges           %lld\n", (long long)g->n_edges);
+	printf("computations    %lld\n", (long long)g->n_comps);
+	printf("configs         %lld\n", (long long)g->n_configs);
+	if (g->kind == HS_KIND_LAYOUT)
+		printf("configurable    %lld nodes x %d values\n", (long long)g->n_cfg_nodes, g->ncf_width);
+	else
+		printf("config features %d\n", g->config_width);
+	printf("node features   %d%s\n", g->feat_width,
+	       g->feat_width == HLO_NODE_FEATURES ? "" : " (not the documented 140: generic names)");
+	if (runtime_summary(g, &rs) == 0) {
+		const char *unit = g->kind == HS_KIND_TILE ? " (normalized)" : " ns";
+		printf("runtime         min %.6g  median %.6g  max %.6g%s\n", rs.min, rs.median, rs.max, unit);
+		printf("best config     %lld\n", (long long)rs.best);
+	} else {
+		printf("runtime         unlabeled (every runtime is 0: a test-split file)\n");
+	}
+	opcode_counts(g, counts);
+	for (int op = 0; op < 256; op++)
+		if (counts[op]) {
+			order[n][0] = counts[op];
+			order[n][1] = op;
+			n++;
+		}
+	qsort(order, (size_t)n, sizeof order[0], cmp_count_desc);
+	printf("opcodes         %d distinct\n", n);
+	for (int i = 0; i < n; i++)
+		printf("  %-24s %7lld  %5.1f%%\n", hlo_opcode_name((int)order[i][1]), (long long)order[i][0],
+		       g->n_nodes ? 100.0 * (double)order[i][0] / (double)g->n_nodes : 0.0);
+	return 0;
+}
+
+static void fmt_range(const ds_entry *e, char *buf, size_t cap)
+{
+	if (e->error)
+		snprintf(buf, cap, "-");
+	else if (!e->labeled)
+		snprintf(buf, cap, "unlabeled");
+	else
+		snprintf(buf, cap, "%.4g..%.4g", e->runtime_min, e->runtime_max);
+}
+
+static int info_folder(const char *dir, int json)
+{
+	hs_error err = {0};
+	ds_index *ix = dataset_scan(dir, &err);
+	if (!ix)
+		return cli_report(&err);
+	int bad = 0;
+	if (json) {
+		jsonw w;
+		jsonw_init(&w, stdout, 1);
+		jsonw_obj_begin(&w);
+		jsonw_key(&w, "folder"), jsonw_str(&w, dir);
+		jsonw_key(&w, "graphs");
+		jsonw_arr_begin(&w);
+		for (size_t i = 0; i < ix->n; i++) {
+			const ds_entry *e = &ix->entries[i];
+			jsonw_obj_begin(&w);
+			jsonw_key(&w, "file"), jsonw_str(&w, e->rel);
+			if (e->error) {
+				jsonw_key(&w, "error"), jsonw_str(&w, e->error);
+				bad++;
+			} else {
+				jsonw_key(&w, "kind"), jsonw_str(&w, graph_kind_name(e->kind));
+				jsonw_key(&w, "collection"), jsonw_str(&w, e->collection);
+				jsonw_key(&w, "search"), jsonw_str(&w, e->search);
+				jsonw_key(&w, "split"), jsonw_str(&w, e->split);
+				jsonw_key(&w, "nodes"), jsonw_int(&w, e->nodes);
+				jsonw_key(&w, "edges"), jsonw_int(&w, e->edges);
+				jsonw_key(&w, "configs"), jsonw_int(&w, e->configs);
+				jsonw_key(&w, "configurable_nodes"), jsonw_int(&w, e->cfg_nodes);
+				jsonw_key(&w, "labeled"), jsonw_bool(&w, e->labeled);
+				if (e->labeled) {
+					jsonw_key(&w, "runtime_min"), jsonw_num(&w, e->runtime_min);
+					jsonw_key(&w, "runtime_max"), jsonw_num(&w, e->runtime_max);
+				}
+			}
+			jsonw_obj_end(&w);
+		}
+		jsonw_arr_end(&w);
+		jsonw_obj_end(&w);
+		jsonw_finish(&w);
+	} else {
+		printf("%-6s %-4s %-7s %-5s %8s %8s %7s %6s  %-22s %s\n", "kind", "coll", "search",
+		       "split", "nodes", "edges", "configs", "cfgn", "runtime", "file");
+		for (size_t i = 0; i < ix->n; i++) {
+			const ds_entry *e = &ix->entries[i];
+			char range[64];
+			if (e->error) {
+				printf("%-6s %s: %s\n", "error", e->rel, e->error);
+				bad++;
+				continue;
+			}
+			fmt_range(e, range, sizeof range);
+			printf("%-6s %-4s %-7s %-5s %8lld %8lld %7lld %6lld  %-22s %s\n",
+			       graph_kind_name(e->kind), e->collection[0] ? e->collection : "-",
+			       e->search[0] ? e->search : "-", e->split[0] ? e->split : "-",
+			       (long long)e->nodes, (long long)e->edges, (long long)e->configs,
+			       (long long)e->cfg_nodes, range, e->rel);
+		}
+		printf("%zu graphs%s\n", ix->n, bad ? ", some could not be read" : "");
+	}
+	dataset_free(ix);
+	return bad ? 2 : 0;
+}
+
+int cmd_info(int argc, char **argv)
+{
+	const char *path = NULL;
+	int json = 0;
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--json"))
+			json = 1;
+		else if (argv[i][0] == '-' && argv[i][1])
+			return cli_usage_error("info", "unknown option '%s'", argv[i]);
+		else if (!path)
+			path = argv[i];
+		else
+			return cli_usage_error("info", "unexpected argument '%s'", argv[i]);
+	}
+	if (!path)
+		return cli_usage_error("info", "needs a PATH (a .npz file or a folder)");
+	struct stat st;
+	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+		return info_folder(path, json);
+	hs_error err = {0};
+	hs_graph *g = graph_open(path, &err);
+	if (!g)
+		return cli_report(&err);
+	int rc = json ? info_file_json(g) : info_file_text(g);
+	graph_free(g);
+	if (fflush(stdout) != 0) {
+		fprintf(stderr, "hloscope: write error on standard output\n");
+		return 2;
+	}
+	return rc;
+}
