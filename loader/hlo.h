@@ -8,6 +8,13 @@
  *   - the 140 node feature names and the group each belongs to;
  *   - the 24 tile config feature names and the 18 layout config names.
  * Widths other than the documented ones get generic names f0..fN / c0..cN.
+ *
+ * Sources: tpu_graphs/process_data/xla/hlo_opcode.h (opcode ids), the
+ * tpu_graphs README (feature order), XLA's hlo_graph_dumper.cc (colors).
+ *
+ * Ownership: every string returned here is static and must not be freed.
+ * Functions are thread-safe; names built on demand ("opcode-200", "f4096")
+ * live in small per-thread rotating buffers, valid until a few more calls.
  */
 #ifndef HS_HLO_H
 #define HS_HLO_H
@@ -31,48 +38,114 @@ typedef enum hlo_category {
 	HLO_NCATEGORIES
 } hlo_category;
 
-/* "convolution", ...; ids outside 0..120 give "opcode-N" in a static buffer
- * rotating among a few, so treat the result as short-lived. */
+/* "convolution", ...; 0 is "unknown", 97 "trace" and 101 "tuple-select"
+ * (retired from HLO, ids kept by the dataset).  Ids outside 0..120 give
+ * "opcode-N" in a rotating per-thread buffer: treat it as short-lived. */
 const char *hlo_opcode_name(int id);
-/* The id for a name, or -1. */
+/* The id for a name, or -1.  Case-insensitive, '_' matches '-', and
+ * "opcode-N" (0 <= N <= 255) gives N, so every name above maps back. */
 int hlo_opcode_id(const char *name);
+/* Retired ids (97, 101): real names, but no current HLO op has them. */
+int hlo_opcode_is_retired(int id);
 hlo_category hlo_opcode_category(int id);
+/* "other", "elementwise", "data-movement", "convolution", "reduction",
+ * "parameter", "collective", "control"; hlo_category_id() maps back (-1). */
 const char *hlo_category_name(hlo_category c);
-/* Graphviz fill color ("#rrggbb") and a matching font color for a category. */
+int hlo_category_id(const char *name);
+/* Graphviz fill color ("#rrggbb"), border color and a matching font color
+ * for a category, as XLA's graph dumper paints them (white fill for OTHER;
+ * parameters use the dumper's darker orange so they stand out). */
 const char *hlo_category_fill(hlo_category c);
+const char *hlo_category_stroke(hlo_category c);
 const char *hlo_category_font(hlo_category c);
+/* A curses color number approximating the fill on an 8/16-color terminal:
+ * 0 black, 1 red, 2 green, 3 yellow, 4 blue, 5 magenta, 6 cyan, 7 white
+ * (the values of COLOR_BLACK..COLOR_WHITE).  OTHER 7, ELEMENTWISE 3,
+ * DATA_MOVEMENT 2, CONVOLUTION 4, REDUCTION 5, PARAMETER 1, COLLECTIVE 1,
+ * CONTROL 6.  hlo_category_term_bright() says which ones to draw bright
+ * (A_BOLD, or color + 8 with 16 colors): PARAMETER (orange) is bright red,
+ * COLLECTIVE (brown) plain red, so the two stay apart. */
+int hlo_category_term_color(hlo_category c);
+int hlo_category_term_bright(hlo_category c);
 
 /* Feature groups as the dataset documents them. */
 typedef enum hlo_group {
-	HLO_G_NODE,        /* is_root, element_count, ... */
-	HLO_G_SHAPE,       /* output shape dims, element type, rank */
+	HLO_G_NODE,        /* is_root, element_size_in_bits, parameter_number */
+	HLO_G_SHAPE,       /* output element type one-hot, dims, sum, product, tuple size */
 	HLO_G_WINDOW,      /* window sizes, strides, padding, dilation, reversal */
-	HLO_G_CONVOLUTION, /* convolution dimension numbers */
-	HLO_G_SLICE,       /* slice / dynamic slice */
+	HLO_G_CONVOLUTION, /* convolution dimension numbers, feature/batch group counts */
+	HLO_G_SLICE,       /* slice start/stride/limit, dynamic slice sizes */
 	HLO_G_PADDING,     /* pad config */
-	HLO_G_REDUCE,      /* reduce / gather / scatter dims and such */
-	HLO_G_LAYOUT,      /* minor-to-major, tiles, ... */
-	HLO_G_OTHER,
+	HLO_G_REDUCE,      /* the "dimensions" attribute (reduce, reshape, reverse, ...) */
+	HLO_G_LAYOUT,      /* minor-to-major */
+	HLO_G_OTHER,       /* is_stable; every feature of an undocumented width */
 	HLO_NGROUPS
 } hlo_group;
 
+/* "node", "shape", "window", "convolution", "slice", "padding",
+ * "dimensions", "layout", "other"; hlo_group_id() maps back (-1). */
 const char *hlo_group_name(hlo_group g);
+int hlo_group_id(const char *name);
+
+/* Indices of the features that code reads by meaning. */
+enum {
+	HLO_F_IS_ROOT = 0,
+	HLO_F_ELEMENT_TYPE = 2,       /* 19 one-hot values, see hlo_element_type */
+	HLO_F_DIMS = 21,              /* 6 output dims, then sum and product */
+	HLO_F_DIMS_SUM = 27,
+	HLO_F_DIMS_PRODUCT = 28,
+	HLO_F_TUPLE_SIZE = 29,
+	HLO_F_PARAMETER_NUMBER = 30,
+	HLO_F_DIMENSIONS = 31,        /* 6 */
+	HLO_F_WINDOW_SIZE = 37,       /* 6, sum, product; strides etc. follow */
+	HLO_F_CONV_DIMS = 93,
+	HLO_F_FEATURE_GROUP_COUNT = 107,
+	HLO_F_BATCH_GROUP_COUNT = 108,
+	HLO_F_SLICE = 109,
+	HLO_F_PADDING = 125,
+	HLO_F_IS_STABLE = 133,
+	HLO_F_LAYOUT = 134            /* 6 minor_to_major entries */
+};
 
 /* Name of node feature i for a node_feat of the given width: the documented
  * name when width == 140, "f<i>" otherwise.  Returned strings are static
- * (generic names come from a table built once; safe for i < 4096). */
+ * (generic names come from a table built once; safe for i < 4096; larger i
+ * use the rotating buffer).  "?" when i < 0 or i >= width. */
 const char *hlo_node_feature_name(int i, int width);
 hlo_group hlo_node_feature_group(int i, int width);
-/* Index of a documented node feature name, or -1. */
+/* A one-line description of documented feature i (width 140), "" otherwise. */
+const char *hlo_node_feature_help(int i, int width);
+/* Index of a documented node feature name, or -1.  With width != 140,
+ * "f<i>" names are accepted too (and checked against the width). */
 int hlo_node_feature_index(const char *name);
+int hlo_node_feature_index_w(const char *name, int width);
 
+/* Config feature names: documented for width 24 (tile: kernel_bounds_*,
+ * output_bounds_*, input_bounds_*) and 18 (layout: output_layout_*,
+ * input_layout_*, kernel_layout_*), "c<i>" otherwise; "?" out of range. */
 const char *hlo_tile_config_name(int i, int width);
 const char *hlo_layout_config_name(int i, int width);
+/* Index of a config feature name for that width, or -1 (accepts "c<i>"). */
+int hlo_tile_config_index(const char *name, int width);
+int hlo_layout_config_index(const char *name, int width);
 
-/* Element types in the order of the node feature one-hot (pred, s8, ...). */
+/* Element types in the order of the node feature one-hot, which starts at
+ * feature 2 with "invalid": index i is feature HLO_F_ELEMENT_TYPE + i. */
+typedef enum hlo_element_type {
+	HLO_ET_INVALID, HLO_ET_PRED, HLO_ET_S8, HLO_ET_S16, HLO_ET_S32,
+	HLO_ET_S64, HLO_ET_U8, HLO_ET_U16, HLO_ET_U32, HLO_ET_U64, HLO_ET_F16,
+	HLO_ET_F32, HLO_ET_F64, HLO_ET_BF16, HLO_ET_C64, HLO_ET_C128,
+	HLO_ET_TUPLE, HLO_ET_OPAQUE, HLO_ET_TOKEN,
+	HLO_NELEMENT_TYPES
+} hlo_element_type;
+
+/* "invalid", "pred", "s8", ..., "bf16", "c64", "c128", "tuple", "opaque",
+ * "token" as HLO text writes them; "?" out of range. */
 const char *hlo_element_type_name(int i);
-int hlo_element_type_count(void);
-/* Size in bytes of the element type (pred counts as 1). */
+int hlo_element_type_id(const char *name);  /* -1 if unknown */
+int hlo_element_type_count(void);           /* HLO_NELEMENT_TYPES */
+/* Size in bytes of the element type (pred counts as 1); 0 for invalid,
+ * tuple, opaque, token and out-of-range values. */
 int hlo_element_type_bytes(int i);
 
 /* The output shape of a node decoded from its 140 features. */
@@ -84,12 +157,24 @@ typedef struct hlo_shape {
 	int has_layout;
 	int minor_to_major[HLO_MAX_RANK];
 	int is_tuple;
-	long long element_count;
+	long long element_count;   /* product of dims (1 for scalars); 0 for tuples, tokens */
+	int valid;                 /* 1 when decoded from a 140-wide vector */
+	long long tuple_size;      /* number of tuple elements (tuples only) */
 } hlo_shape;
 
+/* Decoding rules: the element type is the set one-hot entry; the rank is one
+ * past the last non-zero dimension, or the layout's rank when that is larger
+ * (a zero-sized trailing dimension); a zero dims product with no zero among
+ * the known dims adds one zero dimension.  The layout is taken when the
+ * minor_to_major features form a permutation of 0..rank-1; rank-1 arrays
+ * always have the layout {0} (the only one, and what the features hold). */
 void hlo_decode_shape(const float *feat, int width, hlo_shape *out);
-/* "bf16[8,56,56,64]{3,2,1,0}" as HLO writes it; "(tuple)" for tuples,
- * "?" when the width is not the documented one.  Returns the length. */
+/* "bf16[8,56,56,64]{3,2,1,0}" as HLO writes it; "f32[]" for scalars;
+ * "(tuple of 224)" for tuples ("()" when empty); "token[]"; "?" when the
+ * width is not the documented one.  Like snprintf: writes at most cap bytes
+ * (always terminated when cap > 0) and returns the full text's length. */
 int hlo_shape_text(const hlo_shape *s, char *buf, size_t cap);
+/* element_count * element size, 0 when unknown (tuples, tokens, invalid). */
+long long hlo_shape_bytes(const hlo_shape *s);
 
 #endif
