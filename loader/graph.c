@@ -412,6 +412,22 @@ static int ncf_chunk(void *vctx, const npy_header *h, const void *elems, uint64_
 		     uint64_t count, hs_error *err)
 {
 	struct ncf_ctx *c = vctx;
+	if (c->i8 && h->dtype == NPY_F4 && !h->fortran_order) {
+		/* The common case: small integral floats, C order. */
+		const float *f = elems;
+		uint64_t i = 0;
+		for (; i < count; i++) {
+			float v = f[i];
+			if (!(v >= -128.0f && v <= 127.0f) || v != (float)(int8_t)v)
+				break;
+			c->i8[first + i] = (int8_t)v;
+		}
+		if (i == count)
+			return 0;
+		elems = f + i;
+		first += i;
+		count -= i;
+	}
 	for (uint64_t i = 0; i < count; i++) {
 		double v = npy_get_f64(h->dtype, elems, i);
 		uint64_t at = h->fortran_order ? 0 : first + i;
@@ -519,17 +535,31 @@ static int discard_chunk(void *ctx, const npy_header *h, const void *elems, uint
 	return 0;
 }
 
-/* node_config_feat values must be finite; checked without keeping them. */
+/* node_config_feat values must be finite; checked without keeping them.
+ * The float cases test exponent bits directly: this loop runs over hundreds
+ * of millions of values in `check`. */
 static int finite_chunk(void *ctx, const npy_header *h, const void *elems, uint64_t first,
 			uint64_t count, hs_error *err)
 {
-	if (!npy_dtype_is_float(h->dtype))
-		return 0;
-	for (uint64_t i = 0; i < count; i++)
-		if (!isfinite(npy_get_f64(h->dtype, elems, i)))
-			return hs_fail(err, HS_EDATA,
-				       "%s: node_config_feat.npy: element %llu (file order) is not finite",
-				       (const char *)ctx, (unsigned long long)(first + i));
+	uint64_t bad = count;
+	if (h->dtype == NPY_F4) {
+		const uint32_t *u = elems;
+		uint32_t any = 0;
+		for (uint64_t i = 0; i < count; i++)
+			any |= ((u[i] & 0x7f800000u) == 0x7f800000u);
+		if (any)
+			for (bad = 0; bad < count; bad++)
+				if ((u[bad] & 0x7f800000u) == 0x7f800000u)
+					break;
+	} else if (npy_dtype_is_float(h->dtype)) {
+		for (bad = 0; bad < count; bad++)
+			if (!isfinite(npy_get_f64(h->dtype, elems, bad)))
+				break;
+	}
+	if (bad < count)
+		return hs_fail(err, HS_EDATA,
+			       "%s: node_config_feat.npy: element %llu (file order) is not finite",
+			       (const char *)ctx, (unsigned long long)(first + bad));
 	return 0;
 }
 
