@@ -27,7 +27,10 @@ typedef struct ds_entry {
 	int64_t nodes, edges, configs, cfg_nodes;
 	int labeled;
 	double runtime_min, runtime_max; /* normalized for tile; 0 if unlabeled */
-	char *error;         /* non-NULL when the file could not be indexed */
+	char *error;         /* non-NULL when the file could not be indexed: what
+	                      * went wrong and where inside the file (array, byte);
+	                      * the file itself is `path`.  Counts are then 0 and
+	                      * kind/collection/search/split are path guesses. */
 } ds_entry;
 
 typedef struct ds_index {
@@ -36,12 +39,24 @@ typedef struct ds_index {
 	size_t n;
 } ds_index;
 
-/* Scans `dir` recursively.  Files that fail to index are kept with their
- * error message set; the call fails only if `dir` cannot be read. */
+/* Scans `dir` recursively for *.npz files (any case), following symbolic
+ * links but entering each folder once (so link loops end), skipping hidden
+ * files and folders (names starting with '.') and unreadable subfolders.
+ * kind comes from the arrays present (as graph_open decides), collection,
+ * search and split from the folder names (of the real path, so scanning
+ * npz/tile/xla/train itself still says "xla" and "train").  The shapes are
+ * checked against each other; runtimes must be >= 0 and tile normalizers
+ * > 0.  Files that fail to index are kept with their error message set; the
+ * call fails only if `dir` cannot be read (HS_EDATA) or is not a folder
+ * (HS_EUSAGE). */
 ds_index *dataset_scan(const char *dir, hs_error *err);
 void dataset_free(ds_index *ix);
 
-/* Fills kind/collection/search/split guesses from a path alone. */
+/* Fills kind/collection/search/split guesses from a path alone: folder
+ * components (not the file name) equal to tile/layout, xla/nlp,
+ * default/random, train/valid/test, ignoring case; the one nearest the file
+ * wins.  Strings the path does not name are set to ""; kind is left as it
+ * was when the path names neither tile nor layout. */
 void dataset_classify_path(const char *path, ds_entry *e);
 
 #endif

@@ -1,0 +1,434 @@
+/* dataset.c - index the .npz graphs under a folder from their headers. */
+#include "dataset.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+
+#include "npz.h"
+
+/* Deeper folders than this are not entered (a guard, not a real limit). */
+#define MAX_DEPTH 64
+
+/* ---- path classification ------------------------------------------------ */
+
+/* Copies the component at [s, s + n) into `field` when it is one of
+ * `words` (case-insensitive, stored in lower case). */
+static int take_word(const char *s, size_t n, const char *const *words, char *field, size_t cap)
+{
+	for (; *words; words++)
+		if (strlen(*words) == n && strncasecmp(s, *words, n) == 0 && n < cap) {
+			memcpy(field, *words, n + 1);
+			return 1;
+		}
+	return 0;
+}
+
+void dataset_classify_path(const char *path, ds_entry *e)
+{
+	static const char *const collections[] = {"xla", "nlp", NULL};
+	static const char *const searches[] = {"default", "random", NULL};
+	static const char *const splits[] = {"train", "valid", "test", NULL};
+	static const char *const tile[] = {"tile", NULL};
+	static const char *const layout[] = {"layout", NULL};
+	const char *last = path ? strrchr(path, '/') : NULL;
+	char kind[8] = "";
+
+	e->collection[0] = e->search[0] = e->split[0] = '\0';
+	if (!last)
+		return;
+	/* Directory components only, the file name never counts; the component
+	 * nearest the file wins. */
+	for (const char *s = path; s < last;) {
+		const char *slash = strchr(s, '/');
+		size_t n = (size_t)(slash - s);
+		take_word(s, n, collections, e->collection, sizeof e->collection);
+		take_word(s, n, searches, e->search, sizeof e->search);
+		take_word(s, n, splits, e->split, sizeof e->split);
+		take_word(s, n, tile, kind, sizeof kind);
+		take_word(s, n, layout, kind, sizeof kind);
+		s = slash + 1;
+	}
+	if (strcmp(kind, "tile") == 0)
+		e->kind = HS_KIND_TILE;
+	else if (strcmp(kind, "layout") == 0)
+		e->kind = HS_KIND_LAYOUT;
+}
+
+/* ---- indexing one file -------------------------------------------------- */
+
+static int header_of(npz *a, const char *name, int ndim, npy_header *h, hs_error *err)
+{
+	if (!npz_has(a, name))
+		return hs_fail(err, HS_EDATA, "missing array '%s'", name);
+	if (npz_header(a, name, h, err))
+		return -1;
+	if (ndim >= 0 && h->ndim != ndim)
+		return hs_fail(err, HS_EDATA, "%s.npy: %d dimensions, expected %d", name, h->ndim, ndim);
+	return 0;
+}
+
+/* Reads a 1-d integer array of `n` entries as int64. */
+static int64_t *read_ints(npz *a, const char *name, int64_t n, hs_error *err)
+{
+	npz_array arr;
+	int64_t *out;
+
+	if (!npz_has(a, name)) {
+		hs_fail(err, HS_EDATA, "missing array '%s'", name);
+		return NULL;
+	}
+	if (npz_read(a, name, &arr, err))
+		return NULL;
+	if (npy_dtype_is_float(arr.h.dtype) || arr.h.ndim != 1 || arr.h.shape[0] != n) {
+		hs_fail(err, HS_EDATA, "%s.npy: %s of %lld dimension(s), expected %lld integers", name,
+			npy_dtype_name(arr.h.dtype), (long long)arr.h.ndim, (long long)n);
+		npz_array_free(&arr);
+		return NULL;
+	}
+	out = malloc(n ? (size_t)n * sizeof *out : 1);
+	if (!out) {
+		npz_array_free(&arr);
+		hs_fail(err, HS_EDATA, "%s.npy: out of memory", name);
+		return NULL;
+	}
+	for (int64_t i = 0; i < n; i++)
+		out[i] = npy_get_i64(arr.h.dtype, arr.data, (uint64_t)i);
+	npz_array_free(&arr);
+	return out;
+}
+
+/* Runtimes: labeled when any is non-zero; the range over all configs,
+ * divided by the normalizers for tile files. */
+static int index_runtimes(npz *a, ds_entry *e, hs_error *err)
+{
+	int64_t *rt = read_ints(a, "config_runtime", e->configs, err), *norm = NULL;
+	int rc = 0;
+
+	if (!rt)
+		return -1;
+	if (e->kind == HS_KIND_TILE &&
+	    !(norm = read_ints(a, "config_runtime_normalizers", e->configs, err))) {
+		free(rt);
+		return -1;
+	}
+	e->labeled = 0;
+	e->runtime_min = e->runtime_max = 0;
+	for (int64_t c = 0; c < e->configs && rc == 0; c++) {
+		double v;
+		if (rt[c] < 0) {
+			rc = hs_fail(err, HS_EDATA, "config_runtime.npy: config %lld has runtime %lld",
+				     (long long)c, (long long)rt[c]);
+			break;
+		}
+		if (norm && norm[c] <= 0) {
+			rc = hs_fail(err, HS_EDATA,
+				     "config_runtime_normalizers.npy: config %lld has normalizer %lld, expected > 0",
+				     (long long)c, (long long)norm[c]);
+			break;
+		}
+		v = norm ? (double)rt[c] / (double)norm[c] : (double)rt[c];
+		if (c == 0 || v < e->runtime_min)
+			e->runtime_min = v;
+		if (c == 0 || v > e->runtime_max)
+			e->runtime_max = v;
+		if (rt[c] != 0)
+			e->labeled = 1;
+	}
+	if (!e->labeled)
+		e->runtime_min = e->runtime_max = 0;
+	free(rt);
+	free(norm);
+	return rc;
+}
+
+static int index_file(ds_entry *e, hs_error *err)
+{
+	npz *a = npz_open(e->path, err);
+	npy_header h;
+	int rc = -1;
+
+	if (!a)
+		return -1;
+	if (npz_has(a, "node_config_feat") || npz_has(a, "node_config_ids"))
+		e->kind = HS_KIND_LAYOUT;
+	else if (npz_has(a, "config_feat"))
+		e->kind = HS_KIND_TILE;
+	else {
+		hs_fail(err, HS_EDATA, "neither a tile sample (no config_feat) nor a layout sample (no node_config_feat)");
+		goto out;
+	}
+
+	if (header_of(a, "node_feat", 2, &h, err))
+		goto out;
+	e->nodes = h.shape[0];
+	if (header_of(a, "node_opcode", 1, &h, err))
+		goto out;
+	if (h.shape[0] != e->nodes) {
+		hs_fail(err, HS_EDATA, "node_opcode.npy: %lld entries, node_feat has %lld nodes",
+			(long long)h.shape[0], (long long)e->nodes);
+		goto out;
+	}
+	if (header_of(a, "edge_index", 2, &h, err))
+		goto out;
+	if (h.shape[1] != 2 && h.shape[0] != 0) {
+		hs_fail(err, HS_EDATA, "edge_index.npy: shape (%lld, %lld), expected (edges, 2)",
+			(long long)h.shape[0], (long long)h.shape[1]);
+		goto out;
+	}
+	e->edges = h.shape[0];
+	if (header_of(a, "config_runtime", 1, &h, err))
+		goto out;
+	e->configs = h.shape[0];
+
+	if (e->kind == HS_KIND_TILE) {
+		if (header_of(a, "config_feat", 2, &h, err))
+			goto out;
+		if (h.shape[0] != e->configs) {
+			hs_fail(err, HS_EDATA, "config_feat.npy: %lld rows, config_runtime has %lld",
+				(long long)h.shape[0], (long long)e->configs);
+			goto out;
+		}
+		e->cfg_nodes = 0;
+	} else {
+		if (header_of(a, "node_config_ids", 1, &h, err))
+			goto out;
+		e->cfg_nodes = h.shape[0];
+		if (header_of(a, "node_config_feat", 3, &h, err))
+			goto out;
+		if (h.shape[0] != e->configs || h.shape[1] != e->cfg_nodes) {
+			hs_fail(err, HS_EDATA,
+				"node_config_feat.npy: shape (%lld, %lld, %lld), expected (%lld, %lld, width) for %lld configs x %lld configurable nodes",
+				(long long)h.shape[0], (long long)h.shape[1], (long long)h.shape[2],
+				(long long)e->configs, (long long)e->cfg_nodes, (long long)e->configs,
+				(long long)e->cfg_nodes);
+			goto out;
+		}
+	}
+	rc = index_runtimes(a, e, err);
+out:
+	npz_close(a);
+	return rc;
+}
+
+/* ---- the walk ----------------------------------------------------------- */
+
+struct walk {
+	ds_index *ix;
+	size_t cap;
+	const char *real_root; /* for classification; may be NULL */
+	struct stat *seen;     /* directories entered, by device and inode */
+	size_t n_seen, cap_seen;
+	hs_error *err;
+};
+
+static int out_of_memory(struct walk *w)
+{
+	return hs_fail(w->err, HS_EDATA, "%s: out of memory", w->ix->root);
+}
+
+static char *join(const char *a, const char *b)
+{
+	size_t na = strlen(a), nb = strlen(b);
+	char *s = malloc(na + nb + 2);
+
+	if (s) {
+		memcpy(s, a, na);
+		s[na] = '/';
+		memcpy(s + na + 1, b, nb + 1);
+	}
+	return s;
+}
+
+static int ends_with_npz(const char *name)
+{
+	size_t n = strlen(name);
+	return n > 4 && strcasecmp(name + n - 4, ".npz") == 0;
+}
+
+/* Remembers a directory; returns 1 when it was entered before (a symlink
+ * loop or a second link to it), 0 when new, -1 on allocation failure. */
+static int seen_before(struct walk *w, const struct stat *st)
+{
+	for (size_t i = 0; i < w->n_seen; i++)
+		if (w->seen[i].st_dev == st->st_dev && w->seen[i].st_ino == st->st_ino)
+			return 1;
+	if (w->n_seen == w->cap_seen) {
+		size_t cap = w->cap_seen ? 2 * w->cap_seen : 16;
+		struct stat *p = realloc(w->seen, cap * sizeof *p);
+		if (!p)
+			return -1;
+		w->seen = p;
+		w->cap_seen = cap;
+	}
+	w->seen[w->n_seen++] = *st;
+	return 0;
+}
+
+static int add_file(struct walk *w, const char *path, const char *rel, const char *name)
+{
+	ds_entry *e;
+	hs_error ferr = {0};
+	size_t n = strlen(name);
+
+	if (w->ix->n == w->cap) {
+		size_t cap = w->cap ? 2 * w->cap : 64;
+		ds_entry *p = realloc(w->ix->entries, cap * sizeof *p);
+		if (!p)
+			return out_of_memory(w);
+		w->ix->entries = p;
+		w->cap = cap;
+	}
+	e = &w->ix->entries[w->ix->n];
+	memset(e, 0, sizeof *e);
+	e->path = strdup(path);
+	e->rel = strdup(rel);
+	e->name = strndup(name, n - 4);
+	if (!e->path || !e->rel || !e->name) {
+		free(e->path);
+		free(e->rel);
+		free(e->name);
+		return out_of_memory(w);
+	}
+	w->ix->n++;
+	if (w->real_root) {
+		char *full = join(w->real_root, rel);
+		if (!full)
+			return out_of_memory(w);
+		dataset_classify_path(full, e);
+		free(full);
+	} else {
+		dataset_classify_path(path, e);
+	}
+
+	if (index_file(e, &ferr)) {
+		/* The entry names the file; keep the place inside it. */
+		const char *msg = ferr.msg;
+		size_t np = strlen(e->path);
+		if (strncmp(msg, e->path, np) == 0 && strncmp(msg + np, ": ", 2) == 0)
+			msg += np + 2;
+		e->error = strdup(*msg ? msg : "could not be read");
+		if (!e->error)
+			return out_of_memory(w);
+		e->nodes = e->edges = e->configs = e->cfg_nodes = 0;
+		e->labeled = 0;
+		e->runtime_min = e->runtime_max = 0;
+	}
+	return 0;
+}
+
+static int walk_dir(struct walk *w, const char *path, const char *rel, int depth)
+{
+	DIR *d = opendir(path);
+	struct dirent *de;
+	int rc = 0;
+
+	if (!d) {
+		if (depth == 0)
+			return hs_fail(w->err, HS_EDATA, "%s: cannot read folder: %s", path, strerror(errno));
+		return 0; /* an unreadable subfolder is skipped */
+	}
+	while (rc == 0 && (de = readdir(d))) {
+		struct stat st;
+		char *child, *crel;
+
+		if (de->d_name[0] == '.')
+			continue; /* ".", "..", hidden files and folders */
+		child = join(path, de->d_name);
+		crel = *rel ? join(rel, de->d_name) : strdup(de->d_name);
+		if (!child || !crel) {
+			free(child);
+			free(crel);
+			rc = out_of_memory(w);
+			break;
+		}
+		if (stat(child, &st) != 0) {
+			/* A dangling link named *.npz is a file that fails. */
+			if (ends_with_npz(de->d_name))
+				rc = add_file(w, child, crel, de->d_name);
+		} else if (S_ISDIR(st.st_mode)) {
+			int seen = depth + 1 < MAX_DEPTH ? seen_before(w, &st) : 1;
+			if (seen < 0)
+				rc = out_of_memory(w);
+			else if (!seen)
+				rc = walk_dir(w, child, crel, depth + 1);
+		} else if (S_ISREG(st.st_mode) && ends_with_npz(de->d_name)) {
+			rc = add_file(w, child, crel, de->d_name);
+		}
+		free(child);
+		free(crel);
+	}
+	closedir(d);
+	return rc;
+}
+
+static int cmp_rel(const void *a, const void *b)
+{
+	return strcmp(((const ds_entry *)a)->rel, ((const ds_entry *)b)->rel);
+}
+
+ds_index *dataset_scan(const char *dir, hs_error *err)
+{
+	struct walk w = {0};
+	struct stat st;
+	ds_index *ix;
+	char *real;
+	int rc;
+
+	if (!dir || !*dir) {
+		hs_fail(err, HS_EUSAGE, "no folder given");
+		return NULL;
+	}
+	if (stat(dir, &st) != 0) {
+		hs_fail(err, HS_EDATA, "%s: cannot read folder: %s", dir, strerror(errno));
+		return NULL;
+	}
+	if (!S_ISDIR(st.st_mode)) {
+		hs_fail(err, HS_EUSAGE, "%s: not a folder", dir);
+		return NULL;
+	}
+	ix = calloc(1, sizeof *ix);
+	if (!ix || !(ix->root = strdup(dir))) {
+		free(ix);
+		hs_fail(err, HS_EDATA, "%s: out of memory", dir);
+		return NULL;
+	}
+	/* Strip trailing slashes so that paths read "root/rel". */
+	for (size_t n = strlen(ix->root); n > 1 && ix->root[n - 1] == '/'; n--)
+		ix->root[n - 1] = '\0';
+	real = realpath(ix->root, NULL);
+	w.ix = ix;
+	w.real_root = real;
+	w.err = err;
+	rc = seen_before(&w, &st) < 0 ? out_of_memory(&w) : walk_dir(&w, ix->root, "", 0);
+	if (rc != 0) {
+		free(real);
+		free(w.seen);
+		dataset_free(ix);
+		return NULL;
+	}
+	free(real);
+	free(w.seen);
+	if (ix->n > 1)
+		qsort(ix->entries, ix->n, sizeof *ix->entries, cmp_rel);
+	return ix;
+}
+
+void dataset_free(ds_index *ix)
+{
+	if (!ix)
+		return;
+	for (size_t i = 0; i < ix->n; i++) {
+		free(ix->entries[i].path);
+		free(ix->entries[i].rel);
+		free(ix->entries[i].name);
+		free(ix->entries[i].error);
+	}
+	free(ix->entries);
+	free(ix->root);
+	free(ix);
+}
