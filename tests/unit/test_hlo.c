@@ -3,6 +3,8 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "loader/dataset.h"
+#include "loader/graph.h"
 #include "loader/hlo.h"
 #include "t.h"
 
@@ -576,6 +578,92 @@ static void test_shapes_real_rows(void)
 #undef ROW
 }
 
+/* Every node of every real sample file: the decoded shape agrees with the
+ * features it came from, and the opcodes present all have names. */
+static void test_real_files(void)
+{
+	const char *data = getenv("DATA");
+	hs_error err = {0};
+	ds_index *ix = dataset_scan(data && *data ? data : "../shared/data/tpugraphs", &err);
+	long long nodes = 0, arrays = 0, tuples = 0, bad_count = 0, bad_sum = 0, bad_layout = 0,
+		  bad_tuple = 0, unnamed = 0;
+	int seen[256] = {0};
+
+	CHECK("real files found", ix && ix->n == 7);
+	for (size_t k = 0; ix && k < ix->n; k++) {
+		hs_graph *g = graph_open(ix->entries[k].path, &err);
+		if (!g) {
+			printf("FAIL real file opens: %s\n", err.msg);
+			t_failed = 1;
+			continue;
+		}
+		for (int64_t v = 0; v < g->n_nodes; v++) {
+			const float *f = graph_feat(g, v);
+			hlo_shape s;
+			nodes++;
+			seen[g->opcode[v]] = 1;
+			hlo_decode_shape(f, g->feat_width, &s);
+			if (s.is_tuple) {
+				tuples++;
+				bad_tuple += s.tuple_size != (long long)f[HLO_F_TUPLE_SIZE];
+				continue;
+			}
+			if (s.element_type == HLO_ET_TOKEN)
+				continue;
+			arrays++;
+			bad_count += s.element_count != (long long)f[HLO_F_DIMS_PRODUCT];
+			long long sum = 0;
+			for (int i = 0; i < s.rank; i++)
+				sum += s.dims[i];
+			bad_sum += sum != (long long)f[HLO_F_DIMS_SUM];
+			bad_layout += (s.rank >= 1) != s.has_layout;
+		}
+		if (strcmp(g->name, "unet3d") == 0 && g->n_nodes == 2774) {
+			static const struct {
+				int node;
+				const char *op, *text;
+			} want[] = {
+				{0, "parameter", "f32[]"},
+				{95, "compare", "pred[]"},
+				{189, "broadcast", "bf16[3]{0}"},
+				{199, "convolution", "bf16[2,128,128,128,32]{4,3,2,1,0}"},
+				{266, "reduce-window", "bf16[2,64,64,64,64]{4,3,2,1,0}"},
+				{766, "slice", "bf16[2,128,128,128,64]{4,3,2,1,0}"},
+				{1000, "broadcast", "f32[2,128,128,128,64]{4,3,2,1,0}"},
+				{2304, "reshape", "u32[1]{0}"},
+				{2543, "after-all", "token[]"},
+				{2773, "tuple", "(tuple of 224)"},
+			};
+			for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+				char name[96], buf[96];
+				hlo_shape s;
+				hlo_decode_shape(graph_feat(g, want[i].node), g->feat_width, &s);
+				hlo_shape_text(&s, buf, sizeof buf);
+				snprintf(name, sizeof name, "unet3d node %d is %s %s", want[i].node,
+					 want[i].op, want[i].text);
+				CHECK(name, strcmp(hlo_opcode_name(g->opcode[want[i].node]), want[i].op) == 0 &&
+						    strcmp(buf, want[i].text) == 0);
+			}
+			CHECK("unet3d root is a tuple", graph_feat(g, 2773)[HLO_F_IS_ROOT] == 1);
+		}
+		graph_free(g);
+	}
+	for (int op = 0; op < 256; op++)
+		if (seen[op] && (op == 0 || op > HLO_MAX_OPCODE || hlo_opcode_is_retired(op)))
+			unnamed++;
+	printf("# %lld nodes: %lld arrays, %lld tuples\n", nodes, arrays, tuples);
+	CHECK("real: all 5268 nodes decoded", nodes == 5268);
+	CHECK("real: element_count == shape_dimensions_product", arrays > 5000 && bad_count == 0);
+	CHECK("real: dims add up to shape_dimensions_sum", bad_sum == 0);
+	CHECK("real: arrays of rank >= 1 carry a layout, scalars none", bad_layout == 0);
+	CHECK("real: tuple sizes", tuples > 0 && bad_tuple == 0);
+	CHECK("real: every opcode present is a current named opcode", unnamed == 0);
+	CHECK("real: the opcodes the brief names occur",
+	      seen[63] && seen[2] && seen[57] && seen[24] && seen[13] && seen[48] && seen[75] &&
+		      seen[27]);
+	dataset_free(ix);
+}
+
 int main(void)
 {
 	test_opcodes();
@@ -585,5 +673,6 @@ int main(void)
 	test_element_types();
 	test_shapes_built();
 	test_shapes_real_rows();
+	test_real_files();
 	T_DONE();
 }
