@@ -1,0 +1,67 @@
+/* cmd_explore.c - `hloscope PATH` and `hloscope explore PATH [--model FILE]`:
+ * the terminal explorer (tui/).
+ *
+ * Environment for benchmarks: HLOSCOPE_BENCH=FILE appends timings (time to
+ * the first full screen, then one line per key) to FILE; HLOSCOPE_KEYS holds
+ * keys to play instead of reading the keyboard ("jjG/conv<Enter>"; names in
+ * angle brackets: Enter Tab Esc BS Up Down Left Right PgUp PgDn Home End
+ * C-d C-u C-l Space lt gt), after which the explorer quits. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/commands.h"
+#include "tui/tui.h"
+
+static void explore_usage(FILE *out)
+{
+	fprintf(out, "usage: hloscope PATH [--model FILE]\n"
+		     "       hloscope explore PATH [--model FILE]\n"
+		     "PATH is a .npz graph or a folder of them.  In the explorer, ? lists the keys.\n");
+}
+
+int cmd_explore(int argc, char **argv)
+{
+	tui_options o;
+	hs_error err = {0};
+	int rc;
+
+	tui_clock_ms();
+	memset(&o, 0, sizeof o);
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+			explore_usage(stdout);
+			return 0;
+		} else if (!strcmp(argv[i], "--model")) {
+			if (i + 1 >= argc) {
+				fprintf(stderr, "hloscope explore: --model needs a file\n");
+				explore_usage(stderr);
+				return 1;
+			}
+			o.model_path = argv[++i];
+		} else if (argv[i][0] == '-' && argv[i][1]) {
+			fprintf(stderr, "hloscope explore: unknown option '%s'\n", argv[i]);
+			explore_usage(stderr);
+			return 1;
+		} else if (o.path) {
+			fprintf(stderr, "hloscope explore: one PATH only ('%s' is extra)\n", argv[i]);
+			explore_usage(stderr);
+			return 1;
+		} else {
+			o.path = argv[i];
+		}
+	}
+	if (!o.path) {
+		fprintf(stderr, "hloscope explore: give a .npz file or a folder\n");
+		explore_usage(stderr);
+		return 1;
+	}
+	o.bench_log = getenv("HLOSCOPE_BENCH");
+	if (o.bench_log && !*o.bench_log)
+		o.bench_log = NULL;
+	o.keys = getenv("HLOSCOPE_KEYS");
+	rc = tui_run(&o, &err);
+	if (rc < 0)
+		return cli_report(&err);
+	return rc;
+}

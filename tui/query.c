@@ -1,0 +1,247 @@
+/* query.c - the `:` line's bridge to the query language (repl/query.h):
+ * one session per open graph, results shown as table views whose rows open
+ * the node (or config) they stand for. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "repl/query.h"
+#include "tui/tui.h"
+
+static query_session *session(tui *t, tui_doc *d, hs_error *err)
+{
+	if (!d->qs) {
+		d->qs = query_session_new(d->g, err);
+		if (d->qs)
+			query_session_set_model(d->qs, d->model);
+	}
+	return d->qs;
+}
+
+struct qview {
+	tui_doc *doc;
+	query_result res;
+	tui_table tab;
+	char **lines; /* QUERY_BLOCK: the text split in lines */
+	int64_t nlines;
+};
+
+static void fmt_cell(const query_table *qt, int64_t row, int col, char *buf, size_t cap)
+{
+	const query_cell *c = query_cell_at(qt, row, col);
+
+	if (qt->types[col] == QUERY_TEXT)
+		snprintf(buf, cap, "%s", c->text ? c->text : "");
+	else if (isnan(c->num))
+		snprintf(buf, cap, "-");
+	else if (c->num == floor(c->num) && fabs(c->num) < 1e15)
+		snprintf(buf, cap, "%.0f", c->num);
+	else
+		snprintf(buf, cap, "%.6g", c->num);
+}
+
+static int q_cell(void *ctx, int64_t row, const tui_col *c, char *buf, size_t cap)
+{
+	struct qview *q = ctx;
+
+	if (q->lines) {
+		snprintf(buf, cap, "%s", q->lines[row]);
+		return TUI_C_DEFAULT;
+	}
+	fmt_cell(&q->res.table, row, c->key, buf, cap);
+	return TUI_C_DEFAULT;
+}
+
+static double q_value(void *ctx, int64_t row, const tui_col *c)
+{
+	struct qview *q = ctx;
+
+	if (q->lines || q->res.table.types[c->key] != QUERY_NUM)
+		return NAN;
+	return query_cell_at(&q->res.table, row, c->key)->num;
+}
+
+static const tui_table_ops q_table_ops = {q_cell, q_value};
+
+static void q_draw(tui *t, tui_view *v, WINDOW *win, int y, int x, int h, int w)
+{
+	struct qview *q = v->data;
+
+	if (q->res.note) {
+		tui_put(win, y, x, w, q->res.note, tui_attr(TUI_C_DIM), 1);
+		y++;
+		h--;
+	}
+	tui_table_draw(win, &q->tab, y, x, h, w, 1);
+}
+
+static int q_request(tui *t, tui_view *v, tui_req req, const char *arg)
+{
+	struct qview *q = v->data;
+	int64_t r = tui_table_row(&q->tab);
+
+	if ((req != TUI_REQ_ENTER && req != TUI_REQ_DRAW) || q->lines || r < 0 || !q->doc)
+		return 0;
+	const query_table *qt = &q->res.table;
+	int64_t node = qt->node ? qt->node[r] : -1, cfg = qt->config ? qt->config[r] : -1;
+	if (req == TUI_REQ_DRAW) {
+		if (node < 0)
+			return 0;
+		tui_open_drawing(t, q->doc, node);
+	} else if (node >= 0)
+		tui_open_node(t, q->doc, node);
+	else if (cfg >= 0)
+		tui_open_config_values(t, q->doc, cfg);
+	else
+		tui_message(t, 0, "this row stands for no node or config");
+	return 1;
+}
+
+static void q_done(tui_view *v)
+{
+	struct qview *q = v->data;
+	tui_table_free(&q->tab);
+	query_result_free(&q->res);
+	free(q->lines);
+	free(q);
+}
+
+static const tui_view_ops q_ops = {"query", TUI_S_TABLE | TUI_S_GRAPH, q_draw, q_request, NULL, NULL,
+				   q_done};
+
+static int show_result(tui *t, tui_doc *d, const char *line, query_result *res)
+{
+	struct qview *q = calloc(1, sizeof *q);
+	char title[160];
+
+	if (!q) {
+		query_result_free(res);
+		tui_message(t, 1, "out of memory");
+		return -1;
+	}
+	q->doc = d;
+	q->res = *res;
+	memset(res, 0, sizeof *res);
+	if (q->res.kind == QUERY_BLOCK) {
+		int64_t n = 1;
+		for (char *p = q->res.text; *p; p++)
+			n += *p == '\n';
+		q->lines = malloc((size_t)n * sizeof *q->lines);
+		if (!q->lines) {
+			q_done(&(tui_view){.data = q});
+			return -1;
+		}
+		for (char *p = q->res.text; *p;) {
+			char *e = strchr(p, '\n');
+			q->lines[q->nlines++] = p;
+			if (!e)
+				break;
+			*e = '\0';
+			p = e + 1;
+		}
+		tui_table_init(&q->tab, &q_table_ops, q, q->nlines);
+		tui_table_add_col(&q->tab, "text", 0, 200, 0);
+	} else {
+		const query_table *qt = &q->res.table;
+		tui_table_init(&q->tab, &q_table_ops, q, qt->nrows);
+		for (int c = 0; c < qt->ncols; c++) {
+			int w = (int)strlen(qt->cols[c]);
+			for (int64_t r = 0; r < qt->nrows && r < 200; r++) {
+				char buf[256];
+				fmt_cell(qt, r, c, buf, sizeof buf);
+				int cw = tui_width(buf);
+				if (cw > w)
+					w = cw;
+			}
+			tui_table_add_col(&q->tab, qt->cols[c], c, w < 4 ? 4 : w > 40 ? 40 : w,
+					  qt->types[c] == QUERY_NUM);
+		}
+	}
+	snprintf(q->tab.title, sizeof q->tab.title, ":%s", line);
+	snprintf(title, sizeof title, ":%s", line);
+	tui_view *v = tui_push(t, &q_ops, q, d, title);
+	if (!v) {
+		q_done(&(tui_view){.data = q});
+		return -1;
+	}
+	v->pane[0] = &q->tab;
+	v->npanes = 1;
+	return 0;
+}
+
+void tui_run_query(tui *t, tui_view *v, const char *text)
+{
+	hs_error err = {0};
+	query_result res;
+	query_session *s;
+
+	if (!v || !v->doc) {
+		tui_message(t, 1, "unknown command '%s'; queries need an open graph (? lists commands)", text);
+		return;
+	}
+	s = session(t, v->doc, &err);
+	if (!s) {
+		tui_message(t, 1, "query: %s", err.msg);
+		return;
+	}
+	memset(&res, 0, sizeof res);
+	if (query_exec(s, text, &res, &err) < 0) {
+		int col = query_error_column(s);
+		if (col > 0)
+			tui_message(t, 1, "%s  [%.*s>>%s]", err.msg, col - 1, text, text + col - 1);
+		else
+			tui_message(t, 1, "%s", err.msg);
+		query_result_free(&res);
+		return;
+	}
+	switch (res.kind) {
+	case QUERY_NONE:
+		break;
+	case QUERY_TABLE:
+	case QUERY_BLOCK:
+		show_result(t, v->doc, text, &res);
+		break;
+	case QUERY_ACTION:
+		if (res.action == QUERY_ACT_QUIT)
+			tui_quit(t);
+		else if (res.action == QUERY_ACT_OPEN && res.arg) {
+			if (tui_open_path(t, res.arg, &err) < 0)
+				tui_message(t, 1, "%s", err.msg);
+		} else if (res.action == QUERY_ACT_FORMAT)
+			tui_message(t, 0, "output formats apply to the REPL and batch queries; the explorer shows tables");
+		break;
+	}
+	query_result_free(&res);
+}
+
+int tui_query_complete(tui *t, const char *line, int start, tui_word_fn add, void *ctx)
+{
+	tui_view *v = tui_top(t);
+	hs_error err = {0};
+	int files = 0;
+	char word[512];
+
+	snprintf(word, sizeof word, "%s", line + start);
+	if (!v || !v->doc) {
+		if (start == 0)
+			for (size_t i = 0; query_command_name(i); i++)
+				add(ctx, query_command_name(i), word);
+		return 0;
+	}
+	query_session *s = session(t, v->doc, &err);
+	if (!s)
+		return 0;
+	char **c = query_complete(s, line, start, (int)strlen(line), &files);
+	for (size_t i = 0; c && c[i]; i++)
+		add(ctx, c[i], word);
+	query_strv_free(c);
+	return files;
+}
+
+void tui_query_free(tui_doc *d)
+{
+	if (d->qs)
+		query_session_free(d->qs);
+	d->qs = NULL;
+}

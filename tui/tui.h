@@ -1,0 +1,350 @@
+/* tui.h - the terminal explorer: a stack of views over a dataset and its graphs.
+ *
+ * Every screen is a view implementing `tui_view_ops` (open, draw, request,
+ * search, select, done), in the manner of tig.  The main loop (app.c) knows
+ * nothing about any single view: it turns keys into requests through the one
+ * command table TUI_REQUESTS, which also generates the `:` command names, the
+ * completion list and the `?` help screen.  Most views hold one or two
+ * `tui_table` panes (table.c), which give them sorting, filtering, search,
+ * frequency tables, extra columns and mouse selection for free.
+ *
+ * Ownership: tui_run() owns everything it opens.  A view owns its `data` and
+ * tables (freed by ops->done) and holds one reference on its document
+ * (tui_doc_ref / tui_doc_unref); a document owns its graph and every lazily
+ * computed array in it.
+ */
+#ifndef HS_TUI_H
+#define HS_TUI_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <curses.h>
+
+#include "loader/dataset.h"
+#include "loader/error.h"
+#include "loader/graph.h"
+#include "model/cost.h"
+#include "model/model.h"
+
+/* ---- Entry point ---------------------------------------------------- */
+
+typedef struct tui_options {
+	const char *path;       /* a .npz file or a folder */
+	const char *model_path; /* learned model for predictions; NULL = analytic */
+	const char *keys;       /* scripted keys, run then quit (bench); NULL = interactive */
+	const char *bench_log;  /* file that receives timings; NULL = none */
+} tui_options;
+
+/* Loads `o->path` (before the terminal is touched: a bad file fails here
+ * with err set and nothing drawn), then runs the explorer until the user
+ * quits.  Returns 0, or -1 with err set (the terminal is restored first). */
+int tui_run(const tui_options *o, hs_error *err);
+
+/* ---- The command table ---------------------------------------------- */
+
+/* Scopes: which views offer a command (and list it in their help). */
+enum {
+	TUI_S_ALL = 1,     /* every view */
+	TUI_S_TABLE = 2,   /* views made of tables */
+	TUI_S_GRAPH = 4,   /* views that belong to an open graph */
+	TUI_S_NODE = 8,    /* node detail */
+	TUI_S_CONFIGS = 16,/* configs view */
+	TUI_S_CANVAS = 32, /* graph drawing */
+};
+
+#define TUI_CTRL(c) ((c) & 0x1f)
+
+/* X(ID, ":name", key, alternate key, scope, help).  Key 0: `:` only. */
+#define TUI_REQUESTS(X)                                                                          \
+	X(UP, "up", 'k', KEY_UP, TUI_S_ALL, "move up")                                             \
+	X(DOWN, "down", 'j', KEY_DOWN, TUI_S_ALL, "move down")                                     \
+	X(LEFT, "left", 'h', KEY_LEFT, TUI_S_ALL, "previous column (pan left in a drawing)")       \
+	X(RIGHT, "right", 'l', KEY_RIGHT, TUI_S_ALL, "next column (pan right in a drawing)")       \
+	X(PAGE_UP, "page-up", KEY_PPAGE, TUI_CTRL('b'), TUI_S_ALL, "one page up")                  \
+	X(PAGE_DOWN, "page-down", KEY_NPAGE, ' ', TUI_S_ALL, "one page down")                      \
+	X(HALF_UP, "half-up", TUI_CTRL('u'), 0, TUI_S_ALL, "half a page up")                       \
+	X(HALF_DOWN, "half-down", TUI_CTRL('d'), 0, TUI_S_ALL, "half a page down")                 \
+	X(TOP, "top", 'g', KEY_HOME, TUI_S_ALL, "first row")                                       \
+	X(BOTTOM, "bottom", 'G', KEY_END, TUI_S_ALL, "last row")                                   \
+	X(ENTER, "enter", '\n', KEY_ENTER, TUI_S_ALL, "open the selected row")                     \
+	X(NEXT_PANE, "next-pane", '\t', KEY_BTAB, TUI_S_ALL, "switch between panes")               \
+	X(BACK, "back", 'q', KEY_BACKSPACE, TUI_S_ALL, "close this view (quit on the last one)")    \
+	X(QUIT, "quit", 'Q', 0, TUI_S_ALL, "quit hloscope")                                        \
+	X(HELP, "help", '?', KEY_F(1), TUI_S_ALL, "keys and commands of this view")               \
+	X(PROMPT, "prompt", ':', 0, TUI_S_ALL, "command line: view commands or a query")           \
+	X(REDRAW, "redraw", TUI_CTRL('l'), 0, TUI_S_ALL, "redraw the screen")                      \
+	X(SEARCH, "search", '/', 0, TUI_S_TABLE, "search the current column")                      \
+	X(NEXT, "next", 'n', 0, TUI_S_TABLE, "next match")                                         \
+	X(PREV, "prev", 'N', 0, TUI_S_TABLE, "previous match")                                     \
+	X(FILTER, "filter", '\\', 0, TUI_S_TABLE, "filter rows: TEXT, COL=V, COL>N, COL~RE")      \
+	X(SORT_ASC, "sort", '[', 0, TUI_S_TABLE, "sort ascending on the current column")           \
+	X(SORT_DESC, "sort-desc", ']', 0, TUI_S_TABLE, "sort descending on the current column")    \
+	X(FREQ, "freq", 'F', 0, TUI_S_TABLE, "frequency table of the current column")              \
+	X(ADD_COLUMN, "column", '+', 0, TUI_S_TABLE, "add a column (any node feature, cost)")      \
+	X(DEL_COLUMN, "hide-column", '-', 0, TUI_S_TABLE, "remove the current column")             \
+	X(WRITE, "write", 0, 0, TUI_S_TABLE, "write the table as CSV: write FILE")                 \
+	X(GOTO, "goto", 0, 0, TUI_S_ALL, "go to a node (or row): goto N")                          \
+	X(OPEN, "open", 0, 0, TUI_S_ALL, "open a file or folder: open PATH")                       \
+	X(OVERVIEW, "overview", 'o', 0, TUI_S_GRAPH, "graph overview")                             \
+	X(NODES, "nodes", 't', 0, TUI_S_GRAPH, "table of all nodes")                               \
+	X(CONFIGS, "configs", 'c', 0, TUI_S_GRAPH, "configs, runtimes and predictions")            \
+	X(DRAW, "draw", 'v', 0, TUI_S_GRAPH, "draw the graph around the selected node")            \
+	X(HIST_BACK, "jump-back", '<', 0, TUI_S_NODE, "back in the jump history")                  \
+	X(HIST_FWD, "jump-forward", '>', 0, TUI_S_NODE, "forward in the jump history")             \
+	X(MARK, "mark", 'm', 0, TUI_S_CONFIGS, "mark a config (two marks: A and B)")               \
+	X(PAN_LEFT, "pan-left", 'H', KEY_SLEFT, TUI_S_CANVAS, "pan the drawing left")              \
+	X(PAN_RIGHT, "pan-right", 'L', KEY_SRIGHT, TUI_S_CANVAS, "pan the drawing right")          \
+	X(PAN_UP, "pan-up", 'K', KEY_SR, TUI_S_CANVAS, "pan the drawing up")                       \
+	X(PAN_DOWN, "pan-down", 'J', KEY_SF, TUI_S_CANVAS, "pan the drawing down")                 \
+	X(GROW, "grow", '+', 0, TUI_S_CANVAS, "one more step around the centre")                   \
+	X(SHRINK, "shrink", '-', 0, TUI_S_CANVAS, "one step less around the centre")               \
+	X(DETAIL, "detail", 'i', 0, TUI_S_CANVAS, "node detail of the node under the cursor")      \
+	X(EXPORT, "export", 'e', 0, TUI_S_CANVAS, "export the drawing: export FILE.dot|svg|png")
+
+typedef enum tui_req {
+	TUI_REQ_NONE,
+#define TUI_REQ_ENUM(id, name, k1, k2, scope, help) TUI_REQ_##id,
+	TUI_REQUESTS(TUI_REQ_ENUM)
+#undef TUI_REQ_ENUM
+	TUI_REQ_MOUSE, /* t->mouse holds the event */
+	TUI_NREQS
+} tui_req;
+
+/* ---- Colours and drawing (draw.c) ------------------------------------ */
+
+/* Cell classes: what a cell is, mapped to a colour pair (or attributes only
+ * under NO_COLOR). */
+enum tui_class {
+	TUI_C_DEFAULT,
+	TUI_C_CAT,                         /* + hlo_category */
+	TUI_C_TITLE = TUI_C_CAT + 16,
+	TUI_C_STATUS,
+	TUI_C_ERROR,
+	TUI_C_DIM,
+	TUI_C_HEADER,
+	TUI_C_CURSOR,
+	TUI_C_BAR,
+	TUI_C_MARK,
+	TUI_C_GOOD,
+	TUI_C_SECTION,
+	TUI_NCLASSES
+};
+
+void tui_colors_init(int no_color);
+attr_t tui_attr(int cls);
+/* UTF-8 text at (y, x), at most w cells, truncated with an ellipsis; pads
+ * with spaces to w cells when `pad`.  Returns the cells written. */
+int tui_put(WINDOW *win, int y, int x, int w, const char *s, attr_t a, int pad);
+/* Right-aligned variant. */
+void tui_put_right(WINDOW *win, int y, int x, int w, const char *s, attr_t a);
+/* Display width of a UTF-8 string. */
+int tui_width(const char *s);
+/* A horizontal bar of `frac` (0..1) of w cells, with eighth blocks when the
+ * terminal speaks UTF-8, '#' otherwise, written into buf. */
+void tui_bar(char *buf, size_t cap, double frac, int w);
+int tui_utf8(void);
+
+/* ---- Tables (table.c) ----------------------------------------------- */
+
+#define TUI_LEFT 2 /* numeric value, drawn left-aligned (bars) */
+typedef struct tui_col {
+	char name[48];
+	int key;     /* the view's column id */
+	int width;   /* cells */
+	int numeric; /* sorted and compared as numbers; right-aligned unless TUI_LEFT */
+} tui_col;
+
+typedef struct tui_table_ops {
+	/* Text of a cell; returns a cell class (TUI_C_*). */
+	int (*cell)(void *ctx, int64_t row, const tui_col *c, char *buf, size_t cap);
+	/* Number of a numeric cell (sorting, filters, frequency).  NAN = none. */
+	double (*value)(void *ctx, int64_t row, const tui_col *c);
+} tui_table_ops;
+
+#define TUI_MAX_TERMS 8
+typedef struct tui_term {
+	int col;       /* column index; -1 = current column at the time, resolved */
+	char op[3];    /* "=", "!=", "<", "<=", ">", ">=", "~" (contains) */
+	char text[96];
+	double num;
+	int is_num;
+} tui_term;
+
+typedef struct tui_table {
+	const tui_table_ops *ops;
+	void *ctx;
+	tui_col *cols;
+	int ncols, capcols;
+	int64_t nrows;          /* rows of the source */
+	int64_t *idx, nidx;     /* rows shown, in order */
+	int64_t cur, top;       /* cursor and first shown, indices into idx */
+	int ccol, lcol;         /* current column, first column drawn after the frozen ones */
+	int frozen;             /* leftmost columns always drawn */
+	int sort_col, sort_desc;
+	tui_term terms[TUI_MAX_TERMS];
+	int nterms;
+	char search[128];
+	char title[96];         /* drawn above the header when set */
+	tui_col *avail;         /* columns that `+` can add */
+	int navail, capavail;
+	int y, x, h, w;         /* where it was last drawn (mouse) */
+	int hint_rows;          /* rows of data last drawn */
+} tui_table;
+
+void tui_table_init(tui_table *tb, const tui_table_ops *ops, void *ctx, int64_t nrows);
+void tui_table_free(tui_table *tb);
+int tui_table_add_col(tui_table *tb, const char *name, int key, int width, int numeric);
+void tui_table_del_col(tui_table *tb, int i); /* moves it to the available ones */
+/* Registers a column that `+` (or `:column NAME`) can add later. */
+int tui_table_add_avail(tui_table *tb, const char *name, int key, int width, int numeric);
+/* Shows an available column after the current one; -1 + err if unknown. */
+int tui_table_show_col(tui_table *tb, const char *name, hs_error *err);
+int tui_table_find_col(const tui_table *tb, const char *name);
+/* Re-applies filter and sort (after the source changed). */
+void tui_table_refresh(tui_table *tb);
+void tui_table_set_rows(tui_table *tb, int64_t nrows);
+void tui_table_draw(WINDOW *win, tui_table *tb, int y, int x, int h, int w, int focused);
+/* Movement, sort, search, filter...; returns 1 when handled. */
+struct tui;
+int tui_table_request(struct tui *t, tui_table *tb, tui_req req, const char *arg);
+void tui_table_sort(tui_table *tb, int col, int desc);
+/* Parses "TEXT", "COL=V", "A>3 and B~x"; empty clears.  -1 + err on bad input. */
+int tui_table_filter(tui_table *tb, const char *expr, hs_error *err);
+/* Adds one term (frequency table drill-down). */
+int tui_table_add_term(tui_table *tb, int col, const char *op, const char *text);
+void tui_table_filter_text(const tui_table *tb, char *buf, size_t cap);
+/* Moves to the next row (dir 1 / -1) whose current column contains s;
+ * returns 1 when found. */
+int tui_table_search(tui_table *tb, const char *s, int dir);
+int64_t tui_table_row(const tui_table *tb);      /* source row under the cursor, or -1 */
+int tui_table_goto(tui_table *tb, int64_t row);  /* 1 if the row is shown */
+void tui_table_move(tui_table *tb, int64_t delta);
+int tui_table_write_csv(const tui_table *tb, const char *path, hs_error *err);
+int tui_table_click(tui_table *tb, int y, int x); /* 1 if inside */
+int tui_table_contains(const tui_table *tb, int y, int x);
+
+/* ---- Documents: an open graph and what was computed about it (doc.c) - */
+
+typedef struct tui_doc {
+	hs_graph *g;
+	int refs;
+	cost_estimate *cost;     /* lazily, [n_nodes] */
+	char **shape;            /* lazily, [n_nodes], shape text */
+	char *shape_arena;
+	double *predicted;       /* lazily, [n_configs]; NULL if it failed */
+	char pred_label[96];
+	char pred_error[256];
+	int pred_tried;
+	int64_t *rank;           /* [n_configs] 1 = fastest; NULL if unlabeled */
+	int64_t *pred_rank;
+	int is_root_feat;        /* index of "is_root" or -1 */
+	int64_t *comp_root;      /* [n_comps] */
+	const hs_model *model;   /* borrowed */
+	struct query_session *qs;     /* lazily, for the `:` line */
+	struct layout_cache *layouts; /* lazily, for drawings */
+} tui_doc;
+
+tui_doc *tui_doc_open(const char *path, const hs_model *m, hs_error *err);
+tui_doc *tui_doc_ref(tui_doc *d);
+void tui_doc_unref(tui_doc *d);
+const cost_estimate *tui_doc_cost(tui_doc *d);
+const char *tui_doc_shape(tui_doc *d, int64_t node);
+/* Rank of each config by measured runtime (1 = fastest); NULL if unlabeled. */
+const int64_t *tui_doc_ranks(tui_doc *d);
+/* Computes predictions once; returns NULL with d->pred_error set on failure. */
+const double *tui_doc_predicted(tui_doc *d);
+int tui_doc_configs_loaded(tui_doc *d, hs_error *err);
+/* Root node of computation c: its last node flagged is_root (nested
+ * computations flag their own roots earlier), else its last node. */
+int64_t tui_doc_comp_root(tui_doc *d, int64_t c);
+
+/* ---- Views ------------------------------------------------------------ */
+
+typedef struct tui tui;
+typedef struct tui_view tui_view;
+
+typedef struct tui_view_ops {
+	const char *name;  /* shown in the title and help */
+	int scope;         /* TUI_S_* mask beyond TUI_S_ALL */
+	void (*draw)(tui *t, tui_view *v, WINDOW *win, int y, int x, int h, int w);
+	/* Returns 1 when handled; unhandled requests fall to the focused table. */
+	int (*request)(tui *t, tui_view *v, tui_req req, const char *arg);
+	/* `:` commands the view adds (argv[0] is the name); 1 handled, 0 not,
+	 * -1 error (message set with tui_message). */
+	int (*command)(tui *t, tui_view *v, int argc, char **argv);
+	/* Called after the cursor moved. */
+	void (*select)(tui *t, tui_view *v);
+	void (*done)(tui_view *v);
+} tui_view_ops;
+
+#define TUI_MAX_PANES 3
+struct tui_view {
+	const tui_view_ops *ops;
+	void *data;
+	tui_doc *doc;                  /* one reference, or NULL */
+	tui_table *pane[TUI_MAX_PANES];/* tables of the view, focus order */
+	int npanes, focus;
+	char title[160];
+};
+
+/* Pushes a new view (taking a reference on doc); returns it. */
+tui_view *tui_push(tui *t, const tui_view_ops *ops, void *data, tui_doc *doc, const char *title);
+/* Closes the top view once the current request returns. */
+void tui_pop_later(tui *t);
+/* A message on the status line until the next key. */
+void tui_message(tui *t, int error, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* Reads a line on the bottom row; returns NULL when cancelled.  The text is
+ * valid until the next prompt. `kind` picks a history and completion. */
+enum { TUI_P_COMMAND, TUI_P_SEARCH, TUI_P_FILTER, TUI_P_COLUMN, TUI_P_NKINDS };
+const char *tui_prompt(tui *t, const char *label, int kind, const char *initial);
+tui_view *tui_top(tui *t);
+tui_table *tui_focused_table(tui_view *v);
+const hs_model *tui_model(tui *t);
+WINDOW *tui_screen(tui *t);
+/* Mouse event of the last TUI_REQ_MOUSE. */
+MEVENT *tui_mouse(tui *t);
+
+/* View constructors: each pushes its view, or returns -1 with a message set. */
+int tui_open_dataset(tui *t, ds_index *ix);                 /* takes ix */
+int tui_open_overview(tui *t, tui_doc *d);
+/* Node table of all nodes, of one opcode (>= 0) or of one computation (>= 0). */
+int tui_open_nodes(tui *t, tui_doc *d, int opcode, int64_t comp);
+int tui_open_node(tui *t, tui_doc *d, int64_t node);
+int tui_open_configs(tui *t, tui_doc *d);
+int tui_open_config_values(tui *t, tui_doc *d, int64_t config);
+int tui_open_freq(tui *t, tui_table *parent, int col);
+int tui_open_help(tui *t, const tui_view *of);
+/* A table of node ids (query results and such). */
+int tui_open_node_list(tui *t, tui_doc *d, const char *title, const int64_t *ids, int64_t n);
+
+/* Graph drawing around a node (render/render.h), view_draw.c. */
+int tui_open_drawing(tui *t, tui_doc *d, int64_t node);
+void tui_drawing_cache_free(tui_doc *d);
+/* Runtime text: normalized for tile, ns/us/ms/s for layout. */
+void tui_fmt_runtime(char *buf, size_t cap, const hs_graph *g, double v);
+/* Seconds as "12.3 us". */
+void tui_fmt_seconds(char *buf, size_t cap, double s);
+
+/* Configs view: the marked configs (-1 when unmarked), for comparison views. */
+void tui_configs_marks(const tui_view *v, int64_t *a, int64_t *b);
+
+/* The `:` line's fallback: text that is no view command goes to the query
+ * language of repl/query.h, its result shown as a table view (query.c). */
+void tui_run_query(tui *t, tui_view *v, const char *text);
+/* Completion of the query language at line[start..]: calls add() per
+ * candidate; returns 1 when the position takes a file path. */
+typedef void (*tui_word_fn)(void *ctx, const char *word, const char *prefix);
+int tui_query_complete(tui *t, const char *line, int start, tui_word_fn add, void *ctx);
+/* Frees the document's query session (doc.c calls it when the last
+ * reference goes). */
+void tui_query_free(tui_doc *d);
+/* Opens a .npz file or a folder as a new view; -1 with err set. */
+int tui_open_path(tui *t, const char *path, hs_error *err);
+/* Asks the main loop to end. */
+void tui_quit(tui *t);
+
+/* Bench timing: milliseconds since tui_run started. */
+double tui_clock_ms(void);
+
+#endif

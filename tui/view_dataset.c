@@ -1,0 +1,211 @@
+/* view_dataset.c - one row per graph file of a folder; Enter opens it. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tui/tui.h"
+
+struct dsview {
+	tui_table tab;
+	ds_index *ix;
+	int64_t ntile, nlayout, nbad;
+};
+
+enum { DC_COLLECTION, DC_SEARCH, DC_SPLIT, DC_KIND, DC_NAME, DC_NODES, DC_EDGES, DC_CONFIGS,
+       DC_CFGNODES, DC_RTMIN, DC_RTMAX, DC_PATH, DC_STATUS };
+
+static void fmt_runtime(char *buf, size_t cap, double v, hs_kind k, int labeled)
+{
+	if (!labeled)
+		snprintf(buf, cap, "-");
+	else if (k == HS_KIND_TILE)
+		snprintf(buf, cap, "%.4g", v);
+	else if (v >= 1e9)
+		snprintf(buf, cap, "%.3f s", v / 1e9);
+	else if (v >= 1e6)
+		snprintf(buf, cap, "%.3f ms", v / 1e6);
+	else if (v >= 1e3)
+		snprintf(buf, cap, "%.3f us", v / 1e3);
+	else
+		snprintf(buf, cap, "%.0f ns", v);
+}
+
+static int ds_cell(void *ctx, int64_t row, const tui_col *c, char *buf, size_t cap)
+{
+	struct dsview *d = ctx;
+	const ds_entry *e = &d->ix->entries[row];
+	int bad = e->error != NULL;
+
+	switch (c->key) {
+	case DC_COLLECTION:
+		snprintf(buf, cap, "%s", e->collection[0] ? e->collection : "-");
+		break;
+	case DC_SEARCH:
+		snprintf(buf, cap, "%s", e->search[0] ? e->search : "-");
+		break;
+	case DC_SPLIT:
+		snprintf(buf, cap, "%s", e->split[0] ? e->split : "-");
+		break;
+	case DC_KIND:
+		snprintf(buf, cap, "%s", bad ? "?" : graph_kind_name(e->kind));
+		break;
+	case DC_NAME:
+		snprintf(buf, cap, "%s", e->name);
+		return bad ? TUI_C_ERROR : TUI_C_DEFAULT;
+	case DC_PATH:
+		snprintf(buf, cap, "%s", e->rel);
+		break;
+	case DC_STATUS:
+		snprintf(buf, cap, "%s", bad ? e->error : e->labeled ? "labeled" : "unlabeled");
+		return bad ? TUI_C_ERROR : e->labeled ? TUI_C_DEFAULT : TUI_C_DIM;
+	case DC_RTMIN:
+	case DC_RTMAX:
+		if (bad)
+			snprintf(buf, cap, "-");
+		else
+			fmt_runtime(buf, cap, c->key == DC_RTMIN ? e->runtime_min : e->runtime_max,
+				    e->kind, e->labeled);
+		break;
+	default:
+		if (bad)
+			snprintf(buf, cap, "-");
+		else
+			snprintf(buf, cap, "%lld",
+				 (long long)(c->key == DC_NODES ? e->nodes
+					     : c->key == DC_EDGES ? e->edges
+					     : c->key == DC_CONFIGS ? e->configs
+								    : e->cfg_nodes));
+		break;
+	}
+	return bad ? TUI_C_DIM : TUI_C_DEFAULT;
+}
+
+static double ds_value(void *ctx, int64_t row, const tui_col *c)
+{
+	struct dsview *d = ctx;
+	const ds_entry *e = &d->ix->entries[row];
+
+	if (e->error)
+		return NAN;
+	switch (c->key) {
+	case DC_NODES:
+		return (double)e->nodes;
+	case DC_EDGES:
+		return (double)e->edges;
+	case DC_CONFIGS:
+		return (double)e->configs;
+	case DC_CFGNODES:
+		return (double)e->cfg_nodes;
+	case DC_RTMIN:
+		return e->labeled ? e->runtime_min : NAN;
+	case DC_RTMAX:
+		return e->labeled ? e->runtime_max : NAN;
+	}
+	return NAN;
+}
+
+static const tui_table_ops ds_table_ops = {ds_cell, ds_value};
+
+static void ds_draw(tui *t, tui_view *v, WINDOW *win, int y, int x, int h, int w)
+{
+	struct dsview *d = v->data;
+	char line[512];
+
+	snprintf(line, sizeof line, " %zu graphs under %s: %lld tile, %lld layout%s", d->ix->n,
+		 d->ix->root, (long long)d->ntile, (long long)d->nlayout, "");
+	tui_put(win, y, x, w, line, A_BOLD, 1);
+	if (d->nbad) {
+		snprintf(line, sizeof line, " %lld could not be read (status column)", (long long)d->nbad);
+		tui_put(win, y + 1, x, w, line, tui_attr(TUI_C_ERROR), 0);
+	} else {
+		tui_put(win, y + 1, x, w, " Enter opens a graph; [ ] sort, \\ filter, F counts a column",
+			tui_attr(TUI_C_DIM), 0);
+	}
+	tui_table_draw(win, &d->tab, y + 2, x, h - 2, w, 1);
+}
+
+static int ds_request(tui *t, tui_view *v, tui_req req, const char *arg)
+{
+	struct dsview *d = v->data;
+	hs_error err = {0};
+
+	if (req != TUI_REQ_ENTER)
+		return 0;
+	int64_t r = tui_table_row(&d->tab);
+	if (r < 0)
+		return 1;
+	const ds_entry *e = &d->ix->entries[r];
+	if (e->error) {
+		tui_message(t, 1, "%s: %s", e->rel, e->error);
+		return 1;
+	}
+	tui_doc *doc = tui_doc_open(e->path, tui_model(t), &err);
+	if (!doc) {
+		tui_message(t, 1, "%s", err.msg);
+		return 1;
+	}
+	tui_open_overview(t, doc);
+	tui_doc_unref(doc);
+	return 1;
+}
+
+static void ds_done(tui_view *v)
+{
+	struct dsview *d = v->data;
+	tui_table_free(&d->tab);
+	dataset_free(d->ix);
+	free(d);
+}
+
+static const tui_view_ops ds_ops = {"dataset", TUI_S_TABLE, ds_draw, ds_request, NULL, NULL, ds_done};
+
+int tui_open_dataset(tui *t, ds_index *ix)
+{
+	struct dsview *d = calloc(1, sizeof *d);
+	int namew = 24;
+
+	if (!d) {
+		dataset_free(ix);
+		tui_message(t, 1, "out of memory");
+		return -1;
+	}
+	d->ix = ix;
+	for (size_t i = 0; i < ix->n; i++) {
+		const ds_entry *e = &ix->entries[i];
+		if (e->error)
+			d->nbad++;
+		else if (e->kind == HS_KIND_TILE)
+			d->ntile++;
+		else
+			d->nlayout++;
+		int nw = tui_width(e->name);
+		if (nw > namew)
+			namew = nw;
+	}
+	if (namew > 36)
+		namew = 36;
+	tui_table_init(&d->tab, &ds_table_ops, d, (int64_t)ix->n);
+	tui_table_add_col(&d->tab, "coll", DC_COLLECTION, 4, 0);
+	tui_table_add_col(&d->tab, "search", DC_SEARCH, 7, 0);
+	tui_table_add_col(&d->tab, "split", DC_SPLIT, 5, 0);
+	tui_table_add_col(&d->tab, "kind", DC_KIND, 6, 0);
+	tui_table_add_col(&d->tab, "name", DC_NAME, namew, 0);
+	tui_table_add_col(&d->tab, "nodes", DC_NODES, 6, 1);
+	tui_table_add_col(&d->tab, "edges", DC_EDGES, 6, 1);
+	tui_table_add_col(&d->tab, "configs", DC_CONFIGS, 7, 1);
+	tui_table_add_col(&d->tab, "cfgnodes", DC_CFGNODES, 8, 1);
+	tui_table_add_col(&d->tab, "runtime_min", DC_RTMIN, 11, 1);
+	tui_table_add_col(&d->tab, "runtime_max", DC_RTMAX, 11, 1);
+	tui_table_add_col(&d->tab, "status", DC_STATUS, 24, 0);
+	tui_table_add_avail(&d->tab, "path", DC_PATH, 48, 0);
+	d->tab.ccol = 4;
+	tui_view *v = tui_push(t, &ds_ops, d, NULL, "Dataset");
+	if (!v) {
+		ds_done(&(tui_view){.data = d});
+		return -1;
+	}
+	v->pane[0] = &d->tab;
+	v->npanes = 1;
+	return 0;
+}

@@ -1,0 +1,389 @@
+/* view_draw.c - the graph drawing: the region around a node laid out by
+ * Graphviz (render/) and blitted from a character canvas.  Arrows move a
+ * cursor between nodes, H/J/K/L pan, Enter re-centres, + and - change the
+ * radius, e exports what is shown. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Graphviz's headers have a type named `box`, curses a function: rename
+ * Graphviz's, which this file never uses by name. */
+#define box gv_box
+#include "render/render.h"
+#undef box
+
+#include "loader/hlo.h"
+#include "tui/tui.h"
+
+#define DEFAULT_RADIUS 2
+
+struct drawing {
+	tui_doc *doc;
+	region *r;
+	dot_opts opts;
+	int64_t radius, wanted;
+	int64_t cursor_id;   /* graph node under the cursor */
+	int x0, y0;          /* top-left cell of the view in the drawing */
+	int vw, vh;          /* view size last drawn */
+	int recenter;        /* centre the cursor at the next draw */
+	canvas *cv;
+	char note[256];
+};
+
+static layout_cache *cache(tui_doc *d)
+{
+	if (!d->layouts)
+		d->layouts = layout_cache_new(8);
+	return d->layouts;
+}
+
+static const hs_layout *get_layout(struct drawing *dr, hs_error *err)
+{
+	layout_cache *c = cache(dr->doc);
+	if (!c) {
+		hs_fail(err, HS_EUSAGE, "out of memory");
+		return NULL;
+	}
+	return layout_cache_get(c, dr->r, &dr->opts, err);
+}
+
+/* Selects the region around `center`, shrinking the radius when the
+ * region is over the limit. */
+static int select_region(struct drawing *dr, int64_t center, hs_error *err)
+{
+	region_spec s;
+	region *r;
+
+	region_spec_init(&s);
+	s.kind = REGION_AROUND;
+	s.center = center;
+	s.radius = dr->wanted;
+	dr->note[0] = '\0';
+	int64_t fit = region_fit_radius(dr->doc->g, &s);
+	if (fit < 0) {
+		/* even the node and its direct neighbours are too many: force radius 0 */
+		s.radius = 0;
+		s.force = 1;
+		snprintf(dr->note, sizeof dr->note, "the neighbourhood is over %d nodes: showing the node alone",
+			 REGION_DEFAULT_LIMIT);
+	} else if (fit < s.radius) {
+		snprintf(dr->note, sizeof dr->note, "radius %lld is over %d nodes: showing radius %lld",
+			 (long long)s.radius, REGION_DEFAULT_LIMIT, (long long)fit);
+		s.radius = fit;
+	}
+	r = region_select(dr->doc->g, &s, err);
+	if (!r)
+		return -1;
+	region_free(dr->r);
+	dr->r = r;
+	dr->radius = s.radius;
+	dr->cursor_id = center;
+	dr->recenter = 1;
+	return 0;
+}
+
+static attr_t cell_attr(const canvas_cell *c)
+{
+	attr_t a = 0;
+	int col = c->color;
+
+	if (col >= CANVAS_C_CATEGORY && col < CANVAS_C_CATEGORY + HLO_NCATEGORIES)
+		a = tui_attr(TUI_C_CAT + col - CANVAS_C_CATEGORY);
+	else if (col >= CANVAS_C_HEAT)
+		a = tui_attr(TUI_C_MARK);
+	else if (col == CANVAS_C_EDGE || col == CANVAS_C_CLUSTER || col == CANVAS_C_PLACEHOLDER)
+		a = tui_attr(TUI_C_DIM);
+	else if (col == CANVAS_C_FOCUS)
+		a = tui_attr(TUI_C_MARK);
+	else if (col == CANVAS_C_HIGHLIGHT)
+		a = tui_attr(TUI_C_HEADER);
+	if (c->attr & CANVAS_A_BOLD)
+		a |= A_BOLD;
+	if (c->attr & CANVAS_A_REVERSE)
+		a |= A_REVERSE;
+	if (c->attr & CANVAS_A_DIM)
+		a |= A_DIM;
+	return a;
+}
+
+static void draw_view(tui *t, tui_view *v, WINDOW *win, int y, int x, int h, int w)
+{
+	struct drawing *dr = v->data;
+	hs_error err = {0};
+	char line[512];
+	const hs_layout *L = get_layout(dr, &err);
+	const hs_graph *g = dr->doc->g;
+
+	snprintf(line, sizeof line, " %s: %lld nodes, %lld edges%s  cursor: node %lld %s", dr->r->title,
+		 (long long)dr->r->n_nodes, (long long)dr->r->n_edges,
+		 dr->r->n_more ? " (+ collapsed users)" : "", (long long)dr->cursor_id,
+		 hlo_opcode_name(g->opcode[dr->cursor_id]));
+	tui_put(win, y, x, w, line, A_BOLD, 1);
+	tui_put(win, y + 1, x, w,
+		dr->note[0] ? dr->note
+			    : " arrows move between nodes  Enter re-centres  H J K L pan  + - radius  i detail  e export",
+		tui_attr(dr->note[0] ? TUI_C_MARK : TUI_C_DIM), 1);
+	y += 2;
+	h -= 2;
+	if (!L) {
+		tui_put(win, y, x, w, err.msg, tui_attr(TUI_C_ERROR), 1);
+		return;
+	}
+	if (!dr->cv || dr->cv->width != w || dr->cv->height != h) {
+		canvas_free(dr->cv);
+		dr->cv = canvas_new(w, h);
+		dr->recenter = 1;
+		if (!dr->cv)
+			return;
+	}
+	dr->vw = w;
+	dr->vh = h;
+	int32_t cur = layout_find(L, dr->cursor_id);
+	if (dr->recenter && cur >= 0)
+		canvas_view_show(L, cur, w, h, 1, &dr->x0, &dr->y0);
+	dr->recenter = 0;
+	canvas_view_clamp(L, w, h, &dr->x0, &dr->y0);
+	canvas_draw(dr->cv, L, dr->x0, dr->y0, cur);
+	for (int r = 0; r < h; r++) {
+		wmove(win, y + r, x);
+		for (int c = 0; c < w; c++) {
+			const canvas_cell *cell = &dr->cv->cells[(size_t)r * (size_t)w + (size_t)c];
+			wchar_t s[2] = {cell->ch ? cell->ch : L' ', 0};
+			if (!tui_utf8() && s[0] > 127)
+				s[0] = s[0] >= 0x2500 && s[0] <= 0x257f ? L'+' : L'*';
+			int cw = wcwidth(s[0]);
+			wattrset(win, cell_attr(cell));
+			if (cw == 1)
+				waddnwstr(win, s, 1);
+			else if (cw == 2 && c + 1 < w) {
+				waddnwstr(win, s, 1);
+				c++;
+			} else
+				waddch(win, ' ');
+		}
+	}
+	wattrset(win, A_NORMAL);
+}
+
+static void move_cursor(tui *t, struct drawing *dr, canvas_dir d)
+{
+	hs_error err = {0};
+	const hs_layout *L = get_layout(dr, &err);
+	if (!L)
+		return;
+	int32_t cur = layout_find(L, dr->cursor_id);
+	int32_t nx = canvas_nearest(L, cur, d);
+	if (nx < 0 || L->nodes[nx].flags & LAY_PLACEHOLDER) {
+		if (nx >= 0 && L->nodes[nx].flags & LAY_PLACEHOLDER)
+			tui_message(t, 0, "%lld more users of node %lld are collapsed: Enter on %lld shows them",
+				    (long long)L->nodes[nx].hidden, (long long)L->nodes[nx].id,
+				    (long long)L->nodes[nx].id);
+		else
+			tui_message(t, 0, "no node that way");
+		return;
+	}
+	dr->cursor_id = L->nodes[nx].id;
+	canvas_view_show(L, nx, dr->vw, dr->vh, 0, &dr->x0, &dr->y0);
+}
+
+static int export_drawing(tui *t, struct drawing *dr, const char *arg)
+{
+	hs_error err = {0};
+	char def[512];
+	const char *path = arg;
+
+	if (!path || !*path) {
+		snprintf(def, sizeof def, "%s-node%lld-r%lld.svg", dr->doc->g->name, (long long)dr->r->focus,
+			 (long long)dr->radius);
+		path = tui_prompt(t, "export to (.dot .svg .png): ", TUI_P_COMMAND, def);
+		if (!path || !*path)
+			return 1;
+	}
+	const char *fmt = dot_format_for_path(path);
+	if (!fmt) {
+		tui_message(t, 1, "export: %s: the name must end in .dot, .gv, .svg or .png", path);
+		return 1;
+	}
+	char copy[2048];
+	snprintf(copy, sizeof copy, "%s", path);
+	dot_opts o;
+	dot_opts_init(&o);
+	if (dot_export(dr->r, &o, copy, fmt, &err) < 0)
+		tui_message(t, 1, "export: %s", err.msg);
+	else
+		tui_message(t, 0, "wrote %s (%lld nodes)", copy, (long long)dr->r->n_nodes);
+	return 1;
+}
+
+static int draw_request(tui *t, tui_view *v, tui_req req, const char *arg)
+{
+	struct drawing *dr = v->data;
+	hs_error err = {0};
+	int pw = dr->vw > 4 ? dr->vw / 2 : 10, ph = dr->vh > 4 ? dr->vh / 2 : 5;
+
+	switch (req) {
+	case TUI_REQ_UP:
+		move_cursor(t, dr, CANVAS_UP);
+		return 1;
+	case TUI_REQ_DOWN:
+		move_cursor(t, dr, CANVAS_DOWN);
+		return 1;
+	case TUI_REQ_LEFT:
+		move_cursor(t, dr, CANVAS_LEFT);
+		return 1;
+	case TUI_REQ_RIGHT:
+		move_cursor(t, dr, CANVAS_RIGHT);
+		return 1;
+	case TUI_REQ_PAN_LEFT:
+		dr->x0 -= pw / 2;
+		return 1;
+	case TUI_REQ_PAN_RIGHT:
+		dr->x0 += pw / 2;
+		return 1;
+	case TUI_REQ_PAN_UP:
+		dr->y0 -= ph / 2;
+		return 1;
+	case TUI_REQ_PAN_DOWN:
+		dr->y0 += ph / 2;
+		return 1;
+	case TUI_REQ_PAGE_UP:
+		dr->y0 -= dr->vh;
+		return 1;
+	case TUI_REQ_PAGE_DOWN:
+		dr->y0 += dr->vh;
+		return 1;
+	case TUI_REQ_HALF_UP:
+		dr->y0 -= ph;
+		return 1;
+	case TUI_REQ_HALF_DOWN:
+		dr->y0 += ph;
+		return 1;
+	case TUI_REQ_TOP:
+		dr->y0 = 0;
+		return 1;
+	case TUI_REQ_BOTTOM:
+		dr->y0 = 1 << 28; /* clamped when drawn */
+		return 1;
+	case TUI_REQ_ENTER:
+		if (select_region(dr, dr->cursor_id, &err) < 0)
+			tui_message(t, 1, "%s", err.msg);
+		snprintf(v->title, sizeof v->title, "Drawing %lld", (long long)dr->cursor_id);
+		return 1;
+	case TUI_REQ_GROW:
+	case TUI_REQ_SHRINK: {
+		int64_t keep = dr->wanted;
+		if (req == TUI_REQ_SHRINK && dr->radius == 0) {
+			tui_message(t, 1, "radius 0 shows the node alone already");
+			return 1;
+		}
+		dr->wanted = (req == TUI_REQ_GROW ? dr->radius + 1 : dr->radius - 1);
+		int64_t cur = dr->cursor_id;
+		if (select_region(dr, dr->r->focus >= 0 ? dr->r->focus : cur, &err) < 0) {
+			dr->wanted = keep;
+			tui_message(t, 1, "%s", err.msg);
+		} else {
+			dr->cursor_id = cur;
+			if (!dr->note[0])
+				tui_message(t, 0, "radius %lld: %lld nodes", (long long)dr->radius,
+					    (long long)dr->r->n_nodes);
+		}
+		return 1;
+	}
+	case TUI_REQ_DETAIL:
+		tui_open_node(t, dr->doc, dr->cursor_id);
+		return 1;
+	case TUI_REQ_DRAW:
+		tui_message(t, 0, "this is the drawing; Enter re-centres on the cursor");
+		return 1;
+	case TUI_REQ_EXPORT:
+		return export_drawing(t, dr, arg);
+	case TUI_REQ_GOTO: {
+		char *end;
+		long long id = arg ? strtoll(arg, &end, 10) : -1;
+		if (!arg || *end || id < 0 || id >= dr->doc->g->n_nodes)
+			tui_message(t, 1, "goto: node ids are 0..%lld", (long long)dr->doc->g->n_nodes - 1);
+		else if (select_region(dr, id, &err) < 0)
+			tui_message(t, 1, "%s", err.msg);
+		return 1;
+	}
+	case TUI_REQ_MOUSE: {
+		MEVENT *m = tui_mouse(t);
+		const hs_layout *L = get_layout(dr, &err);
+		int top = 3; /* title bar and two header lines */
+		if (!L)
+			return 1;
+		if (m->bstate & BUTTON4_PRESSED) {
+			dr->y0 -= 3;
+			return 1;
+		}
+#ifdef BUTTON5_PRESSED
+		if (m->bstate & BUTTON5_PRESSED) {
+			dr->y0 += 3;
+			return 1;
+		}
+#endif
+		int32_t n = canvas_node_at(L, dr->x0 + m->x, dr->y0 + m->y - top);
+		if (n >= 0 && !(L->nodes[n].flags & LAY_PLACEHOLDER)) {
+			if (dr->cursor_id == L->nodes[n].id && (m->bstate & BUTTON1_DOUBLE_CLICKED))
+				tui_open_node(t, dr->doc, dr->cursor_id);
+			dr->cursor_id = L->nodes[n].id;
+		}
+		return 1;
+	}
+	default:
+		return 0;
+	}
+}
+
+void tui_drawing_cache_free(tui_doc *d)
+{
+	if (d->layouts)
+		layout_cache_free(d->layouts);
+	d->layouts = NULL;
+}
+
+static void draw_done(tui_view *v)
+{
+	struct drawing *dr = v->data;
+	region_free(dr->r);
+	canvas_free(dr->cv);
+	free(dr);
+}
+
+static const tui_view_ops draw_ops = {"drawing", TUI_S_GRAPH | TUI_S_CANVAS, draw_view, draw_request,
+				      NULL, NULL, draw_done};
+
+int tui_open_drawing(tui *t, tui_doc *d, int64_t node)
+{
+	struct drawing *dr = calloc(1, sizeof *dr);
+	hs_error err = {0};
+	char title[64];
+
+	if (!dr) {
+		tui_message(t, 1, "out of memory");
+		return -1;
+	}
+	dr->doc = d;
+	dr->wanted = DEFAULT_RADIUS;
+	dot_opts_init(&dr->opts);
+	dr->opts.terminal = 1;
+	if (select_region(dr, node, &err) < 0) {
+		tui_message(t, 1, "%s", err.msg);
+		free(dr);
+		return -1;
+	}
+	/* lay out now, so a Graphviz failure is a message and not an empty view */
+	if (!get_layout(dr, &err)) {
+		tui_message(t, 1, "%s", err.msg);
+		draw_done(&(tui_view){.data = dr});
+		return -1;
+	}
+	snprintf(title, sizeof title, "Drawing %lld", (long long)node);
+	tui_view *v = tui_push(t, &draw_ops, dr, d, title);
+	if (!v) {
+		draw_done(&(tui_view){.data = dr});
+		return -1;
+	}
+	return 0;
+}

@@ -1,0 +1,331 @@
+/* view_node.c - one node: its non-zero features grouped as the dataset
+ * documents them, its operands and users as a list to jump through, and a
+ * back/forward history of jumps. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "loader/hlo.h"
+#include "tui/tui.h"
+
+struct nodeview {
+	tui_doc *doc;
+	int64_t node;
+	tui_table feats, nbrs;
+	int *feat;       /* feature indices shown */
+	int nfeat;
+	int64_t *nbr;    /* operand ids then user ids */
+	int64_t nops, nnbr;
+	int64_t *hist;   /* jump history */
+	int nhist, hpos, caphist;
+};
+
+enum { FC_GROUP, FC_NAME, FC_INDEX, FC_VALUE };
+enum { BC_REL, BC_ID, BC_OPCODE, BC_SHAPE };
+
+static int feat_cell(void *ctx, int64_t row, const tui_col *c, char *buf, size_t cap)
+{
+	struct nodeview *nv = ctx;
+	const hs_graph *g = nv->doc->g;
+	int i = nv->feat[row];
+	float val = graph_feat(g, nv->node)[i];
+
+	switch (c->key) {
+	case FC_GROUP:
+		snprintf(buf, cap, "%s", hlo_group_name(hlo_node_feature_group(i, g->feat_width)));
+		return TUI_C_SECTION;
+	case FC_NAME:
+		snprintf(buf, cap, "%s", hlo_node_feature_name(i, g->feat_width));
+		break;
+	case FC_INDEX:
+		snprintf(buf, cap, "%d", i);
+		return TUI_C_DIM;
+	case FC_VALUE:
+		if (val == floorf(val) && fabsf(val) < 1e9f)
+			snprintf(buf, cap, "%.0f", (double)val);
+		else
+			snprintf(buf, cap, "%.6g", (double)val);
+		break;
+	}
+	return TUI_C_DEFAULT;
+}
+
+static double feat_value(void *ctx, int64_t row, const tui_col *c)
+{
+	struct nodeview *nv = ctx;
+	if (c->key == FC_VALUE)
+		return graph_feat(nv->doc->g, nv->node)[nv->feat[row]];
+	if (c->key == FC_INDEX)
+		return nv->feat[row];
+	return NAN;
+}
+
+static const tui_table_ops feat_table_ops = {feat_cell, feat_value};
+
+static int nbr_cell(void *ctx, int64_t row, const tui_col *c, char *buf, size_t cap)
+{
+	struct nodeview *nv = ctx;
+	const hs_graph *g = nv->doc->g;
+	int64_t v = nv->nbr[row];
+
+	switch (c->key) {
+	case BC_REL:
+		if (row < nv->nops)
+			snprintf(buf, cap, "operand %lld", (long long)row);
+		else
+			snprintf(buf, cap, "user");
+		return row < nv->nops ? TUI_C_HEADER : TUI_C_GOOD;
+	case BC_ID:
+		snprintf(buf, cap, "%lld", (long long)v);
+		break;
+	case BC_OPCODE:
+		snprintf(buf, cap, "%s", hlo_opcode_name(g->opcode[v]));
+		return TUI_C_CAT + (int)hlo_opcode_category(g->opcode[v]);
+	case BC_SHAPE:
+		snprintf(buf, cap, "%s", tui_doc_shape(nv->doc, v));
+		break;
+	}
+	return TUI_C_DEFAULT;
+}
+
+static double nbr_value(void *ctx, int64_t row, const tui_col *c)
+{
+	struct nodeview *nv = ctx;
+	if (c->key == BC_ID)
+		return (double)nv->nbr[row];
+	return NAN;
+}
+
+static const tui_table_ops nbr_table_ops = {nbr_cell, nbr_value};
+
+static int cmp_feat_group(const void *a, const void *b, void *ctx)
+{
+	int w = *(const int *)ctx, x = *(const int *)a, y = *(const int *)b;
+	int gx = (int)hlo_node_feature_group(x, w), gy = (int)hlo_node_feature_group(y, w);
+	if (gx != gy)
+		return gx - gy;
+	return x - y;
+}
+
+/* Rebuilds both panes for nv->node. */
+static int load_node(struct nodeview *nv)
+{
+	const hs_graph *g = nv->doc->g;
+	int64_t v = nv->node;
+	const float *f = graph_feat(g, v);
+	int w = g->feat_width;
+
+	nv->nfeat = 0;
+	for (int i = 0; i < w; i++)
+		if (f[i] != 0)
+			nv->feat[nv->nfeat++] = i;
+	qsort_r(nv->feat, (size_t)nv->nfeat, sizeof *nv->feat, cmp_feat_group, &w);
+	nv->nops = graph_n_operands(g, v);
+	nv->nnbr = nv->nops + graph_n_users(g, v);
+	free(nv->nbr);
+	nv->nbr = malloc((size_t)(nv->nnbr ? nv->nnbr : 1) * sizeof *nv->nbr);
+	if (!nv->nbr)
+		return -1;
+	for (int64_t k = 0; k < nv->nops; k++)
+		nv->nbr[k] = g->operand_idx[g->operand_off[v] + k];
+	for (int64_t k = nv->nops; k < nv->nnbr; k++)
+		nv->nbr[k] = g->user_idx[g->user_off[v] + k - nv->nops];
+	tui_table_set_rows(&nv->feats, nv->nfeat);
+	tui_table_refresh(&nv->feats);
+	nv->feats.cur = 0;
+	tui_table_set_rows(&nv->nbrs, nv->nnbr);
+	tui_table_refresh(&nv->nbrs);
+	nv->nbrs.cur = 0;
+	return 0;
+}
+
+static void set_title(tui_view *v, struct nodeview *nv)
+{
+	snprintf(v->title, sizeof v->title, "Node %lld", (long long)nv->node);
+}
+
+static void jump(tui *t, tui_view *v, struct nodeview *nv, int64_t to)
+{
+	if (to == nv->node)
+		return;
+	if (nv->hpos + 2 > nv->caphist) {
+		int nc = nv->caphist * 2 + 16;
+		int64_t *p = realloc(nv->hist, (size_t)nc * sizeof *p);
+		if (!p) {
+			tui_message(t, 1, "out of memory");
+			return;
+		}
+		nv->hist = p;
+		nv->caphist = nc;
+	}
+	nv->hist[++nv->hpos] = to;
+	nv->nhist = nv->hpos + 1;
+	nv->node = to;
+	load_node(nv);
+	set_title(v, nv);
+}
+
+static void node_draw(tui *t, tui_view *v, WINDOW *win, int y, int x, int h, int w)
+{
+	struct nodeview *nv = v->data;
+	const hs_graph *g = nv->doc->g;
+	int64_t n = nv->node, c = g->comp_of[n];
+	int op = g->opcode[n];
+	char line[1024], cost[64] = "";
+	const cost_estimate *ce = tui_doc_cost(nv->doc);
+
+	snprintf(line, sizeof line, " node %lld  ", (long long)n);
+	int used = tui_put(win, y, x, w, line, A_BOLD, 0);
+	used += tui_put(win, y, x + used, w - used, hlo_opcode_name(op),
+			tui_attr(TUI_C_CAT + (int)hlo_opcode_category(op)) | A_BOLD, 0);
+	snprintf(line, sizeof line, "  %s   computation %lld (nodes %lld..%lld)%s",
+		 tui_doc_shape(nv->doc, n), (long long)c, (long long)g->comp_start[c],
+		 (long long)g->comp_start[c + 1] - 1,
+		 tui_doc_comp_root(nv->doc, c) == n ? ", its root" : "");
+	tui_put(win, y, x + used, w - used, line, 0, 1);
+	if (ce)
+		snprintf(cost, sizeof cost, "%.3g FLOP, %.3g bytes", ce[n].flops, ce[n].bytes);
+	char secs[32];
+	tui_fmt_seconds(secs, sizeof secs, ce ? ce[n].seconds : NAN);
+	if (g->cfg_index && g->cfg_index[n] >= 0)
+		snprintf(line, sizeof line, " %lld operands  %lld users  configurable #%d of %lld  cost %s (%s)",
+			 (long long)graph_n_operands(g, n), (long long)graph_n_users(g, n), g->cfg_index[n],
+			 (long long)g->n_cfg_nodes, secs, cost);
+	else
+		snprintf(line, sizeof line, " %lld operands  %lld users  cost %s (%s)",
+			 (long long)graph_n_operands(g, n), (long long)graph_n_users(g, n), secs, cost);
+	tui_put(win, y + 1, x, w, line, 0, 1);
+	snprintf(line, sizeof line,
+		 " jump %d/%d  < back  > forward  Enter on an operand or user jumps  Tab switches pane  v draws",
+		 nv->hpos + 1, nv->nhist);
+	tui_put(win, y + 2, x, w, line, tui_attr(TUI_C_DIM), 1);
+	y += 3;
+	h -= 3;
+	int lw = w * 11 / 20;
+	tui_table_draw(win, &nv->feats, y, x, h, lw - 1, v->focus == 0);
+	tui_table_draw(win, &nv->nbrs, y, x + lw, h, w - lw, v->focus == 1);
+}
+
+static int node_request(tui *t, tui_view *v, tui_req req, const char *arg)
+{
+	struct nodeview *nv = v->data;
+
+	switch (req) {
+	case TUI_REQ_ENTER: {
+		if (v->focus != 1) {
+			v->focus = 1;
+			tui_message(t, 0, "pick an operand or user, then Enter");
+			return 1;
+		}
+		int64_t r = tui_table_row(&nv->nbrs);
+		if (r >= 0)
+			jump(t, v, nv, nv->nbr[r]);
+		return 1;
+	}
+	case TUI_REQ_HIST_BACK:
+	case TUI_REQ_HIST_FWD: {
+		int np = nv->hpos + (req == TUI_REQ_HIST_BACK ? -1 : 1);
+		if (np < 0 || np >= nv->nhist) {
+			tui_message(t, 1, "no %s in the jump history",
+				    req == TUI_REQ_HIST_BACK ? "earlier node" : "later node");
+			return 1;
+		}
+		int64_t from = nv->node;
+		nv->hpos = np;
+		nv->node = nv->hist[np];
+		load_node(nv);
+		set_title(v, nv);
+		/* keep the cursor on where we came from when going back */
+		for (int64_t i = 0; i < nv->nbrs.nidx; i++)
+			if (nv->nbr[nv->nbrs.idx[i]] == from) {
+				nv->nbrs.cur = i;
+				break;
+			}
+		return 1;
+	}
+	case TUI_REQ_DRAW:
+		tui_open_drawing(t, nv->doc, nv->node);
+		return 1;
+	case TUI_REQ_GOTO: {
+		char *end;
+		long long id = arg ? strtoll(arg, &end, 10) : -1;
+		if (!arg || *end || id < 0 || id >= nv->doc->g->n_nodes)
+			tui_message(t, 1, "goto: node ids are 0..%lld", (long long)nv->doc->g->n_nodes - 1);
+		else
+			jump(t, v, nv, id);
+		return 1;
+	}
+	default:
+		return 0;
+	}
+}
+
+static void node_done(tui_view *v)
+{
+	struct nodeview *nv = v->data;
+	tui_table_free(&nv->feats);
+	tui_table_free(&nv->nbrs);
+	free(nv->feat);
+	free(nv->nbr);
+	free(nv->hist);
+	free(nv);
+}
+
+static const tui_view_ops node_ops = {"node", TUI_S_TABLE | TUI_S_GRAPH | TUI_S_NODE, node_draw,
+				      node_request, NULL, NULL, node_done};
+
+int tui_open_node(tui *t, tui_doc *d, int64_t node)
+{
+	struct nodeview *nv;
+
+	if (node < 0 || node >= d->g->n_nodes) {
+		tui_message(t, 1, "no node %lld (ids are 0..%lld)", (long long)node,
+			    (long long)d->g->n_nodes - 1);
+		return -1;
+	}
+	nv = calloc(1, sizeof *nv);
+	if (!nv || !(nv->feat = malloc((size_t)(d->g->feat_width + 1) * sizeof *nv->feat)) ||
+	    !(nv->hist = malloc(16 * sizeof *nv->hist))) {
+		if (nv)
+			free(nv->feat);
+		free(nv);
+		tui_message(t, 1, "out of memory");
+		return -1;
+	}
+	nv->caphist = 16;
+	nv->doc = d;
+	nv->node = node;
+	nv->hist[0] = node;
+	nv->nhist = 1;
+	tui_table_init(&nv->feats, &feat_table_ops, nv, 0);
+	tui_table_add_col(&nv->feats, "group", FC_GROUP, 11, 0);
+	tui_table_add_col(&nv->feats, "feature", FC_NAME, 28, 0);
+	tui_table_add_col(&nv->feats, "value", FC_VALUE, 10, 1);
+	tui_table_add_avail(&nv->feats, "index", FC_INDEX, 5, 1);
+	nv->feats.ccol = 1;
+	snprintf(nv->feats.title, sizeof nv->feats.title, "Non-zero features");
+	tui_table_init(&nv->nbrs, &nbr_table_ops, nv, 0);
+	tui_table_add_col(&nv->nbrs, "", BC_REL, 10, 0);
+	tui_table_add_col(&nv->nbrs, "id", BC_ID, 6, 1);
+	tui_table_add_col(&nv->nbrs, "opcode", BC_OPCODE, 16, 0);
+	tui_table_add_col(&nv->nbrs, "shape", BC_SHAPE, 30, 0);
+	nv->nbrs.ccol = 1;
+	snprintf(nv->nbrs.title, sizeof nv->nbrs.title, "Operands and users");
+	if (load_node(nv) < 0) {
+		node_done(&(tui_view){.data = nv});
+		tui_message(t, 1, "out of memory");
+		return -1;
+	}
+	tui_view *v = tui_push(t, &node_ops, nv, d, "Node");
+	if (!v) {
+		node_done(&(tui_view){.data = nv});
+		return -1;
+	}
+	set_title(v, nv);
+	v->pane[0] = &nv->feats;
+	v->pane[1] = &nv->nbrs;
+	v->npanes = 2;
+	v->focus = nv->nnbr ? 1 : 0;
+	return 0;
+}

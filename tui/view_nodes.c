@@ -1,0 +1,281 @@
+/* view_nodes.c - the node table: all nodes, those of one opcode or
+ * computation, or a list from a query.  Any of the node features can be
+ * added as a column; Enter opens the node detail. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "loader/hlo.h"
+#include "tui/tui.h"
+
+struct nodes {
+	tui_doc *doc;
+	tui_table tab;
+	int64_t *ids; /* row -> node id */
+	int64_t n;
+	const cost_estimate *ce;
+};
+
+enum { NC_ID, NC_OPCODE, NC_SHAPE, NC_COMP, NC_OPS, NC_USERS, NC_CFG, NC_COST, NC_FLOPS, NC_BYTES,
+       NC_CATEGORY, NC_FEAT = 1000 };
+
+void tui_fmt_seconds(char *buf, size_t cap, double s)
+{
+	if (isnan(s))
+		snprintf(buf, cap, "-");
+	else if (s == 0)
+		snprintf(buf, cap, "0");
+	else if (s >= 1)
+		snprintf(buf, cap, "%.3g s", s);
+	else if (s >= 1e-3)
+		snprintf(buf, cap, "%.3g ms", s * 1e3);
+	else if (s >= 1e-6)
+		snprintf(buf, cap, "%.3g us", s * 1e6);
+	else
+		snprintf(buf, cap, "%.3g ns", s * 1e9);
+}
+
+static void fmt_num(char *buf, size_t cap, double v)
+{
+	if (v == floor(v) && fabs(v) < 1e15)
+		snprintf(buf, cap, "%.0f", v);
+	else
+		snprintf(buf, cap, "%.4g", v);
+}
+
+static int node_cell(void *ctx, int64_t row, const tui_col *c, char *buf, size_t cap)
+{
+	struct nodes *nd = ctx;
+	const hs_graph *g = nd->doc->g;
+	int64_t v = nd->ids[row];
+	int op = g->opcode[v];
+
+	switch (c->key) {
+	case NC_ID:
+		snprintf(buf, cap, "%lld", (long long)v);
+		break;
+	case NC_OPCODE:
+		snprintf(buf, cap, "%s", hlo_opcode_name(op));
+		return TUI_C_CAT + (int)hlo_opcode_category(op);
+	case NC_CATEGORY:
+		snprintf(buf, cap, "%s", hlo_category_name(hlo_opcode_category(op)));
+		return TUI_C_DIM;
+	case NC_SHAPE:
+		snprintf(buf, cap, "%s", tui_doc_shape(nd->doc, v));
+		break;
+	case NC_COMP:
+		snprintf(buf, cap, "%d", g->comp_of[v]);
+		break;
+	case NC_OPS:
+		snprintf(buf, cap, "%lld", (long long)graph_n_operands(g, v));
+		break;
+	case NC_USERS:
+		snprintf(buf, cap, "%lld", (long long)graph_n_users(g, v));
+		break;
+	case NC_CFG:
+		if (g->cfg_index && g->cfg_index[v] >= 0) {
+			snprintf(buf, cap, "%s", tui_utf8() ? "\u25c6" : "*");
+			return TUI_C_MARK;
+		}
+		break;
+	case NC_COST:
+		tui_fmt_seconds(buf, cap, nd->ce ? nd->ce[v].seconds : NAN);
+		break;
+	case NC_FLOPS:
+		snprintf(buf, cap, "%.4g", nd->ce ? nd->ce[v].flops : NAN);
+		break;
+	case NC_BYTES:
+		snprintf(buf, cap, "%.4g", nd->ce ? nd->ce[v].bytes : NAN);
+		break;
+	default:
+		fmt_num(buf, cap, graph_feat(g, v)[c->key - NC_FEAT]);
+		break;
+	}
+	return TUI_C_DEFAULT;
+}
+
+static double node_value(void *ctx, int64_t row, const tui_col *c)
+{
+	struct nodes *nd = ctx;
+	const hs_graph *g = nd->doc->g;
+	int64_t v = nd->ids[row];
+
+	switch (c->key) {
+	case NC_ID:
+		return (double)v;
+	case NC_COMP:
+		return (double)g->comp_of[v];
+	case NC_OPS:
+		return (double)graph_n_operands(g, v);
+	case NC_USERS:
+		return (double)graph_n_users(g, v);
+	case NC_CFG:
+		return g->cfg_index && g->cfg_index[v] >= 0 ? 1 : 0;
+	case NC_COST:
+		return nd->ce ? nd->ce[v].seconds : NAN;
+	case NC_FLOPS:
+		return nd->ce ? nd->ce[v].flops : NAN;
+	case NC_BYTES:
+		return nd->ce ? nd->ce[v].bytes : NAN;
+	case NC_OPCODE:
+	case NC_SHAPE:
+	case NC_CATEGORY:
+		return NAN;
+	default:
+		return graph_feat(g, v)[c->key - NC_FEAT];
+	}
+}
+
+static const tui_table_ops node_table_ops = {node_cell, node_value};
+
+static void nodes_draw(tui *t, tui_view *v, WINDOW *win, int y, int x, int h, int w)
+{
+	struct nodes *nd = v->data;
+	tui_table_draw(win, &nd->tab, y, x, h, w, 1);
+}
+
+static int64_t current_node(struct nodes *nd)
+{
+	int64_t r = tui_table_row(&nd->tab);
+	return r < 0 ? -1 : nd->ids[r];
+}
+
+static int nodes_request(tui *t, tui_view *v, tui_req req, const char *arg)
+{
+	struct nodes *nd = v->data;
+	int64_t node = current_node(nd);
+
+	switch (req) {
+	case TUI_REQ_ENTER:
+		if (node >= 0)
+			tui_open_node(t, nd->doc, node);
+		return 1;
+	case TUI_REQ_DRAW:
+		if (node >= 0)
+			tui_open_drawing(t, nd->doc, node);
+		return 1;
+	case TUI_REQ_GOTO: {
+		char *end;
+		long long id = arg ? strtoll(arg, &end, 10) : -1;
+		if (!arg || *end || id < 0 || id >= nd->doc->g->n_nodes) {
+			tui_message(t, 1, "goto: node ids are 0..%lld", (long long)nd->doc->g->n_nodes - 1);
+			return 1;
+		}
+		for (int64_t i = 0; i < nd->tab.nidx; i++)
+			if (nd->ids[nd->tab.idx[i]] == id) {
+				nd->tab.cur = i;
+				return 1;
+			}
+		tui_open_node(t, nd->doc, id);
+		return 1;
+	}
+	default:
+		return 0;
+	}
+}
+
+static void nodes_done(tui_view *v)
+{
+	struct nodes *nd = v->data;
+	tui_table_free(&nd->tab);
+	free(nd->ids);
+	free(nd);
+}
+
+static const tui_view_ops nodes_ops = {"nodes", TUI_S_TABLE | TUI_S_GRAPH, nodes_draw, nodes_request,
+				       NULL, NULL, nodes_done};
+
+/* Takes ids. */
+static int open_ids(tui *t, tui_doc *d, const char *title, int64_t *ids, int64_t n)
+{
+	struct nodes *nd = calloc(1, sizeof *nd);
+	const hs_graph *g = d->g;
+	int shapew = 12;
+
+	if (!nd) {
+		free(ids);
+		tui_message(t, 1, "out of memory");
+		return -1;
+	}
+	nd->doc = d;
+	nd->ids = ids;
+	nd->n = n;
+	nd->ce = tui_doc_cost(d);
+	/* widths from the first rows only: never format the whole table */
+	for (int64_t i = 0; i < n && i < 200; i++) {
+		int sw = (int)strlen(tui_doc_shape(d, ids[i]));
+		if (sw > shapew)
+			shapew = sw;
+	}
+	if (shapew > 34)
+		shapew = 34;
+	tui_table_init(&nd->tab, &node_table_ops, nd, n);
+	tui_table_add_col(&nd->tab, "id", NC_ID, 6, 1);
+	tui_table_add_col(&nd->tab, "opcode", NC_OPCODE, 20, 0);
+	tui_table_add_col(&nd->tab, "shape", NC_SHAPE, shapew, 0);
+	tui_table_add_col(&nd->tab, "comp", NC_COMP, 4, 1);
+	tui_table_add_col(&nd->tab, "ops", NC_OPS, 4, 1);
+	tui_table_add_col(&nd->tab, "users", NC_USERS, 5, 1);
+	tui_table_add_col(&nd->tab, "cfg", NC_CFG, 3, 0);
+	tui_table_add_col(&nd->tab, "cost", NC_COST, 9, 1);
+	nd->tab.frozen = 1;
+	tui_table_add_avail(&nd->tab, "category", NC_CATEGORY, 13, 0);
+	tui_table_add_avail(&nd->tab, "flops", NC_FLOPS, 10, 1);
+	tui_table_add_avail(&nd->tab, "bytes", NC_BYTES, 10, 1);
+	for (int i = 0; i < g->feat_width; i++) {
+		const char *name = hlo_node_feature_name(i, g->feat_width);
+		int w = (int)strlen(name);
+		tui_table_add_avail(&nd->tab, name, NC_FEAT + i, w < 8 ? 8 : w > 24 ? 24 : w, 1);
+	}
+	snprintf(nd->tab.title, sizeof nd->tab.title, "%s", title);
+	tui_view *v = tui_push(t, &nodes_ops, nd, d, title);
+	if (!v) {
+		nodes_done(&(tui_view){.data = nd});
+		return -1;
+	}
+	v->pane[0] = &nd->tab;
+	v->npanes = 1;
+	return 0;
+}
+
+int tui_open_nodes(tui *t, tui_doc *d, int opcode, int64_t comp)
+{
+	const hs_graph *g = d->g;
+	int64_t *ids = malloc((size_t)(g->n_nodes ? g->n_nodes : 1) * sizeof *ids), n = 0;
+	char title[160];
+
+	if (!ids) {
+		tui_message(t, 1, "out of memory");
+		return -1;
+	}
+	if (comp >= 0 && comp < g->n_comps) {
+		for (int64_t v = g->comp_start[comp]; v < g->comp_start[comp + 1]; v++)
+			ids[n++] = v;
+		snprintf(title, sizeof title, "Nodes of computation %lld", (long long)comp);
+	} else if (opcode >= 0) {
+		for (int64_t v = 0; v < g->n_nodes; v++)
+			if (g->opcode[v] == opcode)
+				ids[n++] = v;
+		snprintf(title, sizeof title, "Nodes: %s", hlo_opcode_name(opcode));
+	} else {
+		for (int64_t v = 0; v < g->n_nodes; v++)
+			ids[n++] = v;
+		snprintf(title, sizeof title, "Nodes");
+	}
+	return open_ids(t, d, title, ids, n);
+}
+
+int tui_open_node_list(tui *t, tui_doc *d, const char *title, const int64_t *ids, int64_t n)
+{
+	int64_t *copy = malloc((size_t)(n ? n : 1) * sizeof *copy), k = 0;
+
+	if (!copy) {
+		tui_message(t, 1, "out of memory");
+		return -1;
+	}
+	for (int64_t i = 0; i < n; i++)
+		if (ids[i] >= 0 && ids[i] < d->g->n_nodes)
+			copy[k++] = ids[i];
+	return open_ids(t, d, title, copy, k);
+}
