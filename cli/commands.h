@@ -11,7 +11,9 @@
 	X("info", cmd_info, "PATH [--json]", "summary of a graph file or of a dataset folder") \
 	X("dump", cmd_dump, "FILE ARRAY [--limit N]", "print an array's values, C order")      \
 	X("check", cmd_check, "PATH...", "decompress and validate everything")                 \
-	X("synth", cmd_synth, "DIR [--seed N]", "write the synthetic demo dataset")
+	X("synth", cmd_synth, "DIR [--seed N]", "write the synthetic demo dataset")                 \
+	X("query", cmd_query, "FILE ['QUERY'...] [-f SCRIPT] [--csv|--json] [--model M] [--time]", "run queries (or a script, or stdin); try QUERY = help") \
+	X("repl", cmd_repl, "FILE [--model M] [--csv|--json] [--no-history]", "interactive query prompt with history and completion")
 
 #define HS_DECLARE(name, fn, usage, summary) int fn(int argc, char **argv);
 HS_COMMANDS(HS_DECLARE)

@@ -1,0 +1,675 @@
+/* parse.c - expressions of the query language: parsing, name resolution and
+ * type checking.
+ *
+ *   or    := and (('or' | '||') and)*
+ *   and   := not (('and' | '&&') not)*
+ *   not   := ('not' | '!') not | cmp
+ *   cmp   := sum [ ('=' | '==' | '!=' | '<>' | '<' | '<=' | '>' | '>=') sum
+ *                | ['not'] 'in' '(' sum (',' sum)* ')'
+ *                | ('~' | '!~') literal ]
+ *   sum   := prod (('+' | '-') prod)*
+ *   prod  := unary (('*' | '/' | '%') unary)*
+ *   unary := '-' unary | '+' unary | NUMBER | STRING | WORD | '(' or ')'
+ *
+ * Values are numbers or text; booleans are numbers (0 / 1).  A bare word is
+ * a field name, except where text is expected (compared with a text field,
+ * in an `in` list of one, or right of `~`): there it is a text literal, so
+ * `opcode = convolution` needs no quotes.  Literals compared with `opcode`,
+ * `elem` and `category` must name a real opcode, element type or category
+ * (a typo is an error with a suggestion, not an empty result).
+ */
+#include <ctype.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "repl/query_impl.h"
+
+static query_expr *parse_or(query_parser *p);
+
+static query_expr *new_expr(query_parser *p, int kind, size_t pos, size_t len)
+{
+	query_expr *e = query_arena_alloc(&p->arena, sizeof *e);
+
+	if (!e) {
+		query_fail_at(p, pos, "out of memory");
+		return NULL;
+	}
+	e->kind = kind;
+	e->pos = pos;
+	e->len = len;
+	e->type = QUERY_NUM;
+	return e;
+}
+
+static void span(query_expr *e, const query_expr *a, const query_expr *b)
+{
+	e->pos = a->pos;
+	e->len = b->pos + b->len - a->pos;
+}
+
+static const char *op_text(int op)
+{
+	switch (op) {
+	case TK_PLUS: return "+";
+	case TK_MINUS: return "-";
+	case TK_STAR: return "*";
+	case TK_SLASH: return "/";
+	case TK_PCT: return "%";
+	case TK_EQ: return "=";
+	case TK_NE: return "!=";
+	case TK_LT: return "<";
+	case TK_LE: return "<=";
+	case TK_GT: return ">";
+	case TK_GE: return ">=";
+	case TK_MATCH: return "~";
+	case TK_NMATCH: return "!~";
+	case TK_AND: return "and";
+	case TK_OR: return "or";
+	case TK_NOT: return "not";
+	default: return "?";
+	}
+}
+
+/* ---- names ---------------------------------------------------------- */
+
+static int fail_unknown_field(query_parser *p, const query_expr *w)
+{
+	const char *sug = query_suggest_field(p->s, p->scope, w->str);
+
+	if (sug)
+		return query_fail_at(p, w->pos,
+				     "unknown field '%s' at column %zu (did you mean '%s'?)",
+				     w->str, w->pos + 1, sug);
+	return query_fail_at(p, w->pos, "unknown field '%s' at column %zu (see 'help fields')",
+			     w->str, w->pos + 1);
+}
+
+/* Describes an expression for messages: its source text, shortened. */
+static const char *expr_text(query_parser *p, const query_expr *e, char *buf, size_t cap)
+{
+	int n = (int)(e->len > 40 ? 40 : e->len);
+
+	snprintf(buf, cap, "'%.*s%s'", n, p->src + e->pos, e->len > 40 ? "..." : "");
+	return buf;
+}
+
+/* e must be a number: a field, a number literal or a numeric operation. */
+static int need_num(query_parser *p, const query_expr *e, const char *what)
+{
+	char b[64];
+
+	if (e->kind == QE_WORD)
+		return fail_unknown_field(p, e);
+	if (e->type != QUERY_NUM)
+		return query_fail_at(p, e->pos, "%s needs a number, but %s at column %zu is text",
+				     what, expr_text(p, e, b, sizeof b), e->pos + 1);
+	return 0;
+}
+
+/* Vocabulary a literal compared with a field must belong to. */
+static int check_vocabulary(query_parser *p, const query_expr *field, const query_expr *lit)
+{
+	const char *names[256];
+	size_t n = 0;
+	const char *kind;
+
+	if (field->kind != QE_FIELD)
+		return 0;
+	switch (field->field->kind) {
+	case QF_OPCODE:
+		if (hlo_opcode_id(lit->str) >= 0)
+			return 0;
+		for (int i = 0; i <= HLO_MAX_OPCODE; i++)
+			names[n++] = hlo_opcode_name(i);
+		kind = "opcode";
+		break;
+	case QF_ELEM:
+		if (hlo_element_type_id(lit->str) >= 0 || !*lit->str)
+			return 0;
+		for (int i = 0; i < hlo_element_type_count(); i++)
+			names[n++] = hlo_element_type_name(i);
+		kind = "element type";
+		break;
+	case QF_CATEGORY:
+		if (hlo_category_id(lit->str) >= 0)
+			return 0;
+		for (int i = 0; i < HLO_NCATEGORIES; i++)
+			names[n++] = hlo_category_name((hlo_category)i);
+		kind = "category";
+		break;
+	default:
+		return 0;
+	}
+	const char *sug = query_suggest(lit->str, names, n);
+	if (sug)
+		return query_fail_at(p, lit->pos, "unknown %s '%s' at column %zu (did you mean '%s'?)",
+				     kind, lit->str, lit->pos + 1, sug);
+	return query_fail_at(p, lit->pos, "unknown %s '%s' at column %zu", kind, lit->str,
+			     lit->pos + 1);
+}
+
+/* A bare word (or a field named by a bare word) on the literal side of a
+ * comparison with text turns into a text literal. */
+static int is_bare(const query_expr *e)
+{
+	return e->kind == QE_WORD || (e->kind == QE_FIELD && e->str);
+}
+
+static void make_literal(query_expr *e)
+{
+	e->kind = QE_STR;
+	e->type = QUERY_TEXT;
+	e->field = NULL;
+}
+
+/* Resolves `lit` against `other` for equality-like use; checks types. */
+static int resolve_pair(query_parser *p, query_expr *a, query_expr *b, int op)
+{
+	char ba[64], bb[64];
+
+	/* Text on one side makes a bare word on the other a literal; a word
+	 * that names a text field stays a field unless it is an opcode name
+	 * compared with `opcode`. */
+	if (a->type == QUERY_TEXT && a->kind != QE_WORD && is_bare(b)) {
+		if (b->kind == QE_WORD ||
+		    (b->type == QUERY_TEXT && a->kind == QE_FIELD &&
+		     a->field->kind == QF_OPCODE && hlo_opcode_id(b->str) >= 0))
+			make_literal(b);
+	} else if (b->type == QUERY_TEXT && b->kind != QE_WORD && is_bare(a)) {
+		if (a->kind == QE_WORD ||
+		    (a->type == QUERY_TEXT && b->kind == QE_FIELD &&
+		     b->field->kind == QF_OPCODE && hlo_opcode_id(a->str) >= 0))
+			make_literal(a);
+	}
+	if (a->kind == QE_WORD)
+		return fail_unknown_field(p, a);
+	if (b->kind == QE_WORD)
+		return fail_unknown_field(p, b);
+	if (a->type != b->type) {
+		const query_expr *t = a->type == QUERY_TEXT ? a : b;
+		const query_expr *n = a->type == QUERY_TEXT ? b : a;
+		if (t->kind == QE_FIELD && t->field->kind == QF_OPCODE)
+			return query_fail_at(p, n->pos,
+					     "cannot compare text %s with the number %s at column %zu "
+					     "(opcode_id is the numeric id)",
+					     expr_text(p, t, ba, sizeof ba),
+					     expr_text(p, n, bb, sizeof bb), n->pos + 1);
+		return query_fail_at(p, n->pos,
+				     "cannot compare text %s with the number %s at column %zu",
+				     expr_text(p, t, ba, sizeof ba), expr_text(p, n, bb, sizeof bb),
+				     n->pos + 1);
+	}
+	if (a->type == QUERY_TEXT && (op == TK_EQ || op == TK_NE)) {
+		if (b->kind == QE_STR && check_vocabulary(p, a, b) < 0)
+			return -1;
+		if (a->kind == QE_STR && check_vocabulary(p, b, a) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* ---- primaries ------------------------------------------------------ */
+
+static int is_reserved(const char *w)
+{
+	static const char *const words[] = {"and", "or", "not", "in"};
+
+	for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
+		if (strcasecmp(w, words[i]) == 0)
+			return 1;
+	return 0;
+}
+
+static query_expr *parse_unary(query_parser *p)
+{
+	const query_token *t = query_peek(p);
+	query_expr *e;
+
+	if (p->failed)
+		return NULL;
+	switch (t->kind) {
+	case TK_NUM:
+		e = new_expr(p, QE_NUM, t->pos, t->len);
+		if (e)
+			e->num = t->num;
+		query_advance(p);
+		return e;
+	case TK_STR:
+		e = new_expr(p, QE_STR, t->pos, t->len);
+		if (e) {
+			e->str = t->str;
+			e->type = QUERY_TEXT;
+		}
+		query_advance(p);
+		return e;
+	case TK_WORD: {
+		if (is_reserved(t->str)) {
+			query_fail_expected(p, "a value");
+			return NULL;
+		}
+		const query_field *f = query_find_field(p->s, p->scope, t->str);
+		e = new_expr(p, f ? QE_FIELD : QE_WORD, t->pos, t->len);
+		if (e) {
+			e->str = t->str;
+			e->field = f;
+			e->type = f ? f->type : QUERY_TEXT;
+		}
+		query_advance(p);
+		return e;
+	}
+	case TK_LP: {
+		size_t pos = t->pos;
+		query_advance(p);
+		e = parse_or(p);
+		if (!e)
+			return NULL;
+		const query_token *r = query_peek(p);
+		if (r->kind != TK_RP) {
+			query_fail_expected(p, "')'");
+			return NULL;
+		}
+		e->pos = pos;
+		e->len = r->pos + r->len - pos;
+		if (e->kind == QE_FIELD)
+			e->str = NULL; /* (field) is a field, never a literal */
+		query_advance(p);
+		return e;
+	}
+	case TK_MINUS:
+	case TK_PLUS: {
+		int neg = t->kind == TK_MINUS;
+		size_t pos = t->pos;
+		query_advance(p);
+		query_expr *a = parse_unary(p);
+		if (!a || need_num(p, a, neg ? "'-'" : "'+'") < 0)
+			return NULL;
+		if (!neg)
+			return a;
+		if (a->kind == QE_NUM) {
+			a->num = -a->num;
+			a->len += a->pos - pos;
+			a->pos = pos;
+			return a;
+		}
+		e = new_expr(p, QE_NEG, pos, a->pos + a->len - pos);
+		if (e)
+			e->a = a;
+		return e;
+	}
+	default:
+		query_fail_expected(p, "a value (a number, a field, a string or '(')");
+		return NULL;
+	}
+}
+
+static query_expr *parse_prod(query_parser *p)
+{
+	query_expr *a = parse_unary(p);
+
+	while (a) {
+		int op = query_peek(p)->kind;
+		if (op != TK_STAR && op != TK_SLASH && op != TK_PCT)
+			break;
+		char what[16];
+		snprintf(what, sizeof what, "'%s'", op_text(op));
+		if (need_num(p, a, what) < 0)
+			return NULL;
+		query_advance(p);
+		query_expr *b = parse_unary(p);
+		if (!b || need_num(p, b, what) < 0)
+			return NULL;
+		query_expr *e = new_expr(p, QE_ARITH, 0, 0);
+		if (!e)
+			return NULL;
+		e->op = op;
+		e->a = a;
+		e->b = b;
+		span(e, a, b);
+		a = e;
+	}
+	return a;
+}
+
+static query_expr *parse_sum(query_parser *p)
+{
+	query_expr *a = parse_prod(p);
+
+	while (a) {
+		int op = query_peek(p)->kind;
+		if (op != TK_PLUS && op != TK_MINUS)
+			break;
+		char what[16];
+		snprintf(what, sizeof what, "'%s'", op_text(op));
+		if (need_num(p, a, what) < 0)
+			return NULL;
+		query_advance(p);
+		query_expr *b = parse_prod(p);
+		if (!b || need_num(p, b, what) < 0)
+			return NULL;
+		query_expr *e = new_expr(p, QE_ARITH, 0, 0);
+		if (!e)
+			return NULL;
+		e->op = op;
+		e->a = a;
+		e->b = b;
+		span(e, a, b);
+		a = e;
+	}
+	return a;
+}
+
+/* ---- comparisons ---------------------------------------------------- */
+
+static int is_opcode_field(const query_expr *e)
+{
+	return e->kind == QE_FIELD && e->field->kind == QF_OPCODE;
+}
+
+/* opcode = lit / opcode in (lits) become a set of ids. */
+static query_expr *make_opset(query_parser *p, query_expr *field, query_expr **lits, int n,
+			      int negate, size_t pos, size_t len)
+{
+	uint8_t *set = query_arena_alloc(&p->arena, 256);
+	query_expr *e = new_expr(p, QE_OPSET, pos, len);
+
+	if (!set || !e)
+		return NULL;
+	for (int i = 0; i < n; i++) {
+		int id = hlo_opcode_id(lits[i]->str);
+		if (id >= 0 && id < 256)
+			set[id] = 1;
+	}
+	e->opset = set;
+	e->negate = negate;
+	e->a = field;
+	return e;
+}
+
+static int compile_regex(query_parser *p, query_expr *lit)
+{
+	regex_t *re = calloc(1, sizeof *re);
+
+	if (!re)
+		return query_fail_at(p, lit->pos, "out of memory");
+	int rc = regcomp(re, lit->str, REG_EXTENDED | REG_NOSUB);
+	if (rc != 0) {
+		char msg[128];
+		regerror(rc, re, msg, sizeof msg);
+		free(re);
+		return query_fail_at(p, lit->pos, "bad regular expression '%s' at column %zu: %s",
+				     lit->str, lit->pos + 1, msg);
+	}
+	if (p->n_regexes == p->cap_regexes) {
+		size_t cap = p->cap_regexes ? p->cap_regexes * 2 : 4;
+		regex_t **v = realloc(p->regexes, cap * sizeof *v);
+		if (!v) {
+			regfree(re);
+			free(re);
+			return query_fail_at(p, lit->pos, "out of memory");
+		}
+		p->regexes = v;
+		p->cap_regexes = cap;
+	}
+	p->regexes[p->n_regexes++] = re;
+	lit->re = re;
+	return 0;
+}
+
+static query_expr *parse_in(query_parser *p, query_expr *a, int negate)
+{
+	query_expr *items[1024];
+	int n = 0;
+
+	if (!query_accept(p, TK_LP)) {
+		query_fail_expected(p, "'(' after 'in'");
+		return NULL;
+	}
+	if (a->kind == QE_WORD) {
+		fail_unknown_field(p, a);
+		return NULL;
+	}
+	for (;;) {
+		if (n == (int)(sizeof items / sizeof items[0])) {
+			query_fail_at(p, query_peek(p)->pos, "more than %d values in a list at column %zu",
+				      n, query_peek(p)->pos + 1);
+			return NULL;
+		}
+		query_expr *b = parse_sum(p);
+		if (!b || resolve_pair(p, a, b, TK_EQ) < 0)
+			return NULL;
+		items[n++] = b;
+		if (query_accept(p, TK_COMMA))
+			continue;
+		break;
+	}
+	const query_token *r = query_peek(p);
+	if (r->kind != TK_RP) {
+		query_fail_expected(p, "',' or ')' in the list");
+		return NULL;
+	}
+	size_t end = r->pos + r->len;
+	query_advance(p);
+
+	int all_lit = 1;
+	for (int i = 0; i < n; i++)
+		all_lit &= items[i]->kind == QE_STR;
+	if (is_opcode_field(a) && all_lit)
+		return make_opset(p, a, items, n, negate, a->pos, end - a->pos);
+	query_expr *e = new_expr(p, QE_IN, a->pos, end - a->pos);
+	query_expr **list = query_arena_alloc(&p->arena, (size_t)n * sizeof *list);
+	if (!e || !list)
+		return NULL;
+	memcpy(list, items, (size_t)n * sizeof *list);
+	e->a = a;
+	e->list = list;
+	e->nlist = n;
+	e->negate = negate;
+	return e;
+}
+
+static query_expr *parse_cmp(query_parser *p)
+{
+	query_expr *a = parse_sum(p);
+
+	if (!a)
+		return NULL;
+	const query_token *t = query_peek(p);
+	int op = t->kind;
+
+	if (op >= TK_EQ && op <= TK_GE) {
+		query_advance(p);
+		query_expr *b = parse_sum(p);
+		if (!b || resolve_pair(p, a, b, op) < 0)
+			return NULL;
+		if ((op == TK_EQ || op == TK_NE) &&
+		    ((is_opcode_field(a) && b->kind == QE_STR) ||
+		     (is_opcode_field(b) && a->kind == QE_STR))) {
+			query_expr *f = is_opcode_field(a) ? a : b;
+			query_expr *l = f == a ? b : a;
+			return make_opset(p, f, &l, 1, op == TK_NE, a->pos, b->pos + b->len - a->pos);
+		}
+		query_expr *e = new_expr(p, QE_CMP, 0, 0);
+		if (!e)
+			return NULL;
+		e->op = op;
+		e->a = a;
+		e->b = b;
+		span(e, a, b);
+		return e;
+	}
+	if (t->kind == TK_WORD && strcasecmp(t->str, "in") == 0) {
+		query_advance(p);
+		return parse_in(p, a, 0);
+	}
+	if (t->kind == TK_WORD && strcasecmp(t->str, "not") == 0) {
+		/* "not in": look one token further, else leave "not" alone. */
+		query_token save = p->tok;
+		size_t save_pos = p->pos;
+		query_advance(p);
+		if (query_at_kw(p, "in")) {
+			query_advance(p);
+			return parse_in(p, a, 1);
+		}
+		p->tok = save;
+		p->pos = save_pos;
+		p->have = 1;
+		return a;
+	}
+	if (op == TK_MATCH || op == TK_NMATCH) {
+		char b1[64];
+		if (a->kind == QE_WORD) {
+			fail_unknown_field(p, a);
+			return NULL;
+		}
+		if (a->type != QUERY_TEXT) {
+			query_fail_at(p, a->pos, "'%s' matches text, but %s at column %zu is a number",
+				      op_text(op), expr_text(p, a, b1, sizeof b1), a->pos + 1);
+			return NULL;
+		}
+		query_advance(p);
+		const query_token *r = query_peek(p);
+		if (r->kind != TK_STR && r->kind != TK_WORD) {
+			query_fail_expected(p, "a regular expression (a string or a word)");
+			return NULL;
+		}
+		query_expr *lit = new_expr(p, QE_STR, r->pos, r->len);
+		if (!lit)
+			return NULL;
+		lit->str = r->str;
+		lit->type = QUERY_TEXT;
+		query_advance(p);
+		if (compile_regex(p, lit) < 0)
+			return NULL;
+		query_expr *e = new_expr(p, QE_MATCH, 0, 0);
+		if (!e)
+			return NULL;
+		e->op = op;
+		e->negate = op == TK_NMATCH;
+		e->a = a;
+		e->b = lit;
+		e->re = lit->re;
+		span(e, a, lit);
+		return e;
+	}
+	return a;
+}
+
+static query_expr *parse_not(query_parser *p)
+{
+	const query_token *t = query_peek(p);
+
+	if (t->kind == TK_NOT || (t->kind == TK_WORD && strcasecmp(t->str, "not") == 0)) {
+		size_t pos = t->pos;
+		query_advance(p);
+		query_expr *a = parse_not(p);
+		if (!a || need_num(p, a, "'not'") < 0)
+			return NULL;
+		query_expr *e = new_expr(p, QE_NOT, pos, a->pos + a->len - pos);
+		if (e)
+			e->a = a;
+		return e;
+	}
+	return parse_cmp(p);
+}
+
+static query_expr *parse_and(query_parser *p)
+{
+	query_expr *a = parse_not(p);
+
+	while (a) {
+		const query_token *t = query_peek(p);
+		if (!(t->kind == TK_AND || (t->kind == TK_WORD && strcasecmp(t->str, "and") == 0)))
+			break;
+		if (need_num(p, a, "'and'") < 0)
+			return NULL;
+		query_advance(p);
+		query_expr *b = parse_not(p);
+		if (!b || need_num(p, b, "'and'") < 0)
+			return NULL;
+		query_expr *e = new_expr(p, QE_AND, 0, 0);
+		if (!e)
+			return NULL;
+		e->a = a;
+		e->b = b;
+		span(e, a, b);
+		a = e;
+	}
+	return a;
+}
+
+static query_expr *parse_or(query_parser *p)
+{
+	query_expr *a = parse_and(p);
+
+	while (a) {
+		const query_token *t = query_peek(p);
+		if (!(t->kind == TK_OR || (t->kind == TK_WORD && strcasecmp(t->str, "or") == 0)))
+			break;
+		if (need_num(p, a, "'or'") < 0)
+			return NULL;
+		query_advance(p);
+		query_expr *b = parse_and(p);
+		if (!b || need_num(p, b, "'or'") < 0)
+			return NULL;
+		query_expr *e = new_expr(p, QE_OR, 0, 0);
+		if (!e)
+			return NULL;
+		e->a = a;
+		e->b = b;
+		span(e, a, b);
+		a = e;
+	}
+	return a;
+}
+
+query_expr *query_parse_expr(query_parser *p)
+{
+	query_expr *e = parse_or(p);
+
+	if (!e || p->failed)
+		return NULL;
+	if (e->kind == QE_WORD) {
+		fail_unknown_field(p, e);
+		return NULL;
+	}
+	return e;
+}
+
+long long query_parse_count(query_parser *p, const char *what)
+{
+	const query_token *t = query_peek(p);
+
+	if (p->failed)
+		return -1;
+	if (t->kind != TK_NUM) {
+		query_fail_expected(p, what);
+		return -1;
+	}
+	if (t->num < 0 || t->num != floor(t->num) || t->num > 9e15) {
+		query_fail_at(p, t->pos, "expected %s at column %zu, found '%.*s'", what,
+			      t->pos + 1, (int)t->len, p->src + t->pos);
+		return -1;
+	}
+	long long v = (long long)t->num;
+	query_advance(p);
+	return v;
+}
+
+long long query_parse_node(query_parser *p)
+{
+	size_t pos = query_peek(p)->pos;
+	long long v = query_parse_count(p, "a node id");
+	int64_t n = p->s->g->n_nodes;
+
+	if (v < 0)
+		return -1;
+	if (v >= n) {
+		query_fail_at(p, pos, "node %lld at column %zu is out of range (the graph has %lld "
+			      "nodes, 0..%lld)", v, pos + 1, (long long)n, (long long)n - 1);
+		return -1;
+	}
+	return v;
+}

@@ -1,0 +1,2227 @@
+/* query.c - the commands of the query language.
+ *
+ * One table (commands[] below) holds every command: its name, argument
+ * syntax, summary, help text, the function that parses and runs it and the
+ * keywords it takes.  query_exec() dispatches through it, `help` prints it
+ * and query_complete() completes from it, so the three cannot drift.
+ */
+#include <ctype.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "loader/hlo.h"
+#include "model/compare.h"
+#include "render/dot.h"
+#include "render/region.h"
+#include "repl/query_impl.h"
+
+typedef int (*cmd_fn)(query_parser *p, query_result *out);
+
+struct command {
+	const char *name;
+	const char *args;    /* syntax after the name */
+	const char *summary;
+	const char *help;    /* details and examples, lines ending in '\n' */
+	cmd_fn run;
+	const char *words;   /* keywords for completion, space-separated */
+	int scope;           /* fields completed after it */
+};
+
+static int cmd_nodes(query_parser *p, query_result *out);
+static int cmd_count(query_parser *p, query_result *out);
+static int cmd_stats(query_parser *p, query_result *out);
+static int cmd_show(query_parser *p, query_result *out);
+static int cmd_operands(query_parser *p, query_result *out);
+static int cmd_users(query_parser *p, query_result *out);
+static int cmd_neighbors(query_parser *p, query_result *out);
+static int cmd_path(query_parser *p, query_result *out);
+static int cmd_computations(query_parser *p, query_result *out);
+static int cmd_opcodes(query_parser *p, query_result *out);
+static int cmd_fields(query_parser *p, query_result *out);
+static int cmd_configs(query_parser *p, query_result *out);
+static int cmd_config(query_parser *p, query_result *out);
+static int cmd_compare(query_parser *p, query_result *out);
+static int cmd_export(query_parser *p, query_result *out);
+static int cmd_open(query_parser *p, query_result *out);
+static int cmd_format(query_parser *p, query_result *out);
+static int cmd_help(query_parser *p, query_result *out);
+static int cmd_quit(query_parser *p, query_result *out);
+
+static const struct command commands[] = {
+	{"nodes", "[where EXPR] [sort by EXPR [asc|desc]] [limit N] [show EXPR, ...]",
+	 "list the nodes that match, as a table",
+	 "Clauses may come in any order.  Without `show`, the columns are id, opcode,\n"
+	 "shape, operands, users (and computation when there are several), plus the\n"
+	 "sort key.  `show *` shows every field.  Sorting is stable: ties stay in id\n"
+	 "order; missing values sort last.\n"
+	 "  nodes where opcode = convolution and rank >= 4\n"
+	 "  nodes where shape ~ \"^bf16\" sort by shape_dimensions_product desc limit 10\n"
+	 "  nodes where users > 8 show id, opcode, users, cost * 1e6\n",
+	 cmd_nodes, "where sort by asc desc limit show and or not in", QS_NODE},
+	{"count", "by EXPR [where EXPR] [limit N]",
+	 "how many nodes have each value (value, count, share)",
+	 "Rows are sorted by count, largest first, then by value.  share is the\n"
+	 "fraction of the counted nodes (those matching `where`).\n"
+	 "  count by opcode\n"
+	 "  count by elem where configurable\n"
+	 "  count by rank where category = convolution\n",
+	 cmd_count, "by where limit and or not in", QS_NODE},
+	{"stats", "EXPR[, EXPR...] [where EXPR]",
+	 "count, min, max, mean, sum and quantiles of numbers",
+	 "One row per expression: count (values that are not missing), min, max,\n"
+	 "mean, sum, and the 25/50/75/90/99th percentiles (linear interpolation, as\n"
+	 "numpy.percentile does).\n"
+	 "  stats shape_dimensions_product, users where opcode = fusion\n"
+	 "  stats cost where configurable\n",
+	 cmd_stats, "where and or not in", QS_NODE},
+	{"show", "ID", "one node in detail: shape, neighbours, cost, every non-zero feature",
+	 "  show 17\n", cmd_show, "", QS_NODE},
+	{"operands", "ID", "the operands (inputs) of a node, in order",
+	 "Repeated operands (x * x) are listed as often as the file gives them.\n"
+	 "  operands 17\n", cmd_operands, "", QS_NODE},
+	{"users", "ID", "the users (consumers) of a node",
+	 "  users 17\n", cmd_users, "", QS_NODE},
+	{"neighbors", "ID [depth K] [up|down|both]",
+	 "nodes within K steps (default 1): up = operands, down = users",
+	 "Steps follow edges in either direction unless `up` (towards operands,\n"
+	 "the inputs) or `down` (towards users) is given.  The node itself is not\n"
+	 "listed.\n"
+	 "  neighbors 17 depth 2\n"
+	 "  neighbors 17 depth 3 up\n",
+	 cmd_neighbors, "depth up down both", QS_NODE},
+	{"path", "ID ID", "a shortest dependency path between two nodes",
+	 "Follows edges from the first node to its users' users ... until the\n"
+	 "second, or the other way when the second feeds the first.  An empty\n"
+	 "table means neither depends on the other.\n"
+	 "  path 3 40\n", cmd_path, "", QS_NODE},
+	{"computations", "", "the computations (node_splits segments) with node counts",
+	 "  computations\n", cmd_computations, "", QS_NODE},
+	{"opcodes", "[all]", "opcodes in the graph with their counts (all: every known opcode)",
+	 "  opcodes\n  opcodes all\n", cmd_opcodes, "all", QS_NODE},
+	{"fields", "[TEXT]", "the fields expressions can use (those whose name holds TEXT)",
+	 "Node fields: the derived ones (id, opcode, shape, cost, ...) and the\n"
+	 "node features by their dataset names; f<i> always names feature i.\n"
+	 "Config fields (for `configs`): config, runtime, predicted, ranks and, for\n"
+	 "tile graphs, the config features (c<i> names feature i).\n"
+	 "  fields window\n", cmd_fields, "", QS_NODE},
+	{"configs", "[where EXPR] [sort by EXPR [asc|desc]] [limit N]",
+	 "configs with measured and predicted runtime and their ranks",
+	 "Expressions use config fields (see `fields`): config, runtime, runtime_ns,\n"
+	 "predicted, runtime_rank, predicted_rank, and the tile config features.\n"
+	 "predicted comes from the loaded model (--model), else the analytic\n"
+	 "estimate; lower is faster.  Hidden runtimes (test files) are missing.\n"
+	 "  configs sort by runtime limit 10\n"
+	 "  configs sort by predicted limit 5\n"
+	 "  configs where runtime_rank <= 10 sort by predicted_rank\n",
+	 cmd_configs, "where sort by asc desc limit and or not in runtime predicted", QS_CONFIG},
+	{"config", "N", "one config: its values per configurable node (layout) or its 24 values (tile)",
+	 "  config 0\n", cmd_config, "", QS_CONFIG},
+	{"compare", "A B [all] [sort by id|contribution]",
+	 "two configs side by side (A, B: an index, best, worst or default)",
+	 "Layout graphs: the configurable nodes whose layouts differ (every one\n"
+	 "with `all`) and neighbour mismatches; tile graphs: the 24 values.\n"
+	 "  compare best worst\n"
+	 "  compare default 12 sort by contribution\n",
+	 cmd_compare, "best worst default all sort by id contribution", QS_CONFIG},
+	{"export", "dot|svg|png REGION [heat EXPR] [force] -o FILE",
+	 "draw part of the graph with Graphviz into a file",
+	 "REGION is one of:\n"
+	 "  around ID [radius K] [up|down|both]   nodes within K steps (default 1)\n"
+	 "  path A B                              nodes on the paths between A and B\n"
+	 "  computation C                         one computation\n"
+	 "  configurable                          configurable nodes and neighbours\n"
+	 "  where EXPR                            the nodes that match\n"
+	 "`heat EXPR` fills nodes by a number (e.g. cost); regions over 500 nodes\n"
+	 "are refused unless `force` is given.  The file is written atomically.\n"
+	 "  export svg around 17 radius 2 -o n17.svg\n"
+	 "  export png where opcode = convolution heat cost -o conv.png\n",
+	 cmd_export, "dot svg png around radius up down both path computation configurable where heat force -o",
+	 QS_NODE},
+	{"open", "FILE", "switch to another graph file", "  open other.npz\n", cmd_open, "", QS_NODE},
+	{"format", "table|csv|json", "output format of the following results",
+	 "  format csv\n", cmd_format, "table csv json", QS_NODE},
+	{"help", "[COMMAND|fields|expressions]", "this list, or one command in detail",
+	 "  help nodes\n  help expressions\n", cmd_help, "fields expressions", QS_NODE},
+	{"quit", "", "leave (also: exit)", "", cmd_quit, "", QS_NODE},
+};
+#define NCOMMANDS (sizeof commands / sizeof commands[0])
+
+static const char expressions_help[] =
+	"Expressions\n"
+	"  numbers      17  2.5  1e6  -3            text  \"bf16\"  'f32'  or a bare word\n"
+	"  arithmetic   + - * / %  (numbers)        parentheses ( )\n"
+	"  comparison   = == != <> < <= > >=        text compares as text\n"
+	"  sets         x in (a, b, c)   x not in (a, b)\n"
+	"  regex        text ~ \"^bf16\"   text !~ reduce   (POSIX extended)\n"
+	"  logic        and or not (also && || !); true is 1, false is 0\n"
+	"A bare word compared with text is text: opcode = convolution, elem in (bf16,\n"
+	"f32).  Opcode, element type and category names are checked.  Missing\n"
+	"values (NaN) compare false.  # starts a comment.\n";
+
+const char *query_command_name(size_t i)
+{
+	return i < NCOMMANDS ? commands[i].name : NULL;
+}
+
+static const struct command *find_command(const char *name)
+{
+	if (strcasecmp(name, "exit") == 0)
+		name = "quit";
+	for (size_t i = 0; i < NCOMMANDS; i++)
+		if (strcasecmp(commands[i].name, name) == 0)
+			return &commands[i];
+	return NULL;
+}
+
+/* ---- shared helpers --------------------------------------------------- */
+
+static int oom(query_parser *p)
+{
+	return hs_fail(p->err, HS_EDATA, "out of memory");
+}
+
+/* A fail for a data problem found while running (no column). */
+static int data_fail(query_parser *p, const hs_error *e)
+{
+	p->failed = 1;
+	p->s->err_col = 0;
+	if (p->err && e != p->err)
+		*p->err = *e;
+	return -1;
+}
+
+static int expect_end(query_parser *p, const char *what)
+{
+	if (query_peek(p)->kind == TK_END && !p->failed)
+		return 0;
+	return query_fail_expected(p, what);
+}
+
+static char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static char *xasprintf(const char *fmt, ...)
+{
+	va_list ap;
+	char *s = NULL;
+
+	va_start(ap, fmt);
+	if (vasprintf(&s, fmt, ap) < 0)
+		s = NULL;
+	va_end(ap);
+	return s;
+}
+
+/* An expression standing for one field by name (node or config scope). */
+static query_expr *field_expr(query_parser *p, int scope, const char *name)
+{
+	const query_field *f = query_find_field(p->s, scope, name);
+	query_expr *e;
+
+	if (!f)
+		return NULL;
+	e = query_arena_alloc(&p->arena, sizeof *e);
+	if (!e)
+		return NULL;
+	e->kind = QE_FIELD;
+	e->field = f;
+	e->type = f->type;
+	return e;
+}
+
+typedef struct colspec {
+	const char *name;
+	query_expr *e;
+} colspec;
+
+#define MAX_COLS 512
+
+static const char *expr_source(query_parser *p, const query_expr *e)
+{
+	if (!e->len)
+		return e->field ? e->field->name : "?";
+	const char *s = query_arena_strndup(&p->arena, p->src + e->pos, e->len);
+	return s ? s : "?";
+}
+
+static int default_node_cols(query_parser *p, colspec *cols)
+{
+	static const char *const names[] = {"id", "opcode", "shape", "operands", "users"};
+	int n = 0;
+
+	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+		cols[n].name = names[i];
+		cols[n].e = field_expr(p, QS_NODE, names[i]);
+		if (!cols[n].e)
+			return oom(p);
+		n++;
+		if (i == 2 && p->s->g->n_comps > 1) {
+			cols[n].name = "computation";
+			cols[n].e = field_expr(p, QS_NODE, "computation");
+			if (!cols[n].e)
+				return oom(p);
+			n++;
+		}
+	}
+	return n;
+}
+
+/* Every field of a scope as columns (`show *`). */
+static int all_cols(query_parser *p, int scope, colspec *cols, int max)
+{
+	size_t nf = scope == QS_CONFIG ? p->s->n_config_fields : p->s->n_node_fields;
+	const query_field *f = scope == QS_CONFIG ? p->s->config_fields : p->s->node_fields;
+	int n = 0;
+
+	for (size_t i = 0; i < nf && n < max; i++) {
+		cols[n].name = f[i].name;
+		cols[n].e = field_expr(p, scope, f[i].name);
+		if (!cols[n].e)
+			return oom(p);
+		n++;
+	}
+	return n;
+}
+
+static int prepare_cols(query_parser *p, const colspec *cols, int n)
+{
+	for (int i = 0; i < n; i++)
+		if (query_prepare(p->s, cols[i].e, p->err) < 0)
+			return data_fail(p, p->err);
+	return 0;
+}
+
+/* A table of rows (node ids or config indexes, by scope), one column per
+ * colspec, after an optional leading number column. */
+static int emit_rows(query_parser *p, query_result *out, int scope, const colspec *cols,
+		     int ncols, const int64_t *rows, int64_t n, const char *lead_name,
+		     const double *lead)
+{
+	const char *names[MAX_COLS + 1];
+	query_type types[MAX_COLS + 1];
+	int k = 0, off = lead ? 1 : 0;
+	query_tb b;
+
+	if (prepare_cols(p, cols, ncols) < 0)
+		return -1;
+	if (lead) {
+		names[k] = lead_name;
+		types[k++] = QUERY_NUM;
+	}
+	for (int i = 0; i < ncols; i++) {
+		names[k] = cols[i].name;
+		types[k++] = cols[i].e->type;
+	}
+	if (query_tb_init(&b, out, k, names, types, p->err) < 0 ||
+	    query_tb_reserve(&b, (size_t)n, p->err) < 0)
+		goto fail;
+	for (int64_t r = 0; r < n; r++) {
+		int64_t id = rows[r];
+		int64_t row = query_tb_row(&b, scope == QS_NODE ? id : -1,
+					   scope == QS_CONFIG ? id : -1, p->err);
+		if (row < 0)
+			goto fail;
+		if (lead)
+			query_tb_num(&b, row, 0, lead[r]);
+		for (int i = 0; i < ncols; i++) {
+			const query_expr *e = cols[i].e;
+			if (e->type == QUERY_NUM)
+				query_tb_num(&b, row, i + off, query_eval_num(p->s, e, id));
+			else if (query_tb_text(&b, row, i + off, query_eval_text(p->s, e, id),
+					       p->err) < 0)
+				goto fail;
+		}
+	}
+	query_tb_done(&b);
+	return 0;
+fail:
+	query_tb_done(&b);
+	return data_fail(p, p->err);
+}
+
+/* Sorting row ids by a key (numbers or text), stable, missing values last. */
+struct sort_ctx {
+	const double *num;
+	const char *const *text;
+	const int64_t *ids;
+	int desc;
+};
+
+static int cmp_sort(const void *a, const void *b, void *arg)
+{
+	const struct sort_ctx *c = arg;
+	size_t i = *(const size_t *)a, j = *(const size_t *)b;
+	int r = 0;
+
+	if (c->num) {
+		double x = c->num[i], y = c->num[j];
+		int nx = isnan(x), ny = isnan(y);
+		if (nx || ny)
+			r = nx - ny; /* missing last, whatever the direction */
+		else {
+			r = (x > y) - (x < y);
+			if (c->desc)
+				r = -r;
+		}
+	} else {
+		r = strcmp(c->text[i], c->text[j]);
+		if (c->desc)
+			r = -r;
+	}
+	if (r == 0)
+		r = (c->ids[i] > c->ids[j]) - (c->ids[i] < c->ids[j]);
+	return r;
+}
+
+/* Sorts ids[0..n) by expression e evaluated on each id. */
+static int sort_ids(query_parser *p, int64_t *ids, int64_t n, const query_expr *e, int desc)
+{
+	size_t *perm = malloc((size_t)(n ? n : 1) * sizeof *perm);
+	int64_t *copy = malloc((size_t)(n ? n : 1) * sizeof *copy);
+	double *num = NULL;
+	const char **text = NULL;
+	struct sort_ctx c = {0};
+
+	if (!perm || !copy)
+		goto oom;
+	if (query_prepare(p->s, e, p->err) < 0) {
+		free(perm);
+		free(copy);
+		return data_fail(p, p->err);
+	}
+	if (e->type == QUERY_NUM) {
+		num = malloc((size_t)(n ? n : 1) * sizeof *num);
+		if (!num)
+			goto oom;
+		for (int64_t i = 0; i < n; i++)
+			num[i] = query_eval_num(p->s, e, ids[i]);
+	} else {
+		text = malloc((size_t)(n ? n : 1) * sizeof *text);
+		if (!text)
+			goto oom;
+		for (int64_t i = 0; i < n; i++)
+			text[i] = query_eval_text(p->s, e, ids[i]);
+	}
+	for (int64_t i = 0; i < n; i++)
+		perm[i] = (size_t)i;
+	c.num = num;
+	c.text = text;
+	c.ids = ids;
+	c.desc = desc;
+	qsort_r(perm, (size_t)n, sizeof *perm, cmp_sort, &c);
+	memcpy(copy, ids, (size_t)n * sizeof *ids);
+	for (int64_t i = 0; i < n; i++)
+		ids[i] = copy[perm[i]];
+	free(perm);
+	free(copy);
+	free(num);
+	free(text);
+	return 0;
+oom:
+	free(perm);
+	free(copy);
+	free(num);
+	free(text);
+	return oom(p);
+}
+
+/* The ids of rows 0..n-1 for which `where` holds (all when NULL). */
+static int64_t *filter_rows(query_parser *p, const query_expr *where, int64_t n,
+			    int64_t *count)
+{
+	int64_t *ids = malloc((size_t)(n ? n : 1) * sizeof *ids);
+	int64_t k = 0;
+
+	if (!ids) {
+		oom(p);
+		return NULL;
+	}
+	if (where && query_prepare(p->s, where, p->err) < 0) {
+		free(ids);
+		data_fail(p, p->err);
+		return NULL;
+	}
+	for (int64_t i = 0; i < n; i++)
+		if (!where || query_truthy(query_eval_num(p->s, where, i)))
+			ids[k++] = i;
+	*count = k;
+	return ids;
+}
+
+static int need_bool(query_parser *p, const query_expr *e, const char *clause)
+{
+	if (e->type == QUERY_NUM)
+		return 0;
+	return query_fail_at(p, e->pos,
+			     "'%s' needs a condition, but '%.*s' at column %zu is text "
+			     "(compare it: %.*s = ...)", clause, (int)e->len, p->src + e->pos,
+			     e->pos + 1, (int)e->len, p->src + e->pos);
+}
+
+static int need_number(query_parser *p, const query_expr *e, const char *what)
+{
+	if (e->type == QUERY_NUM)
+		return 0;
+	return query_fail_at(p, e->pos, "%s needs a number, but '%.*s' at column %zu is text",
+			     what, (int)e->len, p->src + e->pos, e->pos + 1);
+}
+
+/* Clauses shared by nodes and configs. */
+struct clauses {
+	query_expr *where;
+	query_expr *sort;
+	int desc;
+	long long limit; /* -1: none */
+	colspec show[MAX_COLS];
+	int nshow;       /* -1: not given */
+	int star;
+};
+
+static int dup_clause(query_parser *p, size_t pos, const char *kw)
+{
+	return query_fail_at(p, pos, "'%s' given twice at column %zu", kw, pos + 1);
+}
+
+static int parse_clauses(query_parser *p, struct clauses *c, int allow_show,
+			 const char *expected)
+{
+	c->limit = -1;
+	c->nshow = -1;
+	for (;;) {
+		const query_token *t = query_peek(p);
+		size_t pos = t->pos;
+		if (p->failed)
+			return -1;
+		if (t->kind == TK_END)
+			return 0;
+		if (query_accept_kw(p, "where")) {
+			if (c->where)
+				return dup_clause(p, pos, "where");
+			c->where = query_parse_expr(p);
+			if (!c->where || need_bool(p, c->where, "where") < 0)
+				return -1;
+		} else if (query_accept_kw(p, "sort") || query_accept_kw(p, "order")) {
+			/* "order by" reads like SQL; both work */
+			if (c->sort)
+				return dup_clause(p, pos, "sort by");
+			if (!query_accept_kw(p, "by"))
+				return query_fail_expected(p, "'by' after 'sort'");
+			c->sort = query_parse_expr(p);
+			if (!c->sort)
+				return -1;
+			if (query_accept_kw(p, "desc"))
+				c->desc = 1;
+			else
+				query_accept_kw(p, "asc");
+		} else if (query_accept_kw(p, "limit")) {
+			if (c->limit >= 0)
+				return dup_clause(p, pos, "limit");
+			c->limit = query_parse_count(p, "a row count after 'limit'");
+			if (c->limit < 0)
+				return -1;
+		} else if (allow_show && query_accept_kw(p, "show")) {
+			if (c->nshow >= 0)
+				return dup_clause(p, pos, "show");
+			if (query_accept(p, TK_STAR)) {
+				c->star = 1;
+				c->nshow = 0;
+				continue;
+			}
+			c->nshow = 0;
+			do {
+				if (c->nshow == MAX_COLS)
+					return query_fail_at(p, query_peek(p)->pos,
+							     "more than %d columns at column %zu",
+							     MAX_COLS, query_peek(p)->pos + 1);
+				query_expr *e = query_parse_expr(p);
+				if (!e)
+					return -1;
+				c->show[c->nshow].e = e;
+				c->show[c->nshow].name = expr_source(p, e);
+				c->nshow++;
+			} while (query_accept(p, TK_COMMA));
+		} else {
+			return query_fail_expected(p, expected);
+		}
+	}
+}
+
+/* "12 nodes", "3 of 2774 nodes match", "..., first 10 shown" + extra. */
+static char *count_note(int64_t n, int64_t total, int64_t shown, const char *what,
+			int filtered, const char *extra)
+{
+	char head[128], tail[64] = "";
+
+	if (filtered)
+		snprintf(head, sizeof head, "%lld of %lld %ss match", (long long)n,
+			 (long long)total, what);
+	else
+		snprintf(head, sizeof head, "%lld %s%s", (long long)n, what, n == 1 ? "" : "s");
+	if (shown < n)
+		snprintf(tail, sizeof tail, ", first %lld shown", (long long)shown);
+	return xasprintf("%s%s%s", head, tail, extra);
+}
+
+static int has_col(const colspec *cols, int n, const query_expr *e)
+{
+	for (int i = 0; i < n; i++)
+		if (cols[i].e->kind == QE_FIELD && e->kind == QE_FIELD && cols[i].e->field == e->field)
+			return 1;
+	return 0;
+}
+
+/* ---- nodes ---------------------------------------------------------- */
+
+static int cmd_nodes(query_parser *p, query_result *out)
+{
+	static struct clauses zero;
+	struct clauses *c = malloc(sizeof *c);
+	colspec *cols = NULL;
+	int64_t *ids = NULL, n = 0;
+	int ncols, rc = -1;
+	hs_graph *g = p->s->g;
+
+	if (!c)
+		return oom(p);
+	*c = zero;
+	if (parse_clauses(p, c, 1, "where, sort by, limit or show") < 0)
+		goto done;
+	cols = calloc(MAX_COLS + 1, sizeof *cols);
+	if (!cols) {
+		oom(p);
+		goto done;
+	}
+	if (c->star) {
+		ncols = all_cols(p, QS_NODE, cols, MAX_COLS);
+	} else if (c->nshow > 0) {
+		memcpy(cols, c->show, (size_t)c->nshow * sizeof *cols);
+		ncols = c->nshow;
+	} else {
+		ncols = default_node_cols(p, cols);
+		if (ncols >= 0 && c->sort && !has_col(cols, ncols, c->sort)) {
+			cols[ncols].e = c->sort;
+			cols[ncols].name = expr_source(p, c->sort);
+			ncols++;
+		}
+	}
+	if (ncols < 0)
+		goto done;
+	ids = filter_rows(p, c->where, g->n_nodes, &n);
+	if (!ids)
+		goto done;
+	if (c->sort && sort_ids(p, ids, n, c->sort, c->desc) < 0)
+		goto done;
+	int64_t shown = c->limit >= 0 && c->limit < n ? c->limit : n;
+	if (emit_rows(p, out, QS_NODE, cols, ncols, ids, shown, NULL, NULL) < 0)
+		goto done;
+	out->note = count_note(n, g->n_nodes, shown, "node", c->where != NULL, "");
+	rc = 0;
+done:
+	free(ids);
+	free(cols);
+	free(c);
+	return rc;
+}
+
+/* ---- count by ------------------------------------------------------- */
+
+struct group {
+	double num;
+	const char *text;
+	int64_t count;
+	int used;
+};
+
+struct groups {
+	struct group *g;
+	size_t cap, n;
+	int text;
+};
+
+static uint64_t hash_num(double v)
+{
+	uint64_t u;
+
+	if (v == 0)
+		v = 0; /* -0 and 0 together */
+	if (isnan(v))
+		v = NAN;
+	memcpy(&u, &v, sizeof u);
+	u ^= u >> 33;
+	u *= 0xff51afd7ed558ccdull;
+	u ^= u >> 33;
+	return u;
+}
+
+static uint64_t hash_text(const char *s)
+{
+	uint64_t h = 1469598103934665603ull;
+
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211ull;
+	return h;
+}
+
+static int same_key(const struct groups *gs, const struct group *g, double num, const char *text)
+{
+	if (gs->text)
+		return g->text == text || strcmp(g->text, text) == 0;
+	if (isnan(num))
+		return isnan(g->num);
+	return g->num == num;
+}
+
+static struct group *group_find(struct groups *gs, double num, const char *text)
+{
+	if (gs->n * 2 >= gs->cap) {
+		size_t cap = gs->cap ? gs->cap * 2 : 64;
+		struct group *ng = calloc(cap, sizeof *ng);
+		if (!ng)
+			return NULL;
+		for (size_t i = 0; i < gs->cap; i++) {
+			if (!gs->g[i].used)
+				continue;
+			uint64_t h = gs->text ? hash_text(gs->g[i].text) : hash_num(gs->g[i].num);
+			size_t j = h & (cap - 1);
+			while (ng[j].used)
+				j = (j + 1) & (cap - 1);
+			ng[j] = gs->g[i];
+		}
+		free(gs->g);
+		gs->g = ng;
+		gs->cap = cap;
+	}
+	uint64_t h = gs->text ? hash_text(text) : hash_num(num);
+	size_t j = h & (gs->cap - 1);
+	while (gs->g[j].used) {
+		if (same_key(gs, &gs->g[j], num, text))
+			return &gs->g[j];
+		j = (j + 1) & (gs->cap - 1);
+	}
+	gs->g[j].used = 1;
+	gs->g[j].num = num;
+	gs->g[j].text = text;
+	gs->n++;
+	return &gs->g[j];
+}
+
+static int cmp_group(const void *a, const void *b, void *arg)
+{
+	const struct group *x = a, *y = b;
+	int text = *(const int *)arg;
+
+	if (x->count != y->count)
+		return x->count > y->count ? -1 : 1;
+	if (text)
+		return strcmp(x->text, y->text);
+	if (isnan(x->num) || isnan(y->num))
+		return isnan(x->num) - isnan(y->num);
+	return (x->num > y->num) - (x->num < y->num);
+}
+
+static int cmd_count(query_parser *p, query_result *out)
+{
+	query_expr *by, *where = NULL;
+	long long limit = -1;
+	struct groups gs = {0};
+	int64_t *ids = NULL, n = 0;
+	hs_graph *g = p->s->g;
+	int rc = -1;
+
+	if (!query_accept_kw(p, "by"))
+		return query_fail_expected(p, "'by' after 'count'");
+	by = query_parse_expr(p);
+	if (!by)
+		return -1;
+	while (query_peek(p)->kind != TK_END && !p->failed) {
+		size_t pos = query_peek(p)->pos;
+		if (query_accept_kw(p, "where")) {
+			if (where)
+				return dup_clause(p, pos, "where");
+			where = query_parse_expr(p);
+			if (!where || need_bool(p, where, "where") < 0)
+				return -1;
+		} else if (query_accept_kw(p, "limit")) {
+			if (limit >= 0)
+				return dup_clause(p, pos, "limit");
+			limit = query_parse_count(p, "a row count after 'limit'");
+			if (limit < 0)
+				return -1;
+		} else {
+			return query_fail_expected(p, "where or limit");
+		}
+	}
+	if (p->failed)
+		return -1;
+	ids = filter_rows(p, where, g->n_nodes, &n);
+	if (!ids)
+		return -1;
+	if (query_prepare(p->s, by, p->err) < 0) {
+		data_fail(p, p->err);
+		goto done;
+	}
+	gs.text = by->type == QUERY_TEXT;
+	if (by->kind == QE_FIELD && by->field->kind == QF_OPCODE) {
+		/* The common case, without hashing: bucket by opcode id. */
+		int64_t counts[256] = {0};
+		for (int64_t i = 0; i < n; i++)
+			counts[g->opcode[ids[i]]]++;
+		for (int op = 0; op < 256; op++) {
+			if (!counts[op])
+				continue;
+			struct group *gr = group_find(&gs, 0, p->s->opcode_names[op]);
+			if (!gr)
+				goto nomem;
+			gr->count = counts[op];
+		}
+	} else {
+		for (int64_t i = 0; i < n; i++) {
+			struct group *gr;
+			if (gs.text)
+				gr = group_find(&gs, 0, query_eval_text(p->s, by, ids[i]));
+			else
+				gr = group_find(&gs, query_eval_num(p->s, by, ids[i]), NULL);
+			if (!gr)
+				goto nomem;
+			gr->count++;
+		}
+	}
+	/* Compact and sort. */
+	size_t k = 0;
+	for (size_t i = 0; i < gs.cap; i++)
+		if (gs.g[i].used)
+			gs.g[k++] = gs.g[i];
+	qsort_r(gs.g, k, sizeof *gs.g, cmp_group, &gs.text);
+	size_t shown = limit >= 0 && (size_t)limit < k ? (size_t)limit : k;
+
+	const char *names[3] = {expr_source(p, by), "count", "share"};
+	query_type types[3] = {by->type, QUERY_NUM, QUERY_NUM};
+	query_tb b;
+	if (query_tb_init(&b, out, 3, names, types, p->err) < 0 ||
+	    query_tb_reserve(&b, shown, p->err) < 0) {
+		query_tb_done(&b);
+		data_fail(p, p->err);
+		goto done;
+	}
+	for (size_t i = 0; i < shown; i++) {
+		int64_t row = query_tb_row(&b, -1, -1, p->err);
+		if (row < 0 || (gs.text && query_tb_text(&b, row, 0, gs.g[i].text, p->err) < 0)) {
+			query_tb_done(&b);
+			data_fail(p, p->err);
+			goto done;
+		}
+		if (!gs.text)
+			query_tb_num(&b, row, 0, gs.g[i].num);
+		query_tb_num(&b, row, 1, (double)gs.g[i].count);
+		query_tb_num(&b, row, 2, n ? (double)gs.g[i].count / (double)n : NAN);
+	}
+	query_tb_done(&b);
+	out->note = xasprintf("%zu distinct value%s over %lld node%s%s", k, k == 1 ? "" : "s",
+			      (long long)n, n == 1 ? "" : "s",
+			      shown < k ? ", most frequent shown" : "");
+	rc = 0;
+	goto done;
+nomem:
+	oom(p);
+done:
+	free(gs.g);
+	free(ids);
+	return rc;
+}
+
+/* ---- stats ---------------------------------------------------------- */
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* numpy.percentile's default (linear) method on sorted values. */
+static double percentile(const double *v, size_t n, double q)
+{
+	if (n == 0)
+		return NAN;
+	double h = (double)(n - 1) * q / 100.0;
+	size_t lo = (size_t)floor(h);
+	if (lo + 1 >= n)
+		return v[n - 1];
+	double f = h - (double)lo;
+	return v[lo] + f * (v[lo + 1] - v[lo]);
+}
+
+static int cmd_stats(query_parser *p, query_result *out)
+{
+	colspec cols[64];
+	int ncols = 0;
+	query_expr *where = NULL;
+	hs_graph *g = p->s->g;
+	int64_t *ids = NULL, n = 0;
+	double *v = NULL;
+	int rc = -1;
+
+	do {
+		if (ncols == 64)
+			return query_fail_at(p, query_peek(p)->pos, "more than 64 expressions at column %zu",
+					     query_peek(p)->pos + 1);
+		query_expr *e = query_parse_expr(p);
+		if (!e || need_number(p, e, "stats") < 0)
+			return -1;
+		cols[ncols].e = e;
+		cols[ncols].name = expr_source(p, e);
+		ncols++;
+	} while (query_accept(p, TK_COMMA));
+	if (query_accept_kw(p, "where")) {
+		where = query_parse_expr(p);
+		if (!where || need_bool(p, where, "where") < 0)
+			return -1;
+	}
+	if (expect_end(p, "',' or where") < 0)
+		return -1;
+	ids = filter_rows(p, where, g->n_nodes, &n);
+	if (!ids)
+		return -1;
+	if (prepare_cols(p, cols, ncols) < 0)
+		goto done;
+	v = malloc((size_t)(n ? n : 1) * sizeof *v);
+	if (!v) {
+		oom(p);
+		goto done;
+	}
+	static const char *const names[] = {"field", "count", "min", "max", "mean", "sum",
+					    "p25", "p50", "p75", "p90", "p99"};
+	query_type types[11];
+	for (int i = 0; i < 11; i++)
+		types[i] = i ? QUERY_NUM : QUERY_TEXT;
+	query_tb b;
+	if (query_tb_init(&b, out, 11, names, types, p->err) < 0) {
+		query_tb_done(&b);
+		data_fail(p, p->err);
+		goto done;
+	}
+	for (int c = 0; c < ncols; c++) {
+		size_t k = 0;
+		double sum = 0, comp = 0;
+		for (int64_t i = 0; i < n; i++) {
+			double x = query_eval_num(p->s, cols[c].e, ids[i]);
+			if (isnan(x))
+				continue;
+			v[k++] = x;
+			/* Neumaier summation: the mean stays exact enough to compare
+			 * with numpy's pairwise sum. */
+			double t = sum + x;
+			if (fabs(sum) >= fabs(x))
+				comp += (sum - t) + x;
+			else
+				comp += (x - t) + sum;
+			sum = t;
+		}
+		sum += comp;
+		qsort(v, k, sizeof *v, cmp_double);
+		int64_t row = query_tb_row(&b, -1, -1, p->err);
+		if (row < 0 || query_tb_text(&b, row, 0, cols[c].name, p->err) < 0) {
+			query_tb_done(&b);
+			data_fail(p, p->err);
+			goto done;
+		}
+		query_tb_num(&b, row, 1, (double)k);
+		query_tb_num(&b, row, 2, k ? v[0] : NAN);
+		query_tb_num(&b, row, 3, k ? v[k - 1] : NAN);
+		query_tb_num(&b, row, 4, k ? sum / (double)k : NAN);
+		query_tb_num(&b, row, 5, sum);
+		static const double qs[] = {25, 50, 75, 90, 99};
+		for (int q = 0; q < 5; q++)
+			query_tb_num(&b, row, 6 + q, percentile(v, k, qs[q]));
+	}
+	query_tb_done(&b);
+	out->note = xasprintf("over %lld of %lld nodes", (long long)n, (long long)g->n_nodes);
+	rc = 0;
+done:
+	free(v);
+	free(ids);
+	return rc;
+}
+
+/* ---- one node --------------------------------------------------------- */
+
+struct buf {
+	char *s;
+	size_t n, cap;
+	int oom;
+};
+
+static void bprintf(struct buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void bprintf(struct buf *b, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (b->oom)
+		return;
+	for (;;) {
+		va_start(ap, fmt);
+		int k = vsnprintf(b->s ? b->s + b->n : NULL, b->s ? b->cap - b->n : 0, fmt, ap);
+		va_end(ap);
+		if (k < 0) {
+			b->oom = 1;
+			return;
+		}
+		if (b->s && b->n + (size_t)k < b->cap) {
+			b->n += (size_t)k;
+			return;
+		}
+		size_t cap = (b->cap ? b->cap * 2 : 1024) + (size_t)k;
+		char *s = realloc(b->s, cap);
+		if (!s) {
+			b->oom = 1;
+			return;
+		}
+		b->s = s;
+		b->cap = cap;
+	}
+}
+
+static void list_nodes(query_parser *p, struct buf *b, const int64_t *idx, int64_t n)
+{
+	const int64_t max = 12;
+
+	bprintf(b, "%lld", (long long)n);
+	for (int64_t i = 0; i < n && i < max; i++)
+		bprintf(b, "%s%lld %s", i ? ", " : ": ", (long long)idx[i],
+			p->s->opcode_names[p->s->g->opcode[idx[i]]]);
+	if (n > max)
+		bprintf(b, ", ... (%lld more)", (long long)(n - max));
+	bprintf(b, "\n");
+}
+
+static int cmd_show(query_parser *p, query_result *out)
+{
+	long long v = query_parse_node(p);
+	query_session *s = p->s;
+	hs_graph *g = s->g;
+	struct buf b = {0};
+	char num[64];
+
+	if (v < 0 || expect_end(p, "end of line after the node id") < 0)
+		return -1;
+	if (query_need_shapes(s, p->err) < 0 || query_need_cost(s, p->err) < 0)
+		return data_fail(p, p->err);
+	int op = g->opcode[v];
+	int comp = g->comp_of ? g->comp_of[v] : 0;
+	bprintf(&b, "node %lld: %s (%s)\n", v, s->opcode_names[op],
+		hlo_category_name(hlo_opcode_category(op)));
+	bprintf(&b, "  shape         %s\n", query_shape_text(s, v));
+	if (g->comp_start && comp >= 0 && comp < g->n_comps)
+		bprintf(&b, "  computation   %d of %lld (nodes %lld..%lld)\n", comp,
+			(long long)g->n_comps, (long long)g->comp_start[comp],
+			(long long)g->comp_start[comp + 1] - 1);
+	bprintf(&b, "  operands      ");
+	list_nodes(p, &b, g->operand_idx + g->operand_off[v], graph_n_operands(g, v));
+	bprintf(&b, "  users         ");
+	list_nodes(p, &b, g->user_idx + g->user_off[v], graph_n_users(g, v));
+	if (g->kind == HS_KIND_LAYOUT) {
+		if (g->cfg_index && g->cfg_index[v] >= 0)
+			bprintf(&b, "  configurable  yes (row %d of %lld in node_config_ids)\n",
+				g->cfg_index[v], (long long)g->n_cfg_nodes);
+		else
+			bprintf(&b, "  configurable  no\n");
+	}
+	const cost_estimate *c = &s->cost[v];
+	query_fmt_short(c->seconds, num, sizeof num);
+	bprintf(&b, "  cost          %s s", num);
+	query_fmt_short(c->flops, num, sizeof num);
+	bprintf(&b, " (flops %s", num);
+	query_fmt_short(c->bytes, num, sizeof num);
+	bprintf(&b, ", bytes %s; analytic)\n", num);
+
+	/* Features that are not zero, by group, in feature order. */
+	const float *f = graph_feat(g, v);
+	int w = g->feat_width, nz = 0, width = 0;
+	for (int i = 0; i < w; i++) {
+		if (f[i] == 0)
+			continue;
+		nz++;
+		int len = (int)strlen(hlo_node_feature_name(i, w));
+		if (len > width)
+			width = len;
+	}
+	bprintf(&b, "features that are not zero: %d of %d\n", nz, w);
+	for (int grp = 0; grp < HLO_NGROUPS; grp++) {
+		int header = 0;
+		for (int i = 0; i < w; i++) {
+			if (f[i] == 0 || (int)hlo_node_feature_group(i, w) != grp)
+				continue;
+			if (!header) {
+				bprintf(&b, "  %s\n", hlo_group_name((hlo_group)grp));
+				header = 1;
+			}
+			query_fmt_exact((double)f[i], num, sizeof num);
+			bprintf(&b, "    %-*s  %s\n", width, hlo_node_feature_name(i, w), num);
+		}
+	}
+	if (b.oom) {
+		free(b.s);
+		return oom(p);
+	}
+	out->kind = QUERY_BLOCK;
+	out->text = b.s ? b.s : strdup("");
+	return out->text ? 0 : oom(p);
+}
+
+static int neighbours_table(query_parser *p, query_result *out, int users)
+{
+	long long v = query_parse_node(p);
+	hs_graph *g = p->s->g;
+	colspec cols[8];
+
+	if (v < 0 || expect_end(p, "end of line after the node id") < 0)
+		return -1;
+	int ncols = default_node_cols(p, cols);
+	if (ncols < 0)
+		return -1;
+	const int64_t *idx = users ? g->user_idx + g->user_off[v] : g->operand_idx + g->operand_off[v];
+	int64_t n = users ? graph_n_users(g, v) : graph_n_operands(g, v);
+	if (emit_rows(p, out, QS_NODE, cols, ncols, idx, n, NULL, NULL) < 0)
+		return -1;
+	out->note = xasprintf("node %lld (%s) has %lld %s%s", v, p->s->opcode_names[g->opcode[v]],
+			      (long long)n, users ? "user" : "operand", n == 1 ? "" : "s");
+	return 0;
+}
+
+static int cmd_operands(query_parser *p, query_result *out)
+{
+	return neighbours_table(p, out, 0);
+}
+
+static int cmd_users(query_parser *p, query_result *out)
+{
+	return neighbours_table(p, out, 1);
+}
+
+/* Breadth-first distances from `start` (dir: 1 operands, 2 users, 3 both),
+ * up to `depth` steps; dist[] must hold n_nodes entries set to -1.  Returns
+ * the visited ids in BFS order (start first) in *order. */
+static int64_t bfs(const hs_graph *g, int64_t start, int dir, int64_t depth, int64_t *dist,
+		   int64_t *order, int64_t *parent)
+{
+	int64_t head = 0, tail = 0;
+
+	dist[start] = 0;
+	if (parent)
+		parent[start] = -1;
+	order[tail++] = start;
+	while (head < tail) {
+		int64_t u = order[head++];
+		if (dist[u] >= depth)
+			continue;
+		for (int side = 0; side < 2; side++) {
+			if (!(dir & (side ? 2 : 1)))
+				continue;
+			const int64_t *idx = side ? g->user_idx : g->operand_idx;
+			const int64_t *off = side ? g->user_off : g->operand_off;
+			for (int64_t k = off[u]; k < off[u + 1]; k++) {
+				int64_t w = idx[k];
+				if (dist[w] >= 0)
+					continue;
+				dist[w] = dist[u] + 1;
+				if (parent)
+					parent[w] = u;
+				order[tail++] = w;
+			}
+		}
+	}
+	return tail;
+}
+
+static int cmd_neighbors(query_parser *p, query_result *out)
+{
+	long long v = query_parse_node(p), depth = -1;
+	int dir = 0;
+	hs_graph *g = p->s->g;
+	colspec cols[8];
+	int rc = -1;
+
+	if (v < 0)
+		return -1;
+	while (query_peek(p)->kind != TK_END && !p->failed) {
+		size_t pos = query_peek(p)->pos;
+		if (query_accept_kw(p, "depth") || query_accept_kw(p, "radius")) {
+			if (depth >= 0)
+				return dup_clause(p, pos, "depth");
+			depth = query_parse_count(p, "a step count after 'depth'");
+			if (depth < 0)
+				return -1;
+		} else if (query_at_kw(p, "up") || query_at_kw(p, "down") || query_at_kw(p, "both")) {
+			if (dir)
+				return dup_clause(p, pos, "direction");
+			dir = query_at_kw(p, "up") ? 1 : query_at_kw(p, "down") ? 2 : 3;
+			query_advance(p);
+		} else {
+			return query_fail_expected(p, "depth K, up, down or both");
+		}
+	}
+	if (p->failed)
+		return -1;
+	if (depth < 0)
+		depth = 1;
+	if (!dir)
+		dir = 3;
+	size_t n = (size_t)g->n_nodes;
+	int64_t *dist = malloc(n * sizeof *dist), *order = malloc(n * sizeof *order);
+	double *lead = malloc(n * sizeof *lead);
+	if (!dist || !order || !lead) {
+		oom(p);
+		goto done;
+	}
+	for (size_t i = 0; i < n; i++)
+		dist[i] = -1;
+	int64_t k = bfs(g, v, dir, depth, dist, order, NULL);
+	/* Drop the start; order by distance, then id. */
+	int64_t m = 0;
+	for (int64_t d = 1; d <= depth; d++) {
+		int64_t from = m;
+		for (int64_t i = 1; i < k; i++)
+			if (dist[order[i]] == d)
+				order[m++] = order[i];
+		(void)from;
+		if (m == k - 1)
+			break;
+	}
+	/* Within each distance, ascending ids (BFS order follows edges). */
+	for (int64_t i = 0; i < m;) {
+		int64_t j = i;
+		while (j < m && dist[order[j]] == dist[order[i]])
+			j++;
+		for (int64_t a = i + 1; a < j; a++) {
+			int64_t x = order[a], b = a;
+			while (b > i && order[b - 1] > x) {
+				order[b] = order[b - 1];
+				b--;
+			}
+			order[b] = x;
+		}
+		i = j;
+	}
+	for (int64_t i = 0; i < m; i++)
+		lead[i] = (double)dist[order[i]];
+	int ncols = default_node_cols(p, cols);
+	if (ncols < 0 || emit_rows(p, out, QS_NODE, cols, ncols, order, m, "distance", lead) < 0)
+		goto done;
+	out->note = xasprintf("%lld node%s within %lld step%s of node %lld (%s)%s", (long long)m,
+			      m == 1 ? "" : "s", depth, depth == 1 ? "" : "s", v,
+			      p->s->opcode_names[g->opcode[v]],
+			      dir == 1 ? ", towards operands" : dir == 2 ? ", towards users" : "");
+	rc = 0;
+done:
+	free(dist);
+	free(order);
+	free(lead);
+	return rc;
+}
+
+static int cmd_path(query_parser *p, query_result *out)
+{
+	long long a = query_parse_node(p), b;
+	hs_graph *g = p->s->g;
+	colspec cols[8];
+	int rc = -1;
+
+	if (a < 0)
+		return -1;
+	b = query_parse_node(p);
+	if (b < 0 || expect_end(p, "end of line after the two node ids") < 0)
+		return -1;
+	size_t n = (size_t)g->n_nodes;
+	int64_t *dist = malloc(n * sizeof *dist), *order = malloc(n * sizeof *order);
+	int64_t *parent = malloc(n * sizeof *parent), *path = malloc(n * sizeof *path);
+	double *lead = malloc(n * sizeof *lead);
+	int64_t len = 0;
+	int feeds = 0; /* 1: a feeds b (a's users lead to b); 2: b feeds a */
+	if (!dist || !order || !parent || !path || !lead) {
+		oom(p);
+		goto done;
+	}
+	for (int pass = 0; pass < 2 && !feeds; pass++) {
+		for (size_t i = 0; i < n; i++)
+			dist[i] = -1;
+		bfs(g, a, pass ? 1 : 2, INT64_MAX, dist, order, parent);
+		if (dist[b] >= 0) {
+			feeds = pass ? 2 : 1;
+			for (int64_t u = b; u >= 0; u = parent[u])
+				path[len++] = u;
+		}
+	}
+	/* path holds b .. a; list it from a to b. */
+	for (int64_t i = 0; i < len / 2; i++) {
+		int64_t t = path[i];
+		path[i] = path[len - 1 - i];
+		path[len - 1 - i] = t;
+	}
+	for (int64_t i = 0; i < len; i++)
+		lead[i] = (double)i;
+	int ncols = default_node_cols(p, cols);
+	if (ncols < 0 || emit_rows(p, out, QS_NODE, cols, ncols, path, len, "step", lead) < 0)
+		goto done;
+	if (!feeds)
+		out->note = xasprintf("no path: neither %lld nor %lld depends on the other", a, b);
+	else if (a == b)
+		out->note = xasprintf("node %lld is its own path", a);
+	else
+		out->note = xasprintf("%lld step%s: %lld feeds %lld", (long long)(len - 1),
+				      len == 2 ? "" : "s", feeds == 1 ? a : b, feeds == 1 ? b : a);
+	rc = 0;
+done:
+	free(dist);
+	free(order);
+	free(parent);
+	free(path);
+	free(lead);
+	return rc;
+}
+
+/* ---- graph summaries -------------------------------------------------- */
+
+static int cmd_computations(query_parser *p, query_result *out)
+{
+	hs_graph *g = p->s->g;
+	static const char *const names[] = {"computation", "first", "last", "nodes",
+					    "configurable", "cost"};
+	query_type types[6] = {QUERY_NUM, QUERY_NUM, QUERY_NUM, QUERY_NUM, QUERY_NUM, QUERY_NUM};
+	query_tb b;
+
+	if (expect_end(p, "end of line") < 0)
+		return -1;
+	if (query_need_cost(p->s, p->err) < 0)
+		return data_fail(p, p->err);
+	if (query_tb_init(&b, out, 6, names, types, p->err) < 0)
+		goto fail;
+	for (int64_t c = 0; c < g->n_comps; c++) {
+		int64_t first = g->comp_start[c], last = g->comp_start[c + 1];
+		int64_t cfg = 0;
+		double cost = 0;
+		for (int64_t v = first; v < last; v++) {
+			cfg += g->kind == HS_KIND_LAYOUT && g->cfg_index && g->cfg_index[v] >= 0;
+			cost += p->s->cost[v].seconds;
+		}
+		int64_t row = query_tb_row(&b, last > first ? first : -1, -1, p->err);
+		if (row < 0)
+			goto fail;
+		query_tb_num(&b, row, 0, (double)c);
+		query_tb_num(&b, row, 1, (double)first);
+		query_tb_num(&b, row, 2, (double)(last - 1));
+		query_tb_num(&b, row, 3, (double)(last - first));
+		query_tb_num(&b, row, 4, (double)cfg);
+		query_tb_num(&b, row, 5, cost);
+	}
+	query_tb_done(&b);
+	out->note = xasprintf("%lld computation%s, %lld nodes", (long long)g->n_comps,
+			      g->n_comps == 1 ? "" : "s", (long long)g->n_nodes);
+	return 0;
+fail:
+	query_tb_done(&b);
+	return data_fail(p, p->err);
+}
+
+static int cmd_opcodes(query_parser *p, query_result *out)
+{
+	hs_graph *g = p->s->g;
+	int all = query_accept_kw(p, "all");
+	int64_t counts[256] = {0};
+	static const char *const names[] = {"opcode_id", "opcode", "category", "nodes", "share"};
+	query_type types[5] = {QUERY_NUM, QUERY_TEXT, QUERY_TEXT, QUERY_NUM, QUERY_NUM};
+	query_tb b;
+	int present = 0;
+
+	if (expect_end(p, "'all' or end of line") < 0)
+		return -1;
+	for (int64_t v = 0; v < g->n_nodes; v++)
+		counts[g->opcode[v]]++;
+	if (query_tb_init(&b, out, 5, names, types, p->err) < 0)
+		goto fail;
+	for (int op = 0; op < 256; op++) {
+		if (!counts[op] && !(all && op <= HLO_MAX_OPCODE))
+			continue;
+		present += counts[op] > 0;
+		int64_t row = query_tb_row(&b, -1, -1, p->err);
+		if (row < 0 || query_tb_text(&b, row, 1, p->s->opcode_names[op], p->err) < 0 ||
+		    query_tb_text(&b, row, 2, hlo_category_name(hlo_opcode_category(op)), p->err) < 0)
+			goto fail;
+		query_tb_num(&b, row, 0, op);
+		query_tb_num(&b, row, 3, (double)counts[op]);
+		query_tb_num(&b, row, 4, g->n_nodes ? (double)counts[op] / (double)g->n_nodes : NAN);
+	}
+	query_tb_done(&b);
+	out->note = xasprintf("%d opcode%s in %lld nodes", present, present == 1 ? "" : "s",
+			      (long long)g->n_nodes);
+	return 0;
+fail:
+	query_tb_done(&b);
+	return data_fail(p, p->err);
+}
+
+static int cmd_fields(query_parser *p, query_result *out)
+{
+	const char *pat = NULL;
+	static const char *const names[] = {"field", "scope", "type", "group", "description"};
+	query_type types[5] = {QUERY_TEXT, QUERY_TEXT, QUERY_TEXT, QUERY_TEXT, QUERY_TEXT};
+	query_tb b;
+	query_session *s = p->s;
+	int w = s->g->feat_width;
+	int64_t n = 0;
+
+	if (query_peek(p)->kind == TK_WORD || query_peek(p)->kind == TK_STR) {
+		pat = query_peek(p)->str;
+		query_advance(p);
+	}
+	if (expect_end(p, "a word or end of line") < 0)
+		return -1;
+	if (query_tb_init(&b, out, 5, names, types, p->err) < 0)
+		goto fail;
+	for (int scope = 0; scope < 2; scope++) {
+		size_t nf = scope ? s->n_config_fields : s->n_node_fields;
+		const query_field *f = scope ? s->config_fields : s->node_fields;
+		for (size_t i = 0; i < nf; i++) {
+			if (pat && !strcasestr(f[i].name, pat))
+				continue;
+			const char *group = "derived";
+			if (f[i].kind == QF_FEATURE)
+				group = hlo_group_name(hlo_node_feature_group(f[i].index, w));
+			else if (f[i].kind == QF_CONFIG_FEATURE)
+				group = "config";
+			int64_t row = query_tb_row(&b, -1, -1, p->err);
+			if (row < 0 || query_tb_text(&b, row, 0, f[i].name, p->err) < 0 ||
+			    query_tb_text(&b, row, 1, scope ? "config" : "node", p->err) < 0 ||
+			    query_tb_text(&b, row, 2, f[i].type == QUERY_NUM ? "number" : "text",
+					  p->err) < 0 ||
+			    query_tb_text(&b, row, 3, group, p->err) < 0 ||
+			    query_tb_text(&b, row, 4, f[i].help ? f[i].help : "", p->err) < 0)
+				goto fail;
+			n++;
+		}
+	}
+	query_tb_done(&b);
+	out->note = xasprintf("%lld field%s", (long long)n, n == 1 ? "" : "s");
+	return 0;
+fail:
+	query_tb_done(&b);
+	return data_fail(p, p->err);
+}
+
+/* ---- configs ------------------------------------------------------------ */
+
+static int cmd_configs(query_parser *p, query_result *out)
+{
+	static struct clauses zero;
+	struct clauses *c = malloc(sizeof *c);
+	hs_graph *g = p->s->g;
+	colspec cols[8];
+	int ncols = 0, rc = -1;
+	int64_t *ids = NULL, n = 0;
+	hs_error perr;
+	char *why = NULL;
+
+	if (!c)
+		return oom(p);
+	*c = zero;
+	p->scope = QS_CONFIG;
+	if (parse_clauses(p, c, 0, "where, sort by or limit") < 0)
+		goto done;
+	/* predicted is shown when it can be computed; asked for, it must be. */
+	hs_error_clear(&perr);
+	int have_pred = query_need_predicted(p->s, &perr) == 0;
+	if (!have_pred)
+		why = strdup(perr.msg);
+	static const char *const names[] = {"config", "runtime", "runtime_rank", "predicted",
+					    "predicted_rank"};
+	for (int i = 0; i < 5; i++) {
+		if (i >= 3 && !have_pred)
+			break;
+		cols[ncols].name = names[i];
+		cols[ncols].e = field_expr(p, QS_CONFIG, names[i]);
+		if (!cols[ncols].e) {
+			oom(p);
+			goto done;
+		}
+		ncols++;
+	}
+	if (c->sort && !has_col(cols, ncols, c->sort)) {
+		cols[ncols].e = c->sort;
+		cols[ncols].name = expr_source(p, c->sort);
+		ncols++;
+	}
+	ids = filter_rows(p, c->where, g->n_configs, &n);
+	if (!ids)
+		goto done;
+	if (c->sort && sort_ids(p, ids, n, c->sort, c->desc) < 0)
+		goto done;
+	int64_t shown = c->limit >= 0 && c->limit < n ? c->limit : n;
+	if (emit_rows(p, out, QS_CONFIG, cols, ncols, ids, shown, NULL, NULL) < 0)
+		goto done;
+	int64_t best = graph_best_config(g);
+	char extra[512] = "";
+	if (!g->labeled)
+		snprintf(extra, sizeof extra, "; runtimes hidden (test file)");
+	else
+		snprintf(extra, sizeof extra, "; fastest measured: config %lld", (long long)best);
+	if (have_pred)
+		snprintf(extra + strlen(extra), sizeof extra - strlen(extra), "; predicted by %s",
+			 model_describe(p->s->model));
+	else if (why)
+		snprintf(extra + strlen(extra), sizeof extra - strlen(extra), "; %s", why);
+	out->note = count_note(n, g->n_configs, shown, "config", c->where != NULL, extra);
+	rc = 0;
+done:
+	free(why);
+	free(ids);
+	free(c);
+	return rc;
+}
+
+static int cmd_config(query_parser *p, query_result *out)
+{
+	hs_graph *g = p->s->g;
+	size_t pos = query_peek(p)->pos;
+	long long k = query_parse_count(p, "a config index");
+	query_tb b;
+	char rt[64] = "hidden";
+
+	if (k < 0 || expect_end(p, "end of line after the config index") < 0)
+		return -1;
+	if (k >= g->n_configs)
+		return query_fail_at(p, pos, "config %lld at column %zu is out of range (the graph "
+				     "has %lld configs, 0..%lld)", k, pos + 1,
+				     (long long)g->n_configs, (long long)g->n_configs - 1);
+	if (g->labeled)
+		query_fmt_short(g->runtime[k], rt, sizeof rt);
+
+	if (g->kind == HS_KIND_TILE) {
+		static const char *const names[] = {"feature", "value"};
+		query_type types[2] = {QUERY_TEXT, QUERY_NUM};
+		if (query_tb_init(&b, out, 2, names, types, p->err) < 0)
+			goto fail;
+		for (int j = 0; j < g->config_width; j++) {
+			int64_t row = query_tb_row(&b, -1, k, p->err);
+			if (row < 0 ||
+			    query_tb_text(&b, row, 0, hlo_tile_config_name(j, g->config_width),
+					  p->err) < 0)
+				goto fail;
+			query_tb_num(&b, row, 1,
+				     g->config_feat[(size_t)k * (size_t)g->config_width + (size_t)j]);
+		}
+		query_tb_done(&b);
+		out->note = xasprintf("config %lld of %lld; runtime %s (normalized)", k,
+				      (long long)g->n_configs, rt);
+		return 0;
+	}
+	if (graph_load_node_configs(g, p->err) < 0)
+		return data_fail(p, p->err);
+	if (query_need_shapes(p->s, p->err) < 0)
+		return data_fail(p, p->err);
+	const char *names[3 + 64];
+	query_type types[3 + 64];
+	int w = g->ncf_width > 64 ? 64 : g->ncf_width;
+	names[0] = "node";
+	names[1] = "opcode";
+	names[2] = "shape";
+	types[0] = QUERY_NUM;
+	types[1] = types[2] = QUERY_TEXT;
+	for (int j = 0; j < w; j++) {
+		names[3 + j] = hlo_layout_config_name(j, g->ncf_width);
+		types[3 + j] = QUERY_NUM;
+	}
+	if (query_tb_init(&b, out, 3 + w, names, types, p->err) < 0 ||
+	    query_tb_reserve(&b, (size_t)g->n_cfg_nodes, p->err) < 0)
+		goto fail;
+	for (int64_t i = 0; i < g->n_cfg_nodes; i++) {
+		int64_t v = g->cfg_node_ids[i];
+		int64_t row = query_tb_row(&b, v, k, p->err);
+		if (row < 0)
+			goto fail;
+		query_tb_num(&b, row, 0, (double)v);
+		if (v >= 0 && v < g->n_nodes) {
+			if (query_tb_text(&b, row, 1, p->s->opcode_names[g->opcode[v]], p->err) < 0 ||
+			    query_tb_text(&b, row, 2, query_shape_text(p->s, v), p->err) < 0)
+				goto fail;
+		}
+		for (int j = 0; j < w; j++)
+			query_tb_num(&b, row, 3 + j, graph_ncf(g, k, i, j));
+	}
+	query_tb_done(&b);
+	if (query_need_predicted(p->s, NULL) == 0)
+		out->note = xasprintf("config %lld of %lld; runtime %s ns; predicted rank %.0f",
+				      k, (long long)g->n_configs, rt, p->s->predicted_rank[k]);
+	else
+		out->note = xasprintf("config %lld of %lld; runtime %s ns", k,
+				      (long long)g->n_configs, rt);
+	return 0;
+fail:
+	query_tb_done(&b);
+	return data_fail(p, p->err);
+}
+
+static int cmd_compare(query_parser *p, query_result *out)
+{
+	char *sel[2];
+	size_t pos[2];
+	compare_opts o;
+	FILE *f;
+	char *text = NULL;
+	size_t len = 0;
+
+	for (int i = 0; i < 2; i++) {
+		const query_token *t = query_peek(p);
+		pos[i] = t->pos;
+		if (t->kind == TK_NUM || t->kind == TK_WORD) {
+			sel[i] = query_arena_strndup(&p->arena, p->src + t->pos, t->len);
+			if (!sel[i])
+				return oom(p);
+			query_advance(p);
+		} else {
+			return query_fail_expected(p, i ? "config B (an index, best, worst or default)"
+							 : "config A (an index, best, worst or default)");
+		}
+	}
+	compare_opts_init(&o);
+	o.model = p->s->model;
+	while (query_peek(p)->kind != TK_END && !p->failed) {
+		if (query_accept_kw(p, "all")) {
+			o.all = 1;
+		} else if (query_accept_kw(p, "sort")) {
+			if (!query_accept_kw(p, "by"))
+				return query_fail_expected(p, "'by' after 'sort'");
+			const query_token *t = query_peek(p);
+			int s = t->kind == TK_WORD ? compare_sort_parse(t->str) : -1;
+			if (s < 0)
+				return query_fail_expected(p, "id or contribution");
+			o.sort = (compare_sort)s;
+			query_advance(p);
+		} else {
+			return query_fail_expected(p, "all, sort by or end of line");
+		}
+	}
+	if (p->failed)
+		return -1;
+	for (int i = 0; i < 2; i++) {
+		hs_error e;
+		hs_error_clear(&e);
+		if (compare_resolve(p->s->g, sel[i], i ? "B" : "A", &e) < 0) {
+			if (e.status == HS_EUSAGE)
+				return query_fail_at(p, pos[i], "%s (column %zu)", e.msg, pos[i] + 1);
+			return data_fail(p, &e);
+		}
+	}
+	f = open_memstream(&text, &len);
+	if (!f)
+		return oom(p);
+	int rc = compare_write(f, p->s->g, NULL, sel[0], sel[1], &o, COMPARE_TEXT, p->err);
+	if (fclose(f) != 0 && rc == 0)
+		rc = oom(p);
+	if (rc < 0) {
+		free(text);
+		return data_fail(p, p->err);
+	}
+	out->kind = QUERY_BLOCK;
+	out->text = text;
+	return 0;
+}
+
+/* ---- export ------------------------------------------------------------- */
+
+static int cmd_export(query_parser *p, query_result *out)
+{
+	const query_token *t = query_peek(p);
+	hs_graph *g = p->s->g;
+	char fmt[8];
+	region_spec spec;
+	query_expr *where = NULL, *heat = NULL;
+	char *path = NULL;
+	size_t path_pos = 0;
+	int64_t *ids = NULL, nids = 0;
+	double *heatv = NULL;
+	region *r = NULL;
+	int rc = -1;
+
+	if (t->kind != TK_WORD || !dot_format_known(t->str) || strlen(t->str) >= sizeof fmt)
+		return query_fail_expected(p, "dot, svg or png");
+	snprintf(fmt, sizeof fmt, "%s", t->str);
+	for (char *c = fmt; *c; c++)
+		*c = (char)tolower((unsigned char)*c);
+	query_advance(p);
+	region_spec_init(&spec);
+	size_t rpos = query_peek(p)->pos;
+	if (query_accept_kw(p, "around")) {
+		spec.kind = REGION_AROUND;
+		long long v = query_parse_node(p);
+		if (v < 0)
+			return -1;
+		spec.center = v;
+		for (;;) {
+			if (query_accept_kw(p, "radius") || query_accept_kw(p, "depth")) {
+				long long k = query_parse_count(p, "a radius");
+				if (k < 0)
+					return -1;
+				spec.radius = k;
+			} else if (query_accept_kw(p, "up")) {
+				spec.dir = REGION_OPERANDS;
+			} else if (query_accept_kw(p, "down")) {
+				spec.dir = REGION_USERS;
+			} else if (query_accept_kw(p, "both")) {
+				spec.dir = REGION_BOTH;
+			} else {
+				break;
+			}
+		}
+	} else if (query_accept_kw(p, "path")) {
+		spec.kind = REGION_PATH;
+		long long a = query_parse_node(p);
+		if (a < 0)
+			return -1;
+		long long b = query_parse_node(p);
+		if (b < 0)
+			return -1;
+		spec.from = a;
+		spec.to = b;
+	} else if (query_accept_kw(p, "computation")) {
+		spec.kind = REGION_COMPUTATION;
+		size_t cpos = query_peek(p)->pos;
+		long long c = query_parse_count(p, "a computation index");
+		if (c < 0)
+			return -1;
+		if (c >= g->n_comps)
+			return query_fail_at(p, cpos, "computation %lld at column %zu is out of range "
+					     "(the graph has %lld, 0..%lld)", c, cpos + 1,
+					     (long long)g->n_comps, (long long)g->n_comps - 1);
+		spec.comp = c;
+	} else if (query_accept_kw(p, "configurable")) {
+		spec.kind = REGION_CONFIGURABLE;
+	} else if (query_accept_kw(p, "where")) {
+		spec.kind = REGION_NODES;
+		where = query_parse_expr(p);
+		if (!where || need_bool(p, where, "where") < 0)
+			return -1;
+	} else {
+		return query_fail_expected(p, "a region: around, path, computation, configurable "
+					      "or where");
+	}
+	for (;;) {
+		if (p->failed)
+			return -1;
+		if (query_accept_kw(p, "heat")) {
+			heat = query_parse_expr(p);
+			if (!heat || need_number(p, heat, "heat") < 0)
+				return -1;
+		} else if (query_accept_kw(p, "force")) {
+			spec.force = 1;
+		} else if (query_peek(p)->kind == TK_MINUS) {
+			size_t mpos = query_peek(p)->pos;
+			query_advance(p);
+			if (!query_accept_kw(p, "o"))
+				return query_fail_at(p, mpos, "unknown option at column %zu (expected -o FILE)",
+						     mpos + 1);
+			path = query_raw_word(p, &path_pos);
+			if (!path)
+				return -1;
+			if (!*path)
+				return query_fail_at(p, path_pos, "expected a file name after -o at column %zu",
+						     path_pos + 1);
+		} else if (query_peek(p)->kind == TK_END) {
+			break;
+		} else {
+			return query_fail_expected(p, "heat EXPR, force or -o FILE");
+		}
+	}
+	if (!path)
+		return query_fail_at(p, p->n, "export needs -o FILE at column %zu", p->n + 1);
+	if (where) {
+		ids = filter_rows(p, where, g->n_nodes, &nids);
+		if (!ids)
+			return -1;
+		if (nids == 0) {
+			free(ids);
+			return query_fail_at(p, where->pos, "no node matches the condition at column %zu",
+					     where->pos + 1);
+		}
+		spec.ids = ids;
+		spec.n_ids = (size_t)nids;
+	}
+	hs_error e;
+	hs_error_clear(&e);
+	r = region_select(g, &spec, &e);
+	if (!r) {
+		if (e.status == HS_EUSAGE)
+			query_fail_at(p, rpos, "%s (region at column %zu)", e.msg, rpos + 1);
+		else
+			data_fail(p, &e);
+		goto done;
+	}
+	dot_opts o;
+	dot_opts_init(&o);
+	if (heat) {
+		if (query_prepare(p->s, heat, p->err) < 0) {
+			data_fail(p, p->err);
+			goto done;
+		}
+		heatv = malloc((size_t)(g->n_nodes ? g->n_nodes : 1) * sizeof *heatv);
+		if (!heatv) {
+			oom(p);
+			goto done;
+		}
+		for (int64_t v = 0; v < g->n_nodes; v++)
+			heatv[v] = query_eval_num(p->s, heat, v);
+		o.heat = heatv;
+		o.heat_name = expr_source(p, heat);
+	}
+	if (dot_export(r, &o, path, fmt, &e) < 0) {
+		data_fail(p, &e);
+		goto done;
+	}
+	out->kind = QUERY_BLOCK;
+	out->text = xasprintf("wrote %s (%s: %s, %lld nodes, %lld edges)\n", path, fmt, r->title,
+			      (long long)r->n_nodes, (long long)r->n_edges);
+	rc = out->text ? 0 : oom(p);
+done:
+	region_free(r);
+	free(ids);
+	free(heatv);
+	return rc;
+}
+
+/* ---- front-end commands ------------------------------------------------ */
+
+static int cmd_open(query_parser *p, query_result *out)
+{
+	size_t pos = query_peek(p)->pos;
+	char *path = query_rest(p);
+
+	if (!path)
+		return oom(p);
+	if (!*path)
+		return query_fail_at(p, pos, "expected a file name at column %zu", pos + 1);
+	out->kind = QUERY_ACTION;
+	out->action = QUERY_ACT_OPEN;
+	out->arg = strdup(path);
+	return out->arg ? 0 : oom(p);
+}
+
+static int cmd_format(query_parser *p, query_result *out)
+{
+	const query_token *t = query_peek(p);
+	int f = t->kind == TK_WORD ? query_format_parse(t->str) : -1;
+
+	if (f < 0)
+		return query_fail_expected(p, "table, csv or json");
+	query_advance(p);
+	if (expect_end(p, "end of line") < 0)
+		return -1;
+	out->kind = QUERY_ACTION;
+	out->action = QUERY_ACT_FORMAT;
+	out->format = (query_format)f;
+	return 0;
+}
+
+static int cmd_quit(query_parser *p, query_result *out)
+{
+	if (expect_end(p, "end of line") < 0)
+		return -1;
+	out->kind = QUERY_ACTION;
+	out->action = QUERY_ACT_QUIT;
+	return 0;
+}
+
+static int cmd_help(query_parser *p, query_result *out)
+{
+	const query_token *t = query_peek(p);
+	struct buf b = {0};
+
+	if (t->kind == TK_END) {
+		bprintf(&b, "Commands (help COMMAND for details and examples):\n");
+		for (size_t i = 0; i < NCOMMANDS; i++) {
+			char left[96];
+			snprintf(left, sizeof left, "%s %s", commands[i].name, commands[i].args);
+			if (strlen(left) > 34) {
+				bprintf(&b, "  %s\n  %-34s %s\n", left, "", commands[i].summary);
+			} else {
+				bprintf(&b, "  %-34s %s\n", left, commands[i].summary);
+			}
+		}
+		bprintf(&b, "Expressions use fields (help fields) and operators (help expressions).\n");
+	} else if (t->kind == TK_WORD && (strcasecmp(t->str, "expressions") == 0 ||
+					  strcasecmp(t->str, "expr") == 0)) {
+		query_advance(p);
+		bprintf(&b, "%s", expressions_help);
+	} else if (t->kind == TK_WORD && strcasecmp(t->str, "fields") == 0) {
+		query_advance(p);
+		query_session *s = p->s;
+		bprintf(&b, "Node fields (derived):\n");
+		for (size_t i = 0; i < s->n_node_fields; i++)
+			if (s->node_fields[i].kind != QF_FEATURE)
+				bprintf(&b, "  %-14s %-6s %s\n", s->node_fields[i].name,
+					s->node_fields[i].type == QUERY_NUM ? "number" : "text",
+					s->node_fields[i].help);
+		bprintf(&b, "Node features (%d, by group; `fields TEXT` lists them with help):\n",
+			s->g->feat_width);
+		for (int grp = 0; grp < HLO_NGROUPS; grp++) {
+			int col = 0, any = 0;
+			for (size_t i = 0; i < s->n_node_fields; i++) {
+				const query_field *f = &s->node_fields[i];
+				if (f->kind != QF_FEATURE ||
+				    (int)hlo_node_feature_group(f->index, s->g->feat_width) != grp)
+					continue;
+				if (!any)
+					bprintf(&b, "  %s:\n   ", hlo_group_name((hlo_group)grp));
+				any = 1;
+				int len = (int)strlen(f->name) + 1;
+				if (col + len > 76) {
+					bprintf(&b, "\n   ");
+					col = 0;
+				}
+				bprintf(&b, " %s", f->name);
+				col += len;
+			}
+			if (any)
+				bprintf(&b, "\n");
+		}
+		bprintf(&b, "Config fields (configs):\n");
+		for (size_t i = 0; i < s->n_config_fields; i++)
+			if (s->config_fields[i].kind != QF_CONFIG_FEATURE)
+				bprintf(&b, "  %-14s %s\n", s->config_fields[i].name,
+					s->config_fields[i].help);
+		if (s->g->kind == HS_KIND_TILE)
+			bprintf(&b, "  and the %d tile config features (fields config)\n",
+				s->g->config_width);
+	} else if (t->kind == TK_WORD) {
+		const struct command *c = find_command(t->str);
+		if (!c) {
+			const char *names[NCOMMANDS + 2];
+			for (size_t i = 0; i < NCOMMANDS; i++)
+				names[i] = commands[i].name;
+			names[NCOMMANDS] = "fields";
+			names[NCOMMANDS + 1] = "expressions";
+			const char *sug = query_suggest(t->str, names, NCOMMANDS + 2);
+			if (sug)
+				return query_fail_at(p, t->pos, "no help for '%s' at column %zu (did you "
+						     "mean '%s'?)", t->str, t->pos + 1, sug);
+			return query_fail_at(p, t->pos, "no help for '%s' at column %zu (try 'help')",
+					     t->str, t->pos + 1);
+		}
+		query_advance(p);
+		bprintf(&b, "%s %s\n  %s\n%s", c->name, c->args, c->summary, c->help);
+	} else {
+		return query_fail_expected(p, "a command name");
+	}
+	if (expect_end(p, "end of line") < 0) {
+		free(b.s);
+		return -1;
+	}
+	if (b.oom) {
+		free(b.s);
+		return oom(p);
+	}
+	out->kind = QUERY_BLOCK;
+	out->text = b.s;
+	return 0;
+}
+
+/* ---- entry points ---------------------------------------------------- */
+
+int query_exec(query_session *s, const char *line, query_result *out, hs_error *err)
+{
+	query_parser p;
+	hs_error local;
+	int rc;
+
+	if (!err)
+		err = &local;
+	memset(out, 0, sizeof *out);
+	hs_error_clear(err);
+	s->err_col = 0;
+	if (!line)
+		line = "";
+	if (!s->g || !s->node_fields)
+		return hs_fail(err, HS_EDATA, "no graph is open");
+	query_parser_init(&p, s, line, err);
+	const query_token *t = query_peek(&p);
+	if (p.failed) {
+		rc = -1;
+	} else if (t->kind == TK_END) {
+		out->kind = QUERY_NONE;
+		rc = 0;
+	} else if (t->kind != TK_WORD) {
+		rc = query_fail_expected(&p, "a command (try 'help')");
+	} else {
+		const struct command *c = find_command(t->str);
+		if (!c) {
+			const char *names[NCOMMANDS];
+			for (size_t i = 0; i < NCOMMANDS; i++)
+				names[i] = commands[i].name;
+			const char *sug = query_suggest(t->str, names, NCOMMANDS);
+			if (sug)
+				rc = query_fail_at(&p, t->pos, "unknown command '%s' at column %zu (did "
+						   "you mean '%s'?)", t->str, t->pos + 1, sug);
+			else
+				rc = query_fail_at(&p, t->pos, "unknown command '%s' at column %zu (try "
+						   "'help')", t->str, t->pos + 1);
+		} else {
+			out->command = c->name;
+			query_advance(&p);
+			rc = c->run(&p, out);
+			if (rc == 0 && p.failed)
+				rc = -1;
+		}
+	}
+	query_parser_done(&p);
+	if (rc < 0) {
+		query_result_free(out);
+		if (!err->status)
+			hs_fail(err, HS_EUSAGE, "query failed");
+		return -1;
+	}
+	return 0;
+}
+
+void query_result_free(query_result *r)
+{
+	if (!r)
+		return;
+	query_table_free(&r->table);
+	free(r->text);
+	free(r->note);
+	free(r->arg);
+	memset(r, 0, sizeof *r);
+}
+
+int query_format_parse(const char *name)
+{
+	if (!name)
+		return -1;
+	if (strcasecmp(name, "table") == 0 || strcasecmp(name, "text") == 0)
+		return QUERY_FMT_TABLE;
+	if (strcasecmp(name, "csv") == 0)
+		return QUERY_FMT_CSV;
+	if (strcasecmp(name, "json") == 0)
+		return QUERY_FMT_JSON;
+	return -1;
+}
+
+/* ---- completion -------------------------------------------------------- */
+
+struct strv {
+	char **v;
+	size_t n, cap;
+	int oom;
+};
+
+static void strv_add(struct strv *sv, const char *s, const char *prefix, size_t plen)
+{
+	if (sv->oom || strncasecmp(s, prefix, plen) != 0)
+		return;
+	for (size_t i = 0; i < sv->n; i++)
+		if (strcmp(sv->v[i], s) == 0)
+			return;
+	if (sv->n + 2 > sv->cap) {
+		size_t cap = sv->cap ? sv->cap * 2 : 32;
+		char **v = realloc(sv->v, cap * sizeof *v);
+		if (!v) {
+			sv->oom = 1;
+			return;
+		}
+		sv->v = v;
+		sv->cap = cap;
+	}
+	sv->v[sv->n] = strdup(s);
+	if (!sv->v[sv->n]) {
+		sv->oom = 1;
+		return;
+	}
+	sv->n++;
+	sv->v[sv->n] = NULL;
+}
+
+static void strv_add_words(struct strv *sv, const char *words, const char *prefix, size_t plen)
+{
+	char w[64];
+
+	while (*words) {
+		size_t n = strcspn(words, " ");
+		if (n && n < sizeof w) {
+			memcpy(w, words, n);
+			w[n] = '\0';
+			strv_add(sv, w, prefix, plen);
+		}
+		words += n;
+		while (*words == ' ')
+			words++;
+	}
+}
+
+/* Splits text into words: runs of word characters (and '-' inside), or
+ * single punctuation; up to max. */
+static int split_words(const char *s, size_t n, char words[][64], int max)
+{
+	int k = 0;
+	size_t i = 0;
+
+	while (i < n && k < max) {
+		if (isspace((unsigned char)s[i])) {
+			i++;
+			continue;
+		}
+		size_t j = i;
+		if (isalnum((unsigned char)s[i]) || s[i] == '_' || s[i] == '.' || s[i] == '/' ||
+		    s[i] == '-') {
+			while (j < n && (isalnum((unsigned char)s[j]) || s[j] == '_' || s[j] == '-' ||
+					 s[j] == '.' || s[j] == '/'))
+				j++;
+		} else if (s[i] == '"' || s[i] == '\'') {
+			j = i + 1;
+			while (j < n && s[j] != s[i])
+				j++;
+			if (j < n)
+				j++;
+		} else {
+			j = i + 1;
+		}
+		size_t len = j - i < 63 ? j - i : 63;
+		memcpy(words[k], s + i, len);
+		words[k][len] = '\0';
+		k++;
+		i = j;
+	}
+	return k;
+}
+
+/* The vocabulary field ("opcode", "elem", "category") whose value the word
+ * being completed would be, or NULL. */
+static const char *value_context(char words[][64], int n)
+{
+	int i = n - 1;
+	int saw_op = 0;
+
+	for (; i >= 0; i--) {
+		const char *w = words[i];
+		if (!strcmp(w, "=") || !strcmp(w, "!") || !strcmp(w, "(") || !strcmp(w, ",") ||
+		    !strcmp(w, "<") || !strcmp(w, ">") || !strcmp(w, "~") ||
+		    !strcasecmp(w, "in") || !strcasecmp(w, "not")) {
+			saw_op = 1;
+			continue;
+		}
+		if (!strcasecmp(w, "opcode") || !strcasecmp(w, "elem") || !strcasecmp(w, "category"))
+			return saw_op ? w : NULL;
+		/* A value of the list so far (opcode in (dot, conv|). */
+		if (hlo_opcode_id(w) >= 0 || hlo_element_type_id(w) >= 0 || hlo_category_id(w) >= 0)
+			continue;
+		return NULL;
+	}
+	return NULL;
+}
+
+char **query_complete(const query_session *cs, const char *line, int start, int end, int *files)
+{
+	query_session *s = (query_session *)cs;
+	struct strv sv = {0};
+	char words[64][64];
+	size_t llen = strlen(line);
+	size_t st = start < 0 ? 0 : (size_t)start, en = end < start ? st : (size_t)end;
+
+	if (st > llen)
+		st = llen;
+	if (en > llen)
+		en = llen;
+	if (files)
+		*files = 0;
+	const char *prefix = line + st;
+	size_t plen = en - st;
+	int n = split_words(line, st, words, 64);
+
+	sv.v = calloc(1, sizeof *sv.v);
+	if (!sv.v)
+		return NULL;
+	sv.cap = 1;
+	if (n == 0) {
+		for (size_t i = 0; i < NCOMMANDS; i++)
+			strv_add(&sv, commands[i].name, prefix, plen);
+		strv_add(&sv, "exit", prefix, plen);
+		goto out;
+	}
+	const struct command *c = find_command(words[0]);
+	if (!c)
+		goto out;
+	const char *prev = words[n - 1];
+	if (!strcmp(c->name, "open") || !strcmp(prev, "-o") ||
+	    (n >= 2 && !strcmp(prev, "o") && !strcmp(words[n - 2], "-"))) {
+		if (files)
+			*files = 1;
+		goto out;
+	}
+	if (!strcmp(c->name, "help")) {
+		if (n == 1) {
+			for (size_t i = 0; i < NCOMMANDS; i++)
+				strv_add(&sv, commands[i].name, prefix, plen);
+			strv_add_words(&sv, c->words, prefix, plen);
+		}
+		goto out;
+	}
+	if (!strcmp(c->name, "format")) {
+		if (n == 1)
+			strv_add_words(&sv, c->words, prefix, plen);
+		goto out;
+	}
+	if (!strcmp(c->name, "export")) {
+		if (n == 1) {
+			strv_add_words(&sv, "dot svg png", prefix, plen);
+			goto out;
+		}
+		if (n == 2) {
+			strv_add_words(&sv, "around path computation configurable where", prefix, plen);
+			goto out;
+		}
+	}
+	if (!strcasecmp(prev, "limit") || !strcasecmp(prev, "depth") || !strcasecmp(prev, "radius"))
+		goto out;
+	const char *ctx = s ? value_context(words, n) : NULL;
+	if (ctx && !strcasecmp(ctx, "opcode")) {
+		for (int i = 0; i <= HLO_MAX_OPCODE; i++)
+			strv_add(&sv, hlo_opcode_name(i), prefix, plen);
+		goto out;
+	}
+	if (ctx && !strcasecmp(ctx, "elem")) {
+		for (int i = 0; i < hlo_element_type_count(); i++)
+			strv_add(&sv, hlo_element_type_name(i), prefix, plen);
+		goto out;
+	}
+	if (ctx && !strcasecmp(ctx, "category")) {
+		for (int i = 0; i < HLO_NCATEGORIES; i++)
+			strv_add(&sv, hlo_category_name((hlo_category)i), prefix, plen);
+		goto out;
+	}
+	if (!strcasecmp(prev, "sort") || !strcasecmp(prev, "count")) {
+		strv_add(&sv, "by", prefix, plen);
+		goto out;
+	}
+	/* Keywords of the command, then fields of its scope. */
+	if (strcasecmp(prev, "by") != 0)
+		strv_add_words(&sv, c->words, prefix, plen);
+	if (s) {
+		size_t nf = c->scope == QS_CONFIG ? s->n_config_fields : s->n_node_fields;
+		const query_field *f = c->scope == QS_CONFIG ? s->config_fields : s->node_fields;
+		for (size_t i = 0; i < nf; i++)
+			strv_add(&sv, f[i].name, prefix, plen);
+	}
+out:
+	if (sv.oom) {
+		query_strv_free(sv.v);
+		return NULL;
+	}
+	return sv.v;
+}
+
+void query_strv_free(char **v)
+{
+	if (!v)
+		return;
+	for (char **p = v; *p; p++)
+		free(*p);
+	free(v);
+}

@@ -1,0 +1,278 @@
+/* query_impl.h - internals shared by the query language's files (repl/lex.c,
+ * parse.c, eval.c, table.c, query.c, print.c).  Not for other modules: use
+ * repl/query.h.
+ *
+ * Pipeline: query.c looks up the command word in its command table, the
+ * command's parser pulls tokens from lex.c and expressions from parse.c
+ * (which resolves field names against the session's field tables and type
+ * checks), eval.c evaluates expressions per row with the session's lazily
+ * built caches (decoded shapes, costs, predictions), and table.c builds the
+ * result tables.
+ *
+ * Ownership: everything a command's parse makes (tokens' strings, the
+ * expression tree, compiled regexes) lives in the parser's arena and dies
+ * with it (query_parser_done).  Result text lives in the result.
+ */
+#ifndef HS_QUERY_IMPL_H
+#define HS_QUERY_IMPL_H
+
+#include <regex.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "loader/hlo.h"
+#include "model/cost.h"
+#include "repl/query.h"
+
+/* ---- arena ---------------------------------------------------------- */
+
+typedef struct query_chunk query_chunk;
+typedef struct query_arena {
+	query_chunk *head;
+} query_arena;
+
+/* Zeroed memory that lives until query_arena_free; NULL only when out of
+ * memory. */
+void *query_arena_alloc(query_arena *a, size_t n);
+char *query_arena_strndup(query_arena *a, const char *s, size_t n);
+void query_arena_free(query_arena *a);
+
+/* ---- fields --------------------------------------------------------- */
+
+enum query_scope { QS_NODE, QS_CONFIG };
+
+enum query_field_kind {
+	/* node scope */
+	QF_FEATURE,      /* node_feat column `index` */
+	QF_ID,
+	QF_OPCODE,       /* text */
+	QF_OPCODE_ID,
+	QF_CATEGORY,     /* text */
+	QF_COMPUTATION,
+	QF_OPERANDS,
+	QF_USERS,
+	QF_ELEM,         /* text */
+	QF_SHAPE,        /* text */
+	QF_RANK,
+	QF_ELEMENTS,
+	QF_CONFIGURABLE,
+	QF_COST,
+	QF_FLOPS,
+	QF_BYTES,
+	/* config scope */
+	QF_CONFIG,
+	QF_RUNTIME,
+	QF_RUNTIME_NS,
+	QF_NORMALIZER,
+	QF_PREDICTED,
+	QF_RUNTIME_RANK,
+	QF_PREDICTED_RANK,
+	QF_CONFIG_FEATURE, /* tile config_feat column `index` */
+};
+
+typedef struct query_field {
+	const char *name;
+	int kind;          /* enum query_field_kind */
+	int index;         /* QF_FEATURE, QF_CONFIG_FEATURE */
+	query_type type;
+	const char *help;
+} query_field;
+
+/* ---- tokens --------------------------------------------------------- */
+
+enum query_tok {
+	TK_END,
+	TK_NUM,
+	TK_STR,
+	TK_WORD,
+	TK_LP, TK_RP, TK_COMMA, TK_STAR,
+	TK_PLUS, TK_MINUS, TK_SLASH, TK_PCT,
+	TK_EQ, TK_NE, TK_LT, TK_LE, TK_GT, TK_GE,
+	TK_MATCH, TK_NMATCH,
+	TK_AND, TK_OR, TK_NOT, /* && || ! */
+};
+
+typedef struct query_token {
+	int kind;
+	size_t pos, len;  /* span in the line (bytes) */
+	double num;       /* TK_NUM */
+	const char *str;  /* TK_STR: unescaped text; TK_WORD: the word (arena) */
+} query_token;
+
+/* ---- expressions ---------------------------------------------------- */
+
+enum query_expr_kind {
+	QE_NUM, QE_STR, QE_FIELD,
+	QE_NEG, QE_NOT,
+	QE_ARITH,    /* op: TK_PLUS .. TK_PCT */
+	QE_CMP,      /* op: TK_EQ .. TK_GE */
+	QE_AND, QE_OR,
+	QE_IN,       /* a in list (negate: not in) */
+	QE_MATCH,    /* a ~ regex (negate: !~) */
+	QE_OPSET,    /* opcode in a set of ids (negate: not in) */
+	QE_WORD,     /* a bare word not yet resolved: only inside the parser */
+};
+
+typedef struct query_expr {
+	int kind;
+	int op;
+	int negate;
+	size_t pos, len;          /* source span */
+	query_type type;
+	double num;               /* QE_NUM */
+	const char *str;          /* QE_STR, QE_WORD */
+	const query_field *field; /* QE_FIELD (also a QE_WORD that names a field) */
+	regex_t *re;              /* QE_MATCH */
+	const uint8_t *opset;     /* QE_OPSET: [256] 0/1 */
+	struct query_expr *a, *b;
+	struct query_expr **list; /* QE_IN */
+	int nlist;
+} query_expr;
+
+/* ---- session -------------------------------------------------------- */
+
+struct query_session {
+	hs_graph *g;
+	const hs_model *model;
+	int err_col;
+
+	query_field *node_fields;   /* derived, then features */
+	size_t n_node_fields;
+	query_field *config_fields;
+	size_t n_config_fields;
+	char **feature_names;       /* owned copies (generic names rotate) */
+	char **config_names;
+
+	char *opcode_names[256];    /* owned copies, by opcode id */
+
+	/* Lazy caches of the bound graph (NULL until first used). */
+	hlo_shape *shapes;          /* [n_nodes] */
+	char **shape_text;          /* [n_nodes], each built on first use */
+	cost_estimate *cost;        /* [n_nodes] */
+	double *predicted;          /* [n_configs] */
+	double *runtime_rank;       /* [n_configs] 1 = fastest; NaN unlabeled */
+	double *predicted_rank;     /* [n_configs] */
+	char *predicted_error;      /* why `predicted` is not available */
+	int predicted_status;
+};
+
+/* ---- parser --------------------------------------------------------- */
+
+typedef struct query_parser {
+	const char *src;
+	size_t n;
+	size_t pos;            /* next byte to lex */
+	query_token tok;       /* the current token */
+	int have;              /* tok is valid */
+	int failed;            /* an error is set; later errors do not replace it */
+	query_session *s;
+	int scope;             /* enum query_scope for field lookups */
+	hs_error *err;
+	query_arena arena;
+	regex_t **regexes;     /* to regfree */
+	size_t n_regexes, cap_regexes;
+} query_parser;
+
+void query_parser_init(query_parser *p, query_session *s, const char *line,
+		       hs_error *err);
+void query_parser_done(query_parser *p);
+
+/* The current token (lexing it when needed); after a lexing error, an end
+ * token (with p->failed set). */
+const query_token *query_peek(query_parser *p);
+void query_advance(query_parser *p);
+/* 1 when the current token is the word `kw` (case-insensitive). */
+int query_at_kw(query_parser *p, const char *kw);
+/* Consumes the keyword if it is there. */
+int query_accept_kw(query_parser *p, const char *kw);
+int query_accept(query_parser *p, int kind);
+/* The rest of the line from the current token on (trimmed; quotes removed
+ * when the whole rest is one quoted string); consumes it.  For paths. */
+char *query_rest(query_parser *p);
+/* The next whitespace-delimited chunk (quoted strings allowed); for paths. */
+char *query_raw_word(query_parser *p, size_t *pos);
+
+/* Sets an error at byte offset `pos` of the line (column pos + 1). */
+int query_fail_at(query_parser *p, size_t pos, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* "unexpected 'x' at column N (expected WHAT)" for the current token. */
+int query_fail_expected(query_parser *p, const char *what);
+/* A short description of the current token for messages: "'foo'",
+ * "end of line". */
+const char *query_tok_desc(query_parser *p, char *buf, size_t cap);
+
+/* A whole expression in p->scope; type checked, words resolved. */
+query_expr *query_parse_expr(query_parser *p);
+/* A non-negative integer (node ids, limits); -1 on error. */
+long long query_parse_count(query_parser *p, const char *what);
+/* A node id in range; -1 on error. */
+long long query_parse_node(query_parser *p);
+
+/* The field named `name` in a scope, or NULL (also accepts f<i> / c<i>). */
+const query_field *query_find_field(query_session *s, int scope,
+				    const char *name);
+/* The closest candidate to `word` among `names` (edit distance), or NULL. */
+const char *query_suggest(const char *word, const char *const *names,
+			  size_t n);
+/* Suggestion among the fields of a scope. */
+const char *query_suggest_field(query_session *s, int scope, const char *word);
+
+/* ---- evaluation ----------------------------------------------------- */
+
+/* Builds whatever caches `e` needs (shapes, costs, predictions); -1 with err
+ * set when a cache cannot be built (e.g. predictions fail). */
+int query_prepare(query_session *s, const query_expr *e, hs_error *err);
+int query_prepare_field(query_session *s, const query_field *f, hs_error *err);
+double query_eval_num(query_session *s, const query_expr *e, int64_t row);
+const char *query_eval_text(query_session *s, const query_expr *e, int64_t row);
+double query_field_num(query_session *s, const query_field *f, int64_t row);
+const char *query_field_text(query_session *s, const query_field *f, int64_t row);
+/* Truth of a number: non-zero and not NaN. */
+static inline int query_truthy(double v)
+{
+	return v != 0 && v == v;
+}
+
+/* Session caches. */
+int query_need_shapes(query_session *s, hs_error *err);
+int query_need_cost(query_session *s, hs_error *err);
+int query_need_predicted(query_session *s, hs_error *err);
+const char *query_shape_text(query_session *s, int64_t node);
+
+/* ---- tables --------------------------------------------------------- */
+
+typedef struct query_tb {
+	query_result *r;
+	size_t cap;
+	/* string interning for text cells */
+	struct query_strpool *pool;
+} query_tb;
+
+/* Starts a table result with these columns (names copied). */
+int query_tb_init(query_tb *b, query_result *r, int ncols,
+		  const char *const *names, const query_type *types,
+		  hs_error *err);
+/* Appends a row (cells zero/""); returns its index or -1 (out of memory). */
+int64_t query_tb_row(query_tb *b, int64_t node, int64_t config, hs_error *err);
+int query_tb_num(query_tb *b, int64_t row, int col, double v);
+int query_tb_text(query_tb *b, int64_t row, int col, const char *text,
+		  hs_error *err);
+/* Frees the builder's interning table (the result keeps the strings). */
+void query_tb_done(query_tb *b);
+/* Reserves room for n rows in total. */
+int query_tb_reserve(query_tb *b, size_t n, hs_error *err);
+/* A string owned by the result (for notes and text blocks, use malloc). */
+const char *query_tb_str(query_tb *b, const char *text, hs_error *err);
+
+/* Frees a table's storage (names, types, cells, strings). */
+void query_table_free(query_table *t);
+
+/* ---- numbers -------------------------------------------------------- */
+
+/* Shortest text that reads back to the same double ("%.17g" at most);
+ * integers without a fraction; "nan"/"inf"/"-inf" for the rest. */
+int query_fmt_exact(double v, char *buf, size_t cap);
+/* For aligned tables: integers exactly, else 6 significant digits. */
+int query_fmt_short(double v, char *buf, size_t cap);
+
+#endif

@@ -1,0 +1,307 @@
+/* table.c - the arena, result tables and number formatting of the query
+ * language.
+ *
+ * A result table's cells live in one block that starts with a hidden header
+ * holding the chain of chunks where its text cells are stored, so that
+ * query_table_free() can release everything from the public struct alone.
+ * Text cells are interned while a table is built: a column of 40,000 opcode
+ * names stores each name once.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "repl/query_impl.h"
+
+/* ---- arena ---------------------------------------------------------- */
+
+struct query_chunk {
+	query_chunk *next;
+	size_t used, cap;
+	_Alignas(16) unsigned char data[];
+};
+
+void *query_arena_alloc(query_arena *a, size_t n)
+{
+	query_chunk *c = a->head;
+
+	n = (n + 15) & ~(size_t)15;
+	if (n == 0)
+		n = 16;
+	if (!c || c->cap - c->used < n) {
+		size_t cap = n > 8192 ? n : 8192;
+		c = malloc(sizeof *c + cap);
+		if (!c)
+			return NULL;
+		c->used = 0;
+		c->cap = cap;
+		c->next = a->head;
+		a->head = c;
+	}
+	void *p = c->data + c->used;
+	c->used += n;
+	memset(p, 0, n);
+	return p;
+}
+
+char *query_arena_strndup(query_arena *a, const char *s, size_t n)
+{
+	char *d = query_arena_alloc(a, n + 1);
+
+	if (d) {
+		memcpy(d, s, n);
+		d[n] = '\0';
+	}
+	return d;
+}
+
+void query_arena_free(query_arena *a)
+{
+	query_chunk *c = a->head;
+
+	while (c) {
+		query_chunk *next = c->next;
+		free(c);
+		c = next;
+	}
+	a->head = NULL;
+}
+
+/* ---- tables --------------------------------------------------------- */
+
+/* The block behind query_table.cells. */
+struct cell_block {
+	query_arena strings;
+	size_t pad;
+	query_cell cells[];
+};
+
+static struct cell_block *block_of(const query_table *t)
+{
+	if (!t->cells)
+		return NULL;
+	return (struct cell_block *)((char *)t->cells - offsetof(struct cell_block, cells));
+}
+
+/* Interning: open addressing over string contents. */
+struct query_strpool {
+	const char **slot;
+	size_t cap, used;
+};
+
+static uint64_t str_hash(const char *s)
+{
+	uint64_t h = 1469598103934665603ull;
+
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211ull;
+	return h;
+}
+
+static int pool_grow(struct query_strpool *p)
+{
+	size_t cap = p->cap ? p->cap * 2 : 64;
+	const char **slot = calloc(cap, sizeof *slot);
+
+	if (!slot)
+		return -1;
+	for (size_t i = 0; i < p->cap; i++) {
+		if (!p->slot[i])
+			continue;
+		size_t j = str_hash(p->slot[i]) & (cap - 1);
+		while (slot[j])
+			j = (j + 1) & (cap - 1);
+		slot[j] = p->slot[i];
+	}
+	free(p->slot);
+	p->slot = slot;
+	p->cap = cap;
+	return 0;
+}
+
+int query_tb_init(query_tb *b, query_result *r, int ncols,
+		  const char *const *names, const query_type *types,
+		  hs_error *err)
+{
+	query_table *t = &r->table;
+
+	memset(b, 0, sizeof *b);
+	b->r = r;
+	r->kind = QUERY_TABLE;
+	memset(t, 0, sizeof *t);
+	t->ncols = ncols;
+	t->cols = calloc((size_t)ncols + 1, sizeof *t->cols);
+	t->types = calloc((size_t)ncols + 1, sizeof *t->types);
+	struct cell_block *blk = calloc(1, sizeof *blk);
+	b->pool = calloc(1, sizeof *b->pool);
+	if (!t->cols || !t->types || !blk || !b->pool) {
+		free(blk);
+		goto oom;
+	}
+	t->cells = blk->cells;
+	for (int i = 0; i < ncols; i++) {
+		t->cols[i] = strdup(names[i]);
+		if (!t->cols[i])
+			goto oom;
+		t->types[i] = types[i];
+	}
+	return 0;
+oom:
+	query_tb_done(b);
+	query_table_free(t);
+	return hs_fail(err, HS_EDATA, "out of memory building a table of %d columns", ncols);
+}
+
+void query_tb_done(query_tb *b)
+{
+	if (b->pool) {
+		free(b->pool->slot);
+		free(b->pool);
+		b->pool = NULL;
+	}
+}
+
+int query_tb_reserve(query_tb *b, size_t n, hs_error *err)
+{
+	query_table *t = &b->r->table;
+
+	if (n <= b->cap)
+		return 0;
+	size_t ncols = (size_t)t->ncols;
+	struct cell_block *blk = block_of(t);
+	size_t bytes = sizeof *blk + n * ncols * sizeof(query_cell);
+	struct cell_block *nb = realloc(blk, bytes);
+	if (!nb)
+		return hs_fail(err, HS_EDATA, "out of memory for a table of %zu rows", n);
+	t->cells = nb->cells;
+	int64_t *node = realloc(t->node, n * sizeof *node);
+	if (node)
+		t->node = node;
+	int64_t *config = realloc(t->config, n * sizeof *config);
+	if (config)
+		t->config = config;
+	if (!node || !config)
+		return hs_fail(err, HS_EDATA, "out of memory for a table of %zu rows", n);
+	b->cap = n;
+	return 0;
+}
+
+int64_t query_tb_row(query_tb *b, int64_t node, int64_t config, hs_error *err)
+{
+	query_table *t = &b->r->table;
+
+	if ((size_t)t->nrows == b->cap &&
+	    query_tb_reserve(b, b->cap ? b->cap * 2 : 16, err) < 0)
+		return -1;
+	int64_t r = t->nrows++;
+	query_cell *c = &t->cells[(size_t)r * (size_t)t->ncols];
+	for (int i = 0; i < t->ncols; i++) {
+		c[i].num = t->types[i] == QUERY_NUM ? NAN : 0;
+		c[i].text = "";
+	}
+	t->node[r] = node;
+	t->config[r] = config;
+	return r;
+}
+
+int query_tb_num(query_tb *b, int64_t row, int col, double v)
+{
+	query_table *t = &b->r->table;
+
+	t->cells[(size_t)row * (size_t)t->ncols + (size_t)col].num = v;
+	return 0;
+}
+
+const char *query_tb_str(query_tb *b, const char *text, hs_error *err)
+{
+	struct query_strpool *p = b->pool;
+	struct cell_block *blk = block_of(&b->r->table);
+
+	if (!text || !*text)
+		return "";
+	if (p->used * 2 >= p->cap && pool_grow(p) < 0)
+		goto oom;
+	size_t j = str_hash(text) & (p->cap - 1);
+	while (p->slot[j]) {
+		if (strcmp(p->slot[j], text) == 0)
+			return p->slot[j];
+		j = (j + 1) & (p->cap - 1);
+	}
+	char *copy = query_arena_strndup(&blk->strings, text, strlen(text));
+	if (!copy)
+		goto oom;
+	p->slot[j] = copy;
+	p->used++;
+	return copy;
+oom:
+	hs_fail(err, HS_EDATA, "out of memory storing table text");
+	return NULL;
+}
+
+int query_tb_text(query_tb *b, int64_t row, int col, const char *text,
+		  hs_error *err)
+{
+	query_table *t = &b->r->table;
+	const char *s = query_tb_str(b, text, err);
+
+	if (!s)
+		return -1;
+	t->cells[(size_t)row * (size_t)t->ncols + (size_t)col].text = s;
+	return 0;
+}
+
+void query_table_free(query_table *t)
+{
+	struct cell_block *blk = block_of(t);
+
+	if (t->cols)
+		for (int i = 0; i < t->ncols; i++)
+			free(t->cols[i]);
+	free(t->cols);
+	free(t->types);
+	if (blk) {
+		query_arena_free(&blk->strings);
+		free(blk);
+	}
+	free(t->node);
+	free(t->config);
+	memset(t, 0, sizeof *t);
+}
+
+/* ---- numbers -------------------------------------------------------- */
+
+static int fmt_special(double v, char *buf, size_t cap)
+{
+	if (isnan(v))
+		return snprintf(buf, cap, "nan");
+	if (isinf(v))
+		return snprintf(buf, cap, v < 0 ? "-inf" : "inf");
+	if (v == floor(v) && fabs(v) < 1e15)
+		return snprintf(buf, cap, "%.0f", v == 0 ? 0.0 : v);
+	return -1;
+}
+
+int query_fmt_exact(double v, char *buf, size_t cap)
+{
+	int n = fmt_special(v, buf, cap);
+
+	if (n >= 0)
+		return n;
+	for (int prec = 15; prec <= 17; prec++) {
+		n = snprintf(buf, cap, "%.*g", prec, v);
+		if (strtod(buf, NULL) == v)
+			break;
+	}
+	return n;
+}
+
+int query_fmt_short(double v, char *buf, size_t cap)
+{
+	int n = fmt_special(v, buf, cap);
+
+	if (n >= 0)
+		return n;
+	return snprintf(buf, cap, "%.6g", v);
+}
