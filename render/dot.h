@@ -22,6 +22,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include <graphviz/cgraph.h>
 #include <graphviz/gvc.h>
@@ -58,6 +59,9 @@ int dot_format_known(const char *fmt);
  * at `path` (an existing file there is untouched). */
 int dot_write(Agraph_t *g, const char *path, const char *fmt, hs_error *err);
 
+/* Writes `g` to an open stream (used for `-o -`); the caller closes it. */
+int dot_write_stream(Agraph_t *g, FILE *fp, const char *fmt, hs_error *err);
+
 /* dot_build + dot_write. */
 int dot_export(const region *r, const dot_opts *o, const char *path,
 	       const char *fmt, hs_error *err);
@@ -67,6 +71,12 @@ int dot_export(const region *r, const dot_opts *o, const char *path,
 GVC_t *dot_context(hs_error *err);
 /* Frees the shared context (safe to call when none was made). */
 void dot_shutdown(void);
+
+/* The two label lines of node `id` as the terminal shows them:
+ * "1234 convolution" and the HLO shape text, each cut to `maxw` columns
+ * with "…" (UTF-8, `cap` bytes each).  Returns the wider line's width. */
+int dot_node_lines(const hs_graph *g, int64_t id, int maxw, char *l1, char *l2,
+		   size_t cap);
 
 /* Heat helpers shared with the terminal drawing: the bin (0..DOT_HEAT_BINS-1)
  * of value v on the scale of [lo, hi], or -1 for NaN; and the bin's color. */

@@ -23,6 +23,8 @@
  * A region with more than `limit` nodes (default 500) is refused unless
  * `force` is set; the message gives its size and what to try instead.
  *
+ * `limit` <= 0 means no limit.
+ *
  * Ownership: region_select() returns a region freed by region_free().  The
  * region borrows the graph (r->g), which must outlive it; `ids` in the spec
  * is copied.

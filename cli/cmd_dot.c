@@ -1,0 +1,493 @@
+/* hloscope dot FILE REGION [-o OUT] [-T dot|svg|png] [--heat FEATURE|cost]
+ *              [--limit N] [--force] [--highlight IDS] [--text] [--cells]
+ *
+ * Draws a region of an HLO graph with Graphviz (linked, no `dot` process):
+ * to a DOT, SVG or PNG file (written to a temporary file and renamed), and
+ * with --text as box-drawing text on stdout.  See `hloscope dot --help`. */
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/commands.h"
+#include "loader/graph.h"
+#include "loader/hlo.h"
+#include "render/render.h"
+
+static const char help_text[] =
+	"usage: hloscope dot FILE REGION [-o OUT] [options]\n"
+	"\n"
+	"Draws part of an HLO graph with Graphviz: edges go from operand to user,\n"
+	"nodes are colored by opcode category as XLA's graph dumper does.\n"
+	"\n"
+	"REGION (exactly one):\n"
+	"  --around ID          nodes near node ID\n"
+	"    --radius K         steps to follow (default 1)\n"
+	"    --direction D      operands, users or both (default both)\n"
+	"    --max-users N      collapse the users of nodes with more than N users\n"
+	"                       into one \"N more users\" box (default 16, 0 = never)\n"
+	"  --path A B           every path between nodes A and B\n"
+	"    --max-nodes N      keep at most N nodes, shortest paths first\n"
+	"  --computation C      computation C (a node_splits segment)\n"
+	"  --configurable       configurable nodes of a layout graph and their neighbours\n"
+	"  --nodes IDS          these nodes (\"1,5,9-12\") and the edges among them\n"
+	"\n"
+	"Output:\n"
+	"  -o OUT               .dot, .svg or .png file (\"-\" for stdout, with -T)\n"
+	"  -T FMT               dot, svg or png (overrides OUT's extension)\n"
+	"  --text               print the terminal drawing to stdout\n"
+	"  --cells              DOT output sized in terminal cells, as --text lays it out\n"
+	"  --heat FEATURE|cost  fill nodes by a node feature (name or index) or by the\n"
+	"                       analytic cost model's seconds, with a legend\n"
+	"  --heat-scale S       linear, log or auto (default)\n"
+	"  --highlight IDS      draw these nodes with a thick blue border\n"
+	"  --limit N            refuse regions over N nodes (default 500)\n"
+	"  --force              lay out any size\n";
+
+typedef struct dot_args {
+	const char *file, *out, *fmt, *heat, *heat_scale;
+	const char *around, *radius, *direction, *max_users, *path_a, *path_b, *max_nodes,
+		*computation, *nodes, *highlight, *limit;
+	int configurable, force, text, cells, n_kinds;
+} dot_args;
+
+/* Parses a signed integer; returns 0 on success. */
+static int parse_i64(const char *s, int64_t *out)
+{
+	char *end;
+	long long v;
+
+	if (!s || !*s)
+		return -1;
+	errno = 0;
+	v = strtoll(s, &end, 10);
+	if (errno || *end)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+/* Parses "1,5,9-12" into a new array. */
+static int parse_ids(const char *opt, const char *s, int64_t **ids, size_t *n)
+{
+	size_t cap = 16;
+	const char *p = s;
+
+	*n = 0;
+	*ids = malloc(cap * sizeof **ids);
+	if (!*ids)
+		return cli_usage_error("dot", "out of memory");
+	while (*p) {
+		char *end;
+		long long a, b;
+
+		while (*p == ' ' || *p == ',')
+			p++;
+		if (!*p)
+			break;
+		errno = 0;
+		a = strtoll(p, &end, 10);
+		if (end == p || errno)
+			goto bad;
+		b = a;
+		p = end;
+		if (*p == '-') {
+			const char *q = p + 1;
+			b = strtoll(q, &end, 10);
+			if (end == q || errno || b < a)
+				goto bad;
+			p = end;
+		}
+		if (*p && *p != ',' && *p != ' ')
+			goto bad;
+		if (a < 0)
+			goto bad;
+		if (b - a > 100000000LL)
+			goto bad;
+		for (long long v = a; v <= b; v++) {
+			if (*n == cap) {
+				int64_t *m = realloc(*ids, 2 * cap * sizeof **ids);
+				if (!m)
+					goto bad;
+				*ids = m;
+				cap *= 2;
+			}
+			(*ids)[(*n)++] = v;
+		}
+	}
+	if (*n == 0)
+		goto bad;
+	return 0;
+bad:
+	free(*ids);
+	*ids = NULL;
+	return cli_usage_error("dot", "%s needs node ids like 1,5,9-12, not '%s'", opt, s);
+}
+
+static int need(int argc, char **argv, int i, int count)
+{
+	if (i + count >= argc)
+		return cli_usage_error("dot", "%s needs %s", argv[i],
+				       count == 1 ? "a value" : "two values");
+	return 0;
+}
+
+static int parse_args(int argc, char **argv, dot_args *a)
+{
+	memset(a, 0, sizeof *a);
+	for (int i = 1; i < argc; i++) {
+		const char *o = argv[i];
+		const char **slot = NULL;
+
+		if (!strcmp(o, "--around")) {
+			slot = &a->around;
+			a->n_kinds++;
+		} else if (!strcmp(o, "--radius")) {
+			slot = &a->radius;
+		} else if (!strcmp(o, "--direction")) {
+			slot = &a->direction;
+		} else if (!strcmp(o, "--max-users")) {
+			slot = &a->max_users;
+		} else if (!strcmp(o, "--max-nodes")) {
+			slot = &a->max_nodes;
+		} else if (!strcmp(o, "--computation")) {
+			slot = &a->computation;
+			a->n_kinds++;
+		} else if (!strcmp(o, "--nodes")) {
+			slot = &a->nodes;
+			a->n_kinds++;
+		} else if (!strcmp(o, "--highlight")) {
+			slot = &a->highlight;
+		} else if (!strcmp(o, "--limit")) {
+			slot = &a->limit;
+		} else if (!strcmp(o, "-o") || !strcmp(o, "--output")) {
+			slot = &a->out;
+		} else if (!strcmp(o, "-T") || !strcmp(o, "--format")) {
+			slot = &a->fmt;
+		} else if (!strcmp(o, "--heat")) {
+			slot = &a->heat;
+		} else if (!strcmp(o, "--heat-scale")) {
+			slot = &a->heat_scale;
+		} else if (!strcmp(o, "--path")) {
+			if (need(argc, argv, i, 2))
+				return 1;
+			a->path_a = argv[i + 1];
+			a->path_b = argv[i + 2];
+			a->n_kinds++;
+			i += 2;
+			continue;
+		} else if (!strcmp(o, "--configurable")) {
+			a->configurable = 1;
+			a->n_kinds++;
+			continue;
+		} else if (!strcmp(o, "--force")) {
+			a->force = 1;
+			continue;
+		} else if (!strcmp(o, "--text")) {
+			a->text = 1;
+			continue;
+		} else if (!strcmp(o, "--cells")) {
+			a->cells = 1;
+			continue;
+		} else if (o[0] == '-' && o[1]) {
+			return cli_usage_error("dot", "unknown option '%s' (see hloscope dot --help)", o);
+		} else if (!a->file) {
+			a->file = o;
+			continue;
+		} else {
+			return cli_usage_error("dot", "unexpected argument '%s'", o);
+		}
+		if (need(argc, argv, i, 1))
+			return 1;
+		*slot = argv[++i];
+	}
+	if (!a->file)
+		return cli_usage_error("dot", "needs a FILE");
+	if (a->n_kinds == 0)
+		return cli_usage_error("dot", "needs a region: --around ID, --path A B, "
+				       "--computation C, --configurable or --nodes IDS");
+	if (a->n_kinds > 1)
+		return cli_usage_error("dot", "give one region only (--around, --path, "
+				       "--computation, --configurable or --nodes)");
+	if ((a->radius || a->direction || a->max_users) && !a->around)
+		return cli_usage_error("dot", "--radius, --direction and --max-users go with --around");
+	if (a->max_nodes && !a->path_a)
+		return cli_usage_error("dot", "--max-nodes goes with --path");
+	if (!a->out && !a->text)
+		return cli_usage_error("dot", "needs -o OUT or --text");
+	return 0;
+}
+
+static int count_opt(const char *opt, const char *s, int64_t *out)
+{
+	if (parse_i64(s, out))
+		return cli_usage_error("dot", "%s needs a number, not '%s'", opt, s);
+	if (*out < 0)
+		return cli_usage_error("dot", "%s must be 0 or more, not %s", opt, s);
+	return 0;
+}
+
+static int node_opt(const char *opt, const char *s, int64_t *out)
+{
+	if (parse_i64(s, out))
+		return cli_usage_error("dot", "%s needs a node id, not '%s'", opt, s);
+	return 0; /* range is checked by region_select against the graph */
+}
+
+static int build_spec(const dot_args *a, region_spec *s, int64_t **ids)
+{
+	region_spec_init(s);
+	*ids = NULL;
+	s->force = a->force;
+	if (a->limit) {
+		if (count_opt("--limit", a->limit, &s->limit))
+			return 1;
+		if (s->limit == 0)
+			return cli_usage_error("dot", "--limit must be 1 or more (or use --force)");
+	}
+	if (a->around) {
+		s->kind = REGION_AROUND;
+		if (node_opt("--around", a->around, &s->center))
+			return 1;
+		if (a->radius) {
+			if (parse_i64(a->radius, &s->radius))
+				return cli_usage_error("dot", "--radius needs a number, not '%s'",
+						       a->radius);
+			if (s->radius < 0)
+				return cli_usage_error("dot", "--radius must be 0 or more, not %s",
+						       a->radius);
+		}
+		if (a->direction) {
+			int d = region_dir_parse(a->direction);
+			if (d < 0)
+				return cli_usage_error("dot", "--direction must be operands, users "
+						       "or both, not '%s'", a->direction);
+			s->dir = (region_dir)d;
+		}
+		if (a->max_users && count_opt("--max-users", a->max_users, &s->user_threshold))
+			return 1;
+	} else if (a->path_a) {
+		s->kind = REGION_PATH;
+		if (node_opt("--path", a->path_a, &s->from) || node_opt("--path", a->path_b, &s->to))
+			return 1;
+		if (a->max_nodes) {
+			if (count_opt("--max-nodes", a->max_nodes, &s->max_nodes))
+				return 1;
+			if (s->max_nodes == 0)
+				return cli_usage_error("dot", "--max-nodes must be 1 or more");
+		}
+	} else if (a->computation) {
+		s->kind = REGION_COMPUTATION;
+		if (parse_i64(a->computation, &s->comp))
+			return cli_usage_error("dot", "--computation needs a number, not '%s'",
+					       a->computation);
+	} else if (a->configurable) {
+		s->kind = REGION_CONFIGURABLE;
+	} else {
+		s->kind = REGION_NODES;
+		if (parse_ids("--nodes", a->nodes, ids, &s->n_ids))
+			return 1;
+		s->ids = *ids;
+	}
+	return 0;
+}
+
+/* Per-node heat values; NULL with a message on failure. */
+static double *heat_values(const hs_graph *g, const char *what, char *name, size_t cap,
+			   int *status)
+{
+	double *v = malloc((size_t)g->n_nodes * sizeof *v);
+	int64_t idx;
+
+	*status = 0;
+	if (!v) {
+		fprintf(stderr, "hloscope: out of memory\n");
+		*status = 2;
+		return NULL;
+	}
+	if (!strcmp(what, "cost")) {
+		free(v);
+		*status = cli_usage_error("dot", "--heat cost: the analytic cost model is not "
+					  "built into this hloscope yet");
+		return NULL;
+	}
+	if (parse_i64(what, &idx) == 0) {
+		if (idx < 0 || idx >= g->feat_width) {
+			free(v);
+			*status = cli_usage_error("dot", "--heat: feature index %s is out of range "
+						  "(0..%d)", what, g->feat_width - 1);
+			return NULL;
+		}
+	} else {
+		idx = hlo_node_feature_index_w(what, g->feat_width);
+		if (idx < 0) {
+			free(v);
+			*status = cli_usage_error("dot", "--heat: no node feature named '%s' "
+						  "(try `hloscope info` for names, a feature "
+						  "index, or cost)", what);
+			return NULL;
+		}
+	}
+	for (int64_t i = 0; i < g->n_nodes; i++)
+		v[i] = graph_feat(g, i)[idx];
+	snprintf(name, cap, "%s", hlo_node_feature_name((int)idx, g->feat_width));
+	return v;
+}
+
+static int print_text(const region *r, const dot_opts *o)
+{
+	hs_error err = {0};
+	hs_layout *L = layout_region(r, o, &err);
+	canvas *cv;
+	char *text;
+	int w, h;
+
+	if (!L)
+		return cli_report(&err);
+	canvas_extent(L, &w, &h);
+	cv = canvas_new(w, h);
+	if (!cv) {
+		layout_free(L);
+		fprintf(stderr, "hloscope: the drawing (%d x %d cells) is too large for memory\n",
+			w, h);
+		return 2;
+	}
+	canvas_draw(cv, L, 0, 0, -1);
+	text = canvas_text(cv);
+	if (!text) {
+		canvas_free(cv);
+		layout_free(L);
+		fprintf(stderr, "hloscope: out of memory\n");
+		return 2;
+	}
+	printf("%s: %" PRId64 " nodes, %" PRId64 " edges", r->title, r->n_nodes, r->n_edges);
+	if (r->n_more)
+		printf(", %" PRId64 " collapsed user group%s", r->n_more, r->n_more == 1 ? "" : "s");
+	printf("\n");
+	if (L->heat && L->scale.any) {
+		printf("heat %s%s: ", o->heat_name, L->scale.log ? " (log scale)" : "");
+		printf("▁ %.3g  ▄ %.3g  █ %.3g\n", dot_heat_edge(&L->scale, 0),
+		       dot_heat_edge(&L->scale, DOT_HEAT_BINS / 2),
+		       dot_heat_edge(&L->scale, DOT_HEAT_BINS));
+	}
+	fputs(text, stdout);
+	free(text);
+	canvas_free(cv);
+	layout_free(L);
+	return fflush(stdout) == 0 ? 0 : 2;
+}
+
+int cmd_dot(int argc, char **argv)
+{
+	dot_args a;
+	region_spec spec;
+	dot_opts opts;
+	hs_error err = {0};
+	hs_graph *g = NULL;
+	region *r = NULL;
+	int64_t *ids = NULL, *hl = NULL;
+	size_t n_hl = 0;
+	double *heat = NULL;
+	char heat_name[128];
+	const char *fmt = NULL;
+	int rc;
+
+	for (int i = 1; i < argc; i++)
+		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+			fputs(help_text, stdout);
+			return 0;
+		}
+	if ((rc = parse_args(argc, argv, &a)) != 0)
+		return rc;
+	if ((rc = build_spec(&a, &spec, &ids)) != 0)
+		return rc;
+	dot_opts_init(&opts);
+	if (a.out) {
+		fmt = a.fmt ? a.fmt : dot_format_for_path(a.out);
+		if (!fmt) {
+			rc = cli_usage_error("dot", "cannot tell the format of '%s' from its name; "
+					     "use -T dot, svg or png", a.out);
+			goto out;
+		}
+		if (!dot_format_known(fmt)) {
+			rc = cli_usage_error("dot", "unknown format '%s' (dot, svg or png)", fmt);
+			goto out;
+		}
+		if (a.cells && strcmp(fmt, "dot") != 0) {
+			rc = cli_usage_error("dot", "--cells only applies to DOT output");
+			goto out;
+		}
+	} else if (a.fmt || a.cells) {
+		rc = cli_usage_error("dot", "-T and --cells need -o OUT");
+		goto out;
+	}
+	if (a.heat_scale) {
+		if (!strcmp(a.heat_scale, "linear"))
+			opts.heat_log = 0;
+		else if (!strcmp(a.heat_scale, "log"))
+			opts.heat_log = 1;
+		else if (!strcmp(a.heat_scale, "auto"))
+			opts.heat_log = -1;
+		else {
+			rc = cli_usage_error("dot", "--heat-scale must be linear, log or auto");
+			goto out;
+		}
+	}
+	if (a.highlight && (rc = parse_ids("--highlight", a.highlight, &hl, &n_hl)) != 0)
+		goto out;
+
+	g = graph_open(a.file, &err);
+	if (!g) {
+		rc = cli_report(&err);
+		goto out;
+	}
+	for (size_t i = 0; i < n_hl; i++)
+		if (hl[i] >= g->n_nodes) {
+			rc = cli_usage_error("dot", "--highlight: node %" PRId64 " is out of range: "
+					     "%s has %" PRId64 " nodes (0..%" PRId64 ")", hl[i],
+					     g->name, g->n_nodes, g->n_nodes - 1);
+			goto out;
+		}
+	opts.highlight = hl;
+	opts.n_highlight = n_hl;
+	if (a.heat) {
+		heat = heat_values(g, a.heat, heat_name, sizeof heat_name, &rc);
+		if (!heat)
+			goto out;
+		opts.heat = heat;
+		opts.heat_name = heat_name;
+	}
+	r = region_select(g, &spec, &err);
+	if (!r) {
+		rc = cli_report(&err);
+		goto out;
+	}
+	if (a.out) {
+		opts.terminal = a.cells;
+		if (!strcmp(a.out, "-")) {
+			Agraph_t *G = dot_build(r, &opts, &err);
+			rc = G ? dot_write_stream(G, stdout, fmt, &err) : -1;
+			if (G)
+				agclose(G);
+			if (rc == 0 && fflush(stdout) != 0)
+				rc = hs_fail(&err, HS_EUSAGE, "cannot write to stdout");
+		} else {
+			rc = dot_export(r, &opts, a.out, fmt, &err);
+		}
+		if (rc) {
+			rc = cli_report(&err);
+			goto out;
+		}
+		opts.terminal = 0;
+	}
+	rc = a.text ? print_text(r, &opts) : 0;
+out:
+	region_free(r);
+	graph_free(g);
+	free(ids);
+	free(hl);
+	free(heat);
+	return rc;
+}
