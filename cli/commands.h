@@ -12,6 +12,7 @@
 	X("dump", cmd_dump, "FILE ARRAY [--limit N]", "print an array's values, C order")      \
 	X("check", cmd_check, "PATH...", "decompress and validate everything")                 \
 	X("synth", cmd_synth, "DIR [--seed N]", "write the synthetic demo dataset")                 \
+	X("dot", cmd_dot, "FILE REGION -o OUT|--text [-T FMT] [--heat F|cost] [--limit N] [--force]", "draw a region with Graphviz (--help)") \
 	X("query", cmd_query, "FILE ['QUERY'...] [-f SCRIPT] [--csv|--json] [--model M] [--time]", "run queries (or a script, or stdin); try QUERY = help") \
 	X("repl", cmd_repl, "FILE [--model M] [--csv|--json] [--no-history]", "interactive query prompt with history and completion")
 
