@@ -309,19 +309,33 @@ static void draw_edge(pen *p, const hs_layout *L, const lay_edge *e)
 		z--;
 	if (s == 0 || s > z || z + 1 >= p->n)
 		return; /* boxes touch or the path never leaves them */
+	/* Once the line is right above the user's box, drop straight in: the
+	 * spline's last flat stretch along the box top reads badly in cells. */
+	int last_dir = 0;
+	for (size_t i = s; i < z; i++) {
+		int x = p->path[2 * i], y = p->path[2 * i + 1];
+		if (y == hb[1] - 1 && x > hb[0] && x < hb[0] + hb[2] - 1) {
+			z = i;
+			last_dir = L_DOWN;
+			break;
+		}
+	}
 	for (size_t i = s; i <= z; i++) {
 		int x = p->path[2 * i], y = p->path[2 * i + 1];
 		canvas_cell *c = cell(p, x, y);
 		if (!c)
 			continue;
 		c->lines |= (uint8_t)dir_bit(x, y, p->path[2 * i - 2], p->path[2 * i - 1]);
-		c->lines |= (uint8_t)dir_bit(x, y, p->path[2 * i + 2], p->path[2 * i + 3]);
+		if (i == z && last_dir)
+			c->lines |= (uint8_t)last_dir;
+		else
+			c->lines |= (uint8_t)dir_bit(x, y, p->path[2 * i + 2], p->path[2 * i + 3]);
 		c->lines |= e->dashed ? L_DASHED : L_SOLID;
 	}
 	/* Arrowhead on the last cell before the user's box. */
 	{
 		int x = p->path[2 * z], y = p->path[2 * z + 1];
-		int d = dir_bit(x, y, p->path[2 * z + 2], p->path[2 * z + 3]);
+		int d = last_dir ? last_dir : dir_bit(x, y, p->path[2 * z + 2], p->path[2 * z + 3]);
 		canvas_cell *c = cell(p, x, y);
 		if (c) {
 			int a = d == L_DOWN ? A_DOWN : d == L_UP ? A_UP : d == L_LEFT ? A_LEFT : A_RIGHT;

@@ -25,8 +25,8 @@
 #include "render/dot.h"
 #include "render/region.h"
 
-#define LAYOUT_CELL_W 7.2   /* points per terminal column (0.1 inch) */
-#define LAYOUT_CELL_H 14.4  /* points per terminal row (0.2 inch) */
+#define LAYOUT_CELL_W 7.0   /* points per terminal column (Graphviz rounds sizes to points) */
+#define LAYOUT_CELL_H 14.0  /* points per terminal row */
 #define LAYOUT_NODE_ROWS 4  /* box height in rows: border, 2 lines, border */
 #define LAYOUT_LABEL_MAX 40 /* label line length cap in columns (UTF-8 "…" counts 1) */
 
