@@ -31,9 +31,9 @@ size_t npy_header_length(const uint8_t *buf, size_t n, hs_error *err)
 	if (n < 10 || memcmp(buf, MAGIC, 6) != 0)
 		return hs_fail(err, HS_EDATA, "byte 0: not a .npy array (bad magic)"), 0;
 	int major = buf[6];
-	if (major == 1) {
+	if (major == 1 && buf[7] == 0) { /* numpy reads 1.0, 2.0 and 3.0 only */
 		return 10 + (size_t)(buf[8] | buf[9] << 8);
-	} else if (major == 2 || major == 3) {
+	} else if ((major == 2 || major == 3) && buf[7] == 0) {
 		if (n < 12)
 			return hs_fail(err, HS_EDATA, "byte %zu: header ends early", n), 0;
 		uint32_t len = (uint32_t)buf[8] | (uint32_t)buf[9] << 8 |
