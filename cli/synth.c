@@ -53,13 +53,13 @@
  *         OVH + out bytes / BW (elementwise work mostly vanishes into fusions)
  *   T_k = convolution, dot: (OVH + max(flops / MXU, bytes / BW)) * P_k
  *         reshape, transpose, copy: OVH + 2 * out bytes / BW * (bitcast ? 0.05 : 1)
- *   P_k convolution = 1 + 2.0[in.m0 != input feature dim]
- *                       + 1.5[out.m0 != output feature dim]
- *                       + 1.0[kernel.m0 != kernel output feature dim]
- *                       + 0.5[kernel.m1 != kernel input feature dim]
+ *   P_k convolution = 1 + 4.0[in.m0 != input feature dim]
+ *                       + 3.0[out.m0 != output feature dim]
+ *                       + 2.0[kernel.m0 != kernel output feature dim]
+ *                       + 1.0[kernel.m1 != kernel input feature dim]
  *   P_k dot (contracting lhs's last dim with rhs's second-to-last)
- *                     = 1 + 2.0[lhs.m0 != lhs rank-1] + 1.5[rhs.m0 != rhs rank-1]
- *                       + 1.0[out.m0 != out rank-1] + 0.5[rhs.m1 != rhs rank-2]
+ *                     = 1 + 3.0[lhs.m0 != lhs rank-1] + 2.0[rhs.m0 != rhs rank-1]
+ *                       + 1.5[out.m0 != out rank-1] + 0.5[rhs.m1 != rhs rank-2]
  *   bitcast: transpose (out dim i = in dim perm[i]): perm[out.m_j] == in.m_j
  *            for j = 0, 1; reshape: in and out both row-major in (m0, m1)
  *            (m0 = rank-1, m1 = rank-2); copy: in == out.
@@ -1219,6 +1219,17 @@ static int encode_graph(const sy_graph *g, sy_arrays *a, hs_error *err)
 #define MXU_FPNS 123000.0
 #define NOISE_SIGMA 0.03
 #define FUSE 0.25
+/* Layout penalty weights; keep in step with the README text below (the
+ * test suite reads the formula's constants from DIR/README). */
+#define CONV_IN 4.0
+#define CONV_OUT 3.0
+#define CONV_K0 2.0
+#define CONV_K1 1.0
+#define DOT_LHS 3.0
+#define DOT_RHS0 2.0
+#define DOT_OUT 1.5
+#define DOT_RHS1 0.5
+#define BITCAST 0.05
 
 typedef int8_t lrow[18];
 
@@ -1447,12 +1458,12 @@ static double lay_runtime(const lay_prob *p, const int8_t *rows)
 		if (x->cfg == CK_CONV || x->cfg == CK_DOT) {
 			double pen = 1.0;
 			if (x->cfg == CK_CONV) {
-				pen += 4.0 * (in[0].a != x->cd[1]) + 3.0 * (out.a != x->cd[13]) +
-				       2.0 * (in[1].a != x->cd[7]) + 1.0 * (in[1].b != x->cd[6]);
+				pen += CONV_IN * (in[0].a != x->cd[1]) + CONV_OUT * (out.a != x->cd[13]) +
+				       CONV_K0 * (in[1].a != x->cd[7]) + CONV_K1 * (in[1].b != x->cd[6]);
 			} else {
 				int rl = g->v[x->ops[0]].rank, rr = g->v[x->ops[1]].rank;
-				pen += 3.0 * (in[0].a != rl - 1) + 2.0 * (in[1].a != rr - 1) +
-				       1.5 * (out.a != x->rank - 1) + 0.5 * (in[1].b != rr - 2);
+				pen += DOT_LHS * (in[0].a != rl - 1) + DOT_RHS0 * (in[1].a != rr - 1) +
+				       DOT_OUT * (out.a != x->rank - 1) + DOT_RHS1 * (in[1].b != rr - 2);
 			}
 			t += (OVH_NS + fmax(x->flops / MXU_FPNS, bytes / BW_BPNS)) * pen;
 		} else {
@@ -1465,7 +1476,7 @@ static double lay_runtime(const lay_prob *p, const int8_t *rows)
 					  out.a == ro - 1 && (ro < 2 || out.b == ro - 2);
 			else
 				bitcast = pair_eq(in[0], out);
-			t += OVH_NS + 2.0 * (double)nbytes(x) / BW_BPNS * (bitcast ? 0.05 : 1.0);
+			t += OVH_NS + 2.0 * (double)nbytes(x) / BW_BPNS * (bitcast ? BITCAST : 1.0);
 		}
 		/* Users that expect the default layout get a copy. */
 		if (out.a != p->k[k].def[0] || out.b != p->k[k].def[1])
@@ -2098,7 +2109,7 @@ static int write_kernel(sy_ctx *cx, const kern_spec *ks, hs_error *err)
 /* ------------------------------------------------------------------ */
 /* README and marker.                                                  */
 
-static const char readme_head[] =
+static const char readme_fmt[] =
 	"SYNTHETIC DATA - written by `hloscope synth`, not measured on any TPU.\n"
 	"\n"
 	"This folder mimics the TpuGraphs dataset (Google, NeurIPS 2023) so that\n"
@@ -2134,7 +2145,7 @@ static const char readme_head[] =
 	"\n"
 	"LAYOUT RUNTIME (ns)\n"
 	"\n"
-	"  runtime(c) = round((F + sum_k T_k(c) + X(c)) * exp(0.03 z)),  z ~ N(0,1)\n"
+	"  runtime(c) = round((F + sum_k T_k(c) + X(c)) * exp(%g z)),  z ~ N(0,1)\n"
 	"\n"
 	"  Layouts are compared by their two minor-most dims (m0, m1).  For node k:\n"
 	"  out = features 0-5, in = 6-11 (operand 0), kernel = 12-17 (operand 1).\n"
@@ -2143,20 +2154,20 @@ static const char readme_head[] =
 	"  F   = FUSE * sum over other nodes (not parameter/constant/tuple) of\n"
 	"        OVH + output bytes / BW\n"
 	"  T_k = convolution, dot: (OVH + max(flops / MXU, bytes / BW)) * P_k\n"
-	"        reshape, transpose, copy: OVH + 2 * bytes / BW * (bitcast ? 0.05 : 1)\n"
-	"  P_k convolution = 1 + 2.0[in.m0 != input feature dim]\n"
-	"                      + 1.5[out.m0 != output feature dim]\n"
-	"                      + 1.0[kernel.m0 != kernel output feature dim]\n"
-	"                      + 0.5[kernel.m1 != kernel input feature dim]\n"
+	"        reshape, transpose, copy: OVH + 2 * bytes / BW * (bitcast ? %g : 1)\n"
+	"  P_k convolution = 1 + %g[in.m0 != input feature dim]\n"
+	"                      + %g[out.m0 != output feature dim]\n"
+	"                      + %g[kernel.m0 != kernel output feature dim]\n"
+	"                      + %g[kernel.m1 != kernel input feature dim]\n"
 	"  P_k dot (lhs's last dim contracted with rhs's second-to-last)\n"
-	"          = 1 + 2.0[lhs.m0 != lhs rank-1] + 1.5[rhs.m0 != rhs rank-1]\n"
-	"              + 1.0[out.m0 != out rank-1] + 0.5[rhs.m1 != rhs rank-2]\n"
+	"          = 1 + %g[lhs.m0 != lhs rank-1] + %g[rhs.m0 != rhs rank-1]\n"
+	"              + %g[out.m0 != out rank-1] + %g[rhs.m1 != rhs rank-2]\n"
 	"  bitcast: transpose when perm maps out (m0, m1) onto in (m0, m1); reshape when\n"
 	"  in and out are both row-major (m0 = rank-1, m1 = rank-2); copy when in == out.\n"
 	"  X   = 2 * bytes(v) / BW for every copy: an explicit in/kernel layout that\n"
 	"        differs from what the operand produces, and each non-configurable user\n"
 	"        of a configurable node whose output is not its default layout.\n"
-	"  OVH = 250 ns, BW = 819 bytes/ns, MXU = 123000 flop/ns, FUSE = 0.25.\n"
+	"  OVH = %g ns, BW = %g bytes/ns, MXU = %g flop/ns, FUSE = %g.\n"
 	"\n"
 	"TILE RUNTIME (ns)\n"
 	"\n"
@@ -2172,18 +2183,24 @@ static const char readme_head[] =
 	"  step = STEP*ksteps + max(tile*W*lane*sublane/VPU + ksteps*tile*2k*mxu*lane/MXU,\n"
 	"                          (tile*B + ksteps*k*t_feat*esize)/BW)\n"
 	"  ws = 2*tile*B + k*t_feat*esize; step *= 1 + ws/VMEM when ws > VMEM\n"
-	"  runtime = round((LAUNCH + steps*step) * exp(0.03 z))\n"
-	"  STEP = 120 ns, LAUNCH = 1500 ns, VPU = 4096 flop/ns, VMEM = 16 MiB.\n"
-	"  Config 0 is the default tiling (whole minor dims while 2*tile*B <= 2 MiB);\n"
+	"  runtime = round((LAUNCH + steps*step) * exp(%g z))\n"
+	"  STEP = %g ns, LAUNCH = %g ns, VPU = %g flop/ns, VMEM = %g MiB.\n"
+	"  Config 0 is the default tiling (whole minor dims while 2*tile*B <= %g MiB);\n"
 	"  every normalizer is config 0's runtime.\n"
 	"\n";
 
-static int write_text(const char *path, const char *a, const char *b, hs_error *err)
+/* Writes the README (readme: the formulas, then `b`) or else plain `a`. */
+static int write_text(const char *path, int readme, const char *a, const char *b, hs_error *err)
 {
 	FILE *f = fopen(path, "w");
 	if (!f)
 		return hs_fail(err, HS_EDATA, "%s: cannot create: %s", path, strerror(errno));
-	int ok = fputs(a, f) >= 0 && (!b || fputs(b, f) >= 0);
+	int ok = readme ? fprintf(f, readme_fmt, NOISE_SIGMA, BITCAST, CONV_IN, CONV_OUT, CONV_K0,
+				  CONV_K1, DOT_LHS, DOT_RHS0, DOT_OUT, DOT_RHS1, OVH_NS, BW_BPNS,
+				  MXU_FPNS, FUSE, NOISE_SIGMA, STEP_NS, LAUNCH_NS, VPU_FPNS,
+				  VMEM_BYTES / (1024 * 1024), DEFAULT_WS / (1024 * 1024)) >= 0
+			: fputs(a, f) >= 0;
+	ok = ok && (!b || fputs(b, f) >= 0);
 	ok &= fflush(f) == 0;
 	if (fclose(f) != 0)
 		ok = 0;
@@ -2210,13 +2227,13 @@ static int write_all(sy_ctx *cx, hs_error *err)
 	if (ctx_note(cx, "%s", seedline) < 0)
 		return hs_fail(err, HS_EDATA, "synth: out of memory");
 	snprintf(path, sizeof path, "%s/README", cx->root);
-	if (write_text(path, readme_head, cx->readme, err) < 0)
+	if (write_text(path, 1, NULL, cx->readme, err) < 0)
 		return -1;
 	char marker[128];
 	snprintf(marker, sizeof marker, "hloscope synth output, seed %llu\n",
 		 (unsigned long long)cx->seed);
 	snprintf(path, sizeof path, "%s/%s", cx->root, SYNTH_MARKER);
-	return write_text(path, marker, NULL, err);
+	return write_text(path, 0, marker, NULL, err);
 }
 
 /* ------------------------------------------------------------------ */
