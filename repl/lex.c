@@ -154,7 +154,17 @@ static int lex_string(query_parser *p, size_t i, query_token *t)
 			switch (s[j]) {
 			case 'n': c = '\n'; break;
 			case 't': c = '\t'; break;
-			default: c = s[j]; break; /* \\ \" \' and the rest as is */
+			case '\\':
+			case '"':
+			case '\'':
+				c = s[j];
+				break;
+			default:
+				/* Other escapes stay as written, so regexes read
+				 * naturally: "f32\[" is the regex f32\[. */
+				out[o++] = '\\';
+				c = s[j];
+				break;
 			}
 		}
 		out[o++] = c;
@@ -398,38 +408,40 @@ int query_fail_expected(query_parser *p, const char *what)
 
 /* ---- suggestions ---------------------------------------------------- */
 
+static int same_char(char x, char y)
+{
+	return tolower((unsigned char)x) == tolower((unsigned char)y);
+}
+
+/* Optimal string alignment distance (a swap of two neighbours costs 1),
+ * case-insensitive; anything over `limit` is reported as limit + 1. */
 static size_t edit_distance(const char *a, const char *b, size_t limit)
 {
 	size_t na = strlen(a), nb = strlen(b);
-	size_t row[64];
+	size_t d[64][64];
 
 	if (na >= 63 || nb >= 63)
 		return limit + 1;
 	if ((na > nb ? na - nb : nb - na) > limit)
 		return limit + 1;
+	for (size_t i = 0; i <= na; i++)
+		d[i][0] = i;
 	for (size_t j = 0; j <= nb; j++)
-		row[j] = j;
+		d[0][j] = j;
 	for (size_t i = 1; i <= na; i++) {
-		size_t prev = row[0], best = i;
-		row[0] = i;
 		for (size_t j = 1; j <= nb; j++) {
-			size_t cur = row[j];
-			size_t cost = tolower((unsigned char)a[i - 1]) !=
-				      tolower((unsigned char)b[j - 1]);
-			size_t v = prev + cost;
-			if (row[j] + 1 < v)
-				v = row[j] + 1;
-			if (row[j - 1] + 1 < v)
-				v = row[j - 1] + 1;
-			row[j] = v;
-			prev = cur;
-			if (v < best)
-				best = v;
+			size_t v = d[i - 1][j - 1] + !same_char(a[i - 1], b[j - 1]);
+			if (d[i - 1][j] + 1 < v)
+				v = d[i - 1][j] + 1;
+			if (d[i][j - 1] + 1 < v)
+				v = d[i][j - 1] + 1;
+			if (i > 1 && j > 1 && same_char(a[i - 1], b[j - 2]) &&
+			    same_char(a[i - 2], b[j - 1]) && d[i - 2][j - 2] + 1 < v)
+				v = d[i - 2][j - 2] + 1;
+			d[i][j] = v;
 		}
-		if (best > limit)
-			return limit + 1;
 	}
-	return row[nb];
+	return d[na][nb] > limit ? limit + 1 : d[na][nb];
 }
 
 const char *query_suggest(const char *word, const char *const *names, size_t n)

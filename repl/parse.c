@@ -190,17 +190,13 @@ static int resolve_pair(query_parser *p, query_expr *a, query_expr *b, int op)
 		return fail_unknown_field(p, b);
 	if (a->type != b->type) {
 		const query_expr *t = a->type == QUERY_TEXT ? a : b;
-		const query_expr *n = a->type == QUERY_TEXT ? b : a;
-		if (t->kind == QE_FIELD && t->field->kind == QF_OPCODE)
-			return query_fail_at(p, n->pos,
-					     "cannot compare text %s with the number %s at column %zu "
-					     "(opcode_id is the numeric id)",
-					     expr_text(p, t, ba, sizeof ba),
-					     expr_text(p, n, bb, sizeof bb), n->pos + 1);
-		return query_fail_at(p, n->pos,
-				     "cannot compare text %s with the number %s at column %zu",
-				     expr_text(p, t, ba, sizeof ba), expr_text(p, n, bb, sizeof bb),
-				     n->pos + 1);
+		int hint = t->kind == QE_FIELD && t->field->kind == QF_OPCODE;
+		return query_fail_at(p, b->pos, "cannot compare %s (%s) with %s (%s) at column %zu%s",
+				     expr_text(p, a, ba, sizeof ba),
+				     a->type == QUERY_TEXT ? "text" : "a number",
+				     expr_text(p, b, bb, sizeof bb),
+				     b->type == QUERY_TEXT ? "text" : "a number", b->pos + 1,
+				     hint ? " (opcode_id is the numeric id)" : "");
 	}
 	if (a->type == QUERY_TEXT && (op == TK_EQ || op == TK_NE)) {
 		if (b->kind == QE_STR && check_vocabulary(p, a, b) < 0)
@@ -221,6 +217,36 @@ static int is_reserved(const char *w)
 		if (strcasecmp(w, words[i]) == 0)
 			return 1;
 	return 0;
+}
+
+/* A field by name in the parser's scope; in QS_AUTO the first field found
+ * locks the scope.  A field of the other scope is an error that says so. */
+static const query_field *lookup_field(query_parser *p, const query_token *t)
+{
+	query_session *s = p->s;
+
+	if (p->scope == QS_AUTO) {
+		const query_field *f = query_find_field(s, QS_NODE, t->str);
+		if (f) {
+			p->scope = QS_NODE;
+			return f;
+		}
+		f = query_find_field(s, QS_CONFIG, t->str);
+		if (f)
+			p->scope = QS_CONFIG;
+		return f;
+	}
+	const query_field *f = query_find_field(s, p->scope, t->str);
+	if (f)
+		return f;
+	int other = p->scope == QS_NODE ? QS_CONFIG : QS_NODE;
+	if (query_find_field(s, other, t->str))
+		query_fail_at(p, t->pos, "'%s' at column %zu is a %s field, but this query is about %s "
+			      "(it uses %s fields)", t->str, t->pos + 1,
+			      other == QS_NODE ? "node" : "config",
+			      p->scope == QS_NODE ? "nodes" : "configs",
+			      p->scope == QS_NODE ? "node" : "config");
+	return NULL;
 }
 
 static query_expr *parse_unary(query_parser *p)
@@ -250,7 +276,9 @@ static query_expr *parse_unary(query_parser *p)
 			query_fail_expected(p, "a value");
 			return NULL;
 		}
-		const query_field *f = query_find_field(p->s, p->scope, t->str);
+		const query_field *f = lookup_field(p, t);
+		if (p->failed)
+			return NULL;
 		e = new_expr(p, f ? QE_FIELD : QE_WORD, t->pos, t->len);
 		if (e) {
 			e->str = t->str;

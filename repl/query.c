@@ -732,6 +732,7 @@ static int cmd_count(query_parser *p, query_result *out)
 
 	if (!query_accept_kw(p, "by"))
 		return query_fail_expected(p, "'by' after 'count'");
+	p->scope = QS_AUTO;
 	by = query_parse_expr(p);
 	if (!by)
 		return -1;
@@ -755,7 +756,8 @@ static int cmd_count(query_parser *p, query_result *out)
 	}
 	if (p->failed)
 		return -1;
-	ids = filter_rows(p, where, g->n_nodes, &n);
+	int configs = p->scope == QS_CONFIG;
+	ids = filter_rows(p, where, configs ? g->n_configs : g->n_nodes, &n);
 	if (!ids)
 		return -1;
 	if (query_prepare(p->s, by, p->err) < 0) {
@@ -818,8 +820,8 @@ static int cmd_count(query_parser *p, query_result *out)
 		query_tb_num(&b, row, 2, n ? (double)gs.g[i].count / (double)n : NAN);
 	}
 	query_tb_done(&b);
-	out->note = xasprintf("%zu distinct value%s over %lld node%s%s", k, k == 1 ? "" : "s",
-			      (long long)n, n == 1 ? "" : "s",
+	out->note = xasprintf("%zu distinct value%s over %lld %s%s%s", k, k == 1 ? "" : "s",
+			      (long long)n, configs ? "config" : "node", n == 1 ? "" : "s",
 			      shown < k ? ", most frequent shown" : "");
 	rc = 0;
 	goto done;
@@ -863,6 +865,7 @@ static int cmd_stats(query_parser *p, query_result *out)
 	double *v = NULL;
 	int rc = -1;
 
+	p->scope = QS_AUTO;
 	do {
 		if (ncols == 64)
 			return query_fail_at(p, query_peek(p)->pos, "more than 64 expressions at column %zu",
@@ -881,7 +884,9 @@ static int cmd_stats(query_parser *p, query_result *out)
 	}
 	if (expect_end(p, "',' or where") < 0)
 		return -1;
-	ids = filter_rows(p, where, g->n_nodes, &n);
+	int configs = p->scope == QS_CONFIG;
+	int64_t total = configs ? g->n_configs : g->n_nodes;
+	ids = filter_rows(p, where, total, &n);
 	if (!ids)
 		return -1;
 	if (prepare_cols(p, cols, ncols) < 0)
@@ -937,7 +942,8 @@ static int cmd_stats(query_parser *p, query_result *out)
 			query_tb_num(&b, row, 6 + q, percentile(v, k, qs[q]));
 	}
 	query_tb_done(&b);
-	out->note = xasprintf("over %lld of %lld nodes", (long long)n, (long long)g->n_nodes);
+	out->note = xasprintf("over %lld of %lld %s", (long long)n, (long long)total,
+			      configs ? "configs" : "nodes");
 	rc = 0;
 done:
 	free(v);
@@ -1371,11 +1377,12 @@ static int cmd_fields(query_parser *p, query_result *out)
 	int w = s->g->feat_width;
 	int64_t n = 0;
 
-	if (query_peek(p)->kind == TK_WORD || query_peek(p)->kind == TK_STR) {
-		pat = query_peek(p)->str;
-		query_advance(p);
+	if (query_peek(p)->kind != TK_END) {
+		pat = query_raw_word(p, NULL);
+		if (!pat)
+			return -1;
 	}
-	if (expect_end(p, "a word or end of line") < 0)
+	if (expect_end(p, "one word or end of line") < 0)
 		return -1;
 	if (query_tb_init(&b, out, 5, names, types, p->err) < 0)
 		goto fail;
@@ -1416,17 +1423,20 @@ static int cmd_configs(query_parser *p, query_result *out)
 	static struct clauses zero;
 	struct clauses *c = malloc(sizeof *c);
 	hs_graph *g = p->s->g;
-	colspec cols[8];
+	colspec *cols = calloc(MAX_COLS + 1, sizeof *cols);
 	int ncols = 0, rc = -1;
 	int64_t *ids = NULL, n = 0;
 	hs_error perr;
 	char *why = NULL;
 
-	if (!c)
+	if (!c || !cols) {
+		free(c);
+		free(cols);
 		return oom(p);
+	}
 	*c = zero;
 	p->scope = QS_CONFIG;
-	if (parse_clauses(p, c, 0, "where, sort by or limit") < 0)
+	if (parse_clauses(p, c, 1, "where, sort by, limit or show") < 0)
 		goto done;
 	/* predicted is shown when it can be computed; asked for, it must be. */
 	hs_error_clear(&perr);
@@ -1435,18 +1445,27 @@ static int cmd_configs(query_parser *p, query_result *out)
 		why = strdup(perr.msg);
 	static const char *const names[] = {"config", "runtime", "runtime_rank", "predicted",
 					    "predicted_rank"};
-	for (int i = 0; i < 5; i++) {
-		if (i >= 3 && !have_pred)
-			break;
-		cols[ncols].name = names[i];
-		cols[ncols].e = field_expr(p, QS_CONFIG, names[i]);
-		if (!cols[ncols].e) {
-			oom(p);
+	if (c->star) {
+		ncols = all_cols(p, QS_CONFIG, cols, MAX_COLS);
+		if (ncols < 0)
 			goto done;
+	} else if (c->nshow > 0) {
+		memcpy(cols, c->show, (size_t)c->nshow * sizeof *cols);
+		ncols = c->nshow;
+	} else {
+		for (int i = 0; i < 5; i++) {
+			if (i >= 3 && !have_pred)
+				break;
+			cols[ncols].name = names[i];
+			cols[ncols].e = field_expr(p, QS_CONFIG, names[i]);
+			if (!cols[ncols].e) {
+				oom(p);
+				goto done;
+			}
+			ncols++;
 		}
-		ncols++;
 	}
-	if (c->sort && !has_col(cols, ncols, c->sort)) {
+	if (c->sort && c->nshow < 0 && !c->star && !has_col(cols, ncols, c->sort)) {
 		cols[ncols].e = c->sort;
 		cols[ncols].name = expr_source(p, c->sort);
 		ncols++;
@@ -1475,6 +1494,7 @@ static int cmd_configs(query_parser *p, query_result *out)
 done:
 	free(why);
 	free(ids);
+	free(cols);
 	free(c);
 	return rc;
 }
@@ -1629,6 +1649,34 @@ static int cmd_compare(query_parser *p, query_result *out)
 
 /* ---- export ------------------------------------------------------------- */
 
+/* Where a standalone "-o" starts in src[from, n) outside quotes, or n. */
+static size_t find_output_option(const char *src, size_t from, size_t n)
+{
+	char quote = 0;
+
+	for (size_t i = from; i < n; i++) {
+		char c = src[i];
+		if (quote) {
+			if (c == '\\' && i + 1 < n)
+				i++;
+			else if (c == quote)
+				quote = 0;
+			continue;
+		}
+		if (c == '"' || c == '\'') {
+			quote = c;
+			continue;
+		}
+		if (c == '#')
+			return n;
+		if (c == '-' && i + 1 < n && src[i + 1] == 'o' &&
+		    (i == from || isspace((unsigned char)src[i - 1])) &&
+		    (i + 2 == n || isspace((unsigned char)src[i + 2])))
+			return i;
+	}
+	return n;
+}
+
 static int cmd_export(query_parser *p, query_result *out)
 {
 	const query_token *t = query_peek(p);
@@ -1649,6 +1697,26 @@ static int cmd_export(query_parser *p, query_result *out)
 	for (char *c = fmt; *c; c++)
 		*c = (char)tolower((unsigned char)*c);
 	query_advance(p);
+	/* "-o FILE" ends the command: take it first, so that an expression
+	 * before it (where ..., heat ...) does not read "-o" as a minus; then
+	 * parse the rest as if the line ended there. */
+	size_t saved = p->pos;
+	size_t opt = find_output_option(p->src, saved, p->n);
+	if (opt < p->n) {
+		p->pos = opt + 2;
+		p->have = 0;
+		path = query_raw_word(p, &path_pos);
+		if (!path)
+			return -1;
+		if (!*path)
+			return query_fail_at(p, path_pos, "expected a file name after -o at column %zu",
+					     path_pos + 1);
+		if (query_peek(p)->kind != TK_END)
+			return query_fail_expected(p, "end of line after -o FILE");
+		p->n = opt;
+		p->pos = saved;
+		p->have = 0;
+	}
 	region_spec_init(&spec);
 	size_t rpos = query_peek(p)->pos;
 	if (query_accept_kw(p, "around")) {

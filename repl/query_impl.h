@@ -39,7 +39,9 @@ void query_arena_free(query_arena *a);
 
 /* ---- fields --------------------------------------------------------- */
 
-enum query_scope { QS_NODE, QS_CONFIG };
+/* QS_AUTO: the first field named decides (stats and count work on nodes
+ * or on configs); the parser then locks p->scope to it. */
+enum query_scope { QS_NODE, QS_CONFIG, QS_AUTO };
 
 enum query_field_kind {
 	/* node scope */
