@@ -1,4 +1,5 @@
 /* cmd_synth.c - `hloscope synth DIR [--seed N]`: writes the demo dataset. */
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -44,10 +45,20 @@ int cmd_synth(int argc, char **argv)
 	if (!dir)
 		return cli_usage_error("synth", "missing the output folder");
 
+	/* The write takes well under a second: hold Ctrl-C and friends until it
+	 * has finished or cleaned up, so no temporary folder is left behind. */
 	hs_error err;
 	synth_report rep;
+	sigset_t block, old;
+	sigemptyset(&block);
+	sigaddset(&block, SIGINT);
+	sigaddset(&block, SIGTERM);
+	sigaddset(&block, SIGHUP);
+	sigprocmask(SIG_BLOCK, &block, &old);
 	hs_error_clear(&err);
-	if (synth_write(dir, seed, &rep, &err) < 0)
+	int rc = synth_write(dir, seed, &rep, &err);
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	if (rc < 0)
 		return cli_report(&err);
 	printf("wrote %s: %d tile and %d layout files, %lld nodes, %lld configs, %.1f MB "
 	       "(seed %llu; synthetic, see %s/README)\n",

@@ -449,6 +449,23 @@ fi
 only_in_T "synth write failure leaves nothing" demo demo2 empty mine afile out err \
 	check.out check.err info.out
 
+# Killed part-way (whenever the signal lands): no temporary folder, and the
+# tree is either complete or absent.
+"$HLOSCOPE" synth "$T/killed" >/dev/null 2>&1 &
+pid=$!
+sleep 0.1
+kill -TERM $pid 2>/dev/null
+{ wait $pid; } 2>/dev/null
+n=$(find "$T/killed" -name '*.npz' 2>/dev/null | wc -l)
+if ls -d "$T"/*.tmp.* "$T"/*.old.* >/dev/null 2>&1; then
+	bad "synth killed leaves no temporary folder" "$(ls -d "$T"/*.tmp.* "$T"/*.old.*)"
+elif [ -e "$T/killed" ] && { [ "$n" -ne 26 ] || [ ! -f "$T/killed/README" ]; }; then
+	bad "synth killed leaves no temporary folder" "partial tree: $n files"
+else
+	ok "synth killed leaves no temporary folder"
+fi
+rm -rf "$T/killed"
+
 synth_case 1 "synth without a folder"
 synth_case 1 "synth bad seed" "$T/x" --seed abc
 synth_case 1 "synth negative seed" "$T/x" --seed -3
