@@ -1,0 +1,285 @@
+/* hloscope train PATH... -o MODEL: train the learned rankers on every
+ * labeled file under the paths (a layout head and/or a tile head). */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/commands.h"
+#include "cli/modelcli.h"
+#include "loader/graph.h"
+#include "model/model.h"
+#include "model/train.h"
+
+typedef struct plist {
+	prep **p;
+	int n;
+} plist;
+
+static int plist_push(plist *l, prep *p)
+{
+	prep **q = realloc(l->p, (size_t)(l->n + 1) * sizeof *q);
+
+	if (!q)
+		return -1;
+	l->p = q;
+	l->p[l->n++] = p;
+	return 0;
+}
+
+static void plist_free(plist *l)
+{
+	for (int i = 0; i < l->n; i++)
+		prep_free(l->p[i]);
+	free(l->p);
+}
+
+static void progress(void *ctx, const train_progress *p)
+{
+	(void)ctx;
+	fprintf(stderr, "%-6s epoch %3d/%-3d  loss %.4f  valid tau ", p->head, p->epoch, p->epochs, p->loss);
+	if (isnan(p->valid_tau))
+		fprintf(stderr, "   n/a");
+	else
+		fprintf(stderr, "%6.4f", p->valid_tau);
+	if (!isnan(p->valid_top5))
+		fprintf(stderr, "  top5 err %.4f", p->valid_top5);
+	fprintf(stderr, "  %5.2fs%s\n", p->seconds, p->best ? "  *" : "");
+}
+
+/* Opens and prepares every file; unlabeled ones are skipped with a note. */
+static int load_all(const mcli_files *f, const prep_opts *po, plist *layout, plist *tile,
+		    int *skipped, hs_error *err)
+{
+	for (int i = 0; i < f->n; i++) {
+		hs_graph *g = graph_open(f->path[i], err);
+		prep *p;
+
+		if (!g)
+			return -1;
+		if (!g->labeled || g->n_configs < 2) {
+			fprintf(stderr, "hloscope train: note: %s: %s, skipped\n", f->path[i],
+				g->labeled ? "fewer than 2 configs" : "unlabeled (test split)");
+			(*skipped)++;
+			graph_free(g);
+			continue;
+		}
+		p = prep_graph(g, po, err);
+		if (p && p->n_uniq < 2)
+			fprintf(stderr, "hloscope train: note: %s: all %lld configs are identical\n",
+				f->path[i], (long long)g->n_configs);
+		graph_free(g);
+		if (!p)
+			return -1;
+		if (plist_push(p->kind == HS_KIND_LAYOUT ? layout : tile, p) < 0) {
+			prep_free(p);
+			return hs_fail(err, HS_EDATA, "out of memory");
+		}
+	}
+	return 0;
+}
+
+static int parse_int_opt(const char *name, const char *v, long long lo, long long hi, int *out)
+{
+	long long x = cli_parse_count(v);
+
+	if (x < lo || x > hi)
+		return cli_usage_error("train", "%s wants an integer in %lld..%lld, got '%s'", name, lo,
+				       hi, v ? v : "");
+	*out = (int)x;
+	return 0;
+}
+
+static void meta_add(char *meta, size_t cap, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void meta_add(char *meta, size_t cap, const char *fmt, ...)
+{
+	size_t n = strlen(meta);
+	va_list ap;
+
+	if (n >= cap - 1)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(meta + n, cap - n, fmt, ap);
+	va_end(ap);
+}
+
+static void summary(const char *head, const train_report *r)
+{
+	char tau[32];
+
+	if (isnan(r->best_tau))
+		snprintf(tau, sizeof tau, "n/a (nothing held out)");
+	else
+		snprintf(tau, sizeof tau, "%.4f", r->best_tau);
+	printf("  %s: %lld graphs, %lld configs (%lld distinct); best valid tau %s at epoch %d; "
+	       "%.2f s/epoch\n", head, (long long)r->graphs, (long long)r->configs,
+	       (long long)r->distinct_configs, tau, r->best_epoch, r->seconds_per_epoch);
+}
+
+int cmd_train(int argc, char **argv)
+{
+	mcli_files files = {0}, vfiles = {0};
+	plist lt = {0}, tt = {0}, lv = {0}, tv = {0};
+	train_opts o;
+	train_report rl, rt;
+	prep_opts po;
+	nn_head *hl = NULL, *htl = NULL;
+	hs_model *m = NULL;
+	hs_error err = {0};
+	const char *out = NULL;
+	int quiet = 0, rc = 0, skipped = 0;
+	char *meta = NULL;
+	size_t meta_cap = 1 << 16;
+
+	train_defaults(&o);
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+
+		if (!strcmp(a, "-o") || !strcmp(a, "--output")) {
+			if (!v)
+				return cli_usage_error("train", "%s needs a file name", a);
+			out = v;
+			i++;
+		} else if (!strcmp(a, "--epochs")) {
+			if (parse_int_opt(a, v, 1, 100000, &o.epochs))
+				goto usage;
+			i++;
+		} else if (!strcmp(a, "--seed")) {
+			long long s = cli_parse_count(v);
+
+			if (s < 0)
+				return cli_usage_error("train", "--seed wants a non-negative integer");
+			o.seed = (uint64_t)s;
+			i++;
+		} else if (!strcmp(a, "--threads")) {
+			if (parse_int_opt(a, v, 1, 256, &o.threads))
+				goto usage;
+			i++;
+		} else if (!strcmp(a, "--hidden")) {
+			if (parse_int_opt(a, v, 4, 512, &o.hidden))
+				goto usage;
+			i++;
+		} else if (!strcmp(a, "--layers")) {
+			if (parse_int_opt(a, v, 1, NN_MAX_LAYERS, &o.layers))
+				goto usage;
+			i++;
+		} else if (!strcmp(a, "--cfg-hops")) {
+			if (parse_int_opt(a, v, 0, 16, &o.cfg_hops))
+				goto usage;
+			i++;
+		} else if (!strcmp(a, "--batch")) {
+			if (parse_int_opt(a, v, 2, 4096, &o.batch))
+				goto usage;
+			i++;
+		} else if (!strcmp(a, "--lr")) {
+			if (mcli_parse_double(v, &o.lr) < 0 || o.lr <= 0 || o.lr > 1)
+				return cli_usage_error("train", "--lr wants a number in (0, 1]");
+			i++;
+		} else if (!strcmp(a, "--loss")) {
+			if (v && !strcmp(v, "hinge"))
+				o.loss = NN_LOSS_HINGE;
+			else if (v && !strcmp(v, "listmle"))
+				o.loss = NN_LOSS_LISTMLE;
+			else
+				return cli_usage_error("train", "--loss is hinge or listmle");
+			i++;
+		} else if (!strcmp(a, "--valid")) {
+			if (!v)
+				return cli_usage_error("train", "--valid needs a path");
+			if (mcli_collect(&vfiles, v, &err) < 0) {
+				rc = cli_report(&err);
+				goto done;
+			}
+			i++;
+		} else if (!strcmp(a, "--quiet") || !strcmp(a, "-q")) {
+			quiet = 1;
+		} else if (a[0] == '-' && a[1]) {
+			rc = cli_usage_error("train", "unknown option '%s'", a);
+			goto done;
+		} else if (mcli_collect(&files, a, &err) < 0) {
+			rc = cli_report(&err);
+			goto done;
+		}
+	}
+	if (!out) {
+		rc = cli_usage_error("train", "-o MODEL is required");
+		goto done;
+	}
+	if (files.n == 0) {
+		rc = cli_usage_error("train", "no files to train on");
+		goto done;
+	}
+	o.progress = quiet ? NULL : progress;
+	po.radius = o.layers;
+	po.cfg_hops = o.cfg_hops;
+	if (load_all(&files, &po, &lt, &tt, &skipped, &err) < 0 ||
+	    load_all(&vfiles, &po, &lv, &tv, &skipped, &err) < 0) {
+		rc = cli_report(&err);
+		goto done;
+	}
+	if (lt.n == 0 && tt.n == 0) {
+		fprintf(stderr, "hloscope train: no labeled files among the %d given\n", files.n);
+		rc = 1;
+		goto done;
+	}
+	if (lt.n && !(hl = train_head(lt.p, lt.n, lv.n ? lv.p : NULL, lv.n, HS_KIND_LAYOUT, &o, &rl, &err))) {
+		rc = cli_report(&err);
+		goto done;
+	}
+	if (tt.n && !(htl = train_head(tt.p, tt.n, tv.n ? tv.p : NULL, tv.n, HS_KIND_TILE, &o, &rt, &err))) {
+		rc = cli_report(&err);
+		goto done;
+	}
+	meta = calloc(meta_cap, 1);
+	if (!meta) {
+		rc = 2;
+		goto done;
+	}
+	meta_add(meta, meta_cap, "format=hloscope model %d\nseed=%llu\nepochs=%d\nbatch=%d\nlr=%g\nloss=%s\n"
+		 "hidden=%d\nlayers=%d\ncfg_hops=%d\n", MODEL_FORMAT_VERSION,
+		 (unsigned long long)o.seed, o.epochs, o.batch, o.lr,
+		 o.loss == NN_LOSS_HINGE ? "hinge" : "listmle", o.hidden, o.layers, o.cfg_hops);
+	if (hl)
+		meta_add(meta, meta_cap, "layout_graphs=%lld\nlayout_valid_tau=%.4f\nlayout_best_epoch=%d\n",
+			 (long long)rl.graphs, rl.best_tau, rl.best_epoch);
+	if (htl)
+		meta_add(meta, meta_cap, "tile_graphs=%lld\ntile_valid_tau=%.4f\ntile_best_epoch=%d\n",
+			 (long long)rt.graphs, rt.best_tau, rt.best_epoch);
+	for (int i = 0; i < lt.n; i++)
+		meta_add(meta, meta_cap, "trained_on=%s\n", lt.p[i]->path);
+	for (int i = 0; i < tt.n; i++)
+		meta_add(meta, meta_cap, "trained_on=%s\n", tt.p[i]->path);
+	m = model_from_heads(hl, htl, meta, &err);
+	if (!m) {
+		rc = cli_report(&err);
+		goto done;
+	}
+	hl = htl = NULL;
+	if (model_save(m, out, &err) < 0) {
+		rc = cli_report(&err);
+		goto done;
+	}
+	printf("wrote %s: %s\n", out, model_describe(m));
+	if (lt.n)
+		summary("layout", &rl);
+	if (tt.n)
+		summary("tile", &rt);
+	if (skipped)
+		printf("  skipped %d unlabeled or single-config files\n", skipped);
+	goto done;
+usage:
+	rc = 1;
+done:
+	model_free(m);
+	nn_head_free(hl);
+	nn_head_free(htl);
+	plist_free(&lt);
+	plist_free(&tt);
+	plist_free(&lv);
+	plist_free(&tv);
+	mcli_files_free(&files);
+	mcli_files_free(&vfiles);
+	free(meta);
+	return rc;
+}

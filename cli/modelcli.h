@@ -1,0 +1,34 @@
+/* modelcli.h - helpers shared by the model commands (train, eval, predict,
+ * fit): expanding PATH arguments into .npz files and parsing numbers.
+ *
+ * Ownership: mcli_collect() fills a list freed by mcli_files_free().
+ */
+#ifndef HS_MODELCLI_H
+#define HS_MODELCLI_H
+
+#include <stddef.h>
+
+#include "loader/error.h"
+
+typedef struct mcli_files {
+	char **path;
+	int n;
+} mcli_files;
+
+/* Appends `arg`: a file as given, or every .npz under a folder (sorted by
+ * relative path; files the index could not read are kept, so opening them
+ * reports their error).  Returns 0, or -1 with err set (the path does not
+ * exist or cannot be read). */
+int mcli_collect(mcli_files *f, const char *arg, hs_error *err);
+void mcli_files_free(mcli_files *f);
+
+/* Parses a finite double; returns -1 when `s` is not one. */
+int mcli_parse_double(const char *s, double *out);
+
+/* The Kaggle submission ID of a file: "layout:COLLECTION:SEARCH:NAME" or
+ * "tile:COLLECTION:NAME", from the folders in its path ("xla" and
+ * "default" when the path does not say; *guessed is set then). */
+void mcli_kaggle_id(const char *path, int kind, const char *name, char *buf, size_t cap,
+		    int *guessed);
+
+#endif

@@ -1,0 +1,777 @@
+/* fit.c - kernel ridge regression on one graph's config features.
+ *
+ * Everything is computed from Gram matrices over the training configs, so
+ * cross-validation over targets, ridge strengths and feature mixes costs
+ * one Cholesky factorization per candidate and fold.  The final model is
+ * turned back into weights (primal form) to score every config cheaply.
+ */
+#include "model/fit.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/metrics.h"
+#include "model/prep.h"
+#include "model/rng.h"
+
+#define FOLDS 3
+#define MAX_ONEHOT 32
+/* Layout Gram matrices cost n^2 * K node comparisons: the training set
+ * shrinks below FIT_MAX_TRAIN so that n^2 * K stays under this. */
+#define GRAM_BUDGET 6e8
+/* Model selection (cross-validation) uses at most this many of them. */
+#define CV_MAX 600
+
+static const double lambdas[] = {0.003, 0.03, 0.3, 3.0};
+#define N_LAMBDA (sizeof lambdas / sizeof lambdas[0])
+
+/* ---- features ------------------------------------------------------------------ */
+
+typedef struct fitdata {
+	int kind;
+	int64_t C;
+	/* Layout: the prep's entries and rows; nodes whose row varies. */
+	prep *p;
+	int64_t *used;          /* [n_used] node indices */
+	int64_t n_used;
+	int W;
+	uint8_t *bucket;        /* [n_entries * W] one-hot bucket of each position */
+	int *opi;               /* [K] index of the node's opcode among n_ops */
+	int n_ops;
+	int64_t d0;             /* n_ops * W * PREP_BUCKETS count features */
+	/* Tile: explicit sparse rows, columns ascending. */
+	int64_t d;
+	int64_t *off, *col;
+	double *val;
+} fitdata;
+
+static void fitdata_free(fitdata *f)
+{
+	prep_free(f->p);
+	free(f->used);
+	free(f->bucket);
+	free(f->opi);
+	free(f->off);
+	free(f->col);
+	free(f->val);
+}
+
+static int bucket_of(float v)
+{
+	if (v == -1)
+		return 0;
+	if (v >= 0 && v <= 5 && v == floorf(v))
+		return (int)v + 1;
+	return PREP_BUCKETS - 1;
+}
+
+static int layout_features(hs_graph *g, fitdata *f, hs_error *err)
+{
+	prep_opts po = {0, 0};
+	prep *p = prep_layout(g, &po, err);
+
+	if (!p)
+		return -1;
+	f->p = p;
+	f->W = p->ncf_width;
+	f->used = malloc((size_t)(p->K ? p->K : 1) * sizeof *f->used);
+	f->bucket = malloc((size_t)(p->n_entries * f->W > 0 ? p->n_entries * f->W : 1));
+	f->opi = malloc((size_t)(p->K ? p->K : 1) * sizeof *f->opi);
+	if (!f->used || !f->bucket || !f->opi)
+		return hs_fail(err, HS_EDATA, "%s: out of memory", g->name);
+	{
+		int seen[256];
+
+		memset(seen, -1, sizeof seen);
+		for (int64_t k = 0; k < p->K; k++) {
+			int op = g->opcode[p->cfg_node[k]];
+
+			if (p->entry_base[k + 1] - p->entry_base[k] > 1)
+				f->used[f->n_used++] = k;
+			if (seen[op] < 0)
+				seen[op] = f->n_ops++;
+			f->opi[k] = seen[op];
+		}
+		f->d0 = (int64_t)f->n_ops * f->W * PREP_BUCKETS;
+	}
+	for (int64_t e = 0; e < p->n_entries; e++)
+		for (int j = 0; j < f->W; j++)
+			f->bucket[(size_t)e * (size_t)f->W + (size_t)j] =
+				(uint8_t)bucket_of(p->entry_val[(size_t)e * (size_t)f->W + (size_t)j]);
+	return 0;
+}
+
+static int cmp_float(const void *a, const void *b)
+{
+	float x = *(const float *)a, y = *(const float *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* Standardized t(x) of every varying column, plus an indicator per
+ * distinct value of columns with at most MAX_ONEHOT of them. */
+static int tile_features(const hs_graph *g, fitdata *f, hs_error *err)
+{
+	int w = g->config_width;
+	int64_t C = g->n_configs, nnz = 0, d = w;
+	size_t ws = (size_t)(w ? w : 1);
+	float *vals = malloc((size_t)(C ? C : 1) * sizeof *vals);
+	float (*distinct)[MAX_ONEHOT] = calloc(ws, sizeof *distinct);
+	int *nd = calloc(ws, sizeof *nd);
+	int64_t *base = calloc(ws, sizeof *base);
+	double *mean = calloc(ws, sizeof *mean), *sd = calloc(ws, sizeof *sd);
+	int rc = -1;
+
+	if (!vals || !distinct || !nd || !base || !mean || !sd)
+		goto out;
+	for (int j = 0; j < w; j++) {
+		int64_t n = 0;
+		double s1 = 0, s2 = 0;
+
+		for (int64_t c = 0; c < C; c++) {
+			float x = g->config_feat[(size_t)c * (size_t)w + (size_t)j], t = prep_t(x);
+
+			vals[c] = x;
+			s1 += t;
+			s2 += (double)t * t;
+		}
+		mean[j] = C ? s1 / (double)C : 0;
+		sd[j] = C ? sqrt(fmax(s2 / (double)C - mean[j] * mean[j], 0)) : 0;
+		qsort(vals, (size_t)C, sizeof *vals, cmp_float);
+		for (int64_t c = 0; c < C; c++)
+			if (c == 0 || vals[c] != vals[c - 1])
+				n++;
+		if (n > 1 && n <= MAX_ONEHOT) {
+			int k = 0;
+
+			for (int64_t c = 0; c < C; c++)
+				if (c == 0 || vals[c] != vals[c - 1])
+					distinct[j][k++] = vals[c];
+			nd[j] = k;
+			base[j] = d;
+			d += k;
+		}
+	}
+	f->d = d;
+	f->off = malloc((size_t)(C + 1) * sizeof *f->off);
+	f->col = malloc((size_t)(C * 2 * w > 0 ? C * 2 * w : 1) * sizeof *f->col);
+	f->val = malloc((size_t)(C * 2 * w > 0 ? C * 2 * w : 1) * sizeof *f->val);
+	if (!f->off || !f->col || !f->val)
+		goto out;
+	for (int64_t c = 0; c < C; c++) {
+		const float *x = g->config_feat + (size_t)c * (size_t)w;
+
+		f->off[c] = nnz;
+		for (int j = 0; j < w; j++)
+			if (sd[j] > 1e-12) {
+				f->col[nnz] = j;
+				f->val[nnz++] = (prep_t(x[j]) - mean[j]) / sd[j];
+			}
+		for (int j = 0; j < w; j++)
+			for (int k = 0; k < nd[j]; k++)
+				if (distinct[j][k] == x[j]) {
+					f->col[nnz] = base[j] + k;
+					f->val[nnz++] = 1;
+				}
+	}
+	f->off[C] = nnz;
+	rc = 0;
+out:
+	free(vals);
+	free(distinct);
+	free(nd);
+	free(base);
+	free(mean);
+	free(sd);
+	return rc < 0 ? hs_fail(err, HS_EDATA, "%s: out of memory", g->name) : 0;
+}
+
+static int64_t feature_count(const fitdata *f)
+{
+	int64_t n = 0;
+
+	if (f->kind == HS_KIND_TILE)
+		return f->d;
+	for (int64_t i = 0; i < f->n_used; i++) {
+		int64_t k = f->used[i];
+
+		n += f->p->entry_base[k + 1] - f->p->entry_base[k] + PREP_BUCKETS * f->W;
+	}
+	return n + f->d0;
+}
+
+/* ---- Gram matrices -------------------------------------------------------------- */
+
+static double sdot(const fitdata *f, int64_t a, int64_t b)
+{
+	int64_t i = f->off[a], j = f->off[b], ie = f->off[a + 1], je = f->off[b + 1];
+	double t = 0;
+
+	while (i < ie && j < je) {
+		if (f->col[i] == f->col[j])
+			t += f->val[i++] * f->val[j++];
+		else if (f->col[i] < f->col[j])
+			i++;
+		else
+			j++;
+	}
+	return t;
+}
+
+/* Count features of config c: raw[d] for d = (opcode, position, bucket),
+ * the number of varying nodes with that opcode and that value there. */
+static void counts(const fitdata *f, int64_t c, double *raw)
+{
+	const int32_t *row = f->p->rows + (size_t)c * (size_t)f->p->K;
+	int W = f->W;
+
+	memset(raw, 0, (size_t)f->d0 * sizeof *raw);
+	for (int64_t u = 0; u < f->n_used; u++) {
+		int64_t k = f->used[u];
+		const uint8_t *b = f->bucket + (size_t)row[k] * (size_t)W;
+
+		for (int j = 0; j < W; j++)
+			raw[((size_t)f->opi[k] * (size_t)W + (size_t)j) * PREP_BUCKETS + b[j]] += 1;
+	}
+}
+
+/* Raw Gram matrices over the configs idx[0..n), each n x n row-major:
+ * G2 node choices (tile: the explicit features), and for layout G1
+ * per-position values and G0 counts.  Returns -1 when out of memory. */
+static int grams(const fitdata *f, const int64_t *idx, int64_t n, double *G2, double *G1, double *G0)
+{
+	double *cnt = NULL;
+
+	if (f->kind == HS_KIND_LAYOUT) {
+		cnt = malloc((size_t)(n * f->d0 > 0 ? n * f->d0 : 1) * sizeof *cnt);
+		if (!cnt)
+			return -1;
+		for (int64_t a = 0; a < n; a++)
+			counts(f, idx[a], cnt + (size_t)a * (size_t)f->d0);
+	}
+	for (int64_t a = 0; a < n; a++)
+		for (int64_t b = 0; b <= a; b++) {
+			double g2 = 0, g1 = 0, g0 = 0;
+
+			if (f->kind == HS_KIND_TILE) {
+				g2 = sdot(f, idx[a], idx[b]);
+			} else {
+				const int32_t *ra = f->p->rows + (size_t)idx[a] * (size_t)f->p->K;
+				const int32_t *rb = f->p->rows + (size_t)idx[b] * (size_t)f->p->K;
+				const double *ca = cnt + (size_t)a * (size_t)f->d0, *cb = cnt + (size_t)b * (size_t)f->d0;
+				int W = f->W;
+
+				for (int64_t i = 0; i < f->n_used; i++) {
+					int64_t k = f->used[i];
+					int32_t ea = ra[k], eb = rb[k];
+
+					if (ea == eb) {
+						g2 += 1;
+						g1 += W;
+					} else {
+						const uint8_t *ba = f->bucket + (size_t)ea * (size_t)W;
+						const uint8_t *bb = f->bucket + (size_t)eb * (size_t)W;
+						int m = 0;
+
+						for (int j = 0; j < W; j++)
+							m += ba[j] == bb[j];
+						g1 += m;
+					}
+				}
+				for (int64_t d = 0; d < f->d0; d++)
+					g0 += ca[d] * cb[d];
+			}
+			G2[a * n + b] = G2[b * n + a] = g2;
+			if (G1) {
+				G1[a * n + b] = G1[b * n + a] = g1;
+				G0[a * n + b] = G0[b * n + a] = g0;
+			}
+		}
+	free(cnt);
+	return 0;
+}
+
+/* ---- kernel ridge --------------------------------------------------------------- */
+
+static int cholesky(double *a, int64_t n)
+{
+	for (int64_t j = 0; j < n; j++) {
+		double d = a[j * n + j];
+
+		for (int64_t k = 0; k < j; k++)
+			d -= a[j * n + k] * a[j * n + k];
+		if (d <= 0)
+			return -1;
+		d = sqrt(d);
+		a[j * n + j] = d;
+		for (int64_t i = j + 1; i < n; i++) {
+			double s = a[i * n + j];
+
+			for (int64_t k = 0; k < j; k++)
+				s -= a[i * n + k] * a[j * n + k];
+			a[i * n + j] = s / d;
+		}
+	}
+	return 0;
+}
+
+static void chol_solve(const double *l, int64_t n, double *x)
+{
+	for (int64_t i = 0; i < n; i++) {
+		double s = x[i];
+
+		for (int64_t k = 0; k < i; k++)
+			s -= l[i * n + k] * x[k];
+		x[i] = s / l[i * n + i];
+	}
+	for (int64_t i = n - 1; i >= 0; i--) {
+		double s = x[i];
+
+		for (int64_t k = i + 1; k < n; k++)
+			s -= l[k * n + i] * x[k];
+		x[i] = s / l[i * n + i];
+	}
+}
+
+/* Targets of runtimes rt[idx[0..n)]: the rank (ties averaged, scaled to
+ * 0..1) or the standardized log. */
+static int make_target(const double *rt, const int64_t *idx, int64_t n, int rank, double *y)
+{
+	if (rank) {
+		int64_t *ord = malloc((size_t)(n ? n : 1) * sizeof *ord);
+		double *r = malloc((size_t)(n ? n : 1) * sizeof *r);
+
+		if (!ord || !r) {
+			free(ord);
+			free(r);
+			return -1;
+		}
+		for (int64_t i = 0; i < n; i++)
+			r[i] = rt[idx[i]];
+		if (metrics_rank_order(r, (size_t)n, ord) < 0) {
+			free(ord);
+			free(r);
+			return -1;
+		}
+		for (int64_t i = 0; i < n;) {
+			int64_t j = i;
+
+			while (j + 1 < n && r[ord[j + 1]] == r[ord[i]])
+				j++;
+			for (int64_t t = i; t <= j; t++)
+				y[ord[t]] = ((double)(i + j) / 2.0) / (double)(n > 1 ? n - 1 : 1);
+			i = j + 1;
+		}
+		free(ord);
+		free(r);
+		return 0;
+	}
+	double m = 0, v = 0;
+
+	for (int64_t i = 0; i < n; i++) {
+		y[i] = log(rt[idx[i]] > 0 ? rt[idx[i]] : 1);
+		m += y[i];
+	}
+	m /= (double)(n ? n : 1);
+	for (int64_t i = 0; i < n; i++)
+		v += (y[i] - m) * (y[i] - m);
+	v = sqrt(v / (double)(n ? n : 1));
+	for (int64_t i = 0; i < n; i++)
+		y[i] = v > 0 ? (y[i] - m) / v : 0;
+	return 0;
+}
+
+/* Kernel ridge on the Gram G (n x n) with training rows S[0..ns) and
+ * targets y[0..ns): alpha[ns], the row means r[n] of G over S, gbar and
+ * ymean, so that f(t) = sum_a alpha_a (G[t][S_a] - r_t - r[S_a] + gbar) + ymean.
+ * work holds ns * ns. */
+static int kr_solve(const double *G, int64_t n, const int64_t *S, int64_t ns, const double *y, double lam,
+		    double *alpha, double *r, double *gbar, double *ymean, double *work)
+{
+	double tr = 0, ym = 0, gb = 0;
+
+	for (int64_t i = 0; i < n; i++) {
+		double s = 0;
+
+		for (int64_t a = 0; a < ns; a++)
+			s += G[i * n + S[a]];
+		r[i] = s / (double)ns;
+	}
+	for (int64_t a = 0; a < ns; a++)
+		gb += r[S[a]];
+	gb /= (double)ns;
+	for (int64_t a = 0; a < ns; a++)
+		for (int64_t b = 0; b < ns; b++)
+			work[a * ns + b] = G[S[a] * n + S[b]] - r[S[a]] - r[S[b]] + gb;
+	for (int64_t a = 0; a < ns; a++) {
+		tr += work[a * ns + a];
+		ym += y[a];
+	}
+	ym /= (double)ns;
+	tr = tr > 0 ? tr / (double)ns : 1;
+	for (int64_t a = 0; a < ns; a++) {
+		work[a * ns + a] += lam * tr;
+		alpha[a] = y[a] - ym;
+	}
+	if (cholesky(work, ns) < 0)
+		return -1;
+	chol_solve(work, ns, alpha);
+	*gbar = gb;
+	*ymean = ym;
+	return 0;
+}
+
+/* ---- fit ------------------------------------------------------------------------ */
+
+typedef struct scratch {
+	double *G, *G1, *G0, *Gm, *Gc, *work, *alpha, *r, *y, *score, *truth;
+	int64_t *S, *T;
+} scratch;
+
+static void scratch_free(scratch *s)
+{
+	free(s->G);
+	free(s->G1);
+	free(s->G0);
+	free(s->Gm);
+	free(s->Gc);
+	free(s->work);
+	free(s->alpha);
+	free(s->r);
+	free(s->y);
+	free(s->score);
+	free(s->truth);
+	free(s->S);
+	free(s->T);
+}
+
+/* Mean 3-fold tau over the training set for one candidate. */
+static double cv_tau(const hs_graph *g, const int64_t *train, int64_t n, const double *G, int rank,
+		     double lam, scratch *s)
+{
+	double sum = 0;
+	int cnt = 0;
+
+	for (int f = 0; f < FOLDS; f++) {
+		int64_t ns = 0, nt = 0;
+		double gbar, ym;
+
+		for (int64_t i = 0; i < n; i++) {
+			if (i % FOLDS == f)
+				s->T[nt++] = i;
+			else
+				s->S[ns++] = i;
+		}
+		{
+			int64_t *ids = malloc((size_t)ns * sizeof *ids);
+
+			if (!ids)
+				return NAN;
+			for (int64_t a = 0; a < ns; a++)
+				ids[a] = train[s->S[a]];
+			if (make_target(g->runtime, ids, ns, rank, s->y) < 0) {
+				free(ids);
+				return NAN;
+			}
+			free(ids);
+		}
+		if (kr_solve(G, n, s->S, ns, s->y, lam, s->alpha, s->r, &gbar, &ym, s->work) < 0)
+			continue;
+		for (int64_t t = 0; t < nt; t++) {
+			int64_t i = s->T[t];
+			double v = ym;
+
+			for (int64_t a = 0; a < ns; a++)
+				v += s->alpha[a] * (G[i * n + s->S[a]] - s->r[i] - s->r[s->S[a]] + gbar);
+			s->score[t] = v;
+			s->truth[t] = g->runtime[train[i]];
+		}
+		double t = metrics_kendall_tau(s->score, s->truth, (size_t)nt);
+
+		if (!isnan(t)) {
+			sum += t;
+			cnt++;
+		}
+	}
+	return cnt ? sum / cnt : NAN;
+}
+
+/* The kernel is c[0] G2 + c[1] G1 + c[2] G0 / (varying nodes). */
+typedef struct mix {
+	double c[3];
+} mix;
+
+static void mix_gram(const scratch *s, int64_t n, const mix *m, double k0, double *out)
+{
+	for (int64_t i = 0; i < n * n; i++)
+		out[i] = m->c[0] * s->G[i] + (s->G1 ? m->c[1] * s->G1[i] + m->c[2] * k0 * s->G0[i] : 0);
+}
+
+/* Scores every config with the model fitted on train[0..n) (alpha over
+ * all of them).  For each feature block with raw features phi and kernel
+ * weight c: f(x) = ym + sum_B c_B (phi_B(x) - mu_B) . v_B, with
+ * v_B = sum_i alpha_i phi_B(x_i) - mu_B sum_i alpha_i. */
+static int score_all(const fitdata *f, const int64_t *train, int64_t n, const double *alpha, double ym,
+		     const mix *m, double k0, double *out)
+{
+	double asum = 0;
+
+	for (int64_t i = 0; i < n; i++)
+		asum += alpha[i];
+	if (f->kind == HS_KIND_TILE) {
+		double *w = calloc((size_t)(f->d ? f->d : 1), sizeof *w), *mu = calloc((size_t)(f->d ? f->d : 1), sizeof *mu);
+		double b = ym;
+
+		if (!w || !mu) {
+			free(w);
+			free(mu);
+			return -1;
+		}
+		for (int64_t i = 0; i < n; i++)
+			for (int64_t t = f->off[train[i]]; t < f->off[train[i] + 1]; t++) {
+				w[f->col[t]] += alpha[i] * f->val[t];
+				mu[f->col[t]] += f->val[t] / (double)n;
+			}
+		for (int64_t j = 0; j < f->d; j++) {
+			w[j] = m->c[0] * (w[j] - asum * mu[j]);
+			b -= mu[j] * w[j];
+		}
+		for (int64_t cc = 0; cc < f->C; cc++) {
+			double v = b;
+
+			for (int64_t t = f->off[cc]; t < f->off[cc + 1]; t++)
+				v += f->val[t] * w[f->col[t]];
+			out[cc] = v;
+		}
+		free(w);
+		free(mu);
+		return 0;
+	}
+	/* Layout: every block is a sum over nodes of per-entry indicators, so
+	 * all of them fold into one weight per entry. */
+	const prep *p = f->p;
+	int W = f->W;
+	size_t n1 = (size_t)p->K * (size_t)W * PREP_BUCKETS, ne = (size_t)(p->n_entries ? p->n_entries : 1);
+	double *v2 = calloc(ne, sizeof *v2), *m2 = calloc(ne, sizeof *m2), *ew = calloc(ne, sizeof *ew);
+	double *v1 = calloc(n1 ? n1 : 1, sizeof *v1), *m1 = calloc(n1 ? n1 : 1, sizeof *m1);
+	double *v0 = calloc((size_t)(f->d0 ? f->d0 : 1), sizeof *v0), *m0 = calloc((size_t)(f->d0 ? f->d0 : 1), sizeof *m0);
+	double b = ym, c0 = m->c[2] * k0;
+	int rc = -1;
+
+	if (!v2 || !m2 || !ew || !v1 || !m1 || !v0 || !m0)
+		goto out;
+	for (int64_t i = 0; i < n; i++) {
+		const int32_t *row = p->rows + (size_t)train[i] * (size_t)p->K;
+
+		for (int64_t u = 0; u < f->n_used; u++) {
+			int64_t k = f->used[u];
+			int32_t e = row[k];
+
+			v2[e] += alpha[i];
+			m2[e] += 1.0 / (double)n;
+			for (int j = 0; j < W; j++) {
+				uint8_t bk = f->bucket[(size_t)e * (size_t)W + (size_t)j];
+				size_t x1 = ((size_t)k * (size_t)W + (size_t)j) * PREP_BUCKETS + bk;
+				size_t x0 = ((size_t)f->opi[k] * (size_t)W + (size_t)j) * PREP_BUCKETS + bk;
+
+				v1[x1] += alpha[i];
+				m1[x1] += 1.0 / (double)n;
+				v0[x0] += alpha[i];
+				m0[x0] += 1.0 / (double)n;
+			}
+		}
+	}
+	for (size_t e = 0; e < (size_t)p->n_entries; e++) {
+		v2[e] -= asum * m2[e];
+		b -= m->c[0] * m2[e] * v2[e];
+	}
+	for (size_t x = 0; x < n1; x++) {
+		v1[x] -= asum * m1[x];
+		b -= m->c[1] * m1[x] * v1[x];
+	}
+	for (int64_t x = 0; x < f->d0; x++) {
+		v0[x] -= asum * m0[x];
+		b -= c0 * m0[x] * v0[x];
+	}
+	for (int64_t u = 0; u < f->n_used; u++) {
+		int64_t k = f->used[u];
+
+		for (int64_t e = p->entry_base[k]; e < p->entry_base[k + 1]; e++) {
+			double v = m->c[0] * v2[e];
+
+			for (int j = 0; j < W; j++) {
+				uint8_t bk = f->bucket[(size_t)e * (size_t)W + (size_t)j];
+
+				v += m->c[1] * v1[((size_t)k * (size_t)W + (size_t)j) * PREP_BUCKETS + bk];
+				v += c0 * v0[((size_t)f->opi[k] * (size_t)W + (size_t)j) * PREP_BUCKETS + bk];
+			}
+			ew[e] = v;
+		}
+	}
+	for (int64_t cc = 0; cc < f->C; cc++) {
+		const int32_t *row = p->rows + (size_t)cc * (size_t)p->K;
+		double v = b;
+
+		for (int64_t u = 0; u < f->n_used; u++)
+			v += ew[row[f->used[u]]];
+		out[cc] = v;
+	}
+	rc = 0;
+out:
+	free(v2);
+	free(m2);
+	free(ew);
+	free(v1);
+	free(m1);
+	free(v0);
+	free(m0);
+	return rc;
+}
+
+/* Candidate kernels for layout: node choices (categorical), per-position
+ * values (generalize to unseen rows), counts per opcode and value (shared
+ * across nodes; what random search needs), and mixes of them. */
+static const mix layout_mixes[] = {
+	{{1, 0, 0}}, {{0, 1, 0}}, {{0, 0, 1}}, {{1, 1.0 / 18, 0}}, {{1, 0, 1}}, {{0, 1.0 / 18, 1}},
+	{{1, 1.0 / 18, 1}},
+};
+static const mix tile_mix = {{1, 0, 0}};
+
+int fit_heldout(hs_graph *g, double fraction, uint64_t seed, fit_result *r, double *pred,
+		uint8_t *is_train, hs_error *err)
+{
+	fitdata f = {0};
+	scratch s = {0};
+	rng gen = rng_seed(seed);
+	int64_t C = g->n_configs, n_tr, n_te, n_cv, cap = FIT_MAX_TRAIN, *perm = NULL;
+	double best_cv = -INFINITY, best_lam = 0.3, ym, gbar, k0 = 1;
+	const mix *mixes = &tile_mix, *best_mix = &tile_mix;
+	int best_rank = 1, rc = -1, n_mix = 1;
+	double *all = NULL;
+
+	memset(r, 0, sizeof *r);
+	r->heldout_tau = r->heldout_opa = r->cv_tau = NAN;
+	if (!(fraction > 0 && fraction < 1))
+		return hs_fail(err, HS_EUSAGE, "--train-fraction must be between 0 and 1 (exclusive)");
+	if (!g->labeled)
+		return hs_fail(err, HS_EUSAGE, "%s: no measured runtimes (test split): nothing to fit", g->name);
+	f.kind = g->kind;
+	f.C = C;
+	if ((g->kind == HS_KIND_LAYOUT ? layout_features(g, &f, err) : tile_features(g, &f, err)) < 0)
+		goto out;
+	if (g->kind == HS_KIND_LAYOUT) {
+		mixes = layout_mixes;
+		n_mix = (int)(sizeof layout_mixes / sizeof layout_mixes[0]);
+		best_mix = &layout_mixes[0];
+		if (f.n_used > 0) {
+			int64_t c2 = (int64_t)sqrt(GRAM_BUDGET / (double)f.n_used);
+
+			if (c2 < cap)
+				cap = c2 > 30 ? c2 : 30;
+			k0 = 1.0 / (double)f.n_used;
+		}
+	}
+	n_tr = (int64_t)llround(fraction * (double)C);
+	if (n_tr > cap)
+		n_tr = cap;
+	n_te = C - n_tr;
+	if (n_tr < 2 || n_te < 2) {
+		hs_fail(err, HS_EUSAGE,
+			"%s: %lld configs: a fraction of %g leaves %lld to fit and %lld to rank; "
+			"both need at least 2", g->name, (long long)C, fraction,
+			(long long)(n_tr > 0 ? n_tr : 0), (long long)(n_te > 0 ? n_te : 0));
+		goto out;
+	}
+	n_cv = n_tr < CV_MAX ? n_tr : CV_MAX;
+	{
+		size_t nn = (size_t)n_tr * (size_t)n_tr;
+		int lay = g->kind == HS_KIND_LAYOUT;
+
+		perm = malloc((size_t)C * sizeof *perm);
+		s.G = malloc(nn * sizeof *s.G);
+		s.G1 = lay ? malloc(nn * sizeof *s.G1) : NULL;
+		s.G0 = lay ? malloc(nn * sizeof *s.G0) : NULL;
+		s.Gm = malloc(nn * sizeof *s.Gm);
+		s.Gc = malloc((size_t)n_cv * (size_t)n_cv * sizeof *s.Gc);
+		s.work = malloc(nn * sizeof *s.work);
+		s.alpha = malloc((size_t)n_tr * sizeof *s.alpha);
+		s.r = malloc((size_t)n_tr * sizeof *s.r);
+		s.y = malloc((size_t)n_tr * sizeof *s.y);
+		s.score = malloc((size_t)C * sizeof *s.score);
+		s.truth = malloc((size_t)C * sizeof *s.truth);
+		s.S = malloc((size_t)n_tr * sizeof *s.S);
+		s.T = malloc((size_t)n_tr * sizeof *s.T);
+		all = malloc((size_t)C * sizeof *all);
+		if (!perm || !s.G || (lay && (!s.G1 || !s.G0)) || !s.Gm || !s.Gc || !s.work || !s.alpha ||
+		    !s.r || !s.y || !s.score || !s.truth || !s.S || !s.T || !all) {
+			hs_fail(err, HS_EDATA, "%s: out of memory", g->name);
+			goto out;
+		}
+	}
+	for (int64_t c = 0; c < C; c++)
+		perm[c] = c;
+	rng_shuffle(&gen, perm, C);
+	/* perm[0..n_tr) is the training set; model selection uses its first
+	 * n_cv configs. */
+	if (grams(&f, perm, n_tr, s.G, s.G1, s.G0) < 0) {
+		hs_fail(err, HS_EDATA, "%s: out of memory", g->name);
+		goto out;
+	}
+	if (n_cv >= 3 * FOLDS) {
+		for (int mi = 0; mi < n_mix; mi++) {
+			mix_gram(&s, n_tr, &mixes[mi], k0, s.Gm);
+			for (int64_t a = 0; a < n_cv; a++)
+				for (int64_t b = 0; b < n_cv; b++)
+					s.Gc[a * n_cv + b] = s.Gm[a * n_tr + b];
+			for (int rank = 1; rank >= 0; rank--)
+				for (size_t li = 0; li < N_LAMBDA; li++) {
+					double t = cv_tau(g, perm, n_cv, s.Gc, rank, lambdas[li], &s);
+
+					if (!isnan(t) && t > best_cv) {
+						best_cv = t;
+						best_lam = lambdas[li];
+						best_rank = rank;
+						best_mix = &mixes[mi];
+					}
+				}
+		}
+		if (best_cv > -INFINITY)
+			r->cv_tau = best_cv;
+	}
+	mix_gram(&s, n_tr, best_mix, k0, s.Gm);
+	for (int64_t i = 0; i < n_tr; i++)
+		s.S[i] = i;
+	if (make_target(g->runtime, perm, n_tr, best_rank, s.y) < 0 ||
+	    kr_solve(s.Gm, n_tr, s.S, n_tr, s.y, best_lam, s.alpha, s.r, &gbar, &ym, s.work) < 0 ||
+	    score_all(&f, perm, n_tr, s.alpha, ym, best_mix, k0, all) < 0) {
+		hs_fail(err, HS_EDATA, "%s: the ridge system could not be solved", g->name);
+		goto out;
+	}
+	if (pred)
+		memcpy(pred, all, (size_t)C * sizeof *pred);
+	if (is_train) {
+		memset(is_train, 0, (size_t)C);
+		for (int64_t i = 0; i < n_tr; i++)
+			is_train[perm[i]] = 1;
+	}
+	for (int64_t i = 0; i < n_te; i++) {
+		s.score[i] = all[perm[n_tr + i]];
+		s.truth[i] = g->runtime[perm[n_tr + i]];
+	}
+	r->heldout_tau = metrics_kendall_tau(s.score, s.truth, (size_t)n_te);
+	r->heldout_opa = metrics_opa(s.score, s.truth, (size_t)n_te);
+	r->n_train = n_tr;
+	r->n_heldout = n_te;
+	r->n_features = feature_count(&f);
+	r->lambda = best_lam;
+	memcpy(r->kernel, best_mix->c, sizeof r->kernel);
+	r->target = best_rank ? "rank" : "log";
+	rc = 0;
+out:
+	fitdata_free(&f);
+	scratch_free(&s);
+	free(perm);
+	free(all);
+	return rc;
+}

@@ -1,0 +1,54 @@
+/* metrics.h - the TpuGraphs paper's ranking metrics.
+ *
+ * Convention everywhere: lower is better.  `pred` holds a model's scores
+ * (lower = predicted faster) and `runtime` the measured runtimes, so a
+ * perfect model has Kendall's tau 1 and ordered-pair accuracy 1.
+ *
+ * The functions allocate scratch memory internally (O(n)) and never keep
+ * pointers to their arguments.  They return NAN when the metric is
+ * undefined (see each function); callers print NAN as "n/a" / JSON null.
+ */
+#ifndef HS_METRICS_H
+#define HS_METRICS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Pair counts behind tau-b and OPA, over the n*(n-1)/2 pairs {i, j}. */
+typedef struct metrics_pairs {
+	int64_t pairs;       /* n0 = n(n-1)/2 */
+	int64_t ties_pred;   /* n1: pairs tied in pred */
+	int64_t ties_truth;  /* n2: pairs tied in runtime */
+	int64_t ties_both;   /* n3: pairs tied in both */
+	int64_t concordant;  /* untied in both, same order */
+	int64_t discordant;  /* untied in both, opposite order */
+} metrics_pairs;
+
+/* Counts the pairs in O(n log n) (Knight's algorithm).  Returns 0, or -1
+ * when out of memory (counts then all zero). */
+int metrics_count_pairs(const double *pred, const double *runtime, size_t n,
+			metrics_pairs *out);
+
+/* Kendall's tau-b with ties in either vector:
+ *   (concordant - discordant) / sqrt((n0 - n1) * (n0 - n2)).
+ * NAN when n < 2 or when either vector is constant (0/0), as scipy. */
+double metrics_kendall_tau(const double *pred, const double *runtime, size_t n);
+
+/* Ordered-pair accuracy as the TpuGraphs paper defines it: among the pairs
+ * whose runtimes differ, the share that the scores order the same way,
+ * strictly (a tie in the scores counts as wrong).  NAN when no two runtimes
+ * differ. */
+double metrics_opa(const double *pred, const double *runtime, size_t n);
+
+/* Top-k slowdown error: (best runtime among the k configs with the lowest
+ * scores / best runtime overall) - 1.  Score ties are broken by the lower
+ * index.  k is clamped to n.  NAN when n == 0 or k == 0 or the best runtime
+ * is not positive. */
+double metrics_topk_error(const double *pred, const double *runtime, size_t n,
+			  size_t k);
+
+/* Fills order[n] with the indices sorted by ascending score (ties: lower
+ * index first).  Returns 0, or -1 when out of memory. */
+int metrics_rank_order(const double *score, size_t n, int64_t *order);
+
+#endif

@@ -1,0 +1,78 @@
+/* train.h - training the learned rankers.
+ *
+ * A head (layout or tile) is trained on prepared graphs of its kind with
+ * Adam, a cosine learning-rate decay and global-norm gradient clipping.
+ * Each step takes `tasks` batches (one graph and up to `batch` of its
+ * distinct configs each); the batches run on up to `threads` threads, each
+ * writing its own gradient buffer, and the buffers are summed in task
+ * order, so a given --seed gives the same model whatever --threads is.
+ *
+ * Validation: the configs of `valid` graphs when given; otherwise a
+ * `valid_fraction` of every training graph's distinct configs is held out
+ * (graphs with fewer than 10 distinct configs keep them all for training).
+ * The head keeps the parameters of the epoch with the best mean validation
+ * Kendall tau (the last epoch when nothing can be validated).
+ *
+ * Ownership: train_head() returns a head the caller frees with
+ * nn_head_free() (or hands to model_from_heads()).  It standardizes the
+ * given preps in place with the statistics it computes.
+ */
+#ifndef HS_TRAIN_H
+#define HS_TRAIN_H
+
+#include <stdint.h>
+
+#include "loader/error.h"
+#include "model/model.h"
+#include "model/nn.h"
+#include "model/prep.h"
+
+typedef struct train_progress {
+	const char *head;    /* "layout" / "tile" */
+	int epoch, epochs;
+	double loss;         /* mean training loss of the epoch */
+	double valid_tau;    /* NAN when nothing could be validated */
+	double valid_top5;   /* tile: mean top-5 slowdown error, else NAN */
+	double seconds;      /* this epoch */
+	int best;            /* this epoch is the best so far */
+} train_progress;
+
+typedef struct train_opts {
+	int epochs;          /* 40 */
+	int batch;           /* distinct configs per batch, 32 */
+	int tasks;           /* batches per step, 4 */
+	int max_batches;     /* per graph and epoch, 12 */
+	double lr;           /* 0.002 */
+	double weight_decay; /* decoupled, 1e-4 */
+	int loss;            /* enum nn_loss */
+	int hidden, layers, readout, opemb, cfg_hops;
+	uint64_t seed;
+	int threads;
+	double valid_fraction; /* 0.15 */
+	void (*progress)(void *ctx, const train_progress *p);
+	void *ctx;
+} train_opts;
+
+void train_defaults(train_opts *o);
+
+typedef struct train_report {
+	int best_epoch;      /* 1-based; 0 when no epoch ran */
+	double best_tau;     /* mean validation tau of that epoch (NAN if none) */
+	double seconds_per_epoch;
+	int64_t graphs, configs, distinct_configs;
+} train_report;
+
+/* Trains a head of `kind` on graphs[0..n) (all of that kind and labeled).
+ * valid may be NULL.  Errors: HS_EUSAGE when there is nothing to train on
+ * or widths disagree between graphs. */
+nn_head *train_head(prep **graphs, int n, prep **valid, int n_valid, int kind,
+		    const train_opts *o, train_report *rep, hs_error *err);
+
+/* The prep options a head's dimensions imply. */
+void train_prep_opts(const nn_dims *d, prep_opts *po);
+
+/* Wraps trained heads (either may be NULL, not both) into a model that
+ * owns them; meta is copied (may be NULL). */
+hs_model *model_from_heads(nn_head *layout, nn_head *tile, const char *meta, hs_error *err);
+
+#endif
