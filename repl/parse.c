@@ -31,6 +31,11 @@ static query_expr *parse_or(query_parser *p);
 
 static query_expr *new_expr(query_parser *p, int kind, size_t pos, size_t len)
 {
+	if (++p->nexpr > QUERY_MAX_TERMS) {
+		query_fail_at(p, pos, "expression too long at column %zu (more than %d terms)", pos + 1,
+			      QUERY_MAX_TERMS);
+		return NULL;
+	}
 	query_expr *e = query_arena_alloc(&p->arena, sizeof *e);
 
 	if (!e) {
@@ -249,13 +254,30 @@ static const query_field *lookup_field(query_parser *p, const query_token *t)
 	return NULL;
 }
 
+static query_expr *parse_unary_inner(query_parser *p);
+
 static query_expr *parse_unary(query_parser *p)
+{
+	const query_token *t = query_peek(p);
+
+	if (p->failed)
+		return NULL;
+	if (p->depth >= QUERY_MAX_DEPTH) {
+		query_fail_at(p, t->pos, "expression nested too deeply at column %zu (more than %d levels)",
+			      t->pos + 1, QUERY_MAX_DEPTH);
+		return NULL;
+	}
+	p->depth++;
+	query_expr *e = parse_unary_inner(p);
+	p->depth--;
+	return e;
+}
+
+static query_expr *parse_unary_inner(query_parser *p)
 {
 	const query_token *t = query_peek(p);
 	query_expr *e;
 
-	if (p->failed)
-		return NULL;
 	switch (t->kind) {
 	case TK_NUM:
 		e = new_expr(p, QE_NUM, t->pos, t->len);
@@ -591,8 +613,15 @@ static query_expr *parse_not(query_parser *p)
 
 	if (t->kind == TK_NOT || (t->kind == TK_WORD && strcasecmp(t->str, "not") == 0)) {
 		size_t pos = t->pos;
+		if (p->depth >= QUERY_MAX_DEPTH) {
+			query_fail_at(p, pos, "expression nested too deeply at column %zu (more than %d "
+				      "levels)", pos + 1, QUERY_MAX_DEPTH);
+			return NULL;
+		}
 		query_advance(p);
+		p->depth++;
 		query_expr *a = parse_not(p);
+		p->depth--;
 		if (!a || need_num(p, a, "'not'") < 0)
 			return NULL;
 		query_expr *e = new_expr(p, QE_NOT, pos, a->pos + a->len - pos);

@@ -80,6 +80,11 @@ typedef struct query_field {
 	const char *help;
 } query_field;
 
+/* Parentheses, unary operators and `not` nest at most this deep. */
+#define QUERY_MAX_DEPTH 200
+/* Expression nodes in one command (evaluation recurses over them). */
+#define QUERY_MAX_TERMS 4096
+
 /* ---- tokens --------------------------------------------------------- */
 
 enum query_tok {
@@ -167,6 +172,8 @@ typedef struct query_parser {
 	query_token tok;       /* the current token */
 	int have;              /* tok is valid */
 	int failed;            /* an error is set; later errors do not replace it */
+	int depth;             /* expression nesting, bounded by QUERY_MAX_DEPTH */
+	int nexpr;             /* expression nodes made, bounded by QUERY_MAX_TERMS */
 	query_session *s;
 	int scope;             /* enum query_scope for field lookups */
 	hs_error *err;

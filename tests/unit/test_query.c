@@ -1,0 +1,366 @@
+/* test_query.c - the query API (repl/query.h) on the in-memory fixture graph
+ * (tests/fuzz/query/fixture.h) and, when $DATA is set, on a real file:
+ * result structure, row node / config ids, errors with columns and the
+ * caret text, actions, printers, completion, rebinding to another graph.
+ * The language itself is covered by the tests/query files. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "repl/query.h"
+#include "tests/fuzz/query/fixture.h"
+#include "tests/unit/t.h"
+
+static query_session *S;
+
+static int run(const char *q, query_result *r, hs_error *err)
+{
+	memset(r, 0, sizeof *r);
+	return query_exec(S, q, r, err);
+}
+
+static int col_of(const query_table *t, const char *name)
+{
+	for (int i = 0; i < t->ncols; i++)
+		if (strcmp(t->cols[i], name) == 0)
+			return i;
+	return -1;
+}
+
+static char *render(const query_result *r, query_format f)
+{
+	char *text = NULL;
+	size_t n = 0;
+	FILE *m = open_memstream(&text, &n);
+	hs_error err;
+
+	if (!m)
+		return NULL;
+	query_write(m, r, f, &err);
+	fclose(m);
+	return text;
+}
+
+static int has(char **v, const char *s)
+{
+	for (; v && *v; v++)
+		if (strcmp(*v, s) == 0)
+			return 1;
+	return 0;
+}
+
+static size_t count(char **v)
+{
+	size_t n = 0;
+
+	while (v && v[n])
+		n++;
+	return n;
+}
+
+static void test_tables(void)
+{
+	query_result r;
+	hs_error err;
+
+	CHECK("nodes: runs", run("nodes", &r, &err) == 0 && r.kind == QUERY_TABLE);
+	const query_table *t = &r.table;
+	CHECK("nodes: 6 rows", t->nrows == 6);
+	CHECK("nodes: default columns", t->ncols == 6 && col_of(t, "id") == 0 &&
+	      col_of(t, "opcode") == 1 && col_of(t, "shape") == 2 && col_of(t, "computation") == 3);
+	CHECK("nodes: column types", t->types[0] == QUERY_NUM && t->types[1] == QUERY_TEXT);
+	int ok = 1;
+	for (int i = 0; i < 6; i++)
+		ok &= t->node[i] == i && t->config[i] == -1 && query_cell_at(t, i, 0)->num == i;
+	CHECK("nodes: each row names its node", ok);
+	CHECK("nodes: opcode text", strcmp(query_cell_at(t, 2, 1)->text, "dot") == 0);
+	CHECK("nodes: shape text", strcmp(query_cell_at(t, 2, 2)->text, "f32[8,4]{1,0}") == 0);
+	CHECK("nodes: scalar shape", strcmp(query_cell_at(t, 3, 2)->text, "f32[]") == 0);
+	CHECK("nodes: note", r.note && strcmp(r.note, "6 nodes") == 0);
+	CHECK("nodes: command name", r.command && strcmp(r.command, "nodes") == 0);
+	query_result_free(&r);
+	CHECK("result_free: zeroes", r.kind == QUERY_NONE && r.table.cells == NULL);
+	query_result_free(&r);
+
+	CHECK("where: runs", run("nodes where opcode = dot or users = 0 sort by id desc", &r, &err) == 0);
+	CHECK("where: rows and order", r.table.nrows == 2 && r.table.node[0] == 5 && r.table.node[1] == 2);
+	CHECK("where: note", r.note && strcmp(r.note, "2 of 6 nodes match") == 0);
+	query_result_free(&r);
+
+	CHECK("count: runs", run("count by opcode", &r, &err) == 0);
+	t = &r.table;
+	CHECK("count: parameter first", t->nrows == 5 &&
+	      strcmp(query_cell_at(t, 0, 0)->text, "parameter") == 0 && query_cell_at(t, 0, 1)->num == 2);
+	CHECK_NEAR("count: share", query_cell_at(t, 0, 2)->num, 2.0 / 6, 1e-12);
+	CHECK("count: group rows name no node", t->node[0] == -1 && t->config[0] == -1);
+	query_result_free(&r);
+
+	CHECK("stats: runs", run("stats users, operands", &r, &err) == 0);
+	t = &r.table;
+	CHECK("stats: two rows", t->nrows == 2);
+	CHECK_NEAR("stats: mean users", query_cell_at(t, 0, col_of(t, "mean"))->num, 5.0 / 6, 1e-12);
+	CHECK_NEAR("stats: p50 operands", query_cell_at(t, 1, col_of(t, "p50"))->num, 0.5, 1e-12);
+	query_result_free(&r);
+
+	CHECK("configs: runs", run("configs sort by runtime", &r, &err) == 0);
+	t = &r.table;
+	CHECK("configs: sorted, rows name configs", t->nrows == 3 && t->config[0] == 1 &&
+	      t->config[1] == 2 && t->config[2] == 0 && t->node[0] == -1);
+	CHECK("configs: runtime_rank", query_cell_at(t, 0, col_of(t, "runtime_rank"))->num == 1);
+	query_result_free(&r);
+
+	CHECK("config: runs", run("config 1", &r, &err) == 0);
+	t = &r.table;
+	CHECK("config: one configurable node", t->nrows == 1 && t->node[0] == 2 && t->config[0] == 1);
+	CHECK("config: values", query_cell_at(t, 0, 3)->num == 1 && query_cell_at(t, 0, 4)->num == 0 &&
+	      query_cell_at(t, 0, 5)->num == -1);
+	query_result_free(&r);
+
+	CHECK("stats over configs", run("stats runtime where runtime > 10", &r, &err) == 0 &&
+	      query_cell_at(&r.table, 0, 1)->num == 2 && query_cell_at(&r.table, 0, 4)->num == 25);
+	query_result_free(&r);
+
+	CHECK("path: runs", run("path 0 5", &r, &err) == 0);
+	CHECK("path: 0 2 4 5", r.table.nrows == 4 && r.table.node[0] == 0 && r.table.node[1] == 2 &&
+	      r.table.node[2] == 4 && r.table.node[3] == 5);
+	query_result_free(&r);
+
+	CHECK("neighbors: runs", run("neighbors 2 depth 1", &r, &err) == 0);
+	CHECK("neighbors: 0 1 4", r.table.nrows == 3 && r.table.node[0] == 0 && r.table.node[1] == 1 &&
+	      r.table.node[2] == 4);
+	query_result_free(&r);
+
+	CHECK("show: a text block", run("show 2", &r, &err) == 0 && r.kind == QUERY_BLOCK &&
+	      strncmp(r.text, "node 2: dot (convolution)\n", 26) == 0);
+	query_result_free(&r);
+	CHECK("help: a text block", run("help", &r, &err) == 0 && r.kind == QUERY_BLOCK &&
+	      strstr(r.text, "count by EXPR"));
+	query_result_free(&r);
+	CHECK("blank line: nothing", run("   ", &r, &err) == 0 && r.kind == QUERY_NONE);
+	CHECK("comment: nothing", run("# nodes", &r, &err) == 0 && r.kind == QUERY_NONE);
+	CHECK("NULL line: nothing", query_exec(S, NULL, &r, &err) == 0 && r.kind == QUERY_NONE);
+}
+
+static void test_actions(void)
+{
+	query_result r;
+	hs_error err;
+
+	CHECK("quit", run("quit", &r, &err) == 0 && r.kind == QUERY_ACTION && r.action == QUERY_ACT_QUIT);
+	CHECK("exit", run("EXIT", &r, &err) == 0 && r.action == QUERY_ACT_QUIT);
+	CHECK("format", run("format json", &r, &err) == 0 && r.action == QUERY_ACT_FORMAT &&
+	      r.format == QUERY_FMT_JSON);
+	CHECK("open", run("open  dir/some file.npz  ", &r, &err) == 0 && r.action == QUERY_ACT_OPEN &&
+	      strcmp(r.arg, "dir/some file.npz") == 0);
+	query_result_free(&r);
+	CHECK("open quoted", run("open \"x y.npz\"", &r, &err) == 0 && strcmp(r.arg, "x y.npz") == 0);
+	query_result_free(&r);
+	CHECK("format names", query_format_parse("csv") == QUERY_FMT_CSV &&
+	      query_format_parse("TABLE") == QUERY_FMT_TABLE && query_format_parse("xml") == -1 &&
+	      query_format_parse(NULL) == -1);
+}
+
+static void test_errors(void)
+{
+	query_result r;
+	hs_error err;
+	char buf[512];
+
+	CHECK("error: fails", run("nodes where shap = 1", &r, &err) < 0);
+	CHECK("error: usage status", err.status == HS_EUSAGE);
+	CHECK("error: column", query_error_column(S) == 13);
+	CHECK("error: message", strcmp(err.msg, "unknown field 'shap' at column 13 (did you mean "
+				       "'shape'?)") == 0);
+	CHECK("error: result left empty", r.kind == QUERY_NONE && r.table.cells == NULL && !r.note);
+	int n = query_error_caret(err.msg, "nodes where shap = 1", 13, buf, sizeof buf);
+	CHECK("caret: text", strcmp(buf, "unknown field 'shap' at column 13 (did you mean 'shape'?)\n"
+				    "  nodes where shap = 1\n"
+				    "              ^\n") == 0 && n == (int)strlen(buf));
+	char small[16];
+	int m = query_error_caret(err.msg, "nodes where shap = 1", 13, small, sizeof small);
+	CHECK("caret: truncates, returns the full length", m == n && strlen(small) == 15);
+	CHECK("caret: no column, message only",
+	      query_error_caret("boom", "x", 0, buf, sizeof buf) == 5 && strcmp(buf, "boom\n") == 0);
+	CHECK("caret: tabs kept aligned",
+	      query_error_caret("m", "\tab", 3, buf, sizeof buf) > 0 && strcmp(buf, "m\n  \tab\n  \t ^\n") == 0);
+	CHECK("error: a later success clears the column", run("nodes limit 1", &r, &err) == 0 &&
+	      query_error_column(S) == 0);
+	query_result_free(&r);
+	CHECK("error: NULL err is allowed", query_exec(S, "nodez", &r, NULL) < 0);
+	CHECK("error: out-of-range config", run("config 3", &r, &err) < 0 && query_error_column(S) == 8);
+}
+
+static void test_printers(void)
+{
+	query_result r;
+	hs_error err;
+	char *s;
+
+	run("nodes where id < 2 show id, shape, id / 0 - id / 0, id / 0", &r, &err);
+	s = render(&r, QUERY_FMT_CSV);
+	CHECK("csv: quoting and missing values", s && strcmp(s, "id,shape,id / 0 - id / 0,id / 0\n"
+						       "0,\"f32[8,16]{1,0}\",,\n"
+						       "1,\"f32[16,4]{1,0}\",,inf\n") == 0);
+	free(s);
+	s = render(&r, QUERY_FMT_JSON);
+	CHECK("json: rows as objects, null for NaN and inf",
+	      s && strcmp(s, "[\n{\"id\": 0, \"shape\": \"f32[8,16]{1,0}\", \"id / 0 - id / 0\": null, "
+			  "\"id / 0\": null},\n{\"id\": 1, \"shape\": \"f32[16,4]{1,0}\", "
+			  "\"id / 0 - id / 0\": null, \"id / 0\": null}\n]\n") == 0);
+	free(s);
+	s = render(&r, QUERY_FMT_TABLE);
+	CHECK("table: aligned, '-' for missing", s && strcmp(s, "id  shape           id / 0 - id / 0  id / 0\n"
+							 " 0  f32[8,16]{1,0}                -       -\n"
+							 " 1  f32[16,4]{1,0}                -     inf\n"
+							 "(2 of 6 nodes match)\n") == 0);
+	free(s);
+	query_result_free(&r);
+
+	run("show 0", &r, &err);
+	s = render(&r, QUERY_FMT_JSON);
+	CHECK("json: text block escaped", s && strncmp(s, "{\"text\": \"node 0: parameter (parameter)\\n", 41) == 0);
+	free(s);
+	FILE *ro = fopen("/dev/null", "r");
+	CHECK("write: a failing stream is an error", ro && query_write(ro, &r, QUERY_FMT_TABLE, &err) < 0 &&
+	      err.status == HS_EDATA);
+	if (ro)
+		fclose(ro);
+	query_result_free(&r);
+
+	run("quit", &r, &err);
+	s = render(&r, QUERY_FMT_JSON);
+	CHECK("write: actions write nothing", s && !*s);
+	free(s);
+}
+
+static void test_completion(void)
+{
+	int files = -1;
+	char **v;
+
+	v = query_complete(S, "no", 0, 2, &files);
+	CHECK("complete: command", has(v, "nodes") && count(v) == 1 && files == 0);
+	query_strv_free(v);
+	v = query_complete(S, "", 0, 0, &files);
+	CHECK("complete: every command", count(v) >= 19 && has(v, "exit"));
+	query_strv_free(v);
+	v = query_complete(S, "nodes where opc", 12, 15, &files);
+	CHECK("complete: fields", has(v, "opcode") && has(v, "opcode_id") && count(v) == 2);
+	query_strv_free(v);
+	v = query_complete(S, "nodes wh", 6, 8, &files);
+	CHECK("complete: keywords", has(v, "where") && count(v) == 1);
+	query_strv_free(v);
+	v = query_complete(S, "nodes where opcode = con", 21, 24, &files);
+	CHECK("complete: opcode names after opcode =", has(v, "convolution") && has(v, "constant") &&
+	      !has(v, "configurable"));
+	query_strv_free(v);
+	v = query_complete(S, "nodes where opcode in (dot, re", 28, 30, &files);
+	CHECK("complete: opcode names in a list", has(v, "reduce") && has(v, "reshape"));
+	query_strv_free(v);
+	v = query_complete(S, "nodes where elem = b", 19, 20, &files);
+	CHECK("complete: element types", has(v, "bf16") && count(v) == 1);
+	query_strv_free(v);
+	v = query_complete(S, "configs sort by run", 16, 19, &files);
+	CHECK("complete: config fields", has(v, "runtime") && has(v, "runtime_ns") && !has(v, "rank"));
+	query_strv_free(v);
+	v = query_complete(S, "open fix", 5, 8, &files);
+	CHECK("complete: open takes files", files == 1 && v && count(v) == 0);
+	query_strv_free(v);
+	v = query_complete(S, "export svg around 2 -o out", 23, 26, &files);
+	CHECK("complete: -o takes files", files == 1);
+	query_strv_free(v);
+	v = query_complete(S, "format c", 7, 8, &files);
+	CHECK("complete: formats", has(v, "csv") && count(v) == 1 && files == 0);
+	query_strv_free(v);
+	v = query_complete(S, "help fi", 5, 7, &files);
+	CHECK("complete: help topics", has(v, "fields"));
+	query_strv_free(v);
+	v = query_complete(S, "bogus x", 6, 7, &files);
+	CHECK("complete: unknown command gives none", v && count(v) == 0);
+	query_strv_free(v);
+	v = query_complete(S, "nodes", 50, 70, &files);
+	CHECK("complete: positions past the end are clamped", v != NULL);
+	query_strv_free(v);
+}
+
+static void test_tables_of_api(void)
+{
+	CHECK("fields: derived first", query_field_count(S) == 15 + HLO_NODE_FEATURES &&
+	      strcmp(query_field_name(S, 0), "id") == 0 &&
+	      strcmp(query_field_name(S, 15), "is_root") == 0 && query_field_name(S, 100000) == NULL);
+	CHECK("commands: first and past the end", strcmp(query_command_name(0), "nodes") == 0 &&
+	      query_command_name(1000) == NULL);
+	int ok = 1;
+	for (size_t i = 0; query_command_name(i); i++) {
+		char q[64];
+		query_result r;
+		hs_error err;
+		snprintf(q, sizeof q, "help %s", query_command_name(i));
+		ok &= run(q, &r, &err) == 0 && r.kind == QUERY_BLOCK;
+		query_result_free(&r);
+	}
+	CHECK("help: every command has help", ok);
+}
+
+static void test_rebind(void)
+{
+	const char *data = getenv("DATA");
+	char path[4096];
+	hs_error err;
+	query_result r;
+
+	if (!data) {
+		printf("SKIP query: rebinding to a real file (DATA not set)\n");
+		return;
+	}
+	snprintf(path, sizeof path, "%s/npz/layout/xla/default/train/unet3d.npz", data);
+	hs_graph *g = graph_open(path, &err);
+	CHECK("rebind: unet3d opens", g != NULL);
+	if (!g)
+		return;
+	/* Fill every cache on the fixture first, then rebind. */
+	run("stats cost, rank where elem = f32", &r, &err);
+	query_result_free(&r);
+	run("configs sort by predicted", &r, &err);
+	query_result_free(&r);
+	hs_graph *old = query_session_graph(S);
+	query_session_set_graph(S, g);
+	CHECK("rebind: session uses the new graph", query_session_graph(S) == g);
+	CHECK("rebind: count by opcode on unet3d", run("count by opcode limit 1", &r, &err) == 0 &&
+	      strcmp(query_cell_at(&r.table, 0, 0)->text, "get-tuple-element") == 0 &&
+	      query_cell_at(&r.table, 0, 1)->num == 682);
+	query_result_free(&r);
+	CHECK("rebind: caches rebuilt", run("stats cost, rank, predicted_rank", &r, &err) < 0 &&
+	      run("stats cost, rank where configurable", &r, &err) == 0 &&
+	      query_cell_at(&r.table, 0, 1)->num == 56);
+	query_result_free(&r);
+	CHECK("rebind: configs", run("configs sort by runtime limit 1", &r, &err) == 0 &&
+	      r.table.config[0] == 209);
+	query_result_free(&r);
+	query_session_set_graph(S, old);
+	graph_free(g);
+	CHECK("rebind: back to the fixture", run("nodes", &r, &err) == 0 && r.table.nrows == 6);
+	query_result_free(&r);
+}
+
+int main(void)
+{
+	hs_error err;
+	hs_graph *g = fixture_graph();
+
+	S = g ? query_session_new(g, &err) : NULL;
+	CHECK("session on the fixture", S != NULL);
+	if (!S)
+		return 1;
+	test_tables();
+	test_actions();
+	test_errors();
+	test_printers();
+	test_completion();
+	test_tables_of_api();
+	test_rebind();
+	query_session_free(S);
+	graph_free(g);
+	T_DONE();
+}
