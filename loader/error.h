@@ -26,7 +26,8 @@ typedef struct hs_error {
 /* Sets `err` (if not NULL) and returns -1, so callers can `return hs_fail(...)`. */
 int hs_fail(hs_error *err, int status, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
-int hs_vfail(hs_error *err, int status, const char *fmt, va_list ap);
+int hs_vfail(hs_error *err, int status, const char *fmt, va_list ap)
+	__attribute__((format(printf, 3, 0)));
 
 /* Prefixes the message already in `err` with "prefix: " (e.g. a file name). */
 void hs_error_prefix(hs_error *err, const char *fmt, ...)
