@@ -1,6 +1,7 @@
-/* hloscope predict FILE... [--model MODEL] [--csv] [--top N]: a score per
- * config and the predicted ranking; --csv writes the Kaggle submission
- * format (ID,TopConfigs: top 5 for tile, every config for layout). */
+/* hloscope predict FILE... [--model MODEL] [--csv|--json] [--top N]: a
+ * score per config and the predicted ranking; --csv writes the Kaggle
+ * submission format (ID,TopConfigs: top 5 for tile, every config for
+ * layout); --json one object per file with every score. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,6 +10,7 @@
 #include "cli/commands.h"
 #include "cli/modelcli.h"
 #include "loader/graph.h"
+#include "loader/jsonw.h"
 #include "model/metrics.h"
 #include "model/model.h"
 
@@ -63,14 +65,38 @@ static int print_table(const char *path, const hs_graph *g, const hs_model *m, c
 	return 0;
 }
 
+static void print_json(jsonw *w, const char *path, const hs_graph *g, const hs_model *m, const double *pred,
+		       const int64_t *ord, long long top)
+{
+	int64_t n = g->n_configs, shown = top >= 0 && top < n ? top : n;
+
+	jsonw_obj_begin(w);
+	jsonw_key(w, "file"), jsonw_str(w, path);
+	jsonw_key(w, "kind"), jsonw_str(w, graph_kind_name(g->kind));
+	jsonw_key(w, "configs"), jsonw_int(w, n);
+	jsonw_key(w, "predictor"), jsonw_str(w, model_describe(m));
+	jsonw_key(w, "scores");
+	jsonw_arr_begin(w);
+	for (int64_t c = 0; c < n; c++)
+		jsonw_num(w, pred[c]);
+	jsonw_arr_end(w);
+	jsonw_key(w, "ranking");
+	jsonw_arr_begin(w);
+	for (int64_t i = 0; i < shown; i++)
+		jsonw_int(w, ord[i]);
+	jsonw_arr_end(w);
+	jsonw_obj_end(w);
+}
+
 int cmd_predict(int argc, char **argv)
 {
 	mcli_files files = {0};
 	const char *model_path = NULL;
 	hs_model *m = NULL;
 	hs_error err = {0};
-	int csv = 0, rc = 0;
+	int csv = 0, json = 0, rc = 0;
 	long long top = -1;
+	jsonw w;
 
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--model") || !strcmp(argv[i], "-m")) {
@@ -81,6 +107,8 @@ int cmd_predict(int argc, char **argv)
 			model_path = argv[++i];
 		} else if (!strcmp(argv[i], "--csv")) {
 			csv = 1;
+		} else if (!strcmp(argv[i], "--json")) {
+			json = 1;
 		} else if (!strcmp(argv[i], "--top")) {
 			top = i + 1 < argc ? cli_parse_count(argv[i + 1]) : -1;
 			if (top < 0) {
@@ -104,8 +132,16 @@ int cmd_predict(int argc, char **argv)
 		rc = cli_report(&err);
 		goto done;
 	}
+	if (csv && json) {
+		rc = cli_usage_error("predict", "--csv and --json exclude each other");
+		goto done;
+	}
 	if (csv)
 		printf("ID,TopConfigs\n");
+	if (json) {
+		jsonw_init(&w, stdout, 0);
+		jsonw_arr_begin(&w);
+	}
 	for (int i = 0; i < files.n; i++) {
 		hs_graph *g = graph_open(files.path[i], &err);
 		double *pred = NULL;
@@ -129,6 +165,8 @@ int cmd_predict(int argc, char **argv)
 		} else if (metrics_rank_order(pred, (size_t)g->n_configs, ord) < 0) {
 			fprintf(stderr, "hloscope: out of memory\n");
 			rc = 2;
+		} else if (json) {
+			print_json(&w, files.path[i], g, m, pred, ord, top);
 		} else if (csv) {
 			char id[512];
 			int guessed;
@@ -153,6 +191,10 @@ int cmd_predict(int argc, char **argv)
 		free(pred);
 		free(ord);
 		graph_free(g);
+	}
+	if (json) {
+		jsonw_arr_end(&w);
+		jsonw_finish(&w);
 	}
 done:
 	model_free(m);

@@ -253,6 +253,7 @@ struct nn_ws {
 	size_t cap_slots;
 	int32_t *slot_entry;  /* [slots] */
 	float *Z, *P, *Q, *U, *dZ, *dP, *dQ, *dU;
+	float *RZ;            /* [slots * r] br + R^T z, so a config adds R^T relu(pre) */
 	size_t cap_k;
 	float *base, *dbase;  /* [K * h] */
 	/* Per-config scratch. */
@@ -289,6 +290,7 @@ void nn_ws_free(nn_ws *ws)
 	free(ws->dP);
 	free(ws->dQ);
 	free(ws->dU);
+	free(ws->RZ);
 	free(ws->base);
 	free(ws->dbase);
 	free(ws->s);
@@ -322,7 +324,7 @@ static int ws_encoder(nn_ws *ws, size_t nh, int layers)
 	return 0;
 }
 
-static int ws_layout(nn_ws *ws, const prep *p, size_t slots, int h)
+static int ws_layout(nn_ws *ws, const prep *p, size_t slots, int h, int r)
 {
 	size_t sh = slots * (size_t)h, kh = (size_t)p->K * (size_t)h;
 
@@ -344,7 +346,7 @@ static int ws_layout(nn_ws *ws, const prep *p, size_t slots, int h)
 		ws->slot_entry = s;
 		if (grow_f(&ws->Z, sh) || grow_f(&ws->P, sh) || grow_f(&ws->Q, sh) ||
 		    grow_f(&ws->U, sh) || grow_f(&ws->dZ, sh) || grow_f(&ws->dP, sh) ||
-		    grow_f(&ws->dQ, sh) || grow_f(&ws->dU, sh))
+		    grow_f(&ws->dQ, sh) || grow_f(&ws->dU, sh) || grow_f(&ws->RZ, slots * (size_t)r))
 			return -1;
 		ws->cap_slots = slots;
 	}
@@ -565,10 +567,13 @@ static void compute_slots(const nn_head *hd, const prep *p, nn_ws *ws, size_t fr
 		mv_acc(P, th + hd->o.bs, z, h, h);
 		mv_acc(Q, th + hd->o.bo, z, h, h);
 		mv_acc(U, th + hd->o.bu, z, h, h);
+		float *rz = ws->RZ + s * (size_t)hd->d.r;
+		memcpy(rz, th + hd->o.br, (size_t)hd->d.r * sizeof *rz);
+		mv_acc(rz, th + hd->o.rr, z, h, hd->d.r);
 	}
 }
 
-/* pre (h), m (h), q (r) for node k of a config; returns s_k. */
+/* relu(pre) (h), m (h), q (r) for node k of a config; returns s_k. */
 static float node_forward(const nn_head *hd, const prep *p, const nn_ws *ws, const int32_t *row,
 			  int64_t k, float *pre, float *m, float *q, float *ef)
 {
@@ -590,10 +595,13 @@ static float node_forward(const nn_head *hd, const prep *p, const nn_ws *ws, con
 	prep_edge_feats(p, row, k, ef);
 	mv_acc(pre, th + hd->o.be, ef, PREP_EDGE, h);
 	const float *z = ws->Z + (size_t)s * (size_t)h;
+	/* m = z + relu(pre); R^T m + br = RZ + R^T relu(pre), and relu(pre)
+	 * is sparse, which mv_acc exploits. */
+	relu(pre, h);
 	for (int i = 0; i < h; i++)
-		m[i] = z[i] + (pre[i] > 0 ? pre[i] : 0);
-	memcpy(q, th + hd->o.br, (size_t)r * sizeof *q);
-	mv_acc(q, th + hd->o.rr, m, h, r);
+		m[i] = z[i] + pre[i];
+	memcpy(q, ws->RZ + (size_t)s * (size_t)r, (size_t)r * sizeof *q);
+	mv_acc(q, th + hd->o.rr, pre, h, r);
 	relu(q, r);
 	return dotf(th + hd->o.w, q, r);
 }
@@ -700,15 +708,227 @@ static void reset_slots(nn_ws *ws, size_t used)
 		ws->slot[ws->slot_entry[s]] = -1;
 }
 
+/* Memo of node terms: s_k depends only on the entries of k, N_op(k) and
+ * N_us(k) in the config (the key), so configs sharing a node's
+ * neighbourhood share its term.  Open addressing over (node, key) with the
+ * keys kept in an arena and compared in full.  It stops growing at
+ * MEMO_MAX entries (later misses are just computed). */
+#define MEMO_MAX ((size_t)1 << 22)
+
+typedef struct memo {
+	uint64_t *hash;     /* [cap], 0 = empty */
+	int64_t *key;       /* [cap] offset of the key in the arena */
+	float *val;         /* [cap] */
+	size_t cap, used;
+	int32_t *arena;     /* keys: node, then its entries */
+	size_t arena_used, arena_cap;
+} memo;
+
+static void memo_free(memo *m)
+{
+	free(m->hash);
+	free(m->key);
+	free(m->val);
+	free(m->arena);
+}
+
+static int memo_init(memo *m, size_t expect)
+{
+	size_t cap = 1024;
+
+	memset(m, 0, sizeof *m);
+	if (expect > MEMO_MAX / 4)
+		expect = MEMO_MAX / 4;
+	while (cap < expect * 2)
+		cap <<= 1;
+	m->hash = calloc(cap, sizeof *m->hash);
+	m->key = malloc(cap * sizeof *m->key);
+	m->val = malloc(cap * sizeof *m->val);
+	if (!m->hash || !m->key || !m->val) {
+		memo_free(m);
+		return -1;
+	}
+	m->cap = cap;
+	return 0;
+}
+
+/* Doubles the table (up to 2 * MEMO_MAX slots); -1 when it cannot. */
+static int memo_grow(memo *m)
+{
+	size_t cap = m->cap * 2;
+	uint64_t *hash;
+	int64_t *key;
+	float *val;
+
+	if (cap > 2 * MEMO_MAX)
+		return -1;
+	hash = calloc(cap, sizeof *hash);
+	key = malloc(cap * sizeof *key);
+	val = malloc(cap * sizeof *val);
+	if (!hash || !key || !val) {
+		free(hash);
+		free(key);
+		free(val);
+		return -1;
+	}
+	for (size_t i = 0; i < m->cap; i++) {
+		size_t s;
+
+		if (!m->hash[i])
+			continue;
+		for (s = m->hash[i] & (cap - 1); hash[s]; s = (s + 1) & (cap - 1))
+			;
+		hash[s] = m->hash[i];
+		key[s] = m->key[i];
+		val[s] = m->val[i];
+	}
+	free(m->hash);
+	free(m->key);
+	free(m->val);
+	m->hash = hash;
+	m->key = key;
+	m->val = val;
+	m->cap = cap;
+	return 0;
+}
+
+static uint64_t mix64(uint64_t h, uint64_t v)
+{
+	h ^= v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
+	h ^= h >> 33;
+	h *= 0xff51afd7ed558ccdULL;
+	h ^= h >> 33;
+	return h;
+}
+
+/* The key of node k in a config: k, its entry, its neighbours' entries. */
+static size_t node_key(const prep *p, const int32_t *row, int64_t k, int32_t *key)
+{
+	size_t n = 0;
+
+	key[n++] = (int32_t)k;
+	key[n++] = row[k];
+	for (int64_t i = p->nop_off[k]; i < p->nop_off[k + 1]; i++)
+		key[n++] = row[p->nop_idx[i]];
+	for (int64_t i = p->nus_off[k]; i < p->nus_off[k + 1]; i++)
+		key[n++] = row[p->nus_idx[i]];
+	return n;
+}
+
+/* Per node: a node without links keys on its entry alone (a plain array);
+ * a linked node uses the memo until it proves useless (after 64 lookups
+ * with fewer than 1 hit in 4, random search making its neighbourhoods
+ * unique), then is just computed. */
+typedef struct memo_node {
+	float *by_entry;    /* [n_entries], NAN = not yet (unlinked nodes) */
+	int64_t *lookups, *hits;
+	uint8_t *off;       /* [K] memo switched off */
+} memo_node;
+
+static double layout_config_memo(const nn_head *hd, const prep *p, nn_ws *ws, int64_t c, memo *m,
+				 memo_node *mn, int32_t *key)
+{
+	const int32_t *row = p->rows + (size_t)c * (size_t)p->K;
+	double score = 0;
+
+	for (int64_t k = 0; k < p->K; k++) {
+		int linked = p->nop_off[k + 1] > p->nop_off[k] || p->nus_off[k + 1] > p->nus_off[k];
+		size_t len, slot;
+		uint64_t h = 0x12345;
+		float sk;
+
+		if (!linked) {
+			float *e = &mn->by_entry[row[k]];
+
+			if (isnan(*e))
+				*e = node_forward(hd, p, ws, row, k, ws->vec[2], ws->vec[3], ws->vec[4], ws->vec[5]);
+			score += *e;
+			continue;
+		}
+		if (mn->off[k]) {
+			score += node_forward(hd, p, ws, row, k, ws->vec[2], ws->vec[3], ws->vec[4], ws->vec[5]);
+			continue;
+		}
+		len = node_key(p, row, k, key);
+		for (size_t i = 0; i < len; i++)
+			h = mix64(h, (uint64_t)(uint32_t)key[i]);
+		h |= 1;
+		for (slot = h & (m->cap - 1); m->hash[slot]; slot = (slot + 1) & (m->cap - 1))
+			if (m->hash[slot] == h && !memcmp(m->arena + m->key[slot], key, len * sizeof *key))
+				break;
+		mn->lookups[k]++;
+		if (m->hash[slot]) {
+			mn->hits[k]++;
+			score += m->val[slot];
+			continue;
+		}
+		if (mn->lookups[k] >= 64 && mn->hits[k] * 4 < mn->lookups[k])
+			mn->off[k] = 1;
+		sk = node_forward(hd, p, ws, row, k, ws->vec[2], ws->vec[3], ws->vec[4], ws->vec[5]);
+		score += sk;
+		if (mn->off[k])
+			continue;
+		if (m->used * 2 >= m->cap) {
+			if (memo_grow(m) < 0)
+				continue; /* full: no more memoizing */
+			for (slot = h & (m->cap - 1); m->hash[slot]; slot = (slot + 1) & (m->cap - 1))
+				;
+		}
+		if (m->arena_used + len > m->arena_cap) {
+			size_t cap = m->arena_cap ? m->arena_cap * 2 : 4096;
+			int32_t *a;
+
+			while (cap < m->arena_used + len)
+				cap *= 2;
+			if (!(a = realloc(m->arena, cap * sizeof *a)))
+				continue;
+			m->arena = a;
+			m->arena_cap = cap;
+		}
+		memcpy(m->arena + m->arena_used, key, len * sizeof *key);
+		m->hash[slot] = h;
+		m->key[slot] = (int64_t)m->arena_used;
+		m->val[slot] = sk;
+		m->arena_used += len;
+		m->used++;
+	}
+	return score;
+}
+
 static int layout_score(const nn_head *hd, const prep *p, const int64_t *cfgs, int64_t n,
 			double *out, nn_ws *ws)
 {
 	size_t limit = SLOT_BUDGET > p->K ? SLOT_BUDGET : (size_t)p->K;
+	int64_t maxdeg = 0;
+	int32_t *key;
+	memo m;
 
 	if ((size_t)p->n_entries < limit)
 		limit = (size_t)(p->n_entries ? p->n_entries : 1);
-	if (encode(hd, p, ws) < 0 || ws_layout(ws, p, limit, hd->d.h) < 0)
+	for (int64_t k = 0; k < p->K; k++) {
+		int64_t d = p->nop_off[k + 1] - p->nop_off[k] + p->nus_off[k + 1] - p->nus_off[k];
+
+		maxdeg = d > maxdeg ? d : maxdeg;
+	}
+	if (encode(hd, p, ws) < 0 || ws_layout(ws, p, limit, hd->d.h, hd->d.r) < 0)
 		return -1;
+	memo_node mn = {0};
+
+	key = malloc((size_t)(maxdeg + 2) * sizeof *key);
+	mn.by_entry = malloc((size_t)(p->n_entries ? p->n_entries : 1) * sizeof *mn.by_entry);
+	mn.lookups = calloc((size_t)(p->K ? p->K : 1), sizeof *mn.lookups);
+	mn.hits = calloc((size_t)(p->K ? p->K : 1), sizeof *mn.hits);
+	mn.off = calloc((size_t)(p->K ? p->K : 1), 1);
+	if (!key || !mn.by_entry || !mn.lookups || !mn.hits || !mn.off || memo_init(&m, (size_t)p->n_entries) < 0) {
+		free(key);
+		free(mn.by_entry);
+		free(mn.lookups);
+		free(mn.hits);
+		free(mn.off);
+		return -1;
+	}
+	for (int64_t e = 0; e < p->n_entries; e++)
+		mn.by_entry[e] = NAN;
 	layout_base(hd, p, ws);
 	for (int64_t i = 0; i < n;) {
 		int64_t taken;
@@ -716,10 +936,16 @@ static int layout_score(const nn_head *hd, const prep *p, const int64_t *cfgs, i
 
 		compute_slots(hd, p, ws, 0, used);
 		for (int64_t j = 0; j < taken; j++)
-			out[i + j] = layout_config(hd, p, ws, cfgs[i + j], NULL);
+			out[i + j] = layout_config_memo(hd, p, ws, cfgs[i + j], &m, &mn, key);
 		reset_slots(ws, used);
 		i += taken;
 	}
+	memo_free(&m);
+	free(key);
+	free(mn.by_entry);
+	free(mn.lookups);
+	free(mn.hits);
+	free(mn.off);
 	return 0;
 }
 
@@ -793,7 +1019,7 @@ int nn_node_scores(const nn_head *hd, const prep *p, int64_t config, double *out
 
 	if (!compatible(hd, p) || p->kind != HS_KIND_LAYOUT)
 		return -1;
-	if (encode(hd, p, ws) < 0 || ws_layout(ws, p, (size_t)(p->K ? p->K : 1), hd->d.h) < 0)
+	if (encode(hd, p, ws) < 0 || ws_layout(ws, p, (size_t)(p->K ? p->K : 1), hd->d.h, hd->d.r) < 0)
 		return -1;
 	layout_base(hd, p, ws);
 	used = assign_slots(p, ws, &config, 1, 0, (size_t)(p->K ? p->K : 1), &taken);
@@ -915,7 +1141,7 @@ double nn_loss_grad(const nn_head *hd, const prep *p, const int64_t *uniq, int64
 
 		if ((size_t)p->n_entries < slots)
 			slots = (size_t)p->n_entries;
-		if (encode(hd, p, ws) < 0 || ws_layout(ws, p, slots ? slots : 1, hd->d.h) < 0)
+		if (encode(hd, p, ws) < 0 || ws_layout(ws, p, slots ? slots : 1, hd->d.h, hd->d.r) < 0)
 			return NAN;
 		layout_base(hd, p, ws);
 		used = assign_slots(p, ws, ws->cfg, n, 0, slots ? slots : 1, &taken);

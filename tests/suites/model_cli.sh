@@ -1,0 +1,177 @@
+#!/bin/sh
+# The model commands end to end on the synthetic demo data and the real
+# files: train, eval, predict, fit; metric values against numpy; every
+# error path's exit status and message; no sanitizer report anywhere.
+. "$ROOT/tests/lib.sh"
+
+H=$HLOSCOPE
+REAL=$DATA/npz
+UNET=$REAL/layout/xla/default/train/unet3d.npz
+DEMO=$T/demo
+SMALL="--epochs 8 --hidden 16 --batch 16 --quiet"
+
+# check NAME STATUS CMD...: the exit status and a clean stderr.
+check() {
+	want=$1 name=$2; shift 2
+	"$@" >"$T/out" 2>"$T/err"
+	got=$?
+	if [ "$got" -ne "$want" ]; then
+		bad "$name" "exit $got, wanted $want; stderr: $(head -c 300 "$T/err")"
+	elif ! no_sanitizer_report "$T/err"; then
+		bad "$name" "sanitizer report: $(grep -m3 -E 'ERROR|runtime error' "$T/err")"
+	else
+		ok "$name"
+	fi
+}
+
+# expect_err NAME STATUS TEXT CMD...: fails with that status and a message.
+expect_err() {
+	want=$1 name=$2 text=$3; shift 3
+	check "$want" "$name" "$@"
+	grep -q -- "$text" "$T/err" && ok "$name: says '$text'" ||
+		bad "$name: message" "wanted '$text' in: $(head -c 300 "$T/err")"
+}
+
+py() { "$PY" -c "$@"; }
+
+check 0 "synth writes the demo data" "$H" synth "$DEMO"
+
+# ---- train ----------------------------------------------------------------
+check 0 "train on demo layout and tile files" "$H" train "$DEMO/npz/layout/xla/default/train" \
+	"$DEMO/npz/tile/xla/train" -o "$T/m.hsm" $SMALL --threads 2
+grep -q "sage-ranker v1 (layout+tile)" "$T/out" && ok "train names the model it wrote" ||
+	bad "train summary" "$(cat "$T/out")"
+[ -s "$T/m.hsm" ] && ok "the model file exists" || bad "model file" "missing"
+ls "$T"/m.hsm.tmp* >/dev/null 2>&1 && bad "no temporary file" "left behind" || ok "no temporary file left behind"
+
+check 0 "train prints a progress line per epoch" "$H" train "$DEMO/npz/layout/xla/default/train" \
+	-o "$T/p.hsm" --epochs 2 --hidden 8 --batch 8
+n=$(grep -c "^layout epoch .*loss .*valid tau" "$T/err")
+[ "$n" -eq 2 ] && ok "two progress lines with loss and valid tau" || bad "progress lines" "got $n: $(head -3 "$T/err")"
+
+check 0 "train again with the same seed and one thread" "$H" train "$DEMO/npz/layout/xla/default/train" \
+	"$DEMO/npz/tile/xla/train" -o "$T/m1.hsm" $SMALL --threads 1
+cmp -s "$T/m.hsm" "$T/m1.hsm" && ok "same seed, same model file whatever --threads" ||
+	bad "determinism" "the files differ"
+
+# ---- eval on a graph the model never saw ------------------------------------
+check 0 "eval --json on the held-out demo graphs" "$H" eval "$DEMO/npz/layout/xla/default/valid" \
+	"$DEMO/npz/tile/xla/valid" --model "$T/m.hsm" --json
+cp "$T/out" "$T/eval.json"
+py "
+import json, sys
+d = json.load(open('$T/eval.json'))
+assert set(d) == {'graphs', 'mean_kendall_tau', 'mean_top5_error'}, sorted(d)
+for g in d['graphs']:
+    want = {'file', 'kind', 'configs', 'kendall_tau', 'opa'} if g['kind'] == 'layout' else \
+           {'file', 'kind', 'configs', 'top1_error', 'top5_error', 'top10_error'}
+    assert set(g) == want, (g['kind'], sorted(g))
+" 2>"$T/pyerr" && ok "eval JSON has exactly the documented keys" || bad "eval JSON keys" "$(tail -2 "$T/pyerr")"
+tau=$(py "import json; print(json.load(open('$T/eval.json'))['mean_kendall_tau'])")
+py "import sys; sys.exit(0 if $tau > 0.4 else 1)" && ok "learned model ranks an unseen demo graph (tau $tau > 0.4)" ||
+	bad "held-out demo tau" "$tau"
+
+# Shuffled labels: the same training cannot learn anything.
+mkdir -p "$T/shuf"
+py "
+import numpy as np, glob, os
+rng = np.random.default_rng(5)
+for f in glob.glob('$DEMO/npz/layout/xla/default/train/*.npz'):
+    d = dict(np.load(f))
+    d['config_runtime'] = rng.permutation(d['config_runtime'])
+    np.savez_compressed(os.path.join('$T/shuf', os.path.basename(f)), **d)
+"
+check 0 "train on shuffled labels" "$H" train "$T/shuf" -o "$T/shuf.hsm" $SMALL
+check 0 "eval the shuffled-label model" "$H" eval "$DEMO/npz/layout/xla/default/valid" --model "$T/shuf.hsm" --json
+stau=$(py "import json; print(json.load(open('$T/out'))['mean_kendall_tau'])")
+py "import sys; sys.exit(0 if abs($stau) < 0.2 else 1)" && ok "shuffled labels score near 0 (tau $stau)" ||
+	bad "shuffled tau" "$stau"
+
+# eval's numbers against numpy on predict's scores.
+V=$(ls "$DEMO"/npz/layout/xla/default/valid/*.npz | head -1)
+check 0 "predict --json" "$H" predict "$V" --model "$T/m.hsm" --json
+cp "$T/out" "$T/pred.json"
+check 0 "eval --json of the same file" "$H" eval "$V" --model "$T/m.hsm" --json
+py "
+import json, numpy as np
+p = json.load(open('$T/pred.json'))[0]
+e = json.load(open('$T/out'))['graphs'][0]
+s = np.array(p['scores']); y = np.load('$V')['config_runtime'].astype(float)
+i, j = np.triu_indices(len(s), 1)
+a = np.sign(s[i] - s[j]); b = np.sign(y[i] - y[j])
+tau = (a * b).sum() / np.sqrt((a != 0).sum() * (b != 0).sum())
+opa = ((b != 0) & (a == b)).sum() / (b != 0).sum()
+assert abs(tau - e['kendall_tau']) < 1e-9, (tau, e['kendall_tau'])
+assert abs(opa - e['opa']) < 1e-9, (opa, e['opa'])
+assert p['ranking'] == list(np.lexsort((np.arange(len(s)), s))), 'ranking'
+" 2>"$T/pyerr" && ok "eval's tau and OPA equal numpy's on predict's scores" || bad "tau vs numpy" "$(tail -2 "$T/pyerr")"
+
+TV=$(ls "$DEMO"/npz/tile/xla/valid/*.npz | head -1)
+check 0 "predict --json on a tile file" "$H" predict "$TV" --model "$T/m.hsm" --json
+cp "$T/out" "$T/tpred.json"
+check 0 "eval --json on the tile file" "$H" eval "$TV" --model "$T/m.hsm" --json
+py "
+import json, numpy as np
+p = json.load(open('$T/tpred.json'))[0]
+e = json.load(open('$T/out'))['graphs'][0]
+d = np.load('$TV'); y = d['config_runtime'] / d['config_runtime_normalizers']
+order = np.lexsort((np.arange(len(y)), np.array(p['scores'])))
+for k, key in ((1, 'top1_error'), (5, 'top5_error'), (10, 'top10_error')):
+    want = y[order[:k]].min() / y.min() - 1
+    assert abs(want - e[key]) < 1e-9, (key, want, e[key])
+" 2>"$T/pyerr" && ok "eval's top-k errors equal numpy's" || bad "top-k vs numpy" "$(tail -2 "$T/pyerr")"
+
+# ---- predict ------------------------------------------------------------------
+check 0 "predict --csv on layout and tile files" "$H" predict "$V" "$TV" --model "$T/m.hsm" --csv
+py "
+import csv, numpy as np
+rows = list(csv.reader(open('$T/out')))
+assert rows[0] == ['ID', 'TopConfigs'], rows[0]
+lay, til = rows[1], rows[2]
+assert lay[0].startswith('layout:xla:default:synth_'), lay[0]
+assert til[0].startswith('tile:xla:synth_'), til[0]
+n = len(np.load('$V')['config_runtime'])
+assert sorted(map(int, lay[1].split(';'))) == list(range(n)), 'layout lists every config once'
+assert len(til[1].split(';')) == 5, 'tile lists the top 5'
+" 2>"$T/pyerr" && ok "Kaggle CSV: header, IDs, every layout config, top 5 tile configs" ||
+	bad "csv" "$(tail -2 "$T/pyerr")"
+check 0 "predict without a model uses the analytic estimate" "$H" predict "$UNET" --top 3
+grep -q "scores from analytic estimate" "$T/out" && ok "the analytic estimate is labelled" ||
+	bad "analytic label" "$(head -2 "$T/out")"
+[ "$(grep -c '^ *[0-9]' "$T/out")" -eq 3 ] && ok "--top 3 prints 3 rows" || bad "--top" "$(cat "$T/out")"
+check 0 "predict on an unlabeled test file" "$H" predict "$REAL/layout/nlp/random/test" --model "$T/m.hsm" --top 2
+check 0 "eval without a model" "$H" eval "$UNET"
+grep -q "predictions: analytic estimate" "$T/out" && ok "eval labels the analytic estimate" || bad "eval label" "$(head -1 "$T/out")"
+
+# ---- fit ----------------------------------------------------------------------
+check 0 "fit --json at 20% on unet3d" "$H" fit "$UNET" --train-fraction 0.2 --seed 1 --json
+ftau=$(py "import json; d = json.load(open('$T/out')); assert d['train_configs'] == 232 and d['heldout_configs'] == 927; print(d['heldout_kendall_tau'])")
+py "import sys; sys.exit(0 if $ftau > 0.6 else 1)" && ok "fit at 20% on unet3d: tau $ftau (ridge baseline 0.23)" ||
+	bad "fit tau" "$ftau"
+check 0 "fit on a tile file" "$H" fit "$REAL/tile/xla/valid/inception_v3_batch_128_train_426e203f19335d17.npz" --train-fraction 0.5
+grep -q "held-out Kendall tau" "$T/out" && ok "fit prints the held-out tau" || bad "fit text" "$(cat "$T/out")"
+
+# ---- errors -------------------------------------------------------------------
+expect_err 1 "train without -o" "-o MODEL is required" "$H" train "$UNET"
+expect_err 2 "train on a missing path" "no-such" "$H" train "$T/no-such" -o "$T/x.hsm"
+expect_err 1 "train with a bad --epochs" "--epochs" "$H" train "$UNET" -o "$T/x.hsm" --epochs zero
+expect_err 1 "train on unlabeled files only" "no labeled files" "$H" train "$REAL/layout/nlp/random/test" -o "$T/x.hsm"
+expect_err 1 "train with an unknown option" "unknown option" "$H" train "$UNET" -o "$T/x.hsm" --bogus
+printf 'not a model' >"$T/junk.hsm"
+expect_err 2 "eval with a file that is no model" "not a hloscope model file" "$H" eval "$UNET" --model "$T/junk.hsm"
+cp "$T/m.hsm" "$T/bad.hsm"
+py "
+b = bytearray(open('$T/bad.hsm', 'rb').read()); b[len(b) // 2] ^= 1
+open('$T/bad.hsm', 'wb').write(b)"
+expect_err 2 "eval with a corrupted model" "checksum mismatch" "$H" eval "$UNET" --model "$T/bad.hsm"
+expect_err 2 "predict with a missing model" "missing.hsm" "$H" predict "$UNET" --model "$T/missing.hsm"
+check 0 "train a layout-only model" "$H" train "$DEMO/npz/layout/xla/default/train" -o "$T/lay.hsm" --epochs 1 --hidden 8 --quiet
+expect_err 1 "predict a tile file with a layout-only model" "no tile head" "$H" predict "$TV" --model "$T/lay.hsm"
+expect_err 1 "eval: nothing labeled to evaluate" "nothing to evaluate" "$H" eval "$REAL/layout/nlp/random/test" --model "$T/m.hsm"
+expect_err 1 "predict --csv with --json" "exclude" "$H" predict "$UNET" --csv --json
+expect_err 1 "fit without --train-fraction" "--train-fraction" "$H" fit "$UNET"
+expect_err 1 "fit with a fraction of 1.5" "between 0 and 1" "$H" fit "$UNET" --train-fraction 1.5
+expect_err 1 "fit on an unlabeled file" "no measured runtimes" "$H" fit "$REAL/layout/nlp/random/test/23559853d9702baaaacbb0c83fd32266.npz" --train-fraction 0.2
+expect_err 1 "fit leaving fewer than 2 held out" "at least 2" "$H" fit "$REAL/tile/xla/train/retinanet.2x2.fp32_-342c949e14733d96.npz" --train-fraction 0.5
+expect_err 2 "fit on a missing file" "no-such.npz" "$H" fit "$T/no-such.npz" --train-fraction 0.2
+expect_err 1 "fit with two files" "one FILE only" "$H" fit "$UNET" "$UNET" --train-fraction 0.2
