@@ -765,6 +765,8 @@ static int help_cell(void *ctx, int64_t row, const tui_col *c, char *buf, size_t
 			key_label(ri->key, a, sizeof a);
 		if (ri->key2)
 			key_label(ri->key2, b, sizeof b);
+		if (!strcmp(a, b))
+			b[0] = '\0';
 		snprintf(buf, cap, "%s%s%s", a, *a && *b ? " " : "", b);
 		return TUI_C_MARK;
 	}
@@ -853,6 +855,32 @@ int tui_open_path(tui *t, const char *path, hs_error *err)
 
 static void run_command(tui *t, const char *line);
 
+/* Commands every view of an open graph offers. */
+static int graph_request(tui *t, tui_view *v, tui_req req)
+{
+	switch (req) {
+	case TUI_REQ_NODES:
+		tui_open_nodes(t, v->doc, -1, -1);
+		return 1;
+	case TUI_REQ_CONFIGS:
+		tui_open_configs(t, v->doc);
+		return 1;
+	case TUI_REQ_OVERVIEW:
+		/* back to this graph's overview when it is on the stack */
+		for (int i = t->nviews - 1; i >= 0; i--)
+			if (t->stack[i]->doc == v->doc && !strcmp(t->stack[i]->ops->name, "overview")) {
+				t->pending_pops = t->nviews - 1 - i;
+				return 1;
+			}
+		tui_open_overview(t, v->doc);
+		return 1;
+	case TUI_REQ_GOTO:
+		return 0;
+	default:
+		return 0;
+	}
+}
+
 static void dispatch(tui *t, tui_req req, const char *arg)
 {
 	tui_view *v = tui_top(t);
@@ -905,6 +933,8 @@ static void dispatch(tui *t, tui_req req, const char *arg)
 	}
 	if (v->ops->request && v->ops->request(t, v, req, arg))
 		return;
+	if (v->doc && graph_request(t, v, req))
+		return;
 	if (req == TUI_REQ_MOUSE) {
 		for (int i = 0; i < v->npanes; i++)
 			if (tui_table_contains(v->pane[i], t->mouse.y, t->mouse.x)) {
@@ -935,6 +965,25 @@ static void dispatch(tui *t, tui_req req, const char *arg)
 		}
 }
 
+static int takes_arg(tui_req r)
+{
+	switch (r) {
+	case TUI_REQ_SORT_ASC:
+	case TUI_REQ_SORT_DESC:
+	case TUI_REQ_SEARCH:
+	case TUI_REQ_FILTER:
+	case TUI_REQ_ADD_COLUMN:
+	case TUI_REQ_WRITE:
+	case TUI_REQ_GOTO:
+	case TUI_REQ_OPEN:
+	case TUI_REQ_EXPORT:
+	case TUI_REQ_COMPARE:
+		return 1;
+	default:
+		return 0;
+	}
+}
+
 static void run_command(tui *t, const char *line)
 {
 	char buf[sizeof t->line], *argv[32], *p;
@@ -951,6 +1000,8 @@ static void run_command(tui *t, const char *line)
 	while (*rest == ' ')
 		rest++;
 	const struct request_info *ri = find_name(name);
+	if (ri && *rest && !takes_arg(ri->req))
+		ri = NULL; /* "nodes where ..." is a query, not the `t` key */
 	if (ri && (ri->scope & view_scope(v))) {
 		dispatch(t, ri->req, *rest ? rest : NULL);
 		return;

@@ -543,7 +543,14 @@ void tui_table_draw(WINDOW *win, tui_table *tb, int y, int x, int h, int w, int 
 		if (cols[i] == tb->sort_col)
 			arrow = tui_utf8() ? (tb->sort_desc ? "\u25bc" : "\u25b2")
 					   : (tb->sort_desc ? "v" : "^");
-		snprintf(buf, sizeof buf, "%s%s", c->name, arrow);
+		/* the arrow stays visible when the name is cut */
+		if (*arrow && tui_width(c->name) + 1 > cw) {
+			char cut[64];
+			int n = cw - 1 > 0 ? cw - 1 : 0;
+			snprintf(cut, sizeof cut, "%.*s", n, c->name);
+			snprintf(buf, sizeof buf, "%s%s", cut, arrow);
+		} else
+			snprintf(buf, sizeof buf, "%s%s", c->name, arrow);
 		if (cols[i] == tb->ccol && focused)
 			a |= A_REVERSE;
 		if (c->numeric == 1)

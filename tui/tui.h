@@ -51,6 +51,7 @@ enum {
 	TUI_S_NODE = 8,    /* node detail */
 	TUI_S_CONFIGS = 16,/* configs view */
 	TUI_S_CANVAS = 32, /* graph drawing */
+	TUI_S_COMPARE = 64,/* two configs side by side (view_compare.c) */
 };
 
 #define TUI_CTRL(c) ((c) & 0x1f)
@@ -93,6 +94,8 @@ enum {
 	X(HIST_BACK, "jump-back", '<', 0, TUI_S_NODE, "back in the jump history")                  \
 	X(HIST_FWD, "jump-forward", '>', 0, TUI_S_NODE, "forward in the jump history")             \
 	X(MARK, "mark", 'm', 0, TUI_S_CONFIGS, "mark a config (two marks: A and B)")               \
+	X(COMPARE, "compare", 'C', 0, TUI_S_CONFIGS, "compare marked A and B, or one with: compare [A] B [FILE]") \
+	X(COMPARE_ALL, "all", 'a', 0, TUI_S_COMPARE, "show every configurable node / only differing ones") \
 	X(PAN_LEFT, "pan-left", 'H', KEY_SLEFT, TUI_S_CANVAS, "pan the drawing left")              \
 	X(PAN_RIGHT, "pan-right", 'L', KEY_SRIGHT, TUI_S_CANVAS, "pan the drawing right")          \
 	X(PAN_UP, "pan-up", 'K', KEY_SR, TUI_S_CANVAS, "pan the drawing up")                       \
@@ -328,6 +331,16 @@ void tui_fmt_seconds(char *buf, size_t cap, double s);
 
 /* Configs view: the marked configs (-1 when unmarked), for comparison views. */
 void tui_configs_marks(const tui_view *v, int64_t *a, int64_t *b);
+
+/* Two configs side by side (view_compare.c).  Selectors as in
+ * model/compare.h (index, best, worst, default); file_b (may be NULL)
+ * names another file of the same graph for B. */
+int tui_open_compare(tui *t, tui_doc *d, const char *sel_a, const char *sel_b, const char *file_b);
+/* The configs view's `compare` request: "A B [FILE]" or "B" in arg, else
+ * the marks A and B, else the mark (or cursor) and a prompt for B. */
+int tui_compare_request(tui *t, tui_view *v, const char *arg);
+/* The drawing around `node` with `ids` highlighted (copied). */
+int tui_open_drawing_highlight(tui *t, tui_doc *d, int64_t node, const int64_t *ids, size_t n);
 
 /* The `:` line's fallback: text that is no view command goes to the query
  * language of repl/query.h, its result shown as a table view (query.c). */

@@ -254,6 +254,9 @@ static int cfg_request(tui *t, tui_view *v, tui_req req, const char *arg)
 	case TUI_REQ_CONFIGS:
 		tui_message(t, 0, "this is the configs view");
 		return 1;
+	case TUI_REQ_COMPARE:
+		tui_compare_request(t, v, arg);
+		return 1;
 	default:
 		return 0;
 	}

@@ -29,6 +29,7 @@ struct drawing {
 	int recenter;        /* centre the cursor at the next draw */
 	canvas *cv;
 	char note[256];
+	int64_t *hl;         /* highlighted nodes (owned; opts.highlight points here) */
 };
 
 static layout_cache *cache(tui_doc *d)
@@ -348,6 +349,7 @@ static void draw_done(tui_view *v)
 	struct drawing *dr = v->data;
 	region_free(dr->r);
 	canvas_free(dr->cv);
+	free(dr->hl);
 	free(dr);
 }
 
@@ -355,6 +357,11 @@ static const tui_view_ops draw_ops = {"drawing", TUI_S_GRAPH | TUI_S_CANVAS, dra
 				      NULL, NULL, draw_done};
 
 int tui_open_drawing(tui *t, tui_doc *d, int64_t node)
+{
+	return tui_open_drawing_highlight(t, d, node, NULL, 0);
+}
+
+int tui_open_drawing_highlight(tui *t, tui_doc *d, int64_t node, const int64_t *ids, size_t n)
 {
 	struct drawing *dr = calloc(1, sizeof *dr);
 	hs_error err = {0};
@@ -368,8 +375,14 @@ int tui_open_drawing(tui *t, tui_doc *d, int64_t node)
 	dr->wanted = DEFAULT_RADIUS;
 	dot_opts_init(&dr->opts);
 	dr->opts.terminal = 1;
+	if (n && ids && (dr->hl = malloc(n * sizeof *dr->hl))) {
+		memcpy(dr->hl, ids, n * sizeof *dr->hl);
+		dr->opts.highlight = dr->hl;
+		dr->opts.n_highlight = n;
+	}
 	if (select_region(dr, node, &err) < 0) {
 		tui_message(t, 1, "%s", err.msg);
+		free(dr->hl);
 		free(dr);
 		return -1;
 	}

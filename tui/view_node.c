@@ -299,9 +299,9 @@ int tui_open_node(tui *t, tui_doc *d, int64_t node)
 	nv->hist[0] = node;
 	nv->nhist = 1;
 	tui_table_init(&nv->feats, &feat_table_ops, nv, 0);
-	tui_table_add_col(&nv->feats, "group", FC_GROUP, 11, 0);
-	tui_table_add_col(&nv->feats, "feature", FC_NAME, 28, 0);
-	tui_table_add_col(&nv->feats, "value", FC_VALUE, 10, 1);
+	tui_table_add_col(&nv->feats, "group", FC_GROUP, 9, 0);
+	tui_table_add_col(&nv->feats, "feature", FC_NAME, 33, 0);
+	tui_table_add_col(&nv->feats, "value", FC_VALUE, 9, 1);
 	tui_table_add_avail(&nv->feats, "index", FC_INDEX, 5, 1);
 	nv->feats.ccol = 1;
 	snprintf(nv->feats.title, sizeof nv->feats.title, "Non-zero features");

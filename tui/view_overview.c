@@ -238,7 +238,7 @@ static void ov_draw(tui *t, tui_view *v, WINDOW *win, int y, int x, int h, int w
 		tui_fmt_runtime(b, sizeof b, g, o->rt_med);
 		tui_fmt_runtime(c, sizeof c, g, o->rt_max);
 		snprintf(line, sizeof line,
-			 " %lld configs  runtime%s min %s  median %s  max %s  (max/min %.2fx)  best: config %lld",
+			 " %lld configs  runtime%s min %s  median %s  max %s (%.2fx)  best: config %lld",
 			 (long long)g->n_configs, g->kind == HS_KIND_TILE ? " (normalized)" : "", a, b, c,
 			 o->rt_min > 0 ? o->rt_max / o->rt_min : 0.0, (long long)o->best);
 	}

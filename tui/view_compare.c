@@ -1,0 +1,652 @@
+/* view_compare.c - two configs side by side (model/compare.h).
+ *
+ * Opened from the configs view with C: the two marked configs (m), or the
+ * marked / cursor config and one named at a prompt (best, worst, default,
+ * an index, optionally followed by another file of the same graph).  `:compare
+ * A B [FILE]` does the same without the prompt.
+ *
+ * Header: measured runtime, rank and predicted runtime and rank of A and B,
+ * the ratios, then the summary line.  Body, layout: one row per
+ * configurable node that differs (a toggles every node), output / input /
+ * kernel layouts of A and B with changed entries starred and coloured, the
+ * model's part of the predicted difference; the lower pane lists the
+ * configurable neighbours of the node under the cursor with their layouts
+ * and whether they disagree (a copy or transpose).  Body, tile: the 24
+ * values of A and B, and the kernel's nodes below.  Enter opens the graph
+ * drawing at the node with every changed node highlighted; `:sort
+ * contribution` and `:sort id` order the rows ([ and ] sort any column).
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "loader/hlo.h"
+#include "model/compare.h"
+#include "tui/tui.h"
+
+struct cmpview {
+	tui_doc *doc_b;        /* B's document when it is another file (own reference) */
+	compare_result *res;   /* every configurable node (all = 1) */
+	int show_all;
+	tui_table tab;         /* layout: rows of res; tile: the values */
+	tui_table side;        /* layout: neighbours of the cursor's row; tile: kernel nodes */
+	int64_t *rowmap, nrowmap; /* table row -> index in res->rows */
+	int64_t *changed, nchanged;
+	int64_t side_of;       /* res row whose neighbours `side` shows, -1 */
+};
+
+enum {
+	CC_MARK, CC_NODE, CC_OPCODE, CC_SHAPE, CC_GROUP, /* + 2 * group + side (0 A, 1 B) */
+	CC_CONTRIB = CC_GROUP + 6, CC_COPIES, CC_COMP,
+	CC_NAME = 100, CC_TA, CC_TB,
+	CN_SIDE = 200, CN_NODE, CN_OPCODE, CN_HOPS, CN_LAYOUT, CN_A, CN_B, CN_STATUS_A, CN_STATUS_B,
+	CK_NODE = 300, CK_OPCODE, CK_SHAPE,
+};
+
+static const compare_row *row_at(const struct cmpview *cv, int64_t row)
+{
+	return row >= 0 && row < cv->nrowmap ? &cv->res->rows[cv->rowmap[row]] : NULL;
+}
+
+static int copies(const compare_row *rw, int b)
+{
+	int n = 0;
+	for (int i = 0; i < rw->n_nb; i++)
+		n += (b ? rw->nb[i].mismatch_b : rw->nb[i].mismatch_a) == 1;
+	return n;
+}
+
+/* The neighbour's layout group facing the row's node (as compare.c prints). */
+static int facing(const hs_graph *g, const compare_neighbor *nb)
+{
+	if (nb->side == COMPARE_OPERAND)
+		return 0;
+	if (nb->slot == 1 && (g->opcode[nb->node] == hlo_opcode_id("convolution") ||
+			      g->opcode[nb->node] == hlo_opcode_id("dot")))
+		return 2;
+	return 1;
+}
+
+/* ---- main table ------------------------------------------------------ */
+
+static int main_cell(void *ctx, int64_t row, const tui_col *c, char *buf, size_t cap)
+{
+	struct cmpview *cv = ctx;
+	const compare_result *r = cv->res;
+	const hs_graph *g = r->ga;
+
+	if (r->kind == HS_KIND_TILE) {
+		const float *v = c->key == CC_TA ? r->tile_a : r->tile_b;
+		switch (c->key) {
+		case CC_MARK:
+			snprintf(buf, cap, "%s", r->tile_changed[row] ? "*" : "");
+			return TUI_C_MARK;
+		case CC_NAME:
+			snprintf(buf, cap, "%s", hlo_tile_config_name((int)row, r->width));
+			return TUI_C_DEFAULT;
+		default:
+			snprintf(buf, cap, "%g", (double)v[row]);
+			if (r->tile_changed[row])
+				return c->key == CC_TB ? TUI_C_MARK : TUI_C_DEFAULT;
+			return v[row] == 0 ? TUI_C_DIM : TUI_C_DEFAULT;
+		}
+	}
+	const compare_row *rw = row_at(cv, row);
+	if (!rw) {
+		snprintf(buf, cap, "?");
+		return TUI_C_ERROR;
+	}
+	switch (c->key) {
+	case CC_MARK:
+		snprintf(buf, cap, "%s", rw->differs ? "*" : "");
+		return TUI_C_MARK;
+	case CC_NODE:
+		snprintf(buf, cap, "%lld", (long long)rw->node);
+		return TUI_C_DEFAULT;
+	case CC_OPCODE:
+		snprintf(buf, cap, "%s", hlo_opcode_name(rw->opcode));
+		return TUI_C_CAT + (int)hlo_opcode_category(rw->opcode);
+	case CC_SHAPE: {
+		hlo_shape s;
+		hlo_decode_shape(graph_feat(g, rw->node), g->feat_width, &s);
+		hlo_shape_text(&s, buf, cap);
+		return TUI_C_DEFAULT;
+	}
+	case CC_CONTRIB:
+		if (isnan(rw->contribution)) {
+			snprintf(buf, cap, "-");
+			return TUI_C_DIM;
+		}
+		snprintf(buf, cap, "%+.3g", rw->contribution);
+		return rw->contribution > 0 ? TUI_C_ERROR : rw->contribution < 0 ? TUI_C_GOOD : TUI_C_DIM;
+	case CC_COPIES:
+		snprintf(buf, cap, "%d/%d", copies(rw, 0), copies(rw, 1));
+		return copies(rw, 1) != copies(rw, 0) ? TUI_C_MARK : TUI_C_DIM;
+	case CC_COMP:
+		snprintf(buf, cap, "%d", (int)rw->comp);
+		return TUI_C_DEFAULT;
+	default: {
+		int k = c->key - CC_GROUP, grp = k / 2, b = k % 2, any = 0;
+		if (r->width != HLO_LAYOUT_CONFIG_FEATURES) {
+			snprintf(buf, cap, "?");
+			return TUI_C_DIM;
+		}
+		for (int j = 0; j < 6; j++)
+			any |= rw->changed[grp * 6 + j];
+		compare_layout_text(b ? rw->b : rw->a, b ? rw->a : rw->b, b ? rw->changed : NULL, grp * 6, buf,
+				    cap);
+		return any && b ? TUI_C_MARK : !strcmp(buf, "-") ? TUI_C_DIM : TUI_C_DEFAULT;
+	}
+	}
+}
+
+static double main_value(void *ctx, int64_t row, const tui_col *c)
+{
+	struct cmpview *cv = ctx;
+	const compare_result *r = cv->res;
+
+	if (r->kind == HS_KIND_TILE) {
+		if (c->key == CC_TA)
+			return r->tile_a[row];
+		if (c->key == CC_TB)
+			return r->tile_b[row];
+		return c->key == CC_MARK ? r->tile_changed[row] : NAN;
+	}
+	const compare_row *rw = row_at(cv, row);
+	if (!rw)
+		return NAN;
+	switch (c->key) {
+	case CC_MARK:
+		return rw->differs;
+	case CC_NODE:
+		return (double)rw->node;
+	case CC_CONTRIB:
+		return rw->contribution;
+	case CC_COPIES:
+		return copies(rw, 1) - copies(rw, 0);
+	case CC_COMP:
+		return rw->comp;
+	default:
+		return NAN;
+	}
+}
+
+static const tui_table_ops main_ops = {main_cell, main_value};
+
+/* ---- lower pane -------------------------------------------------------- */
+
+static const compare_row *side_row(const struct cmpview *cv)
+{
+	return cv->side_of >= 0 ? &cv->res->rows[cv->side_of] : NULL;
+}
+
+static int side_cell(void *ctx, int64_t row, const tui_col *c, char *buf, size_t cap)
+{
+	struct cmpview *cv = ctx;
+	const compare_result *r = cv->res;
+	const hs_graph *g = r->ga;
+
+	if (r->kind == HS_KIND_TILE) {
+		switch (c->key) {
+		case CK_NODE:
+			snprintf(buf, cap, "%lld", (long long)row);
+			return TUI_C_DEFAULT;
+		case CK_OPCODE:
+			snprintf(buf, cap, "%s", hlo_opcode_name(g->opcode[row]));
+			return TUI_C_CAT + (int)hlo_opcode_category(g->opcode[row]);
+		default: {
+			hlo_shape s;
+			hlo_decode_shape(graph_feat(g, row), g->feat_width, &s);
+			hlo_shape_text(&s, buf, cap);
+			return TUI_C_DEFAULT;
+		}
+		}
+	}
+	const compare_row *rw = side_row(cv);
+	if (!rw || row >= rw->n_nb) {
+		snprintf(buf, cap, "?");
+		return TUI_C_ERROR;
+	}
+	const compare_neighbor *nb = &rw->nb[row];
+	int grp = facing(g, nb);
+	switch (c->key) {
+	case CN_SIDE:
+		snprintf(buf, cap, "%s", nb->side == COMPARE_OPERAND ? "operand" : "user");
+		return TUI_C_DEFAULT;
+	case CN_NODE:
+		snprintf(buf, cap, "%lld", (long long)nb->node);
+		return TUI_C_DEFAULT;
+	case CN_OPCODE:
+		snprintf(buf, cap, "%s", hlo_opcode_name(g->opcode[nb->node]));
+		return TUI_C_CAT + (int)hlo_opcode_category(g->opcode[nb->node]);
+	case CN_HOPS:
+		snprintf(buf, cap, "%d", nb->hops);
+		return TUI_C_DEFAULT;
+	case CN_LAYOUT:
+		snprintf(buf, cap, "%s", compare_group_name(grp));
+		return TUI_C_DIM;
+	case CN_A:
+	case CN_B: {
+		float va[6], vb[6];
+		unsigned char ch[6];
+		int any = 0;
+		for (int j = 0; j < 6; j++) {
+			va[j] = graph_ncf(g, r->A.config, g->cfg_index[nb->node], grp * 6 + j);
+			vb[j] = graph_ncf(r->gb, r->B.config, r->gb->cfg_index[nb->node], grp * 6 + j);
+			ch[j] = va[j] != vb[j];
+			any |= ch[j];
+		}
+		if (c->key == CN_A)
+			compare_layout_text(va, vb, NULL, 0, buf, cap);
+		else
+			compare_layout_text(vb, va, ch, 0, buf, cap);
+		return any && c->key == CN_B ? TUI_C_MARK : TUI_C_DEFAULT;
+	}
+	default: {
+		int m = c->key == CN_STATUS_A ? nb->mismatch_a : nb->mismatch_b;
+		if (!nb->comparable)
+			snprintf(buf, cap, "? renumbered");
+		else
+			snprintf(buf, cap, "%s", m == 1 ? "copy" : m == 0 ? "ok" : "?");
+		return m == 1 ? TUI_C_ERROR : m == 0 ? TUI_C_GOOD : TUI_C_DIM;
+	}
+	}
+}
+
+static double side_value(void *ctx, int64_t row, const tui_col *c)
+{
+	struct cmpview *cv = ctx;
+	if (cv->res->kind == HS_KIND_TILE)
+		return c->key == CK_NODE ? (double)row : NAN;
+	const compare_row *rw = side_row(cv);
+	if (!rw || row >= rw->n_nb)
+		return NAN;
+	const compare_neighbor *nb = &rw->nb[row];
+	switch (c->key) {
+	case CN_NODE:
+		return (double)nb->node;
+	case CN_HOPS:
+		return nb->hops;
+	case CN_STATUS_A:
+		return nb->mismatch_a;
+	case CN_STATUS_B:
+		return nb->mismatch_b;
+	default:
+		return NAN;
+	}
+}
+
+static const tui_table_ops side_ops = {side_cell, side_value};
+
+/* ---- state ------------------------------------------------------------- */
+
+/* Rows shown: the differing ones, or all. */
+static void build_rowmap(struct cmpview *cv)
+{
+	cv->nrowmap = 0;
+	for (int64_t i = 0; i < cv->res->n_rows; i++)
+		if (cv->show_all || cv->res->rows[i].differs)
+			cv->rowmap[cv->nrowmap++] = i;
+	tui_table_set_rows(&cv->tab, cv->nrowmap);
+	tui_table_refresh(&cv->tab);
+}
+
+/* Points the lower pane at the cursor's row. */
+static void sync_side(struct cmpview *cv)
+{
+	if (cv->res->kind != HS_KIND_LAYOUT)
+		return;
+	int64_t r = tui_table_row(&cv->tab);
+	int64_t idx = r >= 0 && r < cv->nrowmap ? cv->rowmap[r] : -1;
+	if (idx == cv->side_of)
+		return;
+	cv->side_of = idx;
+	tui_table_set_rows(&cv->side, idx >= 0 ? cv->res->rows[idx].n_nb : 0);
+	tui_table_refresh(&cv->side);
+	snprintf(cv->side.title, sizeof cv->side.title, "Configurable neighbours of node %lld",
+		 idx >= 0 ? (long long)cv->res->rows[idx].node : -1LL);
+}
+
+/* ---- drawing ----------------------------------------------------------- */
+
+static void side_text(const compare_result *r, const compare_side_info *s, const hs_graph *g, char *buf,
+		      size_t cap)
+{
+	char rt[48], pred[64] = "", sel[48] = "", idx[32];
+
+	snprintf(idx, sizeof idx, "%lld", (long long)s->config);
+	if (strcmp(idx, s->selector))
+		snprintf(sel, sizeof sel, " (%s)", s->selector);
+	tui_fmt_runtime(rt, sizeof rt, g, s->labeled ? s->runtime : NAN);
+	if (!r->pred_error[0])
+		snprintf(pred, sizeof pred, "  predicted %.6g (rank %lld)", s->predicted, (long long)s->pred_rank);
+	if (s->labeled)
+		snprintf(buf, cap, "config %lld%s  runtime %s  rank %lld of %lld%s", (long long)s->config, sel, rt,
+			 (long long)s->rank, (long long)s->n_configs, pred);
+	else
+		snprintf(buf, cap, "config %lld%s  runtime hidden (unlabeled)%s", (long long)s->config, sel, pred);
+}
+
+static void cmp_draw(tui *t, tui_view *v, WINDOW *win, int y, int x, int h, int w)
+{
+	struct cmpview *cv = v->data;
+	const compare_result *r = cv->res;
+	char line[1024], a[256];
+
+	side_text(r, &r->A, r->ga, a, sizeof a);
+	snprintf(line, sizeof line, " A  %s", a);
+	tui_put(win, y, x, w, line, A_BOLD, 1);
+	side_text(r, &r->B, r->gb, a, sizeof a);
+	snprintf(line, sizeof line, " B  %s%s%s", a, r->gb != r->ga ? "  file " : "",
+		 r->gb != r->ga ? r->gb->name : "");
+	tui_put(win, y + 1, x, w, line, A_BOLD, 1);
+
+	size_t pos = (size_t)snprintf(line, sizeof line, " B/A");
+	if (isfinite(r->runtime_ratio))
+		pos += (size_t)snprintf(line + pos, sizeof line - pos, "  measured %.6f (%+.3g%%)", r->runtime_ratio,
+					100 * (r->runtime_ratio - 1));
+	else
+		pos += (size_t)snprintf(line + pos, sizeof line - pos, "  measured: hidden (unlabeled file)");
+	if (pos < sizeof line && isfinite(r->predicted_ratio))
+		pos += (size_t)snprintf(line + pos, sizeof line - pos, "  predicted %.6f (%+.3g%%)",
+					r->predicted_ratio, 100 * (r->predicted_ratio - 1));
+	if (pos < sizeof line)
+		snprintf(line + pos, sizeof line - pos, "  [%s%s%s]", r->pred_label, r->pred_error[0] ? ": " : "",
+			 r->pred_error);
+	tui_put(win, y + 2, x, w, line, tui_attr(TUI_C_DIM), 1);
+	compare_summary(r, a, sizeof a);
+	snprintf(line, sizeof line, " %s", a);
+	tui_put(win, y + 3, x, w, line, tui_attr(TUI_C_SECTION), 1);
+	if (r->kind == HS_KIND_LAYOUT)
+		snprintf(line, sizeof line, " copies/transposes with neighbours A %d, B %d   %s rows   a: %s",
+			 r->A.mismatches, r->B.mismatches, cv->show_all ? "all" : "differing",
+			 cv->show_all ? "only differing" : "all nodes");
+	else
+		snprintf(line, sizeof line, " Tab: the kernel's nodes   Enter on a node: drawing with the kernel highlighted");
+	if (r->kind == HS_KIND_LAYOUT && !r->has_contribution) {
+		size_t n = strlen(line);
+		snprintf(line + n, sizeof line - n, "   contribution %s", r->contrib_note);
+	}
+	tui_put(win, y + 4, x, w, line, tui_attr(TUI_C_DIM), 1);
+
+	y += 5;
+	h -= 5;
+	if (h < 4)
+		return;
+	int th = h * 3 / 5;
+	if (th < 3)
+		th = h;
+	tui_table_draw(win, &cv->tab, y, x, th, w, v->focus == 0);
+	if (h - th >= 3)
+		tui_table_draw(win, &cv->side, y + th, x, h - th, w, v->focus == 1);
+}
+
+/* ---- requests ---------------------------------------------------------- */
+
+static void open_graph(tui *t, tui_view *v, struct cmpview *cv, int64_t node)
+{
+	if (tui_open_drawing_highlight(t, v->doc, node, cv->changed, (size_t)cv->nchanged) == 0 && cv->nchanged)
+		tui_message(t, 0, "node %lld; %lld changed node%s highlighted", (long long)node,
+			    (long long)cv->nchanged, cv->nchanged == 1 ? "" : "s");
+}
+
+static int cmp_request(tui *t, tui_view *v, tui_req req, const char *arg)
+{
+	struct cmpview *cv = v->data;
+	const compare_result *r = cv->res;
+
+	switch (req) {
+	case TUI_REQ_COMPARE_ALL:
+		if (r->kind != HS_KIND_LAYOUT) {
+			tui_message(t, 0, "a tile config has no per-node rows: all 24 values are shown");
+			return 1;
+		}
+		cv->show_all = !cv->show_all;
+		build_rowmap(cv);
+		cv->side_of = -2;
+		sync_side(cv);
+		tui_message(t, 0, "%s (%lld rows)", cv->show_all ? "every configurable node" : "differing nodes only",
+			    (long long)cv->nrowmap);
+		return 1;
+	case TUI_REQ_SORT_ASC:
+		if (!arg || r->kind != HS_KIND_LAYOUT)
+			return 0;
+		if (!strcmp(arg, "contribution") || !strcmp(arg, "contrib")) {
+			tui_table_sort(&cv->tab, tui_table_find_col(&cv->tab, "contrib"), 1);
+			tui_message(t, 0, "sorted by contribution, largest first%s",
+				    r->has_contribution ? "" : " (no contributions: see the header)");
+			return 1;
+		}
+		if (!strcmp(arg, "id") || !strcmp(arg, "node")) {
+			tui_table_sort(&cv->tab, tui_table_find_col(&cv->tab, "node"), 0);
+			return 1;
+		}
+		return 0;
+	case TUI_REQ_ENTER: {
+		if (v->focus == 1 && r->kind == HS_KIND_LAYOUT) {
+			const compare_row *rw = side_row(cv);
+			int64_t s = tui_table_row(&cv->side);
+			if (!rw || s < 0 || s >= rw->n_nb)
+				return 1;
+			int64_t node = rw->nb[s].node;
+			/* the neighbour's own row when it is shown, else its drawing */
+			for (int64_t i = 0; i < cv->nrowmap; i++)
+				if (cv->res->rows[cv->rowmap[i]].node == node && tui_table_goto(&cv->tab, i)) {
+					v->focus = 0;
+					sync_side(cv);
+					return 1;
+				}
+			open_graph(t, v, cv, node);
+			return 1;
+		}
+		if (r->kind == HS_KIND_TILE) {
+			int64_t node = v->focus == 1 ? tui_table_row(&cv->side) : -1;
+			if (node < 0)
+				tui_message(t, 0, "a tile config applies to the whole kernel: Tab to its nodes");
+			else
+				open_graph(t, v, cv, node);
+			return 1;
+		}
+		const compare_row *rw = row_at(cv, tui_table_row(&cv->tab));
+		if (rw)
+			open_graph(t, v, cv, rw->node);
+		return 1;
+	}
+	case TUI_REQ_COMPARE:
+		tui_message(t, 0, "this is the comparison; q goes back to the configs");
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+static void cmp_select(tui *t, tui_view *v)
+{
+	sync_side(v->data);
+}
+
+static void cmp_done(tui_view *v)
+{
+	struct cmpview *cv = v->data;
+	tui_table_free(&cv->tab);
+	tui_table_free(&cv->side);
+	compare_free(cv->res);
+	if (cv->doc_b)
+		tui_doc_unref(cv->doc_b);
+	free(cv->rowmap);
+	free(cv->changed);
+	free(cv);
+}
+
+static const tui_view_ops cmp_ops = {"compare", TUI_S_TABLE | TUI_S_GRAPH | TUI_S_COMPARE, cmp_draw,
+				     cmp_request, NULL, cmp_select, cmp_done};
+
+/* ---- opening ----------------------------------------------------------- */
+
+static void layout_columns(struct cmpview *cv)
+{
+	tui_table *tb = &cv->tab;
+	static const char *const gn[3] = {"out", "in", "kern"};
+	char name[16];
+
+	tui_table_add_col(tb, "", CC_MARK, 1, 0);
+	tui_table_add_col(tb, "node", CC_NODE, 5, 1);
+	tui_table_add_col(tb, "opcode", CC_OPCODE, 11, 0);
+	tui_table_add_col(tb, "contrib", CC_CONTRIB, 9, 1);
+	for (int g = 0; g < 3; g++)
+		for (int b = 0; b < 2; b++) {
+			snprintf(name, sizeof name, "%s %s", gn[g], b ? "B" : "A");
+			tui_table_add_col(tb, name, CC_GROUP + 2 * g + b, 10, 0);
+		}
+	tui_table_add_col(tb, "copies", CC_COPIES, 6, 0);
+	tui_table_add_col(tb, "shape", CC_SHAPE, 30, 0);
+	tui_table_add_avail(tb, "comp", CC_COMP, 5, 1);
+	tb->frozen = 2;
+	snprintf(tb->title, sizeof tb->title, "Configurable nodes: A and B (* changed)");
+
+	tui_table *sd = &cv->side;
+	tui_table_add_col(sd, "side", CN_SIDE, 7, 0);
+	tui_table_add_col(sd, "node", CN_NODE, 6, 1);
+	tui_table_add_col(sd, "opcode", CN_OPCODE, 12, 0);
+	tui_table_add_col(sd, "hops", CN_HOPS, 4, 1);
+	tui_table_add_col(sd, "layout", CN_LAYOUT, 6, 0);
+	tui_table_add_col(sd, "A", CN_A, 12, 0);
+	tui_table_add_col(sd, "B", CN_B, 12, 0);
+	tui_table_add_col(sd, "A vs node", CN_STATUS_A, 12, 0);
+	tui_table_add_col(sd, "B vs node", CN_STATUS_B, 12, 0);
+}
+
+static void tile_columns(struct cmpview *cv)
+{
+	tui_table *tb = &cv->tab;
+	tui_table_add_col(tb, "", CC_MARK, 1, 0);
+	tui_table_add_col(tb, "value", CC_NAME, 24, 0);
+	tui_table_add_col(tb, "A", CC_TA, 10, 1);
+	tui_table_add_col(tb, "B", CC_TB, 10, 1);
+	snprintf(tb->title, sizeof tb->title, "Tile config values (* changed)");
+	tui_table *sd = &cv->side;
+	tui_table_add_col(sd, "node", CK_NODE, 6, 1);
+	tui_table_add_col(sd, "opcode", CK_OPCODE, 16, 0);
+	tui_table_add_col(sd, "shape", CK_SHAPE, 36, 0);
+	snprintf(sd->title, sizeof sd->title, "The kernel's nodes");
+}
+
+int tui_open_compare(tui *t, tui_doc *d, const char *sel_a, const char *sel_b, const char *file_b)
+{
+	hs_error err = {0};
+	tui_doc *db = NULL;
+	compare_opts o;
+	compare_result *r;
+	struct cmpview *cv;
+	char title[160];
+
+	if (file_b && *file_b) {
+		db = tui_doc_open(file_b, tui_model(t), &err);
+		if (!db) {
+			tui_message(t, 1, "%s", err.msg);
+			return -1;
+		}
+	}
+	compare_opts_init(&o);
+	o.all = 1;
+	o.model = tui_model(t);
+	r = compare_run(d->g, db ? db->g : NULL, sel_a, sel_b, &o, &err);
+	if (!r) {
+		tui_message(t, 1, "compare: %s", err.msg);
+		if (db)
+			tui_doc_unref(db);
+		return -1;
+	}
+	cv = calloc(1, sizeof *cv);
+	if (!cv || !(cv->rowmap = malloc((size_t)(r->n_rows ? r->n_rows : 1) * sizeof *cv->rowmap))) {
+		free(cv);
+		compare_free(r);
+		if (db)
+			tui_doc_unref(db);
+		tui_message(t, 1, "out of memory");
+		return -1;
+	}
+	cv->res = r;
+	cv->doc_b = db;
+	cv->side_of = -1;
+	cv->nchanged = compare_changed_nodes(r, &cv->changed);
+	if (cv->nchanged < 0)
+		cv->nchanged = 0;
+	if (r->kind == HS_KIND_LAYOUT) {
+		tui_table_init(&cv->tab, &main_ops, cv, 0);
+		tui_table_init(&cv->side, &side_ops, cv, 0);
+		layout_columns(cv);
+		build_rowmap(cv);
+		sync_side(cv);
+	} else {
+		tui_table_init(&cv->tab, &main_ops, cv, r->width);
+		tui_table_init(&cv->side, &side_ops, cv, r->ga->n_nodes);
+		tile_columns(cv);
+	}
+	snprintf(title, sizeof title, "Compare %lld vs %lld%s%s", (long long)r->A.config, (long long)r->B.config,
+		 db ? " of " : "", db ? db->g->name : "");
+	tui_view *v = tui_push(t, &cmp_ops, cv, d, title);
+	if (!v) {
+		cmp_done(&(tui_view){.data = cv});
+		return -1;
+	}
+	v->pane[0] = &cv->tab;
+	v->pane[1] = &cv->side;
+	v->npanes = 2;
+	return 0;
+}
+
+/* Splits "A B [FILE]" into words (in place); returns how many. */
+static int split_words(char *s, char **w, int max)
+{
+	int n = 0;
+	for (char *p = strtok(s, " \t"); p && n < max; p = strtok(NULL, " \t"))
+		w[n++] = p;
+	return n;
+}
+
+int tui_compare_request(tui *t, tui_view *v, const char *arg)
+{
+	int64_t ma, mb, cur = -1;
+	char buf[1024], num[32], prompt[128], *w[4];
+	int n = 0;
+
+	if (!v || !v->doc)
+		return -1;
+	tui_configs_marks(v, &ma, &mb);
+	if (v->npanes > 0)
+		cur = tui_table_row(v->pane[0]);
+	snprintf(num, sizeof num, "%lld", (long long)(ma >= 0 ? ma : cur));
+	if (arg && *arg) {
+		snprintf(buf, sizeof buf, "%s", arg);
+		n = split_words(buf, w, 4);
+		if (n == 1) { /* B alone: A is the mark or the cursor */
+			w[1] = w[0];
+			w[0] = num;
+			n = 2;
+		}
+	} else if (ma >= 0 && mb >= 0) {
+		char a[32], b[32];
+		snprintf(a, sizeof a, "%lld", (long long)ma);
+		snprintf(b, sizeof b, "%lld", (long long)mb);
+		return tui_open_compare(t, v->doc, a, b, NULL);
+	} else {
+		if (ma < 0 && cur < 0) {
+			tui_message(t, 1, "compare: no config under the cursor");
+			return -1;
+		}
+		hs_graph *g = v->doc->g;
+		snprintf(prompt, sizeof prompt, "compare config %s with (best, worst, default, N [FILE]): ", num);
+		const char *ans = tui_prompt(t, prompt, TUI_P_COMMAND, g->labeled ? "best" : "0");
+		if (!ans || !*ans)
+			return -1;
+		snprintf(buf, sizeof buf, "%s %s", num, ans);
+		n = split_words(buf, w, 4);
+	}
+	if (n < 2 || n > 3) {
+		tui_message(t, 1, "compare: give A B [FILE] (index, best, worst or default)");
+		return -1;
+	}
+	return tui_open_compare(t, v->doc, w[0], w[1], n == 3 ? w[2] : NULL);
+}
