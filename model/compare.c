@@ -1,0 +1,1516 @@
+/* compare.c - two configurations side by side (see compare.h).
+ *
+ * JSON document written by compare_print(..., COMPARE_JSON):
+ *   kind                  "layout" | "tile"
+ *   file_a, file_b        paths (the same file twice for one file)
+ *   config_a, config_b    indices; selector_a, selector_b as given
+ *   labeled_a, labeled_b  false for a test-split file (runtimes hidden)
+ *   runtime_a, runtime_b  measured (layout ns, tile normalized); null when hidden
+ *   runtime_raw_a/_b      config_runtime as stored (ns); null when hidden
+ *   runtime_ratio         runtime_b / runtime_a; null when hidden
+ *   rank_a, rank_b        1 = fastest in its file (ties share a rank); null when hidden
+ *   configs_a, configs_b  number of configs in each file
+ *   runtime_note          why runtimes are hidden (only then)
+ *   predictor             model_describe(): "analytic estimate", ...
+ *   predicted_a/_b, predicted_ratio, predicted_rank_a/_b   null when absent
+ *   prediction_error      why predictions are absent (only then)
+ *   summary               the summary line
+ * layout:
+ *   configurable_nodes, differing_count
+ *   differing_opcodes     {"convolution": 43, ...}
+ *   differing_computations [{"computation": 0, "count": 40}, ...]
+ *   mismatches_a/_b       layout mismatches between configurable neighbours
+ *   contribution_note     why contributions are absent (only then)
+ *   contribution_total    sum of every configurable node's part (= predicted
+ *                         B - A), contribution_differing that of the
+ *                         differing nodes (only with contributions)
+ *   value_names           the names of the values in "a" and "b"
+ *   differing_nodes       [{"id", "opcode", "computation", "shape", "a": [..],
+ *                           "b": [..], "changed": [value indices],
+ *                           "contribution" (null when absent),
+ *                           "operands": [neighbour], "users": [neighbour],
+ *                           "more_operands", "more_users"}]
+ *                         neighbour: {"id", "opcode", "hops", "slot",
+ *                           "layout": "output"|"input"|"kernel" (the
+ *                           neighbour's layout facing this node),
+ *                           "layout_a", "layout_b", "comparable",
+ *                           "mismatch_a", "mismatch_b" (null = unknown)}
+ *   unchanged_nodes       with --all: the same objects for the other nodes
+ * tile:
+ *   values                [{"index", "name", "a", "b", "differs"}] (all 24)
+ *   differing_values      [{"index", "name", "a", "b"}]
+ *   kernel_nodes          [{"id", "opcode", "shape"}]
+ */
+#include "model/compare.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "loader/hlo.h"
+#include "loader/jsonw.h"
+
+#define LAYOUT_GROUP 6
+
+/* Internal storage behind a result. */
+struct compare_priv {
+	float *values;           /* [n_rows * 2 * width] */
+	unsigned char *changed;  /* [n_rows * width] or [width] for tile */
+	compare_neighbor *nb;    /* every row's neighbours */
+	double *pred_a, *pred_b; /* [n_configs] of each graph, or NULL */
+	unsigned char *diff;     /* layout: [n_cfg] 1 where the node differs */
+};
+
+void compare_opts_init(compare_opts *o)
+{
+	memset(o, 0, sizeof *o);
+	o->sort = COMPARE_SORT_ID;
+	o->predict = 1;
+}
+
+int compare_sort_parse(const char *s)
+{
+	if (!s)
+		return -1;
+	if (!strcmp(s, "id") || !strcmp(s, "node"))
+		return COMPARE_SORT_ID;
+	if (!strcmp(s, "contribution") || !strcmp(s, "contrib"))
+		return COMPARE_SORT_CONTRIBUTION;
+	return -1;
+}
+
+const char *compare_group_name(int group)
+{
+	static const char *const names[] = {"output", "input", "kernel"};
+	return group >= 0 && group < 3 ? names[group] : "?";
+}
+
+/* ---- selectors ------------------------------------------------------ */
+
+static const char *file_label(const hs_graph *g)
+{
+	const char *s = strrchr(g->path, '/');
+	return s ? s + 1 : g->path;
+}
+
+static int64_t worst_config(const hs_graph *g)
+{
+	if (!g->labeled || g->n_configs == 0)
+		return -1;
+	int64_t w = 0;
+	for (int64_t c = 1; c < g->n_configs; c++)
+		if (g->runtime[c] > g->runtime[w])
+			w = c;
+	return w;
+}
+
+int64_t compare_resolve(hs_graph *g, const char *sel, const char *what, hs_error *err)
+{
+	const char *side = what ? what : "config";
+	const char *f = file_label(g);
+
+	if (!sel || !*sel)
+		return hs_fail(err, HS_EUSAGE, "%s: empty config selector", side);
+	if (g->n_configs == 0)
+		return hs_fail(err, HS_EUSAGE, "%s: %s has no configs", side, f);
+	if (!strcmp(sel, "best") || !strcmp(sel, "worst")) {
+		if (!g->labeled)
+			return hs_fail(err, HS_EUSAGE,
+				       "%s: '%s' needs measured runtimes, but %s is unlabeled (a test-split "
+				       "file: every runtime is 0); name a config by index (0..%lld)",
+				       side, sel, f, (long long)g->n_configs - 1);
+		return sel[0] == 'b' ? graph_best_config(g) : worst_config(g);
+	}
+	if (!strcmp(sel, "default")) {
+		if (g->kind != HS_KIND_LAYOUT)
+			return hs_fail(err, HS_EUSAGE,
+				       "%s: 'default' names the layout config whose values are all -1; %s is "
+				       "a tile file (its runtimes are already normalized by the default "
+				       "config's)",
+				       side, f);
+		hs_error e = {0};
+		int64_t c = graph_default_config(g, &e);
+		if (c < -1 || e.status) {
+			if (err)
+				*err = e;
+			return -1;
+		}
+		if (c < 0)
+			return hs_fail(err, HS_EUSAGE,
+				       "%s: %s has no default config (none of its %lld configs has every "
+				       "value -1)",
+				       side, f, (long long)g->n_configs);
+		return c;
+	}
+	char *end;
+	long long v = strtoll(sel, &end, 10);
+	if (end == sel || *end)
+		return hs_fail(err, HS_EUSAGE,
+			       "%s: '%s' is not a config: give an index, best, worst or default", side,
+			       sel);
+	if (v < 0 || v >= g->n_configs)
+		return hs_fail(err, HS_EUSAGE, "%s: config %s out of range: %s has %lld configs (0..%lld)",
+			       side, sel, f, (long long)g->n_configs, (long long)g->n_configs - 1);
+	return (int64_t)v;
+}
+
+/* ---- equal graphs --------------------------------------------------- */
+
+static int cmp_edge(const void *x, const void *y)
+{
+	const int64_t *a = x, *b = y;
+	if (a[0] != b[0])
+		return a[0] < b[0] ? -1 : 1;
+	return (a[1] > b[1]) - (a[1] < b[1]);
+}
+
+static int64_t (*sorted_edges(const hs_graph *g))[2]
+{
+	int64_t(*e)[2] = malloc((size_t)(g->n_edges ? g->n_edges : 1) * sizeof *e);
+	if (!e)
+		return NULL;
+	memcpy(e, g->edges, (size_t)g->n_edges * sizeof *e);
+	qsort(e, (size_t)g->n_edges, sizeof *e, cmp_edge);
+	return e;
+}
+
+int compare_graphs_equal(const hs_graph *ga, const hs_graph *gb, hs_error *err)
+{
+	const char *fa = file_label(ga), *fb = file_label(gb);
+	const char *pre = "not the same graph";
+
+	if (ga == gb)
+		return 0;
+	if (ga->kind != gb->kind)
+		return hs_fail(err, HS_EUSAGE, "%s: %s is a %s file, %s a %s file", pre, fa,
+			       graph_kind_name(ga->kind), fb, graph_kind_name(gb->kind));
+	if (ga->n_nodes != gb->n_nodes)
+		return hs_fail(err, HS_EUSAGE, "%s: %s has %lld nodes, %s has %lld", pre, fa,
+			       (long long)ga->n_nodes, fb, (long long)gb->n_nodes);
+	for (int64_t i = 0; i < ga->n_nodes; i++)
+		if (ga->opcode[i] != gb->opcode[i])
+			return hs_fail(err, HS_EUSAGE, "%s: node %lld is %s in %s but %s in %s", pre,
+				       (long long)i, hlo_opcode_name(ga->opcode[i]), fa,
+				       hlo_opcode_name(gb->opcode[i]), fb);
+	if (ga->n_edges != gb->n_edges)
+		return hs_fail(err, HS_EUSAGE, "%s: %s has %lld edges, %s has %lld", pre, fa,
+			       (long long)ga->n_edges, fb, (long long)gb->n_edges);
+	int64_t(*ea)[2] = sorted_edges(ga), (*eb)[2] = sorted_edges(gb);
+	int rc = 0;
+	if (!ea || !eb) {
+		rc = hs_fail(err, HS_EDATA, "comparing %s and %s: out of memory", fa, fb);
+	} else {
+		for (int64_t i = 0; i < ga->n_edges; i++) {
+			if (ea[i][0] == eb[i][0] && ea[i][1] == eb[i][1])
+				continue;
+			/* The smaller of the two is missing from the other side. */
+			int a_first = cmp_edge(ea[i], eb[i]) < 0;
+			const int64_t *e = a_first ? ea[i] : eb[i];
+			rc = hs_fail(err, HS_EUSAGE, "%s: edge %lld -> %lld (user -> operand) is in %s but not in %s",
+				     pre, (long long)e[0], (long long)e[1], a_first ? fa : fb, a_first ? fb : fa);
+			break;
+		}
+	}
+	free(ea);
+	free(eb);
+	if (rc)
+		return rc;
+	if (ga->kind == HS_KIND_TILE) {
+		if (ga->config_width != gb->config_width)
+			return hs_fail(err, HS_EUSAGE, "%s: %s has %d config features, %s has %d", pre, fa,
+				       ga->config_width, fb, gb->config_width);
+		return 0;
+	}
+	if (ga->ncf_width != gb->ncf_width)
+		return hs_fail(err, HS_EUSAGE, "%s: %s has %d values per configurable node, %s has %d", pre,
+			       fa, ga->ncf_width, fb, gb->ncf_width);
+	if (ga->n_cfg_nodes != gb->n_cfg_nodes)
+		return hs_fail(err, HS_EUSAGE, "%s: %s has %lld configurable nodes, %s has %lld", pre, fa,
+			       (long long)ga->n_cfg_nodes, fb, (long long)gb->n_cfg_nodes);
+	for (int64_t k = 0; k < ga->n_cfg_nodes; k++)
+		if (gb->cfg_index[ga->cfg_node_ids[k]] < 0)
+			return hs_fail(err, HS_EUSAGE, "%s: node %lld is configurable in %s but not in %s", pre,
+				       (long long)ga->cfg_node_ids[k], fa, fb);
+	return 0;
+}
+
+/* ---- neighbours ----------------------------------------------------- */
+
+static int is_convolution(const hs_graph *g, int64_t v)
+{
+	return hlo_opcode_id("convolution") == g->opcode[v];
+}
+
+/* Ops whose output numbers its dimensions differently from their operand
+ * (or holds no array): a layout cannot be followed through them. */
+static void renumbering_ops(unsigned char table[256])
+{
+	static const char *const names[] = {
+		"reshape", "transpose", "broadcast", "bitcast", "reduce", "dot", "convolution",
+		"gather", "scatter", "tuple", "get-tuple-element", "custom-call", "fusion", "while",
+		"call", "conditional", "all-to-all", "fft", "sort", "iota", "parameter", "constant",
+	};
+	memset(table, 0, 256);
+	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+		int id = hlo_opcode_id(names[i]);
+		if (id >= 0 && id < 256)
+			table[id] = 1;
+	}
+}
+
+static int node_rank(const hs_graph *g, int64_t v)
+{
+	hlo_shape s;
+	hlo_decode_shape(graph_feat(g, v), g->feat_width, &s);
+	return s.valid && !s.is_tuple ? s.rank : -1;
+}
+
+/* Can a layout be followed from `prod`'s output through node `via`?  Same
+ * rank and an op that keeps the dimension numbering (elementwise, convert,
+ * concatenate, slice, pad, ...): then the producer's and the consumer's
+ * layouts number the same dimensions. */
+static int passes_layout(const hs_graph *g, const unsigned char *renumber, int64_t prod, int64_t via)
+{
+	if (g->feat_width != HLO_NODE_FEATURES || renumber[g->opcode[via]])
+		return 0;
+	int r = node_rank(g, prod);
+	return r >= 0 && r == node_rank(g, via);
+}
+
+/* The consumer's layout group facing operand `slot`: 1 input, 2 kernel, -1
+ * unknown.  The README documents the kernel layout for convolutions; the
+ * real files set it for dots too, where it can only be the right-hand
+ * operand's.  Other operands have no layout in the data. */
+static int consumer_group(const hs_graph *g, int64_t consumer, int slot)
+{
+	if (slot == 0)
+		return 1;
+	if (slot == 1 && (is_convolution(g, consumer) || g->opcode[consumer] == hlo_opcode_id("dot")))
+		return 2;
+	return -1;
+}
+
+/* Position of `operand` among v's operands, or -1. */
+static int operand_slot(const hs_graph *g, int64_t v, int64_t operand)
+{
+	for (int64_t i = g->operand_off[v]; i < g->operand_off[v + 1]; i++)
+		if (g->operand_idx[i] == operand)
+			return (int)(i - g->operand_off[v]);
+	return -1;
+}
+
+/* 1 mismatch, 0 agree, -1 unknown: compares the entries set in both. */
+static int layout_mismatch(const float *x, const float *y)
+{
+	int xset = 0, yset = 0, compared = 0;
+	for (int i = 0; i < LAYOUT_GROUP; i++) {
+		xset |= x[i] != -1;
+		yset |= y[i] != -1;
+	}
+	if (!xset || !yset)
+		return -1;
+	for (int i = 0; i < LAYOUT_GROUP; i++) {
+		if (x[i] < 0 || y[i] < 0)
+			continue;
+		if (x[i] != y[i])
+			return 1;
+		compared++;
+	}
+	return compared ? 0 : -1;
+}
+
+struct walk {
+	const hs_graph *g;
+	int32_t *stamp;   /* [n_nodes] */
+	int32_t cur;
+	int64_t *q_node;  /* queue: node, depth, slot, dims-ok */
+	int *q_depth, *q_slot, *q_ok;
+	int64_t *q_from;  /* the node it was reached from */
+	int64_t cap;
+	unsigned char renumber[256]; /* opcodes a layout cannot pass */
+};
+
+#define WALK_MAX_VISIT 256
+
+static int walk_init(struct walk *w, const hs_graph *g)
+{
+	memset(w, 0, sizeof *w);
+	w->g = g;
+	w->cap = WALK_MAX_VISIT;
+	renumbering_ops(w->renumber);
+	w->stamp = calloc((size_t)(g->n_nodes ? g->n_nodes : 1), sizeof *w->stamp);
+	w->q_node = malloc((size_t)w->cap * sizeof *w->q_node);
+	w->q_from = malloc((size_t)w->cap * sizeof *w->q_from);
+	w->q_depth = malloc((size_t)w->cap * sizeof *w->q_depth);
+	w->q_slot = malloc((size_t)w->cap * sizeof *w->q_slot);
+	w->q_ok = malloc((size_t)w->cap * sizeof *w->q_ok);
+	return w->stamp && w->q_node && w->q_from && w->q_depth && w->q_slot && w->q_ok ? 0 : -1;
+}
+
+static void walk_done(struct walk *w)
+{
+	free(w->stamp);
+	free(w->q_node);
+	free(w->q_from);
+	free(w->q_depth);
+	free(w->q_slot);
+	free(w->q_ok);
+}
+
+/* Nearest configurable nodes on one side of v (breadth first through
+ * non-configurable nodes).  Writes at most `max` into out; returns how many
+ * were found in all (found - written = left out). */
+static int walk_side(struct walk *w, int64_t v, int side, compare_neighbor *out, int max)
+{
+	const hs_graph *g = w->g;
+	int64_t head = 0, tail = 0;
+	int found = 0;
+
+	w->cur++;
+	w->stamp[v] = w->cur;
+#define PUSH(node, from, depth, slot, ok)                                                           \
+	do {                                                                                       \
+		if (tail < w->cap && w->stamp[node] != w->cur) {                                   \
+			w->stamp[node] = w->cur;                                                   \
+			w->q_node[tail] = (node), w->q_from[tail] = (from);                        \
+			w->q_depth[tail] = (depth), w->q_slot[tail] = (slot), w->q_ok[tail] = (ok); \
+			tail++;                                                                    \
+		}                                                                                  \
+	} while (0)
+
+	if (side == COMPARE_OPERAND) {
+		for (int64_t i = g->operand_off[v]; i < g->operand_off[v + 1]; i++)
+			PUSH(g->operand_idx[i], v, 1, (int)(i - g->operand_off[v]), 1);
+	} else {
+		for (int64_t i = g->user_off[v]; i < g->user_off[v + 1]; i++) {
+			int64_t u = g->user_idx[i];
+			PUSH(u, v, 1, operand_slot(g, u, v), 1);
+		}
+	}
+	while (head < tail) {
+		int64_t n = w->q_node[head];
+		int depth = w->q_depth[head], slot = w->q_slot[head], ok = w->q_ok[head];
+		head++;
+		if (g->cfg_index[n] >= 0) {
+			if (found < max) {
+				compare_neighbor *nb = &out[found];
+				memset(nb, 0, sizeof *nb);
+				nb->node = n;
+				nb->side = side;
+				nb->hops = depth;
+				nb->slot = slot;
+				nb->comparable = ok;
+				nb->mismatch_a = nb->mismatch_b = -1;
+			}
+			found++;
+			continue;
+		}
+		if (depth >= COMPARE_MAX_HOPS)
+			continue;
+		if (side == COMPARE_OPERAND) {
+			/* v <- n <- m: the layout of m must pass through n. */
+			for (int64_t i = g->operand_off[n]; i < g->operand_off[n + 1]; i++) {
+				int64_t m = g->operand_idx[i];
+				PUSH(m, n, depth + 1, slot, ok && passes_layout(g, w->renumber, m, n));
+			}
+		} else {
+			/* v -> n -> m: v's layout must pass through n; m's slot is n's place. */
+			int keep = ok && passes_layout(g, w->renumber, v, n);
+			for (int64_t i = g->user_off[n]; i < g->user_off[n + 1]; i++) {
+				int64_t m = g->user_idx[i];
+				PUSH(m, n, depth + 1, operand_slot(g, m, n), keep);
+			}
+		}
+	}
+#undef PUSH
+	return found;
+}
+
+/* Fills mismatch_a/b of a neighbour of row node v. */
+static void neighbor_mismatch(const hs_graph *ga, const hs_graph *gb, int64_t ca, int64_t cb,
+			      int64_t v, compare_neighbor *nb)
+{
+	int64_t prod, cons;
+	if (nb->side == COMPARE_OPERAND)
+		prod = nb->node, cons = v;
+	else
+		prod = v, cons = nb->node;
+	int grp = consumer_group(ga, cons, nb->slot);
+	if (!nb->comparable || grp < 0 || ga->ncf_width != HLO_LAYOUT_CONFIG_FEATURES)
+		return;
+	float po[LAYOUT_GROUP], ci[LAYOUT_GROUP];
+	for (int s = 0; s < 2; s++) {
+		const hs_graph *g = s ? gb : ga;
+		int64_t c = s ? cb : ca;
+		int64_t kp = g->cfg_index[prod], kc = g->cfg_index[cons];
+		for (int i = 0; i < LAYOUT_GROUP; i++) {
+			po[i] = graph_ncf(g, c, kp, i);
+			ci[i] = graph_ncf(g, c, kc, grp * LAYOUT_GROUP + i);
+		}
+		int m = layout_mismatch(po, ci);
+		if (s)
+			nb->mismatch_b = m;
+		else
+			nb->mismatch_a = m;
+	}
+}
+
+/* ---- running a comparison ------------------------------------------- */
+
+/* 1 + the number of values strictly smaller than v[c]. */
+static int64_t rank_of(const double *v, int64_t n, int64_t c)
+{
+	int64_t r = 1;
+	for (int64_t i = 0; i < n; i++)
+		if (v[i] < v[c])
+			r++;
+	return r;
+}
+
+static void side_info(const hs_graph *g, int64_t c, const char *sel, compare_side_info *s)
+{
+	memset(s, 0, sizeof *s);
+	s->config = c;
+	snprintf(s->selector, sizeof s->selector, "%s", sel);
+	s->labeled = g->labeled;
+	s->n_configs = g->n_configs;
+	s->predicted = NAN;
+	s->runtime = NAN;
+	if (g->labeled) {
+		s->runtime = g->runtime[c];
+		s->runtime_raw = g->runtime_raw[c];
+		s->rank = rank_of(g->runtime, g->n_configs, c);
+	}
+}
+
+static int cmp_count(const void *x, const void *y)
+{
+	const compare_count *a = x, *b = y;
+	if (a->count != b->count)
+		return a->count > b->count ? -1 : 1;
+	return (a->key > b->key) - (a->key < b->key);
+}
+
+/* Counts of `keys` (values 0..nkeys-1) as a list, count descending. */
+static compare_count *count_list(const int64_t *hist, int64_t nkeys, int *n)
+{
+	int m = 0;
+	for (int64_t i = 0; i < nkeys; i++)
+		m += hist[i] != 0;
+	compare_count *out = malloc((size_t)(m ? m : 1) * sizeof *out);
+	if (!out)
+		return NULL;
+	m = 0;
+	for (int64_t i = 0; i < nkeys; i++)
+		if (hist[i])
+			out[m].key = i, out[m].count = hist[i], m++;
+	qsort(out, (size_t)m, sizeof *out, cmp_count);
+	*n = m;
+	return out;
+}
+
+static void predictions(compare_result *r, const compare_opts *o)
+{
+	struct compare_priv *p = r->priv;
+	hs_error e = {0};
+
+	snprintf(r->pred_label, sizeof r->pred_label, "%s", model_describe(o->model));
+	if (!o->predict) {
+		snprintf(r->pred_error, sizeof r->pred_error, "not requested");
+		return;
+	}
+	p->pred_a = malloc((size_t)(r->ga->n_configs ? r->ga->n_configs : 1) * sizeof *p->pred_a);
+	if (!p->pred_a || model_predict_configs(o->model, r->ga, p->pred_a, &e)) {
+		snprintf(r->pred_error, sizeof r->pred_error, "%s", p->pred_a ? e.msg : "out of memory");
+		free(p->pred_a);
+		p->pred_a = NULL;
+		return;
+	}
+	p->pred_b = p->pred_a;
+	if (r->gb != r->ga) {
+		p->pred_b = malloc((size_t)(r->gb->n_configs ? r->gb->n_configs : 1) * sizeof *p->pred_b);
+		if (!p->pred_b || model_predict_configs(o->model, r->gb, p->pred_b, &e)) {
+			snprintf(r->pred_error, sizeof r->pred_error, "%s", p->pred_b ? e.msg : "out of memory");
+			free(p->pred_a);
+			free(p->pred_b);
+			p->pred_a = p->pred_b = NULL;
+			return;
+		}
+	}
+	r->A.predicted = p->pred_a[r->A.config];
+	r->B.predicted = p->pred_b[r->B.config];
+	r->A.pred_rank = rank_of(p->pred_a, r->ga->n_configs, r->A.config);
+	r->B.pred_rank = rank_of(p->pred_b, r->gb->n_configs, r->B.config);
+	if (isfinite(r->A.predicted) && isfinite(r->B.predicted) && r->A.predicted != 0)
+		r->predicted_ratio = r->B.predicted / r->A.predicted;
+}
+
+/* The model's per-node share of the predicted difference (B - A), from
+ * model_node_contributions(); absent across two files, where no single
+ * graph holds both configs, and when the model cannot give it. */
+static void contributions(compare_result *r, const compare_opts *o)
+{
+	struct compare_priv *p = r->priv;
+	hs_error e = {0};
+	double *out;
+
+	for (int64_t i = 0; i < r->n_rows; i++)
+		r->rows[i].contribution = NAN;
+	r->has_contribution = 0;
+	if (!o->predict) {
+		snprintf(r->contrib_note, sizeof r->contrib_note, "absent: predictions not requested");
+		return;
+	}
+	if (r->gb != r->ga) {
+		snprintf(r->contrib_note, sizeof r->contrib_note,
+			 "absent: per-node contributions need A and B in one file");
+		return;
+	}
+	out = malloc((size_t)(r->n_cfg ? r->n_cfg : 1) * sizeof *out);
+	if (!out || model_node_contributions(o->model, r->ga, r->A.config, r->B.config, out, &e)) {
+		snprintf(r->contrib_note, sizeof r->contrib_note, "absent: %s", out ? e.msg : "out of memory");
+		free(out);
+		return;
+	}
+	for (int64_t i = 0; i < r->n_rows; i++)
+		r->rows[i].contribution = out[r->rows[i].k_a];
+	r->contrib_total = r->contrib_differ = 0;
+	for (int64_t k = 0; k < r->n_cfg; k++) {
+		r->contrib_total += out[k];
+		if (p->diff[k])
+			r->contrib_differ += out[k];
+	}
+	r->has_contribution = 1;
+	free(out);
+}
+
+static int run_layout(compare_result *r, const compare_opts *o, hs_error *err)
+{
+	hs_graph *ga = r->ga, *gb = r->gb;
+	struct compare_priv *p = r->priv;
+	int w = ga->ncf_width;
+	int64_t n = ga->n_cfg_nodes;
+
+	if (graph_load_node_configs(ga, err) || graph_load_node_configs(gb, err))
+		return -1;
+	r->width = w;
+	r->n_cfg = n;
+
+	/* Which nodes differ. */
+	unsigned char *diff = p->diff = calloc((size_t)(n ? n : 1), 1);
+	if (!diff)
+		return hs_fail(err, HS_EDATA, "out of memory");
+	for (int64_t k = 0; k < n; k++) {
+		int64_t kb = gb->cfg_index[ga->cfg_node_ids[k]];
+		for (int j = 0; j < w; j++)
+			if (graph_ncf(ga, r->A.config, k, j) != graph_ncf(gb, r->B.config, kb, j)) {
+				diff[k] = 1;
+				break;
+			}
+		r->n_differ += diff[k];
+	}
+	r->n_rows = o->all ? n : r->n_differ;
+	r->all = o->all != 0;
+
+	size_t nr = (size_t)(r->n_rows ? r->n_rows : 1);
+	r->rows = calloc(nr, sizeof *r->rows);
+	p->values = malloc(nr * 2 * (size_t)(w ? w : 1) * sizeof *p->values);
+	p->changed = calloc(nr * (size_t)(w ? w : 1), 1);
+	p->nb = malloc(nr * 2 * COMPARE_MAX_NEIGHBORS * sizeof *p->nb);
+	int64_t *hist_op = calloc(256, sizeof *hist_op);
+	int64_t *hist_comp = calloc((size_t)(ga->n_comps ? ga->n_comps : 1), sizeof *hist_comp);
+	compare_neighbor *tmp = malloc(2 * COMPARE_MAX_NEIGHBORS * sizeof *tmp);
+	struct walk wk;
+	int wk_ok = walk_init(&wk, ga) == 0;
+	int rc = 0;
+	if (!r->rows || !p->values || !p->changed || !p->nb || !hist_op || !hist_comp || !tmp || !wk_ok) {
+		rc = hs_fail(err, HS_EDATA, "%s: out of memory comparing configs", file_label(ga));
+		goto out;
+	}
+
+	int64_t row = 0;
+	for (int64_t k = 0; k < n; k++) {
+		int64_t v = ga->cfg_node_ids[k], kb = gb->cfg_index[v];
+		compare_neighbor *nb = tmp;
+		int nop = walk_side(&wk, v, COMPARE_OPERAND, nb, COMPARE_MAX_NEIGHBORS);
+		int kop = nop < COMPARE_MAX_NEIGHBORS ? nop : COMPARE_MAX_NEIGHBORS;
+		int nus = walk_side(&wk, v, COMPARE_USER, nb + kop, COMPARE_MAX_NEIGHBORS);
+		int kus = nus < COMPARE_MAX_NEIGHBORS ? nus : COMPARE_MAX_NEIGHBORS;
+		for (int i = 0; i < kop + kus; i++)
+			neighbor_mismatch(ga, gb, r->A.config, r->B.config, v, &nb[i]);
+		/* Mismatches counted once per pair: on the consumer's side. */
+		for (int i = 0; i < kop; i++) {
+			r->A.mismatches += nb[i].mismatch_a == 1;
+			r->B.mismatches += nb[i].mismatch_b == 1;
+		}
+		if (diff[k]) {
+			hist_op[ga->opcode[v]]++;
+			hist_comp[ga->comp_of[v]]++;
+		}
+		if (!diff[k] && !o->all)
+			continue;
+		compare_row *rw = &r->rows[row];
+		float *va = p->values + (size_t)row * 2 * (size_t)w, *vb = va + w;
+		rw->node = v;
+		rw->k_a = k;
+		rw->k_b = kb;
+		rw->opcode = ga->opcode[v];
+		rw->comp = ga->comp_of[v];
+		rw->differs = diff[k];
+		rw->a = va;
+		rw->b = vb;
+		rw->changed = p->changed + (size_t)row * (size_t)w;
+		for (int j = 0; j < w; j++) {
+			va[j] = graph_ncf(ga, r->A.config, k, j);
+			vb[j] = graph_ncf(gb, r->B.config, kb, j);
+			rw->changed[j] = va[j] != vb[j];
+		}
+		rw->nb = p->nb + (size_t)row * 2 * COMPARE_MAX_NEIGHBORS;
+		memcpy(rw->nb, nb, (size_t)(kop + kus) * sizeof *nb);
+		rw->n_nb = kop + kus;
+		rw->more_operands = nop - kop;
+		rw->more_users = nus - kus;
+		rw->contribution = NAN;
+		row++;
+	}
+	r->opcodes = count_list(hist_op, 256, &r->n_opcodes);
+	r->comps = count_list(hist_comp, ga->n_comps, &r->n_comps);
+	if (!r->opcodes || !r->comps)
+		rc = hs_fail(err, HS_EDATA, "%s: out of memory comparing configs", file_label(ga));
+out:
+	free(hist_op);
+	free(hist_comp);
+	free(tmp);
+	if (wk_ok)
+		walk_done(&wk);
+	else
+		free(wk.stamp), free(wk.q_node), free(wk.q_from), free(wk.q_depth), free(wk.q_slot),
+			free(wk.q_ok);
+	return rc;
+}
+
+static int run_tile(compare_result *r, hs_error *err)
+{
+	struct compare_priv *p = r->priv;
+	int w = r->ga->config_width;
+
+	r->width = w;
+	r->tile_a = r->ga->config_feat + (size_t)r->A.config * (size_t)w;
+	r->tile_b = r->gb->config_feat + (size_t)r->B.config * (size_t)w;
+	p->changed = calloc((size_t)(w ? w : 1), 1);
+	if (!p->changed)
+		return hs_fail(err, HS_EDATA, "out of memory");
+	r->tile_changed = p->changed;
+	for (int j = 0; j < w; j++) {
+		p->changed[j] = r->tile_a[j] != r->tile_b[j];
+		r->tile_n_differ += p->changed[j];
+	}
+	return 0;
+}
+
+compare_result *compare_run(hs_graph *ga, hs_graph *gb, const char *sel_a, const char *sel_b,
+			    const compare_opts *o, hs_error *err)
+{
+	compare_opts def;
+	if (!o) {
+		compare_opts_init(&def);
+		o = &def;
+	}
+	if (!gb)
+		gb = ga;
+	if (compare_graphs_equal(ga, gb, err))
+		return NULL;
+	int64_t a = compare_resolve(ga, sel_a, "A", err);
+	if (a < 0)
+		return NULL;
+	int64_t b = compare_resolve(gb, sel_b, "B", err);
+	if (b < 0)
+		return NULL;
+
+	compare_result *r = calloc(1, sizeof *r);
+	struct compare_priv *p = calloc(1, sizeof *p);
+	if (!r || !p) {
+		free(r);
+		free(p);
+		hs_fail(err, HS_EDATA, "out of memory");
+		return NULL;
+	}
+	r->priv = p;
+	r->ga = ga;
+	r->gb = gb;
+	r->kind = ga->kind;
+	side_info(ga, a, sel_a, &r->A);
+	side_info(gb, b, sel_b, &r->B);
+	r->runtime_ratio = NAN;
+	r->predicted_ratio = NAN;
+	if (r->A.labeled && r->B.labeled && r->A.runtime != 0)
+		r->runtime_ratio = r->B.runtime / r->A.runtime;
+	if ((r->kind == HS_KIND_LAYOUT ? run_layout(r, o, err) : run_tile(r, err)) != 0) {
+		compare_free(r);
+		return NULL;
+	}
+	predictions(r, o);
+	if (r->kind == HS_KIND_LAYOUT) {
+		contributions(r, o);
+		compare_sort_rows(r, o->sort);
+	}
+	return r;
+}
+
+void compare_free(compare_result *r)
+{
+	if (!r)
+		return;
+	struct compare_priv *p = r->priv;
+	if (p) {
+		free(p->values);
+		free(p->changed);
+		free(p->nb);
+		free(p->diff);
+		if (p->pred_b != p->pred_a)
+			free(p->pred_b);
+		free(p->pred_a);
+		free(p);
+	}
+	free(r->rows);
+	free(r->opcodes);
+	free(r->comps);
+	free(r);
+}
+
+static int cmp_i64(const void *x, const void *y)
+{
+	int64_t a = *(const int64_t *)x, b = *(const int64_t *)y;
+	return (a > b) - (a < b);
+}
+
+static int cmp_row_id(const void *x, const void *y)
+{
+	const compare_row *a = x, *b = y;
+	return (a->node > b->node) - (a->node < b->node);
+}
+
+static int cmp_row_contrib(const void *x, const void *y)
+{
+	const compare_row *a = x, *b = y;
+	int na = isnan(a->contribution), nb = isnan(b->contribution);
+	if (na != nb)
+		return na - nb;
+	if (!na) {
+		double fa = fabs(a->contribution), fb = fabs(b->contribution);
+		if (fa != fb)
+			return fa > fb ? -1 : 1;
+	}
+	return cmp_row_id(x, y);
+}
+
+void compare_sort_rows(compare_result *r, compare_sort s)
+{
+	if (r->kind != HS_KIND_LAYOUT || !r->n_rows)
+		return;
+	qsort(r->rows, (size_t)r->n_rows, sizeof *r->rows,
+	      s == COMPARE_SORT_CONTRIBUTION ? cmp_row_contrib : cmp_row_id);
+	r->sort = s;
+}
+
+int64_t compare_changed_nodes(const compare_result *r, int64_t **ids)
+{
+	int64_t n = 0;
+	*ids = NULL;
+	if (r->kind == HS_KIND_TILE) {
+		if (!r->tile_n_differ || !r->ga->n_nodes)
+			return 0;
+		*ids = malloc((size_t)r->ga->n_nodes * sizeof **ids);
+		if (!*ids)
+			return -1;
+		for (int64_t i = 0; i < r->ga->n_nodes; i++)
+			(*ids)[i] = i;
+		return r->ga->n_nodes;
+	}
+	if (!r->n_differ)
+		return 0;
+	*ids = malloc((size_t)r->n_differ * sizeof **ids);
+	if (!*ids)
+		return -1;
+	for (int64_t i = 0; i < r->n_rows; i++)
+		if (r->rows[i].differs)
+			(*ids)[n++] = r->rows[i].node;
+	qsort(*ids, (size_t)n, sizeof **ids, cmp_i64);
+	return n;
+}
+
+int compare_highlight(hs_graph *g, const char *sel_a, const char *sel_b, int64_t **ids, size_t *n,
+		      hs_error *err)
+{
+	compare_opts o;
+	compare_opts_init(&o);
+	o.predict = 0;
+	compare_result *r = compare_run(g, NULL, sel_a, sel_b, &o, err);
+	if (!r)
+		return -1;
+	int64_t *ch;
+	int64_t m = compare_changed_nodes(r, &ch);
+	compare_free(r);
+	if (m < 0)
+		return hs_fail(err, HS_EDATA, "out of memory");
+	if (m == 0)
+		return 0;
+	int64_t *grown = realloc(*ids, (*n + (size_t)m) * sizeof *grown);
+	if (!grown) {
+		free(ch);
+		return hs_fail(err, HS_EDATA, "out of memory");
+	}
+	memcpy(grown + *n, ch, (size_t)m * sizeof *ch);
+	*ids = grown;
+	*n += (size_t)m;
+	free(ch);
+	return 0;
+}
+
+/* ---- text ----------------------------------------------------------- */
+
+static int put_value(char *buf, size_t cap, float v)
+{
+	if (v == -1)
+		return snprintf(buf, cap, "-");
+	if (v == (float)(long long)v && fabsf(v) < 1e15f)
+		return snprintf(buf, cap, "%lld", (long long)v);
+	return snprintf(buf, cap, "%g", (double)v);
+}
+
+/* snprintf that keeps a running position and never overflows. */
+static void bput(char *buf, size_t cap, size_t *pos, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+static void bput(char *buf, size_t cap, size_t *pos, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vsnprintf(*pos < cap ? buf + *pos : NULL, *pos < cap ? cap - *pos : 0, fmt, ap);
+	va_end(ap);
+	if (n > 0)
+		*pos += (size_t)n;
+}
+
+int compare_layout_text(const float *v, const float *other, const unsigned char *changed, int j0,
+			char *buf, size_t cap)
+{
+	int len = 0;
+	size_t pos = 0;
+	char num[32];
+
+	if (cap)
+		buf[0] = 0;
+	for (int i = 0; i < LAYOUT_GROUP; i++)
+		if (v[j0 + i] != -1 || (other && other[j0 + i] != -1))
+			len = i + 1;
+	int unset = 1, any_changed = 0;
+	for (int i = 0; i < LAYOUT_GROUP; i++) {
+		unset &= v[j0 + i] == -1;
+		any_changed |= changed && changed[j0 + i];
+	}
+	if (!len || unset) {
+		bput(buf, cap, &pos, "-%s", any_changed ? "*" : "");
+		return (int)pos;
+	}
+	bput(buf, cap, &pos, "{");
+	for (int i = 0; i < len; i++) {
+		put_value(num, sizeof num, v[j0 + i]);
+		bput(buf, cap, &pos, "%s%s%s", i ? "," : "", num,
+		     changed && changed[j0 + i] ? "*" : "");
+	}
+	bput(buf, cap, &pos, "}");
+	return (int)pos;
+}
+
+/* Generic rows (a width other than 18): every value, comma-separated. */
+static void values_text(const float *v, const unsigned char *changed, int w, char *buf, size_t cap)
+{
+	size_t pos = 0;
+	char num[32];
+	if (cap)
+		buf[0] = 0;
+	for (int j = 0; j < w; j++) {
+		put_value(num, sizeof num, v[j]);
+		bput(buf, cap, &pos, "%s%s%s", j ? "," : "", num, changed && changed[j] ? "*" : "");
+	}
+}
+
+int compare_summary(const compare_result *r, char *buf, size_t cap)
+{
+	size_t pos = 0;
+	if (cap)
+		buf[0] = 0;
+	if (r->kind == HS_KIND_TILE) {
+		if (!r->tile_n_differ) {
+			bput(buf, cap, &pos, "no value differs: A and B have the same %d config values", r->width);
+			if (r->A.labeled && r->B.labeled && r->A.runtime != r->B.runtime)
+				bput(buf, cap, &pos, " (their runtimes differ by measurement noise alone)");
+			return (int)pos;
+		}
+		bput(buf, cap, &pos, "%d of %d values differ:", r->tile_n_differ, r->width);
+		for (int j = 0, k = 0; j < r->width; j++)
+			if (r->tile_changed[j])
+				bput(buf, cap, &pos, "%s %s", k++ ? "," : "", hlo_tile_config_name(j, r->width));
+		return (int)pos;
+	}
+	if (!r->n_differ) {
+		bput(buf, cap, &pos, "no configurable node differs: A and B have the same values on all %lld",
+		     (long long)r->n_cfg);
+		if (r->A.labeled && r->B.labeled && r->A.runtime != r->B.runtime)
+			bput(buf, cap, &pos, " (their runtimes differ by measurement noise alone)");
+		return (int)pos;
+	}
+	bput(buf, cap, &pos, "%lld of %lld configurable nodes differ; opcodes:", (long long)r->n_differ,
+	     (long long)r->n_cfg);
+	for (int i = 0; i < r->n_opcodes; i++)
+		bput(buf, cap, &pos, "%s %s %lld", i ? "," : "", hlo_opcode_name((int)r->opcodes[i].key),
+		     (long long)r->opcodes[i].count);
+	bput(buf, cap, &pos, "; computation%s:", r->n_comps == 1 ? "" : "s");
+	int shown = r->n_comps < 6 ? r->n_comps : 6;
+	for (int i = 0; i < shown; i++)
+		bput(buf, cap, &pos, "%s %lld (%lld)", i ? "," : "", (long long)r->comps[i].key,
+		     (long long)r->comps[i].count);
+	if (r->n_comps > shown)
+		bput(buf, cap, &pos, ", +%d more", r->n_comps - shown);
+	return (int)pos;
+}
+
+static const char *mismatch_word(int m)
+{
+	return m == 1 ? "copy" : m == 0 ? "ok" : "?";
+}
+
+/* The neighbour's layout group facing the row's node. */
+static int facing_group(const hs_graph *g, const compare_neighbor *nb)
+{
+	if (nb->side == COMPARE_OPERAND)
+		return 0;
+	int grp = consumer_group(g, nb->node, nb->slot);
+	return grp < 0 ? 1 : grp;
+}
+
+static void runtime_text(const compare_result *r, const compare_side_info *s, char *buf, size_t cap)
+{
+	if (!s->labeled)
+		snprintf(buf, cap, "hidden");
+	else if (r->kind == HS_KIND_TILE)
+		snprintf(buf, cap, "%.6g (%lld ns)", s->runtime, (long long)s->runtime_raw);
+	else
+		snprintf(buf, cap, "%lld ns", (long long)s->runtime_raw);
+}
+
+#define LABEL_W 14
+
+static void header_line(FILE *out, const char *label, const char *a, const char *b, const char *ratio,
+			const char *note, int colw)
+{
+	char line[1024];
+	size_t pos = 0;
+
+	bput(line, sizeof line, &pos, "%-*s %-*s %-*s", LABEL_W, label, colw, a, colw, b);
+	if (ratio && *ratio)
+		bput(line, sizeof line, &pos, " %s", ratio);
+	if (note && *note)
+		bput(line, sizeof line, &pos, "%s%s", ratio && *ratio ? "  " : " ", note);
+	if (pos >= sizeof line)
+		pos = sizeof line - 1;
+	while (pos > 0 && line[pos - 1] == ' ')
+		pos--;
+	line[pos] = 0;
+	fprintf(out, "%s\n", line);
+}
+
+static void print_header(FILE *out, const compare_result *r)
+{
+	char a[96], b[96], ratio[48], note[300];
+	const hs_graph *ga = r->ga, *gb = r->gb;
+
+	if (ga == gb) {
+		fprintf(out, "%-*s %s\n", LABEL_W, "file", ga->path);
+	} else {
+		fprintf(out, "%-*s %s\n", LABEL_W, "file A", ga->path);
+		fprintf(out, "%-*s %s\n", LABEL_W, "file B", gb->path);
+	}
+	if (r->kind == HS_KIND_LAYOUT)
+		fprintf(out, "%-*s layout, %lld nodes, %lld configurable, %lld configs%s\n", LABEL_W, "graph",
+			(long long)ga->n_nodes, (long long)ga->n_cfg_nodes, (long long)ga->n_configs,
+			ga == gb ? "" : " in A");
+	else
+		fprintf(out, "%-*s tile, %lld nodes, %lld configs%s\n", LABEL_W, "graph",
+			(long long)ga->n_nodes, (long long)ga->n_configs, ga == gb ? "" : " in A");
+
+	int colw = 22;
+	header_line(out, "", "A", "B", "B/A", NULL, colw);
+	snprintf(a, sizeof a, "%lld", (long long)r->A.config);
+	snprintf(b, sizeof b, "%lld", (long long)r->B.config);
+	if (strcmp(a, r->A.selector))
+		snprintf(a, sizeof a, "%lld (%s)", (long long)r->A.config, r->A.selector);
+	if (strcmp(b, r->B.selector))
+		snprintf(b, sizeof b, "%lld (%s)", (long long)r->B.config, r->B.selector);
+	header_line(out, "config", a, b, NULL, NULL, colw);
+
+	runtime_text(r, &r->A, a, sizeof a);
+	runtime_text(r, &r->B, b, sizeof b);
+	ratio[0] = note[0] = 0;
+	if (isfinite(r->runtime_ratio))
+		snprintf(ratio, sizeof ratio, "%.6f (%+.3g%%)", r->runtime_ratio, 100 * (r->runtime_ratio - 1));
+	if (!r->A.labeled || !r->B.labeled) {
+		const hs_graph *u = !r->A.labeled ? ga : gb;
+		snprintf(note, sizeof note, "runtimes hidden: %s is unlabeled (a test-split file: every runtime is 0)",
+			 file_label(u));
+	} else if (r->kind == HS_KIND_TILE) {
+		snprintf(note, sizeof note, "(normalized by the default config's runtime)");
+	}
+	header_line(out, "measured", a, b, ratio, note, colw);
+	if (r->A.labeled)
+		snprintf(a, sizeof a, "%lld of %lld", (long long)r->A.rank, (long long)r->A.n_configs);
+	if (r->B.labeled)
+		snprintf(b, sizeof b, "%lld of %lld", (long long)r->B.rank, (long long)r->B.n_configs);
+	if (r->A.labeled || r->B.labeled)
+		header_line(out, "rank", r->A.labeled ? a : "-", r->B.labeled ? b : "-", NULL, NULL, colw);
+
+	if (r->pred_error[0]) {
+		fprintf(out, "%-*s absent: %s\n", LABEL_W, "predicted", r->pred_error);
+	} else {
+		snprintf(a, sizeof a, "%.9g", r->A.predicted);
+		snprintf(b, sizeof b, "%.9g", r->B.predicted);
+		ratio[0] = 0;
+		if (isfinite(r->predicted_ratio))
+			snprintf(ratio, sizeof ratio, "%.6f (%+.3g%%)", r->predicted_ratio,
+				 100 * (r->predicted_ratio - 1));
+		snprintf(note, sizeof note, "(%s)", r->pred_label);
+		header_line(out, "predicted", a, b, ratio, note, colw);
+		snprintf(a, sizeof a, "%lld of %lld", (long long)r->A.pred_rank, (long long)r->A.n_configs);
+		snprintf(b, sizeof b, "%lld of %lld", (long long)r->B.pred_rank, (long long)r->B.n_configs);
+		header_line(out, "predicted rank", a, b, NULL, NULL, colw);
+	}
+	char sum[1024];
+	compare_summary(r, sum, sizeof sum);
+	fprintf(out, "%-*s %s\n", LABEL_W, "differ", sum);
+	if (r->kind == HS_KIND_LAYOUT) {
+		fprintf(out, "%-*s A %d, B %d (layouts of configurable neighbours that disagree: a copy or transpose each)\n",
+			LABEL_W, "mismatches", r->A.mismatches, r->B.mismatches);
+		if (!r->has_contribution)
+			fprintf(out, "%-*s %s\n", LABEL_W, "contribution", r->contrib_note);
+		else
+			fprintf(out, "%-*s per node, its part of predicted B - A (%s); differing nodes %.6g of %.6g\n",
+				LABEL_W, "contribution", r->pred_label, r->contrib_differ, r->contrib_total);
+	}
+}
+
+static void print_layout_rows(FILE *out, const compare_result *r, int all)
+{
+	const hs_graph *g = r->ga;
+	int w = r->width, grouped = w == HLO_LAYOUT_CONFIG_FEATURES;
+	int wid = 4, wop = 6, wsh = 5, wl[3][2] = {{6, 1}, {5, 1}, {6, 1}}, wv = 8;
+	char buf[512], sh[256];
+	hlo_shape s;
+
+	if (!r->n_rows)
+		return;
+	for (int64_t i = 0; i < r->n_rows; i++) {
+		const compare_row *rw = &r->rows[i];
+		int n = snprintf(buf, sizeof buf, "%lld", (long long)rw->node);
+		wid = n > wid ? n : wid;
+		n = (int)strlen(hlo_opcode_name(rw->opcode));
+		wop = n > wop ? n : wop;
+		hlo_decode_shape(graph_feat(g, rw->node), g->feat_width, &s);
+		n = hlo_shape_text(&s, sh, sizeof sh);
+		wsh = n > wsh ? n : wsh;
+		if (grouped) {
+			for (int gi = 0; gi < 3; gi++) {
+				n = compare_layout_text(rw->a, rw->b, NULL, gi * LAYOUT_GROUP, buf, sizeof buf);
+				wl[gi][0] = n > wl[gi][0] ? n : wl[gi][0];
+				n = compare_layout_text(rw->b, rw->a, rw->changed, gi * LAYOUT_GROUP, buf, sizeof buf);
+				wl[gi][1] = n > wl[gi][1] ? n : wl[gi][1];
+			}
+		} else {
+			values_text(rw->b, rw->changed, w, buf, sizeof buf);
+			n = (int)strlen(buf);
+			wv = n > wv ? n : wv;
+		}
+	}
+	if (wsh > 48)
+		wsh = 48;
+	fputc('\n', out);
+	fprintf(out, "%s%*s  %-*s  %-*s", all ? "  " : "", wid, "node", wop, "opcode", wsh, "shape");
+	if (grouped) {
+		for (int gi = 0; gi < 3; gi++) {
+			int span = wl[gi][0] + 2 + wl[gi][1];
+			char t[32];
+			snprintf(t, sizeof t, "%s A -> B", compare_group_name(gi));
+			if ((int)strlen(t) > span) {
+				wl[gi][1] += (int)strlen(t) - span;
+				span = (int)strlen(t);
+			}
+			fprintf(out, "  %-*s", span, t);
+		}
+	} else {
+		fprintf(out, "  %-*s  %-*s", wv, "A", wv, "B");
+	}
+	fprintf(out, "  contribution\n");
+
+	for (int64_t i = 0; i < r->n_rows; i++) {
+		const compare_row *rw = &r->rows[i];
+		hlo_decode_shape(graph_feat(g, rw->node), g->feat_width, &s);
+		hlo_shape_text(&s, sh, sizeof sh);
+		fprintf(out, "%s%*lld  %-*s  %-*.*s", all ? (rw->differs ? "* " : "  ") : "", wid,
+			(long long)rw->node, wop, hlo_opcode_name(rw->opcode), wsh, wsh, sh);
+		if (grouped) {
+			for (int gi = 0; gi < 3; gi++) {
+				compare_layout_text(rw->a, rw->b, NULL, gi * LAYOUT_GROUP, buf, sizeof buf);
+				fprintf(out, "  %-*s", wl[gi][0], buf);
+				compare_layout_text(rw->b, rw->a, rw->changed, gi * LAYOUT_GROUP, buf, sizeof buf);
+				fprintf(out, "  %-*s", wl[gi][1], buf);
+			}
+		} else {
+			values_text(rw->a, NULL, w, buf, sizeof buf);
+			fprintf(out, "  %-*s", wv, buf);
+			values_text(rw->b, rw->changed, w, buf, sizeof buf);
+			fprintf(out, "  %-*s", wv, buf);
+		}
+		if (isnan(rw->contribution))
+			fprintf(out, "  -\n");
+		else
+			fprintf(out, "  %+.4g\n", rw->contribution);
+
+		/* Neighbours matter where the layouts changed. */
+		for (int k = 0; k < rw->n_nb && grouped && rw->differs; k++) {
+			const compare_neighbor *nb = &rw->nb[k];
+			const hs_graph *gb = r->gb;
+			int grp = facing_group(g, nb);
+			float na[LAYOUT_GROUP], nbv[LAYOUT_GROUP];
+			unsigned char ch[LAYOUT_GROUP];
+			int64_t kb = gb->cfg_index[nb->node];
+			for (int j = 0; j < LAYOUT_GROUP; j++) {
+				na[j] = graph_ncf(g, r->A.config, g->cfg_index[nb->node], grp * LAYOUT_GROUP + j);
+				nbv[j] = graph_ncf(gb, r->B.config, kb, grp * LAYOUT_GROUP + j);
+				ch[j] = na[j] != nbv[j];
+			}
+			char la[64], lb[64];
+			compare_layout_text(na, nbv, NULL, 0, la, sizeof la);
+			compare_layout_text(nbv, na, ch, 0, lb, sizeof lb);
+			char why[96] = "";
+			int64_t cons = nb->side == COMPARE_OPERAND ? rw->node : nb->node;
+			if (!nb->comparable)
+				snprintf(why, sizeof why, " (not comparable: dims renumbered on the way)");
+			else if (consumer_group(g, cons, nb->slot) < 0)
+				snprintf(why, sizeof why, " (operand %d of %s has no layout in the data)", nb->slot,
+					 hlo_opcode_name(g->opcode[cons]));
+			fprintf(out, "%s%*s  %s %lld %s, %d hop%s, %s %s -> %s: A %s, B %s%s\n", all ? "  " : "",
+				wid, "", nb->side == COMPARE_OPERAND ? "operand" : "user", (long long)nb->node,
+				hlo_opcode_name(g->opcode[nb->node]), nb->hops, nb->hops == 1 ? "" : "s",
+				compare_group_name(grp), la, lb, mismatch_word(nb->mismatch_a),
+				mismatch_word(nb->mismatch_b), why);
+		}
+		if (grouped && rw->differs && (rw->more_operands || rw->more_users))
+			fprintf(out, "%s%*s  (+%d operands, +%d users not shown)\n", all ? "  " : "", wid, "",
+				rw->more_operands, rw->more_users);
+	}
+}
+
+static void print_tile_rows(FILE *out, const compare_result *r)
+{
+	const hs_graph *g = r->ga;
+	char a[32], b[32], sh[256];
+	hlo_shape s;
+
+	fprintf(out, "\n  %-22s %12s %12s\n", "value", "A", "B");
+	for (int j = 0; j < r->width; j++) {
+		snprintf(a, sizeof a, "%g", (double)r->tile_a[j]);
+		snprintf(b, sizeof b, "%g", (double)r->tile_b[j]);
+		fprintf(out, "%c %-22s %12s %12s\n", r->tile_changed[j] ? '*' : ' ',
+			hlo_tile_config_name(j, r->width), a, b);
+	}
+	fprintf(out, "\nkernel nodes (%lld)\n", (long long)g->n_nodes);
+	int wid = snprintf(a, sizeof a, "%lld", (long long)(g->n_nodes ? g->n_nodes - 1 : 0));
+	int wop = 6;
+	for (int64_t i = 0; i < g->n_nodes; i++) {
+		int n = (int)strlen(hlo_opcode_name(g->opcode[i]));
+		wop = n > wop ? n : wop;
+	}
+	for (int64_t i = 0; i < g->n_nodes; i++) {
+		hlo_decode_shape(graph_feat(g, i), g->feat_width, &s);
+		hlo_shape_text(&s, sh, sizeof sh);
+		fprintf(out, "  %*lld  %-*s  %s\n", wid, (long long)i, wop, hlo_opcode_name(g->opcode[i]), sh);
+	}
+}
+
+/* ---- JSON ----------------------------------------------------------- */
+
+static void j_num_or_null(jsonw *w, const char *key, int present, double v)
+{
+	jsonw_key(w, key);
+	if (present && isfinite(v))
+		jsonw_num(w, v);
+	else
+		jsonw_null(w);
+}
+
+static void j_int_or_null(jsonw *w, const char *key, int present, int64_t v)
+{
+	jsonw_key(w, key);
+	if (present)
+		jsonw_int(w, v);
+	else
+		jsonw_null(w);
+}
+
+/* A short array on one line inside a pretty document. */
+static void j_values(jsonw *w, const char *key, const float *v, int n)
+{
+	int pretty = w->pretty;
+	jsonw_key(w, key);
+	w->pretty = 0;
+	jsonw_arr_begin(w);
+	for (int j = 0; j < n; j++) {
+		if (v[j] == (float)(int64_t)v[j] && fabsf(v[j]) < 1e15f)
+			jsonw_int(w, (int64_t)v[j]);
+		else
+			jsonw_num(w, v[j]);
+	}
+	jsonw_arr_end(w);
+	w->pretty = pretty;
+}
+
+static void j_mismatch(jsonw *w, const char *key, int m)
+{
+	jsonw_key(w, key);
+	if (m < 0)
+		jsonw_null(w);
+	else
+		jsonw_bool(w, m);
+}
+
+static void j_neighbors(jsonw *w, const compare_result *r, const compare_row *rw, int side)
+{
+	const hs_graph *g = r->ga, *gb = r->gb;
+	jsonw_key(w, side == COMPARE_OPERAND ? "operands" : "users");
+	jsonw_arr_begin(w);
+	for (int k = 0; k < rw->n_nb; k++) {
+		const compare_neighbor *nb = &rw->nb[k];
+		if (nb->side != side)
+			continue;
+		int grp = facing_group(g, nb);
+		float va[LAYOUT_GROUP], vb[LAYOUT_GROUP];
+		for (int j = 0; j < LAYOUT_GROUP; j++) {
+			va[j] = graph_ncf(g, r->A.config, g->cfg_index[nb->node], grp * LAYOUT_GROUP + j);
+			vb[j] = graph_ncf(gb, r->B.config, gb->cfg_index[nb->node], grp * LAYOUT_GROUP + j);
+		}
+		jsonw_obj_begin(w);
+		jsonw_key(w, "id"), jsonw_int(w, nb->node);
+		jsonw_key(w, "opcode"), jsonw_str(w, hlo_opcode_name(g->opcode[nb->node]));
+		jsonw_key(w, "hops"), jsonw_int(w, nb->hops);
+		jsonw_key(w, "slot"), jsonw_int(w, nb->slot);
+		jsonw_key(w, "layout"), jsonw_str(w, compare_group_name(grp));
+		j_values(w, "layout_a", va, LAYOUT_GROUP);
+		j_values(w, "layout_b", vb, LAYOUT_GROUP);
+		jsonw_key(w, "comparable"), jsonw_bool(w, nb->comparable);
+		j_mismatch(w, "mismatch_a", nb->mismatch_a);
+		j_mismatch(w, "mismatch_b", nb->mismatch_b);
+		jsonw_obj_end(w);
+	}
+	jsonw_arr_end(w);
+}
+
+static void j_rows(jsonw *w, const compare_result *r, const char *key, int differs)
+{
+	const hs_graph *g = r->ga;
+	char sh[256];
+	hlo_shape s;
+
+	jsonw_key(w, key);
+	jsonw_arr_begin(w);
+	for (int64_t i = 0; i < r->n_rows; i++) {
+		const compare_row *rw = &r->rows[i];
+		if (rw->differs != differs)
+			continue;
+		hlo_decode_shape(graph_feat(g, rw->node), g->feat_width, &s);
+		hlo_shape_text(&s, sh, sizeof sh);
+		jsonw_obj_begin(w);
+		jsonw_key(w, "id"), jsonw_int(w, rw->node);
+		jsonw_key(w, "opcode"), jsonw_str(w, hlo_opcode_name(rw->opcode));
+		jsonw_key(w, "computation"), jsonw_int(w, rw->comp);
+		jsonw_key(w, "shape"), jsonw_str(w, sh);
+		j_values(w, "a", rw->a, r->width);
+		j_values(w, "b", rw->b, r->width);
+		int pretty = w->pretty;
+		jsonw_key(w, "changed");
+		w->pretty = 0;
+		jsonw_arr_begin(w);
+		for (int j = 0; j < r->width; j++)
+			if (rw->changed[j])
+				jsonw_int(w, j);
+		jsonw_arr_end(w);
+		w->pretty = pretty;
+		j_num_or_null(w, "contribution", 1, rw->contribution);
+		if (r->width == HLO_LAYOUT_CONFIG_FEATURES) {
+			j_neighbors(w, r, rw, COMPARE_OPERAND);
+			j_neighbors(w, r, rw, COMPARE_USER);
+			jsonw_key(w, "more_operands"), jsonw_int(w, rw->more_operands);
+			jsonw_key(w, "more_users"), jsonw_int(w, rw->more_users);
+		}
+		jsonw_obj_end(w);
+	}
+	jsonw_arr_end(w);
+}
+
+static void print_json(FILE *out, const compare_result *r, int all)
+{
+	jsonw w;
+	char buf[1024];
+	const hs_graph *ga = r->ga, *gb = r->gb;
+
+	jsonw_init(&w, out, 1);
+	jsonw_obj_begin(&w);
+	jsonw_key(&w, "kind"), jsonw_str(&w, graph_kind_name(r->kind));
+	jsonw_key(&w, "file_a"), jsonw_str(&w, ga->path);
+	jsonw_key(&w, "file_b"), jsonw_str(&w, gb->path);
+	jsonw_key(&w, "config_a"), jsonw_int(&w, r->A.config);
+	jsonw_key(&w, "config_b"), jsonw_int(&w, r->B.config);
+	jsonw_key(&w, "selector_a"), jsonw_str(&w, r->A.selector);
+	jsonw_key(&w, "selector_b"), jsonw_str(&w, r->B.selector);
+	jsonw_key(&w, "labeled_a"), jsonw_bool(&w, r->A.labeled);
+	jsonw_key(&w, "labeled_b"), jsonw_bool(&w, r->B.labeled);
+	j_num_or_null(&w, "runtime_a", r->A.labeled, r->A.runtime);
+	j_num_or_null(&w, "runtime_b", r->B.labeled, r->B.runtime);
+	j_int_or_null(&w, "runtime_raw_a", r->A.labeled, r->A.runtime_raw);
+	j_int_or_null(&w, "runtime_raw_b", r->B.labeled, r->B.runtime_raw);
+	j_num_or_null(&w, "runtime_ratio", 1, r->runtime_ratio);
+	j_int_or_null(&w, "rank_a", r->A.labeled, r->A.rank);
+	j_int_or_null(&w, "rank_b", r->B.labeled, r->B.rank);
+	jsonw_key(&w, "configs_a"), jsonw_int(&w, r->A.n_configs);
+	jsonw_key(&w, "configs_b"), jsonw_int(&w, r->B.n_configs);
+	if (!r->A.labeled || !r->B.labeled) {
+		snprintf(buf, sizeof buf, "runtimes hidden: %s is unlabeled (a test-split file: every runtime is 0)",
+			 file_label(!r->A.labeled ? ga : gb));
+		jsonw_key(&w, "runtime_note"), jsonw_str(&w, buf);
+	}
+	int pred = !r->pred_error[0];
+	jsonw_key(&w, "predictor"), jsonw_str(&w, r->pred_label);
+	j_num_or_null(&w, "predicted_a", pred, r->A.predicted);
+	j_num_or_null(&w, "predicted_b", pred, r->B.predicted);
+	j_num_or_null(&w, "predicted_ratio", pred, r->predicted_ratio);
+	j_int_or_null(&w, "predicted_rank_a", pred, r->A.pred_rank);
+	j_int_or_null(&w, "predicted_rank_b", pred, r->B.pred_rank);
+	if (!pred)
+		jsonw_key(&w, "prediction_error"), jsonw_str(&w, r->pred_error);
+	compare_summary(r, buf, sizeof buf);
+	jsonw_key(&w, "summary"), jsonw_str(&w, buf);
+
+	if (r->kind == HS_KIND_LAYOUT) {
+		jsonw_key(&w, "configurable_nodes"), jsonw_int(&w, r->n_cfg);
+		jsonw_key(&w, "differing_count"), jsonw_int(&w, r->n_differ);
+		jsonw_key(&w, "differing_opcodes");
+		jsonw_obj_begin(&w);
+		for (int i = 0; i < r->n_opcodes; i++) {
+			jsonw_key(&w, hlo_opcode_name((int)r->opcodes[i].key));
+			jsonw_int(&w, r->opcodes[i].count);
+		}
+		jsonw_obj_end(&w);
+		jsonw_key(&w, "differing_computations");
+		jsonw_arr_begin(&w);
+		for (int i = 0; i < r->n_comps; i++) {
+			int pretty = w.pretty;
+			w.pretty = 0;
+			jsonw_obj_begin(&w);
+			jsonw_key(&w, "computation"), jsonw_int(&w, r->comps[i].key);
+			jsonw_key(&w, "count"), jsonw_int(&w, r->comps[i].count);
+			jsonw_obj_end(&w);
+			w.pretty = pretty;
+		}
+		jsonw_arr_end(&w);
+		jsonw_key(&w, "mismatches_a"), jsonw_int(&w, r->A.mismatches);
+		jsonw_key(&w, "mismatches_b"), jsonw_int(&w, r->B.mismatches);
+		if (!r->has_contribution) {
+			jsonw_key(&w, "contribution_note"), jsonw_str(&w, r->contrib_note);
+		} else {
+			jsonw_key(&w, "contribution_total"), jsonw_num(&w, r->contrib_total);
+			jsonw_key(&w, "contribution_differing"), jsonw_num(&w, r->contrib_differ);
+		}
+		jsonw_key(&w, "value_names");
+		int pretty = w.pretty;
+		w.pretty = 0;
+		jsonw_arr_begin(&w);
+		for (int j = 0; j < r->width; j++)
+			jsonw_str(&w, hlo_layout_config_name(j, r->width));
+		jsonw_arr_end(&w);
+		w.pretty = pretty;
+		j_rows(&w, r, "differing_nodes", 1);
+		if (all)
+			j_rows(&w, r, "unchanged_nodes", 0);
+	} else {
+		char sh[256];
+		hlo_shape s;
+		jsonw_key(&w, "values");
+		jsonw_arr_begin(&w);
+		for (int j = 0; j < r->width; j++) {
+			jsonw_obj_begin(&w);
+			jsonw_key(&w, "index"), jsonw_int(&w, j);
+			jsonw_key(&w, "name"), jsonw_str(&w, hlo_tile_config_name(j, r->width));
+			jsonw_key(&w, "a"), jsonw_num(&w, r->tile_a[j]);
+			jsonw_key(&w, "b"), jsonw_num(&w, r->tile_b[j]);
+			jsonw_key(&w, "differs"), jsonw_bool(&w, r->tile_changed[j]);
+			jsonw_obj_end(&w);
+		}
+		jsonw_arr_end(&w);
+		jsonw_key(&w, "differing_values");
+		jsonw_arr_begin(&w);
+		for (int j = 0; j < r->width; j++) {
+			if (!r->tile_changed[j])
+				continue;
+			jsonw_obj_begin(&w);
+			jsonw_key(&w, "index"), jsonw_int(&w, j);
+			jsonw_key(&w, "name"), jsonw_str(&w, hlo_tile_config_name(j, r->width));
+			jsonw_key(&w, "a"), jsonw_num(&w, r->tile_a[j]);
+			jsonw_key(&w, "b"), jsonw_num(&w, r->tile_b[j]);
+			jsonw_obj_end(&w);
+		}
+		jsonw_arr_end(&w);
+		jsonw_key(&w, "kernel_nodes");
+		jsonw_arr_begin(&w);
+		for (int64_t i = 0; i < ga->n_nodes; i++) {
+			hlo_decode_shape(graph_feat(ga, i), ga->feat_width, &s);
+			hlo_shape_text(&s, sh, sizeof sh);
+			jsonw_obj_begin(&w);
+			jsonw_key(&w, "id"), jsonw_int(&w, i);
+			jsonw_key(&w, "opcode"), jsonw_str(&w, hlo_opcode_name(ga->opcode[i]));
+			jsonw_key(&w, "shape"), jsonw_str(&w, sh);
+			jsonw_obj_end(&w);
+		}
+		jsonw_arr_end(&w);
+	}
+	jsonw_obj_end(&w);
+	jsonw_finish(&w);
+}
+
+int compare_print(FILE *out, const compare_result *r, int format, hs_error *err)
+{
+	int all = r->kind == HS_KIND_LAYOUT && r->all;
+	clearerr(out);
+	if (format == COMPARE_JSON) {
+		print_json(out, r, all);
+	} else {
+		print_header(out, r);
+		if (r->kind == HS_KIND_LAYOUT)
+			print_layout_rows(out, r, all);
+		else
+			print_tile_rows(out, r);
+	}
+	if (fflush(out) != 0 || ferror(out))
+		return hs_fail(err, HS_EDATA, "writing the comparison: %s", strerror(errno));
+	return 0;
+}
+
+int compare_write(FILE *out, hs_graph *ga, hs_graph *gb, const char *sel_a, const char *sel_b,
+		  const compare_opts *o, int format, hs_error *err)
+{
+	compare_result *r = compare_run(ga, gb, sel_a, sel_b, o, err);
+	if (!r)
+		return -1;
+	int rc = compare_print(out, r, format, err);
+	compare_free(r);
+	return rc;
+}
