@@ -1,5 +1,6 @@
 /* hloscope dot FILE REGION [-o OUT] [-T dot|svg|png] [--heat FEATURE|cost]
- *              [--limit N] [--force] [--highlight IDS] [--text] [--cells]
+ *              [--limit N] [--force] [--highlight IDS] [--compare A B] [--text]
+ *              [--cells]
  *
  * Draws a region of an HLO graph with Graphviz (linked, no `dot` process):
  * to a DOT, SVG or PNG file (written to a temporary file and renamed), and
@@ -14,6 +15,7 @@
 #include "cli/commands.h"
 #include "loader/graph.h"
 #include "loader/hlo.h"
+#include "model/compare.h"
 #include "render/render.h"
 
 static const char help_text[] =
@@ -43,13 +45,15 @@ static const char help_text[] =
 	"                       analytic cost model's seconds, with a legend\n"
 	"  --heat-scale S       linear, log or auto (default)\n"
 	"  --highlight IDS      draw these nodes with a thick blue border\n"
+	"  --compare A B        highlight the nodes whose values differ between configs\n"
+	"                       A and B (index, best, worst or default; model/compare.h)\n"
 	"  --limit N            refuse regions over N nodes (default 500)\n"
 	"  --force              lay out any size\n";
 
 typedef struct dot_args {
 	const char *file, *out, *fmt, *heat, *heat_scale;
 	const char *around, *radius, *direction, *max_users, *path_a, *path_b, *max_nodes,
-		*computation, *nodes, *highlight, *limit;
+		*computation, *nodes, *highlight, *limit, *compare_a, *compare_b;
 	int configurable, force, text, cells, n_kinds;
 } dot_args;
 
@@ -176,6 +180,13 @@ static int parse_args(int argc, char **argv, dot_args *a)
 			a->path_a = argv[i + 1];
 			a->path_b = argv[i + 2];
 			a->n_kinds++;
+			i += 2;
+			continue;
+		} else if (!strcmp(o, "--compare")) {
+			if (need(argc, argv, i, 2))
+				return 1;
+			a->compare_a = argv[i + 1];
+			a->compare_b = argv[i + 2];
 			i += 2;
 			continue;
 		} else if (!strcmp(o, "--configurable")) {
@@ -450,6 +461,16 @@ int cmd_dot(int argc, char **argv)
 					     g->name, g->n_nodes, g->n_nodes - 1);
 			goto out;
 		}
+	if (a.compare_a) {
+		size_t before = n_hl;
+		if (compare_highlight(g, a.compare_a, a.compare_b, &hl, &n_hl, &err)) {
+			rc = cli_report(&err);
+			goto out;
+		}
+		if (n_hl == before)
+			fprintf(stderr, "hloscope dot: configs %s and %s have the same values: nothing to highlight\n",
+				a.compare_a, a.compare_b);
+	}
 	opts.highlight = hl;
 	opts.n_highlight = n_hl;
 	if (a.heat) {
