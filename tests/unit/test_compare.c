@@ -617,6 +617,39 @@ static void test_write(void)
 	graph_free(g);
 }
 
+/* A node config width other than the documented 18: plain value lists. */
+static void test_generic_width(void)
+{
+	hs_graph *g = layout_graph("w6.npz", 1, 1);
+	hs_error err = {0};
+	int8_t *v = xcalloc(4 * 3 * 6, 1);
+	for (int c = 0; c < 4; c++)
+		for (int k = 0; k < 3; k++)
+			for (int j = 0; j < 6; j++)
+				v[(c * 3 + k) * 6 + j] = LV[c][k][j];
+	free(g->ncf_i8);
+	g->ncf_i8 = v;
+	g->ncf_width = 6;
+	compare_opts o;
+	compare_opts_init(&o);
+	o.predict = 0;
+	compare_result *r = compare_run(g, NULL, "1", "2", &o, &err);
+	CHECK("generic width runs", r && r->width == 6 && r->n_differ == 1 && r->rows[0].node == 6);
+	if (r) {
+		char *text = printed(r, COMPARE_TEXT);
+		CHECK("generic width text", text && strstr(text, "2,1,0,-,-,-") && strstr(text, "0*,1,2*,-,-,-") &&
+						    !strstr(text, "operand 4"));
+		free(text);
+		char *json = printed(r, COMPARE_JSON);
+		CHECK("generic width json", json && strstr(json, "\"value_names\": [\"c0\"") &&
+						    strstr(json, "\"b\": [0,1,2,-1,-1,-1]") && !strstr(json, "\"operands\""));
+		free(json);
+		CHECK("no predictions when not asked", isnan(r->A.predicted) && r->pred_error[0] && !r->has_contribution);
+	}
+	compare_free(r);
+	graph_free(g);
+}
+
 int main(void)
 {
 	test_selectors();
@@ -627,5 +660,6 @@ int main(void)
 	test_text_helpers();
 	test_highlight();
 	test_write();
+	test_generic_width();
 	T_DONE();
 }
