@@ -195,66 +195,143 @@ static int term_match(const tui_table *tb, const tui_term *t, int64_t row)
 	return cmp >= 0;
 }
 
-struct sort_key {
-	int64_t row;
-	double num;
-	const char *s;
+/* Sorting computes every shown row's key once into 16-byte items and runs
+ * a merge sort with inline comparisons (no qsort callbacks).  Numbers
+ * become order-preserving 64-bit integers; text is lower-cased with its
+ * first 8 bytes packed into the integer, so most comparisons never reach
+ * strcmp; descending order inverts the integer.  Ties keep row order; rows
+ * without a value go last either way. */
+struct skey {
+	uint64_t k;
+	uint32_t slot; /* index into rows[] (and the text arena) */
+	uint32_t pad;
 };
 
-static int cmp_keys(const void *a, const void *b, void *arg)
-{
-	const struct sort_key *x = a, *y = b;
-	int desc = *(const int *)arg, c = 0;
+struct sctx {
+	const int64_t *rows;
+	const char *arena; /* text: 64 bytes per slot */
+	int desc;
+};
 
-	if (x->s) {
-		c = strcasecmp(x->s, y->s);
-	} else {
-		int xn = isnan(x->num), yn = isnan(y->num);
-		if (xn || yn) /* no value: always last */
-			return xn && yn ? (x->row > y->row) - (x->row < y->row) : xn ? 1 : -1;
-		c = (x->num > y->num) - (x->num < y->num);
+static inline int key_before(const struct skey *a, const struct skey *b, const struct sctx *c)
+{
+	if (a->k != b->k)
+		return a->k < b->k;
+	if (c->arena) {
+		const char *x = c->arena + (size_t)a->slot * 64, *y = c->arena + (size_t)b->slot * 64;
+		if (strlen(x) > 8 && strlen(y) > 8) {
+			int r = strcmp(x + 8, y + 8);
+			if (r)
+				return c->desc ? r > 0 : r < 0;
+		}
 	}
-	if (desc)
-		c = -c;
-	if (c == 0)
-		c = (x->row > y->row) - (x->row < y->row);
-	return c;
+	return c->rows[a->slot] < c->rows[b->slot];
+}
+
+static uint64_t num_key(double v)
+{
+	uint64_t u;
+	memcpy(&u, &v, sizeof u);
+	if (v == 0)
+		u = 0; /* -0 and 0 are equal */
+	return (u >> 63) ? ~u : u | (1ULL << 63);
+}
+
+static struct skey *merge_sort(struct skey *a, struct skey *b, int64_t n, const struct sctx *c)
+{
+	const int64_t run = 16;
+
+	for (int64_t lo = 0; lo < n; lo += run) { /* short runs by insertion */
+		int64_t hi = lo + run < n ? lo + run : n;
+		for (int64_t i = lo + 1; i < hi; i++) {
+			struct skey t = a[i];
+			int64_t j = i;
+			while (j > lo && key_before(&t, &a[j - 1], c)) {
+				a[j] = a[j - 1];
+				j--;
+			}
+			a[j] = t;
+		}
+	}
+	for (int64_t w = run; w < n; w *= 2) {
+		for (int64_t lo = 0; lo < n; lo += 2 * w) {
+			int64_t mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n;
+			int64_t i = lo, j = mid, k = lo;
+			while (i < mid && j < hi)
+				b[k++] = key_before(&a[j], &a[i], c) ? a[j++] : a[i++];
+			while (i < mid)
+				b[k++] = a[i++];
+			while (j < hi)
+				b[k++] = a[j++];
+		}
+		struct skey *t = a;
+		a = b;
+		b = t;
+	}
+	return a;
 }
 
 static void apply_sort(tui_table *tb)
 {
-	struct sort_key *k;
+	int col = tb->sort_col, text;
+	int64_t n = tb->nidx, nv = 0, nn = 0;
+	struct skey *a, *b, *sorted;
+	int64_t *rows, *missing;
 	char *arena = NULL;
-	int col = tb->sort_col;
 
-	if (col < 0 || col >= tb->ncols || tb->nidx < 2)
+	if (col < 0 || col >= tb->ncols || n < 2 || n > UINT32_MAX)
 		return;
-	k = malloc((size_t)tb->nidx * sizeof *k);
-	if (!k)
-		return;
-	if (!tb->cols[col].numeric) {
-		arena = malloc((size_t)tb->nidx * 64);
-		if (!arena) {
-			free(k);
-			return;
-		}
-	}
-	for (int64_t i = 0; i < tb->nidx; i++) {
-		k[i].row = tb->idx[i];
-		k[i].s = NULL;
-		if (arena) {
-			char buf[CELL];
-			cell(tb, tb->idx[i], col, buf);
-			snprintf(arena + i * 64, 64, "%s", buf);
-			k[i].s = arena + i * 64;
+	text = !tb->cols[col].numeric;
+	a = malloc((size_t)n * sizeof *a);
+	b = malloc((size_t)n * sizeof *b);
+	rows = malloc((size_t)n * sizeof *rows);
+	missing = malloc((size_t)n * sizeof *missing);
+	if (text)
+		arena = malloc((size_t)n * 64);
+	if (!a || !b || !rows || !missing || (text && !arena))
+		goto out;
+	for (int64_t i = 0; i < n; i++) {
+		int64_t row = tb->idx[i];
+		struct skey *k = &a[nv];
+		if (text) {
+			char buf[CELL], *d = arena + nv * 64;
+			int j = 0;
+			cell(tb, row, col, buf);
+			for (; buf[j] && j < 63; j++)
+				d[j] = (char)tolower((unsigned char)buf[j]);
+			d[j] = '\0';
+			k->k = 0;
+			for (int q = 0; q < 8; q++)
+				k->k = k->k << 8 | (uint64_t)(unsigned char)(q < j ? d[q] : 0);
 		} else {
-			k[i].num = value(tb, tb->idx[i], col);
+			double v = value(tb, row, col);
+			if (isnan(v)) {
+				missing[nn++] = row;
+				continue;
+			}
+			k->k = num_key(v);
 		}
+		if (tb->sort_desc)
+			k->k = ~k->k;
+		k->slot = (uint32_t)nv;
+		rows[nv++] = row;
 	}
-	qsort_r(k, (size_t)tb->nidx, sizeof *k, cmp_keys, &tb->sort_desc);
-	for (int64_t i = 0; i < tb->nidx; i++)
-		tb->idx[i] = k[i].row;
-	free(k);
+	struct sctx c = {rows, arena, tb->sort_desc};
+	sorted = merge_sort(a, b, nv, &c);
+	for (int64_t i = 1; i < nn; i++) /* usually few: insertion sort */
+		for (int64_t j = i; j > 0 && missing[j] < missing[j - 1]; j--) {
+			int64_t t = missing[j];
+			missing[j] = missing[j - 1];
+			missing[j - 1] = t;
+		}
+	for (int64_t i = 0; i < nv; i++)
+		tb->idx[i] = rows[sorted[i].slot];
+	memcpy(tb->idx + nv, missing, (size_t)nn * sizeof *missing);
+out:
+	free(a);
+	free(b);
+	free(rows);
+	free(missing);
 	free(arena);
 }
 

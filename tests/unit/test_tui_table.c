@@ -1,0 +1,168 @@
+/* test_tui_table.c - the explorer's table engine without a terminal:
+ * sorting (numbers, text, ties, missing values), filter expressions and
+ * their errors, search with wrap-around, columns shown and hidden, CSV. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "tests/unit/t.h"
+#include "tui/tui.h"
+
+/* rows: i -> name "n<i % 7>", value (i * 37) % 101, NaN every 10th */
+static int cell(void *ctx, int64_t row, const tui_col *c, char *buf, size_t cap)
+{
+	(void)ctx;
+	if (c->key == 0)
+		snprintf(buf, cap, "%lld", (long long)row);
+	else if (c->key == 1)
+		snprintf(buf, cap, "N%lld", (long long)(row % 7));
+	else if (row % 10 == 9)
+		snprintf(buf, cap, "-");
+	else
+		snprintf(buf, cap, "%lld", (long long)((row * 37) % 101));
+	return TUI_C_DEFAULT;
+}
+
+static double value(void *ctx, int64_t row, const tui_col *c)
+{
+	(void)ctx;
+	if (c->key == 0)
+		return (double)row;
+	if (c->key == 1)
+		return NAN;
+	return row % 10 == 9 ? NAN : (double)((row * 37) % 101);
+}
+
+static const tui_table_ops ops = {cell, value};
+
+static void make(tui_table *tb, int64_t n)
+{
+	tui_table_init(tb, &ops, NULL, n);
+	tui_table_add_col(tb, "id", 0, 6, 1);
+	tui_table_add_col(tb, "name", 1, 6, 0);
+	tui_table_add_col(tb, "value", 2, 6, 1);
+	tui_table_add_avail(tb, "extra", 2, 6, 1);
+}
+
+static int sorted_by_value(const tui_table *tb, int desc)
+{
+	int seen_nan = 0;
+	for (int64_t i = 0; i < tb->nidx; i++) {
+		double v = value(NULL, tb->idx[i], &tb->cols[2]);
+		if (isnan(v)) {
+			seen_nan = 1;
+			if (i > 0 && isnan(value(NULL, tb->idx[i - 1], &tb->cols[2])) &&
+			    tb->idx[i - 1] > tb->idx[i])
+				return 0;
+			continue;
+		}
+		if (seen_nan)
+			return 0; /* missing values go last */
+		if (i > 0) {
+			double p = value(NULL, tb->idx[i - 1], &tb->cols[2]);
+			if (desc ? p < v : p > v)
+				return 0;
+			if (p == v && tb->idx[i - 1] > tb->idx[i])
+				return 0; /* ties in row order */
+		}
+	}
+	return 1;
+}
+
+int main(void)
+{
+	tui_table tb;
+	hs_error err = {0};
+
+	make(&tb, 1000);
+	CHECK("all rows shown", tb.nidx == 1000 && tb.idx[999] == 999);
+
+	tui_table_sort(&tb, 2, 0);
+	CHECK("numeric sort ascending, ties by row, missing last", sorted_by_value(&tb, 0));
+	tui_table_sort(&tb, 2, 1);
+	CHECK("numeric sort descending, ties by row, missing last", sorted_by_value(&tb, 1));
+	CHECK("no row lost by sorting", tb.nidx == 1000);
+	tui_table_sort(&tb, 1, 0);
+	int ok = 1;
+	for (int64_t i = 1; i < tb.nidx; i++) {
+		long a = tb.idx[i - 1] % 7, b = tb.idx[i] % 7;
+		if (a > b || (a == b && tb.idx[i - 1] > tb.idx[i]))
+			ok = 0;
+	}
+	CHECK("text sort, case-insensitive, ties by row", ok);
+	tui_table_sort(&tb, -1, 0);
+	CHECK("sort none restores the natural order", tb.idx[0] == 0 && tb.idx[999] == 999);
+
+	/* the cursor stays on its row across a sort */
+	tb.cur = 500;
+	tui_table_sort(&tb, 2, 1);
+	CHECK("cursor follows its row through a sort", tui_table_row(&tb) == 500);
+	tui_table_sort(&tb, -1, 0);
+
+	CHECK("filter value>90", tui_table_filter(&tb, "value>90", &err) == 0);
+	int64_t want = 0;
+	for (int64_t r = 0; r < 1000; r++)
+		want += r % 10 != 9 && (r * 37) % 101 > 90;
+	CHECK("filter value>90 keeps the right rows", tb.nidx == want);
+	CHECK("filter with and", tui_table_filter(&tb, "value>=50 and name=n3", &err) == 0);
+	ok = 1;
+	for (int64_t i = 0; i < tb.nidx; i++)
+		if (tb.idx[i] % 7 != 3 || (tb.idx[i] * 37) % 101 < 50 || tb.idx[i] % 10 == 9)
+			ok = 0;
+	CHECK("filter with and keeps only matching rows", ok && tb.nidx > 0);
+	char text[256];
+	tui_table_filter_text(&tb, text, sizeof text);
+	CHECK("filter text round-trips", !strcmp(text, "value>=50 and name=n3"));
+	CHECK("filter on an unknown column fails", tui_table_filter(&tb, "nope>3", &err) < 0 &&
+						     strstr(err.msg, "no column 'nope'"));
+	CHECK("a failed filter keeps the old one", tb.nterms == 2);
+	CHECK("a number is needed for <", tui_table_filter(&tb, "value<abc", &err) < 0 &&
+						  strstr(err.msg, "not a number"));
+	CHECK("value!=- keeps rows with a value", tui_table_filter(&tb, "value!=-", &err) == 0 &&
+							tb.nidx == 900);
+	tb.ccol = 1;
+	CHECK("plain text filters the current column", tui_table_filter(&tb, "N6", &err) == 0 &&
+							   tb.nidx == 142);
+	CHECK("an empty filter clears", tui_table_filter(&tb, "  ", &err) == 0 && tb.nidx == 1000);
+	CHECK("exact term from a frequency table", tui_table_add_term(&tb, 1, "==", "n2") == 0 &&
+						       tb.nidx == 143);
+	tui_table_filter(&tb, "", &err);
+
+	tb.ccol = 1;
+	tb.cur = 0;
+	CHECK("search finds the next match", tui_table_search(&tb, "n5", 1) && tb.cur == 5);
+	CHECK("search again", tui_table_search(&tb, "n5", 1) && tb.cur == 12);
+	CHECK("search backwards", tui_table_search(&tb, "n5", -1) && tb.cur == 5);
+	CHECK("search backwards wraps", tui_table_search(&tb, "n5", -1) && tb.cur == 999 - (999 - 5) % 7);
+	CHECK("search for nothing fails", !tui_table_search(&tb, "zz", 1));
+
+	CHECK("show an available column", tui_table_show_col(&tb, "extra", &err) == 0 && tb.ncols == 4 &&
+						  tb.ccol == 2 && !strcmp(tb.cols[2].name, "extra"));
+	CHECK("unknown column", tui_table_show_col(&tb, "nothing", &err) < 0);
+	tui_table_sort(&tb, 3, 0);
+	tui_table_del_col(&tb, 2);
+	CHECK("hiding a column keeps the sort on the right one", tb.sort_col == 2 &&
+								 !strcmp(tb.cols[2].name, "value"));
+	CHECK("hidden columns become available", tb.navail == 1);
+
+	char path[] = "/tmp/hloscope-test-csv-XXXXXX";
+	int fd = mkstemp(path);
+	close(fd);
+	tui_table_filter(&tb, "id<3", &err);
+	tui_table_sort(&tb, 0, 0);
+	CHECK("write CSV", tui_table_write_csv(&tb, path, &err) == 0);
+	FILE *f = fopen(path, "r");
+	char buf[512] = "";
+	size_t n = f ? fread(buf, 1, sizeof buf - 1, f) : 0;
+	buf[n] = '\0';
+	if (f)
+		fclose(f);
+	CHECK("CSV content", !strcmp(buf, "id,name,value\n0,N0,0\n1,N1,37\n2,N2,74\n"));
+	unlink(path);
+	CHECK("CSV into a missing folder fails", tui_table_write_csv(&tb, "/nonexistent/x.csv", &err) < 0);
+
+	tui_table_free(&tb);
+	T_DONE();
+}
