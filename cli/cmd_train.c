@@ -1,5 +1,7 @@
 /* hloscope train PATH... -o MODEL: train the learned rankers on every
- * labeled file under the paths (a layout head and/or a tile head). */
+ * labeled file under the paths (a layout head and/or a tile head).  Files
+ * with more than --max-configs configs (20000) train on a random subset,
+ * which bounds memory on the real dataset's largest files. */
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -129,6 +131,7 @@ int cmd_train(int argc, char **argv)
 	hs_error err = {0};
 	const char *out = NULL;
 	int quiet = 0, rc = 0, skipped = 0;
+	long long max_configs = 20000;
 	char *meta = NULL;
 	size_t meta_cap = 1 << 16;
 
@@ -172,6 +175,11 @@ int cmd_train(int argc, char **argv)
 			if (parse_int_opt(a, v, 2, 4096, &o.batch))
 				goto usage;
 			i++;
+		} else if (!strcmp(a, "--max-configs")) {
+			max_configs = cli_parse_count(v);
+			if (max_configs < 0)
+				return cli_usage_error("train", "--max-configs wants a non-negative integer (0: all)");
+			i++;
 		} else if (!strcmp(a, "--lr")) {
 			if (mcli_parse_double(v, &o.lr) < 0 || o.lr <= 0 || o.lr > 1)
 				return cli_usage_error("train", "--lr wants a number in (0, 1]");
@@ -211,8 +219,11 @@ int cmd_train(int argc, char **argv)
 		goto done;
 	}
 	o.progress = quiet ? NULL : progress;
+	memset(&po, 0, sizeof po);
 	po.radius = o.layers;
 	po.cfg_hops = o.cfg_hops;
+	po.max_configs = max_configs;
+	po.seed = o.seed;
 	if (load_all(&files, &po, &lt, &tt, &skipped, &err) < 0 ||
 	    load_all(&vfiles, &po, &lv, &tv, &skipped, &err) < 0) {
 		rc = cli_report(&err);
@@ -237,9 +248,9 @@ int cmd_train(int argc, char **argv)
 		goto done;
 	}
 	meta_add(meta, meta_cap, "format=hloscope model %d\nseed=%llu\nepochs=%d\nbatch=%d\nlr=%g\nloss=%s\n"
-		 "hidden=%d\nlayers=%d\ncfg_hops=%d\n", MODEL_FORMAT_VERSION,
+		 "hidden=%d\nlayers=%d\ncfg_hops=%d\nmax_configs=%lld\n", MODEL_FORMAT_VERSION,
 		 (unsigned long long)o.seed, o.epochs, o.batch, o.lr,
-		 o.loss == NN_LOSS_HINGE ? "hinge" : "listmle", o.hidden, o.layers, o.cfg_hops);
+		 o.loss == NN_LOSS_HINGE ? "hinge" : "listmle", o.hidden, o.layers, o.cfg_hops, max_configs);
 	if (hl)
 		meta_add(meta, meta_cap, "layout_graphs=%lld\nlayout_valid_tau=%.4f\nlayout_best_epoch=%d\n",
 			 (long long)rl.graphs, rl.best_tau, rl.best_epoch);

@@ -267,7 +267,7 @@ static void terms_free(layout_terms *t)
 
 static int layout_prepare(hs_graph *g, layout_terms *t, hs_error *err)
 {
-	prep_opts po = {0, LINK_HOPS};
+	prep_opts po = {.radius = 0, .cfg_hops = LINK_HOPS};
 	int width_ok = g->feat_width == HLO_NODE_FEATURES && g->ncf_width == HLO_LAYOUT_CONFIG_FEATURES;
 
 	memset(t, 0, sizeof *t);

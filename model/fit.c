@@ -68,7 +68,7 @@ static int bucket_of(float v)
 
 static int layout_features(hs_graph *g, fitdata *f, hs_error *err)
 {
-	prep_opts po = {0, 0};
+	prep_opts po = {.radius = 0, .cfg_hops = 0};
 	prep *p = prep_layout(g, &po, err);
 
 	if (!p)

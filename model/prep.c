@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "loader/hlo.h"
+#include "model/rng.h"
 
 /* A BFS that links configurable nodes stops after visiting this many nodes,
  * so a parameter feeding thousands of users cannot make preparation
@@ -73,6 +74,13 @@ static char *xstrdup(const char *s, int *oom)
 	if (!d)
 		*oom = 1;
 	return d;
+}
+
+static int cmp_i64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+
+	return (x > y) - (x < y);
 }
 
 /* ---- grouping equal byte strings ------------------------------------------ */
@@ -215,7 +223,36 @@ static int build_encoder(prep *p, const hs_graph *g, const int64_t *keep, int64_
 	return 0;
 }
 
-static prep *prep_new(const hs_graph *g)
+/* The configs to keep: NULL for all, else n sorted indices. */
+static int64_t *pick_configs(const hs_graph *g, const prep_opts *o, int64_t *n, int *oom)
+{
+	int64_t *all, C = g->n_configs;
+	rng r;
+
+	*n = C;
+	if (!o || o->max_configs <= 0 || C <= o->max_configs)
+		return NULL;
+	all = malloc((size_t)C * sizeof *all);
+	if (!all) {
+		*oom = 1;
+		return NULL;
+	}
+	r = rng_seed(o->seed ^ 0x5eed);
+	for (int64_t c = 0; c < C; c++)
+		all[c] = c;
+	/* A partial Fisher-Yates shuffle picks the first max_configs. */
+	for (int64_t i = 0; i < o->max_configs; i++) {
+		int64_t j = i + (int64_t)rng_below(&r, (uint64_t)(C - i)), t = all[i];
+
+		all[i] = all[j];
+		all[j] = t;
+	}
+	*n = o->max_configs;
+	qsort(all, (size_t)*n, sizeof *all, cmp_i64);
+	return all;
+}
+
+static prep *prep_new(const hs_graph *g, const int64_t *sel, int64_t n)
 {
 	int oom = 0;
 	prep *p = calloc(1, sizeof *p);
@@ -225,15 +262,15 @@ static prep *prep_new(const hs_graph *g)
 	p->kind = g->kind;
 	p->path = xstrdup(g->path, &oom);
 	p->name = xstrdup(g->name, &oom);
-	p->n_configs = g->n_configs;
+	p->n_configs = n;
 	p->labeled = g->labeled;
-	p->runtime = xcalloc((size_t)g->n_configs, sizeof *p->runtime, &oom);
+	p->runtime = xcalloc((size_t)n, sizeof *p->runtime, &oom);
 	if (oom) {
 		prep_free(p);
 		return NULL;
 	}
-	if (g->n_configs)
-		memcpy(p->runtime, g->runtime, (size_t)g->n_configs * sizeof *p->runtime);
+	for (int64_t c = 0; c < n; c++)
+		p->runtime[c] = g->runtime[sel ? sel[c] : c];
 	return p;
 }
 
@@ -393,12 +430,26 @@ fail:
 	return -1;
 }
 
-static int layout_entries(prep *p, const hs_graph *g)
+/* Value j of node k in config c of a node_config_feat block. */
+static float ncf_at(const uint8_t *data, size_t es, int64_t K, int W, int64_t c, int64_t k, int j)
 {
-	int64_t C = g->n_configs, K = p->K;
+	size_t i = ((size_t)c * (size_t)K + (size_t)k) * (size_t)W + (size_t)j;
+	float f;
+
+	if (es == 1)
+		return (float)(int8_t)data[i];
+	memcpy(&f, data + i * sizeof f, sizeof f);
+	return f;
+}
+
+/* sel (n sorted configs) or NULL for all. */
+static int layout_entries(prep *p, const hs_graph *g, const int64_t *sel)
+{
+	int64_t C = p->n_configs, K = p->K;
 	int W = g->ncf_width;
-	size_t es = g->ncf_i8 ? 1 : sizeof(float);
+	size_t es = g->ncf_i8 ? 1 : sizeof(float), row = (size_t)K * (size_t)W * es;
 	const uint8_t *data = g->ncf_i8 ? (const uint8_t *)g->ncf_i8 : (const uint8_t *)g->ncf_f32;
+	uint8_t *sub = NULL;
 	size_t tsize = table_size(C);
 	int64_t *table = malloc(tsize * sizeof *table);
 	int64_t *group = malloc((size_t)(C ? C : 1) * sizeof *group);
@@ -411,6 +462,15 @@ static int layout_entries(prep *p, const hs_graph *g)
 	p->rows = malloc((size_t)(C * K > 0 ? C * K : 1) * sizeof *p->rows);
 	if (!table || !group || !rep || !p->entry_base || !p->rows)
 		goto fail;
+	if (sel && data) {
+		/* Gather the kept configs so that they are contiguous. */
+		sub = malloc(row * (size_t)(C ? C : 1));
+		if (!sub)
+			goto fail;
+		for (int64_t c = 0; c < C; c++)
+			memcpy(sub + (size_t)c * row, data + (size_t)sel[c] * row, row);
+		data = sub;
+	}
 	for (int64_t k = 0; k < K; k++) {
 		int64_t groups = 0;
 
@@ -481,7 +541,7 @@ static int layout_entries(prep *p, const hs_graph *g)
 
 			p->entry_node[e] = (int32_t)k;
 			for (int j = 0; j < W; j++) {
-				val[j] = graph_ncf(g, first[e], k, j);
+				val[j] = ncf_at(data, es, K, W, first[e], k, j);
 				p->entry_hot[(size_t)e * (size_t)W + (size_t)j] =
 					(int16_t)(j * PREP_BUCKETS + bucket(val[j]));
 			}
@@ -515,20 +575,22 @@ static int layout_entries(prep *p, const hs_graph *g)
 	free(group);
 	free(rep);
 	free(first);
+	free(sub);
 	return 0;
 fail:
 	free(table);
 	free(group);
 	free(rep);
 	free(first);
+	free(sub);
 	return -1;
 }
 
 prep *prep_layout(hs_graph *g, const prep_opts *o, hs_error *err)
 {
-	prep *p;
-	int64_t *keep = NULL, *queue = NULL, n = 0;
-	int *dist = NULL;
+	prep *p = NULL;
+	int64_t *keep = NULL, *queue = NULL, *sel = NULL, n = 0, nsel;
+	int *dist = NULL, oom = 0;
 
 	if (g->kind != HS_KIND_LAYOUT) {
 		hs_fail(err, HS_EUSAGE, "%s: not a layout graph", g->name);
@@ -536,7 +598,10 @@ prep *prep_layout(hs_graph *g, const prep_opts *o, hs_error *err)
 	}
 	if (graph_load_node_configs(g, err) < 0)
 		return NULL;
-	p = prep_new(g);
+	sel = pick_configs(g, o, &nsel, &oom);
+	if (oom)
+		goto oom;
+	p = prep_new(g, sel, nsel);
 	if (!p)
 		goto oom;
 	p->K = g->n_cfg_nodes;
@@ -592,36 +657,47 @@ prep *prep_layout(hs_graph *g, const prep_opts *o, hs_error *err)
 		p->cfg_enc[k] = keep[p->cfg_node[k]];
 	if (link_cfg(p, g, o->cfg_hops, 0) < 0 || link_cfg(p, g, o->cfg_hops, 1) < 0)
 		goto oom;
-	if (layout_entries(p, g) < 0)
+	if (layout_entries(p, g, sel) < 0)
 		goto oom;
 	free(keep);
 	free(dist);
 	free(queue);
+	free(sel);
 	return p;
 oom:
 	free(keep);
 	free(dist);
 	free(queue);
+	free(sel);
 	prep_free(p);
 	hs_fail(err, HS_EDATA, "%s: out of memory preparing the graph", g->name);
 	return NULL;
 }
 
-prep *prep_tile(const hs_graph *g, hs_error *err)
+prep *prep_tile(const hs_graph *g, const prep_opts *o, hs_error *err)
 {
-	prep *p;
-	int64_t *keep = NULL, *group = NULL, *rep = NULL, *table = NULL;
-	int64_t C = g->n_configs;
-	int w = g->config_width;
+	prep *p = NULL;
+	int64_t *keep = NULL, *group = NULL, *rep = NULL, *table = NULL, *sel = NULL, C;
+	int w = g->config_width, oom = 0;
+	float *cf = NULL;
 	size_t tsize;
 
 	if (g->kind != HS_KIND_TILE) {
 		hs_fail(err, HS_EUSAGE, "%s: not a tile graph", g->name);
 		return NULL;
 	}
-	p = prep_new(g);
+	sel = pick_configs(g, o, &C, &oom);
+	if (oom)
+		goto oom;
+	p = prep_new(g, sel, C);
 	if (!p)
 		goto oom;
+	cf = malloc((size_t)(C * w > 0 ? C * w : 1) * sizeof *cf);
+	if (!cf)
+		goto oom;
+	for (int64_t c = 0; c < C; c++)
+		memcpy(cf + (size_t)c * (size_t)w, g->config_feat + (size_t)(sel ? sel[c] : c) * (size_t)w,
+		       (size_t)w * sizeof *cf);
 	keep = malloc((size_t)(g->n_nodes ? g->n_nodes : 1) * sizeof *keep);
 	if (!keep)
 		goto oom;
@@ -638,9 +714,9 @@ prep *prep_tile(const hs_graph *g, hs_error *err)
 	if (!p->cfg || !table || !group || !rep)
 		goto oom;
 	for (size_t i = 0; i < (size_t)(C * w); i++)
-		p->cfg[i] = prep_t(g->config_feat[i]);
+		p->cfg[i] = prep_t(cf[i]);
 	{
-		int64_t groups = group_items((const uint8_t *)g->config_feat, (size_t)w * sizeof(float),
+		int64_t groups = group_items((const uint8_t *)cf, (size_t)w * sizeof(float),
 					     (size_t)w * sizeof(float), C, group, rep, table, tsize);
 
 		if (w == 0) {
@@ -656,12 +732,16 @@ prep *prep_tile(const hs_graph *g, hs_error *err)
 	free(group);
 	free(rep);
 	free(table);
+	free(sel);
+	free(cf);
 	return p;
 oom:
 	free(keep);
 	free(group);
 	free(rep);
 	free(table);
+	free(sel);
+	free(cf);
 	prep_free(p);
 	hs_fail(err, HS_EDATA, "%s: out of memory preparing the graph", g->name);
 	return NULL;
@@ -669,7 +749,7 @@ oom:
 
 prep *prep_graph(hs_graph *g, const prep_opts *o, hs_error *err)
 {
-	return g->kind == HS_KIND_LAYOUT ? prep_layout(g, o, err) : prep_tile(g, err);
+	return g->kind == HS_KIND_LAYOUT ? prep_layout(g, o, err) : prep_tile(g, o, err);
 }
 
 void prep_standardize(prep *p, const float *mean, const float *sd, const float *cmean,

@@ -87,12 +87,18 @@ typedef struct prep {
 } prep;
 
 typedef struct prep_opts {
-	int radius;   /* encoder layers: pruning radius for layout */
-	int cfg_hops; /* reach of N_op / N_us */
+	int radius;          /* encoder layers: pruning radius for layout */
+	int cfg_hops;        /* reach of N_op / N_us */
+	int64_t max_configs; /* > 0: keep a random subset of at most this many
+			      * configs (training on huge files); 0: all */
+	uint64_t seed;       /* picks that subset */
 } prep_opts;
 
+/* With max_configs set, p->n_configs is the subset's size and the configs
+ * are renumbered 0..n-1 (in their original order). */
 prep *prep_layout(hs_graph *g, const prep_opts *o, hs_error *err);
-prep *prep_tile(const hs_graph *g, hs_error *err);
+/* o may be NULL (all configs). */
+prep *prep_tile(const hs_graph *g, const prep_opts *o, hs_error *err);
 /* Either of the above by the graph's kind. */
 prep *prep_graph(hs_graph *g, const prep_opts *o, hs_error *err);
 void prep_free(prep *p);

@@ -36,6 +36,7 @@ void train_defaults(train_opts *o)
 
 void train_prep_opts(const nn_dims *d, prep_opts *po)
 {
+	memset(po, 0, sizeof *po);
 	po->radius = d->layers;
 	po->cfg_hops = d->cfg_hops;
 }

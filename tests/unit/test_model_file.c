@@ -86,7 +86,7 @@ static prep *prep_file(const char *path, int layers)
 {
 	hs_error err = {0};
 	hs_graph *g = graph_open(path, &err);
-	prep_opts po = {layers, 3};
+	prep_opts po = {.radius = layers, .cfg_hops = 3};
 	prep *p;
 
 	if (!g) {
@@ -156,6 +156,47 @@ int main(void)
 	CHECK("the report counts the graph and its configs", rep.graphs == 1 && rep.configs == 40);
 	nn_head_free(b);
 	nn_head_free(c);
+
+	/* A random subset of configs for training on huge files. */
+	{
+		hs_graph *gs = graph_open(path_in("l.npz"), &err), *gt2 = graph_open(path_in("t.npz"), &err);
+		prep_opts po = {.radius = 2, .cfg_hops = 3, .max_configs = 10, .seed = 4};
+		prep *a1 = gs ? prep_layout(gs, &po, &err) : NULL, *a2 = gs ? prep_layout(gs, &po, &err) : NULL;
+		prep *t1 = gt2 ? prep_tile(gt2, &po, &err) : NULL;
+		int sub = a1 && a2 && a1->n_configs == 10, same = sub, found = sub, ordered = sub;
+
+		for (int64_t i = 0; sub && i < 10; i++) {
+			int hit = 0;
+
+			same &= a1->runtime[i] == a2->runtime[i];
+			for (int64_t o = 0; o < gs->n_configs; o++)
+				hit |= gs->runtime[o] == a1->runtime[i];
+			found &= hit;
+		}
+		for (int64_t i = 1; sub && i < 10; i++) {
+			/* kept configs stay in file order: their first runtime
+			 * occurrence indices increase */
+			int64_t i0 = -1, i1 = -1;
+
+			for (int64_t o = 0; o < gs->n_configs; o++) {
+				if (i0 < 0 && gs->runtime[o] == a1->runtime[i - 1])
+					i0 = o;
+				if (i1 < 0 && gs->runtime[o] == a1->runtime[i])
+					i1 = o;
+			}
+			ordered &= i0 < i1;
+		}
+		CHECK("--max-configs keeps 10 configs of a layout file", sub);
+		CHECK("the subset is the same for the same seed", same);
+		CHECK("the subset's runtimes are the file's", found);
+		CHECK("the subset keeps the file's order", ordered);
+		CHECK("--max-configs keeps 10 configs of a tile file", t1 && t1->n_configs == 10 && t1->n_uniq <= 10);
+		prep_free(a1);
+		prep_free(a2);
+		prep_free(t1);
+		graph_free(gs);
+		graph_free(gt2);
+	}
 
 	/* Round trip. */
 	m = model_from_heads(a, t, "note=unit test\n", &err);

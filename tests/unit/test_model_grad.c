@@ -194,7 +194,7 @@ int main(void)
 	hs_error err = {0};
 	hs_graph *gl, *gt;
 	prep *pl, *pt;
-	prep_opts po = {2, 3};
+	prep_opts po = {.radius = 2, .cfg_hops = 3};
 
 	check_losses();
 	if (!mkdtemp(dir)) {
@@ -214,7 +214,7 @@ int main(void)
 		T_DONE();
 	}
 	pl = prep_layout(gl, &po, &err);
-	pt = prep_tile(gt, &err);
+	pt = prep_tile(gt, NULL, &err);
 	CHECK("prepare both", pl && pt);
 	if (!pl || !pt)
 		T_DONE();
