@@ -623,8 +623,8 @@ void tui_table_draw(WINDOW *win, tui_table *tb, int y, int x, int h, int w, int 
 		/* the arrow stays visible when the name is cut */
 		if (*arrow && tui_width(c->name) + 1 > cw) {
 			char cut[64];
-			int n = cw - 1 > 0 ? cw - 1 : 0;
-			snprintf(cut, sizeof cut, "%.*s", n, c->name);
+			int keep = cw - 1 > 0 ? cw - 1 : 0;
+			snprintf(cut, sizeof cut, "%.*s", keep, c->name);
 			snprintf(buf, sizeof buf, "%s%s", cut, arrow);
 		} else
 			snprintf(buf, sizeof buf, "%s%s", c->name, arrow);
