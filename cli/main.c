@@ -21,11 +21,9 @@ static const struct command commands[] = {HS_COMMANDS(HS_ENTRY)};
 static void usage(FILE *out)
 {
 	fprintf(out, "usage: hloscope PATH                open the explorer on a file or folder\n");
-	for (size_t i = 0; i < NCOMMANDS; i++) {
-		char left[96];
-		snprintf(left, sizeof left, "%s %s", commands[i].name, commands[i].usage);
-		fprintf(out, "       hloscope %-40s %s\n", left, commands[i].summary);
-	}
+	for (size_t i = 0; i < NCOMMANDS; i++)
+		fprintf(out, "       hloscope %s %s\n           %s\n", commands[i].name,
+			commands[i].usage, commands[i].summary);
 	fprintf(out, "See hloscope(1) and README.md.\n");
 }
 
