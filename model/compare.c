@@ -12,7 +12,9 @@
  *   configs_a, configs_b  number of configs in each file
  *   runtime_note          why runtimes are hidden (only then)
  *   predictor             model_describe(): "analytic estimate", ...
- *   predicted_a/_b, predicted_ratio, predicted_rank_a/_b   null when absent
+ *   predicted_a/_b, predicted_rank_a/_b, predicted_diff (B - A)   null when absent
+ *   predicted_ratio       B / A; null also when a score is not positive
+ *                         (learned heads give unitless scores)
  *   prediction_error      why predictions are absent (only then)
  *   summary               the summary line
  * layout:
@@ -543,7 +545,8 @@ static void predictions(compare_result *r, const compare_opts *o)
 	r->B.predicted = p->pred_b[r->B.config];
 	r->A.pred_rank = rank_of(p->pred_a, r->ga->n_configs, r->A.config);
 	r->B.pred_rank = rank_of(p->pred_b, r->gb->n_configs, r->B.config);
-	if (isfinite(r->A.predicted) && isfinite(r->B.predicted) && r->A.predicted != 0)
+	r->predicted_diff = r->B.predicted - r->A.predicted;
+	if (isfinite(r->A.predicted) && isfinite(r->B.predicted) && r->A.predicted > 0 && r->B.predicted > 0)
 		r->predicted_ratio = r->B.predicted / r->A.predicted;
 }
 
@@ -745,6 +748,7 @@ compare_result *compare_run(hs_graph *ga, hs_graph *gb, const char *sel_a, const
 	side_info(gb, b, sel_b, &r->B);
 	r->runtime_ratio = NAN;
 	r->predicted_ratio = NAN;
+	r->predicted_diff = NAN;
 	if (r->A.labeled && r->B.labeled && r->A.runtime != 0)
 		r->runtime_ratio = r->B.runtime / r->A.runtime;
 	if ((r->kind == HS_KIND_LAYOUT ? run_layout(r, o, err) : run_tile(r, err)) != 0) {
@@ -1080,6 +1084,8 @@ static void print_header(FILE *out, const compare_result *r)
 		if (isfinite(r->predicted_ratio))
 			snprintf(ratio, sizeof ratio, "%.6f (%+.3g%%)", r->predicted_ratio,
 				 100 * (r->predicted_ratio - 1));
+		else if (isfinite(r->predicted_diff))
+			snprintf(ratio, sizeof ratio, "B-A %+.6g", r->predicted_diff);
 		snprintf(note, sizeof note, "(%s)", r->pred_label);
 		header_line(out, "predicted", a, b, ratio, note, colw);
 		snprintf(a, sizeof a, "%lld of %lld", (long long)r->A.pred_rank, (long long)r->A.n_configs);
@@ -1393,6 +1399,7 @@ static void print_json(FILE *out, const compare_result *r, int all)
 	j_num_or_null(&w, "predicted_a", pred, r->A.predicted);
 	j_num_or_null(&w, "predicted_b", pred, r->B.predicted);
 	j_num_or_null(&w, "predicted_ratio", pred, r->predicted_ratio);
+	j_num_or_null(&w, "predicted_diff", pred, r->predicted_diff);
 	j_int_or_null(&w, "predicted_rank_a", pred, r->A.pred_rank);
 	j_int_or_null(&w, "predicted_rank_b", pred, r->B.pred_rank);
 	if (!pred)

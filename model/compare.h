@@ -140,7 +140,10 @@ typedef struct compare_result {
 	int width;          /* values per row (layout) or per config (tile) */
 	compare_side_info A, B;
 	double runtime_ratio;   /* B / A measured; NaN when either is unlabeled */
-	double predicted_ratio; /* B / A predicted; NaN when absent */
+	double predicted_ratio; /* B / A predicted; NaN when absent or when the
+	                         * scores are not positive (learned heads give
+	                         * unitless scores: use predicted_diff) */
+	double predicted_diff;  /* B - A predicted; NaN when absent */
 	char pred_label[96];    /* model_describe(): "analytic estimate", ... */
 	char pred_error[256];   /* why predictions are absent, or "" */
 	char contrib_note[160]; /* why contributions are absent, or "" */

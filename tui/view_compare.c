@@ -351,6 +351,8 @@ static void cmp_draw(tui *t, tui_view *v, WINDOW *win, int y, int x, int h, int 
 	if (pos < sizeof line && isfinite(r->predicted_ratio))
 		pos += (size_t)snprintf(line + pos, sizeof line - pos, "  predicted %.6f (%+.3g%%)",
 					r->predicted_ratio, 100 * (r->predicted_ratio - 1));
+	else if (pos < sizeof line && isfinite(r->predicted_diff))
+		pos += (size_t)snprintf(line + pos, sizeof line - pos, "  predicted B-A %+.6g", r->predicted_diff);
 	if (pos < sizeof line)
 		snprintf(line + pos, sizeof line - pos, "  [%s%s%s]", r->pred_label, r->pred_error[0] ? ": " : "",
 			 r->pred_error);

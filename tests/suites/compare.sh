@@ -299,3 +299,28 @@ if [ $? -eq 1 ] && grep -q 'B: config 99999 out of range' "$T/err" && [ ! -e "$T
 "$HLOSCOPE" dot "$L" --configurable -o "$T/bad.svg" --compare 0 >"$T/out" 2>"$T/err"
 if [ $? -eq 1 ] && grep -q -- '--compare needs two values' "$T/err"; then ok "dot --compare needs two configs"; else
 	bad "dot --compare needs two configs" "$(head -c 300 "$T/err")"; fi
+
+# 8. A learned model (trained for one epoch on the synthetic demo data):
+# unitless scores, so a difference instead of a ratio; contributions from
+# the network still add up to predicted B - A.
+if "$HLOSCOPE" synth "$T/demo" >/dev/null 2>"$T/err" &&
+	"$HLOSCOPE" train "$T/demo" -o "$T/m.model" --epochs 1 >/dev/null 2>>"$T/err"; then
+	DF=$(find "$T/demo" -path '*layout*train*' -name '*.npz' | sort | head -1)
+	if run_ok "learned model" "$DF" best worst --model "$T/m.model" --all --json; then
+		"$PY" - "$T/out" <<'PYEOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+fails = []
+if not d["predictor"].startswith("sage-ranker"): fails.append("predictor %r" % d["predictor"])
+want = d["predicted_b"] - d["predicted_a"]
+if abs(d["predicted_diff"] - want) > 1e-9 * max(1.0, abs(want)): fails.append("predicted_diff")
+if (d["predicted_a"] <= 0 or d["predicted_b"] <= 0) and d["predicted_ratio"] is not None:
+    fails.append("a ratio of non-positive scores")
+c = sum(r["contribution"] for r in d["differing_nodes"] + d.get("unchanged_nodes", []))
+if abs(c - want) > 1e-4 * max(1.0, abs(want)): fails.append("contributions sum %r != %r" % (c, want))
+print(("FAIL learned model: %s" % "; ".join(fails)) if fails else "PASS learned model: scores, difference, contributions")
+PYEOF
+	fi
+else
+	bad "learned model" "synth or train failed: $(head -c 300 "$T/err")"
+fi

@@ -355,6 +355,9 @@ static void test_layout_diff(void)
 	CHECK("predictor named", !strcmp(r->pred_label, "analytic estimate"));
 	CHECK("predictions", !r->pred_error[0] && isfinite(r->A.predicted) && isfinite(r->B.predicted) &&
 				     r->A.pred_rank >= 1 && r->A.pred_rank <= 4);
+	CHECK("predicted difference", r->predicted_diff == r->B.predicted - r->A.predicted &&
+					      (!(r->A.predicted > 0 && r->B.predicted > 0) ||
+					       fabs(r->predicted_ratio - r->B.predicted / r->A.predicted) < 1e-12));
 	CHECK("contributions present", r->has_contribution && !isnan(r4->contribution) && !isnan(r6->contribution));
 	CHECK("contributions sum to the predicted difference",
 	      fabs(r->contrib_total - (r->B.predicted - r->A.predicted)) <=
