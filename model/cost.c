@@ -343,6 +343,35 @@ static double tile_factor(const hs_graph *g, int64_t c, const hlo_shape *root, d
 	return pad;
 }
 
+/* The root's output shape: the last node marked is_root, else the last. */
+static void root_shape(const hs_graph *g, hlo_shape *root)
+{
+	int64_t r = g->n_nodes - 1;
+
+	for (int64_t v = 0; v < g->n_nodes; v++)
+		if (g->feat_width > HLO_F_IS_ROOT && graph_feat(g, v)[HLO_F_IS_ROOT] > 0.5f)
+			r = v;
+	if (r >= 0)
+		hlo_decode_shape(graph_feat(g, r), g->feat_width, root);
+	else
+		memset(root, 0, sizeof *root);
+}
+
+int cost_tile_terms(const hs_graph *g, double *pad, double *tiles, double *base_seconds)
+{
+	hlo_shape root;
+
+	if (g->kind != HS_KIND_TILE)
+		return -1;
+	*base_seconds = graph_seconds(g);
+	if (isnan(*base_seconds))
+		return -1;
+	root_shape(g, &root);
+	for (int64_t c = 0; c < g->n_configs; c++)
+		pad[c] = tile_factor(g, c, &root, &tiles[c]);
+	return 0;
+}
+
 int cost_predict_configs(hs_graph *g, double *out, hs_error *err)
 {
 	double base = graph_seconds(g);
@@ -351,15 +380,8 @@ int cost_predict_configs(hs_graph *g, double *out, hs_error *err)
 		return hs_fail(err, HS_EDATA, "%s: out of memory", g->name);
 	if (g->kind == HS_KIND_TILE) {
 		hlo_shape root;
-		int64_t r = g->n_nodes - 1;
 
-		for (int64_t v = 0; v < g->n_nodes; v++)
-			if (g->feat_width > HLO_F_IS_ROOT && graph_feat(g, v)[HLO_F_IS_ROOT] > 0.5f)
-				r = v;
-		if (r >= 0)
-			hlo_decode_shape(graph_feat(g, r), g->feat_width, &root);
-		else
-			memset(&root, 0, sizeof root);
+		root_shape(g, &root);
 		for (int64_t c = 0; c < g->n_configs; c++) {
 			double tiles, pad = tile_factor(g, c, &root, &tiles);
 

@@ -39,6 +39,11 @@ cost_estimate cost_total(const cost_estimate *est, int64_t n);
  * node configs as needed.  Returns 0 or -1 with err set. */
 int cost_predict_configs(hs_graph *g, double *out, hs_error *err);
 
+/* Tile graphs: the terms of the tile score, per config: pad[c] and
+ * tiles[c] (arrays of g->n_configs), and the graph's total node time.
+ * Returns 0, or -1 (not a tile graph, out of memory). */
+int cost_tile_terms(const hs_graph *g, double *pad, double *tiles, double *base_seconds);
+
 /* Layout graphs: per configurable node k, the analytic estimate's part of
  * score(b) - score(a) (out[g->n_cfg_nodes], ns; they sum to the
  * difference).  Returns 0 or -1 with err set. */

@@ -456,10 +456,11 @@ static const nn_head *head_for(const hs_model *m, const hs_graph *g, hs_error *e
 			g->name, g->feat_width, hd->d.fin);
 		return NULL;
 	}
-	if (g->kind == HS_KIND_LAYOUT ? g->ncf_width != hd->d.ncfw : g->config_width != hd->d.ctw) {
+	if (g->kind == HS_KIND_LAYOUT ? g->ncf_width != hd->d.ncfw
+				      : g->config_width + PREP_TILE_EXTRA != hd->d.ctw) {
 		hs_fail(err, HS_EUSAGE, "%s: config features are %d wide, the model was trained on width %d",
 			g->name, g->kind == HS_KIND_LAYOUT ? g->ncf_width : g->config_width,
-			g->kind == HS_KIND_LAYOUT ? hd->d.ncfw : hd->d.ctw);
+			g->kind == HS_KIND_LAYOUT ? hd->d.ncfw : hd->d.ctw - PREP_TILE_EXTRA);
 		return NULL;
 	}
 	return hd;

@@ -22,7 +22,8 @@
  *             10 x u32  kind (1 layout / 0 tile), node feature width, opcode
  *                       embedding width, hidden width, encoder layers,
  *                       readout width, config hops, layout config width,
- *                       layout config columns, tile config width
+ *                       layout config columns, tile config columns
+ *                       (config_feat width + 3 analytic columns)
  *             u64       parameter count (must equal what the widths imply)
  *             f32[fin]  node feature means, f32[fin] standard deviations
  *             tile only: f32[ctw] config means, f32[ctw] deviations

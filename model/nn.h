@@ -49,7 +49,7 @@ typedef struct nn_dims {
 	int cfg_hops; /* layout: reach of the links between configurable nodes */
 	int ncfw;     /* layout config width (18) */
 	int ccols;    /* layout config columns, prep_ccols(ncfw) */
-	int ctw;      /* tile config width (24) */
+	int ctw;      /* tile config columns: config_feat width (24) + PREP_TILE_EXTRA */
 } nn_dims;
 
 /* Offsets of every tensor in theta. */

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "loader/hlo.h"
+#include "model/cost.h"
 #include "model/rng.h"
 
 /* A BFS that links configurable nodes stops after visiting this many nodes,
@@ -678,8 +679,9 @@ prep *prep_tile(const hs_graph *g, const prep_opts *o, hs_error *err)
 {
 	prep *p = NULL;
 	int64_t *keep = NULL, *group = NULL, *rep = NULL, *table = NULL, *sel = NULL, C;
-	int w = g->config_width, oom = 0;
+	int gw = g->config_width, w = gw + PREP_TILE_EXTRA, oom = 0;
 	float *cf = NULL;
+	double *pad = NULL, *tiles = NULL, base = 0;
 	size_t tsize;
 
 	if (g->kind != HS_KIND_TILE) {
@@ -693,11 +695,20 @@ prep *prep_tile(const hs_graph *g, const prep_opts *o, hs_error *err)
 	if (!p)
 		goto oom;
 	cf = malloc((size_t)(C * w > 0 ? C * w : 1) * sizeof *cf);
-	if (!cf)
+	pad = malloc((size_t)(g->n_configs ? g->n_configs : 1) * sizeof *pad);
+	tiles = malloc((size_t)(g->n_configs ? g->n_configs : 1) * sizeof *tiles);
+	if (!cf || !pad || !tiles || cost_tile_terms(g, pad, tiles, &base) < 0)
 		goto oom;
-	for (int64_t c = 0; c < C; c++)
-		memcpy(cf + (size_t)c * (size_t)w, g->config_feat + (size_t)(sel ? sel[c] : c) * (size_t)w,
-		       (size_t)w * sizeof *cf);
+	for (int64_t c = 0; c < C; c++) {
+		int64_t src = sel ? sel[c] : c;
+		float *x = cf + (size_t)c * (size_t)w;
+
+		for (int j = 0; j < gw; j++)
+			x[j] = prep_t(g->config_feat[(size_t)src * (size_t)gw + (size_t)j]);
+		x[gw] = (float)log(pad[src]);
+		x[gw + 1] = (float)log1p(tiles[src]);
+		x[gw + 2] = (float)log(1 + (base * pad[src] + tiles[src] * COST_TILE_STEP_SECONDS) * 1e9);
+	}
 	keep = malloc((size_t)(g->n_nodes ? g->n_nodes : 1) * sizeof *keep);
 	if (!keep)
 		goto oom;
@@ -713,18 +724,13 @@ prep *prep_tile(const hs_graph *g, const prep_opts *o, hs_error *err)
 	rep = malloc((size_t)(C ? C : 1) * sizeof *rep);
 	if (!p->cfg || !table || !group || !rep)
 		goto oom;
-	for (size_t i = 0; i < (size_t)(C * w); i++)
-		p->cfg[i] = prep_t(cf[i]);
+	memcpy(p->cfg, cf, (size_t)(C * w) * sizeof *cf);
 	{
+		/* Duplicates: equal config_feat rows (the analytic columns
+		 * follow from them). */
 		int64_t groups = group_items((const uint8_t *)cf, (size_t)w * sizeof(float),
 					     (size_t)w * sizeof(float), C, group, rep, table, tsize);
 
-		if (w == 0) {
-			groups = C > 0 ? 1 : 0;
-			for (int64_t c = 0; c < C; c++)
-				group[c] = 0;
-			rep[0] = 0;
-		}
 		if (finish_uniq(p, group, rep, groups) < 0)
 			goto oom;
 	}
@@ -734,6 +740,8 @@ prep *prep_tile(const hs_graph *g, const prep_opts *o, hs_error *err)
 	free(table);
 	free(sel);
 	free(cf);
+	free(pad);
+	free(tiles);
 	return p;
 oom:
 	free(keep);
@@ -742,6 +750,8 @@ oom:
 	free(table);
 	free(sel);
 	free(cf);
+	free(pad);
+	free(tiles);
 	prep_free(p);
 	hs_fail(err, HS_EDATA, "%s: out of memory preparing the graph", g->name);
 	return NULL;

@@ -36,6 +36,11 @@
  * prep.c's layout_dense). */
 #define PREP_DENSE_T 10
 #define PREP_DENSE (3 * PREP_DENSE_T)
+/* Tile configs get these analytic columns after config_feat's (see
+ * cost.h): log of the padding factor, log1p of the tile count and log of
+ * the analytic estimate in ns. */
+#define PREP_TILE_EXTRA 3
+
 /* Edge features between linked configurable nodes (see prep_edge_feats). */
 #define PREP_EDGE 6
 
@@ -82,8 +87,9 @@ typedef struct prep {
 	int64_t *nus_off, *nus_idx; /* N_us lists */
 
 	/* Tile. */
-	int config_width;
-	float *cfg;            /* [n_configs * config_width] t(config_feat), standardized later */
+	int config_width;      /* config_feat's width + PREP_TILE_EXTRA */
+	float *cfg;            /* [n_configs * config_width] t(config_feat) then the
+				* analytic columns, standardized later */
 } prep;
 
 typedef struct prep_opts {

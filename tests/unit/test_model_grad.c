@@ -220,10 +220,11 @@ int main(void)
 		T_DONE();
 	CHECK("the fixture links configurable nodes", pl->nop_off[pl->K] > 0 && pl->nus_off[pl->K] > 0);
 	prep_standardize(pt, (float[140]){0}, (float[140]){0}, NULL, NULL);
+	CHECK("tile configs carry the analytic columns", pt->config_width == 24 + PREP_TILE_EXTRA);
 
 	for (int layers = 1; layers <= 2; layers++) {
 		nn_dims dl = {HS_KIND_LAYOUT, 140, 4, 8, layers, 6, 3, 18, prep_ccols(18), 0};
-		nn_dims dt = {HS_KIND_TILE, 140, 4, 8, layers, 6, 0, 0, 0, 24};
+		nn_dims dt = {HS_KIND_TILE, 140, 4, 8, layers, 6, 0, 0, 0, pt->config_width};
 		nn_head *hl = nn_head_new(&dl, 11), *ht = nn_head_new(&dt, 12);
 		char what[64];
 
