@@ -1197,8 +1197,10 @@ int tui_run(const tui_options *o, hs_error *err)
 	t.o = o;
 	tui_clock_ms();
 	setlocale(LC_ALL, "");
-	if (o->keys && parse_script(&t, o->keys, err) < 0)
+	if (o->keys && parse_script(&t, o->keys, err) < 0) {
+		free(t.script);
 		return -1;
+	}
 	if (o->bench_log) {
 		t.bench = fopen(o->bench_log, "a");
 		if (!t.bench) {
