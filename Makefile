@@ -43,7 +43,7 @@ UNIT_SRC := $(wildcard tests/unit/test_*.c)
 LIB_OBJ  := $(LIB_SRC:%.c=$(B)/%.o)
 CLI_OBJ  := $(CLI_SRC:%.c=$(B)/%.o)
 UNITS    := $(UNIT_SRC:tests/unit/%.c=$(B)/tests/%)
-TOOLS    := $(B)/tests/fuzz_replay
+TOOLS    := $(if $(wildcard tests/fuzz/replay.c),$(B)/tests/fuzz_replay)
 
 .PHONY: all build check check-fast check-asan test bench demo screenshots \
         fuzz install clean deps units goldens
