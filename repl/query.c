@@ -319,19 +319,28 @@ static int emit_rows(query_parser *p, query_result *out, int scope, const colspe
 		goto fail;
 	for (int64_t r = 0; r < n; r++) {
 		int64_t id = rows[r];
-		int64_t row = query_tb_row(&b, scope == QS_NODE ? id : -1,
-					   scope == QS_CONFIG ? id : -1, p->err);
-		if (row < 0)
+		if (query_tb_row(&b, scope == QS_NODE ? id : -1, scope == QS_CONFIG ? id : -1,
+				 p->err) < 0)
 			goto fail;
 		if (lead)
-			query_tb_num(&b, row, 0, lead[r]);
-		for (int i = 0; i < ncols; i++) {
-			const query_expr *e = cols[i].e;
-			if (e->type == QUERY_NUM)
-				query_tb_num(&b, row, i + off, query_eval_num(p->s, e, id));
-			else if (query_tb_text(&b, row, i + off, query_eval_text(p->s, e, id),
-					       p->err) < 0)
-				goto fail;
+			query_tb_num(&b, r, 0, lead[r]);
+	}
+	/* Column by column: numbers a block of rows at a time. */
+	for (int i = 0; i < ncols; i++) {
+		const query_expr *e = cols[i].e;
+		double v[QUERY_ROWS];
+		for (int64_t r = 0; r < n; r += QUERY_ROWS) {
+			int k = n - r < QUERY_ROWS ? (int)(n - r) : QUERY_ROWS;
+			if (e->type == QUERY_NUM) {
+				query_eval_rows(p->s, e, rows + r, k, v);
+				for (int j = 0; j < k; j++)
+					query_tb_num(&b, r + j, i + off, v[j]);
+			} else {
+				for (int j = 0; j < k; j++)
+					if (query_tb_text(&b, r + j, i + off,
+							  query_eval_text(p->s, e, rows[r + j]), p->err) < 0)
+						goto fail;
+			}
 		}
 	}
 	query_tb_done(&b);
@@ -395,8 +404,7 @@ static int sort_ids(query_parser *p, int64_t *ids, int64_t n, const query_expr *
 		num = malloc((size_t)(n ? n : 1) * sizeof *num);
 		if (!num)
 			goto oom;
-		for (int64_t i = 0; i < n; i++)
-			num[i] = query_eval_num(p->s, e, ids[i]);
+		query_eval_rows(p->s, e, ids, n, num);
 	} else {
 		text = malloc((size_t)(n ? n : 1) * sizeof *text);
 		if (!text)
@@ -443,9 +451,22 @@ static int64_t *filter_rows(query_parser *p, const query_expr *where, int64_t n,
 		data_fail(p, p->err);
 		return NULL;
 	}
-	for (int64_t i = 0; i < n; i++)
-		if (!where || query_truthy(query_eval_num(p->s, where, i)))
+	if (!where) {
+		for (int64_t i = 0; i < n; i++)
 			ids[k++] = i;
+	} else {
+		int64_t rows[QUERY_ROWS];
+		double v[QUERY_ROWS];
+		for (int64_t i = 0; i < n; i += QUERY_ROWS) {
+			int b = n - i < QUERY_ROWS ? (int)(n - i) : QUERY_ROWS;
+			for (int j = 0; j < b; j++)
+				rows[j] = i + j;
+			query_eval_rows(p->s, where, rows, b, v);
+			for (int j = 0; j < b; j++)
+				if (query_truthy(v[j]))
+					ids[k++] = i + j;
+		}
+	}
 	*count = k;
 	return ids;
 }
@@ -835,24 +856,67 @@ done:
 
 /* ---- stats ---------------------------------------------------------- */
 
-static int cmp_double(const void *a, const void *b)
+/* Moves the k-th smallest of v[lo..hi) to v[k], no larger ones before it
+ * and no smaller ones after (quickselect, median of three; no NaN in v). */
+static void select_kth(double *v, size_t lo, size_t hi, size_t k)
 {
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
+	while (hi - lo > 1) {
+		size_t mid = lo + (hi - lo) / 2;
+		double a = v[lo], b = v[mid], c = v[hi - 1];
+		double pivot = a < b ? (b < c ? b : (a < c ? c : a)) : (a < c ? a : (b < c ? c : b));
+		/* Three-way partition: [lo, lt) < pivot, [lt, gt) == pivot,
+		 * [gt, hi) > pivot; the middle part is never empty. */
+		size_t lt = lo, i = lo, gt = hi;
+		while (i < gt) {
+			double x = v[i];
+			if (x < pivot) {
+				v[i++] = v[lt];
+				v[lt++] = x;
+			} else if (x > pivot) {
+				v[i] = v[--gt];
+				v[gt] = x;
+			} else {
+				i++;
+			}
+		}
+		if (k < lt)
+			hi = lt;
+		else if (k >= gt)
+			lo = gt;
+		else
+			return;
+	}
 }
 
-/* numpy.percentile's default (linear) method on sorted values. */
-static double percentile(const double *v, size_t n, double q)
+/* numpy.percentile's default (linear) method for the quantiles qs[0..nq)
+ * (ascending) of v[0..n); reorders v. */
+static void percentiles(double *v, size_t n, const double *qs, int nq, double *out)
 {
-	if (n == 0)
-		return NAN;
-	double h = (double)(n - 1) * q / 100.0;
-	size_t lo = (size_t)floor(h);
-	if (lo + 1 >= n)
-		return v[n - 1];
-	double f = h - (double)lo;
-	return v[lo] + f * (v[lo + 1] - v[lo]);
+	size_t done = 0; /* v[0..done) holds the smallest values, in place */
+
+	for (int i = 0; i < nq; i++) {
+		if (n == 0) {
+			out[i] = NAN;
+			continue;
+		}
+		double h = (double)(n - 1) * qs[i] / 100.0;
+		size_t lo = (size_t)floor(h);
+		if (lo >= done) {
+			select_kth(v, done, n, lo);
+			done = lo + 1;
+		}
+		if (lo + 1 >= n) {
+			out[i] = v[lo];
+			continue;
+		}
+		/* The next larger value is the smallest of what follows. */
+		if (done <= lo + 1) {
+			select_kth(v, lo + 1, n, lo + 1);
+			done = lo + 2;
+		}
+		double f = h - (double)lo;
+		out[i] = v[lo] + f * (v[lo + 1] - v[lo]);
+	}
 }
 
 static int cmd_stats(query_parser *p, query_result *out)
@@ -910,8 +974,9 @@ static int cmd_stats(query_parser *p, query_result *out)
 	for (int c = 0; c < ncols; c++) {
 		size_t k = 0;
 		double sum = 0, comp = 0;
+		query_eval_rows(p->s, cols[c].e, ids, n, v);
 		for (int64_t i = 0; i < n; i++) {
-			double x = query_eval_num(p->s, cols[c].e, ids[i]);
+			double x = v[i];
 			if (isnan(x))
 				continue;
 			v[k++] = x;
@@ -925,7 +990,16 @@ static int cmd_stats(query_parser *p, query_result *out)
 			sum = t;
 		}
 		sum += comp;
-		qsort(v, k, sizeof *v, cmp_double);
+		double lo = k ? v[0] : NAN, hi = lo;
+		for (size_t i = 1; i < k; i++) {
+			if (v[i] < lo)
+				lo = v[i];
+			if (v[i] > hi)
+				hi = v[i];
+		}
+		static const double qs[] = {25, 50, 75, 90, 99};
+		double pv[5];
+		percentiles(v, k, qs, 5, pv);
 		int64_t row = query_tb_row(&b, -1, -1, p->err);
 		if (row < 0 || query_tb_text(&b, row, 0, cols[c].name, p->err) < 0) {
 			query_tb_done(&b);
@@ -933,13 +1007,12 @@ static int cmd_stats(query_parser *p, query_result *out)
 			goto done;
 		}
 		query_tb_num(&b, row, 1, (double)k);
-		query_tb_num(&b, row, 2, k ? v[0] : NAN);
-		query_tb_num(&b, row, 3, k ? v[k - 1] : NAN);
+		query_tb_num(&b, row, 2, lo);
+		query_tb_num(&b, row, 3, hi);
 		query_tb_num(&b, row, 4, k ? sum / (double)k : NAN);
 		query_tb_num(&b, row, 5, sum);
-		static const double qs[] = {25, 50, 75, 90, 99};
 		for (int q = 0; q < 5; q++)
-			query_tb_num(&b, row, 6 + q, percentile(v, k, qs[q]));
+			query_tb_num(&b, row, 6 + q, pv[q]);
 	}
 	query_tb_done(&b);
 	out->note = xasprintf("over %lld of %lld %s", (long long)n, (long long)total,

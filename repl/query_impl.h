@@ -153,7 +153,8 @@ struct query_session {
 	char *opcode_names[256];    /* owned copies, by opcode id */
 
 	/* Lazy caches of the bound graph (NULL until first used). */
-	hlo_shape *shapes;          /* [n_nodes] */
+	hlo_shape *shapes;          /* [n_nodes], each decoded on first use */
+	uint8_t *shape_done;        /* [n_nodes] 1 once shapes[v] is decoded */
 	char **shape_text;          /* [n_nodes], each built on first use */
 	cost_estimate *cost;        /* [n_nodes] */
 	double *predicted;          /* [n_configs] */
@@ -236,6 +237,13 @@ double query_eval_num(query_session *s, const query_expr *e, int64_t row);
 const char *query_eval_text(query_session *s, const query_expr *e, int64_t row);
 double query_field_num(query_session *s, const query_field *f, int64_t row);
 const char *query_field_text(query_session *s, const query_field *f, int64_t row);
+/* Evaluates a number expression for rows[0..n) into out[0..n): by blocks of
+ * rows (one tree walk per block, tight loops per operator) when the tree is
+ * shallow, else one row at a time. */
+void query_eval_rows(query_session *s, const query_expr *e, const int64_t *rows, int64_t n,
+		     double *out);
+/* Rows per block of query_eval_rows (and of its callers' buffers). */
+#define QUERY_ROWS 256
 /* Truth of a number: non-zero and not NaN. */
 static inline int query_truthy(double v)
 {
@@ -247,6 +255,8 @@ int query_need_shapes(query_session *s, hs_error *err);
 int query_need_cost(query_session *s, hs_error *err);
 int query_need_predicted(query_session *s, hs_error *err);
 const char *query_shape_text(query_session *s, int64_t node);
+/* The decoded shape of a node (after query_need_shapes). */
+const hlo_shape *query_shape(query_session *s, int64_t node);
 
 /* ---- tables --------------------------------------------------------- */
 
