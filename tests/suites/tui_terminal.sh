@@ -86,6 +86,7 @@ tui_finish "q on the last view quits" 0
 # Bad files: a message, never a crash.
 mkdir -p "$T/set/good" "$T/set/bad"
 cp "$DATA/$TILE" "$T/set/good/inception.npz"
+cp "$DATA/$TILE" "$T/set/good/réseau-λ.npz"
 printf 'not a zip at all' >"$T/set/bad/garbage.npz"
 head -c 3000 "$DATA/$UNET" >"$T/set/bad/truncated.npz"
 tui_start "$T" set
@@ -95,7 +96,9 @@ tui_has "Enter on a bad file shows the loader's message" "bad/garbage.npz: "
 tui_keys j Enter
 tui_has "the truncated file too" "bad/truncated.npz: "
 tui_keys G Enter
-tui_has "a good file still opens" "inception  tile graph"
+tui_has "a good file still opens" "réseau-λ  tile graph"
+tui_keys q k Enter
+tui_has "wide characters in names" "inception  tile graph"
 tui_keys Q
 tui_finish "bad-file dataset session ends cleanly" 0
 
@@ -113,6 +116,21 @@ tui_has ":open of a good file opens it" "inception  tile graph"
 tui_keys Q
 tui_finish ":open session ends cleanly" 0
 
+# The command line completes command names, columns and files with Tab.
+tui_start "$DATA" "$UNET"
+tui_keys t :
+tui_type 'sor'
+tui_keys Tab
+tui_has "Tab completes a command name" ":sort"
+tui_has "Tab lists the candidates" "sort  sort-desc"
+tui_type ' use'
+tui_keys Tab
+tui_has "Tab completes a column name" ":sort users"
+tui_keys Enter
+tui_has "the completed command runs" "sorted by users, ascending"
+tui_keys Q
+tui_finish "completion session ends cleanly" 0
+
 # Before the terminal is touched: bad files, usage, no terminal.
 expect_status 2 "a bad file: exit 2" "$HLOSCOPE" "$T/set/bad/garbage.npz"
 if grep -q "garbage.npz" "$T/err"; then ok "a bad file: message names it"; else bad "a bad file: message names it" "$(cat "$T/err")"; fi
@@ -122,6 +140,7 @@ expect_status 1 "explore without a path: exit 1" "$HLOSCOPE" explore
 expect_status 1 "explore with an unknown option: exit 1" "$HLOSCOPE" explore --frob "$DATA/$UNET"
 expect_status 1 "explore with two paths: exit 1" "$HLOSCOPE" explore "$DATA/$UNET" "$DATA/$TILE"
 expect_status 1 "explore --model without a file: exit 1" "$HLOSCOPE" explore "$DATA/$UNET" --model
+expect_status 2 "explore --model with a bad model file: exit 2" "$HLOSCOPE" explore "$DATA/$UNET" --model "$T/set/bad/garbage.npz"
 expect_status 0 "explore --help" "$HLOSCOPE" explore --help
 expect_status 1 "no terminal: exit 1" "$HLOSCOPE" "$DATA/$UNET" </dev/null
 if grep -q "needs a terminal" "$T/err"; then ok "no terminal: message"; else bad "no terminal: message" "$(cat "$T/err")"; fi
