@@ -8,7 +8,7 @@ H=$HLOSCOPE
 REAL=$DATA/npz
 UNET=$REAL/layout/xla/default/train/unet3d.npz
 DEMO=$T/demo
-SMALL="--epochs 8 --hidden 16 --batch 16 --quiet"
+SMALL="--epochs 5 --hidden 16 --batch 16 --quiet"
 
 # check NAME STATUS CMD...: the exit status and a clean stderr.
 check() {
@@ -45,14 +45,16 @@ grep -q "sage-ranker v1 (layout+tile)" "$T/out" && ok "train names the model it 
 ls "$T"/m.hsm.tmp* >/dev/null 2>&1 && bad "no temporary file" "left behind" || ok "no temporary file left behind"
 
 check 0 "train prints a progress line per epoch" "$H" train "$DEMO/npz/layout/xla/default/train" \
-	-o "$T/p.hsm" --epochs 2 --hidden 8 --batch 8
+	-o "$T/p2.hsm" --epochs 2 --hidden 8 --batch 8 --threads 2
 n=$(grep -c "^layout epoch .*loss .*valid tau" "$T/err")
 [ "$n" -eq 2 ] && ok "two progress lines with loss and valid tau" || bad "progress lines" "got $n: $(head -3 "$T/err")"
-
 check 0 "train again with the same seed and one thread" "$H" train "$DEMO/npz/layout/xla/default/train" \
-	"$DEMO/npz/tile/xla/train" -o "$T/m1.hsm" $SMALL --threads 1
-cmp -s "$T/m.hsm" "$T/m1.hsm" && ok "same seed, same model file whatever --threads" ||
+	-o "$T/p1.hsm" --epochs 2 --hidden 8 --batch 8 --threads 1
+cmp -s "$T/p1.hsm" "$T/p2.hsm" && ok "same seed, same model file whatever --threads" ||
 	bad "determinism" "the files differ"
+check 0 "train with another seed" "$H" train "$DEMO/npz/layout/xla/default/train" \
+	-o "$T/p3.hsm" --epochs 2 --hidden 8 --batch 8 --seed 9
+cmp -s "$T/p1.hsm" "$T/p3.hsm" && bad "seed" "another seed gave the same model" || ok "another seed, another model"
 
 # ---- eval on a graph the model never saw ------------------------------------
 check 0 "eval --json on the held-out demo graphs" "$H" eval "$DEMO/npz/layout/xla/default/valid" \
