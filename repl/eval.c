@@ -46,15 +46,12 @@ static const query_field config_derived[] = {
 };
 #define N_CONFIG_DERIVED (sizeof config_derived / sizeof config_derived[0])
 
+static void text_map_free(struct query_text_map *m);
+
 static void drop_caches(query_session *s)
 {
-	if (s->shape_text && s->g)
-		for (int64_t i = 0; i < s->g->n_nodes; i++)
-			free(s->shape_text[i]);
-	free(s->shape_text);
+	text_map_free(s->shape_text);
 	free(s->shapes);
-	free(s->shape_done);
-	s->shape_done = NULL;
 	free(s->cost);
 	free(s->predicted);
 	free(s->runtime_rank);
@@ -296,51 +293,112 @@ const char *query_suggest_field(query_session *s, int scope, const char *word)
 
 int query_need_shapes(query_session *s, hs_error *err)
 {
-	const hs_graph *g = s->g;
+	size_t n = (size_t)s->g->n_nodes;
 
 	if (s->shapes)
 		return 0;
-	size_t n = (size_t)g->n_nodes;
-	/* Decoded one node at a time when first asked for: a filter that
-	 * shows the shape of 200 nodes of 40,000 decodes 200. */
-	s->shapes = malloc((n ? n : 1) * sizeof *s->shapes);
-	s->shape_done = calloc(n ? n : 1, 1);
-	s->shape_text = calloc(n ? n : 1, sizeof *s->shape_text);
-	if (!s->shapes || !s->shape_done || !s->shape_text) {
-		free(s->shapes);
-		free(s->shape_done);
-		free(s->shape_text);
-		s->shapes = NULL;
-		s->shape_done = NULL;
-		s->shape_text = NULL;
+	s->shapes = calloc(n ? n : 1, sizeof *s->shapes);
+	if (!s->shapes)
 		return hs_fail(err, HS_EDATA, "out of memory for %zu shapes", n);
-	}
 	return 0;
 }
 
-const hlo_shape *query_shape(query_session *s, int64_t v)
+const query_shape_info *query_shape(query_session *s, int64_t v)
 {
-	if (!s->shape_done[v]) {
-		hlo_decode_shape(graph_feat(s->g, v), s->g->feat_width, &s->shapes[v]);
-		s->shape_done[v] = 1;
+	query_shape_info *si = &s->shapes[v];
+
+	if (!si->done) {
+		hlo_shape sh;
+		hlo_decode_shape(graph_feat(s->g, v), s->g->feat_width, &sh);
+		si->valid = (uint8_t)sh.valid;
+		si->rank = (int16_t)sh.rank;
+		si->elem = (int16_t)(sh.is_tuple ? HLO_ET_TUPLE : sh.element_type);
+		si->elements = (double)sh.element_count;
+		si->done = 1;
 	}
-	return &s->shapes[v];
+	return si;
+}
+
+/* Node id -> text, open addressing; grows with use. */
+struct query_text_map {
+	int64_t *keys;  /* -1 = empty */
+	char **vals;
+	size_t cap, n;
+};
+
+static void text_map_free(struct query_text_map *m)
+{
+	if (!m)
+		return;
+	for (size_t i = 0; i < m->cap; i++)
+		free(m->vals[i]);
+	free(m->keys);
+	free(m->vals);
+	free(m);
+}
+
+static size_t text_slot(const struct query_text_map *m, int64_t key)
+{
+	uint64_t h = (uint64_t)key * 0x9e3779b97f4a7c15ull;
+	size_t i = (size_t)(h >> 17) & (m->cap - 1);
+
+	while (m->keys[i] != -1 && m->keys[i] != key)
+		i = (i + 1) & (m->cap - 1);
+	return i;
+}
+
+static int text_map_grow(struct query_text_map *m)
+{
+	size_t cap = m->cap ? m->cap * 2 : 256;
+	struct query_text_map nm = {malloc(cap * sizeof(int64_t)), calloc(cap, sizeof(char *)), cap, 0};
+
+	if (!nm.keys || !nm.vals) {
+		free(nm.keys);
+		free(nm.vals);
+		return -1;
+	}
+	for (size_t i = 0; i < cap; i++)
+		nm.keys[i] = -1;
+	for (size_t i = 0; i < m->cap; i++) {
+		if (m->keys[i] == -1)
+			continue;
+		size_t j = text_slot(&nm, m->keys[i]);
+		nm.keys[j] = m->keys[i];
+		nm.vals[j] = m->vals[i];
+		nm.n++;
+	}
+	free(m->keys);
+	free(m->vals);
+	*m = nm;
+	return 0;
 }
 
 const char *query_shape_text(query_session *s, int64_t v)
 {
-	if (!s->shapes && query_need_shapes(s, NULL) < 0)
-		return "?";
-	if (!s->shape_text[v]) {
-		char buf[256];
-		int n = hlo_shape_text(query_shape(s, v), buf, sizeof buf);
-		if (n < 0)
-			return "?";
-		s->shape_text[v] = strdup(buf);
-		if (!s->shape_text[v])
+	struct query_text_map *m = s->shape_text;
+
+	if (!m) {
+		m = s->shape_text = calloc(1, sizeof *m);
+		if (!m)
 			return "?";
 	}
-	return s->shape_text[v];
+	if ((m->n + 1) * 2 > m->cap && text_map_grow(m) < 0)
+		return "?";
+	size_t i = text_slot(m, v);
+	if (m->keys[i] == v)
+		return m->vals[i];
+	hlo_shape sh;
+	char buf[256];
+	hlo_decode_shape(graph_feat(s->g, v), s->g->feat_width, &sh);
+	if (hlo_shape_text(&sh, buf, sizeof buf) < 0)
+		return "?";
+	char *t = strdup(buf);
+	if (!t)
+		return "?";
+	m->keys[i] = v;
+	m->vals[i] = t;
+	m->n++;
+	return t;
 }
 
 int query_need_cost(query_session *s, hs_error *err)
@@ -448,7 +506,6 @@ int query_need_predicted(query_session *s, hs_error *err)
 int query_prepare_field(query_session *s, const query_field *f, hs_error *err)
 {
 	switch (f->kind) {
-	case QF_SHAPE:
 	case QF_ELEM:
 	case QF_RANK:
 	case QF_ELEMENTS:
@@ -504,7 +561,7 @@ double query_field_num(query_session *s, const query_field *f, int64_t row)
 	case QF_RANK:
 		return query_shape(s, row)->valid ? (double)query_shape(s, row)->rank : NAN;
 	case QF_ELEMENTS:
-		return query_shape(s, row)->valid ? (double)query_shape(s, row)->element_count : NAN;
+		return query_shape(s, row)->valid ? query_shape(s, row)->elements : NAN;
 	case QF_CONFIGURABLE:
 		return g->kind == HS_KIND_LAYOUT && g->cfg_index && g->cfg_index[row] >= 0;
 	case QF_COST:
@@ -542,10 +599,10 @@ const char *query_field_text(query_session *s, const query_field *f, int64_t row
 	case QF_CATEGORY:
 		return hlo_category_name(hlo_opcode_category(g->opcode[row]));
 	case QF_ELEM: {
-		const hlo_shape *sh = query_shape(s, row);
-		if (!sh->valid || sh->element_type < 0)
+		const query_shape_info *sh = query_shape(s, row);
+		if (!sh->valid || sh->elem < 0)
 			return "";
-		return hlo_element_type_name(sh->element_type);
+		return hlo_element_type_name(sh->elem);
 	}
 	case QF_SHAPE:
 		return query_shape_text(s, row);

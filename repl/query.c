@@ -439,7 +439,9 @@ oom:
 static int64_t *filter_rows(query_parser *p, const query_expr *where, int64_t n,
 			    int64_t *count)
 {
-	int64_t *ids = malloc((size_t)(n ? n : 1) * sizeof *ids);
+	/* Grown as rows match: a selective filter touches little memory. */
+	size_t cap = where ? 1024 : (size_t)(n ? n : 1);
+	int64_t *ids = malloc(cap * sizeof *ids);
 	int64_t k = 0;
 
 	if (!ids) {
@@ -462,6 +464,17 @@ static int64_t *filter_rows(query_parser *p, const query_expr *where, int64_t n,
 			for (int j = 0; j < b; j++)
 				rows[j] = i + j;
 			query_eval_rows(p->s, where, rows, b, v);
+			if ((size_t)k + (size_t)b > cap) {
+				size_t ncap = cap * 2 > (size_t)n ? (size_t)n : cap * 2;
+				int64_t *nids = realloc(ids, ncap * sizeof *ids);
+				if (!nids) {
+					free(ids);
+					oom(p);
+					return NULL;
+				}
+				ids = nids;
+				cap = ncap;
+			}
 			for (int j = 0; j < b; j++)
 				if (query_truthy(v[j]))
 					ids[k++] = i + j;
@@ -1085,7 +1098,7 @@ static int cmd_show(query_parser *p, query_result *out)
 
 	if (v < 0 || expect_end(p, "end of line after the node id") < 0)
 		return -1;
-	if (query_need_shapes(s, p->err) < 0 || query_need_cost(s, p->err) < 0)
+	if (query_need_cost(s, p->err) < 0)
 		return data_fail(p, p->err);
 	int op = g->opcode[v];
 	int comp = g->comp_of ? g->comp_of[v] : 0;
@@ -1609,8 +1622,6 @@ static int cmd_config(query_parser *p, query_result *out)
 		return 0;
 	}
 	if (graph_load_node_configs(g, p->err) < 0)
-		return data_fail(p, p->err);
-	if (query_need_shapes(p->s, p->err) < 0)
 		return data_fail(p, p->err);
 	const char *names[3 + 64];
 	query_type types[3 + 64];

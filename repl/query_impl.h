@@ -138,6 +138,14 @@ typedef struct query_expr {
 
 /* ---- session -------------------------------------------------------- */
 
+typedef struct query_shape_info {
+	double elements;
+	int16_t rank;
+	int16_t elem;      /* hlo element type, -1 when none */
+	uint8_t valid;
+	uint8_t done;      /* decoded */
+} query_shape_info;
+
 struct query_session {
 	hs_graph *g;
 	const hs_model *model;
@@ -153,9 +161,11 @@ struct query_session {
 	char *opcode_names[256];    /* owned copies, by opcode id */
 
 	/* Lazy caches of the bound graph (NULL until first used). */
-	hlo_shape *shapes;          /* [n_nodes], each decoded on first use */
-	uint8_t *shape_done;        /* [n_nodes] 1 once shapes[v] is decoded */
-	char **shape_text;          /* [n_nodes], each built on first use */
+	/* Decoded shapes, dense but filled on first use per node (rank, elem
+	 * and elements read them), and shape texts in a hash by node id, so
+	 * that showing 200 shapes of 40,000 nodes touches little memory. */
+	struct query_shape_info *shapes;  /* [n_nodes] */
+	struct query_text_map *shape_text;
 	cost_estimate *cost;        /* [n_nodes] */
 	double *predicted;          /* [n_configs] */
 	double *runtime_rank;       /* [n_configs] 1 = fastest; NaN unlabeled */
@@ -254,9 +264,10 @@ static inline int query_truthy(double v)
 int query_need_shapes(query_session *s, hs_error *err);
 int query_need_cost(query_session *s, hs_error *err);
 int query_need_predicted(query_session *s, hs_error *err);
+/* A node's shape as HLO text (cached; needs no query_need_shapes). */
 const char *query_shape_text(query_session *s, int64_t node);
-/* The decoded shape of a node (after query_need_shapes). */
-const hlo_shape *query_shape(query_session *s, int64_t node);
+/* A node's rank, element type and count (after query_need_shapes). */
+const query_shape_info *query_shape(query_session *s, int64_t node);
 
 /* ---- tables --------------------------------------------------------- */
 
