@@ -226,6 +226,8 @@ int npz_stream(npz *a, const char *name, npz_chunk_fn fn, void *ctx, hs_error *e
 		return -1;
 	}
 	size_t per = STREAM_CHUNK / h.itemsize;
+	if (per > h.count) /* a small array gets a small buffer */
+		per = h.count ? (size_t)h.count : 1;
 	uint8_t *buf = malloc(per * h.itemsize);
 	if (!buf) {
 		zip_reader_close(r);

@@ -361,7 +361,7 @@ zip_reader *zip_reader_open(zip_archive *z, const zip_entry *e, hs_error *err)
 	r->z = z;
 	r->e = e;
 	if (e->method == 8) {
-		r->in = malloc(IN_CHUNK);
+		r->in = malloc(e->comp_size < IN_CHUNK ? (size_t)e->comp_size + 1 : IN_CHUNK);
 		if (!r->in || inflateInit2(&r->zs, -15) != Z_OK) {
 			free(r->in);
 			free(r);
