@@ -847,17 +847,29 @@ static void eval_block(query_session *s, const query_expr *e, const int64_t *r, 
 			return;
 		}
 	case QE_AND:
+	case QE_OR: {
+		/* The right side only for the rows the left side leaves open
+		 * (a selection vector), so a selective first term saves the
+		 * loads of the others. */
+		int want = e->kind == QE_AND; /* rows whose left value is this go on */
+		int64_t sub[QUERY_ROWS];
+		int pos[QUERY_ROWS], m = 0;
 		eval_block(s, e->a, r, n, out);
-		eval_block(s, e->b, r, n, tmp);
-		for (int i = 0; i < n; i++)
-			out[i] = query_truthy(out[i]) && query_truthy(tmp[i]);
+		for (int i = 0; i < n; i++) {
+			int t = query_truthy(out[i]);
+			out[i] = t;
+			if (t == want) {
+				sub[m] = r[i];
+				pos[m++] = i;
+			}
+		}
+		if (m == 0)
+			return;
+		eval_block(s, e->b, sub, m, tmp);
+		for (int j = 0; j < m; j++)
+			out[pos[j]] = query_truthy(tmp[j]);
 		return;
-	case QE_OR:
-		eval_block(s, e->a, r, n, out);
-		eval_block(s, e->b, r, n, tmp);
-		for (int i = 0; i < n; i++)
-			out[i] = query_truthy(out[i]) || query_truthy(tmp[i]);
-		return;
+	}
 	case QE_OPSET: {
 		const uint8_t *op = s->g->opcode;
 		for (int i = 0; i < n; i++)
