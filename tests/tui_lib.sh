@@ -25,25 +25,29 @@ tui_capture() { TM capture-pane -p -t t 2>/dev/null; }
 # With attributes: a key may change only where the highlight is.
 tui_state() { TM capture-pane -e -p -t t 2>/dev/null; }
 
-# Waits until the screen is the same on two polls 50 ms apart (and, with
+# Waits until the screen is the same on three polls 50 ms apart (and, with
 # an argument, non-blank: the program has drawn).
 tui_settle() {
-	prev="" i=0
-	while [ $i -lt 200 ]; do
+	prev="" i=0 same=0
+	while [ $i -lt 300 ]; do
 		sleep 0.05
 		cur=$(tui_state)
 		if [ "$cur" = "$prev" ] && { [ $# -eq 0 ] || [ -n "$(printf '%s' "$cur" | tr -d ' \n')" ]; }; then
-			return 0
+			same=$((same + 1))
+			[ $same -ge 2 ] && return 0
+		else
+			same=0
 		fi
 		prev=$cur
 		i=$((i + 1))
 	done
 }
 
-# Waits (up to 2 s) for the screen to differ from $1, then for it to settle.
+# Waits (up to 6 s: sanitizer builds on a loaded machine) for the screen
+# to differ from $1, then for it to settle.
 tui_wait_change() {
 	i=0
-	while [ $i -lt 40 ] && [ "$(tui_state)" = "$1" ]; do
+	while [ $i -lt 120 ] && [ "$(tui_state)" = "$1" ]; do
 		sleep 0.05
 		i=$((i + 1))
 	done
@@ -65,7 +69,7 @@ tui_start() {
 }
 
 # One key at a time, each waited for (a key may leave the screen as it is:
-# then the wait ends after 2 s).
+# then the wait ends after 6 s).
 tui_keys() {
 	for k in "$@"; do
 		before=$(tui_state)

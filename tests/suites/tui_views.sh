@@ -103,7 +103,7 @@ tui_keys c
 tui_screen configs_layout
 tui_keys Enter
 tui_screen config_values_layout
-tui_keys q g m j m
+tui_keys q m j m
 tui_has "two marks, A and B" "marks: A=0 B=1"
 tui_keys l ']' g
 tui_screen configs_sort_runtime_desc
