@@ -233,26 +233,52 @@ static long screen_lines(const char *s, size_t n, int cols)
 	return lines;
 }
 
-/* One key from the terminal, without echo or line buffering. */
+/* The terminal settings to restore if a signal ends the process while the
+ * pager waits for a key in non-canonical mode. */
+static struct termios key_saved;
+static volatile sig_atomic_t key_raw;
+
+static void on_fatal_signal(int sig)
+{
+	if (key_raw)
+		tcsetattr(STDIN_FILENO, TCSANOW, &key_saved);
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+/* One key from the terminal, without echo or line buffering (Ctrl-C comes
+ * as a byte, so the pager treats it as q). */
 static int read_key(void)
 {
-	struct termios old, raw;
+	static const int fatal[] = {SIGTERM, SIGHUP, SIGQUIT};
+	struct sigaction sa = {0}, old_sa[3];
+	struct termios raw;
 	unsigned char c = 'q';
 
-	if (tcgetattr(STDIN_FILENO, &old) < 0)
+	if (tcgetattr(STDIN_FILENO, &key_saved) < 0)
 		return 'q';
-	raw = old;
+	raw = key_saved;
 	raw.c_lflag &= (tcflag_t) ~(ICANON | ECHO | ISIG);
 	raw.c_cc[VMIN] = 1;
 	raw.c_cc[VTIME] = 0;
-	if (tcsetattr(STDIN_FILENO, TCSAFLUSH, &raw) < 0)
-		return 'q';
-	ssize_t r;
-	do
-		r = read(STDIN_FILENO, &c, 1);
-	while (r < 0 && errno == EINTR);
-	tcsetattr(STDIN_FILENO, TCSAFLUSH, &old);
-	return r == 1 ? c : 'q';
+	sa.sa_handler = on_fatal_signal;
+	sigemptyset(&sa.sa_mask);
+	for (int i = 0; i < 3; i++)
+		sigaction(fatal[i], &sa, &old_sa[i]);
+	key_raw = 1;
+	if (tcsetattr(STDIN_FILENO, TCSAFLUSH, &raw) == 0) {
+		ssize_t r;
+		do
+			r = read(STDIN_FILENO, &c, 1);
+		while (r < 0 && errno == EINTR);
+		if (r != 1)
+			c = 'q';
+	}
+	tcsetattr(STDIN_FILENO, TCSAFLUSH, &key_saved);
+	key_raw = 0;
+	for (int i = 0; i < 3; i++)
+		sigaction(fatal[i], &old_sa[i], NULL);
+	return c;
 }
 
 /* The built-in pager: a page, then "-- more --" and one key at a time. */

@@ -178,3 +178,19 @@ if ls "$T"/san.* >/dev/null 2>&1; then
 else
 	ok "repl: no sanitizer report"
 fi
+
+# A signal while the pager waits for a key leaves the terminal as it was.
+$TM new-session -d -s e -x 100 -y 24 \
+	"sh -c 'echo \$\$ >$T/e.pid; exec env XDG_STATE_HOME=$T/state HOME=$T/home PAGER= $HLOSCOPE repl $F'; stty -a >$T/e.stty; sleep 30"
+check e "signal test session starts" '^unet3d>$'
+keys e 'nodes limit 40' Enter
+check e "signal test: pager waits" '^-- more --'
+kill -TERM "$(cat "$T/e.pid")"
+i=0
+while [ ! -s "$T/e.stty" ] && [ $i -lt "$WAIT" ]; do sleep 0.1; i=$((i + 1)); done
+if grep -qw icanon "$T/e.stty" && ! grep -q -- '-icanon' "$T/e.stty" &&
+	! grep -q -- '-echo ' "$T/e.stty" && ! grep -q -- '-isig' "$T/e.stty"; then
+	ok "repl: SIGTERM in the pager restores the terminal"
+else
+	bad "repl: SIGTERM in the pager restores the terminal" "$(grep -o -- '-\?icanon\|-\?echo \|-\?isig' "$T/e.stty" | tr '\n' ' ')"
+fi
