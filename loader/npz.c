@@ -82,6 +82,9 @@ static int read_header(npz *a, const char *name, zip_reader *r, npy_header *h, h
 		hs_error_prefix(err, "%s: %s.npy", a->path, name);
 		return -1;
 	}
+	if (total < got) /* a 1.0 header length below 2: shorter than what was read */
+		return hs_fail(err, HS_EDATA, "%s: %s.npy: byte 8: header length %zu is too short",
+			       a->path, name, total - 10);
 	if (total > e->size)
 		return hs_fail(err, HS_EDATA, "%s: %s.npy: byte %zu: header claims %zu bytes, member has %llu",
 			       a->path, name, got, total, (unsigned long long)e->size);
