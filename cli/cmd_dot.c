@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "cli/commands.h"
 #include "loader/graph.h"
@@ -48,13 +49,14 @@ static const char help_text[] =
 	"  --compare A B        highlight the nodes whose values differ between configs\n"
 	"                       A and B (index, best, worst or default; model/compare.h)\n"
 	"  --limit N            refuse regions over N nodes (default 500)\n"
-	"  --force              lay out any size\n";
+	"  --force              lay out any size\n"
+	"  --time               print where the time went to stderr\n";
 
 typedef struct dot_args {
 	const char *file, *out, *fmt, *heat, *heat_scale;
 	const char *around, *radius, *direction, *max_users, *path_a, *path_b, *max_nodes,
 		*computation, *nodes, *highlight, *limit, *compare_a, *compare_b;
-	int configurable, force, text, cells, n_kinds;
+	int configurable, force, text, cells, timing, n_kinds;
 } dot_args;
 
 /* Parses a signed integer; returns 0 on success. */
@@ -202,6 +204,9 @@ static int parse_args(int argc, char **argv, dot_args *a)
 		} else if (!strcmp(o, "--cells")) {
 			a->cells = 1;
 			continue;
+		} else if (!strcmp(o, "--time")) {
+			a->timing = 1;
+			continue;
 		} else if (o[0] == '-' && o[1]) {
 			return cli_usage_error("dot", "unknown option '%s' (see hloscope dot --help)", o);
 		} else if (!a->file) {
@@ -347,32 +352,31 @@ static double *heat_values(const hs_graph *g, const char *what, char *name, size
 	return v;
 }
 
-static int print_text(const region *r, const dot_opts *o)
+typedef struct timing {
+	double start, open, region, export, layout, graphviz, draw;
+} timing;
+
+static double now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+#define TEXT_BAND 48 /* rows drawn at a time */
+
+static int print_text(const region *r, const dot_opts *o, timing *tm)
 {
 	hs_error err = {0};
 	hs_layout *L = layout_region(r, o, &err);
 	canvas *cv;
-	char *text;
-	int w, h;
+	int w, h, band;
 
 	if (!L)
 		return cli_report(&err);
-	canvas_extent(L, &w, &h);
-	cv = canvas_new(w, h);
-	if (!cv) {
-		layout_free(L);
-		fprintf(stderr, "hloscope: the drawing (%d x %d cells) is too large for memory\n",
-			w, h);
-		return 2;
-	}
-	canvas_draw(cv, L, 0, 0, -1);
-	text = canvas_text(cv);
-	if (!text) {
-		canvas_free(cv);
-		layout_free(L);
-		fprintf(stderr, "hloscope: out of memory\n");
-		return 2;
-	}
+	tm->layout = L->seconds_total;
+	tm->graphviz = L->seconds_graphviz;
+	double t0 = now();
 	printf("%s: %" PRId64 " nodes, %" PRId64 " edges", r->title, r->n_nodes, r->n_edges);
 	if (r->n_more)
 		printf(", %" PRId64 " collapsed user group%s", r->n_more, r->n_more == 1 ? "" : "s");
@@ -383,11 +387,46 @@ static int print_text(const region *r, const dot_opts *o)
 		       dot_heat_edge(&L->scale, DOT_HEAT_BINS / 2),
 		       dot_heat_edge(&L->scale, DOT_HEAT_BINS));
 	}
-	fputs(text, stdout);
-	free(text);
-	canvas_free(cv);
+	/* Drawn and printed in bands of rows: a big drawing never needs all its
+	 * cells at once (the canvas is window-invariant, so bands join exactly). */
+	canvas_extent(L, &w, &h);
+	band = h < TEXT_BAND ? h : TEXT_BAND;
+	cv = canvas_new(w, band);
+	for (int y0 = 0; cv && y0 < h; y0 += band) {
+		if (h - y0 < cv->height) {
+			canvas_free(cv);
+			cv = canvas_new(w, h - y0);
+			if (!cv)
+				break;
+		}
+		canvas_draw(cv, L, 0, y0, -1);
+		if (canvas_write(cv, stdout) != 0) {
+			canvas_free(cv);
+			layout_free(L);
+			fprintf(stderr, "hloscope: cannot write the drawing to stdout\n");
+			return 2;
+		}
+	}
 	layout_free(L);
+	if (!cv) {
+		fprintf(stderr, "hloscope: out of memory drawing %d x %d cells\n", w, h);
+		return 2;
+	}
+	canvas_free(cv);
+	tm->draw = now() - t0;
 	return fflush(stdout) == 0 ? 0 : 2;
+}
+
+static void print_timing(const timing *t, double end)
+{
+	fprintf(stderr, "time: load %.1f ms, region %.1f ms", 1e3 * (t->open - t->start),
+		1e3 * (t->region - t->open));
+	if (t->export > 0)
+		fprintf(stderr, ", export %.1f ms", 1e3 * t->export);
+	if (t->layout > 0)
+		fprintf(stderr, ", layout %.1f ms (Graphviz dot %.1f ms), drawing and printing "
+			"%.1f ms", 1e3 * t->layout, 1e3 * t->graphviz, 1e3 * t->draw);
+	fprintf(stderr, ", total %.1f ms\n", 1e3 * (end - t->start));
 }
 
 int cmd_dot(int argc, char **argv)
@@ -404,6 +443,7 @@ int cmd_dot(int argc, char **argv)
 	char heat_name[128];
 	const char *fmt = NULL;
 	int rc;
+	timing tm = {0};
 
 	for (int i = 1; i < argc; i++)
 		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
@@ -449,11 +489,13 @@ int cmd_dot(int argc, char **argv)
 	if (a.highlight && (rc = parse_ids("--highlight", a.highlight, &hl, &n_hl)) != 0)
 		goto out;
 
+	tm.start = now();
 	g = graph_open(a.file, &err);
 	if (!g) {
 		rc = cli_report(&err);
 		goto out;
 	}
+	tm.open = now();
 	for (size_t i = 0; i < n_hl; i++)
 		if (hl[i] >= g->n_nodes) {
 			rc = cli_usage_error("dot", "--highlight: node %" PRId64 " is out of range: "
@@ -485,6 +527,7 @@ int cmd_dot(int argc, char **argv)
 		rc = cli_report(&err);
 		goto out;
 	}
+	tm.region = now();
 	if (a.out) {
 		opts.terminal = a.cells;
 		if (!strcmp(a.out, "-")) {
@@ -502,8 +545,11 @@ int cmd_dot(int argc, char **argv)
 			goto out;
 		}
 		opts.terminal = 0;
+		tm.export = now() - tm.region;
 	}
-	rc = a.text ? print_text(r, &opts) : 0;
+	rc = a.text ? print_text(r, &opts, &tm) : 0;
+	if (a.timing && rc == 0)
+		print_timing(&tm, now());
 out:
 	region_free(r);
 	graph_free(g);

@@ -294,11 +294,29 @@ static int trace_edge(pen *p, const hs_layout *L, const lay_edge *e)
 	return path_to(p, col_of(h->x), row_of(h->y), vf);
 }
 
+/* 1 when the edge may touch the window: a B-spline stays inside the hull
+ * of its control points, and the traced path also joins the box centers. */
+static int edge_visible(const pen *p, const hs_layout *L, const lay_edge *e)
+{
+	const lay_node *t = &L->nodes[e->tail], *h = &L->nodes[e->head];
+	double x0 = fmin(t->x, h->x), x1 = fmax(t->x, h->x);
+	double y0 = fmin(t->y, h->y), y1 = fmax(t->y, h->y);
+
+	for (int32_t i = 0; i < e->n_pts; i++) {
+		x0 = fmin(x0, e->pts[2 * i]);
+		x1 = fmax(x1, e->pts[2 * i]);
+		y0 = fmin(y0, e->pts[2 * i + 1]);
+		y1 = fmax(y1, e->pts[2 * i + 1]);
+	}
+	return col_of(x1) + 1 >= p->x0 && col_of(x0) - 1 < p->x0 + p->c->width &&
+	       row_of(y1) + 1 >= p->y0 && row_of(y0) - 1 < p->y0 + p->c->height;
+}
+
 static void draw_edge(pen *p, const hs_layout *L, const lay_edge *e)
 {
 	int tb[4], hb[4];
 
-	if (trace_edge(p, L, e) || p->n < 2)
+	if (!edge_visible(p, L, e) || trace_edge(p, L, e) || p->n < 2)
 		return;
 	canvas_node_box(L, e->tail, &tb[0], &tb[1], &tb[2], &tb[3]);
 	canvas_node_box(L, e->head, &hb[0], &hb[1], &hb[2], &hb[3]);
@@ -547,6 +565,30 @@ char *canvas_text(const canvas *c)
 	}
 	s[o] = '\0';
 	return s;
+}
+
+int canvas_write(const canvas *c, FILE *fp)
+{
+	char *row = malloc((size_t)c->width * 4 + 2);
+
+	if (!row)
+		return -1;
+	for (int y = 0; y < c->height; y++) {
+		size_t o = 0, keep = 0;
+		for (int x = 0; x < c->width; x++) {
+			wchar_t ch = c->cells[(size_t)y * (size_t)c->width + (size_t)x].ch;
+			o += utf8_encode(ch ? ch : L' ', row + o);
+			if (ch != L' ' && ch != 0)
+				keep = o;
+		}
+		row[keep] = '\n';
+		if (fwrite(row, 1, keep + 1, fp) != keep + 1) {
+			free(row);
+			return -1;
+		}
+	}
+	free(row);
+	return 0;
 }
 
 const char *canvas_color_rgb(int color)

@@ -23,6 +23,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <wchar.h>
 
 #include "render/layout.h"
@@ -80,6 +81,9 @@ void canvas_draw(canvas *c, const hs_layout *L, int x0, int y0, int32_t cursor);
 /* Rows as UTF-8 text, trailing blanks removed, each ending in '\n'.  NULL
  * when out of memory. */
 char *canvas_text(const canvas *c);
+
+/* Writes the same rows as canvas_text() to fp; -1 on a write error. */
+int canvas_write(const canvas *c, FILE *fp);
 
 /* The color of a color index as "#rrggbb" (categories and heat bins use the
  * Graphviz fills), for front ends that can set colors. */

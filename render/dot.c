@@ -24,8 +24,9 @@
  * to gvContextPlugins() as builtins, so Graphviz neither reads its config
  * file (whose buffer it never frees) nor loads a text layout plugin: labels
  * are measured with Graphviz's built-in font metrics, which is fast,
- * deterministic and keeps fontconfig out of layouts.  The gd plugin (PNG)
- * is registered without its text layout part for the same reason. */
+ * deterministic and keeps fontconfig out of layouts.  PNG has a context of
+ * its own with the gd plugin, whose text layout measures labels with the
+ * FreeType font gd then draws them in (so they fit their boxes). */
 
 static GVC_t *gv_ctx;     /* layouts, DOT, SVG: built-in font metrics */
 static GVC_t *gv_png_ctx; /* PNG: gd with its FreeType text layout */
@@ -33,8 +34,6 @@ static int gv_tried, gv_png_tried, gv_atexit;
 static char gv_ctx_error[512];
 static char gv_last_error[512];
 static gvplugin_library_t *gv_core, *gv_layout, *gv_gd;
-static gvplugin_api_t gd_apis[8];
-static gvplugin_library_t gd_library;
 static lt_symlist_t gv_builtins[4], gv_png_builtins[4];
 
 static int gv_error_sink(char *msg)
@@ -108,34 +107,28 @@ static int plugin_dir(char *out, size_t cap)
 	return -1;
 }
 
+static char gv_dir[900];
+
 static void load_plugins(void)
 {
 	static int loaded;
-	char dir[900];
 
 	if (loaded)
 		return;
 	loaded = 1;
 	agseterrf(gv_error_sink);
 	agseterr(AGERR);
-	if (plugin_dir(dir, sizeof dir) != 0)
+	if (plugin_dir(gv_dir, sizeof gv_dir) != 0) {
+		gv_dir[0] = '\0';
 		return;
-	gv_core = plugin_symbol(dir, "libgvplugin_core.so.6", "gvplugin_core_LTX_library");
-	gv_layout = plugin_symbol(dir, "libgvplugin_dot_layout.so.6",
-				  "gvplugin_dot_layout_LTX_library");
-	gv_gd = plugin_symbol(dir, "libgvplugin_gd.so.6", "gvplugin_gd_LTX_library");
-	if (gv_gd) {
-		int a = 0;
-		for (gvplugin_api_t *api = gv_gd->apis; api && api->types &&
-		     a < (int)(sizeof gd_apis / sizeof gd_apis[0]) - 1; api++)
-			if (api->api != API_textlayout)
-				gd_apis[a++] = *api;
-		gd_library.packagename = gv_gd->packagename;
-		gd_library.apis = gd_apis;
 	}
+	gv_core = plugin_symbol(gv_dir, "libgvplugin_core.so.6", "gvplugin_core_LTX_library");
+	gv_layout = plugin_symbol(gv_dir, "libgvplugin_dot_layout.so.6",
+				  "gvplugin_dot_layout_LTX_library");
 }
 
-static GVC_t *make_context(lt_symlist_t *syms, int with_gd_text)
+/* The gd plugin pulls in libgd, FreeType and fontconfig: only for PNG. */
+static GVC_t *make_context(lt_symlist_t *syms, int with_gd)
 {
 	int k = 0;
 
@@ -146,9 +139,11 @@ static GVC_t *make_context(lt_symlist_t *syms, int with_gd_text)
 	syms[k++].address = gv_layout;
 	syms[k].name = "gvplugin_core_LTX_library";
 	syms[k++].address = gv_core;
-	if (gv_gd) {
+	if (with_gd && !gv_gd && gv_dir[0])
+		gv_gd = plugin_symbol(gv_dir, "libgvplugin_gd.so.6", "gvplugin_gd_LTX_library");
+	if (with_gd && gv_gd) {
 		syms[k].name = "gvplugin_gd_LTX_library";
-		syms[k++].address = with_gd_text ? (void *)gv_gd : (void *)&gd_library;
+		syms[k++].address = gv_gd;
 	}
 	syms[k].name = NULL;
 	syms[k].address = NULL;
@@ -698,6 +693,13 @@ Agraph_t *dot_build(const region *r, const dot_opts *o, hs_error *err)
 		attr(b.G, AGRAPH, "fontsize", "12");
 		attr(b.G, AGRAPH, "nodesep", "0.25");
 		attr(b.G, AGRAPH, "ranksep", "0.4");
+	}
+	/* Past the default region limit Graphviz's crossing minimisation and
+	 * network simplex dominate (a 1,300-node radius region: 76 s of CPU
+	 * unbounded, 3 s with these); bound their iterations. */
+	if (r->n_nodes + r->n_more > DOT_BIG_REGION) {
+		attr(b.G, AGRAPH, "mclimit", "0.3");
+		attr(b.G, AGRAPH, "nslimit", "0.5");
 	}
 	/* Node and edge defaults (declaration order is output order). */
 	attr(b.G, AGNODE, "shape", "box");

@@ -11,6 +11,10 @@
  * Heat mode fills nodes from any per-node number on a white-yellow-red ramp
  * (log scale when the values span more than two decades) and adds a legend.
  *
+ * Regions of more than DOT_BIG_REGION nodes get Graphviz's mclimit=0.3 and
+ * nslimit=0.5, bounding its crossing minimisation and network simplex
+ * (minutes become seconds, at some cost in crossings).
+ *
  * Output is deterministic: the same region and options give the same bytes.
  *
  * Ownership: dot_build() returns a graph the caller closes with agclose().
@@ -29,6 +33,8 @@
 
 #include "loader/error.h"
 #include "render/region.h"
+
+#define DOT_BIG_REGION 500
 
 typedef struct dot_opts {
 	const double *heat;      /* [g->n_nodes] or NULL; NaN = no value */

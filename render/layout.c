@@ -7,8 +7,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "loader/hlo.h"
+
+static double now_seconds(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
 
 void layout_free(hs_layout *L)
 {
@@ -77,6 +85,7 @@ hs_layout *layout_region(const region *r, const dot_opts *opts, hs_error *err)
 	const hs_graph *g = r->g;
 	char name[64];
 	int laid = 0;
+	double t0 = now_seconds(), t1;
 
 	if (opts)
 		o = *opts;
@@ -93,11 +102,13 @@ hs_layout *layout_region(const region *r, const dot_opts *opts, hs_error *err)
 	if (!L)
 		goto oom;
 	make_key(r, &o, L->key, sizeof L->key);
+	t1 = now_seconds();
 	if (gvLayout(gvc, G, "dot") != 0) {
 		hs_fail(err, HS_EDATA, "Graphviz dot layout of %s failed", r->title);
 		goto fail;
 	}
 	laid = 1;
+	L->seconds_graphviz = now_seconds() - t1;
 
 	boxf bb = GD_bb(G);
 	double ox = bb.LL.x, top = bb.UR.y;
@@ -240,6 +251,7 @@ hs_layout *layout_region(const region *r, const dot_opts *opts, hs_error *err)
 	gvFreeLayout(gvc, G);
 	agclose(G);
 	free(hl);
+	L->seconds_total = now_seconds() - t0;
 	return L;
 oom:
 	hs_fail(err, HS_EDATA, "out of memory laying out %s", r->title);

@@ -75,6 +75,8 @@ typedef struct hs_layout {
 	int heat;              /* 1 when nodes carry heat bins */
 	dot_heat_scale scale;  /* the heat scale, when heat */
 	char key[256];         /* graph path + region key + options digest */
+	double seconds_graphviz; /* wall time inside gvLayout */
+	double seconds_total;    /* wall time of layout_region: build, layout, read back */
 } hs_layout;
 
 hs_layout *layout_region(const region *r, const dot_opts *o, hs_error *err);

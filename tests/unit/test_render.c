@@ -848,6 +848,30 @@ static void test_layout(hs_graph *unet, hs_graph *tile)
 		}
 	CHECK("a panned window matches the full drawing", same);
 	canvas_free(win);
+	/* Bands of 5 rows written one after the other give the full text. */
+	char *full = canvas_text(cv);
+	char *joined = calloc(strlen(full) + 1, 1);
+	canvas *band = canvas_new(W, 5);
+	for (int y0 = 0; y0 < H; y0 += 5) {
+		if (H - y0 < 5) {
+			canvas_free(band);
+			band = canvas_new(W, H - y0);
+		}
+		canvas_draw(band, L, 0, y0, layout_find(L, 1027));
+		char *part = canvas_text(band);
+		if (strlen(joined) + strlen(part) <= strlen(full))
+			strcat(joined, part);
+		free(part);
+	}
+	CHECK("bands of rows join into the full drawing", !strcmp(full, joined));
+	FILE *mem = tmpfile();
+	canvas_write(cv, mem);
+	long wrote = ftell(mem);
+	CHECK("canvas_write writes canvas_text's bytes", wrote == (long)strlen(full));
+	fclose(mem);
+	free(full);
+	free(joined);
+	canvas_free(band);
 	canvas_free(cv);
 
 	/* Navigation. */
