@@ -27,6 +27,7 @@ void tui_table_init(tui_table *tb, const tui_table_ops *ops, void *ctx, int64_t 
 
 void tui_table_free(tui_table *tb)
 {
+	free(tb->rank);
 	free(tb->cols);
 	free(tb->idx);
 	free(tb->avail);
@@ -128,8 +129,16 @@ int tui_table_show_col(tui_table *tb, const char *name, hs_error *err)
 	return hs_fail(err, HS_EUSAGE, "no column '%s' (Tab completes names)", name);
 }
 
+void tui_table_changed(tui_table *tb)
+{
+	free(tb->rank);
+	tb->rank = NULL;
+}
+
 void tui_table_set_rows(tui_table *tb, int64_t nrows)
 {
+	free(tb->rank);
+	tb->rank = NULL;
 	tb->nrows = nrows;
 	free(tb->idx);
 	tb->idx = malloc((size_t)(nrows > 0 ? nrows : 1) * sizeof *tb->idx);
@@ -197,35 +206,19 @@ static int term_match(const tui_table *tb, const tui_term *t, int64_t row)
 
 /* Sorting computes every shown row's key once into 16-byte items and runs
  * a merge sort with inline comparisons (no qsort callbacks).  Numbers
- * become order-preserving 64-bit integers; text is lower-cased with its
- * first 8 bytes packed into the integer, so most comparisons never reach
- * strcmp; descending order inverts the integer.  Ties keep row order; rows
- * without a value go last either way. */
+ * become order-preserving 64-bit integers.  Text is lower-cased and each
+ * distinct string gets its rank among the distinct strings (a hash table,
+ * then a sort of the few distinct values), so rows compare as integers too;
+ * descending order inverts the integer.  Ties keep row order; rows without
+ * a value go last either way. */
 struct skey {
 	uint64_t k;
-	uint32_t slot; /* index into rows[] (and the text arena) */
-	uint32_t pad;
+	int64_t row;
 };
 
-struct sctx {
-	const int64_t *rows;
-	const char *arena; /* text: 64 bytes per slot */
-	int desc;
-};
-
-static inline int key_before(const struct skey *a, const struct skey *b, const struct sctx *c)
+static inline int key_before(const struct skey *a, const struct skey *b)
 {
-	if (a->k != b->k)
-		return a->k < b->k;
-	if (c->arena) {
-		const char *x = c->arena + (size_t)a->slot * 64, *y = c->arena + (size_t)b->slot * 64;
-		if (strlen(x) > 8 && strlen(y) > 8) {
-			int r = strcmp(x + 8, y + 8);
-			if (r)
-				return c->desc ? r > 0 : r < 0;
-		}
-	}
-	return c->rows[a->slot] < c->rows[b->slot];
+	return a->k < b->k || (a->k == b->k && a->row < b->row);
 }
 
 static uint64_t num_key(double v)
@@ -237,7 +230,7 @@ static uint64_t num_key(double v)
 	return (u >> 63) ? ~u : u | (1ULL << 63);
 }
 
-static struct skey *merge_sort(struct skey *a, struct skey *b, int64_t n, const struct sctx *c)
+static struct skey *merge_sort(struct skey *a, struct skey *b, int64_t n)
 {
 	const int64_t run = 16;
 
@@ -246,7 +239,7 @@ static struct skey *merge_sort(struct skey *a, struct skey *b, int64_t n, const 
 		for (int64_t i = lo + 1; i < hi; i++) {
 			struct skey t = a[i];
 			int64_t j = i;
-			while (j > lo && key_before(&t, &a[j - 1], c)) {
+			while (j > lo && key_before(&t, &a[j - 1])) {
 				a[j] = a[j - 1];
 				j--;
 			}
@@ -258,7 +251,7 @@ static struct skey *merge_sort(struct skey *a, struct skey *b, int64_t n, const 
 			int64_t mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n;
 			int64_t i = lo, j = mid, k = lo;
 			while (i < mid && j < hi)
-				b[k++] = key_before(&a[j], &a[i], c) ? a[j++] : a[i++];
+				b[k++] = key_before(&a[j], &a[i]) ? a[j++] : a[i++];
 			while (i < mid)
 				b[k++] = a[i++];
 			while (j < hi)
@@ -271,53 +264,123 @@ static struct skey *merge_sort(struct skey *a, struct skey *b, int64_t n, const 
 	return a;
 }
 
+#define TEXT_KEY 48 /* bytes of a cell's text that take part in sorting */
+
+static int cmp_lowered(const void *x, const void *y)
+{
+	return strcmp(*(const char *const *)x, *(const char *const *)y);
+}
+
+/* The rank of every source row's lower-cased text among the distinct
+ * texts of the column, into out[nrows]. */
+static int text_ranks(tui_table *tb, int col, uint64_t *out)
+{
+	int64_t n = tb->nrows;
+	size_t cap = 16;
+	while (cap < (size_t)n * 2)
+		cap *= 2;
+	char *arena = malloc((size_t)n * TEXT_KEY);
+	int64_t *slot = malloc(cap * sizeof *slot);   /* hash: arena index or -1 */
+	int64_t *id = malloc((size_t)n * sizeof *id); /* row -> distinct slot */
+	char **distinct = malloc((size_t)n * sizeof *distinct);
+	uint64_t *rank = malloc(cap * sizeof *rank);
+	int64_t nd = 0;
+	int rc = -1;
+
+	if (!arena || !slot || !id || !distinct || !rank)
+		goto out;
+	memset(slot, 0xff, cap * sizeof *slot);
+	for (int64_t i = 0; i < n; i++) {
+		char buf[CELL], *d = arena + (size_t)i * TEXT_KEY;
+		uint64_t h = 1469598103934665603ULL;
+		int j = 0;
+		cell(tb, i, col, buf);
+		for (; buf[j] && j < TEXT_KEY - 1; j++) {
+			d[j] = (char)tolower((unsigned char)buf[j]);
+			h = (h ^ (unsigned char)d[j]) * 1099511628211ULL;
+		}
+		d[j] = '\0';
+		size_t b = (size_t)h & (cap - 1);
+		while (slot[b] >= 0 && strcmp(arena + (size_t)slot[b] * TEXT_KEY, d))
+			b = (b + 1) & (cap - 1);
+		if (slot[b] < 0) {
+			slot[b] = i;
+			distinct[nd++] = d;
+		}
+		id[i] = (int64_t)b;
+	}
+	qsort(distinct, (size_t)nd, sizeof *distinct, cmp_lowered);
+	for (int64_t r = 0; r < nd; r++) {
+		/* find the bucket of this distinct string again */
+		const char *d = distinct[r];
+		uint64_t h = 1469598103934665603ULL;
+		for (const char *p = d; *p; p++)
+			h = (h ^ (unsigned char)*p) * 1099511628211ULL;
+		size_t b = (size_t)h & (cap - 1);
+		while (strcmp(arena + (size_t)slot[b] * TEXT_KEY, d))
+			b = (b + 1) & (cap - 1);
+		rank[b] = (uint64_t)r;
+	}
+	for (int64_t i = 0; i < n; i++)
+		out[i] = rank[id[i]];
+	rc = 0;
+out:
+	free(arena);
+	free(slot);
+	free(id);
+	free(distinct);
+	free(rank);
+	return rc;
+}
+
 static void apply_sort(tui_table *tb)
 {
-	int col = tb->sort_col, text;
+	int col = tb->sort_col;
 	int64_t n = tb->nidx, nv = 0, nn = 0;
 	struct skey *a, *b, *sorted;
-	int64_t *rows, *missing;
-	char *arena = NULL;
+	int64_t *missing;
 
-	if (col < 0 || col >= tb->ncols || n < 2 || n > UINT32_MAX)
+	if (col < 0 || col >= tb->ncols || n < 2)
 		return;
-	text = !tb->cols[col].numeric;
 	a = malloc((size_t)n * sizeof *a);
 	b = malloc((size_t)n * sizeof *b);
-	rows = malloc((size_t)n * sizeof *rows);
 	missing = malloc((size_t)n * sizeof *missing);
-	if (text)
-		arena = malloc((size_t)n * 64);
-	if (!a || !b || !rows || !missing || (text && !arena))
+	if (!a || !b || !missing)
 		goto out;
-	for (int64_t i = 0; i < n; i++) {
-		int64_t row = tb->idx[i];
-		struct skey *k = &a[nv];
-		if (text) {
-			char buf[CELL], *d = arena + nv * 64;
-			int j = 0;
-			cell(tb, row, col, buf);
-			for (; buf[j] && j < 63; j++)
-				d[j] = (char)tolower((unsigned char)buf[j]);
-			d[j] = '\0';
-			k->k = 0;
-			for (int q = 0; q < 8; q++)
-				k->k = k->k << 8 | (uint64_t)(unsigned char)(q < j ? d[q] : 0);
-		} else {
-			double v = value(tb, row, col);
+	if (!tb->cols[col].numeric) {
+		/* ranks of a text column stay valid until the rows change */
+		if (!tb->rank || tb->rank_key != tb->cols[col].key ||
+		    strcmp(tb->rank_name, tb->cols[col].name)) {
+			free(tb->rank);
+			tb->rank = malloc((size_t)tb->nrows * sizeof *tb->rank);
+			if (!tb->rank || text_ranks(tb, col, tb->rank) < 0) {
+				free(tb->rank);
+				tb->rank = NULL;
+				goto out;
+			}
+			tb->rank_key = tb->cols[col].key;
+			snprintf(tb->rank_name, sizeof tb->rank_name, "%s", tb->cols[col].name);
+		}
+		for (int64_t i = 0; i < n; i++) {
+			a[i].row = tb->idx[i];
+			a[i].k = tb->rank[tb->idx[i]];
+		}
+		nv = n;
+	} else {
+		for (int64_t i = 0; i < n; i++) {
+			double v = value(tb, tb->idx[i], col);
 			if (isnan(v)) {
-				missing[nn++] = row;
+				missing[nn++] = tb->idx[i];
 				continue;
 			}
-			k->k = num_key(v);
+			a[nv].k = num_key(v);
+			a[nv++].row = tb->idx[i];
 		}
-		if (tb->sort_desc)
-			k->k = ~k->k;
-		k->slot = (uint32_t)nv;
-		rows[nv++] = row;
 	}
-	struct sctx c = {rows, arena, tb->sort_desc};
-	sorted = merge_sort(a, b, nv, &c);
+	if (tb->sort_desc)
+		for (int64_t i = 0; i < nv; i++)
+			a[i].k = ~a[i].k;
+	sorted = merge_sort(a, b, nv);
 	for (int64_t i = 1; i < nn; i++) /* usually few: insertion sort */
 		for (int64_t j = i; j > 0 && missing[j] < missing[j - 1]; j--) {
 			int64_t t = missing[j];
@@ -325,14 +388,12 @@ static void apply_sort(tui_table *tb)
 			missing[j - 1] = t;
 		}
 	for (int64_t i = 0; i < nv; i++)
-		tb->idx[i] = rows[sorted[i].slot];
+		tb->idx[i] = sorted[i].row;
 	memcpy(tb->idx + nv, missing, (size_t)nn * sizeof *missing);
 out:
 	free(a);
 	free(b);
-	free(rows);
 	free(missing);
-	free(arena);
 }
 
 void tui_table_refresh(tui_table *tb)

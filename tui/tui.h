@@ -191,6 +191,9 @@ typedef struct tui_table {
 	char title[96];         /* drawn above the header when set */
 	tui_col *avail;         /* columns that `+` can add */
 	int navail, capavail;
+	uint64_t *rank;         /* text sort: rank of each source row's text, cached */
+	int rank_key;           /* ... for the column with this key and name */
+	char rank_name[48];
 	int y, x, h, w;         /* where it was last drawn (mouse) */
 	int hint_rows;          /* rows of data last drawn */
 } tui_table;
@@ -204,9 +207,12 @@ int tui_table_add_avail(tui_table *tb, const char *name, int key, int width, int
 /* Shows an available column after the current one; -1 + err if unknown. */
 int tui_table_show_col(tui_table *tb, const char *name, hs_error *err);
 int tui_table_find_col(const tui_table *tb, const char *name);
-/* Re-applies filter and sort (after the source changed). */
+/* Re-applies filter and sort.  A source whose text changes under the same
+ * rows must call tui_table_set_rows (which also drops cached sort keys). */
 void tui_table_refresh(tui_table *tb);
 void tui_table_set_rows(tui_table *tb, int64_t nrows);
+/* The source's texts changed under the same rows: drops cached sort keys. */
+void tui_table_changed(tui_table *tb);
 void tui_table_draw(WINDOW *win, tui_table *tb, int y, int x, int h, int w, int focused);
 /* Movement, sort, search, filter...; returns 1 when handled. */
 struct tui;

@@ -231,6 +231,7 @@ static int cfg_request(tui *t, tui_view *v, tui_req req, const char *arg)
 			cv->mark_a = cv->mark_b;
 			cv->mark_b = r;
 		}
+		tui_table_changed(&cv->tab); /* the mark column's text changed */
 		if (cv->mark_a >= 0 && cv->mark_b >= 0 && cv->doc->g->labeled) {
 			const hs_graph *g = cv->doc->g;
 			double ra = g->runtime[cv->mark_a], rb = g->runtime[cv->mark_b];
