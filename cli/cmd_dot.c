@@ -17,6 +17,7 @@
 #include "loader/graph.h"
 #include "loader/hlo.h"
 #include "model/compare.h"
+#include "model/cost.h"
 #include "render/render.h"
 
 static const char help_text[] =
@@ -324,10 +325,19 @@ static double *heat_values(const hs_graph *g, const char *what, char *name, size
 		return NULL;
 	}
 	if (!strcmp(what, "cost")) {
-		free(v);
-		*status = cli_usage_error("dot", "--heat cost: the analytic cost model is not "
-					  "built into this hloscope yet");
-		return NULL;
+		cost_estimate *c = malloc((size_t)g->n_nodes * sizeof *c);
+		if (!c) {
+			free(v);
+			fprintf(stderr, "hloscope: out of memory\n");
+			*status = 2;
+			return NULL;
+		}
+		cost_analytic(g, c);
+		for (int64_t i = 0; i < g->n_nodes; i++)
+			v[i] = c[i].seconds;
+		free(c);
+		snprintf(name, cap, "cost (s)");
+		return v;
 	}
 	if (parse_i64(what, &idx) == 0) {
 		if (idx < 0 || idx >= g->feat_width) {

@@ -57,6 +57,21 @@ dot_case heat_tile "$T2" --path 64 2 --heat shape_dimensions_product
 dot_case highlight_tile "$T1" --around 30 --radius 2 --highlight 28,31
 dot_case cells_tile "$T2" --path 64 2 --cells
 
+# Heat from the analytic cost model (values owned by model/cost.c, so no
+# golden): a legend node, per-node values in the labels, levels on screen.
+if "$HLOSCOPE" dot "$UNET" --around 1026 --radius 2 --heat cost -o "$T/cost.dot" --text \
+	>"$T/cost.txt" 2>"$T/err"; then
+	n=$("$COUNT" --count "$T/cost.dot" | awk '{print $2}')
+	if [ "$n" = 7 ] && grep -q 'cost (s) = ' "$T/cost.dot" && grep -q '^heat cost (s)' "$T/cost.txt" &&
+		grep -q 'legend' "$T/cost.dot"; then
+		ok "--heat cost: legend, labels and levels"
+	else
+		bad "--heat cost" "nodes '$n'; $(head -2 "$T/cost.txt" | tr '\n' '|')"
+	fi
+else
+	bad "--heat cost" "$(head -c 300 "$T/err")"
+fi
+
 # Determinism: the same command twice gives the same bytes.
 "$HLOSCOPE" dot "$RNN" --configurable -o "$T/a.dot" 2>/dev/null
 "$HLOSCOPE" dot "$RNN" --configurable -o "$T/b.dot" 2>/dev/null
