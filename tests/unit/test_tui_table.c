@@ -10,14 +10,17 @@
 #include "tests/unit/t.h"
 #include "tui/tui.h"
 
-/* rows: i -> name "n<i % 7>", value (i * 37) % 101, NaN every 10th */
+/* rows: i -> name "n<i % 7>" (or "n<6 - i % 7>" once `flipped`), value
+ * (i * 37) % 101, NaN every 10th */
+static int flipped;
+
 static int cell(void *ctx, int64_t row, const tui_col *c, char *buf, size_t cap)
 {
 	(void)ctx;
 	if (c->key == 0)
 		snprintf(buf, cap, "%lld", (long long)row);
 	else if (c->key == 1)
-		snprintf(buf, cap, "N%lld", (long long)(row % 7));
+		snprintf(buf, cap, "N%lld", (long long)(flipped ? 6 - row % 7 : row % 7));
 	else if (row % 10 == 9)
 		snprintf(buf, cap, "-");
 	else
@@ -92,6 +95,13 @@ int main(void)
 			ok = 0;
 	}
 	CHECK("text sort, case-insensitive, ties by row", ok);
+	CHECK("text sort descending", (tui_table_sort(&tb, 1, 1), tb.idx[0] == 6 && tb.idx[999] == 994));
+	flipped = 1;
+	tui_table_changed(&tb);
+	tui_table_sort(&tb, 1, 0);
+	CHECK("changed texts are sorted anew", tb.idx[0] == 6 && tb.idx[1] == 13);
+	flipped = 0;
+	tui_table_changed(&tb);
 	tui_table_sort(&tb, -1, 0);
 	CHECK("sort none restores the natural order", tb.idx[0] == 0 && tb.idx[999] == 999);
 
