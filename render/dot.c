@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <graphviz/gvc.h>
 #include <graphviz/gvplugin.h>
 
 #include "loader/hlo.h"

@@ -29,10 +29,13 @@
 #include <stdio.h>
 
 #include <graphviz/cgraph.h>
-#include <graphviz/gvc.h>
 
 #include "loader/error.h"
 #include "render/region.h"
+
+/* Graphviz's context, declared here so that this header does not pull in
+ * gvc.h (whose types.h defines names such as `box` that clash with curses). */
+typedef struct GVC_s GVC_t;
 
 #define DOT_BIG_REGION 500
 

@@ -9,6 +9,8 @@
 #include <string.h>
 #include <time.h>
 
+#include <graphviz/gvc.h>
+
 #include "loader/hlo.h"
 
 static double now_seconds(void)
