@@ -82,6 +82,7 @@ median() { sort -n | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR + 1) / 2] : (a[
 : >"$T/log"
 for i in 1 2 3 4 5; do run "$G22" ""; done
 first=$(grep '^first_paint_ms' "$T/log" | awk '{print $2}' | median)
+first_cpu=$(grep '^first_paint_cpu_ms' "$T/log" | awk '{print $2}' | median)
 np_open=$("$PY" - "$G22" <<'PYEOF'
 import sys, time
 import numpy as np
@@ -95,10 +96,12 @@ for _ in range(5):
 print(sorted(ts)[2])
 PYEOF
 )
-echo "tui first screen, 22000 nodes / 850 configurable: ${first} ms (numpy reading the same arrays: ${np_open} ms)"
+echo "tui first screen, 22000 nodes / 850 configurable: ${first} ms wall, ${first_cpu} ms CPU (numpy reading the same arrays: ${np_open} ms)"
 echo "ratio tui_first_screen_vs_numpy_open $(awk -v a="$np_open" -v b="$first" 'BEGIN {printf "%.2f", a / b}')"
 echo "ratio tui_first_screen_vs_150ms_target $(awk -v b="$first" 'BEGIN {printf "%.2f", 150 / b}')"
 
+# The wall time of a key includes the time other processes had the CPU;
+# the CPU time is what the key costs.  Ratios use the wall time.
 # Keystrokes on the 40,000-node table: 20 scrolls, 5 pages, sort on users
 # (number) both ways, on opcode (text), a search and its repeats.
 : >"$T/log"
@@ -108,7 +111,8 @@ keys="${keys}<PgDn><PgDn><PgDn><PgDn><PgDn>lllll]g[g]hhhh][/convolution<Enter>nn
 for i in 1 2 3; do run "$G40" "$keys"; done
 for what in "down" "page-down" "sort" "sort-desc" "search" "next"; do
 	ms=$(awk -v w="$what" '$1 == "key" && $3 == w {print $4}' "$T/log" | median)
-	echo "tui key $what on 40000 rows: ${ms} ms"
+	cpu=$(awk -v w="$what" '$1 == "key" && $3 == w {print $5}' "$T/log" | median)
+	echo "tui key $what on 40000 rows: ${ms} ms wall, ${cpu} ms CPU"
 	echo "ratio tui_key_${what}_vs_16ms $(awk -v b="$ms" 'BEGIN {printf "%.2f", 16 / (b > 0.001 ? b : 0.001)}')"
 done
 nt=$(awk '$1 == "key" && $3 == "nodes" {print $4}' "$T/log" | median)

@@ -68,6 +68,15 @@ static double now_ms(void)
 	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
 }
 
+/* CPU time of the process: on a busy machine wall time also counts the
+ * time other processes had the CPU. */
+static double cpu_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
 double tui_clock_ms(void)
 {
 	static double t0 = -1;
@@ -1123,14 +1132,14 @@ static void loop(tui *t)
 {
 	draw_all(t);
 	if (t->bench) {
-		fprintf(t->bench, "first_paint_ms %.3f\n", tui_clock_ms());
+		fprintf(t->bench, "first_paint_ms %.3f\nfirst_paint_cpu_ms %.3f\n", tui_clock_ms(), cpu_ms());
 		fflush(t->bench);
 	}
 	while (!t->quit && t->nviews > 0) {
 		wint_t wc;
 		int r = read_key(t, &wc), k;
 		tui_req req = TUI_REQ_NONE;
-		double t0 = now_ms();
+		double t0 = now_ms(), c0 = cpu_ms();
 
 		if (got_signal)
 			break;
@@ -1183,7 +1192,8 @@ static void loop(tui *t)
 		if (t->bench) {
 			char kl[32];
 			key_label(k, kl, sizeof kl);
-			fprintf(t->bench, "key %s %s %.3f\n", kl, req_name(req), now_ms() - t0);
+			fprintf(t->bench, "key %s %s %.3f %.3f\n", kl, req_name(req), now_ms() - t0,
+				cpu_ms() - c0);
 		}
 	}
 }

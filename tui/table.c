@@ -16,6 +16,8 @@
 
 #define CELL 256
 
+static int scratch(tui_table *tb);
+
 void tui_table_init(tui_table *tb, const tui_table_ops *ops, void *ctx, int64_t nrows)
 {
 	memset(tb, 0, sizeof *tb);
@@ -27,6 +29,7 @@ void tui_table_init(tui_table *tb, const tui_table_ops *ops, void *ctx, int64_t 
 
 void tui_table_free(tui_table *tb)
 {
+	free(tb->scratch);
 	free(tb->rank);
 	free(tb->cols);
 	free(tb->idx);
@@ -139,6 +142,8 @@ void tui_table_set_rows(tui_table *tb, int64_t nrows)
 {
 	free(tb->rank);
 	tb->rank = NULL;
+	free(tb->scratch);
+	tb->scratch = NULL;
 	tb->nrows = nrows;
 	free(tb->idx);
 	tb->idx = malloc((size_t)(nrows > 0 ? nrows : 1) * sizeof *tb->idx);
@@ -149,6 +154,8 @@ void tui_table_set_rows(tui_table *tb, int64_t nrows)
 	for (int64_t i = 0; i < nrows; i++)
 		tb->idx[i] = i;
 	tb->nidx = nrows;
+	if (nrows > 4096)
+		scratch(tb);
 }
 
 static int cell(const tui_table *tb, int64_t row, int col, char *buf)
@@ -333,6 +340,20 @@ out:
 	return rc;
 }
 
+/* Sort buffers live as long as the table's rows: allocated (and touched,
+ * so no page faults land on a keystroke) when the rows are set. */
+static int scratch(tui_table *tb)
+{
+	if (tb->scratch)
+		return 0;
+	size_t n = (size_t)(tb->nrows > 0 ? tb->nrows : 1);
+	tb->scratch = calloc(n, 2 * sizeof(struct skey) + sizeof(int64_t));
+	if (!tb->scratch)
+		return -1;
+	memset(tb->scratch, 0, n * (2 * sizeof(struct skey) + sizeof(int64_t)));
+	return 0;
+}
+
 static void apply_sort(tui_table *tb)
 {
 	int col = tb->sort_col;
@@ -342,12 +363,20 @@ static void apply_sort(tui_table *tb)
 
 	if (col < 0 || col >= tb->ncols || n < 2)
 		return;
-	a = malloc((size_t)n * sizeof *a);
-	b = malloc((size_t)n * sizeof *b);
-	missing = malloc((size_t)n * sizeof *missing);
-	if (!a || !b || !missing)
-		goto out;
-	if (!tb->cols[col].numeric) {
+	if (scratch(tb) < 0)
+		return;
+	a = tb->scratch;
+	b = a + tb->nrows;
+	missing = (int64_t *)(b + tb->nrows);
+	int by_order = !tb->cols[col].numeric && tb->order &&
+		       !isnan(tb->order(tb->ctx, tb->idx[0], &tb->cols[col]));
+	if (by_order) {
+		for (int64_t i = 0; i < n; i++) {
+			a[i].row = tb->idx[i];
+			a[i].k = num_key(tb->order(tb->ctx, tb->idx[i], &tb->cols[col]));
+		}
+		nv = n;
+	} else if (!tb->cols[col].numeric) {
 		/* ranks of a text column stay valid until the rows change */
 		if (!tb->rank || tb->rank_key != tb->cols[col].key ||
 		    strcmp(tb->rank_name, tb->cols[col].name)) {
@@ -390,10 +419,7 @@ static void apply_sort(tui_table *tb)
 	for (int64_t i = 0; i < nv; i++)
 		tb->idx[i] = sorted[i].row;
 	memcpy(tb->idx + nv, missing, (size_t)nn * sizeof *missing);
-out:
-	free(a);
-	free(b);
-	free(missing);
+out:;
 }
 
 void tui_table_refresh(tui_table *tb)

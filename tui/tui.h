@@ -165,6 +165,11 @@ typedef struct tui_table_ops {
 	double (*value)(void *ctx, int64_t row, const tui_col *c);
 } tui_table_ops;
 
+/* Optional, per table: for a text column, a number that sorts like its
+ * text (e.g. an opcode's rank by name), saving the formatting of every row;
+ * NAN where it has none. */
+typedef double (*tui_order_fn)(void *ctx, int64_t row, const tui_col *c);
+
 #define TUI_MAX_TERMS 8
 typedef struct tui_term {
 	int col;       /* column index; -1 = current column at the time, resolved */
@@ -191,7 +196,9 @@ typedef struct tui_table {
 	char title[96];         /* drawn above the header when set */
 	tui_col *avail;         /* columns that `+` can add */
 	int navail, capavail;
+	tui_order_fn order;     /* NULL: text columns sort by their text */
 	uint64_t *rank;         /* text sort: rank of each source row's text, cached */
+	struct skey *scratch;   /* sort buffers for nrows rows */
 	int rank_key;           /* ... for the column with this key and name */
 	char rank_name[48];
 	int y, x, h, w;         /* where it was last drawn (mouse) */

@@ -127,6 +127,51 @@ static double node_value(void *ctx, int64_t row, const tui_col *c)
 	}
 }
 
+/* Opcode and category names sort by their rank among the names. */
+static int opcode_rank[256], category_rank[HLO_NCATEGORIES], ranks_ready;
+
+static int cmp_name(const void *a, const void *b)
+{
+	return strcmp(hlo_opcode_name(*(const int *)a), hlo_opcode_name(*(const int *)b));
+}
+
+static int cmp_cat(const void *a, const void *b)
+{
+	return strcmp(hlo_category_name((hlo_category) * (const int *)a),
+		      hlo_category_name((hlo_category) * (const int *)b));
+}
+
+static void make_ranks(void)
+{
+	int ids[256], cats[HLO_NCATEGORIES];
+
+	for (int i = 0; i < 256; i++)
+		ids[i] = i;
+	qsort(ids, 256, sizeof *ids, cmp_name);
+	for (int i = 0; i < 256; i++)
+		opcode_rank[ids[i]] = i;
+	for (int i = 0; i < HLO_NCATEGORIES; i++)
+		cats[i] = i;
+	qsort(cats, HLO_NCATEGORIES, sizeof *cats, cmp_cat);
+	for (int i = 0; i < HLO_NCATEGORIES; i++)
+		category_rank[cats[i]] = i;
+	ranks_ready = 1;
+}
+
+static double node_order(void *ctx, int64_t row, const tui_col *c)
+{
+	struct nodes *nd = ctx;
+	int op = nd->doc->g->opcode[nd->ids[row]];
+
+	if (!ranks_ready)
+		make_ranks();
+	if (c->key == NC_OPCODE)
+		return opcode_rank[op];
+	if (c->key == NC_CATEGORY)
+		return category_rank[hlo_opcode_category(op)];
+	return NAN;
+}
+
 static const tui_table_ops node_table_ops = {node_cell, node_value};
 
 static void nodes_draw(tui *t, tui_view *v, WINDOW *win, int y, int x, int h, int w)
@@ -211,6 +256,7 @@ static int open_ids(tui *t, tui_doc *d, const char *title, int64_t *ids, int64_t
 	if (shapew > 34)
 		shapew = 34;
 	tui_table_init(&nd->tab, &node_table_ops, nd, n);
+	nd->tab.order = node_order;
 	tui_table_add_col(&nd->tab, "id", NC_ID, 6, 1);
 	tui_table_add_col(&nd->tab, "opcode", NC_OPCODE, 20, 0);
 	tui_table_add_col(&nd->tab, "shape", NC_SHAPE, shapew, 0);
