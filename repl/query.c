@@ -330,13 +330,13 @@ static int emit_rows(query_parser *p, query_result *out, int scope, const colspe
 		const query_expr *e = cols[i].e;
 		double v[QUERY_ROWS];
 		for (int64_t r = 0; r < n; r += QUERY_ROWS) {
-			int k = n - r < QUERY_ROWS ? (int)(n - r) : QUERY_ROWS;
+			int m = n - r < QUERY_ROWS ? (int)(n - r) : QUERY_ROWS;
 			if (e->type == QUERY_NUM) {
-				query_eval_rows(p->s, e, rows + r, k, v);
-				for (int j = 0; j < k; j++)
+				query_eval_rows(p->s, e, rows + r, m, v);
+				for (int j = 0; j < m; j++)
 					query_tb_num(&b, r + j, i + off, v[j]);
 			} else {
-				for (int j = 0; j < k; j++)
+				for (int j = 0; j < m; j++)
 					if (query_tb_text(&b, r + j, i + off,
 							  query_eval_text(p->s, e, rows[r + j]), p->err) < 0)
 						goto fail;
