@@ -116,10 +116,11 @@ static void draw_view(tui *t, tui_view *v, WINDOW *win, int y, int x, int h, int
 	const hs_layout *L = get_layout(dr, &err);
 	const hs_graph *g = dr->doc->g;
 
-	snprintf(line, sizeof line, " %s: %lld nodes, %lld edges%s  cursor: node %lld %s", dr->r->title,
+	/* the cursor first: a long file name in the region title may be cut */
+	snprintf(line, sizeof line, " cursor: node %lld %s  |  %s: %lld nodes, %lld edges%s",
+		 (long long)dr->cursor_id, hlo_opcode_name(g->opcode[dr->cursor_id]), dr->r->title,
 		 (long long)dr->r->n_nodes, (long long)dr->r->n_edges,
-		 dr->r->n_more ? " (+ collapsed users)" : "", (long long)dr->cursor_id,
-		 hlo_opcode_name(g->opcode[dr->cursor_id]));
+		 dr->r->n_more ? " (+ collapsed users)" : "");
 	tui_put(win, y, x, w, line, A_BOLD, 1);
 	tui_put(win, y + 1, x, w,
 		dr->note[0] ? dr->note
