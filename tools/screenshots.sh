@@ -60,7 +60,7 @@ shot() {
 }
 
 UNET=npz/layout/xla/default/train/unet3d.npz
-first_demo=$(cd "$DEMO" && find . -name '*.npz' | sort | grep layout | head -1)
+first_demo=$(cd "$DEMO" && find . -name '*.npz' | sort | grep layout | grep train | head -1)
 
 shot demo-dataset "$DEMO" . l l l l l ']' g
 shot demo-overview "$DEMO" "$first_demo"

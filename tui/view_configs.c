@@ -56,7 +56,7 @@ static int cfg_cell(void *ctx, int64_t row, const tui_col *c, char *buf, size_t 
 		snprintf(buf, cap, "%s%s", row == cv->mark_a ? "A" : row == cv->mark_b ? "B" : "",
 			 row == cv->deflt ? (row == cv->mark_a || row == cv->mark_b ? " default" : "default")
 					  : "");
-		return TUI_C_MARK;
+		return buf[0] ? TUI_C_MARK : TUI_C_DEFAULT;
 	case GC_RAW:
 		snprintf(buf, cap, "%lld", (long long)g->runtime_raw[row]);
 		break;
@@ -100,6 +100,12 @@ static double cfg_value(void *ctx, int64_t row, const tui_col *c)
 
 static const tui_table_ops cfg_table_ops = {cfg_cell, cfg_value};
 
+static int cmp_value(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
 /* A histogram of measured runtimes (predicted ones when unlabeled), one
  * bin per row; the cursor's bin is highlighted. */
 static void draw_histogram(struct configs *cv, WINDOW *win, int y, int x, int h, int w)
@@ -130,13 +136,33 @@ static void draw_histogram(struct configs *cv, WINDOW *win, int y, int x, int h,
 	}
 	if (!(hi >= lo))
 		return;
+	/* a few far outliers would squeeze everything into one bin: then the
+	 * range ends at the 99th percentile and the last bin holds the rest */
+	int clipped = 0;
+	{
+		double *v = malloc((size_t)g->n_configs * sizeof *v);
+		int64_t m = 0;
+		for (int64_t i = 0; v && i < g->n_configs; i++)
+			if (isfinite(val[i]))
+				v[m++] = val[i];
+		if (v && m >= 100) {
+			qsort(v, (size_t)m, sizeof *v, cmp_value);
+			double q99 = v[m * 99 / 100];
+			if (hi - q99 > q99 - lo && q99 > lo) {
+				hi = q99;
+				clipped = 1;
+			}
+		}
+		free(v);
+	}
 	logscale = lo > 0 && hi / lo > 20;
 	double l0 = logscale ? log(lo) : lo, l1 = logscale ? log(hi) : hi;
 	double span = l1 > l0 ? l1 - l0 : 1;
 	for (int64_t i = 0; i < g->n_configs; i++) {
 		if (!isfinite(val[i]))
 			continue;
-		double p = ((logscale ? log(val[i]) : val[i]) - l0) / span;
+		double vi = val[i] > hi ? hi : val[i];
+		double p = ((logscale ? log(vi) : vi) - l0) / span;
 		int b = (int)(p * nb);
 		if (b >= nb)
 			b = nb - 1;
@@ -165,8 +191,9 @@ static void draw_histogram(struct configs *cv, WINDOW *win, int y, int x, int h,
 		snprintf(a, sizeof a, "%lld", (long long)cnt[b]);
 		tui_put_right(win, y + 1 + b, x + labw + 1 + barw, cntw, a, at);
 	}
-	snprintf(line, sizeof line, "%s bins%s", logscale ? "log" : "linear",
-		 curbin >= 0 ? "; cursor's bin highlighted" : "");
+	snprintf(line, sizeof line, "%s bins%s%s", logscale ? "log" : "linear",
+		 clipped ? ", last holds the top 1%" : "",
+		 curbin >= 0 ? "; cursor's bin lit" : "");
 	tui_put(win, y + 1 + nb, x, w, line, tui_attr(TUI_C_DIM), 1);
 }
 
