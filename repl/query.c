@@ -65,7 +65,8 @@ static const struct command commands[] = {
 	{"count", "by EXPR [where EXPR] [limit N]",
 	 "how many nodes have each value (value, count, share)",
 	 "Rows are sorted by count, largest first, then by value.  share is the\n"
-	 "fraction of the counted nodes (those matching `where`).\n"
+	 "fraction of the counted nodes (those matching `where`).  With config\n"
+	 "fields (runtime, predicted, ...) it counts configs instead.\n"
 	 "  count by opcode\n"
 	 "  count by elem where configurable\n"
 	 "  count by rank where category = convolution\n",
@@ -74,9 +75,10 @@ static const struct command commands[] = {
 	 "count, min, max, mean, sum and quantiles of numbers",
 	 "One row per expression: count (values that are not missing), min, max,\n"
 	 "mean, sum, and the 25/50/75/90/99th percentiles (linear interpolation, as\n"
-	 "numpy.percentile does).\n"
+	 "numpy.percentile does).  With config fields it works on configs.\n"
 	 "  stats shape_dimensions_product, users where opcode = fusion\n"
-	 "  stats cost where configurable\n",
+	 "  stats cost where configurable\n"
+	 "  stats runtime, predicted where runtime_rank <= 10\n",
 	 cmd_stats, "where and or not in", QS_NODE},
 	{"show", "ID", "one node in detail: shape, neighbours, cost, every non-zero feature",
 	 "  show 17\n", cmd_show, "", QS_NODE},
@@ -2360,6 +2362,10 @@ char **query_complete(const query_session *cs, const char *line, int start, int 
 		const query_field *f = c->scope == QS_CONFIG ? s->config_fields : s->node_fields;
 		for (size_t i = 0; i < nf; i++)
 			strv_add(&sv, f[i].name, prefix, plen);
+		/* count and stats take either kind of field */
+		if (c->run == cmd_count || c->run == cmd_stats)
+			for (size_t i = 0; i < s->n_config_fields; i++)
+				strv_add(&sv, s->config_fields[i].name, prefix, plen);
 	}
 out:
 	if (sv.oom) {

@@ -264,6 +264,9 @@ static void test_completion(void)
 	v = query_complete(S, "configs sort by run", 16, 19, &files);
 	CHECK("complete: config fields", has(v, "runtime") && has(v, "runtime_ns") && !has(v, "rank"));
 	query_strv_free(v);
+	v = query_complete(S, "stats runt", 6, 10, &files);
+	CHECK("complete: stats takes config fields too", has(v, "runtime") && has(v, "runtime_rank"));
+	query_strv_free(v);
 	v = query_complete(S, "open fix", 5, 8, &files);
 	CHECK("complete: open takes files", files == 1 && v && count(v) == 0);
 	query_strv_free(v);
