@@ -896,3 +896,74 @@ void query_eval_rows(query_session *s, const query_expr *e, const int64_t *rows,
 		eval_block(s, e, rows + i, k, out + i);
 	}
 }
+
+/* Keeps the rows of r[0..n) for which e holds, in order, in keep[] (which
+ * may be r itself); returns how many.  `and` narrows the rows term by term
+ * and `opcode in (...)` and numeric comparisons select without
+ * materializing truth values. */
+static int select_block(query_session *s, const query_expr *e, const int64_t *r, int n,
+			int64_t *keep)
+{
+	double x[QUERY_ROWS], y[QUERY_ROWS];
+	int m = 0;
+
+	switch (e->kind) {
+	case QE_AND:
+		m = select_block(s, e->a, r, n, keep);
+		return m ? select_block(s, e->b, keep, m, keep) : 0;
+	case QE_OPSET: {
+		const uint8_t *op = s->g->opcode;
+		for (int i = 0; i < n; i++) {
+			int64_t v = r[i];
+			if ((e->opset[op[v]] != 0) != e->negate)
+				keep[m++] = v;
+		}
+		return m;
+	}
+	case QE_CMP:
+		if (e->a->type == QUERY_TEXT)
+			break;
+		eval_block(s, e->a, r, n, x);
+		eval_block(s, e->b, r, n, y);
+		for (int i = 0; i < n; i++) {
+			int64_t v = r[i];
+			int t;
+			switch (e->op) {
+			case TK_EQ: t = x[i] == y[i]; break;
+			case TK_NE: t = x[i] != y[i]; break;
+			case TK_LT: t = x[i] < y[i]; break;
+			case TK_LE: t = x[i] <= y[i]; break;
+			case TK_GT: t = x[i] > y[i]; break;
+			default: t = x[i] >= y[i]; break;
+			}
+			if (t)
+				keep[m++] = v;
+		}
+		return m;
+	default:
+		break;
+	}
+	eval_block(s, e, r, n, x);
+	for (int i = 0; i < n; i++) {
+		int64_t v = r[i];
+		if (query_truthy(x[i]))
+			keep[m++] = v;
+	}
+	return m;
+}
+
+int query_select_rows(query_session *s, const query_expr *e, const int64_t *rows, int n,
+		      int64_t *keep)
+{
+	int m = 0;
+
+	if (expr_depth(e, BLOCK_MAX_DEPTH + 1) > BLOCK_MAX_DEPTH) {
+		for (int i = 0; i < n; i++) {
+			int64_t v = rows[i];
+			if (query_truthy(query_eval_num(s, e, v)))
+				keep[m++] = v;
+		}
+		return m;
+	}
+	return select_block(s, e, rows, n, keep);
+}

@@ -460,13 +460,12 @@ static int64_t *filter_rows(query_parser *p, const query_expr *where, int64_t n,
 			ids[k++] = i;
 	} else {
 		int64_t rows[QUERY_ROWS];
-		double v[QUERY_ROWS];
 		for (int64_t i = 0; i < n; i += QUERY_ROWS) {
 			int b = n - i < QUERY_ROWS ? (int)(n - i) : QUERY_ROWS;
 			for (int j = 0; j < b; j++)
 				rows[j] = i + j;
-			query_eval_rows(p->s, where, rows, b, v);
-			if ((size_t)k + (size_t)b > cap) {
+			int m = query_select_rows(p->s, where, rows, b, rows);
+			if ((size_t)k + (size_t)m > cap) {
 				size_t ncap = cap * 2 > (size_t)n ? (size_t)n : cap * 2;
 				int64_t *nids = realloc(ids, ncap * sizeof *ids);
 				if (!nids) {
@@ -477,9 +476,8 @@ static int64_t *filter_rows(query_parser *p, const query_expr *where, int64_t n,
 				ids = nids;
 				cap = ncap;
 			}
-			for (int j = 0; j < b; j++)
-				if (query_truthy(v[j]))
-					ids[k++] = i + j;
+			memcpy(ids + k, rows, (size_t)m * sizeof *ids);
+			k += m;
 		}
 	}
 	*count = k;

@@ -252,6 +252,10 @@ const char *query_field_text(query_session *s, const query_field *f, int64_t row
  * shallow, else one row at a time. */
 void query_eval_rows(query_session *s, const query_expr *e, const int64_t *rows, int64_t n,
 		     double *out);
+/* The rows of rows[0..n) (n <= QUERY_ROWS) for which the condition e
+ * holds, in order, into keep[] (which may be rows); returns the count. */
+int query_select_rows(query_session *s, const query_expr *e, const int64_t *rows, int n,
+		      int64_t *keep);
 /* Rows per block of query_eval_rows (and of its callers' buffers). */
 #define QUERY_ROWS 256
 /* Truth of a number: non-zero and not NaN. */

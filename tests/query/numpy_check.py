@@ -115,6 +115,10 @@ def check_file(path):
         ("opcode_id in (26, 34, 41, 70) and %s * 2 - 1 >= 7" % fname,
          np.isin(op, [26, 34, 41, 70]) & (dims * 2 - 1 >= 7)),
         ("users - operands > 0 || id / 2 < 3", (users - operands > 0) | (np.arange(n) / 2 < 3)),
+        ("(opcode_id = 63 or users > 2) and not (operands >= 2) and id != 5",
+         ((op == 63) | (users > 2)) & ~(operands >= 2) & (np.arange(n) != 5)),
+        ("opcode_id != 63 and users = operands and %s >= 1" % fname,
+         (op != 63) & (users == operands) & (dims >= 1)),
     ]
     for q, mask in filters:
         def filt(q=q, mask=mask):
