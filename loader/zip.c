@@ -383,6 +383,20 @@ void zip_reader_close(zip_reader *r)
 	free(r);
 }
 
+/* Reads the member's next chunk of compressed bytes into the inflate input. */
+static int refill(zip_reader *r, hs_error *err)
+{
+	const zip_entry *e = r->e;
+	size_t want = e->comp_size - r->in_pos > IN_CHUNK ? IN_CHUNK
+							   : (size_t)(e->comp_size - r->in_pos);
+	if (src_read(r->z, e->data_offset + r->in_pos, r->in, want, err))
+		return -1;
+	r->in_pos += want;
+	r->zs.next_in = r->in;
+	r->zs.avail_in = (uInt)want;
+	return 0;
+}
+
 static int finish_member(zip_reader *r, hs_error *err)
 {
 	const zip_entry *e = r->e;
@@ -391,16 +405,8 @@ static int finish_member(zip_reader *r, hs_error *err)
 		uint8_t probe[1];
 		int ret;
 		do {
-			if (r->zs.avail_in == 0 && r->in_pos < e->comp_size) {
-				size_t want = e->comp_size - r->in_pos > IN_CHUNK
-						      ? IN_CHUNK
-						      : (size_t)(e->comp_size - r->in_pos);
-				if (src_read(r->z, e->data_offset + r->in_pos, r->in, want, err))
-					return -1;
-				r->in_pos += want;
-				r->zs.next_in = r->in;
-				r->zs.avail_in = (uInt)want;
-			}
+			if (r->zs.avail_in == 0 && r->in_pos < e->comp_size && refill(r, err))
+				return -1;
 			r->zs.next_out = probe;
 			r->zs.avail_out = 1;
 			ret = inflate(&r->zs, Z_NO_FLUSH);
@@ -451,14 +457,8 @@ long long zip_reader_read(zip_reader *r, void *buf, size_t n, hs_error *err)
 						       r->z->path, e->name,
 						       (unsigned long long)(r->out_pos + n - r->zs.avail_out),
 						       (unsigned long long)e->size);
-				size_t want = e->comp_size - r->in_pos > IN_CHUNK
-						      ? IN_CHUNK
-						      : (size_t)(e->comp_size - r->in_pos);
-				if (src_read(r->z, e->data_offset + r->in_pos, r->in, want, err))
+				if (refill(r, err))
 					return -1;
-				r->in_pos += want;
-				r->zs.next_in = r->in;
-				r->zs.avail_in = (uInt)want;
 			}
 			int ret = inflate(&r->zs, Z_NO_FLUSH);
 			if (ret == Z_STREAM_END && r->zs.avail_out > 0)
