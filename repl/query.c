@@ -829,7 +829,8 @@ static int cmd_count(query_parser *p, query_result *out)
 	for (size_t i = 0; i < gs.cap; i++)
 		if (gs.g[i].used)
 			gs.g[k++] = gs.g[i];
-	qsort_r(gs.g, k, sizeof *gs.g, cmp_group, &gs.text);
+	if (k)
+		qsort_r(gs.g, k, sizeof *gs.g, cmp_group, &gs.text);
 	size_t shown = limit >= 0 && (size_t)limit < k ? (size_t)limit : k;
 
 	const char *names[3] = {expr_source(p, by), "count", "share"};
