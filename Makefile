@@ -118,7 +118,7 @@ fuzz:
 	@mkdir -p build/fuzz
 	clang $(BASE_CFLAGS) -Wno-unknown-warning-option -O1 -fsanitize=fuzzer,address,undefined \
 	    -o build/fuzz/fuzz_npz tests/fuzz/fuzz_npz.c $(LIB_SRC) $(LDLIBS)
-	@for f in tests/fuzz/fuzz_query.c; do [ -f $$f ] && clang $(BASE_CFLAGS) -Wno-unknown-warning-option -O1 \
+	@for f in tests/fuzz/query/fuzz_query.c; do [ -f $$f ] && clang $(BASE_CFLAGS) -Wno-unknown-warning-option -O1 \
 	    -fsanitize=fuzzer,address,undefined -o build/fuzz/$$(basename $$f .c) $$f \
 	    $(LIB_SRC) $(LDLIBS); done; true
 	@echo "run e.g.: build/fuzz/fuzz_npz -max_total_time=60 tests/fuzz/corpus/npz"
