@@ -269,8 +269,9 @@ static void draw_status(tui *t, int y, int w)
 		if (len < sizeof right && tb->sort_col >= 0 && tb->sort_col < tb->ncols)
 			len += (size_t)snprintf(right + len, sizeof right - len, "%s%s ",
 						tb->cols[tb->sort_col].name,
-						tb->sort_desc ? "\u2193" + (tui_utf8() ? 0 : 3)
-							      : "\u2191" + (tui_utf8() ? 0 : 3));
+						!tui_utf8() ? ""
+						: tb->sort_desc ? "\u2193"
+								: "\u2191");
 		if (len < sizeof right)
 			snprintf(right + len, sizeof right - len, "%lld/%lld ",
 				 (long long)(tb->nidx ? tb->cur + 1 : 0), (long long)tb->nidx);
