@@ -121,7 +121,7 @@ fuzz:
 	@for f in tests/fuzz/query/fuzz_query.c; do [ -f $$f ] && clang $(BASE_CFLAGS) -Wno-unknown-warning-option -O1 \
 	    -fsanitize=fuzzer,address,undefined -o build/fuzz/$$(basename $$f .c) $$f \
 	    $(LIB_SRC) $(LDLIBS); done; true
-	@echo "run e.g.: build/fuzz/fuzz_npz -max_total_time=60 tests/fuzz/corpus/npz"
+	@echo "run e.g.: mkdir -p build/fuzz/new && build/fuzz/fuzz_npz -max_total_time=60 build/fuzz/new tests/fuzz/corpus/npz"
 
 install: hloscope
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
