@@ -632,21 +632,26 @@ static query_expr *parse_not(query_parser *p)
 	return parse_cmp(p);
 }
 
-static query_expr *parse_and(query_parser *p)
+/* One left-associative level of `and` / `or`: operands from `next`, joined
+ * by the token kind `tk` or the keyword `word`, both sides numeric. */
+static query_expr *parse_logical(query_parser *p, int tk, const char *word, int op,
+				 query_expr *(*next)(query_parser *))
 {
-	query_expr *a = parse_not(p);
+	char what[16];
+	query_expr *a = next(p);
 
+	snprintf(what, sizeof what, "'%s'", word);
 	while (a) {
 		const query_token *t = query_peek(p);
-		if (!(t->kind == TK_AND || (t->kind == TK_WORD && strcasecmp(t->str, "and") == 0)))
+		if (!((int)t->kind == tk || (t->kind == TK_WORD && strcasecmp(t->str, word) == 0)))
 			break;
-		if (need_num(p, a, "'and'") < 0)
+		if (need_num(p, a, what) < 0)
 			return NULL;
 		query_advance(p);
-		query_expr *b = parse_not(p);
-		if (!b || need_num(p, b, "'and'") < 0)
+		query_expr *b = next(p);
+		if (!b || need_num(p, b, what) < 0)
 			return NULL;
-		query_expr *e = new_expr(p, QE_AND, 0, 0);
+		query_expr *e = new_expr(p, op, 0, 0);
 		if (!e)
 			return NULL;
 		e->a = a;
@@ -657,29 +662,14 @@ static query_expr *parse_and(query_parser *p)
 	return a;
 }
 
+static query_expr *parse_and(query_parser *p)
+{
+	return parse_logical(p, TK_AND, "and", QE_AND, parse_not);
+}
+
 static query_expr *parse_or(query_parser *p)
 {
-	query_expr *a = parse_and(p);
-
-	while (a) {
-		const query_token *t = query_peek(p);
-		if (!(t->kind == TK_OR || (t->kind == TK_WORD && strcasecmp(t->str, "or") == 0)))
-			break;
-		if (need_num(p, a, "'or'") < 0)
-			return NULL;
-		query_advance(p);
-		query_expr *b = parse_and(p);
-		if (!b || need_num(p, b, "'or'") < 0)
-			return NULL;
-		query_expr *e = new_expr(p, QE_OR, 0, 0);
-		if (!e)
-			return NULL;
-		e->a = a;
-		e->b = b;
-		span(e, a, b);
-		a = e;
-	}
-	return a;
+	return parse_logical(p, TK_OR, "or", QE_OR, parse_and);
 }
 
 query_expr *query_parse_expr(query_parser *p)
