@@ -339,6 +339,8 @@ int tui_open_drawing(tui *t, tui_doc *d, int64_t node);
 void tui_drawing_cache_free(tui_doc *d);
 /* Runtime text: normalized for tile, ns/us/ms/s for layout. */
 void tui_fmt_runtime(char *buf, size_t cap, const hs_graph *g, double v);
+/* A duration in nanoseconds as "1.234 ms" (s, ms, us or ns). */
+void tui_fmt_ns(char *buf, size_t cap, double ns);
 /* Seconds as "12.3 us". */
 void tui_fmt_seconds(char *buf, size_t cap, double s);
 

@@ -21,14 +21,8 @@ static void fmt_runtime(char *buf, size_t cap, double v, hs_kind k, int labeled)
 		snprintf(buf, cap, "-");
 	else if (k == HS_KIND_TILE)
 		snprintf(buf, cap, "%.4g", v);
-	else if (v >= 1e9)
-		snprintf(buf, cap, "%.3f s", v / 1e9);
-	else if (v >= 1e6)
-		snprintf(buf, cap, "%.3f ms", v / 1e6);
-	else if (v >= 1e3)
-		snprintf(buf, cap, "%.3f us", v / 1e3);
 	else
-		snprintf(buf, cap, "%.0f ns", v);
+		tui_fmt_ns(buf, cap, v);
 }
 
 static int ds_cell(void *ctx, int64_t row, const tui_col *c, char *buf, size_t cap)

@@ -204,7 +204,13 @@ void tui_fmt_runtime(char *buf, size_t cap, const hs_graph *g, double v)
 		snprintf(buf, cap, "-");
 	else if (g->kind == HS_KIND_TILE)
 		snprintf(buf, cap, "%.4f", v);
-	else if (v >= 1e9)
+	else
+		tui_fmt_ns(buf, cap, v);
+}
+
+void tui_fmt_ns(char *buf, size_t cap, double v)
+{
+	if (v >= 1e9)
 		snprintf(buf, cap, "%.3f s", v / 1e9);
 	else if (v >= 1e6)
 		snprintf(buf, cap, "%.3f ms", v / 1e6);
