@@ -355,20 +355,25 @@ static query_expr *parse_unary_inner(query_parser *p)
 	}
 }
 
-static query_expr *parse_prod(query_parser *p)
+/* One left-associative arithmetic level: operands from `next`, joined by
+ * any of the `nops` token kinds in `ops`, both sides numeric. */
+static query_expr *parse_arith(query_parser *p, const int *ops, int nops,
+			       query_expr *(*next)(query_parser *))
 {
-	query_expr *a = parse_unary(p);
+	query_expr *a = next(p);
 
 	while (a) {
-		int op = query_peek(p)->kind;
-		if (op != TK_STAR && op != TK_SLASH && op != TK_PCT)
+		int op = query_peek(p)->kind, found = 0;
+		for (int i = 0; i < nops; i++)
+			found |= op == ops[i];
+		if (!found)
 			break;
 		char what[16];
 		snprintf(what, sizeof what, "'%s'", op_text(op));
 		if (need_num(p, a, what) < 0)
 			return NULL;
 		query_advance(p);
-		query_expr *b = parse_unary(p);
+		query_expr *b = next(p);
 		if (!b || need_num(p, b, what) < 0)
 			return NULL;
 		query_expr *e = new_expr(p, QE_ARITH, 0, 0);
@@ -383,32 +388,16 @@ static query_expr *parse_prod(query_parser *p)
 	return a;
 }
 
+static query_expr *parse_prod(query_parser *p)
+{
+	static const int ops[] = {TK_STAR, TK_SLASH, TK_PCT};
+	return parse_arith(p, ops, 3, parse_unary);
+}
+
 static query_expr *parse_sum(query_parser *p)
 {
-	query_expr *a = parse_prod(p);
-
-	while (a) {
-		int op = query_peek(p)->kind;
-		if (op != TK_PLUS && op != TK_MINUS)
-			break;
-		char what[16];
-		snprintf(what, sizeof what, "'%s'", op_text(op));
-		if (need_num(p, a, what) < 0)
-			return NULL;
-		query_advance(p);
-		query_expr *b = parse_prod(p);
-		if (!b || need_num(p, b, what) < 0)
-			return NULL;
-		query_expr *e = new_expr(p, QE_ARITH, 0, 0);
-		if (!e)
-			return NULL;
-		e->op = op;
-		e->a = a;
-		e->b = b;
-		span(e, a, b);
-		a = e;
-	}
-	return a;
+	static const int ops[] = {TK_PLUS, TK_MINUS};
+	return parse_arith(p, ops, 2, parse_prod);
 }
 
 /* ---- comparisons ---------------------------------------------------- */
