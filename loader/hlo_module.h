@@ -1,0 +1,235 @@
+/* hlo_module.h - an XLA HLO module in memory, as the readers produce it.
+ *
+ * Three readers fill the same structures: the protobuf reader (TpuGraphs
+ * TuningData / ModuleTuningData and XLA's binary HloModuleProto) and the
+ * HLO text parser.  The featurizer (hlo_featurize.h) turns one module into
+ * the dataset's arrays; the explorer, the query language and the drawing
+ * read names and structure from here.
+ *
+ * What is kept is what hloscope shows or featurizes; anything else a
+ * reader meets (an attribute it does not know) is kept as text in
+ * hm_instr.attrs, never dropped with an error.
+ *
+ * Numbers: dimensions and attribute values are int64 as in the proto.
+ * Huge dimensions are legal (s8[17179869184]); nothing is ever allocated by
+ * a dimension's value.
+ *
+ * Element types use XLA's PrimitiveType numbers (the proto's): INVALID 0,
+ * PRED 1, S8 2, S16 3, S32 4, S64 5, U8 6, U16 7, U32 8, U64 9, F16 10,
+ * F32 11, F64 12, TUPLE 13, OPAQUE 14, C64 15, BF16 16, TOKEN 17, C128 18,
+ * and the newer ones XLA added later (F8E5M2 19, F8E4M3FN 20, S4 21, U4 22,
+ * F8E4M3B11FNUZ 23, F8E5M2FNUZ 24, F8E4M3FNUZ 25, ...).  hm_element_type_*
+ * map them to the names HLO text writes.
+ *
+ * Ownership: everything a module holds (strings, arrays, nested shapes)
+ * lives in the file's arena and is released at once by hm_file_free().
+ * Pointers into a module stay valid until then; nothing in it is freed
+ * alone.
+ */
+#ifndef HS_HLO_MODULE_H
+#define HS_HLO_MODULE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "error.h"
+
+/* ---- arena ---------------------------------------------------------- */
+
+/* Bump allocator: zeroed blocks that live until hm_arena_free. */
+typedef struct hm_arena_block hm_arena_block;
+typedef struct hm_arena {
+	hm_arena_block *head;
+	size_t used_total;       /* bytes handed out, for limits and stats */
+} hm_arena;
+
+/* NULL only when out of memory (or n overflows). */
+void *hm_arena_alloc(hm_arena *a, size_t n);
+/* Arrays: NULL when count * size overflows or memory runs out. */
+void *hm_arena_array(hm_arena *a, size_t count, size_t size);
+/* A terminated copy of s[0, n). */
+char *hm_arena_strndup(hm_arena *a, const char *s, size_t n);
+char *hm_arena_strdup(hm_arena *a, const char *s);
+void hm_arena_free(hm_arena *a);
+
+/* ---- shapes --------------------------------------------------------- */
+
+enum {
+	HM_INVALID = 0, HM_PRED = 1, HM_S8 = 2, HM_S16 = 3, HM_S32 = 4,
+	HM_S64 = 5, HM_U8 = 6, HM_U16 = 7, HM_U32 = 8, HM_U64 = 9, HM_F16 = 10,
+	HM_F32 = 11, HM_F64 = 12, HM_TUPLE = 13, HM_OPAQUE = 14, HM_C64 = 15,
+	HM_BF16 = 16, HM_TOKEN = 17, HM_C128 = 18
+};
+
+typedef struct hm_shape {
+	int element_type;          /* PrimitiveType number (HM_*) */
+	int rank;                  /* arrays: number of dimensions */
+	int64_t *dims;             /* [rank]; for a dynamic dim, its bound */
+	uint8_t *dynamic;          /* [rank] 1 where the dim is dynamic (<=N); NULL when none is */
+	int has_layout;            /* a layout was given (text: {..}; proto: layout field) */
+	int layout_rank;           /* entries in minor_to_major */
+	int64_t *minor_to_major;   /* [layout_rank] */
+	char *layout_extra;        /* text after ':' in a layout ("T(8,128)(2,1)S(1)"), or NULL */
+	int n_tuple;               /* TUPLE: number of elements */
+	struct hm_shape *tuple;    /* [n_tuple] */
+} hm_shape;
+
+/* ---- instructions --------------------------------------------------- */
+
+#define HM_NONE INT64_MIN      /* an int64 attribute that was not given */
+
+typedef struct hm_window_dim {
+	int64_t size, stride, padding_low, padding_high;
+	int64_t window_dilation, base_dilation;
+	int window_reversal;
+} hm_window_dim;
+
+typedef struct hm_conv_dims {
+	int present;
+	int64_t input_batch, input_feature;
+	int64_t kernel_input_feature, kernel_output_feature;
+	int64_t output_batch, output_feature;
+	int n_input_spatial, n_kernel_spatial, n_output_spatial;
+	int64_t *input_spatial, *kernel_spatial, *output_spatial;
+} hm_conv_dims;
+
+typedef struct hm_attr {       /* an attribute kept as written */
+	char *name;
+	char *value;
+} hm_attr;
+
+typedef struct hm_instr {
+	char *name;                /* without '%' */
+	char *opcode;              /* as written: "fusion", "all-reduce-start", "my-new-op" */
+	int64_t id;                /* unique within the module (proto id, or assigned) */
+	hm_shape shape;
+	int is_root;
+
+	int n_operands;
+	int64_t *operand_ids;      /* [n_operands] in order; may repeat */
+	int n_called;
+	int64_t *called_ids;       /* [n_called] computation ids: to_apply, calls,
+	                            * while body then condition, branches, ... */
+	int n_control_predecessors;
+	int64_t *control_predecessor_ids;
+
+	int64_t parameter_number;  /* parameters; HM_NONE otherwise */
+	int n_dimensions;
+	int64_t *dimensions;       /* the "dimensions" attribute */
+	int n_window;
+	hm_window_dim *window;     /* [n_window]; text defaults filled in */
+	hm_conv_dims conv;
+	int64_t feature_group_count; /* HM_NONE when not given */
+	int64_t batch_group_count;   /* HM_NONE when not given */
+	int n_slice;
+	int64_t *slice_start, *slice_limit, *slice_stride;  /* [n_slice] */
+	int n_dynamic_slice_sizes;
+	int64_t *dynamic_slice_sizes;
+	int n_padding;
+	int64_t *pad_low, *pad_high, *pad_interior;         /* [n_padding] */
+	int is_stable;
+
+	char *fusion_kind;         /* "kLoop", ... or NULL */
+	char *custom_call_target;  /* or NULL */
+	char *sharding;            /* as text ("{replicated}") or NULL */
+	char *backend_config;      /* as written (JSON, or escaped bytes) or NULL */
+	char *literal;             /* constant(...) contents as written, or NULL */
+
+	/* metadata */
+	char *op_type, *op_name, *source_file;  /* NULL when absent */
+	int64_t source_line;       /* 0 when absent */
+
+	int n_attrs;               /* every other attribute, in order */
+	hm_attr *attrs;
+
+	/* where it came from: text line (1-based, 0 for proto) */
+	int line;
+} hm_instr;
+
+/* ---- computations and modules --------------------------------------- */
+
+typedef struct hm_comp {
+	char *name;
+	int64_t id;
+	int64_t root_id;           /* id of the ROOT instruction */
+	int is_entry;
+	int n_instrs;
+	hm_instr *instrs;          /* [n_instrs] in order */
+} hm_comp;
+
+typedef struct hm_module {
+	char *name;
+	int64_t id;
+	char *entry_name;          /* NULL when the source did not say */
+	int64_t entry_id;
+	int n_comps;
+	hm_comp *comps;            /* [n_comps] in the source's order */
+	int64_t n_instrs;          /* over all computations */
+} hm_module;
+
+/* ---- tuning data (TpuGraphs raw protobufs) -------------------------- */
+
+typedef struct hm_layout_tensor {  /* one tensor of a configurable node */
+	int n_dims;
+	int64_t *dims;             /* minor_to_major */
+} hm_layout_tensor;
+
+typedef struct hm_layout_node {
+	int n_tensors;
+	hm_layout_tensor *tensors; /* output, operand 0, operand 1, ... */
+} hm_layout_node;
+
+typedef struct hm_run {            /* one ConfigProfile */
+	int has_tile;              /* op_config with a TileSizeConfig */
+	int n_kernel_bounds, n_output_bounds, n_input_bounds, n_iteration_bounds;
+	int64_t *kernel_bounds, *output_bounds, *input_bounds, *iteration_bounds;
+	int has_layout;            /* module_config with a LayoutConfig */
+	int n_layout_nodes;
+	hm_layout_node *layout_nodes;
+	int has_error;             /* error field set (non-empty) */
+	int has_profile;
+	int64_t compute_time_ns;   /* profile.compute_time_ns; 0 when absent */
+	int is_default;
+} hm_run;
+
+typedef struct hm_tuning {
+	int n_runs;
+	hm_run *runs;
+	int n_config_nodes;
+	int64_t *config_index_to_node; /* flattened node positions */
+	char *fingerprint;         /* or NULL */
+} hm_tuning;
+
+/* ---- files ---------------------------------------------------------- */
+
+typedef enum hm_source {
+	HM_SRC_TEXT,               /* HLO text */
+	HM_SRC_HLO_PROTO,          /* binary xla.HloModuleProto */
+	HM_SRC_MODULE_TUNING,      /* TpuGraphs ModuleTuningData */
+	HM_SRC_TUNING,             /* TpuGraphs TuningData (several modules) */
+} hm_source;
+
+typedef struct hm_file {
+	char *path;
+	hm_source source;
+	int n_modules;
+	hm_module *modules;        /* [n_modules] */
+	hm_tuning **tuning;        /* [n_modules]; entries NULL without tuning data */
+	hm_arena arena;            /* owns everything above */
+} hm_file;
+
+void hm_file_free(hm_file *f);
+
+/* Name of an element type as HLO text writes it ("f32", "pred", "token"),
+ * "?" when unknown; and back (-1 when unknown). */
+const char *hm_element_type_name(int t);
+int hm_element_type_id(const char *name, size_t len);
+/* Bytes per element (pred 1; s4/u4 count 1); 0 for tuple, token, opaque. */
+int hm_element_type_bytes(int t);
+
+/* Looks up an instruction or computation by id (NULL when absent).  The
+ * first call builds an index in the arena. */
+const hm_instr *hm_find_instr(const hm_module *m, int64_t id);
+const hm_comp *hm_find_comp(const hm_module *m, int64_t id);
+
+#endif
