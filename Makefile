@@ -36,7 +36,7 @@ else
 endif
 B := $(BUILD)/$(V)
 
-MODULES  := loader render model repl tui
+MODULES  := loader render model synth repl tui
 LIB_SRC  := $(foreach m,$(MODULES),$(wildcard $(m)/*.c))
 CLI_SRC  := $(wildcard cli/*.c)
 UNIT_SRC := $(wildcard tests/unit/test_*.c)

@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "cli/commands.h"
-#include "cli/synth.h"
+#include "synth/synth.h"
 
 int cmd_synth(int argc, char **argv)
 {

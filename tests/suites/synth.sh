@@ -1,4 +1,4 @@
-# synth: `hloscope synth DIR [--seed N]` (cli/synth.c, cli/cmd_synth.c).
+# synth: `hloscope synth DIR [--seed N]` (synth/, cli/cmd_synth.c).
 # numpy loads every file and checks names, dtypes, shapes and graph
 # invariants; the documented runtime formulas (re-implemented here from
 # DIR/README) reproduce every labeled runtime to within the 3% noise;

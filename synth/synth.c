@@ -103,7 +103,7 @@
  * Everything derives from the seed through per-file xoshiro256** streams,
  * and the zip writer uses a fixed timestamp: same seed, same bytes.
  */
-#include "cli/synth.h"
+#include "synth/synth.h"
 
 #include <dirent.h>
 #include <errno.h>
