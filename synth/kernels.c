@@ -94,7 +94,10 @@ static int residual_layernorm(synth_graph *g, const synth_kernel *ks, const synt
 	int bf = HLO_ET_BF16, f32 = HLO_ET_F32;
 	int64_t in[3] = {ks->a, ks->b, ks->c};
 	int x = synth_param(g, bf, 3, in), r = synth_param(g, bf, 3, in);
-	int sum = synth_bin(g, SY_ADD, synth_cvt(g, x, f32), synth_cvt(g, r, f32));
+	/* r's convert first: the order gcc gave the nested calls this line used to
+	 * make, which the files have always had (C leaves it unspecified). */
+	int rf = synth_cvt(g, r, f32);
+	int sum = synth_bin(g, SY_ADD, synth_cvt(g, x, f32), rf);
 	return synth_layernorm(g, rd, synth_cvt(g, sum, bf));
 }
 
