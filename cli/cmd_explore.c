@@ -1,11 +1,20 @@
 /* cmd_explore.c - `hloscope PATH` and `hloscope explore PATH [--model FILE]`:
  * the terminal explorer (tui/).
  *
- * Environment for benchmarks: HLOSCOPE_BENCH=FILE appends timings (time to
- * the first full screen, then one line per key) to FILE; HLOSCOPE_KEYS holds
- * keys to play instead of reading the keyboard ("jjG/conv<Enter>"; names in
- * angle brackets: Enter Tab Esc BS Up Down Left Right PgUp PgDn Home End
- * C-d C-u C-l Space lt gt), after which the explorer quits. */
+ * Environment for tests and benchmarks:
+ *   HLOSCOPE_SCRIPT=FILE  keys and commands from FILE, no terminal needed;
+ *                         `:save-display FILE` lines write the screen as text
+ *                         (tui/script.c has the format).  The screen is
+ *                         COLUMNS x LINES.
+ *   HLOSCOPE_MASK_MODEL=1 numbers from the cost model and predictions print
+ *                         as "#" (screen goldens that a model change leaves alone)
+ *   HLOSCOPE_BENCH=FILE   appends timings (time to the first full screen,
+ *                         then one line per key) to FILE
+ *   HLOSCOPE_KEYS=KEYS    keys to play in the terminal instead of reading the
+ *                         keyboard ("jjG/conv<Enter>"; names in angle
+ *                         brackets: Enter Tab Esc BS Up Down Left Right PgUp
+ *                         PgDn Home End C-d C-u C-l Space lt gt), after which
+ *                         the explorer quits. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -60,6 +69,11 @@ int cmd_explore(int argc, char **argv)
 	if (o.bench_log && !*o.bench_log)
 		o.bench_log = NULL;
 	o.keys = getenv("HLOSCOPE_KEYS");
+	o.script = getenv("HLOSCOPE_SCRIPT");
+	if (o.script && !*o.script)
+		o.script = NULL;
+	const char *mask = getenv("HLOSCOPE_MASK_MODEL");
+	o.mask_model = mask && *mask && strcmp(mask, "0") != 0;
 	rc = tui_run(&o, &err);
 	if (rc < 0)
 		return cli_report(&err);

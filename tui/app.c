@@ -1,7 +1,8 @@
-/* app.c - the explorer's main loop: terminal setup and restore, the view
- * stack, key to request mapping from TUI_REQUESTS, the `:` command line and
- * its line editor, the status line, the help view and bench timing. */
-#include <dirent.h>
+/* app.c - the explorer's main loop: terminal setup and restore (or, for a
+ * script, a screen with no terminal), the view stack, keys to requests
+ * through the command table (keys.c), the `:` command line, the status line
+ * and bench timing.  The prompt's editor is prompt.c, the help view
+ * view_help.c, scripts script.c. */
 #include <errno.h>
 #include <locale.h>
 #include <signal.h>
@@ -13,51 +14,11 @@
 #include <termios.h>
 #include <time.h>
 #include <unistd.h>
-#include <wchar.h>
 
-#include "loader/hlo.h"
-#include "tui/tui.h"
+#include "tui/app.h"
 
 #define MIN_W 60
 #define MIN_H 15
-#define HIST_MAX 64
-#define LINE_MAX_CHARS 400
-
-struct request_info {
-	tui_req req;
-	const char *name;
-	int key, key2, scope;
-	const char *help;
-};
-
-static const struct request_info requests[] = {
-#define TUI_REQ_INFO(id, name, k1, k2, scope, help) {TUI_REQ_##id, name, k1, k2, scope, help},
-	TUI_REQUESTS(TUI_REQ_INFO)
-#undef TUI_REQ_INFO
-};
-#define NREQUESTS (sizeof requests / sizeof requests[0])
-
-struct tui {
-	SCREEN *screen;
-	WINDOW *win;
-	tui_view **stack;
-	int nviews, capviews;
-	int pending_pops;
-	int quit;
-	char msg[512];
-	int msg_err;
-	MEVENT mouse;
-	hs_model *model;
-	const tui_options *o;
-	FILE *bench;
-	char *hist[TUI_P_NKINDS][HIST_MAX];
-	int nhist[TUI_P_NKINDS];
-	char line[LINE_MAX_CHARS * 4 + 1];
-	/* scripted keys */
-	int *script;
-	size_t nscript, spos;
-	tui_doc *doc; /* the document the current command runs against */
-};
 
 /* ---- Clock ---------------------------------------------------------- */
 
@@ -146,27 +107,37 @@ static void restore_signals(void)
 
 /* ---- Views ------------------------------------------------------------ */
 
-tui_view *tui_push(tui *t, const tui_view_ops *ops, void *data, tui_doc *doc, const char *title)
+tui_view *tui_push(tui *t, const tui_view_ops *ops, void *data, tui_doc *doc, const char *title,
+		   tui_table *pane0, tui_table *pane1)
 {
-	tui_view *v;
+	tui_view *v = NULL;
 
 	if (t->nviews == t->capviews) {
 		int nc = t->capviews ? t->capviews * 2 : 8;
 		tui_view **p = realloc(t->stack, (size_t)nc * sizeof *p);
 		if (!p)
-			return NULL;
+			goto oom;
 		t->stack = p;
 		t->capviews = nc;
 	}
 	v = calloc(1, sizeof *v);
 	if (!v)
-		return NULL;
+		goto oom;
 	v->ops = ops;
 	v->data = data;
 	v->doc = tui_doc_ref(doc);
 	snprintf(v->title, sizeof v->title, "%s", title ? title : ops->name);
+	if (pane0)
+		v->pane[v->npanes++] = pane0;
+	if (pane1)
+		v->pane[v->npanes++] = pane1;
 	t->stack[t->nviews++] = v;
 	return v;
+oom:
+	if (ops->done)
+		ops->done(&(tui_view){.ops = ops, .data = data});
+	tui_message(t, 1, "out of memory");
+	return NULL;
 }
 
 static void pop_view(tui *t)
@@ -296,7 +267,7 @@ static void draw_status(tui *t, int y, int w)
 		tui_put_right(t->win, y, w - rw, rw, right, tui_attr(TUI_C_STATUS));
 }
 
-static void draw_all(tui *t)
+void tui_draw_all(tui *t)
 {
 	int h, w;
 	tui_view *v = tui_top(t);
@@ -324,519 +295,6 @@ static void draw_all(tui *t)
 	draw_status(t, h - 1, w);
 	wnoutrefresh(t->win);
 	doupdate();
-}
-
-/* ---- Keys --------------------------------------------------------------- */
-
-static int read_key(tui *t, wint_t *wc)
-{
-	if (t->script) {
-		if (t->spos >= t->nscript) {
-			t->quit = 1;
-			return ERR;
-		}
-		int k = t->script[t->spos++];
-		*wc = (wint_t)k;
-		if (k == KEY_RESIZE)
-			return KEY_CODE_YES;
-		return k >= KEY_MIN ? KEY_CODE_YES : OK;
-	}
-	return wget_wch(t->win, wc);
-}
-
-static int normalize_key(int k)
-{
-	if (k == 127 || k == 8)
-		return KEY_BACKSPACE;
-	if (k == '\r' || k == KEY_ENTER)
-		return '\n';
-	return k;
-}
-
-static int view_scope(const tui_view *v)
-{
-	return TUI_S_ALL | (v ? v->ops->scope : 0) | (v && v->npanes ? TUI_S_TABLE : 0) |
-	       (v && v->doc ? TUI_S_GRAPH : 0);
-}
-
-static const struct request_info *find_key(int key, int scope, int *other_scope)
-{
-	*other_scope = 0;
-	for (size_t i = 0; i < NREQUESTS; i++)
-		if (key && (requests[i].key == key || requests[i].key2 == key)) {
-			if (requests[i].scope & scope)
-				return &requests[i];
-			*other_scope = 1;
-		}
-	return NULL;
-}
-
-static const struct request_info *find_name(const char *name)
-{
-	for (size_t i = 0; i < NREQUESTS; i++)
-		if (!strcmp(requests[i].name, name))
-			return &requests[i];
-	if (!strcmp(name, "q") || !strcmp(name, "q!") || !strcmp(name, "exit"))
-		return find_name("quit");
-	if (!strcmp(name, "add-column"))
-		return find_name("column");
-	if (!strcmp(name, "save"))
-		return find_name("write");
-	if (!strcmp(name, "search-next"))
-		return find_name("next");
-	return NULL;
-}
-
-static void key_label(int k, char *buf, size_t cap)
-{
-	if (k == '\n')
-		snprintf(buf, cap, "Enter");
-	else if (k == '\t')
-		snprintf(buf, cap, "Tab");
-	else if (k == ' ')
-		snprintf(buf, cap, "Space");
-	else if (k == KEY_BACKSPACE)
-		snprintf(buf, cap, "Backspace");
-	else if (k == KEY_BTAB)
-		snprintf(buf, cap, "Shift-Tab");
-	else if (k == KEY_UP)
-		snprintf(buf, cap, "Up");
-	else if (k == KEY_DOWN)
-		snprintf(buf, cap, "Down");
-	else if (k == KEY_LEFT)
-		snprintf(buf, cap, "Left");
-	else if (k == KEY_RIGHT)
-		snprintf(buf, cap, "Right");
-	else if (k == KEY_PPAGE)
-		snprintf(buf, cap, "PgUp");
-	else if (k == KEY_NPAGE)
-		snprintf(buf, cap, "PgDn");
-	else if (k == KEY_HOME)
-		snprintf(buf, cap, "Home");
-	else if (k == KEY_END)
-		snprintf(buf, cap, "End");
-	else if (k == KEY_ENTER)
-		snprintf(buf, cap, "Enter");
-	else if (k >= KEY_F(1) && k <= KEY_F(12))
-		snprintf(buf, cap, "F%d", k - KEY_F(0));
-	else if (k > 0 && k < 32)
-		snprintf(buf, cap, "Ctrl-%c", k + 'A' - 1);
-	else if (k > 32 && k < 127)
-		snprintf(buf, cap, "%c", k);
-	else
-		snprintf(buf, cap, "%s", keyname(k) ? keyname(k) : "?");
-}
-
-/* ---- Line editor ----------------------------------------------------------- */
-
-static void hist_add(tui *t, int kind, const char *s)
-{
-	if (!*s)
-		return;
-	if (t->nhist[kind] && !strcmp(t->hist[kind][t->nhist[kind] - 1], s))
-		return;
-	if (t->nhist[kind] == HIST_MAX) {
-		free(t->hist[kind][0]);
-		memmove(t->hist[kind], t->hist[kind] + 1, (HIST_MAX - 1) * sizeof(char *));
-		t->nhist[kind]--;
-	}
-	char *c = strdup(s);
-	if (c)
-		t->hist[kind][t->nhist[kind]++] = c;
-}
-
-struct cands {
-	const char *v[512];
-	int n;
-	char store[16384];
-	size_t used;
-};
-
-static void cand_add(struct cands *c, const char *s, const char *prefix)
-{
-	if (c->n == 512 || strncmp(s, prefix, strlen(prefix)))
-		return;
-	for (int i = 0; i < c->n; i++)
-		if (!strcmp(c->v[i], s))
-			return;
-	size_t n = strlen(s) + 1;
-	if (c->used + n > sizeof c->store)
-		return;
-	memcpy(c->store + c->used, s, n);
-	c->v[c->n++] = c->store + c->used;
-	c->used += n;
-}
-
-static void cand_add_fn(void *ctx, const char *s, const char *prefix)
-{
-	cand_add(ctx, s, prefix);
-}
-
-static void complete_path(struct cands *c, const char *word)
-{
-	char dir[1024], path[2048];
-	const char *slash = strrchr(word, '/'), *base = slash ? slash + 1 : word;
-	DIR *d;
-	struct dirent *e;
-
-	if (slash)
-		snprintf(dir, sizeof dir, "%.*s", (int)(slash - word + 1), word);
-	else
-		snprintf(dir, sizeof dir, "./");
-	d = opendir(dir);
-	if (!d)
-		return;
-	while ((e = readdir(d))) {
-		struct stat st;
-		if (e->d_name[0] == '.' && base[0] != '.')
-			continue;
-		if (strncmp(e->d_name, base, strlen(base)))
-			continue;
-		snprintf(path, sizeof path, "%s%s", dir, e->d_name);
-		int isdir = stat(path, &st) == 0 && S_ISDIR(st.st_mode);
-		snprintf(path, sizeof path, "%s%s%s", slash ? dir : "", e->d_name, isdir ? "/" : "");
-		cand_add(c, path, word);
-	}
-	closedir(d);
-}
-
-static void gather(tui *t, int kind, const char *line, size_t wstart, struct cands *c)
-{
-	char word[512], first[64] = "";
-	tui_table *tb = tui_focused_table(tui_top(t));
-
-	snprintf(word, sizeof word, "%s", line + wstart);
-	sscanf(line, "%63s", first);
-	if (kind == TUI_P_COLUMN || (kind == TUI_P_COMMAND && wstart > 0 && !strcmp(first, "column"))) {
-		for (int i = 0; tb && i < tb->navail; i++)
-			cand_add(c, tb->avail[i].name, word);
-		return;
-	}
-	if (kind == TUI_P_FILTER ||
-	    (kind == TUI_P_COMMAND && wstart > 0 &&
-	     (!strcmp(first, "sort") || !strcmp(first, "sort-desc") || !strcmp(first, "filter")))) {
-		for (int i = 0; tb && i < tb->ncols; i++)
-			cand_add(c, tb->cols[i].name, word);
-		return;
-	}
-	if (kind != TUI_P_COMMAND)
-		return;
-	if (wstart == 0)
-		for (size_t i = 0; i < NREQUESTS; i++)
-			cand_add(c, requests[i].name, word);
-	if (!strcmp(first, "open") || !strcmp(first, "write")) {
-		complete_path(c, word);
-		return;
-	}
-	if (tui_query_complete(t, line, (int)wstart, cand_add_fn, c))
-		complete_path(c, word);
-}
-
-/* The editor works on wide characters; the result is UTF-8 in t->line. */
-const char *tui_prompt(tui *t, const char *label, int kind, const char *initial)
-{
-	wchar_t buf[LINE_MAX_CHARS + 1];
-	int len = 0, pos = 0, hpos, done = 0, h, w;
-	char *saved_edit = NULL;
-
-	if (initial && *initial) {
-		mbstate_t st;
-		const char *p = initial;
-		memset(&st, 0, sizeof st);
-		size_t n = mbsrtowcs(buf, &p, LINE_MAX_CHARS, &st);
-		len = pos = n == (size_t)-1 ? 0 : (int)n;
-	}
-	buf[len] = 0;
-	hpos = t->nhist[kind];
-	curs_set(1);
-	while (!done) {
-		wint_t wc;
-		int r, lw = tui_width(label), start = 0, cx;
-
-		getmaxyx(t->win, h, w);
-		/* draw the line, scrolled so the cursor shows */
-		while (wcswidth(buf + start, (size_t)(pos - start)) > w - lw - 2 && start < pos)
-			start++;
-		wattrset(t->win, A_NORMAL);
-		mvwhline(t->win, h - 1, 0, ' ', w);
-		tui_put(t->win, h - 1, 0, w, label, A_BOLD, 0);
-		wmove(t->win, h - 1, lw);
-		cx = lw;
-		for (int i = start; i < len; i++) {
-			int cw = wcwidth(buf[i]);
-			if (cw < 1)
-				cw = 1;
-			if (cx + cw >= w)
-				break;
-			wchar_t one[2] = {buf[i], 0};
-			waddnwstr(t->win, one, 1);
-			cx += cw;
-		}
-		{
-			int cw = wcswidth(buf + start, (size_t)(pos - start));
-			wmove(t->win, h - 1, lw + (cw > 0 ? cw : 0));
-		}
-		wrefresh(t->win);
-		r = read_key(t, &wc);
-		if (got_signal || t->quit) {
-			len = -1;
-			break;
-		}
-		if (r == ERR)
-			continue;
-		int k = (int)wc;
-		if (r == KEY_CODE_YES || k < 32 || k == 127)
-			k = normalize_key(k);
-		if (r == KEY_CODE_YES && k == KEY_RESIZE) {
-			draw_all(t);
-			continue;
-		}
-		if (r == KEY_CODE_YES && k == KEY_MOUSE) {
-			MEVENT m;
-			getmouse(&m);
-			continue;
-		}
-		if (k == '\n') {
-			done = 1;
-		} else if (k == 27 || k == TUI_CTRL('g') || k == TUI_CTRL('c')) {
-			len = -1;
-			done = 1;
-		} else if (k == KEY_BACKSPACE) {
-			if (len == 0) {
-				len = -1;
-				done = 1;
-			} else if (pos > 0) {
-				wmemmove(buf + pos - 1, buf + pos, (size_t)(len - pos + 1));
-				pos--;
-				len--;
-			}
-		} else if (k == KEY_DC || k == TUI_CTRL('d')) {
-			if (pos < len) {
-				wmemmove(buf + pos, buf + pos + 1, (size_t)(len - pos));
-				len--;
-			}
-		} else if (k == KEY_LEFT || k == TUI_CTRL('b')) {
-			if (pos > 0)
-				pos--;
-		} else if (k == KEY_RIGHT || k == TUI_CTRL('f')) {
-			if (pos < len)
-				pos++;
-		} else if (k == KEY_HOME || k == TUI_CTRL('a')) {
-			pos = 0;
-		} else if (k == KEY_END || k == TUI_CTRL('e')) {
-			pos = len;
-		} else if (k == TUI_CTRL('u')) {
-			wmemmove(buf, buf + pos, (size_t)(len - pos + 1));
-			len -= pos;
-			pos = 0;
-		} else if (k == TUI_CTRL('k')) {
-			len = pos;
-			buf[len] = 0;
-		} else if (k == TUI_CTRL('w')) {
-			int s = pos;
-			while (s > 0 && buf[s - 1] == L' ')
-				s--;
-			while (s > 0 && buf[s - 1] != L' ')
-				s--;
-			wmemmove(buf + s, buf + pos, (size_t)(len - pos + 1));
-			len -= pos - s;
-			pos = s;
-		} else if (k == KEY_UP || k == KEY_DOWN) {
-			int nh = t->nhist[kind];
-			int np = hpos + (k == KEY_UP ? -1 : 1);
-			if (np < 0 || np > nh)
-				continue;
-			if (hpos == nh) {
-				char tmp[LINE_MAX_CHARS * 4 + 1];
-				buf[len] = 0;
-				wcstombs(tmp, buf, sizeof tmp);
-				free(saved_edit);
-				saved_edit = strdup(tmp);
-			}
-			hpos = np;
-			const char *src = hpos == nh ? (saved_edit ? saved_edit : "") : t->hist[kind][hpos];
-			mbstate_t st;
-			memset(&st, 0, sizeof st);
-			size_t n = mbsrtowcs(buf, &src, LINE_MAX_CHARS, &st);
-			len = pos = n == (size_t)-1 ? 0 : (int)n;
-			buf[len] = 0;
-		} else if (k == '\t') {
-			char line[LINE_MAX_CHARS * 4 + 1];
-			struct cands c;
-			int ws = pos;
-			while (ws > 0 && buf[ws - 1] != L' ' && buf[ws - 1] != L'=' &&
-			       buf[ws - 1] != L'<' && buf[ws - 1] != L'>' && buf[ws - 1] != L'(' &&
-			       buf[ws - 1] != L',')
-				ws--;
-			buf[len] = 0;
-			wchar_t save = buf[pos];
-			buf[pos] = 0;
-			size_t wsb = 0;
-			{
-				char pre[LINE_MAX_CHARS * 4 + 1];
-				wchar_t s2 = buf[ws];
-				buf[ws] = 0;
-				wcstombs(pre, buf, sizeof pre);
-				wsb = strlen(pre);
-				buf[ws] = s2;
-			}
-			wcstombs(line, buf, sizeof line);
-			buf[pos] = save;
-			c.n = 0;
-			c.used = 0;
-			gather(t, kind, line, wsb, &c);
-			if (c.n == 0) {
-				beep();
-				continue;
-			}
-			/* longest common prefix */
-			size_t lcp = strlen(c.v[0]);
-			for (int i = 1; i < c.n; i++) {
-				size_t j = 0;
-				while (j < lcp && c.v[i][j] == c.v[0][j])
-					j++;
-				lcp = j;
-			}
-			char ins[512];
-			snprintf(ins, sizeof ins, "%.*s%s", (int)lcp, c.v[0],
-				 c.n == 1 && c.v[0][lcp ? lcp - 1 : 0] != '/' ? " " : "");
-			wchar_t wins[512];
-			const char *ip = ins;
-			mbstate_t st;
-			memset(&st, 0, sizeof st);
-			size_t nw = mbsrtowcs(wins, &ip, 511, &st);
-			if (nw == (size_t)-1 || len - (pos - ws) + (int)nw > LINE_MAX_CHARS)
-				continue;
-			wmemmove(buf + ws + nw, buf + pos, (size_t)(len - pos + 1));
-			wmemcpy(buf + ws, wins, nw);
-			len = len - (pos - ws) + (int)nw;
-			pos = ws + (int)nw;
-			if (c.n > 1) {
-				char list[1024];
-				size_t l = 0;
-				for (int i = 0; i < c.n && l < sizeof list - 1; i++)
-					l += (size_t)snprintf(list + l, sizeof list - l, "%s  ", c.v[i]);
-				wattrset(t->win, tui_attr(TUI_C_STATUS));
-				tui_put(t->win, h - 2, 0, w, list, tui_attr(TUI_C_STATUS), 1);
-			}
-		} else if (r == OK && wc >= 32 && wc != 127 && len < LINE_MAX_CHARS) {
-			wmemmove(buf + pos + 1, buf + pos, (size_t)(len - pos + 1));
-			buf[pos++] = (wchar_t)wc;
-			len++;
-		}
-	}
-	curs_set(0);
-	free(saved_edit);
-	if (len < 0)
-		return NULL;
-	buf[len] = 0;
-	if (wcstombs(t->line, buf, sizeof t->line) == (size_t)-1)
-		t->line[0] = '\0';
-	hist_add(t, kind, t->line);
-	return t->line;
-}
-
-/* ---- Help view ----------------------------------------------------------- */
-
-struct help {
-	tui_table tab;
-	int *rows; /* request indices, or -1 - i for extra lines */
-	int n;
-};
-
-static const char *help_extra[][2] = {
-	{"filter", "\\ TEXT keeps rows whose current column contains TEXT;"},
-	{"", "  COL=V, COL!=V, COL<N, COL>=N, COL~TEXT; join terms with 'and'"},
-	{"search", "/ TEXT finds TEXT in the current column; n and N repeat"},
-	{"mouse", "click selects a row and a column, the wheel scrolls"},
-	{"query", ": with any other text runs a query (see :help in the REPL)"},
-};
-#define NEXTRA (int)(sizeof help_extra / sizeof help_extra[0])
-
-enum { HC_KEY, HC_CMD, HC_HELP };
-
-static int help_cell(void *ctx, int64_t row, const tui_col *c, char *buf, size_t cap)
-{
-	struct help *hp = ctx;
-	int r = hp->rows[row];
-
-	if (r < 0) {
-		int e = -1 - r;
-		if (c->key == HC_CMD)
-			snprintf(buf, cap, "%s", help_extra[e][0]);
-		else if (c->key == HC_HELP)
-			snprintf(buf, cap, "%s", help_extra[e][1]);
-		return TUI_C_DIM;
-	}
-	const struct request_info *ri = &requests[r];
-	if (c->key == HC_KEY) {
-		char a[32] = "", b[32] = "";
-		if (ri->key)
-			key_label(ri->key, a, sizeof a);
-		if (ri->key2)
-			key_label(ri->key2, b, sizeof b);
-		if (!strcmp(a, b))
-			b[0] = '\0';
-		snprintf(buf, cap, "%s%s%s", a, *a && *b ? " " : "", b);
-		return TUI_C_MARK;
-	}
-	if (c->key == HC_CMD) {
-		snprintf(buf, cap, ":%s", ri->name);
-		return TUI_C_HEADER;
-	}
-	snprintf(buf, cap, "%s", ri->help);
-	return TUI_C_DEFAULT;
-}
-
-static const tui_table_ops help_table_ops = {help_cell, NULL};
-
-static void help_draw(tui *t, tui_view *v, WINDOW *win, int y, int x, int h, int w)
-{
-	struct help *hp = v->data;
-	tui_table_draw(win, &hp->tab, y, x, h, w, 1);
-}
-
-static void help_done(tui_view *v)
-{
-	struct help *hp = v->data;
-	tui_table_free(&hp->tab);
-	free(hp->rows);
-	free(hp);
-}
-
-static const tui_view_ops help_ops = {"help", TUI_S_TABLE, help_draw, NULL, NULL, NULL, help_done};
-
-int tui_open_help(tui *t, const tui_view *of)
-{
-	struct help *hp = calloc(1, sizeof *hp);
-	int scope = view_scope(of);
-	char title[160];
-
-	if (!hp || !(hp->rows = malloc((NREQUESTS + NEXTRA) * sizeof *hp->rows))) {
-		free(hp);
-		tui_message(t, 1, "out of memory");
-		return -1;
-	}
-	for (size_t i = 0; i < NREQUESTS; i++)
-		if (requests[i].scope & scope)
-			hp->rows[hp->n++] = (int)i;
-	for (int i = 0; i < NEXTRA; i++)
-		hp->rows[hp->n++] = -1 - i;
-	tui_table_init(&hp->tab, &help_table_ops, hp, hp->n);
-	tui_table_add_col(&hp->tab, "keys", HC_KEY, 16, 0);
-	tui_table_add_col(&hp->tab, "command", HC_CMD, 14, 0);
-	tui_table_add_col(&hp->tab, "what it does", HC_HELP, 66, 0);
-	snprintf(hp->tab.title, sizeof hp->tab.title, "Keys and commands of the %s view",
-		 of ? of->ops->name : "");
-	snprintf(title, sizeof title, "Help: %s", of ? of->ops->name : "");
-	tui_view *v = tui_push(t, &help_ops, hp, NULL, title);
-	if (!v) {
-		help_done(&(tui_view){.data = hp});
-		return -1;
-	}
-	v->pane[0] = &hp->tab;
-	v->npanes = 1;
-	return 0;
 }
 
 /* ---- Opening files --------------------------------------------------------- */
@@ -884,35 +342,55 @@ static int graph_request(tui *t, tui_view *v, tui_req req)
 			}
 		tui_open_overview(t, v->doc);
 		return 1;
-	case TUI_REQ_GOTO:
-		return 0;
 	default:
 		return 0;
 	}
 }
 
-static void dispatch(tui *t, tui_req req, const char *arg)
+/* `:save-display [--attrs] FILE`: the screen without the prompt line. */
+static void save_display(tui *t, const char *arg)
 {
-	tui_view *v = tui_top(t);
-	tui_table *tb;
+	hs_error err = {0};
+	int attrs = 0;
 
-	if (!v)
+	if (!arg)
+		arg = tui_prompt(t, "save the screen to: ", TUI_P_COMMAND, NULL);
+	if (!arg || !*arg)
 		return;
+	if (!strncmp(arg, "--attrs", 7) && (arg[7] == ' ' || !arg[7])) {
+		attrs = 1;
+		for (arg += 7; *arg == ' ';)
+			arg++;
+	}
+	char path[2048];
+	snprintf(path, sizeof path, "%s", arg);
+	tui_draw_all(t);
+	if (tui_capture_screen(path, attrs, &err) < 0)
+		tui_message(t, 1, "%s", err.msg);
+	else
+		tui_message(t, 0, "saved the screen to %s", path);
+}
+
+/* Requests the loop answers whatever the view. */
+static int app_request(tui *t, tui_view *v, tui_req req, const char *arg)
+{
+	hs_error err = {0};
+
 	switch (req) {
 	case TUI_REQ_QUIT:
 		t->quit = 1;
-		return;
+		return 1;
 	case TUI_REQ_BACK:
 		if (v->ops->request && v->ops->request(t, v, req, arg))
-			return;
+			return 1;
 		if (t->nviews <= 1)
 			t->quit = 1;
 		else
 			tui_pop_later(t);
-		return;
+		return 1;
 	case TUI_REQ_HELP:
 		tui_open_help(t, v);
-		return;
+		return 1;
 	case TUI_REQ_PROMPT: {
 		const char *s = arg ? arg : tui_prompt(t, ":", TUI_P_COMMAND, NULL);
 		if (s && *s) {
@@ -920,27 +398,40 @@ static void dispatch(tui *t, tui_req req, const char *arg)
 			snprintf(copy, sizeof copy, "%s", s);
 			run_command(t, copy);
 		}
-		return;
+		return 1;
 	}
 	case TUI_REQ_REDRAW:
 		clearok(curscr, TRUE);
-		return;
+		return 1;
+	case TUI_REQ_SAVE_DISPLAY:
+		save_display(t, arg);
+		return 1;
 	case TUI_REQ_OPEN: {
-		hs_error err = {0};
 		const char *p = arg ? arg : tui_prompt(t, "open: ", TUI_P_COMMAND, "open ");
 		if (p && !arg && !strncmp(p, "open ", 5))
 			p += 5;
 		if (!p || !*p)
-			return;
+			return 1;
 		char path[2048];
 		snprintf(path, sizeof path, "%s", p);
 		if (tui_open_path(t, path, &err) < 0)
 			tui_message(t, 1, "%s", err.msg);
-		return;
+		return 1;
 	}
 	default:
-		break;
+		return 0;
 	}
+}
+
+/* A request goes to the loop, then the view, then the graph's commands,
+ * then the focused table. */
+static void dispatch(tui *t, tui_req req, const char *arg)
+{
+	tui_view *v = tui_top(t);
+	tui_table *tb;
+
+	if (!v || app_request(t, v, req, arg))
+		return;
 	if (v->ops->request && v->ops->request(t, v, req, arg))
 		return;
 	if (v->doc && graph_request(t, v, req))
@@ -965,33 +456,8 @@ static void dispatch(tui *t, tui_req req, const char *arg)
 			v->ops->select(t, v);
 		return;
 	}
-	if (req == TUI_REQ_MOUSE)
-		return;
-	for (size_t i = 0; i < NREQUESTS; i++)
-		if (requests[i].req == req) {
-			tui_message(t, 1, "%s: not available in the %s view", requests[i].name,
-				    v->ops->name);
-			return;
-		}
-}
-
-static int takes_arg(tui_req r)
-{
-	switch (r) {
-	case TUI_REQ_SORT_ASC:
-	case TUI_REQ_SORT_DESC:
-	case TUI_REQ_SEARCH:
-	case TUI_REQ_FILTER:
-	case TUI_REQ_ADD_COLUMN:
-	case TUI_REQ_WRITE:
-	case TUI_REQ_GOTO:
-	case TUI_REQ_OPEN:
-	case TUI_REQ_EXPORT:
-	case TUI_REQ_COMPARE:
-		return 1;
-	default:
-		return 0;
-	}
+	if (req != TUI_REQ_MOUSE)
+		tui_message(t, 1, "%s: not available in the %s view", tui_request_name(req), v->ops->name);
 }
 
 static void run_command(tui *t, const char *line)
@@ -1009,10 +475,10 @@ static void run_command(tui *t, const char *line)
 	const char *rest = line + strlen(name);
 	while (*rest == ' ')
 		rest++;
-	const struct request_info *ri = find_name(name);
-	if (ri && *rest && !takes_arg(ri->req))
+	const tui_request_info *ri = tui_request_by_name(name);
+	if (ri && *rest && !tui_request_takes_arg(ri->req))
 		ri = NULL; /* "nodes where ..." is a query, not the `t` key */
-	if (ri && (ri->scope & view_scope(v))) {
+	if (ri && (ri->scope & tui_view_scope(v))) {
 		dispatch(t, ri->req, *rest ? rest : NULL);
 		return;
 	}
@@ -1033,50 +499,80 @@ static void run_command(tui *t, const char *line)
 	tui_run_query(t, v, line);
 }
 
-/* ---- Scripted keys (bench) ---------------------------------------------------- */
+/* ---- Input: the terminal or a script ------------------------------------------ */
 
-static int parse_script(tui *t, const char *s, hs_error *err)
+void tui_script_fail(tui *t, const char *fmt, ...)
 {
-	static const struct {
-		const char *name;
-		int key;
-	} names[] = {
-		{"Enter", '\n'}, {"Tab", '\t'}, {"Esc", 27}, {"BS", KEY_BACKSPACE},
-		{"Up", KEY_UP}, {"Down", KEY_DOWN}, {"Left", KEY_LEFT}, {"Right", KEY_RIGHT},
-		{"PgUp", KEY_PPAGE}, {"PgDn", KEY_NPAGE}, {"Home", KEY_HOME}, {"End", KEY_END},
-		{"C-d", TUI_CTRL('d')}, {"C-u", TUI_CTRL('u')}, {"C-l", TUI_CTRL('l')},
-		{"Space", ' '}, {"lt", '<'}, {"gt", '>'},
-	};
-	size_t n = strlen(s);
+	char why[400];
+	va_list ap;
 
-	t->script = malloc((n + 1) * sizeof *t->script);
-	if (!t->script)
-		return hs_fail(err, HS_EUSAGE, "out of memory");
-	for (size_t i = 0; i < n;) {
-		if (s[i] == '<') {
-			const char *e = strchr(s + i, '>');
-			size_t k;
-			for (k = 0; e && k < sizeof names / sizeof names[0]; k++)
-				if (strlen(names[k].name) == (size_t)(e - s - i - 1) &&
-				    !strncmp(s + i + 1, names[k].name, (size_t)(e - s - i - 1)))
-					break;
-			if (!e || k == sizeof names / sizeof names[0])
-				return hs_fail(err, HS_EUSAGE, "HLOSCOPE_KEYS: bad key name at offset %zu", i);
-			t->script[t->nscript++] = names[k].key;
-			i = (size_t)(e - s) + 1;
-		} else {
-			t->script[t->nscript++] = (unsigned char)s[i++];
-		}
-	}
-	return 0;
+	va_start(ap, fmt);
+	vsnprintf(why, sizeof why, fmt, ap);
+	va_end(ap);
+	if (!t->script_failed)
+		hs_fail(&t->script_err, HS_EUSAGE, "%s:%d: %s", tui_script_name(t->script), t->script_line,
+			why);
+	t->script_failed = 1;
+	t->quit = 1;
 }
 
-/* ---- Main loop ------------------------------------------------------------------ */
+int tui_stopping(const tui *t)
+{
+	return got_signal || t->quit;
+}
 
-static int start_curses(tui *t, hs_error *err)
+int tui_read_key(tui *t, wint_t *wc)
+{
+	hs_error err = {0};
+
+	if (!t->script)
+		return wget_wch(t->win, wc);
+	for (;;) {
+		const tui_event *e = tui_script_next(t->script);
+		if (!e) {
+			t->quit = 1;
+			return ERR;
+		}
+		t->script_line = e->line;
+		switch (e->kind) {
+		case TUI_EV_SAVE:
+			if (tui_capture_screen(e->text, e->attrs, &err) < 0) {
+				tui_script_fail(t, "%s", err.msg);
+				return ERR;
+			}
+			continue;
+		case TUI_EV_RESIZE:
+			resizeterm(e->rows, e->cols);
+			*wc = KEY_RESIZE;
+			return KEY_CODE_YES;
+		case TUI_EV_COMMAND:
+			t->command = e->text;
+			return TUI_IN_COMMAND;
+		default:
+			*wc = (wint_t)e->key;
+			return e->is_code ? KEY_CODE_YES : OK;
+		}
+	}
+}
+
+/* ---- Terminal --------------------------------------------------------------------- */
+
+/* A script runs on a screen of COLUMNS x LINES whose output goes nowhere. */
+static int open_screen(tui *t, hs_error *err)
 {
 	const char *term = getenv("TERM");
 
+	if (t->headless) {
+		t->devnull_out = fopen("/dev/null", "w");
+		t->devnull_in = fopen("/dev/null", "r");
+		if (!t->devnull_out || !t->devnull_in)
+			return hs_fail(err, HS_EUSAGE, "/dev/null: %s", strerror(errno));
+		t->screen = newterm(term && *term ? term : "xterm-256color", t->devnull_out, t->devnull_in);
+		if (!t->screen)
+			return hs_fail(err, HS_EUSAGE, "cannot use terminal type '%s'", term ? term : "");
+		typeahead(-1); /* /dev/null always has input: never wait for it */
+		return 0;
+	}
 	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))
 		return hs_fail(err, HS_EUSAGE,
 			       "the explorer needs a terminal (use 'hloscope info' or 'hloscope query' in scripts)");
@@ -1086,6 +582,13 @@ static int start_curses(tui *t, hs_error *err)
 	if (!t->screen)
 		return hs_fail(err, HS_EUSAGE, "cannot use terminal type '%s'", term ? term : "");
 	curses_on = 1;
+	return 0;
+}
+
+static int start_curses(tui *t, hs_error *err)
+{
+	if (open_screen(t, err) < 0)
+		return -1;
 	install_signals();
 	t->win = stdscr;
 	const char *nc = getenv("NO_COLOR");
@@ -1110,35 +613,61 @@ static int start_curses(tui *t, hs_error *err)
 
 static void stop_curses(tui *t)
 {
-	if (!curses_on)
-		return;
-	mousemask(0, NULL);
-	endwin();
-	curses_on = 0;
-	restore_signals();
-	if (t->screen)
+	if (t->screen) {
+		mousemask(0, NULL);
+		endwin();
+		restore_signals();
 		delscreen(t->screen);
+	}
+	curses_on = 0;
 	t->screen = NULL;
+	if (t->devnull_out)
+		fclose(t->devnull_out);
+	if (t->devnull_in)
+		fclose(t->devnull_in);
+	t->devnull_out = t->devnull_in = NULL;
 }
 
-static const char *req_name(tui_req r)
+/* ---- Main loop ------------------------------------------------------------------ */
+
+/* The request of a key, or TUI_REQ_NONE with a message. */
+static tui_req key_request(tui *t, int r, int k)
 {
-	for (size_t i = 0; i < NREQUESTS; i++)
-		if (requests[i].req == r)
-			return requests[i].name;
-	return r == TUI_REQ_MOUSE ? "mouse" : "none";
+	int other;
+
+	if (r == KEY_CODE_YES && k == KEY_MOUSE)
+		return getmouse(&t->mouse) == OK ? TUI_REQ_MOUSE : TUI_REQ_NONE;
+	const tui_request_info *ri = tui_request_by_key(k, tui_view_scope(tui_top(t)), &other);
+	if (ri)
+		return ri->req;
+	char kl[32];
+	tui_key_label(k, kl, sizeof kl);
+	tui_message(t, 1, "%s: %s (? lists the keys)", kl,
+		    other ? "not available in this view" : "no such key");
+	return TUI_REQ_NONE;
+}
+
+static void pop_pending(tui *t)
+{
+	while (t->pending_pops > 0) {
+		t->pending_pops--;
+		if (t->nviews > 1)
+			pop_view(t);
+		else
+			t->quit = 1;
+	}
 }
 
 static void loop(tui *t)
 {
-	draw_all(t);
+	tui_draw_all(t);
 	if (t->bench) {
 		fprintf(t->bench, "first_paint_ms %.3f\nfirst_paint_cpu_ms %.3f\n", tui_clock_ms(), cpu_ms());
 		fflush(t->bench);
 	}
 	while (!t->quit && t->nviews > 0) {
 		wint_t wc;
-		int r = read_key(t, &wc), k;
+		int r = tui_read_key(t, &wc), k = (int)wc, h, w;
 		tui_req req = TUI_REQ_NONE;
 		double t0 = now_ms(), c0 = cpu_ms();
 
@@ -1146,110 +675,119 @@ static void loop(tui *t)
 			break;
 		if (r == ERR)
 			continue;
-		k = (int)wc;
-		if (r == KEY_CODE_YES || k < 32 || k == 127)
-			k = normalize_key(k);
 		t->msg[0] = '\0';
+		if (r == TUI_IN_COMMAND) {
+			run_command(t, t->command);
+			k = ':';
+			req = TUI_REQ_PROMPT;
+			goto done;
+		}
+		if (r == KEY_CODE_YES || k < 32 || k == 127)
+			k = tui_key_normalize(k);
 		if (r == KEY_CODE_YES && k == KEY_RESIZE) {
-			draw_all(t);
+			tui_draw_all(t);
 			continue;
 		}
-		int h, w;
 		getmaxyx(t->win, h, w);
 		if (w < MIN_W || h < MIN_H) {
 			if (k == 'Q' || k == 'q')
 				break;
-			draw_all(t);
+			tui_draw_all(t);
 			continue;
 		}
-		if (r == KEY_CODE_YES && k == KEY_MOUSE) {
-			if (getmouse(&t->mouse) != OK)
-				continue;
-			req = TUI_REQ_MOUSE;
-		} else {
-			int other;
-			const struct request_info *ri = find_key(k, view_scope(tui_top(t)), &other);
-			if (!ri) {
-				char kl[32];
-				key_label(k, kl, sizeof kl);
-				tui_message(t, 1, "%s: %s (? lists the keys)", kl,
-					    other ? "not available in this view" : "no such key");
-				draw_all(t);
-				continue;
-			}
-			req = ri->req;
+		req = key_request(t, r, k);
+		if (req == TUI_REQ_NONE) {
+			tui_draw_all(t);
+			continue;
 		}
 		dispatch(t, req, NULL);
-		while (t->pending_pops > 0) {
-			t->pending_pops--;
-			if (t->nviews > 1)
-				pop_view(t);
-			else
-				t->quit = 1;
-		}
+	done:
+		pop_pending(t);
 		if (t->quit)
 			break;
-		draw_all(t);
+		tui_draw_all(t);
 		if (t->bench) {
 			char kl[32];
-			key_label(k, kl, sizeof kl);
-			fprintf(t->bench, "key %s %s %.3f %.3f\n", kl, req_name(req), now_ms() - t0,
+			tui_key_label(k, kl, sizeof kl);
+			fprintf(t->bench, "key %s %s %.3f %.3f\n", kl, tui_request_name(req), now_ms() - t0,
 				cpu_ms() - c0);
 		}
 	}
+}
+
+/* Lines of a script left when the explorer quit are an error: the script
+ * meant them to run. */
+static void check_script_end(tui *t)
+{
+	const tui_event *e = t->script && t->headless ? tui_script_peek(t->script) : NULL;
+
+	if (e && !t->script_failed && !got_signal) {
+		int quit_line = t->script_line;
+		t->script_line = e->line;
+		tui_script_fail(t, "not run: the explorer quit at line %d", quit_line);
+	}
+}
+
+/* The graph or folder, loaded before the terminal is touched so that a bad
+ * file is a plain message. */
+static int load_start(tui *t, const char *path, ds_index **ix, tui_doc **d, hs_error *err)
+{
+	struct stat st;
+
+	*ix = NULL;
+	*d = NULL;
+	if (stat(path, &st) != 0)
+		return hs_fail(err, HS_EDATA, "%s: %s", path, strerror(errno));
+	if (S_ISDIR(st.st_mode))
+		*ix = dataset_scan(path, err);
+	else
+		*d = tui_doc_open(path, t->model, err);
+	return *ix || *d ? 0 : -1;
+}
+
+/* Options to state: the script, the bench log, the model. */
+static int setup(tui *t, const tui_options *o, hs_error *err)
+{
+	if (o->script && o->keys)
+		return hs_fail(err, HS_EUSAGE, "HLOSCOPE_SCRIPT and HLOSCOPE_KEYS: give one of them");
+	if (o->script) {
+		t->script = tui_script_load(o->script, err);
+		t->headless = 1;
+	} else if (o->keys)
+		t->script = tui_script_from_keys(o->keys, err);
+	if ((o->script || o->keys) && !t->script)
+		return -1;
+	if (o->bench_log) {
+		t->bench = fopen(o->bench_log, "a");
+		if (!t->bench)
+			return hs_fail(err, HS_EUSAGE, "%s: %s", o->bench_log, strerror(errno));
+	}
+	if (o->model_path) {
+		t->model = model_load(o->model_path, err);
+		if (!t->model)
+			return -1;
+	}
+	tui_set_mask_model(o->mask_model);
+	return 0;
 }
 
 int tui_run(const tui_options *o, hs_error *err)
 {
 	tui t;
 	int rc = 0;
+	ds_index *ix = NULL;
+	tui_doc *d = NULL;
 
 	memset(&t, 0, sizeof t);
 	t.o = o;
 	tui_clock_ms();
 	setlocale(LC_ALL, "");
-	if (o->keys && parse_script(&t, o->keys, err) < 0) {
-		free(t.script);
-		return -1;
-	}
-	if (o->bench_log) {
-		t.bench = fopen(o->bench_log, "a");
-		if (!t.bench) {
-			free(t.script);
-			return hs_fail(err, HS_EUSAGE, "%s: %s", o->bench_log, strerror(errno));
-		}
-	}
-	if (o->model_path) {
-		t.model = model_load(o->model_path, err);
-		if (!t.model) {
-			rc = -1;
-			goto out;
-		}
-	}
-	/* Load before touching the terminal, so a bad file is a plain message. */
-	struct stat st;
-	if (stat(o->path, &st) != 0) {
-		rc = hs_fail(err, HS_EDATA, "%s: %s", o->path, strerror(errno));
+	if (setup(&t, o, err) < 0 || load_start(&t, o->path, &ix, &d, err) < 0) {
+		rc = -1;
 		goto out;
 	}
-	ds_index *ix = NULL;
-	tui_doc *d = NULL;
-	if (S_ISDIR(st.st_mode)) {
-		ix = dataset_scan(o->path, err);
-		if (!ix) {
-			rc = -1;
-			goto out;
-		}
-	} else {
-		d = tui_doc_open(o->path, t.model, err);
-		if (!d) {
-			rc = -1;
-			goto out;
-		}
-	}
-	if (o->bench_log) {
+	if (t.bench)
 		fprintf(t.bench, "loaded_ms %.3f\n", tui_clock_ms());
-	}
 	if (start_curses(&t, err) < 0) {
 		if (ix)
 			dataset_free(ix);
@@ -1265,20 +803,23 @@ int tui_run(const tui_options *o, hs_error *err)
 	}
 	if (t.nviews > 0)
 		loop(&t);
+	check_script_end(&t);
 	while (t.nviews)
 		pop_view(&t);
 	stop_curses(&t);
 	if (got_signal) {
 		rc = 128 + got_signal;
 		got_signal = 0;
+	} else if (t.script_failed) {
+		*err = t.script_err;
+		rc = -1;
 	}
 out:
 	stop_curses(&t);
 	for (int k = 0; k < TUI_P_NKINDS; k++)
-		for (int i = 0; i < t.nhist[k]; i++)
-			free(t.hist[k][i]);
+		lineedit_history_free(&t.hist[k]);
 	free(t.stack);
-	free(t.script);
+	tui_script_free(t.script);
 	if (t.model)
 		model_free(t.model);
 	if (t.bench)

@@ -160,14 +160,7 @@ static int show_result(tui *t, tui_doc *d, const char *line, query_result *res)
 	}
 	snprintf(q->tab.title, sizeof q->tab.title, ":%s", line);
 	snprintf(title, sizeof title, ":%s", line);
-	tui_view *v = tui_push(t, &q_ops, q, d, title);
-	if (!v) {
-		q_done(&(tui_view){.data = q});
-		return -1;
-	}
-	v->pane[0] = &q->tab;
-	v->npanes = 1;
-	return 0;
+	return tui_push(t, &q_ops, q, d, title, &q->tab, NULL) ? 0 : -1;
 }
 
 void tui_run_query(tui *t, tui_view *v, const char *text)

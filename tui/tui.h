@@ -33,12 +33,15 @@ typedef struct tui_options {
 	const char *path;       /* a .npz file or a folder */
 	const char *model_path; /* learned model for predictions; NULL = analytic */
 	const char *keys;       /* scripted keys, run then quit (bench); NULL = interactive */
+	const char *script;     /* script file, run without a terminal (script.c); NULL = none */
 	const char *bench_log;  /* file that receives timings; NULL = none */
+	int mask_model;         /* numbers from the cost model and predictions print as "#" */
 } tui_options;
 
 /* Loads `o->path` (before the terminal is touched: a bad file fails here
  * with err set and nothing drawn), then runs the explorer until the user
- * quits.  Returns 0, or -1 with err set (the terminal is restored first). */
+ * quits or the script ends.  Returns 0, 128 + N after signal N, or -1 with
+ * err set (the terminal is restored first); a failed script says FILE:LINE. */
 int tui_run(const tui_options *o, hs_error *err);
 
 /* ---- The command table ---------------------------------------------- */
@@ -87,6 +90,7 @@ enum {
 	X(WRITE, "write", 0, 0, TUI_S_TABLE, "write the table as CSV: write FILE")                 \
 	X(GOTO, "goto", 0, 0, TUI_S_ALL, "go to a node (or row): goto N")                          \
 	X(OPEN, "open", 0, 0, TUI_S_ALL, "open a file or folder: open PATH")                       \
+	X(SAVE_DISPLAY, "save-display", 0, 0, TUI_S_ALL, "write the screen as text: save-display [--attrs] FILE") \
 	X(OVERVIEW, "overview", 'o', 0, TUI_S_GRAPH, "graph overview")                             \
 	X(NODES, "nodes", 't', 0, TUI_S_GRAPH, "table of all nodes")                               \
 	X(CONFIGS, "configs", 'c', 0, TUI_S_GRAPH, "configs, runtimes and predictions")            \
@@ -148,15 +152,18 @@ int tui_width(const char *s);
 void tui_bar(char *buf, size_t cap, double frac, int w);
 int tui_utf8(void);
 
-/* ---- Tables (table.c) ----------------------------------------------- */
+/* ---- Tables (table.c, table_rows.c) ---------------------------------- */
 
 #define TUI_LEFT 2 /* numeric value, drawn left-aligned (bars) */
+/* Views declare their columns as static tables:
+ *   static const tui_col cols[] = {{.name = "id", .key = NC_ID, .width = 6, .numeric = 1}, ...}; */
 typedef struct tui_col {
 	char name[48];
 	int key;     /* the view's column id */
 	int width;   /* cells */
 	int numeric; /* sorted and compared as numbers; right-aligned unless TUI_LEFT */
 } tui_col;
+#define TUI_N(a) ((int)(sizeof(a) / sizeof((a)[0])))
 
 typedef struct tui_table_ops {
 	/* Text of a cell; returns a cell class (TUI_C_*). */
@@ -206,6 +213,25 @@ typedef struct tui_table {
 } tui_table;
 
 void tui_table_init(tui_table *tb, const tui_table_ops *ops, void *ctx, int64_t nrows);
+
+/* A table as data: its source, its columns, those `+` can add. */
+typedef struct tui_table_spec {
+	const tui_table_ops *ops;
+	tui_order_fn order;   /* may be NULL */
+	const char *title;    /* may be NULL */
+	const tui_col *cols;  /* shown, in order */
+	int ncols;
+	const tui_col *avail; /* can be added */
+	int navail;
+	int frozen;           /* leftmost columns always drawn */
+	int ccol;             /* current column at the start */
+} tui_table_spec;
+
+/* tui_table_init, then the spec's columns, title and settings; -1 when out
+ * of memory (the table is still valid, to free). */
+int tui_table_init_spec(tui_table *tb, const tui_table_spec *spec, void *ctx, int64_t nrows);
+/* The shown or available column with this key (to adjust a width), or NULL. */
+tui_col *tui_table_col_by_key(tui_table *tb, int key);
 void tui_table_free(tui_table *tb);
 int tui_table_add_col(tui_table *tb, const char *name, int key, int width, int numeric);
 void tui_table_del_col(tui_table *tb, int i); /* moves it to the available ones */
@@ -221,6 +247,11 @@ void tui_table_set_rows(tui_table *tb, int64_t nrows);
 /* The source's texts changed under the same rows: drops cached sort keys. */
 void tui_table_changed(tui_table *tb);
 void tui_table_draw(WINDOW *win, tui_table *tb, int y, int x, int h, int w, int focused);
+/* Text (into buf[TUI_CELL], returning the cell class) and number (NAN =
+ * none) of column `col` of source row `row`. */
+#define TUI_CELL 256
+int tui_table_cell(const tui_table *tb, int64_t row, int col, char *buf);
+double tui_table_value(const tui_table *tb, int64_t row, int col);
 /* Movement, sort, search, filter...; returns 1 when handled. */
 struct tui;
 int tui_table_request(struct tui *t, tui_table *tb, tui_req req, const char *arg);
@@ -294,7 +325,7 @@ typedef struct tui_view_ops {
 	void (*done)(tui_view *v);
 } tui_view_ops;
 
-#define TUI_MAX_PANES 3
+#define TUI_MAX_PANES 2
 struct tui_view {
 	const tui_view_ops *ops;
 	void *data;
@@ -304,8 +335,11 @@ struct tui_view {
 	char title[160];
 };
 
-/* Pushes a new view (taking a reference on doc); returns it. */
-tui_view *tui_push(tui *t, const tui_view_ops *ops, void *data, tui_doc *doc, const char *title);
+/* Pushes a new view made of data, taking a reference on doc (may be NULL),
+ * with up to two table panes in focus order (NULL for none).  Takes data:
+ * when out of memory, ops->done frees it, a message is set, NULL returned. */
+tui_view *tui_push(tui *t, const tui_view_ops *ops, void *data, tui_doc *doc, const char *title,
+		   tui_table *pane0, tui_table *pane1);
 /* Closes the top view once the current request returns. */
 void tui_pop_later(tui *t);
 /* A message on the status line until the next key. */
@@ -337,12 +371,23 @@ int tui_open_node_list(tui *t, tui_doc *d, const char *title, const int64_t *ids
 /* Graph drawing around a node (render/render.h), view_draw.c. */
 int tui_open_drawing(tui *t, tui_doc *d, int64_t node);
 void tui_drawing_cache_free(tui_doc *d);
+
+/* ---- Numbers as text (format.c) ------------------------------------------ */
+
 /* Runtime text: normalized for tile, ns/us/ms/s for layout. */
 void tui_fmt_runtime(char *buf, size_t cap, const hs_graph *g, double v);
 /* A duration in nanoseconds as "1.234 ms" (s, ms, us or ns). */
 void tui_fmt_ns(char *buf, size_t cap, double ns);
 /* Seconds as "12.3 us". */
 void tui_fmt_seconds(char *buf, size_t cap, double s);
+/* Numbers from the models (analytic costs, predictions, contributions):
+ * under tui_options.mask_model (HLOSCOPE_MASK_MODEL=1, for screen goldens
+ * that must not change with a model constant) they print as "#".
+ * tui_model_hidden writes "#" and returns 1 when masked, else returns 0 and
+ * leaves buf alone. */
+void tui_set_mask_model(int on);
+int tui_model_masked(void);
+int tui_model_hidden(char *buf, size_t cap);
 
 /* Configs view: the marked configs (-1 when unmarked), for comparison views. */
 void tui_configs_marks(const tui_view *v, int64_t *a, int64_t *b);

@@ -118,6 +118,8 @@ static int main_cell(void *ctx, int64_t row, const tui_col *c, char *buf, size_t
 			snprintf(buf, cap, "-");
 			return TUI_C_DIM;
 		}
+		if (tui_model_hidden(buf, cap))
+			return TUI_C_DIM;
 		snprintf(buf, cap, "%+.3g", rw->contribution);
 		return rw->contribution > 0 ? TUI_C_ERROR : rw->contribution < 0 ? TUI_C_GOOD : TUI_C_DIM;
 	case CC_COPIES:
@@ -319,7 +321,9 @@ static void side_text(const compare_result *r, const compare_side_info *s, const
 	if (strcmp(idx, s->selector))
 		snprintf(sel, sizeof sel, " (%s)", s->selector);
 	tui_fmt_runtime(rt, sizeof rt, g, s->labeled ? s->runtime : NAN);
-	if (!r->pred_error[0])
+	if (!r->pred_error[0] && tui_model_masked())
+		snprintf(pred, sizeof pred, "  predicted # (rank #)");
+	else if (!r->pred_error[0])
 		snprintf(pred, sizeof pred, "  predicted %.6g (rank %lld)", s->predicted, (long long)s->pred_rank);
 	if (s->labeled)
 		snprintf(buf, cap, "config %lld%s  runtime %s  rank %lld of %lld%s", (long long)s->config, sel, rt,
@@ -348,7 +352,9 @@ static void cmp_draw(tui *t, tui_view *v, WINDOW *win, int y, int x, int h, int 
 					100 * (r->runtime_ratio - 1));
 	else
 		pos += (size_t)snprintf(line + pos, sizeof line - pos, "  measured: hidden (unlabeled file)");
-	if (pos < sizeof line && isfinite(r->predicted_ratio))
+	if (pos < sizeof line && tui_model_masked() && (isfinite(r->predicted_ratio) || isfinite(r->predicted_diff)))
+		pos += (size_t)snprintf(line + pos, sizeof line - pos, "  predicted #");
+	else if (pos < sizeof line && isfinite(r->predicted_ratio))
 		pos += (size_t)snprintf(line + pos, sizeof line - pos, "  predicted %.6f (%+.3g%%)",
 					r->predicted_ratio, 100 * (r->predicted_ratio - 1));
 	else if (pos < sizeof line && isfinite(r->predicted_diff))
@@ -481,58 +487,75 @@ static void cmp_done(tui_view *v)
 	free(cv);
 }
 
-static const tui_view_ops cmp_ops = {"compare", TUI_S_TABLE | TUI_S_GRAPH | TUI_S_COMPARE, cmp_draw,
-				     cmp_request, NULL, cmp_select, cmp_done};
+static const tui_view_ops cmp_ops = {
+	.name = "compare", .scope = TUI_S_TABLE | TUI_S_GRAPH | TUI_S_COMPARE, .draw = cmp_draw,
+	.request = cmp_request, .select = cmp_select, .done = cmp_done,
+};
 
 /* ---- opening ----------------------------------------------------------- */
 
-static void layout_columns(struct cmpview *cv)
-{
-	tui_table *tb = &cv->tab;
-	static const char *const gn[3] = {"out", "in", "kern"};
-	char name[16];
+static const tui_col layout_cols[] = {
+	{.name = "", .key = CC_MARK, .width = 1},
+	{.name = "node", .key = CC_NODE, .width = 5, .numeric = 1},
+	{.name = "opcode", .key = CC_OPCODE, .width = 11},
+	{.name = "contrib", .key = CC_CONTRIB, .width = 9, .numeric = 1},
+	{.name = "out A", .key = CC_GROUP + 0, .width = 10},
+	{.name = "out B", .key = CC_GROUP + 1, .width = 10},
+	{.name = "in A", .key = CC_GROUP + 2, .width = 10},
+	{.name = "in B", .key = CC_GROUP + 3, .width = 10},
+	{.name = "kern A", .key = CC_GROUP + 4, .width = 10},
+	{.name = "kern B", .key = CC_GROUP + 5, .width = 10},
+	{.name = "copies", .key = CC_COPIES, .width = 6},
+	{.name = "shape", .key = CC_SHAPE, .width = 30},
+};
 
-	tui_table_add_col(tb, "", CC_MARK, 1, 0);
-	tui_table_add_col(tb, "node", CC_NODE, 5, 1);
-	tui_table_add_col(tb, "opcode", CC_OPCODE, 11, 0);
-	tui_table_add_col(tb, "contrib", CC_CONTRIB, 9, 1);
-	for (int g = 0; g < 3; g++)
-		for (int b = 0; b < 2; b++) {
-			snprintf(name, sizeof name, "%s %s", gn[g], b ? "B" : "A");
-			tui_table_add_col(tb, name, CC_GROUP + 2 * g + b, 10, 0);
-		}
-	tui_table_add_col(tb, "copies", CC_COPIES, 6, 0);
-	tui_table_add_col(tb, "shape", CC_SHAPE, 30, 0);
-	tui_table_add_avail(tb, "comp", CC_COMP, 5, 1);
-	tb->frozen = 2;
-	snprintf(tb->title, sizeof tb->title, "Configurable nodes: A and B (* changed)");
+static const tui_col layout_extra_cols[] = {
+	{.name = "comp", .key = CC_COMP, .width = 5, .numeric = 1},
+};
 
-	tui_table *sd = &cv->side;
-	tui_table_add_col(sd, "side", CN_SIDE, 7, 0);
-	tui_table_add_col(sd, "node", CN_NODE, 6, 1);
-	tui_table_add_col(sd, "opcode", CN_OPCODE, 12, 0);
-	tui_table_add_col(sd, "hops", CN_HOPS, 4, 1);
-	tui_table_add_col(sd, "layout", CN_LAYOUT, 6, 0);
-	tui_table_add_col(sd, "A", CN_A, 12, 0);
-	tui_table_add_col(sd, "B", CN_B, 12, 0);
-	tui_table_add_col(sd, "A vs node", CN_STATUS_A, 12, 0);
-	tui_table_add_col(sd, "B vs node", CN_STATUS_B, 12, 0);
-}
+static const tui_table_spec layout_table = {
+	.ops = &main_ops, .title = "Configurable nodes: A and B (* changed)",
+	.cols = layout_cols, .ncols = TUI_N(layout_cols),
+	.avail = layout_extra_cols, .navail = TUI_N(layout_extra_cols), .frozen = 2,
+};
 
-static void tile_columns(struct cmpview *cv)
-{
-	tui_table *tb = &cv->tab;
-	tui_table_add_col(tb, "", CC_MARK, 1, 0);
-	tui_table_add_col(tb, "value", CC_NAME, 24, 0);
-	tui_table_add_col(tb, "A", CC_TA, 10, 1);
-	tui_table_add_col(tb, "B", CC_TB, 10, 1);
-	snprintf(tb->title, sizeof tb->title, "Tile config values (* changed)");
-	tui_table *sd = &cv->side;
-	tui_table_add_col(sd, "node", CK_NODE, 6, 1);
-	tui_table_add_col(sd, "opcode", CK_OPCODE, 16, 0);
-	tui_table_add_col(sd, "shape", CK_SHAPE, 36, 0);
-	snprintf(sd->title, sizeof sd->title, "The kernel's nodes");
-}
+static const tui_col neighbour_cols[] = {
+	{.name = "side", .key = CN_SIDE, .width = 7},
+	{.name = "node", .key = CN_NODE, .width = 6, .numeric = 1},
+	{.name = "opcode", .key = CN_OPCODE, .width = 12},
+	{.name = "hops", .key = CN_HOPS, .width = 4, .numeric = 1},
+	{.name = "layout", .key = CN_LAYOUT, .width = 6},
+	{.name = "A", .key = CN_A, .width = 12},
+	{.name = "B", .key = CN_B, .width = 12},
+	{.name = "A vs node", .key = CN_STATUS_A, .width = 12},
+	{.name = "B vs node", .key = CN_STATUS_B, .width = 12},
+};
+
+static const tui_table_spec neighbour_table = {
+	.ops = &side_ops, .cols = neighbour_cols, .ncols = TUI_N(neighbour_cols),
+};
+
+static const tui_col tile_cols[] = {
+	{.name = "", .key = CC_MARK, .width = 1},
+	{.name = "value", .key = CC_NAME, .width = 24},
+	{.name = "A", .key = CC_TA, .width = 10, .numeric = 1},
+	{.name = "B", .key = CC_TB, .width = 10, .numeric = 1},
+};
+
+static const tui_table_spec tile_table = {
+	.ops = &main_ops, .title = "Tile config values (* changed)",
+	.cols = tile_cols, .ncols = TUI_N(tile_cols),
+};
+
+static const tui_col kernel_cols[] = {
+	{.name = "node", .key = CK_NODE, .width = 6, .numeric = 1},
+	{.name = "opcode", .key = CK_OPCODE, .width = 16},
+	{.name = "shape", .key = CK_SHAPE, .width = 36},
+};
+
+static const tui_table_spec kernel_table = {
+	.ops = &side_ops, .title = "The kernel's nodes", .cols = kernel_cols, .ncols = TUI_N(kernel_cols),
+};
 
 int tui_open_compare(tui *t, tui_doc *d, const char *sel_a, const char *sel_b, const char *file_b)
 {
@@ -576,27 +599,17 @@ int tui_open_compare(tui *t, tui_doc *d, const char *sel_a, const char *sel_b, c
 	if (cv->nchanged < 0)
 		cv->nchanged = 0;
 	if (r->kind == HS_KIND_LAYOUT) {
-		tui_table_init(&cv->tab, &main_ops, cv, 0);
-		tui_table_init(&cv->side, &side_ops, cv, 0);
-		layout_columns(cv);
+		tui_table_init_spec(&cv->tab, &layout_table, cv, 0);
+		tui_table_init_spec(&cv->side, &neighbour_table, cv, 0);
 		build_rowmap(cv);
 		sync_side(cv);
 	} else {
-		tui_table_init(&cv->tab, &main_ops, cv, r->width);
-		tui_table_init(&cv->side, &side_ops, cv, r->ga->n_nodes);
-		tile_columns(cv);
+		tui_table_init_spec(&cv->tab, &tile_table, cv, r->width);
+		tui_table_init_spec(&cv->side, &kernel_table, cv, r->ga->n_nodes);
 	}
 	snprintf(title, sizeof title, "Compare %lld vs %lld%s%s", (long long)r->A.config, (long long)r->B.config,
 		 db ? " of " : "", db ? db->g->name : "");
-	tui_view *v = tui_push(t, &cmp_ops, cv, d, title);
-	if (!v) {
-		cmp_done(&(tui_view){.data = cv});
-		return -1;
-	}
-	v->pane[0] = &cv->tab;
-	v->pane[1] = &cv->side;
-	v->npanes = 2;
-	return 0;
+	return tui_push(t, &cmp_ops, cv, d, title, &cv->tab, &cv->side) ? 0 : -1;
 }
 
 /* Splits "A B [FILE]" into words (in place); returns how many. */

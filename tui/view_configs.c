@@ -41,12 +41,14 @@ static int cfg_cell(void *ctx, int64_t row, const tui_col *c, char *buf, size_t 
 			snprintf(buf, cap, "-");
 		break;
 	case GC_PRED:
-		if (cv->pred)
-			snprintf(buf, cap, "%.5g", cv->pred[row]);
-		else
+		if (!cv->pred)
 			snprintf(buf, cap, "-");
-		return TUI_C_DIM + 0 * (int)row;
+		else if (!tui_model_hidden(buf, cap))
+			snprintf(buf, cap, "%.5g", cv->pred[row]);
+		return TUI_C_DIM;
 	case GC_PRANK:
+		if (cv->pred && tui_model_hidden(buf, cap))
+			break;
 		if (cv->pred && cv->doc->pred_rank)
 			snprintf(buf, cap, "%lld", (long long)cv->doc->pred_rank[row]);
 		else
@@ -100,6 +102,27 @@ static double cfg_value(void *ctx, int64_t row, const tui_col *c)
 
 static const tui_table_ops cfg_table_ops = {cfg_cell, cfg_value};
 
+static const tui_col cfg_cols[] = {
+	{.name = "config", .key = GC_CONFIG, .width = 6, .numeric = 1},
+	{.name = "runtime", .key = GC_RUNTIME, .width = 13, .numeric = 1}, /* runtime(norm) for tile */
+	{.name = "rank", .key = GC_RANK, .width = 5, .numeric = 1},
+	{.name = "predicted", .key = GC_PRED, .width = 10, .numeric = 1},
+	{.name = "prank", .key = GC_PRANK, .width = 5, .numeric = 1},
+	{.name = "mark", .key = GC_MARK, .width = 9},
+};
+
+/* Columns `+` adds: raw_ns, and for tile files the normalizer (then every
+ * config feature too). */
+static const tui_col cfg_extra_cols[] = {
+	{.name = "raw_ns", .key = GC_RAW, .width = 12, .numeric = 1},
+	{.name = "normalizer", .key = GC_NORM, .width = 12, .numeric = 1},
+};
+
+static const tui_table_spec cfg_table = {
+	.ops = &cfg_table_ops, .title = "Configs", .cols = cfg_cols, .ncols = TUI_N(cfg_cols),
+	.avail = cfg_extra_cols, .navail = 1,
+};
+
 static int cmp_value(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;
@@ -122,6 +145,10 @@ static void draw_histogram(struct configs *cv, WINDOW *win, int y, int x, int h,
 	if (!val || g->n_configs == 0) {
 		tui_put(win, y + 1, x, w, g->labeled ? "no configs" : "no runtimes (test split)",
 			tui_attr(TUI_C_DIM), 0);
+		return;
+	}
+	if (!g->labeled && tui_model_masked()) {
+		tui_put(win, y + 1, x, w, "# (model numbers masked)", tui_attr(TUI_C_DIM), 0);
 		return;
 	}
 	if (nb > MAX_BINS)
@@ -297,8 +324,10 @@ static void cfg_done(tui_view *v)
 	free(cv);
 }
 
-static const tui_view_ops cfg_ops = {"configs", TUI_S_TABLE | TUI_S_GRAPH | TUI_S_CONFIGS, cfg_draw,
-				     cfg_request, NULL, NULL, cfg_done};
+static const tui_view_ops cfg_ops = {
+	.name = "configs", .scope = TUI_S_TABLE | TUI_S_GRAPH | TUI_S_CONFIGS, .draw = cfg_draw,
+	.request = cfg_request, .done = cfg_done,
+};
 
 void tui_configs_marks(const tui_view *v, int64_t *a, int64_t *b)
 {
@@ -334,31 +363,21 @@ int tui_open_configs(tui *t, tui_doc *d)
 	cv->rank = tui_doc_ranks(d);
 	cv->pred = tui_doc_predicted(d);
 	cv->deflt = g->kind == HS_KIND_LAYOUT ? graph_default_config(d->g, &err) : -1;
-	tui_table_init(&cv->tab, &cfg_table_ops, cv, g->n_configs);
-	tui_table_add_col(&cv->tab, "config", GC_CONFIG, 6, 1);
-	tui_table_add_col(&cv->tab, g->kind == HS_KIND_TILE ? "runtime(norm)" : "runtime", GC_RUNTIME, 13, 1);
-	tui_table_add_col(&cv->tab, "rank", GC_RANK, 5, 1);
-	tui_table_add_col(&cv->tab, "predicted", GC_PRED, 10, 1);
-	tui_table_add_col(&cv->tab, "prank", GC_PRANK, 5, 1);
-	tui_table_add_col(&cv->tab, "mark", GC_MARK, 9, 0);
-	tui_table_add_avail(&cv->tab, "raw_ns", GC_RAW, 12, 1);
+	tui_table_spec spec = cfg_table;
+	if (g->kind == HS_KIND_TILE)
+		spec.navail = TUI_N(cfg_extra_cols);
+	tui_table_init_spec(&cv->tab, &spec, cv, g->n_configs);
 	if (g->kind == HS_KIND_TILE) {
-		tui_table_add_avail(&cv->tab, "normalizer", GC_NORM, 12, 1);
+		tui_col *rt = tui_table_col_by_key(&cv->tab, GC_RUNTIME);
+		if (rt)
+			snprintf(rt->name, sizeof rt->name, "runtime(norm)");
 		for (int i = 0; i < g->config_width; i++) {
 			const char *name = hlo_tile_config_name(i, g->config_width);
 			int w = (int)strlen(name);
 			tui_table_add_avail(&cv->tab, name, GC_FEAT + i, w < 6 ? 6 : w > 22 ? 22 : w, 1);
 		}
 	}
-	snprintf(cv->tab.title, sizeof cv->tab.title, "Configs");
-	tui_view *v = tui_push(t, &cfg_ops, cv, d, "Configs");
-	if (!v) {
-		cfg_done(&(tui_view){.data = cv});
-		return -1;
-	}
-	v->pane[0] = &cv->tab;
-	v->npanes = 1;
-	return 0;
+	return tui_push(t, &cfg_ops, cv, d, "Configs", &cv->tab, NULL) ? 0 : -1;
 }
 
 /* ---- One config's values ------------------------------------------------ */
@@ -461,6 +480,33 @@ static double vals_value(void *ctx, int64_t row, const tui_col *c)
 
 static const tui_table_ops vals_table_ops = {vals_cell, vals_value};
 
+static const tui_col tile_vals_cols[] = {
+	{.name = "feature", .key = VC_NAME, .width = 28},
+	{.name = "value", .key = VC_TVALUE, .width = 12, .numeric = 1},
+};
+
+static const tui_table_spec tile_vals_table = {
+	.ops = &vals_table_ops, .title = "Tile config values",
+	.cols = tile_vals_cols, .ncols = TUI_N(tile_vals_cols),
+};
+
+/* Then, when the values split in three groups, one column per group; and
+ * every value can be added. */
+static const tui_col layout_vals_cols[] = {
+	{.name = "node", .key = VC_NODE, .width = 6, .numeric = 1},
+	{.name = "opcode", .key = VC_OPCODE, .width = 16},
+	{.name = "shape", .key = VC_SHAPE, .width = 28},
+	{.name = "set", .key = VC_SET, .width = 3, .numeric = 1},
+	{.name = "output", .key = VC_GROUP + 0, .width = 13},
+	{.name = "input", .key = VC_GROUP + 1, .width = 13},
+	{.name = "kernel", .key = VC_GROUP + 2, .width = 13},
+};
+
+static const tui_table_spec layout_vals_table = {
+	.ops = &vals_table_ops, .title = "Layout per configurable node (minor-to-major)",
+	.cols = layout_vals_cols, .ncols = TUI_N(layout_vals_cols),
+};
+
 static void vals_draw(tui *t, tui_view *v, WINDOW *win, int y, int x, int h, int w)
 {
 	struct cfgvals *cv = v->data;
@@ -504,8 +550,10 @@ static void vals_done(tui_view *v)
 	free(cv);
 }
 
-static const tui_view_ops vals_ops = {"config", TUI_S_TABLE | TUI_S_GRAPH, vals_draw, vals_request,
-				      NULL, NULL, vals_done};
+static const tui_view_ops vals_ops = {
+	.name = "config", .scope = TUI_S_TABLE | TUI_S_GRAPH, .draw = vals_draw,
+	.request = vals_request, .done = vals_done,
+};
 
 int tui_open_config_values(tui *t, tui_doc *d, int64_t config)
 {
@@ -530,35 +578,18 @@ int tui_open_config_values(tui *t, tui_doc *d, int64_t config)
 	cv->doc = d;
 	cv->config = config;
 	if (g->kind == HS_KIND_TILE) {
-		tui_table_init(&cv->tab, &vals_table_ops, cv, g->config_width);
-		tui_table_add_col(&cv->tab, "feature", VC_NAME, 28, 0);
-		tui_table_add_col(&cv->tab, "value", VC_TVALUE, 12, 1);
-		snprintf(cv->tab.title, sizeof cv->tab.title, "Tile config values");
+		tui_table_init_spec(&cv->tab, &tile_vals_table, cv, g->config_width);
 	} else {
-		tui_table_init(&cv->tab, &vals_table_ops, cv, g->n_cfg_nodes);
-		tui_table_add_col(&cv->tab, "node", VC_NODE, 6, 1);
-		tui_table_add_col(&cv->tab, "opcode", VC_OPCODE, 16, 0);
-		tui_table_add_col(&cv->tab, "shape", VC_SHAPE, 28, 0);
-		tui_table_add_col(&cv->tab, "set", VC_SET, 3, 1);
-		if (g->ncf_width % 3 == 0 && g->ncf_width >= 3) {
-			static const char *gname[] = {"output", "input", "kernel"};
-			for (int i = 0; i < 3; i++)
-				tui_table_add_col(&cv->tab, gname[i], VC_GROUP + i, 13, 0);
-		}
+		tui_table_spec spec = layout_vals_table;
+		if (g->ncf_width % 3 != 0 || g->ncf_width < 3)
+			spec.ncols -= 3; /* no groups */
+		tui_table_init_spec(&cv->tab, &spec, cv, g->n_cfg_nodes);
 		for (int j = 0; j < g->ncf_width; j++) {
 			const char *name = hlo_layout_config_name(j, g->ncf_width);
 			int w = (int)strlen(name);
 			tui_table_add_avail(&cv->tab, name, VC_VALUE + 2 + j, w < 4 ? 4 : w > 20 ? 20 : w, 1);
 		}
-		snprintf(cv->tab.title, sizeof cv->tab.title, "Layout per configurable node (minor-to-major)");
 	}
 	snprintf(title, sizeof title, "Config %lld", (long long)config);
-	tui_view *v = tui_push(t, &vals_ops, cv, d, title);
-	if (!v) {
-		vals_done(&(tui_view){.data = cv});
-		return -1;
-	}
-	v->pane[0] = &cv->tab;
-	v->npanes = 1;
-	return 0;
+	return tui_push(t, &vals_ops, cv, d, title, &cv->tab, NULL) ? 0 : -1;
 }

@@ -101,6 +101,30 @@ static double ds_value(void *ctx, int64_t row, const tui_col *c)
 
 static const tui_table_ops ds_table_ops = {ds_cell, ds_value};
 
+static const tui_col ds_cols[] = {
+	{.name = "coll", .key = DC_COLLECTION, .width = 4},
+	{.name = "search", .key = DC_SEARCH, .width = 7},
+	{.name = "split", .key = DC_SPLIT, .width = 5},
+	{.name = "kind", .key = DC_KIND, .width = 6},
+	{.name = "name", .key = DC_NAME, .width = 24}, /* widened to the names */
+	{.name = "nodes", .key = DC_NODES, .width = 6, .numeric = 1},
+	{.name = "edges", .key = DC_EDGES, .width = 6, .numeric = 1},
+	{.name = "configs", .key = DC_CONFIGS, .width = 7, .numeric = 1},
+	{.name = "cfgnodes", .key = DC_CFGNODES, .width = 8, .numeric = 1},
+	{.name = "runtime_min", .key = DC_RTMIN, .width = 11, .numeric = 1},
+	{.name = "runtime_max", .key = DC_RTMAX, .width = 11, .numeric = 1},
+	{.name = "status", .key = DC_STATUS, .width = 24},
+};
+
+static const tui_col ds_extra_cols[] = {
+	{.name = "path", .key = DC_PATH, .width = 48},
+};
+
+static const tui_table_spec ds_table = {
+	.ops = &ds_table_ops, .cols = ds_cols, .ncols = TUI_N(ds_cols),
+	.avail = ds_extra_cols, .navail = TUI_N(ds_extra_cols), .ccol = 4,
+};
+
 static void ds_draw(tui *t, tui_view *v, WINDOW *win, int y, int x, int h, int w)
 {
 	struct dsview *d = v->data;
@@ -152,7 +176,9 @@ static void ds_done(tui_view *v)
 	free(d);
 }
 
-static const tui_view_ops ds_ops = {"dataset", TUI_S_TABLE, ds_draw, ds_request, NULL, NULL, ds_done};
+static const tui_view_ops ds_ops = {
+	.name = "dataset", .scope = TUI_S_TABLE, .draw = ds_draw, .request = ds_request, .done = ds_done,
+};
 
 int tui_open_dataset(tui *t, ds_index *ix)
 {
@@ -179,27 +205,9 @@ int tui_open_dataset(tui *t, ds_index *ix)
 	}
 	if (namew > 36)
 		namew = 36;
-	tui_table_init(&d->tab, &ds_table_ops, d, (int64_t)ix->n);
-	tui_table_add_col(&d->tab, "coll", DC_COLLECTION, 4, 0);
-	tui_table_add_col(&d->tab, "search", DC_SEARCH, 7, 0);
-	tui_table_add_col(&d->tab, "split", DC_SPLIT, 5, 0);
-	tui_table_add_col(&d->tab, "kind", DC_KIND, 6, 0);
-	tui_table_add_col(&d->tab, "name", DC_NAME, namew, 0);
-	tui_table_add_col(&d->tab, "nodes", DC_NODES, 6, 1);
-	tui_table_add_col(&d->tab, "edges", DC_EDGES, 6, 1);
-	tui_table_add_col(&d->tab, "configs", DC_CONFIGS, 7, 1);
-	tui_table_add_col(&d->tab, "cfgnodes", DC_CFGNODES, 8, 1);
-	tui_table_add_col(&d->tab, "runtime_min", DC_RTMIN, 11, 1);
-	tui_table_add_col(&d->tab, "runtime_max", DC_RTMAX, 11, 1);
-	tui_table_add_col(&d->tab, "status", DC_STATUS, 24, 0);
-	tui_table_add_avail(&d->tab, "path", DC_PATH, 48, 0);
-	d->tab.ccol = 4;
-	tui_view *v = tui_push(t, &ds_ops, d, NULL, "Dataset");
-	if (!v) {
-		ds_done(&(tui_view){.data = d});
-		return -1;
-	}
-	v->pane[0] = &d->tab;
-	v->npanes = 1;
-	return 0;
+	tui_table_init_spec(&d->tab, &ds_table, d, (int64_t)ix->n);
+	tui_col *name = tui_table_col_by_key(&d->tab, DC_NAME);
+	if (name)
+		name->width = namew;
+	return tui_push(t, &ds_ops, d, NULL, "Dataset", &d->tab, NULL) ? 0 : -1;
 }

@@ -354,8 +354,10 @@ static void draw_done(tui_view *v)
 	free(dr);
 }
 
-static const tui_view_ops draw_ops = {"drawing", TUI_S_GRAPH | TUI_S_CANVAS, draw_view, draw_request,
-				      NULL, NULL, draw_done};
+static const tui_view_ops draw_ops = {
+	.name = "drawing", .scope = TUI_S_GRAPH | TUI_S_CANVAS, .draw = draw_view,
+	.request = draw_request, .done = draw_done,
+};
 
 int tui_open_drawing(tui *t, tui_doc *d, int64_t node)
 {
@@ -394,10 +396,5 @@ int tui_open_drawing_highlight(tui *t, tui_doc *d, int64_t node, const int64_t *
 		return -1;
 	}
 	snprintf(title, sizeof title, "Drawing %lld", (long long)node);
-	tui_view *v = tui_push(t, &draw_ops, dr, d, title);
-	if (!v) {
-		draw_done(&(tui_view){.data = dr});
-		return -1;
-	}
-	return 0;
+	return tui_push(t, &draw_ops, dr, d, title, NULL, NULL) ? 0 : -1;
 }

@@ -99,6 +99,34 @@ static double nbr_value(void *ctx, int64_t row, const tui_col *c)
 
 static const tui_table_ops nbr_table_ops = {nbr_cell, nbr_value};
 
+static const tui_col feat_cols[] = {
+	{.name = "group", .key = FC_GROUP, .width = 9},
+	{.name = "feature", .key = FC_NAME, .width = 33},
+	{.name = "value", .key = FC_VALUE, .width = 9, .numeric = 1},
+};
+
+static const tui_col feat_extra_cols[] = {
+	{.name = "index", .key = FC_INDEX, .width = 5, .numeric = 1},
+};
+
+static const tui_table_spec feat_table = {
+	.ops = &feat_table_ops, .title = "Non-zero features",
+	.cols = feat_cols, .ncols = TUI_N(feat_cols),
+	.avail = feat_extra_cols, .navail = TUI_N(feat_extra_cols), .ccol = 1,
+};
+
+static const tui_col nbr_cols[] = {
+	{.name = "", .key = BC_REL, .width = 10},
+	{.name = "id", .key = BC_ID, .width = 6, .numeric = 1},
+	{.name = "opcode", .key = BC_OPCODE, .width = 16},
+	{.name = "shape", .key = BC_SHAPE, .width = 30},
+};
+
+static const tui_table_spec nbr_table = {
+	.ops = &nbr_table_ops, .title = "Operands and users",
+	.cols = nbr_cols, .ncols = TUI_N(nbr_cols), .ccol = 1,
+};
+
 static int cmp_feat_group(const void *a, const void *b, void *ctx)
 {
 	int w = *(const int *)ctx, x = *(const int *)a, y = *(const int *)b;
@@ -184,10 +212,15 @@ static void node_draw(tui *t, tui_view *v, WINDOW *win, int y, int x, int h, int
 		 (long long)g->comp_start[c + 1] - 1,
 		 tui_doc_comp_root(nv->doc, c) == n ? ", its root" : "");
 	tui_put(win, y, x + used, w - used, line, 0, 1);
-	if (ce)
-		snprintf(cost, sizeof cost, "%.3g FLOP, %.3g bytes", ce[n].flops, ce[n].bytes);
 	char secs[32];
-	tui_fmt_seconds(secs, sizeof secs, ce ? ce[n].seconds : NAN);
+	if (tui_model_masked()) {
+		snprintf(cost, sizeof cost, "# FLOP, # bytes");
+		tui_model_hidden(secs, sizeof secs);
+	} else {
+		if (ce)
+			snprintf(cost, sizeof cost, "%.3g FLOP, %.3g bytes", ce[n].flops, ce[n].bytes);
+		tui_fmt_seconds(secs, sizeof secs, ce ? ce[n].seconds : NAN);
+	}
 	if (g->cfg_index && g->cfg_index[n] >= 0)
 		snprintf(line, sizeof line, " %lld operands  %lld users  configurable #%d of %lld  cost %s (%s)",
 			 (long long)graph_n_operands(g, n), (long long)graph_n_users(g, n), g->cfg_index[n],
@@ -272,8 +305,10 @@ static void node_done(tui_view *v)
 	free(nv);
 }
 
-static const tui_view_ops node_ops = {"node", TUI_S_TABLE | TUI_S_GRAPH | TUI_S_NODE, node_draw,
-				      node_request, NULL, NULL, node_done};
+static const tui_view_ops node_ops = {
+	.name = "node", .scope = TUI_S_TABLE | TUI_S_GRAPH | TUI_S_NODE, .draw = node_draw,
+	.request = node_request, .done = node_done,
+};
 
 int tui_open_node(tui *t, tui_doc *d, int64_t node)
 {
@@ -298,34 +333,17 @@ int tui_open_node(tui *t, tui_doc *d, int64_t node)
 	nv->node = node;
 	nv->hist[0] = node;
 	nv->nhist = 1;
-	tui_table_init(&nv->feats, &feat_table_ops, nv, 0);
-	tui_table_add_col(&nv->feats, "group", FC_GROUP, 9, 0);
-	tui_table_add_col(&nv->feats, "feature", FC_NAME, 33, 0);
-	tui_table_add_col(&nv->feats, "value", FC_VALUE, 9, 1);
-	tui_table_add_avail(&nv->feats, "index", FC_INDEX, 5, 1);
-	nv->feats.ccol = 1;
-	snprintf(nv->feats.title, sizeof nv->feats.title, "Non-zero features");
-	tui_table_init(&nv->nbrs, &nbr_table_ops, nv, 0);
-	tui_table_add_col(&nv->nbrs, "", BC_REL, 10, 0);
-	tui_table_add_col(&nv->nbrs, "id", BC_ID, 6, 1);
-	tui_table_add_col(&nv->nbrs, "opcode", BC_OPCODE, 16, 0);
-	tui_table_add_col(&nv->nbrs, "shape", BC_SHAPE, 30, 0);
-	nv->nbrs.ccol = 1;
-	snprintf(nv->nbrs.title, sizeof nv->nbrs.title, "Operands and users");
+	tui_table_init_spec(&nv->feats, &feat_table, nv, 0);
+	tui_table_init_spec(&nv->nbrs, &nbr_table, nv, 0);
 	if (load_node(nv) < 0) {
 		node_done(&(tui_view){.data = nv});
 		tui_message(t, 1, "out of memory");
 		return -1;
 	}
-	tui_view *v = tui_push(t, &node_ops, nv, d, "Node");
-	if (!v) {
-		node_done(&(tui_view){.data = nv});
+	tui_view *v = tui_push(t, &node_ops, nv, d, "Node", &nv->feats, &nv->nbrs);
+	if (!v)
 		return -1;
-	}
 	set_title(v, nv);
-	v->pane[0] = &nv->feats;
-	v->pane[1] = &nv->nbrs;
-	v->npanes = 2;
 	v->focus = nv->nnbr ? 1 : 0;
 	return 0;
 }

@@ -20,22 +20,6 @@ struct nodes {
 enum { NC_ID, NC_OPCODE, NC_SHAPE, NC_COMP, NC_OPS, NC_USERS, NC_CFG, NC_COST, NC_FLOPS, NC_BYTES,
        NC_CATEGORY, NC_FEAT = 1000 };
 
-void tui_fmt_seconds(char *buf, size_t cap, double s)
-{
-	if (isnan(s))
-		snprintf(buf, cap, "-");
-	else if (s == 0)
-		snprintf(buf, cap, "0");
-	else if (s >= 1)
-		snprintf(buf, cap, "%.3g s", s);
-	else if (s >= 1e-3)
-		snprintf(buf, cap, "%.3g ms", s * 1e3);
-	else if (s >= 1e-6)
-		snprintf(buf, cap, "%.3g us", s * 1e6);
-	else
-		snprintf(buf, cap, "%.3g ns", s * 1e9);
-}
-
 static void fmt_num(char *buf, size_t cap, double v)
 {
 	if (v == floor(v) && fabs(v) < 1e15)
@@ -80,13 +64,16 @@ static int node_cell(void *ctx, int64_t row, const tui_col *c, char *buf, size_t
 		}
 		break;
 	case NC_COST:
-		tui_fmt_seconds(buf, cap, nd->ce ? nd->ce[v].seconds : NAN);
+		if (!tui_model_hidden(buf, cap))
+			tui_fmt_seconds(buf, cap, nd->ce ? nd->ce[v].seconds : NAN);
 		break;
 	case NC_FLOPS:
-		snprintf(buf, cap, "%.4g", nd->ce ? nd->ce[v].flops : NAN);
+		if (!tui_model_hidden(buf, cap))
+			snprintf(buf, cap, "%.4g", nd->ce ? nd->ce[v].flops : NAN);
 		break;
 	case NC_BYTES:
-		snprintf(buf, cap, "%.4g", nd->ce ? nd->ce[v].bytes : NAN);
+		if (!tui_model_hidden(buf, cap))
+			snprintf(buf, cap, "%.4g", nd->ce ? nd->ce[v].bytes : NAN);
 		break;
 	default:
 		fmt_num(buf, cap, graph_feat(g, v)[c->key - NC_FEAT]);
@@ -174,6 +161,31 @@ static double node_order(void *ctx, int64_t row, const tui_col *c)
 
 static const tui_table_ops node_table_ops = {node_cell, node_value};
 
+static const tui_col node_cols[] = {
+	{.name = "id", .key = NC_ID, .width = 6, .numeric = 1},
+	{.name = "opcode", .key = NC_OPCODE, .width = 20},
+	{.name = "shape", .key = NC_SHAPE, .width = 12}, /* widened to the shapes */
+	{.name = "comp", .key = NC_COMP, .width = 4, .numeric = 1},
+	{.name = "ops", .key = NC_OPS, .width = 4, .numeric = 1},
+	{.name = "users", .key = NC_USERS, .width = 5, .numeric = 1},
+	{.name = "cfg", .key = NC_CFG, .width = 3},
+	{.name = "cost", .key = NC_COST, .width = 9, .numeric = 1},
+};
+
+/* Besides these, every node feature can be added. */
+static const tui_col node_extra_cols[] = {
+	{.name = "category", .key = NC_CATEGORY, .width = 13},
+	{.name = "flops", .key = NC_FLOPS, .width = 10, .numeric = 1},
+	{.name = "bytes", .key = NC_BYTES, .width = 10, .numeric = 1},
+};
+
+static const tui_table_spec node_table = {
+	.ops = &node_table_ops, .order = node_order,
+	.cols = node_cols, .ncols = TUI_N(node_cols),
+	.avail = node_extra_cols, .navail = TUI_N(node_extra_cols),
+	.frozen = 1,
+};
+
 static void nodes_draw(tui *t, tui_view *v, WINDOW *win, int y, int x, int h, int w)
 {
 	struct nodes *nd = v->data;
@@ -228,8 +240,10 @@ static void nodes_done(tui_view *v)
 	free(nd);
 }
 
-static const tui_view_ops nodes_ops = {"nodes", TUI_S_TABLE | TUI_S_GRAPH, nodes_draw, nodes_request,
-				       NULL, NULL, nodes_done};
+static const tui_view_ops nodes_ops = {
+	.name = "nodes", .scope = TUI_S_TABLE | TUI_S_GRAPH, .draw = nodes_draw,
+	.request = nodes_request, .done = nodes_done,
+};
 
 /* Takes ids. */
 static int open_ids(tui *t, tui_doc *d, const char *title, int64_t *ids, int64_t n)
@@ -255,34 +269,17 @@ static int open_ids(tui *t, tui_doc *d, const char *title, int64_t *ids, int64_t
 	}
 	if (shapew > 34)
 		shapew = 34;
-	tui_table_init(&nd->tab, &node_table_ops, nd, n);
-	nd->tab.order = node_order;
-	tui_table_add_col(&nd->tab, "id", NC_ID, 6, 1);
-	tui_table_add_col(&nd->tab, "opcode", NC_OPCODE, 20, 0);
-	tui_table_add_col(&nd->tab, "shape", NC_SHAPE, shapew, 0);
-	tui_table_add_col(&nd->tab, "comp", NC_COMP, 4, 1);
-	tui_table_add_col(&nd->tab, "ops", NC_OPS, 4, 1);
-	tui_table_add_col(&nd->tab, "users", NC_USERS, 5, 1);
-	tui_table_add_col(&nd->tab, "cfg", NC_CFG, 3, 0);
-	tui_table_add_col(&nd->tab, "cost", NC_COST, 9, 1);
-	nd->tab.frozen = 1;
-	tui_table_add_avail(&nd->tab, "category", NC_CATEGORY, 13, 0);
-	tui_table_add_avail(&nd->tab, "flops", NC_FLOPS, 10, 1);
-	tui_table_add_avail(&nd->tab, "bytes", NC_BYTES, 10, 1);
+	tui_table_init_spec(&nd->tab, &node_table, nd, n);
+	tui_col *shape = tui_table_col_by_key(&nd->tab, NC_SHAPE);
+	if (shape)
+		shape->width = shapew;
 	for (int i = 0; i < g->feat_width; i++) {
 		const char *name = hlo_node_feature_name(i, g->feat_width);
 		int w = (int)strlen(name);
 		tui_table_add_avail(&nd->tab, name, NC_FEAT + i, w < 8 ? 8 : w > 24 ? 24 : w, 1);
 	}
 	snprintf(nd->tab.title, sizeof nd->tab.title, "%s", title);
-	tui_view *v = tui_push(t, &nodes_ops, nd, d, title);
-	if (!v) {
-		nodes_done(&(tui_view){.data = nd});
-		return -1;
-	}
-	v->pane[0] = &nd->tab;
-	v->npanes = 1;
-	return 0;
+	return tui_push(t, &nodes_ops, nd, d, title, &nd->tab, NULL) ? 0 : -1;
 }
 
 int tui_open_nodes(tui *t, tui_doc *d, int opcode, int64_t comp)

@@ -47,6 +47,8 @@ static int op_cell(void *ctx, int64_t row, const tui_col *c, char *buf, size_t c
 		snprintf(buf, cap, "%lld", (long long)o->cfg[op]);
 		return o->cfg[op] ? TUI_C_MARK : TUI_C_DIM;
 	case OC_COST:
+		if (tui_model_hidden(buf, cap))
+			break;
 		if (!o->ce || o->cost_total <= 0)
 			snprintf(buf, cap, "-");
 		else
@@ -161,6 +163,8 @@ static int comp_cell(void *ctx, int64_t row, const tui_col *c, char *buf, size_t
 	}
 	case CC_COST: {
 		double s = comp_cost(o, row);
+		if (tui_model_hidden(buf, cap))
+			break;
 		if (isnan(s) || o->cost_total <= 0)
 			snprintf(buf, cap, "-");
 		else
@@ -198,27 +202,35 @@ static double comp_value(void *ctx, int64_t row, const tui_col *c)
 
 static const tui_table_ops comp_table_ops = {comp_cell, comp_value};
 
-void tui_fmt_runtime(char *buf, size_t cap, const hs_graph *g, double v)
-{
-	if (isnan(v))
-		snprintf(buf, cap, "-");
-	else if (g->kind == HS_KIND_TILE)
-		snprintf(buf, cap, "%.4f", v);
-	else
-		tui_fmt_ns(buf, cap, v);
-}
+static const tui_col op_cols[] = {
+	{.name = "opcode", .key = OC_OPCODE, .width = 22},
+	{.name = "category", .key = OC_CATEGORY, .width = 13},
+	{.name = "count", .key = OC_COUNT, .width = 7, .numeric = 1},
+	{.name = "share", .key = OC_SHARE, .width = 6, .numeric = 1},
+	{.name = "cfg", .key = OC_CFG, .width = 5, .numeric = 1},
+	{.name = "cost", .key = OC_COST, .width = 6, .numeric = 1},
+	{.name = "bar", .key = OC_BAR, .width = 30, .numeric = TUI_LEFT},
+};
 
-void tui_fmt_ns(char *buf, size_t cap, double v)
-{
-	if (v >= 1e9)
-		snprintf(buf, cap, "%.3f s", v / 1e9);
-	else if (v >= 1e6)
-		snprintf(buf, cap, "%.3f ms", v / 1e6);
-	else if (v >= 1e3)
-		snprintf(buf, cap, "%.3f us", v / 1e3);
-	else
-		snprintf(buf, cap, "%.0f ns", v);
-}
+static const tui_table_spec op_table = {
+	.ops = &op_table_ops, .title = "Opcodes", .cols = op_cols, .ncols = TUI_N(op_cols),
+};
+
+static const tui_col comp_cols[] = {
+	{.name = "comp", .key = CC_COMP, .width = 5, .numeric = 1},
+	{.name = "nodes", .key = CC_NODES, .width = 6, .numeric = 1},
+	{.name = "first", .key = CC_FIRST, .width = 6, .numeric = 1},
+	{.name = "last", .key = CC_LAST, .width = 6, .numeric = 1},
+	{.name = "root", .key = CC_ROOT, .width = 22},
+	{.name = "cfg", .key = CC_CFG, .width = 4, .numeric = 1},
+	{.name = "cost", .key = CC_COST, .width = 6, .numeric = 1},
+	{.name = "opcode mix", .key = CC_MIX, .width = 44},
+};
+
+static const tui_table_spec comp_table = {
+	.ops = &comp_table_ops, .title = "Computations (node_splits)",
+	.cols = comp_cols, .ncols = TUI_N(comp_cols),
+};
 
 static void ov_draw(tui *t, tui_view *v, WINDOW *win, int y, int x, int h, int w)
 {
@@ -255,7 +267,10 @@ static void ov_draw(tui *t, tui_view *v, WINDOW *win, int y, int x, int h, int w
 			fl += o->ce[i].flops;
 			by += o->ce[i].bytes;
 		}
-		if (o->ce)
+		if (o->ce && tui_model_masked())
+			snprintf(line, sizeof line,
+				 " analytic cost: # FLOP  # bytes  # ms roofline   Enter lists nodes, Tab switches pane");
+		else if (o->ce)
 			snprintf(line, sizeof line,
 				 " analytic cost: %.3g FLOP  %.3g bytes  %.4g ms roofline   Enter lists nodes, Tab switches pane",
 				 fl, by, o->cost_total * 1e3);
@@ -326,8 +341,10 @@ static void ov_done(tui_view *v)
 	free(o);
 }
 
-static const tui_view_ops ov_ops = {"overview", TUI_S_TABLE | TUI_S_GRAPH, ov_draw, ov_request,
-				    NULL, NULL, ov_done};
+static const tui_view_ops ov_ops = {
+	.name = "overview", .scope = TUI_S_TABLE | TUI_S_GRAPH, .draw = ov_draw,
+	.request = ov_request, .done = ov_done,
+};
 
 static int cmp_double(const void *a, const void *b)
 {
@@ -382,33 +399,8 @@ int tui_open_overview(tui *t, tui_doc *d)
 		}
 		o->best = graph_best_config(g);
 	}
-	tui_table_init(&o->ops, &op_table_ops, o, o->nopcodes);
-	tui_table_add_col(&o->ops, "opcode", OC_OPCODE, 22, 0);
-	tui_table_add_col(&o->ops, "category", OC_CATEGORY, 13, 0);
-	tui_table_add_col(&o->ops, "count", OC_COUNT, 7, 1);
-	tui_table_add_col(&o->ops, "share", OC_SHARE, 6, 1);
-	tui_table_add_col(&o->ops, "cfg", OC_CFG, 5, 1);
-	tui_table_add_col(&o->ops, "cost", OC_COST, 6, 1);
-	tui_table_add_col(&o->ops, "bar", OC_BAR, 30, TUI_LEFT);
-	snprintf(o->ops.title, sizeof o->ops.title, "Opcodes");
-	tui_table_init(&o->comps, &comp_table_ops, o, g->n_comps);
-	tui_table_add_col(&o->comps, "comp", CC_COMP, 5, 1);
-	tui_table_add_col(&o->comps, "nodes", CC_NODES, 6, 1);
-	tui_table_add_col(&o->comps, "first", CC_FIRST, 6, 1);
-	tui_table_add_col(&o->comps, "last", CC_LAST, 6, 1);
-	tui_table_add_col(&o->comps, "root", CC_ROOT, 22, 0);
-	tui_table_add_col(&o->comps, "cfg", CC_CFG, 4, 1);
-	tui_table_add_col(&o->comps, "cost", CC_COST, 6, 1);
-	tui_table_add_col(&o->comps, "opcode mix", CC_MIX, 44, 0);
-	snprintf(o->comps.title, sizeof o->comps.title, "Computations (node_splits)");
+	tui_table_init_spec(&o->ops, &op_table, o, o->nopcodes);
+	tui_table_init_spec(&o->comps, &comp_table, o, g->n_comps);
 	snprintf(title, sizeof title, "%s", g->name);
-	tui_view *v = tui_push(t, &ov_ops, o, d, title);
-	if (!v) {
-		ov_done(&(tui_view){.data = o});
-		return -1;
-	}
-	v->pane[0] = &o->ops;
-	v->pane[1] = &o->comps;
-	v->npanes = 2;
-	return 0;
+	return tui_push(t, &ov_ops, o, d, title, &o->ops, &o->comps) ? 0 : -1;
 }
