@@ -1,10 +1,10 @@
-# The explorer's comparison view (tui/view_compare.c) in tmux at 100x30:
+# The explorer's comparison view (tui/view_compare.c), scripted at 100x30:
 # opened from the configs view with marks, with the prompt and with
 # `:compare`, on layout and tile files, unlabeled ones and two files of one
 # graph; golden screens in tests/golden/tui/compare_*.txt.  The model's
-# numbers (predicted runtimes and ranks, per-node contributions) are masked
-# in the goldens: they belong to the model and tests/suites/compare.sh
-# checks them.
+# numbers (predicted runtimes and ranks, per-node contributions) print as
+# "#" (HLOSCOPE_MASK_MODEL): they belong to the model and
+# tests/suites/compare.sh checks them.
 . "$ROOT/tests/lib.sh"
 . "$ROOT/tests/tui_lib.sh"
 
@@ -13,99 +13,99 @@ UNET=$N/layout/xla/default/train/unet3d.npz
 TILE=$N/tile/xla/valid/inception_v3_batch_128_train_426e203f19335d17.npz
 TILET=$N/tile/xla/test/0a3585c3e686065389227fa374175e48.npz
 
-# The screen with the model's numbers masked: predicted runtimes, ranks and
-# ratio in the header and, with "layout", the contrib column (characters
-# 21-29 of the node rows).
-cmp_screen() {
-	rows='^$'
-	[ "${2:-}" = layout ] && rows='^[* ] +[0-9]+ [a-z]'
-	tui_capture | sed -E \
-		-e 's/predicted [-+0-9.e]+ \(rank [0-9]+\)/predicted # (rank #)/g' \
-		-e 's/predicted [-0-9.]+ \([-+0-9.e]+%\)/predicted # (#%)/' \
-		-e "/$rows/ s/^(.{20}).{9}/\\1 contrib#/" >"$T/$1.txt"
-	golden "tui/$1.txt" "$T/$1.txt"
-}
-
 # 1. Marks A and B in the configs view, C opens the comparison.
-tui_start "$DATA" "$UNET"
-tui_keys c
-tui_keys m j m
-tui_keys C
-cmp_screen compare_marks layout
-tui_has "header: measured ratio" "B/A  measured 1.000001 (+0.000135%)"
-tui_has "summary line" "46 of 56 configurable nodes differ; opcodes: convolution 46; computation: 0 (46)"
-tui_keys a
-tui_has "a shows every node" "every configurable node (56 rows)"
-tui_has "unchanged rows are listed" "56/56"
-tui_keys a
-tui_has "a again: differing only" "differing nodes only (46 rows)"
-tui_keys :
-tui_type 'sort contribution'
-tui_keys Enter
-tui_has ":sort contribution" "sorted by contribution, largest first"
-tui_keys q
-tui_has "q goes back to the configs" "marks: A=0 B=1"
-tui_keys Q
-tui_finish "compare session ends cleanly" 0
+tui_run "compare session ends cleanly" "$DATA" "$UNET" <<'EOF'
+c
+m
+j
+m
+C
+golden compare_marks
+has header: measured ratio => B/A  measured 1.000001 (+0.000135%)
+has summary line => 46 of 56 configurable nodes differ; opcodes: convolution 46; computation: 0 (46)
+a
+has a shows every node => every configurable node (56 rows)
+has unchanged rows are listed => 56/56
+a
+has a again: differing only => differing nodes only (46 rows)
+:
+type sort contribution
+Enter
+has :sort contribution => sorted by contribution, largest first
+q
+has q goes back to the configs => marks: A=0 B=1
+Q
+EOF
 
 # 2. :compare best worst; neighbours pane; Enter opens the highlighted drawing.
-tui_start "$DATA" "$UNET"
-tui_keys c :
-tui_type 'compare best worst'
-tui_keys Enter
-tui_keys j j j
-cmp_screen compare_best_worst layout
-tui_has "neighbours of the cursor's node" "Configurable neighbours of node 765"
-tui_has "a neighbour needs a copy in A only" "user      1477 convolution     2 kernel {0,4}        {4*,0*}      copy         ok"
-tui_keys Enter
-tui_has "Enter opens the drawing" "Drawing 765"
-tui_has "the changed nodes are highlighted" "21 changed nodes highlighted"
-tui_has "highlighted boxes are drawn" "╔"
-tui_keys q Tab Enter
-tui_has "Enter on a neighbour outside the rows draws it" "Drawing 784"
-tui_keys q Tab
-tui_keys :
-tui_type 'compare 0 5000'
-tui_keys Enter
-tui_has "an index out of range is a message" "compare is not available"
-tui_keys q
-tui_keys :
-tui_type 'compare 0 5000'
-tui_keys Enter
-tui_has "an index out of range is a message" "B: config 5000 out of range: unet3d.npz has 1159 configs (0..1158)"
-tui_keys C
-tui_has "C without marks asks for B" "compare config 0 with (best, worst, default, N [FILE]): best"
-tui_keys C-u
-tui_type default
-tui_keys Enter
-tui_has "no default config is a message" "B: unet3d.npz has no default config"
-tui_keys Q
-tui_finish "compare errors end cleanly" 0
+tui_run "compare errors end cleanly" "$DATA" "$UNET" <<'EOF'
+c
+:
+type compare best worst
+Enter
+j
+j
+j
+golden compare_best_worst
+has neighbours of the cursor's node => Configurable neighbours of node 765
+has a neighbour needs a copy in A only => user      1477 convolution     2 kernel {0,4}        {4*,0*}      copy         ok
+Enter
+has Enter opens the drawing => Drawing 765
+has the changed nodes are highlighted => 21 changed nodes highlighted
+has highlighted boxes are drawn => ╔
+q
+Tab
+Enter
+has Enter on a neighbour outside the rows draws it => Drawing 784
+q
+Tab
+:
+type compare 0 5000
+Enter
+has an index out of range is a message => compare is not available
+q
+:
+type compare 0 5000
+Enter
+has an index out of range is a message => B: config 5000 out of range: unet3d.npz has 1159 configs (0..1158)
+C
+has C without marks asks for B => compare config 0 with (best, worst, default, N [FILE]): best
+C-u
+type default
+Enter
+has no default config is a message => B: unet3d.npz has no default config
+Q
+EOF
 
 # 3. Tile: the 24 values and the kernel's nodes.
-tui_start "$DATA" "$TILET"
-tui_keys c :
-tui_type 'compare 0 5'
-tui_keys Enter
-cmp_screen compare_tile_unlabeled
-tui_has "unlabeled: runtimes hidden" "runtime hidden (unlabeled)"
-tui_has "unlabeled: the ratio says why" "measured: hidden (unlabeled file)"
-tui_keys Tab Enter
-tui_has "Enter on a kernel node draws it" "Drawing 0"
-tui_keys q q :
-tui_type 'compare best 0'
-tui_keys Enter
-tui_has "best on an unlabeled file is a message" "compare: A: 'best' needs measured runtimes, but 0a3585c3e6"
-tui_keys Q
-tui_finish "tile compare ends cleanly" 0
+tui_run "tile compare ends cleanly" "$DATA" "$TILET" <<'EOF'
+c
+:
+type compare 0 5
+Enter
+golden compare_tile_unlabeled
+has unlabeled: runtimes hidden => runtime hidden (unlabeled)
+has unlabeled: the ratio says why => measured: hidden (unlabeled file)
+Tab
+Enter
+has Enter on a kernel node draws it => Drawing 0
+q
+q
+:
+type compare best 0
+Enter
+has best on an unlabeled file is a message => compare: A: 'best' needs measured runtimes, but 0a3585c3e6
+Q
+EOF
 
-tui_start "$DATA" "$TILE"
-tui_keys c :
-tui_type 'compare 0 best'
-tui_keys Enter
-cmp_screen compare_tile
-tui_keys Q
-tui_finish "labeled tile compare ends cleanly" 0
+tui_run "labeled tile compare ends cleanly" "$DATA" "$TILE" <<'EOF'
+c
+:
+type compare 0 best
+Enter
+golden compare_tile
+Q
+EOF
 
 # 4. Two files of one graph (numpy-written, as in compare.sh).
 "$PY" - "$T" <<'PYEOF'
@@ -134,26 +134,28 @@ save("prog_random.npz", [["id", "tr", "d"], ["id", "id", "r"]], [1100, 950])
 e2 = edges.copy(); e2[3] = [3, 1]
 save("prog_other.npz", [["id", "id", "d"]], [5], e2)
 PYEOF
-tui_start "$T" prog_default.npz
-tui_keys c
-tui_has "the configs view names the default config" "default config: 0"
-tui_keys C
-tui_keys C-u
-tui_type 'default'
-tui_keys Enter
-tui_has "default against itself: nothing differs" "no configurable node differs"
-tui_keys q :
-tui_type 'compare 2 0 prog_random.npz'
-tui_keys Enter
-cmp_screen compare_two_files layout
-tui_has "two files: B's file is named" "file prog_random"
-tui_keys q :
-tui_type 'compare 0 0 prog_other.npz'
-tui_keys Enter
-tui_has "another graph is a message" "compare: not the same graph: edge 3 -> 0 (user -> operand) is in prog_default.npz"
-tui_keys :
-tui_type 'compare 0 0 missing.npz'
-tui_keys Enter
-tui_has "a missing file is a message" "missing.npz"
-tui_keys Q
-tui_finish "two-file compare ends cleanly" 0
+tui_run "two-file compare ends cleanly" "$T" prog_default.npz <<'EOF'
+c
+has the configs view names the default config => default config: 0
+C
+C-u
+type default
+Enter
+has default against itself: nothing differs => no configurable node differs
+q
+:
+type compare 2 0 prog_random.npz
+Enter
+golden compare_two_files
+has two files: B's file is named => file prog_random
+q
+:
+type compare 0 0 prog_other.npz
+Enter
+has another graph is a message => compare: not the same graph: edge 3 -> 0 (user -> operand) is in prog_default.npz
+:
+type compare 0 0 missing.npz
+Enter
+has a missing file is a message => missing.npz
+Q
+EOF
