@@ -6,7 +6,10 @@
  * command table TUI_REQUESTS, which also generates the `:` command names, the
  * completion list and the `?` help screen.  Most views hold one or two
  * `tui_table` panes (table.c), which give them sorting, filtering, search,
- * frequency tables, extra columns and mouse selection for free.
+ * frequency tables, extra columns and mouse selection for free; a view's
+ * tables and ops are static data (tui_table_spec, designated initializers).
+ * Keys come from the terminal or from a script run without one
+ * (HLOSCOPE_SCRIPT, script.c), which saves screens as text (capture.c).
  *
  * Ownership: tui_run() owns everything it opens.  A view owns its `data` and
  * tables (freed by ops->done) and holds one reference on its document
