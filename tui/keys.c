@@ -111,6 +111,7 @@ static const struct {
 	{"PgUp", KEY_PPAGE, 1}, {"PgDn", KEY_NPAGE, 1}, {"Home", KEY_HOME, 1}, {"End", KEY_END, 1},
 	{"Enter", KEY_ENTER, 1}, {"S-Left", KEY_SLEFT, 0}, {"S-Right", KEY_SRIGHT, 0},
 	{"S-Up", KEY_SR, 0}, {"S-Down", KEY_SF, 0}, {"lt", '<', 0}, {"gt", '>', 0},
+	{"KEY_RESIZE", KEY_RESIZE, 0}, /* a redraw at the same size */
 };
 
 void tui_key_label(int k, char *buf, size_t cap)

@@ -7,6 +7,7 @@
  *   j                  one key: a character, or a name: Enter Tab Space Esc
  *                      Backspace Del S-Tab Up Down Left Right PgUp PgDn
  *                      Home End S-Left S-Right S-Up S-Down F1..F12 C-a..C-z
+ *                      KEY_RESIZE
  *   type TEXT          the characters of TEXT, one key each (for prompts)
  *   :COMMAND           a `:` command line, run as if typed at the `:` prompt
  *   :save-display [--attrs] FILE

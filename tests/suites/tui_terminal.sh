@@ -17,6 +17,7 @@ golden too_small
 j
 has keys are ignored while too small => this terminal is 50x12
 resize 100 30
+KEY_RESIZE
 golden nodes
 resize 130 40
 golden nodes_130x40
