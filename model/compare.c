@@ -1,60 +1,16 @@
-/* compare.c - two configurations side by side (see compare.h).
- *
- * JSON document written by compare_print(..., COMPARE_JSON):
- *   kind                  "layout" | "tile"
- *   file_a, file_b        paths (the same file twice for one file)
- *   config_a, config_b    indices; selector_a, selector_b as given
- *   labeled_a, labeled_b  false for a test-split file (runtimes hidden)
- *   runtime_a, runtime_b  measured (layout ns, tile normalized); null when hidden
- *   runtime_raw_a/_b      config_runtime as stored (ns); null when hidden
- *   runtime_ratio         runtime_b / runtime_a; null when hidden
- *   rank_a, rank_b        1 = fastest in its file (ties share a rank); null when hidden
- *   configs_a, configs_b  number of configs in each file
- *   runtime_note          why runtimes are hidden (only then)
- *   predictor             model_describe(): "analytic estimate", ...
- *   predicted_a/_b, predicted_rank_a/_b, predicted_diff (B - A)   null when absent
- *   predicted_ratio       B / A; null also when a score is not positive
- *                         (learned heads give unitless scores)
- *   prediction_error      why predictions are absent (only then)
- *   summary               the summary line
- * layout:
- *   configurable_nodes, differing_count
- *   differing_opcodes     {"convolution": 43, ...}
- *   differing_computations [{"computation": 0, "count": 40}, ...]
- *   mismatches_a/_b       layout mismatches between configurable neighbours
- *   contribution_note     why contributions are absent (only then)
- *   contribution_total    sum of every configurable node's part (= predicted
- *                         B - A), contribution_differing that of the
- *                         differing nodes (only with contributions)
- *   value_names           the names of the values in "a" and "b"
- *   differing_nodes       [{"id", "opcode", "computation", "shape", "a": [..],
- *                           "b": [..], "changed": [value indices],
- *                           "contribution" (null when absent),
- *                           "operands": [neighbour], "users": [neighbour],
- *                           "more_operands", "more_users"}]
- *                         neighbour: {"id", "opcode", "hops", "slot",
- *                           "layout": "output"|"input"|"kernel" (the
- *                           neighbour's layout facing this node),
- *                           "layout_a", "layout_b", "comparable",
- *                           "mismatch_a", "mismatch_b" (null = unknown)}
- *   unchanged_nodes       with --all: the same objects for the other nodes
- * tile:
- *   values                [{"index", "name", "a", "b", "differs"}] (all 24)
- *   differing_values      [{"index", "name", "a", "b"}]
- *   kernel_nodes          [{"id", "opcode", "shape"}]
- */
+/* compare.c - two configurations side by side (see compare.h): resolving
+ * selectors, checking that two files hold the same graph, walking to the
+ * configurable neighbours, predictions and contributions, the result.
+ * The printers are in compare_text.c and compare_json.c. */
 #include "model/compare.h"
 
 #include <errno.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "loader/hlo.h"
-#include "loader/jsonw.h"
-
-#define LAYOUT_GROUP 6
+#include "model/compare_impl.h"
 
 /* Internal storage behind a result. */
 struct compare_priv {
@@ -91,7 +47,7 @@ const char *compare_group_name(int group)
 
 /* ---- selectors ------------------------------------------------------ */
 
-static const char *file_label(const hs_graph *g)
+const char *compare_file_label(const hs_graph *g)
 {
 	const char *s = strrchr(g->path, '/');
 	return s ? s + 1 : g->path;
@@ -111,7 +67,7 @@ static int64_t worst_config(const hs_graph *g)
 int64_t compare_resolve(hs_graph *g, const char *sel, const char *what, hs_error *err)
 {
 	const char *side = what ? what : "config";
-	const char *f = file_label(g);
+	const char *f = compare_file_label(g);
 
 	if (!sel || !*sel)
 		return hs_fail(err, HS_EUSAGE, "%s: empty config selector", side);
@@ -180,7 +136,7 @@ static int64_t (*sorted_edges(const hs_graph *g))[2]
 
 int compare_graphs_equal(const hs_graph *ga, const hs_graph *gb, hs_error *err)
 {
-	const char *fa = file_label(ga), *fb = file_label(gb);
+	const char *fa = compare_file_label(ga), *fb = compare_file_label(gb);
 	const char *pre = "not the same graph";
 
 	if (ga == gb)
@@ -285,13 +241,22 @@ static int passes_layout(const hs_graph *g, const unsigned char *renumber, int64
  * unknown.  The README documents the kernel layout for convolutions; the
  * real files set it for dots too, where it can only be the right-hand
  * operand's.  Other operands have no layout in the data. */
-static int consumer_group(const hs_graph *g, int64_t consumer, int slot)
+int compare_consumer_group(const hs_graph *g, int64_t consumer, int slot)
 {
 	if (slot == 0)
 		return 1;
 	if (slot == 1 && (is_convolution(g, consumer) || g->opcode[consumer] == hlo_opcode_id("dot")))
 		return 2;
 	return -1;
+}
+
+/* The neighbour's layout group facing the row's node. */
+int compare_facing_group(const hs_graph *g, const compare_neighbor *nb)
+{
+	if (nb->side == COMPARE_OPERAND)
+		return 0;
+	int grp = compare_consumer_group(g, nb->node, nb->slot);
+	return grp < 0 ? 1 : grp;
 }
 
 /* Position of `operand` among v's operands, or -1. */
@@ -439,7 +404,7 @@ static void neighbor_mismatch(const hs_graph *ga, const hs_graph *gb, int64_t ca
 		prod = nb->node, cons = v;
 	else
 		prod = v, cons = nb->node;
-	int grp = consumer_group(ga, cons, nb->slot);
+	int grp = compare_consumer_group(ga, cons, nb->slot);
 	if (!nb->comparable || grp < 0 || ga->ncf_width != HLO_LAYOUT_CONFIG_FEATURES)
 		return;
 	float po[LAYOUT_GROUP], ci[LAYOUT_GROUP];
@@ -629,7 +594,7 @@ static int run_layout(compare_result *r, const compare_opts *o, hs_error *err)
 	int wk_ok = walk_init(&wk, ga) == 0;
 	int rc = 0;
 	if (!r->rows || !p->values || !p->changed || !p->nb || !hist_op || !hist_comp || !tmp || !wk_ok) {
-		rc = hs_fail(err, HS_EDATA, "%s: out of memory comparing configs", file_label(ga));
+		rc = hs_fail(err, HS_EDATA, "%s: out of memory comparing configs", compare_file_label(ga));
 		goto out;
 	}
 
@@ -681,7 +646,7 @@ static int run_layout(compare_result *r, const compare_opts *o, hs_error *err)
 	r->opcodes = count_list(hist_op, 256, &r->n_opcodes);
 	r->comps = count_list(hist_comp, ga->n_comps, &r->n_comps);
 	if (!r->opcodes || !r->comps)
-		rc = hs_fail(err, HS_EDATA, "%s: out of memory comparing configs", file_label(ga));
+		rc = hs_fail(err, HS_EDATA, "%s: out of memory comparing configs", compare_file_label(ga));
 out:
 	free(hist_op);
 	free(hist_comp);
@@ -873,639 +838,16 @@ int compare_highlight(hs_graph *g, const char *sel_a, const char *sel_b, int64_t
 	return 0;
 }
 
-/* ---- text ----------------------------------------------------------- */
-
-static int put_value(char *buf, size_t cap, float v)
-{
-	if (v == -1)
-		return snprintf(buf, cap, "-");
-	if (v == (float)(long long)v && fabsf(v) < 1e15f)
-		return snprintf(buf, cap, "%lld", (long long)v);
-	return snprintf(buf, cap, "%g", (double)v);
-}
-
-/* snprintf that keeps a running position and never overflows. */
-static void bput(char *buf, size_t cap, size_t *pos, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-static void bput(char *buf, size_t cap, size_t *pos, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	int n = vsnprintf(*pos < cap ? buf + *pos : NULL, *pos < cap ? cap - *pos : 0, fmt, ap);
-	va_end(ap);
-	if (n > 0)
-		*pos += (size_t)n;
-}
-
-int compare_layout_text(const float *v, const float *other, const unsigned char *changed, int j0,
-			char *buf, size_t cap)
-{
-	int len = 0;
-	size_t pos = 0;
-	char num[32];
-
-	if (cap)
-		buf[0] = 0;
-	for (int i = 0; i < LAYOUT_GROUP; i++)
-		if (v[j0 + i] != -1 || (other && other[j0 + i] != -1))
-			len = i + 1;
-	int unset = 1, any_changed = 0;
-	for (int i = 0; i < LAYOUT_GROUP; i++) {
-		unset &= v[j0 + i] == -1;
-		any_changed |= changed && changed[j0 + i];
-	}
-	if (!len || unset) {
-		bput(buf, cap, &pos, "-%s", any_changed ? "*" : "");
-		return (int)pos;
-	}
-	bput(buf, cap, &pos, "{");
-	for (int i = 0; i < len; i++) {
-		put_value(num, sizeof num, v[j0 + i]);
-		bput(buf, cap, &pos, "%s%s%s", i ? "," : "", num,
-		     changed && changed[j0 + i] ? "*" : "");
-	}
-	bput(buf, cap, &pos, "}");
-	return (int)pos;
-}
-
-/* Generic rows (a width other than 18): every value, comma-separated. */
-static void values_text(const float *v, const unsigned char *changed, int w, char *buf, size_t cap)
-{
-	size_t pos = 0;
-	char num[32];
-	if (cap)
-		buf[0] = 0;
-	for (int j = 0; j < w; j++) {
-		put_value(num, sizeof num, v[j]);
-		bput(buf, cap, &pos, "%s%s%s", j ? "," : "", num, changed && changed[j] ? "*" : "");
-	}
-}
-
-int compare_summary(const compare_result *r, char *buf, size_t cap)
-{
-	size_t pos = 0;
-	if (cap)
-		buf[0] = 0;
-	if (r->kind == HS_KIND_TILE) {
-		if (!r->tile_n_differ) {
-			bput(buf, cap, &pos, "no value differs: A and B have the same %d config values", r->width);
-			if (r->A.labeled && r->B.labeled && r->A.runtime != r->B.runtime)
-				bput(buf, cap, &pos, " (their runtimes differ by measurement noise alone)");
-			return (int)pos;
-		}
-		bput(buf, cap, &pos, "%d of %d values differ:", r->tile_n_differ, r->width);
-		for (int j = 0, k = 0; j < r->width; j++)
-			if (r->tile_changed[j])
-				bput(buf, cap, &pos, "%s %s", k++ ? "," : "", hlo_tile_config_name(j, r->width));
-		return (int)pos;
-	}
-	if (!r->n_differ) {
-		bput(buf, cap, &pos, "no configurable node differs: A and B have the same values on all %lld",
-		     (long long)r->n_cfg);
-		if (r->A.labeled && r->B.labeled && r->A.runtime != r->B.runtime)
-			bput(buf, cap, &pos, " (their runtimes differ by measurement noise alone)");
-		return (int)pos;
-	}
-	bput(buf, cap, &pos, "%lld of %lld configurable nodes differ; opcodes:", (long long)r->n_differ,
-	     (long long)r->n_cfg);
-	for (int i = 0; i < r->n_opcodes; i++)
-		bput(buf, cap, &pos, "%s %s %lld", i ? "," : "", hlo_opcode_name((int)r->opcodes[i].key),
-		     (long long)r->opcodes[i].count);
-	bput(buf, cap, &pos, "; computation%s:", r->n_comps == 1 ? "" : "s");
-	int shown = r->n_comps < 6 ? r->n_comps : 6;
-	for (int i = 0; i < shown; i++)
-		bput(buf, cap, &pos, "%s %lld (%lld)", i ? "," : "", (long long)r->comps[i].key,
-		     (long long)r->comps[i].count);
-	if (r->n_comps > shown)
-		bput(buf, cap, &pos, ", +%d more", r->n_comps - shown);
-	return (int)pos;
-}
-
-static const char *mismatch_word(int m)
-{
-	return m == 1 ? "copy" : m == 0 ? "ok" : "?";
-}
-
-/* The neighbour's layout group facing the row's node. */
-static int facing_group(const hs_graph *g, const compare_neighbor *nb)
-{
-	if (nb->side == COMPARE_OPERAND)
-		return 0;
-	int grp = consumer_group(g, nb->node, nb->slot);
-	return grp < 0 ? 1 : grp;
-}
-
-static void runtime_text(const compare_result *r, const compare_side_info *s, char *buf, size_t cap)
-{
-	if (!s->labeled)
-		snprintf(buf, cap, "hidden");
-	else if (r->kind == HS_KIND_TILE)
-		snprintf(buf, cap, "%.6g (%lld ns)", s->runtime, (long long)s->runtime_raw);
-	else
-		snprintf(buf, cap, "%lld ns", (long long)s->runtime_raw);
-}
-
-#define LABEL_W 14
-
-static void header_line(FILE *out, const char *label, const char *a, const char *b, const char *ratio,
-			const char *note, int colw)
-{
-	char line[1024];
-	size_t pos = 0;
-
-	bput(line, sizeof line, &pos, "%-*s %-*s %-*s", LABEL_W, label, colw, a, colw, b);
-	if (ratio && *ratio)
-		bput(line, sizeof line, &pos, " %s", ratio);
-	if (note && *note)
-		bput(line, sizeof line, &pos, "%s%s", ratio && *ratio ? "  " : " ", note);
-	if (pos >= sizeof line)
-		pos = sizeof line - 1;
-	while (pos > 0 && line[pos - 1] == ' ')
-		pos--;
-	line[pos] = 0;
-	fprintf(out, "%s\n", line);
-}
-
-static void print_header(FILE *out, const compare_result *r)
-{
-	char a[96], b[96], ratio[48], note[300];
-	const hs_graph *ga = r->ga, *gb = r->gb;
-
-	if (ga == gb) {
-		fprintf(out, "%-*s %s\n", LABEL_W, "file", ga->path);
-	} else {
-		fprintf(out, "%-*s %s\n", LABEL_W, "file A", ga->path);
-		fprintf(out, "%-*s %s\n", LABEL_W, "file B", gb->path);
-	}
-	if (r->kind == HS_KIND_LAYOUT)
-		fprintf(out, "%-*s layout, %lld nodes, %lld configurable, %lld configs%s\n", LABEL_W, "graph",
-			(long long)ga->n_nodes, (long long)ga->n_cfg_nodes, (long long)ga->n_configs,
-			ga == gb ? "" : " in A");
-	else
-		fprintf(out, "%-*s tile, %lld nodes, %lld configs%s\n", LABEL_W, "graph",
-			(long long)ga->n_nodes, (long long)ga->n_configs, ga == gb ? "" : " in A");
-
-	int colw = 22;
-	header_line(out, "", "A", "B", "B/A", NULL, colw);
-	snprintf(a, sizeof a, "%lld", (long long)r->A.config);
-	snprintf(b, sizeof b, "%lld", (long long)r->B.config);
-	if (strcmp(a, r->A.selector))
-		snprintf(a, sizeof a, "%lld (%s)", (long long)r->A.config, r->A.selector);
-	if (strcmp(b, r->B.selector))
-		snprintf(b, sizeof b, "%lld (%s)", (long long)r->B.config, r->B.selector);
-	header_line(out, "config", a, b, NULL, NULL, colw);
-
-	runtime_text(r, &r->A, a, sizeof a);
-	runtime_text(r, &r->B, b, sizeof b);
-	ratio[0] = note[0] = 0;
-	if (isfinite(r->runtime_ratio))
-		snprintf(ratio, sizeof ratio, "%.6f (%+.3g%%)", r->runtime_ratio, 100 * (r->runtime_ratio - 1));
-	if (!r->A.labeled || !r->B.labeled) {
-		const hs_graph *u = !r->A.labeled ? ga : gb;
-		snprintf(note, sizeof note, "runtimes hidden: %s is unlabeled (a test-split file: every runtime is 0)",
-			 file_label(u));
-	} else if (r->kind == HS_KIND_TILE) {
-		snprintf(note, sizeof note, "(normalized by the default config's runtime)");
-	}
-	header_line(out, "measured", a, b, ratio, note, colw);
-	if (r->A.labeled)
-		snprintf(a, sizeof a, "%lld of %lld", (long long)r->A.rank, (long long)r->A.n_configs);
-	if (r->B.labeled)
-		snprintf(b, sizeof b, "%lld of %lld", (long long)r->B.rank, (long long)r->B.n_configs);
-	if (r->A.labeled || r->B.labeled)
-		header_line(out, "rank", r->A.labeled ? a : "-", r->B.labeled ? b : "-", NULL, NULL, colw);
-
-	if (r->pred_error[0]) {
-		fprintf(out, "%-*s absent: %s\n", LABEL_W, "predicted", r->pred_error);
-	} else {
-		snprintf(a, sizeof a, "%.9g", r->A.predicted);
-		snprintf(b, sizeof b, "%.9g", r->B.predicted);
-		ratio[0] = 0;
-		if (isfinite(r->predicted_ratio))
-			snprintf(ratio, sizeof ratio, "%.6f (%+.3g%%)", r->predicted_ratio,
-				 100 * (r->predicted_ratio - 1));
-		else if (isfinite(r->predicted_diff))
-			snprintf(ratio, sizeof ratio, "B-A %+.6g", r->predicted_diff);
-		snprintf(note, sizeof note, "(%s)", r->pred_label);
-		header_line(out, "predicted", a, b, ratio, note, colw);
-		snprintf(a, sizeof a, "%lld of %lld", (long long)r->A.pred_rank, (long long)r->A.n_configs);
-		snprintf(b, sizeof b, "%lld of %lld", (long long)r->B.pred_rank, (long long)r->B.n_configs);
-		header_line(out, "predicted rank", a, b, NULL, NULL, colw);
-	}
-	char sum[1024];
-	compare_summary(r, sum, sizeof sum);
-	fprintf(out, "%-*s %s\n", LABEL_W, "differ", sum);
-	if (r->kind == HS_KIND_LAYOUT) {
-		fprintf(out, "%-*s A %d, B %d (layouts of configurable neighbours that disagree: a copy or transpose each)\n",
-			LABEL_W, "mismatches", r->A.mismatches, r->B.mismatches);
-		if (!r->has_contribution)
-			fprintf(out, "%-*s %s\n", LABEL_W, "contribution", r->contrib_note);
-		else
-			fprintf(out, "%-*s per node, its part of predicted B - A (%s); differing nodes %.6g of %.6g\n",
-				LABEL_W, "contribution", r->pred_label, r->contrib_differ, r->contrib_total);
-	}
-}
-
-static void print_layout_rows(FILE *out, const compare_result *r, int all)
-{
-	const hs_graph *g = r->ga;
-	int w = r->width, grouped = w == HLO_LAYOUT_CONFIG_FEATURES;
-	int wid = 4, wop = 6, wsh = 5, wl[3][2] = {{6, 1}, {5, 1}, {6, 1}}, wv = 8;
-	char buf[512], sh[256];
-	hlo_shape s;
-
-	if (!r->n_rows)
-		return;
-	for (int64_t i = 0; i < r->n_rows; i++) {
-		const compare_row *rw = &r->rows[i];
-		int n = snprintf(buf, sizeof buf, "%lld", (long long)rw->node);
-		wid = n > wid ? n : wid;
-		n = (int)strlen(hlo_opcode_name(rw->opcode));
-		wop = n > wop ? n : wop;
-		hlo_decode_shape(graph_feat(g, rw->node), g->feat_width, &s);
-		n = hlo_shape_text(&s, sh, sizeof sh);
-		wsh = n > wsh ? n : wsh;
-		if (grouped) {
-			for (int gi = 0; gi < 3; gi++) {
-				n = compare_layout_text(rw->a, rw->b, NULL, gi * LAYOUT_GROUP, buf, sizeof buf);
-				wl[gi][0] = n > wl[gi][0] ? n : wl[gi][0];
-				n = compare_layout_text(rw->b, rw->a, rw->changed, gi * LAYOUT_GROUP, buf, sizeof buf);
-				wl[gi][1] = n > wl[gi][1] ? n : wl[gi][1];
-			}
-		} else {
-			values_text(rw->b, rw->changed, w, buf, sizeof buf);
-			n = (int)strlen(buf);
-			wv = n > wv ? n : wv;
-		}
-	}
-	if (wsh > 48)
-		wsh = 48;
-	fputc('\n', out);
-	fprintf(out, "%s%*s  %-*s  %-*s", all ? "  " : "", wid, "node", wop, "opcode", wsh, "shape");
-	if (grouped) {
-		for (int gi = 0; gi < 3; gi++) {
-			int span = wl[gi][0] + 2 + wl[gi][1];
-			char t[32];
-			snprintf(t, sizeof t, "%s A -> B", compare_group_name(gi));
-			if ((int)strlen(t) > span) {
-				wl[gi][1] += (int)strlen(t) - span;
-				span = (int)strlen(t);
-			}
-			fprintf(out, "  %-*s", span, t);
-		}
-	} else {
-		fprintf(out, "  %-*s  %-*s", wv, "A", wv, "B");
-	}
-	fprintf(out, "  contribution\n");
-
-	for (int64_t i = 0; i < r->n_rows; i++) {
-		const compare_row *rw = &r->rows[i];
-		hlo_decode_shape(graph_feat(g, rw->node), g->feat_width, &s);
-		hlo_shape_text(&s, sh, sizeof sh);
-		fprintf(out, "%s%*lld  %-*s  %-*.*s", all ? (rw->differs ? "* " : "  ") : "", wid,
-			(long long)rw->node, wop, hlo_opcode_name(rw->opcode), wsh, wsh, sh);
-		if (grouped) {
-			for (int gi = 0; gi < 3; gi++) {
-				compare_layout_text(rw->a, rw->b, NULL, gi * LAYOUT_GROUP, buf, sizeof buf);
-				fprintf(out, "  %-*s", wl[gi][0], buf);
-				compare_layout_text(rw->b, rw->a, rw->changed, gi * LAYOUT_GROUP, buf, sizeof buf);
-				fprintf(out, "  %-*s", wl[gi][1], buf);
-			}
-		} else {
-			values_text(rw->a, NULL, w, buf, sizeof buf);
-			fprintf(out, "  %-*s", wv, buf);
-			values_text(rw->b, rw->changed, w, buf, sizeof buf);
-			fprintf(out, "  %-*s", wv, buf);
-		}
-		if (isnan(rw->contribution))
-			fprintf(out, "  -\n");
-		else
-			fprintf(out, "  %+.4g\n", rw->contribution);
-
-		/* Neighbours matter where the layouts changed. */
-		for (int k = 0; k < rw->n_nb && grouped && rw->differs; k++) {
-			const compare_neighbor *nb = &rw->nb[k];
-			const hs_graph *gb = r->gb;
-			int grp = facing_group(g, nb);
-			float na[LAYOUT_GROUP], nbv[LAYOUT_GROUP];
-			unsigned char ch[LAYOUT_GROUP];
-			int64_t kb = gb->cfg_index[nb->node];
-			for (int j = 0; j < LAYOUT_GROUP; j++) {
-				na[j] = graph_ncf(g, r->A.config, g->cfg_index[nb->node], grp * LAYOUT_GROUP + j);
-				nbv[j] = graph_ncf(gb, r->B.config, kb, grp * LAYOUT_GROUP + j);
-				ch[j] = na[j] != nbv[j];
-			}
-			char la[64], lb[64];
-			compare_layout_text(na, nbv, NULL, 0, la, sizeof la);
-			compare_layout_text(nbv, na, ch, 0, lb, sizeof lb);
-			char why[96] = "";
-			int64_t cons = nb->side == COMPARE_OPERAND ? rw->node : nb->node;
-			if (!nb->comparable)
-				snprintf(why, sizeof why, " (not comparable: dims renumbered on the way)");
-			else if (consumer_group(g, cons, nb->slot) < 0)
-				snprintf(why, sizeof why, " (operand %d of %s has no layout in the data)", nb->slot,
-					 hlo_opcode_name(g->opcode[cons]));
-			fprintf(out, "%s%*s  %s %lld %s, %d hop%s, %s %s -> %s: A %s, B %s%s\n", all ? "  " : "",
-				wid, "", nb->side == COMPARE_OPERAND ? "operand" : "user", (long long)nb->node,
-				hlo_opcode_name(g->opcode[nb->node]), nb->hops, nb->hops == 1 ? "" : "s",
-				compare_group_name(grp), la, lb, mismatch_word(nb->mismatch_a),
-				mismatch_word(nb->mismatch_b), why);
-		}
-		if (grouped && rw->differs && (rw->more_operands || rw->more_users))
-			fprintf(out, "%s%*s  (+%d operands, +%d users not shown)\n", all ? "  " : "", wid, "",
-				rw->more_operands, rw->more_users);
-	}
-}
-
-static void print_tile_rows(FILE *out, const compare_result *r)
-{
-	const hs_graph *g = r->ga;
-	char a[32], b[32], sh[256];
-	hlo_shape s;
-
-	fprintf(out, "\n  %-22s %12s %12s\n", "value", "A", "B");
-	for (int j = 0; j < r->width; j++) {
-		snprintf(a, sizeof a, "%g", (double)r->tile_a[j]);
-		snprintf(b, sizeof b, "%g", (double)r->tile_b[j]);
-		fprintf(out, "%c %-22s %12s %12s\n", r->tile_changed[j] ? '*' : ' ',
-			hlo_tile_config_name(j, r->width), a, b);
-	}
-	fprintf(out, "\nkernel nodes (%lld)\n", (long long)g->n_nodes);
-	int wid = snprintf(a, sizeof a, "%lld", (long long)(g->n_nodes ? g->n_nodes - 1 : 0));
-	int wop = 6;
-	for (int64_t i = 0; i < g->n_nodes; i++) {
-		int n = (int)strlen(hlo_opcode_name(g->opcode[i]));
-		wop = n > wop ? n : wop;
-	}
-	for (int64_t i = 0; i < g->n_nodes; i++) {
-		hlo_decode_shape(graph_feat(g, i), g->feat_width, &s);
-		hlo_shape_text(&s, sh, sizeof sh);
-		fprintf(out, "  %*lld  %-*s  %s\n", wid, (long long)i, wop, hlo_opcode_name(g->opcode[i]), sh);
-	}
-}
-
-/* ---- JSON ----------------------------------------------------------- */
-
-static void j_num_or_null(jsonw *w, const char *key, int present, double v)
-{
-	jsonw_key(w, key);
-	if (present && isfinite(v))
-		jsonw_num(w, v);
-	else
-		jsonw_null(w);
-}
-
-static void j_int_or_null(jsonw *w, const char *key, int present, int64_t v)
-{
-	jsonw_key(w, key);
-	if (present)
-		jsonw_int(w, v);
-	else
-		jsonw_null(w);
-}
-
-/* A short array on one line inside a pretty document. */
-static void j_values(jsonw *w, const char *key, const float *v, int n)
-{
-	int pretty = w->pretty;
-	jsonw_key(w, key);
-	w->pretty = 0;
-	jsonw_arr_begin(w);
-	for (int j = 0; j < n; j++) {
-		if (v[j] == (float)(int64_t)v[j] && fabsf(v[j]) < 1e15f)
-			jsonw_int(w, (int64_t)v[j]);
-		else
-			jsonw_num(w, v[j]);
-	}
-	jsonw_arr_end(w);
-	w->pretty = pretty;
-}
-
-static void j_mismatch(jsonw *w, const char *key, int m)
-{
-	jsonw_key(w, key);
-	if (m < 0)
-		jsonw_null(w);
-	else
-		jsonw_bool(w, m);
-}
-
-static void j_neighbors(jsonw *w, const compare_result *r, const compare_row *rw, int side)
-{
-	const hs_graph *g = r->ga, *gb = r->gb;
-	jsonw_key(w, side == COMPARE_OPERAND ? "operands" : "users");
-	jsonw_arr_begin(w);
-	for (int k = 0; k < rw->n_nb; k++) {
-		const compare_neighbor *nb = &rw->nb[k];
-		if (nb->side != side)
-			continue;
-		int grp = facing_group(g, nb);
-		float va[LAYOUT_GROUP], vb[LAYOUT_GROUP];
-		for (int j = 0; j < LAYOUT_GROUP; j++) {
-			va[j] = graph_ncf(g, r->A.config, g->cfg_index[nb->node], grp * LAYOUT_GROUP + j);
-			vb[j] = graph_ncf(gb, r->B.config, gb->cfg_index[nb->node], grp * LAYOUT_GROUP + j);
-		}
-		jsonw_obj_begin(w);
-		jsonw_key(w, "id"), jsonw_int(w, nb->node);
-		jsonw_key(w, "opcode"), jsonw_str(w, hlo_opcode_name(g->opcode[nb->node]));
-		jsonw_key(w, "hops"), jsonw_int(w, nb->hops);
-		jsonw_key(w, "slot"), jsonw_int(w, nb->slot);
-		jsonw_key(w, "layout"), jsonw_str(w, compare_group_name(grp));
-		j_values(w, "layout_a", va, LAYOUT_GROUP);
-		j_values(w, "layout_b", vb, LAYOUT_GROUP);
-		jsonw_key(w, "comparable"), jsonw_bool(w, nb->comparable);
-		j_mismatch(w, "mismatch_a", nb->mismatch_a);
-		j_mismatch(w, "mismatch_b", nb->mismatch_b);
-		jsonw_obj_end(w);
-	}
-	jsonw_arr_end(w);
-}
-
-static void j_rows(jsonw *w, const compare_result *r, const char *key, int differs)
-{
-	const hs_graph *g = r->ga;
-	char sh[256];
-	hlo_shape s;
-
-	jsonw_key(w, key);
-	jsonw_arr_begin(w);
-	for (int64_t i = 0; i < r->n_rows; i++) {
-		const compare_row *rw = &r->rows[i];
-		if (rw->differs != differs)
-			continue;
-		hlo_decode_shape(graph_feat(g, rw->node), g->feat_width, &s);
-		hlo_shape_text(&s, sh, sizeof sh);
-		jsonw_obj_begin(w);
-		jsonw_key(w, "id"), jsonw_int(w, rw->node);
-		jsonw_key(w, "opcode"), jsonw_str(w, hlo_opcode_name(rw->opcode));
-		jsonw_key(w, "computation"), jsonw_int(w, rw->comp);
-		jsonw_key(w, "shape"), jsonw_str(w, sh);
-		j_values(w, "a", rw->a, r->width);
-		j_values(w, "b", rw->b, r->width);
-		int pretty = w->pretty;
-		jsonw_key(w, "changed");
-		w->pretty = 0;
-		jsonw_arr_begin(w);
-		for (int j = 0; j < r->width; j++)
-			if (rw->changed[j])
-				jsonw_int(w, j);
-		jsonw_arr_end(w);
-		w->pretty = pretty;
-		j_num_or_null(w, "contribution", 1, rw->contribution);
-		if (r->width == HLO_LAYOUT_CONFIG_FEATURES) {
-			j_neighbors(w, r, rw, COMPARE_OPERAND);
-			j_neighbors(w, r, rw, COMPARE_USER);
-			jsonw_key(w, "more_operands"), jsonw_int(w, rw->more_operands);
-			jsonw_key(w, "more_users"), jsonw_int(w, rw->more_users);
-		}
-		jsonw_obj_end(w);
-	}
-	jsonw_arr_end(w);
-}
-
-static void print_json(FILE *out, const compare_result *r, int all)
-{
-	jsonw w;
-	char buf[1024];
-	const hs_graph *ga = r->ga, *gb = r->gb;
-
-	jsonw_init(&w, out, 1);
-	jsonw_obj_begin(&w);
-	jsonw_key(&w, "kind"), jsonw_str(&w, graph_kind_name(r->kind));
-	jsonw_key(&w, "file_a"), jsonw_str(&w, ga->path);
-	jsonw_key(&w, "file_b"), jsonw_str(&w, gb->path);
-	jsonw_key(&w, "config_a"), jsonw_int(&w, r->A.config);
-	jsonw_key(&w, "config_b"), jsonw_int(&w, r->B.config);
-	jsonw_key(&w, "selector_a"), jsonw_str(&w, r->A.selector);
-	jsonw_key(&w, "selector_b"), jsonw_str(&w, r->B.selector);
-	jsonw_key(&w, "labeled_a"), jsonw_bool(&w, r->A.labeled);
-	jsonw_key(&w, "labeled_b"), jsonw_bool(&w, r->B.labeled);
-	j_num_or_null(&w, "runtime_a", r->A.labeled, r->A.runtime);
-	j_num_or_null(&w, "runtime_b", r->B.labeled, r->B.runtime);
-	j_int_or_null(&w, "runtime_raw_a", r->A.labeled, r->A.runtime_raw);
-	j_int_or_null(&w, "runtime_raw_b", r->B.labeled, r->B.runtime_raw);
-	j_num_or_null(&w, "runtime_ratio", 1, r->runtime_ratio);
-	j_int_or_null(&w, "rank_a", r->A.labeled, r->A.rank);
-	j_int_or_null(&w, "rank_b", r->B.labeled, r->B.rank);
-	jsonw_key(&w, "configs_a"), jsonw_int(&w, r->A.n_configs);
-	jsonw_key(&w, "configs_b"), jsonw_int(&w, r->B.n_configs);
-	if (!r->A.labeled || !r->B.labeled) {
-		snprintf(buf, sizeof buf, "runtimes hidden: %s is unlabeled (a test-split file: every runtime is 0)",
-			 file_label(!r->A.labeled ? ga : gb));
-		jsonw_key(&w, "runtime_note"), jsonw_str(&w, buf);
-	}
-	int pred = !r->pred_error[0];
-	jsonw_key(&w, "predictor"), jsonw_str(&w, r->pred_label);
-	j_num_or_null(&w, "predicted_a", pred, r->A.predicted);
-	j_num_or_null(&w, "predicted_b", pred, r->B.predicted);
-	j_num_or_null(&w, "predicted_ratio", pred, r->predicted_ratio);
-	j_num_or_null(&w, "predicted_diff", pred, r->predicted_diff);
-	j_int_or_null(&w, "predicted_rank_a", pred, r->A.pred_rank);
-	j_int_or_null(&w, "predicted_rank_b", pred, r->B.pred_rank);
-	if (!pred)
-		jsonw_key(&w, "prediction_error"), jsonw_str(&w, r->pred_error);
-	compare_summary(r, buf, sizeof buf);
-	jsonw_key(&w, "summary"), jsonw_str(&w, buf);
-
-	if (r->kind == HS_KIND_LAYOUT) {
-		jsonw_key(&w, "configurable_nodes"), jsonw_int(&w, r->n_cfg);
-		jsonw_key(&w, "differing_count"), jsonw_int(&w, r->n_differ);
-		jsonw_key(&w, "differing_opcodes");
-		jsonw_obj_begin(&w);
-		for (int i = 0; i < r->n_opcodes; i++) {
-			jsonw_key(&w, hlo_opcode_name((int)r->opcodes[i].key));
-			jsonw_int(&w, r->opcodes[i].count);
-		}
-		jsonw_obj_end(&w);
-		jsonw_key(&w, "differing_computations");
-		jsonw_arr_begin(&w);
-		for (int i = 0; i < r->n_comps; i++) {
-			int pretty = w.pretty;
-			w.pretty = 0;
-			jsonw_obj_begin(&w);
-			jsonw_key(&w, "computation"), jsonw_int(&w, r->comps[i].key);
-			jsonw_key(&w, "count"), jsonw_int(&w, r->comps[i].count);
-			jsonw_obj_end(&w);
-			w.pretty = pretty;
-		}
-		jsonw_arr_end(&w);
-		jsonw_key(&w, "mismatches_a"), jsonw_int(&w, r->A.mismatches);
-		jsonw_key(&w, "mismatches_b"), jsonw_int(&w, r->B.mismatches);
-		if (!r->has_contribution) {
-			jsonw_key(&w, "contribution_note"), jsonw_str(&w, r->contrib_note);
-		} else {
-			jsonw_key(&w, "contribution_total"), jsonw_num(&w, r->contrib_total);
-			jsonw_key(&w, "contribution_differing"), jsonw_num(&w, r->contrib_differ);
-		}
-		jsonw_key(&w, "value_names");
-		int pretty = w.pretty;
-		w.pretty = 0;
-		jsonw_arr_begin(&w);
-		for (int j = 0; j < r->width; j++)
-			jsonw_str(&w, hlo_layout_config_name(j, r->width));
-		jsonw_arr_end(&w);
-		w.pretty = pretty;
-		j_rows(&w, r, "differing_nodes", 1);
-		if (all)
-			j_rows(&w, r, "unchanged_nodes", 0);
-	} else {
-		char sh[256];
-		hlo_shape s;
-		jsonw_key(&w, "values");
-		jsonw_arr_begin(&w);
-		for (int j = 0; j < r->width; j++) {
-			jsonw_obj_begin(&w);
-			jsonw_key(&w, "index"), jsonw_int(&w, j);
-			jsonw_key(&w, "name"), jsonw_str(&w, hlo_tile_config_name(j, r->width));
-			jsonw_key(&w, "a"), jsonw_num(&w, r->tile_a[j]);
-			jsonw_key(&w, "b"), jsonw_num(&w, r->tile_b[j]);
-			jsonw_key(&w, "differs"), jsonw_bool(&w, r->tile_changed[j]);
-			jsonw_obj_end(&w);
-		}
-		jsonw_arr_end(&w);
-		jsonw_key(&w, "differing_values");
-		jsonw_arr_begin(&w);
-		for (int j = 0; j < r->width; j++) {
-			if (!r->tile_changed[j])
-				continue;
-			jsonw_obj_begin(&w);
-			jsonw_key(&w, "index"), jsonw_int(&w, j);
-			jsonw_key(&w, "name"), jsonw_str(&w, hlo_tile_config_name(j, r->width));
-			jsonw_key(&w, "a"), jsonw_num(&w, r->tile_a[j]);
-			jsonw_key(&w, "b"), jsonw_num(&w, r->tile_b[j]);
-			jsonw_obj_end(&w);
-		}
-		jsonw_arr_end(&w);
-		jsonw_key(&w, "kernel_nodes");
-		jsonw_arr_begin(&w);
-		for (int64_t i = 0; i < ga->n_nodes; i++) {
-			hlo_decode_shape(graph_feat(ga, i), ga->feat_width, &s);
-			hlo_shape_text(&s, sh, sizeof sh);
-			jsonw_obj_begin(&w);
-			jsonw_key(&w, "id"), jsonw_int(&w, i);
-			jsonw_key(&w, "opcode"), jsonw_str(&w, hlo_opcode_name(ga->opcode[i]));
-			jsonw_key(&w, "shape"), jsonw_str(&w, sh);
-			jsonw_obj_end(&w);
-		}
-		jsonw_arr_end(&w);
-	}
-	jsonw_obj_end(&w);
-	jsonw_finish(&w);
-}
+/* ---- output --------------------------------------------------------- */
 
 int compare_print(FILE *out, const compare_result *r, int format, hs_error *err)
 {
 	int all = r->kind == HS_KIND_LAYOUT && r->all;
 	clearerr(out);
-	if (format == COMPARE_JSON) {
-		print_json(out, r, all);
-	} else {
-		print_header(out, r);
-		if (r->kind == HS_KIND_LAYOUT)
-			print_layout_rows(out, r, all);
-		else
-			print_tile_rows(out, r);
-	}
+	if (format == COMPARE_JSON)
+		compare_print_json(out, r, all);
+	else
+		compare_print_text(out, r, all);
 	if (fflush(out) != 0 || ferror(out))
 		return hs_fail(err, HS_EDATA, "writing the comparison: %s", strerror(errno));
 	return 0;

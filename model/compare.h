@@ -212,7 +212,7 @@ int compare_layout_text(const float *v, const float *other,
 /* The printers every front end uses, so that `hloscope compare` and the
  * REPL's `compare` print the same thing.  Text: a header (files, configs,
  * measured and predicted runtime, ratio, ranks), a summary line, then the
- * rows; JSON: one document (keys in compare.c's header comment).  Return
+ * rows; JSON: one document (keys in compare_json.c's header comment).  Return
  * 0, or -1 with err set when writing fails. */
 enum compare_format { COMPARE_TEXT, COMPARE_JSON };
 int compare_print(FILE *out, const compare_result *r, int format, hs_error *err);
