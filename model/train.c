@@ -190,276 +190,396 @@ static void validate(const nn_head *hd, prep **gs, int n, const split *sp, prep 
 	*top5_out = top_n ? top_sum / top_n : NAN;
 }
 
-nn_head *train_head(prep **gs, int n, prep **valid, int n_valid, int kind, const train_opts *o,
-		    train_report *rep, hs_error *err)
+/* ---- one training run ------------------------------------------------ */
+
+/* Everything one train_head() call holds. */
+typedef struct trainer {
+	const train_opts *o;
+	prep **gs, **valid;
+	int n, n_valid, kind, threads;
+	rng g;                /* splits, then every epoch's shuffles */
+	nn_head *hd;
+	split *sp;            /* [n] */
+	size_t P;             /* parameters */
+	float *m1, *m2;       /* [P] Adam moments */
+	float *best;          /* [P] parameters of the best epoch so far */
+	float *gsum;          /* [P] the step's mean gradient */
+	float *gbuf;          /* [o->tasks * P] one gradient per task */
+	task *tasks;          /* [o->tasks] */
+	worker *workers;      /* [threads], each with its workspace */
+	pthread_t *tid;       /* [threads] */
+	int64_t *order;       /* [2 * n_batches] (graph, offset) of an epoch's batches */
+	int64_t n_batches, step, total_steps;
+	double best_tau;
+} trainer;
+
+static const char *kind_word(int kind)
 {
-	nn_dims d = {0};
-	nn_head *hd = NULL;
-	split *sp = NULL;
-	rng g = rng_seed(o->seed * 0x100000001b3ULL + (uint64_t)kind);
-	float *m1 = NULL, *m2 = NULL, *best = NULL, *gsum = NULL, *gbuf = NULL;
-	task *tasks = NULL;
-	worker *workers = NULL;
-	pthread_t *tid = NULL;
-	int64_t *order = NULL;
+	return kind == HS_KIND_TILE ? "tile" : "layout";
+}
+
+/* The head's dimensions from the options and the first graph; every graph
+ * (training and validation) must have the same feature widths. */
+static int head_dims(const trainer *tr, nn_dims *d, hs_error *err)
+{
+	const train_opts *o = tr->o;
+	prep **gs = tr->gs;
+	int kind = tr->kind;
 	const char *bad;
-	int threads = o->threads < 1 ? 1 : o->threads, ok = 0;
-	double best_tau = -INFINITY, t_total = 0;
-	size_t P;
-	int64_t step = 0, total_steps;
 
-	memset(rep, 0, sizeof *rep);
-	rep->best_tau = NAN;
-	if (n == 0) {
-		hs_fail(err, HS_EUSAGE, "no labeled %s files to train on", kind == HS_KIND_TILE ? "tile" : "layout");
-		return NULL;
-	}
-	d.kind = kind;
-	d.fin = gs[0]->feat_width;
-	d.de = o->opemb;
-	d.h = o->hidden;
-	d.layers = o->layers;
-	d.r = o->readout;
-	d.cfg_hops = o->cfg_hops;
-	d.ncfw = kind == HS_KIND_LAYOUT ? gs[0]->ncf_width : 0;
-	d.ccols = kind == HS_KIND_LAYOUT ? prep_ccols(d.ncfw) : 0;
-	d.ctw = kind == HS_KIND_TILE ? gs[0]->config_width : 0;
-	if ((bad = nn_dims_check(&d)) != NULL) {
-		hs_fail(err, HS_EUSAGE, "%s: unusable model dimensions (%s)", gs[0]->name, bad);
-		return NULL;
-	}
-	for (int i = 0; i < n + n_valid; i++) {
-		const prep *p = i < n ? gs[i] : valid[i - n];
+	memset(d, 0, sizeof *d);
+	d->kind = kind;
+	d->fin = gs[0]->feat_width;
+	d->de = o->opemb;
+	d->h = o->hidden;
+	d->layers = o->layers;
+	d->r = o->readout;
+	d->cfg_hops = o->cfg_hops;
+	d->ncfw = kind == HS_KIND_LAYOUT ? gs[0]->ncf_width : 0;
+	d->ccols = kind == HS_KIND_LAYOUT ? prep_ccols(d->ncfw) : 0;
+	d->ctw = kind == HS_KIND_TILE ? gs[0]->config_width : 0;
+	if ((bad = nn_dims_check(d)) != NULL)
+		return hs_fail(err, HS_EUSAGE, "%s: unusable model dimensions (%s)", gs[0]->name, bad);
+	for (int i = 0; i < tr->n + tr->n_valid; i++) {
+		const prep *p = i < tr->n ? gs[i] : tr->valid[i - tr->n];
 
-		if ((int)p->kind != kind || p->feat_width != d.fin ||
-		    (kind == HS_KIND_LAYOUT ? p->ncf_width != d.ncfw : p->config_width != d.ctw)) {
-			hs_fail(err, HS_EUSAGE,
-				"%s: feature widths (node %d, config %d) differ from %s's (%d, %d); "
-				"one model needs one width",
-				p->name, p->feat_width, kind == HS_KIND_LAYOUT ? p->ncf_width : p->config_width,
-				gs[0]->name, d.fin, kind == HS_KIND_LAYOUT ? d.ncfw : d.ctw);
-			return NULL;
-		}
+		if ((int)p->kind != kind || p->feat_width != d->fin ||
+		    (kind == HS_KIND_LAYOUT ? p->ncf_width != d->ncfw : p->config_width != d->ctw))
+			return hs_fail(err, HS_EUSAGE,
+				       "%s: feature widths (node %d, config %d) differ from %s's (%d, %d); "
+				       "one model needs one width",
+				       p->name, p->feat_width,
+				       kind == HS_KIND_LAYOUT ? p->ncf_width : p->config_width, gs[0]->name,
+				       d->fin, kind == HS_KIND_LAYOUT ? d->ncfw : d->ctw);
 	}
-	hd = nn_head_new(&d, o->seed);
-	if (!hd || compute_stats(hd, gs, n) < 0)
-		goto oom;
-	for (int i = 0; i < n + n_valid; i++)
-		prep_standardize(i < n ? gs[i] : valid[i - n], hd->mean, hd->sd, hd->cmean, hd->csd);
+	return 0;
+}
 
-	/* Splits. */
-	sp = calloc((size_t)n, sizeof *sp);
-	if (!sp)
-		goto oom;
-	for (int i = 0; i < n; i++) {
-		int64_t u = gs[i]->n_uniq, nv = 0;
+/* Holds out every graph's validation configs (none with `valid` graphs);
+ * counts the graphs and configs into rep.  -1 when out of memory. */
+static int make_splits(trainer *tr, train_report *rep)
+{
+	const train_opts *o = tr->o;
+
+	tr->sp = calloc((size_t)tr->n, sizeof *tr->sp);
+	if (!tr->sp)
+		return -1;
+	for (int i = 0; i < tr->n; i++) {
+		int64_t u = tr->gs[i]->n_uniq, nv = 0;
 		int64_t *perm = malloc((size_t)(u ? u : 1) * sizeof *perm);
 
 		if (!perm)
-			goto oom;
+			return -1;
 		for (int64_t j = 0; j < u; j++)
 			perm[j] = j;
-		rng_shuffle(&g, perm, u);
-		if (!valid && u >= MIN_VALID_GRAPH && o->valid_fraction > 0) {
+		rng_shuffle(&tr->g, perm, u);
+		if (!tr->valid && u >= MIN_VALID_GRAPH && o->valid_fraction > 0) {
 			nv = (int64_t)ceil(o->valid_fraction * (double)u);
 			if (nv < 2)
 				nv = 2;
 		}
-		sp[i].valid = perm;
-		sp[i].n_valid = nv;
-		sp[i].train = perm + nv;
-		sp[i].n_train = u - nv;
-		rep->configs += gs[i]->n_configs;
+		tr->sp[i].valid = perm;
+		tr->sp[i].n_valid = nv;
+		tr->sp[i].train = perm + nv;
+		tr->sp[i].n_train = u - nv;
+		rep->configs += tr->gs[i]->n_configs;
 		rep->distinct_configs += u;
 	}
-	rep->graphs = n;
+	rep->graphs = tr->n;
+	return 0;
+}
 
-	P = hd->o.total;
-	m1 = calloc(P, sizeof *m1);
-	m2 = calloc(P, sizeof *m2);
-	best = malloc(P * sizeof *best);
-	gsum = malloc(P * sizeof *gsum);
-	gbuf = calloc(P * (size_t)o->tasks, sizeof *gbuf);
-	tasks = calloc((size_t)o->tasks, sizeof *tasks);
-	workers = calloc((size_t)threads, sizeof *workers);
-	tid = calloc((size_t)threads, sizeof *tid);
-	if (!m1 || !m2 || !best || !gsum || !gbuf || !tasks || !workers || !tid)
-		goto oom;
-	memcpy(best, hd->theta, P * sizeof *best);
-	for (int t = 0; t < threads; t++) {
-		workers[t].ws = nn_ws_new();
-		if (!workers[t].ws)
-			goto oom;
+/* The optimizer state, the gradient buffers and the workers.  -1 when out
+ * of memory. */
+static int alloc_state(trainer *tr)
+{
+	size_t P = tr->hd->o.total, tasks = (size_t)tr->o->tasks, threads = (size_t)tr->threads;
+
+	tr->P = P;
+	tr->m1 = calloc(P, sizeof *tr->m1);
+	tr->m2 = calloc(P, sizeof *tr->m2);
+	tr->best = malloc(P * sizeof *tr->best);
+	tr->gsum = malloc(P * sizeof *tr->gsum);
+	tr->gbuf = calloc(P * tasks, sizeof *tr->gbuf);
+	tr->tasks = calloc(tasks, sizeof *tr->tasks);
+	tr->workers = calloc(threads, sizeof *tr->workers);
+	tr->tid = calloc(threads, sizeof *tr->tid);
+	if (!tr->m1 || !tr->m2 || !tr->best || !tr->gsum || !tr->gbuf || !tr->tasks || !tr->workers ||
+	    !tr->tid)
+		return -1;
+	memcpy(tr->best, tr->hd->theta, P * sizeof *tr->best);
+	for (int t = 0; t < tr->threads; t++) {
+		tr->workers[t].ws = nn_ws_new();
+		if (!tr->workers[t].ws)
+			return -1;
 	}
+	return 0;
+}
 
-	/* Batches of one epoch: (graph, offset) pairs. */
+static void trainer_free(trainer *tr)
+{
+	if (tr->sp)
+		for (int i = 0; i < tr->n; i++)
+			free(tr->sp[i].valid);
+	free(tr->sp);
+	free(tr->m1);
+	free(tr->m2);
+	free(tr->best);
+	free(tr->gsum);
+	free(tr->gbuf);
+	free(tr->tasks);
+	if (tr->workers)
+		for (int t = 0; t < tr->threads; t++)
+			nn_ws_free(tr->workers[t].ws);
+	free(tr->workers);
+	free(tr->tid);
+	free(tr->order);
+}
+
+/* Batches per epoch: up to max_batches per graph with 2 training configs. */
+static int64_t count_batches(const trainer *tr)
+{
 	int64_t n_batches = 0;
-	for (int i = 0; i < n; i++) {
-		int64_t b = (sp[i].n_train + o->batch - 1) / o->batch;
 
-		if (sp[i].n_train < 2)
+	for (int i = 0; i < tr->n; i++) {
+		int64_t b = (tr->sp[i].n_train + tr->o->batch - 1) / tr->o->batch;
+
+		if (tr->sp[i].n_train < 2)
 			b = 0;
-		n_batches += b < o->max_batches ? b : o->max_batches;
+		n_batches += b < tr->o->max_batches ? b : tr->o->max_batches;
 	}
-	if (n_batches == 0) {
+	return n_batches;
+}
+
+/* Shuffles every graph's training configs, lists the epoch's batches in
+ * tr->order and shuffles their order.  Returns the batch count. */
+static int64_t epoch_batches(trainer *tr)
+{
+	const train_opts *o = tr->o;
+	int64_t *order = tr->order, nb = 0;
+
+	for (int i = 0; i < tr->n; i++) {
+		split *s = &tr->sp[i];
+		int64_t b = (s->n_train + o->batch - 1) / o->batch;
+
+		if (s->n_train < 2)
+			continue;
+		rng_shuffle(&tr->g, s->train, s->n_train);
+		if (b > o->max_batches)
+			b = o->max_batches;
+		for (int64_t j = 0; j < b; j++) {
+			order[2 * nb] = i;
+			order[2 * nb + 1] = j * o->batch;
+			nb++;
+		}
+	}
+	/* Shuffle batch order (pairs move together). */
+	for (int64_t i = nb - 1; i > 0; i--) {
+		int64_t j = (int64_t)rng_below(&tr->g, (uint64_t)i + 1), a = order[2 * i], b = order[2 * i + 1];
+
+		order[2 * i] = order[2 * j];
+		order[2 * i + 1] = order[2 * j + 1];
+		order[2 * j] = a;
+		order[2 * j + 1] = b;
+	}
+	return nb;
+}
+
+/* The loss and gradient of batches order[first .. first + nt), one task
+ * each, on up to tr->threads threads.  -1 when out of memory. */
+static int run_tasks(trainer *tr, int64_t first, int nt)
+{
+	const train_opts *o = tr->o;
+	int used_threads = tr->threads < nt ? tr->threads : nt;
+	worker *workers = tr->workers;
+
+	for (int t = 0; t < nt; t++) {
+		int gi = (int)tr->order[2 * (first + t)];
+		int64_t off = tr->order[2 * (first + t) + 1], len = tr->sp[gi].n_train - off;
+
+		if (len > o->batch)
+			len = o->batch;
+		tr->tasks[t] = (task){tr->gs[gi], tr->sp[gi].train + off, len, tr->gbuf + (size_t)t * tr->P, 0};
+		memset(tr->tasks[t].grad, 0, tr->P * sizeof *tr->gbuf);
+	}
+	for (int t = 0; t < used_threads; t++) {
+		workers[t].hd = tr->hd;
+		workers[t].tasks = tr->tasks;
+		workers[t].n_tasks = nt;
+		workers[t].id = t;
+		workers[t].stride = used_threads;
+		workers[t].loss = o->loss;
+		workers[t].failed = 0;
+	}
+	if (used_threads == 1) {
+		run_worker(&workers[0]);
+	} else {
+		int started = 0;
+
+		for (int t = 1; t < used_threads; t++) {
+			if (pthread_create(&tr->tid[t], NULL, run_worker, &workers[t]) != 0)
+				break;
+			started = t;
+		}
+		/* Threads that could not start: run their share here. */
+		for (int t = started + 1; t < used_threads; t++)
+			run_worker(&workers[t]);
+		run_worker(&workers[0]);
+		for (int t = 1; t <= started; t++)
+			pthread_join(tr->tid[t], NULL);
+	}
+	for (int t = 0; t < used_threads; t++)
+		if (workers[t].failed)
+			return -1;
+	return 0;
+}
+
+/* One Adam step on the mean gradient of the nt tasks (their losses are
+ * added to *loss_sum, counted in *loss_n). */
+static void adam_step(trainer *tr, int nt, double *loss_sum, int64_t *loss_n)
+{
+	const train_opts *o = tr->o;
+	size_t P = tr->P;
+	float *gsum = tr->gsum, *m1 = tr->m1, *m2 = tr->m2, *theta = tr->hd->theta;
+	double lr, b1t, b2t, gn = 0, scale = 1;
+
+	/* Sum in task order: deterministic whatever the thread count. */
+	memset(gsum, 0, P * sizeof *gsum);
+	for (int t = 0; t < nt; t++) {
+		const float *gb = tr->tasks[t].grad;
+
+		for (size_t i = 0; i < P; i++)
+			gsum[i] += gb[i];
+		*loss_sum += tr->tasks[t].loss;
+		(*loss_n)++;
+	}
+	for (size_t i = 0; i < P; i++) {
+		gsum[i] /= (float)nt;
+		gn += (double)gsum[i] * gsum[i];
+	}
+	gn = sqrt(gn);
+	if (gn > CLIP_NORM)
+		scale = CLIP_NORM / gn;
+	tr->step++;
+	lr = o->lr * (0.1 + 0.9 * 0.5 * (1 + cos(M_PI * (double)(tr->step - 1) / (double)tr->total_steps)));
+	b1t = 1 - pow(0.9, (double)tr->step);
+	b2t = 1 - pow(0.999, (double)tr->step);
+	for (size_t i = 0; i < P; i++) {
+		float gi = gsum[i] * (float)scale;
+
+		m1[i] = 0.9f * m1[i] + 0.1f * gi;
+		m2[i] = 0.999f * m2[i] + 0.001f * gi * gi;
+		theta[i] -= (float)(lr * ((m1[i] / b1t) / (sqrt(m2[i] / b2t) + 1e-8) +
+					  o->weight_decay * theta[i]));
+	}
+}
+
+/* One pass over the epoch's batches, o->tasks per step.  The mean training
+ * loss goes to *loss (NAN when no batch ran); -1 when out of memory. */
+static int run_epoch(trainer *tr, double *loss)
+{
+	int64_t nb = epoch_batches(tr), loss_n = 0;
+	double loss_sum = 0;
+
+	for (int64_t first = 0; first < nb; first += tr->o->tasks) {
+		int nt = (int)(nb - first < tr->o->tasks ? nb - first : tr->o->tasks);
+
+		if (run_tasks(tr, first, nt) < 0)
+			return -1;
+		adam_step(tr, nt, &loss_sum, &loss_n);
+	}
+	*loss = loss_n ? loss_sum / (double)loss_n : NAN;
+	return 0;
+}
+
+/* After an epoch: validates, keeps the parameters when the epoch is the
+ * best so far, reports progress.  Returns the epoch's seconds. */
+static double finish_epoch(trainer *tr, int epoch, double loss, double t0, train_report *rep)
+{
+	const train_opts *o = tr->o;
+	train_progress pr;
+	double tau, top5;
+
+	validate(tr->hd, tr->gs, tr->n, tr->sp, tr->valid, tr->n_valid, tr->workers[0].ws, &tau, &top5);
+	pr.head = kind_word(tr->kind);
+	pr.epoch = epoch;
+	pr.epochs = o->epochs;
+	pr.loss = loss;
+	pr.valid_tau = tau;
+	pr.valid_top5 = top5;
+	pr.best = 0;
+	/* Without validation scores every epoch counts as better: the last wins. */
+	if (isnan(tau) ? tr->best_tau == -INFINITY : tau > tr->best_tau) {
+		if (!isnan(tau))
+			tr->best_tau = tau;
+		memcpy(tr->best, tr->hd->theta, tr->P * sizeof *tr->best);
+		rep->best_epoch = epoch;
+		rep->best_tau = tau;
+		pr.best = 1;
+	}
+	pr.seconds = now_seconds() - t0;
+	if (o->progress)
+		o->progress(o->ctx, &pr);
+	return pr.seconds;
+}
+
+nn_head *train_head(prep **gs, int n, prep **valid, int n_valid, int kind, const train_opts *o,
+		    train_report *rep, hs_error *err)
+{
+	trainer tr = {
+		.o = o, .gs = gs, .valid = valid, .n = n, .n_valid = n_valid, .kind = kind,
+		.threads = o->threads < 1 ? 1 : o->threads,
+		.g = rng_seed(o->seed * 0x100000001b3ULL + (uint64_t)kind),
+		.best_tau = -INFINITY,
+	};
+	nn_head *hd;
+	nn_dims d;
+	double t_total = 0;
+
+	memset(rep, 0, sizeof *rep);
+	rep->best_tau = NAN;
+	if (n == 0) {
+		hs_fail(err, HS_EUSAGE, "no labeled %s files to train on", kind_word(kind));
+		return NULL;
+	}
+	if (head_dims(&tr, &d, err) < 0)
+		return NULL;
+	tr.hd = nn_head_new(&d, o->seed);
+	if (!tr.hd || compute_stats(tr.hd, gs, n) < 0)
+		goto oom;
+	for (int i = 0; i < n + n_valid; i++)
+		prep_standardize(i < n ? gs[i] : valid[i - n], tr.hd->mean, tr.hd->sd, tr.hd->cmean,
+				 tr.hd->csd);
+	if (make_splits(&tr, rep) < 0 || alloc_state(&tr) < 0)
+		goto oom;
+	tr.n_batches = count_batches(&tr);
+	if (tr.n_batches == 0) {
 		hs_fail(err, HS_EUSAGE, "the %s files have fewer than 2 distinct configs to rank",
-			kind == HS_KIND_TILE ? "tile" : "layout");
+			kind_word(kind));
 		goto fail;
 	}
-	order = malloc((size_t)n_batches * 2 * sizeof *order);
-	if (!order)
+	tr.order = malloc((size_t)tr.n_batches * 2 * sizeof *tr.order);
+	if (!tr.order)
 		goto oom;
-	total_steps = (int64_t)o->epochs * ((n_batches + o->tasks - 1) / o->tasks);
+	tr.total_steps = (int64_t)o->epochs * ((tr.n_batches + o->tasks - 1) / o->tasks);
 
 	for (int epoch = 1; epoch <= o->epochs; epoch++) {
-		double t0 = now_seconds(), loss_sum = 0, tau, top5;
-		int64_t loss_n = 0, nb = 0;
-		train_progress pr;
+		double t0 = now_seconds(), loss;
 
-		for (int i = 0; i < n; i++) {
-			int64_t b = (sp[i].n_train + o->batch - 1) / o->batch;
-
-			if (sp[i].n_train < 2)
-				continue;
-			rng_shuffle(&g, sp[i].train, sp[i].n_train);
-			if (b > o->max_batches)
-				b = o->max_batches;
-			for (int64_t j = 0; j < b; j++) {
-				order[2 * nb] = i;
-				order[2 * nb + 1] = j * o->batch;
-				nb++;
-			}
-		}
-		/* Shuffle batch order (pairs move together). */
-		for (int64_t i = nb - 1; i > 0; i--) {
-			int64_t j = (int64_t)rng_below(&g, (uint64_t)i + 1), a = order[2 * i], b = order[2 * i + 1];
-
-			order[2 * i] = order[2 * j];
-			order[2 * i + 1] = order[2 * j + 1];
-			order[2 * j] = a;
-			order[2 * j + 1] = b;
-		}
-		for (int64_t first = 0; first < nb; first += o->tasks) {
-			int nt = (int)(nb - first < o->tasks ? nb - first : o->tasks);
-			int used_threads = threads < nt ? threads : nt;
-			double lr, b1t, b2t, gn = 0, scale = 1;
-
-			for (int t = 0; t < nt; t++) {
-				int gi = (int)order[2 * (first + t)];
-				int64_t off = order[2 * (first + t) + 1], len = sp[gi].n_train - off;
-
-				if (len > o->batch)
-					len = o->batch;
-				tasks[t] = (task){gs[gi], sp[gi].train + off, len, gbuf + (size_t)t * P, 0};
-				memset(tasks[t].grad, 0, P * sizeof *gbuf);
-			}
-			for (int t = 0; t < used_threads; t++) {
-				workers[t].hd = hd;
-				workers[t].tasks = tasks;
-				workers[t].n_tasks = nt;
-				workers[t].id = t;
-				workers[t].stride = used_threads;
-				workers[t].loss = o->loss;
-				workers[t].failed = 0;
-			}
-			if (used_threads == 1) {
-				run_worker(&workers[0]);
-			} else {
-				int started = 0;
-
-				for (int t = 1; t < used_threads; t++) {
-					if (pthread_create(&tid[t], NULL, run_worker, &workers[t]) != 0)
-						break;
-					started = t;
-				}
-				/* Threads that could not start: run their share here. */
-				for (int t = started + 1; t < used_threads; t++)
-					run_worker(&workers[t]);
-				run_worker(&workers[0]);
-				for (int t = 1; t <= started; t++)
-					pthread_join(tid[t], NULL);
-			}
-			for (int t = 0; t < used_threads; t++)
-				if (workers[t].failed)
-					goto oom;
-			/* Sum in task order: deterministic whatever the thread count. */
-			memset(gsum, 0, P * sizeof *gsum);
-			for (int t = 0; t < nt; t++) {
-				const float *gb = tasks[t].grad;
-
-				for (size_t i = 0; i < P; i++)
-					gsum[i] += gb[i];
-				loss_sum += tasks[t].loss;
-				loss_n++;
-			}
-			for (size_t i = 0; i < P; i++) {
-				gsum[i] /= (float)nt;
-				gn += (double)gsum[i] * gsum[i];
-			}
-			gn = sqrt(gn);
-			if (gn > CLIP_NORM)
-				scale = CLIP_NORM / gn;
-			step++;
-			lr = o->lr * (0.1 + 0.9 * 0.5 * (1 + cos(M_PI * (double)(step - 1) / (double)total_steps)));
-			b1t = 1 - pow(0.9, (double)step);
-			b2t = 1 - pow(0.999, (double)step);
-			for (size_t i = 0; i < P; i++) {
-				float gi = gsum[i] * (float)scale;
-
-				m1[i] = 0.9f * m1[i] + 0.1f * gi;
-				m2[i] = 0.999f * m2[i] + 0.001f * gi * gi;
-				hd->theta[i] -= (float)(lr * ((m1[i] / b1t) / (sqrt(m2[i] / b2t) + 1e-8) +
-							      o->weight_decay * hd->theta[i]));
-			}
-		}
-		validate(hd, gs, n, sp, valid, n_valid, workers[0].ws, &tau, &top5);
-		pr.head = kind == HS_KIND_TILE ? "tile" : "layout";
-		pr.epoch = epoch;
-		pr.epochs = o->epochs;
-		pr.loss = loss_n ? loss_sum / (double)loss_n : NAN;
-		pr.valid_tau = tau;
-		pr.valid_top5 = top5;
-		pr.best = 0;
-		/* Without validation scores every epoch counts as better: the last wins. */
-		if (isnan(tau) ? best_tau == -INFINITY : tau > best_tau) {
-			if (!isnan(tau))
-				best_tau = tau;
-			memcpy(best, hd->theta, P * sizeof *best);
-			rep->best_epoch = epoch;
-			rep->best_tau = tau;
-			pr.best = 1;
-		}
-		pr.seconds = now_seconds() - t0;
-		t_total += pr.seconds;
-		if (o->progress)
-			o->progress(o->ctx, &pr);
+		if (run_epoch(&tr, &loss) < 0)
+			goto oom;
+		t_total += finish_epoch(&tr, epoch, loss, t0, rep);
 	}
-	memcpy(hd->theta, best, P * sizeof *best);
+	memcpy(tr.hd->theta, tr.best, tr.P * sizeof *tr.best);
 	rep->seconds_per_epoch = o->epochs > 0 ? t_total / o->epochs : 0;
-	ok = 1;
 	goto done;
 oom:
 	hs_fail(err, HS_EDATA, "out of memory while training");
 fail:
-	nn_head_free(hd);
-	hd = NULL;
+	nn_head_free(tr.hd);
+	tr.hd = NULL;
 done:
-	if (sp)
-		for (int i = 0; i < n; i++)
-			free(sp[i].valid);
-	free(sp);
-	free(m1);
-	free(m2);
-	free(best);
-	free(gsum);
-	free(gbuf);
-	free(tasks);
-	if (workers)
-		for (int t = 0; t < threads; t++)
-			nn_ws_free(workers[t].ws);
-	free(workers);
-	free(tid);
-	free(order);
-	(void)ok;
+	hd = tr.hd;
+	trainer_free(&tr);
 	return hd;
 }
