@@ -77,15 +77,194 @@ static void make_key(const region *r, const dot_opts *o, char *out, size_t cap)
 		 r->key, h);
 }
 
+static int out_of_memory(const region *r, hs_error *err)
+{
+	return hs_fail(err, HS_EDATA, "out of memory laying out %s", r->title);
+}
+
+/* One region node's drawing attributes (no geometry yet); writes its dot
+ * name to name[64].  hl: the highlight mask (may be NULL). */
+static void region_node(const region *r, const dot_opts *o, const hs_layout *L, const uint8_t *hl,
+			int64_t id, lay_node *ln, char *name)
+{
+	const hs_graph *g = r->g;
+
+	ln->id = id;
+	snprintf(name, 64, "n%" PRId64, id);
+	dot_node_lines(g, id, LAYOUT_LABEL_MAX, ln->label[0], ln->label[1], sizeof ln->label[0]);
+	ln->category = (uint8_t)hlo_opcode_category(g->opcode[id]);
+	if (id == r->focus || id == r->focus2)
+		ln->flags |= LAY_FOCUS;
+	if (hl && hl[id])
+		ln->flags |= LAY_HIGHLIGHT;
+	if (g->kind == HS_KIND_LAYOUT && g->cfg_index && g->cfg_index[id] >= 0)
+		ln->flags |= LAY_CONFIGURABLE;
+	ln->heat = (int8_t)(o->heat ? dot_heat_bin(&L->scale, o->heat[id]) : -1);
+}
+
+/* A "N more users" placeholder; writes its dot name to name[64]. */
+static void placeholder_node(const region_more *m, lay_node *ln, char *name)
+{
+	ln->id = m->owner;
+	ln->hidden = m->hidden;
+	snprintf(name, 64, "more%" PRId64, m->owner);
+	snprintf(ln->label[0], sizeof ln->label[0], "%" PRId64 " more user%s", m->hidden,
+		 m->hidden == 1 ? "" : "s");
+	ln->flags = LAY_PLACEHOLDER;
+	ln->heat = -1;
+	ln->category = HLO_CAT_OTHER;
+}
+
+/* L->nodes: region nodes, then placeholders, placed where dot put them
+ * (x from the left edge ox, y down from the top).  0, or -1 with err set. */
+static int read_nodes(hs_layout *L, Agraph_t *G, const region *r, const dot_opts *o, double ox,
+		      double top, hs_error *err)
+{
+	const hs_graph *g = r->g;
+	uint8_t *hl = NULL;
+	char name[64];
+
+	L->n_nodes = (int32_t)(r->n_nodes + r->n_more);
+	L->nodes = calloc((size_t)L->n_nodes + 1, sizeof *L->nodes);
+	if (!L->nodes)
+		return out_of_memory(r, err);
+	if (o->highlight && o->n_highlight) {
+		hl = calloc((size_t)g->n_nodes, 1);
+		if (!hl)
+			return out_of_memory(r, err);
+		for (size_t i = 0; i < o->n_highlight; i++)
+			if (o->highlight[i] >= 0 && o->highlight[i] < g->n_nodes)
+				hl[o->highlight[i]] = 1;
+	}
+	if (o->heat) {
+		L->heat = 1;
+		dot_heat_scale_of(o->heat, r->nodes, r->n_nodes, o->heat_log, &L->scale);
+	}
+	for (int32_t i = 0; i < L->n_nodes; i++) {
+		lay_node *ln = &L->nodes[i];
+		Agnode_t *n;
+
+		if (i < r->n_nodes)
+			region_node(r, o, L, hl, r->nodes[i], ln, name);
+		else
+			placeholder_node(&r->more[i - r->n_nodes], ln, name);
+		ln->comp = g->comp_of ? g->comp_of[ln->id] : 0;
+		n = agnode(G, name, 0);
+		if (!n) {
+			free(hl);
+			return hs_fail(err, HS_EDATA, "layout: node %s missing from the graph", name);
+		}
+		ln->x = ND_coord(n).x - ox;
+		ln->y = top - ND_coord(n).y;
+		ln->w = ND_width(n) * 72.0;
+		ln->h = ND_height(n) * 72.0;
+	}
+	free(hl);
+	return 0;
+}
+
+/* The edge's spline as one polyline of bezier control points.  -1 when out
+ * of memory. */
+static int edge_points(lay_edge *le, const splines *sp, double ox, double top)
+{
+	int32_t npts = 0;
+
+	if (sp)
+		for (int b = 0; b < sp->size; b++)
+			npts += sp->list[b].size;
+	if (npts <= 0)
+		return 0;
+	le->pts = malloc((size_t)npts * 2 * sizeof *le->pts);
+	if (!le->pts)
+		return -1;
+	for (int b = 0; b < sp->size; b++) {
+		bezier *bz = &sp->list[b];
+		for (int k = 0; k < bz->size; k++) {
+			/* consecutive beziers share their joint */
+			if (b > 0 && k == 0 && le->n_pts > 0)
+				continue;
+			le->pts[2 * le->n_pts] = bz->list[k].x - ox;
+			le->pts[2 * le->n_pts + 1] = top - bz->list[k].y;
+			le->n_pts++;
+		}
+	}
+	return 0;
+}
+
+/* L->edges in graph order (the tail is the operand), after read_nodes().
+ * 0, or -1 with err set. */
+static int read_edges(hs_layout *L, Agraph_t *G, const region *r, double ox, double top,
+		      hs_error *err)
+{
+	const hs_graph *g = r->g;
+	int32_t ne = 0;
+
+	for (Agnode_t *n = agfstnode(G); n; n = agnxtnode(G, n))
+		for (Agedge_t *e = agfstout(G, n); e; e = agnxtout(G, e))
+			ne++;
+	L->edges = calloc((size_t)ne + 1, sizeof *L->edges);
+	if (!L->edges)
+		return out_of_memory(r, err);
+	for (Agnode_t *n = agfstnode(G); n; n = agnxtnode(G, n)) {
+		for (Agedge_t *e = agfstout(G, n); e; e = agnxtout(G, e)) {
+			lay_edge *le = &L->edges[L->n_edges];
+			const char *tn = agnameof(agtail(e)), *hn = agnameof(aghead(e));
+			int64_t tid = strtoll(tn + (tn[0] == 'n' ? 1 : 4), NULL, 10);
+			int64_t hid = strtoll(hn + (hn[0] == 'n' ? 1 : 4), NULL, 10);
+
+			le->tail = layout_find(L, tid);
+			if (hn[0] == 'm') {
+				int64_t k;
+				for (k = 0; k < r->n_more && r->more[k].owner != hid; k++)
+					;
+				le->head = (int32_t)(r->n_nodes + k);
+				le->dashed = 1;
+			} else {
+				le->head = layout_find(L, hid);
+				hlo_shape sh;
+				hlo_decode_shape(graph_feat(g, tid), g->feat_width, &sh);
+				le->bytes = (double)hlo_shape_bytes(&sh);
+			}
+			if (le->tail < 0 || le->head < 0 || le->head >= L->n_nodes)
+				return hs_fail(err, HS_EDATA, "layout: edge %s -> %s not in the region",
+					       tn, hn);
+			if (edge_points(le, ED_spl(e), ox, top) < 0)
+				return out_of_memory(r, err);
+			L->n_edges++;
+		}
+	}
+	return 0;
+}
+
+/* L->clusters: one box per computation cluster.  0, or -1 with err set. */
+static int read_clusters(hs_layout *L, Agraph_t *G, const region *r, double ox, double top,
+			 hs_error *err)
+{
+	if (GD_n_cluster(G) <= 0)
+		return 0;
+	L->clusters = calloc((size_t)GD_n_cluster(G), sizeof *L->clusters);
+	if (!L->clusters)
+		return out_of_memory(r, err);
+	for (int i = 1; i <= GD_n_cluster(G); i++) {
+		Agraph_t *sub = GD_clust(G)[i];
+		lay_cluster *c = &L->clusters[L->n_clusters++];
+		boxf cb = GD_bb(sub);
+		c->comp = (int32_t)strtol(agnameof(sub) + 8, NULL, 10);
+		c->x0 = cb.LL.x - ox;
+		c->x1 = cb.UR.x - ox;
+		c->y0 = top - cb.UR.y;
+		c->y1 = top - cb.LL.y;
+		snprintf(c->label, sizeof c->label, "computation %d", c->comp);
+	}
+	return 0;
+}
+
 hs_layout *layout_region(const region *r, const dot_opts *opts, hs_error *err)
 {
 	dot_opts o;
 	Agraph_t *G = NULL;
 	GVC_t *gvc;
 	hs_layout *L = NULL;
-	uint8_t *hl = NULL;
-	const hs_graph *g = r->g;
-	char name[64];
 	int laid = 0;
 	double t0 = now_seconds(), t1;
 
@@ -101,8 +280,10 @@ hs_layout *layout_region(const region *r, const dot_opts *opts, hs_error *err)
 	if (!G)
 		return NULL;
 	L = calloc(1, sizeof *L);
-	if (!L)
-		goto oom;
+	if (!L) {
+		out_of_memory(r, err);
+		goto fail;
+	}
 	make_key(r, &o, L->key, sizeof L->key);
 	t1 = now_seconds();
 	if (gvLayout(gvc, G, "dot") != 0) {
@@ -116,152 +297,17 @@ hs_layout *layout_region(const region *r, const dot_opts *opts, hs_error *err)
 	double ox = bb.LL.x, top = bb.UR.y;
 	L->width = bb.UR.x - bb.LL.x;
 	L->height = bb.UR.y - bb.LL.y;
-
-	/* Nodes: region nodes, then placeholders. */
-	L->n_nodes = (int32_t)(r->n_nodes + r->n_more);
-	L->nodes = calloc((size_t)L->n_nodes + 1, sizeof *L->nodes);
-	if (!L->nodes)
-		goto oom;
-	if (o.highlight && o.n_highlight) {
-		hl = calloc((size_t)g->n_nodes, 1);
-		if (!hl)
-			goto oom;
-		for (size_t i = 0; i < o.n_highlight; i++)
-			if (o.highlight[i] >= 0 && o.highlight[i] < g->n_nodes)
-				hl[o.highlight[i]] = 1;
-	}
-	if (o.heat) {
-		L->heat = 1;
-		dot_heat_scale_of(o.heat, r->nodes, r->n_nodes, o.heat_log, &L->scale);
-	}
-	for (int32_t i = 0; i < L->n_nodes; i++) {
-		lay_node *ln = &L->nodes[i];
-		Agnode_t *n;
-
-		if (i < r->n_nodes) {
-			int64_t id = r->nodes[i];
-			ln->id = id;
-			snprintf(name, sizeof name, "n%" PRId64, id);
-			dot_node_lines(g, id, LAYOUT_LABEL_MAX, ln->label[0], ln->label[1],
-				       sizeof ln->label[0]);
-			ln->category = (uint8_t)hlo_opcode_category(g->opcode[id]);
-			if (id == r->focus || id == r->focus2)
-				ln->flags |= LAY_FOCUS;
-			if (hl && hl[id])
-				ln->flags |= LAY_HIGHLIGHT;
-			if (g->kind == HS_KIND_LAYOUT && g->cfg_index && g->cfg_index[id] >= 0)
-				ln->flags |= LAY_CONFIGURABLE;
-			ln->heat = (int8_t)(o.heat ? dot_heat_bin(&L->scale, o.heat[id]) : -1);
-		} else {
-			const region_more *m = &r->more[i - r->n_nodes];
-			ln->id = m->owner;
-			ln->hidden = m->hidden;
-			snprintf(name, sizeof name, "more%" PRId64, m->owner);
-			snprintf(ln->label[0], sizeof ln->label[0], "%" PRId64 " more user%s",
-				 m->hidden, m->hidden == 1 ? "" : "s");
-			ln->flags = LAY_PLACEHOLDER;
-			ln->heat = -1;
-			ln->category = HLO_CAT_OTHER;
-		}
-		ln->comp = g->comp_of ? g->comp_of[ln->id] : 0;
-		n = agnode(G, name, 0);
-		if (!n) {
-			hs_fail(err, HS_EDATA, "layout: node %s missing from the graph", name);
-			goto fail;
-		}
-		ln->x = ND_coord(n).x - ox;
-		ln->y = top - ND_coord(n).y;
-		ln->w = ND_width(n) * 72.0;
-		ln->h = ND_height(n) * 72.0;
-	}
-
-	/* Edges in graph order: tail is the operand. */
-	int32_t ne = 0;
-	for (Agnode_t *n = agfstnode(G); n; n = agnxtnode(G, n))
-		for (Agedge_t *e = agfstout(G, n); e; e = agnxtout(G, e))
-			ne++;
-	L->edges = calloc((size_t)ne + 1, sizeof *L->edges);
-	if (!L->edges)
-		goto oom;
-	for (Agnode_t *n = agfstnode(G); n; n = agnxtnode(G, n)) {
-		for (Agedge_t *e = agfstout(G, n); e; e = agnxtout(G, e)) {
-			lay_edge *le = &L->edges[L->n_edges];
-			const char *tn = agnameof(agtail(e)), *hn = agnameof(aghead(e));
-			int64_t tid = strtoll(tn + (tn[0] == 'n' ? 1 : 4), NULL, 10);
-			int64_t hid = strtoll(hn + (hn[0] == 'n' ? 1 : 4), NULL, 10);
-			splines *sp = ED_spl(e);
-			int32_t npts = 0;
-
-			le->tail = layout_find(L, tid);
-			if (hn[0] == 'm') {
-				int64_t k;
-				for (k = 0; k < r->n_more && r->more[k].owner != hid; k++)
-					;
-				le->head = (int32_t)(r->n_nodes + k);
-				le->dashed = 1;
-			} else {
-				le->head = layout_find(L, hid);
-				hlo_shape sh;
-				hlo_decode_shape(graph_feat(g, tid), g->feat_width, &sh);
-				le->bytes = (double)hlo_shape_bytes(&sh);
-			}
-			if (le->tail < 0 || le->head < 0 || le->head >= L->n_nodes) {
-				hs_fail(err, HS_EDATA, "layout: edge %s -> %s not in the region",
-					tn, hn);
-				goto fail;
-			}
-			if (sp)
-				for (int b = 0; b < sp->size; b++)
-					npts += sp->list[b].size;
-			if (npts > 0) {
-				le->pts = malloc((size_t)npts * 2 * sizeof *le->pts);
-				if (!le->pts)
-					goto oom;
-				for (int b = 0; b < sp->size; b++) {
-					bezier *bz = &sp->list[b];
-					for (int k = 0; k < bz->size; k++) {
-						/* consecutive beziers share their joint */
-						if (b > 0 && k == 0 && le->n_pts > 0)
-							continue;
-						le->pts[2 * le->n_pts] = bz->list[k].x - ox;
-						le->pts[2 * le->n_pts + 1] = top - bz->list[k].y;
-						le->n_pts++;
-					}
-				}
-			}
-			L->n_edges++;
-		}
-	}
-
-	/* Clusters. */
-	if (GD_n_cluster(G) > 0) {
-		L->clusters = calloc((size_t)GD_n_cluster(G), sizeof *L->clusters);
-		if (!L->clusters)
-			goto oom;
-		for (int i = 1; i <= GD_n_cluster(G); i++) {
-			Agraph_t *sub = GD_clust(G)[i];
-			lay_cluster *c = &L->clusters[L->n_clusters++];
-			boxf cb = GD_bb(sub);
-			c->comp = (int32_t)strtol(agnameof(sub) + 8, NULL, 10);
-			c->x0 = cb.LL.x - ox;
-			c->x1 = cb.UR.x - ox;
-			c->y0 = top - cb.UR.y;
-			c->y1 = top - cb.LL.y;
-			snprintf(c->label, sizeof c->label, "computation %d", c->comp);
-		}
-	}
+	if (read_nodes(L, G, r, &o, ox, top, err) < 0 || read_edges(L, G, r, ox, top, err) < 0 ||
+	    read_clusters(L, G, r, ox, top, err) < 0)
+		goto fail;
 	gvFreeLayout(gvc, G);
 	agclose(G);
-	free(hl);
 	L->seconds_total = now_seconds() - t0;
 	return L;
-oom:
-	hs_fail(err, HS_EDATA, "out of memory laying out %s", r->title);
 fail:
 	if (laid)
 		gvFreeLayout(gvc, G);
 	agclose(G);
-	free(hl);
 	layout_free(L);
 	return NULL;
 }
