@@ -641,13 +641,109 @@ static Agraph_t *cluster_of(builder *b, Agraph_t **clusters, int32_t comp)
 	return sub;
 }
 
+/* Graph attributes, then the node and edge defaults (declaration order
+ * is output order); keeps the attribute symbols in b. */
+static void graph_defaults(builder *b, int terminal)
+{
+	const region *r = b->r;
+
+	/* Graph attributes. */
+	attr(b->G, AGRAPH, "rankdir", "TB");
+	if (terminal) {
+		/* 3 columns between boxes, 3 rows between ranks */
+		attr(b->G, AGRAPH, "nodesep", "0.2917");
+		attr(b->G, AGRAPH, "ranksep", "0.5833");
+	} else {
+		attr(b->G, AGRAPH, "label", r->title);
+		attr(b->G, AGRAPH, "labelloc", "t");
+		attr(b->G, AGRAPH, "fontname", "Helvetica");
+		attr(b->G, AGRAPH, "fontsize", "12");
+		attr(b->G, AGRAPH, "nodesep", "0.25");
+		attr(b->G, AGRAPH, "ranksep", "0.4");
+	}
+	/* Past the default region limit Graphviz's crossing minimisation and
+	 * network simplex dominate (a 1,300-node radius region: 76 s of CPU
+	 * unbounded, 3 s with these); bound their iterations. */
+	if (r->n_nodes + r->n_more > DOT_BIG_REGION) {
+		attr(b->G, AGRAPH, "mclimit", "0.3");
+		attr(b->G, AGRAPH, "nslimit", "0.5");
+	}
+	/* Node and edge defaults (declaration order is output order). */
+	attr(b->G, AGNODE, "shape", "box");
+	if (terminal) {
+		attr(b->G, AGNODE, "fixedsize", "true");
+		b->n_label = attr(b->G, AGNODE, "label", "");
+		b->n_width = attr(b->G, AGNODE, "width", "1");
+		b->n_height = attr(b->G, AGNODE, "height", "0.8");
+		b->n_style = attr(b->G, AGNODE, "style", "");
+		b->n_tip = NULL;
+		attr(b->G, AGEDGE, "arrowhead", "none");
+		b->e_pen = attr(b->G, AGEDGE, "penwidth", "1");
+		b->e_style = attr(b->G, AGEDGE, "style", "");
+	} else {
+		b->n_style = attr(b->G, AGNODE, "style", "rounded,filled");
+		attr(b->G, AGNODE, "fontname", "Helvetica");
+		attr(b->G, AGNODE, "fontsize", "10");
+		b->n_label = attr(b->G, AGNODE, "label", "\\N");
+		b->n_fill = attr(b->G, AGNODE, "fillcolor", "#ffffff");
+		b->n_font = attr(b->G, AGNODE, "fontcolor", "#000000");
+		b->n_color = attr(b->G, AGNODE, "color", "#000000");
+		b->n_pen = attr(b->G, AGNODE, "penwidth", "1");
+		b->n_peri = attr(b->G, AGNODE, "peripheries", "1");
+		b->n_tip = attr(b->G, AGNODE, "tooltip", "");
+		b->e_color = attr(b->G, AGEDGE, "color", "#404040");
+		attr(b->G, AGEDGE, "arrowsize", "0.7");
+		b->e_pen = attr(b->G, AGEDGE, "penwidth", "1");
+		b->e_style = attr(b->G, AGEDGE, "style", "");
+		b->e_tip = attr(b->G, AGEDGE, "tooltip", "");
+	}
+}
+
+/* The "N more users" placeholders, each with a dashed edge from its owner
+ * (nodes[] holds the region's nodes).  -1 when out of memory. */
+static int add_placeholders(builder *b, Agraph_t **clusters, Agnode_t **nodes, int terminal)
+{
+	const region *r = b->r;
+	char name[64], label[200];
+
+	for (int64_t k = 0; k < r->n_more; k++) {
+		int64_t owner = r->more[k].owner, io = region_index_of(r, owner);
+		Agraph_t *parent = cluster_of(b, clusters,
+					      b->g->comp_of ? b->g->comp_of[owner] : 0);
+		Agnode_t *n;
+		Agedge_t *e;
+
+		snprintf(name, sizeof name, "more%" PRId64, owner);
+		n = agnode(parent, name, 1);
+		if (!n)
+			return -1;
+		snprintf(label, sizeof label, "%" PRId64 " more user%s", r->more[k].hidden,
+			 r->more[k].hidden == 1 ? "" : "s");
+		if (terminal) {
+			terminal_size(b, n, utf8_width(label));
+		} else {
+			set(n, b->n_label, label);
+			set(n, b->n_style, "dashed,rounded");
+			snprintf(label, sizeof label, "node %" PRId64 " has %" PRId64
+				 " users; %" PRId64 " are not drawn", owner,
+				 graph_n_users(b->g, owner), r->more[k].hidden);
+			set(n, b->n_tip, label);
+		}
+		e = agedge(b->G, nodes[io], n, NULL, 1);
+		if (!e)
+			return -1;
+		set(e, b->e_style, "dashed");
+	}
+	return 0;
+}
+
 Agraph_t *dot_build(const region *r, const dot_opts *o, hs_error *err)
 {
 	builder b;
 	dot_opts defaults;
 	Agraph_t **clusters = NULL;
 	Agnode_t **nodes = NULL;
-	char name[64], label[200];
+	char name[64];
 	const int terminal = o ? o->terminal : 0;
 
 	if (!o) {
@@ -681,56 +777,7 @@ Agraph_t *dot_build(const region *r, const dot_opts *o, hs_error *err)
 			goto oom;
 	}
 
-	/* Graph attributes. */
-	attr(b.G, AGRAPH, "rankdir", "TB");
-	if (terminal) {
-		/* 3 columns between boxes, 3 rows between ranks */
-		attr(b.G, AGRAPH, "nodesep", "0.2917");
-		attr(b.G, AGRAPH, "ranksep", "0.5833");
-	} else {
-		attr(b.G, AGRAPH, "label", r->title);
-		attr(b.G, AGRAPH, "labelloc", "t");
-		attr(b.G, AGRAPH, "fontname", "Helvetica");
-		attr(b.G, AGRAPH, "fontsize", "12");
-		attr(b.G, AGRAPH, "nodesep", "0.25");
-		attr(b.G, AGRAPH, "ranksep", "0.4");
-	}
-	/* Past the default region limit Graphviz's crossing minimisation and
-	 * network simplex dominate (a 1,300-node radius region: 76 s of CPU
-	 * unbounded, 3 s with these); bound their iterations. */
-	if (r->n_nodes + r->n_more > DOT_BIG_REGION) {
-		attr(b.G, AGRAPH, "mclimit", "0.3");
-		attr(b.G, AGRAPH, "nslimit", "0.5");
-	}
-	/* Node and edge defaults (declaration order is output order). */
-	attr(b.G, AGNODE, "shape", "box");
-	if (terminal) {
-		attr(b.G, AGNODE, "fixedsize", "true");
-		b.n_label = attr(b.G, AGNODE, "label", "");
-		b.n_width = attr(b.G, AGNODE, "width", "1");
-		b.n_height = attr(b.G, AGNODE, "height", "0.8");
-		b.n_style = attr(b.G, AGNODE, "style", "");
-		b.n_tip = NULL;
-		attr(b.G, AGEDGE, "arrowhead", "none");
-		b.e_pen = attr(b.G, AGEDGE, "penwidth", "1");
-		b.e_style = attr(b.G, AGEDGE, "style", "");
-	} else {
-		b.n_style = attr(b.G, AGNODE, "style", "rounded,filled");
-		attr(b.G, AGNODE, "fontname", "Helvetica");
-		attr(b.G, AGNODE, "fontsize", "10");
-		b.n_label = attr(b.G, AGNODE, "label", "\\N");
-		b.n_fill = attr(b.G, AGNODE, "fillcolor", "#ffffff");
-		b.n_font = attr(b.G, AGNODE, "fontcolor", "#000000");
-		b.n_color = attr(b.G, AGNODE, "color", "#000000");
-		b.n_pen = attr(b.G, AGNODE, "penwidth", "1");
-		b.n_peri = attr(b.G, AGNODE, "peripheries", "1");
-		b.n_tip = attr(b.G, AGNODE, "tooltip", "");
-		b.e_color = attr(b.G, AGEDGE, "color", "#404040");
-		attr(b.G, AGEDGE, "arrowsize", "0.7");
-		b.e_pen = attr(b.G, AGEDGE, "penwidth", "1");
-		b.e_style = attr(b.G, AGEDGE, "style", "");
-		b.e_tip = attr(b.G, AGEDGE, "tooltip", "");
-	}
+	graph_defaults(&b, terminal);
 
 	/* Nodes, in id order, inside their computation's cluster. */
 	for (int64_t i = 0; i < r->n_nodes; i++) {
@@ -751,35 +798,8 @@ Agraph_t *dot_build(const region *r, const dot_opts *o, hs_error *err)
 			goto oom;
 		style_edge(&b, e, operand);
 	}
-	/* "N more users" placeholders. */
-	for (int64_t k = 0; k < r->n_more; k++) {
-		int64_t owner = r->more[k].owner, io = region_index_of(r, owner);
-		Agraph_t *parent = cluster_of(&b, clusters,
-					      b.g->comp_of ? b.g->comp_of[owner] : 0);
-		Agnode_t *n;
-		Agedge_t *e;
-
-		snprintf(name, sizeof name, "more%" PRId64, owner);
-		n = agnode(parent, name, 1);
-		if (!n)
-			goto oom;
-		snprintf(label, sizeof label, "%" PRId64 " more user%s", r->more[k].hidden,
-			 r->more[k].hidden == 1 ? "" : "s");
-		if (terminal) {
-			terminal_size(&b, n, utf8_width(label));
-		} else {
-			set(n, b.n_label, label);
-			set(n, b.n_style, "dashed,rounded");
-			snprintf(label, sizeof label, "node %" PRId64 " has %" PRId64
-				 " users; %" PRId64 " are not drawn", owner,
-				 graph_n_users(b.g, owner), r->more[k].hidden);
-			set(n, b.n_tip, label);
-		}
-		e = agedge(b.G, nodes[io], n, NULL, 1);
-		if (!e)
-			goto oom;
-		set(e, b.e_style, "dashed");
-	}
+	if (add_placeholders(&b, clusters, nodes, terminal) < 0)
+		goto oom;
 	if (b.heat && !terminal)
 		add_legend(&b);
 	free(nodes);
