@@ -119,178 +119,215 @@ static void summary(const char *head, const train_report *r)
 	       (long long)r->distinct_configs, tau, r->best_epoch, r->seconds_per_epoch);
 }
 
-int cmd_train(int argc, char **argv)
-{
-	mcli_files files = {0}, vfiles = {0};
-	plist lt = {0}, tt = {0}, lv = {0}, tv = {0};
+/* What the command line asks for. */
+typedef struct train_args {
+	mcli_files files, vfiles; /* training and --valid files */
 	train_opts o;
-	train_report rl, rt;
-	prep_opts po;
-	nn_head *hl = NULL, *htl = NULL;
-	hs_model *m = NULL;
+	const char *out;
+	int quiet;
+	long long max_configs;
+} train_args;
+
+/* The prepared graphs: layout and tile, for training and for validation. */
+typedef struct train_data {
+	plist lt, tt, lv, tv;
+	int skipped;              /* unlabeled or single-config files */
+} train_data;
+
+/* Parses the command line into a.  0, or the exit status after printing
+ * what is wrong. */
+static int parse_args(int argc, char **argv, train_args *a)
+{
+	train_opts *o = &a->o;
 	hs_error err = {0};
-	const char *out = NULL;
-	int quiet = 0, rc = 0, skipped = 0;
-	long long max_configs = 20000;
-	char *meta = NULL;
-	size_t meta_cap = 1 << 16;
 
-	train_defaults(&o);
+	memset(a, 0, sizeof *a);
+	train_defaults(o);
+	a->max_configs = 20000;
 	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+		const char *s = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
 
-		if (!strcmp(a, "-o") || !strcmp(a, "--output")) {
+		if (!strcmp(s, "-o") || !strcmp(s, "--output")) {
 			if (!v)
-				return cli_usage_error("train", "%s needs a file name", a);
-			out = v;
+				return cli_usage_error("train", "%s needs a file name", s);
+			a->out = v;
 			i++;
-		} else if (!strcmp(a, "--epochs")) {
-			if (parse_int_opt(a, v, 1, 100000, &o.epochs))
-				goto usage;
+		} else if (!strcmp(s, "--epochs")) {
+			if (parse_int_opt(s, v, 1, 100000, &o->epochs))
+				return 1;
 			i++;
-		} else if (!strcmp(a, "--seed")) {
-			long long s = cli_parse_count(v);
+		} else if (!strcmp(s, "--seed")) {
+			long long seed = cli_parse_count(v);
 
-			if (s < 0)
+			if (seed < 0)
 				return cli_usage_error("train", "--seed wants a non-negative integer");
-			o.seed = (uint64_t)s;
+			o->seed = (uint64_t)seed;
 			i++;
-		} else if (!strcmp(a, "--threads")) {
-			if (parse_int_opt(a, v, 1, 256, &o.threads))
-				goto usage;
+		} else if (!strcmp(s, "--threads")) {
+			if (parse_int_opt(s, v, 1, 256, &o->threads))
+				return 1;
 			i++;
-		} else if (!strcmp(a, "--hidden")) {
-			if (parse_int_opt(a, v, 4, 512, &o.hidden))
-				goto usage;
+		} else if (!strcmp(s, "--hidden")) {
+			if (parse_int_opt(s, v, 4, 512, &o->hidden))
+				return 1;
 			i++;
-		} else if (!strcmp(a, "--layers")) {
-			if (parse_int_opt(a, v, 1, NN_MAX_LAYERS, &o.layers))
-				goto usage;
+		} else if (!strcmp(s, "--layers")) {
+			if (parse_int_opt(s, v, 1, NN_MAX_LAYERS, &o->layers))
+				return 1;
 			i++;
-		} else if (!strcmp(a, "--cfg-hops")) {
-			if (parse_int_opt(a, v, 0, 16, &o.cfg_hops))
-				goto usage;
+		} else if (!strcmp(s, "--cfg-hops")) {
+			if (parse_int_opt(s, v, 0, 16, &o->cfg_hops))
+				return 1;
 			i++;
-		} else if (!strcmp(a, "--batch")) {
-			if (parse_int_opt(a, v, 2, 4096, &o.batch))
-				goto usage;
+		} else if (!strcmp(s, "--batch")) {
+			if (parse_int_opt(s, v, 2, 4096, &o->batch))
+				return 1;
 			i++;
-		} else if (!strcmp(a, "--max-configs")) {
-			max_configs = cli_parse_count(v);
-			if (max_configs < 0)
+		} else if (!strcmp(s, "--max-configs")) {
+			a->max_configs = cli_parse_count(v);
+			if (a->max_configs < 0)
 				return cli_usage_error("train", "--max-configs wants a non-negative integer (0: all)");
 			i++;
-		} else if (!strcmp(a, "--lr")) {
-			if (mcli_parse_double(v, &o.lr) < 0 || o.lr <= 0 || o.lr > 1)
+		} else if (!strcmp(s, "--lr")) {
+			if (mcli_parse_double(v, &o->lr) < 0 || o->lr <= 0 || o->lr > 1)
 				return cli_usage_error("train", "--lr wants a number in (0, 1]");
 			i++;
-		} else if (!strcmp(a, "--loss")) {
+		} else if (!strcmp(s, "--loss")) {
 			if (v && !strcmp(v, "hinge"))
-				o.loss = NN_LOSS_HINGE;
+				o->loss = NN_LOSS_HINGE;
 			else if (v && !strcmp(v, "listmle"))
-				o.loss = NN_LOSS_LISTMLE;
+				o->loss = NN_LOSS_LISTMLE;
 			else
 				return cli_usage_error("train", "--loss is hinge or listmle");
 			i++;
-		} else if (!strcmp(a, "--valid")) {
+		} else if (!strcmp(s, "--valid")) {
 			if (!v)
 				return cli_usage_error("train", "--valid needs a path");
-			if (mcli_collect(&vfiles, v, &err) < 0) {
-				rc = cli_report(&err);
-				goto done;
-			}
+			if (mcli_collect(&a->vfiles, v, &err) < 0)
+				return cli_report(&err);
 			i++;
-		} else if (!strcmp(a, "--quiet") || !strcmp(a, "-q")) {
-			quiet = 1;
-		} else if (a[0] == '-' && a[1]) {
-			rc = cli_usage_error("train", "unknown option '%s'", a);
-			goto done;
-		} else if (mcli_collect(&files, a, &err) < 0) {
-			rc = cli_report(&err);
-			goto done;
+		} else if (!strcmp(s, "--quiet") || !strcmp(s, "-q")) {
+			a->quiet = 1;
+		} else if (s[0] == '-' && s[1]) {
+			return cli_usage_error("train", "unknown option '%s'", s);
+		} else if (mcli_collect(&a->files, s, &err) < 0) {
+			return cli_report(&err);
 		}
 	}
-	if (!out) {
-		rc = cli_usage_error("train", "-o MODEL is required");
-		goto done;
-	}
-	if (files.n == 0) {
-		rc = cli_usage_error("train", "no files to train on");
-		goto done;
-	}
-	o.progress = quiet ? NULL : progress;
+	if (!a->out)
+		return cli_usage_error("train", "-o MODEL is required");
+	if (a->files.n == 0)
+		return cli_usage_error("train", "no files to train on");
+	o->progress = a->quiet ? NULL : progress;
+	return 0;
+}
+
+/* Opens and prepares the training and validation files.  0, or the exit
+ * status after printing what is wrong. */
+static int load_data(const train_args *a, train_data *d)
+{
+	prep_opts po;
+	hs_error err = {0};
+
 	memset(&po, 0, sizeof po);
-	po.radius = o.layers;
-	po.cfg_hops = o.cfg_hops;
-	po.max_configs = max_configs;
-	po.seed = o.seed;
-	if (load_all(&files, &po, &lt, &tt, &skipped, &err) < 0 ||
-	    load_all(&vfiles, &po, &lv, &tv, &skipped, &err) < 0) {
+	po.radius = a->o.layers;
+	po.cfg_hops = a->o.cfg_hops;
+	po.max_configs = a->max_configs;
+	po.seed = a->o.seed;
+	if (load_all(&a->files, &po, &d->lt, &d->tt, &d->skipped, &err) < 0 ||
+	    load_all(&a->vfiles, &po, &d->lv, &d->tv, &d->skipped, &err) < 0)
+		return cli_report(&err);
+	if (d->lt.n == 0 && d->tt.n == 0) {
+		fprintf(stderr, "hloscope train: no labeled files among the %d given\n", a->files.n);
+		return 1;
+	}
+	return 0;
+}
+
+/* The model file's metadata: the options, each head's validation, the
+ * training files.  NULL when out of memory. */
+static char *train_meta(const train_args *a, const train_data *d, const nn_head *hl,
+			const train_report *rl, const nn_head *htl, const train_report *rt)
+{
+	const train_opts *o = &a->o;
+	size_t meta_cap = 1 << 16;
+	char *meta = calloc(meta_cap, 1);
+
+	if (!meta)
+		return NULL;
+	meta_add(meta, meta_cap, "format=hloscope model %d\nseed=%llu\nepochs=%d\nbatch=%d\nlr=%g\nloss=%s\n"
+		 "hidden=%d\nlayers=%d\ncfg_hops=%d\nmax_configs=%lld\n", MODEL_FORMAT_VERSION,
+		 (unsigned long long)o->seed, o->epochs, o->batch, o->lr,
+		 o->loss == NN_LOSS_HINGE ? "hinge" : "listmle", o->hidden, o->layers, o->cfg_hops,
+		 a->max_configs);
+	if (hl)
+		meta_add(meta, meta_cap, "layout_graphs=%lld\nlayout_valid_tau=%.4f\nlayout_best_epoch=%d\n",
+			 (long long)rl->graphs, rl->best_tau, rl->best_epoch);
+	if (htl)
+		meta_add(meta, meta_cap, "tile_graphs=%lld\ntile_valid_tau=%.4f\ntile_best_epoch=%d\n",
+			 (long long)rt->graphs, rt->best_tau, rt->best_epoch);
+	for (int i = 0; i < d->lt.n; i++)
+		meta_add(meta, meta_cap, "trained_on=%s\n", d->lt.p[i]->path);
+	for (int i = 0; i < d->tt.n; i++)
+		meta_add(meta, meta_cap, "trained_on=%s\n", d->tt.p[i]->path);
+	return meta;
+}
+
+int cmd_train(int argc, char **argv)
+{
+	train_args a;
+	train_data d = {0};
+	train_report rl, rt;
+	nn_head *hl = NULL, *htl = NULL;
+	hs_model *m = NULL;
+	hs_error err = {0};
+	char *meta = NULL;
+	int rc = parse_args(argc, argv, &a);
+
+	if (rc || (rc = load_data(&a, &d)) != 0)
+		goto done;
+	if (d.lt.n && !(hl = train_head(d.lt.p, d.lt.n, d.lv.n ? d.lv.p : NULL, d.lv.n, HS_KIND_LAYOUT,
+					&a.o, &rl, &err))) {
 		rc = cli_report(&err);
 		goto done;
 	}
-	if (lt.n == 0 && tt.n == 0) {
-		fprintf(stderr, "hloscope train: no labeled files among the %d given\n", files.n);
-		rc = 1;
-		goto done;
-	}
-	if (lt.n && !(hl = train_head(lt.p, lt.n, lv.n ? lv.p : NULL, lv.n, HS_KIND_LAYOUT, &o, &rl, &err))) {
+	if (d.tt.n && !(htl = train_head(d.tt.p, d.tt.n, d.tv.n ? d.tv.p : NULL, d.tv.n, HS_KIND_TILE,
+					 &a.o, &rt, &err))) {
 		rc = cli_report(&err);
 		goto done;
 	}
-	if (tt.n && !(htl = train_head(tt.p, tt.n, tv.n ? tv.p : NULL, tv.n, HS_KIND_TILE, &o, &rt, &err))) {
-		rc = cli_report(&err);
-		goto done;
-	}
-	meta = calloc(meta_cap, 1);
+	meta = train_meta(&a, &d, hl, &rl, htl, &rt);
 	if (!meta) {
 		rc = 2;
 		goto done;
 	}
-	meta_add(meta, meta_cap, "format=hloscope model %d\nseed=%llu\nepochs=%d\nbatch=%d\nlr=%g\nloss=%s\n"
-		 "hidden=%d\nlayers=%d\ncfg_hops=%d\nmax_configs=%lld\n", MODEL_FORMAT_VERSION,
-		 (unsigned long long)o.seed, o.epochs, o.batch, o.lr,
-		 o.loss == NN_LOSS_HINGE ? "hinge" : "listmle", o.hidden, o.layers, o.cfg_hops, max_configs);
-	if (hl)
-		meta_add(meta, meta_cap, "layout_graphs=%lld\nlayout_valid_tau=%.4f\nlayout_best_epoch=%d\n",
-			 (long long)rl.graphs, rl.best_tau, rl.best_epoch);
-	if (htl)
-		meta_add(meta, meta_cap, "tile_graphs=%lld\ntile_valid_tau=%.4f\ntile_best_epoch=%d\n",
-			 (long long)rt.graphs, rt.best_tau, rt.best_epoch);
-	for (int i = 0; i < lt.n; i++)
-		meta_add(meta, meta_cap, "trained_on=%s\n", lt.p[i]->path);
-	for (int i = 0; i < tt.n; i++)
-		meta_add(meta, meta_cap, "trained_on=%s\n", tt.p[i]->path);
 	m = model_from_heads(hl, htl, meta, &err);
 	if (!m) {
 		rc = cli_report(&err);
 		goto done;
 	}
 	hl = htl = NULL;
-	if (model_save(m, out, &err) < 0) {
+	if (model_save(m, a.out, &err) < 0) {
 		rc = cli_report(&err);
 		goto done;
 	}
-	printf("wrote %s: %s\n", out, model_describe(m));
-	if (lt.n)
+	printf("wrote %s: %s\n", a.out, model_describe(m));
+	if (d.lt.n)
 		summary("layout", &rl);
-	if (tt.n)
+	if (d.tt.n)
 		summary("tile", &rt);
-	if (skipped)
-		printf("  skipped %d unlabeled or single-config files\n", skipped);
-	goto done;
-usage:
-	rc = 1;
+	if (d.skipped)
+		printf("  skipped %d unlabeled or single-config files\n", d.skipped);
 done:
 	model_free(m);
 	nn_head_free(hl);
 	nn_head_free(htl);
-	plist_free(&lt);
-	plist_free(&tt);
-	plist_free(&lv);
-	plist_free(&tv);
-	mcli_files_free(&files);
-	mcli_files_free(&vfiles);
+	plist_free(&d.lt);
+	plist_free(&d.tt);
+	plist_free(&d.lv);
+	plist_free(&d.tv);
+	mcli_files_free(&a.files);
+	mcli_files_free(&a.vfiles);
 	free(meta);
 	return rc;
 }
