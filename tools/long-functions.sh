@@ -7,7 +7,7 @@
 #
 # PATHs are files or folders (default: every module folder, that is the
 # top-level folders holding C files, but not tests/).  Generated protobuf-c
-# files (*.pb-c.c) are skipped.  Prints, longest first within each file:
+# files (*.pb-c.c) are skipped.  Prints, file by file in line order:
 #     FILE:LINE NAME LENGTH    a function of LENGTH lines starting at LINE
 #     FILE:1 (file) LENGTH     a file of LENGTH lines
 # and exits 1 when it printed anything, 0 otherwise (2 for bad usage).
