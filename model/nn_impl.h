@@ -20,9 +20,9 @@
 /* The dense kernels below are most of the run time.  At -O2, GCC only
  * vectorizes loops whose trip count it can see; its dynamic cost model
  * vectorizes these (h and r are runtime widths) and makes training and
- * scoring about 1.7x faster.  Clang vectorizes them at -O2 anyway.  Every
- * nn*.c includes this header first, so the kernels inlined into it are
- * compiled the same way. */
+ * scoring about 1.7x faster.  Clang vectorizes them at -O2 anyway.  The
+ * files that use the kernels include this header first, so the pragma
+ * covers every function in them. */
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC optimize("vect-cost-model=dynamic")
 #endif
