@@ -15,13 +15,23 @@ PY      ?= /usr/bin/python3
 DATA    ?= $(abspath ../shared/data/tpugraphs)
 DEMO    ?= demo-data
 
+# Inflater: Intel ISA-L when pkg-config finds libisal (several times faster
+# than zlib on big members), else zlib.  `make INFLATE=zlib` forces zlib; it
+# then builds in its own folder (build/release-zlib), so both can coexist.
+HAVE_ISAL := $(shell pkg-config --exists libisal 2>/dev/null && echo yes)
+INFLATE ?= $(if $(HAVE_ISAL),isal,zlib)
+ifeq ($(INFLATE),isal)
+  PKGS += libisal
+  INFLATE_CFLAGS := -DHS_HAVE_ISAL
+endif
+
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 
 WARN    := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
            -Wno-unused-parameter -Wformat=2 -Wno-format-truncation -Werror
 BASE_CFLAGS := -std=c11 -D_GNU_SOURCE -D_XOPEN_SOURCE_EXTENDED $(WARN) -g \
-           -I. $(PKG_CFLAGS)
+           -I. $(PKG_CFLAGS) $(INFLATE_CFLAGS)
 OPT     ?= -O2
 LDLIBS  := $(PKG_LIBS) -lm -lpthread
 
@@ -34,7 +44,8 @@ ifeq ($(V),asan)
 else
   VFLAGS := $(OPT)
 endif
-B := $(BUILD)/$(V)
+VSUFFIX := $(if $(and $(HAVE_ISAL),$(filter zlib,$(INFLATE))),-zlib)
+B := $(BUILD)/$(V)$(VSUFFIX)
 
 MODULES  := loader render model synth repl tui
 LIB_SRC  := $(foreach m,$(MODULES),$(wildcard $(m)/*.c))
@@ -75,6 +86,36 @@ $(B)/tests/fuzz_replay: tests/fuzz/replay.c $(wildcard tests/fuzz/fuzz_*.c) $(B)
 	$(CC) $(BASE_CFLAGS) $(VFLAGS) -o $@ tests/fuzz/replay.c $(wildcard tests/fuzz/fuzz_*.c) \
 	    $(B)/libhloscope.a $(LDLIBS)
 
+# With ISA-L, `make units` also links the zlib fallback (only inflater.o
+# differs), so tests/suites/inflate_paths.sh and test_loader_zlib check that
+# both inflaters read every file alike.
+ifeq ($(INFLATE),isal)
+ZLIB_LIB := $(B)/zlib/libhloscope.a
+TOOLS    += $(B)/tests/hloscope-zlib $(B)/tests/test_loader_zlib $(B)/tests/test_inflater_zlib \
+            $(B)/tests/zipcat $(B)/tests/zipcat_zlib
+
+$(B)/zlib/loader/inflater.o: loader/inflater.c
+	@mkdir -p $(@D)
+	$(CC) $(BASE_CFLAGS) $(VFLAGS) -UHS_HAVE_ISAL -MMD -MP -c -o $@ $<
+
+$(ZLIB_LIB): $(filter-out $(B)/loader/inflater.o,$(LIB_OBJ)) $(B)/zlib/loader/inflater.o
+	$(AR) rcs $@ $^
+
+$(B)/tests/hloscope-zlib: $(CLI_OBJ) $(ZLIB_LIB)
+	$(CC) $(VFLAGS) -o $@ $(CLI_OBJ) $(ZLIB_LIB) $(LDLIBS)
+
+$(B)/tests/%_zlib: tests/unit/%.c $(ZLIB_LIB)
+	$(CC) $(BASE_CFLAGS) $(VFLAGS) -o $@ $< $(ZLIB_LIB) $(LDLIBS)
+
+$(B)/tests/zipcat: tests/tools/zipcat.c $(B)/libhloscope.a
+	$(CC) $(BASE_CFLAGS) $(VFLAGS) -o $@ $< $(B)/libhloscope.a $(LDLIBS)
+
+$(B)/tests/zipcat_zlib: tests/tools/zipcat.c $(ZLIB_LIB)
+	$(CC) $(BASE_CFLAGS) $(VFLAGS) -o $@ $< $(ZLIB_LIB) $(LDLIBS)
+
+-include $(B)/zlib/loader/inflater.d
+endif
+
 units: $(B)/hloscope $(UNITS) $(TOOLS)
 
 -include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d)
@@ -89,7 +130,7 @@ check-fast: hloscope units
 
 check-asan:
 	$(MAKE) --no-print-directory V=asan units
-	@HLOSCOPE_BUILD=$(BUILD)/asan PY=$(PY) DATA=$(DATA) \
+	@HLOSCOPE_BUILD=$(BUILD)/asan$(VSUFFIX) PY=$(PY) DATA=$(DATA) \
 	    ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:exitcode=99 \
 	    UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1:exitcode=99 \
 	    sh tests/run.sh
@@ -118,6 +159,10 @@ fuzz:
 	@mkdir -p build/fuzz
 	clang $(BASE_CFLAGS) -Wno-unknown-warning-option -O1 -fsanitize=fuzzer,address,undefined \
 	    -o build/fuzz/fuzz_npz tests/fuzz/fuzz_npz.c $(LIB_SRC) $(LDLIBS)
+ifeq ($(INFLATE),isal)
+	clang $(BASE_CFLAGS) -UHS_HAVE_ISAL -Wno-unknown-warning-option -O1 -fsanitize=fuzzer,address,undefined \
+	    -o build/fuzz/fuzz_npz_zlib tests/fuzz/fuzz_npz.c $(LIB_SRC) $(LDLIBS)
+endif
 	@for f in tests/fuzz/query/fuzz_query.c; do [ -f $$f ] && clang $(BASE_CFLAGS) -Wno-unknown-warning-option -O1 \
 	    -fsanitize=fuzzer,address,undefined -o build/fuzz/$$(basename $$f .c) $$f \
 	    $(LIB_SRC) $(LDLIBS); done; true

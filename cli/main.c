@@ -5,6 +5,7 @@
 #include <sys/stat.h>
 
 #include "cli/commands.h"
+#include "loader/zip.h"
 
 struct command {
 	const char *name;
@@ -44,6 +45,10 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "help")) {
 		usage(stdout);
+		return 0;
+	}
+	if (!strcmp(argv[1], "--version")) {
+		printf("hloscope (inflate: %s)\n", zip_inflater_name());
 		return 0;
 	}
 	for (size_t i = 0; i < NCOMMANDS; i++)

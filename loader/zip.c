@@ -13,6 +13,8 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#include "inflater.h"
+
 #define SIG_LOCAL 0x04034b50u
 #define SIG_CENTRAL 0x02014b50u
 #define SIG_EOCD 0x06054b50u
@@ -27,17 +29,9 @@ static uint32_t le32(const uint8_t *p)
 }
 static uint64_t le64(const uint8_t *p) { return le32(p) | (uint64_t)le32(p + 4) << 32; }
 
-uint32_t zip_crc32(uint32_t crc, const void *buf, size_t n)
-{
-	const uint8_t *p = buf;
-	while (n > 0) {
-		uInt chunk = n > (1u << 30) ? (1u << 30) : (uInt)n;
-		crc = (uint32_t)crc32(crc, p, chunk);
-		p += chunk;
-		n -= chunk;
-	}
-	return crc;
-}
+uint32_t zip_crc32(uint32_t crc, const void *buf, size_t n) { return inflater_crc32(crc, buf, n); }
+
+const char *zip_inflater_name(void) { return inflater_name(); }
 
 /* Reads exactly n bytes at off; -1 with err on a short read. */
 static int src_read(const zip_archive *z, uint64_t off, void *buf, size_t n, hs_error *err)
@@ -342,13 +336,12 @@ const zip_entry *zip_find(const zip_archive *z, const char *name)
 struct zip_reader {
 	zip_archive *z;
 	const zip_entry *e;
-	uint64_t in_pos;   /* compressed bytes consumed from the file */
+	uint64_t in_pos;   /* compressed bytes read from the file */
 	uint64_t out_pos;  /* uncompressed bytes produced */
 	uint32_t crc;
-	int inflating;
 	int done;
-	z_stream zs;
-	uint8_t *in;
+	inflater *inf;     /* NULL for a stored member */
+	uint8_t *in;       /* IN_CHUNK (or fewer) bytes + INFLATER_IN_PAD */
 };
 
 zip_reader *zip_reader_open(zip_archive *z, const zip_entry *e, hs_error *err)
@@ -361,14 +354,15 @@ zip_reader *zip_reader_open(zip_archive *z, const zip_entry *e, hs_error *err)
 	r->z = z;
 	r->e = e;
 	if (e->method == 8) {
-		r->in = malloc(e->comp_size < IN_CHUNK ? (size_t)e->comp_size + 1 : IN_CHUNK);
-		if (!r->in || inflateInit2(&r->zs, -15) != Z_OK) {
+		size_t in_n = e->comp_size < IN_CHUNK ? (size_t)e->comp_size : IN_CHUNK;
+		r->in = calloc(1, in_n + INFLATER_IN_PAD);
+		r->inf = r->in ? inflater_new() : NULL;
+		if (!r->inf) {
 			free(r->in);
 			free(r);
 			hs_fail(err, HS_EDATA, "%s: out of memory", z->path);
 			return NULL;
 		}
-		r->inflating = 1;
 	}
 	return r;
 }
@@ -377,45 +371,46 @@ void zip_reader_close(zip_reader *r)
 {
 	if (!r)
 		return;
-	if (r->inflating)
-		inflateEnd(&r->zs);
+	inflater_free(r->inf);
 	free(r->in);
 	free(r);
 }
 
-/* Reads the member's next chunk of compressed bytes into the inflate input. */
+/* Feeds the member's next chunk of compressed bytes to the inflater, if the
+ * inflater has used up the last one and the member has more. */
 static int refill(zip_reader *r, hs_error *err)
 {
 	const zip_entry *e = r->e;
+	if (inflater_avail_in(r->inf) > 0 || r->in_pos >= e->comp_size)
+		return 0;
 	size_t want = e->comp_size - r->in_pos > IN_CHUNK ? IN_CHUNK
 							   : (size_t)(e->comp_size - r->in_pos);
 	if (src_read(r->z, e->data_offset + r->in_pos, r->in, want, err))
 		return -1;
 	r->in_pos += want;
-	r->zs.next_in = r->in;
-	r->zs.avail_in = (uInt)want;
+	inflater_feed(r->inf, r->in, want);
 	return 0;
 }
 
 static int finish_member(zip_reader *r, hs_error *err)
 {
 	const zip_entry *e = r->e;
-	if (r->inflating) {
+	if (r->inf) {
 		/* The stream must end exactly at the declared size. */
 		uint8_t probe[1];
-		int ret;
+		inflater_status st;
 		do {
-			if (r->zs.avail_in == 0 && r->in_pos < e->comp_size && refill(r, err))
+			size_t made;
+			const char *why;
+			if (refill(r, err))
 				return -1;
-			r->zs.next_out = probe;
-			r->zs.avail_out = 1;
-			ret = inflate(&r->zs, Z_NO_FLUSH);
-			if (r->zs.avail_out == 0)
+			st = inflater_run(r->inf, probe, 1, &made, &why);
+			if (made)
 				return hs_fail(err, HS_EDATA,
 					       "%s: member %s inflates to more than its declared %llu bytes",
 					       r->z->path, e->name, (unsigned long long)e->size);
-		} while (ret == Z_OK && (r->zs.avail_in > 0 || r->in_pos < e->comp_size));
-		if (ret != Z_STREAM_END)
+		} while (st == INFLATER_OK && r->in_pos < e->comp_size);
+		if (st != INFLATER_END)
 			return hs_fail(err, HS_EDATA,
 				       "%s: member %s: compressed data does not end where the directory says (byte %llu)",
 				       r->z->path, e->name,
@@ -429,6 +424,44 @@ static int finish_member(zip_reader *r, hs_error *err)
 	return 0;
 }
 
+/* Inflates exactly n bytes (n <= 1 GiB) into buf, or fails. */
+static int inflate_some(zip_reader *r, uint8_t *buf, size_t n, hs_error *err)
+{
+	const zip_entry *e = r->e;
+	size_t got = 0;
+	while (got < n) {
+		size_t made;
+		const char *why = NULL;
+		if (refill(r, err))
+			return -1;
+		size_t avail = inflater_avail_in(r->inf);
+		inflater_status st = inflater_run(r->inf, buf + got, n - got, &made, &why);
+		got += made;
+		if (st == INFLATER_OK && made == 0 && avail > 0 && inflater_avail_in(r->inf) == avail) {
+			st = INFLATER_ERROR; /* stuck: never expected, but never loop */
+			why = "inflate made no progress";
+		}
+		if (st == INFLATER_ERROR)
+			return hs_fail(err, HS_EDATA,
+				       "%s: member %s: corrupt deflate data near compressed byte %llu (%s)",
+				       r->z->path, e->name,
+				       (unsigned long long)(e->data_offset + r->in_pos -
+							    inflater_avail_in(r->inf)),
+				       why);
+		if (st == INFLATER_END && got < n)
+			return hs_fail(err, HS_EDATA,
+				       "%s: member %s: deflate stream ends at uncompressed byte %llu, directory says %llu",
+				       r->z->path, e->name, (unsigned long long)(r->out_pos + got),
+				       (unsigned long long)e->size);
+		if (got < n && r->in_pos >= e->comp_size && inflater_avail_in(r->inf) == 0)
+			return hs_fail(err, HS_EDATA,
+				       "%s: member %s: compressed data ends at uncompressed byte %llu of %llu",
+				       r->z->path, e->name, (unsigned long long)(r->out_pos + got),
+				       (unsigned long long)e->size);
+	}
+	return 0;
+}
+
 long long zip_reader_read(zip_reader *r, void *buf, size_t n, hs_error *err)
 {
 	const zip_entry *e = r->e;
@@ -437,45 +470,14 @@ long long zip_reader_read(zip_reader *r, void *buf, size_t n, hs_error *err)
 	uint64_t left = e->size - r->out_pos;
 	if (n > left)
 		n = (size_t)left;
-	if (n == 0) {
-		if (finish_member(r, err))
-			return -1;
-		return 0;
-	}
-	if (!r->inflating) {
-		if (src_read(r->z, e->data_offset + r->out_pos, buf, n, err))
-			return -1;
-	} else {
-		r->zs.next_out = buf;
-		r->zs.avail_out = (uInt)(n > (1u << 30) ? (1u << 30) : n);
-		n = r->zs.avail_out;
-		while (r->zs.avail_out > 0) {
-			if (r->zs.avail_in == 0) {
-				if (r->in_pos >= e->comp_size)
-					return hs_fail(err, HS_EDATA,
-						       "%s: member %s: compressed data ends at uncompressed byte %llu of %llu",
-						       r->z->path, e->name,
-						       (unsigned long long)(r->out_pos + n - r->zs.avail_out),
-						       (unsigned long long)e->size);
-				if (refill(r, err))
-					return -1;
-			}
-			int ret = inflate(&r->zs, Z_NO_FLUSH);
-			if (ret == Z_STREAM_END && r->zs.avail_out > 0)
-				return hs_fail(err, HS_EDATA,
-					       "%s: member %s: deflate stream ends at uncompressed byte %llu, directory says %llu",
-					       r->z->path, e->name,
-					       (unsigned long long)(r->out_pos + n - r->zs.avail_out),
-					       (unsigned long long)e->size);
-			if (ret != Z_OK && ret != Z_STREAM_END)
-				return hs_fail(err, HS_EDATA,
-					       "%s: member %s: corrupt deflate data near compressed byte %llu (%s)",
-					       r->z->path, e->name,
-					       (unsigned long long)(e->data_offset + r->in_pos - r->zs.avail_in),
-					       r->zs.msg ? r->zs.msg : "inflate failed");
-		}
-	}
-	r->crc = zip_crc32(r->crc, buf, n);
+	if (n > (1u << 30))
+		n = 1u << 30;
+	if (n == 0)
+		return finish_member(r, err) ? -1 : 0;
+	if (r->inf ? inflate_some(r, buf, n, err)
+		   : src_read(r->z, e->data_offset + r->out_pos, buf, n, err))
+		return -1;
+	r->crc = inflater_crc32(r->crc, buf, n);
 	r->out_pos += n;
 	if (r->out_pos == e->size && finish_member(r, err))
 		return -1;

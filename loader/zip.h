@@ -63,7 +63,12 @@ void zip_reader_close(zip_reader *r);
 uint8_t *zip_read_all(zip_archive *z, const zip_entry *e, uint64_t limit,
 		      hs_error *err);
 
+/* zlib's CRC-32 of buf[0..n), continuing `crc` (start with 0). */
 uint32_t zip_crc32(uint32_t crc, const void *buf, size_t n);
+
+/* The inflate library this build reads members with, and its version:
+ * "isa-l 2.30.0" or "zlib 1.2.13" (static string). */
+const char *zip_inflater_name(void);
 
 /* Writing.  zip_writer_open() creates `path`.tmp.XXXXXX next to `path`;
  * zip_writer_finish() writes the central directory and renames it into

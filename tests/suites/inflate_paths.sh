@@ -1,0 +1,95 @@
+# inflate_paths: the ISA-L build and the zlib fallback read alike.  With
+# ISA-L, `make units` also links hloscope-zlib, zipcat and zipcat_zlib into
+# $HLOSCOPE_BUILD/tests (tests/tools/zipcat.c writes every member raw).
+#   1. every real file and a numpy-written file with multi-megabyte members:
+#      zipcat == zipcat_zlib == Python's zipfile, byte for byte
+#   2. the corrupt corpus (tests/fixtures/make_corrupt.py): `check` gives the
+#      same line per file with both; only the byte offset and the library's
+#      reason in "corrupt deflate data near compressed byte N (...)" may
+#      differ (ISA-L reads ahead, and words its reasons its own way)
+#   3. `info` exits 2 with both on every file refused for its deflate data
+. tests/lib.sh
+TB="$ROOT/$HLOSCOPE_BUILD/tests"
+if [ ! -x "$TB/hloscope-zlib" ]; then
+	ok "inflate paths: this build uses zlib only, nothing to compare ($("$HLOSCOPE" --version))"
+	exit 0
+fi
+v1=$("$HLOSCOPE" --version) v2=$("$TB/hloscope-zlib" --version)
+case "$v1|$v2" in
+*isa-l*"|"*zlib*) ok "the two builds: $v1 / $v2" ;;
+*) bad "inflater names" "'$v1' / '$v2'" ;;
+esac
+
+# 1. Same bytes.
+"$PY" - "$T/big.npz" <<'EOF' || bad numpy_file "numpy could not write it"
+import sys
+import numpy as np
+rng = np.random.default_rng(7)
+ncf = rng.integers(-1, 6, size=(400, 300, 18)).astype(np.float32)
+ncf[:, ::3] = -1
+np.savez_compressed(sys.argv[1], node_config_feat=ncf,
+                    noise=rng.integers(0, 255, size=3_000_000).astype(np.uint8),
+                    empty=np.zeros(0, np.int64))
+EOF
+{ [ -d "$DATA/npz" ] && find "$DATA/npz" -name '*.npz' | sort; echo "$T/big.npz"; } >"$T/files"
+n=0 nbad=0
+while read -r f; do
+	n=$((n + 1))
+	"$TB/zipcat" "$f" >"$T/a" 2>"$T/err.a"
+	ra=$?
+	"$TB/zipcat_zlib" "$f" >"$T/b" 2>"$T/err.b"
+	rb=$?
+	"$PY" -c 'import sys, zipfile
+z = zipfile.ZipFile(sys.argv[1])
+for i in z.infolist():
+    sys.stdout.buffer.write(z.read(i))' "$f" >"$T/py" 2>/dev/null
+	if [ "$ra" -ne 0 ] || [ "$rb" -ne 0 ]; then
+		bad "zipcat $f" "exit $ra / $rb: $(cat "$T/err.a" "$T/err.b" | head -c 300)"
+	elif ! cmp -s "$T/a" "$T/b" || ! cmp -s "$T/a" "$T/py"; then
+		bad "zipcat $f" "ISA-L, zlib and Python's zipfile give different bytes"
+	else
+		continue
+	fi
+	nbad=$((nbad + 1))
+done <"$T/files"
+[ "$nbad" -eq 0 ] && ok "$n files: ISA-L, zlib and Python's zipfile give the same bytes"
+
+# 2. Same verdicts on the corrupt corpus.
+if ! "$PY" tests/fixtures/make_corrupt.py "$T/corrupt" >"$T/gen.log" 2>&1; then
+	bad corrupt_corpus "make_corrupt.py failed: $(tail -3 "$T/gen.log" | tr '\n' '|')"
+	exit 1
+fi
+cd "$T/corrupt" || exit 1
+norm() { sed -E 's/near compressed byte [0-9]+ \(.*\)$/near compressed byte N (reason)/' "$@"; }
+cut -f2 manifest | xargs -n 400 "$HLOSCOPE" check >"$T/isal.out" 2>"$T/isal.err"
+cut -f2 manifest | xargs -n 400 "$TB/hloscope-zlib" check >"$T/zlib.out" 2>"$T/zlib.err"
+norm "$T/isal.out" >"$T/isal.n"
+norm "$T/zlib.out" >"$T/zlib.n"
+total=$(wc -l <manifest)
+if [ "$(wc -l <"$T/isal.n")" -ne "$total" ] || [ "$(wc -l <"$T/zlib.n")" -ne "$total" ]; then
+	bad "check corrupt corpus" "wanted $total lines each, got $(wc -l <"$T/isal.n") / $(wc -l <"$T/zlib.n")"
+elif ! cmp -s "$T/isal.n" "$T/zlib.n"; then
+	bad "check corrupt corpus" "verdicts differ: $(diff "$T/isal.n" "$T/zlib.n" | head -6 | tr '\n' '|')"
+else
+	ok "check on $total corrupt files: same verdict and message with ISA-L and zlib ($(grep -ac '^OK ' "$T/isal.n") OK, $(grep -avc '^OK ' "$T/isal.n") refused)"
+fi
+
+# 3. `info` one by one on every file refused for its deflate data: the same
+#    exit status (2) with both.
+grep -a -E 'corrupt deflate|compressed data|deflate stream|inflates to more' "$T/isal.n" |
+	sed 's/: .*//' >"$T/deflate_refused"
+n=0 nbad=0
+while read -r p; do
+	n=$((n + 1))
+	"$HLOSCOPE" info "$p" >/dev/null 2>&1
+	ra=$?
+	"$TB/hloscope-zlib" info "$p" >/dev/null 2>&1
+	rb=$?
+	if [ "$ra" -ne "$rb" ] || [ "$ra" -ne 2 ]; then
+		bad "info $p" "exit $ra with ISA-L, $rb with zlib (wanted 2)"
+		nbad=$((nbad + 1))
+	fi
+done <"$T/deflate_refused"
+[ "$n" -ge 10 ] || bad "deflate damage" "only $n corrupt files are refused for their deflate data"
+[ "$nbad" -eq 0 ] && ok "info on $n files with damaged deflate data: exit 2 with ISA-L and zlib"
+exit 0
