@@ -101,7 +101,37 @@ short_field:
 		       (unsigned long long)where);
 }
 
-static int read_directory(zip_archive *z, hs_error *err)
+/* Where the central directory is, from the end of central directory record
+ * (and its zip64 version when there is one). */
+struct cd_location {
+	uint64_t eocd_off;   /* file offset of the end of central directory record */
+	uint64_t n_entries;
+	uint64_t cd_size, cd_off;
+};
+
+/* Reads the zip64 end of central directory record that the locator at
+ * loc[0..20) points to into *cd. */
+static int read_zip64_record(const zip_archive *z, const uint8_t *loc, struct cd_location *cd,
+			     hs_error *err)
+{
+	uint64_t rec_off = le64(loc + 8);
+	uint8_t rec[56];
+	if (src_read(z, rec_off, rec, sizeof rec, err))
+		return -1;
+	if (le32(rec) != SIG_EOCD64)
+		return hs_fail(err, HS_EDATA, "%s: byte %llu: bad zip64 end of directory record",
+			       z->path, (unsigned long long)rec_off);
+	cd->n_entries = le64(rec + 32);
+	cd->cd_size = le64(rec + 40);
+	cd->cd_off = le64(rec + 48);
+	return 0;
+}
+
+/* Searches the last 64 KiB + 22 bytes for the end of central directory
+ * record (the last one whose comment reaches exactly to the end of the
+ * file), follows a zip64 locator just before it, and checks that the
+ * directory lies inside the file. */
+static int find_directory(const zip_archive *z, struct cd_location *cd, hs_error *err)
 {
 	uint64_t size = z->file_size;
 	if (size < 22)
@@ -117,9 +147,7 @@ static int read_directory(zip_archive *z, hs_error *err)
 		return -1;
 	}
 	size_t pos = tail_n - 22;
-	for (;;) {
-		if (le32(tail + pos) == SIG_EOCD && pos + 22 + le16(tail + pos + 20) == tail_n)
-			break;
+	while (!(le32(tail + pos) == SIG_EOCD && pos + 22 + le16(tail + pos + 20) == tail_n)) {
 		if (pos == 0) {
 			free(tail);
 			return hs_fail(err, HS_EDATA,
@@ -128,136 +156,144 @@ static int read_directory(zip_archive *z, hs_error *err)
 		}
 		pos--;
 	}
-	uint64_t eocd_off = tail_off + pos;
 	const uint8_t *r = tail + pos;
-	uint64_t n_entries = le16(r + 10);
-	uint64_t cd_size = le32(r + 12), cd_off = le32(r + 16);
+	cd->eocd_off = tail_off + pos;
+	cd->n_entries = le16(r + 10);
+	cd->cd_size = le32(r + 12);
+	cd->cd_off = le32(r + 16);
 	int disk = le16(r + 4), cd_disk = le16(r + 6);
-	int zip64 = n_entries == 0xffff || cd_size == 0xffffffffu || cd_off == 0xffffffffu;
+	int zip64 = cd->n_entries == 0xffff || cd->cd_size == 0xffffffffu ||
+		    cd->cd_off == 0xffffffffu;
+	int rc = 0;
 	if (pos >= 20 && le32(tail + pos - 20) == SIG_EOCD64_LOC) {
-		uint64_t loc64 = le64(tail + pos - 20 + 8);
-		uint8_t rec[56];
-		if (src_read(z, loc64, rec, sizeof rec, err)) {
-			free(tail);
-			return -1;
-		}
-		if (le32(rec) != SIG_EOCD64) {
-			free(tail);
-			return hs_fail(err, HS_EDATA, "%s: byte %llu: bad zip64 end of directory record",
-				       z->path, (unsigned long long)loc64);
-		}
-		n_entries = le64(rec + 32);
-		cd_size = le64(rec + 40);
-		cd_off = le64(rec + 48);
+		rc = read_zip64_record(z, tail + pos - 20, cd, err);
 		zip64 = 0;
 	}
 	free(tail);
+	if (rc)
+		return -1;
 	if (zip64)
 		return hs_fail(err, HS_EDATA, "%s: byte %llu: zip64 directory without its locator",
-			       z->path, (unsigned long long)eocd_off);
+			       z->path, (unsigned long long)cd->eocd_off);
 	if (disk != 0 || cd_disk != 0)
 		return hs_fail(err, HS_EDATA, "%s: multi-disk zip archives are not supported", z->path);
-	if (cd_off > eocd_off || cd_size > eocd_off - cd_off)
+	if (cd->cd_off > cd->eocd_off || cd->cd_size > cd->eocd_off - cd->cd_off)
 		return hs_fail(err, HS_EDATA,
 			       "%s: byte %llu: central directory (offset %llu, %llu bytes) lies outside the file",
-			       z->path, (unsigned long long)eocd_off, (unsigned long long)cd_off,
-			       (unsigned long long)cd_size);
-	if (n_entries > cd_size / 46)
+			       z->path, (unsigned long long)cd->eocd_off,
+			       (unsigned long long)cd->cd_off, (unsigned long long)cd->cd_size);
+	if (cd->n_entries > cd->cd_size / 46)
 		return hs_fail(err, HS_EDATA, "%s: byte %llu: %llu entries cannot fit in %llu bytes",
-			       z->path, (unsigned long long)eocd_off, (unsigned long long)n_entries,
-			       (unsigned long long)cd_size);
+			       z->path, (unsigned long long)cd->eocd_off,
+			       (unsigned long long)cd->n_entries, (unsigned long long)cd->cd_size);
+	return 0;
+}
 
-	uint8_t *cd = malloc(cd_size ? (size_t)cd_size : 1);
+/* Parses entry `i` at cd[p..] (the directory is `cd_size` bytes, at file
+ * offset `cd_off`) into z->entries[z->n_entries], counting it once its name
+ * is owned; sets *next to the offset of the entry after it. */
+static int parse_entry(zip_archive *z, const uint8_t *cd, uint64_t cd_size, uint64_t cd_off,
+		       size_t p, uint64_t i, size_t *next, hs_error *err)
+{
+	uint64_t where = cd_off + p;
+	if (p + 46 > cd_size || le32(cd + p) != SIG_CENTRAL)
+		return hs_fail(err, HS_EDATA, "%s: byte %llu: bad central directory entry %llu",
+			       z->path, (unsigned long long)where, (unsigned long long)i);
+	const uint8_t *c = cd + p;
+	zip_entry *e = &z->entries[z->n_entries];
+	uint16_t flags = le16(c + 8);
+	size_t name_n = le16(c + 28), extra_n = le16(c + 30), comment_n = le16(c + 32);
+	if (p + 46 + name_n + extra_n + comment_n > cd_size)
+		return hs_fail(err, HS_EDATA,
+			       "%s: byte %llu: central directory entry %llu overruns the directory",
+			       z->path, (unsigned long long)where, (unsigned long long)i);
+	e->method = le16(c + 10);
+	e->crc32 = le32(c + 16);
+	e->comp_size = le32(c + 20);
+	e->size = le32(c + 24);
+	e->local_offset = le32(c + 42);
+	e->name = malloc(name_n + 1);
+	if (!e->name)
+		return hs_fail(err, HS_EDATA, "%s: out of memory", z->path);
+	memcpy(e->name, c + 46, name_n);
+	e->name[name_n] = '\0';
+	z->n_entries++;
+	if (memchr(e->name, '\0', name_n))
+		return hs_fail(err, HS_EDATA, "%s: byte %llu: member name contains a NUL byte",
+			       z->path, (unsigned long long)where);
+	if (take_zip64(z, c + 46 + name_n, extra_n, e->size == 0xffffffffu,
+		       e->comp_size == 0xffffffffu, e->local_offset == 0xffffffffu, e, where, err))
+		return -1;
+	if (flags & 1)
+		return hs_fail(err, HS_EDATA, "%s: member %s is encrypted", z->path, e->name);
+	*next = p + 46 + name_n + extra_n + comment_n;
+	return 0;
+}
+
+/* Reads the central directory at `cd` into z->entries. */
+static int read_entries(zip_archive *z, const struct cd_location *loc, hs_error *err)
+{
+	uint8_t *cd = malloc(loc->cd_size ? (size_t)loc->cd_size : 1);
 	if (!cd)
 		return hs_fail(err, HS_EDATA, "%s: out of memory", z->path);
-	if (src_read(z, cd_off, cd, (size_t)cd_size, err)) {
+	if (src_read(z, loc->cd_off, cd, (size_t)loc->cd_size, err)) {
 		free(cd);
 		return -1;
 	}
-	z->entries = calloc(n_entries ? (size_t)n_entries : 1, sizeof *z->entries);
+	z->entries = calloc(loc->n_entries ? (size_t)loc->n_entries : 1, sizeof *z->entries);
 	if (!z->entries) {
 		free(cd);
 		return hs_fail(err, HS_EDATA, "%s: out of memory", z->path);
 	}
 	size_t p = 0;
-	for (uint64_t i = 0; i < n_entries; i++) {
-		uint64_t where = cd_off + p;
-		if (p + 46 > cd_size || le32(cd + p) != SIG_CENTRAL) {
-			free(cd);
-			return hs_fail(err, HS_EDATA, "%s: byte %llu: bad central directory entry %llu",
-				       z->path, (unsigned long long)where, (unsigned long long)i);
-		}
-		const uint8_t *c = cd + p;
-		zip_entry *e = &z->entries[z->n_entries];
-		uint16_t flags = le16(c + 8);
-		size_t name_n = le16(c + 28), extra_n = le16(c + 30), comment_n = le16(c + 32);
-		if (p + 46 + name_n + extra_n + comment_n > cd_size) {
-			free(cd);
-			return hs_fail(err, HS_EDATA, "%s: byte %llu: central directory entry %llu overruns the directory",
-				       z->path, (unsigned long long)where, (unsigned long long)i);
-		}
-		e->method = le16(c + 10);
-		e->crc32 = le32(c + 16);
-		e->comp_size = le32(c + 20);
-		e->size = le32(c + 24);
-		e->local_offset = le32(c + 42);
-		e->name = malloc(name_n + 1);
-		if (!e->name) {
-			free(cd);
-			return hs_fail(err, HS_EDATA, "%s: out of memory", z->path);
-		}
-		memcpy(e->name, c + 46, name_n);
-		e->name[name_n] = '\0';
-		z->n_entries++;
-		if (memchr(e->name, '\0', name_n)) {
-			free(cd);
-			return hs_fail(err, HS_EDATA, "%s: byte %llu: member name contains a NUL byte",
-				       z->path, (unsigned long long)where);
-		}
-		if (take_zip64(z, c + 46 + name_n, extra_n, e->size == 0xffffffffu,
-			       e->comp_size == 0xffffffffu, e->local_offset == 0xffffffffu, e, where,
-			       err)) {
-			free(cd);
-			return -1;
-		}
-		if (flags & 1) {
-			free(cd);
-			return hs_fail(err, HS_EDATA, "%s: member %s is encrypted", z->path, e->name);
-		}
-		p += 46 + name_n + extra_n + comment_n;
-	}
+	int rc = 0;
+	for (uint64_t i = 0; i < loc->n_entries && !rc; i++)
+		rc = parse_entry(z, cd, loc->cd_size, loc->cd_off, p, i, &p, err);
 	free(cd);
+	return rc;
+}
 
-	/* Resolve data offsets from the local headers and bound every size. */
-	for (size_t i = 0; i < z->n_entries; i++) {
-		zip_entry *e = &z->entries[i];
-		uint8_t lh[30];
-		if (e->method != 0 && e->method != 8)
-			return hs_fail(err, HS_EDATA,
-				       "%s: member %s: compression method %u is not supported (stored or deflate only)",
-				       z->path, e->name, e->method);
-		if (src_read(z, e->local_offset, lh, sizeof lh, err))
+/* Resolves a member's data offset from its local header and bounds its
+ * sizes by the file's size before anything is allocated for it. */
+static int resolve_member(const zip_archive *z, zip_entry *e, hs_error *err)
+{
+	uint8_t lh[30];
+	if (e->method != 0 && e->method != 8)
+		return hs_fail(err, HS_EDATA,
+			       "%s: member %s: compression method %u is not supported (stored or deflate only)",
+			       z->path, e->name, e->method);
+	if (src_read(z, e->local_offset, lh, sizeof lh, err))
+		return -1;
+	if (le32(lh) != SIG_LOCAL)
+		return hs_fail(err, HS_EDATA, "%s: byte %llu: member %s: bad local header signature",
+			       z->path, (unsigned long long)e->local_offset, e->name);
+	e->data_offset = e->local_offset + 30 + le16(lh + 26) + le16(lh + 28);
+	if (e->data_offset > z->file_size || e->comp_size > z->file_size - e->data_offset)
+		return hs_fail(err, HS_EDATA,
+			       "%s: byte %llu: member %s claims %llu compressed bytes, past the end of the file",
+			       z->path, (unsigned long long)e->local_offset, e->name,
+			       (unsigned long long)e->comp_size);
+	if (e->method == 0 && e->size != e->comp_size)
+		return hs_fail(err, HS_EDATA,
+			       "%s: byte %llu: stored member %s: size %llu differs from compressed size %llu",
+			       z->path, (unsigned long long)e->local_offset, e->name,
+			       (unsigned long long)e->size, (unsigned long long)e->comp_size);
+	if (e->method == 8 && e->size / DEFLATE_MAX_RATIO > e->comp_size + 64)
+		return hs_fail(err, HS_EDATA,
+			       "%s: byte %llu: member %s claims %llu bytes from %llu compressed: more than deflate can expand (zip bomb?)",
+			       z->path, (unsigned long long)e->local_offset, e->name,
+			       (unsigned long long)e->size, (unsigned long long)e->comp_size);
+	return 0;
+}
+
+static int read_directory(zip_archive *z, hs_error *err)
+{
+	struct cd_location loc = {0};
+	if (find_directory(z, &loc, err) || read_entries(z, &loc, err))
+		return -1;
+	for (size_t i = 0; i < z->n_entries; i++)
+		if (resolve_member(z, &z->entries[i], err))
 			return -1;
-		if (le32(lh) != SIG_LOCAL)
-			return hs_fail(err, HS_EDATA, "%s: byte %llu: member %s: bad local header signature",
-				       z->path, (unsigned long long)e->local_offset, e->name);
-		e->data_offset = e->local_offset + 30 + le16(lh + 26) + le16(lh + 28);
-		if (e->data_offset > z->file_size || e->comp_size > z->file_size - e->data_offset)
-			return hs_fail(err, HS_EDATA,
-				       "%s: byte %llu: member %s claims %llu compressed bytes, past the end of the file",
-				       z->path, (unsigned long long)e->local_offset, e->name,
-				       (unsigned long long)e->comp_size);
-		if (e->method == 0 && e->size != e->comp_size)
-			return hs_fail(err, HS_EDATA,
-				       "%s: byte %llu: stored member %s: size %llu differs from compressed size %llu",
-				       z->path, (unsigned long long)e->local_offset, e->name,
-				       (unsigned long long)e->size, (unsigned long long)e->comp_size);
-		if (e->method == 8 && e->size / DEFLATE_MAX_RATIO > e->comp_size + 64)
-			return hs_fail(err, HS_EDATA,
-				       "%s: byte %llu: member %s claims %llu bytes from %llu compressed: more than deflate can expand (zip bomb?)",
-				       z->path, (unsigned long long)e->local_offset, e->name,
-				       (unsigned long long)e->size, (unsigned long long)e->comp_size);
-	}
 	return 0;
 }
 
