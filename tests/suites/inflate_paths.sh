@@ -7,7 +7,8 @@
 #      same line per file with both; only the byte offset and the library's
 #      reason in "corrupt deflate data near compressed byte N (...)" may
 #      differ (ISA-L reads ahead, and words its reasons its own way)
-#   3. `info` exits 2 with both on every file refused for its deflate data
+#   3. the fuzz seeds: the same files refused with both (messages may differ)
+#   4. `info` exits 2 with both on every file refused for its deflate data
 . tests/lib.sh
 TB="$ROOT/$HLOSCOPE_BUILD/tests"
 if [ ! -x "$TB/hloscope-zlib" ]; then
@@ -74,7 +75,24 @@ else
 	ok "check on $total corrupt files: same verdict and message with ISA-L and zlib ($(grep -ac '^OK ' "$T/isal.n") OK, $(grep -avc '^OK ' "$T/isal.n") refused)"
 fi
 
-# 3. `info` one by one on every file refused for its deflate data: the same
+# 3. The fuzz seeds: the same files refused.  Here messages may differ: on a
+#    stream damaged a little after a member's start, ISA-L (which decodes up
+#    to 64 KiB ahead) reports the damage, zlib first hands out the bytes
+#    before it, which may already fail the .npy header or the declared size
+#    (tests/fuzz/corpus/npz/inflate-damage-ahead-*.npz).
+verdicts() { # BINARY: "path OK" / "path refused" per seed
+	(cd "$ROOT/tests/fuzz/corpus/npz" && ls | xargs "$1" check 2>/dev/null) |
+		awk '/^OK / { print substr($0, 4), "OK"; next } { sub(/: .*/, ""); print $0, "refused" }'
+}
+verdicts "$HLOSCOPE" >"$T/seeds.isal"
+verdicts "$TB/hloscope-zlib" >"$T/seeds.zlib"
+if [ -s "$T/seeds.isal" ] && cmp -s "$T/seeds.isal" "$T/seeds.zlib"; then
+	ok "$(wc -l <"$T/seeds.isal") fuzz seeds: the same ones refused with ISA-L and zlib"
+else
+	bad "fuzz seeds" "verdicts differ: $(diff "$T/seeds.isal" "$T/seeds.zlib" | head -6 | tr '\n' '|')"
+fi
+
+# 4. `info` one by one on every file refused for its deflate data: the same
 #    exit status (2) with both.
 grep -a -E 'corrupt deflate|compressed data|deflate stream|inflates to more' "$T/isal.n" |
 	sed 's/: .*//' >"$T/deflate_refused"
