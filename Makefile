@@ -47,7 +47,7 @@ endif
 VSUFFIX := $(if $(and $(HAVE_ISAL),$(filter zlib,$(INFLATE))),-zlib)
 B := $(BUILD)/$(V)$(VSUFFIX)
 
-MODULES  := loader render model synth repl tui
+MODULES  := loader render model synth query tui repl
 LIB_SRC  := $(foreach m,$(MODULES),$(wildcard $(m)/*.c))
 CLI_SRC  := $(wildcard cli/*.c)
 UNIT_SRC := $(wildcard tests/unit/test_*.c)
@@ -66,8 +66,11 @@ ifeq ($(V)$(BUILD),releasebuild)
 	@cp $< $@
 endif
 
+# Rebuilt from scratch: a renamed or removed source must not leave its old
+# object behind in the archive.
 $(B)/libhloscope.a: $(LIB_OBJ)
 	@mkdir -p $(@D)
+	@rm -f $@
 	$(AR) rcs $@ $^
 
 $(B)/hloscope: $(CLI_OBJ) $(B)/libhloscope.a

@@ -1,7 +1,7 @@
 /* hloscope query FILE ['QUERY'...] [-f SCRIPT]... [--csv|--json] [--model M]
  *                [--time]
  *
- * Batch use of the query language (repl/query.h): the queries given as
+ * Batch use of the query language (query/query.h): the queries given as
  * arguments and the lines of the scripts run in command-line order; with
  * neither, the lines of stdin run.  Blank lines and # comments are skipped.
  * One result per command: tables are separated by a blank line, JSON
@@ -22,7 +22,7 @@
 #include "cli/commands.h"
 #include "loader/graph.h"
 #include "model/model.h"
-#include "repl/query.h"
+#include "query/query.h"
 
 struct batch {
 	query_session *s;

@@ -8,7 +8,7 @@
 #include "cli/commands.h"
 #include "loader/graph.h"
 #include "model/model.h"
-#include "repl/query.h"
+#include "query/query.h"
 #include "repl/repl.h"
 
 int cmd_repl(int argc, char **argv)

@@ -19,7 +19,7 @@
 #define HS_REPL_H
 
 #include "loader/graph.h"
-#include "repl/query.h"
+#include "query/query.h"
 
 typedef struct repl_opts {
 	query_format format; /* initial output format */

@@ -1,4 +1,4 @@
-/* query.c - the `:` line's bridge to the query language (repl/query.h):
+/* query.c - the `:` line's bridge to the query language (query/query.h):
  * one session per open graph, results shown as table views whose rows open
  * the node (or config) they stand for. */
 #include <math.h>
@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "repl/query.h"
+#include "query/query.h"
 #include "tui/tui.h"
 
 static query_session *session(tui *t, tui_doc *d, hs_error *err)

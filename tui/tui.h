@@ -406,7 +406,7 @@ int tui_compare_request(tui *t, tui_view *v, const char *arg);
 int tui_open_drawing_highlight(tui *t, tui_doc *d, int64_t node, const int64_t *ids, size_t n);
 
 /* The `:` line's fallback: text that is no view command goes to the query
- * language of repl/query.h, its result shown as a table view (query.c). */
+ * language of query/query.h, its result shown as a table view (query.c). */
 void tui_run_query(tui *t, tui_view *v, const char *text);
 /* Completion of the query language at line[start..]: calls add() per
  * candidate; returns 1 when the position takes a file path. */

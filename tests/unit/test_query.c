@@ -1,4 +1,4 @@
-/* test_query.c - the query API (repl/query.h) on the in-memory fixture graph
+/* test_query.c - the query API (query/query.h) on the in-memory fixture graph
  * (tests/fuzz/query/fixture.h) and, when $DATA is set, on a real file:
  * result structure, row node / config ids, errors with columns and the
  * caret text, actions, printers, completion, rebinding to another graph.
@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "repl/query.h"
+#include "query/query.h"
 #include "tests/fuzz/query/fixture.h"
 #include "tests/unit/t.h"
 

@@ -19,7 +19,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "repl/query.h"
+#include "query/query.h"
 #include "tests/fuzz/query/fixture.h"
 
 static int fuzz_query_line(query_session *s, FILE *sink, const char *line)

@@ -1,6 +1,6 @@
-/* query_impl.h - internals shared by the query language's files (repl/lex.c,
+/* query_impl.h - internals shared by the query language's files (query/lex.c,
  * parse.c, eval.c, table.c, query.c, print.c).  Not for other modules: use
- * repl/query.h.
+ * query/query.h.
  *
  * Pipeline: query.c looks up the command word in its command table, the
  * command's parser pulls tokens from lex.c and expressions from parse.c
@@ -22,7 +22,7 @@
 
 #include "loader/hlo.h"
 #include "model/cost.h"
-#include "repl/query.h"
+#include "query/query.h"
 
 /* ---- arena ---------------------------------------------------------- */
 

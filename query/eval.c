@@ -12,7 +12,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "repl/query_impl.h"
+#include "query/query_impl.h"
 
 /* ---- fields --------------------------------------------------------- */
 

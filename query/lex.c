@@ -13,7 +13,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "repl/query_impl.h"
+#include "query/query_impl.h"
 
 void query_parser_init(query_parser *p, query_session *s, const char *line,
 		       hs_error *err)

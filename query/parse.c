@@ -25,7 +25,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "repl/query_impl.h"
+#include "query/query_impl.h"
 
 static query_expr *parse_or(query_parser *p);
 

@@ -18,7 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "repl/query_impl.h"
+#include "query/query_impl.h"
 
 static void cell_short(const query_table *t, int64_t r, int c, char *buf, size_t cap,
 		       const char **text)

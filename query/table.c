@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "repl/query_impl.h"
+#include "query/query_impl.h"
 
 /* ---- arena ---------------------------------------------------------- */
 

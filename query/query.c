@@ -17,7 +17,7 @@
 #include "model/compare.h"
 #include "render/dot.h"
 #include "render/region.h"
-#include "repl/query_impl.h"
+#include "query/query_impl.h"
 
 typedef int (*cmd_fn)(query_parser *p, query_result *out);
 
