@@ -17,35 +17,18 @@
 #include "model/compare.h"
 #include "render/dot.h"
 #include "render/region.h"
-#include "query/query_impl.h"
-
-typedef int (*cmd_fn)(query_parser *p, query_result *out);
+#include "query/commands.h"
 
 struct command {
 	const char *name;
 	const char *args;    /* syntax after the name */
 	const char *summary;
 	const char *help;    /* details and examples, lines ending in '\n' */
-	cmd_fn run;
+	query_cmd_fn run;
 	const char *words;   /* keywords for completion, space-separated */
 	int scope;           /* fields completed after it */
 };
 
-static int cmd_nodes(query_parser *p, query_result *out);
-static int cmd_count(query_parser *p, query_result *out);
-static int cmd_stats(query_parser *p, query_result *out);
-static int cmd_show(query_parser *p, query_result *out);
-static int cmd_operands(query_parser *p, query_result *out);
-static int cmd_users(query_parser *p, query_result *out);
-static int cmd_neighbors(query_parser *p, query_result *out);
-static int cmd_path(query_parser *p, query_result *out);
-static int cmd_computations(query_parser *p, query_result *out);
-static int cmd_opcodes(query_parser *p, query_result *out);
-static int cmd_fields(query_parser *p, query_result *out);
-static int cmd_configs(query_parser *p, query_result *out);
-static int cmd_config(query_parser *p, query_result *out);
-static int cmd_compare(query_parser *p, query_result *out);
-static int cmd_export(query_parser *p, query_result *out);
 static int cmd_open(query_parser *p, query_result *out);
 static int cmd_format(query_parser *p, query_result *out);
 static int cmd_help(query_parser *p, query_result *out);
@@ -61,7 +44,7 @@ static const struct command commands[] = {
 	 "  nodes where opcode = convolution and rank >= 4\n"
 	 "  nodes where shape ~ \"^bf16\" sort by shape_dimensions_product desc limit 10\n"
 	 "  nodes where users > 8 show id, opcode, users, cost * 1e6\n",
-	 cmd_nodes, "where sort by asc desc limit show and or not in", QS_NODE},
+	 query_cmd_nodes, "where sort by asc desc limit show and or not in", QS_NODE},
 	{"count", "by EXPR [where EXPR] [limit N]",
 	 "how many nodes have each value (value, count, share)",
 	 "Rows are sorted by count, largest first, then by value.  share is the\n"
@@ -70,7 +53,7 @@ static const struct command commands[] = {
 	 "  count by opcode\n"
 	 "  count by elem where configurable\n"
 	 "  count by rank where category = convolution\n",
-	 cmd_count, "by where limit and or not in", QS_NODE},
+	 query_cmd_count, "by where limit and or not in", QS_NODE},
 	{"stats", "EXPR[, EXPR...] [where EXPR]",
 	 "count, min, max, mean, sum and quantiles of numbers",
 	 "One row per expression: count (values that are not missing), min, max,\n"
@@ -79,14 +62,14 @@ static const struct command commands[] = {
 	 "  stats shape_dimensions_product, users where opcode = fusion\n"
 	 "  stats cost where configurable\n"
 	 "  stats runtime, predicted where runtime_rank <= 10\n",
-	 cmd_stats, "where and or not in", QS_NODE},
+	 query_cmd_stats, "where and or not in", QS_NODE},
 	{"show", "ID", "one node in detail: shape, neighbours, cost, every non-zero feature",
-	 "  show 17\n", cmd_show, "", QS_NODE},
+	 "  show 17\n", query_cmd_show, "", QS_NODE},
 	{"operands", "ID", "the operands (inputs) of a node, in order",
 	 "Repeated operands (x * x) are listed as often as the file gives them.\n"
-	 "  operands 17\n", cmd_operands, "", QS_NODE},
+	 "  operands 17\n", query_cmd_operands, "", QS_NODE},
 	{"users", "ID", "the users (consumers) of a node",
-	 "  users 17\n", cmd_users, "", QS_NODE},
+	 "  users 17\n", query_cmd_users, "", QS_NODE},
 	{"neighbors", "ID [depth K] [up|down|both]",
 	 "nodes within K steps (default 1): up = operands, down = users",
 	 "Steps follow edges in either direction unless `up` (towards operands,\n"
@@ -94,22 +77,22 @@ static const struct command commands[] = {
 	 "listed.\n"
 	 "  neighbors 17 depth 2\n"
 	 "  neighbors 17 depth 3 up\n",
-	 cmd_neighbors, "depth up down both", QS_NODE},
+	 query_cmd_neighbors, "depth up down both", QS_NODE},
 	{"path", "ID ID", "a shortest dependency path between two nodes",
 	 "Follows edges from the first node to its users' users ... until the\n"
 	 "second, or the other way when the second feeds the first.  An empty\n"
 	 "table means neither depends on the other.\n"
-	 "  path 3 40\n", cmd_path, "", QS_NODE},
+	 "  path 3 40\n", query_cmd_path, "", QS_NODE},
 	{"computations", "", "the computations (node_splits segments) with node counts",
-	 "  computations\n", cmd_computations, "", QS_NODE},
+	 "  computations\n", query_cmd_computations, "", QS_NODE},
 	{"opcodes", "[all]", "opcodes in the graph with their counts (all: every known opcode)",
-	 "  opcodes\n  opcodes all\n", cmd_opcodes, "all", QS_NODE},
+	 "  opcodes\n  opcodes all\n", query_cmd_opcodes, "all", QS_NODE},
 	{"fields", "[TEXT]", "the fields expressions can use (those whose name holds TEXT)",
 	 "Node fields: the derived ones (id, opcode, shape, cost, ...) and the\n"
 	 "node features by their dataset names; f<i> always names feature i.\n"
 	 "Config fields (for `configs`): config, runtime, predicted, ranks and, for\n"
 	 "tile graphs, the config features (c<i> names feature i).\n"
-	 "  fields window\n", cmd_fields, "", QS_NODE},
+	 "  fields window\n", query_cmd_fields, "", QS_NODE},
 	{"configs", "[where EXPR] [sort by EXPR [asc|desc]] [limit N]",
 	 "configs with measured and predicted runtime and their ranks",
 	 "Expressions use config fields (see `fields`): config, runtime, runtime_ns,\n"
@@ -119,16 +102,17 @@ static const struct command commands[] = {
 	 "  configs sort by runtime limit 10\n"
 	 "  configs sort by predicted limit 5\n"
 	 "  configs where runtime_rank <= 10 sort by predicted_rank\n",
-	 cmd_configs, "where sort by asc desc limit and or not in runtime predicted", QS_CONFIG},
+	 query_cmd_configs, "where sort by asc desc limit and or not in runtime predicted",
+	 QS_CONFIG},
 	{"config", "N", "one config: its values per configurable node (layout) or its 24 values (tile)",
-	 "  config 0\n", cmd_config, "", QS_CONFIG},
+	 "  config 0\n", query_cmd_config, "", QS_CONFIG},
 	{"compare", "A B [all] [sort by id|contribution]",
 	 "two configs side by side (A, B: an index, best, worst or default)",
 	 "Layout graphs: the configurable nodes whose layouts differ (every one\n"
 	 "with `all`) and neighbour mismatches; tile graphs: the 24 values.\n"
 	 "  compare best worst\n"
 	 "  compare default 12 sort by contribution\n",
-	 cmd_compare, "best worst default all sort by id contribution", QS_CONFIG},
+	 query_cmd_compare, "best worst default all sort by id contribution", QS_CONFIG},
 	{"export", "dot|svg|png REGION [heat EXPR] [force] -o FILE",
 	 "draw part of the graph with Graphviz into a file",
 	 "REGION is one of:\n"
@@ -141,7 +125,8 @@ static const struct command commands[] = {
 	 "are refused unless `force` is given.  The file is written atomically.\n"
 	 "  export svg around 17 radius 2 -o n17.svg\n"
 	 "  export png where opcode = convolution heat cost -o conv.png\n",
-	 cmd_export, "dot svg png around radius up down both path computation configurable where heat force -o",
+	 query_cmd_export,
+	 "dot svg png around radius up down both path computation configurable where heat force -o",
 	 QS_NODE},
 	{"open", "FILE", "switch to another graph file", "  open other.npz\n", cmd_open, "", QS_NODE},
 	{"format", "table|csv|json", "output format of the following results",
@@ -179,478 +164,51 @@ static const struct command *find_command(const char *name)
 	return NULL;
 }
 
-/* ---- shared helpers --------------------------------------------------- */
-
-static int oom(query_parser *p)
-{
-	return hs_fail(p->err, HS_EDATA, "out of memory");
-}
-
-/* A fail for a data problem found while running (no column). */
-static int data_fail(query_parser *p, const hs_error *e)
-{
-	p->failed = 1;
-	p->s->err_col = 0;
-	if (p->err && e != p->err)
-		*p->err = *e;
-	return -1;
-}
-
-static int expect_end(query_parser *p, const char *what)
-{
-	if (query_peek(p)->kind == TK_END && !p->failed)
-		return 0;
-	return query_fail_expected(p, what);
-}
-
-static char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static char *xasprintf(const char *fmt, ...)
-{
-	va_list ap;
-	char *s = NULL;
-
-	va_start(ap, fmt);
-	if (vasprintf(&s, fmt, ap) < 0)
-		s = NULL;
-	va_end(ap);
-	return s;
-}
-
-/* An expression standing for one field by name (node or config scope). */
-static query_expr *field_expr(query_parser *p, int scope, const char *name)
-{
-	const query_field *f = query_find_field(p->s, scope, name);
-	query_expr *e;
-
-	if (!f)
-		return NULL;
-	e = query_arena_alloc(&p->arena, sizeof *e);
-	if (!e)
-		return NULL;
-	e->kind = QE_FIELD;
-	e->field = f;
-	e->type = f->type;
-	return e;
-}
-
-typedef struct colspec {
-	const char *name;
-	query_expr *e;
-} colspec;
-
-#define MAX_COLS 512
-
-static const char *expr_source(query_parser *p, const query_expr *e)
-{
-	if (!e->len)
-		return e->field ? e->field->name : "?";
-	const char *s = query_arena_strndup(&p->arena, p->src + e->pos, e->len);
-	return s ? s : "?";
-}
-
-static int default_node_cols(query_parser *p, colspec *cols)
-{
-	static const char *const names[] = {"id", "opcode", "shape", "operands", "users"};
-	int n = 0;
-
-	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
-		cols[n].name = names[i];
-		cols[n].e = field_expr(p, QS_NODE, names[i]);
-		if (!cols[n].e)
-			return oom(p);
-		n++;
-		if (i == 2 && p->s->g->n_comps > 1) {
-			cols[n].name = "computation";
-			cols[n].e = field_expr(p, QS_NODE, "computation");
-			if (!cols[n].e)
-				return oom(p);
-			n++;
-		}
-	}
-	return n;
-}
-
-/* Every field of a scope as columns (`show *`). */
-static int all_cols(query_parser *p, int scope, colspec *cols, int max)
-{
-	size_t nf = scope == QS_CONFIG ? p->s->n_config_fields : p->s->n_node_fields;
-	const query_field *f = scope == QS_CONFIG ? p->s->config_fields : p->s->node_fields;
-	int n = 0;
-
-	for (size_t i = 0; i < nf && n < max; i++) {
-		cols[n].name = f[i].name;
-		cols[n].e = field_expr(p, scope, f[i].name);
-		if (!cols[n].e)
-			return oom(p);
-		n++;
-	}
-	return n;
-}
-
-static int prepare_cols(query_parser *p, const colspec *cols, int n)
-{
-	for (int i = 0; i < n; i++)
-		if (query_prepare(p->s, cols[i].e, p->err) < 0)
-			return data_fail(p, p->err);
-	return 0;
-}
-
-/* A table of rows (node ids or config indexes, by scope), one column per
- * colspec, after an optional leading number column. */
-static int emit_rows(query_parser *p, query_result *out, int scope, const colspec *cols,
-		     int ncols, const int64_t *rows, int64_t n, const char *lead_name,
-		     const double *lead)
-{
-	const char *names[MAX_COLS + 1];
-	query_type types[MAX_COLS + 1];
-	int k = 0, off = lead ? 1 : 0;
-	query_tb b;
-
-	if (prepare_cols(p, cols, ncols) < 0)
-		return -1;
-	if (lead) {
-		names[k] = lead_name;
-		types[k++] = QUERY_NUM;
-	}
-	for (int i = 0; i < ncols; i++) {
-		names[k] = cols[i].name;
-		types[k++] = cols[i].e->type;
-	}
-	if (query_tb_init(&b, out, k, names, types, p->err) < 0 ||
-	    query_tb_reserve(&b, (size_t)n, p->err) < 0)
-		goto fail;
-	for (int64_t r = 0; r < n; r++) {
-		int64_t id = rows[r];
-		if (query_tb_row(&b, scope == QS_NODE ? id : -1, scope == QS_CONFIG ? id : -1,
-				 p->err) < 0)
-			goto fail;
-		if (lead)
-			query_tb_num(&b, r, 0, lead[r]);
-	}
-	/* Column by column: numbers a block of rows at a time. */
-	for (int i = 0; i < ncols; i++) {
-		const query_expr *e = cols[i].e;
-		double v[QUERY_ROWS];
-		for (int64_t r = 0; r < n; r += QUERY_ROWS) {
-			int m = n - r < QUERY_ROWS ? (int)(n - r) : QUERY_ROWS;
-			if (e->type == QUERY_NUM) {
-				query_eval_rows(p->s, e, rows + r, m, v);
-				for (int j = 0; j < m; j++)
-					query_tb_num(&b, r + j, i + off, v[j]);
-			} else {
-				for (int j = 0; j < m; j++)
-					if (query_tb_text(&b, r + j, i + off,
-							  query_eval_text(p->s, e, rows[r + j]), p->err) < 0)
-						goto fail;
-			}
-		}
-	}
-	query_tb_done(&b);
-	return 0;
-fail:
-	query_tb_done(&b);
-	return data_fail(p, p->err);
-}
-
-/* Sorting row ids by a key (numbers or text), stable, missing values last. */
-struct sort_ctx {
-	const double *num;
-	const char *const *text;
-	const int64_t *ids;
-	int desc;
-};
-
-static int cmp_sort(const void *a, const void *b, void *arg)
-{
-	const struct sort_ctx *c = arg;
-	size_t i = *(const size_t *)a, j = *(const size_t *)b;
-	int r = 0;
-
-	if (c->num) {
-		double x = c->num[i], y = c->num[j];
-		int nx = isnan(x), ny = isnan(y);
-		if (nx || ny)
-			r = nx - ny; /* missing last, whatever the direction */
-		else {
-			r = (x > y) - (x < y);
-			if (c->desc)
-				r = -r;
-		}
-	} else {
-		r = strcmp(c->text[i], c->text[j]);
-		if (c->desc)
-			r = -r;
-	}
-	if (r == 0)
-		r = (c->ids[i] > c->ids[j]) - (c->ids[i] < c->ids[j]);
-	return r;
-}
-
-/* Sorts ids[0..n) by expression e evaluated on each id. */
-static int sort_ids(query_parser *p, int64_t *ids, int64_t n, const query_expr *e, int desc)
-{
-	size_t *perm = malloc((size_t)(n ? n : 1) * sizeof *perm);
-	int64_t *copy = malloc((size_t)(n ? n : 1) * sizeof *copy);
-	double *num = NULL;
-	const char **text = NULL;
-	struct sort_ctx c = {0};
-
-	if (!perm || !copy)
-		goto oom;
-	if (query_prepare(p->s, e, p->err) < 0) {
-		free(perm);
-		free(copy);
-		return data_fail(p, p->err);
-	}
-	if (e->type == QUERY_NUM) {
-		num = malloc((size_t)(n ? n : 1) * sizeof *num);
-		if (!num)
-			goto oom;
-		query_eval_rows(p->s, e, ids, n, num);
-	} else {
-		text = malloc((size_t)(n ? n : 1) * sizeof *text);
-		if (!text)
-			goto oom;
-		for (int64_t i = 0; i < n; i++)
-			text[i] = query_eval_text(p->s, e, ids[i]);
-	}
-	for (int64_t i = 0; i < n; i++)
-		perm[i] = (size_t)i;
-	c.num = num;
-	c.text = text;
-	c.ids = ids;
-	c.desc = desc;
-	qsort_r(perm, (size_t)n, sizeof *perm, cmp_sort, &c);
-	memcpy(copy, ids, (size_t)n * sizeof *ids);
-	for (int64_t i = 0; i < n; i++)
-		ids[i] = copy[perm[i]];
-	free(perm);
-	free(copy);
-	free(num);
-	free(text);
-	return 0;
-oom:
-	free(perm);
-	free(copy);
-	free(num);
-	free(text);
-	return oom(p);
-}
-
-/* The ids of rows 0..n-1 for which `where` holds (all when NULL). */
-static int64_t *filter_rows(query_parser *p, const query_expr *where, int64_t n,
-			    int64_t *count)
-{
-	/* Grown as rows match: a selective filter touches little memory. */
-	size_t cap = where ? 1024 : (size_t)(n ? n : 1);
-	int64_t *ids = malloc(cap * sizeof *ids);
-	int64_t k = 0;
-
-	if (!ids) {
-		oom(p);
-		return NULL;
-	}
-	if (where && query_prepare(p->s, where, p->err) < 0) {
-		free(ids);
-		data_fail(p, p->err);
-		return NULL;
-	}
-	if (!where) {
-		for (int64_t i = 0; i < n; i++)
-			ids[k++] = i;
-	} else {
-		int64_t rows[QUERY_ROWS];
-		for (int64_t i = 0; i < n; i += QUERY_ROWS) {
-			int b = n - i < QUERY_ROWS ? (int)(n - i) : QUERY_ROWS;
-			for (int j = 0; j < b; j++)
-				rows[j] = i + j;
-			int m = query_select_rows(p->s, where, rows, b, rows);
-			if ((size_t)k + (size_t)m > cap) {
-				size_t ncap = cap * 2 > (size_t)n ? (size_t)n : cap * 2;
-				int64_t *nids = realloc(ids, ncap * sizeof *ids);
-				if (!nids) {
-					free(ids);
-					oom(p);
-					return NULL;
-				}
-				ids = nids;
-				cap = ncap;
-			}
-			memcpy(ids + k, rows, (size_t)m * sizeof *ids);
-			k += m;
-		}
-	}
-	*count = k;
-	return ids;
-}
-
-static int need_bool(query_parser *p, const query_expr *e, const char *clause)
-{
-	if (e->type == QUERY_NUM)
-		return 0;
-	return query_fail_at(p, e->pos,
-			     "'%s' needs a condition, but '%.*s' at column %zu is text "
-			     "(compare it: %.*s = ...)", clause, (int)e->len, p->src + e->pos,
-			     e->pos + 1, (int)e->len, p->src + e->pos);
-}
-
-static int need_number(query_parser *p, const query_expr *e, const char *what)
-{
-	if (e->type == QUERY_NUM)
-		return 0;
-	return query_fail_at(p, e->pos, "%s needs a number, but '%.*s' at column %zu is text",
-			     what, (int)e->len, p->src + e->pos, e->pos + 1);
-}
-
-/* Clauses shared by nodes and configs. */
-struct clauses {
-	query_expr *where;
-	query_expr *sort;
-	int desc;
-	long long limit; /* -1: none */
-	colspec show[MAX_COLS];
-	int nshow;       /* -1: not given */
-	int star;
-};
-
-static int dup_clause(query_parser *p, size_t pos, const char *kw)
-{
-	return query_fail_at(p, pos, "'%s' given twice at column %zu", kw, pos + 1);
-}
-
-static int parse_clauses(query_parser *p, struct clauses *c, int allow_show,
-			 const char *expected)
-{
-	c->limit = -1;
-	c->nshow = -1;
-	for (;;) {
-		const query_token *t = query_peek(p);
-		size_t pos = t->pos;
-		if (p->failed)
-			return -1;
-		if (t->kind == TK_END)
-			return 0;
-		if (query_accept_kw(p, "where")) {
-			if (c->where)
-				return dup_clause(p, pos, "where");
-			c->where = query_parse_expr(p);
-			if (!c->where || need_bool(p, c->where, "where") < 0)
-				return -1;
-		} else if (query_accept_kw(p, "sort") || query_accept_kw(p, "order")) {
-			/* "order by" reads like SQL; both work */
-			if (c->sort)
-				return dup_clause(p, pos, "sort by");
-			if (!query_accept_kw(p, "by"))
-				return query_fail_expected(p, "'by' after 'sort'");
-			c->sort = query_parse_expr(p);
-			if (!c->sort)
-				return -1;
-			if (query_accept_kw(p, "desc"))
-				c->desc = 1;
-			else
-				query_accept_kw(p, "asc");
-		} else if (query_accept_kw(p, "limit")) {
-			if (c->limit >= 0)
-				return dup_clause(p, pos, "limit");
-			c->limit = query_parse_count(p, "a row count after 'limit'");
-			if (c->limit < 0)
-				return -1;
-		} else if (allow_show && query_accept_kw(p, "show")) {
-			if (c->nshow >= 0)
-				return dup_clause(p, pos, "show");
-			if (query_accept(p, TK_STAR)) {
-				c->star = 1;
-				c->nshow = 0;
-				continue;
-			}
-			c->nshow = 0;
-			do {
-				if (c->nshow == MAX_COLS)
-					return query_fail_at(p, query_peek(p)->pos,
-							     "more than %d columns at column %zu",
-							     MAX_COLS, query_peek(p)->pos + 1);
-				query_expr *e = query_parse_expr(p);
-				if (!e)
-					return -1;
-				c->show[c->nshow].e = e;
-				c->show[c->nshow].name = expr_source(p, e);
-				c->nshow++;
-			} while (query_accept(p, TK_COMMA));
-		} else {
-			return query_fail_expected(p, expected);
-		}
-	}
-}
-
-/* "12 nodes", "3 of 2774 nodes match", "..., first 10 shown" + extra. */
-static char *count_note(int64_t n, int64_t total, int64_t shown, const char *what,
-			int filtered, const char *extra)
-{
-	char head[128], tail[64] = "";
-
-	if (filtered)
-		snprintf(head, sizeof head, "%lld of %lld %ss match", (long long)n,
-			 (long long)total, what);
-	else
-		snprintf(head, sizeof head, "%lld %s%s", (long long)n, what, n == 1 ? "" : "s");
-	if (shown < n)
-		snprintf(tail, sizeof tail, ", first %lld shown", (long long)shown);
-	return xasprintf("%s%s%s", head, tail, extra);
-}
-
-static int has_col(const colspec *cols, int n, const query_expr *e)
-{
-	for (int i = 0; i < n; i++)
-		if (cols[i].e->kind == QE_FIELD && e->kind == QE_FIELD && cols[i].e->field == e->field)
-			return 1;
-	return 0;
-}
-
 /* ---- nodes ---------------------------------------------------------- */
 
-static int cmd_nodes(query_parser *p, query_result *out)
+int query_cmd_nodes(query_parser *p, query_result *out)
 {
-	static struct clauses zero;
-	struct clauses *c = malloc(sizeof *c);
-	colspec *cols = NULL;
+	static query_clauses zero;
+	query_clauses *c = malloc(sizeof *c);
+	query_colspec *cols = NULL;
 	int64_t *ids = NULL, n = 0;
 	int ncols, rc = -1;
 	hs_graph *g = p->s->g;
 
 	if (!c)
-		return oom(p);
+		return query_oom(p);
 	*c = zero;
-	if (parse_clauses(p, c, 1, "where, sort by, limit or show") < 0)
+	if (query_parse_clauses(p, c, 1, "where, sort by, limit or show") < 0)
 		goto done;
-	cols = calloc(MAX_COLS + 1, sizeof *cols);
+	cols = calloc(QUERY_MAX_COLS + 1, sizeof *cols);
 	if (!cols) {
-		oom(p);
+		query_oom(p);
 		goto done;
 	}
 	if (c->star) {
-		ncols = all_cols(p, QS_NODE, cols, MAX_COLS);
+		ncols = query_all_cols(p, QS_NODE, cols, QUERY_MAX_COLS);
 	} else if (c->nshow > 0) {
 		memcpy(cols, c->show, (size_t)c->nshow * sizeof *cols);
 		ncols = c->nshow;
 	} else {
-		ncols = default_node_cols(p, cols);
-		if (ncols >= 0 && c->sort && !has_col(cols, ncols, c->sort)) {
+		ncols = query_default_node_cols(p, cols);
+		if (ncols >= 0 && c->sort && !query_has_col(cols, ncols, c->sort)) {
 			cols[ncols].e = c->sort;
-			cols[ncols].name = expr_source(p, c->sort);
+			cols[ncols].name = query_expr_source(p, c->sort);
 			ncols++;
 		}
 	}
 	if (ncols < 0)
 		goto done;
-	ids = filter_rows(p, c->where, g->n_nodes, &n);
+	ids = query_filter_rows(p, c->where, g->n_nodes, &n);
 	if (!ids)
 		goto done;
-	if (c->sort && sort_ids(p, ids, n, c->sort, c->desc) < 0)
+	if (c->sort && query_sort_ids(p, ids, n, c->sort, c->desc) < 0)
 		goto done;
 	int64_t shown = c->limit >= 0 && c->limit < n ? c->limit : n;
-	if (emit_rows(p, out, QS_NODE, cols, ncols, ids, shown, NULL, NULL) < 0)
+	if (query_emit_rows(p, out, QS_NODE, cols, ncols, ids, shown, NULL, NULL) < 0)
 		goto done;
-	out->note = count_note(n, g->n_nodes, shown, "node", c->where != NULL, "");
+	out->note = query_count_note(n, g->n_nodes, shown, "node", c->where != NULL, "");
 	rc = 0;
 done:
 	free(ids);
@@ -755,7 +313,7 @@ static int cmp_group(const void *a, const void *b, void *arg)
 	return (x->num > y->num) - (x->num < y->num);
 }
 
-static int cmd_count(query_parser *p, query_result *out)
+int query_cmd_count(query_parser *p, query_result *out)
 {
 	query_expr *by, *where = NULL;
 	long long limit = -1;
@@ -774,13 +332,13 @@ static int cmd_count(query_parser *p, query_result *out)
 		size_t pos = query_peek(p)->pos;
 		if (query_accept_kw(p, "where")) {
 			if (where)
-				return dup_clause(p, pos, "where");
+				return query_dup_clause(p, pos, "where");
 			where = query_parse_expr(p);
-			if (!where || need_bool(p, where, "where") < 0)
+			if (!where || query_need_bool(p, where, "where") < 0)
 				return -1;
 		} else if (query_accept_kw(p, "limit")) {
 			if (limit >= 0)
-				return dup_clause(p, pos, "limit");
+				return query_dup_clause(p, pos, "limit");
 			limit = query_parse_count(p, "a row count after 'limit'");
 			if (limit < 0)
 				return -1;
@@ -791,11 +349,11 @@ static int cmd_count(query_parser *p, query_result *out)
 	if (p->failed)
 		return -1;
 	int configs = p->scope == QS_CONFIG;
-	ids = filter_rows(p, where, configs ? g->n_configs : g->n_nodes, &n);
+	ids = query_filter_rows(p, where, configs ? g->n_configs : g->n_nodes, &n);
 	if (!ids)
 		return -1;
 	if (query_prepare(p->s, by, p->err) < 0) {
-		data_fail(p, p->err);
+		query_data_fail(p, p->err);
 		goto done;
 	}
 	gs.text = by->type == QUERY_TEXT;
@@ -833,20 +391,20 @@ static int cmd_count(query_parser *p, query_result *out)
 		qsort_r(gs.g, k, sizeof *gs.g, cmp_group, &gs.text);
 	size_t shown = limit >= 0 && (size_t)limit < k ? (size_t)limit : k;
 
-	const char *names[3] = {expr_source(p, by), "count", "share"};
+	const char *names[3] = {query_expr_source(p, by), "count", "share"};
 	query_type types[3] = {by->type, QUERY_NUM, QUERY_NUM};
 	query_tb b;
 	if (query_tb_init(&b, out, 3, names, types, p->err) < 0 ||
 	    query_tb_reserve(&b, shown, p->err) < 0) {
 		query_tb_done(&b);
-		data_fail(p, p->err);
+		query_data_fail(p, p->err);
 		goto done;
 	}
 	for (size_t i = 0; i < shown; i++) {
 		int64_t row = query_tb_row(&b, -1, -1, p->err);
 		if (row < 0 || (gs.text && query_tb_text(&b, row, 0, gs.g[i].text, p->err) < 0)) {
 			query_tb_done(&b);
-			data_fail(p, p->err);
+			query_data_fail(p, p->err);
 			goto done;
 		}
 		if (!gs.text)
@@ -855,13 +413,13 @@ static int cmd_count(query_parser *p, query_result *out)
 		query_tb_num(&b, row, 2, n ? (double)gs.g[i].count / (double)n : NAN);
 	}
 	query_tb_done(&b);
-	out->note = xasprintf("%zu distinct value%s over %lld %s%s%s", k, k == 1 ? "" : "s",
-			      (long long)n, configs ? "config" : "node", n == 1 ? "" : "s",
-			      shown < k ? ", most frequent shown" : "");
+	out->note = query_asprintf("%zu distinct value%s over %lld %s%s%s", k, k == 1 ? "" : "s",
+				   (long long)n, configs ? "config" : "node", n == 1 ? "" : "s",
+				   shown < k ? ", most frequent shown" : "");
 	rc = 0;
 	goto done;
 nomem:
-	oom(p);
+	query_oom(p);
 done:
 	free(gs.g);
 	free(ids);
@@ -933,9 +491,9 @@ static void percentiles(double *v, size_t n, const double *qs, int nq, double *o
 	}
 }
 
-static int cmd_stats(query_parser *p, query_result *out)
+int query_cmd_stats(query_parser *p, query_result *out)
 {
-	colspec cols[64];
+	query_colspec cols[64];
 	int ncols = 0;
 	query_expr *where = NULL;
 	hs_graph *g = p->s->g;
@@ -949,29 +507,29 @@ static int cmd_stats(query_parser *p, query_result *out)
 			return query_fail_at(p, query_peek(p)->pos, "more than 64 expressions at column %zu",
 					     query_peek(p)->pos + 1);
 		query_expr *e = query_parse_expr(p);
-		if (!e || need_number(p, e, "stats") < 0)
+		if (!e || query_need_number(p, e, "stats") < 0)
 			return -1;
 		cols[ncols].e = e;
-		cols[ncols].name = expr_source(p, e);
+		cols[ncols].name = query_expr_source(p, e);
 		ncols++;
 	} while (query_accept(p, TK_COMMA));
 	if (query_accept_kw(p, "where")) {
 		where = query_parse_expr(p);
-		if (!where || need_bool(p, where, "where") < 0)
+		if (!where || query_need_bool(p, where, "where") < 0)
 			return -1;
 	}
-	if (expect_end(p, "',' or where") < 0)
+	if (query_expect_end(p, "',' or where") < 0)
 		return -1;
 	int configs = p->scope == QS_CONFIG;
 	int64_t total = configs ? g->n_configs : g->n_nodes;
-	ids = filter_rows(p, where, total, &n);
+	ids = query_filter_rows(p, where, total, &n);
 	if (!ids)
 		return -1;
-	if (prepare_cols(p, cols, ncols) < 0)
+	if (query_prepare_cols(p, cols, ncols) < 0)
 		goto done;
 	v = malloc((size_t)(n ? n : 1) * sizeof *v);
 	if (!v) {
-		oom(p);
+		query_oom(p);
 		goto done;
 	}
 	static const char *const names[] = {"field", "count", "min", "max", "mean", "sum",
@@ -982,7 +540,7 @@ static int cmd_stats(query_parser *p, query_result *out)
 	query_tb b;
 	if (query_tb_init(&b, out, 11, names, types, p->err) < 0) {
 		query_tb_done(&b);
-		data_fail(p, p->err);
+		query_data_fail(p, p->err);
 		goto done;
 	}
 	for (int c = 0; c < ncols; c++) {
@@ -1017,7 +575,7 @@ static int cmd_stats(query_parser *p, query_result *out)
 		int64_t row = query_tb_row(&b, -1, -1, p->err);
 		if (row < 0 || query_tb_text(&b, row, 0, cols[c].name, p->err) < 0) {
 			query_tb_done(&b);
-			data_fail(p, p->err);
+			query_data_fail(p, p->err);
 			goto done;
 		}
 		query_tb_num(&b, row, 1, (double)k);
@@ -1029,8 +587,8 @@ static int cmd_stats(query_parser *p, query_result *out)
 			query_tb_num(&b, row, 6 + q, pv[q]);
 	}
 	query_tb_done(&b);
-	out->note = xasprintf("over %lld of %lld %s", (long long)n, (long long)total,
-			      configs ? "configs" : "nodes");
+	out->note = query_asprintf("over %lld of %lld %s", (long long)n, (long long)total,
+				   configs ? "configs" : "nodes");
 	rc = 0;
 done:
 	free(v);
@@ -1040,94 +598,59 @@ done:
 
 /* ---- one node --------------------------------------------------------- */
 
-struct buf {
-	char *s;
-	size_t n, cap;
-	int oom;
-};
 
-static void bprintf(struct buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void bprintf(struct buf *b, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (b->oom)
-		return;
-	for (;;) {
-		va_start(ap, fmt);
-		int k = vsnprintf(b->s ? b->s + b->n : NULL, b->s ? b->cap - b->n : 0, fmt, ap);
-		va_end(ap);
-		if (k < 0) {
-			b->oom = 1;
-			return;
-		}
-		if (b->s && b->n + (size_t)k < b->cap) {
-			b->n += (size_t)k;
-			return;
-		}
-		size_t cap = (b->cap ? b->cap * 2 : 1024) + (size_t)k;
-		char *s = realloc(b->s, cap);
-		if (!s) {
-			b->oom = 1;
-			return;
-		}
-		b->s = s;
-		b->cap = cap;
-	}
-}
-
-static void list_nodes(query_parser *p, struct buf *b, const int64_t *idx, int64_t n)
+static void list_nodes(query_parser *p, query_buf *b, const int64_t *idx, int64_t n)
 {
 	const int64_t max = 12;
 
-	bprintf(b, "%lld", (long long)n);
+	query_bprintf(b, "%lld", (long long)n);
 	for (int64_t i = 0; i < n && i < max; i++)
-		bprintf(b, "%s%lld %s", i ? ", " : ": ", (long long)idx[i],
-			p->s->opcode_names[p->s->g->opcode[idx[i]]]);
+		query_bprintf(b, "%s%lld %s", i ? ", " : ": ", (long long)idx[i],
+			      p->s->opcode_names[p->s->g->opcode[idx[i]]]);
 	if (n > max)
-		bprintf(b, ", ... (%lld more)", (long long)(n - max));
-	bprintf(b, "\n");
+		query_bprintf(b, ", ... (%lld more)", (long long)(n - max));
+	query_bprintf(b, "\n");
 }
 
-static int cmd_show(query_parser *p, query_result *out)
+int query_cmd_show(query_parser *p, query_result *out)
 {
 	long long v = query_parse_node(p);
 	query_session *s = p->s;
 	hs_graph *g = s->g;
-	struct buf b = {0};
+	query_buf b = {0};
 	char num[64];
 
-	if (v < 0 || expect_end(p, "end of line after the node id") < 0)
+	if (v < 0 || query_expect_end(p, "end of line after the node id") < 0)
 		return -1;
 	if (query_need_cost(s, p->err) < 0)
-		return data_fail(p, p->err);
+		return query_data_fail(p, p->err);
 	int op = g->opcode[v];
 	int comp = g->comp_of ? g->comp_of[v] : 0;
-	bprintf(&b, "node %lld: %s (%s)\n", v, s->opcode_names[op],
-		hlo_category_name(hlo_opcode_category(op)));
-	bprintf(&b, "  shape         %s\n", query_shape_text(s, v));
+	query_bprintf(&b, "node %lld: %s (%s)\n", v, s->opcode_names[op],
+		      hlo_category_name(hlo_opcode_category(op)));
+	query_bprintf(&b, "  shape         %s\n", query_shape_text(s, v));
 	if (g->comp_start && comp >= 0 && comp < g->n_comps)
-		bprintf(&b, "  computation   %d of %lld (nodes %lld..%lld)\n", comp,
-			(long long)g->n_comps, (long long)g->comp_start[comp],
-			(long long)g->comp_start[comp + 1] - 1);
-	bprintf(&b, "  operands      ");
+		query_bprintf(&b, "  computation   %d of %lld (nodes %lld..%lld)\n", comp,
+			      (long long)g->n_comps, (long long)g->comp_start[comp],
+			      (long long)g->comp_start[comp + 1] - 1);
+	query_bprintf(&b, "  operands      ");
 	list_nodes(p, &b, g->operand_idx + g->operand_off[v], graph_n_operands(g, v));
-	bprintf(&b, "  users         ");
+	query_bprintf(&b, "  users         ");
 	list_nodes(p, &b, g->user_idx + g->user_off[v], graph_n_users(g, v));
 	if (g->kind == HS_KIND_LAYOUT) {
 		if (g->cfg_index && g->cfg_index[v] >= 0)
-			bprintf(&b, "  configurable  yes (row %d of %lld in node_config_ids)\n",
-				g->cfg_index[v], (long long)g->n_cfg_nodes);
+			query_bprintf(&b, "  configurable  yes (row %d of %lld in node_config_ids)\n",
+				      g->cfg_index[v], (long long)g->n_cfg_nodes);
 		else
-			bprintf(&b, "  configurable  no\n");
+			query_bprintf(&b, "  configurable  no\n");
 	}
 	const cost_estimate *c = &s->cost[v];
 	query_fmt_short(c->seconds, num, sizeof num);
-	bprintf(&b, "  cost          %s s", num);
+	query_bprintf(&b, "  cost          %s s", num);
 	query_fmt_short(c->flops, num, sizeof num);
-	bprintf(&b, " (flops %s", num);
+	query_bprintf(&b, " (flops %s", num);
 	query_fmt_short(c->bytes, num, sizeof num);
-	bprintf(&b, ", bytes %s; analytic)\n", num);
+	query_bprintf(&b, ", bytes %s; analytic)\n", num);
 
 	/* Features that are not zero, by group, in feature order. */
 	const float *f = graph_feat(g, v);
@@ -1140,55 +663,55 @@ static int cmd_show(query_parser *p, query_result *out)
 		if (len > width)
 			width = len;
 	}
-	bprintf(&b, "features that are not zero: %d of %d\n", nz, w);
+	query_bprintf(&b, "features that are not zero: %d of %d\n", nz, w);
 	for (int grp = 0; grp < HLO_NGROUPS; grp++) {
 		int header = 0;
 		for (int i = 0; i < w; i++) {
 			if (f[i] == 0 || (int)hlo_node_feature_group(i, w) != grp)
 				continue;
 			if (!header) {
-				bprintf(&b, "  %s\n", hlo_group_name((hlo_group)grp));
+				query_bprintf(&b, "  %s\n", hlo_group_name((hlo_group)grp));
 				header = 1;
 			}
 			query_fmt_exact((double)f[i], num, sizeof num);
-			bprintf(&b, "    %-*s  %s\n", width, hlo_node_feature_name(i, w), num);
+			query_bprintf(&b, "    %-*s  %s\n", width, hlo_node_feature_name(i, w), num);
 		}
 	}
 	if (b.oom) {
 		free(b.s);
-		return oom(p);
+		return query_oom(p);
 	}
 	out->kind = QUERY_BLOCK;
 	out->text = b.s ? b.s : strdup("");
-	return out->text ? 0 : oom(p);
+	return out->text ? 0 : query_oom(p);
 }
 
 static int neighbours_table(query_parser *p, query_result *out, int users)
 {
 	long long v = query_parse_node(p);
 	hs_graph *g = p->s->g;
-	colspec cols[8];
+	query_colspec cols[8];
 
-	if (v < 0 || expect_end(p, "end of line after the node id") < 0)
+	if (v < 0 || query_expect_end(p, "end of line after the node id") < 0)
 		return -1;
-	int ncols = default_node_cols(p, cols);
+	int ncols = query_default_node_cols(p, cols);
 	if (ncols < 0)
 		return -1;
 	const int64_t *idx = users ? g->user_idx + g->user_off[v] : g->operand_idx + g->operand_off[v];
 	int64_t n = users ? graph_n_users(g, v) : graph_n_operands(g, v);
-	if (emit_rows(p, out, QS_NODE, cols, ncols, idx, n, NULL, NULL) < 0)
+	if (query_emit_rows(p, out, QS_NODE, cols, ncols, idx, n, NULL, NULL) < 0)
 		return -1;
-	out->note = xasprintf("node %lld (%s) has %lld %s%s", v, p->s->opcode_names[g->opcode[v]],
-			      (long long)n, users ? "user" : "operand", n == 1 ? "" : "s");
+	out->note = query_asprintf("node %lld (%s) has %lld %s%s", v, p->s->opcode_names[g->opcode[v]],
+				   (long long)n, users ? "user" : "operand", n == 1 ? "" : "s");
 	return 0;
 }
 
-static int cmd_operands(query_parser *p, query_result *out)
+int query_cmd_operands(query_parser *p, query_result *out)
 {
 	return neighbours_table(p, out, 0);
 }
 
-static int cmd_users(query_parser *p, query_result *out)
+int query_cmd_users(query_parser *p, query_result *out)
 {
 	return neighbours_table(p, out, 1);
 }
@@ -1228,12 +751,12 @@ static int64_t bfs(const hs_graph *g, int64_t start, int dir, int64_t depth, int
 	return tail;
 }
 
-static int cmd_neighbors(query_parser *p, query_result *out)
+int query_cmd_neighbors(query_parser *p, query_result *out)
 {
 	long long v = query_parse_node(p), depth = -1;
 	int dir = 0;
 	hs_graph *g = p->s->g;
-	colspec cols[8];
+	query_colspec cols[8];
 	int rc = -1;
 
 	if (v < 0)
@@ -1242,13 +765,13 @@ static int cmd_neighbors(query_parser *p, query_result *out)
 		size_t pos = query_peek(p)->pos;
 		if (query_accept_kw(p, "depth") || query_accept_kw(p, "radius")) {
 			if (depth >= 0)
-				return dup_clause(p, pos, "depth");
+				return query_dup_clause(p, pos, "depth");
 			depth = query_parse_count(p, "a step count after 'depth'");
 			if (depth < 0)
 				return -1;
 		} else if (query_at_kw(p, "up") || query_at_kw(p, "down") || query_at_kw(p, "both")) {
 			if (dir)
-				return dup_clause(p, pos, "direction");
+				return query_dup_clause(p, pos, "direction");
 			dir = query_at_kw(p, "up") ? 1 : query_at_kw(p, "down") ? 2 : 3;
 			query_advance(p);
 		} else {
@@ -1265,7 +788,7 @@ static int cmd_neighbors(query_parser *p, query_result *out)
 	int64_t *dist = malloc(n * sizeof *dist), *order = malloc(n * sizeof *order);
 	double *lead = malloc(n * sizeof *lead);
 	if (!dist || !order || !lead) {
-		oom(p);
+		query_oom(p);
 		goto done;
 	}
 	for (size_t i = 0; i < n; i++)
@@ -1299,13 +822,13 @@ static int cmd_neighbors(query_parser *p, query_result *out)
 	}
 	for (int64_t i = 0; i < m; i++)
 		lead[i] = (double)dist[order[i]];
-	int ncols = default_node_cols(p, cols);
-	if (ncols < 0 || emit_rows(p, out, QS_NODE, cols, ncols, order, m, "distance", lead) < 0)
+	int ncols = query_default_node_cols(p, cols);
+	if (ncols < 0 || query_emit_rows(p, out, QS_NODE, cols, ncols, order, m, "distance", lead) < 0)
 		goto done;
-	out->note = xasprintf("%lld node%s within %lld step%s of node %lld (%s)%s", (long long)m,
-			      m == 1 ? "" : "s", depth, depth == 1 ? "" : "s", v,
-			      p->s->opcode_names[g->opcode[v]],
-			      dir == 1 ? ", towards operands" : dir == 2 ? ", towards users" : "");
+	out->note = query_asprintf("%lld node%s within %lld step%s of node %lld (%s)%s", (long long)m,
+				   m == 1 ? "" : "s", depth, depth == 1 ? "" : "s", v,
+				   p->s->opcode_names[g->opcode[v]],
+				   dir == 1 ? ", towards operands" : dir == 2 ? ", towards users" : "");
 	rc = 0;
 done:
 	free(dist);
@@ -1314,17 +837,17 @@ done:
 	return rc;
 }
 
-static int cmd_path(query_parser *p, query_result *out)
+int query_cmd_path(query_parser *p, query_result *out)
 {
 	long long a = query_parse_node(p), b;
 	hs_graph *g = p->s->g;
-	colspec cols[8];
+	query_colspec cols[8];
 	int rc = -1;
 
 	if (a < 0)
 		return -1;
 	b = query_parse_node(p);
-	if (b < 0 || expect_end(p, "end of line after the two node ids") < 0)
+	if (b < 0 || query_expect_end(p, "end of line after the two node ids") < 0)
 		return -1;
 	size_t n = (size_t)g->n_nodes;
 	int64_t *dist = malloc(n * sizeof *dist), *order = malloc(n * sizeof *order);
@@ -1333,7 +856,7 @@ static int cmd_path(query_parser *p, query_result *out)
 	int64_t len = 0;
 	int feeds = 0; /* 1: a feeds b (a's users lead to b); 2: b feeds a */
 	if (!dist || !order || !parent || !path || !lead) {
-		oom(p);
+		query_oom(p);
 		goto done;
 	}
 	for (int pass = 0; pass < 2 && !feeds; pass++) {
@@ -1354,16 +877,16 @@ static int cmd_path(query_parser *p, query_result *out)
 	}
 	for (int64_t i = 0; i < len; i++)
 		lead[i] = (double)i;
-	int ncols = default_node_cols(p, cols);
-	if (ncols < 0 || emit_rows(p, out, QS_NODE, cols, ncols, path, len, "step", lead) < 0)
+	int ncols = query_default_node_cols(p, cols);
+	if (ncols < 0 || query_emit_rows(p, out, QS_NODE, cols, ncols, path, len, "step", lead) < 0)
 		goto done;
 	if (!feeds)
-		out->note = xasprintf("no path: neither %lld nor %lld depends on the other", a, b);
+		out->note = query_asprintf("no path: neither %lld nor %lld depends on the other", a, b);
 	else if (a == b)
-		out->note = xasprintf("node %lld is its own path", a);
+		out->note = query_asprintf("node %lld is its own path", a);
 	else
-		out->note = xasprintf("%lld step%s: %lld feeds %lld", (long long)(len - 1),
-				      len == 2 ? "" : "s", feeds == 1 ? a : b, feeds == 1 ? b : a);
+		out->note = query_asprintf("%lld step%s: %lld feeds %lld", (long long)(len - 1),
+					   len == 2 ? "" : "s", feeds == 1 ? a : b, feeds == 1 ? b : a);
 	rc = 0;
 done:
 	free(dist);
@@ -1376,7 +899,7 @@ done:
 
 /* ---- graph summaries -------------------------------------------------- */
 
-static int cmd_computations(query_parser *p, query_result *out)
+int query_cmd_computations(query_parser *p, query_result *out)
 {
 	hs_graph *g = p->s->g;
 	static const char *const names[] = {"computation", "first", "last", "nodes",
@@ -1384,10 +907,10 @@ static int cmd_computations(query_parser *p, query_result *out)
 	query_type types[6] = {QUERY_NUM, QUERY_NUM, QUERY_NUM, QUERY_NUM, QUERY_NUM, QUERY_NUM};
 	query_tb b;
 
-	if (expect_end(p, "end of line") < 0)
+	if (query_expect_end(p, "end of line") < 0)
 		return -1;
 	if (query_need_cost(p->s, p->err) < 0)
-		return data_fail(p, p->err);
+		return query_data_fail(p, p->err);
 	if (query_tb_init(&b, out, 6, names, types, p->err) < 0)
 		goto fail;
 	for (int64_t c = 0; c < g->n_comps; c++) {
@@ -1409,15 +932,15 @@ static int cmd_computations(query_parser *p, query_result *out)
 		query_tb_num(&b, row, 5, cost);
 	}
 	query_tb_done(&b);
-	out->note = xasprintf("%lld computation%s, %lld nodes", (long long)g->n_comps,
-			      g->n_comps == 1 ? "" : "s", (long long)g->n_nodes);
+	out->note = query_asprintf("%lld computation%s, %lld nodes", (long long)g->n_comps,
+				   g->n_comps == 1 ? "" : "s", (long long)g->n_nodes);
 	return 0;
 fail:
 	query_tb_done(&b);
-	return data_fail(p, p->err);
+	return query_data_fail(p, p->err);
 }
 
-static int cmd_opcodes(query_parser *p, query_result *out)
+int query_cmd_opcodes(query_parser *p, query_result *out)
 {
 	hs_graph *g = p->s->g;
 	int all = query_accept_kw(p, "all");
@@ -1427,7 +950,7 @@ static int cmd_opcodes(query_parser *p, query_result *out)
 	query_tb b;
 	int present = 0;
 
-	if (expect_end(p, "'all' or end of line") < 0)
+	if (query_expect_end(p, "'all' or end of line") < 0)
 		return -1;
 	for (int64_t v = 0; v < g->n_nodes; v++)
 		counts[g->opcode[v]]++;
@@ -1446,15 +969,15 @@ static int cmd_opcodes(query_parser *p, query_result *out)
 		query_tb_num(&b, row, 4, g->n_nodes ? (double)counts[op] / (double)g->n_nodes : NAN);
 	}
 	query_tb_done(&b);
-	out->note = xasprintf("%d opcode%s in %lld nodes", present, present == 1 ? "" : "s",
-			      (long long)g->n_nodes);
+	out->note = query_asprintf("%d opcode%s in %lld nodes", present, present == 1 ? "" : "s",
+				   (long long)g->n_nodes);
 	return 0;
 fail:
 	query_tb_done(&b);
-	return data_fail(p, p->err);
+	return query_data_fail(p, p->err);
 }
 
-static int cmd_fields(query_parser *p, query_result *out)
+int query_cmd_fields(query_parser *p, query_result *out)
 {
 	const char *pat = NULL;
 	static const char *const names[] = {"field", "scope", "type", "group", "description"};
@@ -1469,7 +992,7 @@ static int cmd_fields(query_parser *p, query_result *out)
 		if (!pat)
 			return -1;
 	}
-	if (expect_end(p, "one word or end of line") < 0)
+	if (query_expect_end(p, "one word or end of line") < 0)
 		return -1;
 	if (query_tb_init(&b, out, 5, names, types, p->err) < 0)
 		goto fail;
@@ -1496,21 +1019,21 @@ static int cmd_fields(query_parser *p, query_result *out)
 		}
 	}
 	query_tb_done(&b);
-	out->note = xasprintf("%lld field%s", (long long)n, n == 1 ? "" : "s");
+	out->note = query_asprintf("%lld field%s", (long long)n, n == 1 ? "" : "s");
 	return 0;
 fail:
 	query_tb_done(&b);
-	return data_fail(p, p->err);
+	return query_data_fail(p, p->err);
 }
 
 /* ---- configs ------------------------------------------------------------ */
 
-static int cmd_configs(query_parser *p, query_result *out)
+int query_cmd_configs(query_parser *p, query_result *out)
 {
-	static struct clauses zero;
-	struct clauses *c = malloc(sizeof *c);
+	static query_clauses zero;
+	query_clauses *c = malloc(sizeof *c);
 	hs_graph *g = p->s->g;
-	colspec *cols = calloc(MAX_COLS + 1, sizeof *cols);
+	query_colspec *cols = calloc(QUERY_MAX_COLS + 1, sizeof *cols);
 	int ncols = 0, rc = -1;
 	int64_t *ids = NULL, n = 0;
 	hs_error perr;
@@ -1519,11 +1042,11 @@ static int cmd_configs(query_parser *p, query_result *out)
 	if (!c || !cols) {
 		free(c);
 		free(cols);
-		return oom(p);
+		return query_oom(p);
 	}
 	*c = zero;
 	p->scope = QS_CONFIG;
-	if (parse_clauses(p, c, 1, "where, sort by, limit or show") < 0)
+	if (query_parse_clauses(p, c, 1, "where, sort by, limit or show") < 0)
 		goto done;
 	/* predicted is shown when it can be computed; asked for, it must be. */
 	hs_error_clear(&perr);
@@ -1533,7 +1056,7 @@ static int cmd_configs(query_parser *p, query_result *out)
 	static const char *const names[] = {"config", "runtime", "runtime_rank", "predicted",
 					    "predicted_rank"};
 	if (c->star) {
-		ncols = all_cols(p, QS_CONFIG, cols, MAX_COLS);
+		ncols = query_all_cols(p, QS_CONFIG, cols, QUERY_MAX_COLS);
 		if (ncols < 0)
 			goto done;
 	} else if (c->nshow > 0) {
@@ -1544,26 +1067,26 @@ static int cmd_configs(query_parser *p, query_result *out)
 			if (i >= 3 && !have_pred)
 				break;
 			cols[ncols].name = names[i];
-			cols[ncols].e = field_expr(p, QS_CONFIG, names[i]);
+			cols[ncols].e = query_field_expr(p, QS_CONFIG, names[i]);
 			if (!cols[ncols].e) {
-				oom(p);
+				query_oom(p);
 				goto done;
 			}
 			ncols++;
 		}
 	}
-	if (c->sort && c->nshow < 0 && !c->star && !has_col(cols, ncols, c->sort)) {
+	if (c->sort && c->nshow < 0 && !c->star && !query_has_col(cols, ncols, c->sort)) {
 		cols[ncols].e = c->sort;
-		cols[ncols].name = expr_source(p, c->sort);
+		cols[ncols].name = query_expr_source(p, c->sort);
 		ncols++;
 	}
-	ids = filter_rows(p, c->where, g->n_configs, &n);
+	ids = query_filter_rows(p, c->where, g->n_configs, &n);
 	if (!ids)
 		goto done;
-	if (c->sort && sort_ids(p, ids, n, c->sort, c->desc) < 0)
+	if (c->sort && query_sort_ids(p, ids, n, c->sort, c->desc) < 0)
 		goto done;
 	int64_t shown = c->limit >= 0 && c->limit < n ? c->limit : n;
-	if (emit_rows(p, out, QS_CONFIG, cols, ncols, ids, shown, NULL, NULL) < 0)
+	if (query_emit_rows(p, out, QS_CONFIG, cols, ncols, ids, shown, NULL, NULL) < 0)
 		goto done;
 	int64_t best = graph_best_config(g);
 	char extra[512] = "";
@@ -1576,7 +1099,7 @@ static int cmd_configs(query_parser *p, query_result *out)
 			 model_describe(p->s->model));
 	else if (why)
 		snprintf(extra + strlen(extra), sizeof extra - strlen(extra), "; %s", why);
-	out->note = count_note(n, g->n_configs, shown, "config", c->where != NULL, extra);
+	out->note = query_count_note(n, g->n_configs, shown, "config", c->where != NULL, extra);
 	rc = 0;
 done:
 	free(why);
@@ -1586,7 +1109,7 @@ done:
 	return rc;
 }
 
-static int cmd_config(query_parser *p, query_result *out)
+int query_cmd_config(query_parser *p, query_result *out)
 {
 	hs_graph *g = p->s->g;
 	size_t pos = query_peek(p)->pos;
@@ -1594,7 +1117,7 @@ static int cmd_config(query_parser *p, query_result *out)
 	query_tb b;
 	char rt[64] = "hidden";
 
-	if (k < 0 || expect_end(p, "end of line after the config index") < 0)
+	if (k < 0 || query_expect_end(p, "end of line after the config index") < 0)
 		return -1;
 	if (k >= g->n_configs)
 		return query_fail_at(p, pos, "config %lld at column %zu is out of range (the graph "
@@ -1618,12 +1141,12 @@ static int cmd_config(query_parser *p, query_result *out)
 				     g->config_feat[(size_t)k * (size_t)g->config_width + (size_t)j]);
 		}
 		query_tb_done(&b);
-		out->note = xasprintf("config %lld of %lld; runtime %s (normalized)", k,
-				      (long long)g->n_configs, rt);
+		out->note = query_asprintf("config %lld of %lld; runtime %s (normalized)", k,
+					   (long long)g->n_configs, rt);
 		return 0;
 	}
 	if (graph_load_node_configs(g, p->err) < 0)
-		return data_fail(p, p->err);
+		return query_data_fail(p, p->err);
 	const char *names[3 + 64];
 	query_type types[3 + 64];
 	int w = g->ncf_width > 64 ? 64 : g->ncf_width;
@@ -1655,18 +1178,18 @@ static int cmd_config(query_parser *p, query_result *out)
 	}
 	query_tb_done(&b);
 	if (query_need_predicted(p->s, NULL) == 0)
-		out->note = xasprintf("config %lld of %lld; runtime %s ns; predicted rank %.0f",
-				      k, (long long)g->n_configs, rt, p->s->predicted_rank[k]);
+		out->note = query_asprintf("config %lld of %lld; runtime %s ns; predicted rank %.0f",
+					   k, (long long)g->n_configs, rt, p->s->predicted_rank[k]);
 	else
-		out->note = xasprintf("config %lld of %lld; runtime %s ns", k,
-				      (long long)g->n_configs, rt);
+		out->note = query_asprintf("config %lld of %lld; runtime %s ns", k,
+					   (long long)g->n_configs, rt);
 	return 0;
 fail:
 	query_tb_done(&b);
-	return data_fail(p, p->err);
+	return query_data_fail(p, p->err);
 }
 
-static int cmd_compare(query_parser *p, query_result *out)
+int query_cmd_compare(query_parser *p, query_result *out)
 {
 	char *sel[2];
 	size_t pos[2];
@@ -1681,7 +1204,7 @@ static int cmd_compare(query_parser *p, query_result *out)
 		if (t->kind == TK_NUM || t->kind == TK_WORD) {
 			sel[i] = query_arena_strndup(&p->arena, p->src + t->pos, t->len);
 			if (!sel[i])
-				return oom(p);
+				return query_oom(p);
 			query_advance(p);
 		} else {
 			return query_fail_expected(p, i ? "config B (an index, best, worst or default)"
@@ -1714,18 +1237,18 @@ static int cmd_compare(query_parser *p, query_result *out)
 		if (compare_resolve(p->s->g, sel[i], i ? "B" : "A", &e) < 0) {
 			if (e.status == HS_EUSAGE)
 				return query_fail_at(p, pos[i], "%s (column %zu)", e.msg, pos[i] + 1);
-			return data_fail(p, &e);
+			return query_data_fail(p, &e);
 		}
 	}
 	f = open_memstream(&text, &len);
 	if (!f)
-		return oom(p);
+		return query_oom(p);
 	int rc = compare_write(f, p->s->g, NULL, sel[0], sel[1], &o, COMPARE_TEXT, p->err);
 	if (fclose(f) != 0 && rc == 0)
-		rc = oom(p);
+		rc = query_oom(p);
 	if (rc < 0) {
 		free(text);
-		return data_fail(p, p->err);
+		return query_data_fail(p, p->err);
 	}
 	out->kind = QUERY_BLOCK;
 	out->text = text;
@@ -1762,7 +1285,7 @@ static size_t find_output_option(const char *src, size_t from, size_t n)
 	return n;
 }
 
-static int cmd_export(query_parser *p, query_result *out)
+int query_cmd_export(query_parser *p, query_result *out)
 {
 	const query_token *t = query_peek(p);
 	hs_graph *g = p->s->g;
@@ -1852,7 +1375,7 @@ static int cmd_export(query_parser *p, query_result *out)
 	} else if (query_accept_kw(p, "where")) {
 		spec.kind = REGION_NODES;
 		where = query_parse_expr(p);
-		if (!where || need_bool(p, where, "where") < 0)
+		if (!where || query_need_bool(p, where, "where") < 0)
 			return -1;
 	} else {
 		return query_fail_expected(p, "a region: around, path, computation, configurable "
@@ -1863,7 +1386,7 @@ static int cmd_export(query_parser *p, query_result *out)
 			return -1;
 		if (query_accept_kw(p, "heat")) {
 			heat = query_parse_expr(p);
-			if (!heat || need_number(p, heat, "heat") < 0)
+			if (!heat || query_need_number(p, heat, "heat") < 0)
 				return -1;
 		} else if (query_accept_kw(p, "force")) {
 			spec.force = 1;
@@ -1888,7 +1411,7 @@ static int cmd_export(query_parser *p, query_result *out)
 	if (!path)
 		return query_fail_at(p, p->n, "export needs -o FILE at column %zu", p->n + 1);
 	if (where) {
-		ids = filter_rows(p, where, g->n_nodes, &nids);
+		ids = query_filter_rows(p, where, g->n_nodes, &nids);
 		if (!ids)
 			return -1;
 		if (nids == 0) {
@@ -1906,34 +1429,34 @@ static int cmd_export(query_parser *p, query_result *out)
 		if (e.status == HS_EUSAGE)
 			query_fail_at(p, rpos, "%s (region at column %zu)", e.msg, rpos + 1);
 		else
-			data_fail(p, &e);
+			query_data_fail(p, &e);
 		goto done;
 	}
 	dot_opts o;
 	dot_opts_init(&o);
 	if (heat) {
 		if (query_prepare(p->s, heat, p->err) < 0) {
-			data_fail(p, p->err);
+			query_data_fail(p, p->err);
 			goto done;
 		}
 		heatv = malloc((size_t)(g->n_nodes ? g->n_nodes : 1) * sizeof *heatv);
 		if (!heatv) {
-			oom(p);
+			query_oom(p);
 			goto done;
 		}
 		for (int64_t v = 0; v < g->n_nodes; v++)
 			heatv[v] = query_eval_num(p->s, heat, v);
 		o.heat = heatv;
-		o.heat_name = expr_source(p, heat);
+		o.heat_name = query_expr_source(p, heat);
 	}
 	if (dot_export(r, &o, path, fmt, &e) < 0) {
-		data_fail(p, &e);
+		query_data_fail(p, &e);
 		goto done;
 	}
 	out->kind = QUERY_BLOCK;
-	out->text = xasprintf("wrote %s (%s: %s, %lld nodes, %lld edges)\n", path, fmt, r->title,
-			      (long long)r->n_nodes, (long long)r->n_edges);
-	rc = out->text ? 0 : oom(p);
+	out->text = query_asprintf("wrote %s (%s: %s, %lld nodes, %lld edges)\n", path, fmt, r->title,
+				   (long long)r->n_nodes, (long long)r->n_edges);
+	rc = out->text ? 0 : query_oom(p);
 done:
 	region_free(r);
 	free(ids);
@@ -1949,13 +1472,13 @@ static int cmd_open(query_parser *p, query_result *out)
 	char *path = query_rest(p);
 
 	if (!path)
-		return oom(p);
+		return query_oom(p);
 	if (!*path)
 		return query_fail_at(p, pos, "expected a file name at column %zu", pos + 1);
 	out->kind = QUERY_ACTION;
 	out->action = QUERY_ACT_OPEN;
 	out->arg = strdup(path);
-	return out->arg ? 0 : oom(p);
+	return out->arg ? 0 : query_oom(p);
 }
 
 static int cmd_format(query_parser *p, query_result *out)
@@ -1966,7 +1489,7 @@ static int cmd_format(query_parser *p, query_result *out)
 	if (f < 0)
 		return query_fail_expected(p, "table, csv or json");
 	query_advance(p);
-	if (expect_end(p, "end of line") < 0)
+	if (query_expect_end(p, "end of line") < 0)
 		return -1;
 	out->kind = QUERY_ACTION;
 	out->action = QUERY_ACT_FORMAT;
@@ -1976,7 +1499,7 @@ static int cmd_format(query_parser *p, query_result *out)
 
 static int cmd_quit(query_parser *p, query_result *out)
 {
-	if (expect_end(p, "end of line") < 0)
+	if (query_expect_end(p, "end of line") < 0)
 		return -1;
 	out->kind = QUERY_ACTION;
 	out->action = QUERY_ACT_QUIT;
@@ -1986,35 +1509,36 @@ static int cmd_quit(query_parser *p, query_result *out)
 static int cmd_help(query_parser *p, query_result *out)
 {
 	const query_token *t = query_peek(p);
-	struct buf b = {0};
+	query_buf b = {0};
 
 	if (t->kind == TK_END) {
-		bprintf(&b, "Commands (help COMMAND for details and examples):\n");
+		query_bprintf(&b, "Commands (help COMMAND for details and examples):\n");
 		for (size_t i = 0; i < NCOMMANDS; i++) {
 			char left[96];
 			snprintf(left, sizeof left, "%s %s", commands[i].name, commands[i].args);
 			if (strlen(left) > 34) {
-				bprintf(&b, "  %s\n  %-34s %s\n", left, "", commands[i].summary);
+				query_bprintf(&b, "  %s\n  %-34s %s\n", left, "", commands[i].summary);
 			} else {
-				bprintf(&b, "  %-34s %s\n", left, commands[i].summary);
+				query_bprintf(&b, "  %-34s %s\n", left, commands[i].summary);
 			}
 		}
-		bprintf(&b, "Expressions use fields (help fields) and operators (help expressions).\n");
+		query_bprintf(&b, "Expressions use fields (help fields) and operators "
+			      "(help expressions).\n");
 	} else if (t->kind == TK_WORD && (strcasecmp(t->str, "expressions") == 0 ||
 					  strcasecmp(t->str, "expr") == 0)) {
 		query_advance(p);
-		bprintf(&b, "%s", expressions_help);
+		query_bprintf(&b, "%s", expressions_help);
 	} else if (t->kind == TK_WORD && strcasecmp(t->str, "fields") == 0) {
 		query_advance(p);
 		query_session *s = p->s;
-		bprintf(&b, "Node fields (derived):\n");
+		query_bprintf(&b, "Node fields (derived):\n");
 		for (size_t i = 0; i < s->n_node_fields; i++)
 			if (s->node_fields[i].kind != QF_FEATURE)
-				bprintf(&b, "  %-14s %-6s %s\n", s->node_fields[i].name,
-					s->node_fields[i].type == QUERY_NUM ? "number" : "text",
-					s->node_fields[i].help);
-		bprintf(&b, "Node features (%d, by group; `fields TEXT` lists them with help):\n",
-			s->g->feat_width);
+				query_bprintf(&b, "  %-14s %-6s %s\n", s->node_fields[i].name,
+					      s->node_fields[i].type == QUERY_NUM ? "number" : "text",
+					      s->node_fields[i].help);
+		query_bprintf(&b, "Node features (%d, by group; `fields TEXT` lists them with help):\n",
+			      s->g->feat_width);
 		for (int grp = 0; grp < HLO_NGROUPS; grp++) {
 			int col = 0, any = 0;
 			for (size_t i = 0; i < s->n_node_fields; i++) {
@@ -2023,27 +1547,27 @@ static int cmd_help(query_parser *p, query_result *out)
 				    (int)hlo_node_feature_group(f->index, s->g->feat_width) != grp)
 					continue;
 				if (!any)
-					bprintf(&b, "  %s:\n   ", hlo_group_name((hlo_group)grp));
+					query_bprintf(&b, "  %s:\n   ", hlo_group_name((hlo_group)grp));
 				any = 1;
 				int len = (int)strlen(f->name) + 1;
 				if (col + len > 76) {
-					bprintf(&b, "\n   ");
+					query_bprintf(&b, "\n   ");
 					col = 0;
 				}
-				bprintf(&b, " %s", f->name);
+				query_bprintf(&b, " %s", f->name);
 				col += len;
 			}
 			if (any)
-				bprintf(&b, "\n");
+				query_bprintf(&b, "\n");
 		}
-		bprintf(&b, "Config fields (configs):\n");
+		query_bprintf(&b, "Config fields (configs):\n");
 		for (size_t i = 0; i < s->n_config_fields; i++)
 			if (s->config_fields[i].kind != QF_CONFIG_FEATURE)
-				bprintf(&b, "  %-14s %s\n", s->config_fields[i].name,
-					s->config_fields[i].help);
+				query_bprintf(&b, "  %-14s %s\n", s->config_fields[i].name,
+					      s->config_fields[i].help);
 		if (s->g->kind == HS_KIND_TILE)
-			bprintf(&b, "  and the %d tile config features (fields config)\n",
-				s->g->config_width);
+			query_bprintf(&b, "  and the %d tile config features (fields config)\n",
+				      s->g->config_width);
 	} else if (t->kind == TK_WORD) {
 		const struct command *c = find_command(t->str);
 		if (!c) {
@@ -2060,17 +1584,17 @@ static int cmd_help(query_parser *p, query_result *out)
 					     t->str, t->pos + 1);
 		}
 		query_advance(p);
-		bprintf(&b, "%s %s\n  %s\n%s", c->name, c->args, c->summary, c->help);
+		query_bprintf(&b, "%s %s\n  %s\n%s", c->name, c->args, c->summary, c->help);
 	} else {
 		return query_fail_expected(p, "a command name");
 	}
-	if (expect_end(p, "end of line") < 0) {
+	if (query_expect_end(p, "end of line") < 0) {
 		free(b.s);
 		return -1;
 	}
 	if (b.oom) {
 		free(b.s);
-		return oom(p);
+		return query_oom(p);
 	}
 	out->kind = QUERY_BLOCK;
 	out->text = b.s;
@@ -2362,7 +1886,7 @@ char **query_complete(const query_session *cs, const char *line, int start, int 
 		for (size_t i = 0; i < nf; i++)
 			strv_add(&sv, f[i].name, prefix, plen);
 		/* count and stats take either kind of field */
-		if (c->run == cmd_count || c->run == cmd_stats)
+		if (c->run == query_cmd_count || c->run == query_cmd_stats)
 			for (size_t i = 0; i < s->n_config_fields; i++)
 				strv_add(&sv, s->config_fields[i].name, prefix, plen);
 	}

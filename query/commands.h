@@ -1,0 +1,142 @@
+/* commands.h - the query language's commands and what they share; internal
+ * to query/ (other modules use query/query.h).
+ *
+ * Where things are:
+ *   query.c        the command table (name, syntax, help, function, keywords),
+ *                  query_exec's dispatch through it, `help`, tab completion,
+ *                  and the commands themselves
+ *   cmd_common.c   helpers every command uses: errors, clauses (where, sort
+ *                  by, limit, show), filtering and sorting rows, result columns
+ *
+ * A command function is called with the parser on the token after the
+ * command's name.  It parses its arguments, runs, fills `out` and returns 0,
+ * or returns -1 with the parser's error set (query_fail_* for a usage error
+ * with its column, query_data_fail for a data error, query_oom).
+ *
+ * Ownership: what a command parses lives in the parser's arena (see
+ * query_impl.h); whatever it puts in `out` is owned by the result.
+ */
+#ifndef HS_QUERY_COMMANDS_H
+#define HS_QUERY_COMMANDS_H
+
+#include <stdint.h>
+
+#include "query/query_impl.h"
+
+/* ---- the commands --------------------------------------------------- */
+
+typedef int (*query_cmd_fn)(query_parser *p, query_result *out);
+
+int query_cmd_nodes(query_parser *p, query_result *out);
+int query_cmd_count(query_parser *p, query_result *out);
+int query_cmd_stats(query_parser *p, query_result *out);
+int query_cmd_show(query_parser *p, query_result *out);
+int query_cmd_operands(query_parser *p, query_result *out);
+int query_cmd_users(query_parser *p, query_result *out);
+int query_cmd_neighbors(query_parser *p, query_result *out);
+int query_cmd_path(query_parser *p, query_result *out);
+int query_cmd_computations(query_parser *p, query_result *out);
+int query_cmd_opcodes(query_parser *p, query_result *out);
+int query_cmd_fields(query_parser *p, query_result *out);
+int query_cmd_configs(query_parser *p, query_result *out);
+int query_cmd_config(query_parser *p, query_result *out);
+int query_cmd_compare(query_parser *p, query_result *out);
+int query_cmd_export(query_parser *p, query_result *out);
+
+/* ---- errors --------------------------------------------------------- */
+
+/* "out of memory" (HS_EDATA); returns -1. */
+int query_oom(query_parser *p);
+/* Fails with a data problem found while running (no column): copies `e`
+ * into the parser's error unless it is that error already; returns -1. */
+int query_data_fail(query_parser *p, const hs_error *e);
+/* 0 at the end of the line, else "unexpected ... (expected WHAT)". */
+int query_expect_end(query_parser *p, const char *what);
+/* "'KW' given twice at column N"; returns -1. */
+int query_dup_clause(query_parser *p, size_t pos, const char *kw);
+/* 0 when e is a number (a condition), else an error naming `clause`. */
+int query_need_bool(query_parser *p, const query_expr *e, const char *clause);
+/* 0 when e is a number, else an error naming `what`. */
+int query_need_number(query_parser *p, const query_expr *e, const char *what);
+
+/* ---- text ----------------------------------------------------------- */
+
+/* A malloc'd formatted string, or NULL when out of memory. */
+char *query_asprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* A growing text block; b->s is malloc'd (the caller frees it), b->oom is
+ * set when an append failed (later appends do nothing). */
+typedef struct query_buf {
+	char *s;
+	size_t n, cap;
+	int oom;
+} query_buf;
+
+void query_bprintf(query_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* "12 nodes", "3 of 2774 nodes match", "..., first 10 shown", then
+ * `extra`; malloc'd, NULL when out of memory. */
+char *query_count_note(int64_t n, int64_t total, int64_t shown, const char *what,
+		       int filtered, const char *extra);
+
+/* ---- columns -------------------------------------------------------- */
+
+/* One result column: its header and the expression that fills it. */
+typedef struct query_colspec {
+	const char *name;
+	query_expr *e;
+} query_colspec;
+
+#define QUERY_MAX_COLS 512
+
+/* An expression standing for one field by name (node or config scope), or
+ * NULL (unknown name, out of memory). */
+query_expr *query_field_expr(query_parser *p, int scope, const char *name);
+/* The source text of an expression, for column headers (arena). */
+const char *query_expr_source(query_parser *p, const query_expr *e);
+/* The default columns of a node table (id, opcode, shape, [computation,]
+ * operands, users) into cols (room for 6); their count or -1. */
+int query_default_node_cols(query_parser *p, query_colspec *cols);
+/* Every field of a scope as columns (`show *`), at most max; count or -1. */
+int query_all_cols(query_parser *p, int scope, query_colspec *cols, int max);
+/* Builds the caches the columns need; -1 with a data error. */
+int query_prepare_cols(query_parser *p, const query_colspec *cols, int n);
+/* 1 when one of cols[0..n) is the same field as e. */
+int query_has_col(const query_colspec *cols, int n, const query_expr *e);
+/* A table of rows[0..n) (node ids or config indexes, by scope), one column
+ * per colspec, after a leading number column `lead_name` when lead is not
+ * NULL (lead[0..n)). */
+int query_emit_rows(query_parser *p, query_result *out, int scope, const query_colspec *cols,
+		    int ncols, const int64_t *rows, int64_t n, const char *lead_name,
+		    const double *lead);
+
+/* ---- rows ----------------------------------------------------------- */
+
+/* The ids of rows 0..n-1 for which `where` holds (all when NULL), malloc'd,
+ * their count in *count; NULL with the parser's error set. */
+int64_t *query_filter_rows(query_parser *p, const query_expr *where, int64_t n,
+			   int64_t *count);
+/* Sorts ids[0..n) by e evaluated on each id: stable, missing values last
+ * in either direction. */
+int query_sort_ids(query_parser *p, int64_t *ids, int64_t n, const query_expr *e, int desc);
+
+/* ---- clauses -------------------------------------------------------- */
+
+/* The clauses of nodes and configs, in any order. */
+typedef struct query_clauses {
+	query_expr *where;
+	query_expr *sort;
+	int desc;
+	long long limit; /* -1: none */
+	query_colspec show[QUERY_MAX_COLS];
+	int nshow;       /* -1: not given */
+	int star;        /* show * */
+} query_clauses;
+
+/* Parses clauses up to the end of the line into c (zeroed by the caller);
+ * `show` only when allow_show; `expected` names what may come for the
+ * error message. */
+int query_parse_clauses(query_parser *p, query_clauses *c, int allow_show,
+			const char *expected);
+
+#endif
