@@ -4,9 +4,10 @@
  * Where things are:
  *   query.c        the command table (name, syntax, help, function, keywords),
  *                  query_exec's dispatch through it, `help`, tab completion,
- *                  and the commands themselves
+ *                  and the commands not listed below
  *   cmd_common.c   helpers every command uses: errors, clauses (where, sort
  *                  by, limit, show), filtering and sorting rows, result columns
+ *   cmd_nodes.c    nodes, count by, stats
  *
  * A command function is called with the parser on the token after the
  * command's name.  It parses its arguments, runs, fills `out` and returns 0,
