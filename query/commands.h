@@ -8,6 +8,8 @@
  *   cmd_common.c   helpers every command uses: errors, clauses (where, sort
  *                  by, limit, show), filtering and sorting rows, result columns
  *   cmd_nodes.c    nodes, count by, stats
+ *   cmd_graph.c    show, operands, users, neighbors, path, computations,
+ *                  opcodes, fields
  *
  * A command function is called with the parser on the token after the
  * command's name.  It parses its arguments, runs, fills `out` and returns 0,
