@@ -10,6 +10,7 @@
  *   cmd_nodes.c    nodes, count by, stats
  *   cmd_graph.c    show, operands, users, neighbors, path, computations,
  *                  opcodes, fields
+ *   cmd_configs.c  configs, config, compare
  *
  * A command function is called with the parser on the token after the
  * command's name.  It parses its arguments, runs, fills `out` and returns 0,
