@@ -11,6 +11,7 @@
  *   cmd_graph.c    show, operands, users, neighbors, path, computations,
  *                  opcodes, fields
  *   cmd_configs.c  configs, config, compare
+ *   cmd_export.c   export (a region of the graph through Graphviz into a file)
  *
  * A command function is called with the parser on the token after the
  * command's name.  It parses its arguments, runs, fills `out` and returns 0,
