@@ -2,9 +2,9 @@
  * to query/ (other modules use query/query.h).
  *
  * Where things are:
- *   query.c        the command table (name, syntax, help, function, keywords),
+ *   commands.c     the command table (name, syntax, help, function, keywords),
  *                  query_exec's dispatch through it, `help`, tab completion,
- *                  and the commands not listed below
+ *                  and the front-end commands (open, format, quit)
  *   cmd_common.c   helpers every command uses: errors, clauses (where, sort
  *                  by, limit, show), filtering and sorting rows, result columns
  *   cmd_nodes.c    nodes, count by, stats

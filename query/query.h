@@ -5,7 +5,7 @@
  * parses and runs one command line and returns a value: a table, a text
  * block, or an action the front end must perform itself (open, quit,
  * format).  `help` lists the commands and fields; one command table in
- * query.c drives the parser, the help text and tab completion.
+ * commands.c drives the parser, the help text and tab completion.
  *
  *   nodes where opcode = convolution and rank >= 4 sort by cost desc limit 5
  *   count by opcode where users > 1

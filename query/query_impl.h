@@ -1,9 +1,10 @@
 /* query_impl.h - internals shared by the query language's files (query/lex.c,
- * parse.c, eval.c, table.c, query.c, print.c).  Not for other modules: use
+ * parse.c, eval.c, table.c, print.c and the commands, commands.c and
+ * cmd_*.c, which also share commands.h).  Not for other modules: use
  * query/query.h.
  *
- * Pipeline: query.c looks up the command word in its command table, the
- * command's parser pulls tokens from lex.c and expressions from parse.c
+ * Pipeline: commands.c looks up the command word in its command table, the
+ * command's parser (cmd_*.c) pulls tokens from lex.c and expressions from parse.c
  * (which resolves field names against the session's field tables and type
  * checks), eval.c evaluates expressions per row with the session's lazily
  * built caches (decoded shapes, costs, predictions), and table.c builds the

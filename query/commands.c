@@ -1,22 +1,19 @@
-/* query.c - the commands of the query language.
+/* commands.c - the command table of the query language and what reads it.
  *
  * One table (commands[] below) holds every command: its name, argument
  * syntax, summary, help text, the function that parses and runs it and the
  * keywords it takes.  query_exec() dispatches through it, `help` prints it
- * and query_complete() completes from it, so the three cannot drift.
+ * and query_complete() completes from it, so the three cannot drift.  The
+ * commands themselves live in cmd_*.c (see commands.h); the front-end
+ * commands (open, format, quit) that only hand an action back are here.
  */
 #include <ctype.h>
-#include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
 #include "loader/hlo.h"
-#include "model/compare.h"
-#include "render/dot.h"
-#include "render/region.h"
 #include "query/commands.h"
 
 struct command {
