@@ -1,7 +1,8 @@
 /* test_query.c - the query API (query/query.h) on the in-memory fixture graph
  * (tests/fuzz/query/fixture.h) and, when $DATA is set, on a real file:
  * result structure, row node / config ids, errors with columns and the
- * caret text, actions, printers, completion, rebinding to another graph.
+ * caret text, actions, export, printers, completion, rebinding to another
+ * graph.
  * The language itself is covered by the tests/query files. */
 #include <math.h>
 #include <stdio.h>
@@ -191,6 +192,80 @@ static void test_errors(void)
 	CHECK("error: out-of-range config", run("config 3", &r, &err) < 0 && query_error_column(S) == 8);
 }
 
+/* A file's whole text (malloc'd), or NULL. */
+static char *slurp(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	char *text = NULL;
+	size_t n = 0, cap = 0, k;
+
+	if (!f)
+		return NULL;
+	do {
+		if (cap - n < 4096) {
+			char *t = realloc(text, cap += 65536);
+			if (!t)
+				break;
+			text = t;
+		}
+		k = fread(text + n, 1, cap - n - 1, f);
+		n += k;
+	} while (k > 0);
+	fclose(f);
+	if (text)
+		text[n] = '\0';
+	return text;
+}
+
+/* export writes the file it names and says so; each region kind and option. */
+static void test_export(void)
+{
+	char dir[] = "/tmp/test_query.XXXXXX";
+	char q[512], want[512], path[300];
+	query_result r;
+	hs_error err;
+	static const struct {
+		const char *name, *args, *file, *has;
+	} cases[] = {
+		{"export: around", "around 2 radius 1 up", "a.dot", "n2"},
+		{"export: path", "path 0 4", "b.dot", "n4"},
+		{"export: computation, force", "computation 1 force", "c.dot", "n5"},
+		{"export: where, heat", "where opcode = dot or opcode = add heat cost", "d.dot",
+		 "cost = "},
+		{"export: a quoted -o is not the option", "where opcode !~ \" -o \" heat id",
+		 "e.dot", "id = "},
+	};
+
+	if (!mkdtemp(dir)) {
+		CHECK("export: temporary folder", 0);
+		return;
+	}
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		snprintf(path, sizeof path, "%s/%s", dir, cases[i].file);
+		snprintf(q, sizeof q, "export dot %s -o %s", cases[i].args, path);
+		snprintf(want, sizeof want, "wrote %s (dot: ", path);
+		int rc = run(q, &r, &err);
+		char *text = slurp(path);
+		CHECK(cases[i].name, rc == 0 && r.kind == QUERY_BLOCK &&
+		      strncmp(r.text, want, strlen(want)) == 0 && text &&
+		      strncmp(text, "digraph", 7) == 0 && strstr(text, cases[i].has));
+		if (rc != 0)
+			printf("  %s: %s\n", q, err.msg);
+		query_result_free(&r);
+		free(text);
+		remove(path);
+	}
+	snprintf(q, sizeof q, "export dot where id > 99 -o %s/f.dot", dir);
+	CHECK("export: an empty region is an error and writes nothing",
+	      run(q, &r, &err) < 0 && strstr(err.msg, "no node matches") &&
+	      query_error_column(S) == 18);
+	snprintf(path, sizeof path, "%s/f.dot", dir);
+	char *none = slurp(path);
+	CHECK("export: no file after an error", none == NULL);
+	free(none);
+	remove(dir);
+}
+
 static void test_printers(void)
 {
 	query_result r;
@@ -359,6 +434,7 @@ int main(void)
 	test_tables();
 	test_actions();
 	test_errors();
+	test_export();
 	test_printers();
 	test_completion();
 	test_tables_of_api();
