@@ -157,40 +157,115 @@ static int cmp_group(const void *a, const void *b, void *arg)
 	return (x->num > y->num) - (x->num < y->num);
 }
 
-int query_cmd_count(query_parser *p, query_result *out)
+/* count by EXPR [where EXPR] [limit N], after "count". */
+static int parse_count(query_parser *p, query_expr **by, query_expr **where, long long *limit)
 {
-	query_expr *by, *where = NULL;
-	long long limit = -1;
-	struct groups gs = {0};
-	int64_t *ids = NULL, n = 0;
-	hs_graph *g = p->s->g;
-	int rc = -1;
-
 	if (!query_accept_kw(p, "by"))
 		return query_fail_expected(p, "'by' after 'count'");
 	p->scope = QS_AUTO;
-	by = query_parse_expr(p);
-	if (!by)
+	*by = query_parse_expr(p);
+	if (!*by)
 		return -1;
 	while (query_peek(p)->kind != TK_END && !p->failed) {
 		size_t pos = query_peek(p)->pos;
 		if (query_accept_kw(p, "where")) {
-			if (where)
+			if (*where)
 				return query_dup_clause(p, pos, "where");
-			where = query_parse_expr(p);
-			if (!where || query_need_bool(p, where, "where") < 0)
+			*where = query_parse_expr(p);
+			if (!*where || query_need_bool(p, *where, "where") < 0)
 				return -1;
 		} else if (query_accept_kw(p, "limit")) {
-			if (limit >= 0)
+			if (*limit >= 0)
 				return query_dup_clause(p, pos, "limit");
-			limit = query_parse_count(p, "a row count after 'limit'");
-			if (limit < 0)
+			*limit = query_parse_count(p, "a row count after 'limit'");
+			if (*limit < 0)
 				return -1;
 		} else {
 			return query_fail_expected(p, "where or limit");
 		}
 	}
-	if (p->failed)
+	return p->failed ? -1 : 0;
+}
+
+/* Counts ids[0..n) by the value of `by` (prepared) into gs, then compacts
+ * and sorts the groups (most frequent first); their number or -1. */
+static int64_t group_rows(query_parser *p, const query_expr *by, const int64_t *ids, int64_t n,
+			  struct groups *gs)
+{
+	hs_graph *g = p->s->g;
+
+	gs->text = by->type == QUERY_TEXT;
+	if (by->kind == QE_FIELD && by->field->kind == QF_OPCODE) {
+		/* The common case, without hashing: bucket by opcode id. */
+		int64_t counts[256] = {0};
+		for (int64_t i = 0; i < n; i++)
+			counts[g->opcode[ids[i]]]++;
+		for (int op = 0; op < 256; op++) {
+			if (!counts[op])
+				continue;
+			struct group *gr = group_find(gs, 0, p->s->opcode_names[op]);
+			if (!gr)
+				return query_oom(p);
+			gr->count = counts[op];
+		}
+	} else {
+		for (int64_t i = 0; i < n; i++) {
+			struct group *gr;
+			if (gs->text)
+				gr = group_find(gs, 0, query_eval_text(p->s, by, ids[i]));
+			else
+				gr = group_find(gs, query_eval_num(p->s, by, ids[i]), NULL);
+			if (!gr)
+				return query_oom(p);
+			gr->count++;
+		}
+	}
+	size_t k = 0;
+	for (size_t i = 0; i < gs->cap; i++)
+		if (gs->g[i].used)
+			gs->g[k++] = gs->g[i];
+	if (k)
+		qsort_r(gs->g, k, sizeof *gs->g, cmp_group, &gs->text);
+	return (int64_t)k;
+}
+
+/* The table: value, count, share of the first `shown` groups of n rows. */
+static int count_table(query_parser *p, query_result *out, const query_expr *by,
+		       const struct groups *gs, size_t shown, int64_t n)
+{
+	const char *names[3] = {query_expr_source(p, by), "count", "share"};
+	query_type types[3] = {by->type, QUERY_NUM, QUERY_NUM};
+	query_tb b;
+
+	if (query_tb_init(&b, out, 3, names, types, p->err) < 0 ||
+	    query_tb_reserve(&b, shown, p->err) < 0)
+		goto fail;
+	for (size_t i = 0; i < shown; i++) {
+		int64_t row = query_tb_row(&b, -1, -1, p->err);
+		if (row < 0 || (gs->text && query_tb_text(&b, row, 0, gs->g[i].text, p->err) < 0))
+			goto fail;
+		if (!gs->text)
+			query_tb_num(&b, row, 0, gs->g[i].num);
+		query_tb_num(&b, row, 1, (double)gs->g[i].count);
+		query_tb_num(&b, row, 2, n ? (double)gs->g[i].count / (double)n : NAN);
+	}
+	query_tb_done(&b);
+	return 0;
+fail:
+	query_tb_done(&b);
+	return query_data_fail(p, p->err);
+}
+
+int query_cmd_count(query_parser *p, query_result *out)
+{
+	query_expr *by = NULL, *where = NULL;
+	long long limit = -1;
+	struct groups gs = {0};
+	int64_t *ids, n = 0, k;
+	hs_graph *g = p->s->g;
+	int rc = -1;
+
+	if (parse_count(p, &by, &where, &limit) < 0)
 		return -1;
 	int configs = p->scope == QS_CONFIG;
 	ids = query_filter_rows(p, where, configs ? g->n_configs : g->n_nodes, &n);
@@ -200,70 +275,16 @@ int query_cmd_count(query_parser *p, query_result *out)
 		query_data_fail(p, p->err);
 		goto done;
 	}
-	gs.text = by->type == QUERY_TEXT;
-	if (by->kind == QE_FIELD && by->field->kind == QF_OPCODE) {
-		/* The common case, without hashing: bucket by opcode id. */
-		int64_t counts[256] = {0};
-		for (int64_t i = 0; i < n; i++)
-			counts[g->opcode[ids[i]]]++;
-		for (int op = 0; op < 256; op++) {
-			if (!counts[op])
-				continue;
-			struct group *gr = group_find(&gs, 0, p->s->opcode_names[op]);
-			if (!gr)
-				goto nomem;
-			gr->count = counts[op];
-		}
-	} else {
-		for (int64_t i = 0; i < n; i++) {
-			struct group *gr;
-			if (gs.text)
-				gr = group_find(&gs, 0, query_eval_text(p->s, by, ids[i]));
-			else
-				gr = group_find(&gs, query_eval_num(p->s, by, ids[i]), NULL);
-			if (!gr)
-				goto nomem;
-			gr->count++;
-		}
-	}
-	/* Compact and sort. */
-	size_t k = 0;
-	for (size_t i = 0; i < gs.cap; i++)
-		if (gs.g[i].used)
-			gs.g[k++] = gs.g[i];
-	if (k)
-		qsort_r(gs.g, k, sizeof *gs.g, cmp_group, &gs.text);
-	size_t shown = limit >= 0 && (size_t)limit < k ? (size_t)limit : k;
-
-	const char *names[3] = {query_expr_source(p, by), "count", "share"};
-	query_type types[3] = {by->type, QUERY_NUM, QUERY_NUM};
-	query_tb b;
-	if (query_tb_init(&b, out, 3, names, types, p->err) < 0 ||
-	    query_tb_reserve(&b, shown, p->err) < 0) {
-		query_tb_done(&b);
-		query_data_fail(p, p->err);
+	k = group_rows(p, by, ids, n, &gs);
+	if (k < 0)
 		goto done;
-	}
-	for (size_t i = 0; i < shown; i++) {
-		int64_t row = query_tb_row(&b, -1, -1, p->err);
-		if (row < 0 || (gs.text && query_tb_text(&b, row, 0, gs.g[i].text, p->err) < 0)) {
-			query_tb_done(&b);
-			query_data_fail(p, p->err);
-			goto done;
-		}
-		if (!gs.text)
-			query_tb_num(&b, row, 0, gs.g[i].num);
-		query_tb_num(&b, row, 1, (double)gs.g[i].count);
-		query_tb_num(&b, row, 2, n ? (double)gs.g[i].count / (double)n : NAN);
-	}
-	query_tb_done(&b);
-	out->note = query_asprintf("%zu distinct value%s over %lld %s%s%s", k, k == 1 ? "" : "s",
-				   (long long)n, configs ? "config" : "node", n == 1 ? "" : "s",
-				   shown < k ? ", most frequent shown" : "");
+	size_t shown = limit >= 0 && limit < k ? (size_t)limit : (size_t)k;
+	if (count_table(p, out, by, &gs, shown, n) < 0)
+		goto done;
+	out->note = query_asprintf("%lld distinct value%s over %lld %s%s%s", (long long)k,
+				   k == 1 ? "" : "s", (long long)n, configs ? "config" : "node",
+				   n == 1 ? "" : "s", shown < (size_t)k ? ", most frequent shown" : "");
 	rc = 0;
-	goto done;
-nomem:
-	query_oom(p);
 done:
 	free(gs.g);
 	free(ids);
@@ -335,34 +356,87 @@ static void percentiles(double *v, size_t n, const double *qs, int nq, double *o
 	}
 }
 
+/* At most this many expressions in one `stats`. */
+#define STATS_MAX 64
+
+/* stats EXPR[, EXPR...] [where EXPR], after "stats": the expressions into
+ * cols[0..STATS_MAX), their number into *ncols. */
+static int parse_stats(query_parser *p, query_colspec *cols, int *ncols, query_expr **where)
+{
+	p->scope = QS_AUTO;
+	do {
+		if (*ncols == STATS_MAX)
+			return query_fail_at(p, query_peek(p)->pos, "more than %d expressions at column %zu",
+					     STATS_MAX, query_peek(p)->pos + 1);
+		query_expr *e = query_parse_expr(p);
+		if (!e || query_need_number(p, e, "stats") < 0)
+			return -1;
+		cols[*ncols].e = e;
+		cols[*ncols].name = query_expr_source(p, e);
+		(*ncols)++;
+	} while (query_accept(p, TK_COMMA));
+	if (query_accept_kw(p, "where")) {
+		*where = query_parse_expr(p);
+		if (!*where || query_need_bool(p, *where, "where") < 0)
+			return -1;
+	}
+	return query_expect_end(p, "',' or where");
+}
+
+/* The numbers of one stats row for the values v[0..n) (NaN: missing):
+ * count, min, max, mean, sum, p25, p50, p75, p90, p99.  Reorders v. */
+#define STATS_NUMS 10
+static void summarize(double *v, int64_t n, double out[STATS_NUMS])
+{
+	static const double qs[] = {25, 50, 75, 90, 99};
+	size_t k = 0;
+	double sum = 0, comp = 0;
+
+	for (int64_t i = 0; i < n; i++) {
+		double x = v[i];
+		if (isnan(x))
+			continue;
+		v[k++] = x;
+		/* Neumaier summation: the mean stays exact enough to compare
+		 * with numpy's pairwise sum. */
+		double t = sum + x;
+		if (fabs(sum) >= fabs(x))
+			comp += (sum - t) + x;
+		else
+			comp += (x - t) + sum;
+		sum = t;
+	}
+	sum += comp;
+	double lo = k ? v[0] : NAN, hi = lo;
+	for (size_t i = 1; i < k; i++) {
+		if (v[i] < lo)
+			lo = v[i];
+		if (v[i] > hi)
+			hi = v[i];
+	}
+	out[0] = (double)k;
+	out[1] = lo;
+	out[2] = hi;
+	out[3] = k ? sum / (double)k : NAN;
+	out[4] = sum;
+	percentiles(v, k, qs, 5, out + 5);
+}
+
 int query_cmd_stats(query_parser *p, query_result *out)
 {
-	query_colspec cols[64];
+	static const char *const names[1 + STATS_NUMS] = {
+		"field", "count", "min", "max", "mean", "sum", "p25", "p50", "p75", "p90", "p99"};
+	query_type types[1 + STATS_NUMS];
+	query_colspec cols[STATS_MAX];
 	int ncols = 0;
 	query_expr *where = NULL;
 	hs_graph *g = p->s->g;
 	int64_t *ids = NULL, n = 0;
 	double *v = NULL;
 	int rc = -1;
+	query_tb b;
 
-	p->scope = QS_AUTO;
-	do {
-		if (ncols == 64)
-			return query_fail_at(p, query_peek(p)->pos, "more than 64 expressions at column %zu",
-					     query_peek(p)->pos + 1);
-		query_expr *e = query_parse_expr(p);
-		if (!e || query_need_number(p, e, "stats") < 0)
-			return -1;
-		cols[ncols].e = e;
-		cols[ncols].name = query_expr_source(p, e);
-		ncols++;
-	} while (query_accept(p, TK_COMMA));
-	if (query_accept_kw(p, "where")) {
-		where = query_parse_expr(p);
-		if (!where || query_need_bool(p, where, "where") < 0)
-			return -1;
-	}
-	if (query_expect_end(p, "',' or where") < 0)
+	if (parse_stats(p, cols, &ncols, &where) < 0)
 		return -1;
 	int configs = p->scope == QS_CONFIG;
 	int64_t total = configs ? g->n_configs : g->n_nodes;
@@ -376,64 +450,28 @@ int query_cmd_stats(query_parser *p, query_result *out)
 		query_oom(p);
 		goto done;
 	}
-	static const char *const names[] = {"field", "count", "min", "max", "mean", "sum",
-					    "p25", "p50", "p75", "p90", "p99"};
-	query_type types[11];
-	for (int i = 0; i < 11; i++)
+	for (int i = 0; i < 1 + STATS_NUMS; i++)
 		types[i] = i ? QUERY_NUM : QUERY_TEXT;
-	query_tb b;
-	if (query_tb_init(&b, out, 11, names, types, p->err) < 0) {
-		query_tb_done(&b);
-		query_data_fail(p, p->err);
-		goto done;
-	}
+	if (query_tb_init(&b, out, 1 + STATS_NUMS, names, types, p->err) < 0)
+		goto fail;
 	for (int c = 0; c < ncols; c++) {
-		size_t k = 0;
-		double sum = 0, comp = 0;
+		double nums[STATS_NUMS];
 		query_eval_rows(p->s, cols[c].e, ids, n, v);
-		for (int64_t i = 0; i < n; i++) {
-			double x = v[i];
-			if (isnan(x))
-				continue;
-			v[k++] = x;
-			/* Neumaier summation: the mean stays exact enough to compare
-			 * with numpy's pairwise sum. */
-			double t = sum + x;
-			if (fabs(sum) >= fabs(x))
-				comp += (sum - t) + x;
-			else
-				comp += (x - t) + sum;
-			sum = t;
-		}
-		sum += comp;
-		double lo = k ? v[0] : NAN, hi = lo;
-		for (size_t i = 1; i < k; i++) {
-			if (v[i] < lo)
-				lo = v[i];
-			if (v[i] > hi)
-				hi = v[i];
-		}
-		static const double qs[] = {25, 50, 75, 90, 99};
-		double pv[5];
-		percentiles(v, k, qs, 5, pv);
+		summarize(v, n, nums);
 		int64_t row = query_tb_row(&b, -1, -1, p->err);
-		if (row < 0 || query_tb_text(&b, row, 0, cols[c].name, p->err) < 0) {
-			query_tb_done(&b);
-			query_data_fail(p, p->err);
-			goto done;
-		}
-		query_tb_num(&b, row, 1, (double)k);
-		query_tb_num(&b, row, 2, lo);
-		query_tb_num(&b, row, 3, hi);
-		query_tb_num(&b, row, 4, k ? sum / (double)k : NAN);
-		query_tb_num(&b, row, 5, sum);
-		for (int q = 0; q < 5; q++)
-			query_tb_num(&b, row, 6 + q, pv[q]);
+		if (row < 0 || query_tb_text(&b, row, 0, cols[c].name, p->err) < 0)
+			goto fail;
+		for (int j = 0; j < STATS_NUMS; j++)
+			query_tb_num(&b, row, 1 + j, nums[j]);
 	}
 	query_tb_done(&b);
 	out->note = query_asprintf("over %lld of %lld %s", (long long)n, (long long)total,
 				   configs ? "configs" : "nodes");
 	rc = 0;
+	goto done;
+fail:
+	query_tb_done(&b);
+	query_data_fail(p, p->err);
 done:
 	free(v);
 	free(ids);
