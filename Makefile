@@ -5,7 +5,7 @@
 #   make bench        benchmarks against numpy and Graphviz, as ratios
 #   make demo         install what is missing (as root), build, write the demo data, open it
 #   make screenshots  regenerate screenshots/*.png from real runs
-#   make fuzz         build the libFuzzer targets (needs clang)
+#   make fuzz         build every libFuzzer target tests/fuzz/fuzz_*.c (needs clang)
 #   make install PREFIX=/usr/local
 
 PREFIX  ?= /usr/local
@@ -54,7 +54,9 @@ UNIT_SRC := $(wildcard tests/unit/test_*.c)
 LIB_OBJ  := $(LIB_SRC:%.c=$(B)/%.o)
 CLI_OBJ  := $(CLI_SRC:%.c=$(B)/%.o)
 UNITS    := $(UNIT_SRC:tests/unit/%.c=$(B)/tests/%)
-TOOLS    := $(if $(wildcard tests/fuzz/replay.c),$(B)/tests/fuzz_replay)
+# Fuzz targets: tests/fuzz/fuzz_<target>.c, seeds in tests/fuzz/corpus/<target>/.
+FUZZ_TARGETS := $(patsubst tests/fuzz/fuzz_%.c,%,$(wildcard tests/fuzz/fuzz_*.c))
+REPLAYS  := $(FUZZ_TARGETS:%=$(B)/tests/fuzz/replay_%)
 
 .PHONY: all build check check-fast check-asan test bench demo screenshots \
         fuzz install clean deps units goldens
@@ -84,10 +86,12 @@ $(B)/tests/%: tests/unit/%.c $(B)/libhloscope.a
 	@mkdir -p $(@D)
 	$(CC) $(BASE_CFLAGS) $(VFLAGS) -o $@ $< $(B)/libhloscope.a $(LDLIBS)
 
-$(B)/tests/fuzz_replay: tests/fuzz/replay.c $(wildcard tests/fuzz/fuzz_*.c) $(B)/libhloscope.a
+# One replayer (tests/fuzz/replay.c) linked with each fuzz target: runs its
+# corpus without libFuzzer, in the release and the ASan build.
+$(B)/tests/fuzz/replay_%: tests/fuzz/replay.c tests/fuzz/fuzz_%.c $(B)/libhloscope.a
 	@mkdir -p $(@D)
-	$(CC) $(BASE_CFLAGS) $(VFLAGS) -o $@ tests/fuzz/replay.c $(wildcard tests/fuzz/fuzz_*.c) \
-	    $(B)/libhloscope.a $(LDLIBS)
+	$(CC) $(BASE_CFLAGS) $(VFLAGS) -MMD -MP -MF $@.d -o $@ tests/fuzz/replay.c \
+	    tests/fuzz/fuzz_$*.c $(B)/libhloscope.a $(LDLIBS)
 
 # With ISA-L, `make units` also links the zlib fallback (only inflater.o
 # differs), so tests/suites/inflate_paths.sh and test_loader_zlib check that
@@ -119,9 +123,9 @@ $(B)/tests/zipcat_zlib: tests/tools/zipcat.c $(ZLIB_LIB)
 -include $(B)/zlib/loader/inflater.d
 endif
 
-units: $(B)/hloscope $(UNITS) $(TOOLS)
+units: $(B)/hloscope $(UNITS) $(TOOLS) $(REPLAYS)
 
--include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d)
+-include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(REPLAYS:=.d)
 
 # The whole suite: once on the release build, once under ASan+UBSan.
 check:
@@ -158,18 +162,41 @@ demo: deps
 screenshots: hloscope
 	@PY=$(PY) DATA=$(DATA) sh tools/screenshots.sh
 
-fuzz:
-	@mkdir -p build/fuzz
-	clang $(BASE_CFLAGS) -Wno-unknown-warning-option -O1 -fsanitize=fuzzer,address,undefined \
-	    -o build/fuzz/fuzz_npz tests/fuzz/fuzz_npz.c $(LIB_SRC) $(LDLIBS)
-ifeq ($(INFLATE),isal)
-	clang $(BASE_CFLAGS) -UHS_HAVE_ISAL -Wno-unknown-warning-option -O1 -fsanitize=fuzzer,address,undefined \
-	    -o build/fuzz/fuzz_npz_zlib tests/fuzz/fuzz_npz.c $(LIB_SRC) $(LDLIBS)
-endif
-	@for f in tests/fuzz/query/fuzz_query.c; do [ -f $$f ] && clang $(BASE_CFLAGS) -Wno-unknown-warning-option -O1 \
-	    -fsanitize=fuzzer,address,undefined -o build/fuzz/$$(basename $$f .c) $$f \
-	    $(LIB_SRC) $(LDLIBS); done; true
-	@echo "run e.g.: mkdir -p build/fuzz/new && build/fuzz/fuzz_npz -max_total_time=60 build/fuzz/new tests/fuzz/corpus/npz"
+# Every tests/fuzz/fuzz_<target>.c becomes $(BUILD)/fuzz/fuzz_<target>, built
+# with clang against the library compiled once with coverage; any target
+# that fails to build fails `make fuzz`.
+FUZZ_DIR  := $(BUILD)/fuzz
+FUZZ_CC   := clang $(BASE_CFLAGS) -Wno-unknown-warning-option -O1
+FUZZ_OBJ  := $(LIB_SRC:%.c=$(FUZZ_DIR)/obj/%.o)
+FUZZ_BINS := $(FUZZ_TARGETS:%=$(FUZZ_DIR)/fuzz_%)
+
+FUZZ_BINS += $(if $(filter isal,$(INFLATE)),$(FUZZ_DIR)/fuzz_npz_zlib)
+
+fuzz: $(FUZZ_BINS)
+	@echo "run e.g.: mkdir -p $(FUZZ_DIR)/new && $(FUZZ_DIR)/fuzz_npz -max_total_time=60 $(FUZZ_DIR)/new tests/fuzz/corpus/npz"
+
+$(FUZZ_DIR)/obj/%.o: %.c
+	@mkdir -p $(@D)
+	$(FUZZ_CC) -fsanitize=fuzzer-no-link,address,undefined -MMD -MP -c -o $@ $<
+
+$(FUZZ_DIR)/libhloscope.a: $(FUZZ_OBJ)
+	@rm -f $@
+	$(AR) rcs $@ $^
+
+$(FUZZ_DIR)/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_DIR)/libhloscope.a
+	$(FUZZ_CC) -fsanitize=fuzzer,address,undefined -MMD -MP -MF $@.d -o $@ $< \
+	    $(FUZZ_DIR)/libhloscope.a $(LDLIBS)
+
+-include $(FUZZ_OBJ:.o=.d) $(FUZZ_BINS:=.d)
+
+# With ISA-L, the npz target is also built on the zlib fallback (only
+# inflater.o differs), so both inflaters are fuzzed.
+$(FUZZ_DIR)/zlib/inflater.o: loader/inflater.c
+	@mkdir -p $(@D)
+	$(FUZZ_CC) -UHS_HAVE_ISAL -fsanitize=fuzzer-no-link,address,undefined -MMD -MP -c -o $@ $<
+
+$(FUZZ_DIR)/fuzz_npz_zlib: tests/fuzz/fuzz_npz.c $(filter-out $(FUZZ_DIR)/obj/loader/inflater.o,$(FUZZ_OBJ)) $(FUZZ_DIR)/zlib/inflater.o
+	$(FUZZ_CC) -fsanitize=fuzzer,address,undefined -o $@ $^ $(LDLIBS)
 
 install: hloscope
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1

@@ -1,8 +1,11 @@
-/* replay.c - runs LLVMFuzzerTestOneInput (tests/fuzz/fuzz_*.c) on saved
- * inputs without libFuzzer, so the corpus and any crash file can be
- * replayed by the normal (and the ASan) build:
+/* replay.c - runs a libFuzzer target's LLVMFuzzerTestOneInput on saved
+ * inputs without libFuzzer, so that the seed corpus and any crash file are
+ * replayed by the normal and the ASan build.  `make units` links this file
+ * with each target tests/fuzz/fuzz_<target>.c into
+ * $(B)/tests/fuzz/replay_<target>; tests/suites/fuzz_replay.sh replays
+ * tests/fuzz/corpus/<target>/ with it, for every target.
  *
- *   build/release/tests/fuzz_replay FILE_OR_DIR...
+ *   build/release/tests/fuzz/replay_npz FILE_OR_DIR...
  *
  * Folders are read one level deep, files in name order.  Prints one line per
  * argument with the number of inputs run; exits 0 when all were run, 1 on
@@ -17,6 +20,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
+static const char *prog = "replay";
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static int replay_file(const char *path)
@@ -26,7 +31,7 @@ static int replay_file(const char *path)
 	size_t n = 0, cap = 0;
 
 	if (!f) {
-		fprintf(stderr, "fuzz_replay: %s: %s\n", path, strerror(errno));
+		fprintf(stderr, "%s: %s: %s\n", prog, path, strerror(errno));
 		return -1;
 	}
 	for (;;) {
@@ -34,7 +39,7 @@ static int replay_file(const char *path)
 			size_t ncap = cap ? cap * 2 : 65536;
 			uint8_t *nb = realloc(buf, ncap);
 			if (!nb) {
-				fprintf(stderr, "fuzz_replay: %s: out of memory\n", path);
+				fprintf(stderr, "%s: %s: out of memory\n", prog, path);
 				free(buf);
 				fclose(f);
 				return -1;
@@ -50,7 +55,7 @@ static int replay_file(const char *path)
 	int bad = ferror(f);
 	fclose(f);
 	if (bad) {
-		fprintf(stderr, "fuzz_replay: %s: read error\n", path);
+		fprintf(stderr, "%s: %s: read error\n", prog, path);
 		free(buf);
 		return -1;
 	}
@@ -84,7 +89,7 @@ static long replay_dir(const char *dir)
 	struct dirent *de;
 
 	if (!d) {
-		fprintf(stderr, "fuzz_replay: %s: %s\n", dir, strerror(errno));
+		fprintf(stderr, "%s: %s: %s\n", prog, dir, strerror(errno));
 		return -1;
 	}
 	while ((de = readdir(d)) != NULL) {
@@ -126,8 +131,12 @@ int main(int argc, char **argv)
 {
 	int status = 0;
 
+	if (argv[0] && *argv[0]) {
+		const char *slash = strrchr(argv[0], '/');
+		prog = slash ? slash + 1 : argv[0];
+	}
 	if (argc < 2) {
-		fprintf(stderr, "usage: fuzz_replay FILE_OR_DIR...\n");
+		fprintf(stderr, "usage: %s FILE_OR_DIR...\n", prog);
 		return 1;
 	}
 	for (int i = 1; i < argc; i++) {
@@ -135,7 +144,7 @@ int main(int argc, char **argv)
 		long n;
 
 		if (stat(argv[i], &st) != 0) {
-			fprintf(stderr, "fuzz_replay: %s: %s\n", argv[i], strerror(errno));
+			fprintf(stderr, "%s: %s: %s\n", prog, argv[i], strerror(errno));
 			status = 1;
 			continue;
 		}
@@ -146,7 +155,7 @@ int main(int argc, char **argv)
 		if (n < 0)
 			status = 1;
 		else
-			printf("fuzz_replay: %s: %ld inputs\n", argv[i], n);
+			printf("%s: %s: %ld inputs\n", prog, argv[i], n);
 	}
 	return status;
 }

@@ -1,16 +1,18 @@
 /* test_query.c - the query API (query/query.h) on the in-memory fixture graph
- * (tests/fuzz/query/fixture.h) and, when $DATA is set, on a real file:
+ * (tests/unit/query_fixture.h) and, when $DATA is set, on a real file:
  * result structure, row node / config ids, errors with columns and the
  * caret text, actions, export, printers, completion, rebinding to another
- * graph.
+ * graph, the parser's limits and a few thousand generated lines (no crash,
+ * no sanitizer report; the fuzz corpus is replayed by tests/fuzz/replay.c).
  * The language itself is covered by the tests/query files. */
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "query/query.h"
-#include "tests/fuzz/query/fixture.h"
+#include "tests/unit/query_fixture.h"
 #include "tests/unit/t.h"
 
 static query_session *S;
@@ -422,6 +424,108 @@ static void test_rebind(void)
 	query_result_free(&r);
 }
 
+/* One line as a front end handles it: run it, write the result in every
+ * format (or the error with its caret), complete at three places. */
+static void exercise(FILE *sink, const char *line)
+{
+	query_result r;
+	hs_error err;
+	char buf[256];
+	size_t n = strlen(line);
+
+	if (run(line, &r, &err) == 0) {
+		for (int f = 0; f < 3; f++)
+			query_write(sink, &r, (query_format)f, &err);
+	} else {
+		query_error_caret(err.msg, line, query_error_column(S), buf, sizeof buf);
+	}
+	query_result_free(&r);
+	int pos[3] = {0, (int)(n / 2), (int)n};
+	for (int i = 0; i < 3; i++) {
+		int files;
+		int start = pos[i];
+		while (start > 0 && line[start - 1] != ' ')
+			start--;
+		query_strv_free(query_complete(S, line, start, pos[i], &files));
+	}
+}
+
+/* Lines made of query words, operators and noise, from a fixed seed. */
+static void test_generated(int count)
+{
+	static const char *const parts[] = {
+		"nodes", "where", "count", "by", "stats", "show", "sort", "desc", "limit", "configs",
+		"config", "neighbors", "depth", "up", "down", "path", "operands", "users", "opcode",
+		"shape", "rank", "elem", "cost", "flops", "id", "runtime", "predicted", "in", "not",
+		"and", "or", "=", "!=", "<", ">=", "~", "!~", "(", ")", ",", "+", "-", "*", "/", "%",
+		"1", "0", "2.5", "1e9", "-3", "\"f32\"", "'x", "dot", "get-tuple-element", "#",
+		"help", "compare", "best", "all", "fields", "opcodes", "computations", "\\", "@",
+		"\xff", "f3", "c0", "is_root", "shape_dimensions_product", "&&", "||", "!", "*",
+	};
+	const size_t np = sizeof parts / sizeof parts[0];
+	uint64_t x = 0x9e3779b97f4a7c15ull;
+	char line[512];
+	FILE *sink = fopen("/dev/null", "w");
+
+	if (!sink) {
+		CHECK("generated: /dev/null", 0);
+		return;
+	}
+	for (int i = 0; i < count; i++) {
+		size_t n = 0;
+		int words = 1 + (int)(x % 12);
+		for (int w = 0; w < words && n < sizeof line - 64; w++) {
+			x ^= x << 13;
+			x ^= x >> 7;
+			x ^= x << 17;
+			const char *p = parts[x % np];
+			n += (size_t)snprintf(line + n, sizeof line - n, "%s%s", w ? " " : "", p);
+		}
+		exercise(sink, line);
+	}
+	fclose(sink);
+	CHECK("generated: 3000 lines of query words ran", 1);
+}
+
+/* Deep nesting and very long expressions are errors, not stack overflows. */
+static void test_limits(void)
+{
+	query_result r;
+	hs_error err;
+	size_t big = 200000;
+	char *q = malloc(big + 64);
+
+	if (!q) {
+		CHECK("limits: memory", 0);
+		return;
+	}
+	strcpy(q, "nodes where ");
+	size_t k = strlen(q);
+	for (size_t i = 0; i < 100000; i++)
+		q[k++] = '(';
+	q[k] = '\0';
+	CHECK("limits: 100000 parentheses fail cleanly",
+	      run(q, &r, &err) < 0 && strstr(err.msg, "nested too deeply"));
+	k = strlen("nodes where ");
+	for (size_t i = 0; i < 50000; i++) {
+		memcpy(q + k, "id+", 3);
+		k += 3;
+	}
+	strcpy(q + k, "1 > 0");
+	CHECK("limits: 50000 terms fail cleanly", run(q, &r, &err) < 0 && strstr(err.msg, "too long"));
+	k = strlen("nodes where ");
+	for (size_t i = 0; i < 100000; i++)
+		q[k++] = 'n', q[k++] = ' ';
+	strcpy(q + k, "id");
+	memcpy(q + strlen("nodes where "), "not", 3);
+	CHECK("limits: a long chain of words fails cleanly", run(q, &r, &err) < 0);
+	memset(q, 'a', big);
+	q[big] = '\0';
+	CHECK("limits: a 200000-byte word is an unknown command",
+	      run(q, &r, &err) < 0 && strstr(err.msg, "unknown command"));
+	free(q);
+}
+
 int main(void)
 {
 	hs_error err;
@@ -439,6 +543,8 @@ int main(void)
 	test_completion();
 	test_tables_of_api();
 	test_rebind();
+	test_limits();
+	test_generated(3000);
 	query_session_free(S);
 	graph_free(g);
 	T_DONE();

@@ -1,5 +1,6 @@
-/* fixture.h - a small layout graph built in memory, for the query language's
- * unit test and fuzz target (no file needed).
+/* query_fixture.h - a small layout graph built in memory, for the query
+ * language's unit test and fuzz target (tests/fuzz/fuzz_query.c); no file
+ * needed.
  *
  *   0 parameter f32[8,16]{1,0}    computation 0
  *   1 parameter f32[16,4]{1,0}    computation 0

@@ -5,13 +5,8 @@
  * and completion is asked at a few positions.  Lines mentioning `export`
  * are skipped: they would write files.
  *
- *   clang ... -fsanitize=fuzzer,address,undefined tests/fuzz/query/fuzz_query.c $(LIB_SRC)
- *   build/fuzz/fuzz_query -max_total_time=60 tests/fuzz/corpus/query
- *
- * tests/unit/test_query_fuzz.c includes this file with FUZZ_QUERY_NO_ENTRY
- * and replays tests/fuzz/corpus/query/ through fuzz_query_one() in the
- * normal and ASan builds.  (It lives outside tests/fuzz/fuzz_*.c, which the
- * npz replay tool links together, so the two entry points do not clash.)
+ *   make fuzz && build/fuzz/fuzz_query -max_total_time=60 tests/fuzz/corpus/query
+ * tests/fuzz/replay.c runs the same function on saved inputs (make units).
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -20,7 +15,7 @@
 #include <strings.h>
 
 #include "query/query.h"
-#include "tests/fuzz/query/fixture.h"
+#include "tests/unit/query_fixture.h"
 
 static int fuzz_query_line(query_session *s, FILE *sink, const char *line)
 {
@@ -49,7 +44,9 @@ static int fuzz_query_line(query_session *s, FILE *sink, const char *line)
 	return 0;
 }
 
-static int fuzz_query_one(const uint8_t *data, size_t size)
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static hs_graph *g;
 	static query_session *s;
@@ -77,11 +74,3 @@ static int fuzz_query_one(const uint8_t *data, size_t size)
 	free(text);
 	return 0;
 }
-
-#ifndef FUZZ_QUERY_NO_ENTRY
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
-{
-	return fuzz_query_one(data, size);
-}
-#endif
