@@ -7,12 +7,14 @@
 #   4  cli/                      main and the subcommands
 #   3  tui/   repl/              the explorer; the readline front end
 #   2  query/                    the query language (library)
-#   1  render/   model/          drawing; cost models, training, compare
+#   1  render/ model/ synth/     drawing; cost models, training, compare;
+#                                the synthetic demo dataset
 #   0  loader/                   zip, npy, npz, the graph, HLO facts
 #
-# Folders on the same layer do not include each other either (render/ and
-# model/ are independent, so are tui/ and repl/), and only cli/ includes
-# repl/: the explorer's `:` line uses query/, never the readline front end.
+# Folders on the same layer do not include each other either (render/,
+# model/ and synth/ are independent, so are tui/ and repl/), and only cli/
+# includes repl/: the explorer's `:` line uses query/, never the readline
+# front end.
 # An include without a folder ("error.h") names a file of the including
 # file's own folder.  A folder missing from this list fails: give a new
 # module its layer here.
@@ -21,7 +23,7 @@
 # on a small made-up tree with known breaks, so that it is seen to fail.
 . tests/lib.sh
 
-LAYERS="loader:0 render:1 model:1 query:2 tui:3 repl:3 cli:4 tests:5"
+LAYERS="loader:0 render:1 model:1 synth:1 query:2 tui:3 repl:3 cli:4 tests:5"
 
 # check_tree DIR: prints "FILE:LINE: why" for every include under DIR that
 # breaks the order (nothing when all is well).
