@@ -25,6 +25,8 @@ void tui_table_init(tui_table *tb, const tui_table_ops *ops, void *ctx, int64_t 
 
 void tui_table_free(tui_table *tb)
 {
+	for (int i = 0; i < tb->nterms; i++)
+		tui_term_free(&tb->terms[i]);
 	free(tb->scratch);
 	free(tb->rank);
 	free(tb->cols);
@@ -33,8 +35,8 @@ void tui_table_free(tui_table *tb)
 	memset(tb, 0, sizeof *tb);
 }
 
-static int push_col(tui_col **arr, int *n, int *cap, const char *name, int key, int width,
-		    int numeric)
+/* Appends a copy of column c to arr[*n]; its index, or -1 when out of memory. */
+static int push_col(tui_col **arr, int *n, int *cap, const tui_col *c)
 {
 	if (*n == *cap) {
 		int nc = *cap ? *cap * 2 : 16;
@@ -44,23 +46,32 @@ static int push_col(tui_col **arr, int *n, int *cap, const char *name, int key, 
 		*arr = p;
 		*cap = nc;
 	}
-	tui_col *c = &(*arr)[(*n)++];
-	memset(c, 0, sizeof *c);
-	snprintf(c->name, sizeof c->name, "%s", name);
-	c->key = key;
-	c->width = width;
-	c->numeric = numeric;
+	(*arr)[(*n)++] = *c;
 	return *n - 1;
+}
+
+static tui_col make_col(const char *name, int key, int width, int numeric)
+{
+	tui_col c;
+
+	memset(&c, 0, sizeof c);
+	snprintf(c.name, sizeof c.name, "%s", name);
+	c.key = key;
+	c.width = width;
+	c.numeric = numeric;
+	return c;
 }
 
 int tui_table_add_col(tui_table *tb, const char *name, int key, int width, int numeric)
 {
-	return push_col(&tb->cols, &tb->ncols, &tb->capcols, name, key, width, numeric);
+	tui_col c = make_col(name, key, width, numeric);
+	return push_col(&tb->cols, &tb->ncols, &tb->capcols, &c);
 }
 
 int tui_table_add_avail(tui_table *tb, const char *name, int key, int width, int numeric)
 {
-	return push_col(&tb->avail, &tb->navail, &tb->capavail, name, key, width, numeric);
+	tui_col c = make_col(name, key, width, numeric);
+	return push_col(&tb->avail, &tb->navail, &tb->capavail, &c);
 }
 
 int tui_table_init_spec(tui_table *tb, const tui_table_spec *spec, void *ctx, int64_t nrows)
@@ -69,16 +80,12 @@ int tui_table_init_spec(tui_table *tb, const tui_table_spec *spec, void *ctx, in
 
 	tui_table_init(tb, spec->ops, ctx, nrows);
 	tb->order = spec->order;
-	for (int i = 0; i < spec->ncols; i++) {
-		const tui_col *c = &spec->cols[i];
-		if (tui_table_add_col(tb, c->name, c->key, c->width, c->numeric) < 0)
+	for (int i = 0; i < spec->ncols; i++)
+		if (push_col(&tb->cols, &tb->ncols, &tb->capcols, &spec->cols[i]) < 0)
 			rc = -1;
-	}
-	for (int i = 0; i < spec->navail; i++) {
-		const tui_col *c = &spec->avail[i];
-		if (tui_table_add_avail(tb, c->name, c->key, c->width, c->numeric) < 0)
+	for (int i = 0; i < spec->navail; i++)
+		if (push_col(&tb->avail, &tb->navail, &tb->capavail, &spec->avail[i]) < 0)
 			rc = -1;
-	}
 	tb->frozen = spec->frozen;
 	tb->ccol = spec->ccol < tb->ncols ? spec->ccol : 0;
 	if (spec->title)
@@ -125,11 +132,13 @@ void tui_table_del_col(tui_table *tb, int i)
 	for (int j = 0; j < tb->nterms; j++)
 		if (tb->terms[j].col != i)
 			tb->terms[k++] = tb->terms[j];
+		else
+			tui_term_free(&tb->terms[j]);
 	tb->nterms = k;
 	memmove(tb->cols + i, tb->cols + i + 1, (size_t)(tb->ncols - i - 1) * sizeof c);
 	tb->ncols--;
 	shift_cols(tb, i, -1);
-	push_col(&tb->avail, &tb->navail, &tb->capavail, c.name, c.key, c.width, c.numeric);
+	push_col(&tb->avail, &tb->navail, &tb->capavail, &c);
 	if (tb->frozen > i)
 		tb->frozen--;
 	if (tb->ccol >= tb->ncols)
@@ -149,7 +158,7 @@ int tui_table_show_col(tui_table *tb, const char *name, hs_error *err)
 		if (strcasecmp(tb->avail[i].name, name))
 			continue;
 		tui_col c = tb->avail[i];
-		if (tui_table_add_col(tb, c.name, c.key, c.width, c.numeric) < 0)
+		if (push_col(&tb->cols, &tb->ncols, &tb->capcols, &c) < 0)
 			return hs_fail(err, HS_EUSAGE, "out of memory");
 		memmove(tb->cols + at + 1, tb->cols + at, (size_t)(tb->ncols - 1 - at) * sizeof c);
 		tb->cols[at] = c;
@@ -203,6 +212,75 @@ void tui_table_move(tui_table *tb, int64_t delta)
 }
 /* ---- Drawing -------------------------------------------------------------- */
 
+/* Widths of column i: `natural` fits its header and every cell seen,
+ * `roomy` is that or its declared width, whichever is wider. */
+static void col_widths(const tui_table *tb, int i, int *natural, int *roomy)
+{
+	const tui_col *c = &tb->cols[i];
+	int hw = tui_width(c->name) + (i == tb->sort_col);
+
+	*natural = c->seen > hw ? c->seen : hw;
+	*roomy = c->width > *natural ? c->width : *natural;
+}
+
+/* Hands out `spare` cells one at a time, round the columns (those of
+ * only[], when not NULL), to those below their natural (phase 0, text
+ * only) or roomy (phase 1) width; returns what is left. */
+static int share_out(tui_table *tb, int spare, int phase, const int *only, int nonly)
+{
+	int more = 1, n = only ? nonly : tb->ncols;
+
+	while (more && spare > 0) {
+		more = 0;
+		for (int k = 0; k < n && spare > 0; k++) {
+			int i = only ? only[k] : k;
+			tui_col *c = &tb->cols[i];
+			int natural, roomy;
+			col_widths(tb, i, &natural, &roomy);
+			if (c->numeric == TUI_LEFT || (phase == 0 && c->numeric) ||
+			    c->shown >= (phase == 0 ? natural : roomy))
+				continue;
+			c->shown++;
+			spare--;
+			more = 1;
+		}
+	}
+	return spare;
+}
+
+/* Sets every column's `shown` width for rows first..first+rows-1 of idx
+ * and w cells (see tui_col): first what the cells on screen need, text cut
+ * to the declared width; then cells left over to the cut text, then to
+ * every column up to its declared width. */
+static void fit_widths(tui_table *tb, int64_t first, int rows, int w)
+{
+	char buf[TUI_CELL];
+	int sum = 0;
+
+	for (int i = 0; i < tb->ncols; i++) {
+		tui_col *c = &tb->cols[i];
+		int hw = tui_width(c->name) + (i == tb->sort_col), natural, roomy;
+		if (c->numeric == TUI_LEFT) {
+			c->shown = c->width > hw ? c->width : hw;
+		} else {
+			for (int64_t r = first; r < first + rows && r < tb->nidx; r++) {
+				tui_table_cell(tb, tb->idx[r], i, buf);
+				int cw = tui_width(buf);
+				if (cw > c->seen)
+					c->seen = cw;
+			}
+			col_widths(tb, i, &natural, &roomy);
+			int cap = c->width > hw ? c->width : hw;
+			c->shown = c->numeric || natural <= cap ? natural : cap;
+		}
+		if (c->shown < 1)
+			c->shown = 1;
+		sum += c->shown + (i ? 1 : 0);
+	}
+	if (sum < w)
+		share_out(tb, share_out(tb, w - sum, 0, NULL, 0), 1, NULL, 0);
+}
+
 /* Columns drawn, in order, fitting w cells; keeps the current one visible. */
 static int layout_cols(tui_table *tb, int w, int *out, int cap)
 {
@@ -217,54 +295,62 @@ static int layout_cols(tui_table *tb, int w, int *out, int cap)
 		used = 0;
 		for (int i = 0; i < tb->frozen && i < tb->ncols && n < cap; i++) {
 			out[n++] = i;
-			used += tb->cols[i].width + 1;
+			used += tb->cols[i].shown + 1;
 		}
 		int saw_cur = tb->ccol < tb->frozen;
 		for (int i = tb->lcol; i < tb->ncols && n < cap; i++) {
 			if (used >= w)
 				break;
 			out[n++] = i;
-			if (i == tb->ccol && used + tb->cols[i].width <= w)
+			if (i == tb->ccol && used + tb->cols[i].shown <= w)
 				saw_cur = 1;
-			used += tb->cols[i].width + 1;
+			used += tb->cols[i].shown + 1;
 		}
 		if (saw_cur || tb->lcol >= tb->ccol)
-			return n;
+			break;
 		tb->lcol++;
 	}
+	/* A last column cut by the edge: a number cut says nothing, a text
+	 * narrower than 10 cells little; their cells go to the cut text
+	 * columns before them, when there are some. */
+	if (n > 1 && used - 1 > w) {
+		const tui_col *last = &tb->cols[out[n - 1]];
+		int natural, roomy, left = w - (used - last->shown - 1) + 1; /* its cells and the space before */
+		col_widths(tb, out[n - 1], &natural, &roomy);
+		if ((last->numeric || left - 1 < (natural < 10 ? natural : 10)) &&
+		    share_out(tb, left, 0, out, n - 1) < left)
+			n--;
+	}
+	return n;
 }
 
-void tui_table_draw(WINDOW *win, tui_table *tb, int y, int x, int h, int w, int focused)
+static void draw_title(WINDOW *win, const tui_table *tb, int y, int x, int w, int focused)
 {
-	int cols[128], n, rows, cx;
-	char buf[TUI_CELL + 8];
+	char right[64], title[160];
+	const char *mark = "";
+	attr_t a = tui_attr(TUI_C_SECTION);
 
-	tb->y = y;
-	tb->x = x;
-	tb->h = h;
-	tb->w = w;
-	if (h <= 0 || w <= 0)
-		return;
-	if (tb->title[0]) {
-		char right[64];
-		snprintf(right, sizeof right, " %lld/%lld ", (long long)tb->nidx,
-			 (long long)tb->nrows);
-		tui_put(win, y, x, w, tb->title,
-			tui_attr(TUI_C_SECTION) | (focused ? A_BOLD : 0), 1);
-		tui_put_right(win, y, x + w - (int)strlen(right), (int)strlen(right), right,
-			      tui_attr(TUI_C_DIM));
-		y++;
-		h--;
+	if (tb->paired) {
+		mark = focused ? (tui_utf8() ? "\u25b6 " : "> ") : "  ";
+		a = focused ? tui_attr(TUI_C_SECTION) | A_REVERSE | A_BOLD : tui_attr(TUI_C_DIM);
 	}
-	if (h <= 0)
-		return;
-	n = layout_cols(tb, w, cols, 128);
-	/* header */
-	cx = x;
+	snprintf(title, sizeof title, "%s%s", mark, tb->title);
+	snprintf(right, sizeof right, " %lld/%lld ", (long long)tb->nidx, (long long)tb->nrows);
+	tui_put(win, y, x, w, title, a, 1);
+	tui_put_right(win, y, x + w - (int)strlen(right), (int)strlen(right), right,
+		      tb->paired && focused ? a : tui_attr(TUI_C_DIM));
+}
+
+static void draw_header(WINDOW *win, const tui_table *tb, const int *cols, int n, int y, int x, int w,
+			int focused)
+{
+	char buf[TUI_CELL + 8];
+	int cx = x;
+
 	mvwhline(win, y, x, ' ', w);
 	for (int i = 0; i < n && cx < x + w; i++) {
 		const tui_col *c = &tb->cols[cols[i]];
-		int cw = c->width < x + w - cx ? c->width : x + w - cx;
+		int cw = c->shown < x + w - cx ? c->shown : x + w - cx;
 		attr_t a = tui_attr(TUI_C_HEADER);
 		const char *arrow = "";
 		if (cols[i] == tb->sort_col)
@@ -284,13 +370,13 @@ void tui_table_draw(WINDOW *win, tui_table *tb, int y, int x, int h, int w, int 
 			tui_put_right(win, y, cx, cw, buf, a);
 		else
 			tui_put(win, y, cx, cw, buf, a, 1);
-		cx += c->width + 1;
+		cx += c->shown + 1;
 	}
-	y++;
-	rows = h - 1;
-	tb->hint_rows = rows > 0 ? rows : 1;
-	if (rows <= 0)
-		return;
+}
+
+/* Keeps the cursor's row among the `rows` shown. */
+static void scroll_to_cursor(tui_table *tb, int rows)
+{
 	if (tb->cur >= tb->nidx)
 		tb->cur = tb->nidx ? tb->nidx - 1 : 0;
 	if (tb->cur < tb->top)
@@ -299,6 +385,34 @@ void tui_table_draw(WINDOW *win, tui_table *tb, int y, int x, int h, int w, int 
 		tb->top = tb->cur - rows + 1;
 	if (tb->top > 0 && tb->top + rows > tb->nidx)
 		tb->top = tb->nidx - rows > 0 ? tb->nidx - rows : 0;
+}
+
+void tui_table_draw(WINDOW *win, tui_table *tb, int y, int x, int h, int w, int focused)
+{
+	int cols[128], n, rows, cx;
+	char buf[TUI_CELL + 8];
+
+	tb->y = y;
+	tb->x = x;
+	tb->h = h;
+	tb->w = w;
+	if (h <= 0 || w <= 0)
+		return;
+	if (tb->title[0]) {
+		draw_title(win, tb, y, x, w, focused);
+		y++;
+		h--;
+	}
+	if (h <= 0)
+		return;
+	rows = h - 1;
+	tb->hint_rows = rows > 0 ? rows : 1;
+	if (rows > 0)
+		scroll_to_cursor(tb, rows);
+	fit_widths(tb, tb->top, rows, w);
+	n = layout_cols(tb, w, cols, 128);
+	draw_header(win, tb, cols, n, y, x, w, focused);
+	y++;
 	for (int r = 0; r < rows; r++) {
 		int64_t i = tb->top + r;
 		mvwhline(win, y + r, x, ' ', w);
@@ -317,7 +431,7 @@ void tui_table_draw(WINDOW *win, tui_table *tb, int y, int x, int h, int w, int 
 		cx = x;
 		for (int k = 0; k < n && cx < x + w; k++) {
 			const tui_col *c = &tb->cols[cols[k]];
-			int cw = c->width < x + w - cx ? c->width : x + w - cx;
+			int cw = c->shown < x + w - cx ? c->shown : x + w - cx;
 			int cls = tui_table_cell(tb, tb->idx[i], cols[k], buf);
 			attr_t a = tui_attr(cls) | rowattr;
 			if (is_cur && focused && cols[k] == tb->ccol)
@@ -326,9 +440,33 @@ void tui_table_draw(WINDOW *win, tui_table *tb, int y, int x, int h, int w, int 
 				tui_put_right(win, y + r, cx, cw, buf, a);
 			else
 				tui_put(win, y + r, cx, cw, buf, a, 1);
-			cx += c->width + 1;
+			cx += c->shown + 1;
 		}
 	}
+}
+
+int tui_table_rows_needed(const tui_table *tb)
+{
+	return (tb->title[0] ? 1 : 0) + 1 + (tb->nidx > 0 ? (int)(tb->nidx < 100000 ? tb->nidx : 100000) : 1);
+}
+
+int tui_split_rows(int h, int need_a, int need_b)
+{
+	int a;
+
+	if (need_a + need_b <= h)
+		a = need_a;
+	else if (need_b <= h / 2)
+		a = h - need_b;
+	else if (need_a <= h / 2)
+		a = need_a;
+	else
+		a = h - h * 2 / 5;
+	if (a > h - 3)
+		a = h - 3;
+	if (a < 3)
+		a = 3;
+	return a < h ? a : h;
 }
 
 int tui_table_contains(const tui_table *tb, int y, int x)
@@ -350,11 +488,11 @@ int tui_table_click(tui_table *tb, int y, int x)
 	/* the column under the pointer becomes current */
 	int cols[128], n = layout_cols(tb, tb->w, cols, 128), cx = tb->x;
 	for (int k = 0; k < n; k++) {
-		if (x >= cx && x < cx + tb->cols[cols[k]].width + 1) {
+		if (x >= cx && x < cx + tb->cols[cols[k]].shown + 1) {
 			tb->ccol = cols[k];
 			break;
 		}
-		cx += tb->cols[cols[k]].width + 1;
+		cx += tb->cols[cols[k]].shown + 1;
 	}
 	return 1;
 }
@@ -566,8 +704,12 @@ static int column_request(tui *t, tui_table *tb, tui_req req, const char *arg)
 	}
 	if (!arg)
 		arg = tui_prompt(t, "add column: ", TUI_P_COLUMN, NULL);
-	if (arg && *arg && tui_table_show_col(tb, arg, &err) < 0)
-		tui_message(t, 1, "%s", err.msg);
+	if (arg && *arg) {
+		if (tui_table_show_col(tb, arg, &err) < 0)
+			tui_message(t, 1, "%s", err.msg);
+		else
+			tui_message(t, 0, "column %s shown (- hides it)", tb->cols[tb->ccol].name);
+	}
 	return 1;
 }
 
@@ -576,7 +718,7 @@ static int write_request(tui *t, tui_table *tb, const char *arg)
 	hs_error err = {0};
 
 	if (!arg || !*arg)
-		arg = tui_prompt(t, "write CSV to: ", TUI_P_COMMAND, NULL);
+		arg = tui_prompt(t, "write CSV to: ", TUI_P_PATH, NULL);
 	if (!arg || !*arg)
 		return 1;
 	if (tui_table_write_csv(tb, arg, &err) < 0)

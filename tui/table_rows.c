@@ -7,9 +7,11 @@
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
+#include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "tui/tui.h"
 
@@ -43,42 +45,98 @@ void tui_table_set_rows(tui_table *tb, int64_t nrows)
 
 /* ---- Filtering ------------------------------------------------------------ */
 
+/* Filters read a column's cells as the column prints them: `~` is a POSIX
+ * extended regular expression (the query language's `~`), ignoring case as
+ * plain text and search do; numbers may carry the column's unit. */
+
+void tui_term_free(tui_term *t)
+{
+	if (t->re) {
+		regfree(t->re);
+		free(t->re);
+	}
+	t->re = NULL;
+}
+
+static void free_terms(tui_term *t, int n)
+{
+	for (int i = 0; i < n; i++)
+		tui_term_free(&t[i]);
+}
+
+static int compare_op(const char *op, int cmp)
+{
+	if (!strcmp(op, "=") || !strcmp(op, "=="))
+		return cmp == 0;
+	if (!strcmp(op, "!="))
+		return cmp != 0;
+	if (!strcmp(op, "<"))
+		return cmp < 0;
+	if (!strcmp(op, "<="))
+		return cmp <= 0;
+	if (!strcmp(op, ">"))
+		return cmp > 0;
+	return cmp >= 0;
+}
+
 static int term_match(const tui_table *tb, const tui_term *t, int64_t row)
 {
 	char buf[TUI_CELL];
 	const tui_col *c = &tb->cols[t->col];
 
 	if (c->numeric && t->is_num && strcmp(t->op, "~") && strcmp(t->op, "==")) {
-		double v = tui_table_value(tb, row, t->col);
+		double v;
+		if (t->by_value) { /* "= 12.3 us": the cell as printed, read back */
+			tui_table_cell(tb, row, t->col, buf);
+			if (tui_unit_parse(buf, c->unit, &v) < 0)
+				v = NAN;
+		} else
+			v = tui_table_value(tb, row, t->col);
 		if (isnan(v))
 			return !strcmp(t->op, "!=");
-		if (!strcmp(t->op, "="))
-			return v == t->num;
-		if (!strcmp(t->op, "!="))
-			return v != t->num;
-		if (!strcmp(t->op, "<"))
-			return v < t->num;
-		if (!strcmp(t->op, "<="))
-			return v <= t->num;
-		if (!strcmp(t->op, ">"))
-			return v > t->num;
-		return v >= t->num;
+		return compare_op(t->op, (v > t->num) - (v < t->num));
 	}
 	tui_table_cell(tb, row, t->col, buf);
 	if (!strcmp(t->op, "~"))
-		return strcasestr(buf, t->text) != NULL;
-	int cmp = strcasecmp(buf, t->text);
-	if (!strcmp(t->op, "=") || !strcmp(t->op, "=="))
-		return cmp == 0;
-	if (!strcmp(t->op, "!="))
-		return cmp != 0;
-	if (!strcmp(t->op, "<"))
-		return cmp < 0;
-	if (!strcmp(t->op, "<="))
-		return cmp <= 0;
-	if (!strcmp(t->op, ">"))
-		return cmp > 0;
-	return cmp >= 0;
+		return t->re && regexec(t->re, buf, 0, NULL, 0) == 0;
+	return compare_op(t->op, strcasecmp(buf, t->text));
+}
+
+/* Compiles t->text for `~`; -1 + err when it is no regular expression. */
+static int compile_term(tui_term *t, hs_error *err)
+{
+	regex_t *re = calloc(1, sizeof *re);
+
+	if (!re)
+		return hs_fail(err, HS_EUSAGE, "out of memory");
+	int rc = regcomp(re, t->text, REG_EXTENDED | REG_ICASE | REG_NOSUB);
+	if (rc != 0) {
+		char msg[128];
+		regerror(rc, re, msg, sizeof msg);
+		free(re);
+		return hs_fail(err, HS_EUSAGE, "bad regular expression '%s': %s", t->text, msg);
+	}
+	t->re = re;
+	return 0;
+}
+
+/* Plain text as a regular expression that matches it literally. */
+static int escape_regex(const char *s, char *out, size_t cap)
+{
+	size_t n = 0;
+
+	for (; *s; s++) {
+		if (strchr("\\.[]()*+?{}|^$", *s)) {
+			if (n + 1 >= cap)
+				return -1;
+			out[n++] = '\\';
+		}
+		if (n + 1 >= cap)
+			return -1;
+		out[n++] = *s;
+	}
+	out[n] = '\0';
+	return 0;
 }
 
 /* Sorting computes every shown row's key once into 16-byte items and runs
@@ -342,8 +400,33 @@ static char *trim(char *s)
 	return s;
 }
 
+/* The value of "COL OP VALUE" on a known column: a regular expression for
+ * `~`, a number (with the column's unit) for a numeric column, else text. */
+static int term_value(const tui_table *tb, tui_term *t, hs_error *err)
+{
+	const tui_col *c = &tb->cols[t->col];
+	char *end;
+
+	if (!strcmp(t->op, "~"))
+		return compile_term(t, err);
+	if (!c->numeric || !t->text[0])
+		return 0;
+	errno = 0;
+	t->num = strtod(t->text, &end);
+	t->is_num = !*end && !errno;
+	if (!t->is_num && c->unit && tui_unit_parse(t->text, c->unit, &t->num) == 0) {
+		t->is_num = 1;
+		t->by_value = !strcmp(t->op, "=") || !strcmp(t->op, "!=");
+	}
+	/* = and != also take text ("-" for no value) */
+	if (!t->is_num && t->op[0] != '=' && t->op[0] != '!')
+		return hs_fail(err, HS_EUSAGE, "'%s' is not %s (column %s; e.g. %s)", t->text,
+			       tui_unit_what(c->unit), c->name, tui_unit_example(c->unit));
+	return 0;
+}
+
 /* One term: "COL OP VALUE" with a known column, or plain text (contained in
- * the current column). */
+ * the current column, as a regular expression that matches it literally). */
 static int parse_term(const tui_table *tb, char *s, tui_term *t, hs_error *err)
 {
 	static const char *ops[] = {"==", "!=", "<=", ">=", "=", "<", ">", "~"};
@@ -370,16 +453,10 @@ static int parse_term(const tui_table *tb, char *s, tui_term *t, hs_error *err)
 		if (col >= 0) {
 			t->col = col;
 			snprintf(t->op, sizeof t->op, "%s", bop);
-			snprintf(t->text, sizeof t->text, "%s", trim(best + strlen(bop)));
-			char *end;
-			errno = 0;
-			t->num = strtod(t->text, &end);
-			t->is_num = t->text[0] && !*end && !errno;
-			if (t->op[0] != '~' && t->op[0] != '=' && t->op[0] != '!' &&
-			    tb->cols[col].numeric && !t->is_num)
-				return hs_fail(err, HS_EUSAGE, "'%s' is not a number (column %s)",
-					       t->text, tb->cols[col].name);
-			return 0;
+			if (snprintf(t->text, sizeof t->text, "%s", trim(best + strlen(bop))) >= (int)sizeof t->text)
+				return hs_fail(err, HS_EUSAGE, "filter value too long (at most %d bytes)",
+					       (int)sizeof t->text - 1);
+			return term_value(tb, t, err);
 		}
 		if (bop[0] != '~' && trim(name)[0] && !strchr(trim(name), ' '))
 			return hs_fail(err, HS_EUSAGE, "no column '%s' in this table", trim(name));
@@ -388,8 +465,9 @@ static int parse_term(const tui_table *tb, char *s, tui_term *t, hs_error *err)
 		return hs_fail(err, HS_EUSAGE, "empty filter term");
 	t->col = tb->ccol;
 	snprintf(t->op, sizeof t->op, "~");
-	snprintf(t->text, sizeof t->text, "%s", s);
-	return 0;
+	if (escape_regex(s, t->text, sizeof t->text) < 0)
+		return hs_fail(err, HS_EUSAGE, "filter text too long");
+	return compile_term(t, err);
 }
 
 int tui_table_filter(tui_table *tb, const char *expr, hs_error *err)
@@ -401,6 +479,7 @@ int tui_table_filter(tui_table *tb, const char *expr, hs_error *err)
 	snprintf(buf, sizeof buf, "%s", expr ? expr : "");
 	p = trim(buf);
 	if (!*p) {
+		free_terms(tb->terms, tb->nterms);
 		tb->nterms = 0;
 		tui_table_refresh(tb);
 		return 0;
@@ -417,16 +496,21 @@ int tui_table_filter(tui_table *tb, const char *expr, hs_error *err)
 		}
 		if (cut)
 			*cut = '\0';
-		if (n == TUI_MAX_TERMS)
+		if (n == TUI_MAX_TERMS) {
+			free_terms(terms, n);
 			return hs_fail(err, HS_EUSAGE, "at most %d filter terms", TUI_MAX_TERMS);
-		if (parse_term(tb, p, &terms[n], err) < 0)
+		}
+		if (parse_term(tb, p, &terms[n], err) < 0) {
+			free_terms(terms, n + 1);
 			return -1;
+		}
 		n++;
 		if (!cut)
 			break;
 		p = cut + skip;
 	}
-	memcpy(tb->terms, terms, sizeof terms);
+	free_terms(tb->terms, tb->nterms);
+	memcpy(tb->terms, terms, (size_t)n * sizeof terms[0]);
 	tb->nterms = n;
 	tui_table_refresh(tb);
 	return 0;
@@ -434,13 +518,20 @@ int tui_table_filter(tui_table *tb, const char *expr, hs_error *err)
 
 int tui_table_add_term(tui_table *tb, int col, const char *op, const char *text)
 {
+	hs_error err = {0};
+
 	if (tb->nterms == TUI_MAX_TERMS || col < 0 || col >= tb->ncols)
 		return -1;
-	tui_term *t = &tb->terms[tb->nterms++];
+	tui_term *t = &tb->terms[tb->nterms];
 	memset(t, 0, sizeof *t);
 	t->col = col;
 	snprintf(t->op, sizeof t->op, "%s", op);
 	snprintf(t->text, sizeof t->text, "%s", text);
+	if (strcmp(op, "==") && term_value(tb, t, &err) < 0) {
+		tui_term_free(t);
+		return -1;
+	}
+	tb->nterms++;
 	tui_table_refresh(tb);
 	return 0;
 }

@@ -58,6 +58,9 @@ enum {
 	TUI_S_CONFIGS = 16,/* configs view */
 	TUI_S_CANVAS = 32, /* graph drawing */
 	TUI_S_COMPARE = 64,/* two configs side by side (view_compare.c) */
+	TUI_S_OPENS = 128, /* views where Enter opens or acts on the selection (all but help) */
+	TUI_S_PANES = 256, /* views of two panes (computed) */
+	TUI_S_COLUMNS = 512, /* the focused table can show or hide columns (computed) */
 };
 
 #define TUI_CTRL(c) ((c) & 0x1f)
@@ -66,16 +69,16 @@ enum {
 #define TUI_REQUESTS(X)                                                                          \
 	X(UP, "up", 'k', KEY_UP, TUI_S_ALL, "move up")                                             \
 	X(DOWN, "down", 'j', KEY_DOWN, TUI_S_ALL, "move down")                                     \
-	X(LEFT, "left", 'h', KEY_LEFT, TUI_S_ALL, "previous column (pan left in a drawing)")       \
-	X(RIGHT, "right", 'l', KEY_RIGHT, TUI_S_ALL, "next column (pan right in a drawing)")       \
+	X(LEFT, "left", 'h', KEY_LEFT, TUI_S_ALL, "previous column (a drawing: the node to the left)") \
+	X(RIGHT, "right", 'l', KEY_RIGHT, TUI_S_ALL, "next column (a drawing: the node to the right)") \
 	X(PAGE_UP, "page-up", KEY_PPAGE, TUI_CTRL('b'), TUI_S_ALL, "one page up")                  \
 	X(PAGE_DOWN, "page-down", KEY_NPAGE, ' ', TUI_S_ALL, "one page down")                      \
 	X(HALF_UP, "half-up", TUI_CTRL('u'), 0, TUI_S_ALL, "half a page up")                       \
 	X(HALF_DOWN, "half-down", TUI_CTRL('d'), 0, TUI_S_ALL, "half a page down")                 \
 	X(TOP, "top", 'g', KEY_HOME, TUI_S_ALL, "first row")                                       \
 	X(BOTTOM, "bottom", 'G', KEY_END, TUI_S_ALL, "last row")                                   \
-	X(ENTER, "enter", '\n', KEY_ENTER, TUI_S_ALL, "open the selected row")                     \
-	X(NEXT_PANE, "next-pane", '\t', KEY_BTAB, TUI_S_ALL, "switch between panes")               \
+	X(ENTER, "enter", '\n', KEY_ENTER, TUI_S_OPENS, "open the selected row")                   \
+	X(NEXT_PANE, "next-pane", '\t', KEY_BTAB, TUI_S_PANES, "switch between panes")             \
 	X(BACK, "back", 'q', KEY_BACKSPACE, TUI_S_ALL, "close this view (quit on the last one)")    \
 	X(QUIT, "quit", 'Q', 0, TUI_S_ALL, "quit hloscope")                                        \
 	X(HELP, "help", '?', KEY_F(1), TUI_S_ALL, "keys and commands of this view")               \
@@ -84,12 +87,12 @@ enum {
 	X(SEARCH, "search", '/', 0, TUI_S_TABLE, "search the current column")                      \
 	X(NEXT, "next", 'n', 0, TUI_S_TABLE, "next match")                                         \
 	X(PREV, "prev", 'N', 0, TUI_S_TABLE, "previous match")                                     \
-	X(FILTER, "filter", '\\', 0, TUI_S_TABLE, "filter rows: TEXT, COL=V, COL>N, COL~RE")      \
+	X(FILTER, "filter", '\\', 0, TUI_S_TABLE, "filter rows: TEXT, COL=V, COL>N, COL<12 us, COL~RE") \
 	X(SORT_ASC, "sort", '[', 0, TUI_S_TABLE, "sort ascending on the current column")           \
 	X(SORT_DESC, "sort-desc", ']', 0, TUI_S_TABLE, "sort descending on the current column")    \
 	X(FREQ, "freq", 'F', 0, TUI_S_TABLE, "frequency table of the current column")              \
-	X(ADD_COLUMN, "column", '+', 0, TUI_S_TABLE, "add a column (any node feature, cost)")      \
-	X(DEL_COLUMN, "hide-column", '-', 0, TUI_S_TABLE, "remove the current column")             \
+	X(ADD_COLUMN, "column", '+', 0, TUI_S_COLUMNS, "add a column (any node feature, cost)")    \
+	X(DEL_COLUMN, "hide-column", '-', 0, TUI_S_COLUMNS, "remove the current column")           \
 	X(WRITE, "write", 0, 0, TUI_S_TABLE, "write the table as CSV: write FILE")                 \
 	X(GOTO, "goto", 0, 0, TUI_S_ALL, "go to a node (or row): goto N")                          \
 	X(OPEN, "open", 0, 0, TUI_S_ALL, "open a file or folder: open PATH")                       \
@@ -97,11 +100,11 @@ enum {
 	X(OVERVIEW, "overview", 'o', 0, TUI_S_GRAPH, "graph overview")                             \
 	X(NODES, "nodes", 't', 0, TUI_S_GRAPH, "table of all nodes")                               \
 	X(CONFIGS, "configs", 'c', 0, TUI_S_GRAPH, "configs, runtimes and predictions")            \
-	X(DRAW, "draw", 'v', 0, TUI_S_GRAPH, "draw the graph around the selected node")            \
+	X(DRAW, "draw", 'v', 0, TUI_S_GRAPH, "draw the graph around the selected node, or: draw ID") \
 	X(HIST_BACK, "jump-back", '<', 0, TUI_S_NODE, "back in the jump history")                  \
 	X(HIST_FWD, "jump-forward", '>', 0, TUI_S_NODE, "forward in the jump history")             \
 	X(MARK, "mark", 'm', 0, TUI_S_CONFIGS, "mark a config (two marks: A and B)")               \
-	X(COMPARE, "compare", 'C', 0, TUI_S_CONFIGS, "compare marked A and B, or one with: compare [A] B [FILE]") \
+	X(COMPARE, "compare", 'C', 0, TUI_S_GRAPH, "compare two configs: compare A B [FILE] (configs view: the marks)") \
 	X(COMPARE_ALL, "all", 'a', 0, TUI_S_COMPARE, "show every configurable node / only differing ones") \
 	X(PAN_LEFT, "pan-left", 'H', KEY_SLEFT, TUI_S_CANVAS, "pan the drawing left")              \
 	X(PAN_RIGHT, "pan-right", 'L', KEY_SRIGHT, TUI_S_CANVAS, "pan the drawing right")          \
@@ -160,11 +163,20 @@ int tui_utf8(void);
 #define TUI_LEFT 2 /* numeric value, drawn left-aligned (bars) */
 /* Views declare their columns as static tables:
  *   static const tui_col cols[] = {{.name = "id", .key = NC_ID, .width = 6, .numeric = 1}, ...}; */
+/* Widths follow the data on screen: a column is as wide as the widest of
+ * its header and the cells drawn since its view opened (so widths only
+ * grow: no jitter while scrolling).  When the columns do not all fit, a
+ * text column is cut to `width` (never below its header) and the cells
+ * left over go to the cut text columns; numbers are never cut.  A bar
+ * (TUI_LEFT) is always `width` cells. */
 typedef struct tui_col {
 	char name[48];
 	int key;     /* the view's column id */
-	int width;   /* cells */
+	int width;   /* cells: a bar's width; a text column's width when space is short */
 	int numeric; /* sorted and compared as numbers; right-aligned unless TUI_LEFT */
+	int unit;    /* enum tui_unit: what its numbers print with, and filters accept */
+	int seen;    /* widest cell drawn so far */
+	int shown;   /* cells it took when last drawn */
 } tui_col;
 #define TUI_N(a) ((int)(sizeof(a) / sizeof((a)[0])))
 
@@ -182,12 +194,17 @@ typedef double (*tui_order_fn)(void *ctx, int64_t row, const tui_col *c);
 
 #define TUI_MAX_TERMS 8
 typedef struct tui_term {
-	int col;       /* column index; -1 = current column at the time, resolved */
-	char op[3];    /* "=", "!=", "<", "<=", ">", ">=", "~" (contains) */
-	char text[96];
-	double num;
+	int col;       /* column index */
+	char op[3];    /* "=", "!=", "<", "<=", ">", ">=", "~" (regular expression), "==" (exact text) */
+	char text[192];
+	double num;    /* text as a number of the column's unit */
 	int is_num;
+	int by_value;  /* = and != compare the cells' texts read as numbers of the unit */
+	void *re;      /* "~": the compiled regex_t, owned by the term (tui_term_free) */
 } tui_term;
+
+/* Frees what a term owns (its regex) and clears it. */
+void tui_term_free(tui_term *t);
 
 typedef struct tui_table {
 	const tui_table_ops *ops;
@@ -213,6 +230,7 @@ typedef struct tui_table {
 	char rank_name[48];
 	int y, x, h, w;         /* where it was last drawn (mouse) */
 	int hint_rows;          /* rows of data last drawn */
+	int paired;             /* one of two panes: the title shows which has the focus */
 } tui_table;
 
 void tui_table_init(tui_table *tb, const tui_table_ops *ops, void *ctx, int64_t nrows);
@@ -249,7 +267,18 @@ void tui_table_refresh(tui_table *tb);
 void tui_table_set_rows(tui_table *tb, int64_t nrows);
 /* The source's texts changed under the same rows: drops cached sort keys. */
 void tui_table_changed(tui_table *tb);
+/* Draws the title (when set), the header and the rows that fit in h rows.
+ * A paired table's title says whether it has the focus: reversed with a
+ * marker when focused, dim when not. */
 void tui_table_draw(WINDOW *win, tui_table *tb, int y, int x, int h, int w, int focused);
+/* Rows the table would take to show every row: title, header, rows (one
+ * for "(empty)"). */
+int tui_table_rows_needed(const tui_table *tb);
+/* Two panes stacked in h rows: the rows for the first.  Each gets what it
+ * needs when both fit (the leftover below the second); else a pane that
+ * needs at most half keeps its size and the other takes the rest; else the
+ * first gets three fifths.  Each keeps at least three rows. */
+int tui_split_rows(int h, int need_a, int need_b);
 /* Text (into buf[TUI_CELL], returning the cell class) and number (NAN =
  * none) of column `col` of source row `row`. */
 #define TUI_CELL 256
@@ -348,8 +377,19 @@ void tui_pop_later(tui *t);
 /* A message on the status line until the next key. */
 void tui_message(tui *t, int error, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 /* Reads a line on the bottom row; returns NULL when cancelled.  The text is
- * valid until the next prompt. `kind` picks a history and completion. */
-enum { TUI_P_COMMAND, TUI_P_SEARCH, TUI_P_FILTER, TUI_P_COLUMN, TUI_P_NKINDS };
+ * valid until the next prompt, without spaces around it (but a search's).
+ * `kind` picks a history and what Tab completes.  `initial` (may be NULL) is
+ * a default shown selected: typing replaces it, Right or End keep it to
+ * edit, Enter takes it (lineedit.h). */
+enum {
+	TUI_P_COMMAND, /* `:` lines: commands, queries, their arguments */
+	TUI_P_SEARCH,  /* no completion; spaces kept */
+	TUI_P_FILTER,  /* column names */
+	TUI_P_COLUMN,  /* one name of a column to add */
+	TUI_P_PATH,    /* one file name */
+	TUI_P_CONFIGS, /* config selectors (best, worst, default), then a file */
+	TUI_P_NKINDS
+};
 const char *tui_prompt(tui *t, const char *label, int kind, const char *initial);
 tui_view *tui_top(tui *t);
 tui_table *tui_focused_table(tui_view *v);
@@ -377,6 +417,29 @@ void tui_drawing_cache_free(tui_doc *d);
 
 /* ---- Numbers as text (format.c) ------------------------------------------ */
 
+/* Units of a column's numbers: one table of suffixes per kind serves the
+ * formatter (how the column prints) and the parser (what a filter on the
+ * column accepts): a filter "cost < 12 us" reads what the cells show. */
+enum tui_unit {
+	TUI_U_NONE,    /* plain numbers */
+	TUI_U_NS,      /* durations in nanoseconds: "23.271 s", "1.234 ms", "12 ns" */
+	TUI_U_SECONDS, /* durations in seconds: "12.3 us", "1.5 ms" */
+	TUI_U_BYTES,   /* "2.1 GB", "512 B" (also kB, MB, TB, KiB, MiB, GiB, TiB) */
+	TUI_U_FLOP,    /* "1.5 GFLOP" (kFLOP, MFLOP, TFLOP, PFLOP) */
+	TUI_U_PERCENT, /* "24.6%" */
+	TUI_NUNITS
+};
+/* v (in the unit's base: ns, s, bytes, FLOP, percent) as its columns print
+ * it; "-" for NaN. */
+void tui_unit_format(char *buf, size_t cap, int unit, double v);
+/* A number with an optional unit of the kind ("12 us", "1ms", "2.1GB",
+ * "5%"; a bare number is in the base unit) into *out in the base unit.
+ * Returns 0, or -1 when s is no such number. */
+int tui_unit_parse(const char *s, int unit, double *out);
+/* "a duration", "a size in bytes"... and an example ("12 us"), for messages. */
+const char *tui_unit_what(int unit);
+const char *tui_unit_example(int unit);
+
 /* Runtime text: normalized for tile, ns/us/ms/s for layout. */
 void tui_fmt_runtime(char *buf, size_t cap, const hs_graph *g, double v);
 /* A duration in nanoseconds as "1.234 ms" (s, ms, us or ns). */
@@ -392,15 +455,18 @@ void tui_set_mask_model(int on);
 int tui_model_masked(void);
 int tui_model_hidden(char *buf, size_t cap);
 
-/* Configs view: the marked configs (-1 when unmarked), for comparison views. */
-void tui_configs_marks(const tui_view *v, int64_t *a, int64_t *b);
+/* Configs view: the marked configs (-1 when unmarked), for comparison views;
+ * returns 1 when v is a configs view (else 0, both -1). */
+int tui_configs_marks(const tui_view *v, int64_t *a, int64_t *b);
 
 /* Two configs side by side (view_compare.c).  Selectors as in
  * model/compare.h (index, best, worst, default); file_b (may be NULL)
  * names another file of the same graph for B. */
 int tui_open_compare(tui *t, tui_doc *d, const char *sel_a, const char *sel_b, const char *file_b);
-/* The configs view's `compare` request: "A B [FILE]" or "B" in arg, else
- * the marks A and B, else the mark (or cursor) and a prompt for B. */
+/* The `compare` request of any graph view: "A B [FILE]" in arg; in the
+ * configs view also "B" (A the mark or the cursor), or no arg: the marks A
+ * and B, else the mark (or cursor) and a prompt for B.  Elsewhere no arg
+ * prompts for "A B". */
 int tui_compare_request(tui *t, tui_view *v, const char *arg);
 /* The drawing around `node` with `ids` highlighted (copied). */
 int tui_open_drawing_highlight(tui *t, tui_doc *d, int64_t node, const int64_t *ids, size_t n);
@@ -412,6 +478,8 @@ void tui_run_query(tui *t, tui_view *v, const char *text);
  * candidate; returns 1 when the position takes a file path. */
 typedef void (*tui_word_fn)(void *ctx, const char *word, const char *prefix);
 int tui_query_complete(tui *t, const char *line, int start, tui_word_fn add, void *ctx);
+/* 1 when `name` is a command of the query language. */
+int tui_query_knows(const char *name);
 /* Frees the document's query session (doc.c calls it when the last
  * reference goes). */
 void tui_query_free(tui_doc *d);

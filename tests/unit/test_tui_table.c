@@ -49,6 +49,127 @@ static void make(tui_table *tb, int64_t n)
 	tui_table_add_avail(tb, "extra", 2, 6, 1);
 }
 
+/* A column of durations: row i took i microseconds, printed as the
+ * explorer prints seconds ("12 us", "1.5 ms"). */
+static int time_cell(void *ctx, int64_t row, const tui_col *c, char *buf, size_t cap)
+{
+	(void)ctx;
+	(void)c;
+	tui_unit_format(buf, cap, TUI_U_SECONDS, (double)row * 1e-6);
+	return TUI_C_DEFAULT;
+}
+
+static double time_value(void *ctx, int64_t row, const tui_col *c)
+{
+	(void)ctx;
+	(void)c;
+	return (double)row * 1e-6;
+}
+
+static const tui_table_ops time_ops = {time_cell, time_value};
+
+static double parsed(const char *s, int unit)
+{
+	double v;
+	return tui_unit_parse(s, unit, &v) == 0 ? v : NAN;
+}
+
+/* Units: the parser reads what the formatter writes, every kind. */
+static void units(void)
+{
+	char buf[64];
+
+	CHECK_NEAR("1ms as nanoseconds", parsed("1ms", TUI_U_NS), 1e6, 1e-6);
+	CHECK_NEAR("23.271 s as nanoseconds", parsed("23.271 s", TUI_U_NS), 23.271e9, 1);
+	CHECK_NEAR("12 us as seconds", parsed("12 us", TUI_U_SECONDS), 12e-6, 1e-15);
+	CHECK_NEAR("micro sign", parsed("12\u00b5s", TUI_U_SECONDS), 12e-6, 1e-15);
+	CHECK_NEAR("2.1 GB", parsed("2.1 GB", TUI_U_BYTES), 2.1e9, 1);
+	CHECK_NEAR("binary sizes", parsed("1 KiB", TUI_U_BYTES), 1024, 0);
+	CHECK_NEAR("1.5 GFLOP", parsed("1.5 GFLOP", TUI_U_FLOP), 1.5e9, 1);
+	CHECK_NEAR("units ignore case", parsed("3 mb", TUI_U_BYTES), 3e6, 1e-6);
+	CHECK_NEAR("percent", parsed("5%", TUI_U_PERCENT), 5, 0);
+	CHECK_NEAR("a bare number is in the base unit", parsed("250", TUI_U_NS), 250, 0);
+	CHECK("an unknown unit is refused", isnan(parsed("12 parsecs", TUI_U_SECONDS)) &&
+						  isnan(parsed("12 GB", TUI_U_SECONDS)) &&
+						  isnan(parsed("12 us", TUI_U_NONE)) && isnan(parsed("us", TUI_U_NS)) &&
+						  isnan(parsed("1 us 2", TUI_U_NS)));
+	static const struct {
+		int unit;
+		double v;
+		const char *text;
+	} shown[] = {
+		{TUI_U_NS, 23271000000.0, "23.271 s"}, {TUI_U_NS, 1234567, "1.235 ms"},
+		{TUI_U_NS, 12, "12 ns"}, {TUI_U_SECONDS, 12.3e-6, "12.3 us"},
+		{TUI_U_SECONDS, 0, "0"}, {TUI_U_BYTES, 2.1e9, "2.1 GB"}, {TUI_U_BYTES, 512, "512 B"},
+		{TUI_U_FLOP, 1.5e9, "1.5 GFLOP"}, {TUI_U_PERCENT, 24.56, "24.6%"},
+		{TUI_U_NONE, 7, "7"}, {TUI_U_NS, NAN, "-"},
+	};
+	int ok = 1, back = 1;
+	for (size_t i = 0; i < sizeof shown / sizeof shown[0]; i++) {
+		tui_unit_format(buf, sizeof buf, shown[i].unit, shown[i].v);
+		if (strcmp(buf, shown[i].text)) {
+			printf("# unit %d: %g printed '%s', wanted '%s'\n", shown[i].unit, shown[i].v, buf,
+			       shown[i].text);
+			ok = 0;
+		}
+		double v = parsed(buf, shown[i].unit);
+		if (!isnan(shown[i].v) && !(fabs(v - shown[i].v) <= 5e-3 * fabs(shown[i].v)))
+			back = 0;
+	}
+	CHECK("values print with their unit", ok);
+	CHECK("what a column prints reads back as its value", back);
+
+	tui_table tb;
+	hs_error err = {0};
+	tui_table_init(&tb, &time_ops, NULL, 2000);
+	tui_table_add_col(&tb, "t", 0, 8, 1);
+	tb.cols[0].unit = TUI_U_SECONDS;
+	CHECK("filter t < 12 us", tui_table_filter(&tb, "t < 12 us", &err) == 0 && tb.nidx == 12);
+	CHECK("filter t >= 1ms", tui_table_filter(&tb, "t>=1ms", &err) == 0 && tb.nidx == 1000);
+	int64_t want = 0;
+	for (int64_t r = 0; r < 2000; r++) {
+		time_cell(NULL, r, NULL, buf, sizeof buf);
+		want += !strcmp(buf, "1.23 ms");
+	}
+	CHECK("filter t = 1.23 ms keeps the rows that show 1.23 ms",
+	      tui_table_filter(&tb, "t = 1.23ms", &err) == 0 && tb.nidx == want && want >= 9 &&
+		      tui_table_goto(&tb, 1230));
+	CHECK("filter with a unit of another kind fails",
+	      tui_table_filter(&tb, "t < 12 GB", &err) < 0 && strstr(err.msg, "not a duration") &&
+		      strstr(err.msg, "12 us"));
+	tui_table_free(&tb);
+}
+
+/* `~` is a regular expression; plain text is matched literally. */
+static void regexes(void)
+{
+	tui_table tb;
+	hs_error err = {0};
+
+	make(&tb, 1000);
+	CHECK("~ anchors at the start", tui_table_filter(&tb, "name~^N[0-2]$", &err) == 0 &&
+						tb.nidx == 143 + 143 + 143);
+	CHECK("~ ignores case as plain text does", tui_table_filter(&tb, "name~^n6", &err) == 0 &&
+							 tb.nidx == 142);
+	CHECK("~ alternatives", tui_table_filter(&tb, "name~N1|N2", &err) == 0 && tb.nidx == 286);
+	CHECK("~ on a numeric column reads its text", tui_table_filter(&tb, "value~^-$", &err) == 0 &&
+							       tb.nidx == 100);
+	CHECK("a bad regular expression is an error",
+	      tui_table_filter(&tb, "name~(N1", &err) < 0 && strstr(err.msg, "bad regular expression '(N1'"));
+	CHECK("... that keeps the old filter", tb.nterms == 1 && tb.nidx == 100);
+	tb.ccol = 1;
+	CHECK("plain text is literal", tui_table_filter(&tb, "N.", &err) == 0 && tb.nidx == 0);
+	CHECK("plain text matches inside", tui_table_filter(&tb, "6", &err) == 0 && tb.nidx == 142);
+	char text[256];
+	tui_table_filter_text(&tb, text, sizeof text);
+	CHECK("plain text shows as an escaped ~", tui_table_filter(&tb, "N(", &err) == 0 &&
+						      (tui_table_filter_text(&tb, text, sizeof text), 1) &&
+						      !strcmp(text, "name~N\\("));
+	CHECK("... which filters the same when typed again", tui_table_filter(&tb, text, &err) == 0 &&
+								 tb.nidx == 0);
+	tui_table_free(&tb);
+}
+
 static int sorted_by_value(const tui_table *tb, int desc)
 {
 	int seen_nan = 0;
@@ -174,5 +295,7 @@ int main(void)
 	CHECK("CSV into a missing folder fails", tui_table_write_csv(&tb, "/nonexistent/x.csv", &err) < 0);
 
 	tui_table_free(&tb);
+	units();
+	regexes();
 	T_DONE();
 }
