@@ -52,6 +52,24 @@ void lineedit_set(lineedit *e, const char *s)
 	int n = s ? decode(s, e->buf, LINEEDIT_MAX + 1) : 0;
 	e->len = e->pos = n < 0 ? 0 : n;
 	e->buf[e->len] = 0;
+	e->selected = 0;
+}
+
+void lineedit_select(lineedit *e)
+{
+	e->selected = e->len > 0;
+	e->pos = e->len;
+}
+
+/* A selected line goes when text replaces it or a deletion removes it. */
+static int drop_selection(lineedit *e)
+{
+	if (!e->selected)
+		return 0;
+	e->selected = 0;
+	e->len = e->pos = 0;
+	e->buf[0] = 0;
+	return 1;
 }
 
 void lineedit_init(lineedit *e, const char *initial, lineedit_history *h)
@@ -96,7 +114,10 @@ static int splice(lineedit *e, int from, int to, const wchar_t *ins, int nins)
 
 int lineedit_insert(lineedit *e, wchar_t c)
 {
-	if (c < 32 || c == 127 || (c >= 0x80 && c < 0xa0) || !splice(e, e->pos, e->pos, &c, 1))
+	if (c < 32 || c == 127 || (c >= 0x80 && c < 0xa0))
+		return 0;
+	drop_selection(e);
+	if (!splice(e, e->pos, e->pos, &c, 1))
 		return 0;
 	e->pos++;
 	return 1;
@@ -112,6 +133,7 @@ int lineedit_insert_text(lineedit *e, const char *s)
 	for (int i = 0; i < n; i++)
 		if (w[i] < 32 || w[i] == 127)
 			return 0;
+	drop_selection(e);
 	if (!splice(e, e->pos, e->pos, w, n))
 		return 0;
 	e->pos += n;
@@ -183,6 +205,20 @@ int lineedit_do(lineedit *e, lineedit_op op)
 {
 	int s;
 
+	if (e->selected) {
+		switch (op) {
+		case LINEEDIT_DEL_BACK:
+		case LINEEDIT_DEL_FWD:
+		case LINEEDIT_KILL_START:
+		case LINEEDIT_KILL_END:
+		case LINEEDIT_KILL_WORD:
+			return drop_selection(e);
+		default: /* moves and history keep the text to edit */
+			e->selected = 0;
+			lineedit_do(e, op);
+			return 1;
+		}
+	}
 	switch (op) {
 	case LINEEDIT_LEFT:
 		return move_to(e, e->pos > 0 ? e->pos - 1 : 0);
@@ -262,13 +298,14 @@ int lineedit_before_cursor(const lineedit *e, char *out, size_t cap, size_t *wor
 	return lineedit_text(&head, out, cap);
 }
 
-int lineedit_complete(lineedit *e, const char *const *cands, int n)
+int lineedit_complete(lineedit *e, const char *const *cands, int n, int space_after)
 {
 	char ins[LINEEDIT_MAX * 4 + 2];
 	wchar_t w[LINEEDIT_MAX + 1];
 
 	if (n <= 0)
 		return 0;
+	e->selected = 0;
 	size_t lcp = strlen(cands[0]);
 	for (int i = 1; i < n; i++) {
 		size_t j = 0;
@@ -281,7 +318,7 @@ int lineedit_complete(lineedit *e, const char *const *cands, int n)
 		lcp--;
 	if (lcp >= sizeof ins - 1)
 		return 0;
-	int space = n == 1 && lcp > 0 && cands[0][lcp - 1] != '/';
+	int space = space_after && n == 1 && lcp > 0 && cands[0][lcp - 1] != '/';
 	memcpy(ins, cands[0], lcp);
 	ins[lcp] = '\0';
 	if (space)

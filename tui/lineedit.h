@@ -7,6 +7,12 @@
  * setlocale has run); inside, one wchar_t per character, so the cursor
  * moves by characters and widths come from wcwidth.
  *
+ * A prompt may offer a default: lineedit_select() shows the whole line
+ * selected, as a browser's address bar or a dialog's default does.  The
+ * first printable character replaces it; Backspace, Delete and the kills
+ * remove it; the moves (Left, Right, Home, End, words) and history keep it
+ * as text to edit; Enter takes it as it is.
+ *
  * Ownership: a lineedit_history owns copies of its lines (free with
  * lineedit_history_free); a lineedit borrows its history and owns nothing
  * that outlives lineedit_free. */
@@ -35,6 +41,7 @@ typedef struct lineedit {
 	lineedit_history *hist;        /* borrowed; NULL = none */
 	int hpos;                      /* entry shown; hist->n = the line being edited */
 	char *saved;                   /* that line, while an entry is shown */
+	int selected;                  /* the whole line is selected (a default to replace) */
 } lineedit;
 
 typedef enum lineedit_op {
@@ -55,9 +62,11 @@ typedef enum lineedit_op {
 
 /* Starts a line with `initial` (may be NULL), the cursor at its end. */
 void lineedit_init(lineedit *e, const char *initial, lineedit_history *h);
+/* Selects the whole line (nothing when it is empty). */
+void lineedit_select(lineedit *e);
 void lineedit_free(lineedit *e);
-/* Returns 1 when the line or the cursor changed, 0 when there was nothing
- * to do (at an end, no older entry...). */
+/* Returns 1 when the line, the cursor or the selection changed, 0 when
+ * there was nothing to do (at an end, no older entry...). */
 int lineedit_do(lineedit *e, lineedit_op op);
 /* Inserts one printable character at the cursor; 0 when the line is full
  * or c is a control character. */
@@ -75,10 +84,11 @@ int lineedit_text(const lineedit *e, char *out, size_t cap);
 int lineedit_word_start(const lineedit *e);
 int lineedit_before_cursor(const lineedit *e, char *out, size_t cap, size_t *word);
 /* Replaces the word before the cursor by the longest common prefix of
- * cands[n] (which all start with it), plus a space when there is a single
- * candidate that is not a folder ending in '/'.  Returns 0 when n == 0 or
+ * cands[n] (which all start with it), plus a space when `space` and there
+ * is a single candidate that is not a folder ending in '/' (a prompt that
+ * takes one name passes 0: nothing follows it).  Returns 0 when n == 0 or
  * the result does not fit. */
-int lineedit_complete(lineedit *e, const char *const *cands, int n);
+int lineedit_complete(lineedit *e, const char *const *cands, int n, int space);
 
 /* Terminal cells taken by characters from..to-1 (each at least one). */
 int lineedit_width(const lineedit *e, int from, int to);

@@ -69,8 +69,8 @@ static void complete_path(struct cands *c, const char *word)
 }
 
 /* Candidates for the word at line[wstart..]: column names after commands
- * that take one, command names first on the line, files after open and
- * write, else what the query language expects there. */
+ * that take one, command names first on the line, files after open, write,
+ * save-display and export, else what the query language expects there. */
 static void gather(tui *t, int kind, const char *line, size_t wstart, struct cands *c)
 {
 	char word[512], first[64] = "";
@@ -78,6 +78,18 @@ static void gather(tui *t, int kind, const char *line, size_t wstart, struct can
 
 	snprintf(word, sizeof word, "%s", line + wstart);
 	sscanf(line, "%63s", first);
+	if (kind == TUI_P_PATH) {
+		complete_path(c, word);
+		return;
+	}
+	if (kind == TUI_P_CONFIGS) {
+		static const char *sel[] = {"best", "worst", "default"};
+		for (size_t i = 0; i < sizeof sel / sizeof sel[0]; i++)
+			cand_add(c, sel[i], word);
+		if (wstart > 0)
+			complete_path(c, word);
+		return;
+	}
 	if (kind == TUI_P_COLUMN || (kind == TUI_P_COMMAND && wstart > 0 && !strcmp(first, "column"))) {
 		for (int i = 0; tb && i < tb->navail; i++)
 			cand_add(c, tb->avail[i].name, word);
@@ -95,7 +107,8 @@ static void gather(tui *t, int kind, const char *line, size_t wstart, struct can
 	if (wstart == 0)
 		for (size_t i = 0; i < tui_request_count(); i++)
 			cand_add(c, tui_request_at(i)->name, word);
-	if (!strcmp(first, "open") || !strcmp(first, "write") || !strcmp(first, "save-display")) {
+	if (!strcmp(first, "open") || !strcmp(first, "write") || !strcmp(first, "save-display") ||
+	    !strcmp(first, "export")) {
 		complete_path(c, word);
 		return;
 	}
@@ -104,7 +117,9 @@ static void gather(tui *t, int kind, const char *line, size_t wstart, struct can
 }
 
 /* Tab: completes the word before the cursor; several candidates are
- * listed on the row above the prompt. */
+ * listed on the row above the prompt.  A single candidate gets a space
+ * after it where more words may follow; a prompt for one name or file gets
+ * none (Enter takes the line as it is). */
 static void complete(tui *t, int kind, lineedit *e)
 {
 	char line[TUI_LINE_CAP];
@@ -117,7 +132,8 @@ static void complete(tui *t, int kind, lineedit *e)
 	if (lineedit_before_cursor(e, line, sizeof line, &wstart) < 0)
 		return;
 	gather(t, kind, line, wstart, &c);
-	if (!lineedit_complete(e, c.v, c.n)) {
+	int more = kind == TUI_P_COMMAND || kind == TUI_P_FILTER || kind == TUI_P_CONFIGS;
+	if (!lineedit_complete(e, c.v, c.n, more)) {
 		beep();
 		return;
 	}
@@ -133,7 +149,8 @@ static void complete(tui *t, int kind, lineedit *e)
 
 /* ---- Drawing and keys ----------------------------------------------------------- */
 
-/* The prompt on the bottom row, scrolled so the cursor shows. */
+/* The prompt on the bottom row, scrolled so the cursor shows; a selected
+ * default in reverse video. */
 static void draw_line(tui *t, const char *label, const lineedit *e)
 {
 	int h, w, lw = tui_width(label), start = 0, cx = lw;
@@ -145,6 +162,7 @@ static void draw_line(tui *t, const char *label, const lineedit *e)
 	mvwhline(t->win, h - 1, 0, ' ', w);
 	tui_put(t->win, h - 1, 0, w, label, A_BOLD, 0);
 	wmove(t->win, h - 1, lw);
+	wattrset(t->win, e->selected ? A_REVERSE : A_NORMAL);
 	for (int i = start; i < e->len; i++) {
 		int cw = lineedit_width(e, i, i + 1);
 		if (cx + cw >= w)
@@ -152,6 +170,7 @@ static void draw_line(tui *t, const char *label, const lineedit *e)
 		waddnwstr(t->win, e->buf + i, 1);
 		cx += cw;
 	}
+	wattrset(t->win, A_NORMAL);
 	wmove(t->win, h - 1, lw + lineedit_width(e, start, e->pos));
 	wrefresh(t->win);
 }
@@ -227,12 +246,25 @@ static int prompt_key(tui *t, int kind, lineedit *e, int r, wint_t wc)
 	return GOING;
 }
 
+/* Spaces around an answer mean nothing, but in a search. */
+static void trim_answer(char *s)
+{
+	size_t n = strlen(s), k = 0;
+
+	while (n && s[n - 1] == ' ')
+		s[--n] = '\0';
+	while (s[k] == ' ')
+		k++;
+	memmove(s, s + k, n - k + 1);
+}
+
 const char *tui_prompt(tui *t, const char *label, int kind, const char *initial)
 {
 	lineedit e;
 	int state = GOING;
 
 	lineedit_init(&e, initial, &t->hist[kind]);
+	lineedit_select(&e);
 	curs_set(1);
 	while (state == GOING) {
 		wint_t wc;
@@ -255,6 +287,8 @@ const char *tui_prompt(tui *t, const char *label, int kind, const char *initial)
 	lineedit_free(&e);
 	if (state != DONE)
 		return NULL;
+	if (kind != TUI_P_SEARCH)
+		trim_answer(t->line);
 	lineedit_history_add(&t->hist[kind], t->line);
 	return t->line;
 }

@@ -151,20 +151,20 @@ static void completion(void)
 	lineedit_before_cursor(&e, before, sizeof before, &word);
 	CHECK("the word before the cursor", !strcmp(before, "sort us") && word == 5);
 	const char *one[] = {"users"};
-	CHECK("one candidate", lineedit_complete(&e, one, 1));
+	CHECK("one candidate", lineedit_complete(&e, one, 1, 1));
 	CHECK("one candidate: the word and a space", !strcmp(text(&e), "sort users ") && e.pos == 11);
 	lineedit_free(&e);
 
 	lineedit_init(&e, "sor", NULL);
 	const char *two[] = {"sort", "sort-desc"};
-	lineedit_complete(&e, two, 2);
+	lineedit_complete(&e, two, 2, 1);
 	CHECK("several: their common prefix, no space", !strcmp(text(&e), "sort") && e.pos == 4);
-	CHECK("no candidate: nothing", !lineedit_complete(&e, NULL, 0) && !strcmp(text(&e), "sort"));
+	CHECK("no candidate: nothing", !lineedit_complete(&e, NULL, 0, 1) && !strcmp(text(&e), "sort"));
 	lineedit_free(&e);
 
 	lineedit_init(&e, "open np", NULL);
 	const char *dir[] = {"npz/"};
-	lineedit_complete(&e, dir, 1);
+	lineedit_complete(&e, dir, 1, 1);
 	CHECK("a folder: no space after the slash", !strcmp(text(&e), "open npz/"));
 	lineedit_free(&e);
 
@@ -173,9 +173,64 @@ static void completion(void)
 	lineedit_before_cursor(&e, before, sizeof before, &word);
 	CHECK("words start after = < > ( , and spaces", !strcmp(before + word, "conv"));
 	const char *op[] = {"convolution"};
-	lineedit_complete(&e, op, 1);
+	lineedit_complete(&e, op, 1, 1);
 	CHECK("completion in the middle keeps the rest",
 	      !strcmp(text(&e), "users>1 and opcode=convolution  tail") && e.pos == 31);
+	lineedit_free(&e);
+}
+
+/* A default shown selected: typing replaces it, moves keep it. */
+static void selection(void)
+{
+	lineedit e;
+
+	lineedit_init(&e, "opcode=add", NULL);
+	lineedit_select(&e);
+	CHECK("a default is selected, the cursor at its end", e.selected && e.pos == e.len);
+	type(&e, L"users>3");
+	CHECK("the first character replaces the default", !strcmp(text(&e), "users>3") && !e.selected);
+	lineedit_free(&e);
+
+	lineedit_init(&e, "opcode=add", NULL);
+	lineedit_select(&e);
+	CHECK("right keeps the default", lineedit_do(&e, LINEEDIT_RIGHT) && !e.selected && e.pos == 10);
+	type(&e, L" and users>3");
+	CHECK("... and typing appends to it", !strcmp(text(&e), "opcode=add and users>3"));
+	lineedit_free(&e);
+
+	lineedit_init(&e, "opcode=add", NULL);
+	lineedit_select(&e);
+	lineedit_do(&e, LINEEDIT_END);
+	CHECK("end keeps it too", !e.selected && e.pos == 10 && !strcmp(text(&e), "opcode=add"));
+	lineedit_do(&e, LINEEDIT_HOME);
+	lineedit_insert(&e, L'(');
+	CHECK("edits go where the cursor is", !strcmp(text(&e), "(opcode=add"));
+	lineedit_free(&e);
+
+	lineedit_init(&e, "opcode=add", NULL);
+	lineedit_select(&e);
+	lineedit_do(&e, LINEEDIT_LEFT);
+	CHECK("left keeps it, one character back", !e.selected && e.pos == 9);
+	lineedit_free(&e);
+
+	lineedit_init(&e, "opcode=add", NULL);
+	lineedit_select(&e);
+	CHECK("backspace removes the whole default", lineedit_do(&e, LINEEDIT_DEL_BACK) && e.len == 0 &&
+							 !e.selected);
+	lineedit_free(&e);
+
+	lineedit_init(&e, "", NULL);
+	lineedit_select(&e);
+	CHECK("an empty line is never selected", !e.selected);
+	lineedit_free(&e);
+
+	lineedit_init(&e, "shape_dim", NULL);
+	lineedit_select(&e);
+	const char *one[] = {"shape_dimensions_product"};
+	lineedit_complete(&e, one, 1, 0);
+	CHECK("completion keeps the default and completes it", !e.selected &&
+	      !strcmp(text(&e), "shape_dimensions_product"));
+	CHECK("a prompt for one name gets no space after it", e.pos == e.len && e.buf[e.len - 1] != L' ');
 	lineedit_free(&e);
 }
 
@@ -197,12 +252,12 @@ static void utf8(void)
 	lineedit_before_cursor(&e, before, sizeof before, &word);
 	CHECK("the word's offset is in bytes", word == 5 && !strcmp(before + word, "réseau-λ.npz"));
 	const char *c[] = {"réseau-λ.npz.bak", "réseau-λ.npz.old"};
-	lineedit_complete(&e, c, 2);
+	lineedit_complete(&e, c, 2, 1);
 	CHECK("completion with multibyte candidates", !strcmp(text(&e), "open réseau-λ.npz."));
 	const char *cut[] = {"réseau-λ.npz.é1", "réseau-λ.npz.è2"};
 	e.len = e.pos = 17;
 	e.buf[e.len] = 0;
-	lineedit_complete(&e, cut, 2);
+	lineedit_complete(&e, cut, 2, 1);
 	CHECK("a common prefix never cuts a character", !strcmp(text(&e), "open réseau-λ.npz."));
 	lineedit_free(&e);
 
@@ -223,6 +278,7 @@ int main(void)
 	full_line();
 	history();
 	completion();
+	selection();
 	utf8();
 	T_DONE();
 }
