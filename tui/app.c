@@ -131,6 +131,8 @@ tui_view *tui_push(tui *t, const tui_view_ops *ops, void *data, tui_doc *doc, co
 		v->pane[v->npanes++] = pane0;
 	if (pane1)
 		v->pane[v->npanes++] = pane1;
+	for (int i = 0; i < v->npanes; i++)
+		v->pane[i]->paired = v->npanes > 1;
 	t->stack[t->nviews++] = v;
 	return v;
 oom:
@@ -323,10 +325,33 @@ int tui_open_path(tui *t, const char *path, hs_error *err)
 
 static void run_command(tui *t, const char *line);
 
-/* Commands every view of an open graph offers. */
-static int graph_request(tui *t, tui_view *v, tui_req req)
+/* Node id of a command's argument ("603"), or -1 with a message. */
+static int64_t node_arg(tui *t, const tui_doc *d, const char *what, const char *arg)
+{
+	char *end;
+	long long id = strtoll(arg, &end, 10);
+
+	if (end == arg || *end || id < 0 || id >= d->g->n_nodes) {
+		tui_message(t, 1, "%s: node ids are 0..%lld", what, (long long)d->g->n_nodes - 1);
+		return -1;
+	}
+	return id;
+}
+
+/* Commands every view of an open graph offers, unless the view answers
+ * them itself: each opens the view it needs. */
+static int graph_request(tui *t, tui_view *v, tui_req req, const char *arg)
 {
 	switch (req) {
+	case TUI_REQ_DRAW:
+		/* views with a node under the cursor draw around it; the others
+		 * around the root of the graph's last computation */
+		if (v->doc->g->n_nodes > 0)
+			tui_open_drawing(t, v->doc, tui_doc_comp_root(v->doc, v->doc->g->n_comps - 1));
+		return 1;
+	case TUI_REQ_COMPARE:
+		tui_compare_request(t, v, arg);
+		return 1;
 	case TUI_REQ_NODES:
 		tui_open_nodes(t, v->doc, -1, -1);
 		return 1;
@@ -354,7 +379,7 @@ static void save_display(tui *t, const char *arg)
 	int attrs = 0;
 
 	if (!arg)
-		arg = tui_prompt(t, "save the screen to: ", TUI_P_COMMAND, NULL);
+		arg = tui_prompt(t, "save the screen to: ", TUI_P_PATH, NULL);
 	if (!arg || !*arg)
 		return;
 	if (!strncmp(arg, "--attrs", 7) && (arg[7] == ' ' || !arg[7])) {
@@ -407,9 +432,7 @@ static int app_request(tui *t, tui_view *v, tui_req req, const char *arg)
 		save_display(t, arg);
 		return 1;
 	case TUI_REQ_OPEN: {
-		const char *p = arg ? arg : tui_prompt(t, "open: ", TUI_P_COMMAND, "open ");
-		if (p && !arg && !strncmp(p, "open ", 5))
-			p += 5;
+		const char *p = arg ? arg : tui_prompt(t, "open: ", TUI_P_PATH, NULL);
 		if (!p || !*p)
 			return 1;
 		char path[2048];
@@ -432,9 +455,15 @@ static void dispatch(tui *t, tui_req req, const char *arg)
 
 	if (!v || app_request(t, v, req, arg))
 		return;
+	if (req == TUI_REQ_DRAW && arg && v->doc) { /* draw ID */
+		int64_t id = node_arg(t, v->doc, "draw", arg);
+		if (id >= 0)
+			tui_open_drawing(t, v->doc, id);
+		return;
+	}
 	if (v->ops->request && v->ops->request(t, v, req, arg))
 		return;
-	if (v->doc && graph_request(t, v, req))
+	if (v->doc && graph_request(t, v, req, arg))
 		return;
 	if (req == TUI_REQ_MOUSE) {
 		for (int i = 0; i < v->npanes; i++)
@@ -466,8 +495,13 @@ static void run_command(tui *t, const char *line)
 	int argc = 0;
 	tui_view *v = tui_top(t);
 
+	char trimmed[sizeof t->line];
 	while (*line == ' ')
 		line++;
+	snprintf(trimmed, sizeof trimmed, "%s", line);
+	for (size_t n = strlen(trimmed); n && trimmed[n - 1] == ' ';)
+		trimmed[--n] = '\0';
+	line = trimmed;
 	snprintf(buf, sizeof buf, "%s", line);
 	/* a known command name first */
 	char name[64] = "";
@@ -491,11 +525,24 @@ static void run_command(tui *t, const char *line)
 		if (rc != 0)
 			return;
 	}
-	if (ri) {
+	/* query commands whose answer is a view: show ID, config N */
+	if (v && v->doc && argc == 2 && (!strcmp(argv[0], "show") || !strcmp(argv[0], "config"))) {
+		char *end;
+		long long n = strtoll(argv[1], &end, 10);
+		if (end != argv[1] && !*end) {
+			if (!strcmp(argv[0], "show")) {
+				if (node_arg(t, v->doc, "show", argv[1]) >= 0)
+					tui_open_node(t, v->doc, n);
+			} else
+				tui_open_config_values(t, v->doc, n);
+			return;
+		}
+	}
+	if (ri && !(v && v->doc && tui_query_knows(ri->name))) {
 		tui_message(t, 1, ":%s is not available in the %s view", ri->name, v->ops->name);
 		return;
 	}
-	/* everything else is a query */
+	/* everything else is a query (export FILE out of a drawing, say) */
 	tui_run_query(t, v, line);
 }
 

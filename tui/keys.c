@@ -77,6 +77,7 @@ int tui_request_takes_arg(tui_req r)
 	case TUI_REQ_SAVE_DISPLAY:
 	case TUI_REQ_EXPORT:
 	case TUI_REQ_COMPARE:
+	case TUI_REQ_DRAW:
 		return 1;
 	default:
 		return 0;
@@ -85,8 +86,13 @@ int tui_request_takes_arg(tui_req r)
 
 int tui_view_scope(const tui_view *v)
 {
-	return TUI_S_ALL | (v ? v->ops->scope : 0) | (v && v->npanes ? TUI_S_TABLE : 0) |
-	       (v && v->doc ? TUI_S_GRAPH : 0);
+	int s = TUI_S_ALL | (v ? v->ops->scope : 0) | (v && v->npanes ? TUI_S_TABLE : 0) |
+		(v && v->doc ? TUI_S_GRAPH : 0) | (v && v->npanes > 1 ? TUI_S_PANES : 0);
+	const tui_table *tb = v && v->npanes ? v->pane[v->focus >= 0 && v->focus < v->npanes ? v->focus : 0]
+					      : NULL;
+	if (tb && (tb->navail > 0 || tb->ncols > 1))
+		s |= TUI_S_COLUMNS;
+	return s;
 }
 
 int tui_key_normalize(int k)

@@ -107,8 +107,11 @@ static void q_done(tui_view *v)
 	free(q);
 }
 
-static const tui_view_ops q_ops = {"query", TUI_S_TABLE | TUI_S_GRAPH, q_draw, q_request, NULL, NULL,
+static const tui_view_ops q_ops = {"query", TUI_S_TABLE | TUI_S_GRAPH | TUI_S_OPENS, q_draw, q_request, NULL, NULL,
 				   q_done};
+/* A text result (show, help): its lines open nothing. */
+static const tui_view_ops q_text_ops = {"query", TUI_S_TABLE | TUI_S_GRAPH, q_draw, q_request, NULL, NULL,
+					q_done};
 
 static int show_result(tui *t, tui_doc *d, const char *line, query_result *res)
 {
@@ -160,7 +163,7 @@ static int show_result(tui *t, tui_doc *d, const char *line, query_result *res)
 	}
 	snprintf(q->tab.title, sizeof q->tab.title, ":%s", line);
 	snprintf(title, sizeof title, ":%s", line);
-	return tui_push(t, &q_ops, q, d, title, &q->tab, NULL) ? 0 : -1;
+	return tui_push(t, q->lines ? &q_text_ops : &q_ops, q, d, title, &q->tab, NULL) ? 0 : -1;
 }
 
 void tui_run_query(tui *t, tui_view *v, const char *text)
@@ -230,6 +233,14 @@ int tui_query_complete(tui *t, const char *line, int start, tui_word_fn add, voi
 		add(ctx, c[i], word);
 	query_strv_free(c);
 	return files;
+}
+
+int tui_query_knows(const char *name)
+{
+	for (size_t i = 0; query_command_name(i); i++)
+		if (!strcmp(query_command_name(i), name))
+			return 1;
+	return 0;
 }
 
 void tui_query_free(tui_doc *d)

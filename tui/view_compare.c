@@ -34,6 +34,7 @@ struct cmpview {
 	int64_t *rowmap, nrowmap; /* table row -> index in res->rows */
 	int64_t *changed, nchanged;
 	int64_t side_of;       /* res row whose neighbours `side` shows, -1 */
+	int side_rows;         /* rows the lower pane needs at most (its size does not follow the cursor) */
 };
 
 enum {
@@ -382,9 +383,10 @@ static void cmp_draw(tui *t, tui_view *v, WINDOW *win, int y, int x, int h, int 
 	h -= 5;
 	if (h < 4)
 		return;
-	int th = h * 3 / 5;
-	if (th < 3)
-		th = h;
+	int side = cv->side_rows;
+	if (r->kind == HS_KIND_TILE)
+		side = tui_table_rows_needed(&cv->side);
+	int th = tui_split_rows(h, tui_table_rows_needed(&cv->tab), side);
 	tui_table_draw(win, &cv->tab, y, x, th, w, v->focus == 0);
 	if (h - th >= 3)
 		tui_table_draw(win, &cv->side, y + th, x, h - th, w, v->focus == 1);
@@ -431,6 +433,23 @@ static int cmp_request(tui *t, tui_view *v, tui_req req, const char *arg)
 			return 1;
 		}
 		return 0;
+	case TUI_REQ_DRAW: { /* the node of the row, its changes highlighted */
+		int64_t node = -1;
+		if (r->kind == HS_KIND_TILE)
+			node = v->focus == 1 ? tui_table_row(&cv->side) : -1;
+		else if (v->focus == 1) {
+			const compare_row *rw = side_row(cv);
+			int64_t s = tui_table_row(&cv->side);
+			node = rw && s >= 0 && s < rw->n_nb ? rw->nb[s].node : -1;
+		} else {
+			const compare_row *rw = row_at(cv, tui_table_row(&cv->tab));
+			node = rw ? rw->node : -1;
+		}
+		if (node < 0)
+			return 0; /* the graph's root */
+		open_graph(t, v, cv, node);
+		return 1;
+	}
 	case TUI_REQ_ENTER: {
 		if (v->focus == 1 && r->kind == HS_KIND_LAYOUT) {
 			const compare_row *rw = side_row(cv);
@@ -461,9 +480,6 @@ static int cmp_request(tui *t, tui_view *v, tui_req req, const char *arg)
 			open_graph(t, v, cv, rw->node);
 		return 1;
 	}
-	case TUI_REQ_COMPARE:
-		tui_message(t, 0, "this is the comparison; q goes back to the configs");
-		return 1;
 	default:
 		return 0;
 	}
@@ -488,7 +504,7 @@ static void cmp_done(tui_view *v)
 }
 
 static const tui_view_ops cmp_ops = {
-	.name = "compare", .scope = TUI_S_TABLE | TUI_S_GRAPH | TUI_S_COMPARE, .draw = cmp_draw,
+	.name = "compare", .scope = TUI_S_TABLE | TUI_S_GRAPH | TUI_S_COMPARE | TUI_S_OPENS, .draw = cmp_draw,
 	.request = cmp_request, .select = cmp_select, .done = cmp_done,
 };
 
@@ -599,6 +615,11 @@ int tui_open_compare(tui *t, tui_doc *d, const char *sel_a, const char *sel_b, c
 	if (cv->nchanged < 0)
 		cv->nchanged = 0;
 	if (r->kind == HS_KIND_LAYOUT) {
+		int most = 0;
+		for (int64_t i = 0; i < r->n_rows; i++)
+			if (r->rows[i].n_nb > most)
+				most = r->rows[i].n_nb;
+		cv->side_rows = 2 + (most ? most : 1); /* title, header, rows */
 		tui_table_init_spec(&cv->tab, &layout_table, cv, 0);
 		tui_table_init_spec(&cv->side, &neighbour_table, cv, 0);
 		build_rowmap(cv);
@@ -629,14 +650,23 @@ int tui_compare_request(tui *t, tui_view *v, const char *arg)
 
 	if (!v || !v->doc)
 		return -1;
-	tui_configs_marks(v, &ma, &mb);
-	if (v->npanes > 0)
+	int in_configs = tui_configs_marks(v, &ma, &mb);
+	if (in_configs && v->npanes > 0)
 		cur = tui_table_row(v->pane[0]);
 	snprintf(num, sizeof num, "%lld", (long long)(ma >= 0 ? ma : cur));
-	if (arg && *arg) {
+	if (!in_configs && !(arg && *arg)) {
+		/* no config to start from: ask for both */
+		const hs_graph *g = v->doc->g;
+		const char *ans = tui_prompt(t, "compare configs (A B [FILE]; best, worst, default, N): ",
+					     TUI_P_CONFIGS, g->labeled ? "best worst" : "0 1");
+		if (!ans || !*ans)
+			return -1;
+		snprintf(buf, sizeof buf, "%s", ans);
+		n = split_words(buf, w, 4);
+	} else if (arg && *arg) {
 		snprintf(buf, sizeof buf, "%s", arg);
 		n = split_words(buf, w, 4);
-		if (n == 1) { /* B alone: A is the mark or the cursor */
+		if (n == 1 && in_configs) { /* B alone: A is the mark or the cursor */
 			w[1] = w[0];
 			w[0] = num;
 			n = 2;
@@ -653,7 +683,7 @@ int tui_compare_request(tui *t, tui_view *v, const char *arg)
 		}
 		hs_graph *g = v->doc->g;
 		snprintf(prompt, sizeof prompt, "compare config %s with (best, worst, default, N [FILE]): ", num);
-		const char *ans = tui_prompt(t, prompt, TUI_P_COMMAND, g->labeled ? "best" : "0");
+		const char *ans = tui_prompt(t, prompt, TUI_P_CONFIGS, g->labeled ? "best" : "0");
 		if (!ans || !*ans)
 			return -1;
 		snprintf(buf, sizeof buf, "%s %s", num, ans);

@@ -325,18 +325,19 @@ static void cfg_done(tui_view *v)
 }
 
 static const tui_view_ops cfg_ops = {
-	.name = "configs", .scope = TUI_S_TABLE | TUI_S_GRAPH | TUI_S_CONFIGS, .draw = cfg_draw,
+	.name = "configs", .scope = TUI_S_TABLE | TUI_S_GRAPH | TUI_S_CONFIGS | TUI_S_OPENS, .draw = cfg_draw,
 	.request = cfg_request, .done = cfg_done,
 };
 
-void tui_configs_marks(const tui_view *v, int64_t *a, int64_t *b)
+int tui_configs_marks(const tui_view *v, int64_t *a, int64_t *b)
 {
 	*a = *b = -1;
-	if (v && v->ops == &cfg_ops) {
-		const struct configs *cv = v->data;
-		*a = cv->mark_a;
-		*b = cv->mark_b;
-	}
+	if (!v || v->ops != &cfg_ops)
+		return 0;
+	const struct configs *cv = v->data;
+	*a = cv->mark_a;
+	*b = cv->mark_b;
+	return 1;
 }
 
 int tui_open_configs(tui *t, tui_doc *d)
@@ -367,8 +368,10 @@ int tui_open_configs(tui *t, tui_doc *d)
 	if (g->kind == HS_KIND_TILE)
 		spec.navail = TUI_N(cfg_extra_cols);
 	tui_table_init_spec(&cv->tab, &spec, cv, g->n_configs);
+	tui_col *rt = tui_table_col_by_key(&cv->tab, GC_RUNTIME);
+	if (rt && g->kind == HS_KIND_LAYOUT)
+		rt->unit = TUI_U_NS; /* "23.271 s": filters take "runtime < 23.3 s" */
 	if (g->kind == HS_KIND_TILE) {
-		tui_col *rt = tui_table_col_by_key(&cv->tab, GC_RUNTIME);
 		if (rt)
 			snprintf(rt->name, sizeof rt->name, "runtime(norm)");
 		for (int i = 0; i < g->config_width; i++) {
@@ -551,7 +554,7 @@ static void vals_done(tui_view *v)
 }
 
 static const tui_view_ops vals_ops = {
-	.name = "config", .scope = TUI_S_TABLE | TUI_S_GRAPH, .draw = vals_draw,
+	.name = "config", .scope = TUI_S_TABLE | TUI_S_GRAPH | TUI_S_OPENS, .draw = vals_draw,
 	.request = vals_request, .done = vals_done,
 };
 

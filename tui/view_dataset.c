@@ -111,8 +111,8 @@ static const tui_col ds_cols[] = {
 	{.name = "edges", .key = DC_EDGES, .width = 6, .numeric = 1},
 	{.name = "configs", .key = DC_CONFIGS, .width = 7, .numeric = 1},
 	{.name = "cfgnodes", .key = DC_CFGNODES, .width = 8, .numeric = 1},
-	{.name = "runtime_min", .key = DC_RTMIN, .width = 11, .numeric = 1},
-	{.name = "runtime_max", .key = DC_RTMAX, .width = 11, .numeric = 1},
+	{.name = "runtime_min", .key = DC_RTMIN, .width = 11, .numeric = 1, .unit = TUI_U_NS},
+	{.name = "runtime_max", .key = DC_RTMAX, .width = 11, .numeric = 1, .unit = TUI_U_NS},
 	{.name = "status", .key = DC_STATUS, .width = 24},
 };
 
@@ -177,7 +177,7 @@ static void ds_done(tui_view *v)
 }
 
 static const tui_view_ops ds_ops = {
-	.name = "dataset", .scope = TUI_S_TABLE, .draw = ds_draw, .request = ds_request, .done = ds_done,
+	.name = "dataset", .scope = TUI_S_TABLE | TUI_S_OPENS, .draw = ds_draw, .request = ds_request, .done = ds_done,
 };
 
 int tui_open_dataset(tui *t, ds_index *ix)

@@ -198,7 +198,7 @@ static int export_drawing(tui *t, struct drawing *dr, const char *arg)
 	if (!path || !*path) {
 		snprintf(def, sizeof def, "%s-node%lld-r%lld.svg", dr->doc->g->name, (long long)dr->r->focus,
 			 (long long)dr->radius);
-		path = tui_prompt(t, "export to (.dot .svg .png): ", TUI_P_COMMAND, def);
+		path = tui_prompt(t, "export to (.dot .svg .png): ", TUI_P_PATH, def);
 		if (!path || !*path)
 			return 1;
 	}
@@ -355,7 +355,7 @@ static void draw_done(tui_view *v)
 }
 
 static const tui_view_ops draw_ops = {
-	.name = "drawing", .scope = TUI_S_GRAPH | TUI_S_CANVAS, .draw = draw_view,
+	.name = "drawing", .scope = TUI_S_GRAPH | TUI_S_CANVAS | TUI_S_OPENS, .draw = draw_view,
 	.request = draw_request, .done = draw_done,
 };
 

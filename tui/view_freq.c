@@ -38,7 +38,7 @@ static int freq_cell(void *ctx, int64_t row, const tui_col *c, char *buf, size_t
 		snprintf(buf, cap, "%lld", (long long)r->count);
 		break;
 	case FQ_SHARE:
-		snprintf(buf, cap, "%.1f%%", 100.0 * (double)r->count / (double)(f->total ? f->total : 1));
+		tui_unit_format(buf, cap, c->unit, 100.0 * (double)r->count / (double)(f->total ? f->total : 1));
 		break;
 	case FQ_BAR:
 		tui_bar(buf, cap, (double)r->count / (double)(f->maxcount ? f->maxcount : 1), c->width);
@@ -69,7 +69,7 @@ static const tui_table_ops freq_table_ops = {freq_cell, freq_value};
 static const tui_col freq_cols[] = {
 	{.name = "value", .key = FQ_VALUE, .width = 12},
 	{.name = "count", .key = FQ_COUNT, .width = 8, .numeric = 1},
-	{.name = "share", .key = FQ_SHARE, .width = 7, .numeric = 1},
+	{.name = "share", .key = FQ_SHARE, .width = 7, .numeric = 1, .unit = TUI_U_PERCENT},
 	{.name = "bar", .key = FQ_BAR, .width = 30, .numeric = TUI_LEFT},
 };
 
@@ -121,7 +121,7 @@ static void freq_done(tui_view *v)
 }
 
 static const tui_view_ops freq_ops = {
-	.name = "frequency", .scope = TUI_S_TABLE, .draw = freq_draw, .request = freq_request,
+	.name = "frequency", .scope = TUI_S_TABLE | TUI_S_OPENS, .draw = freq_draw, .request = freq_request,
 	.done = freq_done,
 };
 

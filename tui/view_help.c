@@ -14,11 +14,13 @@ struct help {
 };
 
 static const char *help_extra[][2] = {
-	{"filter", "\\ TEXT keeps rows whose current column contains TEXT;"},
-	{"", "  COL=V, COL!=V, COL<N, COL>=N, COL~TEXT; join terms with 'and'"},
+	{"filter", "\\ TEXT keeps rows whose current column contains TEXT; or"},
+	{"", "  COL=V, COL!=V, COL<N, COL>=N, COL~RE (regular expression, any case);"},
+	{"", "  numbers take the column's unit (cost<12 us); join terms with 'and'"},
+	{"prompts", "a default shows selected: typing replaces it, Right or End edit it"},
 	{"search", "/ TEXT finds TEXT in the current column; n and N repeat"},
 	{"mouse", "click selects a row and a column, the wheel scrolls"},
-	{"query", ": with any other text runs a query (see :help in the REPL)"},
+	{"query", ": with any other text runs a query (:help lists the language)"},
 };
 #define NEXTRA TUI_N(help_extra)
 

@@ -306,7 +306,7 @@ static void node_done(tui_view *v)
 }
 
 static const tui_view_ops node_ops = {
-	.name = "node", .scope = TUI_S_TABLE | TUI_S_GRAPH | TUI_S_NODE, .draw = node_draw,
+	.name = "node", .scope = TUI_S_TABLE | TUI_S_GRAPH | TUI_S_NODE | TUI_S_OPENS, .draw = node_draw,
 	.request = node_request, .done = node_done,
 };
 

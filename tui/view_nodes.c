@@ -28,6 +28,8 @@ static void fmt_num(char *buf, size_t cap, double v)
 		snprintf(buf, cap, "%.4g", v);
 }
 
+static double node_value(void *ctx, int64_t row, const tui_col *c);
+
 static int node_cell(void *ctx, int64_t row, const tui_col *c, char *buf, size_t cap)
 {
 	struct nodes *nd = ctx;
@@ -64,16 +66,10 @@ static int node_cell(void *ctx, int64_t row, const tui_col *c, char *buf, size_t
 		}
 		break;
 	case NC_COST:
-		if (!tui_model_hidden(buf, cap))
-			tui_fmt_seconds(buf, cap, nd->ce ? nd->ce[v].seconds : NAN);
-		break;
 	case NC_FLOPS:
-		if (!tui_model_hidden(buf, cap))
-			snprintf(buf, cap, "%.4g", nd->ce ? nd->ce[v].flops : NAN);
-		break;
 	case NC_BYTES:
 		if (!tui_model_hidden(buf, cap))
-			snprintf(buf, cap, "%.4g", nd->ce ? nd->ce[v].bytes : NAN);
+			tui_unit_format(buf, cap, c->unit, node_value(nd, row, c));
 		break;
 	default:
 		fmt_num(buf, cap, graph_feat(g, v)[c->key - NC_FEAT]);
@@ -164,19 +160,19 @@ static const tui_table_ops node_table_ops = {node_cell, node_value};
 static const tui_col node_cols[] = {
 	{.name = "id", .key = NC_ID, .width = 6, .numeric = 1},
 	{.name = "opcode", .key = NC_OPCODE, .width = 20},
-	{.name = "shape", .key = NC_SHAPE, .width = 12}, /* widened to the shapes */
+	{.name = "shape", .key = NC_SHAPE, .width = 30},
 	{.name = "comp", .key = NC_COMP, .width = 4, .numeric = 1},
 	{.name = "ops", .key = NC_OPS, .width = 4, .numeric = 1},
 	{.name = "users", .key = NC_USERS, .width = 5, .numeric = 1},
 	{.name = "cfg", .key = NC_CFG, .width = 3},
-	{.name = "cost", .key = NC_COST, .width = 9, .numeric = 1},
+	{.name = "cost", .key = NC_COST, .width = 9, .numeric = 1, .unit = TUI_U_SECONDS},
 };
 
 /* Besides these, every node feature can be added. */
 static const tui_col node_extra_cols[] = {
 	{.name = "category", .key = NC_CATEGORY, .width = 13},
-	{.name = "flops", .key = NC_FLOPS, .width = 10, .numeric = 1},
-	{.name = "bytes", .key = NC_BYTES, .width = 10, .numeric = 1},
+	{.name = "flops", .key = NC_FLOPS, .width = 11, .numeric = 1, .unit = TUI_U_FLOP},
+	{.name = "bytes", .key = NC_BYTES, .width = 10, .numeric = 1, .unit = TUI_U_BYTES},
 };
 
 static const tui_table_spec node_table = {
@@ -241,7 +237,7 @@ static void nodes_done(tui_view *v)
 }
 
 static const tui_view_ops nodes_ops = {
-	.name = "nodes", .scope = TUI_S_TABLE | TUI_S_GRAPH, .draw = nodes_draw,
+	.name = "nodes", .scope = TUI_S_TABLE | TUI_S_GRAPH | TUI_S_OPENS, .draw = nodes_draw,
 	.request = nodes_request, .done = nodes_done,
 };
 
@@ -250,7 +246,6 @@ static int open_ids(tui *t, tui_doc *d, const char *title, int64_t *ids, int64_t
 {
 	struct nodes *nd = calloc(1, sizeof *nd);
 	const hs_graph *g = d->g;
-	int shapew = 12;
 
 	if (!nd) {
 		free(ids);
@@ -261,18 +256,7 @@ static int open_ids(tui *t, tui_doc *d, const char *title, int64_t *ids, int64_t
 	nd->ids = ids;
 	nd->n = n;
 	nd->ce = tui_doc_cost(d);
-	/* widths from the first rows only: never format the whole table */
-	for (int64_t i = 0; i < n && i < 200; i++) {
-		int sw = (int)strlen(tui_doc_shape(d, ids[i]));
-		if (sw > shapew)
-			shapew = sw;
-	}
-	if (shapew > 34)
-		shapew = 34;
 	tui_table_init_spec(&nd->tab, &node_table, nd, n);
-	tui_col *shape = tui_table_col_by_key(&nd->tab, NC_SHAPE);
-	if (shape)
-		shape->width = shapew;
 	for (int i = 0; i < g->feat_width; i++) {
 		const char *name = hlo_node_feature_name(i, g->feat_width);
 		int w = (int)strlen(name);

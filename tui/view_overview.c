@@ -15,20 +15,36 @@ struct overview {
 	int opcodes[256];  /* opcode ids present, natural order: count descending */
 	int nopcodes;
 	int64_t count[256], cfg[256];
-	double cost[256], cost_total;
+	double cost[256], cost_total, cost_max;
 	double rt_min, rt_med, rt_max;
 	int64_t best;
 	const cost_estimate *ce;
 };
 
-enum { OC_OPCODE, OC_CATEGORY, OC_COUNT, OC_SHARE, OC_CFG, OC_COST, OC_BAR };
+enum { OC_OPCODE, OC_CATEGORY, OC_COUNT, OC_SHARE, OC_COUNT_BAR, OC_CFG, OC_COST, OC_COST_BAR };
 enum { CC_COMP, CC_NODES, CC_FIRST, CC_LAST, CC_ROOT, CC_CFG, CC_COST, CC_MIX };
+
+static double op_value(void *ctx, int64_t row, const tui_col *c);
+
+/* Count and cost bars: each opcode's share of the largest one. */
+static int op_bar(const struct overview *o, int op, const tui_col *c, char *buf, size_t cap)
+{
+	int count = c->key == OC_COUNT_BAR;
+	double top = count ? (double)o->count[o->opcodes[0]] : o->cost_max;
+
+	if (!count && tui_model_hidden(buf, cap))
+		return TUI_C_DIM;
+	if (!count && !o->ce)
+		snprintf(buf, cap, "-");
+	else
+		tui_bar(buf, cap, (count ? (double)o->count[op] : o->cost[op]) / (top > 0 ? top : 1), c->width);
+	return TUI_C_CAT + (int)hlo_opcode_category(op);
+}
 
 static int op_cell(void *ctx, int64_t row, const tui_col *c, char *buf, size_t cap)
 {
 	struct overview *o = ctx;
 	int op = o->opcodes[row];
-	double n = (double)o->doc->g->n_nodes;
 
 	switch (c->key) {
 	case OC_OPCODE:
@@ -41,23 +57,18 @@ static int op_cell(void *ctx, int64_t row, const tui_col *c, char *buf, size_t c
 		snprintf(buf, cap, "%lld", (long long)o->count[op]);
 		break;
 	case OC_SHARE:
-		snprintf(buf, cap, "%.1f%%", 100.0 * (double)o->count[op] / (n > 0 ? n : 1));
+		tui_unit_format(buf, cap, c->unit, op_value(o, row, c));
 		break;
 	case OC_CFG:
 		snprintf(buf, cap, "%lld", (long long)o->cfg[op]);
 		return o->cfg[op] ? TUI_C_MARK : TUI_C_DIM;
 	case OC_COST:
-		if (tui_model_hidden(buf, cap))
-			break;
-		if (!o->ce || o->cost_total <= 0)
-			snprintf(buf, cap, "-");
-		else
-			snprintf(buf, cap, "%.1f%%", 100.0 * o->cost[op] / o->cost_total);
+		if (!tui_model_hidden(buf, cap))
+			tui_unit_format(buf, cap, c->unit, op_value(o, row, c));
 		break;
-	case OC_BAR:
-		tui_bar(buf, cap, (double)o->count[op] / (double)(o->count[o->opcodes[0]] ? o->count[o->opcodes[0]] : 1),
-			c->width);
-		return TUI_C_CAT + (int)hlo_opcode_category(op);
+	case OC_COUNT_BAR:
+	case OC_COST_BAR:
+		return op_bar(o, op, c, buf, cap);
 	}
 	return TUI_C_DEFAULT;
 }
@@ -67,15 +78,19 @@ static double op_value(void *ctx, int64_t row, const tui_col *c)
 	struct overview *o = ctx;
 	int op = o->opcodes[row];
 
+	double n = (double)o->doc->g->n_nodes;
+
 	switch (c->key) {
 	case OC_COUNT:
-	case OC_SHARE:
-	case OC_BAR:
+	case OC_COUNT_BAR:
 		return (double)o->count[op];
+	case OC_SHARE:
+		return 100.0 * (double)o->count[op] / (n > 0 ? n : 1);
 	case OC_CFG:
 		return (double)o->cfg[op];
 	case OC_COST:
-		return o->ce ? o->cost[op] : NAN;
+	case OC_COST_BAR:
+		return o->ce && o->cost_total > 0 ? 100.0 * o->cost[op] / o->cost_total : NAN;
 	}
 	return NAN;
 }
@@ -129,6 +144,8 @@ static int64_t comp_cfg(const struct overview *o, int64_t c)
 	return n;
 }
 
+static double comp_value(void *ctx, int64_t row, const tui_col *c);
+
 static int comp_cell(void *ctx, int64_t row, const tui_col *c, char *buf, size_t cap)
 {
 	struct overview *o = ctx;
@@ -161,16 +178,10 @@ static int comp_cell(void *ctx, int64_t row, const tui_col *c, char *buf, size_t
 		snprintf(buf, cap, "%lld", (long long)n);
 		return n ? TUI_C_MARK : TUI_C_DIM;
 	}
-	case CC_COST: {
-		double s = comp_cost(o, row);
-		if (tui_model_hidden(buf, cap))
-			break;
-		if (isnan(s) || o->cost_total <= 0)
-			snprintf(buf, cap, "-");
-		else
-			snprintf(buf, cap, "%.1f%%", 100.0 * s / o->cost_total);
+	case CC_COST:
+		if (!tui_model_hidden(buf, cap))
+			tui_unit_format(buf, cap, c->unit, comp_value(o, row, c));
 		break;
-	}
 	case CC_MIX:
 		comp_mix(o, row, buf, cap);
 		return TUI_C_DIM;
@@ -194,8 +205,10 @@ static double comp_value(void *ctx, int64_t row, const tui_col *c)
 		return (double)(g->comp_start[row + 1] - 1);
 	case CC_CFG:
 		return (double)comp_cfg(o, row);
-	case CC_COST:
-		return comp_cost(o, row);
+	case CC_COST: {
+		double s = comp_cost(o, row);
+		return o->cost_total > 0 ? 100.0 * s / o->cost_total : NAN;
+	}
 	}
 	return NAN;
 }
@@ -206,10 +219,11 @@ static const tui_col op_cols[] = {
 	{.name = "opcode", .key = OC_OPCODE, .width = 22},
 	{.name = "category", .key = OC_CATEGORY, .width = 13},
 	{.name = "count", .key = OC_COUNT, .width = 7, .numeric = 1},
-	{.name = "share", .key = OC_SHARE, .width = 6, .numeric = 1},
+	{.name = "share", .key = OC_SHARE, .width = 6, .numeric = 1, .unit = TUI_U_PERCENT},
+	{.name = "count bar", .key = OC_COUNT_BAR, .width = 14, .numeric = TUI_LEFT},
 	{.name = "cfg", .key = OC_CFG, .width = 5, .numeric = 1},
-	{.name = "cost", .key = OC_COST, .width = 6, .numeric = 1},
-	{.name = "bar", .key = OC_BAR, .width = 30, .numeric = TUI_LEFT},
+	{.name = "cost", .key = OC_COST, .width = 6, .numeric = 1, .unit = TUI_U_PERCENT},
+	{.name = "cost bar", .key = OC_COST_BAR, .width = 14, .numeric = TUI_LEFT},
 };
 
 static const tui_table_spec op_table = {
@@ -223,7 +237,7 @@ static const tui_col comp_cols[] = {
 	{.name = "last", .key = CC_LAST, .width = 6, .numeric = 1},
 	{.name = "root", .key = CC_ROOT, .width = 22},
 	{.name = "cfg", .key = CC_CFG, .width = 4, .numeric = 1},
-	{.name = "cost", .key = CC_COST, .width = 6, .numeric = 1},
+	{.name = "cost", .key = CC_COST, .width = 6, .numeric = 1, .unit = TUI_U_PERCENT},
 	{.name = "opcode mix", .key = CC_MIX, .width = 44},
 };
 
@@ -285,7 +299,8 @@ static void ov_draw(tui *t, tui_view *v, WINDOW *win, int y, int x, int h, int w
 		tui_table_draw(win, &o->ops, y, x, h, lw - 1, v->focus == 0);
 		tui_table_draw(win, &o->comps, y, x + lw, h, w - lw, v->focus == 1);
 	} else {
-		int top = h / 2 + 1;
+		/* the computations take the rows they need, the opcodes the rest */
+		int top = tui_split_rows(h, tui_table_rows_needed(&o->ops), tui_table_rows_needed(&o->comps));
 		tui_table_draw(win, &o->ops, y, x, top, w, v->focus == 0);
 		tui_table_draw(win, &o->comps, y + top, x, h - top, w, v->focus == 1);
 	}
@@ -342,7 +357,7 @@ static void ov_done(tui_view *v)
 }
 
 static const tui_view_ops ov_ops = {
-	.name = "overview", .scope = TUI_S_TABLE | TUI_S_GRAPH, .draw = ov_draw,
+	.name = "overview", .scope = TUI_S_TABLE | TUI_S_GRAPH | TUI_S_OPENS, .draw = ov_draw,
 	.request = ov_request, .done = ov_done,
 };
 
@@ -374,9 +389,12 @@ int tui_open_overview(tui *t, tui_doc *d)
 			o->cost_total += o->ce[v].seconds;
 		}
 	}
-	for (int op = 0; op < 256; op++)
+	for (int op = 0; op < 256; op++) {
 		if (o->count[op])
 			o->opcodes[o->nopcodes++] = op;
+		if (o->cost[op] > o->cost_max)
+			o->cost_max = o->cost[op];
+	}
 	/* natural order: most frequent first */
 	for (int i = 1; i < o->nopcodes; i++)
 		for (int j = i; j > 0 && o->count[o->opcodes[j]] > o->count[o->opcodes[j - 1]]; j--) {
