@@ -62,7 +62,7 @@ Tab
 :
 type compare 0 5000
 Enter
-has an index out of range is a message => compare is not available
+has an index out of range is a message => config 5000 out of range
 q
 :
 type compare 0 5000

@@ -51,6 +51,33 @@ else
 	bad "NO_COLOR: cursor and headers still stand out" "no bold or reverse"
 fi
 
+# The pane with the focus stands out without colours too: its title is
+# reversed and marked, the other one dim.
+XENV="NO_COLOR=1" tui_run "NO_COLOR focus session ends cleanly" "$DATA" "$UNET" <<'EOF'
+:show 603
+save focus_nbrs.ans
+Tab
+save focus_feats.ans
+Q
+EOF
+E=$(printf '\033')
+# the pane titles of screen $1: "reversed:NAME" or "dim:NAME", one a line
+pane_titles() {
+	sed -n 5p "$S/$1.ans" | grep -oE "$E\[[0-9;]*m(▶ |  )[A-Z][a-z-]*" |
+		sed -E "s/^$E\[0;2m  /dim:/; s/^$E\[[0-9;]*7m▶ /reversed:/"
+}
+if [ "$(pane_titles focus_nbrs | tr '\n' ' ')" = "dim:Non-zero reversed:Operands " ]; then
+	ok "NO_COLOR: the focused pane's title is reversed and marked, the other dim"
+else
+	bad "NO_COLOR: the focused pane's title is reversed and marked, the other dim" \
+		"$(pane_titles focus_nbrs | tr '\n' ' ')"
+fi
+if [ "$(pane_titles focus_feats | tr '\n' ' ')" = "reversed:Non-zero dim:Operands " ]; then
+	ok "NO_COLOR: Tab moves the marks to the other pane"
+else
+	bad "NO_COLOR: Tab moves the marks to the other pane" "$(pane_titles focus_feats | tr '\n' ' ')"
+fi
+
 # A 16-colour terminal works too, with the basic colours.
 XENV="TERM=screen" tui_run "16-colour session ends cleanly" "$DATA" "$UNET" <<'EOF'
 has screen (8/16 colours) draws the overview => unet3d  layout graph

@@ -38,7 +38,7 @@ l
 g
 golden nodes_sort_users_desc
 [
-has sort ascending marks the column => user▲
+has sort ascending marks the column => users▲
 g
 \
 type opcode=convolution and users>1
@@ -229,6 +229,178 @@ Enter
 has filter on the dataset => 4 of 7 rows: kind=tile
 Q
 EOF
+
+# Filters: `~` is a regular expression, numbers take the column's unit,
+# the prompt's default (the filter in force) is replaced by typing.
+# Oracle: the query language's count of the same condition.
+tui_run "filter session ends cleanly" "$DATA" "$UNET" <<'EOF'
+t
+\
+type shape~^f32
+Enter
+save re_f32
+\
+type shape~(
+Enter
+has a bad regular expression is an error => bad regular expression '(': 
+has ... that keeps the filter in force => [shape~^f32]
+\
+type cost < 12 us
+Enter
+save cost_us
+\
+type cost > 1ms
+Enter
+save cost_ms
+\
+type users>3
+Enter
+has typing replaces the filter shown => rows: users>3
+\
+Right
+type  and ops>1
+Enter
+has Right keeps the filter to edit => rows: users>3 and ops>1
+\
+Enter
+has Enter takes the filter as it is => rows: users>3 and ops>1
+\
+Backspace
+Enter
+has Backspace clears it => filter cleared
+Q
+EOF
+q_count() { "$HLOSCOPE" query "$DATA/$UNET" "nodes where $1 limit 1" | sed -n 's/^(\([0-9]*\) of .*/\1/p'; }
+for c in "re_f32|shape ~ \"^f32\"|shape~^f32" "cost_us|cost < 0.000012|cost<12 us" "cost_ms|cost > 0.001|cost>1ms"; do
+	shot=${c%%|*} rest=${c#*|}
+	q=${rest%%|*} shown=${rest#*|}
+	want=$(q_count "$q")
+	if [ -n "$want" ] && grep -qF "$want of 2774 rows: $shown" "$S/$shot.txt"; then
+		ok "filter $shown keeps the $want rows of: $q"
+	else
+		bad "filter $shown keeps the $want rows of: $q" "$(tail -1 "$S/$shot.txt")"
+	fi
+done
+
+# Completion: a prompt for one name takes what Tab completed (no trailing
+# space left for Enter to refuse); so do `:` commands and file prompts.
+: >"$T/written-by-tab.csv"
+tui_run "completion session ends cleanly" "$DATA" "$UNET" <<'EOF'
+t
++
+type shape_dimensions_pr
+Tab
+Enter
+has + completes a column name that Enter accepts => column shape_dimensions_product shown
+:
+type column shape_dimensions_su
+Tab
+Enter
+has :column completes too => column shape_dimensions_sum shown
+:
+type goto 5 
+Enter
+has spaces after a command's argument are ignored => 6/2774
+:write
+type $T/written-by-
+Tab
+Enter
+has the file prompt completes a file name => wrote 2774 rows to
+Q
+EOF
+if [ "$(wc -l <"$T/written-by-tab.csv")" -eq 2775 ]; then ok "the completed file name was written"; else
+	bad "the completed file name was written" "$(wc -l <"$T/written-by-tab.csv") lines"; fi
+
+# `:` runs view commands from any view: those that need a view open it.
+tui_run "commands open their views" "$DATA" "$UNET" <<'EOF'
+:compare best worst
+has :compare in the overview opens the comparison => Compare 209 vs 986
+q
+C
+Enter
+has C in the overview asks for two configs => Compare 209 vs 986
+q
+:show 603
+has :show ID opens the node detail => node 603  convolution
+q
+:config 5
+has :config N opens its values => config 5  runtime
+q
+:draw 603
+has :draw ID opens the drawing => cursor: node 603 convolution
+q
+:mark
+has a command of another view is refused => :mark is not available in the overview view
+?
+has the overview lists Tab => :next-pane
+G
+has the overview lists compare => :compare
+q
+t
+?
+lacks a view of one pane lists no Tab => :next-pane
+?
+lacks the help view lists no Enter => :enter
+Q
+EOF
+
+# Column widths follow the rows on screen (node 603's shape is far below
+# the first page of scalars), only grow while the view is open (no jitter
+# when scrolling back), and the overview's panes take what they need: no
+# empty line between the tables and the status line.
+tui_run "widths session ends cleanly" "$DATA" "$UNET" <<'EOF'
+save overview_fit
+t
+:goto 603
+has a shape far down the table is not cut => bf16[2,128,128,128,64]{4,3,2,1,0}
+G
+save widths_bottom
+g
+save widths_top
+Q
+EOF
+if [ -n "$(sed -n 3p "$S/widths_bottom.txt")" ] &&
+	[ "$(sed -n 3p "$S/widths_bottom.txt")" = "$(sed -n 3p "$S/widths_top.txt")" ]; then
+	ok "widths stay when scrolling back"
+else
+	bad "widths stay when scrolling back" "$(sed -n 3p "$S/widths_bottom.txt") / $(sed -n 3p "$S/widths_top.txt")"
+fi
+if [ "$(sed -n '2,29p' "$S/overview_fit.txt" | grep -c '^ *$')" -eq 0 ]; then
+	ok "the overview's panes leave no empty line"
+else
+	bad "the overview's panes leave no empty line" "$(sed -n '2,29p' "$S/overview_fit.txt" | grep -c '^ *$') empty"
+fi
+
+# On a wide screen no shape is cut (they were, to the width of the first
+# rows' shapes, with 90 columns standing empty).
+NLP=$N/layout/nlp/random/test/23559853d9702baaaacbb0c83fd32266.npz
+tui_run "wide session ends cleanly" "$DATA" "$NLP" <<'EOF'
+resize 190 30
+t
+:goto 600
+has a wide screen shows whole shapes => 575 broadcast            f32[8,128,768]{2,1,0}
+Q
+EOF
+
+# The overview draws a count bar and a cost bar, each as its header says:
+# the most frequent opcode fills the first, the costliest the second.
+XENV="HLOSCOPE_MASK_MODEL=0" tui_run "bars session ends cleanly" "$DATA" "$UNET" <<'EOF'
+:sort cost desc
+g
+resize 100 60
+save bars
+Q
+EOF
+full=██████████████
+if grep -q "count bar .* cost bar" "$S/bars.txt" &&
+	grep -qE "^convolution .*% +[^ ]+ +[0-9]+ +[0-9.]+% $full\$" "$S/bars.txt" &&
+	! grep -qE "^convolution .*% $full " "$S/bars.txt" &&
+	grep -qE "^get-tuple-element .*% $full " "$S/bars.txt" &&
+	[ "$(sed -n 8p "$S/bars.txt" | awk '{print $1}')" = convolution ]; then
+	ok "the count bar draws counts, the cost bar costs"
+else
+	bad "the count bar draws counts, the cost bar costs" "$(sed -n '7,9p' "$S/bars.txt")"
+fi
 
 # Model numbers: masked for the goldens above, shown otherwise.
 XENV="HLOSCOPE_MASK_MODEL=0" tui_run "unmasked session" "$DATA" "$UNET" <<'EOF'
