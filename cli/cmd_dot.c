@@ -398,10 +398,12 @@ static int print_text(const region *r, const dot_opts *o, timing *tm)
 		       dot_heat_edge(&L->scale, DOT_HEAT_BINS));
 	}
 	/* Drawn and printed in bands of rows: a big drawing never needs all its
-	 * cells at once (the canvas is window-invariant, so bands join exactly). */
+	 * cells at once (edges are routed once, for the whole drawing, so bands
+	 * join exactly). */
+	lay_routes *R = route_layout(L);
 	canvas_extent(L, &w, &h);
 	band = h < TEXT_BAND ? h : TEXT_BAND;
-	cv = canvas_new(w, band);
+	cv = R || !L->n_edges ? canvas_new(w, band) : NULL;
 	for (int y0 = 0; cv && y0 < h; y0 += band) {
 		if (h - y0 < cv->height) {
 			canvas_free(cv);
@@ -409,14 +411,16 @@ static int print_text(const region *r, const dot_opts *o, timing *tm)
 			if (!cv)
 				break;
 		}
-		canvas_draw(cv, L, 0, y0, -1);
+		canvas_draw_routed(cv, L, R, 0, y0, -1);
 		if (canvas_write(cv, stdout) != 0) {
 			canvas_free(cv);
+			route_free(R);
 			layout_free(L);
 			fprintf(stderr, "hloscope: cannot write the drawing to stdout\n");
 			return 2;
 		}
 	}
+	route_free(R);
 	layout_free(L);
 	if (!cv) {
 		fprintf(stderr, "hloscope: out of memory drawing %d x %d cells\n", w, h);

@@ -116,8 +116,6 @@ static int in_box(const int box[4], int x, int y)
 typedef struct pen {
 	canvas *c;
 	int x0, y0;
-	int *path;      /* x, y pairs */
-	size_t n, cap;
 } pen;
 
 static canvas_cell *cell(pen *p, int gx, int gy)
@@ -207,43 +205,6 @@ static void draw_cluster(pen *p, const lay_cluster *cl)
 
 /* ---- edges ------------------------------------------------------------ */
 
-static int path_push(pen *p, int x, int y)
-{
-	if (p->n && p->path[2 * p->n - 2] == x && p->path[2 * p->n - 1] == y)
-		return 0;
-	if (p->n == p->cap) {
-		size_t cap = p->cap ? 2 * p->cap : 256;
-		int *np = realloc(p->path, cap * 2 * sizeof *np);
-		if (!np)
-			return -1;
-		p->path = np;
-		p->cap = cap;
-	}
-	p->path[2 * p->n] = x;
-	p->path[2 * p->n + 1] = y;
-	p->n++;
-	return 0;
-}
-
-/* Appends cells up to (x, y) with 4-connected steps; `vertical_first` picks
- * the staircase's shape. */
-static int path_to(pen *p, int x, int y, int vertical_first)
-{
-	if (!p->n)
-		return path_push(p, x, y);
-	int cx = p->path[2 * p->n - 2], cy = p->path[2 * p->n - 1];
-	while (cx != x || cy != y) {
-		int dx = (x > cx) - (x < cx), dy = (y > cy) - (y < cy);
-		if (dy && (vertical_first || !dx))
-			cy += dy;
-		else
-			cx += dx;
-		if (path_push(p, cx, cy))
-			return -1;
-	}
-	return 0;
-}
-
 static int dir_bit(int fx, int fy, int tx, int ty)
 {
 	if (ty < fy)
@@ -257,119 +218,50 @@ static int dir_bit(int fx, int fy, int tx, int ty)
 	return 0;
 }
 
-static void bezier_point(const double *P, double t, double *x, double *y)
+static void mark_line(pen *p, int x, int y, int bits, int dashed)
 {
-	double u = 1 - t;
-	double a = u * u * u, b = 3 * u * u * t, c = 3 * u * t * t, d = t * t * t;
-	*x = a * P[0] + b * P[2] + c * P[4] + d * P[6];
-	*y = a * P[1] + b * P[3] + c * P[5] + d * P[7];
+	canvas_cell *c = cell(p, x, y);
+	if (c)
+		c->lines |= (uint8_t)(bits | (dashed ? L_DASHED : L_SOLID));
 }
 
-static int trace_edge(pen *p, const hs_layout *L, const lay_edge *e)
+/* Edge e along its route (route.h): the line from the cell below the
+ * operand's box, where its bottom border gets a tee, through the turns, to
+ * the cell above the user's box, which gets the arrowhead. */
+static void draw_route(pen *p, const lay_routes *R, const lay_edge *e, int32_t i)
 {
-	const lay_node *t = &L->nodes[e->tail], *h = &L->nodes[e->head];
-	double px = t->x, py = t->y;
+	const int *b = &R->bbox[4 * i], *pt = R->pts + 2 * (size_t)R->off[i];
+	int32_t n = R->off[i + 1] - R->off[i];
+	int wx1 = p->x0 + p->c->width - 1, wy1 = p->y0 + p->c->height - 1;
 
-	p->n = 0;
-	if (path_push(p, col_of(t->x), row_of(t->y)))
-		return -1;
-	for (int32_t i = 0; i + 3 < e->n_pts; i += 3) {
-		const double *P = &e->pts[2 * i];
-		double len = 0;
-		for (int k = 0; k < 3; k++)
-			len += hypot((P[2 * k + 2] - P[2 * k]) / LAYOUT_CELL_W,
-				     (P[2 * k + 3] - P[2 * k + 1]) / LAYOUT_CELL_H);
-		int steps = (int)ceil(len * 2) + 1;
-		for (int s = 0; s <= steps; s++) {
-			double x, y;
-			bezier_point(P, (double)s / steps, &x, &y);
-			int vf = fabs(y - py) / LAYOUT_CELL_H >= fabs(x - px) / LAYOUT_CELL_W;
-			if (path_to(p, col_of(x), row_of(y), vf))
-				return -1;
-			px = x;
-			py = y;
-		}
-	}
-	int vf = fabs(h->y - py) / LAYOUT_CELL_H >= fabs(h->x - px) / LAYOUT_CELL_W;
-	return path_to(p, col_of(h->x), row_of(h->y), vf);
-}
-
-/* 1 when the edge may touch the window: a B-spline stays inside the hull
- * of its control points, and the traced path also joins the box centers. */
-static int edge_visible(const pen *p, const hs_layout *L, const lay_edge *e)
-{
-	const lay_node *t = &L->nodes[e->tail], *h = &L->nodes[e->head];
-	double x0 = fmin(t->x, h->x), x1 = fmax(t->x, h->x);
-	double y0 = fmin(t->y, h->y), y1 = fmax(t->y, h->y);
-
-	for (int32_t i = 0; i < e->n_pts; i++) {
-		x0 = fmin(x0, e->pts[2 * i]);
-		x1 = fmax(x1, e->pts[2 * i]);
-		y0 = fmin(y0, e->pts[2 * i + 1]);
-		y1 = fmax(y1, e->pts[2 * i + 1]);
-	}
-	return col_of(x1) + 1 >= p->x0 && col_of(x0) - 1 < p->x0 + p->c->width &&
-	       row_of(y1) + 1 >= p->y0 && row_of(y0) - 1 < p->y0 + p->c->height;
-}
-
-static void draw_edge(pen *p, const hs_layout *L, const lay_edge *e)
-{
-	int tb[4], hb[4];
-
-	if (!edge_visible(p, L, e) || trace_edge(p, L, e) || p->n < 2)
+	/* one row more above and below: the tee and the box under the arrow */
+	if (n <= 0 || b[2] < p->x0 || b[0] > wx1 || b[3] + 1 < p->y0 || b[1] - 1 > wy1)
 		return;
-	canvas_node_box(L, e->tail, &tb[0], &tb[1], &tb[2], &tb[3]);
-	canvas_node_box(L, e->head, &hb[0], &hb[1], &hb[2], &hb[3]);
-	size_t s = 0, z = p->n - 1;
-	while (s < p->n && in_box(tb, p->path[2 * s], p->path[2 * s + 1]))
-		s++;
-	while (z > 0 && in_box(hb, p->path[2 * z], p->path[2 * z + 1]))
-		z--;
-	if (s == 0 || s > z || z + 1 >= p->n)
-		return; /* boxes touch or the path never leaves them */
-	/* Once the line is right above the user's box, drop straight in: the
-	 * spline's last flat stretch along the box top reads badly in cells. */
-	int last_dir = 0;
-	for (size_t i = s; i < z; i++) {
-		int x = p->path[2 * i], y = p->path[2 * i + 1];
-		if (y == hb[1] - 1 && x > hb[0] && x < hb[0] + hb[2] - 1) {
-			z = i;
-			last_dir = L_DOWN;
-			break;
-		}
-	}
-	for (size_t i = s; i <= z; i++) {
-		int x = p->path[2 * i], y = p->path[2 * i + 1];
-		canvas_cell *c = cell(p, x, y);
-		if (!c)
+	int back = L_UP; /* the first cell comes from the operand's border above */
+	for (int32_t k = 0; k + 1 < n; k++) {
+		int x = pt[2 * k], y = pt[2 * k + 1], tx = pt[2 * k + 2], ty = pt[2 * k + 3];
+		int fwd = dir_bit(x, y, tx, ty), rev = dir_bit(tx, ty, x, y);
+		mark_line(p, x, y, back | fwd, e->dashed);
+		/* the cells between, clipped to the window */
+		int dx = tx != x; /* a row, else a column */
+		int lo = dx ? (x < tx ? x : tx) : (y < ty ? y : ty), hi = dx ? (x > tx ? x : tx) : (y > ty ? y : ty);
+		int wlo = dx ? p->x0 : p->y0, whi = dx ? wx1 : wy1;
+		if ((dx ? y < p->y0 || y > wy1 : x < p->x0 || x > wx1) || hi < wlo || lo > whi) {
+			back = rev;
 			continue;
-		c->lines |= (uint8_t)dir_bit(x, y, p->path[2 * i - 2], p->path[2 * i - 1]);
-		if (i == z && last_dir)
-			c->lines |= (uint8_t)last_dir;
-		else
-			c->lines |= (uint8_t)dir_bit(x, y, p->path[2 * i + 2], p->path[2 * i + 3]);
-		c->lines |= e->dashed ? L_DASHED : L_SOLID;
-	}
-	/* Arrowhead on the last cell before the user's box. */
-	{
-		int x = p->path[2 * z], y = p->path[2 * z + 1];
-		int d = last_dir ? last_dir : dir_bit(x, y, p->path[2 * z + 2], p->path[2 * z + 3]);
-		canvas_cell *c = cell(p, x, y);
-		if (c) {
-			int a = d == L_DOWN ? A_DOWN : d == L_UP ? A_UP : d == L_LEFT ? A_LEFT : A_RIGHT;
-			c->pad = (uint8_t)((c->pad & ~7) | a);
 		}
+		for (int v = lo + 1 > wlo ? lo + 1 : wlo; v < hi && v <= whi; v++)
+			mark_line(p, dx ? v : x, dx ? y : v, fwd | rev, e->dashed);
+		back = rev;
 	}
-	/* A tee where the line leaves the operand's box. */
-	{
-		int x = p->path[2 * s - 2], y = p->path[2 * s - 1];
-		int d = dir_bit(x, y, p->path[2 * s], p->path[2 * s + 1]);
-		canvas_cell *c = cell(p, x, y);
-		if (c) {
-			int a = d == L_DOWN ? A_DOWN : d == L_UP ? A_UP : d == L_LEFT ? A_LEFT : A_RIGHT;
-			c->pad = (uint8_t)((c->pad & 7) | (a << 3));
-		}
-	}
+	int x = pt[2 * n - 2], y = pt[2 * n - 1];
+	mark_line(p, x, y, back | L_DOWN, e->dashed); /* into the user's top border */
+	canvas_cell *c = cell(p, x, y);
+	if (c)
+		c->pad = (uint8_t)((c->pad & ~7) | A_DOWN);
+	canvas_cell *t = cell(p, pt[0], pt[1] - 1);
+	if (t)
+		t->pad = (uint8_t)((t->pad & 7) | (A_DOWN << 3));
 }
 
 static wchar_t line_glyph(int m)
@@ -500,21 +392,28 @@ static void draw_node(pen *p, const hs_layout *L, int32_t i, int cursor)
 			 iattr | (k == 0 ? CANVAS_A_BOLD : 0));
 }
 
-void canvas_draw(canvas *c, const hs_layout *L, int x0, int y0, int32_t cursor)
+void canvas_draw_routed(canvas *c, const hs_layout *L, const lay_routes *R, int x0, int y0, int32_t cursor)
 {
-	pen p = {c, x0, y0, NULL, 0, 0};
+	pen p = {c, x0, y0};
 
 	canvas_clear(c);
 	if (!L)
 		return;
 	for (int32_t i = 0; i < L->n_clusters; i++)
 		draw_cluster(&p, &L->clusters[i]);
-	for (int32_t i = 0; i < L->n_edges; i++)
-		draw_edge(&p, L, &L->edges[i]);
+	for (int32_t i = 0; R && i < L->n_edges && i < R->n_edges; i++)
+		draw_route(&p, R, &L->edges[i], i);
 	finish_lines(c);
 	for (int32_t i = 0; i < L->n_nodes; i++)
 		draw_node(&p, L, i, i == cursor);
-	free(p.path);
+}
+
+void canvas_draw(canvas *c, const hs_layout *L, int x0, int y0, int32_t cursor)
+{
+	lay_routes *R = L && L->n_edges ? route_layout(L) : NULL;
+
+	canvas_draw_routed(c, L, R, x0, y0, cursor);
+	route_free(R);
 }
 
 /* ---- text ------------------------------------------------------------- */

@@ -3,9 +3,11 @@
  * A canvas is a width x height grid of cells, each a wide character with a
  * color index and attribute bits.  canvas_draw() draws the window of a
  * layout (layout.h) whose top-left cell is (x0, y0) into it: node boxes
- * with box-drawing characters and the label inside, edges as lines along
- * Graphviz's splines with an arrowhead at the user's end, computation
- * clusters as dotted frames.  Layout points map to cells by LAYOUT_CELL_W and
+ * with box-drawing characters and the label inside, edges as lines routed
+ * around the boxes (route.h: they leave an operand through its bottom
+ * border, under a tee, and reach a user through its top border, under an
+ * arrowhead, and never run over a box), computation clusters as dotted
+ * frames.  Layout points map to cells by LAYOUT_CELL_W and
  * LAYOUT_CELL_H, so panning is just another (x0, y0).  The TUI blits the
  * cells into ncurses (mapping color indices to pairs); the golden tests dump
  * them as text with canvas_text().
@@ -27,6 +29,7 @@
 #include <wchar.h>
 
 #include "render/layout.h"
+#include "render/route.h"
 
 /* Color indices; the front end maps them to its palette. */
 enum canvas_color {
@@ -75,8 +78,12 @@ void canvas_node_box(const hs_layout *L, int32_t node, int *x, int *y, int *w,
 		     int *h);
 
 /* Clears c and draws the window of L at (x0, y0); `cursor` is a node index
- * to show reversed, or -1. */
+ * to show reversed, or -1.  Routes the edges first: a caller drawing one
+ * layout many times (panning, bands of rows) routes once and calls
+ * canvas_draw_routed with route_layout(L) (R NULL: no edges). */
 void canvas_draw(canvas *c, const hs_layout *L, int x0, int y0, int32_t cursor);
+void canvas_draw_routed(canvas *c, const hs_layout *L, const lay_routes *R, int x0, int y0,
+			int32_t cursor);
 
 /* Rows as UTF-8 text, trailing blanks removed, each ending in '\n'.  NULL
  * when out of memory. */

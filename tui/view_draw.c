@@ -28,6 +28,8 @@ struct drawing {
 	int vw, vh;          /* view size last drawn */
 	int recenter;        /* centre the cursor at the next draw */
 	canvas *cv;
+	lay_routes *routes;  /* the edges of the layout whose key is routes_key, routed once */
+	char routes_key[256];
 	char note[256];
 	int64_t *hl;         /* highlighted nodes (owned; opts.highlight points here) */
 };
@@ -146,7 +148,12 @@ static void draw_view(tui *t, tui_view *v, WINDOW *win, int y, int x, int h, int
 		canvas_view_show(L, cur, w, h, 1, &dr->x0, &dr->y0);
 	dr->recenter = 0;
 	canvas_view_clamp(L, w, h, &dr->x0, &dr->y0);
-	canvas_draw(dr->cv, L, dr->x0, dr->y0, cur);
+	if (!dr->routes || strcmp(dr->routes_key, L->key)) {
+		route_free(dr->routes);
+		dr->routes = route_layout(L);
+		snprintf(dr->routes_key, sizeof dr->routes_key, "%s", dr->routes ? L->key : "");
+	}
+	canvas_draw_routed(dr->cv, L, dr->routes, dr->x0, dr->y0, cur);
 	for (int r = 0; r < h; r++) {
 		wmove(win, y + r, x);
 		for (int c = 0; c < w; c++) {
@@ -350,6 +357,7 @@ static void draw_done(tui_view *v)
 	struct drawing *dr = v->data;
 	region_free(dr->r);
 	canvas_free(dr->cv);
+	route_free(dr->routes);
 	free(dr->hl);
 	free(dr);
 }
