@@ -248,10 +248,57 @@ static int share_out(tui_table *tb, int spare, int phase, const int *only, int n
 	return spare;
 }
 
+#define SQUEEZE_MIN 16 /* a text column squeezed keeps this much (or its header) */
+
+/* The fewest cells text column i may be squeezed to: its header, and up to
+ * SQUEEZE_MIN cells of its text. */
+static int squeeze_floor(const tui_table *tb, int i)
+{
+	int natural, roomy, hw = tui_width(tb->cols[i].name) + (i == tb->sort_col);
+
+	col_widths(tb, i, &natural, &roomy);
+	int keep = natural < SQUEEZE_MIN ? natural : SQUEEZE_MIN;
+	return hw > keep ? hw : keep > 1 ? keep : 1;
+}
+
+/* When the columns need more than w cells but would fit with text columns
+ * cut to their squeeze floor, cuts the widest text columns first, one cell
+ * at a time, until they fit; else (a table meant to scroll sideways) leaves
+ * them.  Returns the new sum. */
+static int squeeze(tui_table *tb, int sum, int w)
+{
+	int least = 0;
+
+	for (int i = 0; i < tb->ncols; i++) {
+		const tui_col *c = &tb->cols[i];
+		int f = c->numeric ? c->shown : squeeze_floor(tb, i);
+		least += (f < c->shown ? f : c->shown) + (i ? 1 : 0);
+	}
+	if (least > w)
+		return sum;
+	while (sum > w) {
+		int widest = -1, spare = 0;
+		for (int i = 0; i < tb->ncols; i++) {
+			const tui_col *c = &tb->cols[i];
+			if (!c->numeric && c->shown - squeeze_floor(tb, i) > spare) {
+				spare = c->shown - squeeze_floor(tb, i);
+				widest = i;
+			}
+		}
+		if (widest < 0)
+			break;
+		tb->cols[widest].shown--;
+		sum--;
+	}
+	return sum;
+}
+
 /* Sets every column's `shown` width for rows first..first+rows-1 of idx
  * and w cells (see tui_col): first what the cells on screen need, text cut
- * to the declared width; then cells left over to the cut text, then to
- * every column up to its declared width. */
+ * to the declared width; then, when that is too wide but would fit, text
+ * cut further (the widest first, never below its header); else the cells
+ * left over to the cut text, then to every column up to its declared
+ * width. */
 static void fit_widths(tui_table *tb, int64_t first, int rows, int w)
 {
 	char buf[TUI_CELL];
@@ -277,7 +324,9 @@ static void fit_widths(tui_table *tb, int64_t first, int rows, int w)
 			c->shown = 1;
 		sum += c->shown + (i ? 1 : 0);
 	}
-	if (sum < w)
+	if (sum > w)
+		squeeze(tb, sum, w);
+	else if (sum < w)
 		share_out(tb, share_out(tb, w - sum, 0, NULL, 0), 1, NULL, 0);
 }
 
@@ -443,6 +492,18 @@ void tui_table_draw(WINDOW *win, tui_table *tb, int y, int x, int h, int w, int 
 			cx += c->shown + 1;
 		}
 	}
+}
+
+int tui_table_cols_needed(tui_table *tb, int h)
+{
+	int sum = 0, natural, roomy;
+
+	fit_widths(tb, tb->top, h, 1 << 20); /* measures the cells; no space is short */
+	for (int i = 0; i < tb->ncols; i++) {
+		col_widths(tb, i, &natural, &roomy);
+		sum += (tb->cols[i].numeric == TUI_LEFT ? tb->cols[i].shown : natural) + (i ? 1 : 0);
+	}
+	return sum;
 }
 
 int tui_table_rows_needed(const tui_table *tb)

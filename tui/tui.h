@@ -274,6 +274,9 @@ void tui_table_draw(WINDOW *win, tui_table *tb, int y, int x, int h, int w, int 
 /* Rows the table would take to show every row: title, header, rows (one
  * for "(empty)"). */
 int tui_table_rows_needed(const tui_table *tb);
+/* Cells the table would take to show its columns uncut, for the rows that
+ * fit in h rows from its first shown (panes side by side share a width). */
+int tui_table_cols_needed(tui_table *tb, int h);
 /* Two panes stacked in h rows: the rows for the first.  Each gets what it
  * needs when both fit (the leftover below the second); else a pane that
  * needs at most half keeps its size and the other takes the rest; else the

@@ -235,7 +235,16 @@ static void node_draw(tui *t, tui_view *v, WINDOW *win, int y, int x, int h, int
 	tui_put(win, y + 2, x, w, line, tui_attr(TUI_C_DIM), 1);
 	y += 3;
 	h -= 3;
-	int lw = w * 11 / 20;
+	/* the panes share the width as their columns need it */
+	int nl = tui_table_cols_needed(&nv->feats, h - 2), nr = tui_table_cols_needed(&nv->nbrs, h - 2), lw;
+	if (nl + 1 + nr <= w)
+		lw = nl + 1 + (w - nl - 1 - nr) / 2;
+	else
+		lw = (int)((long)w * nl / (nl + nr > 0 ? nl + nr : 1));
+	if (lw < w * 3 / 10)
+		lw = w * 3 / 10;
+	if (lw > w * 7 / 10)
+		lw = w * 7 / 10;
 	tui_table_draw(win, &nv->feats, y, x, h, lw - 1, v->focus == 0);
 	tui_table_draw(win, &nv->nbrs, y, x + lw, h, w - lw, v->focus == 1);
 }
