@@ -10,7 +10,7 @@
 # contributions of the analytic estimate) on its own.
 set -u
 : "${HLOSCOPE_BUILD:=build/release}" "${PY:=/usr/bin/python3}"
-: "${DATA:=$(cd .. && pwd)/shared/data/tpugraphs}"
+: "${DATA:=$(pwd)/tests/data/tpugraphs}"
 HS=${HLOSCOPE:-$(pwd)/$HLOSCOPE_BUILD/hloscope}
 F="$DATA/npz/layout/xla/default/train/unet3d.npz"
 RUNS=10

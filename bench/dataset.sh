@@ -7,7 +7,7 @@
 # time including its process start-up on every run.
 set -u
 : "${HLOSCOPE_BUILD:=build/release}" "${PY:=/usr/bin/python3}"
-: "${DATA:=$(cd .. && pwd)/shared/data/tpugraphs}"
+: "${DATA:=$(pwd)/tests/data/tpugraphs}"
 HS=${HLOSCOPE:-$(pwd)/$HLOSCOPE_BUILD/hloscope}
 T=$(mktemp -d "${TMPDIR:-/tmp}/hloscope-bench-dataset.XXXXXX")
 trap 'rm -rf "$T"' EXIT INT TERM

@@ -15,7 +15,7 @@
 # Prints "ratio" lines: measured over target (above 1 is better).
 set -u
 : "${HLOSCOPE_BUILD:=build/release}" "${PY:=/usr/bin/python3}"
-: "${DATA:=$(cd .. && pwd)/shared/data/tpugraphs}"
+: "${DATA:=$(pwd)/tests/data/tpugraphs}"
 HS=${HLOSCOPE:-$(pwd)/$HLOSCOPE_BUILD/hloscope}
 CACHE=${BENCH_DATA:-build/bench-data}
 T=$(mktemp -d "${TMPDIR:-/tmp}/hloscope-bench-model.XXXXXX")

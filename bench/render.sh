@@ -24,7 +24,7 @@
 # under 10%, i.e. "ratio ... hloscope/dot" below 1.10.
 set -u
 : "${HLOSCOPE_BUILD:=build/release}" "${PY:=/usr/bin/python3}"
-: "${DATA:=$(cd .. && pwd)/shared/data/tpugraphs}"
+: "${DATA:=$(pwd)/tests/data/tpugraphs}"
 HS=${HLOSCOPE:-$(pwd)/$HLOSCOPE_BUILD/hloscope}
 F="$DATA/npz/layout/xla/default/train/unet3d.npz"
 W=$(mktemp -d "${TMPDIR:-/tmp}/hloscope-bench-render.XXXXXX")

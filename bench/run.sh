@@ -5,7 +5,7 @@
 # run (a missed speed target is reported in its line, not as a failure).
 set -u
 : "${HLOSCOPE_BUILD:=build/release}" "${PY:=/usr/bin/python3}"
-: "${DATA:=$(cd .. && pwd)/shared/data/tpugraphs}"
+: "${DATA:=$(pwd)/tests/data/tpugraphs}"
 export HLOSCOPE_BUILD PY DATA
 status=0
 for b in bench/*.sh; do

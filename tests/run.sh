@@ -14,7 +14,7 @@
 set -u
 : "${HLOSCOPE_BUILD:=build/release}"
 : "${PY:=/usr/bin/python3}"
-: "${DATA:=$(cd .. && pwd)/shared/data/tpugraphs}"
+: "${DATA:=$(pwd)/tests/data/tpugraphs}"
 ROOT=$(pwd)
 HLOSCOPE="$ROOT/$HLOSCOPE_BUILD/hloscope"
 export HLOSCOPE_BUILD PY DATA ROOT HLOSCOPE

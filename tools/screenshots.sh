@@ -5,7 +5,7 @@
 # vector format by tools/ansi2mvg.py and rendered to PNG by ImageMagick.  Runs on the demo
 # data (`hloscope synth`) and on a real file from $DATA.
 set -u
-: "${PY:=/usr/bin/python3}" "${DATA:=$(cd .. && pwd)/shared/data/tpugraphs}"
+: "${PY:=/usr/bin/python3}" "${DATA:=$(pwd)/tests/data/tpugraphs}"
 HS=${HLOSCOPE:-$(pwd)/hloscope}
 DEMO=${DEMO_DIR:-$(pwd)/build/screenshots-demo}
 OUT=$(pwd)/screenshots

@@ -42,8 +42,7 @@ def main(out):
     mem = [(k + ".npy", npy_bytes(v, version=(2 + i % 2, 0)), 8)
            for i, (k, v) in enumerate(mixed.items())]
     write_bytes(os.path.join(out, "npy_v2_v3.npz"), zip_bytes(mem))
-    data = os.environ.get("DATA", os.path.join(HERE, "..", "..", "..", "shared",
-                                               "data", "tpugraphs"))
+    data = os.environ.get("DATA", os.path.join(HERE, "..", "data", "tpugraphs"))
     for rel in ["npz/tile/xla/train/retinanet.2x2.fp32_-342c949e14733d96.npz",
                 "npz/tile/xla/valid/inception_v3_batch_128_train_426e203f19335d17.npz"]:
         src = os.path.join(data, rel)

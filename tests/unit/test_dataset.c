@@ -27,7 +27,7 @@ static const char *tmp_path(const char *name)
 static const char *data_dir(void)
 {
 	const char *d = getenv("DATA");
-	return d && *d ? d : "../shared/data/tpugraphs";
+	return d && *d ? d : "tests/data/tpugraphs";
 }
 
 static const ds_entry *find(const ds_index *ix, const char *rel)

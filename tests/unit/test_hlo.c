@@ -584,7 +584,7 @@ static void test_real_files(void)
 {
 	const char *data = getenv("DATA");
 	hs_error err = {0};
-	ds_index *ix = dataset_scan(data && *data ? data : "../shared/data/tpugraphs", &err);
+	ds_index *ix = dataset_scan(data && *data ? data : "tests/data/tpugraphs", &err);
 	long long nodes = 0, arrays = 0, tuples = 0, bad_count = 0, bad_sum = 0, bad_layout = 0,
 		  bad_tuple = 0, unnamed = 0;
 	int seen[256] = {0};

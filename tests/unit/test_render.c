@@ -1008,7 +1008,7 @@ int main(int argc, char **argv)
 	const char *w = getenv("WORK");
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
-	snprintf(data_root, sizeof data_root, "%s", d ? d : "../shared/data/tpugraphs");
+	snprintf(data_root, sizeof data_root, "%s", d ? d : "tests/data/tpugraphs");
 	snprintf(scratch, sizeof scratch, "%s/test_render.XXXXXX", w ? w : "/tmp");
 	if (!mkdtemp(scratch)) {
 		printf("FAIL scratch folder: %s\n", scratch);
