@@ -28,6 +28,13 @@ HS_COMMANDS(HS_DECLARE)
 /* The explorer, run for `hloscope PATH` and `hloscope explore PATH`. */
 int cmd_explore(int argc, char **argv);
 
+/* The options of NAME for `hloscope NAME --help` (cli/help.c), or NULL
+ * when the command prints its own help. */
+const char *cli_command_help(const char *name);
+/* `hloscope --version`: version and libraries (cli/version.c). */
+#include <stdio.h>
+void cli_version(FILE *out);
+
 /* Shared helpers for commands (cli/util.c). */
 #include "loader/error.h"
 /* Prints "hloscope: MSG" to stderr and returns err->status (2 if unset). */

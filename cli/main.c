@@ -5,7 +5,6 @@
 #include <sys/stat.h>
 
 #include "cli/commands.h"
-#include "loader/zip.h"
 
 struct command {
 	const char *name;
@@ -25,7 +24,24 @@ static void usage(FILE *out)
 	for (size_t i = 0; i < NCOMMANDS; i++)
 		fprintf(out, "       hloscope %s %s\n           %s\n", commands[i].name,
 			commands[i].usage, commands[i].summary);
-	fprintf(out, "See hloscope(1) and README.md.\n");
+	fprintf(out, "       hloscope --version\n"
+		     "See `hloscope COMMAND --help`, hloscope(1) and README.md.\n");
+}
+
+/* `hloscope COMMAND ... --help` (or -h, before any `--`): the command's
+ * usage, summary and options on stdout.  Returns 0 when it printed them. */
+static int command_help(const struct command *c, int argc, char **argv)
+{
+	const char *text = cli_command_help(c->name);
+	int asked = 0;
+
+	for (int i = 2; i < argc && strcmp(argv[i], "--"); i++)
+		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h"))
+			asked = 1;
+	if (!asked || !text)
+		return -1;
+	printf("usage: hloscope %s %s\n\n%s", c->name, c->usage, text);
+	return 0;
 }
 
 const char *cli_command_usage(const char *name);
@@ -47,13 +63,16 @@ int main(int argc, char **argv)
 		usage(stdout);
 		return 0;
 	}
-	if (!strcmp(argv[1], "--version")) {
-		printf("hloscope (inflate: %s)\n", zip_inflater_name());
+	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V")) {
+		cli_version(stdout);
 		return 0;
 	}
 	for (size_t i = 0; i < NCOMMANDS; i++)
-		if (strcmp(commands[i].name, argv[1]) == 0)
+		if (strcmp(commands[i].name, argv[1]) == 0) {
+			if (command_help(&commands[i], argc, argv) == 0)
+				return 0;
 			return commands[i].fn(argc - 1, argv + 1);
+		}
 	if (!strcmp(argv[1], "explore"))
 		return cmd_explore(argc - 1, argv + 1);
 

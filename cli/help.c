@@ -1,0 +1,105 @@
+/* help.c - `hloscope COMMAND --help`: the options of each command.
+ *
+ * The usage line and the one-line summary come from the command table
+ * (commands.h); this file adds what each option means.  A command without
+ * an entry here (dot, explore) prints its own help. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/commands.h"
+
+struct help {
+	const char *name;
+	const char *text;
+};
+
+static const struct help helps[] = {
+	{"info",
+	 "PATH is a .npz graph or a folder; for a folder, one row per graph, read\n"
+	 "from the array headers only.\n"
+	 "  --json               one JSON object instead of the text summary\n"},
+	{"dump",
+	 "Prints ARRAY of FILE in C order whatever the file's order, one row of the\n"
+	 "last axis per line: integers exactly, floats with %.9g.  ARRAY may carry\n"
+	 "its .npy suffix.\n"
+	 "  --limit N            print only the first N lines\n"},
+	{"check",
+	 "Decompresses and validates every file (a folder: every .npz below it):\n"
+	 "CRCs, sizes, shapes and the graph invariants.  Prints \"OK FILE\" or\n"
+	 "\"FILE: problem\" per file; exits 0 only when every file is sound, 2\n"
+	 "otherwise.  No options.\n"},
+	{"synth",
+	 "Writes a small synthetic TpuGraphs-shaped dataset to DIR (tile and layout\n"
+	 ".npz files, a README with the runtime formulas).  DIR is replaced only if\n"
+	 "it is empty or a previous synth output.\n"
+	 "  --seed N             the random seed (same seed, same bytes; default\n"
+	 "                       20230813); also --seed=N\n"},
+	{"train",
+	 "Trains the learned config rankers (a layout head and a tile head) on every\n"
+	 "labeled .npz in PATH... (files or folders) and writes them to MODEL.\n"
+	 "  -o, --output MODEL   the model file to write (required)\n"
+	 "  --epochs N           passes over the data (default 40)\n"
+	 "  --seed S             random seed (default 1)\n"
+	 "  --threads N          worker threads, 1-256 (default 1; same result)\n"
+	 "  --valid PATH         held-out files for the validation tau\n"
+	 "  --hidden N           hidden width, 4-512 (default 64)\n"
+	 "  --layers N           message-passing layers, 1-4 (default 2)\n"
+	 "  --cfg-hops N         steps kept around configurable nodes, 0-16 (default 3)\n"
+	 "  --batch N            configs per step, 2-4096 (default 32)\n"
+	 "  --max-configs N      configs kept per graph (default 20000, 0: all)\n"
+	 "  --lr X               learning rate in (0, 1] (default 0.002)\n"
+	 "  --loss hinge|listmle the ranking loss (default hinge)\n"
+	 "  -q, --quiet          no progress lines\n"},
+	{"eval",
+	 "Kendall's tau and ordered-pair accuracy (layout files), top-1/5/10\n"
+	 "slowdown errors (tile files) on every labeled .npz in PATH...\n"
+	 "  -m, --model MODEL    a model written by train (default: the analytic\n"
+	 "                       estimate)\n"
+	 "  --json               one JSON object\n"},
+	{"predict",
+	 "Scores and ranks every config of each FILE (or of every .npz in a folder).\n"
+	 "  -m, --model MODEL    a model written by train (default: the analytic\n"
+	 "                       estimate)\n"
+	 "  --csv                the Kaggle submission format (ID,TopConfigs)\n"
+	 "  --json               one object per file with every score\n"
+	 "  --top N              list only the N best configs\n"},
+	{"fit",
+	 "The autotuning case: fits on a random fraction of FILE's measured configs\n"
+	 "and reports how well it ranks the rest.\n"
+	 "  --train-fraction F   the fraction to fit on, between 0 and 1 (required)\n"
+	 "  --seed S             which configs are drawn (default 1)\n"
+	 "  --json               one JSON object\n"},
+	{"compare",
+	 "Two configs of FILE side by side: the configurable nodes whose layouts\n"
+	 "differ and what that costs.  A and B are config indices, best, worst or\n"
+	 "default.\n"
+	 "  --json               one JSON object\n"
+	 "  --all                every configurable node, not only differing ones\n"
+	 "  --model M            predictions from a model written by train\n"
+	 "  --file2 F            B is a config of F, which holds the same graph\n"
+	 "  --sort contribution|id   row order (default id)\n"
+	 "  --no-predict         no predicted runtimes (faster on large graphs)\n"},
+	{"query",
+	 "Runs the QUERY arguments and the lines of each SCRIPT on FILE, in order;\n"
+	 "with neither, the lines of stdin.  `hloscope query FILE help` lists the\n"
+	 "language.\n"
+	 "  -f SCRIPT            run the lines of SCRIPT\n"
+	 "  --csv, --json        output format (default: a table; also --table)\n"
+	 "  --model M            predictions from a model written by train\n"
+	 "  --time               print each query's time to stderr\n"
+	 "  --                   the arguments after it are queries\n"},
+	{"repl",
+	 "The query language at a readline prompt with history and completion;\n"
+	 "type help inside.  History: $XDG_STATE_HOME/hloscope/history.\n"
+	 "  --model M            predictions from a model written by train\n"
+	 "  --csv, --json        output format (default: a table)\n"
+	 "  --no-history         neither read nor write the history file\n"},
+};
+
+const char *cli_command_help(const char *name)
+{
+	for (size_t i = 0; i < sizeof helps / sizeof helps[0]; i++)
+		if (!strcmp(helps[i].name, name))
+			return helps[i].text;
+	return NULL;
+}

@@ -1,0 +1,52 @@
+/* version.c - `hloscope --version`: the version and the libraries this
+ * binary was built with (header version) and runs with (library version). */
+#include <stdio.h>
+#include <string.h>
+
+#include <graphviz_version.h>
+#include <gvc.h>
+/* Graphviz's geom.h has a type `box` and curses a function box(); only the
+ * version macros are wanted from curses.h. */
+#define box curses_box
+#include <curses.h>
+#undef box
+#include <readline/readline.h>
+#include <zlib.h>
+
+#include "cli/commands.h"
+#include "loader/zip.h"
+
+#define HLOSCOPE_VERSION "0.1.0"
+
+/* "X" when built and run with the same version, else "X (runs with Y)". */
+static void lib_line(FILE *out, const char *lib, const char *built, const char *runs)
+{
+	fprintf(out, "  %-9s %s", lib, built);
+	if (runs && strcmp(built, runs))
+		fprintf(out, " (runs with %s)", runs);
+	fputc('\n', out);
+}
+
+void cli_version(FILE *out)
+{
+	GVC_t *gvc = gvContext();
+
+	fprintf(out, "hloscope %s\n", HLOSCOPE_VERSION);
+	fprintf(out, "built with:\n");
+	char nc[64];
+	const char *ncr = curses_version(); /* "ncurses 6.4.20221231" */
+	snprintf(nc, sizeof nc, "%s.%d", NCURSES_VERSION, NCURSES_VERSION_PATCH);
+	if (!strncmp(ncr, "ncurses ", 8))
+		ncr += 8;
+	lib_line(out, "ncurses", nc, ncr);
+	lib_line(out, "Graphviz", PACKAGE_VERSION, gvc ? gvcVersion(gvc) : NULL);
+	lib_line(out, "zlib", ZLIB_VERSION, zlibVersion());
+	char rl[32];
+	snprintf(rl, sizeof rl, "%d.%d", RL_VERSION_MAJOR, RL_VERSION_MINOR);
+	lib_line(out, "readline", rl, rl_library_version);
+	/* The library that inflates .npz members ("isa-l 2.30.0" or "zlib
+	 * 1.2.13"), so that a bug report says which one read the file. */
+	fprintf(out, "inflater: %s\n", zip_inflater_name());
+	if (gvc)
+		gvFreeContext(gvc);
+}

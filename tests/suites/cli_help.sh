@@ -1,0 +1,49 @@
+# cli_help: `hloscope --help` lists the commands; `hloscope COMMAND --help`
+# prints that command's usage and options on stdout and exits 0, for every
+# command listed; `hloscope --version` names the libraries.
+. tests/lib.sh
+
+expect_status 0 "--help exits 0" "$HLOSCOPE" --help
+cp "$T/out" "$T/help"
+cmds=$(sed -n 's/^ *\(usage: \)\{0,1\}hloscope \([a-z][a-z0-9_-]*\) .*/\2/p' "$T/help")
+n=$(echo "$cmds" | wc -w)
+[ "$n" -ge 12 ] && ok "--help lists $n commands" || bad "--help lists the commands" "only: $cmds"
+
+for c in $cmds explore; do
+	"$HLOSCOPE" "$c" --help >"$T/out" 2>"$T/err"
+	rc=$?
+	if [ "$rc" -ne 0 ] || [ -s "$T/err" ]; then
+		bad "$c --help" "exit $rc, stderr: $(head -c 200 "$T/err")"
+		continue
+	fi
+	head -1 "$T/out" | grep -q "^usage: hloscope $c \|^usage: hloscope PATH" ||
+		{ bad "$c --help" "first line: $(head -1 "$T/out")"; continue; }
+	# Every option of the usage line in --help is explained below it.
+	opts=$(grep "hloscope $c " "$T/help" | grep -o -- '-[-a-zA-Z0-9]*' | sort -u)
+	missing=""
+	for o in $opts; do
+		tail -n +2 "$T/out" | grep -q -- "$o\b" || missing="$missing $o"
+	done
+	[ -z "$missing" ] && ok "$c --help: usage and every option" ||
+		bad "$c --help" "options not explained:$missing"
+	# -h is the same, also after other arguments.
+	"$HLOSCOPE" "$c" x.npz -h >"$T/out2" 2>&1
+	rc=$?
+	[ "$rc" -eq 0 ] && cmp -s "$T/out" "$T/out2" && ok "$c FILE -h" || bad "$c FILE -h" "exit $rc"
+done
+
+# After --, --help is an argument (a query here), not a request for help.
+"$HLOSCOPE" query "$DATA/npz/tile/xla/train/retinanet.2x2.fp32_-342c949e14733d96.npz" -- --help \
+	>"$T/out" 2>"$T/err"
+[ $? -eq 1 ] && grep -q -- '--help' "$T/err" && ok "query -- --help is a query" ||
+	bad "query -- --help is a query" "$(head -c 200 "$T/out" "$T/err")"
+
+expect_status 0 "--version exits 0" "$HLOSCOPE" --version
+head -1 "$T/out" | grep -qE '^hloscope [0-9]+\.[0-9]+' && ok "--version: version line" ||
+	bad "--version: version line" "$(head -1 "$T/out")"
+for lib in ncurses Graphviz zlib readline inflater; do
+	grep -qE "^ *$lib:? +[0-9a-zA-Z]" "$T/out" && ok "--version names $lib" ||
+		bad "--version names $lib" "$(tr '\n' '|' <"$T/out")"
+done
+expect_status 1 "unknown option: exit 1" "$HLOSCOPE" --frobnicate
+exit 0
