@@ -7,12 +7,15 @@
 #   make screenshots  regenerate screenshots/*.png from real runs
 #   make fuzz         build every libFuzzer target tests/fuzz/fuzz_*.c (needs clang)
 #   make install PREFIX=/usr/local
+#
+# CFLAGS, CPPFLAGS and LDFLAGS given by the user come after ours (CFLAGS=-O0
+# wins).  WERROR=1 turns warnings into errors (CI sets it).
 
 PREFIX  ?= /usr/local
 CC      ?= cc
 PKGS    := ncursesw libcgraph libgvc zlib readline
 PY      ?= /usr/bin/python3
-DATA    ?= $(abspath ../shared/data/tpugraphs)
+DATA    ?= $(abspath tests/data/tpugraphs)
 DEMO    ?= demo-data
 
 # Inflater: Intel ISA-L when pkg-config finds libisal (several times faster
@@ -29,9 +32,15 @@ PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 
 WARN    := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
-           -Wno-unused-parameter -Wformat=2 -Wno-format-truncation -Werror
+           -Wno-unused-parameter -Wformat=2 -Wno-format-truncation
+ifeq ($(WERROR),1)
+  WARN += -Werror
+endif
 BASE_CFLAGS := -std=c11 -D_GNU_SOURCE -D_XOPEN_SOURCE_EXTENDED $(WARN) -g \
            -I. $(PKG_CFLAGS) $(INFLATE_CFLAGS)
+# What every compile and link gets: ours, then the user's.
+COMPILE = $(CC) $(BASE_CFLAGS) $(VFLAGS) $(CPPFLAGS) $(CFLAGS)
+LINK    = $(CC) $(VFLAGS) $(CFLAGS) $(LDFLAGS)
 OPT     ?= -O2
 LDLIBS  := $(PKG_LIBS) -lm -lpthread
 
@@ -53,6 +62,7 @@ CLI_SRC  := $(wildcard cli/*.c)
 UNIT_SRC := $(wildcard tests/unit/test_*.c)
 LIB_OBJ  := $(LIB_SRC:%.c=$(B)/%.o)
 CLI_OBJ  := $(CLI_SRC:%.c=$(B)/%.o)
+UNIT_OBJ := $(UNIT_SRC:%.c=$(B)/%.o)
 UNITS    := $(UNIT_SRC:tests/unit/%.c=$(B)/tests/%)
 # Fuzz targets: tests/fuzz/fuzz_<target>.c, seeds in tests/fuzz/corpus/<target>/.
 FUZZ_TARGETS := $(patsubst tests/fuzz/fuzz_%.c,%,$(wildcard tests/fuzz/fuzz_*.c))
@@ -76,21 +86,22 @@ $(B)/libhloscope.a: $(LIB_OBJ)
 	$(AR) rcs $@ $^
 
 $(B)/hloscope: $(CLI_OBJ) $(B)/libhloscope.a
-	$(CC) $(VFLAGS) -o $@ $(CLI_OBJ) $(B)/libhloscope.a $(LDLIBS)
+	$(LINK) -o $@ $(CLI_OBJ) $(B)/libhloscope.a $(LDLIBS)
 
 $(B)/%.o: %.c
 	@mkdir -p $(@D)
-	$(CC) $(BASE_CFLAGS) $(VFLAGS) -MMD -MP -c -o $@ $<
+	$(COMPILE) -MMD -MP -c -o $@ $<
 
-$(B)/tests/%: tests/unit/%.c $(B)/libhloscope.a
-	@mkdir -p $(@D)
-	$(CC) $(BASE_CFLAGS) $(VFLAGS) -o $@ $< $(B)/libhloscope.a $(LDLIBS)
+# Test programs: their objects come from the rule above (with dependency
+# files, so they rebuild when a header changes), then one link each.
+$(UNITS): $(B)/tests/%: $(B)/tests/unit/%.o $(B)/libhloscope.a
+	$(LINK) -o $@ $< $(B)/libhloscope.a $(LDLIBS)
 
 # One replayer (tests/fuzz/replay.c) linked with each fuzz target: runs its
 # corpus without libFuzzer, in the release and the ASan build.
 $(B)/tests/fuzz/replay_%: tests/fuzz/replay.c tests/fuzz/fuzz_%.c $(B)/libhloscope.a
 	@mkdir -p $(@D)
-	$(CC) $(BASE_CFLAGS) $(VFLAGS) -MMD -MP -MF $@.d -o $@ tests/fuzz/replay.c \
+	$(COMPILE) $(LDFLAGS) -MMD -MP -MF $@.d -o $@ tests/fuzz/replay.c \
 	    tests/fuzz/fuzz_$*.c $(B)/libhloscope.a $(LDLIBS)
 
 # With ISA-L, `make units` also links the zlib fallback (only inflater.o
@@ -103,29 +114,29 @@ TOOLS    += $(B)/tests/hloscope-zlib $(B)/tests/test_loader_zlib $(B)/tests/test
 
 $(B)/zlib/loader/inflater.o: loader/inflater.c
 	@mkdir -p $(@D)
-	$(CC) $(BASE_CFLAGS) $(VFLAGS) -UHS_HAVE_ISAL -MMD -MP -c -o $@ $<
+	$(COMPILE) -UHS_HAVE_ISAL -MMD -MP -c -o $@ $<
 
 $(ZLIB_LIB): $(filter-out $(B)/loader/inflater.o,$(LIB_OBJ)) $(B)/zlib/loader/inflater.o
 	$(AR) rcs $@ $^
 
 $(B)/tests/hloscope-zlib: $(CLI_OBJ) $(ZLIB_LIB)
-	$(CC) $(VFLAGS) -o $@ $(CLI_OBJ) $(ZLIB_LIB) $(LDLIBS)
+	$(LINK) -o $@ $(CLI_OBJ) $(ZLIB_LIB) $(LDLIBS)
 
 $(B)/tests/%_zlib: tests/unit/%.c $(ZLIB_LIB)
-	$(CC) $(BASE_CFLAGS) $(VFLAGS) -o $@ $< $(ZLIB_LIB) $(LDLIBS)
+	$(COMPILE) $(LDFLAGS) -MMD -MP -o $@ $< $(ZLIB_LIB) $(LDLIBS)
 
 $(B)/tests/zipcat: tests/tools/zipcat.c $(B)/libhloscope.a
-	$(CC) $(BASE_CFLAGS) $(VFLAGS) -o $@ $< $(B)/libhloscope.a $(LDLIBS)
+	$(COMPILE) $(LDFLAGS) -MMD -MP -o $@ $< $(B)/libhloscope.a $(LDLIBS)
 
 $(B)/tests/zipcat_zlib: tests/tools/zipcat.c $(ZLIB_LIB)
-	$(CC) $(BASE_CFLAGS) $(VFLAGS) -o $@ $< $(ZLIB_LIB) $(LDLIBS)
+	$(COMPILE) $(LDFLAGS) -MMD -MP -o $@ $< $(ZLIB_LIB) $(LDLIBS)
 
--include $(B)/zlib/loader/inflater.d
+-include $(B)/zlib/loader/inflater.d $(TOOLS:=.d)
 endif
 
 units: $(B)/hloscope $(UNITS) $(TOOLS) $(REPLAYS)
 
--include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(REPLAYS:=.d)
+-include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(UNIT_OBJ:.o=.d) $(REPLAYS:=.d)
 
 # The whole suite: once on the release build, once under ASan+UBSan.
 check:
@@ -166,7 +177,7 @@ screenshots: hloscope
 # with clang against the library compiled once with coverage; any target
 # that fails to build fails `make fuzz`.
 FUZZ_DIR  := $(BUILD)/fuzz
-FUZZ_CC   := clang $(BASE_CFLAGS) -Wno-unknown-warning-option -O1
+FUZZ_CC   := clang $(BASE_CFLAGS) -Wno-unknown-warning-option -O1 $(CPPFLAGS) $(CFLAGS)
 FUZZ_OBJ  := $(LIB_SRC:%.c=$(FUZZ_DIR)/obj/%.o)
 FUZZ_BINS := $(FUZZ_TARGETS:%=$(FUZZ_DIR)/fuzz_%)
 
@@ -184,7 +195,7 @@ $(FUZZ_DIR)/libhloscope.a: $(FUZZ_OBJ)
 	$(AR) rcs $@ $^
 
 $(FUZZ_DIR)/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_DIR)/libhloscope.a
-	$(FUZZ_CC) -fsanitize=fuzzer,address,undefined -MMD -MP -MF $@.d -o $@ $< \
+	$(FUZZ_CC) -fsanitize=fuzzer,address,undefined $(LDFLAGS) -MMD -MP -MF $@.d -o $@ $< \
 	    $(FUZZ_DIR)/libhloscope.a $(LDLIBS)
 
 -include $(FUZZ_OBJ:.o=.d) $(FUZZ_BINS:=.d)
@@ -196,7 +207,7 @@ $(FUZZ_DIR)/zlib/inflater.o: loader/inflater.c
 	$(FUZZ_CC) -UHS_HAVE_ISAL -fsanitize=fuzzer-no-link,address,undefined -MMD -MP -c -o $@ $<
 
 $(FUZZ_DIR)/fuzz_npz_zlib: tests/fuzz/fuzz_npz.c $(filter-out $(FUZZ_DIR)/obj/loader/inflater.o,$(FUZZ_OBJ)) $(FUZZ_DIR)/zlib/inflater.o
-	$(FUZZ_CC) -fsanitize=fuzzer,address,undefined -o $@ $^ $(LDLIBS)
+	$(FUZZ_CC) -fsanitize=fuzzer,address,undefined $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 install: hloscope
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1

@@ -2,7 +2,8 @@
 # Installs the Debian packages hloscope needs to build, test and benchmark.
 # As root it runs apt-get; otherwise it prints the exact command and stops.
 PKGS="gcc make pkg-config libncurses-dev libgraphviz-dev graphviz zlib1g-dev
-libisal-dev libreadline-dev python3-numpy tmux imagemagick clang"
+libreadline-dev libprotobuf-c-dev protobuf-c-compiler libisal-dev
+python3-numpy tmux imagemagick clang"
 
 missing=""
 for p in $PKGS; do
