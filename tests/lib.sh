@@ -5,10 +5,55 @@
 #   expect_status N NAME CMD...   run CMD, compare its exit status to N
 #   golden NAME FILE        compare FILE with tests/golden/NAME (or rewrite it
 #                           when UPDATE_GOLDENS=1)
+#   need TOOL...            print "SKIP SUITE: TOOL is not installed" and
+#                           fail when one is missing (numpy: $PY cannot
+#                           import it); use as `need tmux || exit 0`
 #   T                       a fresh scratch folder for this suite
+#   SUITE                   this suite's name
+#   use_demo                set DEMO to the synthetic demo data
+#   use_fixtures numpy|corrupt   set FIX_NUMPY / FIX_CORRUPT to the output of
+#                           tests/fixtures/make_fixtures.py numpy / make_corrupt.py
+# tests/run.sh makes these once for all suites (they are read-only: copy
+# before changing anything); a suite run alone makes its own in $T.  Both
+# print a FAIL line and fail when they cannot.
 set -u
 : "${HLOSCOPE:?run through tests/run.sh}"
 T=$(mktemp -d "$WORK/suite.XXXXXX")
+SUITE=$(basename "$0" .sh)
+: "${DEMO:=}" "${FIX_NUMPY:=}" "${FIX_CORRUPT:=}"
+
+need() {
+	for tool in "$@"; do
+		case $tool in
+		numpy) [ "${HAVE_NUMPY:-}" = 1 ] || "$PY" -c 'import numpy' 2>/dev/null ;;
+		*) command -v "$tool" >/dev/null 2>&1 ;;
+		esac || {
+			[ "$tool" = numpy ] && tool="python numpy ($PY)"
+			echo "SKIP $SUITE: $tool is not installed"
+			return 1
+		}
+	done
+}
+
+use_demo() {
+	[ -n "$DEMO" ] && return 0
+	DEMO="$T/demo"
+	"$HLOSCOPE" synth "$DEMO" >"$T/synth.out" 2>&1 && return 0
+	bad "$SUITE: demo data" "hloscope synth failed: $(head -c 300 "$T/synth.out")"
+	DEMO=""
+	return 1
+}
+
+use_fixtures() {
+	case $1 in
+	numpy) [ -n "$FIX_NUMPY" ] && return 0; FIX_NUMPY="$T/fix-numpy"; set -- "$1" make_fixtures.py numpy ;;
+	corrupt) [ -n "$FIX_CORRUPT" ] && return 0; FIX_CORRUPT="$T/fix-corrupt"; set -- "$1" make_corrupt.py ;;
+	esac
+	name=$1; shift
+	"$PY" "$ROOT/tests/fixtures/$@" "$T/fix-$name" >"$T/gen.log" 2>&1 && return 0
+	bad "$SUITE: $name fixtures" "tests/fixtures/$1 failed: $(tail -3 "$T/gen.log" | tr '\n' '|')"
+	return 1
+}
 
 ok() { echo "PASS $1"; }
 bad() { echo "FAIL $1: $2"; }

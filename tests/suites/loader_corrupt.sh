@@ -9,12 +9,9 @@
 # ~5,000 variants: `check` takes them in batches (one line per file), and a
 # sample runs one by one, so the suite stays well under a minute under ASan.
 . tests/lib.sh
-C="$T/corrupt"
-if ! "$PY" tests/fixtures/make_corrupt.py "$C" >"$T/gen.log" 2>&1; then
-	bad corrupt_corpus "make_corrupt.py failed: $(tail -3 "$T/gen.log" | tr '\n' '|')"
-	exit 1
-fi
-ok corrupt_corpus
+need numpy || exit 0
+use_fixtures corrupt || exit 1
+C=$FIX_CORRUPT
 cd "$C" || exit 1
 tab=$(printf '\t')
 

@@ -3,12 +3,9 @@
 # data-descriptor archives (tests/fixtures/make_fixtures.py); `hloscope dump`
 # must print exactly what numpy's values give under the same rules.
 . tests/lib.sh
-F="$T/fix"
-if ! "$PY" tests/fixtures/make_fixtures.py numpy "$F" >"$T/gen.log" 2>&1; then
-	bad numpy_fixtures "make_fixtures.py failed: $(tail -3 "$T/gen.log" | tr '\n' '|')"
-	exit 1
-fi
-ok numpy_fixtures
+need numpy || exit 0
+use_fixtures numpy || exit 1
+F=$FIX_NUMPY
 
 tab=$(printf '\t')
 n=0

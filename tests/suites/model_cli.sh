@@ -7,7 +7,6 @@
 H=$HLOSCOPE
 REAL=$DATA/npz
 UNET=$REAL/layout/xla/default/train/unet3d.npz
-DEMO=$T/demo
 SMALL="--epochs 5 --hidden 16 --batch 16 --quiet"
 
 # check NAME STATUS CMD...: the exit status and a clean stderr.
@@ -34,7 +33,8 @@ expect_err() {
 
 py() { "$PY" -c "$@"; }
 
-check 0 "synth writes the demo data" "$H" synth "$DEMO"
+need numpy || exit 0
+use_demo || exit 1
 
 # ---- train ----------------------------------------------------------------
 check 0 "train on demo layout and tile files" "$H" train "$DEMO/npz/layout/xla/default/train" \

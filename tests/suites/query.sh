@@ -3,12 +3,6 @@
 # against the real files in $DATA and the synthetic demo data written here.
 . tests/lib.sh
 
-DEMO="$T/demo"
-if "$HLOSCOPE" synth "$DEMO" >"$T/synth.out" 2>&1; then
-	ok "query: demo data written"
-else
-	bad "query: demo data written" "$(head -c 300 "$T/synth.out")"
-	DEMO=""
-fi
+use_demo
 export DEMO
 "$PY" tests/query/runner.py tests/query/*.test

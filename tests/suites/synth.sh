@@ -6,6 +6,7 @@
 # differs; replacing a previous output; refusing foreign folders; write
 # failures leave nothing behind.
 . tests/lib.sh
+need numpy || exit 0
 
 D="$T/demo"
 
