@@ -1,9 +1,11 @@
-/* hloscope dump FILE ARRAY [--limit N]: an array's values, C order.
+/* hloscope dump FILE ARRAY... [--limit N]: arrays' values, C order.
  *
  * One line per row of the last axis (a 1-d array: one value per line; a 0-d
  * array: one line), values comma-separated; integers exactly, floats with
- * %.9g, bools as 0/1.  --limit N prints at most N lines. */
+ * %.9g, bools as 0/1.  --limit N prints at most N lines of each array.
+ * With several ARRAYs, each one's lines follow a line "== ARRAY". */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli/commands.h"
@@ -20,51 +22,25 @@ static void print_value(const npz_array *a, uint64_t i)
 		printf("%lld", (long long)npy_get_i64(t, a->data, i));
 }
 
-int cmd_dump(int argc, char **argv)
+/* "node_feat.npy" names the array "node_feat". */
+static void base_name(const char *name, char *base, size_t cap)
 {
-	const char *file = NULL, *name = NULL;
-	long long limit = -1;
-
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--limit")) {
-			if (i + 1 >= argc || (limit = cli_parse_count(argv[i + 1])) < 0)
-				return cli_usage_error("dump", "--limit needs a non-negative count");
-			i++;
-		} else if (argv[i][0] == '-' && argv[i][1]) {
-			return cli_usage_error("dump", "unknown option '%s'", argv[i]);
-		} else if (!file) {
-			file = argv[i];
-		} else if (!name) {
-			name = argv[i];
-		} else {
-			return cli_usage_error("dump", "unexpected argument '%s'", argv[i]);
-		}
-	}
-	if (!file || !name)
-		return cli_usage_error("dump", "needs a FILE and an ARRAY name");
-
-	hs_error err = {0};
-	npz *a = npz_open(file, &err);
-	if (!a)
-		return cli_report(&err);
 	size_t len = strlen(name);
-	char base[512];
-	snprintf(base, sizeof base, "%.*s", (int)(len > 4 && !strcmp(name + len - 4, ".npy") ? len - 4 : len), name);
-	if (!npz_has(a, base)) {
-		fprintf(stderr, "hloscope: %s: no array named '%s'; it has:", file, base);
-		for (size_t i = 0; i < a->n_arrays; i++)
-			fprintf(stderr, " %s", a->names[i]);
-		fputc('\n', stderr);
-		npz_close(a);
-		return 1;
-	}
-	npz_array arr;
-	if (npz_read(a, base, &arr, &err)) {
-		npz_close(a);
-		return cli_report(&err);
-	}
-	npz_close(a);
 
+	snprintf(base, cap, "%.*s", (int)(len > 4 && !strcmp(name + len - 4, ".npy") ? len - 4 : len),
+		 name);
+}
+
+/* Prints one array; returns 0 or cli_report's status. */
+static int dump_one(npz *a, const char *name, long long limit)
+{
+	hs_error err = {0};
+	npz_array arr;
+	char base[512];
+
+	base_name(name, base, sizeof base);
+	if (npz_read(a, base, &arr, &err))
+		return cli_report(&err);
 	uint64_t row = arr.h.ndim >= 2 ? (uint64_t)arr.h.shape[arr.h.ndim - 1] : 1;
 	uint64_t rows = row ? arr.h.count / row : 0;
 	if (arr.h.ndim >= 2 && row == 0) {
@@ -84,9 +60,73 @@ int cmd_dump(int argc, char **argv)
 		putchar('\n');
 	}
 	npz_array_free(&arr);
+	return 0;
+}
+
+int cmd_dump(int argc, char **argv)
+{
+	const char *file = NULL;
+	const char **names = calloc((size_t)argc, sizeof *names);
+	int n = 0, rc = 0;
+	long long limit = -1;
+
+	if (!names)
+		return 2;
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--limit")) {
+			if (i + 1 >= argc || (limit = cli_parse_count(argv[i + 1])) < 0) {
+				free(names);
+				return cli_usage_error("dump", "--limit needs a non-negative count");
+			}
+			i++;
+		} else if (argv[i][0] == '-' && argv[i][1]) {
+			free(names);
+			return cli_usage_error("dump", "unknown option '%s'", argv[i]);
+		} else if (!file) {
+			file = argv[i];
+		} else {
+			names[n++] = argv[i];
+		}
+	}
+	if (!file || n == 0) {
+		free(names);
+		return cli_usage_error("dump", "needs a FILE and an ARRAY name");
+	}
+
+	hs_error err = {0};
+	npz *a = npz_open(file, &err);
+	if (!a) {
+		free(names);
+		return cli_report(&err);
+	}
+	/* Every name first: a misspelt one prints nothing at all. */
+	for (int k = 0; k < n && rc == 0; k++) {
+		char base[512];
+
+		base_name(names[k], base, sizeof base);
+		if (!npz_has(a, base)) {
+			fprintf(stderr, "hloscope: %s: no array named '%s'; it has:", file, base);
+			for (size_t i = 0; i < a->n_arrays; i++)
+				fprintf(stderr, " %s", a->names[i]);
+			fputc('\n', stderr);
+			rc = 1;
+		}
+	}
+	for (int k = 0; k < n && rc == 0; k++) {
+		if (n > 1)
+		{
+			char base[512];
+
+			base_name(names[k], base, sizeof base);
+			printf("== %s\n", base);
+		}
+		rc = dump_one(a, names[k], limit);
+	}
+	npz_close(a);
+	free(names);
 	if (fflush(stdout) != 0 || ferror(stdout)) {
 		fprintf(stderr, "hloscope: write error on standard output\n");
 		return 2;
 	}
-	return 0;
+	return rc;
 }

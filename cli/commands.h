@@ -9,7 +9,7 @@
 
 #define HS_COMMANDS(X)                                                                     \
 	X("info", cmd_info, "PATH [--json]", "summary of a graph file or of a dataset folder") \
-	X("dump", cmd_dump, "FILE ARRAY [--limit N]", "print an array's values, C order")      \
+	X("dump", cmd_dump, "FILE ARRAY... [--limit N]", "print arrays' values, C order")      \
 	X("check", cmd_check, "PATH...", "decompress and validate everything")                 \
 	X("synth", cmd_synth, "DIR [--seed N]", "write the synthetic demo dataset")                 \
 	X("train", cmd_train, "PATH... -o MODEL [--epochs N] [--seed S] [--threads N] [--valid PATH]", "train the learned config rankers (layout and tile heads)") \

@@ -19,9 +19,10 @@ static const struct help helps[] = {
 	 "from the array headers only.\n"
 	 "  --json               one JSON object instead of the text summary\n"},
 	{"dump",
-	 "Prints ARRAY of FILE in C order whatever the file's order, one row of the\n"
-	 "last axis per line: integers exactly, floats with %.9g.  ARRAY may carry\n"
-	 "its .npy suffix.\n"
+	 "Prints each ARRAY of FILE in C order whatever the file's order, one row of\n"
+	 "the last axis per line: integers exactly, floats with %.9g.  ARRAY may\n"
+	 "carry its .npy suffix.  With several ARRAYs, each one's lines follow a\n"
+	 "line \"== ARRAY\".\n"
 	 "  --limit N            print only the first N lines\n"},
 	{"check",
 	 "Decompresses and validates every file (a folder: every .npz below it):\n"
