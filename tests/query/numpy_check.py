@@ -7,6 +7,12 @@ neighbourhoods (a breadth-first search written here), and that --json and
 
 Usage: numpy_check.py FILE.npz...   (environment: HLOSCOPE)
 Prints PASS / FAIL lines for tests/run.sh.
+
+The checks of a file run in rounds, so that one hloscope process answers many
+queries: a check that asks for a result not known yet stops (Pending); the
+queries asked in a round run in one `hloscope query FILE --csv Q1 Q2 ...`
+(results are separated by blank lines; when the count does not match or a
+query fails they run one by one), and the stopped checks start again.
 """
 import csv
 import io
@@ -40,8 +46,66 @@ def query(path, *queries, fmt="csv"):
     return p.stdout.decode()
 
 
+class Pending(Exception):
+    """A check asked for a query result that the next round will fetch."""
+
+
+results = {}  # (path, query) -> CSV text, or the RuntimeError of a failed query
+wanted = []   # (path, query) asked for in this round
+
+
 def rows(path, q):
-    return list(csv.DictReader(io.StringIO(query(path, q))))
+    key = (path, q)
+    if key not in results:
+        wanted.append(key)
+        raise Pending()
+    if isinstance(results[key], Exception):
+        raise results[key]
+    return list(csv.DictReader(io.StringIO(results[key])))
+
+
+def prefetch(path, qs):
+    """Asks for all of qs at once (a check that needs several results)."""
+    missing = [(path, q) for q in qs if (path, q) not in results]
+    if missing:
+        wanted.extend(missing)
+        raise Pending()
+
+
+def fetch(path, qs):
+    """Fills results for qs: one process, or one per query if need be."""
+    qs = list(dict.fromkeys(qs))
+    try:
+        parts = query(path, *qs).split("\n\n")
+        if len(parts) == len(qs):
+            for q, text in zip(qs, parts):
+                results[(path, q)] = text
+            return
+    except RuntimeError:
+        pass
+    for q in qs:
+        try:
+            results[(path, q)] = query(path, q)
+        except RuntimeError as e:
+            results[(path, q)] = e
+
+
+def run_checks(path, checks):
+    """Runs (label, fn) checks in rounds until none waits for a result."""
+    while checks:
+        waiting = []
+        for label, fn in checks:
+            try:
+                ok, why = fn()
+            except Pending:
+                waiting.append((label, fn))
+                continue
+            except Exception as e:  # a failing query is a failing test
+                ok, why = False, "%s: %s" % (type(e).__name__, e)
+            report(label, ok, why)
+        fetch(path, [q for p, q in wanted if p == path])
+        del wanted[:]
+        checks = waiting
 
 
 def num(s):
@@ -65,12 +129,10 @@ def check_file(path):
     operands = np.bincount(edges[:, 0], minlength=n)
     layout = "node_config_feat" in z.files
 
+    checks = []
+
     def t(label, fn):
-        try:
-            ok, why = fn()
-        except Exception as e:  # a failing query is a failing test
-            ok, why = False, "%s: %s" % (type(e).__name__, e)
-        report("query-numpy %s: %s" % (name, label), ok, why)
+        checks.append(("query-numpy %s: %s" % (name, label), fn))
 
     # Counts.
     def count_by(field, values):
@@ -158,6 +220,7 @@ def check_file(path):
 
     # Every feature of node 0 and of the last node, through `show *`.
     def features():
+        prefetch(path, ["nodes where id = %d show *" % v for v in (0, n - 1)])
         for v in (0, n - 1):
             r = rows(path, "nodes where id = %d show *" % v)[0]
             names = list(r.keys())[-feat.shape[1]:]
@@ -235,6 +298,7 @@ def check_file(path):
     pairs += [(int(v), int(succ[v][0])) for v in range(n) if succ[v]][:2]
 
     def paths():
+        prefetch(path, ["path %d %d" % (a, b) for a, b in pairs])
         for a, b in pairs:
             d1 = bfs(a, lambda x: succ[x]).get(b)
             d2 = bfs(a, lambda x: pred[x]).get(b)
@@ -254,6 +318,8 @@ def check_file(path):
     t("path = shortest directed path", paths)
 
     def neighbours():
+        prefetch(path, ["neighbors %d depth %d %s" % (v, d, w) for v in (0, n // 2, n - 1)
+                        for d, w in ((2, ""), (3, "up"), (3, "down"))])
         for v in (0, n // 2, n - 1):
             for depth, dirword, nbrs in ((2, "", lambda x: succ[x] + pred[x]),
                                          (3, "up", lambda x: pred[x]),
@@ -296,6 +362,7 @@ def check_file(path):
         return sum(int(r["count"]) for r in a) == n and len(b) == min(3, n), "csv tables"
 
     t("--csv: tables parse, blank line between", csv_tables)
+    run_checks(path, checks)
 
 
 def main():

@@ -10,8 +10,15 @@ comments.
 Prints PASS / FAIL lines for tests/run.sh.  With UPDATE_GOLDENS=1 the
 expected lines are rewritten from the actual output (review the diff).
 
+Queries that must succeed run in one hloscope process per file and format
+(`hloscope query FILE Q1 Q2 ...`, the results split at their boundaries);
+when that process fails, prints to stderr or the results do not split into
+one per query, they run one by one.  `%%FAIL` queries and those that change the session (open,
+format, quit, exit) always run alone.
+
 Usage: runner.py FILE.test...   (environment: HLOSCOPE, DATA, DEMO)
 """
+import json
 import os
 import subprocess
 import sys
@@ -20,6 +27,7 @@ HLOSCOPE = os.environ["HLOSCOPE"]
 DATA = os.environ["DATA"]
 DEMO = os.environ.get("DEMO", "")
 UPDATE = os.environ.get("UPDATE_GOLDENS") == "1"
+ALONE = ("open", "format", "quit", "exit")  # commands that change the session
 SANITIZER = ("ERROR: AddressSanitizer", "ERROR: LeakSanitizer", "runtime error:")
 
 
@@ -67,13 +75,49 @@ def resolve(path):
     return os.path.join(DATA, path)
 
 
-def run(file, fmt, query):
+def run(file, fmt, *queries):
     args = [HLOSCOPE, "query", file]
     if fmt != "table":
         args.append("--" + fmt)
-    args.append(query)
+    args.append("--")
+    args.extend(queries)
     p = subprocess.run(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     return p.returncode, p.stdout.decode("utf-8", "replace"), p.stderr.decode("utf-8", "replace")
+
+
+def split_results(fmt, text):
+    """The output of several queries, one string per result (each ending
+    with a newline): JSON documents follow each other, tables and CSV are
+    separated by a blank line."""
+    if fmt != "json":
+        return [p + "\n" for p in text[:-1].split("\n\n")] if text.endswith("\n") else None
+    dec, i, parts = json.JSONDecoder(), 0, []
+    while i < len(text):
+        try:
+            _, j = dec.raw_decode(text, i)
+        except ValueError:
+            return None
+        if text[j:j + 1] != "\n":
+            return None
+        parts.append(text[i:j + 1])
+        i = j + 1
+    return parts
+
+
+def prefetch(tests):
+    """{(file, fmt, query): (rc, out, err)} for the queries that must
+    succeed, one process per file and format when that works."""
+    groups, done = {}, {}
+    for file, fmt, query in tests:
+        groups.setdefault((file, fmt), []).append(query)
+    for (file, fmt), queries in groups.items():
+        queries = list(dict.fromkeys(queries))
+        rc, out, err = run(file, fmt, *queries)
+        parts = split_results(fmt, out) if rc == 0 and not err else None
+        if parts is not None and len(parts) == len(queries):
+            for q, part in zip(queries, parts):
+                done[(file, fmt, q)] = (0, part, "")
+    return done
 
 
 def lines_of(text):
@@ -89,9 +133,10 @@ def main():
             lines.pop()
         out_lines = []
         last = 0
+        name = os.path.basename(path)
+        tests = []  # (file, fmt, item) for every test
         file = None
         fmt = "table"
-        name = os.path.basename(path)
         for item in parse(lines):
             if item[0] == "directive":
                 words = item[2].split(None, 1)
@@ -99,15 +144,18 @@ def main():
                     file = resolve(words[1].strip())
                 else:
                     fmt = words[1].strip()
-                continue
-            if item[0] != "test":
-                continue
+            elif item[0] == "test":
+                tests.append((file, fmt, item))
+        done = prefetch([(f, m, it[3]) for f, m, it in tests
+                         if f is not None and it[5] is None and it[3].split()[:1] != [] and
+                         it[3].split()[0] not in ALONE])
+        for file, fmt, item in tests:
             _, start, end, query, expected, fail = item
             label = "query %s:%d: %s" % (name, start + 1, query)
             if file is None:
                 print("SKIP %s (no demo data)" % label)
                 continue
-            rc, out, err = run(file, fmt, query)
+            rc, out, err = done.get((file, fmt, query)) or run(file, fmt, query)
             bad = None
             if any(s in err for s in SANITIZER):
                 bad = "sanitizer report: " + err[:400].replace("\n", "|")
