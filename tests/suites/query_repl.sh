@@ -23,10 +23,7 @@ expect_status 2 "repl: a bad file exits 2" "$HLOSCOPE" repl "$T/missing.npz"
 expect_status 1 "repl: no file is a usage error" "$HLOSCOPE" repl
 no_sanitizer_report "$T/pipe.err" || bad "repl: pipe run" "sanitizer report"
 
-if ! command -v tmux >/dev/null 2>&1; then
-	echo "SKIP repl: tmux is not installed"
-	exit 0
-fi
+need tmux || exit 0
 
 SOCK="hsq$$"
 TM="tmux -L $SOCK -f /dev/null"
@@ -35,7 +32,8 @@ WAIT=${REPL_WAIT:-100}
 trap '$TM kill-server 2>/dev/null' EXIT
 
 # start NAME ENV... : a REPL session on $F in a 100x24 window; stderr shows
-# on the screen, sanitizer reports go to $T/san.*.
+# on the screen, sanitizer reports go to $T/san.*.  When the REPL ends, its
+# status goes to $T/NAME.exit and the tmux channel NAME is signalled.
 start() {
 	name=$1
 	shift
@@ -43,7 +41,13 @@ start() {
 	$TM new-session -d -s "$name" -x 100 -y 24 \
 		"env ASAN_OPTIONS=\"\${ASAN_OPTIONS:-}:log_path=$T/san\" \
 		UBSAN_OPTIONS=\"\${UBSAN_OPTIONS:-}:log_path=$T/san\" $* $HLOSCOPE repl $F; \
-		echo EXIT=\$? >$T/$name.exit; sleep 30"
+		echo EXIT=\$? >$T/$name.exit; $TM wait-for -S $name; sleep 30"
+}
+
+# ended NAME: waits (at most WAIT tenths of a second) for session NAME's
+# signal that its program ended.
+ended() {
+	timeout "$((WAIT / 10 + 1))" $TM wait-for "$1"
 }
 
 screen() { $TM capture-pane -p -t "$1"; }
@@ -68,11 +72,12 @@ check() {
 	fi
 }
 
+# keys NAME KEY...: types them; the program reads them in order, so a check
+# that waits for their effect needs no pause.
 keys() {
 	name=$1
 	shift
 	$TM send-keys -t "$name" "$@"
-	sleep 0.2
 }
 
 mkdir -p "$T/state" "$T/home" "$T/files"
@@ -94,7 +99,10 @@ check a "a query prints a table" '^get-tuple-element +682 +0.245854$'
 keys a 'nodes where shap = 1' Enter
 check a "an error names the field" "^error: unknown field 'shap' at column 13 \(did you mean 'shape'\?\)$"
 check a "the caret marks the column" '^              \^$'
-keys a 'garbage' C-c
+keys a 'garbage'
+wait_for a '^unet3d> garbage$'
+keys a C-c
+wait_for a '^unet3d>$'
 keys a 'help users' Enter
 check a "Ctrl-C drops the line" '^users ID$'
 if screen a | grep -q "unknown command 'garbage'"; then
@@ -111,8 +119,7 @@ keys a 'nodes limit 40' Enter
 check a "small output is not paged" '^0,parameter,'
 keys a C-d
 check a "Ctrl-D leaves" 'EXIT=0|^$'
-i=0
-while [ ! -f "$T/a.exit" ] && [ $i -lt "$WAIT" ]; do sleep 0.1; i=$((i + 1)); done
+ended a
 if [ "$(cat "$T/a.exit" 2>/dev/null)" = "EXIT=0" ]; then ok "repl: exit status 0"; else
 	bad "repl: exit status 0" "$(cat "$T/a.exit" 2>/dev/null)"
 fi
@@ -141,8 +148,7 @@ check b "pages again" '^-- more --'
 keys b q
 check b "q leaves the pager" '^unet3d>$'
 keys b 'quit' Enter
-i=0
-while [ ! -f "$T/b.exit" ] && [ $i -lt "$WAIT" ]; do sleep 0.1; i=$((i + 1)); done
+ended b
 [ "$(cat "$T/b.exit" 2>/dev/null)" = "EXIT=0" ] && ok "repl: quit exits 0" ||
 	bad "repl: quit exits 0" "$(cat "$T/b.exit" 2>/dev/null)"
 
@@ -150,8 +156,9 @@ while [ ! -f "$T/b.exit" ] && [ $i -lt "$WAIT" ]; do sleep 0.1; i=$((i + 1)); do
 start c "XDG_STATE_HOME=$T/state HOME=$T/home PAGER='cat >$T/paged'"
 check c "PAGER session starts" '^unet3d>$'
 keys c 'nodes limit 60' Enter
+wait_for c '^unet3d> nodes limit 60$'
+# The REPL waits for its pager to end before the next prompt.
 check c "prompt back after PAGER" '^unet3d>$'
-sleep 0.3
 if [ "$(grep -c '^ *[0-9]* ' "$T/paged" 2>/dev/null)" -ge 60 ]; then ok "repl: long output goes to \$PAGER"; else
 	bad "repl: long output goes to \$PAGER" "$(head -c 200 "$T/paged" 2>/dev/null)"
 fi
@@ -166,8 +173,7 @@ screen d >"$T/d.screen"
 keys d 'count by opcode limit 1' Enter
 check d "unwritable history: queries still run" '^get-tuple-element +682'
 keys d 'quit' Enter
-i=0
-while [ ! -f "$T/d.exit" ] && [ $i -lt "$WAIT" ]; do sleep 0.1; i=$((i + 1)); done
+ended d
 if [ "$(cat "$T/d.exit" 2>/dev/null)" = "EXIT=0" ] && grep -q 'warning: cannot .*history' "$T/d.screen"; then
 	ok "repl: unwritable history warns and exits 0"
 else
@@ -181,13 +187,12 @@ fi
 
 # A signal while the pager waits for a key leaves the terminal as it was.
 $TM new-session -d -s e -x 100 -y 24 \
-	"sh -c 'echo \$\$ >$T/e.pid; exec env XDG_STATE_HOME=$T/state HOME=$T/home PAGER= $HLOSCOPE repl $F'; stty -a >$T/e.stty; sleep 30"
+	"sh -c 'echo \$\$ >$T/e.pid; exec env XDG_STATE_HOME=$T/state HOME=$T/home PAGER= $HLOSCOPE repl $F'; stty -a >$T/e.stty; $TM wait-for -S e; sleep 30"
 check e "signal test session starts" '^unet3d>$'
 keys e 'nodes limit 40' Enter
 check e "signal test: pager waits" '^-- more --'
 kill -TERM "$(cat "$T/e.pid")"
-i=0
-while [ ! -s "$T/e.stty" ] && [ $i -lt "$WAIT" ]; do sleep 0.1; i=$((i + 1)); done
+ended e
 if grep -qw icanon "$T/e.stty" && ! grep -q -- '-icanon' "$T/e.stty" &&
 	! grep -q -- '-echo ' "$T/e.stty" && ! grep -q -- '-isig' "$T/e.stty"; then
 	ok "repl: SIGTERM in the pager restores the terminal"

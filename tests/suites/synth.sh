@@ -450,11 +450,16 @@ fi
 only_in_T "synth write failure leaves nothing" demo demo2 empty mine afile out err \
 	check.out check.err info.out
 
-# Killed part-way (whenever the signal lands): no temporary folder, and the
-# tree is either complete or absent.
+# Killed part-way (as soon as its temporary folder shows, or after it ended
+# if it was quicker): no temporary folder, and the tree is either complete
+# or absent.
 "$HLOSCOPE" synth "$T/killed" >/dev/null 2>&1 &
 pid=$!
-sleep 0.1
+i=0
+while [ $i -lt 2000 ] && kill -0 $pid 2>/dev/null && ! ls -d "$T"/*.tmp.* >/dev/null 2>&1; do
+	sleep 0.005
+	i=$((i + 1))
+done
 kill -TERM $pid 2>/dev/null
 { wait $pid; } 2>/dev/null
 n=$(find "$T/killed" -name '*.npz' 2>/dev/null | wc -l)
