@@ -2,8 +2,10 @@
 #
 #   make              build ./hloscope
 #   make check        every test, then the whole suite again under ASan+UBSan
+#                     (JOBS=N suites at once, default nproc; SUITES="a b" some)
 #   make bench        benchmarks against numpy and Graphviz, as ratios
-#   make demo         install what is missing (as root), build, write the demo data, open it
+#   make demo         install what is missing (as root), build, write the demo data
+#                     (synthetic, plus the bundled real samples), open it
 #   make screenshots  regenerate screenshots/*.png from real runs
 #   make fuzz         build every libFuzzer target tests/fuzz/fuzz_*.c (needs clang)
 #   make install PREFIX=/usr/local
@@ -165,9 +167,12 @@ bench: hloscope units
 deps:
 	@sh tools/deps.sh
 
+# The synthetic demo data, with the bundled real samples beside it in
+# $(DEMO)/TpuGraphs (listed first in the dataset view).
 demo: deps
 	@$(MAKE) --no-print-directory hloscope
 	./hloscope synth $(DEMO)
+	mkdir -p $(DEMO)/TpuGraphs && cp -R tests/data/tpugraphs/. $(DEMO)/TpuGraphs/
 	./hloscope $(DEMO)
 
 screenshots: hloscope
