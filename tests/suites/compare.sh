@@ -66,70 +66,15 @@ run_ok "tile unlabeled json" "$TU" 0 5 --json $NP && golden_json tile_test_0_5.j
 run_ok "layout unlabeled" "$LU" 0 1 $NP && golden_text nlp_test_0_1.txt
 
 # 2. The JSON against numpy: differing nodes, their values, runtimes, ranks.
+# (Each comparison is saved; one python checks them all.)
+nk=0
+: >"$T/numpy.list"
 check_numpy() {
 	name=$1 file=$2 a=$3 b=$4
 	if ! run_ok "$name" "$file" "$a" "$b" --json; then return; fi
-	"$PY" - "$file" "$a" "$b" "$T/out" "$name" <<'PYEOF'
-import json, sys
-import numpy as np
-path, a, b, out, name = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5]
-got = json.load(open(out))
-d = np.load(path)
-raw = d["config_runtime"].astype(np.int64)
-rt = raw.astype(float)
-if "config_runtime_normalizers" in d.files:
-    rt = rt / d["config_runtime_normalizers"]
-def pick(s):
-    if s == "best": return int(np.argmin(rt))
-    if s == "worst": return int(np.argmax(rt))
-    return int(s)
-ia, ib = pick(a), pick(b)
-fails = []
-def want(key, value):
-    g = got.get(key)
-    if isinstance(value, float):
-        if g is None or abs(g - value) > 1e-12 * abs(value): fails.append("%s %r != %r" % (key, g, value))
-    elif g != value:
-        fails.append("%s %r != %r" % (key, g, value))
-want("config_a", ia); want("config_b", ib)
-labeled = bool((raw != 0).any())
-if labeled:
-    want("runtime_a", float(rt[ia])); want("runtime_b", float(rt[ib]))
-    want("runtime_ratio", float(rt[ib] / rt[ia]))
-    want("rank_a", int((rt < rt[ia]).sum()) + 1); want("rank_b", int((rt < rt[ib]).sum()) + 1)
-else:
-    for k in ("runtime_a", "runtime_b", "runtime_ratio", "rank_a", "rank_b"):
-        want(k, None)
-if "node_config_feat" in d.files:
-    ncf, ids, ops = d["node_config_feat"], d["node_config_ids"], d["node_opcode"]
-    diff = (ncf[ia] != ncf[ib]).any(axis=1)
-    want("differing_count", int(diff.sum()))
-    want("configurable_nodes", int(len(ids)))
-    rows = {r["id"]: r for r in got["differing_nodes"]}
-    if sorted(rows) != sorted(int(i) for i in ids[diff]):
-        fails.append("differing ids %s != %s" % (sorted(rows)[:8], sorted(ids[diff])[:8]))
-    for k in np.nonzero(diff)[0]:
-        r = rows.get(int(ids[k]))
-        if r is None: continue
-        if r["a"] != ncf[ia, k].astype(int).tolist() or r["b"] != ncf[ib, k].astype(int).tolist():
-            fails.append("values of node %d" % ids[k]); break
-        if r["changed"] != np.nonzero(ncf[ia, k] != ncf[ib, k])[0].tolist():
-            fails.append("changed of node %d" % ids[k]); break
-    from collections import Counter
-    names = {}
-    for r in got["differing_nodes"]: names[r["id"]] = r["opcode"]
-    if dict(Counter(names.values())) != got["differing_opcodes"]:
-        fails.append("differing_opcodes")
-else:
-    cf = d["config_feat"]
-    dv = [int(j) for j in np.nonzero(cf[ia] != cf[ib])[0]]
-    if [v["index"] for v in got["differing_values"]] != dv: fails.append("differing_values")
-    for v in got["differing_values"]:
-        if v["a"] != float(cf[ia, v["index"]]) or v["b"] != float(cf[ib, v["index"]]):
-            fails.append("value %d" % v["index"]); break
-    if len(got["kernel_nodes"]) != d["node_feat"].shape[0]: fails.append("kernel_nodes")
-print(("FAIL %s: %s" % (name, "; ".join(fails[:5]))) if fails else "PASS " + name)
-PYEOF
+	nk=$((nk + 1))
+	cp "$T/out" "$T/numpy.$nk.json"
+	printf '%s\t%s\t%s\t%s\t%s\n' "$file" "$a" "$b" "$T/numpy.$nk.json" "$name" >>"$T/numpy.list"
 }
 check_numpy "numpy: unet3d best worst" "$L" best worst
 check_numpy "numpy: unet3d 0 1" "$L" 0 1
@@ -137,38 +82,118 @@ check_numpy "numpy: rnn 3 17" "$R" 3 17
 check_numpy "numpy: nlp test 5 900" "$LU" 5 900
 check_numpy "numpy: tile test 0 1281" "$TU" 0 1281
 check_numpy "numpy: tile valid worst best" "$TV" worst best
+"$PY" - "$T/numpy.list" <<'PYEOF'
+import json, sys
+import numpy as np
+
+
+def check(path, a, b, out, name):
+    got = json.load(open(out))
+    d = np.load(path)
+    raw = d["config_runtime"].astype(np.int64)
+    rt = raw.astype(float)
+    if "config_runtime_normalizers" in d.files:
+        rt = rt / d["config_runtime_normalizers"]
+    def pick(s):
+        if s == "best": return int(np.argmin(rt))
+        if s == "worst": return int(np.argmax(rt))
+        return int(s)
+    ia, ib = pick(a), pick(b)
+    fails = []
+    def want(key, value):
+        g = got.get(key)
+        if isinstance(value, float):
+            if g is None or abs(g - value) > 1e-12 * abs(value): fails.append("%s %r != %r" % (key, g, value))
+        elif g != value:
+            fails.append("%s %r != %r" % (key, g, value))
+    want("config_a", ia); want("config_b", ib)
+    labeled = bool((raw != 0).any())
+    if labeled:
+        want("runtime_a", float(rt[ia])); want("runtime_b", float(rt[ib]))
+        want("runtime_ratio", float(rt[ib] / rt[ia]))
+        want("rank_a", int((rt < rt[ia]).sum()) + 1); want("rank_b", int((rt < rt[ib]).sum()) + 1)
+    else:
+        for k in ("runtime_a", "runtime_b", "runtime_ratio", "rank_a", "rank_b"):
+            want(k, None)
+    if "node_config_feat" in d.files:
+        ncf, ids, ops = d["node_config_feat"], d["node_config_ids"], d["node_opcode"]
+        diff = (ncf[ia] != ncf[ib]).any(axis=1)
+        want("differing_count", int(diff.sum()))
+        want("configurable_nodes", int(len(ids)))
+        rows = {r["id"]: r for r in got["differing_nodes"]}
+        if sorted(rows) != sorted(int(i) for i in ids[diff]):
+            fails.append("differing ids %s != %s" % (sorted(rows)[:8], sorted(ids[diff])[:8]))
+        for k in np.nonzero(diff)[0]:
+            r = rows.get(int(ids[k]))
+            if r is None: continue
+            if r["a"] != ncf[ia, k].astype(int).tolist() or r["b"] != ncf[ib, k].astype(int).tolist():
+                fails.append("values of node %d" % ids[k]); break
+            if r["changed"] != np.nonzero(ncf[ia, k] != ncf[ib, k])[0].tolist():
+                fails.append("changed of node %d" % ids[k]); break
+        from collections import Counter
+        names = {}
+        for r in got["differing_nodes"]: names[r["id"]] = r["opcode"]
+        if dict(Counter(names.values())) != got["differing_opcodes"]:
+            fails.append("differing_opcodes")
+    else:
+        cf = d["config_feat"]
+        dv = [int(j) for j in np.nonzero(cf[ia] != cf[ib])[0]]
+        if [v["index"] for v in got["differing_values"]] != dv: fails.append("differing_values")
+        for v in got["differing_values"]:
+            if v["a"] != float(cf[ia, v["index"]]) or v["b"] != float(cf[ib, v["index"]]):
+                fails.append("value %d" % v["index"]); break
+        if len(got["kernel_nodes"]) != d["node_feat"].shape[0]: fails.append("kernel_nodes")
+    print(("FAIL %s: %s" % (name, "; ".join(fails[:5]))) if fails else "PASS " + name)
+
+
+for line in open(sys.argv[1]):
+    check(*line.rstrip("\n").split("\t"))
+PYEOF
 
 # 3. Predictions and per-node contributions come from the model (the
 # analytic estimate without --model): a number and a rank per side, and the
 # contributions of all configurable nodes add up to predicted B - A.
+mk=0
+: >"$T/model.list"
 check_model() {
 	name=$1; shift
 	if ! run_ok "$name" "$@" --all --json; then return; fi
-	"$PY" - "$T/out" "$name" <<'PYEOF'
-import json, math, sys
-d, name = json.load(open(sys.argv[1])), sys.argv[2]
-fails = []
-if d.get("predictor") != "analytic estimate": fails.append("predictor %r" % d.get("predictor"))
-for s in "ab":
-    p, r = d.get("predicted_" + s), d.get("predicted_rank_" + s)
-    if not isinstance(p, (int, float)) or not isinstance(r, int) or not 1 <= r <= d["configs_" + s]:
-        fails.append("prediction of %s: %r rank %r" % (s, p, r))
-rows = d.get("differing_nodes", []) + d.get("unchanged_nodes", [])
-if d["kind"] == "layout":
-    c = [r["contribution"] for r in rows]
-    if any(not isinstance(x, (int, float)) for x in c): fails.append("a contribution is missing")
-    else:
-        want = d["predicted_b"] - d["predicted_a"]
-        if abs(sum(c) - want) > 1e-6 * max(1.0, abs(want)): fails.append("sum %r != %r" % (sum(c), want))
-        if abs(d["contribution_total"] - want) > 1e-6 * max(1.0, abs(want)): fails.append("contribution_total")
-        cd = sum(r["contribution"] for r in d["differing_nodes"])
-        if abs(d["contribution_differing"] - cd) > 1e-6 * max(1.0, abs(cd)): fails.append("contribution_differing")
-print(("FAIL %s: %s" % (name, "; ".join(fails))) if fails else "PASS " + name)
-PYEOF
+	mk=$((mk + 1))
+	cp "$T/out" "$T/model.$mk.json"
+	printf '%s\t%s\n' "$T/model.$mk.json" "$name" >>"$T/model.list"
 }
 check_model "model: unet3d best worst" "$L" best worst
 check_model "model: nlp test 0 1" "$LU" 0 1
 check_model "model: tile test 0 5" "$TU" 0 5
+"$PY" - "$T/model.list" <<'PYEOF'
+import json, math, sys
+
+
+def check(d, name):
+    fails = []
+    if d.get("predictor") != "analytic estimate": fails.append("predictor %r" % d.get("predictor"))
+    for s in "ab":
+        p, r = d.get("predicted_" + s), d.get("predicted_rank_" + s)
+        if not isinstance(p, (int, float)) or not isinstance(r, int) or not 1 <= r <= d["configs_" + s]:
+            fails.append("prediction of %s: %r rank %r" % (s, p, r))
+    rows = d.get("differing_nodes", []) + d.get("unchanged_nodes", [])
+    if d["kind"] == "layout":
+        c = [r["contribution"] for r in rows]
+        if any(not isinstance(x, (int, float)) for x in c): fails.append("a contribution is missing")
+        else:
+            want = d["predicted_b"] - d["predicted_a"]
+            if abs(sum(c) - want) > 1e-6 * max(1.0, abs(want)): fails.append("sum %r != %r" % (sum(c), want))
+            if abs(d["contribution_total"] - want) > 1e-6 * max(1.0, abs(want)): fails.append("contribution_total")
+            cd = sum(r["contribution"] for r in d["differing_nodes"])
+            if abs(d["contribution_differing"] - cd) > 1e-6 * max(1.0, abs(cd)): fails.append("contribution_differing")
+    print(("FAIL %s: %s" % (name, "; ".join(fails))) if fails else "PASS " + name)
+
+
+for line in open(sys.argv[1]):
+    path, name = line.rstrip("\n").split("\t")
+    check(json.load(open(path)), name)
+PYEOF
+
 if run_ok "model: text shows contributions" "$L" best worst; then
 	if grep -q '^contribution   per node, its part of predicted B - A (analytic estimate)' "$T/out" &&
 		grep -q '^predicted rank ' "$T/out" &&
