@@ -106,16 +106,27 @@ awk 'FILENAME == ARGV[1] { t[$1] = $2; next } { print ($1 in t ? t[$1] : 1e9), $
 
 now_ms() { echo $(($(date +%s%N) / 1000000)); }
 
+# CPU time (user + system) of each suite, where GNU time is installed.
+TIME=""
+[ -x /usr/bin/time ] && /usr/bin/time -f %U true 2>/dev/null && TIME=/usr/bin/time
+
 # run_one NAME: runs it with its output in $WORK/NAME.out, then
-# "STATUS MILLISECONDS" in $WORK/NAME.rc.
+# "STATUS MILLISECONDS" in $WORK/NAME.rc and "USER SYS" in $WORK/NAME.cpu.
 run_one() {
 	t0=$(now_ms)
 	if [ -x "$HLOSCOPE_BUILD/tests/$1" ] && [ ! -f "tests/suites/$1.sh" ]; then
-		"$HLOSCOPE_BUILD/tests/$1" <"/dev/null" >"$WORK/$1.out" 2>&1 3>&-
+		set -- "$1" "$HLOSCOPE_BUILD/tests/$1"
 	else
-		sh "tests/suites/$1.sh" <"/dev/null" >"$WORK/$1.out" 2>&1 3>&-
+		set -- "$1" sh "tests/suites/$1.sh"
 	fi
-	echo "$? $(($(now_ms) - t0))" >"$WORK/$1.rc"
+	if [ -n "$TIME" ]; then
+		name=$1; shift
+		$TIME -f '%U %S' -o "$WORK/$name.cpu" "$@" <"/dev/null" >"$WORK/$name.out" 2>&1 3>&-
+	else
+		name=$1; shift
+		"$@" <"/dev/null" >"$WORK/$name.out" 2>&1 3>&-
+	fi
+	echo "$? $(($(now_ms) - t0))" >"$WORK/$name.rc"
 }
 
 pass=0 fail=0 skip=0
@@ -139,6 +150,7 @@ report() {
 	[ "$f" -eq 0 ] || line="$line, $f failed"
 	[ "$s" -eq 0 ] || line="$line, $s skipped"
 	secs=$(printf '%d.%d s' $((ms / 1000)) $((ms % 1000 / 100)))
+	[ -s "$WORK/$name.cpu" ] && secs="$secs, cpu $(awk 'END { printf "%.1f s", $1 + $2 }' "$WORK/$name.cpu")"
 	if [ "$f" -ne 0 ]; then
 		printf '%s (%s)\n%s\n' "$line" "$secs" "$(grep -v '^PASS ' "$out" | head -60)"
 	elif [ "$s" -ne 0 ]; then
