@@ -140,10 +140,15 @@ units: $(B)/hloscope $(UNITS) $(TOOLS) $(REPLAYS)
 
 -include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(UNIT_OBJ:.o=.d) $(REPLAYS:=.d)
 
-# The whole suite: once on the release build, once under ASan+UBSan.
+# The whole suite: once on the release build, once under ASan+UBSan.  The
+# sanitizer build runs while the release suites do (its log is shown if it
+# fails); the sanitizer suites run only when the release ones passed.
 check:
-	$(MAKE) --no-print-directory check-fast
-	$(MAKE) --no-print-directory check-asan
+	@mkdir -p $(BUILD); \
+	$(MAKE) --no-print-directory V=asan units >$(BUILD)/asan-build.log 2>&1 & build=$$!; \
+	$(MAKE) --no-print-directory check-fast; rc=$$?; \
+	if ! wait $$build; then cat $(BUILD)/asan-build.log; exit 1; fi; \
+	[ $$rc -eq 0 ] && $(MAKE) --no-print-directory check-asan
 
 check-fast: hloscope units
 	@HLOSCOPE_BUILD=$(B) PY=$(PY) DATA=$(DATA) sh tests/run.sh
