@@ -121,10 +121,7 @@ TUI_L="hloscope-test-$$"
 TM() { tmux -L "$TUI_L" "$@"; }
 
 tui_tmux() {
-	if ! command -v tmux >/dev/null 2>&1; then
-		bad "tmux" "tmux is not installed (tools/deps.sh installs it)"
-		return 1
-	fi
+	need tmux || return 1 # a SKIP line (tools/deps.sh installs tmux)
 	trap 'tmux -L "$TUI_L" kill-server >/dev/null 2>&1' EXIT
 	printf 'set -g remain-on-exit on\nset -g status off\nset -g history-limit 0\n' >"$T/tmux.conf"
 }
