@@ -194,7 +194,12 @@ if ! demo_sum | cmp -s - "$WORK/demo.sum"; then
 	fail=$((fail + 1))
 fi
 
+# Skips grouped by reason: "(tmux is not installed: query_repl, tui_terminal)".
 why=""
-[ "$skip" -eq 0 ] || why=" ($(awk 'NR > 1 { printf "; " } { printf "%s", $0 }' "$WORK/skips"))"
+[ "$skip" -eq 0 ] || why=" ($(awk '{
+		p = index($0, ": "); who = p ? substr($0, 1, p - 1) : $0; w = p ? substr($0, p + 2) : "skipped"
+		if (!(w in s)) order[n++] = w
+		s[w] = s[w] (s[w] != "" ? ", " : "") who
+	} END { for (i = 0; i < n; i++) printf "%s%s: %s", (i ? "; " : ""), order[i], s[order[i]] }' "$WORK/skips"))"
 echo "check ($HLOSCOPE_BUILD, $JOBS at once, $(($(date +%s) - t_start)) s): $pass passed, $fail failed, $skip skipped$why"
 [ "$fail" -eq 0 ] && [ "$pass" -gt 0 ]
