@@ -12,10 +12,11 @@
 . tests/lib.sh
 TB="$ROOT/$HLOSCOPE_BUILD/tests"
 if [ ! -x "$TB/hloscope-zlib" ]; then
-	ok "inflate paths: this build uses zlib only, nothing to compare ($("$HLOSCOPE" --version))"
+	ok "inflate paths: this build uses zlib only, nothing to compare ($("$HLOSCOPE" --version | grep '^inflater'))"
 	exit 0
 fi
-v1=$("$HLOSCOPE" --version) v2=$("$TB/hloscope-zlib" --version)
+need numpy || exit 0
+v1=$("$HLOSCOPE" --version | grep '^inflater') v2=$("$TB/hloscope-zlib" --version | grep '^inflater')
 case "$v1|$v2" in
 *isa-l*"|"*zlib*) ok "the two builds: $v1 / $v2" ;;
 *) bad "inflater names" "'$v1' / '$v2'" ;;
@@ -56,11 +57,8 @@ done <"$T/files"
 [ "$nbad" -eq 0 ] && ok "$n files: ISA-L, zlib and Python's zipfile give the same bytes"
 
 # 2. Same verdicts on the corrupt corpus.
-if ! "$PY" tests/fixtures/make_corrupt.py "$T/corrupt" >"$T/gen.log" 2>&1; then
-	bad corrupt_corpus "make_corrupt.py failed: $(tail -3 "$T/gen.log" | tr '\n' '|')"
-	exit 1
-fi
-cd "$T/corrupt" || exit 1
+use_fixtures corrupt || exit 1
+cd "$FIX_CORRUPT" || exit 1
 norm() { sed -E 's/near compressed byte [0-9]+ \(.*\)$/near compressed byte N (reason)/' "$@"; }
 cut -f2 manifest | xargs -n 400 "$HLOSCOPE" check >"$T/isal.out" 2>"$T/isal.err"
 cut -f2 manifest | xargs -n 400 "$TB/hloscope-zlib" check >"$T/zlib.out" 2>"$T/zlib.err"
