@@ -58,7 +58,7 @@ endif
 VSUFFIX := $(if $(and $(HAVE_ISAL),$(filter zlib,$(INFLATE))),-zlib)
 B := $(BUILD)/$(V)$(VSUFFIX)
 
-MODULES  := loader render model synth query tui repl
+MODULES  := base loader render model synth query tui repl
 LIB_SRC  := $(foreach m,$(MODULES),$(wildcard $(m)/*.c))
 CLI_SRC  := $(wildcard cli/*.c)
 UNIT_SRC := $(wildcard tests/unit/test_*.c)

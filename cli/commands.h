@@ -36,7 +36,7 @@ const char *cli_command_help(const char *name);
 void cli_version(FILE *out);
 
 /* Shared helpers for commands (cli/util.c). */
-#include "loader/error.h"
+#include "base/error.h"
 /* Prints "hloscope: MSG" to stderr and returns err->status (2 if unset). */
 int cli_report(const hs_error *err);
 /* Prints "hloscope CMD: MSG" and the command's usage line; returns 1. */

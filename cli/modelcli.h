@@ -8,7 +8,7 @@
 
 #include <stddef.h>
 
-#include "loader/error.h"
+#include "base/error.h"
 
 typedef struct mcli_files {
 	char **path;

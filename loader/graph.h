@@ -17,7 +17,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "error.h"
+#include "base/error.h"
 
 typedef enum hs_kind { HS_KIND_TILE, HS_KIND_LAYOUT } hs_kind;
 

@@ -19,7 +19,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "error.h"
+#include "base/error.h"
 
 typedef struct zip_entry {
 	char *name;

@@ -61,7 +61,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "loader/error.h"
+#include "base/error.h"
 #include "loader/graph.h"
 #include "model/model.h"
 

@@ -12,7 +12,7 @@
 
 #include <stdint.h>
 
-#include "loader/error.h"
+#include "base/error.h"
 #include "loader/graph.h"
 
 #define COST_PEAK_FLOPS 61.5e12      /* FLOP/s, one TPU v3 core, bf16 matrix units */

@@ -30,7 +30,7 @@
 
 #include <stdint.h>
 
-#include "loader/error.h"
+#include "base/error.h"
 #include "loader/graph.h"
 
 #define FIT_MAX_TRAIN 1500

@@ -37,7 +37,7 @@
 
 #include <stdint.h>
 
-#include "loader/error.h"
+#include "base/error.h"
 #include "loader/graph.h"
 
 #define MODEL_FORMAT_VERSION 1

@@ -26,7 +26,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "loader/error.h"
+#include "base/error.h"
 #include "loader/graph.h"
 
 /* One-hot buckets per layout config position: -1, 0..5, other. */

@@ -22,7 +22,7 @@
 
 #include <stdint.h>
 
-#include "loader/error.h"
+#include "base/error.h"
 #include "model/model.h"
 #include "model/nn.h"
 #include "model/prep.h"

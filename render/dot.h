@@ -30,7 +30,7 @@
 
 #include <graphviz/cgraph.h>
 
-#include "loader/error.h"
+#include "base/error.h"
 #include "render/region.h"
 
 /* Graphviz's context, declared here so that this header does not pull in

@@ -21,7 +21,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "loader/error.h"
+#include "base/error.h"
 #include "render/dot.h"
 #include "render/region.h"
 

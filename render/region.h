@@ -35,7 +35,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "loader/error.h"
+#include "base/error.h"
 #include "loader/graph.h"
 
 typedef enum region_kind {

@@ -21,7 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "loader/error.h"
+#include "base/error.h"
 #include "synth/graph.h"
 #include "synth/plan.h"
 

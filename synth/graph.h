@@ -32,7 +32,7 @@
 
 #include <stdint.h>
 
-#include "loader/error.h"
+#include "base/error.h"
 
 #define SYNTH_MAX_RANK 6
 #define SYNTH_MAX_OPERANDS 8

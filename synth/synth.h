@@ -38,7 +38,7 @@
 
 #include <stdint.h>
 
-#include "loader/error.h"
+#include "base/error.h"
 
 #define SYNTH_DEFAULT_SEED 20230813u
 #define SYNTH_MARKER ".hloscope-synth"

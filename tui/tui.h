@@ -25,7 +25,7 @@
 #include <curses.h>
 
 #include "loader/dataset.h"
-#include "loader/error.h"
+#include "base/error.h"
 #include "loader/graph.h"
 #include "model/cost.h"
 #include "model/model.h"

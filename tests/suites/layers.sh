@@ -3,13 +3,14 @@
 # The folders are layers; a folder includes only folders of lower layers
 # (and itself).  The order, as the code has it:
 #
-#   5  tests/                    may include anything
-#   4  cli/                      main and the subcommands
-#   3  tui/   repl/              the explorer; the readline front end
-#   2  query/                    the query language (library)
-#   1  render/ model/ synth/     drawing; cost models, training, compare;
+#   6  tests/                    may include anything
+#   5  cli/                      main and the subcommands
+#   4  tui/   repl/              the explorer; the readline front end
+#   3  query/                    the query language (library)
+#   2  render/ model/ synth/     drawing; cost models, training, compare;
 #                                the synthetic demo dataset
-#   0  loader/                   zip, npy, npz, the graph, HLO facts
+#   1  loader/                   zip, npy, npz, the graph, HLO facts
+#   0  base/                     the basics every layer uses: the error type
 #
 # Folders on the same layer do not include each other either (render/,
 # model/ and synth/ are independent, so are tui/ and repl/), and only cli/
@@ -23,7 +24,7 @@
 # on a small made-up tree with known breaks, so that it is seen to fail.
 . tests/lib.sh
 
-LAYERS="loader:0 render:1 model:1 synth:1 query:2 tui:3 repl:3 cli:4 tests:5"
+LAYERS="base:0 loader:1 render:2 model:2 synth:2 query:3 tui:4 repl:4 cli:5 tests:6"
 
 # check_tree DIR: prints "FILE:LINE: why" for every include under DIR that
 # breaks the order (nothing when all is well).
@@ -79,7 +80,7 @@ check_tree() {
 
 # The checker on a made-up tree: it must find exactly these breaks.
 S="$T/tree"
-mkdir -p "$S/loader" "$S/render" "$S/model" "$S/query" "$S/tui" "$S/repl" "$S/cli" \
+mkdir -p "$S/base" "$S/loader" "$S/render" "$S/model" "$S/query" "$S/tui" "$S/repl" "$S/cli" \
 	"$S/tests/unit" "$S/newmod" "$S/build/release"
 printf '#include <stdio.h>\n#include "error.h"\n' >"$S/loader/npz.c"
 printf '/* x */\n' >"$S/loader/error.h"
@@ -93,19 +94,21 @@ printf '#include "repl/repl.h"\n#include "tui/tui.h"\n#include "query/query.h"\n
 printf '#include "tests/unit/t.h"\n' >"$S/model/fit.c"
 printf '#include "cli/commands.h"\n#include "repl/repl.h"\n' >"$S/tests/unit/test_x.c"
 printf '#include "loader/error.h"\n' >"$S/newmod/x.c"
+printf '#include "base/error.h"\n#include "loader/npz.h"\n' >"$S/base/json.c"
 printf '#include "repl/repl.h"\n' >"$S/build/release/skip.c"
 check_tree "$S" >"$T/made_up"
 cat >"$T/made_up.want" <<'EOF'
-loader/graph.c:2: loader/ (layer 0) includes query/query.h (layer 2): a folder includes only lower layers
-model/fit.c:1: model/ (layer 1) includes tests/unit/t.h (layer 5): a folder includes only lower layers
+base/json.c:2: base/ (layer 0) includes loader/npz.h (layer 1): a folder includes only lower layers
+loader/graph.c:2: loader/ (layer 1) includes query/query.h (layer 3): a folder includes only lower layers
+model/fit.c:1: model/ (layer 2) includes tests/unit/t.h (layer 6): a folder includes only lower layers
 newmod/x.c:1: folder newmod/ has no layer (add it to tests/suites/layers.sh)
 query/parse.c:1: includes "nosuch.h", which is not in query/
-render/dot.c:2: render/ (layer 1) includes model/cost.h (layer 1): a folder includes only lower layers
-repl/repl.c:1: repl/ (layer 3) includes tui/tui.h (layer 3): a folder includes only lower layers
+render/dot.c:2: render/ (layer 2) includes model/cost.h (layer 2): a folder includes only lower layers
+repl/repl.c:1: repl/ (layer 4) includes tui/tui.h (layer 4): a folder includes only lower layers
 tui/query.c:2: includes repl/repl.h: only cli/ includes the readline front end (repl/)
 EOF
 if diff "$T/made_up.want" "$T/made_up" >"$T/made_up.diff"; then
-	ok "layers: the checker finds the 7 breaks of a made-up tree"
+	ok "layers: the checker finds the 8 breaks of a made-up tree"
 else
 	bad "layers: checker on a made-up tree" "$(tr '\n' '|' <"$T/made_up.diff")"
 fi

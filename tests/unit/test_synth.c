@@ -18,7 +18,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "loader/error.h"
+#include "base/error.h"
 #include "loader/hlo.h"
 #include "synth/configs.h"
 #include "synth/graph.h"
