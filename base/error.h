@@ -16,6 +16,7 @@ enum hs_status {
 	HS_OK = 0,
 	HS_EUSAGE = 1, /* the caller asked for something that makes no sense */
 	HS_EDATA = 2,  /* the input file is bad, missing or unreadable */
+	HS_ENOMEM = 3, /* the machine ran out of a resource (an allocation failed) */
 };
 
 typedef struct hs_error {

@@ -320,16 +320,14 @@ static double *heat_values(const hs_graph *g, const char *what, char *name, size
 
 	*status = 0;
 	if (!v) {
-		fprintf(stderr, "hloscope: out of memory\n");
-		*status = 2;
+		*status = cli_oom("computing --heat %s", what);
 		return NULL;
 	}
 	if (!strcmp(what, "cost")) {
 		cost_estimate *c = malloc((size_t)g->n_nodes * sizeof *c);
 		if (!c) {
 			free(v);
-			fprintf(stderr, "hloscope: out of memory\n");
-			*status = 2;
+			*status = cli_oom("computing --heat %s", what);
 			return NULL;
 		}
 		cost_analytic(g, c);
@@ -422,10 +420,8 @@ static int print_text(const region *r, const dot_opts *o, timing *tm)
 	}
 	route_free(R);
 	layout_free(L);
-	if (!cv) {
-		fprintf(stderr, "hloscope: out of memory drawing %d x %d cells\n", w, h);
-		return 2;
-	}
+	if (!cv)
+		return cli_oom("drawing %d x %d cells", w, h);
 	canvas_free(cv);
 	tm->draw = now() - t0;
 	return fflush(stdout) == 0 ? 0 : 2;

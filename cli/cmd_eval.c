@@ -123,10 +123,8 @@ static int eval_file(const char *path, const hs_model *m, eval_result *res)
 	}
 	pred = malloc((size_t)(g->n_configs ? g->n_configs : 1) * sizeof *pred);
 	if (!pred || model_predict_configs(m, g, pred, &err) < 0) {
-		int st = pred ? cli_report(&err) : 2;
+		int st = pred ? cli_report(&err) : cli_oom("predicting %s", path);
 
-		if (!pred)
-			fprintf(stderr, "hloscope: out of memory\n");
 		free(pred);
 		graph_free(g);
 		return st;
@@ -233,8 +231,7 @@ int cmd_eval(int argc, char **argv)
 	}
 	res.rows = calloc((size_t)a.files.n, sizeof *res.rows);
 	if (!res.rows) {
-		fprintf(stderr, "hloscope: out of memory\n");
-		rc = 2;
+		rc = cli_oom("evaluating %d files", a.files.n);
 		goto done;
 	}
 	for (int i = 0; i < a.files.n; i++) {

@@ -156,15 +156,13 @@ int cmd_predict(int argc, char **argv)
 		pred = malloc((size_t)(g->n_configs ? g->n_configs : 1) * sizeof *pred);
 		ord = malloc((size_t)(g->n_configs ? g->n_configs : 1) * sizeof *ord);
 		if (!pred || !ord) {
-			fprintf(stderr, "hloscope: out of memory\n");
-			rc = 2;
+			rc = cli_oom("predicting %s", files.path[i]);
 		} else if (model_predict_configs(m, g, pred, &err) < 0) {
 			int st = cli_report(&err);
 
 			rc = st > rc ? st : rc;
 		} else if (metrics_rank_order(pred, (size_t)g->n_configs, ord) < 0) {
-			fprintf(stderr, "hloscope: out of memory\n");
-			rc = 2;
+			rc = cli_oom("ranking the configs of %s", files.path[i]);
 		} else if (json) {
 			print_json(&w, files.path[i], g, m, pred, ord, top);
 		} else if (csv) {
@@ -183,10 +181,8 @@ int cmd_predict(int argc, char **argv)
 		} else {
 			if (i > 0)
 				printf("\n");
-			if (print_table(files.path[i], g, m, pred, ord, top) < 0) {
-				fprintf(stderr, "hloscope: out of memory\n");
-				rc = 2;
-			}
+			if (print_table(files.path[i], g, m, pred, ord, top) < 0)
+				rc = cli_oom("printing the ranking of %s", files.path[i]);
 		}
 		free(pred);
 		free(ord);

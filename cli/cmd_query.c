@@ -9,7 +9,8 @@
  * `quit` work as in the REPL.
  *
  * Exit status: 0 when every command ran, 1 at the first query error (the
- * message, the line and a caret on stderr), 2 when a file cannot be read.
+ * message, the line and a caret on stderr), 2 when a file cannot be read,
+ * 3 when out of memory.
  * --time prints each command's execution time (parse and run, not output)
  * to stderr: "time: 1.234 ms: QUERY".
  */
@@ -46,7 +47,7 @@ static double now_ms(void)
 	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
 }
 
-/* Runs one line; returns the exit status so far (0, 1 or 2). */
+/* Runs one line; returns the exit status so far (0, 1, 2 or 3). */
 static int run_line(struct batch *b, const char *line, const char *src, long lineno)
 {
 	query_result r;
@@ -65,7 +66,7 @@ static int run_line(struct batch *b, const char *line, const char *src, long lin
 			fprintf(stderr, "hloscope query: %s:%ld: %s", src, lineno, buf);
 		else
 			fprintf(stderr, "hloscope query: %s", buf);
-		return err.status == HS_EDATA ? 2 : 1;
+		return err.status == HS_EDATA || err.status == HS_ENOMEM ? err.status : 1;
 	}
 	if (r.kind == QUERY_ACTION) {
 		if (r.action == QUERY_ACT_QUIT) {
@@ -146,7 +147,7 @@ int cmd_query(int argc, char **argv)
 	hs_error err;
 
 	if (!items)
-		return 2;
+		return cli_oom("reading the arguments");
 	b.fmt = QUERY_FMT_TABLE;
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];

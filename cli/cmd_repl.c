@@ -1,7 +1,8 @@
 /* hloscope repl FILE [--model M] [--csv|--json] [--no-history]
  *
  * The interactive query prompt (repl/repl.h); `help` inside lists the
- * commands.  Exit status 2 when FILE or the model cannot be read. */
+ * commands.  Exit status 2 when FILE or the model cannot be read (3 when
+ * out of memory). */
 #include <stdio.h>
 #include <string.h>
 

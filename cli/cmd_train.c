@@ -76,7 +76,7 @@ static int load_all(const mcli_files *f, const prep_opts *po, plist *layout, pli
 			return -1;
 		if (plist_push(p->kind == HS_KIND_LAYOUT ? layout : tile, p) < 0) {
 			prep_free(p);
-			return hs_fail(err, HS_EDATA, "out of memory");
+			return hs_fail(err, HS_ENOMEM, "out of memory loading the training files");
 		}
 	}
 	return 0;
@@ -298,7 +298,7 @@ int cmd_train(int argc, char **argv)
 	}
 	meta = train_meta(&a, &d, hl, &rl, htl, &rt);
 	if (!meta) {
-		rc = 2;
+		rc = cli_oom("writing the model's metadata");
 		goto done;
 	}
 	m = model_from_heads(hl, htl, meta, &err);

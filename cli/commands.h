@@ -2,7 +2,7 @@
  *
  * X(name, function, usage, summary).  main.c generates dispatch and the usage
  * text from it; each command lives in cli/cmd_<name>.c and returns the exit
- * status: 0 ok, 1 bad usage or query error, 2 bad data.
+ * status: 0 ok, 1 bad usage or query error, 2 bad data, 3 out of memory.
  */
 #ifndef HS_COMMANDS_H
 #define HS_COMMANDS_H
@@ -39,6 +39,8 @@ void cli_version(FILE *out);
 #include "base/error.h"
 /* Prints "hloscope: MSG" to stderr and returns err->status (2 if unset). */
 int cli_report(const hs_error *err);
+/* Prints "hloscope: out of memory WHAT" and returns 3 (HS_ENOMEM). */
+int cli_oom(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Prints "hloscope CMD: MSG" and the command's usage line; returns 1. */
 int cli_usage_error(const char *cmd, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));

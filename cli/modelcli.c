@@ -16,10 +16,10 @@ static int push(mcli_files *f, const char *p, hs_error *err)
 	char **q = realloc(f->path, (size_t)(f->n + 1) * sizeof *q);
 
 	if (!q)
-		return hs_fail(err, HS_EDATA, "out of memory");
+		return hs_fail(err, HS_ENOMEM, "out of memory listing the input files");
 	f->path = q;
 	if (!(f->path[f->n] = strdup(p)))
-		return hs_fail(err, HS_EDATA, "out of memory");
+		return hs_fail(err, HS_ENOMEM, "out of memory listing the input files");
 	f->n++;
 	return 0;
 }

@@ -13,6 +13,18 @@ int cli_report(const hs_error *err)
 	return err->status ? err->status : 2;
 }
 
+int cli_oom(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("hloscope: out of memory ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	return HS_ENOMEM;
+}
+
 int cli_usage_error(const char *cmd, const char *fmt, ...)
 {
 	va_list ap;

@@ -93,7 +93,7 @@ static int64_t *read_ints(npz *a, const char *name, int64_t n, hs_error *err)
 	out = malloc(n ? (size_t)n * sizeof *out : 1);
 	if (!out) {
 		npz_array_free(&arr);
-		hs_fail(err, HS_EDATA, "%s.npy: out of memory", name);
+		hs_fail(err, HS_ENOMEM, "%s.npy: out of memory reading its values", name);
 		return NULL;
 	}
 	for (int64_t i = 0; i < n; i++)
@@ -228,7 +228,7 @@ struct walk {
 
 static int out_of_memory(struct walk *w)
 {
-	return hs_fail(w->err, HS_EDATA, "%s: out of memory", w->ix->root);
+	return hs_fail(w->err, HS_ENOMEM, "%s: out of memory scanning the folder", w->ix->root);
 }
 
 static char *join(const char *a, const char *b)
@@ -394,7 +394,7 @@ ds_index *dataset_scan(const char *dir, hs_error *err)
 	ix = calloc(1, sizeof *ix);
 	if (!ix || !(ix->root = strdup(dir))) {
 		free(ix);
-		hs_fail(err, HS_EDATA, "%s: out of memory", dir);
+		hs_fail(err, HS_ENOMEM, "%s: out of memory scanning the folder", dir);
 		return NULL;
 	}
 	/* Strip trailing slashes so that paths read "root/rel". */

@@ -33,7 +33,7 @@ static int64_t *read_i64(npz *a, const char *name, int ndim, npy_header *h, hs_e
 	int64_t *out = malloc(arr.h.count ? (size_t)arr.h.count * 8 : 8);
 	if (!out) {
 		npz_array_free(&arr);
-		hs_fail(err, HS_EDATA, "%s: %s.npy: out of memory", a->path, name);
+		hs_fail(err, HS_ENOMEM, "%s: %s.npy: out of memory reading its values", a->path, name);
 		return NULL;
 	}
 	for (uint64_t i = 0; i < arr.h.count; i++) {
@@ -67,7 +67,7 @@ static float *read_f32(npz *a, const char *name, int ndim, npy_header *h, hs_err
 	float *out = malloc(arr.h.count ? (size_t)arr.h.count * 4 : 4);
 	if (!out) {
 		npz_array_free(&arr);
-		hs_fail(err, HS_EDATA, "%s: %s.npy: out of memory", a->path, name);
+		hs_fail(err, HS_ENOMEM, "%s: %s.npy: out of memory reading its values", a->path, name);
 		return NULL;
 	}
 	for (uint64_t i = 0; i < arr.h.count; i++)
@@ -101,7 +101,7 @@ static int build_csr(hs_graph *g, hs_error *err)
 	g->operand_idx = malloc((e ? (size_t)e : 1) * sizeof(int64_t));
 	g->user_idx = malloc((e ? (size_t)e : 1) * sizeof(int64_t));
 	if (!g->operand_off || !g->user_off || !g->operand_idx || !g->user_idx)
-		return hs_fail(err, HS_EDATA, "%s: out of memory", g->path);
+		return hs_fail(err, HS_ENOMEM, "%s: out of memory building the edge lists", g->path);
 	for (int64_t i = 0; i < e; i++) {
 		g->operand_off[g->edges[i][0] + 1]++;
 		g->user_off[g->edges[i][1] + 1]++;
@@ -115,7 +115,7 @@ static int build_csr(hs_graph *g, hs_error *err)
 	if (!po || !pu) {
 		free(po);
 		free(pu);
-		return hs_fail(err, HS_EDATA, "%s: out of memory", g->path);
+		return hs_fail(err, HS_ENOMEM, "%s: out of memory building the edge lists", g->path);
 	}
 	memcpy(po, g->operand_off, ((size_t)n + 1) * sizeof(int64_t));
 	memcpy(pu, g->user_off, ((size_t)n + 1) * sizeof(int64_t));
@@ -174,7 +174,7 @@ static int load(hs_graph *g, npz *a, hs_error *err)
 	g->opcode = malloc(g->n_nodes ? (size_t)g->n_nodes : 1);
 	if (!g->opcode) {
 		free(ops);
-		return hs_fail(err, HS_EDATA, "%s: out of memory", a->path);
+		return hs_fail(err, HS_ENOMEM, "%s: out of memory reading node_opcode.npy", a->path);
 	}
 	for (int64_t i = 0; i < g->n_nodes; i++) {
 		if (ops[i] < 0 || ops[i] > 255) {
@@ -222,7 +222,7 @@ static int load(hs_graph *g, npz *a, hs_error *err)
 		g->comp_start = malloc(((size_t)g->n_comps + 1) * sizeof(int64_t));
 		if (!g->comp_start) {
 			free(sp);
-			return hs_fail(err, HS_EDATA, "%s: out of memory", a->path);
+			return hs_fail(err, HS_ENOMEM, "%s: out of memory reading the computations", a->path);
 		}
 		g->comp_start[0] = 0;
 		for (int64_t i = lead0; i < k; i++)
@@ -242,13 +242,13 @@ static int load(hs_graph *g, npz *a, hs_error *err)
 		g->n_comps = 1;
 		g->comp_start = malloc(2 * sizeof(int64_t));
 		if (!g->comp_start)
-			return hs_fail(err, HS_EDATA, "%s: out of memory", a->path);
+			return hs_fail(err, HS_ENOMEM, "%s: out of memory reading the computations", a->path);
 		g->comp_start[0] = 0;
 		g->comp_start[1] = g->n_nodes;
 	}
 	g->comp_of = malloc((g->n_nodes ? (size_t)g->n_nodes : 1) * sizeof(int32_t));
 	if (!g->comp_of)
-		return hs_fail(err, HS_EDATA, "%s: out of memory", a->path);
+		return hs_fail(err, HS_ENOMEM, "%s: out of memory reading the computations", a->path);
 	for (int64_t c = 0; c < g->n_comps; c++)
 		for (int64_t v = g->comp_start[c]; v < g->comp_start[c + 1]; v++)
 			g->comp_of[v] = (int32_t)c;
@@ -259,7 +259,7 @@ static int load(hs_graph *g, npz *a, hs_error *err)
 	g->n_configs = h.shape[0];
 	g->runtime = malloc((g->n_configs ? (size_t)g->n_configs : 1) * sizeof(double));
 	if (!g->runtime)
-		return hs_fail(err, HS_EDATA, "%s: out of memory", a->path);
+		return hs_fail(err, HS_ENOMEM, "%s: out of memory reading config_runtime.npy", a->path);
 	for (int64_t c = 0; c < g->n_configs; c++) {
 		if (g->runtime_raw[c] < 0)
 			return hs_fail(err, HS_EDATA, "%s: config_runtime.npy: config %lld has a negative runtime",
@@ -301,7 +301,8 @@ static int load(hs_graph *g, npz *a, hs_error *err)
 		int64_t *sorted = malloc((g->n_cfg_nodes ? (size_t)g->n_cfg_nodes : 1) * sizeof(int64_t));
 		if (!g->cfg_index || !sorted) {
 			free(sorted);
-			return hs_fail(err, HS_EDATA, "%s: out of memory", a->path);
+			return hs_fail(err, HS_ENOMEM, "%s: out of memory indexing the configurable nodes",
+				       a->path);
 		}
 		for (int64_t v = 0; v < g->n_nodes; v++)
 			g->cfg_index[v] = -1;
@@ -348,14 +349,14 @@ hs_graph *graph_open(const char *path, hs_error *err)
 {
 	hs_graph *g = calloc(1, sizeof *g);
 	if (!g) {
-		hs_fail(err, HS_EDATA, "%s: out of memory", path);
+		hs_fail(err, HS_ENOMEM, "%s: out of memory opening the graph", path);
 		return NULL;
 	}
 	g->path = strdup(path);
 	g->name = base_name(path);
 	if (!g->path || !g->name) {
 		graph_free(g);
-		hs_fail(err, HS_EDATA, "%s: out of memory", path);
+		hs_fail(err, HS_ENOMEM, "%s: out of memory opening the graph", path);
 		return NULL;
 	}
 	npz *a = npz_open(path, err);
@@ -456,7 +457,7 @@ static int ncf_chunk(void *vctx, const npy_header *h, const void *elems, uint64_
 			/* Switch to floats, converting what was read so far. */
 			c->f32 = malloc((size_t)c->total * sizeof(float));
 			if (!c->f32)
-				return hs_fail(err, HS_EDATA, "%s: node_config_feat.npy: out of memory",
+				return hs_fail(err, HS_ENOMEM, "%s: node_config_feat.npy: out of memory",
 					       c->path);
 			for (uint64_t j = 0; j < c->total; j++)
 				c->f32[j] = c->i8[j];
@@ -480,7 +481,7 @@ int graph_load_node_configs(hs_graph *g, hs_error *err)
 	c.i8 = calloc(c.total ? (size_t)c.total : 1, 1);
 	if (!c.i8) {
 		npz_close(a);
-		return hs_fail(err, HS_EDATA, "%s: node_config_feat.npy: out of memory for %llu values",
+		return hs_fail(err, HS_ENOMEM, "%s: node_config_feat.npy: out of memory for %llu values",
 			       g->path, (unsigned long long)c.total);
 	}
 	int rc = npz_stream(a, "node_config_feat", ncf_chunk, &c, err);

@@ -14,7 +14,7 @@ static npz *wrap(zip_archive *z, hs_error *err)
 	if (!a || !(a->names = calloc(z->n_entries ? z->n_entries : 1, sizeof *a->names))) {
 		free(a);
 		zip_close(z);
-		hs_fail(err, HS_EDATA, "out of memory");
+		hs_fail(err, HS_ENOMEM, "out of memory listing the arrays of an npz archive");
 		return NULL;
 	}
 	a->zip = z;
@@ -27,7 +27,7 @@ static npz *wrap(zip_archive *z, hs_error *err)
 		a->names[a->n_arrays] = strndup(n, len - 4);
 		if (!a->names[a->n_arrays]) {
 			npz_close(a);
-			hs_fail(err, HS_EDATA, "out of memory");
+			hs_fail(err, HS_ENOMEM, "out of memory listing the arrays of an npz archive");
 			return NULL;
 		}
 		a->n_arrays++;
@@ -90,7 +90,8 @@ static int read_header(npz *a, const char *name, zip_reader *r, npy_header *h, h
 			       a->path, name, got, total, (unsigned long long)e->size);
 	uint8_t *buf = malloc(total);
 	if (!buf)
-		return hs_fail(err, HS_EDATA, "out of memory");
+		return hs_fail(err, HS_ENOMEM, "%s: %s.npy: out of memory reading a header of %zu bytes",
+			       a->path, name, total);
 	memcpy(buf, pre, got);
 	while (got < total) {
 		long long k = zip_reader_read(r, buf + got, total - got, err);
@@ -182,7 +183,7 @@ int npz_read(npz *a, const char *name, npz_array *out, hs_error *err)
 	void *raw = malloc(bytes ? (size_t)bytes : 1);
 	if (!raw) {
 		zip_reader_close(r);
-		return hs_fail(err, HS_EDATA, "%s: %s.npy: out of memory for %llu bytes", a->path, name,
+		return hs_fail(err, HS_ENOMEM, "%s: %s.npy: out of memory for %llu bytes", a->path, name,
 			       (unsigned long long)bytes);
 	}
 	if (read_exact(r, raw, bytes, err)) {
@@ -200,7 +201,7 @@ int npz_read(npz *a, const char *name, npz_array *out, hs_error *err)
 	void *dst = malloc(bytes ? (size_t)bytes : 1);
 	if (!dst) {
 		free(raw);
-		return hs_fail(err, HS_EDATA, "%s: %s.npy: out of memory", a->path, name);
+		return hs_fail(err, HS_ENOMEM, "%s: %s.npy: out of memory", a->path, name);
 	}
 	npy_decode(h, raw, dst);
 	free(raw);
@@ -234,7 +235,7 @@ int npz_stream(npz *a, const char *name, npz_chunk_fn fn, void *ctx, hs_error *e
 	uint8_t *buf = malloc(per * h.itemsize);
 	if (!buf) {
 		zip_reader_close(r);
-		return hs_fail(err, HS_EDATA, "out of memory");
+		return hs_fail(err, HS_ENOMEM, "%s: %s.npy: out of memory for a read buffer", a->path, name);
 	}
 	npy_header flat = h; /* decode as a 1-d run: order is the file's */
 	flat.ndim = 1;
@@ -245,7 +246,7 @@ int npz_stream(npz *a, const char *name, npz_chunk_fn fn, void *ctx, hs_error *e
 	if (swap && !(conv = malloc(per * h.itemsize))) {
 		free(buf);
 		zip_reader_close(r);
-		return hs_fail(err, HS_EDATA, "out of memory");
+		return hs_fail(err, HS_ENOMEM, "%s: %s.npy: out of memory for a read buffer", a->path, name);
 	}
 	int rc = 0;
 	uint64_t done = 0;
@@ -294,7 +295,7 @@ npz_writer *npz_writer_open(const char *path, int compress, hs_error *err)
 	npz_writer *w = calloc(1, sizeof *w);
 	if (!w || !(w->path = strdup(path))) {
 		free(w);
-		hs_fail(err, HS_EDATA, "%s: out of memory", path);
+		hs_fail(err, HS_ENOMEM, "%s: out of memory opening it for writing", path);
 		return NULL;
 	}
 	w->compress = compress;
@@ -319,7 +320,7 @@ int npz_writer_add(npz_writer *w, const char *name, npy_dtype t, int ndim, const
 		return hs_fail(err, HS_EDATA, "%s: %s: header too large", w->path, name);
 	uint8_t *buf = malloc(hl + bytes);
 	if (!buf)
-		return hs_fail(err, HS_EDATA, "%s: out of memory", w->path);
+		return hs_fail(err, HS_ENOMEM, "%s: out of memory writing %s.npy", w->path, name);
 	memcpy(buf, hdr, hl);
 	if (bytes)
 		memcpy(buf + hl, data, bytes);

@@ -140,7 +140,7 @@ static int find_directory(const zip_archive *z, struct cd_location *cd, hs_error
 	size_t tail_n = size < 65557 ? (size_t)size : 65557;
 	uint8_t *tail = malloc(tail_n);
 	if (!tail)
-		return hs_fail(err, HS_EDATA, "%s: out of memory", z->path);
+		return hs_fail(err, HS_ENOMEM, "%s: out of memory reading the zip directory", z->path);
 	uint64_t tail_off = size - tail_n;
 	if (src_read(z, tail_off, tail, tail_n, err)) {
 		free(tail);
@@ -214,7 +214,7 @@ static int parse_entry(zip_archive *z, const uint8_t *cd, uint64_t cd_size, uint
 	e->local_offset = le32(c + 42);
 	e->name = malloc(name_n + 1);
 	if (!e->name)
-		return hs_fail(err, HS_EDATA, "%s: out of memory", z->path);
+		return hs_fail(err, HS_ENOMEM, "%s: out of memory reading the zip directory", z->path);
 	memcpy(e->name, c + 46, name_n);
 	e->name[name_n] = '\0';
 	z->n_entries++;
@@ -235,7 +235,7 @@ static int read_entries(zip_archive *z, const struct cd_location *loc, hs_error 
 {
 	uint8_t *cd = malloc(loc->cd_size ? (size_t)loc->cd_size : 1);
 	if (!cd)
-		return hs_fail(err, HS_EDATA, "%s: out of memory", z->path);
+		return hs_fail(err, HS_ENOMEM, "%s: out of memory reading the zip directory", z->path);
 	if (src_read(z, loc->cd_off, cd, (size_t)loc->cd_size, err)) {
 		free(cd);
 		return -1;
@@ -243,7 +243,7 @@ static int read_entries(zip_archive *z, const struct cd_location *loc, hs_error 
 	z->entries = calloc(loc->n_entries ? (size_t)loc->n_entries : 1, sizeof *z->entries);
 	if (!z->entries) {
 		free(cd);
-		return hs_fail(err, HS_EDATA, "%s: out of memory", z->path);
+		return hs_fail(err, HS_ENOMEM, "%s: out of memory reading the zip directory", z->path);
 	}
 	size_t p = 0;
 	int rc = 0;
@@ -311,7 +311,7 @@ zip_archive *zip_open(const char *path, hs_error *err)
 	zip_archive *z = calloc(1, sizeof *z);
 	if (!z || !(z->path = strdup(path))) {
 		free(z);
-		hs_fail(err, HS_EDATA, "%s: out of memory", path);
+		hs_fail(err, HS_ENOMEM, "%s: out of memory opening it", path);
 		return NULL;
 	}
 	z->fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -335,7 +335,7 @@ zip_archive *zip_open_mem(const void *mem, size_t n, const char *name, hs_error 
 	zip_archive *z = calloc(1, sizeof *z);
 	if (!z || !(z->path = strdup(name))) {
 		free(z);
-		hs_fail(err, HS_EDATA, "%s: out of memory", name);
+		hs_fail(err, HS_ENOMEM, "%s: out of memory opening it", name);
 		return NULL;
 	}
 	z->fd = -1;
@@ -384,7 +384,7 @@ zip_reader *zip_reader_open(zip_archive *z, const zip_entry *e, hs_error *err)
 {
 	zip_reader *r = calloc(1, sizeof *r);
 	if (!r) {
-		hs_fail(err, HS_EDATA, "%s: out of memory", z->path);
+		hs_fail(err, HS_ENOMEM, "%s: out of memory opening member %s", z->path, e->name);
 		return NULL;
 	}
 	r->z = z;
@@ -396,7 +396,7 @@ zip_reader *zip_reader_open(zip_archive *z, const zip_entry *e, hs_error *err)
 		if (!r->inf) {
 			free(r->in);
 			free(r);
-			hs_fail(err, HS_EDATA, "%s: out of memory", z->path);
+			hs_fail(err, HS_ENOMEM, "%s: out of memory opening member %s", z->path, e->name);
 			return NULL;
 		}
 	}
@@ -529,7 +529,7 @@ uint8_t *zip_read_all(zip_archive *z, const zip_entry *e, uint64_t limit, hs_err
 	}
 	uint8_t *buf = malloc(e->size ? (size_t)e->size : 1);
 	if (!buf) {
-		hs_fail(err, HS_EDATA, "%s: member %s: out of memory for %llu bytes", z->path, e->name,
+		hs_fail(err, HS_ENOMEM, "%s: member %s: out of memory for %llu bytes", z->path, e->name,
 			(unsigned long long)e->size);
 		return NULL;
 	}
@@ -586,7 +586,7 @@ zip_writer *zip_writer_open(const char *path, hs_error *err)
 		if (w)
 			free(w->path);
 		free(w);
-		hs_fail(err, HS_EDATA, "%s: out of memory", path);
+		hs_fail(err, HS_ENOMEM, "%s: out of memory opening it for writing", path);
 		return NULL;
 	}
 	snprintf(w->tmp, n, "%s.tmp.XXXXXX", path);
@@ -624,7 +624,7 @@ int zip_writer_add(zip_writer *w, const char *name, const void *data, size_t n, 
 		size_t cap = w->cap ? w->cap * 2 : 8;
 		struct wentry *e = realloc(w->e, cap * sizeof *e);
 		if (!e)
-			return hs_fail(err, HS_EDATA, "%s: out of memory", w->path);
+			return hs_fail(err, HS_ENOMEM, "%s: out of memory adding member %s", w->path, name);
 		w->e = e;
 		w->cap = cap;
 	}
@@ -639,7 +639,8 @@ int zip_writer_add(zip_writer *w, const char *name, const void *data, size_t n, 
 		comp = malloc(bound ? bound : 1);
 		if (!comp) {
 			deflateEnd(&zs);
-			return hs_fail(err, HS_EDATA, "%s: out of memory", w->path);
+			return hs_fail(err, HS_ENOMEM, "%s: out of memory compressing member %s", w->path,
+				       name);
 		}
 		zs.next_in = (Bytef *)(uintptr_t)data;
 		zs.avail_in = (uInt)n;
@@ -657,7 +658,7 @@ int zip_writer_add(zip_writer *w, const char *name, const void *data, size_t n, 
 	e->name = strdup(name);
 	if (!e->name) {
 		free(comp);
-		return hs_fail(err, HS_EDATA, "%s: out of memory", w->path);
+		return hs_fail(err, HS_ENOMEM, "%s: out of memory adding member %s", w->path, name);
 	}
 	w->n++;
 	e->method = deflate_it ? 8 : 0;

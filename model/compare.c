@@ -158,7 +158,7 @@ int compare_graphs_equal(const hs_graph *ga, const hs_graph *gb, hs_error *err)
 	int64_t(*ea)[2] = sorted_edges(ga), (*eb)[2] = sorted_edges(gb);
 	int rc = 0;
 	if (!ea || !eb) {
-		rc = hs_fail(err, HS_EDATA, "comparing %s and %s: out of memory", fa, fb);
+		rc = hs_fail(err, HS_ENOMEM, "comparing %s and %s: out of memory", fa, fb);
 	} else {
 		for (int64_t i = 0; i < ga->n_edges; i++) {
 			if (ea[i][0] == eb[i][0] && ea[i][1] == eb[i][1])
@@ -569,7 +569,7 @@ static int run_layout(compare_result *r, const compare_opts *o, hs_error *err)
 	/* Which nodes differ. */
 	unsigned char *diff = p->diff = calloc((size_t)(n ? n : 1), 1);
 	if (!diff)
-		return hs_fail(err, HS_EDATA, "out of memory");
+		return hs_fail(err, HS_ENOMEM, "out of memory comparing two layout configs");
 	for (int64_t k = 0; k < n; k++) {
 		int64_t kb = gb->cfg_index[ga->cfg_node_ids[k]];
 		for (int j = 0; j < w; j++)
@@ -594,7 +594,7 @@ static int run_layout(compare_result *r, const compare_opts *o, hs_error *err)
 	int wk_ok = walk_init(&wk, ga) == 0;
 	int rc = 0;
 	if (!r->rows || !p->values || !p->changed || !p->nb || !hist_op || !hist_comp || !tmp || !wk_ok) {
-		rc = hs_fail(err, HS_EDATA, "%s: out of memory comparing configs", compare_file_label(ga));
+		rc = hs_fail(err, HS_ENOMEM, "%s: out of memory comparing configs", compare_file_label(ga));
 		goto out;
 	}
 
@@ -646,7 +646,7 @@ static int run_layout(compare_result *r, const compare_opts *o, hs_error *err)
 	r->opcodes = count_list(hist_op, 256, &r->n_opcodes);
 	r->comps = count_list(hist_comp, ga->n_comps, &r->n_comps);
 	if (!r->opcodes || !r->comps)
-		rc = hs_fail(err, HS_EDATA, "%s: out of memory comparing configs", compare_file_label(ga));
+		rc = hs_fail(err, HS_ENOMEM, "%s: out of memory comparing configs", compare_file_label(ga));
 out:
 	free(hist_op);
 	free(hist_comp);
@@ -669,7 +669,7 @@ static int run_tile(compare_result *r, hs_error *err)
 	r->tile_b = r->gb->config_feat + (size_t)r->B.config * (size_t)w;
 	p->changed = calloc((size_t)(w ? w : 1), 1);
 	if (!p->changed)
-		return hs_fail(err, HS_EDATA, "out of memory");
+		return hs_fail(err, HS_ENOMEM, "out of memory comparing two tile configs");
 	r->tile_changed = p->changed;
 	for (int j = 0; j < w; j++) {
 		p->changed[j] = r->tile_a[j] != r->tile_b[j];
@@ -702,7 +702,7 @@ compare_result *compare_run(hs_graph *ga, hs_graph *gb, const char *sel_a, const
 	if (!r || !p) {
 		free(r);
 		free(p);
-		hs_fail(err, HS_EDATA, "out of memory");
+		hs_fail(err, HS_ENOMEM, "out of memory comparing two configs");
 		return NULL;
 	}
 	r->priv = p;
@@ -823,13 +823,13 @@ int compare_highlight(hs_graph *g, const char *sel_a, const char *sel_b, int64_t
 	int64_t m = compare_changed_nodes(r, &ch);
 	compare_free(r);
 	if (m < 0)
-		return hs_fail(err, HS_EDATA, "out of memory");
+		return hs_fail(err, HS_ENOMEM, "out of memory finding the changed nodes");
 	if (m == 0)
 		return 0;
 	int64_t *grown = realloc(*ids, (*n + (size_t)m) * sizeof *grown);
 	if (!grown) {
 		free(ch);
-		return hs_fail(err, HS_EDATA, "out of memory");
+		return hs_fail(err, HS_ENOMEM, "out of memory finding the changed nodes");
 	}
 	memcpy(grown + *n, ch, (size_t)m * sizeof *ch);
 	*ids = grown;

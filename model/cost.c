@@ -278,7 +278,7 @@ static int layout_prepare(hs_graph *g, layout_terms *t, hs_error *err)
 	t->copy = calloc((size_t)(t->p->K ? t->p->K : 1), sizeof *t->copy);
 	if (!t->entry_pen || !t->copy) {
 		terms_free(t);
-		return hs_fail(err, HS_EDATA, "%s: out of memory", g->name);
+		return hs_fail(err, HS_ENOMEM, "%s: out of memory costing the layout configs", g->name);
 	}
 	if (!width_ok)
 		return 0; /* no shapes to reason about: only the base time */
@@ -377,7 +377,7 @@ int cost_predict_configs(hs_graph *g, double *out, hs_error *err)
 	double base = graph_seconds(g);
 
 	if (isnan(base))
-		return hs_fail(err, HS_EDATA, "%s: out of memory", g->name);
+		return hs_fail(err, HS_ENOMEM, "%s: out of memory costing the configs", g->name);
 	if (g->kind == HS_KIND_TILE) {
 		hlo_shape root;
 

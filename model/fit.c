@@ -79,7 +79,7 @@ static int layout_features(hs_graph *g, fitdata *f, hs_error *err)
 	f->bucket = malloc((size_t)(p->n_entries * f->W > 0 ? p->n_entries * f->W : 1));
 	f->opi = malloc((size_t)(p->K ? p->K : 1) * sizeof *f->opi);
 	if (!f->used || !f->bucket || !f->opi)
-		return hs_fail(err, HS_EDATA, "%s: out of memory", g->name);
+		return hs_fail(err, HS_ENOMEM, "%s: out of memory preparing the fit", g->name);
 	{
 		int seen[256];
 
@@ -184,7 +184,7 @@ out:
 	free(base);
 	free(mean);
 	free(sd);
-	return rc < 0 ? hs_fail(err, HS_EDATA, "%s: out of memory", g->name) : 0;
+	return rc < 0 ? hs_fail(err, HS_ENOMEM, "%s: out of memory preparing the fit", g->name) : 0;
 }
 
 static int64_t feature_count(const fitdata *f)
@@ -705,7 +705,7 @@ int fit_heldout(hs_graph *g, double fraction, uint64_t seed, fit_result *r, doub
 		all = malloc((size_t)C * sizeof *all);
 		if (!perm || !s.G || (lay && (!s.G1 || !s.G0)) || !s.Gm || !s.Gc || !s.work || !s.alpha ||
 		    !s.r || !s.y || !s.score || !s.truth || !s.S || !s.T || !all) {
-			hs_fail(err, HS_EDATA, "%s: out of memory", g->name);
+			hs_fail(err, HS_ENOMEM, "%s: out of memory fitting", g->name);
 			goto out;
 		}
 	}
@@ -715,7 +715,7 @@ int fit_heldout(hs_graph *g, double fraction, uint64_t seed, fit_result *r, doub
 	/* perm[0..n_tr) is the training set; model selection uses its first
 	 * n_cv configs. */
 	if (grams(&f, perm, n_tr, s.G, s.G1, s.G0) < 0) {
-		hs_fail(err, HS_EDATA, "%s: out of memory", g->name);
+		hs_fail(err, HS_ENOMEM, "%s: out of memory fitting", g->name);
 		goto out;
 	}
 	if (n_cv >= 3 * FOLDS) {

@@ -41,7 +41,7 @@ hs_model *model_from_heads(nn_head *layout, nn_head *tile, const char *meta, hs_
 	m = calloc(1, sizeof *m);
 	if (!m || !(m->meta = strdup(meta ? meta : ""))) {
 		free(m);
-		hs_fail(err, HS_EDATA, "out of memory");
+		hs_fail(err, HS_ENOMEM, "out of memory building a model");
 		return NULL;
 	}
 	m->layout = layout;
@@ -176,12 +176,12 @@ int model_save(const hs_model *m, const char *path, hs_error *err)
 	put_u32(&b, b.oom ? 0 : zip_crc32(0, b.p, b.n));
 	if (b.oom) {
 		free(b.p);
-		return hs_fail(err, HS_EDATA, "%s: out of memory", path);
+		return hs_fail(err, HS_ENOMEM, "%s: out of memory writing the model", path);
 	}
 	tmp = malloc(strlen(path) + 16);
 	if (!tmp) {
 		free(b.p);
-		return hs_fail(err, HS_EDATA, "%s: out of memory", path);
+		return hs_fail(err, HS_ENOMEM, "%s: out of memory writing the model", path);
 	}
 	sprintf(tmp, "%s.tmp.XXXXXX", path);
 	fd = mkstemp(tmp);
@@ -296,7 +296,7 @@ static nn_head *parse_head(const char *path, const char *tag, uint64_t at, const
 	}
 	hd = nn_head_new(&d, 0);
 	if (!hd) {
-		hs_fail(err, HS_EDATA, "%s: out of memory", path);
+		hs_fail(err, HS_ENOMEM, "%s: out of memory reading the model", path);
 		return NULL;
 	}
 	p += HEAD_U32S * 4 + 8;
@@ -347,7 +347,10 @@ hs_model *model_load(const char *path, hs_error *err)
 	}
 	data = malloc((size_t)size + 1);
 	if (!data || fread(data, 1, (size_t)size, f) != (size_t)size) {
-		hs_fail(err, HS_EDATA, "%s: cannot read: %s", path, data ? strerror(errno) : "out of memory");
+		if (data)
+			hs_fail(err, HS_EDATA, "%s: cannot read: %s", path, strerror(errno));
+		else
+			hs_fail(err, HS_ENOMEM, "%s: out of memory reading the model", path);
 		fclose(f);
 		free(data);
 		return NULL;
@@ -397,7 +400,7 @@ hs_model *model_load(const char *path, hs_error *err)
 			free(meta);
 			meta = malloc(len + 1);
 			if (!meta) {
-				hs_fail(err, HS_EDATA, "%s: out of memory", path);
+				hs_fail(err, HS_ENOMEM, "%s: out of memory reading the model", path);
 				goto out;
 			}
 			memcpy(meta, data + at + 12, len);
@@ -497,7 +500,7 @@ int model_predict_configs(const hs_model *m, hs_graph *g, double *out, hs_error 
 		for (int64_t c = 0; c < g->n_configs; c++)
 			out[c] = su[p->uniq_of[c]];
 	else
-		hs_fail(err, HS_EDATA, "%s: out of memory scoring configs", g->name);
+		hs_fail(err, HS_ENOMEM, "%s: out of memory scoring configs", g->name);
 	free(su);
 	nn_ws_free(ws);
 	prep_free(p);
@@ -531,7 +534,7 @@ int model_node_contributions(const hs_model *m, hs_graph *g, int64_t a, int64_t 
 		for (int64_t k = 0; k < p->K; k++)
 			out[k] -= sa[k];
 	else
-		hs_fail(err, HS_EDATA, "%s: out of memory", g->name);
+		hs_fail(err, HS_ENOMEM, "%s: out of memory computing node contributions", g->name);
 	free(sa);
 	nn_ws_free(ws);
 	prep_free(p);

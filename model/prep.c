@@ -671,7 +671,7 @@ oom:
 	free(queue);
 	free(sel);
 	prep_free(p);
-	hs_fail(err, HS_EDATA, "%s: out of memory preparing the graph", g->name);
+	hs_fail(err, HS_ENOMEM, "%s: out of memory preparing the graph", g->name);
 	return NULL;
 }
 
@@ -753,7 +753,7 @@ oom:
 	free(pad);
 	free(tiles);
 	prep_free(p);
-	hs_fail(err, HS_EDATA, "%s: out of memory preparing the graph", g->name);
+	hs_fail(err, HS_ENOMEM, "%s: out of memory preparing the graph", g->name);
 	return NULL;
 }
 

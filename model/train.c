@@ -574,7 +574,7 @@ nn_head *train_head(prep **gs, int n, prep **valid, int n_valid, int kind, const
 	rep->seconds_per_epoch = o->epochs > 0 ? t_total / o->epochs : 0;
 	goto done;
 oom:
-	hs_fail(err, HS_EDATA, "out of memory while training");
+	hs_fail(err, HS_ENOMEM, "out of memory while training");
 fail:
 	nn_head_free(tr.hd);
 	tr.hd = NULL;

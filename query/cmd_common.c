@@ -12,7 +12,7 @@
 
 int query_oom(query_parser *p)
 {
-	return hs_fail(p->err, HS_EDATA, "out of memory");
+	return hs_fail(p->err, HS_ENOMEM, "out of memory running the query");
 }
 
 /* A fail for a data problem found while running (no column). */

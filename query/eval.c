@@ -148,7 +148,7 @@ static int build_fields(query_session *s, hs_error *err)
 	s->n_config_fields = nc;
 	return 0;
 oom:
-	return hs_fail(err, HS_EDATA, "out of memory building the field table");
+	return hs_fail(err, HS_ENOMEM, "out of memory building the field table");
 }
 
 static int bind(query_session *s, hs_graph *g, hs_error *err)
@@ -164,14 +164,14 @@ query_session *query_session_new(hs_graph *g, hs_error *err)
 	query_session *s = calloc(1, sizeof *s);
 
 	if (!s) {
-		hs_fail(err, HS_EDATA, "out of memory");
+		hs_fail(err, HS_ENOMEM, "out of memory starting a query session");
 		return NULL;
 	}
 	for (int i = 0; i < 256; i++) {
 		s->opcode_names[i] = strdup(hlo_opcode_name(i));
 		if (!s->opcode_names[i]) {
 			query_session_free(s);
-			hs_fail(err, HS_EDATA, "out of memory");
+			hs_fail(err, HS_ENOMEM, "out of memory starting a query session");
 			return NULL;
 		}
 	}
@@ -299,7 +299,7 @@ int query_need_shapes(query_session *s, hs_error *err)
 		return 0;
 	s->shapes = calloc(n ? n : 1, sizeof *s->shapes);
 	if (!s->shapes)
-		return hs_fail(err, HS_EDATA, "out of memory for %zu shapes", n);
+		return hs_fail(err, HS_ENOMEM, "out of memory for %zu shapes", n);
 	return 0;
 }
 
@@ -408,7 +408,7 @@ int query_need_cost(query_session *s, hs_error *err)
 	size_t n = (size_t)s->g->n_nodes;
 	s->cost = calloc(n ? n : 1, sizeof *s->cost);
 	if (!s->cost)
-		return hs_fail(err, HS_EDATA, "out of memory for the cost of %zu nodes", n);
+		return hs_fail(err, HS_ENOMEM, "out of memory for the cost of %zu nodes", n);
 	cost_analytic(s->g, s->cost);
 	return 0;
 }
@@ -461,14 +461,14 @@ static int need_runtime_rank(query_session *s, hs_error *err)
 	if (!g->labeled) {
 		s->runtime_rank = malloc((size_t)(g->n_configs ? g->n_configs : 1) * sizeof(double));
 		if (!s->runtime_rank)
-			return hs_fail(err, HS_EDATA, "out of memory");
+			return hs_fail(err, HS_ENOMEM, "out of memory ranking runtimes");
 		for (int64_t i = 0; i < g->n_configs; i++)
 			s->runtime_rank[i] = NAN;
 		return 0;
 	}
 	s->runtime_rank = make_ranks(g->runtime, g->n_configs);
 	if (!s->runtime_rank)
-		return hs_fail(err, HS_EDATA, "out of memory ranking %lld configs",
+		return hs_fail(err, HS_ENOMEM, "out of memory ranking %lld configs",
 			       (long long)g->n_configs);
 	return 0;
 }
@@ -485,7 +485,7 @@ int query_need_predicted(query_session *s, hs_error *err)
 	hs_error e;
 	hs_error_clear(&e);
 	if (!out)
-		return hs_fail(err, HS_EDATA, "out of memory");
+		return hs_fail(err, HS_ENOMEM, "out of memory predicting runtimes");
 	if (model_predict_configs(s->model, g, out, &e) < 0) {
 		free(out);
 		s->predicted_status = e.status ? e.status : HS_EDATA;
@@ -497,7 +497,7 @@ int query_need_predicted(query_session *s, hs_error *err)
 	s->predicted_rank = make_ranks(out, g->n_configs);
 	if (!s->predicted_rank) {
 		free(out);
-		return hs_fail(err, HS_EDATA, "out of memory ranking predictions");
+		return hs_fail(err, HS_ENOMEM, "out of memory ranking predictions");
 	}
 	s->predicted = out;
 	return 0;

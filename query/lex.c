@@ -53,6 +53,16 @@ int query_fail_at(query_parser *p, size_t pos, const char *fmt, ...)
 	return -1;
 }
 
+int query_fail_oom(query_parser *p, const char *what)
+{
+	if (p->failed)
+		return -1;
+	p->failed = 1;
+	hs_fail(p->err, HS_ENOMEM, "out of memory %s", what);
+	p->s->err_col = 0;
+	return -1;
+}
+
 static int is_word_start(int c)
 {
 	return isalpha(c) || c == '_';
@@ -146,7 +156,7 @@ static int lex_string(query_parser *p, size_t i, query_token *t)
 	size_t o = 0;
 
 	if (!out)
-		return query_fail_at(p, i, "out of memory");
+		return query_fail_oom(p, "reading a string");
 	while (j < p->n && s[j] != q) {
 		char c = s[j];
 		if (c == '\\' && j + 1 < p->n) {
@@ -208,7 +218,7 @@ static void lex(query_parser *p)
 		t->len = lex_word_len(s, i, p->n);
 		t->str = query_arena_strndup(&p->arena, s + i, t->len);
 		if (!t->str)
-			rc = query_fail_at(p, i, "out of memory");
+			rc = query_fail_oom(p, "reading a word");
 	} else {
 		switch (c) {
 		case '(': t->kind = TK_LP; break;

@@ -39,7 +39,7 @@ static query_expr *new_expr(query_parser *p, int kind, size_t pos, size_t len)
 	query_expr *e = query_arena_alloc(&p->arena, sizeof *e);
 
 	if (!e) {
-		query_fail_at(p, pos, "out of memory");
+		query_fail_oom(p, "parsing the query");
 		return NULL;
 	}
 	e->kind = kind;
@@ -432,7 +432,7 @@ static int compile_regex(query_parser *p, query_expr *lit)
 	regex_t *re = calloc(1, sizeof *re);
 
 	if (!re)
-		return query_fail_at(p, lit->pos, "out of memory");
+		return query_fail_oom(p, "compiling a regular expression");
 	int rc = regcomp(re, lit->str, REG_EXTENDED | REG_NOSUB);
 	if (rc != 0) {
 		char msg[128];
@@ -447,7 +447,7 @@ static int compile_regex(query_parser *p, query_expr *lit)
 		if (!v) {
 			regfree(re);
 			free(re);
-			return query_fail_at(p, lit->pos, "out of memory");
+			return query_fail_oom(p, "compiling a regular expression");
 		}
 		p->regexes = v;
 		p->cap_regexes = cap;

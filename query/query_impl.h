@@ -216,6 +216,9 @@ char *query_raw_word(query_parser *p, size_t *pos);
 /* Sets an error at byte offset `pos` of the line (column pos + 1). */
 int query_fail_at(query_parser *p, size_t pos, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+/* An allocation failed while reading the line: "out of memory WHAT"
+ * (HS_ENOMEM), no column. */
+int query_fail_oom(query_parser *p, const char *what);
 /* "unexpected 'x' at column N (expected WHAT)" for the current token. */
 int query_fail_expected(query_parser *p, const char *what);
 /* A short description of the current token for messages: "'foo'",

@@ -151,7 +151,7 @@ int query_tb_init(query_tb *b, query_result *r, int ncols,
 oom:
 	query_tb_done(b);
 	query_table_free(t);
-	return hs_fail(err, HS_EDATA, "out of memory building a table of %d columns", ncols);
+	return hs_fail(err, HS_ENOMEM, "out of memory building a table of %d columns", ncols);
 }
 
 void query_tb_done(query_tb *b)
@@ -174,7 +174,7 @@ int query_tb_reserve(query_tb *b, size_t n, hs_error *err)
 	size_t bytes = sizeof *blk + n * ncols * sizeof(query_cell);
 	struct cell_block *nb = realloc(blk, bytes);
 	if (!nb)
-		return hs_fail(err, HS_EDATA, "out of memory for a table of %zu rows", n);
+		return hs_fail(err, HS_ENOMEM, "out of memory for a table of %zu rows", n);
 	t->cells = nb->cells;
 	int64_t *node = realloc(t->node, n * sizeof *node);
 	if (node)
@@ -183,7 +183,7 @@ int query_tb_reserve(query_tb *b, size_t n, hs_error *err)
 	if (config)
 		t->config = config;
 	if (!node || !config)
-		return hs_fail(err, HS_EDATA, "out of memory for a table of %zu rows", n);
+		return hs_fail(err, HS_ENOMEM, "out of memory for a table of %zu rows", n);
 	b->cap = n;
 	return 0;
 }
@@ -236,7 +236,7 @@ const char *query_tb_str(query_tb *b, const char *text, hs_error *err)
 	p->used++;
 	return copy;
 oom:
-	hs_fail(err, HS_EDATA, "out of memory storing table text");
+	hs_fail(err, HS_ENOMEM, "out of memory storing table text");
 	return NULL;
 }
 

@@ -812,7 +812,7 @@ oom:
 	free(nodes);
 	free(clusters);
 	free(b.hl);
-	hs_fail(err, HS_EDATA, "out of memory building the Graphviz graph");
+	hs_fail(err, HS_ENOMEM, "out of memory building the Graphviz graph");
 	return NULL;
 }
 
@@ -898,7 +898,7 @@ int dot_write(Agraph_t *g, const char *path, const char *fmt, hs_error *err)
 	mode_t mask;
 
 	if (!tmp)
-		return hs_fail(err, HS_EDATA, "out of memory");
+		return hs_fail(err, HS_ENOMEM, "%s: out of memory writing it", path);
 	if (!dot_format_known(fmt)) {
 		free(tmp);
 		return hs_fail(err, HS_EUSAGE, "unknown output format '%s' (dot, svg or png)",

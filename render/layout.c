@@ -79,7 +79,7 @@ static void make_key(const region *r, const dot_opts *o, char *out, size_t cap)
 
 static int out_of_memory(const region *r, hs_error *err)
 {
-	return hs_fail(err, HS_EDATA, "out of memory laying out %s", r->title);
+	return hs_fail(err, HS_ENOMEM, "out of memory laying out %s", r->title);
 }
 
 /* One region node's drawing attributes (no geometry yet); writes its dot

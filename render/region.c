@@ -127,7 +127,7 @@ static int around_bfs(const hs_graph *g, const region_spec *s, bfs *b,
 	b->per_depth = calloc((size_t)n + 1, sizeof *b->per_depth);
 	if (!b->depth || !b->collapsed || !b->order || !b->per_depth) {
 		bfs_free(b);
-		return hs_fail(err, HS_EDATA, "%s: out of memory selecting a region",
+		return hs_fail(err, HS_ENOMEM, "%s: out of memory selecting a region",
 			       g->name);
 	}
 	for (int64_t i = 0; i < n; i++)
@@ -255,7 +255,7 @@ static region *region_from_mask(const hs_graph *g, const uint8_t *in,
 	return r;
 oom:
 	region_free(r);
-	hs_fail(err, HS_EDATA, "%s: out of memory selecting a region", g->name);
+	hs_fail(err, HS_ENOMEM, "%s: out of memory selecting a region", g->name);
 	return NULL;
 }
 
@@ -312,7 +312,7 @@ static region *select_around(const hs_graph *g, const region_spec *s,
 	in = calloc((size_t)g->n_nodes, 1);
 	seen = calloc((size_t)g->n_nodes, 1);
 	if (!in || !seen) {
-		hs_fail(err, HS_EDATA, "%s: out of memory selecting a region", g->name);
+		hs_fail(err, HS_ENOMEM, "%s: out of memory selecting a region", g->name);
 		goto out;
 	}
 	for (int64_t i = 0; i < b.n_order; i++)
@@ -332,7 +332,7 @@ static region *select_around(const hs_graph *g, const region_spec *s,
 		if (!r->more) {
 			region_free(r);
 			r = NULL;
-			hs_fail(err, HS_EDATA, "%s: out of memory selecting a region",
+			hs_fail(err, HS_ENOMEM, "%s: out of memory selecting a region",
 				g->name);
 			goto out;
 		}
@@ -413,7 +413,7 @@ static region *select_path(const hs_graph *g, const region_spec *s, hs_error *er
 	hist = calloc((size_t)n + 1, sizeof *hist);
 	in = calloc((size_t)n, 1);
 	if (!da || !dz || !queue || !hist || !in) {
-		hs_fail(err, HS_EDATA, "%s: out of memory selecting a region", g->name);
+		hs_fail(err, HS_ENOMEM, "%s: out of memory selecting a region", g->name);
 		goto out;
 	}
 	/* start consumes ... consumes end: follow operands from start and users
@@ -545,7 +545,7 @@ static region *select_computation(const hs_graph *g, const region_spec *s,
 	}
 	in = calloc((size_t)g->n_nodes, 1);
 	if (!in) {
-		hs_fail(err, HS_EDATA, "%s: out of memory selecting a region", g->name);
+		hs_fail(err, HS_ENOMEM, "%s: out of memory selecting a region", g->name);
 		return NULL;
 	}
 	memset(in + lo, 1, (size_t)(hi - lo));
@@ -576,7 +576,7 @@ static region *select_nodes(const hs_graph *g, const region_spec *s, hs_error *e
 			return NULL;
 	in = calloc((size_t)g->n_nodes, 1);
 	if (!in) {
-		hs_fail(err, HS_EDATA, "%s: out of memory selecting a region", g->name);
+		hs_fail(err, HS_ENOMEM, "%s: out of memory selecting a region", g->name);
 		return NULL;
 	}
 	for (size_t i = 0; i < s->n_ids; i++) {
@@ -624,7 +624,7 @@ static region *select_configurable(const hs_graph *g, const region_spec *s,
 	}
 	in = calloc((size_t)g->n_nodes, 1);
 	if (!in) {
-		hs_fail(err, HS_EDATA, "%s: out of memory selecting a region", g->name);
+		hs_fail(err, HS_ENOMEM, "%s: out of memory selecting a region", g->name);
 		return NULL;
 	}
 	for (int64_t k = 0; k < g->n_cfg_nodes; k++) {

@@ -404,7 +404,7 @@ static int run_line(query_session *s, hs_graph **g, query_format *fmt, const cha
 	size_t len = 0;
 	FILE *m = open_memstream(&text, &len);
 	if (!m) {
-		fprintf(stderr, "error: out of memory\n");
+		fprintf(stderr, "error: out of memory writing the result\n");
 		query_result_free(&r);
 		return 0;
 	}

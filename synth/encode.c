@@ -202,7 +202,7 @@ int synth_encode(const synth_graph *g, synth_arrays *a, hs_error *err)
 	a->splits = malloc(sizeof(int64_t) * (size_t)(g->ncomp + 1));
 	if (!a->feat || !a->opcode || !a->edges || !a->splits) {
 		synth_arrays_free(a);
-		return hs_fail(err, HS_EDATA, "synth: out of memory");
+		return hs_fail(err, HS_ENOMEM, "synth: out of memory encoding a graph");
 	}
 	for (int i = 0; i < g->n; i++) {
 		const synth_node *x = &g->v[i];

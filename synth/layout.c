@@ -207,7 +207,7 @@ int synth_layout_setup(const synth_graph *g, synth_layout *p, hs_error *err)
 	return 0;
 oom:
 	synth_layout_free(p);
-	return hs_fail(err, HS_EDATA, "synth: out of memory");
+	return hs_fail(err, HS_ENOMEM, "synth: out of memory setting up layout configs");
 }
 
 typedef struct pair {
@@ -375,7 +375,7 @@ int synth_layout_draw(const synth_layout *p, const char *name, uint64_t seed, in
 	int rc = -1;
 	if (synth_cset_init(&seen, want) < 0 || !ch || !rows || !out->feat || !out->runtime ||
 	    !out->ids) {
-		hs_fail(err, HS_EDATA, "synth: out of memory");
+		hs_fail(err, HS_ENOMEM, "synth: out of memory drawing layout configs");
 		goto out;
 	}
 	int c = draw_distinct(p, &rng, want, random_search, ch, &seen);

@@ -165,7 +165,7 @@ static int write_layout(write_ctx *cx, const synth_program *ps, const synth_grap
 	count_file(cx, path, g->n, lc.c);
 	if (ctx_note(cx, "  %-44s %-32s %5d %6lld %3d %5d\n", rel + 4, name, g->n,
 		     (long long)a->m, lc.nk, lc.c) < 0) {
-		hs_fail(err, HS_EDATA, "synth: out of memory");
+		hs_fail(err, HS_ENOMEM, "synth: out of memory writing the README");
 		goto out;
 	}
 	rc = 0;
@@ -216,7 +216,7 @@ static int write_tile(write_ctx *cx, const synth_kernel *ks, const char *desc,
 	count_file(cx, path, g->n, tc.c);
 	if (ctx_note(cx, "  %-44s %-48s %3d %4lld %5d\n", rel + 4, name, g->n,
 		     (long long)a->m, tc.c) < 0) {
-		hs_fail(err, HS_EDATA, "synth: out of memory");
+		hs_fail(err, HS_ENOMEM, "synth: out of memory writing the README");
 		goto out;
 	}
 	rc = 0;
@@ -231,7 +231,7 @@ static int write_program(write_ctx *cx, const synth_program *ps, hs_error *err)
 	synth_arrays a;
 	synth_layout lp;
 	if (synth_graph_init(&g) < 0)
-		return hs_fail(err, HS_EDATA, "synth: out of memory");
+		return hs_fail(err, HS_ENOMEM, "synth: out of memory building a graph");
 	synth_build_program(&g, ps);
 	int rc = synth_graph_check(&g, ps->name, err);
 	if (!rc && (rc = synth_encode(&g, &a, err)) == 0) {
@@ -255,7 +255,7 @@ static int write_kernel(write_ctx *cx, const synth_kernel *ks, hs_error *err)
 	char desc[128];
 	synth_kernel_desc(ks, desc, sizeof desc);
 	if (synth_graph_init(&g) < 0)
-		return hs_fail(err, HS_EDATA, "synth: out of memory");
+		return hs_fail(err, HS_ENOMEM, "synth: out of memory building a graph");
 	synth_build_kernel(&g, ks, &ki);
 	int rc = synth_graph_check(&g, desc, err);
 	if (!rc && (rc = synth_encode(&g, &a, err)) == 0) {
@@ -374,12 +374,12 @@ static int write_text(const char *path, int readme, const char *a, const char *b
 static int write_all(write_ctx *cx, hs_error *err)
 {
 	if (ctx_note(cx, "FILES (folder, name, nodes, edges, configurable nodes, configs)\n\n") < 0)
-		return hs_fail(err, HS_EDATA, "synth: out of memory");
+		return hs_fail(err, HS_ENOMEM, "synth: out of memory writing the README");
 	for (int i = 0; i < synth_nprograms; i++)
 		if (write_program(cx, &synth_programs[i], err) < 0)
 			return -1;
 	if (ctx_note(cx, "\n  (tile: folder, name, nodes, edges, configs)\n") < 0)
-		return hs_fail(err, HS_EDATA, "synth: out of memory");
+		return hs_fail(err, HS_ENOMEM, "synth: out of memory writing the README");
 	for (int i = 0; i < synth_nkernels; i++)
 		if (write_kernel(cx, &synth_kernels[i], err) < 0)
 			return -1;
@@ -388,7 +388,7 @@ static int write_all(write_ctx *cx, hs_error *err)
 		 "\nSeed %llu.  Regenerate with: hloscope synth DIR --seed %llu\n",
 		 (unsigned long long)cx->seed, (unsigned long long)cx->seed);
 	if (ctx_note(cx, "%s", seedline) < 0)
-		return hs_fail(err, HS_EDATA, "synth: out of memory");
+		return hs_fail(err, HS_ENOMEM, "synth: out of memory writing the README");
 	snprintf(path, sizeof path, "%s/README", cx->root);
 	if (write_text(path, 1, NULL, cx->readme, err) < 0)
 		return -1;

@@ -254,7 +254,7 @@ int synth_tile_draw(const synth_tile *tp, uint64_t seed, int want, int hide_labe
 		free(ch);
 		synth_cset_free(&seen);
 		synth_tile_configs_free(out);
-		return hs_fail(err, HS_EDATA, "synth: out of memory");
+		return hs_fail(err, HS_ENOMEM, "synth: out of memory drawing tile configs");
 	}
 	space_init(tp, &sp);
 	for (int tries = 0; c < want && tries < want * 40; tries++) {

@@ -15,7 +15,7 @@ tui_doc *tui_doc_open(const char *path, const hs_model *m, hs_error *err)
 	tui_doc *d = calloc(1, sizeof *d);
 
 	if (!d) {
-		hs_fail(err, HS_EDATA, "%s: out of memory", path);
+		hs_fail(err, HS_ENOMEM, "%s: out of memory opening it", path);
 		return NULL;
 	}
 	d->g = graph_open(path, err);

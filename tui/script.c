@@ -93,7 +93,8 @@ static int add_text(tui_script *s, const char *text, int line, hs_error *err)
 		if (n == (size_t)-1 || n == (size_t)-2 || n == 0)
 			return hs_fail(err, HS_EUSAGE, "%s:%d: text that is not valid in this locale", s->name, line);
 		if (add_key(s, (int)wc, 0, line) < 0)
-			return hs_fail(err, HS_EUSAGE, "out of memory");
+			return hs_fail(err, HS_ENOMEM, "%s:%d: out of memory reading the script", s->name,
+				       line);
 		text += n;
 		len -= n;
 	}
@@ -121,7 +122,7 @@ static int add_command(tui_script *s, const char *cmd, int line, hs_error *err)
 	}
 	e = add(s, arg ? TUI_EV_SAVE : TUI_EV_COMMAND, line);
 	if (!e || !(e->text = strdup(arg ? arg : cmd)))
-		return hs_fail(err, HS_EUSAGE, "out of memory");
+		return hs_fail(err, HS_ENOMEM, "%s:%d: out of memory reading the script", s->name, line);
 	e->attrs = attrs;
 	return 0;
 }
@@ -145,7 +146,8 @@ static int parse_line(tui_script *s, char *p, int line, hs_error *err)
 	if (sscanf(p, "resize %d %d %c", &cols, &rows, &extra) == 2) {
 		tui_event *e = add(s, TUI_EV_RESIZE, line);
 		if (!e)
-			return hs_fail(err, HS_EUSAGE, "out of memory");
+			return hs_fail(err, HS_ENOMEM, "%s:%d: out of memory reading the script", s->name,
+				       line);
 		if (cols < 1 || rows < 1 || cols > 1000 || rows > 1000)
 			return hs_fail(err, HS_EUSAGE, "%s:%d: resize to %dx%d", s->name, line, cols, rows);
 		e->cols = cols;
@@ -159,7 +161,7 @@ static int parse_line(tui_script *s, char *p, int line, hs_error *err)
 			       "or resize COLS ROWS)",
 			       s->name, line, p);
 	if (add_key(s, key, is_code, line) < 0)
-		return hs_fail(err, HS_EUSAGE, "out of memory");
+		return hs_fail(err, HS_ENOMEM, "%s:%d: out of memory reading the script", s->name, line);
 	return 0;
 }
 
@@ -179,7 +181,7 @@ tui_script *tui_script_load(const char *path, hs_error *err)
 	s = script_new(path);
 	if (!s) {
 		fclose(f);
-		hs_fail(err, HS_EUSAGE, "out of memory");
+		hs_fail(err, HS_ENOMEM, "%s: out of memory reading the script", path);
 		return NULL;
 	}
 	while ((got = getline(&buf, &cap, f)) >= 0) {
@@ -203,7 +205,7 @@ tui_script *tui_script_from_keys(const char *keys, hs_error *err)
 	size_t n = strlen(keys);
 
 	if (!s) {
-		hs_fail(err, HS_EUSAGE, "out of memory");
+		hs_fail(err, HS_ENOMEM, "out of memory reading HLOSCOPE_KEYS");
 		return NULL;
 	}
 	for (size_t i = 0; i < n;) {
@@ -228,7 +230,7 @@ tui_script *tui_script_from_keys(const char *keys, hs_error *err)
 			key = (unsigned char)keys[i++];
 		}
 		if (add_key(s, key, is_code, 0) < 0) {
-			hs_fail(err, HS_EUSAGE, "out of memory");
+			hs_fail(err, HS_ENOMEM, "out of memory reading HLOSCOPE_KEYS");
 			tui_script_free(s);
 			return NULL;
 		}

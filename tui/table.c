@@ -159,7 +159,7 @@ int tui_table_show_col(tui_table *tb, const char *name, hs_error *err)
 			continue;
 		tui_col c = tb->avail[i];
 		if (push_col(&tb->cols, &tb->ncols, &tb->capcols, &c) < 0)
-			return hs_fail(err, HS_EUSAGE, "out of memory");
+			return hs_fail(err, HS_ENOMEM, "out of memory showing column %s", name);
 		memmove(tb->cols + at + 1, tb->cols + at, (size_t)(tb->ncols - 1 - at) * sizeof c);
 		tb->cols[at] = c;
 		shift_cols(tb, at, 1);

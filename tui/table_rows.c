@@ -108,7 +108,7 @@ static int compile_term(tui_term *t, hs_error *err)
 	regex_t *re = calloc(1, sizeof *re);
 
 	if (!re)
-		return hs_fail(err, HS_EUSAGE, "out of memory");
+		return hs_fail(err, HS_ENOMEM, "out of memory compiling a filter");
 	int rc = regcomp(re, t->text, REG_EXTENDED | REG_ICASE | REG_NOSUB);
 	if (rc != 0) {
 		char msg[128];

@@ -45,7 +45,7 @@ static const hs_layout *get_layout(struct drawing *dr, hs_error *err)
 {
 	layout_cache *c = cache(dr->doc);
 	if (!c) {
-		hs_fail(err, HS_EUSAGE, "out of memory");
+		hs_fail(err, HS_ENOMEM, "out of memory laying out the drawing");
 		return NULL;
 	}
 	return layout_cache_get(c, dr->r, &dr->opts, err);
