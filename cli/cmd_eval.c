@@ -8,7 +8,7 @@
 #include "cli/commands.h"
 #include "cli/modelcli.h"
 #include "loader/graph.h"
-#include "loader/jsonw.h"
+#include "base/jsonw.h"
 #include "model/metrics.h"
 #include "model/model.h"
 

@@ -9,7 +9,7 @@
 #include "cli/commands.h"
 #include "cli/modelcli.h"
 #include "loader/graph.h"
-#include "loader/jsonw.h"
+#include "base/jsonw.h"
 #include "model/fit.h"
 
 int cmd_fit(int argc, char **argv)

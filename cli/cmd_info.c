@@ -9,7 +9,7 @@
 #include "loader/dataset.h"
 #include "loader/graph.h"
 #include "loader/hlo.h"
-#include "loader/jsonw.h"
+#include "base/jsonw.h"
 
 static int cmp_double(const void *a, const void *b)
 {

@@ -47,7 +47,7 @@
 #include <stdio.h>
 
 #include "loader/hlo.h"
-#include "loader/jsonw.h"
+#include "base/jsonw.h"
 #include "model/compare.h"
 #include "model/compare_impl.h"
 
