@@ -1,5 +1,6 @@
 #include "jsonw.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +13,14 @@ void jsonw_init(jsonw *w, FILE *out, int pretty)
 	w->first[0] = 1;
 }
 
+/* Records the first broken rule; returns 0 so callers can `return fault(...)`. */
+static int fault(jsonw *w, const char *why)
+{
+	if (!w->fault)
+		w->fault = why;
+	return 0;
+}
+
 static void indent(jsonw *w)
 {
 	if (!w->pretty)
@@ -21,44 +30,72 @@ static void indent(jsonw *w)
 		fputs("  ", w->out);
 }
 
-/* Separator before a value (or a key). */
-static void before(jsonw *w)
+/* Checks that a value may come now and writes the separator before it.
+ * Returns 1 when the value is to be written, 0 after a fault. */
+static int before_value(jsonw *w)
 {
+	if (w->fault)
+		return 0;
 	if (w->after_key) {
 		w->after_key = 0;
+		return 1;
+	}
+	if (w->depth == 0) {
+		if (w->values)
+			return fault(w, "a second value after the end of the document");
+		w->values++;
+		return 1;
+	}
+	if (w->object[w->depth])
+		return fault(w, "a value in an object where a key is due");
+	if (!w->first[w->depth])
+		fputc(',', w->out);
+	indent(w);
+	w->first[w->depth] = 0;
+	return 1;
+}
+
+static void open_level(jsonw *w, char c, int object)
+{
+	if (!before_value(w))
+		return;
+	if (w->depth == JSONW_MAX_DEPTH) {
+		fault(w, "nesting deeper than 63 levels");
 		return;
 	}
-	if (w->depth > 0) {
-		if (!w->first[w->depth])
-			fputc(',', w->out);
-		indent(w);
-	}
-	w->first[w->depth] = 0;
-}
-
-static void open_level(jsonw *w, char c)
-{
-	before(w);
 	fputc(c, w->out);
-	if (w->depth + 1 < (int)sizeof w->first)
-		w->depth++;
+	w->depth++;
 	w->first[w->depth] = 1;
+	w->object[w->depth] = (unsigned char)object;
 }
 
-static void close_level(jsonw *w, char c)
+static void close_level(jsonw *w, char c, int object)
 {
+	if (w->fault)
+		return;
+	if (w->depth == 0) {
+		fault(w, object ? "an object end with nothing open" : "an array end with nothing open");
+		return;
+	}
+	if (w->object[w->depth] != object) {
+		fault(w, object ? "an object end closing an array" : "an array end closing an object");
+		return;
+	}
+	if (w->after_key) {
+		fault(w, "an object end right after a key");
+		return;
+	}
 	int empty = w->first[w->depth];
-	if (w->depth > 0)
-		w->depth--;
+	w->depth--;
 	if (!empty)
 		indent(w);
 	fputc(c, w->out);
 }
 
-void jsonw_obj_begin(jsonw *w) { open_level(w, '{'); }
-void jsonw_obj_end(jsonw *w) { close_level(w, '}'); }
-void jsonw_arr_begin(jsonw *w) { open_level(w, '['); }
-void jsonw_arr_end(jsonw *w) { close_level(w, ']'); }
+void jsonw_obj_begin(jsonw *w) { open_level(w, '{', 1); }
+void jsonw_obj_end(jsonw *w) { close_level(w, '}', 1); }
+void jsonw_arr_begin(jsonw *w) { open_level(w, '[', 0); }
+void jsonw_arr_end(jsonw *w) { close_level(w, ']', 0); }
 
 void json_write_string(FILE *out, const char *s)
 {
@@ -70,8 +107,10 @@ void json_write_string(FILE *out, const char *s)
 		case '\n': fputs("\\n", out); break;
 		case '\t': fputs("\\t", out); break;
 		case '\r': fputs("\\r", out); break;
+		case '\b': fputs("\\b", out); break;
+		case '\f': fputs("\\f", out); break;
 		default:
-			if (*p < 0x20)
+			if (*p < 0x20 || *p == 0x7f)
 				fprintf(out, "\\u%04x", *p);
 			else
 				fputc(*p, out);
@@ -82,27 +121,41 @@ void json_write_string(FILE *out, const char *s)
 
 void jsonw_key(jsonw *w, const char *key)
 {
-	before(w);
-	json_write_string(w->out, key);
+	if (w->fault)
+		return;
+	if (w->depth == 0 || !w->object[w->depth]) {
+		fault(w, "a key outside an object");
+		return;
+	}
+	if (w->after_key) {
+		fault(w, "a key where a value is due");
+		return;
+	}
+	if (!w->first[w->depth])
+		fputc(',', w->out);
+	indent(w);
+	w->first[w->depth] = 0;
+	json_write_string(w->out, key ? key : "");
 	fputs(w->pretty ? ": " : ":", w->out);
 	w->after_key = 1;
 }
 
 void jsonw_str(jsonw *w, const char *s)
 {
-	before(w);
-	json_write_string(w->out, s ? s : "");
+	if (before_value(w))
+		json_write_string(w->out, s ? s : "");
 }
 
 void jsonw_int(jsonw *w, int64_t v)
 {
-	before(w);
-	fprintf(w->out, "%lld", (long long)v);
+	if (before_value(w))
+		fprintf(w->out, "%lld", (long long)v);
 }
 
 void jsonw_num(jsonw *w, double v)
 {
-	before(w);
+	if (!before_value(w))
+		return;
 	if (!isfinite(v)) {
 		fputs("null", w->out);
 		return;
@@ -118,14 +171,30 @@ void jsonw_num(jsonw *w, double v)
 
 void jsonw_bool(jsonw *w, int v)
 {
-	before(w);
-	fputs(v ? "true" : "false", w->out);
+	if (before_value(w))
+		fputs(v ? "true" : "false", w->out);
 }
 
 void jsonw_null(jsonw *w)
 {
-	before(w);
-	fputs("null", w->out);
+	if (before_value(w))
+		fputs("null", w->out);
 }
 
-void jsonw_finish(jsonw *w) { fputc('\n', w->out); }
+int jsonw_finish(jsonw *w, hs_error *err)
+{
+	if (!w->fault && w->depth > 0)
+		fault(w, w->object[w->depth] ? "the document ends inside an object"
+					     : "the document ends inside an array");
+	if (!w->fault && w->after_key)
+		fault(w, "the document ends after a key");
+	if (!w->fault && !w->values)
+		fault(w, "an empty document");
+	if (w->fault)
+		return hs_fail(err, HS_EUSAGE, "JSON writer: %s", w->fault);
+	fputc('\n', w->out);
+	errno = 0;
+	if (fflush(w->out) != 0 || ferror(w->out))
+		return hs_fail(err, HS_EDATA, "writing JSON: %s", strerror(errno ? errno : EIO));
+	return 0;
+}

@@ -135,8 +135,10 @@ static int eval_file(const char *path, const hs_model *m, eval_result *res)
 	return 0;
 }
 
-static void print_json(const eval_result *res)
+/* 0, or the exit status of a write error it printed. */
+static int print_json(const eval_result *res)
 {
+	hs_error err;
 	jsonw w;
 
 	jsonw_init(&w, stdout, 1);
@@ -170,7 +172,8 @@ static void print_json(const eval_result *res)
 		jsonw_num(&w, res->top5_n ? res->top5_sum / res->top5_n : NAN);
 	}
 	jsonw_obj_end(&w);
-	jsonw_finish(&w);
+	hs_error_clear(&err);
+	return jsonw_finish(&w, &err) < 0 ? cli_report(&err) : 0;
 }
 
 static void print_text(const eval_result *res, const hs_model *m)
@@ -239,10 +242,13 @@ int cmd_eval(int argc, char **argv)
 
 		rc = st > rc ? st : rc;
 	}
-	if (a.json)
-		print_json(&res);
-	else
+	if (a.json) {
+		int st = print_json(&res);
+
+		rc = st > rc ? st : rc;
+	} else {
 		print_text(&res, m);
+	}
 	if (res.nrows == 0 && rc == 0) {
 		fprintf(stderr, "hloscope eval: nothing to evaluate (no labeled file the model can score)\n");
 		rc = 1;

@@ -82,7 +82,8 @@ int cmd_fit(int argc, char **argv)
 		jsonw_key(&w, "heldout_kendall_tau"), jsonw_num(&w, r.heldout_tau);
 		jsonw_key(&w, "heldout_opa"), jsonw_num(&w, r.heldout_opa);
 		jsonw_obj_end(&w);
-		jsonw_finish(&w);
+		if (jsonw_finish(&w, &err) < 0)
+			rc = cli_report(&err);
 	} else {
 		printf("%s: %s, %lld configs\n", file, graph_kind_name(g->kind), (long long)g->n_configs);
 		printf("fit on %lld configs (seed %lld), ranked the other %lld\n", (long long)r.n_train, seed,

@@ -86,8 +86,9 @@ static int info_file_json(const hs_graph *g)
 	}
 	jsonw_obj_end(&w);
 	jsonw_obj_end(&w);
-	jsonw_finish(&w);
-	return 0;
+	hs_error err;
+	hs_error_clear(&err);
+	return jsonw_finish(&w, &err) < 0 ? cli_report(&err) : 0;
 }
 
 static int cmp_count_desc(const void *a, const void *b)
@@ -188,7 +189,10 @@ static int info_folder(const char *dir, int json)
 		}
 		jsonw_arr_end(&w);
 		jsonw_obj_end(&w);
-		jsonw_finish(&w);
+		if (jsonw_finish(&w, &err) < 0) {
+			dataset_free(ix);
+			return cli_report(&err);
+		}
 	} else {
 		printf("%-6s %-4s %-7s %-5s %8s %8s %7s %6s  %-22s %s\n", "kind", "coll", "search",
 		       "split", "nodes", "edges", "configs", "cfgn", "runtime", "file");

@@ -190,7 +190,11 @@ int cmd_predict(int argc, char **argv)
 	}
 	if (json) {
 		jsonw_arr_end(&w);
-		jsonw_finish(&w);
+		if (jsonw_finish(&w, &err) < 0) {
+			int st = cli_report(&err);
+
+			rc = st > rc ? st : rc;
+		}
 	}
 done:
 	model_free(m);

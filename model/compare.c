@@ -844,10 +844,12 @@ int compare_print(FILE *out, const compare_result *r, int format, hs_error *err)
 {
 	int all = r->kind == HS_KIND_LAYOUT && r->all;
 	clearerr(out);
-	if (format == COMPARE_JSON)
-		compare_print_json(out, r, all);
-	else
+	if (format == COMPARE_JSON) {
+		if (compare_print_json(out, r, all, err) < 0)
+			return -1;
+	} else {
 		compare_print_text(out, r, all);
+	}
 	if (fflush(out) != 0 || ferror(out))
 		return hs_fail(err, HS_EDATA, "writing the comparison: %s", strerror(errno));
 	return 0;

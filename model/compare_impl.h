@@ -25,8 +25,9 @@ int compare_consumer_group(const hs_graph *g, int64_t consumer, int slot);
 int compare_facing_group(const hs_graph *g, const compare_neighbor *nb);
 
 /* The two printers behind compare_print(); `all` is r->all for a layout
- * result.  They write to `out` and leave error checks to the caller. */
+ * result.  They write to `out`; the text printer leaves error checks to the
+ * caller, the JSON printer returns jsonw_finish's verdict (0 or -1). */
 void compare_print_text(FILE *out, const compare_result *r, int all);
-void compare_print_json(FILE *out, const compare_result *r, int all);
+int compare_print_json(FILE *out, const compare_result *r, int all, hs_error *err);
 
 #endif

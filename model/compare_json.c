@@ -168,7 +168,7 @@ static void j_rows(jsonw *w, const compare_result *r, const char *key, int diffe
 	jsonw_arr_end(w);
 }
 
-void compare_print_json(FILE *out, const compare_result *r, int all)
+int compare_print_json(FILE *out, const compare_result *r, int all, hs_error *err)
 {
 	jsonw w;
 	char buf[1024];
@@ -295,5 +295,5 @@ void compare_print_json(FILE *out, const compare_result *r, int all)
 		jsonw_arr_end(&w);
 	}
 	jsonw_obj_end(&w);
-	jsonw_finish(&w);
+	return jsonw_finish(&w, err);
 }

@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/jsonw.h"
 #include "query/query_impl.h"
 
 static void cell_short(const query_table *t, int64_t r, int c, char *buf, size_t cap,
@@ -120,29 +121,6 @@ static void write_csv(FILE *out, const query_table *t)
 	}
 }
 
-static void json_string(FILE *out, const char *s)
-{
-	fputc('"', out);
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-		switch (c) {
-		case '"': fputs("\\\"", out); break;
-		case '\\': fputs("\\\\", out); break;
-		case '\n': fputs("\\n", out); break;
-		case '\r': fputs("\\r", out); break;
-		case '\t': fputs("\\t", out); break;
-		case '\b': fputs("\\b", out); break;
-		case '\f': fputs("\\f", out); break;
-		default:
-			if (c < 0x20 || c == 0x7f)
-				fprintf(out, "\\u%04x", c);
-			else
-				fputc(c, out);
-		}
-	}
-	fputc('"', out);
-}
-
 static void write_json(FILE *out, const query_table *t)
 {
 	char buf[64];
@@ -158,10 +136,10 @@ static void write_json(FILE *out, const query_table *t)
 			const query_cell *x = query_cell_at(t, r, c);
 			if (c)
 				fputs(", ", out);
-			json_string(out, t->cols[c]);
+			json_write_string(out, t->cols[c]);
 			fputs(": ", out);
 			if (t->types[c] == QUERY_TEXT) {
-				json_string(out, x->text ? x->text : "");
+				json_write_string(out, x->text ? x->text : "");
 			} else if (isnan(x->num) || isinf(x->num)) {
 				fputs("null", out);
 			} else {
@@ -189,7 +167,7 @@ int query_write(FILE *out, const query_result *r, query_format fmt, hs_error *er
 	case QUERY_BLOCK:
 		if (fmt == QUERY_FMT_JSON) {
 			fputs("{\"text\": ", out);
-			json_string(out, r->text ? r->text : "");
+			json_write_string(out, r->text ? r->text : "");
 			fputs("}\n", out);
 		} else {
 			fputs(r->text ? r->text : "", out);

@@ -10,7 +10,8 @@
 #   2  render/ model/ synth/     drawing; cost models, training, compare;
 #                                the synthetic demo dataset
 #   1  loader/                   zip, npy, npz, the graph, HLO facts
-#   0  base/                     the basics every layer uses: the error type
+#   0  base/                     the basics every layer uses: the error type,
+#                                the JSON writer
 #
 # Folders on the same layer do not include each other either (render/,
 # model/ and synth/ are independent, so are tui/ and repl/), and only cli/

@@ -1,0 +1,174 @@
+/* Unit tests of base/: the basics every layer shares. */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/error.h"
+#include "base/jsonw.h"
+#include "t.h"
+
+/* ---- jsonw ---------------------------------------------------------------- */
+
+/* A writer on a memory stream; json_done() finishes it and returns the text
+ * (static, overwritten by the next call) and the verdict in *rc. */
+static char *json_buf;
+static size_t json_len;
+static FILE *json_mem;
+static hs_error json_err;
+
+static void json_start(jsonw *w, int pretty)
+{
+	json_mem = open_memstream(&json_buf, &json_len);
+	jsonw_init(w, json_mem, pretty);
+	hs_error_clear(&json_err);
+}
+
+static const char *json_done(jsonw *w, int *rc)
+{
+	static char text[4096];
+
+	*rc = jsonw_finish(w, &json_err);
+	fclose(json_mem);
+	snprintf(text, sizeof text, "%s", json_buf ? json_buf : "");
+	free(json_buf);
+	json_buf = NULL;
+	return text;
+}
+
+static void test_jsonw_documents(void)
+{
+	jsonw w;
+	int rc;
+
+	json_start(&w, 0);
+	jsonw_obj_begin(&w);
+	jsonw_key(&w, "a"), jsonw_int(&w, -3);
+	jsonw_key(&w, "b"), jsonw_arr_begin(&w);
+	jsonw_num(&w, 0.1), jsonw_num(&w, 1.0 / 0.0), jsonw_bool(&w, 1), jsonw_null(&w);
+	jsonw_str(&w, "q\"\\\n\t\b\f\x01\x7f");
+	jsonw_arr_end(&w);
+	jsonw_key(&w, "e"), jsonw_obj_begin(&w), jsonw_obj_end(&w);
+	jsonw_obj_end(&w);
+	const char *s = json_done(&w, &rc);
+	CHECK("jsonw: a compact document", rc == 0 &&
+	      !strcmp(s, "{\"a\":-3,\"b\":[0.1,null,true,null,"
+			 "\"q\\\"\\\\\\n\\t\\b\\f\\u0001\\u007f\"],\"e\":{}}\n"));
+
+	json_start(&w, 1);
+	jsonw_obj_begin(&w);
+	jsonw_key(&w, "k"), jsonw_arr_begin(&w), jsonw_int(&w, 1), jsonw_int(&w, 2), jsonw_arr_end(&w);
+	jsonw_obj_end(&w);
+	s = json_done(&w, &rc);
+	CHECK("jsonw: a pretty document", rc == 0 && !strcmp(s, "{\n  \"k\": [\n    1,\n    2\n  ]\n}\n"));
+
+	json_start(&w, 0);
+	jsonw_str(&w, "alone");
+	s = json_done(&w, &rc);
+	CHECK("jsonw: a document of one string", rc == 0 && !strcmp(s, "\"alone\"\n"));
+}
+
+/* Opens `levels` arrays, closes them; returns jsonw_finish's verdict. */
+static int nest(int levels, const char **text)
+{
+	jsonw w;
+	int rc;
+
+	json_start(&w, 0);
+	for (int i = 0; i < levels; i++)
+		jsonw_arr_begin(&w);
+	for (int i = 0; i < levels; i++)
+		jsonw_arr_end(&w);
+	*text = json_done(&w, &rc);
+	return rc;
+}
+
+static void test_jsonw_depth(void)
+{
+	const char *s;
+	char want[200];
+	int n = 0;
+
+	for (int i = 0; i < JSONW_MAX_DEPTH; i++)
+		want[n++] = '[';
+	for (int i = 0; i < JSONW_MAX_DEPTH; i++)
+		want[n++] = ']';
+	want[n++] = '\n';
+	want[n] = '\0';
+	CHECK("jsonw: 63 levels of nesting are written", nest(JSONW_MAX_DEPTH, &s) == 0 && !strcmp(s, want));
+	CHECK("jsonw: a 64th level is an error", nest(JSONW_MAX_DEPTH + 1, &s) == -1 &&
+	      json_err.status == HS_EUSAGE && strstr(json_err.msg, "nesting deeper than 63 levels"));
+	CHECK("jsonw: ... and no closing newline passes it off as whole", s[0] && s[strlen(s) - 1] != '\n');
+}
+
+enum misuse { KEY_AT_TOP, KEY_IN_ARRAY, VALUE_FOR_KEY, TWO_KEYS, END_AFTER_KEY, WRONG_END, EXTRA_END,
+	      OPEN_AT_FINISH, TWO_VALUES, EMPTY, N_MISUSE };
+
+static void misuse(jsonw *w, enum misuse m)
+{
+	switch (m) {
+	case KEY_AT_TOP: jsonw_key(w, "k"); jsonw_int(w, 1); break;
+	case KEY_IN_ARRAY: jsonw_arr_begin(w); jsonw_key(w, "k"); jsonw_arr_end(w); break;
+	case VALUE_FOR_KEY: jsonw_obj_begin(w); jsonw_int(w, 1); jsonw_obj_end(w); break;
+	case TWO_KEYS: jsonw_obj_begin(w); jsonw_key(w, "a"); jsonw_key(w, "b"); break;
+	case END_AFTER_KEY: jsonw_obj_begin(w); jsonw_key(w, "a"); jsonw_obj_end(w); break;
+	case WRONG_END: jsonw_obj_begin(w); jsonw_arr_end(w); break;
+	case EXTRA_END: jsonw_arr_begin(w); jsonw_arr_end(w); jsonw_arr_end(w); break;
+	case OPEN_AT_FINISH: jsonw_obj_begin(w); jsonw_key(w, "a"); jsonw_arr_begin(w); break;
+	case TWO_VALUES: jsonw_int(w, 1); jsonw_int(w, 2); break;
+	case EMPTY: case N_MISUSE: break;
+	}
+}
+
+static void test_jsonw_misuse(void)
+{
+	static const char *const why[N_MISUSE] = {
+		"a key outside an object", "a key outside an object",
+		"a value in an object where a key is due", "a key where a value is due",
+		"an object end right after a key", "an array end closing an object",
+		"an array end with nothing open", "the document ends inside an array",
+		"a second value after the end of the document", "an empty document",
+	};
+	for (int m = 0; m < N_MISUSE; m++) {
+		jsonw w;
+		int rc;
+		char name[160];
+
+		json_start(&w, m % 2);
+		misuse(&w, (enum misuse)m);
+		json_done(&w, &rc);
+		snprintf(name, sizeof name, "jsonw: misuse %d (%s) is an error", m, why[m]);
+		CHECK(name, rc == -1 && json_err.status == HS_EUSAGE && strstr(json_err.msg, why[m]) &&
+		      !strncmp(json_err.msg, "JSON writer: ", 13));
+	}
+}
+
+static void test_jsonw_write_error(void)
+{
+	FILE *f = fopen("/dev/full", "w");
+	jsonw w;
+	hs_error err;
+
+	if (!f) {
+		CHECK("jsonw: /dev/full opens", 0);
+		return;
+	}
+	hs_error_clear(&err);
+	jsonw_init(&w, f, 1);
+	jsonw_obj_begin(&w);
+	jsonw_key(&w, "a"), jsonw_str(&w, "b");
+	jsonw_obj_end(&w);
+	CHECK("jsonw: a whole document that cannot be written is an error",
+	      jsonw_finish(&w, &err) == -1 && err.status == HS_EDATA &&
+	      strstr(err.msg, "writing JSON: ") && strstr(err.msg, "No space left on device"));
+	fclose(f);
+}
+
+int main(void)
+{
+	test_jsonw_documents();
+	test_jsonw_depth();
+	test_jsonw_misuse();
+	test_jsonw_write_error();
+	T_DONE();
+}
