@@ -11,8 +11,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
+#include "base/clock.h"
 #include "cli/commands.h"
 #include "loader/graph.h"
 #include "loader/hlo.h"
@@ -364,13 +364,6 @@ typedef struct timing {
 	double start, open, region, export, layout, graphviz, draw;
 } timing;
 
-static double now(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 #define TEXT_BAND 48 /* rows drawn at a time */
 
 static int print_text(const region *r, const dot_opts *o, timing *tm)
@@ -384,7 +377,7 @@ static int print_text(const region *r, const dot_opts *o, timing *tm)
 		return cli_report(&err);
 	tm->layout = L->seconds_total;
 	tm->graphviz = L->seconds_graphviz;
-	double t0 = now();
+	double t0 = hs_now_seconds();
 	printf("%s: %" PRId64 " nodes, %" PRId64 " edges", r->title, r->n_nodes, r->n_edges);
 	if (r->n_more)
 		printf(", %" PRId64 " collapsed user group%s", r->n_more, r->n_more == 1 ? "" : "s");
@@ -423,7 +416,7 @@ static int print_text(const region *r, const dot_opts *o, timing *tm)
 	if (!cv)
 		return cli_oom("drawing %d x %d cells", w, h);
 	canvas_free(cv);
-	tm->draw = now() - t0;
+	tm->draw = hs_now_seconds() - t0;
 	return fflush(stdout) == 0 ? 0 : 2;
 }
 
@@ -499,13 +492,13 @@ int cmd_dot(int argc, char **argv)
 	if (a.highlight && (rc = parse_ids("--highlight", a.highlight, &hl, &n_hl)) != 0)
 		goto out;
 
-	tm.start = now();
+	tm.start = hs_now_seconds();
 	g = graph_open(a.file, &err);
 	if (!g) {
 		rc = cli_report(&err);
 		goto out;
 	}
-	tm.open = now();
+	tm.open = hs_now_seconds();
 	for (size_t i = 0; i < n_hl; i++)
 		if (hl[i] >= g->n_nodes) {
 			rc = cli_usage_error("dot", "--highlight: node %" PRId64 " is out of range: "
@@ -537,7 +530,7 @@ int cmd_dot(int argc, char **argv)
 		rc = cli_report(&err);
 		goto out;
 	}
-	tm.region = now();
+	tm.region = hs_now_seconds();
 	if (a.out) {
 		opts.terminal = a.cells;
 		if (!strcmp(a.out, "-")) {
@@ -555,11 +548,11 @@ int cmd_dot(int argc, char **argv)
 			goto out;
 		}
 		opts.terminal = 0;
-		tm.export = now() - tm.region;
+		tm.export = hs_now_seconds() - tm.region;
 	}
 	rc = a.text ? print_text(r, &opts, &tm) : 0;
 	if (a.timing && rc == 0)
-		print_timing(&tm, now());
+		print_timing(&tm, hs_now_seconds());
 out:
 	region_free(r);
 	graph_free(g);

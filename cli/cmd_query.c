@@ -18,8 +18,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
+#include "base/clock.h"
 #include "cli/commands.h"
 #include "loader/graph.h"
 #include "model/model.h"
@@ -39,24 +39,16 @@ struct item {
 	const char *text;
 };
 
-static double now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
-}
-
 /* Runs one line; returns the exit status so far (0, 1, 2 or 3). */
 static int run_line(struct batch *b, const char *line, const char *src, long lineno)
 {
 	query_result r;
 	hs_error err;
-	double t0 = now_ms();
+	double t0 = hs_now_seconds() * 1e3;
 
 	hs_error_clear(&err);
 	int rc = query_exec(b->s, line, &r, &err);
-	double t1 = now_ms();
+	double t1 = hs_now_seconds() * 1e3;
 	if (b->timing && rc == 0 && r.kind != QUERY_NONE)
 		fprintf(stderr, "time: %.3f ms: %s\n", t1 - t0, line);
 	if (rc < 0) {

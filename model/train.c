@@ -5,8 +5,8 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
+#include "base/clock.h"
 #include "loader/hlo.h"
 #include "model/metrics.h"
 #include "model/rng.h"
@@ -39,14 +39,6 @@ void train_prep_opts(const nn_dims *d, prep_opts *po)
 	memset(po, 0, sizeof *po);
 	po->radius = d->layers;
 	po->cfg_hops = d->cfg_hops;
-}
-
-static double now_seconds(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
 /* Node statistics of t(x) over every encoder node of every graph, and the
@@ -517,7 +509,7 @@ static double finish_epoch(trainer *tr, int epoch, double loss, double t0, train
 		rep->best_tau = tau;
 		pr.best = 1;
 	}
-	pr.seconds = now_seconds() - t0;
+	pr.seconds = hs_now_seconds() - t0;
 	if (o->progress)
 		o->progress(o->ctx, &pr);
 	return pr.seconds;
@@ -564,7 +556,7 @@ nn_head *train_head(prep **gs, int n, prep **valid, int n_valid, int kind, const
 	tr.total_steps = (int64_t)o->epochs * ((tr.n_batches + o->tasks - 1) / o->tasks);
 
 	for (int epoch = 1; epoch <= o->epochs; epoch++) {
-		double t0 = now_seconds(), loss;
+		double t0 = hs_now_seconds(), loss;
 
 		if (run_epoch(&tr, &loss) < 0)
 			goto oom;

@@ -7,18 +7,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include <graphviz/gvc.h>
 
+#include "base/clock.h"
 #include "loader/hlo.h"
-
-static double now_seconds(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 void layout_free(hs_layout *L)
 {
@@ -266,7 +259,7 @@ hs_layout *layout_region(const region *r, const dot_opts *opts, hs_error *err)
 	GVC_t *gvc;
 	hs_layout *L = NULL;
 	int laid = 0;
-	double t0 = now_seconds(), t1;
+	double t0 = hs_now_seconds(), t1;
 
 	if (opts)
 		o = *opts;
@@ -285,13 +278,13 @@ hs_layout *layout_region(const region *r, const dot_opts *opts, hs_error *err)
 		goto fail;
 	}
 	make_key(r, &o, L->key, sizeof L->key);
-	t1 = now_seconds();
+	t1 = hs_now_seconds();
 	if (gvLayout(gvc, G, "dot") != 0) {
 		hs_fail(err, HS_EDATA, "Graphviz dot layout of %s failed", r->title);
 		goto fail;
 	}
 	laid = 1;
-	L->seconds_graphviz = now_seconds() - t1;
+	L->seconds_graphviz = hs_now_seconds() - t1;
 
 	boxf bb = GD_bb(G);
 	double ox = bb.LL.x, top = bb.UR.y;
@@ -302,7 +295,7 @@ hs_layout *layout_region(const region *r, const dot_opts *opts, hs_error *err)
 		goto fail;
 	gvFreeLayout(gvc, G);
 	agclose(G);
-	L->seconds_total = now_seconds() - t0;
+	L->seconds_total = hs_now_seconds() - t0;
 	return L;
 fail:
 	if (laid)

@@ -12,9 +12,9 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <termios.h>
-#include <time.h>
 #include <unistd.h>
 
+#include "base/clock.h"
 #include "tui/app.h"
 
 #define MIN_W 60
@@ -22,28 +22,12 @@
 
 /* ---- Clock ---------------------------------------------------------- */
 
-static double now_ms(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
-}
-
-/* CPU time of the process: on a busy machine wall time also counts the
- * time other processes had the CPU. */
-static double cpu_ms(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
-}
-
 double tui_clock_ms(void)
 {
 	static double t0 = -1;
 	if (t0 < 0)
-		t0 = now_ms();
-	return now_ms() - t0;
+		t0 = hs_now_seconds() * 1e3;
+	return hs_now_seconds() * 1e3 - t0;
 }
 
 /* ---- Terminal restore on every exit path ----------------------------- */
@@ -709,14 +693,15 @@ static void loop(tui *t)
 {
 	tui_draw_all(t);
 	if (t->bench) {
-		fprintf(t->bench, "first_paint_ms %.3f\nfirst_paint_cpu_ms %.3f\n", tui_clock_ms(), cpu_ms());
+		fprintf(t->bench, "first_paint_ms %.3f\nfirst_paint_cpu_ms %.3f\n", tui_clock_ms(),
+			hs_cpu_seconds() * 1e3);
 		fflush(t->bench);
 	}
 	while (!t->quit && t->nviews > 0) {
 		wint_t wc;
 		int r = tui_read_key(t, &wc), k = (int)wc, h, w;
 		tui_req req = TUI_REQ_NONE;
-		double t0 = now_ms(), c0 = cpu_ms();
+		double t0 = hs_now_seconds() * 1e3, c0 = hs_cpu_seconds() * 1e3;
 
 		if (got_signal)
 			break;
@@ -756,8 +741,8 @@ static void loop(tui *t)
 		if (t->bench) {
 			char kl[32];
 			tui_key_label(k, kl, sizeof kl);
-			fprintf(t->bench, "key %s %s %.3f %.3f\n", kl, tui_request_name(req), now_ms() - t0,
-				cpu_ms() - c0);
+			fprintf(t->bench, "key %s %s %.3f %.3f\n", kl, tui_request_name(req), hs_now_seconds() * 1e3 - t0,
+				hs_cpu_seconds() * 1e3 - c0);
 		}
 	}
 }

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/clock.h"
 #include "base/error.h"
 #include "base/jsonw.h"
 #include "t.h"
@@ -164,11 +165,37 @@ static void test_jsonw_write_error(void)
 	fclose(f);
 }
 
+/* ---- clock ---------------------------------------------------------------- */
+
+static void test_clock(void)
+{
+	double t0 = hs_now_seconds(), prev = t0, c0 = hs_cpu_seconds(), c1 = c0;
+	int monotonic = 1;
+	volatile double sink = 0;
+
+	for (int i = 0; i < 1000; i++) {
+		double t = hs_now_seconds();
+		monotonic &= t >= prev;
+		prev = t;
+	}
+	CHECK("clock: the monotonic clock never goes back", monotonic && t0 > 0);
+	/* Busy work until the CPU clock moves (it ticks at least every 10 ms). */
+	for (long i = 0; i < 2000000000L && c1 == c0; i++) {
+		sink += (double)i * 1e-9;
+		if (i % 4096 == 0)
+			c1 = hs_cpu_seconds();
+	}
+	double t1 = hs_now_seconds();
+	CHECK("clock: CPU time grows with work, and not faster than wall time for one thread",
+	      c1 > c0 && c1 - c0 <= (t1 - t0) + 0.02 && sink >= 0);
+}
+
 int main(void)
 {
 	test_jsonw_documents();
 	test_jsonw_depth();
 	test_jsonw_misuse();
 	test_jsonw_write_error();
+	test_clock();
 	T_DONE();
 }
