@@ -7,13 +7,9 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "base/cmp.h"
 #include "cli/commands.h"
 #include "loader/graph.h"
-
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
 
 /* Checks `path`, recursing into folders in name order; returns problems. */
 static int check_path(const char *path, int depth, int *files)
@@ -68,7 +64,7 @@ static int check_path(const char *path, int depth, int *files)
 		names[n++] = full;
 	}
 	closedir(d);
-	qsort(names, n, sizeof *names, cmp_str);
+	qsort(names, n, sizeof *names, hs_cmp_str);
 	int bad = 0;
 	for (size_t i = 0; i < n; i++) {
 		bad += check_path(names[i], depth + 1, files);

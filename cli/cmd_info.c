@@ -5,17 +5,12 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "base/cmp.h"
 #include "cli/commands.h"
 #include "loader/dataset.h"
 #include "loader/graph.h"
 #include "loader/hlo.h"
 #include "base/jsonw.h"
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
-}
 
 struct rt_summary {
 	double min, median, max;
@@ -31,7 +26,7 @@ static int runtime_summary(const hs_graph *g, struct rt_summary *s)
 	if (!v)
 		return -1;
 	memcpy(v, g->runtime, (size_t)g->n_configs * sizeof *v);
-	qsort(v, (size_t)g->n_configs, sizeof *v, cmp_double);
+	qsort(v, (size_t)g->n_configs, sizeof *v, hs_cmp_double);
 	size_t n = (size_t)g->n_configs;
 	s->min = v[0];
 	s->max = v[n - 1];

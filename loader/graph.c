@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/cmp.h"
 #include "npz.h"
 
 const char *graph_kind_name(hs_kind k) { return k == HS_KIND_TILE ? "tile" : "layout"; }
@@ -127,12 +128,6 @@ static int build_csr(hs_graph *g, hs_error *err)
 	free(po);
 	free(pu);
 	return 0;
-}
-
-static int cmp_i64(const void *a, const void *b)
-{
-	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-	return (x > y) - (x < y);
 }
 
 static int load(hs_graph *g, npz *a, hs_error *err)
@@ -323,7 +318,7 @@ static int load(hs_graph *g, npz *a, hs_error *err)
 			g->cfg_index[id] = (int32_t)k;
 			sorted[k] = id;
 		}
-		qsort(sorted, (size_t)g->n_cfg_nodes, sizeof *sorted, cmp_i64);
+		qsort(sorted, (size_t)g->n_cfg_nodes, sizeof *sorted, hs_cmp_i64);
 		free(sorted);
 		if (npz_header(a, "node_config_feat", &h, err))
 			return -1;

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/cmp.h"
 #include "loader/hlo.h"
 #include "model/compare_impl.h"
 
@@ -749,12 +750,6 @@ void compare_free(compare_result *r)
 	free(r);
 }
 
-static int cmp_i64(const void *x, const void *y)
-{
-	int64_t a = *(const int64_t *)x, b = *(const int64_t *)y;
-	return (a > b) - (a < b);
-}
-
 static int cmp_row_id(const void *x, const void *y)
 {
 	const compare_row *a = x, *b = y;
@@ -806,7 +801,7 @@ int64_t compare_changed_nodes(const compare_result *r, int64_t **ids)
 	for (int64_t i = 0; i < r->n_rows; i++)
 		if (r->rows[i].differs)
 			(*ids)[n++] = r->rows[i].node;
-	qsort(*ids, (size_t)n, sizeof **ids, cmp_i64);
+	qsort(*ids, (size_t)n, sizeof **ids, hs_cmp_i64);
 	return n;
 }
 

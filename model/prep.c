@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/cmp.h"
 #include "loader/hlo.h"
 #include "model/cost.h"
 #include "model/rng.h"
@@ -75,13 +76,6 @@ static char *xstrdup(const char *s, int *oom)
 	if (!d)
 		*oom = 1;
 	return d;
-}
-
-static int cmp_i64(const void *a, const void *b)
-{
-	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-
-	return (x > y) - (x < y);
 }
 
 /* ---- grouping equal byte strings ------------------------------------------ */
@@ -249,7 +243,7 @@ static int64_t *pick_configs(const hs_graph *g, const prep_opts *o, int64_t *n, 
 		all[j] = t;
 	}
 	*n = o->max_configs;
-	qsort(all, (size_t)*n, sizeof *all, cmp_i64);
+	qsort(all, (size_t)*n, sizeof *all, hs_cmp_i64);
 	return all;
 }
 

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/cmp.h"
 #include "loader/hlo.h"
 #include "tui/tui.h"
 
@@ -123,12 +124,6 @@ static const tui_table_spec cfg_table = {
 	.avail = cfg_extra_cols, .navail = 1,
 };
 
-static int cmp_value(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
-}
-
 /* A histogram of measured runtimes (predicted ones when unlabeled), one
  * bin per row; the cursor's bin is highlighted. */
 static void draw_histogram(struct configs *cv, WINDOW *win, int y, int x, int h, int w)
@@ -173,7 +168,7 @@ static void draw_histogram(struct configs *cv, WINDOW *win, int y, int x, int h,
 			if (isfinite(val[i]))
 				v[m++] = val[i];
 		if (v && m >= 100) {
-			qsort(v, (size_t)m, sizeof *v, cmp_value);
+			qsort(v, (size_t)m, sizeof *v, hs_cmp_double);
 			double q99 = v[m * 99 / 100];
 			if (hi - q99 > q99 - lo && q99 > lo) {
 				hi = q99;

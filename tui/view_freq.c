@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/cmp.h"
 #include "tui/tui.h"
 
 struct freq_row {
@@ -77,11 +78,6 @@ static const tui_table_spec freq_table = {
 	.ops = &freq_table_ops, .cols = freq_cols, .ncols = TUI_N(freq_cols),
 };
 
-static int cmp_text(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 static void freq_draw(tui *t, tui_view *v, WINDOW *win, int y, int x, int h, int w)
 {
 	struct freq *f = v->data;
@@ -147,7 +143,7 @@ int tui_open_freq(tui *t, tui_table *parent, int col)
 		snprintf(arena + i * 96, 96, "%s", buf);
 		texts[i] = arena + i * 96;
 	}
-	qsort(texts, (size_t)n, sizeof *texts, cmp_text);
+	qsort(texts, (size_t)n, sizeof *texts, hs_cmp_str);
 	for (int64_t i = 0; i < n;) {
 		int64_t j = i;
 		while (j < n && !strcmp(texts[j], texts[i]))

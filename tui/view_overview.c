@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/cmp.h"
 #include "loader/hlo.h"
 #include "tui/tui.h"
 
@@ -361,12 +362,6 @@ static const tui_view_ops ov_ops = {
 	.request = ov_request, .done = ov_done,
 };
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
-}
-
 int tui_open_overview(tui *t, tui_doc *d)
 {
 	struct overview *o = calloc(1, sizeof *o);
@@ -408,7 +403,7 @@ int tui_open_overview(tui *t, tui_doc *d)
 		double *s = malloc((size_t)g->n_configs * sizeof *s);
 		if (s) {
 			memcpy(s, g->runtime, (size_t)g->n_configs * sizeof *s);
-			qsort(s, (size_t)g->n_configs, sizeof *s, cmp_double);
+			qsort(s, (size_t)g->n_configs, sizeof *s, hs_cmp_double);
 			o->rt_min = s[0];
 			o->rt_max = s[g->n_configs - 1];
 			o->rt_med = g->n_configs % 2 ? s[g->n_configs / 2]

@@ -20,6 +20,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "base/cmp.h"
+
 static const char *prog = "replay";
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -74,11 +76,6 @@ static int replay_file(const char *path)
 	return 0;
 }
 
-static int cmp_names(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 /* Returns the number of inputs run, or -1. */
 static long replay_dir(const char *dir)
 {
@@ -108,7 +105,7 @@ static long replay_dir(const char *dir)
 	}
 	closedir(d);
 	if (n)
-		qsort(names, n, sizeof *names, cmp_names);
+		qsort(names, n, sizeof *names, hs_cmp_str);
 	for (size_t i = 0; i < n; i++) {
 		size_t len = strlen(dir) + strlen(names[i]) + 2;
 		char *p = malloc(len);

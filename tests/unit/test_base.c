@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "base/clock.h"
+#include "base/cmp.h"
 #include "base/error.h"
 #include "base/jsonw.h"
 #include "t.h"
@@ -190,6 +191,28 @@ static void test_clock(void)
 	      c1 > c0 && c1 - c0 <= (t1 - t0) + 0.02 && sink >= 0);
 }
 
+/* ---- cmp ------------------------------------------------------------------ */
+
+static void test_cmp(void)
+{
+	int64_t v[] = {5, INT64_MIN, -1, INT64_MAX, 0, -1, INT64_MIN + 1};
+	const int64_t vs[] = {INT64_MIN, INT64_MIN + 1, -1, -1, 0, 5, INT64_MAX};
+	double d[] = {2.5, -1.0 / 0.0, 0.0, -3.0, 1.0 / 0.0, 1e-300, -0.0};
+	char *s[] = {"b", "a", "ab", "", "B"};
+
+	qsort(v, 7, sizeof *v, hs_cmp_i64);
+	CHECK("cmp: int64 sorts, extremes included (no overflowing subtraction)",
+	      !memcmp(v, vs, sizeof vs));
+	qsort(d, 7, sizeof *d, hs_cmp_double);
+	int sorted = 1;
+	for (int i = 1; i < 7; i++)
+		sorted &= d[i - 1] <= d[i];
+	CHECK("cmp: doubles sort, infinities at the ends", sorted && d[0] < -1e308 && d[6] > 1e308);
+	qsort(s, 5, sizeof *s, hs_cmp_str);
+	CHECK("cmp: strings sort bytewise", !strcmp(s[0], "") && !strcmp(s[1], "B") &&
+	      !strcmp(s[2], "a") && !strcmp(s[3], "ab") && !strcmp(s[4], "b"));
+}
+
 int main(void)
 {
 	test_jsonw_documents();
@@ -197,5 +220,6 @@ int main(void)
 	test_jsonw_misuse();
 	test_jsonw_write_error();
 	test_clock();
+	test_cmp();
 	T_DONE();
 }

@@ -1,0 +1,12 @@
+/* cmp.h - qsort comparators of the plain element types, ascending. */
+#ifndef HS_CMP_H
+#define HS_CMP_H
+
+/* int64_t elements. */
+int hs_cmp_i64(const void *a, const void *b);
+/* double elements; a NaN compares equal to everything (keep NaNs out). */
+int hs_cmp_double(const void *a, const void *b);
+/* char * elements (an array of string pointers), by strcmp. */
+int hs_cmp_str(const void *a, const void *b);
+
+#endif
