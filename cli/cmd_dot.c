@@ -5,7 +5,6 @@
  * Draws a region of an HLO graph with Graphviz (linked, no `dot` process):
  * to a DOT, SVG or PNG file (written to a temporary file and renamed), and
  * with --text as box-drawing text on stdout.  See `hloscope dot --help`. */
-#include <errno.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
@@ -13,6 +12,7 @@
 #include <string.h>
 
 #include "base/clock.h"
+#include "base/parse.h"
 #include "cli/commands.h"
 #include "loader/graph.h"
 #include "loader/hlo.h"
@@ -60,23 +60,24 @@ typedef struct dot_args {
 	int configurable, force, text, cells, timing, n_kinds;
 } dot_args;
 
-/* Parses a signed integer; returns 0 on success. */
-static int parse_i64(const char *s, int64_t *out)
+/* One item of an id list, "N" or "N-M", the len bytes at p; 0 or -1. */
+static int parse_id_range(const char *p, size_t len, int64_t *a, int64_t *b)
 {
-	char *end;
-	long long v;
+	const char *dash = len > 1 ? memchr(p + 1, '-', len - 1) : NULL;
 
-	if (!s || !*s)
+	if (!dash) {
+		if (hs_parse_i64n(p, len, a) < 0)
+			return -1;
+		*b = *a;
+	} else if (hs_parse_i64n(p, (size_t)(dash - p), a) < 0 ||
+		   hs_parse_i64n(dash + 1, len - (size_t)(dash - p) - 1, b) < 0) {
 		return -1;
-	errno = 0;
-	v = strtoll(s, &end, 10);
-	if (errno || *end)
-		return -1;
-	*out = v;
-	return 0;
+	}
+	return *a < 0 || *b < *a || *b - *a > 100000000 ? -1 : 0;
 }
 
-/* Parses "1,5,9-12" into a new array. */
+/* Parses "1,5,9-12" (ids and ranges, one comma between items, none empty)
+ * into a new array.  0, or the exit status after printing what is wrong. */
 static int parse_ids(const char *opt, const char *s, int64_t **ids, size_t *n)
 {
 	size_t cap = 16;
@@ -85,52 +86,33 @@ static int parse_ids(const char *opt, const char *s, int64_t **ids, size_t *n)
 	*n = 0;
 	*ids = malloc(cap * sizeof **ids);
 	if (!*ids)
-		return cli_usage_error("dot", "out of memory");
-	while (*p) {
-		char *end;
-		long long a, b;
+		return cli_oom("reading %s", opt);
+	for (;;) {
+		size_t len = strcspn(p, ",");
+		int64_t a, b;
 
-		while (*p == ' ' || *p == ',')
-			p++;
-		if (!*p)
-			break;
-		errno = 0;
-		a = strtoll(p, &end, 10);
-		if (end == p || errno)
-			goto bad;
-		b = a;
-		p = end;
-		if (*p == '-') {
-			const char *q = p + 1;
-			b = strtoll(q, &end, 10);
-			if (end == q || errno || b < a)
-				goto bad;
-			p = end;
+		if (parse_id_range(p, len, &a, &b) < 0) {
+			free(*ids);
+			*ids = NULL;
+			return cli_usage_error("dot", "%s needs node ids like 1,5,9-12, not '%s'", opt, s);
 		}
-		if (*p && *p != ',' && *p != ' ')
-			goto bad;
-		if (a < 0)
-			goto bad;
-		if (b - a > 100000000LL)
-			goto bad;
-		for (long long v = a; v <= b; v++) {
+		for (int64_t v = a; v <= b; v++) {
 			if (*n == cap) {
 				int64_t *m = realloc(*ids, 2 * cap * sizeof **ids);
-				if (!m)
-					goto bad;
+				if (!m) {
+					free(*ids);
+					*ids = NULL;
+					return cli_oom("reading %s", opt);
+				}
 				*ids = m;
 				cap *= 2;
 			}
 			(*ids)[(*n)++] = v;
 		}
+		if (!p[len])
+			return 0;
+		p += len + 1;
 	}
-	if (*n == 0)
-		goto bad;
-	return 0;
-bad:
-	free(*ids);
-	*ids = NULL;
-	return cli_usage_error("dot", "%s needs node ids like 1,5,9-12, not '%s'", opt, s);
 }
 
 static int need(int argc, char **argv, int i, int count)
@@ -239,7 +221,7 @@ static int parse_args(int argc, char **argv, dot_args *a)
 
 static int count_opt(const char *opt, const char *s, int64_t *out)
 {
-	if (parse_i64(s, out))
+	if (hs_parse_i64(s, out))
 		return cli_usage_error("dot", "%s needs a number, not '%s'", opt, s);
 	if (*out < 0)
 		return cli_usage_error("dot", "%s must be 0 or more, not %s", opt, s);
@@ -248,7 +230,7 @@ static int count_opt(const char *opt, const char *s, int64_t *out)
 
 static int node_opt(const char *opt, const char *s, int64_t *out)
 {
-	if (parse_i64(s, out))
+	if (hs_parse_i64(s, out))
 		return cli_usage_error("dot", "%s needs a node id, not '%s'", opt, s);
 	return 0; /* range is checked by region_select against the graph */
 }
@@ -269,7 +251,7 @@ static int build_spec(const dot_args *a, region_spec *s, int64_t **ids)
 		if (node_opt("--around", a->around, &s->center))
 			return 1;
 		if (a->radius) {
-			if (parse_i64(a->radius, &s->radius))
+			if (hs_parse_i64(a->radius, &s->radius))
 				return cli_usage_error("dot", "--radius needs a number, not '%s'",
 						       a->radius);
 			if (s->radius < 0)
@@ -297,15 +279,16 @@ static int build_spec(const dot_args *a, region_spec *s, int64_t **ids)
 		}
 	} else if (a->computation) {
 		s->kind = REGION_COMPUTATION;
-		if (parse_i64(a->computation, &s->comp))
+		if (hs_parse_i64(a->computation, &s->comp))
 			return cli_usage_error("dot", "--computation needs a number, not '%s'",
 					       a->computation);
 	} else if (a->configurable) {
 		s->kind = REGION_CONFIGURABLE;
 	} else {
 		s->kind = REGION_NODES;
-		if (parse_ids("--nodes", a->nodes, ids, &s->n_ids))
-			return 1;
+		int st = parse_ids("--nodes", a->nodes, ids, &s->n_ids);
+		if (st)
+			return st;
 		s->ids = *ids;
 	}
 	return 0;
@@ -337,7 +320,7 @@ static double *heat_values(const hs_graph *g, const char *what, char *name, size
 		snprintf(name, cap, "cost (s)");
 		return v;
 	}
-	if (parse_i64(what, &idx) == 0) {
+	if (hs_parse_i64(what, &idx) == 0) {
 		if (idx < 0 || idx >= g->feat_width) {
 			free(v);
 			*status = cli_usage_error("dot", "--heat: feature index %s is out of range "

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/parse.h"
 #include "cli/commands.h"
 #include "cli/modelcli.h"
 #include "loader/graph.h"
@@ -24,7 +25,7 @@ int cmd_fit(int argc, char **argv)
 
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--train-fraction")) {
-			if (i + 1 >= argc || mcli_parse_double(argv[i + 1], &frac) < 0)
+			if (i + 1 >= argc || hs_parse_double(argv[i + 1], &frac) < 0)
 				return cli_usage_error("fit", "--train-fraction wants a number between 0 and 1");
 			i++;
 		} else if (!strcmp(argv[i], "--seed")) {

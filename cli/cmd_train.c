@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/parse.h"
 #include "cli/commands.h"
 #include "cli/modelcli.h"
 #include "loader/graph.h"
@@ -189,7 +190,7 @@ static int parse_args(int argc, char **argv, train_args *a)
 				return cli_usage_error("train", "--max-configs wants a non-negative integer (0: all)");
 			i++;
 		} else if (!strcmp(s, "--lr")) {
-			if (mcli_parse_double(v, &o->lr) < 0 || o->lr <= 0 || o->lr > 1)
+			if (hs_parse_double(v, &o->lr) < 0 || o->lr <= 0 || o->lr > 1)
 				return cli_usage_error("train", "--lr wants a number in (0, 1]");
 			i++;
 		} else if (!strcmp(s, "--loss")) {

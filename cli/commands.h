@@ -44,7 +44,8 @@ int cli_oom(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Prints "hloscope CMD: MSG" and the command's usage line; returns 1. */
 int cli_usage_error(const char *cmd, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
-/* Parses a non-negative integer argument; returns -1 when it is not one. */
+/* Parses a non-negative integer argument (hs_parse_i64: all of it, no
+ * spaces, no overflow); returns -1 when it is not one. */
 long long cli_parse_count(const char *s);
 
 #endif

@@ -2,7 +2,6 @@
 #include "cli/modelcli.h"
 
 #include <errno.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -52,19 +51,6 @@ void mcli_files_free(mcli_files *f)
 	free(f->path);
 	f->path = NULL;
 	f->n = 0;
-}
-
-int mcli_parse_double(const char *s, double *out)
-{
-	char *end;
-
-	if (!s || !*s)
-		return -1;
-	errno = 0;
-	*out = strtod(s, &end);
-	if (errno || *end || !isfinite(*out))
-		return -1;
-	return 0;
 }
 
 void mcli_kaggle_id(const char *path, int kind, const char *name, char *buf, size_t cap,

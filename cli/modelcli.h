@@ -22,9 +22,6 @@ typedef struct mcli_files {
 int mcli_collect(mcli_files *f, const char *arg, hs_error *err);
 void mcli_files_free(mcli_files *f);
 
-/* Parses a finite double; returns -1 when `s` is not one. */
-int mcli_parse_double(const char *s, double *out);
-
 /* The Kaggle submission ID of a file: "layout:COLLECTION:SEARCH:NAME" or
  * "tile:COLLECTION:NAME", from the folders in its path ("xla" and
  * "default" when the path does not say; *guessed is set then). */

@@ -1,8 +1,8 @@
-#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "base/parse.h"
 #include "cli/commands.h"
 
 const char *cli_command_usage(const char *name);
@@ -42,14 +42,9 @@ int cli_usage_error(const char *cmd, const char *fmt, ...)
 
 long long cli_parse_count(const char *s)
 {
-	char *end;
-	long long v;
+	int64_t v;
 
-	if (!s || !*s)
-		return -1;
-	errno = 0;
-	v = strtoll(s, &end, 10);
-	if (errno || *end || v < 0)
+	if (hs_parse_i64(s, &v) < 0 || v < 0)
 		return -1;
 	return v;
 }

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "base/cmp.h"
+#include "base/parse.h"
 #include "loader/hlo.h"
 #include "model/compare_impl.h"
 
@@ -103,12 +104,15 @@ int64_t compare_resolve(hs_graph *g, const char *sel, const char *what, hs_error
 				       side, f, (long long)g->n_configs);
 		return c;
 	}
-	char *end;
-	long long v = strtoll(sel, &end, 10);
-	if (end == sel || *end)
-		return hs_fail(err, HS_EUSAGE,
-			       "%s: '%s' is not a config: give an index, best, worst or default", side,
-			       sel);
+	int64_t v;
+	if (hs_parse_i64(sel, &v) < 0) {
+		size_t sign = sel[0] == '-' || sel[0] == '+';
+		if (!sel[sign] || sel[sign + strspn(sel + sign, "0123456789")])
+			return hs_fail(err, HS_EUSAGE,
+				       "%s: '%s' is not a config: give an index, best, worst or default",
+				       side, sel);
+		v = -1; /* digits beyond int64_t: out of range below */
+	}
 	if (v < 0 || v >= g->n_configs)
 		return hs_fail(err, HS_EUSAGE, "%s: config %s out of range: %s has %lld configs (0..%lld)",
 			       side, sel, f, (long long)g->n_configs, (long long)g->n_configs - 1);

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/parse.h"
 #include "tui/tui.h"
 
 void tui_table_init(tui_table *tb, const tui_table_ops *ops, void *ctx, int64_t nrows)
@@ -791,10 +792,9 @@ static int write_request(tui *t, tui_table *tb, const char *arg)
 
 static int goto_request(tui *t, tui_table *tb, const char *arg)
 {
-	char *end;
-	long long n = arg ? strtoll(arg, &end, 10) : -1;
+	int64_t n;
 
-	if (!arg || *end || n < 1 || n > tb->nidx)
+	if (hs_parse_i64(arg, &n) < 0 || n < 1 || n > tb->nidx)
 		tui_message(t, 1, "goto: give a row number 1..%lld", (long long)tb->nidx);
 	else
 		tb->cur = n - 1;

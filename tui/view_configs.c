@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "base/cmp.h"
+#include "base/parse.h"
 #include "loader/hlo.h"
 #include "tui/tui.h"
 
@@ -291,14 +292,13 @@ static int cfg_request(tui *t, tui_view *v, tui_req req, const char *arg)
 				    (long long)cv->mark_b);
 		return 1;
 	case TUI_REQ_GOTO: {
-		char *end;
-		long long n = arg ? strtoll(arg, &end, 10) : -1;
-		if (!arg || *end || n < 0 || n >= cv->doc->g->n_configs) {
+		int64_t n;
+		if (hs_parse_i64(arg, &n) < 0 || n < 0 || n >= cv->doc->g->n_configs) {
 			tui_message(t, 1, "goto: config indices are 0..%lld", (long long)cv->doc->g->n_configs - 1);
 			return 1;
 		}
 		if (!tui_table_goto(&cv->tab, n))
-			tui_message(t, 1, "config %lld is filtered out", n);
+			tui_message(t, 1, "config %lld is filtered out", (long long)n);
 		return 1;
 	}
 	case TUI_REQ_CONFIGS:

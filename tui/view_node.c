@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/parse.h"
 #include "loader/hlo.h"
 #include "tui/tui.h"
 
@@ -290,9 +291,8 @@ static int node_request(tui *t, tui_view *v, tui_req req, const char *arg)
 		tui_open_drawing(t, nv->doc, nv->node);
 		return 1;
 	case TUI_REQ_GOTO: {
-		char *end;
-		long long id = arg ? strtoll(arg, &end, 10) : -1;
-		if (!arg || *end || id < 0 || id >= nv->doc->g->n_nodes)
+		int64_t id;
+		if (hs_parse_i64(arg, &id) < 0 || id < 0 || id >= nv->doc->g->n_nodes)
 			tui_message(t, 1, "goto: node ids are 0..%lld", (long long)nv->doc->g->n_nodes - 1);
 		else
 			jump(t, v, nv, id);

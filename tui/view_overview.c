@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "base/cmp.h"
+#include "base/parse.h"
 #include "loader/hlo.h"
 #include "tui/tui.h"
 
@@ -338,9 +339,8 @@ static int ov_request(tui *t, tui_view *v, tui_req req, const char *arg)
 		return 1;
 	}
 	if (req == TUI_REQ_GOTO) {
-		char *end;
-		long long n = arg ? strtoll(arg, &end, 10) : -1;
-		if (!arg || *end || n < 0 || n >= o->doc->g->n_nodes)
+		int64_t n;
+		if (hs_parse_i64(arg, &n) < 0 || n < 0 || n >= o->doc->g->n_nodes)
 			tui_message(t, 1, "goto: node ids are 0..%lld", (long long)o->doc->g->n_nodes - 1);
 		else
 			tui_open_node(t, o->doc, n);

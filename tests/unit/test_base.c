@@ -8,6 +8,7 @@
 #include "base/cmp.h"
 #include "base/error.h"
 #include "base/jsonw.h"
+#include "base/parse.h"
 #include "t.h"
 
 /* ---- jsonw ---------------------------------------------------------------- */
@@ -213,6 +214,48 @@ static void test_cmp(void)
 	      !strcmp(s[2], "a") && !strcmp(s[3], "ab") && !strcmp(s[4], "b"));
 }
 
+/* ---- parse ---------------------------------------------------------------- */
+
+static void test_parse(void)
+{
+	static const struct {
+		const char *s;
+		int ok;
+		int64_t v;
+	} ints[] = {
+		{"0", 1, 0}, {"42", 1, 42}, {"-7", 1, -7}, {"+7", 1, 7}, {"007", 1, 7},
+		{"9223372036854775807", 1, INT64_MAX}, {"-9223372036854775808", 1, INT64_MIN},
+		{"9223372036854775808", 0, 0}, {"-9223372036854775809", 0, 0},
+		{"99999999999999999999", 0, 0}, {"", 0, 0}, {"-", 0, 0}, {"+", 0, 0},
+		{"12abc", 0, 0}, {" 5", 0, 0}, {"5 ", 0, 0}, {"1e3", 0, 0}, {"0x10", 0, 0},
+		{"1.0", 0, 0}, {"--1", 0, 0}, {"1,2", 0, 0},
+	};
+	for (size_t i = 0; i < sizeof ints / sizeof ints[0]; i++) {
+		int64_t v = 12345;
+		char name[96];
+		int rc = hs_parse_i64(ints[i].s, &v);
+
+		snprintf(name, sizeof name, "parse: '%s' is %s", ints[i].s,
+			 ints[i].ok ? "an integer" : "refused, the output untouched");
+		CHECK(name, ints[i].ok ? rc == 0 && v == ints[i].v : rc == -1 && v == 12345);
+	}
+	int64_t v = 0;
+	CHECK("parse: NULL is refused", hs_parse_i64(NULL, &v) == -1);
+	CHECK("parse: the first 2 bytes of '12,5' are 12", hs_parse_i64n("12,5", 2, &v) == 0 && v == 12);
+	CHECK("parse: 0 bytes are no integer", hs_parse_i64n("12", 0, &v) == -1);
+
+	double d = 7;
+	CHECK("parse: '0.25' is a double", hs_parse_double("0.25", &d) == 0 && d == 0.25);
+	CHECK("parse: '-1e-4' is a double", hs_parse_double("-1e-4", &d) == 0 && d == -1e-4);
+	CHECK("parse: '3' is a double", hs_parse_double("3", &d) == 0 && d == 3);
+	d = 7;
+	const char *bad[] = {"", " 1", "1 ", "1x", "inf", "nan", "0x1p3", "1e999", ".", "e5"};
+	int refused = 1;
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+		refused &= hs_parse_double(bad[i], &d) == -1 && d == 7;
+	CHECK("parse: spaces, trailing text, inf, nan, hex floats and overflow are no doubles", refused);
+}
+
 int main(void)
 {
 	test_jsonw_documents();
@@ -221,5 +264,6 @@ int main(void)
 	test_jsonw_write_error();
 	test_clock();
 	test_cmp();
+	test_parse();
 	T_DONE();
 }

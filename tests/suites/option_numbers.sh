@@ -1,0 +1,62 @@
+#!/bin/sh
+# Every option that takes a number reads it with base/parse.h: the whole
+# value is the number, or the command refuses it with exit 1 and a message
+# naming the option.  ("12abc", " 5", "1,,2" were taken before, in part.)
+. tests/lib.sh
+
+H=$HLOSCOPE
+D="$T/demo"
+"$H" synth "$D" >/dev/null 2>"$T/err" || bad "option_numbers: synth" "$(head -c 300 "$T/err")"
+LAY=$(find "$D/npz/layout/xla/default/train" -name '*.npz' | sort | head -1)
+O="$T/out.svg"
+
+# refuse NAME PATTERN ARGS...: exit 1, PATTERN in stderr, nothing written.
+refuse() {
+	name=$1 pat=$2
+	shift 2
+	rm -f "$O" "$T/m.hsm"
+	"$H" "$@" >"$T/out" 2>"$T/err"
+	rc=$?
+	if [ "$rc" -ne 1 ]; then
+		bad "option_numbers: $name" "exit $rc, wanted 1; stderr: $(head -c 300 "$T/err")"
+	elif ! grep -q -- "$pat" "$T/err"; then
+		bad "option_numbers: $name" "message lacks '$pat': $(head -c 300 "$T/err")"
+	elif [ -e "$O" ] || [ -e "$T/m.hsm" ]; then
+		bad "option_numbers: $name" "left an output file"
+	elif ! no_sanitizer_report "$T/err"; then
+		bad "option_numbers: $name" "sanitizer: $(head -c 300 "$T/err")"
+	else
+		ok "option_numbers: $name"
+	fi
+}
+
+refuse "dot --nodes 1,,2 (an empty item)" "node ids like" dot "$LAY" --nodes 1,,2 -o "$O"
+refuse "dot --nodes 1, (a trailing comma)" "node ids like" dot "$LAY" --nodes 1, -o "$O"
+refuse "dot --nodes ,1 (a leading comma)" "node ids like" dot "$LAY" --nodes ,1 -o "$O"
+refuse "dot --nodes '1 2' (a space)" "node ids like" dot "$LAY" --nodes "1 2" -o "$O"
+refuse "dot --nodes 3-1 (a backward range)" "node ids like" dot "$LAY" --nodes 3-1 -o "$O"
+refuse "dot --nodes 1-2-3" "node ids like" dot "$LAY" --nodes 1-2-3 -o "$O"
+refuse "dot --highlight 1,,2" "node ids like" dot "$LAY" --around 1 --highlight 1,,2 -o "$O"
+refuse "dot --limit 12abc" "limit needs a number" dot "$LAY" --around 1 --limit 12abc -o "$O"
+refuse "dot --radius ' 2'" "radius" dot "$LAY" --around 1 --radius " 2" -o "$O"
+refuse "dot --around 99999999999999999999 (overflow)" "around needs a node id" \
+	dot "$LAY" --around 99999999999999999999 -o "$O"
+refuse "dump --limit 12abc" "--limit needs" dump "$LAY" node_opcode --limit 12abc
+refuse "dump --limit ''" "--limit needs" dump "$LAY" node_opcode --limit ""
+refuse "predict --top 3x" "--top wants" predict "$LAY" --top 3x
+refuse "fit --seed 1e3" "--seed wants" fit "$LAY" --train-fraction 0.5 --seed 1e3
+refuse "fit --train-fraction ' 0.5'" "--train-fraction wants" fit "$LAY" --train-fraction " 0.5"
+refuse "fit --train-fraction nan" "--train-fraction wants" fit "$LAY" --train-fraction nan
+refuse "train --epochs 5x" "--epochs wants" train "$LAY" -o "$T/m.hsm" --epochs 5x
+refuse "train --lr 0x1p-4 (a hex float)" "--lr wants" train "$LAY" -o "$T/m.hsm" --lr 0x1p-4
+refuse "synth --seed -1" "--seed wants" synth "$T/s2" --seed -1
+refuse "compare with config ' 1'" "is not a config" compare "$LAY" " 1" 2
+
+# The same options still take plain numbers.
+"$H" dot "$LAY" --nodes 1,3-4 --highlight 3 --limit 100 --text >"$T/out" 2>"$T/err" &&
+	ok "option_numbers: dot --nodes 1,3-4 --highlight 3 --limit 100 works" ||
+	bad "option_numbers: dot with good numbers" "$(head -c 300 "$T/err")"
+"$H" dump "$LAY" node_opcode --limit +2 >"$T/out" 2>"$T/err" && [ "$(wc -l <"$T/out")" -eq 2 ] &&
+	ok "option_numbers: dump --limit +2 prints 2 lines" ||
+	bad "option_numbers: dump --limit +2" "$(head -c 300 "$T/err")"
+exit 0
