@@ -6,11 +6,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/jsonw.h"
 #include "base/parse.h"
 #include "cli/commands.h"
 #include "cli/modelcli.h"
 #include "loader/graph.h"
-#include "base/jsonw.h"
 #include "model/fit.h"
 
 int cmd_fit(int argc, char **argv)

@@ -6,11 +6,11 @@
 #include <sys/stat.h>
 
 #include "base/cmp.h"
+#include "base/jsonw.h"
 #include "cli/commands.h"
 #include "loader/dataset.h"
 #include "loader/graph.h"
 #include "loader/hlo.h"
-#include "base/jsonw.h"
 
 struct rt_summary {
 	double min, median, max;

@@ -46,8 +46,8 @@
 #include <math.h>
 #include <stdio.h>
 
-#include "loader/hlo.h"
 #include "base/jsonw.h"
+#include "loader/hlo.h"
 #include "model/compare.h"
 #include "model/compare_impl.h"
 
