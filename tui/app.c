@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "base/clock.h"
+#include "base/parse.h"
 #include "tui/app.h"
 
 #define MIN_W 60
@@ -312,10 +313,9 @@ static void run_command(tui *t, const char *line);
 /* Node id of a command's argument ("603"), or -1 with a message. */
 static int64_t node_arg(tui *t, const tui_doc *d, const char *what, const char *arg)
 {
-	char *end;
-	long long id = strtoll(arg, &end, 10);
+	int64_t id;
 
-	if (end == arg || *end || id < 0 || id >= d->g->n_nodes) {
+	if (hs_parse_i64(arg, &id) < 0 || id < 0 || id >= d->g->n_nodes) {
 		tui_message(t, 1, "%s: node ids are 0..%lld", what, (long long)d->g->n_nodes - 1);
 		return -1;
 	}
@@ -511,9 +511,8 @@ static void run_command(tui *t, const char *line)
 	}
 	/* query commands whose answer is a view: show ID, config N */
 	if (v && v->doc && argc == 2 && (!strcmp(argv[0], "show") || !strcmp(argv[0], "config"))) {
-		char *end;
-		long long n = strtoll(argv[1], &end, 10);
-		if (end != argv[1] && !*end) {
+		int64_t n;
+		if (hs_parse_i64(argv[1], &n) == 0) {
 			if (!strcmp(argv[0], "show")) {
 				if (node_arg(t, v->doc, "show", argv[1]) >= 0)
 					tui_open_node(t, v->doc, n);
