@@ -11,9 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/rng.h"
 #include "model/metrics.h"
 #include "model/prep.h"
-#include "model/rng.h"
 
 #define FOLDS 3
 #define MAX_ONEHOT 32
@@ -643,7 +643,7 @@ int fit_heldout(hs_graph *g, double fraction, uint64_t seed, fit_result *r, doub
 {
 	fitdata f = {0};
 	scratch s = {0};
-	rng gen = rng_seed(seed);
+	hs_splitmix gen = hs_splitmix_seed(seed);
 	int64_t C = g->n_configs, n_tr, n_te, n_cv, cap = FIT_MAX_TRAIN, *perm = NULL;
 	double best_cv = -INFINITY, best_lam = 0.3, ym, gbar, k0 = 1;
 	const mix *mixes = &tile_mix, *best_mix = &tile_mix;
@@ -711,7 +711,7 @@ int fit_heldout(hs_graph *g, double fraction, uint64_t seed, fit_result *r, doub
 	}
 	for (int64_t c = 0; c < C; c++)
 		perm[c] = c;
-	rng_shuffle(&gen, perm, C);
+	hs_splitmix_shuffle(&gen, perm, C);
 	/* perm[0..n_tr) is the training set; model selection uses its first
 	 * n_cv configs. */
 	if (grams(&f, perm, n_tr, s.G, s.G1, s.G0) < 0) {

@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/rng.h"
 #include "loader/graph.h"
-#include "model/rng.h"
 
 /* ---- dimensions and parameters ------------------------------------------------ */
 
@@ -77,16 +77,16 @@ void nn_offsets(const nn_dims *d, nn_off *o)
 	o->total = t;
 }
 
-static void init_uniform(float *w, size_t n, double limit, rng *g)
+static void init_uniform(float *w, size_t n, double limit, hs_splitmix *g)
 {
 	for (size_t i = 0; i < n; i++)
-		w[i] = (float)((2 * rng_unit(g) - 1) * limit);
+		w[i] = (float)((2 * hs_splitmix_unit(g) - 1) * limit);
 }
 
 nn_head *nn_head_new(const nn_dims *d, uint64_t seed)
 {
 	nn_head *hd = calloc(1, sizeof *hd);
-	rng g = rng_seed(seed);
+	hs_splitmix g = hs_splitmix_seed(seed);
 	size_t h = (size_t)d->h, r = (size_t)d->r;
 	double fin = d->fin + d->de;
 

@@ -6,9 +6,9 @@
 #include <string.h>
 
 #include "base/cmp.h"
+#include "base/rng.h"
 #include "loader/hlo.h"
 #include "model/cost.h"
-#include "model/rng.h"
 
 /* A BFS that links configurable nodes stops after visiting this many nodes,
  * so a parameter feeding thousands of users cannot make preparation
@@ -222,7 +222,7 @@ static int build_encoder(prep *p, const hs_graph *g, const int64_t *keep, int64_
 static int64_t *pick_configs(const hs_graph *g, const prep_opts *o, int64_t *n, int *oom)
 {
 	int64_t *all, C = g->n_configs;
-	rng r;
+	hs_splitmix r;
 
 	*n = C;
 	if (!o || o->max_configs <= 0 || C <= o->max_configs)
@@ -232,12 +232,12 @@ static int64_t *pick_configs(const hs_graph *g, const prep_opts *o, int64_t *n, 
 		*oom = 1;
 		return NULL;
 	}
-	r = rng_seed(o->seed ^ 0x5eed);
+	r = hs_splitmix_seed(o->seed ^ 0x5eed);
 	for (int64_t c = 0; c < C; c++)
 		all[c] = c;
 	/* A partial Fisher-Yates shuffle picks the first max_configs. */
 	for (int64_t i = 0; i < o->max_configs; i++) {
-		int64_t j = i + (int64_t)rng_below(&r, (uint64_t)(C - i)), t = all[i];
+		int64_t j = i + (int64_t)hs_splitmix_below(&r, (uint64_t)(C - i)), t = all[i];
 
 		all[i] = all[j];
 		all[j] = t;

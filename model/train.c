@@ -7,9 +7,9 @@
 #include <string.h>
 
 #include "base/clock.h"
+#include "base/rng.h"
 #include "loader/hlo.h"
 #include "model/metrics.h"
-#include "model/rng.h"
 
 #define CLIP_NORM 5.0
 #define MIN_VALID_GRAPH 10
@@ -189,7 +189,7 @@ typedef struct trainer {
 	const train_opts *o;
 	prep **gs, **valid;
 	int n, n_valid, kind, threads;
-	rng g;                /* splits, then every epoch's shuffles */
+	hs_splitmix g;        /* splits, then every epoch's shuffles */
 	nn_head *hd;
 	split *sp;            /* [n] */
 	size_t P;             /* parameters */
@@ -264,7 +264,7 @@ static int make_splits(trainer *tr, train_report *rep)
 			return -1;
 		for (int64_t j = 0; j < u; j++)
 			perm[j] = j;
-		rng_shuffle(&tr->g, perm, u);
+		hs_splitmix_shuffle(&tr->g, perm, u);
 		if (!tr->valid && u >= MIN_VALID_GRAPH && o->valid_fraction > 0) {
 			nv = (int64_t)ceil(o->valid_fraction * (double)u);
 			if (nv < 2)
@@ -356,7 +356,7 @@ static int64_t epoch_batches(trainer *tr)
 
 		if (s->n_train < 2)
 			continue;
-		rng_shuffle(&tr->g, s->train, s->n_train);
+		hs_splitmix_shuffle(&tr->g, s->train, s->n_train);
 		if (b > o->max_batches)
 			b = o->max_batches;
 		for (int64_t j = 0; j < b; j++) {
@@ -367,7 +367,7 @@ static int64_t epoch_batches(trainer *tr)
 	}
 	/* Shuffle batch order (pairs move together). */
 	for (int64_t i = nb - 1; i > 0; i--) {
-		int64_t j = (int64_t)rng_below(&tr->g, (uint64_t)i + 1), a = order[2 * i], b = order[2 * i + 1];
+		int64_t j = (int64_t)hs_splitmix_below(&tr->g, (uint64_t)i + 1), a = order[2 * i], b = order[2 * i + 1];
 
 		order[2 * i] = order[2 * j];
 		order[2 * i + 1] = order[2 * j + 1];
@@ -521,7 +521,7 @@ nn_head *train_head(prep **gs, int n, prep **valid, int n_valid, int kind, const
 	trainer tr = {
 		.o = o, .gs = gs, .valid = valid, .n = n, .n_valid = n_valid, .kind = kind,
 		.threads = o->threads < 1 ? 1 : o->threads,
-		.g = rng_seed(o->seed * 0x100000001b3ULL + (uint64_t)kind),
+		.g = hs_splitmix_seed(o->seed * 0x100000001b3ULL + (uint64_t)kind),
 		.best_tau = -INFINITY,
 	};
 	nn_head *hd;

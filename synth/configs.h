@@ -6,7 +6,7 @@
  *
  * Runtimes are nanoseconds.  synth_layout_runtime and synth_tile_runtime give
  * the noiseless value; the files hold round(value * exp(SY_NOISE_SIGMA * z)),
- * z ~ N(0, 1) drawn per config from the file's stream (synth/rng.h), or 0 in
+ * z ~ N(0, 1) drawn per config from the file's stream (base/rng.h), or 0 in
  * test splits.
  *
  * Ownership: synth_layout_setup allocates what synth_layout_free frees; the

@@ -42,7 +42,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "synth/rng.h"
+#include "base/rng.h"
 
 void synth_layout_free(synth_layout *p)
 {
@@ -306,21 +306,21 @@ void synth_layout_configs_free(synth_layout_configs *c)
 
 /* Fills choices row c (per configurable node a candidate index, or -1): see
  * synth_layout_draw.  0 when the row came out all -1 (and is not wanted). */
-static int draw_choices(const synth_layout *p, synth_rng *rng, int random_search,
+static int draw_choices(const synth_layout *p, hs_xoshiro *rng, int random_search,
 			int16_t *cc)
 {
 	int nk = p->nk;
 	if (random_search) {
 		for (int k = 0; k < nk; k++)
-			if (synth_rng_unit(rng) < 0.85)
-				cc[k] = (int16_t)synth_rng_below(rng, p->k[k].nc);
+			if (hs_xoshiro_unit(rng) < 0.85)
+				cc[k] = (int16_t)hs_xoshiro_below(rng, p->k[k].nc);
 	} else {
 		int m = 1;
-		while (m < nk && m < 12 && synth_rng_unit(rng) < 0.75)
+		while (m < nk && m < 12 && hs_xoshiro_unit(rng) < 0.75)
 			m++;
 		for (int i = 0; i < m; i++) {
-			int k = synth_rng_below(rng, nk);
-			cc[k] = (int16_t)synth_rng_below(rng, p->k[k].nc);
+			int k = hs_xoshiro_below(rng, nk);
+			cc[k] = (int16_t)hs_xoshiro_below(rng, p->k[k].nc);
 		}
 	}
 	int all_default = 1;
@@ -330,7 +330,7 @@ static int draw_choices(const synth_layout *p, synth_rng *rng, int random_search
 }
 
 /* Draws distinct choice rows into ch; returns how many. */
-static int draw_distinct(const synth_layout *p, synth_rng *rng, int want, int random_search,
+static int draw_distinct(const synth_layout *p, hs_xoshiro *rng, int want, int random_search,
 			 int16_t *ch, synth_cset *seen)
 {
 	int nk = p->nk, c = 0;
@@ -347,7 +347,7 @@ static int draw_distinct(const synth_layout *p, synth_rng *rng, int want, int ra
 	}
 	if (with_default && c > 0) {
 		/* Move the default config from 0 to a random place. */
-		int at = synth_rng_below(rng, c);
+		int at = hs_xoshiro_below(rng, c);
 		for (int k = 0; k < nk; k++) {
 			int16_t tmp = ch[k];
 			ch[k] = ch[(size_t)at * (size_t)nk + (size_t)k];
@@ -363,10 +363,10 @@ int synth_layout_draw(const synth_layout *p, const char *name, uint64_t seed, in
 {
 	int nk = p->nk;
 	size_t nk1 = (size_t)(nk ? nk : 1);
-	synth_rng rng;
+	hs_xoshiro rng;
 	synth_cset seen = {0};
 	memset(out, 0, sizeof *out);
-	synth_rng_seed(&rng, seed);
+	hs_xoshiro_seed(&rng, seed);
 	int16_t *ch = malloc(sizeof(int16_t) * (size_t)want * nk1);
 	int8_t *rows = malloc(18 * nk1);
 	out->feat = malloc(sizeof(float) * 18 * (size_t)want * nk1);
@@ -394,7 +394,7 @@ int synth_layout_draw(const synth_layout *p, const char *name, uint64_t seed, in
 		for (size_t j = 0; j < 18 * (size_t)nk; j++)
 			out->feat[(size_t)i * 18 * (size_t)nk + j] = rows[j];
 		double t = synth_layout_runtime(p, rows) *
-			   exp(SY_NOISE_SIGMA * synth_rng_normal(&rng));
+			   exp(SY_NOISE_SIGMA * hs_xoshiro_normal(&rng));
 		out->runtime[i] = hide_labels ? 0 : llround(t);
 	}
 	for (int k = 0; k < nk; k++)

@@ -4,7 +4,7 @@
  * replaces DIR at the end.
  *
  * Test splits hide labels as the real ones do: runtimes 0, normalizers 1.
- * Everything derives from the seed through per-file streams (synth/rng.h;
+ * Everything derives from the seed through per-file streams (base/rng.h's xoshiro;
  * each file's stream is seeded with the seed and its name), and the zip
  * writer uses a fixed timestamp: same seed, same bytes.
  */
@@ -21,12 +21,15 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/rng.h"
 #include "loader/hlo.h"
 #include "loader/npz.h"
 #include "synth/configs.h"
 #include "synth/graph.h"
 #include "synth/plan.h"
-#include "synth/rng.h"
+
+/* A second FNV basis: a second, independent hash of the same name. */
+#define SYNTH_FNV_ALT 0x84222325cbf29ce4ULL
 
 /* ------------------------------------------------------------------ */
 /* Writing files.                                                      */
@@ -78,8 +81,8 @@ static int file_size(const char *path, int64_t *out)
 /* A test file's name: 32 hex digits derived from the descriptive name. */
 static void test_name(const char *name, char *buf, size_t cap)
 {
-	uint64_t a = synth_fnv1a(name, SYNTH_FNV_BASIS);
-	uint64_t b = synth_fnv1a(name, SYNTH_FNV_ALT);
+	uint64_t a = hs_fnv1a(name, HS_FNV_BASIS);
+	uint64_t b = hs_fnv1a(name, SYNTH_FNV_ALT);
 	snprintf(buf, cap, "%016llx%016llx", (unsigned long long)a, (unsigned long long)b);
 }
 
@@ -141,7 +144,7 @@ static int write_layout(write_ctx *cx, const synth_program *ps, const synth_grap
 	snprintf(path, sizeof path, "%s/%s/%s.npz", cx->root, rel, name);
 
 	synth_layout_configs lc;
-	uint64_t seed = cx->seed ^ synth_fnv1a(search, synth_fnv1a(ps->name, SYNTH_FNV_BASIS));
+	uint64_t seed = cx->seed ^ hs_fnv1a(search, hs_fnv1a(ps->name, HS_FNV_BASIS));
 	int want = random_search ? ps->cfg_random : ps->cfg_default;
 	if (synth_layout_draw(lp, ps->name, seed, want, random_search, test, &lc, err) < 0)
 		return -1;
@@ -181,7 +184,7 @@ static int write_tile(write_ctx *cx, const synth_kernel *ks, const char *desc,
 {
 	int test = !strcmp(ks->split, "test");
 	char rel[128], name[160], path[4096];
-	uint64_t h = synth_fnv1a(desc, SYNTH_FNV_BASIS);
+	uint64_t h = hs_fnv1a(desc, HS_FNV_BASIS);
 	if (test)
 		test_name(desc, name, sizeof name);
 	else
@@ -194,7 +197,7 @@ static int write_tile(write_ctx *cx, const synth_kernel *ks, const char *desc,
 	synth_tile tp;
 	synth_tile_configs tc;
 	synth_tile_setup(g, ki, &tp);
-	uint64_t seed = cx->seed ^ synth_fnv1a(desc, SYNTH_FNV_ALT);
+	uint64_t seed = cx->seed ^ hs_fnv1a(desc, SYNTH_FNV_ALT);
 	if (synth_tile_draw(&tp, seed, ks->configs, test, &tc, err) < 0)
 		return -1;
 	int rc = -1;

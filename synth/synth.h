@@ -18,8 +18,8 @@
  * previous synth run (otherwise HS_EUSAGE).  Write errors are HS_EDATA and
  * name the path.
  *
- * The module, bottom to top (each header says more):
- *   rng.h                 the seeded random stream and the name hash
+ * The module, bottom to top (each header says more; the seeded random
+ * stream and the name hash are base/rng.h's hs_xoshiro and hs_fnv1a):
  *   graph.h   graph.c     HLO graphs under construction, one builder per op
  *             layers.c    composite layers (batch norm, softmax, dense, ...)
  *             encode.c    a graph as the files hold it (features, edges)

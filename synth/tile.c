@@ -36,7 +36,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "synth/rng.h"
+#include "base/rng.h"
 
 static int is_arith(int op)
 {
@@ -190,7 +190,7 @@ static void space_init(const synth_tile *tp, tile_space *sp)
 /* One config: output tiles t[] and kernel bounds kb[], with the candidate
  * indices in cc[0..11]; the compiler's default when `dflt`.  Returns the
  * working set 2 * tile * B. */
-static double draw_one(const synth_tile *tp, const tile_space *sp, synth_rng *rng, int dflt,
+static double draw_one(const synth_tile *tp, const tile_space *sp, hs_xoshiro *rng, int dflt,
 		       int16_t *cc, int64_t *t, int64_t *kb)
 {
 	const synth_kernel_info *ki = tp->ki;
@@ -208,14 +208,14 @@ static double draw_one(const synth_tile *tp, const tile_space *sp, synth_rng *rn
 					j = q;
 			whole &= sp->cand[i][j] == tp->D[i];
 		} else {
-			j = synth_rng_below(rng, sp->ncand[i]);
+			j = hs_xoshiro_below(rng, sp->ncand[i]);
 		}
 		cc[i] = (int16_t)j;
 		t[i] = sp->cand[i][j];
 		tile *= (double)t[i];
 	}
 	if (ki->contract >= 0) {
-		int j = dflt ? sp->nkc - 1 : synth_rng_below(rng, sp->nkc);
+		int j = dflt ? sp->nkc - 1 : hs_xoshiro_below(rng, sp->nkc);
 		if (dflt)
 			while (j > 0 && sp->kcand[j] > 128)
 				j--;
@@ -239,12 +239,12 @@ void synth_tile_configs_free(synth_tile_configs *c)
 int synth_tile_draw(const synth_tile *tp, uint64_t seed, int want, int hide_labels,
 		    synth_tile_configs *out, hs_error *err)
 {
-	synth_rng rng;
+	hs_xoshiro rng;
 	synth_cset seen = {0};
 	tile_space sp;
 	int c = 0;
 	memset(out, 0, sizeof *out);
-	synth_rng_seed(&rng, seed);
+	hs_xoshiro_seed(&rng, seed);
 	out->feat = malloc(sizeof(float) * 24 * (size_t)want);
 	out->runtime = malloc(sizeof(int64_t) * (size_t)want);
 	out->normalizers = malloc(sizeof(int64_t) * (size_t)want);
@@ -270,7 +270,7 @@ int synth_tile_draw(const synth_tile *tp, uint64_t seed, int want, int hide_labe
 	}
 	for (int i = 0; i < c; i++) {
 		double t = synth_tile_runtime(tp, out->feat + (size_t)i * 24) *
-			   exp(SY_NOISE_SIGMA * synth_rng_normal(&rng));
+			   exp(SY_NOISE_SIGMA * hs_xoshiro_normal(&rng));
 		out->runtime[i] = hide_labels ? 0 : llround(t);
 	}
 	for (int i = 0; i < c; i++)

@@ -19,14 +19,14 @@
 #include "loader/npz.h"
 #include <math.h>
 
-#include "model/rng.h"
+#include "base/rng.h"
 
-static void fixture_perm(rng *g, float *out)
+static void fixture_perm(hs_splitmix *g, float *out)
 {
 	int p[4] = {0, 1, 2, 3};
 
 	for (int i = 3; i > 0; i--) {
-		int j = (int)rng_below(g, (uint64_t)i + 1), t = p[i];
+		int j = (int)hs_splitmix_below(g, (uint64_t)i + 1), t = p[i];
 
 		p[i] = p[j];
 		p[j] = t;
@@ -38,7 +38,7 @@ static void fixture_perm(rng *g, float *out)
 /* Writes a layout fixture; returns 0 or -1. */
 static int fixture_layout(const char *path, uint64_t seed, int n, int configs, int shuffle_labels)
 {
-	rng g = rng_seed(seed);
+	hs_splitmix g = hs_splitmix_seed(seed);
 	float *feat = calloc((size_t)n * 140, sizeof *feat);
 	uint8_t *op = calloc((size_t)n, 1);
 	int64_t (*edges)[2] = calloc((size_t)n * 2, sizeof *edges);
@@ -56,11 +56,11 @@ static int fixture_layout(const char *path, uint64_t seed, int n, int configs, i
 		float *f = feat + (size_t)v * 140;
 		static const float sizes[4] = {8, 16, 32, 128};
 
-		op[v] = (uint8_t)(v < 2 ? 63 : kinds[1 + rng_below(&g, 4)]);
+		op[v] = (uint8_t)(v < 2 ? 63 : kinds[1 + hs_splitmix_below(&g, 4)]);
 		f[HLO_F_ELEMENT_TYPE + HLO_ET_F32] = 1;
 		f[HLO_F_DIMS_PRODUCT] = 1;
 		for (int d = 0; d < 4; d++) {
-			f[HLO_F_DIMS + d] = sizes[rng_below(&g, 4)];
+			f[HLO_F_DIMS + d] = sizes[hs_splitmix_below(&g, 4)];
 			f[HLO_F_DIMS_PRODUCT] *= f[HLO_F_DIMS + d];
 			f[HLO_F_DIMS_SUM] += f[HLO_F_DIMS + d];
 			f[HLO_F_LAYOUT + d] = (float)(3 - d);
@@ -72,14 +72,14 @@ static int fixture_layout(const char *path, uint64_t seed, int n, int configs, i
 		f[HLO_F_CONV_DIMS + 13] = 3; /* output feature */
 		for (int j = 100; j < 133; j++)
 			if (j != HLO_F_CONV_DIMS + 13 && j != HLO_F_FEATURE_GROUP_COUNT)
-				f[j] = (float)rng_below(&g, 3);
+				f[j] = (float)hs_splitmix_below(&g, 3);
 		f[HLO_F_FEATURE_GROUP_COUNT] = 1;
 		if (v >= 2) {
-			int k = 1 + (int)rng_below(&g, 2);
+			int k = 1 + (int)hs_splitmix_below(&g, 2);
 
 			for (int i = 0; i < k; i++) {
 				edges[ne][0] = v;
-				edges[ne][1] = (int64_t)rng_below(&g, (uint64_t)v);
+				edges[ne][1] = (int64_t)hs_splitmix_below(&g, (uint64_t)v);
 				ne++;
 			}
 		}
@@ -96,7 +96,7 @@ static int fixture_layout(const char *path, uint64_t seed, int n, int configs, i
 			float *row = ncf + ((size_t)c * (size_t)nc + (size_t)k) * 18;
 
 			for (int s = 0; s < 3; s++) {
-				if (rng_below(&g, 4) == 0)
+				if (hs_splitmix_below(&g, 4) == 0)
 					for (int i = 0; i < 6; i++)
 						row[6 * s + i] = -1;
 				else
@@ -108,11 +108,11 @@ static int fixture_layout(const char *path, uint64_t seed, int n, int configs, i
 			t += row[6] == row[0] ? 0 : 15;
 			t += row[12] == 3 ? 0 : 8;
 		}
-		rt[c] = (int64_t)t * 1000 + (int64_t)rng_below(&g, 50);
+		rt[c] = (int64_t)t * 1000 + (int64_t)hs_splitmix_below(&g, 50);
 	}
 	if (shuffle_labels)
 		for (int c = configs - 1; c > 0; c--) {
-			int j = (int)rng_below(&g, (uint64_t)c + 1);
+			int j = (int)hs_splitmix_below(&g, (uint64_t)c + 1);
 			int64_t x = rt[c];
 
 			rt[c] = rt[j];
@@ -153,7 +153,7 @@ out:
  * output; runtime favours tiles whose minor size is a multiple of 128. */
 static int fixture_tile(const char *path, uint64_t seed, int n, int configs)
 {
-	rng g = rng_seed(seed);
+	hs_splitmix g = hs_splitmix_seed(seed);
 	float *feat = calloc((size_t)n * 140, sizeof *feat), *cf = calloc((size_t)configs * 24, sizeof *cf);
 	uint8_t *op = calloc((size_t)n, 1);
 	int64_t (*edges)[2] = calloc((size_t)n, sizeof *edges), ne = 0;
@@ -182,14 +182,14 @@ static int fixture_tile(const char *path, uint64_t seed, int n, int configs)
 	}
 	for (int c = 0; c < configs; c++) {
 		float *x = cf + (size_t)c * 24;
-		double a = (double)(8 << rng_below(&g, 4)), b = (double)(32 << rng_below(&g, 5));
+		double a = (double)(8 << hs_splitmix_below(&g, 4)), b = (double)(32 << hs_splitmix_below(&g, 5));
 
 		x[8] = (float)a;
 		x[9] = (float)b;
 		x[14] = (float)(a + b);
 		x[15] = (float)(a * b);
 		rt[c] = (int64_t)(1000 + (64 / a) * (512 / b) * 50 + (fmod(b, 128) != 0 ? 3000 : 0)) +
-			(int64_t)rng_below(&g, 20);
+			(int64_t)hs_splitmix_below(&g, 20);
 		nrm[c] = 2000;
 	}
 	w = npz_writer_open(path, 0, &err);

@@ -9,6 +9,7 @@
 #include "base/error.h"
 #include "base/jsonw.h"
 #include "base/parse.h"
+#include "base/rng.h"
 #include "t.h"
 
 /* ---- jsonw ---------------------------------------------------------------- */
@@ -256,6 +257,54 @@ static void test_parse(void)
 	CHECK("parse: spaces, trailing text, inf, nan, hex floats and overflow are no doubles", refused);
 }
 
+/* ---- rng ------------------------------------------------------------------ */
+
+/* Published reference outputs, so that neither stream can drift: model files
+ * and the demo dataset are byte-identical for a seed only while they hold. */
+static void test_rng(void)
+{
+	static const uint64_t sm[5] = {6457827717110365317u, 3203168211198807973u,
+				       9817491932198370423u, 4593380528125082431u,
+				       16408922859458223821u};
+	uint64_t x = 1234567;
+	int same = 1;
+
+	for (int i = 0; i < 5; i++)
+		same &= hs_splitmix64(&x) == sm[i];
+	CHECK("rng: splitmix64 from 1234567 gives the reference outputs", same);
+	hs_splitmix r = hs_splitmix_seed(0x9e3779b97f4a7c15u ^ 1234567); /* the same stream */
+	CHECK("rng: hs_splitmix_seed xors the seed with the golden gamma",
+	      hs_splitmix_next(&r) == sm[0] && hs_splitmix_next(&r) == sm[1]);
+
+	static const uint64_t xo[4] = {11520, 0, 1509978240, 1215971899390074240u};
+	hs_xoshiro g = {{1, 2, 3, 4}};
+	same = 1;
+	for (int i = 0; i < 4; i++)
+		same &= hs_xoshiro_next(&g) == xo[i];
+	CHECK("rng: xoshiro256** from {1, 2, 3, 4} gives the reference outputs", same);
+
+	int64_t v[50], seen[50] = {0};
+	for (int i = 0; i < 50; i++)
+		v[i] = i;
+	r = hs_splitmix_seed(5);
+	hs_splitmix_shuffle(&r, v, 50);
+	int perm = 1, moved = 0;
+	for (int i = 0; i < 50; i++) {
+		perm &= v[i] >= 0 && v[i] < 50 && !seen[v[i]]++;
+		moved += v[i] != i;
+	}
+	CHECK("rng: a shuffle is a permutation that moves most of it", perm && moved > 40);
+	double lo = 1, hi = 0;
+	hs_xoshiro_seed(&g, 20230813);
+	for (int i = 0; i < 10000; i++) {
+		double u = hs_xoshiro_unit(&g);
+		lo = u < lo ? u : lo;
+		hi = u > hi ? u : hi;
+	}
+	CHECK("rng: units fall in [0, 1)", lo >= 0 && lo < 0.01 && hi < 1 && hi > 0.99);
+	CHECK("rng: FNV-1a of 'a' is the published value", hs_fnv1a("a", HS_FNV_BASIS) == 0xaf63dc4c8601ec8cu);
+}
+
 int main(void)
 {
 	test_jsonw_documents();
@@ -265,5 +314,6 @@ int main(void)
 	test_clock();
 	test_cmp();
 	test_parse();
+	test_rng();
 	T_DONE();
 }

@@ -14,10 +14,10 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/rng.h"
 #include "loader/graph.h"
 #include "model/nn.h"
 #include "model/prep.h"
-#include "model/rng.h"
 #include "model_fixture.h"
 #include "t.h"
 
@@ -142,15 +142,15 @@ static void check_head(const char *what, nn_head *hd, const prep *p, int loss)
 
 static void jitter(nn_head *hd, uint64_t seed)
 {
-	rng g = rng_seed(seed);
+	hs_splitmix g = hs_splitmix_seed(seed);
 
 	for (size_t i = 0; i < hd->o.total; i++)
-		hd->theta[i] += (float)(0.05 * (2 * rng_unit(&g) - 1));
+		hd->theta[i] += (float)(0.05 * (2 * hs_splitmix_unit(&g) - 1));
 }
 
 static void check_losses(void)
 {
-	rng g = rng_seed(7);
+	hs_splitmix g = hs_splitmix_seed(7);
 	double s[9], y[9], ds[9], sp[9];
 	char name[96];
 
@@ -158,8 +158,8 @@ static void check_losses(void)
 		int ok = 1;
 
 		for (int i = 0; i < 9; i++) {
-			s[i] = 2 * rng_unit(&g) - 1;
-			y[i] = (double)rng_below(&g, 5); /* ties in the runtimes */
+			s[i] = 2 * hs_splitmix_unit(&g) - 1;
+			y[i] = (double)hs_splitmix_below(&g, 5); /* ties in the runtimes */
 		}
 		nn_rank_loss(s, y, 9, loss, ds);
 		for (int i = 0; i < 9; i++) {

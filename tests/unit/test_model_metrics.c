@@ -11,8 +11,8 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "base/rng.h"
 #include "model/metrics.h"
-#include "model/rng.h"
 #include "t.h"
 
 struct fixed {
@@ -92,17 +92,17 @@ int main(void)
 
 	/* Random vectors with many ties against the O(n^2) count. */
 	{
-		rng g = rng_seed(42);
+		hs_splitmix g = hs_splitmix_seed(42);
 		int worst_ok = 1;
 
 		for (int trial = 0; trial < 50; trial++) {
-			size_t n = 2 + rng_below(&g, 300);
+			size_t n = 2 + hs_splitmix_below(&g, 300);
 			double *p = malloc(n * sizeof *p), *y = malloc(n * sizeof *y);
 			double t, b;
 
 			for (size_t i = 0; i < n; i++) {
-				p[i] = (double)rng_below(&g, 1 + (uint64_t)trial % 7);
-				y[i] = (double)rng_below(&g, 12) + 0.5 * p[i];
+				p[i] = (double)hs_splitmix_below(&g, 1 + (uint64_t)trial % 7);
+				y[i] = (double)hs_splitmix_below(&g, 12) + 0.5 * p[i];
 			}
 			t = metrics_kendall_tau(p, y, n);
 			b = brute_tau(p, y, n);
