@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/csv.h"
 #include "base/jsonw.h"
 #include "query/query_impl.h"
 
@@ -80,21 +81,6 @@ static void write_table(FILE *out, const query_result *res)
 	free(w);
 }
 
-static void csv_text(FILE *out, const char *s)
-{
-	if (!strpbrk(s, ",\"\r\n") && !(*s == ' ' || (*s && s[strlen(s) - 1] == ' '))) {
-		fputs(s, out);
-		return;
-	}
-	fputc('"', out);
-	for (; *s; s++) {
-		if (*s == '"')
-			fputc('"', out);
-		fputc(*s, out);
-	}
-	fputc('"', out);
-}
-
 static void write_csv(FILE *out, const query_table *t)
 {
 	char buf[64];
@@ -102,7 +88,7 @@ static void write_csv(FILE *out, const query_table *t)
 	for (int c = 0; c < t->ncols; c++) {
 		if (c)
 			fputc(',', out);
-		csv_text(out, t->cols[c]);
+		csv_write_field(out, t->cols[c]);
 	}
 	fputc('\n', out);
 	for (int64_t r = 0; r < t->nrows; r++) {
@@ -111,7 +97,7 @@ static void write_csv(FILE *out, const query_table *t)
 			if (c)
 				fputc(',', out);
 			if (t->types[c] == QUERY_TEXT) {
-				csv_text(out, x->text ? x->text : "");
+				csv_write_field(out, x->text ? x->text : "");
 			} else if (!isnan(x->num)) {
 				query_fmt_exact(x->num, buf, sizeof buf);
 				fputs(buf, out);

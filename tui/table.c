@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/csv.h"
 #include "base/parse.h"
 #include "tui/tui.h"
 
@@ -561,21 +562,6 @@ int tui_table_click(tui_table *tb, int y, int x)
 
 /* ---- CSV ------------------------------------------------------------------ */
 
-static void csv_field(FILE *f, const char *s)
-{
-	if (!strpbrk(s, ",\"\n")) {
-		fputs(s, f);
-		return;
-	}
-	fputc('"', f);
-	for (; *s; s++) {
-		if (*s == '"')
-			fputc('"', f);
-		fputc(*s, f);
-	}
-	fputc('"', f);
-}
-
 int tui_table_write_csv(const tui_table *tb, const char *path, hs_error *err)
 {
 	char tmp[4096], buf[TUI_CELL];
@@ -598,7 +584,7 @@ int tui_table_write_csv(const tui_table *tb, const char *path, hs_error *err)
 	for (int c = 0; c < tb->ncols; c++) {
 		if (c)
 			fputc(',', f);
-		csv_field(f, tb->cols[c].name);
+		csv_write_field(f, tb->cols[c].name);
 	}
 	fputc('\n', f);
 	for (int64_t i = 0; i < tb->nidx; i++) {
@@ -610,7 +596,7 @@ int tui_table_write_csv(const tui_table *tb, const char *path, hs_error *err)
 				fprintf(f, "%.17g", v);
 			else {
 				tui_table_cell(tb, tb->idx[i], c, buf);
-				csv_field(f, buf);
+				csv_write_field(f, buf);
 			}
 		}
 		fputc('\n', f);

@@ -12,7 +12,7 @@
 #   1  loader/                   zip, npy, npz, the graph, HLO facts
 #   0  base/                     the basics every layer uses: the error type,
 #                                the JSON writer, the clocks, comparators,
-#                                number parsing, the random streams
+#                                number parsing, the random streams, CSV
 #
 # Folders on the same layer do not include each other either (render/,
 # model/ and synth/ are independent, so are tui/ and repl/), and only cli/
