@@ -1,0 +1,84 @@
+#!/bin/sh
+# base_once: the basics of base/ exist once.  Each rule below finds a copy
+# that was once written outside base/ (a clock, a comparator, a generator, a
+# JSON escaper, a CSV quoter) or an allocation failure reported as something
+# other than HS_ENOMEM; a hit is a FAIL naming the file and line, to be
+# replaced by a call into base/.  The rules also run on a made-up tree with
+# one copy of each, so that they are seen to fail.
+. tests/lib.sh
+
+# rules DIR: "FILE:LINE: what" for every copy under DIR (nothing when clean).
+rules() {
+	(cd "$1" && find . -path ./build -prune -o -path './.*' -prune -o -path ./base -prune -o \
+		-type f \( -name '*.c' -o -name '*.h' \) -print | sed 's|^\./||' | sort |
+		xargs -r awk -v sq="'" '
+		BEGIN { quote_if = "if \\(\\*s == " sq "\"" sq "\\)"; put_quote = "fputc\\(" sq "\"" sq ", " }
+		FNR == 1 { quote = 0; cmp = 0 }
+		function hit(why, line) { print FILENAME ":" (line ? line : FNR) ": " why " (use base/)" }
+		/clock_gettime\(/ { hit("a clock: base/clock.h") }
+		/=[ \t]*\*\(const (int64_t|double) \*\)[a-z]+, [a-z]+ = \*\(const (int64_t|double) \*\)[a-z]+;/ {
+			cmp = FNR
+		}
+		/return \([a-z] > [a-z]\) - \([a-z] < [a-z]\);/ && cmp && FNR - cmp <= 2 {
+			hit("a qsort comparator of a plain type: base/cmp.h", cmp)
+		}
+		/0xbf58476d1ce4e5b9/ { hit("a splitmix64 generator: base/rng.h") }
+		/\\\\u%04x/ { hit("a JSON string escaper: base/jsonw.h") }
+		$0 ~ quote_if { quote = FNR }
+		$0 ~ put_quote && quote && FNR == quote + 1 { hit("a CSV quote doubler: base/csv.h") }
+		/(hs_fail|hs_vfail)\([^,]+, HS_E(DATA|USAGE),.*out of memory/ {
+			hit("an allocation failure that is not HS_ENOMEM: base/error.h")
+		}
+		')
+}
+
+S="$T/tree"
+mkdir -p "$S/base" "$S/model" "$S/tui" "$S/query" "$S/build/release"
+cat >"$S/model/train.c" <<'EOF'
+static double now(void) { struct timespec ts; clock_gettime(CLOCK_MONOTONIC, &ts); return 0; }
+static int cmp_i64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+	return (x > y) - (x < y);
+}
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	h ^= v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
+EOF
+cat >"$S/query/print.c" <<'EOF'
+			if (c < 0x20) fprintf(out, "\\u%04x", c);
+		return hs_fail(err, HS_EDATA, "%s: out of memory", path);
+		return hs_fail(err, HS_ENOMEM, "%s: out of memory", path);
+EOF
+cat >"$S/tui/table.c" <<'EOF'
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', f);
+		fputc(*s, f);
+	}
+EOF
+printf 'clock_gettime(CLOCK_MONOTONIC, &ts);\n' >"$S/base/clock.c"
+printf 'clock_gettime(CLOCK_MONOTONIC, &ts);\n' >"$S/build/release/x.c"
+rules "$S" >"$T/made_up"
+cat >"$T/made_up.want" <<'EOF'
+model/train.c:1: a clock: base/clock.h (use base/)
+model/train.c:4: a qsort comparator of a plain type: base/cmp.h (use base/)
+model/train.c:7: a splitmix64 generator: base/rng.h (use base/)
+query/print.c:1: a JSON string escaper: base/jsonw.h (use base/)
+query/print.c:2: an allocation failure that is not HS_ENOMEM: base/error.h (use base/)
+tui/table.c:3: a CSV quote doubler: base/csv.h (use base/)
+EOF
+if diff "$T/made_up.want" "$T/made_up" >"$T/made_up.diff"; then
+	ok "base_once: the rules find the 6 copies of a made-up tree"
+else
+	bad "base_once: rules on a made-up tree" "$(tr '\n' '|' <"$T/made_up.diff")"
+fi
+
+rules "$ROOT" >"$T/real"
+if [ -s "$T/real" ]; then
+	while IFS= read -r line; do
+		bad "base_once" "$line"
+	done <"$T/real"
+else
+	ok "base_once: no clock, comparator, generator, JSON escaper or CSV quoter outside base/, no out of memory but HS_ENOMEM"
+fi
+exit 0
