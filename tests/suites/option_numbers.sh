@@ -5,8 +5,8 @@
 . tests/lib.sh
 
 H=$HLOSCOPE
-D="$T/demo"
-"$H" synth "$D" >/dev/null 2>"$T/err" || bad "option_numbers: synth" "$(head -c 300 "$T/err")"
+use_demo || exit 1
+D=$DEMO
 LAY=$(find "$D/npz/layout/xla/default/train" -name '*.npz' | sort | head -1)
 O="$T/out.svg"
 
