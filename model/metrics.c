@@ -145,6 +145,21 @@ double metrics_kendall_tau(const double *pred, const double *runtime, size_t n)
 	return (double)(p.concordant - p.discordant) / sqrt(d);
 }
 
+double metrics_kendall_tau_tiebroken(const double *pred, const double *runtime, size_t n)
+{
+	metrics_pairs p;
+	double d;
+
+	if (n < 2 || metrics_count_pairs(pred, runtime, n, &p) < 0)
+		return NAN;
+	if (p.ties_pred == p.pairs)
+		return NAN;
+	d = (double)p.pairs * (double)(p.pairs - p.ties_truth);
+	if (d <= 0)
+		return NAN;
+	return (double)(p.concordant - p.discordant) / sqrt(d);
+}
+
 double metrics_opa(const double *pred, const double *runtime, size_t n)
 {
 	metrics_pairs p;
@@ -153,9 +168,36 @@ double metrics_opa(const double *pred, const double *runtime, size_t n)
 	if (n < 2 || metrics_count_pairs(pred, runtime, n, &p) < 0)
 		return NAN;
 	ordered = p.pairs - p.ties_truth;
-	if (ordered <= 0)
+	if (ordered <= 0 || p.ties_pred == p.pairs)
 		return NAN;
 	return (double)p.concordant / (double)ordered;
+}
+
+int metrics_track_record(const double *pred, const double *runtime, const uint8_t *use, size_t n,
+			 metrics_record *out)
+{
+	double *p = malloc((n ? n : 1) * sizeof *p), *y = malloc((n ? n : 1) * sizeof *y);
+	size_t m = 0;
+
+	out->n = 0;
+	out->tau = out->tau_tiebroken = out->opa = NAN;
+	if (!p || !y) {
+		free(p);
+		free(y);
+		return -1;
+	}
+	for (size_t i = 0; i < n; i++)
+		if (!use || use[i]) {
+			p[m] = pred[i];
+			y[m++] = runtime[i];
+		}
+	out->n = (int64_t)m;
+	out->tau = metrics_kendall_tau(p, y, m);
+	out->tau_tiebroken = metrics_kendall_tau_tiebroken(p, y, m);
+	out->opa = metrics_opa(p, y, m);
+	free(p);
+	free(y);
+	return 0;
 }
 
 struct keyed {
@@ -183,6 +225,30 @@ int metrics_rank_order(const double *score, size_t n, int64_t *order)
 	for (size_t i = 0; i < n; i++)
 		order[i] = k[i].index;
 	free(k);
+	return 0;
+}
+
+int metrics_ranks(const double *score, size_t n, int64_t *rank, uint8_t *tied)
+{
+	int64_t *order = malloc((n ? n : 1) * sizeof *order);
+
+	if (!order || metrics_rank_order(score, n, order) < 0) {
+		free(order);
+		return -1;
+	}
+	for (size_t i = 0; i < n;) {
+		size_t j = i;
+
+		while (j + 1 < n && same(score[order[j + 1]], score[order[i]]))
+			j++;
+		for (size_t t = i; t <= j; t++) {
+			rank[order[t]] = (int64_t)i + 1;
+			if (tied)
+				tied[order[t]] = j > i;
+		}
+		i = j + 1;
+	}
+	free(order);
 	return 0;
 }
 

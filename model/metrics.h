@@ -34,11 +34,40 @@ int metrics_count_pairs(const double *pred, const double *runtime, size_t n,
  * NAN when n < 2 or when either vector is constant (0/0), as scipy. */
 double metrics_kendall_tau(const double *pred, const double *runtime, size_t n);
 
+/* Kendall's tau-b with the ties in `pred` broken at random, as its
+ * expected value over all tie-breaking orders:
+ *   (concordant - discordant) / sqrt(n0 * (n0 - n2)).
+ * A pair tied in pred becomes concordant or discordant with equal odds, so
+ * it adds nothing on average, and pred has no ties left to correct for.
+ * A predictor cannot gain by tying configs it cannot tell apart (tau-b
+ * would reward it).  NAN when n < 2 or either vector is constant. */
+double metrics_kendall_tau_tiebroken(const double *pred, const double *runtime, size_t n);
+
 /* Ordered-pair accuracy as the TpuGraphs paper defines it: among the pairs
  * whose runtimes differ, the share that the scores order the same way,
  * strictly (a tie in the scores counts as wrong).  NAN when no two runtimes
- * differ. */
+ * differ or when the scores are constant (as tau: nothing was ranked). */
 double metrics_opa(const double *pred, const double *runtime, size_t n);
+
+/* How well a predictor ranks a set of measured configs. */
+typedef struct metrics_record {
+	int64_t n;            /* configs counted */
+	double tau;           /* Kendall tau-b */
+	double tau_tiebroken; /* metrics_kendall_tau_tiebroken */
+	double opa;
+} metrics_record;
+
+/* The record over the configs i with use[i] != 0 (use NULL: all n).
+ * Undefined values are NAN as above.  Returns 0, or -1 when out of memory. */
+int metrics_track_record(const double *pred, const double *runtime, const uint8_t *use, size_t n,
+			 metrics_record *out);
+
+/* Competition ranks, the one ranking every view and command shows:
+ * rank[i] = 1 + the number of scores strictly lower than score[i], so ties
+ * share a rank (NAN sorts after every number, equal to other NANs).
+ * tied (may be NULL) receives 1 where another score equals score[i].
+ * Returns 0, or -1 when out of memory. */
+int metrics_ranks(const double *score, size_t n, int64_t *rank, uint8_t *tied);
 
 /* Top-k slowdown error: (best runtime among the k configs with the lowest
  * scores / best runtime overall) - 1.  Score ties are broken by the lower

@@ -76,7 +76,10 @@ int main(void)
 		CHECK("tau with constant runtimes is NAN", isnan(metrics_kendall_tau(a, k, 5)));
 		CHECK("tau of one element is NAN", isnan(metrics_kendall_tau(a, a, 1)));
 		CHECK_NEAR("opa of a perfect order is 1", metrics_opa(a, a, 5), 1, 1e-15);
-		CHECK_NEAR("opa with constant scores is 0 (ties count as wrong)", metrics_opa(k, a, 5), 0, 1e-15);
+		CHECK("opa with constant scores is NAN (as tau: nothing was ranked)", isnan(metrics_opa(k, a, 5)));
+		CHECK("tie-broken tau with constant scores is NAN", isnan(metrics_kendall_tau_tiebroken(k, a, 5)));
+		CHECK("tie-broken tau with constant runtimes is NAN", isnan(metrics_kendall_tau_tiebroken(a, k, 5)));
+		CHECK_NEAR("tie-broken tau without ties is tau-b", metrics_kendall_tau_tiebroken(a, b, 5), -1, 1e-15);
 		CHECK("opa with constant runtimes is NAN", isnan(metrics_opa(a, k, 5)));
 		CHECK_NEAR("top-k clamps k to n", metrics_topk_error(b, a, 5, 99), 0, 1e-15);
 		CHECK_NEAR("top-1 of the worst pick", metrics_topk_error(b, a, 5, 1), 4, 1e-15);
@@ -88,6 +91,69 @@ int main(void)
 		double p[3] = {1, 1, 2}, y[3] = {9, 3, 6};
 
 		CHECK_NEAR("top-1 breaks score ties by index", metrics_topk_error(p, y, 3, 1), 2, 1e-15);
+	}
+
+	/* Ties broken at random: p = {1, 1, 2}, y = {1, 2, 3} has two orders,
+	 * tau 1 (0 before 1) and 1/3 (1 before 0): mean 2/3, where tau-b says
+	 * 2 / sqrt(2 * 3). */
+	{
+		double p[3] = {1, 1, 2}, y[3] = {1, 2, 3};
+
+		CHECK_NEAR("tau-b rewards the tie", metrics_kendall_tau(p, y, 3), 2 / sqrt(6), 1e-15);
+		CHECK_NEAR("tie-broken tau is the mean over both orders", metrics_kendall_tau_tiebroken(p, y, 3),
+			   2.0 / 3.0, 1e-15);
+	}
+
+	/* A coarse predictor (two values) against random tie-breaking, drawn
+	 * 4000 times: the expectation matches the mean of the draws. */
+	{
+		enum { N = 40, DRAWS = 4000 };
+		rng g = rng_seed(7);
+		double p[N], y[N], q[N], sum = 0;
+
+		for (int i = 0; i < N; i++) {
+			y[i] = (double)rng_below(&g, 25);
+			p[i] = y[i] > 12 ? 1 : 0;
+		}
+		for (int d = 0; d < DRAWS; d++) {
+			for (int i = 0; i < N; i++)
+				q[i] = p[i] + 0.5 * rng_unit(&g);
+			sum += metrics_kendall_tau(q, y, N);
+		}
+		CHECK_NEAR("tie-broken tau equals the mean of random tie-breaks (+-0.01)",
+			   metrics_kendall_tau_tiebroken(p, y, N), sum / DRAWS, 0.01);
+		CHECK("tau-b of the coarse predictor is higher than tie-broken",
+		      metrics_kendall_tau(p, y, N) > metrics_kendall_tau_tiebroken(p, y, N) + 0.1);
+	}
+
+	/* One ranking: ties share the best rank and are marked. */
+	{
+		double s[6] = {0.5, 0.2, 0.5, NAN, 0.1, 0.5}, z[4] = {0, 0, 0, 0};
+		int64_t r[6];
+		uint8_t t[6];
+		int64_t want[6] = {3, 2, 3, 6, 1, 3};
+		uint8_t want_t[6] = {1, 0, 1, 0, 0, 1};
+		int ok = metrics_ranks(s, 6, r, t) == 0;
+
+		for (int i = 0; i < 6; i++)
+			ok = ok && r[i] == want[i] && t[i] == want_t[i];
+		CHECK("ranks: ties share the lowest rank, NAN last, ties marked", ok);
+		ok = metrics_ranks(z, 4, r, t) == 0;
+		for (int i = 0; i < 4; i++)
+			ok = ok && r[i] == 1 && t[i] == 1;
+		CHECK("ranks: all-zero scores are all rank 1, all tied", ok);
+	}
+
+	/* Track record over a subset. */
+	{
+		double p[6] = {1, 2, 3, 4, 5, 6}, y[6] = {1, 9, 2, 9, 3, 9};
+		uint8_t use[6] = {1, 0, 1, 0, 1, 0};
+		metrics_record rec;
+
+		CHECK("track record runs", metrics_track_record(p, y, use, 6, &rec) == 0);
+		CHECK("track record counts the used configs", rec.n == 3);
+		CHECK_NEAR("track record tau over the subset", rec.tau, 1, 1e-15);
+		CHECK_NEAR("track record opa over the subset", rec.opa, 1, 1e-15);
 	}
 
 	/* Random vectors with many ties against the O(n^2) count. */
