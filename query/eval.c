@@ -12,6 +12,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "model/metrics.h"
 #include "query/query_impl.h"
 
 /* ---- fields --------------------------------------------------------- */
@@ -413,42 +414,21 @@ int query_need_cost(query_session *s, hs_error *err)
 	return 0;
 }
 
-static const double *rank_keys;
-
-static int cmp_rank(const void *a, const void *b)
-{
-	double x = rank_keys[*(const int64_t *)a], y = rank_keys[*(const int64_t *)b];
-
-	if (x < y)
-		return -1;
-	if (x > y)
-		return 1;
-	return (*(const int64_t *)a > *(const int64_t *)b) - (*(const int64_t *)a < *(const int64_t *)b);
-}
-
-/* Competition ranks (1 = smallest; ties share the smallest rank). */
+/* Competition ranks (1 = smallest; ties share the smallest rank): the
+ * ranking every view shows (metrics_ranks). */
 static double *make_ranks(const double *v, int64_t n)
 {
 	double *r = malloc((size_t)(n ? n : 1) * sizeof *r);
-	int64_t *idx = malloc((size_t)(n ? n : 1) * sizeof *idx);
+	int64_t *k = malloc((size_t)(n ? n : 1) * sizeof *k);
 
-	if (!r || !idx) {
+	if (!r || !k || metrics_ranks(v, (size_t)n, k, NULL) < 0) {
 		free(r);
-		free(idx);
+		free(k);
 		return NULL;
 	}
 	for (int64_t i = 0; i < n; i++)
-		idx[i] = i;
-	rank_keys = v;
-	qsort(idx, (size_t)n, sizeof *idx, cmp_rank);
-	rank_keys = NULL;
-	for (int64_t i = 0; i < n; i++) {
-		if (i > 0 && v[idx[i]] == v[idx[i - 1]])
-			r[idx[i]] = r[idx[i - 1]];
-		else
-			r[idx[i]] = (double)(i + 1);
-	}
-	free(idx);
+		r[i] = (double)k[i];
+	free(k);
 	return r;
 }
 
