@@ -1,4 +1,4 @@
-/* cost.c - the analytic cost model.
+/* cost.c - the analytic cost model, per node.
  *
  * Per node (documented 140-wide features only; shapes decoded by
  * hlo_decode_shape, E(x) = elements of x's output, B(x) = its bytes):
@@ -25,27 +25,30 @@
  *                    nothing themselves: parameter, constant, tuple,
  *                    get-tuple-element, bitcast, after-all, add-dependency,
  *                    domain, opt-barrier, while, call, conditional (their
- *                    bodies are nodes of the graph and counted there).
- *   seconds          max(FLOPs / COST_PEAK_FLOPS, bytes / COST_HBM_BYTES_PER_S)
+ *                    bodies are nodes of the graph and counted there), and
+ *                    reshapes that only add or drop dims of size 1 (bitcasts).
  *
- * Config scores (cost_predict_configs), in nanoseconds:
+ *   compute   FLOPs / COST_PEAK_FLOPS; for convolution and dot times the
+ *             tile factor of the output (COST_T_MXU): the matrix unit
+ *             writes whole (8, 128) tiles, so a minor dim of 32 runs at a
+ *             quarter of the peak.
+ *   memory    bytes / COST_HBM_BYTES_PER_S
+ *   padding   (COST_T_PADDING) for convolution, dot, the reductions, copy
+ *             and transpose: sum over the output and every operand of
+ *             B * (tile factor - 1) / bandwidth, each tensor under its
+ *             layout (the recorded one here; cost_config.c passes a
+ *             config's).  Other ops are fused into their neighbours and
+ *             read what those hold.
+ *   overhead  (COST_T_OVERHEAD, layout graphs) COST_OP_SECONDS for ops that
+ *             run as kernels of their own: convolutions and dots, the
+ *             reductions, collectives, copy, transpose, sort, gather,
+ *             custom-call.  Elementwise and data-movement ops fuse.
+ *   seconds   max(compute, memory + padding) + copy + overhead
  *
- *   layout   sum of every node's seconds, plus per configurable node k:
- *            for each of its output, input (operand 0) and kernel (operand 1)
- *            tensors with a set layout L, B(tensor) * (pad(L) - pad(rec)) /
- *            bandwidth, where pad(L) = ceil(d0/128)*128/d0 * ceil(d1/8)*8/d1
- *            for the sizes d0, d1 of L's two most minor dimensions (TPU
- *            memory tiles are 8 x 128) and rec is the layout the graph
- *            records for that tensor; plus, for each configurable node j
- *            feeding k (prep's N_op links) whose output layout is set and
- *            differs from k's set input layout, a transpose copy of k's
- *            input, 2 * B(operand 0) / bandwidth.  Unset (-1) layouts
- *            are the compiler's choice and cost nothing extra.
- *   tile     T * pad + n_tiles * COST_TILE_STEP_SECONDS, where T is the
- *            sum of every node's seconds, the output tile t_i =
- *            output_bounds_i (config features 8..13; 0 = untiled) over the
- *            root's output dims d_i, n_tiles = prod ceil(d_i / t_i) and
- *            pad = prod(ceil(d_i / t_i) * t_i) / prod(d_i).
+ * Tile factor of a tensor under a layout (cost_pad_factor): the minor dim
+ * rounded up to a multiple of 128 over its size, times the second minor
+ * rounded up to a multiple of 8; dims of size 1 are skipped (they take no
+ * space), dims a partial layout leaves to the compiler count as unpadded.
  */
 #include "model/cost.h"
 
@@ -53,25 +56,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "loader/hlo.h"
-#include "model/prep.h"
-
-#define LINK_HOPS 3
-
 struct ops {
 	int conv, dot, reduce, reduce_window, select_scatter, bn_grad, bn_inf, bn_train, fft,
-		all_reduce, reduce_scatter;
-	int free_ops[16];
-	int n_free;
+		all_reduce, reduce_scatter, copy, transpose, sort, gather, custom_call, reshape;
 };
 
 static void resolve_ops(struct ops *o)
 {
-	static const char *const free_names[] = {
-		"parameter", "constant", "tuple", "get-tuple-element", "bitcast", "after-all",
-		"add-dependency", "domain", "opt-barrier", "while", "call", "conditional",
-	};
-
 	o->conv = hlo_opcode_id("convolution");
 	o->dot = hlo_opcode_id("dot");
 	o->reduce = hlo_opcode_id("reduce");
@@ -83,17 +74,50 @@ static void resolve_ops(struct ops *o)
 	o->fft = hlo_opcode_id("fft");
 	o->all_reduce = hlo_opcode_id("all-reduce");
 	o->reduce_scatter = hlo_opcode_id("reduce-scatter");
-	o->n_free = 0;
-	for (size_t i = 0; i < sizeof free_names / sizeof free_names[0]; i++)
-		o->free_ops[o->n_free++] = hlo_opcode_id(free_names[i]);
+	o->copy = hlo_opcode_id("copy");
+	o->transpose = hlo_opcode_id("transpose");
+	o->sort = hlo_opcode_id("sort");
+	o->gather = hlo_opcode_id("gather");
+	o->custom_call = hlo_opcode_id("custom-call");
+	o->reshape = hlo_opcode_id("reshape");
 }
 
-static int is_free(const struct ops *o, int op)
+static int is_named(int op, const char *const *names, size_t n)
 {
-	for (int i = 0; i < o->n_free; i++)
-		if (o->free_ops[i] == op)
+	for (size_t i = 0; i < n; i++)
+		if (hlo_opcode_id(names[i]) == op)
 			return 1;
 	return 0;
+}
+
+/* COST_C_* bits of an opcode. */
+static uint8_t op_class(const struct ops *o, int op)
+{
+	static const char *const free_names[] = {
+		"parameter", "constant", "tuple", "get-tuple-element", "bitcast", "after-all",
+		"add-dependency", "domain", "opt-barrier", "while", "call", "conditional",
+	};
+	/* Outputs whose layout is fixed: set by the caller, or by a library
+	 * kernel rather than a fusion. */
+	static const char *const fixed_names[] = {
+		"parameter", "get-tuple-element", "custom-call", "sort", "while", "call", "conditional", "infeed",
+	};
+	hlo_category cat = hlo_opcode_category(op);
+	uint8_t c = 0;
+
+	if (is_named(op, free_names, sizeof free_names / sizeof free_names[0]))
+		c |= COST_C_FREE;
+	if (op == o->conv || op == o->dot)
+		c |= COST_C_MXU;
+	if (op == o->conv || op == o->dot || cat == HLO_CAT_REDUCTION || op == o->copy || op == o->transpose)
+		c |= COST_C_TILED;
+	if (cat == HLO_CAT_CONVOLUTION || cat == HLO_CAT_REDUCTION || cat == HLO_CAT_COLLECTIVE ||
+	    op == o->copy || op == o->transpose || op == o->sort || op == o->gather || op == o->custom_call)
+		c |= COST_C_KERNEL;
+	if (!(cat == HLO_CAT_CONVOLUTION || cat == HLO_CAT_COLLECTIVE ||
+	      is_named(op, fixed_names, sizeof fixed_names / sizeof fixed_names[0])))
+		c |= COST_C_ADOPTS;
+	return c;
 }
 
 static double elems(const hlo_shape *s)
@@ -101,12 +125,14 @@ static double elems(const hlo_shape *s)
 	return s->valid && !s->is_tuple ? (double)s->element_count : 0;
 }
 
-static void operand_shape(const hs_graph *g, int64_t v, int i, hlo_shape *s)
+static const hlo_shape *operand(const cost_graph *cg, int64_t v, int i)
 {
+	static const hlo_shape none;
+	const hs_graph *g = cg->g;
+
 	if (graph_n_operands(g, v) > i)
-		hlo_decode_shape(graph_feat(g, g->operand_idx[g->operand_off[v] + i]), g->feat_width, s);
-	else
-		memset(s, 0, sizeof *s);
+		return &cg->shape[g->operand_idx[g->operand_off[v] + i]];
+	return &none;
 }
 
 static double dot_contracted(const hlo_shape *l, const hlo_shape *r, const hlo_shape *o)
@@ -128,295 +154,231 @@ static double dot_contracted(const hlo_shape *l, const hlo_shape *r, const hlo_s
 	return sqrt(el * er / (eo * bt));
 }
 
-static void node_cost(const hs_graph *g, const struct ops *ops, int64_t v, cost_estimate *c)
+static double node_flops(const cost_graph *cg, const struct ops *ops, int64_t v)
 {
-	const float *f = graph_feat(g, v);
-	int op = g->opcode[v];
-	hlo_shape out, in0, in1;
-	double eo, flops = 0, bytes = 0, win;
+	const float *f = graph_feat(cg->g, v);
+	int op = cg->g->opcode[v];
+	const hlo_shape *out = &cg->shape[v], *in0 = operand(cg, v, 0);
+	double eo = elems(out), win = f[HLO_F_WINDOW_SIZE + 7] > 0 ? f[HLO_F_WINDOW_SIZE + 7] : 1;
 
-	hlo_decode_shape(f, g->feat_width, &out);
-	operand_shape(g, v, 0, &in0);
-	eo = elems(&out);
-	win = f[HLO_F_WINDOW_SIZE + 7] > 0 ? f[HLO_F_WINDOW_SIZE + 7] : 1;
 	if (op == ops->conv) {
 		int fd = (int)f[HLO_F_CONV_DIMS + 1];
 		double cin = 1, groups = f[HLO_F_FEATURE_GROUP_COUNT] >= 1 ? f[HLO_F_FEATURE_GROUP_COUNT] : 1;
 
-		if (in0.valid && fd >= 0 && fd < in0.rank && in0.dims[fd] > 0)
-			cin = (double)in0.dims[fd];
-		flops = 2 * eo * win * cin / groups;
-	} else if (op == ops->dot) {
-		operand_shape(g, v, 1, &in1);
-		flops = 2 * eo * dot_contracted(&in0, &in1, &out);
-	} else if (op == ops->reduce || op == ops->all_reduce || op == ops->reduce_scatter) {
-		flops = elems(&in0);
-	} else if (op == ops->reduce_window) {
-		flops = eo * win;
-	} else if (op == ops->select_scatter) {
-		flops = elems(&in0) * win;
-	} else if (op == ops->bn_grad || op == ops->bn_inf || op == ops->bn_train) {
-		flops = 5 * elems(&in0);
-	} else if (op == ops->fft) {
-		flops = eo > 1 ? 5 * eo * log2(eo) : 0;
-	} else if (hlo_opcode_category(op) == HLO_CAT_ELEMENTWISE) {
-		flops = eo;
+		if (in0->valid && fd >= 0 && fd < in0->rank && in0->dims[fd] > 0)
+			cin = (double)in0->dims[fd];
+		return 2 * eo * win * cin / groups;
 	}
-	if (!is_free(ops, op)) {
-		bytes = (double)hlo_shape_bytes(&out);
-		for (int64_t e = g->operand_off[v]; e < g->operand_off[v + 1]; e++) {
-			hlo_shape s;
+	if (op == ops->dot)
+		return 2 * eo * dot_contracted(in0, operand(cg, v, 1), out);
+	if (op == ops->reduce || op == ops->all_reduce || op == ops->reduce_scatter)
+		return elems(in0);
+	if (op == ops->reduce_window)
+		return eo * win;
+	if (op == ops->select_scatter)
+		return elems(in0) * win;
+	if (op == ops->bn_grad || op == ops->bn_inf || op == ops->bn_train)
+		return 5 * elems(in0);
+	if (op == ops->fft)
+		return eo > 1 ? 5 * eo * log2(eo) : 0;
+	if (hlo_opcode_category(op) == HLO_CAT_ELEMENTWISE)
+		return eo;
+	return 0;
+}
 
-			hlo_decode_shape(graph_feat(g, g->operand_idx[e]), g->feat_width, &s);
-			bytes += (double)hlo_shape_bytes(&s);
+int cost_available(const hs_graph *g)
+{
+	return g->feat_width == HLO_NODE_FEATURES;
+}
+
+const char *cost_unavailable_reason(const hs_graph *g)
+{
+	return cost_available(g) ? "" : "features are not the documented 140";
+}
+
+/* ---- layouts and tiles ---------------------------------------------------------- */
+
+cost_lay cost_lay_of(const int *l, int n, const hlo_shape *s)
+{
+	cost_lay r = {-1, -1};
+
+	for (int i = 0; i < n; i++) {
+		int d = l[i];
+
+		if (d < 0 || d >= s->rank)
+			break;
+		if (s->dims[d] == 1)
+			continue;
+		if (r.m0 < 0) {
+			r.m0 = d;
+		} else if (d != r.m0) {
+			r.m1 = d;
+			break;
 		}
 	}
-	c->flops = flops;
+	return r;
+}
+
+cost_lay cost_lay_recorded(const hlo_shape *s)
+{
+	int l[HLO_MAX_RANK];
+
+	if (s->has_layout)
+		return cost_lay_of(s->minor_to_major, s->rank, s);
+	for (int i = 0; i < s->rank && i < HLO_MAX_RANK; i++)
+		l[i] = s->rank - 1 - i;
+	return cost_lay_of(l, s->rank, s);
+}
+
+int cost_lay_equal(cost_lay a, cost_lay b)
+{
+	return a.m0 == b.m0 && a.m1 == b.m1;
+}
+
+static double round_up(double d, double t)
+{
+	return ceil(d / t) * t / d;
+}
+
+double cost_pad_factor(const hlo_shape *s, cost_lay l)
+{
+	double f = 1;
+
+	if (!s->valid || s->is_tuple)
+		return 1;
+	if (l.m0 >= 0 && l.m0 < s->rank && s->dims[l.m0] > 0)
+		f *= round_up((double)s->dims[l.m0], COST_TILE_MINOR);
+	if (l.m1 >= 0 && l.m1 < s->rank && s->dims[l.m1] > 0)
+		f *= round_up((double)s->dims[l.m1], COST_TILE_SECOND_MINOR);
+	return f;
+}
+
+/* ---- per node ----------------------------------------------------------------- */
+
+/* A reshape that only adds or drops dims of size 1 keeps every element
+ * where it was: XLA turns it into a bitcast, which moves nothing. */
+static int only_unit_dims_differ(const hlo_shape *a, const hlo_shape *b)
+{
+	int i = 0, j = 0;
+
+	if (!a->valid || !b->valid || a->is_tuple || b->is_tuple)
+		return 0;
+	for (;;) {
+		while (i < a->rank && a->dims[i] == 1)
+			i++;
+		while (j < b->rank && b->dims[j] == 1)
+			j++;
+		if (i == a->rank || j == b->rank)
+			return i == a->rank && j == b->rank;
+		if (a->dims[i++] != b->dims[j++])
+			return 0;
+	}
+}
+
+int cost_graph_init(cost_graph *cg, const hs_graph *g)
+{
+	size_t n = (size_t)(g->n_nodes ? g->n_nodes : 1);
+	struct ops ops;
+
+	memset(cg, 0, sizeof *cg);
+	cg->g = g;
+	cg->shape = calloc(n, sizeof *cg->shape);
+	cg->flops = calloc(n, sizeof *cg->flops);
+	cg->bytes_out = calloc(n, sizeof *cg->bytes_out);
+	cg->cls = calloc(n, sizeof *cg->cls);
+	if (!cg->shape || !cg->flops || !cg->bytes_out || !cg->cls) {
+		cost_graph_free(cg);
+		return -1;
+	}
+	if (!cost_available(g))
+		return 0;
+	cg->layout_overhead = g->kind == HS_KIND_LAYOUT;
+	resolve_ops(&ops);
+	for (int64_t v = 0; v < g->n_nodes; v++) {
+		hlo_decode_shape(graph_feat(g, v), g->feat_width, &cg->shape[v]);
+		cg->bytes_out[v] = (double)hlo_shape_bytes(&cg->shape[v]);
+		cg->cls[v] = op_class(&ops, g->opcode[v]);
+	}
+	for (int64_t v = 0; v < g->n_nodes; v++) {
+		cg->flops[v] = node_flops(cg, &ops, v);
+		if (g->opcode[v] == ops.reshape && graph_n_operands(g, v) == 1 &&
+		    only_unit_dims_differ(&cg->shape[v], operand(cg, v, 0)))
+			cg->cls[v] |= COST_C_FREE;
+	}
+	return 0;
+}
+
+void cost_graph_free(cost_graph *cg)
+{
+	free(cg->shape);
+	free(cg->flops);
+	free(cg->bytes_out);
+	free(cg->cls);
+	memset(cg, 0, sizeof *cg);
+}
+
+void cost_node(const cost_graph *cg, int64_t v, cost_lay out, const cost_lay *ops, unsigned terms,
+	       cost_estimate *c)
+{
+	const hs_graph *g = cg->g;
+	uint8_t cls = cg->cls[v];
+	double bytes = 0, pad = 0, mxu = 1;
+
+	memset(c, 0, sizeof *c);
+	if (!cost_available(g))
+		return;
+	if (!(cls & COST_C_FREE)) {
+		bytes = cg->bytes_out[v];
+		if (cls & COST_C_TILED)
+			pad += cg->bytes_out[v] * (cost_pad_factor(&cg->shape[v], out) - 1);
+		for (int64_t e = g->operand_off[v]; e < g->operand_off[v + 1]; e++) {
+			int64_t o = g->operand_idx[e];
+
+			bytes += cg->bytes_out[o];
+			if ((cls & COST_C_TILED) && (!(cls & COST_C_MXU) || (terms & COST_T_MXU_OPERANDS))) {
+				cost_lay l = ops ? ops[e - g->operand_off[v]] : cost_lay_recorded(&cg->shape[o]);
+
+				pad += cg->bytes_out[o] * (cost_pad_factor(&cg->shape[o], l) - 1);
+			}
+		}
+	}
+	if ((cls & COST_C_MXU) && (terms & COST_T_MXU))
+		mxu = cost_pad_factor(&cg->shape[v], out);
+	c->flops = cg->flops[v];
 	c->bytes = bytes;
-	c->seconds = fmax(flops / COST_PEAK_FLOPS, bytes / COST_HBM_BYTES_PER_S);
+	c->compute = c->flops * mxu / COST_PEAK_FLOPS;
+	c->memory = bytes / COST_HBM_BYTES_PER_S;
+	c->padding = terms & COST_T_PADDING ? pad / COST_HBM_BYTES_PER_S : 0;
+	c->overhead = cg->layout_overhead && (cls & COST_C_KERNEL) && (terms & COST_T_OVERHEAD) ? COST_OP_SECONDS : 0;
+	c->seconds = fmax(c->compute, c->memory + c->padding) + c->overhead;
 }
 
 void cost_analytic(const hs_graph *g, cost_estimate *out)
 {
-	struct ops ops;
+	cost_graph cg;
 
-	if (g->feat_width != HLO_NODE_FEATURES) {
-		memset(out, 0, (size_t)g->n_nodes * sizeof *out);
+	memset(out, 0, (size_t)g->n_nodes * sizeof *out);
+	if (!cost_available(g) || cost_graph_init(&cg, g) < 0)
 		return;
-	}
-	resolve_ops(&ops);
 	for (int64_t v = 0; v < g->n_nodes; v++)
-		node_cost(g, &ops, v, &out[v]);
+		cost_node(&cg, v, cost_lay_recorded(&cg.shape[v]), NULL, COST_T_ALL, &out[v]);
+	cost_graph_free(&cg);
 }
 
 cost_estimate cost_total(const cost_estimate *est, int64_t n)
 {
-	cost_estimate t = {0, 0, 0};
+	cost_estimate t;
 
+	memset(&t, 0, sizeof t);
 	for (int64_t i = 0; i < n; i++) {
 		t.flops += est[i].flops;
 		t.bytes += est[i].bytes;
+		t.compute += est[i].compute;
+		t.memory += est[i].memory;
+		t.padding += est[i].padding;
+		t.copy += est[i].copy;
+		t.overhead += est[i].overhead;
 		t.seconds += est[i].seconds;
 	}
 	return t;
-}
-
-static double graph_seconds(const hs_graph *g)
-{
-	cost_estimate *est = malloc((size_t)(g->n_nodes ? g->n_nodes : 1) * sizeof *est);
-	double s;
-
-	if (!est)
-		return NAN;
-	cost_analytic(g, est);
-	s = cost_total(est, g->n_nodes).seconds;
-	free(est);
-	return s;
-}
-
-/* ---- layout ------------------------------------------------------------------- */
-
-/* Padding factor of a layout (minor-to-major dims l[0..]) over shape s. */
-static double pad_factor(const int *l, int r, const hlo_shape *s)
-{
-	double f = 1;
-
-	if (r >= 1 && l[0] >= 0 && l[0] < s->rank && s->dims[l[0]] > 0) {
-		double d = (double)s->dims[l[0]];
-
-		f *= ceil(d / COST_TILE_MINOR) * COST_TILE_MINOR / d;
-	}
-	if (r >= 2 && l[1] >= 0 && l[1] < s->rank && s->dims[l[1]] > 0) {
-		double d = (double)s->dims[l[1]];
-
-		f *= ceil(d / COST_TILE_SECOND_MINOR) * COST_TILE_SECOND_MINOR / d;
-	}
-	return f;
-}
-
-/* Seconds of padding traffic for one tensor under a 6-value layout. */
-static double layout_penalty(const float *l6, const hlo_shape *s)
-{
-	int l[6], r = 0;
-
-	if (!s->valid || s->is_tuple || s->rank < 1)
-		return 0;
-	for (int i = 0; i < 6; i++) {
-		l[i] = (int)l6[i];
-		if (l6[i] >= 0)
-			r = i + 1;
-	}
-	if (r == 0 || !s->has_layout)
-		return 0;
-	return (double)hlo_shape_bytes(s) *
-	       (pad_factor(l, r, s) - pad_factor(s->minor_to_major, s->rank, s)) / COST_HBM_BYTES_PER_S;
-}
-
-typedef struct layout_terms {
-	prep *p;
-	double *entry_pen;  /* [n_entries] seconds */
-	double *copy;       /* [K] seconds of a transpose of k's input */
-} layout_terms;
-
-static void terms_free(layout_terms *t)
-{
-	prep_free(t->p);
-	free(t->entry_pen);
-	free(t->copy);
-}
-
-static int layout_prepare(hs_graph *g, layout_terms *t, hs_error *err)
-{
-	prep_opts po = {.radius = 0, .cfg_hops = LINK_HOPS};
-	int width_ok = g->feat_width == HLO_NODE_FEATURES && g->ncf_width == HLO_LAYOUT_CONFIG_FEATURES;
-
-	memset(t, 0, sizeof *t);
-	t->p = prep_layout(g, &po, err);
-	if (!t->p)
-		return -1;
-	t->entry_pen = calloc((size_t)(t->p->n_entries ? t->p->n_entries : 1), sizeof *t->entry_pen);
-	t->copy = calloc((size_t)(t->p->K ? t->p->K : 1), sizeof *t->copy);
-	if (!t->entry_pen || !t->copy) {
-		terms_free(t);
-		return hs_fail(err, HS_ENOMEM, "%s: out of memory costing the layout configs", g->name);
-	}
-	if (!width_ok)
-		return 0; /* no shapes to reason about: only the base time */
-	for (int64_t k = 0; k < t->p->K; k++) {
-		int64_t v = t->p->cfg_node[k];
-		hlo_shape sh[3];
-
-		hlo_decode_shape(graph_feat(g, v), g->feat_width, &sh[0]);
-		operand_shape(g, v, 0, &sh[1]);
-		operand_shape(g, v, 1, &sh[2]);
-		t->copy[k] = 2.0 * (double)hlo_shape_bytes(&sh[1]) / COST_HBM_BYTES_PER_S;
-		for (int64_t e = t->p->entry_base[k]; e < t->p->entry_base[k + 1]; e++) {
-			const float *val = t->p->entry_val + (size_t)e * (size_t)t->p->ncf_width;
-
-			for (int s = 0; s < 3; s++)
-				t->entry_pen[e] += layout_penalty(val + 6 * s, &sh[s]);
-		}
-	}
-	return 0;
-}
-
-/* Seconds node k adds in config c. */
-static double node_term(const layout_terms *t, int64_t c, int64_t k)
-{
-	const prep *p = t->p;
-	const int32_t *row = p->rows + (size_t)c * (size_t)p->K;
-	int32_t in = p->entry_in[row[k]];
-	double s = t->entry_pen[row[k]];
-
-	if (in == -1)
-		return s;
-	for (int64_t i = p->nop_off[k]; i < p->nop_off[k + 1]; i++) {
-		int32_t out = p->entry_out[row[p->nop_idx[i]]];
-
-		if (out != -1 && out != in)
-			s += t->copy[k];
-	}
-	return s;
-}
-
-/* ---- tile --------------------------------------------------------------------- */
-
-static double tile_factor(const hs_graph *g, int64_t c, const hlo_shape *root, double *tiles)
-{
-	double pad = 1, n = 1;
-	const float *cf = g->config_feat + (size_t)c * (size_t)g->config_width;
-
-	*tiles = 1;
-	if (g->config_width != HLO_TILE_CONFIG_FEATURES || !root->valid)
-		return 1;
-	for (int i = 0; i < root->rank && i < 6; i++) {
-		double d = (double)root->dims[i], t = cf[8 + i];
-
-		if (d <= 0)
-			continue;
-		if (t <= 0 || t > d)
-			t = d;
-		n *= ceil(d / t);
-		pad *= ceil(d / t) * t / d;
-	}
-	*tiles = n;
-	return pad;
-}
-
-/* The root's output shape: the last node marked is_root, else the last. */
-static void root_shape(const hs_graph *g, hlo_shape *root)
-{
-	int64_t r = g->n_nodes - 1;
-
-	for (int64_t v = 0; v < g->n_nodes; v++)
-		if (g->feat_width > HLO_F_IS_ROOT && graph_feat(g, v)[HLO_F_IS_ROOT] > 0.5f)
-			r = v;
-	if (r >= 0)
-		hlo_decode_shape(graph_feat(g, r), g->feat_width, root);
-	else
-		memset(root, 0, sizeof *root);
-}
-
-int cost_tile_terms(const hs_graph *g, double *pad, double *tiles, double *base_seconds)
-{
-	hlo_shape root;
-
-	if (g->kind != HS_KIND_TILE)
-		return -1;
-	*base_seconds = graph_seconds(g);
-	if (isnan(*base_seconds))
-		return -1;
-	root_shape(g, &root);
-	for (int64_t c = 0; c < g->n_configs; c++)
-		pad[c] = tile_factor(g, c, &root, &tiles[c]);
-	return 0;
-}
-
-int cost_predict_configs(hs_graph *g, double *out, hs_error *err)
-{
-	double base = graph_seconds(g);
-
-	if (isnan(base))
-		return hs_fail(err, HS_ENOMEM, "%s: out of memory costing the configs", g->name);
-	if (g->kind == HS_KIND_TILE) {
-		hlo_shape root;
-
-		root_shape(g, &root);
-		for (int64_t c = 0; c < g->n_configs; c++) {
-			double tiles, pad = tile_factor(g, c, &root, &tiles);
-
-			out[c] = (base * pad + tiles * COST_TILE_STEP_SECONDS) * 1e9;
-		}
-		return 0;
-	}
-	layout_terms t;
-
-	if (layout_prepare(g, &t, err) < 0)
-		return -1;
-	for (int64_t c = 0; c < g->n_configs; c++) {
-		double s = base;
-
-		for (int64_t k = 0; k < t.p->K; k++)
-			s += node_term(&t, c, k);
-		out[c] = s * 1e9;
-	}
-	terms_free(&t);
-	return 0;
-}
-
-int cost_node_contributions(hs_graph *g, int64_t a, int64_t b, double *out, hs_error *err)
-{
-	layout_terms t;
-
-	if (g->kind != HS_KIND_LAYOUT)
-		return hs_fail(err, HS_EUSAGE, "%s: per-node contributions need a layout graph", g->name);
-	if (a < 0 || b < 0 || a >= g->n_configs || b >= g->n_configs)
-		return hs_fail(err, HS_EUSAGE, "%s: config index out of range (0..%lld)", g->name,
-			       (long long)g->n_configs - 1);
-	if (layout_prepare(g, &t, err) < 0)
-		return -1;
-	for (int64_t k = 0; k < t.p->K; k++)
-		out[k] = (node_term(&t, b, k) - node_term(&t, a, k)) * 1e9;
-	terms_free(&t);
-	return 0;
 }

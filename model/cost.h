@@ -1,8 +1,11 @@
 /* cost.h - analytic per-node cost, no training needed.
  *
  * FLOPs and bytes moved for every node from its decoded features, and a
- * roofline time on a documented TPU-like machine (see cost.c for the
- * formulas and constants).
+ * time on a documented TPU-like machine: a roofline of compute and memory
+ * that also counts what layouts change (the (8, 128) memory tiles, the
+ * copies a layout forces) and a fixed cost per kernel.  cost.c holds the
+ * per-node formulas, cost_config.c the config scores; docs/model.md gives
+ * each term's reasoning and what it does to Kendall's tau on real files.
  *
  * The machine is one TensorCore of a TPU v3 chip (a chip has two):
  * 123 TFLOP/s bf16 and 900 GB/s HBM per chip, so half of each per core.
@@ -14,30 +17,63 @@
 
 #include "base/error.h"
 #include "loader/graph.h"
+#include "loader/hlo.h"
 
 #define COST_PEAK_FLOPS 61.5e12      /* FLOP/s, one TPU v3 core, bf16 matrix units */
 #define COST_HBM_BYTES_PER_S 450e9   /* bytes/s, one TPU v3 core's share of HBM */
 #define COST_TILE_STEP_SECONDS 0.35e-6 /* fixed cost of one tile (grid step) */
+#define COST_OP_SECONDS 1e-6         /* fixed cost of an op run as a kernel of its own */
 #define COST_TILE_MINOR 128          /* TPU memory tiles: (8, 128) elements */
 #define COST_TILE_SECOND_MINOR 8
 
+/* The terms beyond the plain roofline, as bits (for measuring each one:
+ * `hloscope eval --analytic-terms`).  COST_T_ALL is what every command uses. */
+enum {
+	COST_T_MXU = 1,      /* conv/dot compute padded to whole (8, 128) output tiles */
+	COST_T_PADDING = 2,  /* memory traffic of tile padding */
+	COST_T_COPY = 4,     /* copies a layout forces between producer and consumer */
+	COST_T_OVERHEAD = 8, /* fixed cost per kernel */
+	COST_T_ALL = 15,
+	/* Not in COST_T_ALL (docs/model.md says why): the padding of conv and
+	 * dot operands, on top of COST_T_PADDING. */
+	COST_T_MXU_OPERANDS = 16
+};
+
+/* One node's estimate; times in seconds. */
 typedef struct cost_estimate {
-	double flops;   /* floating-point operations */
-	double bytes;   /* bytes read (operands) + written (output) */
-	double seconds; /* roofline: max(flops / peak, bytes / bandwidth) */
+	double flops;    /* floating-point operations */
+	double bytes;    /* bytes read (operands) + written (output), unpadded */
+	double compute;  /* flops / peak (times the MXU tile padding of a conv's or dot's output) */
+	double memory;   /* bytes / bandwidth */
+	double padding;  /* tile padding of a conv's, dot's, reduction's, copy's or transpose's
+			  * operands and output / bandwidth */
+	double copy;     /* copies forced into the node's operands by a layout change */
+	double overhead; /* fixed cost (layout graphs: ops run as kernels of their own) */
+	double seconds;  /* max(compute, memory + padding) + copy + overhead */
 } cost_estimate;
 
-/* Fills out[g->n_nodes].  Never fails on a loaded graph.  Graphs whose
- * node features are not the documented 140 give all zeros. */
+/* 1 when the analytic estimate can read the graph: node features are the
+ * documented 140.  Otherwise every estimate is 0 and callers say "n/a"
+ * with cost_unavailable_reason(). */
+int cost_available(const hs_graph *g);
+const char *cost_unavailable_reason(const hs_graph *g);
+
+/* Fills out[g->n_nodes] under the layouts the graph records.  Never fails
+ * on a loaded graph.  Graphs whose node features are not the documented
+ * 140 give all zeros. */
 void cost_analytic(const hs_graph *g, cost_estimate *out);
 
-/* Sum of out[0..n) (flops, bytes and seconds each summed). */
+/* Sum of out[0..n) (every field summed). */
 cost_estimate cost_total(const cost_estimate *est, int64_t n);
 
 /* Analytic score per config in nanoseconds (out[g->n_configs]), lower =
- * predicted faster; see cost.c for the layout and tile formulas.  Loads
- * node configs as needed.  Returns 0 or -1 with err set. */
+ * predicted faster, with every term.  Loads node configs as needed.
+ * Errors: features are not the documented 140 (HS_EUSAGE), out of memory.
+ * Returns 0 or -1 with err set. */
 int cost_predict_configs(hs_graph *g, double *out, hs_error *err);
+
+/* The same with only the terms in `terms` (COST_T_* bits). */
+int cost_predict_configs_terms(hs_graph *g, unsigned terms, double *out, hs_error *err);
 
 /* Tile graphs: the terms of the tile score, per config: pad[c] and
  * tiles[c] (arrays of g->n_configs), and the graph's total node time.
@@ -46,7 +82,53 @@ int cost_tile_terms(const hs_graph *g, double *pad, double *tiles, double *base_
 
 /* Layout graphs: per configurable node k, the analytic estimate's part of
  * score(b) - score(a) (out[g->n_cfg_nodes], ns; they sum to the
- * difference).  Returns 0 or -1 with err set. */
+ * difference).  A non-configurable node whose time depends on the config
+ * (it reads a configurable node's output) is shared equally among its
+ * configurable producers.  Returns 0 or -1 with err set. */
 int cost_node_contributions(hs_graph *g, int64_t a, int64_t b, double *out, hs_error *err);
+
+/* ---- for cost_config.c ---------------------------------------------------- */
+
+/* The two most minor dimensions of a tensor that are laid out: dims of size
+ * 1 take no space and are skipped (-1: not known). */
+typedef struct cost_lay {
+	int m0, m1;
+} cost_lay;
+
+/* Layout of shape s from minor-to-major entries l[0..n) (-1 and dims out
+ * of range end the list: the compiler picks the rest). */
+cost_lay cost_lay_of(const int *l, int n, const hlo_shape *s);
+/* The recorded layout of s (row-major when the graph records none). */
+cost_lay cost_lay_recorded(const hlo_shape *s);
+/* Size factor of s stored in (8, 128) tiles under l: the minor dim padded
+ * to a multiple of 128, the second minor to a multiple of 8. */
+double cost_pad_factor(const hlo_shape *s, cost_lay l);
+int cost_lay_equal(cost_lay a, cost_lay b);
+
+/* Per-node facts computed once per graph. */
+typedef struct cost_graph {
+	const hs_graph *g;
+	hlo_shape *shape;     /* [n_nodes] decoded output shapes */
+	double *flops;           /* [n_nodes] */
+	double *bytes_out;       /* [n_nodes] B(output) */
+	uint8_t *cls;            /* [n_nodes] COST_C_* bits */
+	int layout_overhead;     /* per-op overhead applies (layout graphs) */
+} cost_graph;
+
+enum {
+	COST_C_FREE = 1,     /* moves nothing itself */
+	COST_C_MXU = 2,      /* convolution, dot */
+	COST_C_TILED = 4,    /* padding counts: conv, dot, reductions, copy, transpose */
+	COST_C_KERNEL = 8,   /* runs as a kernel of its own: pays COST_OP_SECONDS */
+	COST_C_ADOPTS = 16   /* can write any layout its consumer asks for (fused) */
+};
+
+/* Returns 0, or -1 (out of memory).  cost_graph_free() releases it. */
+int cost_graph_init(cost_graph *cg, const hs_graph *g);
+void cost_graph_free(cost_graph *cg);
+/* Node v's estimate with its output laid out as `out` and its operands as
+ * ops[graph_n_operands(g, v)] (NULL: the recorded layouts).  copy is 0. */
+void cost_node(const cost_graph *cg, int64_t v, cost_lay out, const cost_lay *ops, unsigned terms,
+	       cost_estimate *c);
 
 #endif
