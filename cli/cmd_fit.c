@@ -1,6 +1,7 @@
-/* hloscope fit FILE --train-fraction F [--seed S] [--json]: the autotuning
- * case.  Fits on a random fraction of one graph's measured configs and
- * reports how well it ranks the rest (see model/fit.h). */
+/* hloscope fit FILE (--train-fraction F | --measured LIST|CSV) [--seed S]
+ * [--top K] [--json]: the autotuning case.  Fits on some of one graph's
+ * measured configs (a random fraction, or the ones named) and ranks the
+ * rest; --top K lists the K configs to try next (see model/fit.h). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,101 +12,324 @@
 #include "cli/commands.h"
 #include "cli/modelcli.h"
 #include "loader/graph.h"
+#include "model/calibrate.h"
 #include "model/fit.h"
+#include "model/metrics.h"
+#include "model/units.h"
 
-int cmd_fit(int argc, char **argv)
+typedef struct fit_args {
+	const char *file, *measured;
+	double frac;
+	long long seed, top;
+	int json;
+} fit_args;
+
+static int parse_args(int argc, char **argv, fit_args *a)
 {
-	const char *file = NULL;
-	double frac = NAN;
-	long long seed = 1;
-	int json = 0, rc = 0;
-	hs_error err = {0};
-	hs_graph *g;
-	fit_result r;
-
+	memset(a, 0, sizeof *a);
+	a->frac = NAN;
+	a->seed = 1;
+	a->top = -1;
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--train-fraction")) {
-			if (i + 1 >= argc || hs_parse_double(argv[i + 1], &frac) < 0)
+			if (i + 1 >= argc || hs_parse_double(argv[i + 1], &a->frac) < 0)
 				return cli_usage_error("fit", "--train-fraction wants a number between 0 and 1");
 			i++;
-		} else if (!strcmp(argv[i], "--seed")) {
-			seed = i + 1 < argc ? cli_parse_count(argv[i + 1]) : -1;
-			if (seed < 0)
-				return cli_usage_error("fit", "--seed wants a non-negative integer");
+		} else if (!strcmp(argv[i], "--measured")) {
+			if (i + 1 >= argc)
+				return cli_usage_error("fit", "--measured wants a list of configs (0,5,10-19) or a CSV file");
+			a->measured = argv[++i];
+		} else if (!strcmp(argv[i], "--seed") || !strcmp(argv[i], "--top")) {
+			long long v = i + 1 < argc ? cli_parse_count(argv[i + 1]) : -1;
+
+			if (v < 0)
+				return cli_usage_error("fit", "%s wants a non-negative integer", argv[i]);
+			*(argv[i][2] == 's' ? &a->seed : &a->top) = v;
 			i++;
 		} else if (!strcmp(argv[i], "--json")) {
-			json = 1;
+			a->json = 1;
 		} else if (argv[i][0] == '-' && argv[i][1]) {
 			return cli_usage_error("fit", "unknown option '%s'", argv[i]);
-		} else if (!file) {
-			file = argv[i];
+		} else if (!a->file) {
+			a->file = argv[i];
 		} else {
 			return cli_usage_error("fit", "one FILE only (got '%s' too)", argv[i]);
 		}
 	}
-	if (!file)
+	if (!a->file)
 		return cli_usage_error("fit", "a FILE is required");
-	if (isnan(frac))
-		return cli_usage_error("fit", "--train-fraction F is required");
-	if (!(frac > 0 && frac < 1))
-		return cli_usage_error("fit", "--train-fraction must be between 0 and 1 (exclusive), got %g", frac);
-	if (!(g = graph_open(file, &err)))
-		return cli_report(&err);
-	if (fit_heldout(g, frac, (uint64_t)seed, &r, NULL, NULL, &err) < 0) {
-		rc = cli_report(&err);
-		graph_free(g);
-		return rc;
-	}
-	if (json) {
-		jsonw w;
+	if (isnan(a->frac) == !a->measured)
+		return cli_usage_error("fit", "one of --train-fraction F or --measured LIST|CSV is required");
+	if (!a->measured && !(a->frac > 0 && a->frac < 1))
+		return cli_usage_error("fit", "--train-fraction must be between 0 and 1 (exclusive), got %g", a->frac);
+	return 0;
+}
 
-		jsonw_init(&w, stdout, 1);
-		jsonw_obj_begin(&w);
-		jsonw_key(&w, "file"), jsonw_str(&w, file);
-		jsonw_key(&w, "kind"), jsonw_str(&w, graph_kind_name(g->kind));
-		jsonw_key(&w, "configs"), jsonw_int(&w, g->n_configs);
-		jsonw_key(&w, "train_fraction"), jsonw_num(&w, frac);
-		jsonw_key(&w, "seed"), jsonw_int(&w, seed);
-		jsonw_key(&w, "train_configs"), jsonw_int(&w, r.n_train);
-		jsonw_key(&w, "heldout_configs"), jsonw_int(&w, r.n_heldout);
-		jsonw_key(&w, "features"), jsonw_int(&w, r.n_features);
-		jsonw_key(&w, "target"), jsonw_str(&w, r.target);
-		jsonw_key(&w, "lambda"), jsonw_num(&w, r.lambda);
-		if (g->kind == HS_KIND_LAYOUT) {
-			jsonw_key(&w, "kernel");
-			jsonw_obj_begin(&w);
-			jsonw_key(&w, "node_choices"), jsonw_num(&w, r.kernel[0]);
-			jsonw_key(&w, "values"), jsonw_num(&w, r.kernel[1]);
-			jsonw_key(&w, "counts"), jsonw_num(&w, r.kernel[2]);
-			jsonw_obj_end(&w);
-		}
-		jsonw_key(&w, "cv_kendall_tau"), jsonw_num(&w, r.cv_tau);
-		jsonw_key(&w, "heldout_kendall_tau"), jsonw_num(&w, r.heldout_tau);
-		jsonw_key(&w, "heldout_opa"), jsonw_num(&w, r.heldout_opa);
-		jsonw_obj_end(&w);
-		if (jsonw_finish(&w, &err) < 0)
-			rc = cli_report(&err);
-	} else {
-		printf("%s: %s, %lld configs\n", file, graph_kind_name(g->kind), (long long)g->n_configs);
-		printf("fit on %lld configs (seed %lld), ranked the other %lld\n", (long long)r.n_train, seed,
-		       (long long)r.n_heldout);
-		if (g->kind == HS_KIND_LAYOUT)
-			printf("model: kernel ridge on %lld layout features (kernel weights: node choices %.3g, "
-			       "values %.3g, counts %.3g), %s target, lambda %g", (long long)r.n_features, r.kernel[0],
-			       r.kernel[1], r.kernel[2], r.target, r.lambda);
-		else
-			printf("model: kernel ridge on %lld tile config features, %s target, lambda %g",
-			       (long long)r.n_features, r.target, r.lambda);
-		if (!isnan(r.cv_tau))
-			printf(" (3-fold CV tau %.4f)", r.cv_tau);
-		printf("\n");
-		if (isnan(r.heldout_tau))
-			printf("held-out Kendall tau: n/a (the held-out runtimes or scores are all equal)\n");
-		else
-			printf("held-out Kendall tau: %.4f\n", r.heldout_tau);
-		if (!isnan(r.heldout_opa))
-			printf("held-out ordered-pair accuracy: %.4f\n", r.heldout_opa);
+/* What fit produced, for the printers. */
+typedef struct fit_out {
+	hs_graph *g;
+	fit_result r;
+	double *pred, *rt; /* scores; runtimes trained on */
+	uint8_t *is_train, *measured;
+	int64_t *order;    /* configs by score, best first */
+	int64_t *rank;
+	uint8_t *tied;
+	calib cal;         /* scores -> time, fitted on the training configs */
+	int csv;           /* runtimes came from a file: only the measured ones are known */
+	int decimals;      /* for times: enough to tell the shown ones apart */
+} fit_out;
+
+/* The runtime of c is known (for display and checking). */
+static int known(const fit_out *o, int64_t c)
+{
+	return o->csv ? o->measured[c] : o->g->labeled;
+}
+
+/* A config to try next: not measured (--measured), or not trained on. */
+static int candidate(const fit_out *o, int64_t c)
+{
+	return o->measured ? !o->measured[c] : !o->is_train[c];
+}
+
+static void fmt_time(const fit_out *o, double v, char *buf, size_t cap)
+{
+	if (isnan(v))
+		snprintf(buf, cap, "-");
+	else if (o->g->kind == HS_KIND_LAYOUT)
+		units_ns(buf, cap, v, o->decimals);
+	else
+		snprintf(buf, cap, "%.*f", o->decimals + 1, v);
+}
+
+/* Enough decimals to tell apart the times print_next shows. */
+static void choose_decimals(fit_out *o, long long top)
+{
+	int64_t n = o->g->n_configs, m = 0;
+	double *v = malloc((size_t)(2 * n + 1) * sizeof *v);
+
+	o->decimals = 3;
+	if (!v)
+		return;
+	for (int64_t i = 0; i < n && m < 2 * top; i++) {
+		int64_t c = o->order[i];
+
+		if (!candidate(o, c))
+			continue;
+		if (o->cal.ok)
+			v[m++] = calib_apply(&o->cal, o->pred[c]);
+		if (known(o, c))
+			v[m++] = o->rt[c];
 	}
-	graph_free(g);
+	o->decimals = units_decimals(v, (size_t)m, 3, 9);
+	free(v);
+}
+
+static const char *runtime_key(const hs_graph *g)
+{
+	return g->kind == HS_KIND_TILE ? "runtime_normalized" : "runtime_ns";
+}
+
+static void json_config(jsonw *w, const fit_out *o, int64_t c)
+{
+	const char *pk = o->g->kind == HS_KIND_TILE ? "predicted_normalized" : "predicted_ns";
+
+	jsonw_obj_begin(w);
+	jsonw_key(w, "config"), jsonw_int(w, c);
+	jsonw_key(w, "score"), jsonw_num(w, o->pred[c]);
+	jsonw_key(w, "rank"), jsonw_int(w, o->rank[c]);
+	jsonw_key(w, "tied"), jsonw_bool(w, o->tied[c]);
+	if (o->cal.ok)
+		jsonw_key(w, pk), jsonw_num(w, calib_apply(&o->cal, o->pred[c]));
+	jsonw_key(w, runtime_key(o->g)), jsonw_num(w, known(o, c) ? o->rt[c] : NAN);
+	jsonw_obj_end(w);
+}
+
+static int print_json(const fit_args *a, const fit_out *o, hs_error *err)
+{
+	const hs_graph *g = o->g;
+	const fit_result *r = &o->r;
+	jsonw w;
+
+	jsonw_init(&w, stdout, 1);
+	jsonw_obj_begin(&w);
+	jsonw_key(&w, "file"), jsonw_str(&w, a->file);
+	jsonw_key(&w, "kind"), jsonw_str(&w, graph_kind_name(g->kind));
+	jsonw_key(&w, "configs"), jsonw_int(&w, g->n_configs);
+	if (a->measured)
+		jsonw_key(&w, "measured"), jsonw_str(&w, a->measured);
+	else
+		jsonw_key(&w, "train_fraction"), jsonw_num(&w, a->frac);
+	jsonw_key(&w, "seed"), jsonw_int(&w, a->seed);
+	jsonw_key(&w, "train_configs"), jsonw_int(&w, r->n_train);
+	jsonw_key(&w, "train_cap"), jsonw_int(&w, r->cap);
+	jsonw_key(&w, "train_capped"), jsonw_bool(&w, r->capped);
+	jsonw_key(&w, "heldout_configs"), jsonw_int(&w, r->n_heldout);
+	jsonw_key(&w, "heldout_measured"), jsonw_int(&w, r->n_checked);
+	jsonw_key(&w, "features"), jsonw_int(&w, r->n_features);
+	jsonw_key(&w, "target"), jsonw_str(&w, r->target);
+	jsonw_key(&w, "lambda"), jsonw_num(&w, r->lambda);
+	if (g->kind == HS_KIND_LAYOUT) {
+		jsonw_key(&w, "kernel");
+		jsonw_obj_begin(&w);
+		jsonw_key(&w, "node_choices"), jsonw_num(&w, r->kernel[0]);
+		jsonw_key(&w, "values"), jsonw_num(&w, r->kernel[1]);
+		jsonw_key(&w, "counts"), jsonw_num(&w, r->kernel[2]);
+		jsonw_obj_end(&w);
+	}
+	jsonw_key(&w, "cv_kendall_tau"), jsonw_num(&w, r->cv_tau);
+	jsonw_key(&w, "heldout_kendall_tau"), jsonw_num(&w, r->heldout_tau);
+	jsonw_key(&w, "heldout_kendall_tau_tiebroken"), jsonw_num(&w, r->heldout_tau_tiebroken);
+	jsonw_key(&w, "heldout_opa"), jsonw_num(&w, r->heldout_opa);
+	jsonw_key(&w, "calibrated"), jsonw_bool(&w, o->cal.ok);
+	jsonw_key(&w, "heldout");
+	jsonw_arr_begin(&w);
+	for (int64_t c = 0; c < g->n_configs; c++)
+		if (!o->is_train[c])
+			json_config(&w, o, c);
+	jsonw_arr_end(&w);
+	if (a->top >= 0) {
+		long long shown = 0;
+
+		jsonw_key(&w, "next");
+		jsonw_arr_begin(&w);
+		for (int64_t i = 0; i < g->n_configs && shown < a->top; i++)
+			if (candidate(o, o->order[i])) {
+				json_config(&w, o, o->order[i]);
+				shown++;
+			}
+		jsonw_arr_end(&w);
+	}
+	jsonw_obj_end(&w);
+	return jsonw_finish(&w, err);
+}
+
+static void print_metric(const char *name, double v, const char *why)
+{
+	if (isnan(v))
+		printf("held-out %s: n/a (%s)\n", name, why);
+	else
+		printf("held-out %s: %.4f\n", name, v);
+}
+
+/* The K best-scored configs not trained on (with --measured: not measured). */
+static void print_next(const fit_args *a, const fit_out *o)
+{
+	long long shown = 0;
+	char t[48], m[48];
+
+	printf("\nnext to try: the %lld best-ranked configs that were %s%s\n", a->top,
+	       o->measured ? "not measured" : "not trained on",
+	       o->cal.ok ? " (predicted time calibrated on the configs trained on)" : " (scores: lower is faster)");
+	printf("%6s %8s %16s %16s\n", "rank", "config", o->cal.ok ? "predicted" : "score", "measured");
+	for (int64_t i = 0; i < o->g->n_configs && shown < a->top; i++) {
+		int64_t c = o->order[i];
+
+		if (!candidate(o, c))
+			continue;
+		if (o->cal.ok)
+			fmt_time(o, calib_apply(&o->cal, o->pred[c]), t, sizeof t);
+		else
+			snprintf(t, sizeof t, "%.6g", o->pred[c]);
+		fmt_time(o, known(o, c) ? o->rt[c] : NAN, m, sizeof m);
+		printf("%5lld%s %8lld %16s %16s\n", (long long)o->rank[c], o->tied[c] ? "=" : " ", (long long)c, t,
+		       m);
+		shown++;
+	}
+}
+
+static void print_text(const fit_args *a, const fit_out *o)
+{
+	const hs_graph *g = o->g;
+	const fit_result *r = &o->r;
+	const char *why = o->r.n_checked < 2 ? "no measured runtimes to check against"
+					     : "the held-out runtimes or scores are all equal";
+
+	printf("%s: %s, %lld configs\n", a->file, graph_kind_name(g->kind), (long long)g->n_configs);
+	printf("fit on %lld %sconfigs (seed %lld), ranked the other %lld\n", (long long)r->n_train,
+	       a->measured ? "measured " : "", a->seed, (long long)r->n_heldout);
+	if (r->capped)
+		printf("note: %lld configs asked for; this graph trains on at most %lld (the training-set cap)\n",
+		       (long long)r->n_wanted, (long long)r->cap);
+	if (g->kind == HS_KIND_LAYOUT)
+		printf("model: kernel ridge on %lld layout features (kernel weights: node choices %.3g, "
+		       "values %.3g, counts %.3g), %s target, lambda %g", (long long)r->n_features, r->kernel[0],
+		       r->kernel[1], r->kernel[2], r->target, r->lambda);
+	else
+		printf("model: kernel ridge on %lld tile config features, %s target, lambda %g",
+		       (long long)r->n_features, r->target, r->lambda);
+	if (!isnan(r->cv_tau))
+		printf(" (3-fold CV tau %.4f)", r->cv_tau);
+	printf("\n");
+	if (r->n_checked >= 2 && r->n_checked < r->n_heldout)
+		printf("checked on the %lld held-out configs with a measured runtime\n", (long long)r->n_checked);
+	print_metric("Kendall tau", r->heldout_tau, why);
+	print_metric("Kendall tau, ties broken at random", r->heldout_tau_tiebroken, why);
+	print_metric("ordered-pair accuracy", r->heldout_opa, why);
+	if (a->top > 0)
+		print_next(a, o);
+}
+
+static void fit_out_free(fit_out *o)
+{
+	free(o->pred);
+	free(o->is_train);
+	free(o->measured);
+	free(o->order);
+	free(o->rank);
+	free(o->tied);
+	calib_free(&o->cal);
+	graph_free(o->g);
+}
+
+int cmd_fit(int argc, char **argv)
+{
+	fit_args a;
+	fit_out o;
+	fit_opts fo;
+	hs_error err = {0};
+	double *csv_rt = NULL;
+	int rc;
+	size_t n;
+
+	if ((rc = parse_args(argc, argv, &a)) != 0)
+		return rc;
+	memset(&o, 0, sizeof o);
+	if (!(o.g = graph_open(a.file, &err)))
+		return cli_report(&err);
+	n = (size_t)(o.g->n_configs ? o.g->n_configs : 1);
+	o.pred = malloc(n * sizeof *o.pred);
+	o.is_train = malloc(n);
+	o.order = malloc(n * sizeof *o.order);
+	o.rank = malloc(n * sizeof *o.rank);
+	o.tied = malloc(n);
+	if (a.measured)
+		o.measured = malloc(n);
+	if (!o.pred || !o.is_train || !o.order || !o.rank || !o.tied || (a.measured && !o.measured)) {
+		hs_fail(&err, HS_ENOMEM, "out of memory");
+		goto fail;
+	}
+	if (a.measured && mcli_measured(a.measured, o.g->n_configs, o.measured, &csv_rt, &err) < 0)
+		goto fail;
+	fo = (fit_opts){.fraction = a.frac, .seed = (uint64_t)a.seed, .measured = o.measured, .runtime = csv_rt};
+	o.rt = csv_rt ? csv_rt : o.g->runtime;
+	if (fit_run(o.g, &fo, &o.r, o.pred, o.is_train, &err) < 0 ||
+	    metrics_rank_order(o.pred, n, o.order) < 0 || metrics_ranks(o.pred, n, o.rank, o.tied) < 0 ||
+	    calib_fit(o.pred, o.rt, o.is_train, o.g->n_configs, &o.cal, &err) < 0)
+		goto fail;
+	o.csv = csv_rt != NULL;
+	choose_decimals(&o, a.top > 0 ? a.top : 0);
+	if (a.json) {
+		if (print_json(&a, &o, &err) < 0)
+			goto fail;
+	} else {
+		print_text(&a, &o);
+	}
+	free(csv_rt);
+	fit_out_free(&o);
+	return 0;
+fail:
+	rc = cli_report(&err);
+	free(csv_rt);
+	fit_out_free(&o);
 	return rc;
 }

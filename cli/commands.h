@@ -15,7 +15,7 @@
 	X("train", cmd_train, "PATH... -o MODEL [--epochs N] [--seed S] [--threads N] [--valid PATH]", "train the learned config rankers (layout and tile heads)") \
 	X("eval", cmd_eval, "PATH... [--model MODEL] [--json]", "Kendall tau, OPA and top-k slowdown errors of a model") \
 	X("predict", cmd_predict, "FILE... [--model MODEL] [--csv|--json] [--top N]", "score and rank every config (--csv: Kaggle submission)") \
-	X("fit", cmd_fit, "FILE --train-fraction F [--seed S] [--json]", "fit on a fraction of one graph's configs, rank the rest") \
+	X("fit", cmd_fit, "FILE --train-fraction F | --measured LIST|CSV [--seed S] [--top K] [--json]", "fit on some of one graph's measured configs, rank the rest") \
 	X("dot", cmd_dot, "FILE REGION -o OUT|--text [-T FMT] [--heat F|cost] [--limit N] [--force]", "draw a region with Graphviz (--help)") \
 	X("compare", cmd_compare, "FILE A B [--json] [--all] [--model M] [--file2 F] [--sort contribution|id] [--no-predict]", "two configs side by side (A, B: index, best, worst, default)") \
 	X("query", cmd_query, "FILE ['QUERY'...] [-f SCRIPT] [--csv|--json] [--model M] [--time]", "run queries (or a script, or stdin); try QUERY = help") \

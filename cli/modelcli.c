@@ -67,3 +67,98 @@ void mcli_kaggle_id(const char *path, int kind, const char *name, char *buf, siz
 	else
 		snprintf(buf, cap, "tile:%s:%s", e.collection[0] ? e.collection : "xla", name);
 }
+
+static int measured_file(const char *path, int64_t n, uint8_t *measured, double **runtime, hs_error *err)
+{
+	FILE *f = fopen(path, "r");
+	char line[512];
+	long lineno = 0;
+	double *rt;
+
+	if (!f)
+		return hs_fail(err, HS_EUSAGE, "%s: %s", path, strerror(errno));
+	if (!(rt = malloc((size_t)(n ? n : 1) * sizeof *rt))) {
+		fclose(f);
+		return hs_fail(err, HS_EDATA, "out of memory");
+	}
+	for (int64_t i = 0; i < n; i++)
+		rt[i] = NAN;
+	while (fgets(line, sizeof line, f)) {
+		char *p = line, *end;
+		long long c;
+		double v;
+
+		lineno++;
+		p += strspn(p, " \t");
+		if (*p == '\n' || *p == '\r' || *p == '\0' || *p == '#')
+			continue;
+		errno = 0;
+		c = strtoll(p, &end, 10);
+		if (end == p || *end != ',') {
+			if (lineno == 1)
+				continue; /* a header */
+			goto bad;
+		}
+		p = end + 1;
+		v = strtod(p, &end);
+		if (end == p || errno || !(v > 0) || !isfinite(v) || strspn(end, " \t\r\n") != strlen(end))
+			goto bad;
+		if (c < 0 || c >= n) {
+			fclose(f);
+			free(rt);
+			return hs_fail(err, HS_EUSAGE, "%s:%ld: config %lld is out of range 0..%lld", path, lineno, c,
+				       (long long)n - 1);
+		}
+		measured[c] = 1;
+		rt[c] = v;
+	}
+	fclose(f);
+	*runtime = rt;
+	return 0;
+bad:
+	fclose(f);
+	free(rt);
+	return hs_fail(err, HS_EUSAGE, "%s:%ld: expected CONFIG,RUNTIME_NS (a config index and a positive runtime)",
+		       path, lineno);
+}
+
+int mcli_measured(const char *arg, int64_t n, uint8_t *measured, double **runtime, hs_error *err)
+{
+	struct stat st;
+	const char *p = arg;
+
+	*runtime = NULL;
+	memset(measured, 0, (size_t)n);
+	if (stat(arg, &st) == 0 && S_ISREG(st.st_mode))
+		return measured_file(arg, n, measured, runtime, err);
+	while (*p) {
+		char *end;
+		long long a, b;
+
+		errno = 0;
+		a = strtoll(p, &end, 10);
+		if (end == p || a < 0)
+			goto bad;
+		b = a;
+		if (*end == '-') {
+			const char *q = end + 1;
+
+			b = strtoll(q, &end, 10);
+			if (end == q || b < a)
+				goto bad;
+		}
+		if (errno || (*end && *end != ','))
+			goto bad;
+		if (b >= n)
+			return hs_fail(err, HS_EUSAGE, "--measured: config %lld is out of range 0..%lld", b, (long long)n - 1);
+		for (long long c = a; c <= b; c++)
+			measured[c] = 1;
+		p = *end ? end + 1 : end;
+		if (*end && !*p)
+			goto bad;
+	}
+	return 0;
+bad:
+	return hs_fail(err, HS_EUSAGE,
+		       "--measured: '%s' is neither a file nor a list of configs (e.g. 0,5,10-19) near '%s'", arg, p);
+}

@@ -7,6 +7,7 @@
 #define HS_MODELCLI_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "base/error.h"
 
@@ -21,6 +22,14 @@ typedef struct mcli_files {
  * exist or cannot be read). */
 int mcli_collect(mcli_files *f, const char *arg, hs_error *err);
 void mcli_files_free(mcli_files *f);
+
+/* `fit --measured ARG` for a graph of n configs: ARG is a file of
+ * "config,runtime" lines (a header line is skipped; runtimes in ns), or a
+ * list of config indices and ranges ("0,5,10-19").  Sets measured[i] = 1
+ * for each config named; with a file, *runtime becomes a new array [n]
+ * (NAN where not measured, freed by the caller), else stays NULL.
+ * Errors (HS_EUSAGE) name the file and line, or the list item. */
+int mcli_measured(const char *arg, int64_t n, uint8_t *measured, double **runtime, hs_error *err);
 
 /* The Kaggle submission ID of a file: "layout:COLLECTION:SEARCH:NAME" or
  * "tile:COLLECTION:NAME", from the folders in its path ("xla" and

@@ -447,7 +447,7 @@ static void scratch_free(scratch *s)
 }
 
 /* Mean 3-fold tau over the training set for one candidate. */
-static double cv_tau(const hs_graph *g, const int64_t *train, int64_t n, const double *G, int rank,
+static double cv_tau(const double *rt, const int64_t *train, int64_t n, const double *G, int rank,
 		     double lam, scratch *s)
 {
 	double sum = 0;
@@ -470,7 +470,7 @@ static double cv_tau(const hs_graph *g, const int64_t *train, int64_t n, const d
 				return NAN;
 			for (int64_t a = 0; a < ns; a++)
 				ids[a] = train[s->S[a]];
-			if (make_target(g->runtime, ids, ns, rank, s->y) < 0) {
+			if (make_target(rt, ids, ns, rank, s->y) < 0) {
 				free(ids);
 				return NAN;
 			}
@@ -485,7 +485,7 @@ static double cv_tau(const hs_graph *g, const int64_t *train, int64_t n, const d
 			for (int64_t a = 0; a < ns; a++)
 				v += s->alpha[a] * (G[i * n + s->S[a]] - s->r[i] - s->r[s->S[a]] + gbar);
 			s->score[t] = v;
-			s->truth[t] = g->runtime[train[i]];
+			s->truth[t] = rt[train[i]];
 		}
 		double t = metrics_kendall_tau(s->score, s->truth, (size_t)nt);
 
@@ -638,140 +638,240 @@ static const mix layout_mixes[] = {
 };
 static const mix tile_mix = {{1, 0, 0}};
 
+/* One fit: the training set, the model chosen by cross-validation, the
+ * scores. */
+typedef struct fitrun {
+	hs_graph *g;
+	fitdata f;
+	scratch s;
+	const double *rt;     /* runtimes to train on */
+	int64_t C, n_tr, n_cv;
+	int64_t *perm;        /* [C] training configs first */
+	double k0;
+	const mix *mixes;
+	int n_mix;
+	const mix *best_mix;
+	double best_lam, best_cv;
+	int best_rank;
+	double *all;          /* [C] scores */
+} fitrun;
+
+static void fitrun_free(fitrun *x)
+{
+	fitdata_free(&x->f);
+	scratch_free(&x->s);
+	free(x->perm);
+	free(x->all);
+}
+
+/* Features, the cap, and the kernel candidates. */
+static int prepare(fitrun *x, hs_graph *g, fit_result *r, hs_error *err)
+{
+	x->g = g;
+	x->C = g->n_configs;
+	x->f.kind = g->kind;
+	x->f.C = x->C;
+	x->k0 = 1;
+	x->mixes = &tile_mix;
+	x->n_mix = 1;
+	r->cap = FIT_MAX_TRAIN;
+	if ((g->kind == HS_KIND_LAYOUT ? layout_features(g, &x->f, err) : tile_features(g, &x->f, err)) < 0)
+		return -1;
+	if (g->kind == HS_KIND_LAYOUT) {
+		x->mixes = layout_mixes;
+		x->n_mix = (int)(sizeof layout_mixes / sizeof layout_mixes[0]);
+		if (x->f.n_used > 0) {
+			int64_t c2 = (int64_t)sqrt(GRAM_BUDGET / (double)x->f.n_used);
+
+			if (c2 < r->cap)
+				r->cap = c2 > 30 ? c2 : 30;
+			x->k0 = 1.0 / (double)x->f.n_used;
+		}
+	}
+	x->best_mix = &x->mixes[0];
+	x->best_lam = 0.3;
+	x->best_rank = 1;
+	x->best_cv = -INFINITY;
+	return 0;
+}
+
+/* perm[0..n_tr) is the training set: a random share of all configs, or a
+ * random subset (at most the cap) of the measured ones. */
+static int training_set(fitrun *x, const fit_opts *o, fit_result *r, hs_error *err)
+{
+	hs_graph *g = x->g;
+	hs_splitmix gen = hs_splitmix_seed(o->seed);
+	int64_t C = x->C, n_meas = 0;
+
+	if (!(x->perm = malloc((size_t)(C ? C : 1) * sizeof *x->perm)))
+		return hs_fail(err, HS_ENOMEM, "%s: out of memory fitting", g->name);
+	for (int64_t c = 0; c < C; c++)
+		x->perm[c] = c;
+	if (o->measured) {
+		/* the measured configs first, shuffled */
+		for (int64_t c = 0; c < C; c++)
+			n_meas += o->measured[c] != 0;
+		for (int64_t c = 0, m = 0; c < C; c++)
+			if (o->measured[c])
+				x->perm[m++] = c;
+		for (int64_t c = 0, m = n_meas; c < C; c++)
+			if (!o->measured[c])
+				x->perm[m++] = c;
+		hs_splitmix_shuffle(&gen, x->perm, n_meas);
+		r->n_wanted = n_meas;
+	} else {
+		hs_splitmix_shuffle(&gen, x->perm, C);
+		r->n_wanted = (int64_t)llround(o->fraction * (double)C);
+	}
+	x->n_tr = r->n_wanted < r->cap ? r->n_wanted : r->cap;
+	r->capped = x->n_tr < r->n_wanted;
+	if (x->n_tr < 2 || C - x->n_tr < 2) {
+		if (o->measured)
+			return hs_fail(err, HS_EUSAGE,
+				       "%s: %lld configs, %lld measured: fitting needs at least 2 measured configs "
+				       "and 2 others to rank", g->name, (long long)C, (long long)n_meas);
+		return hs_fail(err, HS_EUSAGE,
+			       "%s: %lld configs: a fraction of %g leaves %lld to fit and %lld to rank; "
+			       "both need at least 2", g->name, (long long)C, o->fraction,
+			       (long long)(x->n_tr > 0 ? x->n_tr : 0), (long long)(C - x->n_tr > 0 ? C - x->n_tr : 0));
+	}
+	x->n_cv = x->n_tr < CV_MAX ? x->n_tr : CV_MAX;
+	return 0;
+}
+
+static int alloc_scratch(fitrun *x, hs_error *err)
+{
+	size_t nn = (size_t)x->n_tr * (size_t)x->n_tr, C = (size_t)x->C;
+	int lay = x->g->kind == HS_KIND_LAYOUT;
+	scratch *s = &x->s;
+
+	s->G = malloc(nn * sizeof *s->G);
+	s->G1 = lay ? malloc(nn * sizeof *s->G1) : NULL;
+	s->G0 = lay ? malloc(nn * sizeof *s->G0) : NULL;
+	s->Gm = malloc(nn * sizeof *s->Gm);
+	s->Gc = malloc((size_t)x->n_cv * (size_t)x->n_cv * sizeof *s->Gc);
+	s->work = malloc(nn * sizeof *s->work);
+	s->alpha = malloc((size_t)x->n_tr * sizeof *s->alpha);
+	s->r = malloc((size_t)x->n_tr * sizeof *s->r);
+	s->y = malloc((size_t)x->n_tr * sizeof *s->y);
+	s->score = malloc(C * sizeof *s->score);
+	s->truth = malloc(C * sizeof *s->truth);
+	s->S = malloc((size_t)x->n_tr * sizeof *s->S);
+	s->T = malloc((size_t)x->n_tr * sizeof *s->T);
+	x->all = malloc(C * sizeof *x->all);
+	if (!s->G || (lay && (!s->G1 || !s->G0)) || !s->Gm || !s->Gc || !s->work || !s->alpha || !s->r ||
+	    !s->y || !s->score || !s->truth || !s->S || !s->T || !x->all ||
+	    grams(&x->f, x->perm, x->n_tr, s->G, s->G1, s->G0) < 0)
+		return hs_fail(err, HS_ENOMEM, "%s: out of memory fitting", x->g->name);
+	return 0;
+}
+
+/* Target, ridge strength and kernel mix by 3-fold CV on the first n_cv
+ * training configs. */
+static void select_model(fitrun *x)
+{
+	int64_t n = x->n_tr, m = x->n_cv;
+	scratch *s = &x->s;
+
+	if (m < 3 * FOLDS)
+		return;
+	for (int mi = 0; mi < x->n_mix; mi++) {
+		mix_gram(s, n, &x->mixes[mi], x->k0, s->Gm);
+		for (int64_t a = 0; a < m; a++)
+			for (int64_t b = 0; b < m; b++)
+				s->Gc[a * m + b] = s->Gm[a * n + b];
+		for (int rank = 1; rank >= 0; rank--)
+			for (size_t li = 0; li < N_LAMBDA; li++) {
+				double t = cv_tau(x->rt, x->perm, m, s->Gc, rank, lambdas[li], s);
+
+				if (!isnan(t) && t > x->best_cv) {
+					x->best_cv = t;
+					x->best_lam = lambdas[li];
+					x->best_rank = rank;
+					x->best_mix = &x->mixes[mi];
+				}
+			}
+	}
+}
+
+static int final_fit(fitrun *x, hs_error *err)
+{
+	scratch *s = &x->s;
+	double gbar, ym;
+
+	mix_gram(s, x->n_tr, x->best_mix, x->k0, s->Gm);
+	for (int64_t i = 0; i < x->n_tr; i++)
+		s->S[i] = i;
+	if (make_target(x->rt, x->perm, x->n_tr, x->best_rank, s->y) < 0 ||
+	    kr_solve(s->Gm, x->n_tr, s->S, x->n_tr, s->y, x->best_lam, s->alpha, s->r, &gbar, &ym, s->work) < 0 ||
+	    score_all(&x->f, x->perm, x->n_tr, s->alpha, ym, x->best_mix, x->k0, x->all) < 0)
+		return hs_fail(err, HS_EDATA, "%s: the ridge system could not be solved", x->g->name);
+	return 0;
+}
+
+/* Metrics over the configs not trained on whose runtime is known. */
+static void heldout_metrics(fitrun *x, const fit_opts *o, fit_result *r)
+{
+	int64_t m = 0;
+
+	for (int64_t i = x->n_tr; i < x->C; i++) {
+		int64_t c = x->perm[i];
+
+		if (o->runtime ? !(o->measured && o->measured[c]) : !x->g->labeled)
+			continue;
+		x->s.score[m] = x->all[c];
+		x->s.truth[m++] = x->rt[c];
+	}
+	r->n_checked = m;
+	r->heldout_tau = metrics_kendall_tau(x->s.score, x->s.truth, (size_t)m);
+	r->heldout_tau_tiebroken = metrics_kendall_tau_tiebroken(x->s.score, x->s.truth, (size_t)m);
+	r->heldout_opa = metrics_opa(x->s.score, x->s.truth, (size_t)m);
+}
+
+int fit_run(hs_graph *g, const fit_opts *o, fit_result *r, double *pred, uint8_t *is_train, hs_error *err)
+{
+	fitrun x;
+	int rc = -1;
+
+	memset(&x, 0, sizeof x);
+	memset(r, 0, sizeof *r);
+	r->heldout_tau = r->heldout_tau_tiebroken = r->heldout_opa = r->cv_tau = NAN;
+	if (!o->measured && !(o->fraction > 0 && o->fraction < 1))
+		return hs_fail(err, HS_EUSAGE, "--train-fraction must be between 0 and 1 (exclusive)");
+	if (!o->runtime && !g->labeled)
+		return hs_fail(err, HS_EUSAGE, "%s: no measured runtimes (test split): nothing to fit", g->name);
+	x.rt = o->runtime ? o->runtime : g->runtime;
+	if (prepare(&x, g, r, err) < 0 || training_set(&x, o, r, err) < 0 || alloc_scratch(&x, err) < 0)
+		goto out;
+	select_model(&x);
+	if (x.best_cv > -INFINITY)
+		r->cv_tau = x.best_cv;
+	if (final_fit(&x, err) < 0)
+		goto out;
+	if (pred)
+		memcpy(pred, x.all, (size_t)x.C * sizeof *pred);
+	if (is_train) {
+		memset(is_train, 0, (size_t)x.C);
+		for (int64_t i = 0; i < x.n_tr; i++)
+			is_train[x.perm[i]] = 1;
+	}
+	heldout_metrics(&x, o, r);
+	r->n_train = x.n_tr;
+	r->n_heldout = x.C - x.n_tr;
+	r->n_features = feature_count(&x.f);
+	r->lambda = x.best_lam;
+	memcpy(r->kernel, x.best_mix->c, sizeof r->kernel);
+	r->target = x.best_rank ? "rank" : "log";
+	rc = 0;
+out:
+	fitrun_free(&x);
+	return rc;
+}
+
 int fit_heldout(hs_graph *g, double fraction, uint64_t seed, fit_result *r, double *pred,
 		uint8_t *is_train, hs_error *err)
 {
-	fitdata f = {0};
-	scratch s = {0};
-	hs_splitmix gen = hs_splitmix_seed(seed);
-	int64_t C = g->n_configs, n_tr, n_te, n_cv, cap = FIT_MAX_TRAIN, *perm = NULL;
-	double best_cv = -INFINITY, best_lam = 0.3, ym, gbar, k0 = 1;
-	const mix *mixes = &tile_mix, *best_mix = &tile_mix;
-	int best_rank = 1, rc = -1, n_mix = 1;
-	double *all = NULL;
+	fit_opts o = {.fraction = fraction, .seed = seed};
 
-	memset(r, 0, sizeof *r);
-	r->heldout_tau = r->heldout_opa = r->cv_tau = NAN;
-	if (!(fraction > 0 && fraction < 1))
-		return hs_fail(err, HS_EUSAGE, "--train-fraction must be between 0 and 1 (exclusive)");
-	if (!g->labeled)
-		return hs_fail(err, HS_EUSAGE, "%s: no measured runtimes (test split): nothing to fit", g->name);
-	f.kind = g->kind;
-	f.C = C;
-	if ((g->kind == HS_KIND_LAYOUT ? layout_features(g, &f, err) : tile_features(g, &f, err)) < 0)
-		goto out;
-	if (g->kind == HS_KIND_LAYOUT) {
-		mixes = layout_mixes;
-		n_mix = (int)(sizeof layout_mixes / sizeof layout_mixes[0]);
-		best_mix = &layout_mixes[0];
-		if (f.n_used > 0) {
-			int64_t c2 = (int64_t)sqrt(GRAM_BUDGET / (double)f.n_used);
-
-			if (c2 < cap)
-				cap = c2 > 30 ? c2 : 30;
-			k0 = 1.0 / (double)f.n_used;
-		}
-	}
-	n_tr = (int64_t)llround(fraction * (double)C);
-	if (n_tr > cap)
-		n_tr = cap;
-	n_te = C - n_tr;
-	if (n_tr < 2 || n_te < 2) {
-		hs_fail(err, HS_EUSAGE,
-			"%s: %lld configs: a fraction of %g leaves %lld to fit and %lld to rank; "
-			"both need at least 2", g->name, (long long)C, fraction,
-			(long long)(n_tr > 0 ? n_tr : 0), (long long)(n_te > 0 ? n_te : 0));
-		goto out;
-	}
-	n_cv = n_tr < CV_MAX ? n_tr : CV_MAX;
-	{
-		size_t nn = (size_t)n_tr * (size_t)n_tr;
-		int lay = g->kind == HS_KIND_LAYOUT;
-
-		perm = malloc((size_t)C * sizeof *perm);
-		s.G = malloc(nn * sizeof *s.G);
-		s.G1 = lay ? malloc(nn * sizeof *s.G1) : NULL;
-		s.G0 = lay ? malloc(nn * sizeof *s.G0) : NULL;
-		s.Gm = malloc(nn * sizeof *s.Gm);
-		s.Gc = malloc((size_t)n_cv * (size_t)n_cv * sizeof *s.Gc);
-		s.work = malloc(nn * sizeof *s.work);
-		s.alpha = malloc((size_t)n_tr * sizeof *s.alpha);
-		s.r = malloc((size_t)n_tr * sizeof *s.r);
-		s.y = malloc((size_t)n_tr * sizeof *s.y);
-		s.score = malloc((size_t)C * sizeof *s.score);
-		s.truth = malloc((size_t)C * sizeof *s.truth);
-		s.S = malloc((size_t)n_tr * sizeof *s.S);
-		s.T = malloc((size_t)n_tr * sizeof *s.T);
-		all = malloc((size_t)C * sizeof *all);
-		if (!perm || !s.G || (lay && (!s.G1 || !s.G0)) || !s.Gm || !s.Gc || !s.work || !s.alpha ||
-		    !s.r || !s.y || !s.score || !s.truth || !s.S || !s.T || !all) {
-			hs_fail(err, HS_ENOMEM, "%s: out of memory fitting", g->name);
-			goto out;
-		}
-	}
-	for (int64_t c = 0; c < C; c++)
-		perm[c] = c;
-	hs_splitmix_shuffle(&gen, perm, C);
-	/* perm[0..n_tr) is the training set; model selection uses its first
-	 * n_cv configs. */
-	if (grams(&f, perm, n_tr, s.G, s.G1, s.G0) < 0) {
-		hs_fail(err, HS_ENOMEM, "%s: out of memory fitting", g->name);
-		goto out;
-	}
-	if (n_cv >= 3 * FOLDS) {
-		for (int mi = 0; mi < n_mix; mi++) {
-			mix_gram(&s, n_tr, &mixes[mi], k0, s.Gm);
-			for (int64_t a = 0; a < n_cv; a++)
-				for (int64_t b = 0; b < n_cv; b++)
-					s.Gc[a * n_cv + b] = s.Gm[a * n_tr + b];
-			for (int rank = 1; rank >= 0; rank--)
-				for (size_t li = 0; li < N_LAMBDA; li++) {
-					double t = cv_tau(g, perm, n_cv, s.Gc, rank, lambdas[li], &s);
-
-					if (!isnan(t) && t > best_cv) {
-						best_cv = t;
-						best_lam = lambdas[li];
-						best_rank = rank;
-						best_mix = &mixes[mi];
-					}
-				}
-		}
-		if (best_cv > -INFINITY)
-			r->cv_tau = best_cv;
-	}
-	mix_gram(&s, n_tr, best_mix, k0, s.Gm);
-	for (int64_t i = 0; i < n_tr; i++)
-		s.S[i] = i;
-	if (make_target(g->runtime, perm, n_tr, best_rank, s.y) < 0 ||
-	    kr_solve(s.Gm, n_tr, s.S, n_tr, s.y, best_lam, s.alpha, s.r, &gbar, &ym, s.work) < 0 ||
-	    score_all(&f, perm, n_tr, s.alpha, ym, best_mix, k0, all) < 0) {
-		hs_fail(err, HS_EDATA, "%s: the ridge system could not be solved", g->name);
-		goto out;
-	}
-	if (pred)
-		memcpy(pred, all, (size_t)C * sizeof *pred);
-	if (is_train) {
-		memset(is_train, 0, (size_t)C);
-		for (int64_t i = 0; i < n_tr; i++)
-			is_train[perm[i]] = 1;
-	}
-	for (int64_t i = 0; i < n_te; i++) {
-		s.score[i] = all[perm[n_tr + i]];
-		s.truth[i] = g->runtime[perm[n_tr + i]];
-	}
-	r->heldout_tau = metrics_kendall_tau(s.score, s.truth, (size_t)n_te);
-	r->heldout_opa = metrics_opa(s.score, s.truth, (size_t)n_te);
-	r->n_train = n_tr;
-	r->n_heldout = n_te;
-	r->n_features = feature_count(&f);
-	r->lambda = best_lam;
-	memcpy(r->kernel, best_mix->c, sizeof r->kernel);
-	r->target = best_rank ? "rank" : "log";
-	rc = 0;
-out:
-	fitdata_free(&f);
-	scratch_free(&s);
-	free(perm);
-	free(all);
-	return rc;
+	return fit_run(g, &o, r, pred, is_train, err);
 }

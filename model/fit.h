@@ -35,10 +35,24 @@
 
 #define FIT_MAX_TRAIN 1500
 
+typedef struct fit_opts {
+	double fraction;         /* share of the configs to train on (when measured is NULL) */
+	uint64_t seed;           /* picks the training set */
+	const uint8_t *measured; /* [n_configs] or NULL: train on these configs (a random subset
+				  * of them when they pass the cap) */
+	const double *runtime;   /* [n_configs] or NULL: the runtimes to train on (the measured
+				  * ones must be set); NULL: the graph's own */
+} fit_opts;
+
 typedef struct fit_result {
 	int64_t n_train, n_heldout;
+	int64_t n_wanted;       /* configs the fraction or the measured list asked for */
+	int64_t cap;            /* the most this graph trains on (FIT_MAX_TRAIN or less) */
+	int capped;             /* n_train < n_wanted: the cap applied */
+	int64_t n_checked;      /* held-out configs with a known runtime: the metrics' n */
 	int64_t n_features;     /* indicator and numeric columns used */
 	double heldout_tau;     /* Kendall tau-b on the held-out configs (NAN if undefined) */
+	double heldout_tau_tiebroken; /* metrics_kendall_tau_tiebroken on them */
 	double heldout_opa;
 	double cv_tau;          /* best cross-validated tau (NAN without CV) */
 	double lambda;          /* chosen ridge strength (relative) */
@@ -48,9 +62,15 @@ typedef struct fit_result {
 } fit_result;
 
 /* pred (may be NULL) receives a score for every config (lower = faster);
- * is_train (may be NULL) marks the sampled configs with 1.
- * Errors: HS_EUSAGE for a fraction outside (0, 1), an unlabeled graph, or
- * fewer than 2 configs on either side. */
+ * is_train (may be NULL) marks the configs trained on with 1.  The
+ * held-out metrics count the configs not trained on whose runtime is
+ * known: all of them on a labeled graph with o->runtime NULL, else the
+ * measured ones the cap left out.
+ * Errors: HS_EUSAGE for a fraction outside (0, 1), no runtimes to train
+ * on, or fewer than 2 configs on either side. */
+int fit_run(hs_graph *g, const fit_opts *o, fit_result *r, double *pred, uint8_t *is_train, hs_error *err);
+
+/* fit_run with a random `fraction` of the configs. */
 int fit_heldout(hs_graph *g, double fraction, uint64_t seed, fit_result *r, double *pred,
 		uint8_t *is_train, hs_error *err);
 

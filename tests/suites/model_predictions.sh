@@ -1,0 +1,105 @@
+#!/bin/sh
+# Predictions a user can trust: fit --measured/--top, the held-out list
+# that lets anyone recompute tau (numpy), tie-broken tau, the track record
+# and units that predict and eval print, OPA undefined like tau.
+. "$ROOT/tests/lib.sh"
+
+H=$HLOSCOPE
+REAL=$DATA/npz
+UNET=$REAL/layout/xla/default/train/unet3d.npz
+RNN=$REAL/layout/xla/random/train/openai_v0_rnn_optimized.npz
+NLP=$REAL/layout/nlp/random/test/23559853d9702baaaacbb0c83fd32266.npz
+
+check() {
+	want=$1 name=$2; shift 2
+	"$@" >"$T/out" 2>"$T/err"
+	got=$?
+	if [ "$got" -ne "$want" ]; then
+		bad "$name" "exit $got, wanted $want; stderr: $(head -c 300 "$T/err")"
+	elif ! no_sanitizer_report "$T/err"; then
+		bad "$name" "sanitizer report: $(grep -m3 -E 'ERROR|runtime error' "$T/err")"
+	else
+		ok "$name"
+	fi
+}
+
+expect_err() {
+	want=$1 name=$2 text=$3; shift 3
+	check "$want" "$name" "$@"
+	grep -q -- "$text" "$T/err" && ok "$name: says '$text'" ||
+		bad "$name: message" "wanted '$text' in: $(head -c 300 "$T/err")"
+}
+
+has() { grep -q -- "$2" "$T/out" && ok "$1" || bad "$1" "wanted '$2' in: $(head -c 400 "$T/out")"; }
+
+# ---- fit: the held-out list recomputes both taus ------------------------------
+check 0 "fit --json at 20% on unet3d" "$H" fit "$UNET" --train-fraction 0.2 --seed 3 --json
+cp "$T/out" "$T/fit.json"
+"$PY" - "$T/fit.json" <<'EOF' && ok "numpy recomputes tau-b, tie-broken tau and OPA from the held-out list" || bad "fit held-out list" "see above"
+import json, sys
+import numpy as np
+d = json.load(open(sys.argv[1]))
+h = d["heldout"]
+assert len(h) == d["heldout_configs"] == d["configs"] - d["train_configs"], len(h)
+p = np.array([x["score"] for x in h]); y = np.array([x["runtime_ns"] for x in h], float)
+sp = np.sign(p[:, None] - p[None, :]); sy = np.sign(y[:, None] - y[None, :])
+iu = np.triu_indices(len(p), 1)
+sp, sy = sp[iu], sy[iu]
+s, n0 = (sp * sy).sum(), len(sp)
+n1, n2 = (sp == 0).sum(), (sy == 0).sum()
+taub = s / np.sqrt((n0 - n1) * (n0 - n2))
+tb = s / np.sqrt(n0 * (n0 - n2))
+opa = ((sp * sy) > 0).sum() / (sy != 0).sum()
+for k, v in (("heldout_kendall_tau", taub), ("heldout_kendall_tau_tiebroken", tb), ("heldout_opa", opa)):
+    if abs(d[k] - v) > 1e-9:
+        sys.exit("%s: json %r, numpy %r" % (k, d[k], v))
+# ranks are competition ranks over every config's score
+assert all(x["rank"] >= 1 for x in h)
+assert d["calibrated"] and all("predicted_ns" in x for x in h)
+EOF
+
+# ---- fit --measured ------------------------------------------------------------
+check 0 "fit --measured 0-99 --top 5 --json" "$H" fit "$UNET" --measured 0-99 --top 5 --json
+"$PY" -c "
+import json, sys
+d = json.load(open('$T/out'))
+assert d['train_configs'] == 100 and d['heldout_configs'] == 1059, d['train_configs']
+assert len(d['next']) == 5 and all(x['config'] >= 100 for x in d['next']), d['next']
+r = [x['rank'] for x in d['next']]
+assert r == sorted(r), r
+" && ok "--measured trains on the configs named, --top lists unmeasured ones best first" || bad "--measured list" "$(head -c 300 "$T/out")"
+
+printf 'config,runtime_ns\n3,2100000\n7,2300000\n9,1900000\n12,2500000\n40,2000000\n' >"$T/m.csv"
+check 0 "fit --measured CSV on an unlabeled file" "$H" fit "$NLP" --measured "$T/m.csv" --top 4
+has "an unlabeled file has nothing to check against" "no measured runtimes to check against"
+has "the configs to try next are listed" "next to try"
+n=$(awk '/^ *rank/ {on = 1; next} on && NF >= 3' "$T/out" | awk '$2 == 3 || $2 == 7 || $2 == 9 || $2 == 12 || $2 == 40' | wc -l)
+[ "$n" -eq 0 ] && ok "no measured config is suggested again" || bad "--top with CSV" "$(cat "$T/out")"
+
+"$PY" - "$T/cap.npz" <<'EOF' && ok "a tile file with 1,600 configs written" || bad "cap fixture" "python failed"
+import sys
+import numpy as np
+rng = np.random.default_rng(1)
+C = 1600
+nf = np.zeros((3, 140), np.float32)
+nf[:, 13] = 1; nf[:, 21] = 64; nf[:, 22] = 128; nf[:, 27] = 192; nf[:, 28] = 64 * 128; nf[:, 134] = 1
+nf[2, 0] = 1
+cf = np.zeros((C, 24), np.float32)
+cf[:, 8] = rng.choice([1, 2, 4, 8, 16, 32, 64], C); cf[:, 9] = rng.choice([128, 256, 512], C)
+rt = (1000 + 3200 / cf[:, 8] + rng.integers(0, 40, C)).astype(np.int64)
+np.savez(sys.argv[1], node_feat=nf, node_opcode=np.array([63, 63, 2], np.uint8),
+         edge_index=np.array([[2, 0], [2, 1]], np.int64), config_feat=cf, config_runtime=rt,
+         config_runtime_normalizers=np.full(C, 1000, np.int64))
+EOF
+check 0 "fit at 95% of 1,600 configs" "$H" fit "$T/cap.npz" --train-fraction 0.95
+has "fit says when its training-set cap applies" "1520 configs asked for; this graph trains on at most 1500"
+check 0 "fit at 50% of 1,600 configs" "$H" fit "$T/cap.npz" --train-fraction 0.5
+grep -q "training-set cap" "$T/out" && bad "cap note" "printed without the cap applying" || ok "no cap note when it does not apply"
+
+expect_err 1 "fit --measured with a bad list" "neither a file nor a list" "$H" fit "$UNET" --measured 3,x
+expect_err 1 "fit --measured out of range" "out of range 0..1158" "$H" fit "$UNET" --measured 5-2000
+printf 'config,runtime\n3,abc\n' >"$T/bad.csv"
+expect_err 1 "fit --measured CSV with a bad line" "bad.csv:2" "$H" fit "$UNET" --measured "$T/bad.csv"
+expect_err 1 "fit with both --measured and --train-fraction" "one of --train-fraction" \
+	"$H" fit "$UNET" --measured 0-9 --train-fraction 0.2
+expect_err 1 "fit --measured with one config" "at least 2 measured" "$H" fit "$UNET" --measured 5
