@@ -13,60 +13,90 @@
 #include "loader/graph.h"
 #include "model/metrics.h"
 #include "model/model.h"
+#include "model/predictor.h"
+#include "model/units.h"
 
 #define TILE_SUBMIT 5
 
-/* measured_rank[c]: 1 + the number of configs strictly faster than c. */
-static int measured_ranks(const hs_graph *g, int64_t *rank)
+/* A time in the runtime's unit: ns/us/ms/s for layout, normalized for tile. */
+static void fmt_time(char *b, size_t cap, double v, int decimals, int ns)
 {
-	int64_t n = g->n_configs, *ord = malloc((size_t)(n ? n : 1) * sizeof *ord);
-
-	if (!ord || metrics_rank_order(g->runtime, (size_t)n, ord) < 0) {
-		free(ord);
-		return -1;
-	}
-	for (int64_t i = 0; i < n; i++)
-		rank[ord[i]] = i > 0 && g->runtime[ord[i]] == g->runtime[ord[i - 1]] ? rank[ord[i - 1]] : i + 1;
-	free(ord);
-	return 0;
+	if (isnan(v))
+		snprintf(b, cap, "-");
+	else if (ns)
+		units_ns(b, cap, v, decimals);
+	else
+		snprintf(b, cap, "%.4f", v);
 }
 
-static int print_table(const char *path, const hs_graph *g, const hs_model *m, const double *pred,
-		       const int64_t *ord, long long top)
+static int print_table(const char *path, const hs_graph *g, const predictor *p, const int64_t *ord, long long top)
 {
 	int64_t n = g->n_configs, shown = top >= 0 && top < n ? top : n;
 	int64_t *mr = NULL;
+	double *shownv = malloc((size_t)(2 * shown + 1) * sizeof *shownv);
+	int dec = 3, pred_ns = p->time_kind == PRED_TIME_NS || g->kind == HS_KIND_LAYOUT;
+	int64_t m = 0;
+	char rec[256], a[48], b[48];
 
-	if (g->labeled) {
-		mr = malloc((size_t)(n ? n : 1) * sizeof *mr);
-		if (!mr || measured_ranks(g, mr) < 0) {
-			free(mr);
-			return -1;
-		}
+	if (!shownv || (g->labeled && (!(mr = malloc((size_t)(n ? n : 1) * sizeof *mr)) ||
+				       metrics_ranks(g->runtime, (size_t)n, mr, NULL) < 0))) {
+		free(mr);
+		free(shownv);
+		return -1;
 	}
-	printf("%s: %s, %lld configs, scores from %s%s\n", path, graph_kind_name(g->kind), (long long)n,
-	       model_describe(m), m ? "" : " (ns)");
+	/* enough decimals to tell the times shown apart (ns-valued ones) */
+	for (int64_t i = 0; i < shown; i++) {
+		if (p->time && pred_ns)
+			shownv[m++] = p->time[ord[i]];
+		if (g->labeled && g->kind == HS_KIND_LAYOUT)
+			shownv[m++] = g->runtime[ord[i]];
+	}
+	dec = units_decimals(shownv, (size_t)m, 3, 9);
+	predictor_record_text(p, rec, sizeof rec);
+	printf("%s: %s, %lld configs\n", path, graph_kind_name(g->kind), (long long)n);
+	printf("predictor: %s (%s)\n", p->label,
+	       p->time_kind == PRED_TIME_NS ? "predicted times"
+	       : p->time_kind == PRED_TIME_CALIBRATED ? "scores calibrated to times on the measured configs"
+						      : "unitless scores, lower is faster");
+	printf("track record on this file: %s\n", rec);
+	if (p->n_tied)
+		printf("ties: %lld configs share their rank with another (marked =)\n", (long long)p->n_tied);
+	printf("%6s %8s %16s", "rank", "config", p->time_kind == PRED_TIME_SCORE ? "score" : "predicted");
 	if (g->labeled)
-		printf("%6s %8s %14s %14s %8s\n", "rank", "config", "score",
-		       g->kind == HS_KIND_TILE ? "runtime_norm" : "runtime_ns", "measured");
-	else
-		printf("%6s %8s %14s\n", "rank", "config", "score");
+		printf(" %16s %8s", g->kind == HS_KIND_TILE ? "measured(norm)" : "measured", "measured_rank");
+	printf("\n");
 	for (int64_t i = 0; i < shown; i++) {
 		int64_t c = ord[i];
 
-		printf("%6lld %8lld %14.6g", (long long)(i + 1), (long long)c, pred[c]);
-		if (g->labeled)
-			printf(" %14.6g %8lld", g->runtime[c], (long long)mr[c]);
+		if (p->time)
+			fmt_time(a, sizeof a, p->time[c], dec, pred_ns);
+		else
+			snprintf(a, sizeof a, "%.6g", p->score[c]);
+		printf("%5lld%s %8lld %16s", (long long)p->rank[c], p->tied[c] ? "=" : " ", (long long)c, a);
+		if (g->labeled) {
+			fmt_time(b, sizeof b, g->runtime[c], dec, g->kind == HS_KIND_LAYOUT);
+			printf(" %16s %8lld", b, (long long)mr[c]);
+		}
 		printf("\n");
 	}
 	if (shown < n)
 		printf("... %lld more (--top N shows N)\n", (long long)(n - shown));
 	free(mr);
+	free(shownv);
 	return 0;
 }
 
-static void print_json(jsonw *w, const char *path, const hs_graph *g, const hs_model *m, const double *pred,
-		       const int64_t *ord, long long top)
+static void json_array(jsonw *w, const char *key, const double *v, int64_t n)
+{
+	jsonw_key(w, key);
+	jsonw_arr_begin(w);
+	for (int64_t c = 0; c < n; c++)
+		jsonw_num(w, v[c]);
+	jsonw_arr_end(w);
+}
+
+static void print_json(jsonw *w, const char *path, const hs_graph *g, const predictor *p, const int64_t *ord,
+		       long long top)
 {
 	int64_t n = g->n_configs, shown = top >= 0 && top < n ? top : n;
 
@@ -74,17 +104,35 @@ static void print_json(jsonw *w, const char *path, const hs_graph *g, const hs_m
 	jsonw_key(w, "file"), jsonw_str(w, path);
 	jsonw_key(w, "kind"), jsonw_str(w, graph_kind_name(g->kind));
 	jsonw_key(w, "configs"), jsonw_int(w, n);
-	jsonw_key(w, "predictor"), jsonw_str(w, model_describe(m));
-	jsonw_key(w, "scores");
+	jsonw_key(w, "predictor"), jsonw_str(w, p->label);
+	json_array(w, "scores", p->score, n);
+	if (p->time_kind == PRED_TIME_NS)
+		json_array(w, "predicted_ns", p->time, n);
+	else if (p->time_kind == PRED_TIME_CALIBRATED)
+		json_array(w, g->kind == HS_KIND_TILE ? "calibrated_predicted_normalized" : "calibrated_predicted_ns",
+			   p->time, n);
+	jsonw_key(w, "ranks");
 	jsonw_arr_begin(w);
 	for (int64_t c = 0; c < n; c++)
-		jsonw_num(w, pred[c]);
+		jsonw_int(w, p->rank[c]);
 	jsonw_arr_end(w);
+	jsonw_key(w, "tied_configs"), jsonw_int(w, p->n_tied);
 	jsonw_key(w, "ranking");
 	jsonw_arr_begin(w);
 	for (int64_t i = 0; i < shown; i++)
 		jsonw_int(w, ord[i]);
 	jsonw_arr_end(w);
+	jsonw_key(w, "track_record");
+	if (p->record.n < 2) {
+		jsonw_null(w);
+	} else {
+		jsonw_obj_begin(w);
+		jsonw_key(w, "configs"), jsonw_int(w, p->record.n);
+		jsonw_key(w, "kendall_tau"), jsonw_num(w, p->record.tau);
+		jsonw_key(w, "kendall_tau_tiebroken"), jsonw_num(w, p->record.tau_tiebroken);
+		jsonw_key(w, "opa"), jsonw_num(w, p->record.opa);
+		jsonw_obj_end(w);
+	}
 	jsonw_obj_end(w);
 }
 
@@ -144,7 +192,7 @@ int cmd_predict(int argc, char **argv)
 	}
 	for (int i = 0; i < files.n; i++) {
 		hs_graph *g = graph_open(files.path[i], &err);
-		double *pred = NULL;
+		predictor p;
 		int64_t *ord = NULL;
 
 		if (!g) {
@@ -153,18 +201,18 @@ int cmd_predict(int argc, char **argv)
 			rc = st > rc ? st : rc;
 			continue;
 		}
-		pred = malloc((size_t)(g->n_configs ? g->n_configs : 1) * sizeof *pred);
+		memset(&p, 0, sizeof p);
 		ord = malloc((size_t)(g->n_configs ? g->n_configs : 1) * sizeof *ord);
-		if (!pred || !ord) {
+		if (!ord) {
 			rc = cli_oom("predicting %s", files.path[i]);
-		} else if (model_predict_configs(m, g, pred, &err) < 0) {
+		} else if (predictor_from_model(&p, m, g, &err) < 0) {
 			int st = cli_report(&err);
 
 			rc = st > rc ? st : rc;
-		} else if (metrics_rank_order(pred, (size_t)g->n_configs, ord) < 0) {
+		} else if (metrics_rank_order(p.score, (size_t)g->n_configs, ord) < 0) {
 			rc = cli_oom("ranking the configs of %s", files.path[i]);
 		} else if (json) {
-			print_json(&w, files.path[i], g, m, pred, ord, top);
+			print_json(&w, files.path[i], g, &p, ord, top);
 		} else if (csv) {
 			char id[512];
 			int guessed;
@@ -181,10 +229,10 @@ int cmd_predict(int argc, char **argv)
 		} else {
 			if (i > 0)
 				printf("\n");
-			if (print_table(files.path[i], g, m, pred, ord, top) < 0)
+			if (print_table(files.path[i], g, &p, ord, top) < 0)
 				rc = cli_oom("printing the ranking of %s", files.path[i]);
 		}
-		free(pred);
+		predictor_free(&p);
 		free(ord);
 		graph_free(g);
 	}

@@ -138,7 +138,7 @@ assert len(til[1].split(';')) == 5, 'tile lists the top 5'
 " 2>"$T/pyerr" && ok "Kaggle CSV: header, IDs, every layout config, top 5 tile configs" ||
 	bad "csv" "$(tail -2 "$T/pyerr")"
 check 0 "predict without a model uses the analytic estimate" "$H" predict "$UNET" --top 3
-grep -q "scores from analytic estimate" "$T/out" && ok "the analytic estimate is labelled" ||
+grep -q "predictor: analytic estimate" "$T/out" && ok "the analytic estimate is labelled" ||
 	bad "analytic label" "$(head -2 "$T/out")"
 [ "$(grep -c '^ *[0-9]' "$T/out")" -eq 3 ] && ok "--top 3 prints 3 rows" || bad "--top" "$(cat "$T/out")"
 check 0 "predict on an unlabeled test file" "$H" predict "$REAL/layout/nlp/random/test" --model "$T/m.hsm" --top 2

@@ -103,3 +103,24 @@ expect_err 1 "fit --measured CSV with a bad line" "bad.csv:2" "$H" fit "$UNET" -
 expect_err 1 "fit with both --measured and --train-fraction" "one of --train-fraction" \
 	"$H" fit "$UNET" --measured 0-9 --train-fraction 0.2
 expect_err 1 "fit --measured with one config" "at least 2 measured" "$H" fit "$UNET" --measured 5
+
+# ---- predict: predictor, track record, units, ties -----------------------------
+check 0 "predict on unet3d" "$H" predict "$UNET" --top 3
+has "predict names the predictor" "predictor: analytic estimate"
+has "predict gives its track record on the file" "track record on this file: tau 0.[0-9]* (ties broken at random 0.[0-9]*), OPA 0.[0-9]* on 1159 measured configs"
+has "predicted times carry a unit" " s  *[0-9.]* s "
+has "tied ranks are marked" "^ *1= "
+check 0 "predict --json on unet3d" "$H" predict "$UNET" --json
+"$PY" -c "
+import json
+d = json.load(open('$T/out'))[0]
+assert d['predicted_ns'] == d['scores'], 'analytic scores are ns'
+r = d['ranks']; s = d['scores']
+assert all(r[i] == 1 + sum(1 for t in s if t < s[i]) for i in range(0, len(s), 97)), 'competition ranks'
+t = d['track_record']
+assert t['configs'] == 1159 and t['kendall_tau_tiebroken'] <= t['kendall_tau'], t
+" && ok "predict --json: predicted_ns, competition ranks, track record" || bad "predict json" "$(head -c 300 "$T/out")"
+check 0 "predict on a file whose configs are identical" "$H" predict "$RNN" --top 2
+has "undefined tau and OPA are n/a with the reason" "tau n/a, OPA n/a on 20 measured configs: every config gets the same score"
+check 0 "predict on an unlabeled file" "$H" predict "$NLP" --top 2
+has "no runtimes, no record" "no measured runtimes to check against"
