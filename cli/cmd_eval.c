@@ -1,5 +1,6 @@
-/* hloscope eval PATH... [--model MODEL] [--json]: the paper's metrics of a
- * model (or of the analytic estimate) on every labeled file. */
+/* hloscope eval PATH... [--model MODEL] [--analytic-terms LIST] [--json]:
+ * the paper's metrics of a model (or of the analytic estimate, with some of
+ * its terms) on every labeled file, and tau with ties broken at random. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,6 +10,7 @@
 #include "cli/commands.h"
 #include "cli/modelcli.h"
 #include "loader/graph.h"
+#include "model/cost.h"
 #include "model/metrics.h"
 #include "model/model.h"
 
@@ -16,7 +18,7 @@ typedef struct row {
 	char *file;
 	int kind;
 	int64_t configs;
-	double tau, opa, top[3];
+	double tau, tau_tb, opa, top[3];
 } row;
 
 static const int topk[3] = {1, 5, 10};
@@ -33,6 +35,7 @@ static void print_num(double v, int width)
 typedef struct eval_args {
 	mcli_files files;
 	const char *model_path;  /* NULL: the analytic estimate */
+	unsigned terms;          /* the analytic estimate's COST_T_* terms */
 	int json;
 } eval_args;
 
@@ -40,23 +43,66 @@ typedef struct eval_args {
 typedef struct eval_result {
 	row *rows;               /* [files.n], nrows used */
 	int nrows;
-	double tau_sum, top5_sum;
+	double tau_sum, tau_tb_sum, top5_sum;
 	int tau_n, top5_n;       /* graphs with a defined tau / top-5 error */
 	int layout_n, tile_n;    /* graphs of each kind */
 } eval_result;
+
+static const struct {
+	const char *name;
+	unsigned bit;
+} term_names[] = {
+	{"mxu", COST_T_MXU}, {"padding", COST_T_PADDING}, {"copy", COST_T_COPY},
+	{"overhead", COST_T_OVERHEAD}, {"mxu-operands", COST_T_MXU_OPERANDS},
+};
+
+/* "all", "none" or names joined by commas. */
+static int parse_terms(const char *s, unsigned *out)
+{
+	char buf[256], *tok, *save = NULL;
+
+	if (!strcmp(s, "all")) {
+		*out = COST_T_ALL;
+		return 0;
+	}
+	*out = 0;
+	if (!strcmp(s, "none"))
+		return 0;
+	snprintf(buf, sizeof buf, "%s", s);
+	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		size_t i;
+
+		for (i = 0; i < sizeof term_names / sizeof term_names[0]; i++)
+			if (!strcmp(tok, term_names[i].name))
+				break;
+		if (i == sizeof term_names / sizeof term_names[0])
+			return cli_usage_error("eval", "unknown analytic term '%s' (terms: mxu, padding, copy, overhead, "
+					       "mxu-operands; or all, none)", tok);
+		*out |= term_names[i].bit;
+	}
+	return 0;
+}
 
 /* Parses the command line into a.  0, or the exit status after printing
  * what is wrong. */
 static int parse_args(int argc, char **argv, eval_args *a)
 {
 	hs_error err = {0};
+	int terms_set = 0;
 
 	memset(a, 0, sizeof *a);
+	a->terms = COST_T_ALL;
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--model") || !strcmp(argv[i], "-m")) {
 			if (i + 1 >= argc)
 				return cli_usage_error("eval", "--model needs a file");
 			a->model_path = argv[++i];
+		} else if (!strcmp(argv[i], "--analytic-terms")) {
+			if (i + 1 >= argc)
+				return cli_usage_error("eval", "--analytic-terms needs a list (e.g. mxu,copy or none)");
+			if (parse_terms(argv[++i], &a->terms))
+				return 1;
+			terms_set = 1;
 		} else if (!strcmp(argv[i], "--json")) {
 			a->json = 1;
 		} else if (argv[i][0] == '-' && argv[i][1]) {
@@ -67,6 +113,8 @@ static int parse_args(int argc, char **argv, eval_args *a)
 	}
 	if (a->files.n == 0)
 		return cli_usage_error("eval", "no files to evaluate");
+	if (terms_set && a->model_path)
+		return cli_usage_error("eval", "--analytic-terms is for the analytic estimate, not --model");
 	return 0;
 }
 
@@ -78,15 +126,17 @@ static void add_row(eval_result *res, const char *path, const hs_graph *g, const
 	r->file = strdup(path);
 	r->kind = g->kind;
 	r->configs = g->n_configs;
-	r->tau = r->opa = NAN;
+	r->tau = r->tau_tb = r->opa = NAN;
 	for (int k = 0; k < 3; k++)
 		r->top[k] = NAN;
 	if (g->kind == HS_KIND_LAYOUT) {
 		r->tau = metrics_kendall_tau(pred, g->runtime, (size_t)g->n_configs);
+		r->tau_tb = metrics_kendall_tau_tiebroken(pred, g->runtime, (size_t)g->n_configs);
 		r->opa = metrics_opa(pred, g->runtime, (size_t)g->n_configs);
 		res->layout_n++;
 		if (!isnan(r->tau)) {
 			res->tau_sum += r->tau;
+			res->tau_tb_sum += r->tau_tb;
 			res->tau_n++;
 		}
 	} else {
@@ -102,7 +152,7 @@ static void add_row(eval_result *res, const char *path, const hs_graph *g, const
 
 /* Evaluates one file: a row, or a note when it is skipped.  Returns 0, or
  * the exit status of an error it printed. */
-static int eval_file(const char *path, const hs_model *m, eval_result *res)
+static int eval_file(const char *path, const hs_model *m, unsigned terms, eval_result *res)
 {
 	hs_error err = {0};
 	hs_graph *g = graph_open(path, &err);
@@ -122,7 +172,8 @@ static int eval_file(const char *path, const hs_model *m, eval_result *res)
 		return 0;
 	}
 	pred = malloc((size_t)(g->n_configs ? g->n_configs : 1) * sizeof *pred);
-	if (!pred || model_predict_configs(m, g, pred, &err) < 0) {
+	if (!pred || (m || terms == COST_T_ALL ? model_predict_configs(m, g, pred, &err)
+					       : cost_predict_configs_terms(g, terms, pred, &err)) < 0) {
 		int st = pred ? cli_report(&err) : cli_oom("predicting %s", path);
 
 		free(pred);
@@ -154,6 +205,7 @@ static int print_json(const eval_result *res)
 		jsonw_key(&w, "configs"), jsonw_int(&w, r->configs);
 		if (r->kind == HS_KIND_LAYOUT) {
 			jsonw_key(&w, "kendall_tau"), jsonw_num(&w, r->tau);
+			jsonw_key(&w, "kendall_tau_tiebroken"), jsonw_num(&w, r->tau_tb);
 			jsonw_key(&w, "opa"), jsonw_num(&w, r->opa);
 		} else {
 			jsonw_key(&w, "top1_error"), jsonw_num(&w, r->top[0]);
@@ -166,6 +218,8 @@ static int print_json(const eval_result *res)
 	if (res->layout_n) {
 		jsonw_key(&w, "mean_kendall_tau");
 		jsonw_num(&w, res->tau_n ? res->tau_sum / res->tau_n : NAN);
+		jsonw_key(&w, "mean_kendall_tau_tiebroken");
+		jsonw_num(&w, res->tau_n ? res->tau_tb_sum / res->tau_n : NAN);
 	}
 	if (res->tile_n) {
 		jsonw_key(&w, "mean_top5_error");
@@ -176,16 +230,25 @@ static int print_json(const eval_result *res)
 	return jsonw_finish(&w, &err) < 0 ? cli_report(&err) : 0;
 }
 
-static void print_text(const eval_result *res, const hs_model *m)
+static void print_text(const eval_result *res, const hs_model *m, unsigned terms)
 {
 	int wf = 4;
 
 	for (int i = 0; i < res->nrows; i++)
 		if (res->rows[i].file && (int)strlen(res->rows[i].file) > wf)
 			wf = (int)strlen(res->rows[i].file);
-	printf("predictions: %s\n", model_describe(m));
-	printf("%-*s  %-6s %8s %11s %7s %10s %10s %10s\n", wf, "file", "kind", "configs",
-	       "kendall_tau", "opa", "top1_err", "top5_err", "top10_err");
+	printf("predictions: %s", model_describe(m));
+	if (!m && terms != COST_T_ALL) {
+		printf(" with terms:");
+		for (size_t i = 0; i < sizeof term_names / sizeof term_names[0]; i++)
+			if (terms & term_names[i].bit)
+				printf(" %s", term_names[i].name);
+		if (!(terms & COST_T_ALL))
+			printf(" none (the plain roofline)");
+	}
+	printf("\n");
+	printf("%-*s  %-6s %8s %11s %11s %7s %10s %10s %10s\n", wf, "file", "kind", "configs",
+	       "kendall_tau", "tiebroken", "opa", "top1_err", "top5_err", "top10_err");
 	for (int i = 0; i < res->nrows; i++) {
 		const row *r = &res->rows[i];
 
@@ -193,10 +256,11 @@ static void print_text(const eval_result *res, const hs_model *m)
 		       (long long)r->configs);
 		if (r->kind == HS_KIND_LAYOUT) {
 			print_num(r->tau, 11);
+			print_num(r->tau_tb, 11);
 			print_num(r->opa, 7);
 			printf(" %10s %10s %10s\n", "-", "-", "-");
 		} else {
-			printf(" %11s %7s", "-", "-");
+			printf(" %11s %11s %7s", "-", "-", "-");
 			for (int k = 0; k < 3; k++)
 				print_num(r->top[k], 10);
 			printf("\n");
@@ -205,7 +269,9 @@ static void print_text(const eval_result *res, const hs_model *m)
 	if (res->layout_n) {
 		printf("mean kendall_tau");
 		print_num(res->tau_n ? res->tau_sum / res->tau_n : NAN, 0);
-		printf(" over %d layout graph%s", res->tau_n, res->tau_n == 1 ? "" : "s");
+		printf(" (ties broken at random");
+		print_num(res->tau_n ? res->tau_tb_sum / res->tau_n : NAN, 0);
+		printf(") over %d layout graph%s", res->tau_n, res->tau_n == 1 ? "" : "s");
 		if (res->tau_n < res->layout_n)
 			printf(" (%d with tau undefined: constant scores or runtimes)",
 			       res->layout_n - res->tau_n);
@@ -238,7 +304,7 @@ int cmd_eval(int argc, char **argv)
 		goto done;
 	}
 	for (int i = 0; i < a.files.n; i++) {
-		int st = eval_file(a.files.path[i], m, &res);
+		int st = eval_file(a.files.path[i], m, a.terms, &res);
 
 		rc = st > rc ? st : rc;
 	}
@@ -247,7 +313,7 @@ int cmd_eval(int argc, char **argv)
 
 		rc = st > rc ? st : rc;
 	} else {
-		print_text(&res, m);
+		print_text(&res, m, a.terms);
 	}
 	if (res.nrows == 0 && rc == 0) {
 		fprintf(stderr, "hloscope eval: nothing to evaluate (no labeled file the model can score)\n");

@@ -13,7 +13,7 @@
 	X("check", cmd_check, "PATH...", "decompress and validate everything")                 \
 	X("synth", cmd_synth, "DIR [--seed N]", "write the synthetic demo dataset")                 \
 	X("train", cmd_train, "PATH... -o MODEL [--epochs N] [--seed S] [--threads N] [--valid PATH]", "train the learned config rankers (layout and tile heads)") \
-	X("eval", cmd_eval, "PATH... [--model MODEL] [--json]", "Kendall tau, OPA and top-k slowdown errors of a model") \
+	X("eval", cmd_eval, "PATH... [--model MODEL] [--analytic-terms LIST] [--json]", "Kendall tau, OPA and top-k slowdown errors of a model") \
 	X("predict", cmd_predict, "FILE... [--model MODEL] [--csv|--json] [--top N]", "score and rank every config (--csv: Kaggle submission)") \
 	X("fit", cmd_fit, "FILE --train-fraction F | --measured LIST|CSV [--seed S] [--top K] [--json]", "fit on some of one graph's measured configs, rank the rest") \
 	X("dot", cmd_dot, "FILE REGION -o OUT|--text [-T FMT] [--heat F|cost] [--limit N] [--force]", "draw a region with Graphviz (--help)") \

@@ -63,9 +63,9 @@ cp "$T/out" "$T/eval.json"
 py "
 import json, sys
 d = json.load(open('$T/eval.json'))
-assert set(d) == {'graphs', 'mean_kendall_tau', 'mean_top5_error'}, sorted(d)
+assert set(d) == {'graphs', 'mean_kendall_tau', 'mean_kendall_tau_tiebroken', 'mean_top5_error'}, sorted(d)
 for g in d['graphs']:
-    want = {'file', 'kind', 'configs', 'kendall_tau', 'opa'} if g['kind'] == 'layout' else \
+    want = {'file', 'kind', 'configs', 'kendall_tau', 'kendall_tau_tiebroken', 'opa'} if g['kind'] == 'layout' else \
            {'file', 'kind', 'configs', 'top1_error', 'top5_error', 'top10_error'}
     assert set(g) == want, (g['kind'], sorted(g))
 " 2>"$T/pyerr" && ok "eval JSON has exactly the documented keys" || bad "eval JSON keys" "$(tail -2 "$T/pyerr")"

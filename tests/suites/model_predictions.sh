@@ -124,3 +124,19 @@ check 0 "predict on a file whose configs are identical" "$H" predict "$RNN" --to
 has "undefined tau and OPA are n/a with the reason" "tau n/a, OPA n/a on 20 measured configs: every config gets the same score"
 check 0 "predict on an unlabeled file" "$H" predict "$NLP" --top 2
 has "no runtimes, no record" "no measured runtimes to check against"
+
+# ---- eval: tie-broken tau, OPA undefined like tau, the analytic terms ----------
+check 0 "eval --json on unet3d and the identical-config file" "$H" eval "$UNET" "$RNN" --json
+"$PY" -c "
+import json
+d = json.load(open('$T/out'))
+u, r = d['graphs']
+assert r['kendall_tau'] is None and r['opa'] is None and r['kendall_tau_tiebroken'] is None, r
+assert u['kendall_tau'] > 0.1 and 0.1 <= u['kendall_tau_tiebroken'] <= u['kendall_tau'], u
+assert d['mean_kendall_tau_tiebroken'] == u['kendall_tau_tiebroken']
+" && ok "eval: OPA is null where tau is (identical configs), tie-broken tau reported" || bad "eval json" "$(head -c 400 "$T/out")"
+check 0 "eval text on the identical-config file" "$H" eval "$RNN"
+grep "openai" "$T/out" | grep -q "0.0000" && bad "OPA n/a in text" "$(cat "$T/out")" || ok "eval text: no 0.0000 where OPA is undefined"
+check 0 "eval --analytic-terms mxu" "$H" eval "$UNET" --analytic-terms mxu
+has "eval names the terms it used" "with terms: mxu"
+expect_err 1 "eval --analytic-terms with a typo" "unknown analytic term 'mxx'" "$H" eval "$UNET" --analytic-terms mxx
