@@ -287,14 +287,29 @@ int cmd_train(int argc, char **argv)
 
 	if (rc || (rc = load_data(&a, &d)) != 0)
 		goto done;
+	/* A head the data cannot train (HS_EUSAGE) is left out with a warning,
+	 * keeping the other; any other error stops. */
 	if (d.lt.n && !(hl = train_head(d.lt.p, d.lt.n, d.lv.n ? d.lv.p : NULL, d.lv.n, HS_KIND_LAYOUT,
 					&a.o, &rl, &err))) {
-		rc = cli_report(&err);
-		goto done;
+		if (err.status != HS_EUSAGE || !d.tt.n) {
+			rc = cli_report(&err);
+			goto done;
+		}
+		fprintf(stderr, "hloscope train: warning: no layout head: %s\n", err.msg);
+		hs_error_clear(&err);
 	}
 	if (d.tt.n && !(htl = train_head(d.tt.p, d.tt.n, d.tv.n ? d.tv.p : NULL, d.tv.n, HS_KIND_TILE,
 					 &a.o, &rt, &err))) {
-		rc = cli_report(&err);
+		if (err.status != HS_EUSAGE || !hl) {
+			rc = cli_report(&err);
+			goto done;
+		}
+		fprintf(stderr, "hloscope train: warning: no tile head: %s; the model keeps the layout head\n",
+			err.msg);
+	}
+	if (!hl && !htl) {
+		fprintf(stderr, "hloscope train: no head could be trained\n");
+		rc = 1;
 		goto done;
 	}
 	meta = train_meta(&a, &d, hl, &rl, htl, &rt);
@@ -313,9 +328,9 @@ int cmd_train(int argc, char **argv)
 		goto done;
 	}
 	printf("wrote %s: %s\n", a.out, model_describe(m));
-	if (d.lt.n)
+	if (m && model_has_head(m, HS_KIND_LAYOUT))
 		summary("layout", &rl);
-	if (d.tt.n)
+	if (m && model_has_head(m, HS_KIND_TILE))
 		summary("tile", &rt);
 	if (d.skipped)
 		printf("  skipped %d unlabeled or single-config files\n", d.skipped);

@@ -140,3 +140,15 @@ grep "openai" "$T/out" | grep -q "0.0000" && bad "OPA n/a in text" "$(cat "$T/ou
 check 0 "eval --analytic-terms mxu" "$H" eval "$UNET" --analytic-terms mxu
 has "eval names the terms it used" "with terms: mxu"
 expect_err 1 "eval --analytic-terms with a typo" "unknown analytic term 'mxx'" "$H" eval "$UNET" --analytic-terms mxx
+
+# ---- train keeps the head that trained (issue 11, fault 6) ----------------------
+RETINA=$REAL/tile/xla/train/retinanet.2x2.fp32_-342c949e14733d96.npz
+check 0 "train on unet3d and a tile file that cannot train a head" "$H" train "$UNET" "$RETINA" \
+	-o "$T/keep.hsm" --epochs 1 --hidden 8 --batch 8 --quiet
+grep -q "warning: no tile head" "$T/err" && ok "train warns about the head it could not train" ||
+	bad "train warning" "$(cat "$T/err")"
+[ -s "$T/keep.hsm" ] && grep -q "sage-ranker v1 (layout)" "$T/out" && ok "train keeps the layout head it trained" ||
+	bad "train kept nothing" "$(cat "$T/out")"
+expect_err 1 "train on only a tile file that cannot train a head" "fewer than 2 distinct configs" \
+	"$H" train "$RETINA" -o "$T/none.hsm" --epochs 1 --hidden 8 --quiet
+[ -e "$T/none.hsm" ] && bad "no model when no head trained" "a file was written" || ok "no model file when no head trained"
