@@ -441,6 +441,14 @@ static int64_t rank_of(const double *v, int64_t n, int64_t c)
 	return r;
 }
 
+static int tied(const double *v, int64_t n, int64_t c)
+{
+	for (int64_t i = 0; i < n; i++)
+		if (i != c && v[i] == v[c])
+			return 1;
+	return 0;
+}
+
 static void side_info(const hs_graph *g, int64_t c, const char *sel, compare_side_info *s)
 {
 	memset(s, 0, sizeof *s);
@@ -489,6 +497,7 @@ static void predictions(compare_result *r, const compare_opts *o)
 	hs_error e = {0};
 
 	snprintf(r->pred_label, sizeof r->pred_label, "%s", model_describe(o->model));
+	r->pred_ns = o->model == NULL;
 	if (!o->predict) {
 		snprintf(r->pred_error, sizeof r->pred_error, "not requested");
 		return;
@@ -515,6 +524,8 @@ static void predictions(compare_result *r, const compare_opts *o)
 	r->B.predicted = p->pred_b[r->B.config];
 	r->A.pred_rank = rank_of(p->pred_a, r->ga->n_configs, r->A.config);
 	r->B.pred_rank = rank_of(p->pred_b, r->gb->n_configs, r->B.config);
+	r->A.pred_tied = tied(p->pred_a, r->ga->n_configs, r->A.config);
+	r->B.pred_tied = tied(p->pred_b, r->gb->n_configs, r->B.config);
 	r->predicted_diff = r->B.predicted - r->A.predicted;
 	if (isfinite(r->A.predicted) && isfinite(r->B.predicted) && r->A.predicted > 0 && r->B.predicted > 0)
 		r->predicted_ratio = r->B.predicted / r->A.predicted;

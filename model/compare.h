@@ -129,7 +129,8 @@ typedef struct compare_side_info {
 	int64_t runtime_raw;/* ns as stored */
 	int64_t rank;       /* 1 = fastest of its file (ties share); 0 when unlabeled */
 	double predicted;   /* NaN when absent */
-	int64_t pred_rank;  /* 0 when absent */
+	int64_t pred_rank;  /* 0 when absent; competition rank (ties share it) */
+	int pred_tied;      /* another config has the same prediction */
 	int64_t n_configs;
 	int mismatches;     /* layout: operand-side neighbour mismatches over all configurable nodes */
 } compare_side_info;
@@ -145,6 +146,8 @@ typedef struct compare_result {
 	                         * unitless scores: use predicted_diff) */
 	double predicted_diff;  /* B - A predicted; NaN when absent */
 	char pred_label[96];    /* model_describe(): "analytic estimate", ... */
+	int pred_ns;            /* predictions and contributions are ns (the analytic
+				 * estimate), else unitless scores */
 	char pred_error[256];   /* why predictions are absent, or "" */
 	char contrib_note[160]; /* why contributions are absent, or "" */
 	int has_contribution;

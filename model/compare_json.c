@@ -201,6 +201,7 @@ int compare_print_json(FILE *out, const compare_result *r, int all, hs_error *er
 	}
 	int pred = !r->pred_error[0];
 	jsonw_key(&w, "predictor"), jsonw_str(&w, r->pred_label);
+	jsonw_key(&w, "prediction_unit"), jsonw_str(&w, r->pred_ns ? "ns" : "score");
 	j_num_or_null(&w, "predicted_a", pred, r->A.predicted);
 	j_num_or_null(&w, "predicted_b", pred, r->B.predicted);
 	j_num_or_null(&w, "predicted_ratio", pred, r->predicted_ratio);

@@ -10,6 +10,7 @@
 #include "loader/hlo.h"
 #include "model/compare.h"
 #include "model/compare_impl.h"
+#include "model/units.h"
 
 static int put_value(char *buf, size_t cap, float v)
 {
@@ -205,19 +206,30 @@ static void print_header(FILE *out, const compare_result *r)
 	if (r->pred_error[0]) {
 		fprintf(out, "%-*s absent: %s\n", LABEL_W, "predicted", r->pred_error);
 	} else {
-		snprintf(a, sizeof a, "%.9g", r->A.predicted);
-		snprintf(b, sizeof b, "%.9g", r->B.predicted);
+		if (r->pred_ns) {
+			double v[2] = {r->A.predicted, r->B.predicted};
+			int d = units_decimals(v, 2, 3, 9);
+
+			units_ns(a, sizeof a, r->A.predicted, d);
+			units_ns(b, sizeof b, r->B.predicted, d);
+		} else {
+			snprintf(a, sizeof a, "%.6g", r->A.predicted);
+			snprintf(b, sizeof b, "%.6g", r->B.predicted);
+		}
 		ratio[0] = 0;
 		if (isfinite(r->predicted_ratio))
 			snprintf(ratio, sizeof ratio, "%.6f (%+.3g%%)", r->predicted_ratio,
 				 100 * (r->predicted_ratio - 1));
 		else if (isfinite(r->predicted_diff))
 			snprintf(ratio, sizeof ratio, "B-A %+.6g", r->predicted_diff);
-		snprintf(note, sizeof note, "(%s)", r->pred_label);
+		snprintf(note, sizeof note, "(%s%s)", r->pred_label, r->pred_ns ? "" : ": scores, lower is faster");
 		header_line(out, "predicted", a, b, ratio, note, colw);
-		snprintf(a, sizeof a, "%lld of %lld", (long long)r->A.pred_rank, (long long)r->A.n_configs);
-		snprintf(b, sizeof b, "%lld of %lld", (long long)r->B.pred_rank, (long long)r->B.n_configs);
-		header_line(out, "predicted rank", a, b, NULL, NULL, colw);
+		snprintf(a, sizeof a, "%lld%s of %lld", (long long)r->A.pred_rank, r->A.pred_tied ? "=" : "",
+			 (long long)r->A.n_configs);
+		snprintf(b, sizeof b, "%lld%s of %lld", (long long)r->B.pred_rank, r->B.pred_tied ? "=" : "",
+			 (long long)r->B.n_configs);
+		header_line(out, "predicted rank", a, b, NULL,
+			    r->A.pred_tied || r->B.pred_tied ? "(= tied with other configs)" : NULL, colw);
 	}
 	char sum[1024];
 	compare_summary(r, sum, sizeof sum);
@@ -227,9 +239,17 @@ static void print_header(FILE *out, const compare_result *r)
 			LABEL_W, "mismatches", r->A.mismatches, r->B.mismatches);
 		if (!r->has_contribution)
 			fprintf(out, "%-*s %s\n", LABEL_W, "contribution", r->contrib_note);
-		else
-			fprintf(out, "%-*s per node, its part of predicted B - A (%s); differing nodes %.6g of %.6g\n",
-				LABEL_W, "contribution", r->pred_label, r->contrib_differ, r->contrib_total);
+		else if (r->pred_ns) {
+			char d[48], t[48];
+
+			units_ns_signed(d, sizeof d, r->contrib_differ, 3);
+			units_ns_signed(t, sizeof t, r->contrib_total, 3);
+			fprintf(out, "%-*s per node, its part of predicted B - A (%s); differing nodes %s of %s\n",
+				LABEL_W, "contribution", r->pred_label, d, t);
+		} else
+			fprintf(out, "%-*s per node, its part of predicted B - A (%s, score units); differing nodes "
+				"%+.6g of %+.6g\n", LABEL_W, "contribution", r->pred_label, r->contrib_differ,
+				r->contrib_total);
 	}
 }
 
@@ -304,10 +324,14 @@ static void print_layout_rows(FILE *out, const compare_result *r, int all)
 			values_text(rw->b, rw->changed, w, buf, sizeof buf);
 			fprintf(out, "  %-*s", wv, buf);
 		}
-		if (isnan(rw->contribution))
+		if (isnan(rw->contribution)) {
 			fprintf(out, "  -\n");
-		else
+		} else if (r->pred_ns) {
+			units_ns_signed(buf, sizeof buf, rw->contribution, 3);
+			fprintf(out, "  %s\n", buf);
+		} else {
 			fprintf(out, "  %+.4g\n", rw->contribution);
+		}
 
 		/* Neighbours matter where the layouts changed. */
 		for (int k = 0; k < rw->n_nb && grouped && rw->differs; k++) {

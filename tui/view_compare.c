@@ -23,6 +23,7 @@
 
 #include "loader/hlo.h"
 #include "model/compare.h"
+#include "model/units.h"
 #include "tui/tui.h"
 
 struct cmpview {
@@ -121,7 +122,10 @@ static int main_cell(void *ctx, int64_t row, const tui_col *c, char *buf, size_t
 		}
 		if (tui_model_hidden(buf, cap))
 			return TUI_C_DIM;
-		snprintf(buf, cap, "%+.3g", rw->contribution);
+		if (r->pred_ns)
+			units_ns_signed(buf, cap, rw->contribution, 3);
+		else
+			snprintf(buf, cap, "%+.3g", rw->contribution);
 		return rw->contribution > 0 ? TUI_C_ERROR : rw->contribution < 0 ? TUI_C_GOOD : TUI_C_DIM;
 	case CC_COPIES:
 		snprintf(buf, cap, "%d/%d", copies(rw, 0), copies(rw, 1));
@@ -324,8 +328,16 @@ static void side_text(const compare_result *r, const compare_side_info *s, const
 	tui_fmt_runtime(rt, sizeof rt, g, s->labeled ? s->runtime : NAN);
 	if (!r->pred_error[0] && tui_model_masked())
 		snprintf(pred, sizeof pred, "  predicted # (rank #)");
-	else if (!r->pred_error[0])
-		snprintf(pred, sizeof pred, "  predicted %.6g (rank %lld)", s->predicted, (long long)s->pred_rank);
+	else if (!r->pred_error[0] && r->pred_ns) {
+		char t[32];
+
+		units_ns(t, sizeof t, s->predicted, 3);
+		snprintf(pred, sizeof pred, "  predicted %s (rank %lld%s)", t, (long long)s->pred_rank,
+			 s->pred_tied ? ", tied" : "");
+	} else if (!r->pred_error[0]) {
+		snprintf(pred, sizeof pred, "  predicted score %.6g (rank %lld%s)", s->predicted, (long long)s->pred_rank,
+			 s->pred_tied ? ", tied" : "");
+	}
 	if (s->labeled)
 		snprintf(buf, cap, "config %lld%s  runtime %s  rank %lld of %lld%s", (long long)s->config, sel, rt,
 			 (long long)s->rank, (long long)s->n_configs, pred);

@@ -197,10 +197,10 @@ PYEOF
 if run_ok "model: text shows contributions" "$L" best worst; then
 	if grep -q '^contribution   per node, its part of predicted B - A (analytic estimate)' "$T/out" &&
 		grep -q '^predicted rank ' "$T/out" &&
-		grep -qE '^ *603  convolution .* [+-][0-9.e+]+$' "$T/out"; then
-		ok "model: text rows end in a signed contribution"
+		grep -qE '^ *603  convolution .*  ([+-][0-9.]+|0) (ns|us|ms|s)$' "$T/out"; then
+		ok "model: text rows end in a signed contribution with its unit"
 	else
-		bad "model: text rows end in a signed contribution" "$(head -c 600 "$T/out")"
+		bad "model: text rows end in a signed contribution with its unit" "$(head -c 600 "$T/out")"
 	fi
 fi
 if run_ok "sort by contribution" "$L" best worst --sort contribution --json; then
