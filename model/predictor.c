@@ -98,8 +98,8 @@ int predictor_from_fit(predictor *p, hs_graph *g, double fraction, uint64_t seed
 	for (int64_t i = 0; i < p->n; i++)
 		held[i] = !p->trained[i];
 	p->n_trained = r.n_train;
-	snprintf(p->label, sizeof p->label, "fit (kernel ridge on %lld measured configs, %g%%%s)", (long long)r.n_train,
-		 fraction * 100, r.capped ? ", capped" : "");
+	snprintf(p->label, sizeof p->label, "fit, kernel ridge on %g%% (%lld configs%s)", fraction * 100,
+		 (long long)r.n_train, r.capped ? ", capped" : "");
 	if (finish(p, g, p->trained, held, err) < 0)
 		goto fail;
 	free(held);

@@ -30,7 +30,7 @@
 typedef enum { PRED_TIME_NS, PRED_TIME_CALIBRATED, PRED_TIME_SCORE } pred_time_kind;
 
 typedef struct predictor {
-	char label[128];        /* "analytic estimate", "sage-ranker v1 (layout)", "fit (kernel ridge, 20%)" */
+	char label[128];        /* "analytic estimate", "sage-ranker v1 (layout)", "fit, kernel ridge on 20% (232 configs)" */
 	int64_t n;              /* configs */
 	double *score;          /* [n] lower = predicted faster */
 	double *time;           /* [n] or NULL (PRED_TIME_SCORE) */

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "loader/hlo.h"
+#include "model/metrics.h"
 #include "tui/tui.h"
 
 #define SHAPE_CAP 80
@@ -45,9 +46,11 @@ void tui_doc_unref(tui_doc *d)
 	graph_free(d->g);
 	free(d->cost);
 	free(d->shape_arena);
-	free(d->predicted);
+	if (d->pred)
+		predictor_free(d->pred);
+	free(d->pred);
+	tui_doc_fit_off(d);
 	free(d->rank);
-	free(d->pred_rank);
 	free(d->comp_root);
 	free(d);
 }
@@ -81,69 +84,66 @@ const char *tui_doc_shape(tui_doc *d, int64_t node)
 	return s;
 }
 
-static const double *rank_keys;
-static int cmp_rank(const void *a, const void *b)
-{
-	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-	double kx = rank_keys[x], ky = rank_keys[y];
-	if (kx != ky)
-		return kx < ky ? -1 : 1;
-	return (x > y) - (x < y);
-}
-
-/* rank[i] = 1 + position of config i when sorted by key (ties keep index order). */
-static int64_t *make_ranks(const double *key, int64_t n)
-{
-	int64_t *order = malloc((size_t)(n ? n : 1) * sizeof *order);
-	int64_t *rank = malloc((size_t)(n ? n : 1) * sizeof *rank);
-
-	if (!order || !rank) {
-		free(order);
-		free(rank);
-		return NULL;
-	}
-	for (int64_t i = 0; i < n; i++)
-		order[i] = i;
-	rank_keys = key;
-	qsort(order, (size_t)n, sizeof *order, cmp_rank);
-	for (int64_t i = 0; i < n; i++)
-		rank[order[i]] = i + 1;
-	free(order);
-	return rank;
-}
-
 const int64_t *tui_doc_ranks(tui_doc *d)
 {
-	if (!d->rank && d->g->labeled && d->g->n_configs > 0)
-		d->rank = make_ranks(d->g->runtime, d->g->n_configs);
+	int64_t n = d->g->n_configs;
+
+	if (!d->rank && d->g->labeled && n > 0) {
+		d->rank = malloc((size_t)n * sizeof *d->rank);
+		if (d->rank && metrics_ranks(d->g->runtime, (size_t)n, d->rank, NULL) < 0) {
+			free(d->rank);
+			d->rank = NULL;
+		}
+	}
 	return d->rank;
 }
 
-const double *tui_doc_predicted(tui_doc *d)
+const predictor *tui_doc_predictor(tui_doc *d)
 {
 	hs_error err = {0};
 
+	if (d->fit)
+		return d->fit;
 	if (d->pred_tried)
-		return d->predicted;
+		return d->pred;
 	d->pred_tried = 1;
 	snprintf(d->pred_label, sizeof d->pred_label, "%s", model_describe(d->model));
 	if (d->g->n_configs <= 0) {
 		snprintf(d->pred_error, sizeof d->pred_error, "no configs");
 		return NULL;
 	}
-	d->predicted = malloc((size_t)d->g->n_configs * sizeof *d->predicted);
-	if (!d->predicted) {
-		snprintf(d->pred_error, sizeof d->pred_error, "out of memory");
-		return NULL;
+	if (tui_doc_configs_loaded(d, &err) < 0 || !(d->pred = calloc(1, sizeof *d->pred)) ||
+	    predictor_from_model(d->pred, d->model, d->g, &err) < 0) {
+		snprintf(d->pred_error, sizeof d->pred_error, "%s", d->pred ? err.msg : "out of memory");
+		free(d->pred);
+		d->pred = NULL;
 	}
-	if (model_predict_configs(d->model, d->g, d->predicted, &err) < 0) {
-		snprintf(d->pred_error, sizeof d->pred_error, "%s", err.msg);
-		free(d->predicted);
-		d->predicted = NULL;
-		return NULL;
+	return d->pred;
+}
+
+int tui_doc_fit(tui_doc *d, double fraction, hs_error *err)
+{
+	predictor *p;
+
+	if (tui_doc_configs_loaded(d, err) < 0)
+		return -1;
+	if (!(p = calloc(1, sizeof *p)))
+		return hs_fail(err, HS_EDATA, "out of memory");
+	if (predictor_from_fit(p, d->g, fraction, 1, err) < 0) {
+		free(p);
+		return -1;
 	}
-	d->pred_rank = make_ranks(d->predicted, d->g->n_configs);
-	return d->predicted;
+	tui_doc_fit_off(d);
+	d->fit = p;
+	return 0;
+}
+
+void tui_doc_fit_off(tui_doc *d)
+{
+	if (d->fit)
+		predictor_free(d->fit);
+	free(d->fit);
+	d->fit = NULL;
 }
 
 int tui_doc_configs_loaded(tui_doc *d, hs_error *err)

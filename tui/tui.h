@@ -29,6 +29,7 @@
 #include "loader/graph.h"
 #include "model/cost.h"
 #include "model/model.h"
+#include "model/predictor.h"
 
 /* ---- Entry point ---------------------------------------------------- */
 
@@ -105,6 +106,7 @@ enum {
 	X(HIST_FWD, "jump-forward", '>', 0, TUI_S_NODE, "forward in the jump history")             \
 	X(MARK, "mark", 'm', 0, TUI_S_CONFIGS, "mark a config (two marks: A and B)")               \
 	X(COMPARE, "compare", 'C', 0, TUI_S_GRAPH, "compare two configs: compare A B [FILE] (configs view: the marks)") \
+	X(FIT, "fit", 'f', 0, TUI_S_CONFIGS, "fit on a share of the measured configs, rank the rest: fit [FRACTION|off]") \
 	X(COMPARE_ALL, "all", 'a', 0, TUI_S_COMPARE, "show every configurable node / only differing ones") \
 	X(PAN_LEFT, "pan-left", 'H', KEY_SLEFT, TUI_S_CANVAS, "pan the drawing left")              \
 	X(PAN_RIGHT, "pan-right", 'L', KEY_SRIGHT, TUI_S_CANVAS, "pan the drawing right")          \
@@ -314,12 +316,12 @@ typedef struct tui_doc {
 	cost_estimate *cost;     /* lazily, [n_nodes] */
 	char **shape;            /* lazily, [n_nodes], shape text */
 	char *shape_arena;
-	double *predicted;       /* lazily, [n_configs]; NULL if it failed */
+	predictor *pred;         /* lazily: the model's (or the analytic estimate's); NULL if it failed */
+	predictor *fit;          /* `:fit`'s, when one ran; it is then the active predictor */
 	char pred_label[96];
 	char pred_error[256];
 	int pred_tried;
-	int64_t *rank;           /* [n_configs] 1 = fastest; NULL if unlabeled */
-	int64_t *pred_rank;
+	int64_t *rank;           /* [n_configs] 1 = fastest (ties share); NULL if unlabeled */
 	int is_root_feat;        /* index of "is_root" or -1 */
 	int64_t *comp_root;      /* [n_comps] */
 	const hs_model *model;   /* borrowed */
@@ -332,10 +334,17 @@ tui_doc *tui_doc_ref(tui_doc *d);
 void tui_doc_unref(tui_doc *d);
 const cost_estimate *tui_doc_cost(tui_doc *d);
 const char *tui_doc_shape(tui_doc *d, int64_t node);
-/* Rank of each config by measured runtime (1 = fastest); NULL if unlabeled. */
+/* Rank of each config by measured runtime (1 = fastest, ties share the
+ * rank, metrics_ranks); NULL if unlabeled. */
 const int64_t *tui_doc_ranks(tui_doc *d);
-/* Computes predictions once; returns NULL with d->pred_error set on failure. */
-const double *tui_doc_predicted(tui_doc *d);
+/* The active predictor: `:fit`'s when one ran, else the model's (computed
+ * once); NULL with d->pred_error set when it failed. */
+const predictor *tui_doc_predictor(tui_doc *d);
+/* Fits on `fraction` of the measured configs (seed 1) and makes that the
+ * active predictor.  0, or -1 with err set (the previous one stays). */
+int tui_doc_fit(tui_doc *d, double fraction, hs_error *err);
+/* Drops the fit: the model's predictor is active again. */
+void tui_doc_fit_off(tui_doc *d);
 int tui_doc_configs_loaded(tui_doc *d, hs_error *err);
 /* Root node of computation c: its last node flagged is_root (nested
  * computations flag their own roots earlier), else its last node. */

@@ -1,6 +1,9 @@
 /* view_configs.c - one row per config: measured runtime (normalized for
- * tile), rank, predicted runtime and rank, marks A and B; a histogram of
- * the runtimes; Enter shows a config's values. */
+ * tile), rank, the active predictor's time (or score) and rank with ties
+ * marked, marks A and B and the configs a fit trained on; a histogram of
+ * the runtimes; the header names the predictor and its track record on
+ * this file.  `f` / `:fit F` fits on a share of the measured configs;
+ * Enter shows a config's values. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,32 +12,162 @@
 #include "base/cmp.h"
 #include "base/parse.h"
 #include "loader/hlo.h"
+#include "model/units.h"
 #include "tui/tui.h"
 
 #define MAX_BINS 64
+#define FIT_DEFAULT 0.2
 
 struct configs {
 	tui_doc *doc;
 	tui_table tab;
-	const double *pred;
 	const int64_t *rank;
 	int64_t mark_a, mark_b;
 	int64_t deflt;
+	int rt_dec;              /* decimals that tell any two runtimes apart */
+	const predictor *shown;  /* the predictor the columns were set up for */
+	int pred_dec;
+	double fit_fraction;     /* `f` fits on this share */
 };
 
 enum { GC_CONFIG, GC_RUNTIME, GC_RANK, GC_PRED, GC_PRANK, GC_MARK, GC_RAW, GC_NORM, GC_FEAT = 1000 };
+
+/* Fewest decimals in [lo, hi] that write every two different values of
+ * v[0..n) differently: ns-valued ones with their unit, others plain. */
+static int decimals_for(const double *v, int64_t n, int ns, int lo, int hi)
+{
+	double *s;
+	int d;
+
+	if (ns)
+		return units_decimals(v, (size_t)n, lo, hi);
+	int64_t m = 0;
+
+	if (!(s = malloc((size_t)(n ? n : 1) * sizeof *s)))
+		return lo;
+	for (int64_t i = 0; i < n; i++)
+		if (isfinite(v[i]))
+			s[m++] = v[i];
+	n = m;
+	qsort(s, (size_t)n, sizeof *s, hs_cmp_double);
+	for (d = lo; d < hi; d++) {
+		int clash = 0;
+		char a[64], b[64];
+
+		for (int64_t i = 1; i < n && !clash; i++) {
+			if (s[i] == s[i - 1] || !isfinite(s[i]) || !isfinite(s[i - 1]))
+				continue;
+			snprintf(a, sizeof a, "%.*f", d, s[i - 1]);
+			snprintf(b, sizeof b, "%.*f", d, s[i]);
+			clash = !strcmp(a, b);
+		}
+		if (!clash)
+			break;
+	}
+	free(s);
+	return d;
+}
+
+/* The predictor's times are ns (the analytic estimate, or calibrated on a
+ * layout file); else normalized runtimes (calibrated, tile) or scores. */
+static int pred_ns(const struct configs *cv, const predictor *p)
+{
+	return p->time_kind == PRED_TIME_NS || (p->time_kind == PRED_TIME_CALIBRATED && cv->doc->g->kind == HS_KIND_LAYOUT);
+}
+
+static void fmt_predicted(const struct configs *cv, const predictor *p, int64_t row, char *buf, size_t cap);
+static void fmt_runtime(const struct configs *cv, double v, char *buf, size_t cap);
+
+/* The width the predicted column needs (p) or the runtime column (p NULL),
+ * at least `min`. */
+static int widest(const struct configs *cv, const predictor *p, int min)
+{
+	const hs_graph *g = cv->doc->g;
+	int w = min;
+	char buf[64];
+
+	for (int64_t i = 0; i < g->n_configs; i++) {
+		if (p)
+			fmt_predicted(cv, p, i, buf, sizeof buf);
+		else
+			fmt_runtime(cv, g->labeled ? g->runtime[i] : NAN, buf, sizeof buf);
+		if ((int)strlen(buf) > w)
+			w = (int)strlen(buf);
+	}
+	return w;
+}
+
+/* Sets the predicted column's name and decimals for predictor p. */
+static void setup_predictor(struct configs *cv, const predictor *p)
+{
+	tui_col *c = tui_table_col_by_key(&cv->tab, GC_PRED);
+
+	cv->shown = p;
+	if (!p)
+		return;
+	if (c)
+		snprintf(c->name, sizeof c->name, "%s", p->time_kind == PRED_TIME_NS ? "predicted"
+						       : p->time_kind == PRED_TIME_CALIBRATED ? "pred(cal)"
+											  : "score");
+	cv->pred_dec = p->time ? decimals_for(p->time, p->n, pred_ns(cv, p), pred_ns(cv, p) ? 3 : 4, 9) : 4;
+	if (c)
+		c->width = widest(cv, p, c->width);
+	tui_table_changed(&cv->tab);
+}
+
+static const predictor *active(struct configs *cv)
+{
+	const predictor *p = tui_doc_predictor(cv->doc);
+
+	if (p != cv->shown)
+		setup_predictor(cv, p);
+	return p;
+}
+
+static void fmt_runtime(const struct configs *cv, double v, char *buf, size_t cap)
+{
+	if (isnan(v))
+		snprintf(buf, cap, "-");
+	else if (cv->doc->g->kind == HS_KIND_TILE)
+		snprintf(buf, cap, "%.*f", cv->rt_dec, v);
+	else
+		units_ns(buf, cap, v, cv->rt_dec);
+}
+
+static void fmt_predicted(const struct configs *cv, const predictor *p, int64_t row, char *buf, size_t cap)
+{
+	if (!p)
+		snprintf(buf, cap, "-");
+	else if (!p->time)
+		snprintf(buf, cap, "%.5g", p->score[row]);
+	else if (pred_ns(cv, p))
+		units_ns(buf, cap, p->time[row], cv->pred_dec);
+	else
+		snprintf(buf, cap, "%.*f", cv->pred_dec, p->time[row]);
+}
+
+static void mark_text(const struct configs *cv, const predictor *p, int64_t row, char *buf, size_t cap)
+{
+	snprintf(buf, cap, "%s%s%s%s%s", row == cv->mark_a ? "A" : row == cv->mark_b ? "B" : "",
+		 (row == cv->mark_a || row == cv->mark_b) && row == cv->deflt ? " " : "",
+		 row == cv->deflt ? "default" : "",
+		 p && p->trained && p->trained[row] && (row == cv->mark_a || row == cv->mark_b || row == cv->deflt) ? " "
+														       : "",
+		 p && p->trained && p->trained[row] ? "trained" : "");
+}
 
 static int cfg_cell(void *ctx, int64_t row, const tui_col *c, char *buf, size_t cap)
 {
 	struct configs *cv = ctx;
 	const hs_graph *g = cv->doc->g;
+	const predictor *p = active(cv);
 
 	switch (c->key) {
 	case GC_CONFIG:
 		snprintf(buf, cap, "%lld", (long long)row);
 		return row == cv->deflt ? TUI_C_HEADER : TUI_C_DEFAULT;
 	case GC_RUNTIME:
-		tui_fmt_runtime(buf, cap, g, g->labeled ? g->runtime[row] : NAN);
+		fmt_runtime(cv, g->labeled ? g->runtime[row] : NAN, buf, cap);
 		return cv->rank && cv->rank[row] == 1 ? TUI_C_GOOD : TUI_C_DEFAULT;
 	case GC_RANK:
 		if (cv->rank)
@@ -43,23 +176,20 @@ static int cfg_cell(void *ctx, int64_t row, const tui_col *c, char *buf, size_t 
 			snprintf(buf, cap, "-");
 		break;
 	case GC_PRED:
-		if (!cv->pred)
-			snprintf(buf, cap, "-");
-		else if (!tui_model_hidden(buf, cap))
-			snprintf(buf, cap, "%.5g", cv->pred[row]);
-		return TUI_C_DIM;
+		if (p && tui_model_hidden(buf, cap))
+			return TUI_C_DIM;
+		fmt_predicted(cv, p, row, buf, cap);
+		return p && p->trained && p->trained[row] ? TUI_C_DIM : TUI_C_DEFAULT;
 	case GC_PRANK:
-		if (cv->pred && tui_model_hidden(buf, cap))
+		if (p && tui_model_hidden(buf, cap))
 			break;
-		if (cv->pred && cv->doc->pred_rank)
-			snprintf(buf, cap, "%lld", (long long)cv->doc->pred_rank[row]);
+		if (p)
+			snprintf(buf, cap, "%lld%s", (long long)p->rank[row], p->tied[row] ? "=" : "");
 		else
 			snprintf(buf, cap, "-");
 		break;
 	case GC_MARK:
-		snprintf(buf, cap, "%s%s", row == cv->mark_a ? "A" : row == cv->mark_b ? "B" : "",
-			 row == cv->deflt ? (row == cv->mark_a || row == cv->mark_b ? " default" : "default")
-					  : "");
+		mark_text(cv, p, row, buf, cap);
 		return buf[0] ? TUI_C_MARK : TUI_C_DEFAULT;
 	case GC_RAW:
 		snprintf(buf, cap, "%lld", (long long)g->runtime_raw[row]);
@@ -79,6 +209,7 @@ static double cfg_value(void *ctx, int64_t row, const tui_col *c)
 {
 	struct configs *cv = ctx;
 	const hs_graph *g = cv->doc->g;
+	const predictor *p = active(cv);
 
 	switch (c->key) {
 	case GC_CONFIG:
@@ -88,11 +219,11 @@ static double cfg_value(void *ctx, int64_t row, const tui_col *c)
 	case GC_RANK:
 		return cv->rank ? (double)cv->rank[row] : NAN;
 	case GC_PRED:
-		return cv->pred ? cv->pred[row] : NAN;
+		return p ? p->score[row] : NAN;
 	case GC_PRANK:
-		return cv->pred && cv->doc->pred_rank ? (double)cv->doc->pred_rank[row] : NAN;
+		return p ? (double)p->rank[row] : NAN;
 	case GC_MARK:
-		return row == cv->mark_a ? 1 : row == cv->mark_b ? 2 : NAN;
+		return row == cv->mark_a ? 1 : row == cv->mark_b ? 2 : p && p->trained && p->trained[row] ? 3 : NAN;
 	case GC_RAW:
 		return (double)g->runtime_raw[row];
 	case GC_NORM:
@@ -108,8 +239,8 @@ static const tui_col cfg_cols[] = {
 	{.name = "config", .key = GC_CONFIG, .width = 6, .numeric = 1},
 	{.name = "runtime", .key = GC_RUNTIME, .width = 13, .numeric = 1}, /* runtime(norm) for tile */
 	{.name = "rank", .key = GC_RANK, .width = 5, .numeric = 1},
-	{.name = "predicted", .key = GC_PRED, .width = 10, .numeric = 1},
-	{.name = "prank", .key = GC_PRANK, .width = 5, .numeric = 1},
+	{.name = "predicted", .key = GC_PRED, .width = 13, .numeric = 1},
+	{.name = "prank", .key = GC_PRANK, .width = 6, .numeric = 1},
 	{.name = "mark", .key = GC_MARK, .width = 9},
 };
 
@@ -125,125 +256,218 @@ static const tui_table_spec cfg_table = {
 	.avail = cfg_extra_cols, .navail = 1,
 };
 
+/* ---- The histogram -------------------------------------------------------------- */
+
+enum { BINS_LINEAR, BINS_LOG, BINS_QUANTILE };
+
+typedef struct bins {
+	int n, mode;
+	double edge[MAX_BINS + 1];  /* bin b holds [edge[b], edge[b+1]) (the last one closed) */
+	int64_t count[MAX_BINS];
+} bins;
+
+static int bin_of(const bins *b, double v)
+{
+	int lo = 0, hi = b->n - 1;
+
+	while (lo < hi) {
+		int mid = (lo + hi + 1) / 2;
+
+		if (v >= b->edge[mid])
+			lo = mid;
+		else
+			hi = mid - 1;
+	}
+	return lo;
+}
+
+/* Edges by mode over the sorted finite values s[0..m). */
+static void make_edges(bins *b, const double *s, int64_t m, int nb, int mode)
+{
+	double lo = s[0], hi = s[m - 1];
+
+	b->mode = mode;
+	b->n = nb;
+	if (mode == BINS_QUANTILE) {
+		int k = 0;
+
+		b->edge[k++] = lo;
+		for (int i = 1; i < nb; i++) {
+			double e = s[(int64_t)((double)m * i / nb)];
+
+			if (e > b->edge[k - 1])
+				b->edge[k++] = e;
+		}
+		b->n = k;
+		b->edge[k] = hi;
+		return;
+	}
+	for (int i = 0; i <= nb; i++) {
+		double f = (double)i / nb;
+
+		b->edge[i] = mode == BINS_LOG ? exp(log(lo) + f * (log(hi) - log(lo))) : lo + f * (hi - lo);
+	}
+}
+
+static void count_bins(bins *b, const double *s, int64_t m)
+{
+	memset(b->count, 0, sizeof b->count);
+	for (int64_t i = 0; i < m; i++)
+		b->count[bin_of(b, s[i])]++;
+}
+
+/* Linear bins when the values span a few x at most and spread over them;
+ * log-spaced when they span more; quantile bins (equal counts, bars show
+ * the density) when one bin would hold more than half of them. */
+static void choose_bins(bins *b, const double *s, int64_t m, int nb)
+{
+	int64_t maxc = 0;
+	int mode = s[0] > 0 && s[m - 1] / s[0] > 4 ? BINS_LOG : BINS_LINEAR;
+
+	if (s[m - 1] == s[0]) {
+		b->mode = BINS_LINEAR;
+		b->n = 1;
+		b->edge[0] = b->edge[1] = s[0];
+		b->count[0] = m;
+		return;
+	}
+	make_edges(b, s, m, nb, mode);
+	count_bins(b, s, m);
+	for (int i = 0; i < b->n; i++)
+		maxc = b->count[i] > maxc ? b->count[i] : maxc;
+	if (maxc * 2 > m) {
+		make_edges(b, s, m, nb, BINS_QUANTILE);
+		count_bins(b, s, m);
+	}
+}
+
+static void edge_text(double v, int ns, int dec, char *buf, size_t cap)
+{
+	if (!ns)
+		snprintf(buf, cap, "%.*f", dec, v);
+	else
+		units_ns(buf, cap, v, dec);
+}
+
 /* A histogram of measured runtimes (predicted ones when unlabeled), one
  * bin per row; the cursor's bin is highlighted. */
 static void draw_histogram(struct configs *cv, WINDOW *win, int y, int x, int h, int w)
 {
 	const hs_graph *g = cv->doc->g;
-	const double *val = g->labeled ? g->runtime : cv->pred;
-	int64_t cnt[MAX_BINS] = {0}, maxc = 1, cur = tui_table_row(&cv->tab);
-	double lo = INFINITY, hi = -INFINITY;
-	int nb = h - 2, curbin = -1, logscale;
-	char line[256], a[32];
+	const predictor *p = active(cv);
+	const double *val = g->labeled ? g->runtime : p && p->time ? p->time : p ? p->score : NULL;
+	int ns = g->labeled ? g->kind == HS_KIND_LAYOUT : p && p->time && pred_ns(cv, p);
+	int64_t maxc = 1, cur = tui_table_row(&cv->tab), m = 0;
+	int nb = h - 2, curbin = -1, labw = 13, cntw = 6, barw = w - labw - cntw - 2;
+	double *s, maxd = 0;
+	char line[256], a[48];
+	bins b;
 
 	snprintf(line, sizeof line, "%s", g->labeled ? "Runtime distribution" : "Predicted distribution");
 	tui_put(win, y, x, w, line, tui_attr(TUI_C_SECTION), 1);
 	if (!val || g->n_configs == 0) {
-		tui_put(win, y + 1, x, w, g->labeled ? "no configs" : "no runtimes (test split)",
-			tui_attr(TUI_C_DIM), 0);
+		tui_put(win, y + 1, x, w, g->labeled ? "no configs" : "no runtimes (test split)", tui_attr(TUI_C_DIM), 0);
 		return;
 	}
 	if (!g->labeled && tui_model_masked()) {
 		tui_put(win, y + 1, x, w, "# (model numbers masked)", tui_attr(TUI_C_DIM), 0);
 		return;
 	}
-	if (nb > MAX_BINS)
-		nb = MAX_BINS;
-	if (nb < 2)
+	nb = nb > MAX_BINS ? MAX_BINS : nb;
+	if (nb < 2 || !(s = malloc((size_t)g->n_configs * sizeof *s)))
 		return;
-	for (int64_t i = 0; i < g->n_configs; i++) {
-		if (!isfinite(val[i]))
-			continue;
-		lo = val[i] < lo ? val[i] : lo;
-		hi = val[i] > hi ? val[i] : hi;
-	}
-	if (!(hi >= lo))
+	for (int64_t i = 0; i < g->n_configs; i++)
+		if (isfinite(val[i]))
+			s[m++] = val[i];
+	if (m == 0) {
+		free(s);
 		return;
-	/* a few far outliers would squeeze everything into one bin: then the
-	 * range ends at the 99th percentile and the last bin holds the rest */
-	int clipped = 0;
-	{
-		double *v = malloc((size_t)g->n_configs * sizeof *v);
-		int64_t m = 0;
-		for (int64_t i = 0; v && i < g->n_configs; i++)
-			if (isfinite(val[i]))
-				v[m++] = val[i];
-		if (v && m >= 100) {
-			qsort(v, (size_t)m, sizeof *v, hs_cmp_double);
-			double q99 = v[m * 99 / 100];
-			if (hi - q99 > q99 - lo && q99 > lo) {
-				hi = q99;
-				clipped = 1;
-			}
-		}
-		free(v);
 	}
-	logscale = lo > 0 && hi / lo > 20;
-	double l0 = logscale ? log(lo) : lo, l1 = logscale ? log(hi) : hi;
-	double span = l1 > l0 ? l1 - l0 : 1;
-	for (int64_t i = 0; i < g->n_configs; i++) {
-		if (!isfinite(val[i]))
-			continue;
-		double vi = val[i] > hi ? hi : val[i];
-		double p = ((logscale ? log(vi) : vi) - l0) / span;
-		int b = (int)(p * nb);
-		if (b >= nb)
-			b = nb - 1;
-		if (b < 0)
-			b = 0;
-		cnt[b]++;
-		if (i == cur)
-			curbin = b;
+	qsort(s, (size_t)m, sizeof *s, hs_cmp_double);
+	choose_bins(&b, s, m, nb);
+	free(s);
+	if (cur >= 0 && isfinite(val[cur]))
+		curbin = bin_of(&b, val[cur]);
+	/* labels: enough decimals to tell the edges apart, within the width */
+	int dec = decimals_for(b.edge, b.n, ns, ns ? 3 : 2, 6);
+	for (int i = 0; i < b.n; i++) {
+		double wdt = b.edge[i + 1] - b.edge[i];
+
+		maxc = b.count[i] > maxc ? b.count[i] : maxc;
+		if (b.mode == BINS_QUANTILE && wdt > 0 && b.count[i] / wdt > maxd)
+			maxd = b.count[i] / wdt;
 	}
-	for (int b = 0; b < nb; b++)
-		if (cnt[b] > maxc)
-			maxc = cnt[b];
-	int labw = 11, cntw = 6, barw = w - labw - cntw - 2;
-	for (int b = 0; b < nb; b++) {
-		double edge = l0 + span * b / nb;
-		if (logscale)
-			edge = exp(edge);
-		if (g->labeled)
-			tui_fmt_runtime(a, sizeof a, g, edge);
-		else
-			snprintf(a, sizeof a, "%.4g", edge);
-		attr_t at = b == curbin ? A_REVERSE : 0;
-		tui_put_right(win, y + 1 + b, x, labw, a, tui_attr(TUI_C_DIM) | at);
-		tui_bar(line, sizeof line, (double)cnt[b] / (double)maxc, barw);
-		tui_put(win, y + 1 + b, x + labw + 1, barw, line, tui_attr(TUI_C_BAR), 1);
-		snprintf(a, sizeof a, "%lld", (long long)cnt[b]);
-		tui_put_right(win, y + 1 + b, x + labw + 1 + barw, cntw, a, at);
+	for (int i = 0; i < b.n; i++) {
+		attr_t at = i == curbin ? A_REVERSE : 0;
+		double wdt = b.edge[i + 1] - b.edge[i];
+		double frac = b.mode != BINS_QUANTILE ? (double)b.count[i] / (double)maxc
+				: wdt > 0 && maxd > 0 ? b.count[i] / wdt / maxd : 1;
+
+		edge_text(b.edge[i], ns, dec, a, sizeof a);
+		tui_put_right(win, y + 1 + i, x, labw, a, tui_attr(TUI_C_DIM) | at);
+		tui_bar(line, sizeof line, frac, barw);
+		tui_put(win, y + 1 + i, x + labw + 1, barw, line, tui_attr(TUI_C_BAR), 1);
+		snprintf(a, sizeof a, "%lld", (long long)b.count[i]);
+		tui_put_right(win, y + 1 + i, x + labw + 1 + barw, cntw, a, at);
 	}
-	snprintf(line, sizeof line, "%s bins%s%s", logscale ? "log" : "linear",
-		 clipped ? ", last holds the top 1%" : "",
-		 curbin >= 0 ? "; cursor's bin lit" : "");
-	tui_put(win, y + 1 + nb, x, w, line, tui_attr(TUI_C_DIM), 1);
+	snprintf(line, sizeof line, "%s",
+		 b.mode == BINS_QUANTILE ? "quantile bins, bar = density" : b.mode == BINS_LOG ? "log-spaced bins"
+											  : "linear bins");
+	if (curbin >= 0 && (int)strlen(line) + 18 <= w)
+		snprintf(line + strlen(line), sizeof line - strlen(line), "; cursor's bin lit");
+	tui_put(win, y + 1 + b.n, x, w, line, tui_attr(TUI_C_DIM), 1);
+}
+
+/* ---- The view ------------------------------------------------------------------- */
+
+/* "tau 0.757 (...)", with '#' for the numbers under the test switch. */
+static void record_text(const predictor *p, char *buf, size_t cap)
+{
+	if (p->record.n >= 2 && tui_model_masked())
+		snprintf(buf, cap, "tau # (ties broken at random #), OPA # on %lld %sconfigs", (long long)p->record.n,
+			 p->trained ? "held-out " : "measured ");
+	else
+		predictor_record_text(p, buf, cap);
 }
 
 static void cfg_draw(tui *t, tui_view *v, WINDOW *win, int y, int x, int h, int w)
 {
 	struct configs *cv = v->data;
 	const hs_graph *g = cv->doc->g;
-	char line[512], ma[32] = "-", mb[32] = "-";
+	const predictor *p = active(cv);
+	char line[512], ma[32] = "-", mb[32] = "-", rec[256], what[384];
 
 	if (cv->mark_a >= 0)
 		snprintf(ma, sizeof ma, "%lld", (long long)cv->mark_a);
 	if (cv->mark_b >= 0)
 		snprintf(mb, sizeof mb, "%lld", (long long)cv->mark_b);
-	snprintf(line, sizeof line, " %lld configs, %s  predicted: %s%s%s", (long long)g->n_configs,
-		 g->labeled ? (g->kind == HS_KIND_TILE ? "runtimes normalized" : "runtimes measured")
-			    : "runtimes hidden (test split)",
-		 cv->doc->pred_label[0] ? cv->doc->pred_label : "-",
-		 cv->pred ? "" : ": ", cv->pred ? "" : cv->doc->pred_error);
-	tui_put(win, y, x, w, line, A_BOLD, 1);
-	if (cv->deflt >= 0)
-		snprintf(line, sizeof line, " marks: A=%s B=%s (m marks)  default config: %lld  Enter shows values",
-			 ma, mb, (long long)cv->deflt);
+	if (p)
+		snprintf(what, sizeof what, "%s: %s", p->label,
+			 p->time_kind == PRED_TIME_NS ? "predicted times"
+			 : p->time_kind == PRED_TIME_CALIBRATED ? "calibrated times" : "scores, lower is faster");
+	else if (!cv->doc->model && !cost_available(g))
+		snprintf(what, sizeof what, "analytic estimate: n/a (%s)", cost_unavailable_reason(g));
 	else
-		snprintf(line, sizeof line, " marks: A=%s B=%s (m marks)  Enter shows the config's values", ma, mb);
-	tui_put(win, y + 1, x, w, line, tui_attr(TUI_C_DIM), 1);
-	y += 2;
-	h -= 2;
+		snprintf(what, sizeof what, "%s: %s", cv->doc->pred_label, cv->doc->pred_error);
+	snprintf(line, sizeof line, " predictor: %s", what);
+	tui_put(win, y, x, w, line, A_BOLD, 1);
+	if (p) {
+		record_text(p, rec, sizeof rec);
+		snprintf(line, sizeof line, " track record: %s%s", rec,
+			 p->n_tied || tui_model_masked() ? "   = tied rank" : "");
+	} else {
+		snprintf(line, sizeof line, " track record: none (no predictions)");
+	}
+	tui_put(win, y + 1, x, w, line, 0, 1);
+	snprintf(line, sizeof line, " %lld configs, %s  marks: A=%s B=%s (m)", (long long)g->n_configs,
+		 g->labeled ? (g->kind == HS_KIND_TILE ? "runtimes normalized" : "runtimes measured")
+			    : "runtimes hidden (test split)", ma, mb);
+	if (cv->deflt >= 0)
+		snprintf(line + strlen(line), sizeof line - strlen(line), "  default config: %lld", (long long)cv->deflt);
+	snprintf(line + strlen(line), sizeof line - strlen(line), "  Enter: values  f: fit");
+	tui_put(win, y + 2, x, w, line, tui_attr(TUI_C_DIM), 1);
+	y += 3;
+	h -= 3;
 	if (w >= 90) {
 		int hw = w >= 130 ? 50 : 36;
 		tui_table_draw(win, &cv->tab, y, x, h, w - hw - 1, 1);
@@ -255,6 +479,41 @@ static void cfg_draw(tui *t, tui_view *v, WINDOW *win, int y, int x, int h, int 
 	}
 }
 
+/* `f` or `:fit [FRACTION|off]`. */
+static void fit_request(tui *t, struct configs *cv, const char *arg)
+{
+	hs_error err = {0};
+	double f = cv->fit_fraction;
+	char *end;
+	const predictor *p;
+
+	if (arg && !strcmp(arg, "off")) {
+		tui_doc_fit_off(cv->doc);
+		tui_message(t, 0, "fit off: predictions from the %s again", cv->doc->pred_label);
+		active(cv);
+		return;
+	}
+	if (arg) {
+		f = strtod(arg, &end);
+		if (*end || !(f > 0 && f < 1)) {
+			tui_message(t, 1, "fit: FRACTION is a share of the measured configs, between 0 and 1 (or off)");
+			return;
+		}
+	}
+	if (tui_doc_fit(cv->doc, f, &err) < 0) {
+		tui_message(t, 1, "fit: %s", err.msg);
+		return;
+	}
+	cv->fit_fraction = f;
+	p = active(cv);
+	if (tui_model_masked())
+		tui_message(t, 0, "fit on %lld configs (%g%%): held-out tau #; :fit off goes back", (long long)p->n_trained,
+			    f * 100);
+	else
+		tui_message(t, 0, "fit on %lld configs (%g%%): held-out tau %.3f; :fit off goes back",
+			    (long long)p->n_trained, f * 100, p->record.tau);
+}
+
 static int cfg_request(tui *t, tui_view *v, tui_req req, const char *arg)
 {
 	struct configs *cv = v->data;
@@ -264,6 +523,9 @@ static int cfg_request(tui *t, tui_view *v, tui_req req, const char *arg)
 	case TUI_REQ_ENTER:
 		if (r >= 0)
 			tui_open_config_values(t, cv->doc, r);
+		return 1;
+	case TUI_REQ_FIT:
+		fit_request(t, cv, arg);
 		return 1;
 	case TUI_REQ_MARK:
 		if (r < 0)
@@ -356,9 +618,12 @@ int tui_open_configs(tui *t, tui_doc *d)
 	}
 	cv->doc = d;
 	cv->mark_a = cv->mark_b = -1;
+	cv->fit_fraction = FIT_DEFAULT;
 	cv->rank = tui_doc_ranks(d);
-	cv->pred = tui_doc_predicted(d);
 	cv->deflt = g->kind == HS_KIND_LAYOUT ? graph_default_config(d->g, &err) : -1;
+	cv->rt_dec = g->labeled ? decimals_for(g->runtime, g->n_configs, g->kind == HS_KIND_LAYOUT,
+					       g->kind == HS_KIND_LAYOUT ? 3 : 4, 9)
+				: 3;
 	tui_table_spec spec = cfg_table;
 	if (g->kind == HS_KIND_TILE)
 		spec.navail = TUI_N(cfg_extra_cols);
@@ -375,6 +640,13 @@ int tui_open_configs(tui *t, tui_doc *d)
 			tui_table_add_avail(&cv->tab, name, GC_FEAT + i, w < 6 ? 6 : w > 22 ? 22 : w, 1);
 		}
 	}
+	{
+		tui_col *rt = tui_table_col_by_key(&cv->tab, GC_RUNTIME);
+
+		if (rt)
+			rt->width = widest(cv, NULL, rt->width);
+	}
+	active(cv);
 	return tui_push(t, &cfg_ops, cv, d, "Configs", &cv->tab, NULL) ? 0 : -1;
 }
 

@@ -195,13 +195,37 @@ static void jump(tui *t, tui_view *v, struct nodeview *nv, int64_t to)
 	set_title(v, nv);
 }
 
+/* " analytic time 2.41 ms = max(compute ..., memory ... + padding ...) +
+ * copy ... + overhead ...; FLOP, bytes" under the recorded layouts. */
+static void analytic_line(const hs_graph *g, const cost_estimate *c, char *buf, size_t cap)
+{
+	char t[6][32];
+	const double v[6] = {c ? c->seconds : NAN, c ? c->compute : NAN, c ? c->memory : NAN,
+			     c ? c->padding : NAN, c ? c->copy : NAN, c ? c->overhead : NAN};
+
+	if (!cost_available(g)) {
+		snprintf(buf, cap, " analytic time: n/a (%s)", cost_unavailable_reason(g));
+		return;
+	}
+	for (int i = 0; i < 6; i++)
+		if (!tui_model_hidden(t[i], sizeof t[i]))
+			tui_fmt_seconds(t[i], sizeof t[i], v[i]);
+	if (tui_model_masked())
+		snprintf(buf, cap, " analytic time %s = max(compute %s, memory %s + padding %s) + copy %s + overhead %s;"
+			 " # FLOP, # bytes", t[0], t[1], t[2], t[3], t[4], t[5]);
+	else
+		snprintf(buf, cap, " analytic time %s = max(compute %s, memory %s + padding %s) + copy %s + overhead %s;"
+			 " %.3g FLOP, %.3g bytes", t[0], t[1], t[2], t[3], t[4], t[5], c ? c->flops : NAN,
+			 c ? c->bytes : NAN);
+}
+
 static void node_draw(tui *t, tui_view *v, WINDOW *win, int y, int x, int h, int w)
 {
 	struct nodeview *nv = v->data;
 	const hs_graph *g = nv->doc->g;
 	int64_t n = nv->node, c = g->comp_of[n];
 	int op = g->opcode[n];
-	char line[1024], cost[64] = "";
+	char line[1024];
 	const cost_estimate *ce = tui_doc_cost(nv->doc);
 
 	snprintf(line, sizeof line, " node %lld  ", (long long)n);
@@ -213,29 +237,22 @@ static void node_draw(tui *t, tui_view *v, WINDOW *win, int y, int x, int h, int
 		 (long long)g->comp_start[c + 1] - 1,
 		 tui_doc_comp_root(nv->doc, c) == n ? ", its root" : "");
 	tui_put(win, y, x + used, w - used, line, 0, 1);
-	char secs[32];
-	if (tui_model_masked()) {
-		snprintf(cost, sizeof cost, "# FLOP, # bytes");
-		tui_model_hidden(secs, sizeof secs);
-	} else {
-		if (ce)
-			snprintf(cost, sizeof cost, "%.3g FLOP, %.3g bytes", ce[n].flops, ce[n].bytes);
-		tui_fmt_seconds(secs, sizeof secs, ce ? ce[n].seconds : NAN);
-	}
 	if (g->cfg_index && g->cfg_index[n] >= 0)
-		snprintf(line, sizeof line, " %lld operands  %lld users  configurable #%d of %lld  cost %s (%s)",
+		snprintf(line, sizeof line, " %lld operands  %lld users  configurable #%d of %lld",
 			 (long long)graph_n_operands(g, n), (long long)graph_n_users(g, n), g->cfg_index[n],
-			 (long long)g->n_cfg_nodes, secs, cost);
+			 (long long)g->n_cfg_nodes);
 	else
-		snprintf(line, sizeof line, " %lld operands  %lld users  cost %s (%s)",
-			 (long long)graph_n_operands(g, n), (long long)graph_n_users(g, n), secs, cost);
+		snprintf(line, sizeof line, " %lld operands  %lld users", (long long)graph_n_operands(g, n),
+			 (long long)graph_n_users(g, n));
 	tui_put(win, y + 1, x, w, line, 0, 1);
+	analytic_line(g, ce ? &ce[n] : NULL, line, sizeof line);
+	tui_put(win, y + 2, x, w, line, 0, 1);
 	snprintf(line, sizeof line,
 		 " jump %d/%d  < back  > forward  Enter on an operand or user jumps  Tab switches pane  v draws",
 		 nv->hpos + 1, nv->nhist);
-	tui_put(win, y + 2, x, w, line, tui_attr(TUI_C_DIM), 1);
-	y += 3;
-	h -= 3;
+	tui_put(win, y + 3, x, w, line, tui_attr(TUI_C_DIM), 1);
+	y += 4;
+	h -= 4;
 	/* the panes share the width as their columns need it */
 	int nl = tui_table_cols_needed(&nv->feats, h - 2), nr = tui_table_cols_needed(&nv->nbrs, h - 2), lw;
 	if (nl + 1 + nr <= w)

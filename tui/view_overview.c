@@ -283,12 +283,15 @@ static void ov_draw(tui *t, tui_view *v, WINDOW *win, int y, int x, int h, int w
 			fl += o->ce[i].flops;
 			by += o->ce[i].bytes;
 		}
-		if (o->ce && tui_model_masked())
+		if (!cost_available(g))
+			snprintf(line, sizeof line, " analytic cost: n/a (%s)   Enter lists nodes, Tab switches pane",
+				 cost_unavailable_reason(g));
+		else if (o->ce && tui_model_masked())
 			snprintf(line, sizeof line,
-				 " analytic cost: # FLOP  # bytes  # ms roofline   Enter lists nodes, Tab switches pane");
+				 " analytic cost: # FLOP  # bytes  # ms   Enter lists nodes, Tab switches pane");
 		else if (o->ce)
 			snprintf(line, sizeof line,
-				 " analytic cost: %.3g FLOP  %.3g bytes  %.4g ms roofline   Enter lists nodes, Tab switches pane",
+				 " analytic cost: %.3g FLOP  %.3g bytes  %.4g ms   Enter lists nodes, Tab switches pane",
 				 fl, by, o->cost_total * 1e3);
 		else
 			snprintf(line, sizeof line, " Enter lists nodes, Tab switches pane, t all nodes, c configs");
