@@ -72,6 +72,10 @@ static int parse_terms(const char *s, unsigned *out)
 	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
 		size_t i;
 
+		if (!strcmp(tok, "all")) {
+			*out |= COST_T_ALL;
+			continue;
+		}
 		for (i = 0; i < sizeof term_names / sizeof term_names[0]; i++)
 			if (!strcmp(tok, term_names[i].name))
 				break;
