@@ -152,3 +152,26 @@ grep -q "warning: no tile head" "$T/err" && ok "train warns about the head it co
 expect_err 1 "train on only a tile file that cannot train a head" "fewer than 2 distinct configs" \
 	"$H" train "$RETINA" -o "$T/none.hsm" --epochs 1 --hidden 8 --quiet
 [ -e "$T/none.hsm" ] && bad "no model when no head trained" "a file was written" || ok "no model file when no head trained"
+
+# ---- a learned ranker's scores: calibrated where runtimes exist, else scores ----
+"$H" synth "$T/demo" >/dev/null 2>&1 && ok "demo data written" || bad "synth" "failed"
+check 0 "train a small model" "$H" train "$T/demo/npz/layout/xla/default/train" -o "$T/m.hsm" \
+	--epochs 3 --hidden 8 --batch 8 --quiet
+V=$(ls "$T"/demo/npz/layout/xla/default/valid/*.npz | head -1)
+check 0 "predict with a model on a labeled file" "$H" predict "$V" --model "$T/m.hsm" --top 3
+has "a learned ranker's scores are calibrated and say so" "scores calibrated to times on the measured configs"
+has "calibrated times carry a unit" " s \| ms \| us "
+check 0 "predict --json with a model" "$H" predict "$V" --model "$T/m.hsm" --json
+"$PY" -c "
+import json
+d = json.load(open('$T/out'))[0]
+s, c = d['scores'], d['calibrated_predicted_ns']
+assert 'predicted_ns' not in d, 'a score is not a time'
+o1 = sorted(range(len(s)), key=lambda i: (s[i], i)); o2 = sorted(range(len(c)), key=lambda i: (c[i], i))
+assert o1 == o2, 'calibration keeps the ranking'
+assert all(v > 0 for v in c)
+" && ok "calibrated times keep the scores' ranking" || bad "calibrated json" "$(head -c 300 "$T/out")"
+TEST=$(ls "$T"/demo/npz/layout/xla/default/test/*.npz | head -1)
+check 0 "predict with a model on an unlabeled file" "$H" predict "$TEST" --model "$T/m.hsm" --top 2
+has "without runtimes, scores stay scores" "unitless scores, lower is faster"
+has "without runtimes, no record" "no measured runtimes to check against"
