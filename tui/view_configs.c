@@ -110,8 +110,10 @@ static void setup_predictor(struct configs *cv, const predictor *p)
 						       : p->time_kind == PRED_TIME_CALIBRATED ? "pred(cal)"
 											  : "score");
 	cv->pred_dec = p->time ? decimals_for(p->time, p->n, pred_ns(cv, p), pred_ns(cv, p) ? 3 : 4, 9) : 4;
-	if (c)
+	if (c) {
 		c->width = widest(cv, p, c->width);
+		c->unit = p->time && pred_ns(cv, p) ? TUI_U_NS : TUI_U_NONE; /* filters: "predicted < 2.6 s" */
+	}
 	tui_table_changed(&cv->tab);
 }
 
@@ -218,8 +220,8 @@ static double cfg_value(void *ctx, int64_t row, const tui_col *c)
 		return g->labeled ? g->runtime[row] : NAN;
 	case GC_RANK:
 		return cv->rank ? (double)cv->rank[row] : NAN;
-	case GC_PRED:
-		return p ? p->score[row] : NAN;
+	case GC_PRED: /* a time is a monotone map of the score: the same order */
+		return !p ? NAN : p->time ? p->time[row] : p->score[row];
 	case GC_PRANK:
 		return p ? (double)p->rank[row] : NAN;
 	case GC_MARK:
@@ -487,6 +489,7 @@ static void fit_request(tui *t, struct configs *cv, const char *arg)
 	char *end;
 	const predictor *p;
 
+	cv->shown = NULL; /* a new predictor may reuse the old one's address */
 	if (arg && !strcmp(arg, "off")) {
 		tui_doc_fit_off(cv->doc);
 		tui_message(t, 0, "fit off: predictions from the %s again", cv->doc->pred_label);
@@ -640,12 +643,8 @@ int tui_open_configs(tui *t, tui_doc *d)
 			tui_table_add_avail(&cv->tab, name, GC_FEAT + i, w < 6 ? 6 : w > 22 ? 22 : w, 1);
 		}
 	}
-	{
-		tui_col *rt = tui_table_col_by_key(&cv->tab, GC_RUNTIME);
-
-		if (rt)
-			rt->width = widest(cv, NULL, rt->width);
-	}
+	if (rt)
+		rt->width = widest(cv, NULL, rt->width);
 	active(cv);
 	return tui_push(t, &cfg_ops, cv, d, "Configs", &cv->tab, NULL) ? 0 : -1;
 }
