@@ -16,7 +16,7 @@
 # Prints one line per measurement; nothing here is a pass/fail test.
 set -u
 : "${HLOSCOPE_BUILD:=build/release}" "${PY:=/usr/bin/python3}"
-: "${DATA:=$(cd .. && pwd)/shared/data/tpugraphs}"
+: "${DATA:=$(pwd)/tests/data/tpugraphs}"
 HS=${HLOSCOPE:-$(pwd)/$HLOSCOPE_BUILD/hloscope}
 REF=${REFERENCE_TILES:-$(cd "$DATA/.." 2>/dev/null && pwd)/raw/op_tuning_data.reference}
 SEEDS=${QUALITY_SEEDS:-1 2 3}

@@ -52,24 +52,34 @@ static const struct help helps[] = {
 	 "  --loss hinge|listmle the ranking loss (default hinge)\n"
 	 "  -q, --quiet          no progress lines\n"},
 	{"eval",
-	 "Kendall's tau and ordered-pair accuracy (layout files), top-1/5/10\n"
-	 "slowdown errors (tile files) on every labeled .npz in PATH...\n"
+	 "Kendall's tau (also with ties broken at random) and ordered-pair accuracy\n"
+	 "(layout files), top-1/5/10 slowdown errors (tile files) on every labeled\n"
+	 ".npz in PATH...\n"
 	 "  -m, --model MODEL    a model written by train (default: the analytic\n"
 	 "                       estimate)\n"
+	 "  --analytic-terms LIST  the analytic estimate with only these terms:\n"
+	 "                       mxu, padding, copy, overhead, mxu-operands (comma\n"
+	 "                       separated), all (the default) or none\n"
 	 "  --json               one JSON object\n"},
 	{"predict",
-	 "Scores and ranks every config of each FILE (or of every .npz in a folder).\n"
+	 "Scores and ranks every config of each FILE (or of every .npz in a folder):\n"
+	 "the predictor, its track record on the file, predicted times with their\n"
+	 "unit (a learned ranker's calibrated on the measured configs), ties marked =.\n"
 	 "  -m, --model MODEL    a model written by train (default: the analytic\n"
 	 "                       estimate)\n"
 	 "  --csv                the Kaggle submission format (ID,TopConfigs)\n"
 	 "  --json               one object per file with every score\n"
 	 "  --top N              list only the N best configs\n"},
 	{"fit",
-	 "The autotuning case: fits on a random fraction of FILE's measured configs\n"
-	 "and reports how well it ranks the rest.\n"
-	 "  --train-fraction F   the fraction to fit on, between 0 and 1 (required)\n"
+	 "The autotuning case: fits on some of FILE's measured configs and reports\n"
+	 "how well it ranks the rest.  One of --train-fraction or --measured.\n"
+	 "  --train-fraction F   fit on a random fraction, between 0 and 1\n"
+	 "  --measured LIST|CSV  fit on these configs: indices and ranges (0,5,10-19),\n"
+	 "                       or a file of config,runtime_ns lines for a graph\n"
+	 "                       whose other runtimes are unknown\n"
 	 "  --seed S             which configs are drawn (default 1)\n"
-	 "  --json               one JSON object\n"},
+	 "  --top K              list the K best-ranked configs not measured yet\n"
+	 "  --json               one JSON object, with every held-out config\n"},
 	{"compare",
 	 "Two configs of FILE side by side: the configurable nodes whose layouts\n"
 	 "differ and what that costs.  A and B are config indices, best, worst or\n"

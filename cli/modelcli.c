@@ -2,6 +2,7 @@
 #include "cli/modelcli.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -79,7 +80,7 @@ static int measured_file(const char *path, int64_t n, uint8_t *measured, double 
 		return hs_fail(err, HS_EUSAGE, "%s: %s", path, strerror(errno));
 	if (!(rt = malloc((size_t)(n ? n : 1) * sizeof *rt))) {
 		fclose(f);
-		return hs_fail(err, HS_EDATA, "out of memory");
+		return hs_fail(err, HS_ENOMEM, "out of memory reading the measured configs");
 	}
 	for (int64_t i = 0; i < n; i++)
 		rt[i] = NAN;

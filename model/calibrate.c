@@ -46,7 +46,7 @@ int calib_fit(const double *score, const double *runtime, const uint8_t *use, in
 
 	memset(c, 0, sizeof *c);
 	if (!p)
-		return hs_fail(err, HS_EDATA, "out of memory calibrating %lld scores", (long long)n);
+		return hs_fail(err, HS_ENOMEM, "out of memory calibrating %lld scores", (long long)n);
 	for (int64_t i = 0; i < n; i++)
 		if ((!use || use[i]) && runtime[i] > 0 && isfinite(score[i]) && isfinite(runtime[i]))
 			p[m++] = (pt){score[i], log(runtime[i]), 1};
@@ -71,7 +71,7 @@ int calib_fit(const double *score, const double *runtime, const uint8_t *use, in
 	if (!c->x || !c->y) {
 		free(p);
 		calib_free(c);
-		return hs_fail(err, HS_EDATA, "out of memory calibrating %lld scores", (long long)n);
+		return hs_fail(err, HS_ENOMEM, "out of memory calibrating %lld scores", (long long)n);
 	}
 	for (int64_t i = 0; i < k; i++) {
 		c->x[i] = p[i].x;

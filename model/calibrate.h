@@ -21,7 +21,7 @@
 
 #include <stdint.h>
 
-#include "loader/error.h"
+#include "base/error.h"
 
 typedef struct calib {
 	int ok;          /* 1 when the map exists */

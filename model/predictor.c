@@ -21,7 +21,7 @@ static int alloc(predictor *p, hs_graph *g, hs_error *err)
 	p->tied = malloc(n);
 	if (!p->score || !p->rank || !p->tied) {
 		predictor_free(p);
-		return hs_fail(err, HS_EDATA, "%s: out of memory", g->name);
+		return hs_fail(err, HS_ENOMEM, "%s: out of memory predicting", g->name);
 	}
 	return 0;
 }
@@ -31,15 +31,15 @@ static int alloc(predictor *p, hs_graph *g, hs_error *err)
 static int finish(predictor *p, hs_graph *g, const uint8_t *use, const uint8_t *check, hs_error *err)
 {
 	if (metrics_ranks(p->score, (size_t)p->n, p->rank, p->tied) < 0)
-		return hs_fail(err, HS_EDATA, "%s: out of memory", g->name);
+		return hs_fail(err, HS_ENOMEM, "%s: out of memory predicting", g->name);
 	for (int64_t i = 0; i < p->n; i++)
 		p->n_tied += p->tied[i];
 	if (g->labeled && metrics_track_record(p->score, g->runtime, check, (size_t)p->n, &p->record) < 0)
-		return hs_fail(err, HS_EDATA, "%s: out of memory", g->name);
+		return hs_fail(err, HS_ENOMEM, "%s: out of memory predicting", g->name);
 	if (p->time_kind == PRED_TIME_NS) {
 		p->time = malloc((size_t)(p->n ? p->n : 1) * sizeof *p->time);
 		if (!p->time)
-			return hs_fail(err, HS_EDATA, "%s: out of memory", g->name);
+			return hs_fail(err, HS_ENOMEM, "%s: out of memory predicting", g->name);
 		memcpy(p->time, p->score, (size_t)p->n * sizeof *p->time);
 		return 0;
 	}
@@ -54,7 +54,7 @@ static int finish(predictor *p, hs_graph *g, const uint8_t *use, const uint8_t *
 		p->time = malloc((size_t)(p->n ? p->n : 1) * sizeof *p->time);
 		if (!p->time) {
 			calib_free(&c);
-			return hs_fail(err, HS_EDATA, "%s: out of memory", g->name);
+			return hs_fail(err, HS_ENOMEM, "%s: out of memory predicting", g->name);
 		}
 		for (int64_t i = 0; i < p->n; i++)
 			p->time[i] = calib_apply(&c, p->score[i]);
@@ -89,7 +89,7 @@ int predictor_from_fit(predictor *p, hs_graph *g, double fraction, uint64_t seed
 	if (!p->trained || !held) {
 		free(held);
 		predictor_free(p);
-		return hs_fail(err, HS_EDATA, "%s: out of memory", g->name);
+		return hs_fail(err, HS_ENOMEM, "%s: out of memory predicting", g->name);
 	}
 	p->time_kind = PRED_TIME_SCORE;
 	p->fit_fraction = fraction;

@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/cmp.h"
+
 static void write(char *buf, size_t cap, double ns, int decimals, int sign)
 {
 	double a = fabs(ns);
@@ -35,13 +37,6 @@ void units_ns_signed(char *buf, size_t cap, double ns, int decimals)
 	write(buf, cap, ns, decimals, 1);
 }
 
-static int cmp_double(const void *pa, const void *pb)
-{
-	double a = *(const double *)pa, b = *(const double *)pb;
-
-	return (a > b) - (a < b);
-}
-
 int units_decimals(const double *v, size_t n, int lo, int hi)
 {
 	double *s = malloc((n ? n : 1) * sizeof *s);
@@ -53,7 +48,7 @@ int units_decimals(const double *v, size_t n, int lo, int hi)
 	for (size_t i = 0; i < n; i++)
 		if (isfinite(v[i]))
 			s[m++] = v[i];
-	qsort(s, m, sizeof *s, cmp_double);
+	qsort(s, m, sizeof *s, hs_cmp_double);
 	for (d = lo; d < hi; d++) {
 		int clash = 0;
 		char a[64], b[64];

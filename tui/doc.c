@@ -128,7 +128,7 @@ int tui_doc_fit(tui_doc *d, double fraction, hs_error *err)
 	if (tui_doc_configs_loaded(d, err) < 0)
 		return -1;
 	if (!(p = calloc(1, sizeof *p)))
-		return hs_fail(err, HS_EDATA, "out of memory");
+		return hs_fail(err, HS_ENOMEM, "out of memory fitting");
 	if (predictor_from_fit(p, d->g, fraction, 1, err) < 0) {
 		free(p);
 		return -1;

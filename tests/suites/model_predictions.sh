@@ -3,6 +3,7 @@
 # that lets anyone recompute tau (numpy), tie-broken tau, the track record
 # and units that predict and eval print, OPA undefined like tau.
 . "$ROOT/tests/lib.sh"
+need numpy || exit 0
 
 H=$HLOSCOPE
 REAL=$DATA/npz
@@ -154,10 +155,10 @@ expect_err 1 "train on only a tile file that cannot train a head" "fewer than 2 
 [ -e "$T/none.hsm" ] && bad "no model when no head trained" "a file was written" || ok "no model file when no head trained"
 
 # ---- a learned ranker's scores: calibrated where runtimes exist, else scores ----
-"$H" synth "$T/demo" >/dev/null 2>&1 && ok "demo data written" || bad "synth" "failed"
-check 0 "train a small model" "$H" train "$T/demo/npz/layout/xla/default/train" -o "$T/m.hsm" \
+use_demo || exit 0
+check 0 "train a small model" "$H" train "$DEMO/npz/layout/xla/default/train" -o "$T/m.hsm" \
 	--epochs 3 --hidden 8 --batch 8 --quiet
-V=$(ls "$T"/demo/npz/layout/xla/default/valid/*.npz | head -1)
+V=$(ls "$DEMO"/npz/layout/xla/default/valid/*.npz | head -1)
 check 0 "predict with a model on a labeled file" "$H" predict "$V" --model "$T/m.hsm" --top 3
 has "a learned ranker's scores are calibrated and say so" "scores calibrated to times on the measured configs"
 has "calibrated times carry a unit" " s \| ms \| us "
@@ -171,7 +172,7 @@ o1 = sorted(range(len(s)), key=lambda i: (s[i], i)); o2 = sorted(range(len(c)), 
 assert o1 == o2, 'calibration keeps the ranking'
 assert all(v > 0 for v in c)
 " && ok "calibrated times keep the scores' ranking" || bad "calibrated json" "$(head -c 300 "$T/out")"
-TEST=$(ls "$T"/demo/npz/layout/xla/default/test/*.npz | head -1)
+TEST=$(ls "$DEMO"/npz/layout/xla/default/test/*.npz | head -1)
 check 0 "predict with a model on an unlabeled file" "$H" predict "$TEST" --model "$T/m.hsm" --top 2
 has "without runtimes, scores stay scores" "unitless scores, lower is faster"
 has "without runtimes, no record" "no measured runtimes to check against"

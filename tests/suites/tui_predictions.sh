@@ -7,6 +7,7 @@
 # masked (#) except in the one session that checks units and ties.
 . "$ROOT/tests/lib.sh"
 . "$ROOT/tests/tui_lib.sh"
+need numpy || exit 0
 
 N=npz
 UNET=$N/layout/xla/default/train/unet3d.npz

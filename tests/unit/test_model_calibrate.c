@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "model/calibrate.h"
-#include "model/rng.h"
+#include "base/rng.h"
 #include "model/units.h"
 #include "t.h"
 
@@ -31,14 +31,14 @@ int main(void)
 	 * configs exactly as the scores do, ties included. */
 	{
 		enum { N = 300 };
-		rng g = rng_seed(3);
+		hs_splitmix g = hs_splitmix_seed(3);
 		double s[N], y[N], t[N];
 		uint8_t use[N];
 		int order_ok = 1;
 
 		for (int i = 0; i < N; i++) {
-			s[i] = (double)rng_below(&g, 120) / 10.0; /* ties */
-			y[i] = 1e6 * exp(0.2 * s[i] + rng_unit(&g));
+			s[i] = (double)hs_splitmix_below(&g, 120) / 10.0; /* ties */
+			y[i] = 1e6 * exp(0.2 * s[i] + hs_splitmix_unit(&g));
 			use[i] = i % 3 == 0;
 		}
 		CHECK("fit on a third of the configs", calib_fit(s, y, use, N, &c, &err) == 0 && c.ok);

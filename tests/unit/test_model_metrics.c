@@ -108,16 +108,16 @@ int main(void)
 	 * 4000 times: the expectation matches the mean of the draws. */
 	{
 		enum { N = 40, DRAWS = 4000 };
-		rng g = rng_seed(7);
+		hs_splitmix g = hs_splitmix_seed(7);
 		double p[N], y[N], q[N], sum = 0;
 
 		for (int i = 0; i < N; i++) {
-			y[i] = (double)rng_below(&g, 25);
+			y[i] = (double)hs_splitmix_below(&g, 25);
 			p[i] = y[i] > 12 ? 1 : 0;
 		}
 		for (int d = 0; d < DRAWS; d++) {
 			for (int i = 0; i < N; i++)
-				q[i] = p[i] + 0.5 * rng_unit(&g);
+				q[i] = p[i] + 0.5 * hs_splitmix_unit(&g);
 			sum += metrics_kendall_tau(q, y, N);
 		}
 		CHECK_NEAR("tie-broken tau equals the mean of random tie-breaks (+-0.01)",
