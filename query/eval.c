@@ -17,6 +17,9 @@ double query_field_num(query_session *s, const query_field *f, int64_t row)
 
 	switch (f->kind) {
 	case QF_FEATURE:
+		/* a folder's field may be past a graph's width */
+		if (f->index >= g->feat_width || !g->node_feat)
+			return NAN;
 		return (double)g->node_feat[(size_t)row * (size_t)g->feat_width + (size_t)f->index];
 	case QF_ID:
 	case QF_CONFIG:
@@ -54,9 +57,11 @@ double query_field_num(query_session *s, const query_field *f, int64_t row)
 	case QF_PREDICTED_RANK:
 		return s->predicted_rank[row];
 	case QF_CONFIG_FEATURE:
+		if (f->index >= g->config_width || !g->config_feat)
+			return NAN;
 		return (double)g->config_feat[(size_t)row * (size_t)g->config_width + (size_t)f->index];
 	default:
-		return NAN;
+		return f->kind >= QF_G_FILE ? query_graph_num(s, f) : NAN;
 	}
 }
 
@@ -78,7 +83,7 @@ const char *query_field_text(query_session *s, const query_field *f, int64_t row
 	case QF_SHAPE:
 		return query_shape_text(s, row);
 	default:
-		return "";
+		return f->kind >= QF_G_FILE ? query_graph_text(s, f) : "";
 	}
 }
 
@@ -173,6 +178,8 @@ double query_eval_num(query_session *s, const query_expr *e, int64_t row)
 	}
 	case QE_OPSET:
 		return (e->opset[s->g->opcode[row]] != 0) != e->negate;
+	case QE_AGG:
+		return s->agg ? s->agg[e->slot] : NAN;
 	default:
 		return NAN;
 	}
@@ -208,6 +215,8 @@ static void field_block(query_session *s, const query_field *f, const int64_t *r
 
 	switch (f->kind) {
 	case QF_FEATURE: {
+		if (f->index >= g->feat_width || !g->node_feat)
+			break;
 		const float *base = g->node_feat + f->index;
 		size_t w = (size_t)g->feat_width;
 		for (int i = 0; i < n; i++)
@@ -232,10 +241,10 @@ static void field_block(query_session *s, const query_field *f, const int64_t *r
 			out[i] = (double)(g->user_off[r[i] + 1] - g->user_off[r[i]]);
 		return;
 	default:
-		for (int i = 0; i < n; i++)
-			out[i] = query_field_num(s, f, r[i]);
-		return;
+		break;
 	}
+	for (int i = 0; i < n; i++)
+		out[i] = query_field_num(s, f, r[i]);
 }
 
 static void eval_block(query_session *s, const query_expr *e, const int64_t *r, int n,

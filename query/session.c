@@ -65,6 +65,7 @@ static void drop_caches(query_session *s)
 	s->predicted_rank = NULL;
 	s->predicted_error = NULL;
 	s->predicted_status = 0;
+	s->rt_done = 0;
 }
 
 static void free_fields(query_session *s)
@@ -151,15 +152,44 @@ oom:
 	return hs_fail(err, HS_ENOMEM, "out of memory building the field table");
 }
 
+/* The file of a graph opened alone: its path, and what the path says. */
+static void own_ref(query_session *s)
+{
+	ds_entry e;
+
+	memset(&e, 0, sizeof e);
+	dataset_classify_path(s->g && s->g->path ? s->g->path : "", &e);
+	memcpy(s->own_coll, e.collection, sizeof s->own_coll);
+	memcpy(s->own_search, e.search, sizeof s->own_search);
+	memcpy(s->own_split, e.split, sizeof s->own_split);
+	s->own_ref = (query_graph_ref){
+		.path = s->g && s->g->path ? s->g->path : "",
+		.rel = s->g && s->g->path ? s->g->path : "",
+		.collection = s->own_coll,
+		.search = s->own_search,
+		.split = s->own_split,
+	};
+	s->ref = &s->own_ref;
+}
+
 static int bind(query_session *s, hs_graph *g, hs_error *err)
 {
 	drop_caches(s);
 	free_fields(s);
 	s->g = g;
+	own_ref(s);
 	return build_fields(s, err);
 }
 
-query_session *query_session_new(hs_graph *g, hs_error *err)
+void query_session_bind(query_session *s, hs_graph *g, const query_graph_ref *ref)
+{
+	drop_caches(s);
+	s->g = g;
+	s->ref = ref;
+}
+
+/* A session with its opcode names and nothing bound. */
+static query_session *session_alloc(hs_error *err)
 {
 	query_session *s = calloc(1, sizeof *s);
 
@@ -175,11 +205,75 @@ query_session *query_session_new(hs_graph *g, hs_error *err)
 			return NULL;
 		}
 	}
-	if (bind(s, g, err) < 0) {
+	return s;
+}
+
+query_session *query_session_new(hs_graph *g, hs_error *err)
+{
+	query_session *s = session_alloc(err);
+
+	if (s && bind(s, g, err) < 0) {
 		query_session_free(s);
 		return NULL;
 	}
 	return s;
+}
+
+query_session *query_session_new_dataset(const ds_index *ix, hs_error *err)
+{
+	query_session *s = session_alloc(err);
+
+	if (!s)
+		return NULL;
+	/* Field tables as for the dataset's graphs; tile, so that normalizer
+	 * and the config features exist too. */
+	s->stub = calloc(1, sizeof *s->stub);
+	if (!s->stub) {
+		query_session_free(s);
+		hs_fail(err, HS_ENOMEM, "out of memory starting a query session");
+		return NULL;
+	}
+	s->stub->kind = HS_KIND_TILE;
+	s->stub->feat_width = HLO_NODE_FEATURES;
+	s->stub->config_width = HLO_TILE_CONFIG_FEATURES;
+	s->ix = ix;
+	if (bind(s, s->stub, err) < 0) {
+		query_session_free(s);
+		return NULL;
+	}
+	s->own_ref.path = s->own_ref.rel = ix->root;
+	return s;
+}
+
+query_session *query_session_worker(const query_session *parent)
+{
+	hs_error err;
+	query_session *s = session_alloc(&err);
+
+	if (s)
+		s->model = parent->model;
+	return s;
+}
+
+const ds_index *query_session_dataset(const query_session *s)
+{
+	return s->ix;
+}
+
+void query_session_set_threads(query_session *s, int n)
+{
+	s->threads = n > 0 ? n : 0;
+}
+
+void query_session_set_progress(query_session *s, query_progress_fn fn, void *ctx)
+{
+	s->progress = fn;
+	s->progress_ctx = ctx;
+}
+
+int query_stopped(const query_session *s)
+{
+	return s->stopped;
 }
 
 void query_session_free(query_session *s)
@@ -190,6 +284,7 @@ void query_session_free(query_session *s)
 	free_fields(s);
 	for (int i = 0; i < 256; i++)
 		free(s->opcode_names[i]);
+	free(s->stub);
 	free(s);
 }
 
@@ -197,6 +292,8 @@ void query_session_set_graph(query_session *s, hs_graph *g)
 {
 	hs_error err;
 
+	if (s->ix) /* a folder session stays one */
+		return;
 	/* Only out of memory can fail here; the field table is then empty and
 	 * every query reports unknown fields rather than crashing. */
 	if (bind(s, g, &err) < 0)
@@ -239,6 +336,8 @@ const char *query_field_name(const query_session *s, size_t i)
 
 static const query_field *fields_of(query_session *s, int scope, size_t *n)
 {
+	if (scope == QS_GRAPH)
+		return query_graph_fields(n);
 	if (scope == QS_CONFIG) {
 		*n = s->n_config_fields;
 		return s->config_fields;
@@ -307,7 +406,9 @@ const query_shape_info *query_shape(query_session *s, int64_t v)
 {
 	query_shape_info *si = &s->shapes[v];
 
-	if (!si->done) {
+	if (!si->done && !s->g->node_feat) { /* a graph opened without them */
+		si->done = 1;
+	} else if (!si->done) {
 		hlo_shape sh;
 		hlo_decode_shape(graph_feat(s->g, v), s->g->feat_width, &sh);
 		si->valid = (uint8_t)sh.valid;
@@ -389,6 +490,8 @@ const char *query_shape_text(query_session *s, int64_t v)
 		return m->vals[i];
 	hlo_shape sh;
 	char buf[256];
+	if (!s->g->node_feat)
+		return "?";
 	hlo_decode_shape(graph_feat(s->g, v), s->g->feat_width, &sh);
 	if (hlo_shape_text(&sh, buf, sizeof buf) < 0)
 		return "?";
@@ -405,6 +508,8 @@ int query_need_cost(query_session *s, hs_error *err)
 {
 	if (s->cost)
 		return 0;
+	if (!s->g->node_feat || !s->g->operand_off)
+		return hs_fail(err, HS_EDATA, "%s: cost needs the node features and edges", s->g->name);
 	size_t n = (size_t)s->g->n_nodes;
 	s->cost = calloc(n ? n : 1, sizeof *s->cost);
 	if (!s->cost)
@@ -413,11 +518,10 @@ int query_need_cost(query_session *s, hs_error *err)
 	return 0;
 }
 
-static const double *rank_keys;
-
-static int cmp_rank(const void *a, const void *b)
+static int cmp_rank(const void *a, const void *b, void *keys)
 {
-	double x = rank_keys[*(const int64_t *)a], y = rank_keys[*(const int64_t *)b];
+	const double *k = keys;
+	double x = k[*(const int64_t *)a], y = k[*(const int64_t *)b];
 
 	if (x < y)
 		return -1;
@@ -439,9 +543,7 @@ static double *make_ranks(const double *v, int64_t n)
 	}
 	for (int64_t i = 0; i < n; i++)
 		idx[i] = i;
-	rank_keys = v;
-	qsort(idx, (size_t)n, sizeof *idx, cmp_rank);
-	rank_keys = NULL;
+	qsort_r(idx, (size_t)n, sizeof *idx, cmp_rank, (void *)v);
 	for (int64_t i = 0; i < n; i++) {
 		if (i > 0 && v[idx[i]] == v[idx[i - 1]])
 			r[idx[i]] = r[idx[i - 1]];
@@ -519,9 +621,78 @@ int query_prepare_field(query_session *s, const query_field *f, hs_error *err)
 		return query_need_predicted(s, err);
 	case QF_RUNTIME_RANK:
 		return need_runtime_rank(s, err);
+	case QF_G_RUNTIME_MIN:
+	case QF_G_RUNTIME_MEDIAN:
+	case QF_G_RUNTIME_MAX:
+		return query_need_runtime_summary(s, err);
 	default:
 		return 0;
 	}
+}
+
+/* ---- what a query reads ------------------------------------------------ */
+
+unsigned query_field_parts(const query_field *f)
+{
+	switch (f->kind) {
+	case QF_FEATURE:
+	case QF_ELEM:
+	case QF_SHAPE:
+	case QF_RANK:
+	case QF_ELEMENTS:
+		return GRAPH_PART_FEATURES;
+	case QF_COMPUTATION:
+	case QF_G_COMPUTATIONS:
+		return GRAPH_PART_SPLITS;
+	case QF_OPERANDS:
+	case QF_USERS:
+		return GRAPH_PART_EDGES;
+	case QF_CONFIGURABLE:
+		return GRAPH_PART_CONFIGS;
+	case QF_COST:
+	case QF_FLOPS:
+	case QF_BYTES:
+		return GRAPH_PART_FEATURES | GRAPH_PART_EDGES;
+	case QF_CONFIG:
+	case QF_RUNTIME:
+	case QF_RUNTIME_NS:
+	case QF_NORMALIZER:
+	case QF_RUNTIME_RANK:
+	case QF_G_LABELED:
+	case QF_G_RUNTIME_MIN:
+	case QF_G_RUNTIME_MEDIAN:
+	case QF_G_RUNTIME_MAX:
+		return GRAPH_PART_RUNTIMES;
+	case QF_CONFIG_FEATURE:
+		return GRAPH_PART_RUNTIMES | GRAPH_PART_CONFIGS;
+	case QF_PREDICTED:
+	case QF_PREDICTED_RANK:
+		/* the model (or the analytic estimate) reads everything, and
+		 * node_config_feat for layout graphs */
+		return GRAPH_PART_ALL;
+	case QF_G_EDGES:
+	case QF_G_CONFIGS:
+	case QF_G_CONFIGURABLE:
+		return GRAPH_PART_SHAPES;
+	default: /* id, opcode, opcode_id, category, file names, kind, nodes */
+		return 0;
+	}
+}
+
+unsigned query_expr_parts(const query_expr *e)
+{
+	unsigned parts = 0;
+
+	if (!e)
+		return 0;
+	if (e->field && e->kind == QE_FIELD)
+		parts |= query_field_parts(e->field);
+	if (e->kind == QE_AGG && e->scope == QS_CONFIG)
+		parts |= GRAPH_PART_RUNTIMES;
+	parts |= query_expr_parts(e->a) | query_expr_parts(e->b);
+	for (int i = 0; i < e->nlist; i++)
+		parts |= query_expr_parts(e->list[i]);
+	return parts;
 }
 
 int query_prepare(query_session *s, const query_expr *e, hs_error *err)
