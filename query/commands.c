@@ -280,6 +280,12 @@ static int cmd_help(query_parser *p, query_result *out)
 		if (s->g->kind == HS_KIND_TILE)
 			query_bprintf(&b, "  and the %d tile config features (fields config)\n",
 				      s->g->config_width);
+		size_t ng;
+		const query_field *gf = query_graph_fields(&ng);
+		query_bprintf(&b, "Graph fields (graphs; node and config fields through count(...), "
+			      "sum, min, max, mean):\n");
+		for (size_t i = 0; i < ng; i++)
+			query_bprintf(&b, "  %-14s %s\n", gf[i].name, gf[i].help);
 	} else if (t->kind == TK_WORD) {
 		const struct command *c = find_command(t->str);
 		if (!c) {
