@@ -1,5 +1,5 @@
-/* hloscope query FILE ['QUERY'...] [-f SCRIPT]... [--csv|--json] [--model M]
- *                [--time]
+/* hloscope query PATH ['QUERY'...] [-f SCRIPT]... [--csv|--json] [--model M]
+ *                [--time] [--threads N] [--skip-bad] [--progress|--no-progress]
  *
  * Batch use of the query language (query/query.h): the queries given as
  * arguments and the lines of the scripts run in command-line order; with
@@ -8,16 +8,27 @@
  * results are one document each (a stream jq reads).  `open`, `format` and
  * `quit` work as in the REPL.
  *
+ * PATH may be a folder: the queries then run over every graph under it
+ * (query_session_new_dataset) on --threads N threads (default: one per
+ * CPU).  Files that cannot be read are listed on stderr ("skipped FILE:
+ * why") and left out.  Progress shows on stderr once a query runs longer
+ * than a second, when stderr is a terminal (--progress: always, a line a
+ * second; --no-progress: never).  Ctrl-C stops the query in progress: its
+ * result is not written, and the command exits 130.
+ *
  * Exit status: 0 when every command ran, 1 at the first query error (the
- * message, the line and a caret on stderr), 2 when a file cannot be read,
- * 3 when out of memory.
- * --time prints each command's execution time (parse and run, not output)
- * to stderr: "time: 1.234 ms: QUERY".
+ * message, the line and a caret on stderr), 2 when a file cannot be read
+ * or a folder had files skipped (0 for those with --skip-bad), 3 when out
+ * of memory, 130 when stopped by Ctrl-C.  --time prints each command's execution time (parse
+ * and run, not output) to stderr: "time: 1.234 ms: QUERY".
  */
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "base/clock.h"
 #include "cli/commands.h"
@@ -27,19 +38,149 @@
 
 struct batch {
 	query_session *s;
-	hs_graph *g;
+	hs_graph *g;          /* the graph of a graph session */
+	ds_index *ix;         /* the files of a folder session */
+	const hs_model *model;
 	query_format fmt;
 	int timing;
-	int results;  /* results written so far (for separators) */
+	int results;          /* results written so far (for separators) */
 	int quit;
+	int threads;          /* 0: one per CPU */
+	int skip_bad;         /* skipped files do not make the status 2 */
+	int progress;         /* 1 on a terminal, 2 forced (a line each), 0 never */
+	int progress_shown;   /* a progress line is on the terminal */
+	double next_line;     /* forced progress: when the next line is due */
+	char **reported;      /* skipped files listed so far, sorted */
+	size_t nreported;
+	int skipped;          /* some file was skipped */
 };
+
+/* ---- folders: Ctrl-C, progress, skipped files --------------------------- */
+
+static volatile sig_atomic_t interrupted;
+
+static void on_interrupt(int sig)
+{
+	interrupted = 1;
+}
+
+static int on_progress(void *ctx, size_t done, size_t total, double seconds)
+{
+	struct batch *b = ctx;
+	char d[32], t[32];
+
+	if (interrupted)
+		return 1;
+	if (!b->progress || seconds < 1.0)
+		return 0;
+	query_fmt_thousands(d, sizeof d, done);
+	query_fmt_thousands(t, sizeof t, total);
+	if (b->progress == 1) {
+		fprintf(stderr, "\rhloscope query: %s/%s files, %.0f s\033[K", d, t, seconds);
+		b->progress_shown = 1;
+	} else if (seconds >= b->next_line) {
+		fprintf(stderr, "hloscope query: %s/%s files, %.0f s\n", d, t, seconds);
+		b->next_line = seconds + 1.0;
+	}
+	fflush(stderr);
+	return 0;
+}
+
+static void clear_progress(struct batch *b)
+{
+	if (b->progress_shown)
+		fputs("\r\033[K", stderr);
+	b->progress_shown = 0;
+	b->next_line = 0;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Lists the skipped files of a result that were not listed before. */
+static void report_skipped(struct batch *b, const query_result *r)
+{
+	for (size_t i = 0; i < r->nskipped; i++) {
+		const char *s = r->skipped[i];
+		b->skipped = 1;
+		if (b->nreported &&
+		    bsearch(&s, b->reported, b->nreported, sizeof *b->reported, cmp_str))
+			continue;
+		fprintf(stderr, "hloscope query: skipped %s\n", s);
+		char **v = realloc(b->reported, (b->nreported + 1) * sizeof *v);
+		char *copy = strdup(s);
+		if (!v || !copy) {
+			free(copy);
+			if (v)
+				b->reported = v;
+			continue;
+		}
+		b->reported = v;
+		size_t at = b->nreported;
+		while (at > 0 && strcmp(v[at - 1], copy) > 0) {
+			v[at] = v[at - 1];
+			at--;
+		}
+		v[at] = copy;
+		b->nreported++;
+	}
+}
+
+/* A session on PATH: a folder's files, or one graph. */
+static int open_target(struct batch *b, const char *path, hs_error *err)
+{
+	struct stat st;
+	query_session *s;
+
+	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+		ds_index *ix = dataset_list(path, err);
+		if (!ix)
+			return -1;
+		s = query_session_new_dataset(ix, err);
+		if (!s) {
+			dataset_free(ix);
+			return -1;
+		}
+		query_session_free(b->s);
+		dataset_free(b->ix);
+		graph_free(b->g);
+		b->s = s;
+		b->ix = ix;
+		b->g = NULL;
+		query_session_set_threads(s, b->threads);
+		query_session_set_progress(s, on_progress, b);
+	} else {
+		hs_graph *g = graph_open(path, err);
+		if (!g)
+			return -1;
+		if (b->s && !b->ix) {
+			query_session_set_graph(b->s, g);
+		} else {
+			s = query_session_new(g, err);
+			if (!s) {
+				graph_free(g);
+				return -1;
+			}
+			query_session_free(b->s);
+			dataset_free(b->ix);
+			b->s = s;
+			b->ix = NULL;
+		}
+		graph_free(b->g);
+		b->g = g;
+	}
+	query_session_set_model(b->s, b->model);
+	return 0;
+}
 
 struct item {
 	int script;      /* 1: -f SCRIPT; 0: a query */
 	const char *text;
 };
 
-/* Runs one line; returns the exit status so far (0, 1, 2 or 3). */
+/* Runs one line; returns the exit status so far (0, 1, 2, 3 or 130). */
 static int run_line(struct batch *b, const char *line, const char *src, long lineno)
 {
 	query_result r;
@@ -47,10 +188,31 @@ static int run_line(struct batch *b, const char *line, const char *src, long lin
 	double t0 = hs_now_seconds() * 1e3;
 
 	hs_error_clear(&err);
+	/* Over a folder, Ctrl-C stops the query cleanly (on_progress sees it);
+	 * elsewhere it ends the program as usual. */
+	struct sigaction sa, old;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_interrupt;
+	sa.sa_flags = SA_RESTART;
+	sigemptyset(&sa.sa_mask);
+	interrupted = 0;
+	if (b->ix)
+		sigaction(SIGINT, &sa, &old);
 	int rc = query_exec(b->s, line, &r, &err);
+	if (b->ix)
+		sigaction(SIGINT, &old, NULL);
 	double t1 = hs_now_seconds() * 1e3;
+	clear_progress(b);
 	if (b->timing && rc == 0 && r.kind != QUERY_NONE)
 		fprintf(stderr, "time: %.3f ms: %s\n", t1 - t0, line);
+	if ((rc < 0 && query_stopped(b->s)) || (rc == 0 && interrupted)) {
+		/* also when the run ended before it could see the Ctrl-C */
+		fprintf(stderr, "hloscope query: %s (Ctrl-C)\n", rc < 0 ? err.msg : "stopped");
+		if (rc == 0)
+			query_result_free(&r);
+		b->quit = 1;
+		return 130;
+	}
 	if (rc < 0) {
 		char buf[4096];
 		query_error_caret(err.msg, line, query_error_column(b->s), buf, sizeof buf);
@@ -66,14 +228,10 @@ static int run_line(struct batch *b, const char *line, const char *src, long lin
 		} else if (r.action == QUERY_ACT_FORMAT) {
 			b->fmt = r.format;
 		} else if (r.action == QUERY_ACT_OPEN) {
-			hs_graph *ng = graph_open(r.arg, &err);
-			if (!ng) {
+			if (open_target(b, r.arg, &err) < 0) {
 				query_result_free(&r);
 				return cli_report(&err);
 			}
-			query_session_set_graph(b->s, ng);
-			graph_free(b->g);
-			b->g = ng;
 		}
 		query_result_free(&r);
 		return 0;
@@ -82,6 +240,7 @@ static int run_line(struct batch *b, const char *line, const char *src, long lin
 		query_result_free(&r);
 		return 0;
 	}
+	report_skipped(b, &r);
 	if (b->results++ && b->fmt != QUERY_FMT_JSON)
 		putchar('\n');
 	rc = query_write(stdout, &r, b->fmt, &err);
@@ -129,11 +288,71 @@ static int run_script(struct batch *b, const char *path)
 	return rc;
 }
 
+static void usage(FILE *out)
+{
+	fprintf(out, "usage: hloscope query PATH ['QUERY'...] [-f SCRIPT] [--csv|--json] [--model M] "
+		     "[--time]\n"
+		     "                      [--threads N] [--skip-bad] [--progress|--no-progress]\n"
+		     "Runs queries (or the lines of SCRIPT, or of stdin) on a graph file, or on every\n"
+		     "graph of a folder PATH.  Try: hloscope query FILE help\n");
+}
+
+/* Options and arguments into b, items, *path and *model; 0, or the exit
+ * status (-1: --help, done). */
+static int parse_args(int argc, char **argv, struct batch *b, struct item *items, int *nitems,
+		      const char **path, const char **model)
+{
+	int opts_done = 0;
+
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		if (opts_done || a[0] != '-' || !a[1]) {
+			if (!*path)
+				*path = a;
+			else
+				items[(*nitems)++].text = a;
+		} else if (!strcmp(a, "--")) {
+			opts_done = 1;
+		} else if (!strcmp(a, "--csv") || !strcmp(a, "--json") || !strcmp(a, "--table")) {
+			b->fmt = query_format_parse(a + 2);
+		} else if (!strcmp(a, "--time")) {
+			b->timing = 1;
+		} else if (!strcmp(a, "--skip-bad")) {
+			b->skip_bad = 1;
+		} else if (!strcmp(a, "--progress") || !strcmp(a, "--no-progress")) {
+			b->progress = a[2] == 'p' ? 2 : 0;
+		} else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+			usage(stdout);
+			return -1;
+		} else if (!strcmp(a, "-f") || !strcmp(a, "--model") || !strcmp(a, "--threads")) {
+			if (i + 1 >= argc)
+				return cli_usage_error("query", "%s needs a value", a);
+			const char *v = argv[++i];
+			if (!strcmp(a, "-f")) {
+				items[*nitems].script = 1;
+				items[(*nitems)++].text = v;
+			} else if (!strcmp(a, "--model")) {
+				*model = v;
+			} else {
+				long long n = cli_parse_count(v);
+				if (n < 1 || n > 256)
+					return cli_usage_error("query", "--threads needs a count 1..256, not '%s'", v);
+				b->threads = (int)n;
+			}
+		} else {
+			return cli_usage_error("query", "unknown option '%s'", a);
+		}
+	}
+	if (!*path)
+		return cli_usage_error("query", "needs a FILE or a folder");
+	return 0;
+}
+
 int cmd_query(int argc, char **argv)
 {
-	const char *file = NULL, *model_path = NULL;
+	const char *path = NULL, *model_path = NULL;
 	struct item *items = calloc((size_t)argc + 1, sizeof *items);
-	int nitems = 0, opts_done = 0, rc = 0;
+	int nitems = 0, rc;
 	struct batch b = {0};
 	hs_model *m = NULL;
 	hs_error err;
@@ -141,70 +360,22 @@ int cmd_query(int argc, char **argv)
 	if (!items)
 		return cli_oom("reading the arguments");
 	b.fmt = QUERY_FMT_TABLE;
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		if (!opts_done && a[0] == '-' && a[1]) {
-			if (!strcmp(a, "--")) {
-				opts_done = 1;
-			} else if (!strcmp(a, "--csv")) {
-				b.fmt = QUERY_FMT_CSV;
-			} else if (!strcmp(a, "--json")) {
-				b.fmt = QUERY_FMT_JSON;
-			} else if (!strcmp(a, "--table")) {
-				b.fmt = QUERY_FMT_TABLE;
-			} else if (!strcmp(a, "--time")) {
-				b.timing = 1;
-			} else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-				printf("usage: hloscope query FILE ['QUERY'...] [-f SCRIPT] [--csv|--json] "
-				       "[--model M] [--time]\n"
-				       "Runs queries (or the lines of SCRIPT, or of stdin) on FILE.\n"
-				       "Try: hloscope query FILE help\n");
-				free(items);
-				return 0;
-			} else if (!strcmp(a, "-f") || !strcmp(a, "--model")) {
-				if (i + 1 >= argc) {
-					free(items);
-					return cli_usage_error("query", "%s needs a value", a);
-				}
-				if (!strcmp(a, "-f")) {
-					items[nitems].script = 1;
-					items[nitems++].text = argv[++i];
-				} else {
-					model_path = argv[++i];
-				}
-			} else {
-				free(items);
-				return cli_usage_error("query", "unknown option '%s'", a);
-			}
-		} else if (!file) {
-			file = a;
-		} else {
-			items[nitems++].text = a;
-		}
-	}
-	if (!file) {
+	b.progress = isatty(STDERR_FILENO);
+	rc = parse_args(argc, argv, &b, items, &nitems, &path, &model_path);
+	if (rc) {
 		free(items);
-		return cli_usage_error("query", "needs a FILE");
+		return rc < 0 ? 0 : rc;
 	}
 	hs_error_clear(&err);
-	b.g = graph_open(file, &err);
-	if (!b.g) {
+	if (model_path && !(m = model_load(model_path, &err))) {
 		free(items);
 		return cli_report(&err);
 	}
-	if (model_path) {
-		m = model_load(model_path, &err);
-		if (!m) {
-			rc = cli_report(&err);
-			goto done;
-		}
-	}
-	b.s = query_session_new(b.g, &err);
-	if (!b.s) {
+	b.model = m;
+	if (open_target(&b, path, &err) < 0) {
 		rc = cli_report(&err);
 		goto done;
 	}
-	query_session_set_model(b.s, m);
 	if (nitems == 0)
 		rc = run_stream(&b, stdin, "<stdin>");
 	for (int i = 0; i < nitems && !rc && !b.quit; i++)
@@ -214,10 +385,16 @@ int cmd_query(int argc, char **argv)
 		fprintf(stderr, "hloscope query: writing the output: %s\n", strerror(errno));
 		rc = 2;
 	}
+	if (!rc && b.skipped && !b.skip_bad)
+		rc = 2;
 done:
 	query_session_free(b.s);
-	model_free(m);
+	dataset_free(b.ix);
 	graph_free(b.g);
+	model_free(m);
+	for (size_t i = 0; i < b.nreported; i++)
+		free(b.reported[i]);
+	free(b.reported);
 	free(items);
 	return rc;
 }

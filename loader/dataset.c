@@ -224,6 +224,7 @@ struct walk {
 	struct stat *seen;     /* directories entered, by device and inode */
 	size_t n_seen, cap_seen;
 	hs_error *err;
+	int index;             /* 0: list the files without opening them */
 };
 
 static int out_of_memory(struct walk *w)
@@ -305,7 +306,7 @@ static int add_file(struct walk *w, const char *path, const char *rel, const cha
 		dataset_classify_path(path, e);
 	}
 
-	if (index_file(e, &ferr)) {
+	if (w->index && index_file(e, &ferr)) {
 		/* The entry names the file; keep the place inside it. */
 		const char *msg = ferr.msg;
 		size_t np = strlen(e->path);
@@ -371,9 +372,9 @@ static int cmp_rel(const void *a, const void *b)
 	return strcmp(((const ds_entry *)a)->rel, ((const ds_entry *)b)->rel);
 }
 
-ds_index *dataset_scan(const char *dir, hs_error *err)
+static ds_index *scan(const char *dir, int index, hs_error *err)
 {
-	struct walk w = {0};
+	struct walk w = {.index = index};
 	struct stat st;
 	ds_index *ix;
 	char *real;
@@ -416,6 +417,16 @@ ds_index *dataset_scan(const char *dir, hs_error *err)
 	if (ix->n > 1)
 		qsort(ix->entries, ix->n, sizeof *ix->entries, cmp_rel);
 	return ix;
+}
+
+ds_index *dataset_scan(const char *dir, hs_error *err)
+{
+	return scan(dir, 1, err);
+}
+
+ds_index *dataset_list(const char *dir, hs_error *err)
+{
+	return scan(dir, 0, err);
 }
 
 void dataset_free(ds_index *ix)

@@ -50,6 +50,10 @@ typedef struct ds_index {
  * call fails only if `dir` cannot be read (HS_EDATA) or is not a folder
  * (HS_EUSAGE). */
 ds_index *dataset_scan(const char *dir, hs_error *err);
+/* The same walk without opening the files: path, rel, name and the path's
+ * guesses (kind/collection/search/split) only; counts are 0 and error NULL.
+ * For readers that open every file anyway (folder queries). */
+ds_index *dataset_list(const char *dir, hs_error *err);
 void dataset_free(ds_index *ix);
 
 /* Fills kind/collection/search/split guesses from a path alone: folder

@@ -109,4 +109,31 @@ const char *graph_kind_name(hs_kind k); /* "tile" / "layout" */
  * reads).  Used by `hloscope check`; streams, so memory stays small. */
 int graph_check_file(const char *path, hs_error *err);
 
+/* ---- Opening only some arrays (graph_parts.c) ---- */
+
+/* The parts of a sample a reader needs (a mask); graph_open reads them all
+ * but node_config_feat's values, which graph_load_node_configs adds. */
+enum {
+	GRAPH_PART_OPCODES = 1u << 0,      /* node_opcode: n_nodes, opcode (always read) */
+	GRAPH_PART_SHAPES = 1u << 1,       /* the other arrays' shapes: n_edges, n_configs,
+					    * n_cfg_nodes, feat_width, config_width, ncf_width */
+	GRAPH_PART_SPLITS = 1u << 2,       /* node_splits: n_comps, comp_start, comp_of */
+	GRAPH_PART_RUNTIMES = 1u << 3,     /* config_runtime (+ tile normalizers): n_configs,
+					    * runtime_raw, normalizer, runtime, labeled */
+	GRAPH_PART_FEATURES = 1u << 4,     /* node_feat */
+	GRAPH_PART_EDGES = 1u << 5,        /* edge_index and the CSR */
+	GRAPH_PART_CONFIGS = 1u << 6,      /* config_feat (tile), node_config_ids (layout) */
+	GRAPH_PART_NODE_CONFIGS = 1u << 7, /* node_config_feat's values */
+	GRAPH_PART_ALL = 0xffu,
+};
+
+/* Opens a sample reading what `parts` asks for, and node_opcode.  A .npz
+ * file asked for no more than OPCODES, SHAPES, SPLITS and RUNTIMES has only
+ * those members read and checked (the others are not looked at); arrays not
+ * read are NULL and their counts 0 (SHAPES fills the counts and widths from
+ * the .npy headers alone).  Any other part, or another kind of file, opens
+ * it whole with graph_open (and loads the node configs for NODE_CONFIGS).
+ * Errors and ownership as graph_open. */
+hs_graph *graph_open_parts(const char *path, unsigned parts, hs_error *err);
+
 #endif

@@ -107,6 +107,9 @@ struct cd_location {
 	uint64_t eocd_off;   /* file offset of the end of central directory record */
 	uint64_t n_entries;
 	uint64_t cd_size, cd_off;
+	uint8_t *tail;       /* the end of the file as read to find the record */
+	uint64_t tail_off;
+	size_t tail_n;
 };
 
 /* Reads the zip64 end of central directory record that the locator at
@@ -127,35 +130,56 @@ static int read_zip64_record(const zip_archive *z, const uint8_t *loc, struct cd
 	return 0;
 }
 
-/* Searches the last 64 KiB + 22 bytes for the end of central directory
- * record (the last one whose comment reaches exactly to the end of the
- * file), follows a zip64 locator just before it, and checks that the
- * directory lies inside the file. */
+/* The offset in tail[0..n) of the end of central directory record whose
+ * comment reaches exactly to the end, searching backwards; -1 if none. */
+static long find_eocd(const uint8_t *tail, size_t n)
+{
+	for (size_t pos = n - 22;; pos--) {
+		if (le32(tail + pos) == SIG_EOCD && pos + 22 + le16(tail + pos + 20) == n)
+			return (long)pos;
+		if (pos == 0)
+			return -1;
+	}
+}
+
+/* Searches the end of the file for the end of central directory record:
+ * the last 4 KiB first (numpy writes no comment, so the record ends the
+ * file), then the last 64 KiB + 22 bytes, the most a comment allows.
+ * Follows a zip64 locator just before it, and checks that the directory
+ * lies inside the file.  Keeps the bytes read in cd->tail (the directory
+ * of a small file is among them). */
 static int find_directory(const zip_archive *z, struct cd_location *cd, hs_error *err)
 {
 	uint64_t size = z->file_size;
 	if (size < 22)
 		return hs_fail(err, HS_EDATA, "%s: not a zip archive (%llu bytes, too short)", z->path,
 			       (unsigned long long)size);
-	size_t tail_n = size < 65557 ? (size_t)size : 65557;
-	uint8_t *tail = malloc(tail_n);
-	if (!tail)
-		return hs_fail(err, HS_ENOMEM, "%s: out of memory reading the zip directory", z->path);
-	uint64_t tail_off = size - tail_n;
-	if (src_read(z, tail_off, tail, tail_n, err)) {
+	long found = -1;
+	uint8_t *tail = NULL;
+	size_t tail_n = 0;
+	uint64_t tail_off = 0;
+	for (size_t want = 4096; found < 0; want = 65557) {
+		tail_n = size < want ? (size_t)size : want;
+		tail_off = size - tail_n;
 		free(tail);
-		return -1;
-	}
-	size_t pos = tail_n - 22;
-	while (!(le32(tail + pos) == SIG_EOCD && pos + 22 + le16(tail + pos + 20) == tail_n)) {
-		if (pos == 0) {
+		if (!(tail = malloc(tail_n)))
+			return hs_fail(err, HS_ENOMEM, "%s: out of memory reading the zip directory", z->path);
+		if (src_read(z, tail_off, tail, tail_n, err)) {
+			free(tail);
+			return -1;
+		}
+		found = find_eocd(tail, tail_n);
+		if (found < 0 && (tail_n == size || want == 65557)) {
 			free(tail);
 			return hs_fail(err, HS_EDATA,
 				       "%s: not a zip archive (no end of central directory record)",
 				       z->path);
 		}
-		pos--;
 	}
+	size_t pos = (size_t)found;
+	cd->tail = tail;
+	cd->tail_off = tail_off;
+	cd->tail_n = tail_n;
 	const uint8_t *r = tail + pos;
 	cd->eocd_off = tail_off + pos;
 	cd->n_entries = le16(r + 10);
@@ -164,14 +188,11 @@ static int find_directory(const zip_archive *z, struct cd_location *cd, hs_error
 	int disk = le16(r + 4), cd_disk = le16(r + 6);
 	int zip64 = cd->n_entries == 0xffff || cd->cd_size == 0xffffffffu ||
 		    cd->cd_off == 0xffffffffu;
-	int rc = 0;
 	if (pos >= 20 && le32(tail + pos - 20) == SIG_EOCD64_LOC) {
-		rc = read_zip64_record(z, tail + pos - 20, cd, err);
+		if (read_zip64_record(z, tail + pos - 20, cd, err))
+			return -1;
 		zip64 = 0;
 	}
-	free(tail);
-	if (rc)
-		return -1;
 	if (zip64)
 		return hs_fail(err, HS_EDATA, "%s: byte %llu: zip64 directory without its locator",
 			       z->path, (unsigned long long)cd->eocd_off);
@@ -233,12 +254,18 @@ static int parse_entry(zip_archive *z, const uint8_t *cd, uint64_t cd_size, uint
 /* Reads the central directory at `cd` into z->entries. */
 static int read_entries(zip_archive *z, const struct cd_location *loc, hs_error *err)
 {
-	uint8_t *cd = malloc(loc->cd_size ? (size_t)loc->cd_size : 1);
-	if (!cd)
-		return hs_fail(err, HS_ENOMEM, "%s: out of memory reading the zip directory", z->path);
-	if (src_read(z, loc->cd_off, cd, (size_t)loc->cd_size, err)) {
-		free(cd);
-		return -1;
+	uint8_t *cd = NULL;
+	const uint8_t *dir;
+	if (loc->cd_off >= loc->tail_off) { /* read already with the tail */
+		dir = loc->tail + (loc->cd_off - loc->tail_off);
+	} else {
+		if (!(cd = malloc(loc->cd_size ? (size_t)loc->cd_size : 1)))
+			return hs_fail(err, HS_ENOMEM, "%s: out of memory reading the zip directory", z->path);
+		if (src_read(z, loc->cd_off, cd, (size_t)loc->cd_size, err)) {
+			free(cd);
+			return -1;
+		}
+		dir = cd;
 	}
 	z->entries = calloc(loc->n_entries ? (size_t)loc->n_entries : 1, sizeof *z->entries);
 	if (!z->entries) {
@@ -248,27 +275,20 @@ static int read_entries(zip_archive *z, const struct cd_location *loc, hs_error 
 	size_t p = 0;
 	int rc = 0;
 	for (uint64_t i = 0; i < loc->n_entries && !rc; i++)
-		rc = parse_entry(z, cd, loc->cd_size, loc->cd_off, p, i, &p, err);
+		rc = parse_entry(z, dir, loc->cd_size, loc->cd_off, p, i, &p, err);
 	free(cd);
 	return rc;
 }
 
-/* Resolves a member's data offset from its local header and bounds its
- * sizes by the file's size before anything is allocated for it. */
-static int resolve_member(const zip_archive *z, zip_entry *e, hs_error *err)
+/* Checks what the directory says of a member: a method it can read, and
+ * sizes the file can hold, before anything is allocated for it. */
+static int check_member(const zip_archive *z, const zip_entry *e, hs_error *err)
 {
-	uint8_t lh[30];
 	if (e->method != 0 && e->method != 8)
 		return hs_fail(err, HS_EDATA,
 			       "%s: member %s: compression method %u is not supported (stored or deflate only)",
 			       z->path, e->name, e->method);
-	if (src_read(z, e->local_offset, lh, sizeof lh, err))
-		return -1;
-	if (le32(lh) != SIG_LOCAL)
-		return hs_fail(err, HS_EDATA, "%s: byte %llu: member %s: bad local header signature",
-			       z->path, (unsigned long long)e->local_offset, e->name);
-	e->data_offset = e->local_offset + 30 + le16(lh + 26) + le16(lh + 28);
-	if (e->data_offset > z->file_size || e->comp_size > z->file_size - e->data_offset)
+	if (e->local_offset > z->file_size || e->comp_size > z->file_size - e->local_offset)
 		return hs_fail(err, HS_EDATA,
 			       "%s: byte %llu: member %s claims %llu compressed bytes, past the end of the file",
 			       z->path, (unsigned long long)e->local_offset, e->name,
@@ -286,15 +306,45 @@ static int resolve_member(const zip_archive *z, zip_entry *e, hs_error *err)
 	return 0;
 }
 
+/* Resolves a member's data offset from its local header, the first time it
+ * is read (a reader of one member does not read the others' headers). */
+static int resolve_member(const zip_archive *z, zip_entry *e, hs_error *err)
+{
+	uint8_t lh[30];
+	if (e->data_offset)
+		return 0;
+	if (src_read(z, e->local_offset, lh, sizeof lh, err))
+		return -1;
+	if (le32(lh) != SIG_LOCAL)
+		return hs_fail(err, HS_EDATA, "%s: byte %llu: member %s: bad local header signature",
+			       z->path, (unsigned long long)e->local_offset, e->name);
+	uint64_t data = e->local_offset + 30 + le16(lh + 26) + le16(lh + 28);
+	if (data > z->file_size || e->comp_size > z->file_size - data)
+		return hs_fail(err, HS_EDATA,
+			       "%s: byte %llu: member %s claims %llu compressed bytes, past the end of the file",
+			       z->path, (unsigned long long)e->local_offset, e->name,
+			       (unsigned long long)e->comp_size);
+	e->data_offset = data;
+	return 0;
+}
+
 static int read_directory(zip_archive *z, hs_error *err)
 {
 	struct cd_location loc = {0};
-	if (find_directory(z, &loc, err) || read_entries(z, &loc, err))
+	int rc = find_directory(z, &loc, err) || read_entries(z, &loc, err);
+	free(loc.tail);
+	if (rc)
 		return -1;
 	for (size_t i = 0; i < z->n_entries; i++)
-		if (resolve_member(z, &z->entries[i], err))
+		if (check_member(z, &z->entries[i], err))
 			return -1;
 	return 0;
+}
+
+/* The archive's own (writable) copy of an entry it handed out. */
+static zip_entry *own_entry(zip_archive *z, const zip_entry *e)
+{
+	return &z->entries[e - z->entries];
 }
 
 static zip_archive *open_common(zip_archive *z, hs_error *err)
@@ -389,6 +439,10 @@ zip_reader *zip_reader_open(zip_archive *z, const zip_entry *e, hs_error *err)
 	}
 	r->z = z;
 	r->e = e;
+	if (resolve_member(z, own_entry(z, e), err)) {
+		free(r);
+		return NULL;
+	}
 	if (e->method == 8) {
 		size_t in_n = e->comp_size < IN_CHUNK ? (size_t)e->comp_size : IN_CHUNK;
 		r->in = calloc(1, in_n + INFLATER_IN_PAD);

@@ -28,7 +28,8 @@ typedef struct zip_entry {
 	uint64_t comp_size;
 	uint64_t size;          /* uncompressed */
 	uint64_t local_offset;  /* offset of the local file header */
-	uint64_t data_offset;   /* offset of the member's data, resolved on open */
+	uint64_t data_offset;   /* offset of the member's data; 0 until a reader of it
+	                         * opened (from its local header) */
 } zip_entry;
 
 typedef struct zip_archive {

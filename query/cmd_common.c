@@ -98,6 +98,8 @@ int query_all_cols(query_parser *p, int scope, query_colspec *cols, int max)
 	const query_field *f = scope == QS_CONFIG ? p->s->config_fields : p->s->node_fields;
 	int n = 0;
 
+	if (scope == QS_GRAPH)
+		f = query_graph_fields(&nf);
 	for (size_t i = 0; i < nf && n < max; i++) {
 		cols[n].name = f[i].name;
 		cols[n].e = query_field_expr(p, scope, f[i].name);

@@ -12,6 +12,23 @@
 
 /* ---- configs ------------------------------------------------------------ */
 
+/* The default columns of `configs`: config, runtime, runtime_rank, and the
+ * predictions when with_pred; their count or -1. */
+static int default_config_cols(query_parser *p, query_colspec *cols, int with_pred)
+{
+	static const char *const names[] = {"config", "runtime", "runtime_rank", "predicted",
+					    "predicted_rank"};
+	int n = 0;
+
+	for (int i = 0; i < (with_pred ? 5 : 3); i++, n++) {
+		cols[n].name = names[i];
+		cols[n].e = query_field_expr(p, QS_CONFIG, names[i]);
+		if (!cols[n].e)
+			return query_oom(p);
+	}
+	return n;
+}
+
 int query_cmd_configs(query_parser *p, query_result *out)
 {
 	static query_clauses zero;
@@ -32,37 +49,32 @@ int query_cmd_configs(query_parser *p, query_result *out)
 	p->scope = QS_CONFIG;
 	if (query_parse_clauses(p, c, 1, "where, sort by, limit or show") < 0)
 		goto done;
-	/* predicted is shown when it can be computed; asked for, it must be. */
-	hs_error_clear(&perr);
-	int have_pred = query_need_predicted(p->s, &perr) == 0;
-	if (!have_pred)
-		why = strdup(perr.msg);
-	static const char *const names[] = {"config", "runtime", "runtime_rank", "predicted",
-					    "predicted_rank"};
-	if (c->star) {
+	/* predicted is shown when it can be computed; asked for, it must be.
+	 * Over a folder it is shown when asked for. */
+	int fold = p->s->ix || p->plan_only, have_pred = !p->s->ix;
+	if (!fold) {
+		hs_error_clear(&perr);
+		have_pred = query_need_predicted(p->s, &perr) == 0;
+		if (!have_pred)
+			why = strdup(perr.msg);
+	}
+	if (c->star)
 		ncols = query_all_cols(p, QS_CONFIG, cols, QUERY_MAX_COLS);
-		if (ncols < 0)
-			goto done;
-	} else if (c->nshow > 0) {
+	else if (c->nshow > 0) {
 		memcpy(cols, c->show, (size_t)c->nshow * sizeof *cols);
 		ncols = c->nshow;
-	} else {
-		for (int i = 0; i < 5; i++) {
-			if (i >= 3 && !have_pred)
-				break;
-			cols[ncols].name = names[i];
-			cols[ncols].e = query_field_expr(p, QS_CONFIG, names[i]);
-			if (!cols[ncols].e) {
-				query_oom(p);
-				goto done;
-			}
-			ncols++;
-		}
-	}
+	} else
+		ncols = default_config_cols(p, cols, have_pred);
+	if (ncols < 0)
+		goto done;
 	if (c->sort && c->nshow < 0 && !c->star && !query_has_col(cols, ncols, c->sort)) {
 		cols[ncols].e = c->sort;
 		cols[ncols].name = query_expr_source(p, c->sort);
 		ncols++;
+	}
+	if (fold) {
+		rc = query_fold_rows(p, out, c, cols, ncols, QS_CONFIG, "config");
+		goto done;
 	}
 	ids = query_filter_rows(p, c->where, g->n_configs, &n);
 	if (!ids)

@@ -24,6 +24,7 @@ struct command {
 	query_cmd_fn run;
 	const char *words;   /* keywords for completion, space-separated */
 	int scope;           /* fields completed after it */
+	int one_graph;       /* about one graph's nodes or configs: not on a folder */
 };
 
 static int cmd_open(query_parser *p, query_result *out);
@@ -41,7 +42,7 @@ static const struct command commands[] = {
 	 "  nodes where opcode = convolution and rank >= 4\n"
 	 "  nodes where shape ~ \"^bf16\" sort by shape_dimensions_product desc limit 10\n"
 	 "  nodes where users > 8 show id, opcode, users, cost * 1e6\n",
-	 query_cmd_nodes, "where sort by asc desc limit show and or not in", QS_NODE},
+	 query_cmd_nodes, "where sort by asc desc limit show and or not in", QS_NODE, 0},
 	{"count", "by EXPR [where EXPR] [limit N]",
 	 "how many nodes have each value (value, count, share)",
 	 "Rows are sorted by count, largest first, then by value.  share is the\n"
@@ -50,7 +51,7 @@ static const struct command commands[] = {
 	 "  count by opcode\n"
 	 "  count by elem where configurable\n"
 	 "  count by rank where category = convolution\n",
-	 query_cmd_count, "by where limit and or not in", QS_NODE},
+	 query_cmd_count, "by where limit and or not in", QS_NODE, 0},
 	{"stats", "EXPR[, EXPR...] [where EXPR]",
 	 "count, min, max, mean, sum and quantiles of numbers",
 	 "One row per expression: count (values that are not missing), min, max,\n"
@@ -59,14 +60,14 @@ static const struct command commands[] = {
 	 "  stats shape_dimensions_product, users where opcode = fusion\n"
 	 "  stats cost where configurable\n"
 	 "  stats runtime, predicted where runtime_rank <= 10\n",
-	 query_cmd_stats, "where and or not in", QS_NODE},
+	 query_cmd_stats, "where and or not in", QS_NODE, 0},
 	{"show", "ID", "one node in detail: shape, neighbours, cost, every non-zero feature",
-	 "  show 17\n", query_cmd_show, "", QS_NODE},
+	 "  show 17\n", query_cmd_show, "", QS_NODE, 1},
 	{"operands", "ID", "the operands (inputs) of a node, in order",
 	 "Repeated operands (x * x) are listed as often as the file gives them.\n"
-	 "  operands 17\n", query_cmd_operands, "", QS_NODE},
+	 "  operands 17\n", query_cmd_operands, "", QS_NODE, 1},
 	{"users", "ID", "the users (consumers) of a node",
-	 "  users 17\n", query_cmd_users, "", QS_NODE},
+	 "  users 17\n", query_cmd_users, "", QS_NODE, 1},
 	{"neighbors", "ID [depth K] [up|down|both]",
 	 "nodes within K steps (default 1): up = operands, down = users",
 	 "Steps follow edges in either direction unless `up` (towards operands,\n"
@@ -74,22 +75,22 @@ static const struct command commands[] = {
 	 "listed.\n"
 	 "  neighbors 17 depth 2\n"
 	 "  neighbors 17 depth 3 up\n",
-	 query_cmd_neighbors, "depth up down both", QS_NODE},
+	 query_cmd_neighbors, "depth up down both", QS_NODE, 1},
 	{"path", "ID ID", "a shortest dependency path between two nodes",
 	 "Follows edges from the first node to its users' users ... until the\n"
 	 "second, or the other way when the second feeds the first.  An empty\n"
 	 "table means neither depends on the other.\n"
-	 "  path 3 40\n", query_cmd_path, "", QS_NODE},
+	 "  path 3 40\n", query_cmd_path, "", QS_NODE, 1},
 	{"computations", "", "the computations (node_splits segments) with node counts",
-	 "  computations\n", query_cmd_computations, "", QS_NODE},
+	 "  computations\n", query_cmd_computations, "", QS_NODE, 1},
 	{"opcodes", "[all]", "opcodes in the graph with their counts (all: every known opcode)",
-	 "  opcodes\n  opcodes all\n", query_cmd_opcodes, "all", QS_NODE},
+	 "  opcodes\n  opcodes all\n", query_cmd_opcodes, "all", QS_NODE, 1},
 	{"fields", "[TEXT]", "the fields expressions can use (those whose name holds TEXT)",
 	 "Node fields: the derived ones (id, opcode, shape, cost, ...) and the\n"
 	 "node features by their dataset names; f<i> always names feature i.\n"
 	 "Config fields (for `configs`): config, runtime, predicted, ranks and, for\n"
 	 "tile graphs, the config features (c<i> names feature i).\n"
-	 "  fields window\n", query_cmd_fields, "", QS_NODE},
+	 "  fields window\n", query_cmd_fields, "", QS_NODE, 0},
 	{"configs", "[where EXPR] [sort by EXPR [asc|desc]] [limit N]",
 	 "configs with measured and predicted runtime and their ranks",
 	 "Expressions use config fields (see `fields`): config, runtime, runtime_ns,\n"
@@ -100,16 +101,16 @@ static const struct command commands[] = {
 	 "  configs sort by predicted limit 5\n"
 	 "  configs where runtime_rank <= 10 sort by predicted_rank\n",
 	 query_cmd_configs, "where sort by asc desc limit and or not in runtime predicted",
-	 QS_CONFIG},
+	 QS_CONFIG, 0},
 	{"config", "N", "one config: its values per configurable node (layout) or its 24 values (tile)",
-	 "  config 0\n", query_cmd_config, "", QS_CONFIG},
+	 "  config 0\n", query_cmd_config, "", QS_CONFIG, 1},
 	{"compare", "A B [all] [sort by id|contribution]",
 	 "two configs side by side (A, B: an index, best, worst or default)",
 	 "Layout graphs: the configurable nodes whose layouts differ (every one\n"
 	 "with `all`) and neighbour mismatches; tile graphs: the 24 values.\n"
 	 "  compare best worst\n"
 	 "  compare default 12 sort by contribution\n",
-	 query_cmd_compare, "best worst default all sort by id contribution", QS_CONFIG},
+	 query_cmd_compare, "best worst default all sort by id contribution", QS_CONFIG, 1},
 	{"export", "dot|svg|png REGION [heat EXPR] [force] -o FILE",
 	 "draw part of the graph with Graphviz into a file",
 	 "REGION is one of:\n"
@@ -124,13 +125,27 @@ static const struct command commands[] = {
 	 "  export png where opcode = convolution heat cost -o conv.png\n",
 	 query_cmd_export,
 	 "dot svg png around radius up down both path computation configurable where heat force -o",
-	 QS_NODE},
-	{"open", "FILE", "switch to another graph file", "  open other.npz\n", cmd_open, "", QS_NODE},
+	 QS_NODE, 1},
+	{"graphs", "[where EXPR] [sort by EXPR [asc|desc]] [limit N] [show EXPR, ...]",
+	 "one row per graph: file, kind, sizes, runtimes, aggregates of its nodes",
+	 "Graph fields: file, name, collection, search, split, kind, nodes, edges,\n"
+	 "configs, configurable, computations, labeled, runtime_min, runtime_median,\n"
+	 "runtime_max.  Aggregates reach the nodes (or the configs, with config\n"
+	 "fields): count(COND) counts the nodes where COND holds; sum, min, max and\n"
+	 "mean(EXPR [where COND]) reduce EXPR over them.  On one graph: its row; on\n"
+	 "a folder (hloscope query DIR), one per graph.  Without `show`, the\n"
+	 "aggregates used are shown after the graph's sizes.\n"
+	 "  graphs where count(opcode = convolution and rank = 5) > 0 sort by nodes desc\n"
+	 "  graphs where kind = layout sort by runtime_max desc limit 10\n"
+	 "  graphs show file, nodes, sum(cost), max(users where opcode = fusion)\n",
+	 query_cmd_graphs,
+	 "where sort by asc desc limit show and or not in count sum min max mean", QS_GRAPH, 0},
+	{"open", "FILE", "switch to another graph file", "  open other.npz\n", cmd_open, "", QS_NODE, 0},
 	{"format", "table|csv|json", "output format of the following results",
-	 "  format csv\n", cmd_format, "table csv json", QS_NODE},
+	 "  format csv\n", cmd_format, "table csv json", QS_NODE, 0},
 	{"help", "[COMMAND|fields|expressions]", "this list, or one command in detail",
-	 "  help nodes\n  help expressions\n", cmd_help, "fields expressions", QS_NODE},
-	{"quit", "", "leave (also: exit)", "", cmd_quit, "", QS_NODE},
+	 "  help nodes\n  help expressions\n", cmd_help, "fields expressions", QS_NODE, 0},
+	{"quit", "", "leave (also: exit)", "", cmd_quit, "", QS_NODE, 0},
 };
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
 
@@ -265,6 +280,12 @@ static int cmd_help(query_parser *p, query_result *out)
 		if (s->g->kind == HS_KIND_TILE)
 			query_bprintf(&b, "  and the %d tile config features (fields config)\n",
 				      s->g->config_width);
+		size_t ng;
+		const query_field *gf = query_graph_fields(&ng);
+		query_bprintf(&b, "Graph fields (graphs; node and config fields through count(...), "
+			      "sum, min, max, mean):\n");
+		for (size_t i = 0; i < ng; i++)
+			query_bprintf(&b, "  %-14s %s\n", gf[i].name, gf[i].help);
 	} else if (t->kind == TK_WORD) {
 		const struct command *c = find_command(t->str);
 		if (!c) {
@@ -300,7 +321,42 @@ static int cmd_help(query_parser *p, query_result *out)
 
 /* ---- entry points ---------------------------------------------------- */
 
-int query_exec(query_session *s, const char *line, query_result *out, hs_error *err)
+/* Runs the command of the line (a command word, then its arguments). */
+static int run_command(query_parser *p, query_result *out)
+{
+	const query_token *t = query_peek(p);
+	query_session *s = p->s;
+
+	if (t->kind != TK_WORD)
+		return query_fail_expected(p, "a command (try 'help')");
+	const struct command *c = find_command(t->str);
+	if (!c) {
+		const char *names[NCOMMANDS];
+		for (size_t i = 0; i < NCOMMANDS; i++)
+			names[i] = commands[i].name;
+		const char *sug = query_suggest(t->str, names, NCOMMANDS);
+		if (sug)
+			return query_fail_at(p, t->pos, "unknown command '%s' at column %zu (did "
+					     "you mean '%s'?)", t->str, t->pos + 1, sug);
+		return query_fail_at(p, t->pos, "unknown command '%s' at column %zu (try "
+				     "'help')", t->str, t->pos + 1);
+	}
+	if (c->one_graph && s->ix)
+		return query_fail_at(p, t->pos, "'%s' at column %zu works on one graph, and this is a "
+				     "folder (open FILE; nodes, count, stats, configs and graphs "
+				     "run on folders)", c->name, t->pos + 1);
+	out->command = c->name;
+	if (c->one_graph && p->plan_only) {
+		p->parts = GRAPH_PART_ALL;
+		return 0;
+	}
+	query_advance(p);
+	int rc = c->run(p, out);
+	return rc == 0 && p->failed ? -1 : rc;
+}
+
+static int exec(query_session *s, const char *line, query_result *out, int plan_only,
+		unsigned *parts, hs_error *err)
 {
 	query_parser p;
 	hs_error local;
@@ -311,40 +367,24 @@ int query_exec(query_session *s, const char *line, query_result *out, hs_error *
 	memset(out, 0, sizeof *out);
 	hs_error_clear(err);
 	s->err_col = 0;
+	s->stopped = 0;
 	if (!line)
 		line = "";
 	if (!s->g || !s->node_fields)
 		return hs_fail(err, HS_EDATA, "no graph is open");
 	query_parser_init(&p, s, line, err);
+	p.plan_only = plan_only;
 	const query_token *t = query_peek(&p);
 	if (p.failed) {
 		rc = -1;
 	} else if (t->kind == TK_END) {
 		out->kind = QUERY_NONE;
 		rc = 0;
-	} else if (t->kind != TK_WORD) {
-		rc = query_fail_expected(&p, "a command (try 'help')");
 	} else {
-		const struct command *c = find_command(t->str);
-		if (!c) {
-			const char *names[NCOMMANDS];
-			for (size_t i = 0; i < NCOMMANDS; i++)
-				names[i] = commands[i].name;
-			const char *sug = query_suggest(t->str, names, NCOMMANDS);
-			if (sug)
-				rc = query_fail_at(&p, t->pos, "unknown command '%s' at column %zu (did "
-						   "you mean '%s'?)", t->str, t->pos + 1, sug);
-			else
-				rc = query_fail_at(&p, t->pos, "unknown command '%s' at column %zu (try "
-						   "'help')", t->str, t->pos + 1);
-		} else {
-			out->command = c->name;
-			query_advance(&p);
-			rc = c->run(&p, out);
-			if (rc == 0 && p.failed)
-				rc = -1;
-		}
+		rc = run_command(&p, out);
 	}
+	if (parts)
+		*parts = p.parts;
 	query_parser_done(&p);
 	if (rc < 0) {
 		query_result_free(out);
@@ -355,11 +395,28 @@ int query_exec(query_session *s, const char *line, query_result *out, hs_error *
 	return 0;
 }
 
+int query_exec(query_session *s, const char *line, query_result *out, hs_error *err)
+{
+	return exec(s, line, out, 0, NULL, err);
+}
+
+int query_parts(query_session *s, const char *line, unsigned *parts, hs_error *err)
+{
+	query_result r;
+	int rc = exec(s, line, &r, 1, parts, err);
+
+	query_result_free(&r);
+	return rc;
+}
+
 void query_result_free(query_result *r)
 {
 	if (!r)
 		return;
 	query_table_free(&r->table);
+	for (size_t i = 0; i < r->nskipped; i++)
+		free(r->skipped[i]);
+	free(r->skipped);
 	free(r->text);
 	free(r->note);
 	free(r->arg);
@@ -577,13 +634,20 @@ char **query_complete(const query_session *cs, const char *line, int start, int 
 	/* Keywords of the command, then fields of its scope. */
 	if (strcasecmp(prev, "by") != 0)
 		strv_add_words(&sv, c->words, prefix, plen);
+	if (s && c->scope == QS_GRAPH) {
+		/* graph fields, and node and config fields for the aggregates */
+		size_t ng;
+		const query_field *gf = query_graph_fields(&ng);
+		for (size_t i = 0; i < ng; i++)
+			strv_add(&sv, gf[i].name, prefix, plen);
+	}
 	if (s) {
 		size_t nf = c->scope == QS_CONFIG ? s->n_config_fields : s->n_node_fields;
 		const query_field *f = c->scope == QS_CONFIG ? s->config_fields : s->node_fields;
 		for (size_t i = 0; i < nf; i++)
 			strv_add(&sv, f[i].name, prefix, plen);
 		/* count and stats take either kind of field */
-		if (c->run == query_cmd_count || c->run == query_cmd_stats)
+		if (c->run == query_cmd_count || c->run == query_cmd_stats || c->scope == QS_GRAPH)
 			for (size_t i = 0; i < s->n_config_fields; i++)
 				strv_add(&sv, s->config_fields[i].name, prefix, plen);
 	}

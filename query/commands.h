@@ -7,7 +7,13 @@
  *                  and the front-end commands (open, format, quit)
  *   cmd_common.c   helpers every command uses: errors, clauses (where, sort
  *                  by, limit, show), filtering and sorting rows, result columns
- *   cmd_nodes.c    nodes, count by, stats
+ *   cmd_nodes.c    nodes
+ *   cmd_count.c    count by
+ *   cmd_stats.c    stats
+ *   cmd_graphs.c   graphs, and the graph fields and aggregates
+ *   folder.c       query_fold: a command over one graph or every graph of a
+ *                  folder (threads, path order, progress, skipped files)
+ *   rows.c         rows gathered from many graphs, sorted, bounded by a limit
  *   cmd_graph.c    show, operands, users, neighbors, path, computations,
  *                  opcodes, fields
  *   cmd_configs.c  configs, config, compare
@@ -47,6 +53,7 @@ int query_cmd_configs(query_parser *p, query_result *out);
 int query_cmd_config(query_parser *p, query_result *out);
 int query_cmd_compare(query_parser *p, query_result *out);
 int query_cmd_export(query_parser *p, query_result *out);
+int query_cmd_graphs(query_parser *p, query_result *out);
 
 /* ---- errors --------------------------------------------------------- */
 
@@ -143,5 +150,86 @@ typedef struct query_clauses {
  * error message. */
 int query_parse_clauses(query_parser *p, query_clauses *c, int allow_show,
 			const char *expected);
+
+/* ---- folds: one graph or a whole folder (folder.c) ------------------------ */
+
+/* How a command runs over many graphs: a part per graph, folded into one
+ * accumulator in path order.  A part and the accumulator are `part_size`
+ * bytes, zeroed before use. */
+typedef struct query_fold_ops {
+	size_t part_size;
+	/* Runs on the graph ctx->s is bound to (its file: ctx->s->ref) and fills
+	 * part.  ctx is a parser over the same line (for its arena and error),
+	 * ctx->s a session of its own: runs of several graphs may go on at once
+	 * and must only read `plan`.  -1 with the error set (the file is then
+	 * skipped in a folder). */
+	int (*run)(query_parser *ctx, const void *plan, void *part);
+	/* Folds part (the next graph in path order) into acc, taking what it
+	 * keeps; part is freed with free_part after.  1 when acc needs no more
+	 * graphs, 0 to go on, -1 with err set (out of memory). */
+	int (*merge)(const void *plan, void *acc, void *part, hs_error *err);
+	void (*free_part)(void *part);
+} query_fold_ops;
+
+typedef struct query_fold_info {
+	int folder;       /* over a folder's graphs (else the session's one) */
+	int64_t graphs;   /* graphs folded */
+	int64_t files;    /* files in the folder (1 for one graph) */
+	int cut;          /* merge asked for no more: files left unread */
+} query_fold_info;
+
+/* Runs `ops` on the session's graph, or on every file of its folder (with
+ * graph_open_parts(parts), on worker threads, merging in path order) into
+ * acc.  Files that cannot be read or fail to run are listed in
+ * out->skipped and out->graphs counts the others.  Returns 0; 1 when the
+ * parser only plans (query_parts: nothing ran); -1 with the parser's error
+ * set: stopped by the progress callback, out of memory, or a data error on
+ * a single graph. */
+int query_fold(query_parser *p, const query_fold_ops *ops, const void *plan, unsigned parts,
+	       void *acc, query_result *out, query_fold_info *info);
+
+/* nodes and configs over a folder, or planned (cmd_nodes.c): the rows of
+ * every graph by the clauses c with the columns cols[0..ncols); `what` is
+ * "node" or "config" for the note. */
+int query_fold_rows(query_parser *p, query_result *out, const query_clauses *c,
+		    const query_colspec *cols, int ncols, int scope, const char *what);
+
+/* ---- rows of many graphs (rows.c) ------------------------------------------ */
+
+/* Rows of result tables gathered from one graph or many, each with its own
+ * copy of its cells: sorted by a key (ties in path order, then in each
+ * graph's own order) and kept to `limit` (a bounded heap), or in path order
+ * up to `limit`.  For nodes, configs and graphs. */
+typedef struct query_row query_row;
+typedef struct query_rows {
+	int ncols;              /* the command's columns */
+	int sorted, text_key, desc;
+	long long limit;        /* -1: none */
+	query_row **v;          /* a heap, worst first, when sorted and limited */
+	size_t n, cap;
+	int64_t matched, total; /* rows that matched / rows looked at, summed */
+	int64_t graphs_matched; /* graphs with at least one match */
+} query_rows;
+
+/* Adds a row of the graph ctx->s is bound to: id (node, config or -1),
+ * cells[0..rs->ncols) (text copied) and its sort key (knum, or ktext when
+ * text_key); seq orders rows of one graph.  -1 when out of memory. */
+int query_rows_add(query_rows *rs, const query_session *s, int scope, int64_t id,
+		   const query_cell *cells, const query_type *types, double knum,
+		   const char *ktext, int64_t seq, hs_error *err);
+/* Folds the rows of `part` (the next graph) into acc, leaving part empty;
+ * 1 when acc is full (a limit without sort), 0, -1 out of memory. */
+int query_rows_merge(query_rows *acc, query_rows *part, hs_error *err);
+void query_rows_free(query_rows *rs);
+/* The table: the columns `names` / `types`, after file, collection and
+ * split when `lead` (rows from a folder), rows in order; row paths set. */
+int query_rows_table(query_rows *rs, int lead, const char *const *names, const query_type *types,
+		     query_result *out, hs_error *err);
+
+/* A table result of the rows ids[0..n) of the bound graph (as
+ * query_emit_rows) turned into rows of rs, with sort keys from `sort`
+ * (NULL: none); used by the runs of nodes and configs. */
+int query_rows_from_ids(query_parser *ctx, query_rows *rs, int scope, const query_colspec *cols,
+			int ncols, const int64_t *ids, int64_t n, const query_expr *sort);
 
 #endif

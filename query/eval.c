@@ -1,10 +1,5 @@
-/* eval.c - query sessions: field tables, lazy caches and expression
- * evaluation, one row (a node or a config) at a time.
- *
- * Caches are built the first time a command needs them and dropped when the
- * session is rebound: decoded shapes (rank, elem, shape text), the analytic
- * cost of every node, the model's (or the analytic) config predictions and
- * the runtime ranks.
+/* eval.c - evaluation of query expressions, one row (a node or a config)
+ * at a time or a block of rows at once, over the caches of session.c.
  */
 #include <math.h>
 #include <stdio.h>
@@ -12,511 +7,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "model/metrics.h"
 #include "query/query_impl.h"
-
-/* ---- fields --------------------------------------------------------- */
-
-static const query_field node_derived[] = {
-	{"id", QF_ID, 0, QUERY_NUM, "node index (0-based, as in edge_index)"},
-	{"opcode", QF_OPCODE, 0, QUERY_TEXT, "HLO opcode name (compare with a bare word: opcode = dot)"},
-	{"opcode_id", QF_OPCODE_ID, 0, QUERY_NUM, "opcode id as stored in node_opcode"},
-	{"category", QF_CATEGORY, 0, QUERY_TEXT, "opcode category (elementwise, data-movement, convolution, ...)"},
-	{"computation", QF_COMPUTATION, 0, QUERY_NUM, "computation index (node_splits segment)"},
-	{"operands", QF_OPERANDS, 0, QUERY_NUM, "number of operands (inputs)"},
-	{"users", QF_USERS, 0, QUERY_NUM, "number of users (consumers of the output)"},
-	{"elem", QF_ELEM, 0, QUERY_TEXT, "output element type (f32, bf16, pred, tuple, ...)"},
-	{"shape", QF_SHAPE, 0, QUERY_TEXT, "output shape as HLO writes it: bf16[8,56,56,64]{3,2,1,0}"},
-	{"rank", QF_RANK, 0, QUERY_NUM, "output rank"},
-	{"elements", QF_ELEMENTS, 0, QUERY_NUM, "output element count"},
-	{"configurable", QF_CONFIGURABLE, 0, QUERY_NUM, "1 for nodes with layout configs (layout graphs), else 0"},
-	{"cost", QF_COST, 0, QUERY_NUM, "analytic time estimate in seconds (roofline, model/cost.h)"},
-	{"flops", QF_FLOPS, 0, QUERY_NUM, "analytic floating-point operations"},
-	{"bytes", QF_BYTES, 0, QUERY_NUM, "analytic bytes read and written"},
-};
-#define N_NODE_DERIVED (sizeof node_derived / sizeof node_derived[0])
-
-static const query_field config_derived[] = {
-	{"config", QF_CONFIG, 0, QUERY_NUM, "config index"},
-	{"runtime", QF_RUNTIME, 0, QUERY_NUM, "measured runtime (tile: normalized; layout: ns); null when hidden"},
-	{"runtime_ns", QF_RUNTIME_NS, 0, QUERY_NUM, "config_runtime as stored (ns); null when hidden"},
-	{"normalizer", QF_NORMALIZER, 0, QUERY_NUM, "config_runtime_normalizers (tile graphs)"},
-	{"predicted", QF_PREDICTED, 0, QUERY_NUM, "the model's score (analytic estimate without a model); lower = faster"},
-	{"runtime_rank", QF_RUNTIME_RANK, 0, QUERY_NUM, "1 = fastest measured config"},
-	{"predicted_rank", QF_PREDICTED_RANK, 0, QUERY_NUM, "1 = fastest predicted config"},
-};
-#define N_CONFIG_DERIVED (sizeof config_derived / sizeof config_derived[0])
-
-static void text_map_free(struct query_text_map *m);
-
-static void drop_caches(query_session *s)
-{
-	text_map_free(s->shape_text);
-	free(s->shapes);
-	free(s->cost);
-	free(s->predicted);
-	free(s->runtime_rank);
-	free(s->predicted_rank);
-	free(s->predicted_error);
-	s->shape_text = NULL;
-	s->shapes = NULL;
-	s->cost = NULL;
-	s->predicted = NULL;
-	s->runtime_rank = NULL;
-	s->predicted_rank = NULL;
-	s->predicted_error = NULL;
-	s->predicted_status = 0;
-}
-
-static void free_fields(query_session *s)
-{
-	if (s->feature_names)
-		for (size_t i = 0; i < s->n_node_fields; i++)
-			free(s->feature_names[i]);
-	if (s->config_names)
-		for (size_t i = 0; i < s->n_config_fields; i++)
-			free(s->config_names[i]);
-	free(s->feature_names);
-	free(s->config_names);
-	free(s->node_fields);
-	free(s->config_fields);
-	s->feature_names = s->config_names = NULL;
-	s->node_fields = s->config_fields = NULL;
-	s->n_node_fields = s->n_config_fields = 0;
-}
-
-static int has_derived_name(const query_field *d, size_t n, const char *name)
-{
-	for (size_t i = 0; i < n; i++)
-		if (strcmp(d[i].name, name) == 0)
-			return 1;
-	return 0;
-}
-
-/* Derived fields, then one field per feature column (a feature whose name
- * a derived field already takes is reachable as f<i>). */
-static int build_fields(query_session *s, hs_error *err)
-{
-	const hs_graph *g = s->g;
-	int w = g->feat_width > 0 ? g->feat_width : 0;
-	int cw = g->kind == HS_KIND_TILE && g->config_width > 0 ? g->config_width : 0;
-
-	s->node_fields = calloc(N_NODE_DERIVED + (size_t)w, sizeof *s->node_fields);
-	s->feature_names = calloc(N_NODE_DERIVED + (size_t)w, sizeof *s->feature_names);
-	s->config_fields = calloc(N_CONFIG_DERIVED + (size_t)cw, sizeof *s->config_fields);
-	s->config_names = calloc(N_CONFIG_DERIVED + (size_t)cw, sizeof *s->config_names);
-	if (!s->node_fields || !s->feature_names || !s->config_fields || !s->config_names)
-		goto oom;
-	memcpy(s->node_fields, node_derived, sizeof node_derived);
-	s->n_node_fields = N_NODE_DERIVED;
-	for (int i = 0; i < w; i++) {
-		query_field *f = &s->node_fields[s->n_node_fields];
-		const char *name = hlo_node_feature_name(i, w);
-		char generic[32];
-		if (has_derived_name(node_derived, N_NODE_DERIVED, name)) {
-			snprintf(generic, sizeof generic, "f%d", i);
-			name = generic;
-		}
-		s->feature_names[s->n_node_fields] = strdup(name);
-		if (!s->feature_names[s->n_node_fields])
-			goto oom;
-		f->name = s->feature_names[s->n_node_fields];
-		f->kind = QF_FEATURE;
-		f->index = i;
-		f->type = QUERY_NUM;
-		f->help = hlo_node_feature_help(i, w);
-		s->n_node_fields++;
-	}
-
-	size_t nc = 0;
-	for (size_t i = 0; i < N_CONFIG_DERIVED; i++) {
-		if (config_derived[i].kind == QF_NORMALIZER && g->kind != HS_KIND_TILE)
-			continue;
-		s->config_fields[nc++] = config_derived[i];
-	}
-	for (int i = 0; i < cw; i++) {
-		query_field *f = &s->config_fields[nc];
-		s->config_names[nc] = strdup(hlo_tile_config_name(i, cw));
-		if (!s->config_names[nc])
-			goto oom;
-		f->name = s->config_names[nc];
-		f->kind = QF_CONFIG_FEATURE;
-		f->index = i;
-		f->type = QUERY_NUM;
-		f->help = "tile config feature (config_feat)";
-		nc++;
-	}
-	s->n_config_fields = nc;
-	return 0;
-oom:
-	return hs_fail(err, HS_ENOMEM, "out of memory building the field table");
-}
-
-static int bind(query_session *s, hs_graph *g, hs_error *err)
-{
-	drop_caches(s);
-	free_fields(s);
-	s->g = g;
-	return build_fields(s, err);
-}
-
-query_session *query_session_new(hs_graph *g, hs_error *err)
-{
-	query_session *s = calloc(1, sizeof *s);
-
-	if (!s) {
-		hs_fail(err, HS_ENOMEM, "out of memory starting a query session");
-		return NULL;
-	}
-	for (int i = 0; i < 256; i++) {
-		s->opcode_names[i] = strdup(hlo_opcode_name(i));
-		if (!s->opcode_names[i]) {
-			query_session_free(s);
-			hs_fail(err, HS_ENOMEM, "out of memory starting a query session");
-			return NULL;
-		}
-	}
-	if (bind(s, g, err) < 0) {
-		query_session_free(s);
-		return NULL;
-	}
-	return s;
-}
-
-void query_session_free(query_session *s)
-{
-	if (!s)
-		return;
-	drop_caches(s);
-	free_fields(s);
-	for (int i = 0; i < 256; i++)
-		free(s->opcode_names[i]);
-	free(s);
-}
-
-void query_session_set_graph(query_session *s, hs_graph *g)
-{
-	hs_error err;
-
-	/* Only out of memory can fail here; the field table is then empty and
-	 * every query reports unknown fields rather than crashing. */
-	if (bind(s, g, &err) < 0)
-		free_fields(s);
-}
-
-hs_graph *query_session_graph(const query_session *s)
-{
-	return s->g;
-}
-
-void query_session_set_model(query_session *s, const hs_model *m)
-{
-	if (s->model == m)
-		return;
-	s->model = m;
-	free(s->predicted);
-	free(s->predicted_rank);
-	free(s->predicted_error);
-	s->predicted = NULL;
-	s->predicted_rank = NULL;
-	s->predicted_error = NULL;
-	s->predicted_status = 0;
-}
-
-int query_error_column(const query_session *s)
-{
-	return s->err_col;
-}
-
-size_t query_field_count(const query_session *s)
-{
-	return s->n_node_fields;
-}
-
-const char *query_field_name(const query_session *s, size_t i)
-{
-	return i < s->n_node_fields ? s->node_fields[i].name : NULL;
-}
-
-static const query_field *fields_of(query_session *s, int scope, size_t *n)
-{
-	if (scope == QS_CONFIG) {
-		*n = s->n_config_fields;
-		return s->config_fields;
-	}
-	*n = s->n_node_fields;
-	return s->node_fields;
-}
-
-const query_field *query_find_field(query_session *s, int scope, const char *name)
-{
-	size_t n;
-	const query_field *f = fields_of(s, scope, &n);
-
-	for (size_t i = 0; i < n; i++)
-		if (strcmp(f[i].name, name) == 0)
-			return &f[i];
-	for (size_t i = 0; i < n; i++)
-		if (strcasecmp(f[i].name, name) == 0)
-			return &f[i];
-	/* f<i> for node features, c<i> for tile config features. */
-	char lead = scope == QS_CONFIG ? 'c' : 'f';
-	if ((name[0] == lead || name[0] == (lead - 32)) && name[1] >= '0' && name[1] <= '9') {
-		char *end;
-		long i = strtol(name + 1, &end, 10);
-		if (*end)
-			return NULL;
-		for (size_t k = 0; k < n; k++)
-			if ((f[k].kind == QF_FEATURE || f[k].kind == QF_CONFIG_FEATURE) &&
-			    f[k].index == i)
-				return &f[k];
-	}
-	return NULL;
-}
-
-const char *query_suggest_field(query_session *s, int scope, const char *word)
-{
-	size_t n;
-	const query_field *f = fields_of(s, scope, &n);
-	const char **names = malloc((n + 1) * sizeof *names);
-	const char *best;
-
-	if (!names)
-		return NULL;
-	for (size_t i = 0; i < n; i++)
-		names[i] = f[i].name;
-	best = query_suggest(word, names, n);
-	free(names);
-	return best;
-}
-
-/* ---- caches --------------------------------------------------------- */
-
-int query_need_shapes(query_session *s, hs_error *err)
-{
-	size_t n = (size_t)s->g->n_nodes;
-
-	if (s->shapes)
-		return 0;
-	s->shapes = calloc(n ? n : 1, sizeof *s->shapes);
-	if (!s->shapes)
-		return hs_fail(err, HS_ENOMEM, "out of memory for %zu shapes", n);
-	return 0;
-}
-
-const query_shape_info *query_shape(query_session *s, int64_t v)
-{
-	query_shape_info *si = &s->shapes[v];
-
-	if (!si->done) {
-		hlo_shape sh;
-		hlo_decode_shape(graph_feat(s->g, v), s->g->feat_width, &sh);
-		si->valid = (uint8_t)sh.valid;
-		si->rank = (int16_t)sh.rank;
-		si->elem = (int16_t)(sh.is_tuple ? HLO_ET_TUPLE : sh.element_type);
-		si->elements = (double)sh.element_count;
-		si->done = 1;
-	}
-	return si;
-}
-
-/* Node id -> text, open addressing; grows with use. */
-struct query_text_map {
-	int64_t *keys;  /* -1 = empty */
-	char **vals;
-	size_t cap, n;
-};
-
-static void text_map_free(struct query_text_map *m)
-{
-	if (!m)
-		return;
-	for (size_t i = 0; i < m->cap; i++)
-		free(m->vals[i]);
-	free(m->keys);
-	free(m->vals);
-	free(m);
-}
-
-static size_t text_slot(const struct query_text_map *m, int64_t key)
-{
-	uint64_t h = (uint64_t)key * 0x9e3779b97f4a7c15ull;
-	size_t i = (size_t)(h >> 17) & (m->cap - 1);
-
-	while (m->keys[i] != -1 && m->keys[i] != key)
-		i = (i + 1) & (m->cap - 1);
-	return i;
-}
-
-static int text_map_grow(struct query_text_map *m)
-{
-	size_t cap = m->cap ? m->cap * 2 : 256;
-	struct query_text_map nm = {malloc(cap * sizeof(int64_t)), calloc(cap, sizeof(char *)), cap, 0};
-
-	if (!nm.keys || !nm.vals) {
-		free(nm.keys);
-		free(nm.vals);
-		return -1;
-	}
-	for (size_t i = 0; i < cap; i++)
-		nm.keys[i] = -1;
-	for (size_t i = 0; i < m->cap; i++) {
-		if (m->keys[i] == -1)
-			continue;
-		size_t j = text_slot(&nm, m->keys[i]);
-		nm.keys[j] = m->keys[i];
-		nm.vals[j] = m->vals[i];
-		nm.n++;
-	}
-	free(m->keys);
-	free(m->vals);
-	*m = nm;
-	return 0;
-}
-
-const char *query_shape_text(query_session *s, int64_t v)
-{
-	struct query_text_map *m = s->shape_text;
-
-	if (!m) {
-		m = s->shape_text = calloc(1, sizeof *m);
-		if (!m)
-			return "?";
-	}
-	if ((m->n + 1) * 2 > m->cap && text_map_grow(m) < 0)
-		return "?";
-	size_t i = text_slot(m, v);
-	if (m->keys[i] == v)
-		return m->vals[i];
-	hlo_shape sh;
-	char buf[256];
-	hlo_decode_shape(graph_feat(s->g, v), s->g->feat_width, &sh);
-	if (hlo_shape_text(&sh, buf, sizeof buf) < 0)
-		return "?";
-	char *t = strdup(buf);
-	if (!t)
-		return "?";
-	m->keys[i] = v;
-	m->vals[i] = t;
-	m->n++;
-	return t;
-}
-
-int query_need_cost(query_session *s, hs_error *err)
-{
-	if (s->cost)
-		return 0;
-	size_t n = (size_t)s->g->n_nodes;
-	s->cost = calloc(n ? n : 1, sizeof *s->cost);
-	if (!s->cost)
-		return hs_fail(err, HS_ENOMEM, "out of memory for the cost of %zu nodes", n);
-	cost_analytic(s->g, s->cost);
-	return 0;
-}
-
-/* Competition ranks (1 = smallest; ties share the smallest rank): the
- * ranking every view shows (metrics_ranks). */
-static double *make_ranks(const double *v, int64_t n)
-{
-	double *r = malloc((size_t)(n ? n : 1) * sizeof *r);
-	int64_t *k = malloc((size_t)(n ? n : 1) * sizeof *k);
-
-	if (!r || !k || metrics_ranks(v, (size_t)n, k, NULL) < 0) {
-		free(r);
-		free(k);
-		return NULL;
-	}
-	for (int64_t i = 0; i < n; i++)
-		r[i] = (double)k[i];
-	free(k);
-	return r;
-}
-
-static int need_runtime_rank(query_session *s, hs_error *err)
-{
-	const hs_graph *g = s->g;
-
-	if (s->runtime_rank)
-		return 0;
-	if (!g->labeled) {
-		s->runtime_rank = malloc((size_t)(g->n_configs ? g->n_configs : 1) * sizeof(double));
-		if (!s->runtime_rank)
-			return hs_fail(err, HS_ENOMEM, "out of memory ranking runtimes");
-		for (int64_t i = 0; i < g->n_configs; i++)
-			s->runtime_rank[i] = NAN;
-		return 0;
-	}
-	s->runtime_rank = make_ranks(g->runtime, g->n_configs);
-	if (!s->runtime_rank)
-		return hs_fail(err, HS_ENOMEM, "out of memory ranking %lld configs",
-			       (long long)g->n_configs);
-	return 0;
-}
-
-int query_need_predicted(query_session *s, hs_error *err)
-{
-	hs_graph *g = s->g;
-
-	if (s->predicted)
-		return 0;
-	if (s->predicted_error)
-		return hs_fail(err, s->predicted_status, "%s", s->predicted_error);
-	double *out = calloc((size_t)(g->n_configs ? g->n_configs : 1), sizeof *out);
-	hs_error e;
-	hs_error_clear(&e);
-	if (!out)
-		return hs_fail(err, HS_ENOMEM, "out of memory predicting runtimes");
-	if (model_predict_configs(s->model, g, out, &e) < 0) {
-		free(out);
-		s->predicted_status = e.status ? e.status : HS_EDATA;
-		s->predicted_error = malloc(strlen(e.msg) + 64);
-		if (s->predicted_error)
-			sprintf(s->predicted_error, "predicted: %s", e.msg);
-		return hs_fail(err, s->predicted_status, "predicted: %s", e.msg);
-	}
-	s->predicted_rank = make_ranks(out, g->n_configs);
-	if (!s->predicted_rank) {
-		free(out);
-		return hs_fail(err, HS_ENOMEM, "out of memory ranking predictions");
-	}
-	s->predicted = out;
-	return 0;
-}
-
-int query_prepare_field(query_session *s, const query_field *f, hs_error *err)
-{
-	switch (f->kind) {
-	case QF_ELEM:
-	case QF_RANK:
-	case QF_ELEMENTS:
-		return query_need_shapes(s, err);
-	case QF_COST:
-	case QF_FLOPS:
-	case QF_BYTES:
-		return query_need_cost(s, err);
-	case QF_PREDICTED:
-	case QF_PREDICTED_RANK:
-		return query_need_predicted(s, err);
-	case QF_RUNTIME_RANK:
-		return need_runtime_rank(s, err);
-	default:
-		return 0;
-	}
-}
-
-int query_prepare(query_session *s, const query_expr *e, hs_error *err)
-{
-	if (!e)
-		return 0;
-	if (e->kind == QE_FIELD && query_prepare_field(s, e->field, err) < 0)
-		return -1;
-	if (query_prepare(s, e->a, err) < 0 || query_prepare(s, e->b, err) < 0)
-		return -1;
-	for (int i = 0; i < e->nlist; i++)
-		if (query_prepare(s, e->list[i], err) < 0)
-			return -1;
-	return 0;
-}
 
 /* ---- evaluation ----------------------------------------------------- */
 
@@ -526,6 +17,9 @@ double query_field_num(query_session *s, const query_field *f, int64_t row)
 
 	switch (f->kind) {
 	case QF_FEATURE:
+		/* a folder's field may be past a graph's width */
+		if (f->index >= g->feat_width || !g->node_feat)
+			return NAN;
 		return (double)g->node_feat[(size_t)row * (size_t)g->feat_width + (size_t)f->index];
 	case QF_ID:
 	case QF_CONFIG:
@@ -563,9 +57,11 @@ double query_field_num(query_session *s, const query_field *f, int64_t row)
 	case QF_PREDICTED_RANK:
 		return s->predicted_rank[row];
 	case QF_CONFIG_FEATURE:
+		if (f->index >= g->config_width || !g->config_feat)
+			return NAN;
 		return (double)g->config_feat[(size_t)row * (size_t)g->config_width + (size_t)f->index];
 	default:
-		return NAN;
+		return f->kind >= QF_G_FILE ? query_graph_num(s, f) : NAN;
 	}
 }
 
@@ -587,7 +83,7 @@ const char *query_field_text(query_session *s, const query_field *f, int64_t row
 	case QF_SHAPE:
 		return query_shape_text(s, row);
 	default:
-		return "";
+		return f->kind >= QF_G_FILE ? query_graph_text(s, f) : "";
 	}
 }
 
@@ -682,6 +178,8 @@ double query_eval_num(query_session *s, const query_expr *e, int64_t row)
 	}
 	case QE_OPSET:
 		return (e->opset[s->g->opcode[row]] != 0) != e->negate;
+	case QE_AGG:
+		return s->agg ? s->agg[e->slot] : NAN;
 	default:
 		return NAN;
 	}
@@ -717,6 +215,8 @@ static void field_block(query_session *s, const query_field *f, const int64_t *r
 
 	switch (f->kind) {
 	case QF_FEATURE: {
+		if (f->index >= g->feat_width || !g->node_feat)
+			break;
 		const float *base = g->node_feat + f->index;
 		size_t w = (size_t)g->feat_width;
 		for (int i = 0; i < n; i++)
@@ -741,10 +241,10 @@ static void field_block(query_session *s, const query_field *f, const int64_t *r
 			out[i] = (double)(g->user_off[r[i] + 1] - g->user_off[r[i]]);
 		return;
 	default:
-		for (int i = 0; i < n; i++)
-			out[i] = query_field_num(s, f, r[i]);
-		return;
+		break;
 	}
+	for (int i = 0; i < n; i++)
+		out[i] = query_field_num(s, f, r[i]);
 }
 
 static void eval_block(query_session *s, const query_expr *e, const int64_t *r, int n,

@@ -244,6 +244,14 @@ static const query_field *lookup_field(query_parser *p, const query_token *t)
 	const query_field *f = query_find_field(s, p->scope, t->str);
 	if (f)
 		return f;
+	if (p->scope == QS_GRAPH) {
+		f = query_find_field(s, QS_NODE, t->str);
+		if (f || query_find_field(s, QS_CONFIG, t->str))
+			query_fail_at(p, t->pos, "'%s' at column %zu is a %s field: graphs reach them "
+				      "through count(...), sum(...), min(...), max(...) or mean(...)",
+				      t->str, t->pos + 1, f ? "node" : "config");
+		return NULL;
+	}
 	int other = p->scope == QS_NODE ? QS_CONFIG : QS_NODE;
 	if (query_find_field(s, other, t->str))
 		query_fail_at(p, t->pos, "'%s' at column %zu is a %s field, but this query is about %s "
@@ -255,6 +263,78 @@ static const query_field *lookup_field(query_parser *p, const query_token *t)
 }
 
 static query_expr *parse_unary_inner(query_parser *p);
+
+/* At most this many aggregates in one command. */
+#define QUERY_MAX_AGGS 64
+
+static int agg_kind(const char *w)
+{
+	static const char *const names[] = {"count", "sum", "min", "max", "mean"};
+	for (int i = 0; i < 5; i++)
+		if (strcasecmp(w, names[i]) == 0)
+			return i;
+	return -1;
+}
+
+/* count(COND) or sum|min|max|mean(EXPR [where COND]) in graph scope, the
+ * current token being the function's name: over the graph's nodes, or its
+ * configs when the expression names config fields. */
+static query_expr *parse_agg(query_parser *p, int agg)
+{
+	const query_token *t = query_peek(p);
+	size_t pos = t->pos;
+	char name[8];
+	query_expr *a, *where = NULL, *e;
+
+	snprintf(name, sizeof name, "%s", t->str);
+	query_advance(p);
+	if (!query_accept(p, TK_LP)) {
+		char what[32];
+		snprintf(what, sizeof what, "'(' after '%s'", name);
+		query_fail_expected(p, what);
+		return NULL;
+	}
+	if (p->naggs == QUERY_MAX_AGGS) {
+		query_fail_at(p, pos, "more than %d aggregates at column %zu", QUERY_MAX_AGGS, pos + 1);
+		return NULL;
+	}
+	p->scope = QS_AUTO;
+	a = query_parse_expr(p);
+	if (!a || need_num(p, a, agg == QA_COUNT ? "count(...)" : name) < 0)
+		return NULL;
+	if (query_accept_kw(p, "where")) {
+		where = query_parse_expr(p);
+		if (!where || need_num(p, where, "where") < 0)
+			return NULL;
+	}
+	const query_token *r = query_peek(p);
+	if (r->kind != TK_RP) {
+		query_fail_expected(p, where ? "')'" : "where or ')'");
+		return NULL;
+	}
+	int scope = p->scope == QS_CONFIG ? QS_CONFIG : QS_NODE;
+	p->scope = QS_GRAPH;
+	if (!(e = new_expr(p, QE_AGG, pos, r->pos + r->len - pos)))
+		return NULL;
+	if (p->naggs % 8 == 0) {
+		query_expr **v = query_arena_alloc(&p->arena, (size_t)(p->naggs + 8) * sizeof *v);
+		if (!v) {
+			query_fail_at(p, pos, "out of memory");
+			return NULL;
+		}
+		if (p->naggs)
+			memcpy(v, p->aggs, (size_t)p->naggs * sizeof *v);
+		p->aggs = v;
+	}
+	e->op = agg;
+	e->a = a;
+	e->b = where;
+	e->scope = scope;
+	e->slot = p->naggs;
+	p->aggs[p->naggs++] = e;
+	query_advance(p);
+	return e;
+}
 
 static query_expr *parse_unary(query_parser *p)
 {
@@ -298,6 +378,9 @@ static query_expr *parse_unary_inner(query_parser *p)
 			query_fail_expected(p, "a value");
 			return NULL;
 		}
+		int agg = p->scope == QS_GRAPH ? agg_kind(t->str) : -1;
+		if (agg >= 0)
+			return parse_agg(p, agg);
 		const query_field *f = lookup_field(p, t);
 		if (p->failed)
 			return NULL;

@@ -19,6 +19,16 @@
  * under its own input line; query_error_caret() builds the usual
  * "message / line / caret" text.
  *
+ * A session may also stand for a folder of graphs (query_session_new_dataset):
+ * then nodes, count by, stats, configs and graphs run over every graph in
+ * it, on several threads, loading each graph with only the arrays the query
+ * reads (query_parts) and merging the results in path order, so the output
+ * does not depend on the thread count.  Row results lead with the file,
+ * collection and split of each row's graph (query_table.path holds the
+ * graph's path); unreadable files are skipped and listed in
+ * query_result.skipped.  The commands about one node or config need a
+ * graph session.
+ *
  * Ownership: query_session_new() returns a session freed by
  * query_session_free().  The session borrows the graph and the model: the
  * caller keeps them alive while the session uses them and frees them itself
@@ -35,6 +45,7 @@
 #include <stdio.h>
 
 #include "base/error.h"
+#include "loader/dataset.h"
 #include "loader/graph.h"
 #include "model/model.h"
 
@@ -58,6 +69,8 @@ typedef struct query_table {
 	query_cell *cells; /* [nrows * ncols], row-major */
 	int64_t *node;     /* [nrows] the node id a row stands for, or -1 */
 	int64_t *config;   /* [nrows] the config index a row stands for, or -1 */
+	const char **path; /* [nrows] the graph file a row stands for (folder
+	                    * results and `graphs`), or NULL for none at all */
 } query_table;
 
 static inline const query_cell *query_cell_at(const query_table *t, int64_t row,
@@ -95,6 +108,11 @@ typedef struct query_result {
 	query_action action; /* QUERY_ACTION */
 	char *arg;           /* QUERY_ACT_OPEN: the path */
 	query_format format; /* QUERY_ACT_FORMAT: the new format */
+	/* Folder queries: the graphs read, and the files skipped because they
+	 * could not be read or queried, "REL: why" each. */
+	int64_t graphs;
+	char **skipped;      /* [nskipped] */
+	size_t nskipped;
 } query_result;
 
 /* Sessions. */
@@ -105,6 +123,33 @@ void query_session_set_graph(query_session *s, hs_graph *g);
 hs_graph *query_session_graph(const query_session *s);
 /* The model behind `predicted` (NULL, the default: the analytic estimate). */
 void query_session_set_model(query_session *s, const hs_model *m);
+
+/* A session over every graph file of a folder index (borrowed: the caller
+ * keeps it alive and frees it after the session).  Entries with an error
+ * are skipped with it; the others are opened as queries need them, so
+ * dataset_list() is enough.  Field names are those of the dataset's
+ * 140-feature graphs; a field a graph lacks (normalizer on a layout graph)
+ * is a missing value there. */
+query_session *query_session_new_dataset(const ds_index *ix, hs_error *err);
+/* The folder index of a folder session, NULL for a graph session. */
+const ds_index *query_session_dataset(const query_session *s);
+/* Worker threads of folder queries; 0 (the default): one per CPU. */
+void query_session_set_threads(query_session *s, int n);
+/* Called from query_exec's thread about every 100 ms while a folder query
+ * runs, with the files answered so far, their total and the seconds
+ * elapsed; a non-zero return stops the query (query_exec then fails with
+ * "stopped ..." and query_stopped() says so).  NULL: none. */
+typedef int (*query_progress_fn)(void *ctx, size_t done, size_t total, double seconds);
+void query_session_set_progress(query_session *s, query_progress_fn fn, void *ctx);
+/* 1 when the last query_exec was stopped by its progress callback. */
+int query_stopped(const query_session *s);
+/* "1,234,567" into buf (progress lines of folder queries). */
+void query_fmt_thousands(char *buf, size_t cap, size_t v);
+/* What a command line would read of each graph, as GRAPH_PART_* bits of
+ * loader/graph.h (node_opcode is always read), without running it: 0 with
+ * *parts set, or -1 with err set as query_exec would (a command about one
+ * graph's node or config reads it all: GRAPH_PART_ALL). */
+int query_parts(query_session *s, const char *line, unsigned *parts, hs_error *err);
 
 /* Parses and runs one command line.  Returns 0 with `out` filled, or -1 with
  * `err` set and `out` left empty (query_result_free() is safe on it either

@@ -21,6 +21,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "loader/dataset.h"
 #include "loader/hlo.h"
 #include "model/cost.h"
 #include "query/query.h"
@@ -41,8 +42,10 @@ void query_arena_free(query_arena *a);
 /* ---- fields --------------------------------------------------------- */
 
 /* QS_AUTO: the first field named decides (stats and count work on nodes
- * or on configs); the parser then locks p->scope to it. */
-enum query_scope { QS_NODE, QS_CONFIG, QS_AUTO };
+ * or on configs); the parser then locks p->scope to it.  QS_GRAPH: one row
+ * per graph (`graphs`), whose expressions reach nodes and configs through
+ * aggregates: count(...), sum(...), min, max, mean. */
+enum query_scope { QS_NODE, QS_CONFIG, QS_AUTO, QS_GRAPH };
 
 enum query_field_kind {
 	/* node scope */
@@ -71,6 +74,22 @@ enum query_field_kind {
 	QF_RUNTIME_RANK,
 	QF_PREDICTED_RANK,
 	QF_CONFIG_FEATURE, /* tile config_feat column `index` */
+	/* graph scope (cmd_graphs.c) */
+	QF_G_FILE,       /* text: the path in the folder */
+	QF_G_NAME,       /* text */
+	QF_G_COLLECTION, /* text */
+	QF_G_SEARCH,     /* text */
+	QF_G_SPLIT,      /* text */
+	QF_G_KIND,       /* text */
+	QF_G_NODES,
+	QF_G_EDGES,
+	QF_G_CONFIGS,
+	QF_G_CONFIGURABLE,
+	QF_G_COMPUTATIONS,
+	QF_G_LABELED,
+	QF_G_RUNTIME_MIN,
+	QF_G_RUNTIME_MEDIAN,
+	QF_G_RUNTIME_MAX,
 };
 
 typedef struct query_field {
@@ -119,7 +138,12 @@ enum query_expr_kind {
 	QE_MATCH,    /* a ~ regex (negate: !~) */
 	QE_OPSET,    /* opcode in a set of ids (negate: not in) */
 	QE_WORD,     /* a bare word not yet resolved: only inside the parser */
+	QE_AGG,      /* graph scope: op (enum query_agg) of a over the rows where b
+	              * holds (b may be NULL); scope says nodes or configs; the
+	              * value of the current graph is s->agg[slot] */
 };
+
+enum query_agg { QA_COUNT, QA_SUM, QA_MIN, QA_MAX, QA_MEAN };
 
 typedef struct query_expr {
 	int kind;
@@ -135,6 +159,8 @@ typedef struct query_expr {
 	struct query_expr *a, *b;
 	struct query_expr **list; /* QE_IN */
 	int nlist;
+	int scope;                /* QE_AGG: QS_NODE or QS_CONFIG */
+	int slot;                 /* QE_AGG: index into the session's agg[] */
 } query_expr;
 
 /* ---- session -------------------------------------------------------- */
@@ -147,10 +173,41 @@ typedef struct query_shape_info {
 	uint8_t done;      /* decoded */
 } query_shape_info;
 
+/* The file of the graph a session is bound to, as a folder names it. */
+typedef struct query_graph_ref {
+	int64_t index;           /* in the folder's path order (0 for one graph) */
+	const char *path;        /* as opened */
+	const char *rel;         /* relative to the folder; the path for one graph */
+	const char *collection;  /* "" when the path does not say */
+	const char *search;
+	const char *split;
+} query_graph_ref;
+
 struct query_session {
 	hs_graph *g;
 	const hs_model *model;
 	int err_col;
+
+	/* A folder session (query_session_new_dataset): the files, and a stub
+	 * graph that only gives the field tables their shape.  NULL / 0 for a
+	 * session on one graph. */
+	const ds_index *ix;
+	hs_graph *stub;
+	int threads;                /* 0: the number of CPUs */
+	query_progress_fn progress;
+	void *progress_ctx;
+	int stopped;                /* the last query_exec was stopped */
+
+	/* The bound graph's file, and its single-graph copy of the names. */
+	const query_graph_ref *ref;
+	query_graph_ref own_ref;
+	char own_coll[16], own_search[16], own_split[16];
+
+	/* graphs: the aggregates of the bound graph (set while it runs) and
+	 * runtime min, median, max (computed once per graph). */
+	const double *agg;
+	double rt_summary[3];
+	int rt_done;
 
 	query_field *node_fields;   /* derived, then features */
 	size_t n_node_fields;
@@ -175,6 +232,14 @@ struct query_session {
 	int predicted_status;
 };
 
+/* A session for a worker of a folder query: no field tables (the plan was
+ * resolved against the parent's), the parent's model and opcode names of
+ * its own.  NULL when out of memory. */
+query_session *query_session_worker(const query_session *parent);
+/* Binds a session to a graph and its file (both borrowed), dropping the
+ * caches of the previous one but keeping the field tables. */
+void query_session_bind(query_session *s, hs_graph *g, const query_graph_ref *ref);
+
 /* ---- parser --------------------------------------------------------- */
 
 typedef struct query_parser {
@@ -192,6 +257,10 @@ typedef struct query_parser {
 	query_arena arena;
 	regex_t **regexes;     /* to regfree */
 	size_t n_regexes, cap_regexes;
+	query_expr **aggs;     /* the aggregates parsed, by slot (arena) */
+	int naggs;
+	int plan_only;         /* query_parts: parse, say what would be read, do not run */
+	unsigned parts;        /* plan_only: GRAPH_PART_* of the command */
 } query_parser;
 
 void query_parser_init(query_parser *p, query_session *s, const char *line,
@@ -243,6 +312,11 @@ const char *query_suggest_field(query_session *s, int scope, const char *word);
 
 /* ---- evaluation ----------------------------------------------------- */
 
+/* What evaluating `e` (or the field) reads of a graph: GRAPH_PART_* of
+ * loader/graph.h, node_opcode aside (always read). */
+unsigned query_expr_parts(const query_expr *e);
+unsigned query_field_parts(const query_field *f);
+
 /* Builds whatever caches `e` needs (shapes, costs, predictions); -1 with err
  * set when a cache cannot be built (e.g. predictions fail). */
 int query_prepare(query_session *s, const query_expr *e, hs_error *err);
@@ -267,6 +341,13 @@ static inline int query_truthy(double v)
 {
 	return v != 0 && v == v;
 }
+
+/* Graph scope (cmd_graphs.c): the graph fields, in help order; a graph
+ * field's value for the bound graph; runtime min, median and max. */
+const query_field *query_graph_fields(size_t *n);
+double query_graph_num(query_session *s, const query_field *f);
+const char *query_graph_text(query_session *s, const query_field *f);
+int query_need_runtime_summary(query_session *s, hs_error *err);
 
 /* Session caches. */
 int query_need_shapes(query_session *s, hs_error *err);

@@ -267,6 +267,7 @@ void query_table_free(query_table *t)
 	}
 	free(t->node);
 	free(t->config);
+	free(t->path);
 	memset(t, 0, sizeof *t);
 }
 
@@ -304,4 +305,20 @@ int query_fmt_short(double v, char *buf, size_t cap)
 	if (n >= 0)
 		return n;
 	return snprintf(buf, cap, "%.6g", v);
+}
+
+void query_fmt_thousands(char *buf, size_t cap, size_t v)
+{
+	char d[32];
+	int n = snprintf(d, sizeof d, "%zu", v);
+	size_t k = 0;
+
+	if (!cap)
+		return;
+	for (int i = 0; i < n && k + 2 < cap; i++) {
+		if (i && (n - i) % 3 == 0)
+			buf[k++] = ',';
+		buf[k++] = d[i];
+	}
+	buf[k] = '\0';
 }

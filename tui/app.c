@@ -188,6 +188,24 @@ void tui_message(tui *t, int error, const char *fmt, ...)
 	t->msg_err = error;
 }
 
+void tui_status_now(tui *t, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(t->msg, sizeof t->msg, fmt, ap);
+	va_end(ap);
+	t->msg_err = 0;
+	tui_draw_all(t);
+}
+
+int tui_take_interrupt(tui *t)
+{
+	if (got_signal != SIGINT)
+		return 0;
+	got_signal = 0;
+	return 1;
+}
+
 /* ---- Drawing ------------------------------------------------------------ */
 
 static void draw_title(tui *t, int w)

@@ -1,6 +1,9 @@
 /* query.c - the `:` line's bridge to the query language (query/query.h):
- * one session per open graph, results shown as table views whose rows open
- * the node (or config) they stand for. */
+ * one session per open graph, and one per dataset view for queries over
+ * every graph of its folder (progress on the status line, Ctrl-C stops
+ * them); results shown as table views whose rows open the node, config or
+ * graph they stand for, with the files a folder query skipped in a second
+ * pane. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,8 +24,11 @@ static query_session *session(tui *t, tui_doc *d, hs_error *err)
 
 struct qview {
 	tui_doc *doc;
+	query_session *fs; /* the folder session of a folder result (the dataset
+			    * view's, below this one), else NULL */
 	query_result res;
 	tui_table tab;
+	tui_table skipped; /* the files a folder query skipped: file, why */
 	char **lines; /* QUERY_BLOCK: the text split in lines */
 	int64_t nlines;
 };
@@ -64,11 +70,47 @@ static double q_value(void *ctx, int64_t row, const tui_col *c)
 
 static const tui_table_ops q_table_ops = {q_cell, q_value};
 
+/* The skipped files: "REL: why" split at the first ": ". */
+static int skip_cell(void *ctx, int64_t row, const tui_col *c, char *buf, size_t cap)
+{
+	struct qview *q = ctx;
+	const char *s = q->res.skipped[row], *sep = strstr(s, ": ");
+	int n = sep ? (int)(sep - s) : (int)strlen(s);
+
+	if (c->key == 0)
+		snprintf(buf, cap, "%.*s", n, s);
+	else
+		snprintf(buf, cap, "%s", sep ? sep + 2 : "");
+	return c->key == 0 ? TUI_C_DEFAULT : TUI_C_ERROR;
+}
+
+static double skip_value(void *ctx, int64_t row, const tui_col *c)
+{
+	return NAN;
+}
+
+static const tui_table_ops skip_table_ops = {skip_cell, skip_value};
+
 static void q_draw(tui *t, tui_view *v, WINDOW *win, int y, int x, int h, int w)
 {
 	struct qview *q = v->data;
+	char line[256];
 
-	if (q->res.note) {
+	if (v->focus == 1) {
+		snprintf(line, sizeof line, " %zu file%s could not be read and %s skipped (Tab: the result)",
+			 q->res.nskipped, q->res.nskipped == 1 ? "" : "s",
+			 q->res.nskipped == 1 ? "was" : "were");
+		tui_put(win, y, x, w, line, tui_attr(TUI_C_ERROR), 1);
+		tui_table_draw(win, &q->skipped, y + 1, x, h - 1, w, 1);
+		return;
+	}
+	if (q->res.nskipped) {
+		snprintf(line, sizeof line, "%s; %zu file%s skipped (Tab lists them)",
+			 q->res.note ? q->res.note : "", q->res.nskipped, q->res.nskipped == 1 ? "" : "s");
+		tui_put(win, y, x, w, line, tui_attr(TUI_C_ERROR), 1);
+		y++;
+		h--;
+	} else if (q->res.note) {
 		tui_put(win, y, x, w, q->res.note, tui_attr(TUI_C_DIM), 1);
 		y++;
 		h--;
@@ -76,23 +118,50 @@ static void q_draw(tui *t, tui_view *v, WINDOW *win, int y, int x, int h, int w)
 	tui_table_draw(win, &q->tab, y, x, h, w, 1);
 }
 
+/* Enter on a row of a folder result: its graph, at its node or config. */
+static int open_row_graph(tui *t, const char *path, int64_t node, int64_t cfg)
+{
+	hs_error err = {0};
+	tui_doc *doc = tui_doc_open(path, tui_model(t), &err);
+
+	if (!doc) {
+		tui_message(t, 1, "%s", err.msg);
+		return 1;
+	}
+	if (node >= 0)
+		tui_open_node(t, doc, node);
+	else if (cfg >= 0)
+		tui_open_config_values(t, doc, cfg);
+	else
+		tui_open_overview(t, doc);
+	tui_doc_unref(doc);
+	return 1;
+}
+
 static int q_request(tui *t, tui_view *v, tui_req req, const char *arg)
 {
 	struct qview *q = v->data;
 	int64_t r = tui_table_row(&q->tab);
 
-	if ((req != TUI_REQ_ENTER && req != TUI_REQ_DRAW) || q->lines || r < 0 || !q->doc)
+	if ((req != TUI_REQ_ENTER && req != TUI_REQ_DRAW) || q->lines || r < 0 || v->focus == 1)
 		return 0;
 	const query_table *qt = &q->res.table;
 	int64_t node = qt->node ? qt->node[r] : -1, cfg = qt->config ? qt->config[r] : -1;
-	if (req == TUI_REQ_DRAW) {
-		if (node < 0)
-			return 0;
+	const char *path = qt->path ? qt->path[r] : NULL;
+	if (req == TUI_REQ_DRAW && node < 0)
+		return 0;
+	if (!q->doc && path && req == TUI_REQ_ENTER)
+		return open_row_graph(t, path, node, cfg);
+	if (!q->doc)
+		return 0;
+	if (req == TUI_REQ_DRAW)
 		tui_open_drawing(t, q->doc, node);
-	} else if (node >= 0)
+	else if (node >= 0)
 		tui_open_node(t, q->doc, node);
 	else if (cfg >= 0)
 		tui_open_config_values(t, q->doc, cfg);
+	else if (path)
+		tui_open_overview(t, q->doc);
 	else
 		tui_message(t, 0, "this row stands for no node or config");
 	return 1;
@@ -102,6 +171,7 @@ static void q_done(tui_view *v)
 {
 	struct qview *q = v->data;
 	tui_table_free(&q->tab);
+	tui_table_free(&q->skipped);
 	query_result_free(&q->res);
 	free(q->lines);
 	free(q);
@@ -112,8 +182,11 @@ static const tui_view_ops q_ops = {"query", TUI_S_TABLE | TUI_S_GRAPH | TUI_S_OP
 /* A text result (show, help): its lines open nothing. */
 static const tui_view_ops q_text_ops = {"query", TUI_S_TABLE | TUI_S_GRAPH, q_draw, q_request, NULL, NULL,
 					q_done};
+/* A result over a folder: no graph of its own; its rows open their graph. */
+static const tui_view_ops q_folder_ops = {"query", TUI_S_TABLE | TUI_S_OPENS, q_draw, q_request, NULL,
+					  NULL, q_done};
 
-static int show_result(tui *t, tui_doc *d, const char *line, query_result *res)
+static int show_result(tui *t, tui_doc *d, query_session *fs, const char *line, query_result *res)
 {
 	struct qview *q = calloc(1, sizeof *q);
 	char title[160];
@@ -124,6 +197,7 @@ static int show_result(tui *t, tui_doc *d, const char *line, query_result *res)
 		return -1;
 	}
 	q->doc = d;
+	q->fs = fs;
 	q->res = *res;
 	memset(res, 0, sizeof *res);
 	if (q->res.kind == QUERY_BLOCK) {
@@ -163,28 +237,74 @@ static int show_result(tui *t, tui_doc *d, const char *line, query_result *res)
 	}
 	snprintf(q->tab.title, sizeof q->tab.title, ":%s", line);
 	snprintf(title, sizeof title, ":%s", line);
-	return tui_push(t, q->lines ? &q_text_ops : &q_ops, q, d, title, &q->tab, NULL) ? 0 : -1;
+	tui_table *second = NULL;
+	if (q->res.nskipped) {
+		tui_table_init(&q->skipped, &skip_table_ops, q, (int64_t)q->res.nskipped);
+		tui_table_add_col(&q->skipped, "file", 0, 48, 0);
+		tui_table_add_col(&q->skipped, "why", 1, 60, 0);
+		second = &q->skipped;
+		tui_message(t, 1, "%zu file%s could not be read and %s skipped: Tab lists them",
+			    q->res.nskipped, q->res.nskipped == 1 ? "" : "s",
+			    q->res.nskipped == 1 ? "was" : "were");
+	}
+	const tui_view_ops *ops = q->lines ? &q_text_ops : d ? &q_ops : &q_folder_ops;
+	return tui_push(t, ops, q, d, title, &q->tab, second) ? 0 : -1;
+}
+
+static int on_progress(void *ctx, size_t done, size_t total, double seconds)
+{
+	tui *t = ctx;
+	char d[32], n[32];
+
+	if (tui_take_interrupt(t))
+		return 1;
+	if (seconds >= 1.0) {
+		query_fmt_thousands(d, sizeof d, done);
+		query_fmt_thousands(n, sizeof n, total);
+		tui_status_now(t, "%s/%s files, %.0f s (Ctrl-C stops)", d, n, seconds);
+	}
+	return 0;
+}
+
+/* The folder session a view's `:` line queries: the dataset view's own, or
+ * the one a folder result came from. */
+static query_session *folder_session(tui *t, tui_view *v)
+{
+	if (v && (v->ops == &q_folder_ops || v->ops == &q_text_ops) && ((struct qview *)v->data)->fs)
+		return ((struct qview *)v->data)->fs;
+	return tui_dataset_session(t, v);
 }
 
 void tui_run_query(tui *t, tui_view *v, const char *text)
 {
 	hs_error err = {0};
 	query_result res;
-	query_session *s;
+	query_session *s, *fs = NULL;
 
-	if (!v || !v->doc) {
-		tui_message(t, 1, "unknown command '%s'; queries need an open graph (? lists commands)", text);
-		return;
-	}
-	s = session(t, v->doc, &err);
-	if (!s) {
-		tui_message(t, 1, "query: %s", err.msg);
+	if (v && v->doc) {
+		s = session(t, v->doc, &err);
+		if (!s) {
+			tui_message(t, 1, "query: %s", err.msg);
+			return;
+		}
+	} else if (!(s = fs = folder_session(t, v))) {
+		tui_message(t, 1, "unknown command '%s'; queries need an open graph or folder "
+			       "(? lists commands)", text);
 		return;
 	}
 	memset(&res, 0, sizeof res);
-	if (query_exec(s, text, &res, &err) < 0) {
+	if (fs)
+		query_session_set_progress(fs, on_progress, t);
+	int rc = query_exec(s, text, &res, &err);
+	if (fs) {
+		query_session_set_progress(fs, NULL, NULL);
+		tui_take_interrupt(t); /* a Ctrl-C after the end stops nothing else */
+	}
+	if (rc < 0) {
 		int col = query_error_column(s);
-		if (col > 0)
+		if (fs && query_stopped(fs))
+			tui_message(t, 1, "query %s (Ctrl-C); nothing shown", err.msg);
+		else if (col > 0)
 			tui_message(t, 1, "%s  [%.*s>>%s]", err.msg, col - 1, text, text + col - 1);
 		else
 			tui_message(t, 1, "%s", err.msg);
@@ -196,7 +316,7 @@ void tui_run_query(tui *t, tui_view *v, const char *text)
 		break;
 	case QUERY_TABLE:
 	case QUERY_BLOCK:
-		show_result(t, v->doc, text, &res);
+		show_result(t, v->doc, fs, text, &res);
 		break;
 	case QUERY_ACTION:
 		if (res.action == QUERY_ACT_QUIT)
@@ -219,13 +339,13 @@ int tui_query_complete(tui *t, const char *line, int start, tui_word_fn add, voi
 	char word[512];
 
 	snprintf(word, sizeof word, "%s", line + start);
-	if (!v || !v->doc) {
+	query_session *s = v && v->doc ? session(t, v->doc, &err) : folder_session(t, v);
+	if (!s && (!v || !v->doc)) {
 		if (start == 0)
 			for (size_t i = 0; query_command_name(i); i++)
 				add(ctx, query_command_name(i), word);
 		return 0;
 	}
-	query_session *s = session(t, v->doc, &err);
 	if (!s)
 		return 0;
 	char **c = query_complete(s, line, start, (int)strlen(line), &files);

@@ -388,6 +388,12 @@ tui_view *tui_push(tui *t, const tui_view_ops *ops, void *data, tui_doc *doc, co
 void tui_pop_later(tui *t);
 /* A message on the status line until the next key. */
 void tui_message(tui *t, int error, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* During a long operation: the message on the status line, the screen
+ * redrawn at once. */
+void tui_status_now(tui *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* 1 when Ctrl-C was pressed since the last call (and it no longer quits):
+ * long operations poll it to stop. */
+int tui_take_interrupt(tui *t);
 /* Reads a line on the bottom row; returns NULL when cancelled.  The text is
  * valid until the next prompt, without spaces around it (but a search's).
  * `kind` picks a history and what Tab completes.  `initial` (may be NULL) is
@@ -495,6 +501,10 @@ int tui_query_knows(const char *name);
 /* Frees the document's query session (doc.c calls it when the last
  * reference goes). */
 void tui_query_free(tui_doc *d);
+/* The folder session of a dataset view, for `:` queries over all its graphs
+ * (made on first use, owned by the view), or NULL when v is no dataset
+ * view or out of memory (message set). */
+struct query_session *tui_dataset_session(tui *t, tui_view *v);
 /* Opens a .npz file or a folder as a new view; -1 with err set. */
 int tui_open_path(tui *t, const char *path, hs_error *err);
 /* Asks the main loop to end. */

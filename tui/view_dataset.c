@@ -4,12 +4,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "query/query.h"
 #include "tui/tui.h"
 
 struct dsview {
 	tui_table tab;
 	ds_index *ix;
 	int64_t ntile, nlayout, nbad;
+	query_session *qs; /* `:` queries over every graph, made on first use */
 };
 
 enum { DC_COLLECTION, DC_SEARCH, DC_SPLIT, DC_KIND, DC_NAME, DC_NODES, DC_EDGES, DC_CONFIGS,
@@ -137,7 +139,8 @@ static void ds_draw(tui *t, tui_view *v, WINDOW *win, int y, int x, int h, int w
 		snprintf(line, sizeof line, " %lld could not be read (status column)", (long long)d->nbad);
 		tui_put(win, y + 1, x, w, line, tui_attr(TUI_C_ERROR), 0);
 	} else {
-		tui_put(win, y + 1, x, w, " Enter opens a graph; [ ] sort, \\ filter, F counts a column",
+		tui_put(win, y + 1, x, w,
+			" Enter opens a graph; [ ] sort, \\ filter, F counts a column; : queries every graph",
 			tui_attr(TUI_C_DIM), 0);
 	}
 	tui_table_draw(win, &d->tab, y + 2, x, h - 2, w, 1);
@@ -171,6 +174,7 @@ static int ds_request(tui *t, tui_view *v, tui_req req, const char *arg)
 static void ds_done(tui_view *v)
 {
 	struct dsview *d = v->data;
+	query_session_free(d->qs);
 	tui_table_free(&d->tab);
 	dataset_free(d->ix);
 	free(d);
@@ -179,6 +183,24 @@ static void ds_done(tui_view *v)
 static const tui_view_ops ds_ops = {
 	.name = "dataset", .scope = TUI_S_TABLE | TUI_S_OPENS, .draw = ds_draw, .request = ds_request, .done = ds_done,
 };
+
+query_session *tui_dataset_session(tui *t, tui_view *v)
+{
+	struct dsview *d;
+	hs_error err = {0};
+
+	if (!v || v->ops != &ds_ops)
+		return NULL;
+	d = v->data;
+	if (!d->qs) {
+		d->qs = query_session_new_dataset(d->ix, &err);
+		if (!d->qs)
+			tui_message(t, 1, "query: %s", err.msg);
+		else
+			query_session_set_model(d->qs, tui_model(t));
+	}
+	return d->qs;
+}
 
 int tui_open_dataset(tui *t, ds_index *ix)
 {

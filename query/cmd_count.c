@@ -1,0 +1,317 @@
+/* cmd_count.c - `count by`: how many nodes (or configs) have each value.
+ *
+ * A fold (query_fold): each graph counts its rows by value into a hash
+ * table of its own (text keys copied, so the table outlives the graph),
+ * the tables are added up in path order, and the sum is sorted once: the
+ * counts over a folder are exact and do not depend on the thread count.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "query/commands.h"
+
+struct group {
+	double num;
+	const char *text; /* in the table's arena */
+	int64_t count;
+	int used;
+};
+
+struct groups {
+	struct group *g;
+	size_t cap, n;
+	int text;
+	query_arena keys;  /* text keys */
+	int64_t rows;      /* rows counted (that matched `where`) */
+	int64_t total;     /* rows looked at */
+};
+
+static uint64_t hash_num(double v)
+{
+	uint64_t u;
+
+	if (v == 0)
+		v = 0; /* -0 and 0 together */
+	if (isnan(v))
+		v = NAN;
+	memcpy(&u, &v, sizeof u);
+	u ^= u >> 33;
+	u *= 0xff51afd7ed558ccdull;
+	u ^= u >> 33;
+	return u;
+}
+
+static uint64_t hash_text(const char *s)
+{
+	uint64_t h = 1469598103934665603ull;
+
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211ull;
+	return h;
+}
+
+static int same_key(const struct groups *gs, const struct group *g, double num, const char *text)
+{
+	if (gs->text)
+		return g->text == text || strcmp(g->text, text) == 0;
+	if (isnan(num))
+		return isnan(g->num);
+	return g->num == num;
+}
+
+static int grow(struct groups *gs)
+{
+	size_t cap = gs->cap ? gs->cap * 2 : 64;
+	struct group *ng = calloc(cap, sizeof *ng);
+
+	if (!ng)
+		return -1;
+	for (size_t i = 0; i < gs->cap; i++) {
+		if (!gs->g[i].used)
+			continue;
+		uint64_t h = gs->text ? hash_text(gs->g[i].text) : hash_num(gs->g[i].num);
+		size_t j = h & (cap - 1);
+		while (ng[j].used)
+			j = (j + 1) & (cap - 1);
+		ng[j] = gs->g[i];
+	}
+	free(gs->g);
+	gs->g = ng;
+	gs->cap = cap;
+	return 0;
+}
+
+/* The group of a value, made (count 0) when new; NULL when out of memory. */
+static struct group *group_find(struct groups *gs, double num, const char *text)
+{
+	if (gs->n * 2 >= gs->cap && grow(gs) < 0)
+		return NULL;
+	uint64_t h = gs->text ? hash_text(text) : hash_num(num);
+	size_t j = h & (gs->cap - 1);
+	while (gs->g[j].used) {
+		if (same_key(gs, &gs->g[j], num, text))
+			return &gs->g[j];
+		j = (j + 1) & (gs->cap - 1);
+	}
+	if (gs->text && !(text = query_arena_strndup(&gs->keys, text, strlen(text))))
+		return NULL;
+	gs->g[j].used = 1;
+	gs->g[j].num = num;
+	gs->g[j].text = text;
+	gs->n++;
+	return &gs->g[j];
+}
+
+static void groups_free(void *part)
+{
+	struct groups *gs = part;
+
+	free(gs->g);
+	query_arena_free(&gs->keys);
+	gs->g = NULL;
+}
+
+static int cmp_group(const void *a, const void *b, void *arg)
+{
+	const struct group *x = a, *y = b;
+	int text = *(const int *)arg;
+
+	if (x->count != y->count)
+		return x->count > y->count ? -1 : 1;
+	if (text)
+		return strcmp(x->text, y->text);
+	if (isnan(x->num) || isnan(y->num))
+		return isnan(x->num) - isnan(y->num);
+	return (x->num > y->num) - (x->num < y->num);
+}
+
+/* ---- parse ----------------------------------------------------------- */
+
+struct count_plan {
+	query_expr *by, *where;
+	long long limit;
+	int configs;
+};
+
+/* count by EXPR [where EXPR] [limit N], after "count". */
+static int parse_count(query_parser *p, struct count_plan *pl)
+{
+	pl->limit = -1;
+	if (!query_accept_kw(p, "by"))
+		return query_fail_expected(p, "'by' after 'count'");
+	p->scope = QS_AUTO;
+	pl->by = query_parse_expr(p);
+	if (!pl->by)
+		return -1;
+	while (query_peek(p)->kind != TK_END && !p->failed) {
+		size_t pos = query_peek(p)->pos;
+		if (query_accept_kw(p, "where")) {
+			if (pl->where)
+				return query_dup_clause(p, pos, "where");
+			pl->where = query_parse_expr(p);
+			if (!pl->where || query_need_bool(p, pl->where, "where") < 0)
+				return -1;
+		} else if (query_accept_kw(p, "limit")) {
+			if (pl->limit >= 0)
+				return query_dup_clause(p, pos, "limit");
+			pl->limit = query_parse_count(p, "a row count after 'limit'");
+			if (pl->limit < 0)
+				return -1;
+		} else {
+			return query_fail_expected(p, "where or limit");
+		}
+	}
+	pl->configs = p->scope == QS_CONFIG;
+	return p->failed ? -1 : 0;
+}
+
+/* ---- one graph ------------------------------------------------------- */
+
+/* Counts the graph's rows that match `where` by the value of `by`. */
+static int count_run(query_parser *ctx, const void *plan, void *part)
+{
+	const struct count_plan *pl = plan;
+	struct groups *gs = part;
+	const hs_graph *g = ctx->s->g;
+	int64_t total = pl->configs ? g->n_configs : g->n_nodes, n = 0;
+	int64_t *ids = query_filter_rows(ctx, pl->where, total, &n);
+	int rc = -1;
+
+	if (!ids)
+		return -1;
+	gs->text = pl->by->type == QUERY_TEXT;
+	gs->rows = n;
+	gs->total = total;
+	if (query_prepare(ctx->s, pl->by, ctx->err) < 0) {
+		query_data_fail(ctx, ctx->err);
+		goto done;
+	}
+	if (pl->by->kind == QE_FIELD &&
+	    (pl->by->field->kind == QF_OPCODE || pl->by->field->kind == QF_OPCODE_ID)) {
+		/* The common case, without hashing rows: bucket by opcode id. */
+		int64_t counts[256] = {0};
+		for (int64_t i = 0; i < n; i++)
+			counts[g->opcode[ids[i]]]++;
+		for (int op = 0; op < 256; op++) {
+			if (!counts[op])
+				continue;
+			struct group *gr = gs->text ? group_find(gs, 0, ctx->s->opcode_names[op])
+						    : group_find(gs, (double)op, NULL);
+			if (!gr)
+				goto oom;
+			gr->count = counts[op];
+		}
+	} else {
+		for (int64_t i = 0; i < n; i++) {
+			struct group *gr;
+			if (gs->text)
+				gr = group_find(gs, 0, query_eval_text(ctx->s, pl->by, ids[i]));
+			else
+				gr = group_find(gs, query_eval_num(ctx->s, pl->by, ids[i]), NULL);
+			if (!gr)
+				goto oom;
+			gr->count++;
+		}
+	}
+	rc = 0;
+	goto done;
+oom:
+	query_oom(ctx);
+done:
+	free(ids);
+	return rc;
+}
+
+static int count_merge(const void *plan, void *acc, void *part, hs_error *err)
+{
+	struct groups *a = acc, *b = part;
+
+	a->text = b->text;
+	a->rows += b->rows;
+	a->total += b->total;
+	for (size_t i = 0; i < b->cap; i++) {
+		if (!b->g[i].used)
+			continue;
+		struct group *gr = group_find(a, b->g[i].num, b->g[i].text);
+		if (!gr)
+			return hs_fail(err, HS_ENOMEM, "out of memory counting values");
+		gr->count += b->g[i].count;
+	}
+	return 0;
+}
+
+static const query_fold_ops count_ops = {sizeof(struct groups), count_run, count_merge, groups_free};
+
+/* ---- the table ------------------------------------------------------- */
+
+/* value, count, share of the first `shown` groups (sorted) of gs. */
+static int count_table(query_parser *p, query_result *out, const query_expr *by,
+		       const struct groups *gs, size_t shown)
+{
+	const char *names[3] = {query_expr_source(p, by), "count", "share"};
+	query_type types[3] = {by->type, QUERY_NUM, QUERY_NUM};
+	int64_t n = gs->rows;
+	query_tb b;
+
+	if (query_tb_init(&b, out, 3, names, types, p->err) < 0 ||
+	    query_tb_reserve(&b, shown, p->err) < 0)
+		goto fail;
+	for (size_t i = 0; i < shown; i++) {
+		int64_t row = query_tb_row(&b, -1, -1, p->err);
+		if (row < 0 || (gs->text && query_tb_text(&b, row, 0, gs->g[i].text, p->err) < 0))
+			goto fail;
+		if (!gs->text)
+			query_tb_num(&b, row, 0, gs->g[i].num);
+		query_tb_num(&b, row, 1, (double)gs->g[i].count);
+		query_tb_num(&b, row, 2, n ? (double)gs->g[i].count / (double)n : NAN);
+	}
+	query_tb_done(&b);
+	return 0;
+fail:
+	query_tb_done(&b);
+	return query_data_fail(p, p->err);
+}
+
+int query_cmd_count(query_parser *p, query_result *out)
+{
+	struct count_plan pl = {0};
+	struct groups acc = {0};
+	query_fold_info fi;
+	int rc = -1;
+
+	if (parse_count(p, &pl) < 0)
+		return -1;
+	unsigned parts = query_expr_parts(pl.by) | query_expr_parts(pl.where);
+	if (pl.configs)
+		parts |= GRAPH_PART_RUNTIMES;
+	acc.text = pl.by->type == QUERY_TEXT;
+	int f = query_fold(p, &count_ops, &pl, parts, &acc, out, &fi);
+	if (f != 0) {
+		rc = f < 0 ? -1 : 0;
+		goto done;
+	}
+	size_t k = 0;
+	for (size_t i = 0; i < acc.cap; i++)
+		if (acc.g[i].used)
+			acc.g[k++] = acc.g[i];
+	if (k)
+		qsort_r(acc.g, k, sizeof *acc.g, cmp_group, &acc.text);
+	size_t shown = pl.limit >= 0 && (size_t)pl.limit < k ? (size_t)pl.limit : k;
+	if (count_table(p, out, pl.by, &acc, shown) < 0)
+		goto done;
+	const char *what = pl.configs ? "config" : "node";
+	if (fi.folder)
+		out->note = query_asprintf("%zu distinct value%s over %lld %s%s in %lld graph%s%s", k,
+					   k == 1 ? "" : "s", (long long)acc.rows, what,
+					   acc.rows == 1 ? "" : "s", (long long)fi.graphs,
+					   fi.graphs == 1 ? "" : "s", shown < k ? ", most frequent shown" : "");
+	else
+		out->note = query_asprintf("%zu distinct value%s over %lld %s%s%s", k, k == 1 ? "" : "s",
+					   (long long)acc.rows, what, acc.rows == 1 ? "" : "s",
+					   shown < k ? ", most frequent shown" : "");
+	rc = 0;
+done:
+	groups_free(&acc);
+	return rc;
+}
