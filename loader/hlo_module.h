@@ -165,6 +165,10 @@ typedef struct hm_module {
 	int n_comps;
 	hm_comp *comps;            /* [n_comps] in the source's order */
 	int64_t n_instrs;          /* over all computations */
+	int n_attrs;               /* header attributes as written (text:
+	                            * is_scheduled, entry_computation_layout,
+	                            * input_output_alias, ...), in order */
+	hm_attr *attrs;
 } hm_module;
 
 /* ---- tuning data (TpuGraphs raw protobufs) -------------------------- */
