@@ -144,9 +144,12 @@ const char *hm_element_type_name(int t)
 
 int hm_element_type_id(const char *name, size_t len)
 {
+	if (len < 2 || len > 13)
+		return -1;
 	for (size_t i = 0; i < N_ELEMENT_TYPES; i++)
-		if (strlen(element_types[i].name) == len &&
-		    memcmp(element_types[i].name, name, len) == 0)
+		if (element_types[i].name[0] == name[0] &&
+		    strncmp(element_types[i].name, name, len) == 0 &&
+		    element_types[i].name[len] == '\0')
 			return element_types[i].id;
 	return -1;
 }
