@@ -1,0 +1,253 @@
+/* hlo_tool.c - the HLO text reader from the command line, for the tests
+ * (tests/suites/hlo_text.sh) and bench/hlo_text.sh.
+ *
+ *   hlo_tool dump FILE          structural dump (hm_file_dump)
+ *   hlo_tool print FILE         HLO text (hm_file_print)
+ *   hlo_tool stats FILE         per module: computations, instructions, edges
+ *                               (the featurizer's rules) and the opcode histogram
+ *   hlo_tool bench FILE N       parses the file N times; best and median ms
+ *   hlo_tool corrupt FILE N SEED  parses N truncations and N random byte edits
+ *   hlo_tool sniff FILE         prints 1 or 0
+ *
+ * FILE "-" reads standard input (named "input.hlo" in messages).  A parse
+ * error prints the message and a caret under the place, exit status 2;
+ * bad usage exits 1.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "loader/hlo_print.h"
+#include "loader/hlo_text.h"
+
+static char *slurp(const char *path, size_t *n)
+{
+	FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
+	size_t cap = 1 << 16, len = 0;
+	char *buf = malloc(cap);
+
+	if (!f || !buf) {
+		fprintf(stderr, "hlo_tool: cannot read %s\n", path);
+		free(buf);
+		return NULL;
+	}
+	for (;;) {
+		if (len == cap) {
+			char *nb = realloc(buf, cap *= 2);
+			if (!nb) {
+				free(buf);
+				return NULL;
+			}
+			buf = nb;
+		}
+		size_t r = fread(buf + len, 1, cap - len, f);
+		if (r == 0)
+			break;
+		len += r;
+	}
+	if (f != stdin)
+		fclose(f);
+	*n = len;
+	return buf;
+}
+
+static hm_file *load(const char *path)
+{
+	size_t n;
+	char *buf = slurp(path, &n);
+	hs_error err = {0};
+	hlo_text_where where;
+	char caret[512];
+
+	if (!buf)
+		return NULL;
+	hm_file *f = hlo_text_parse_where(buf, n, strcmp(path, "-") == 0 ? "input.hlo" : path,
+					  &where, &err);
+	free(buf);
+	if (!f) {
+		fprintf(stderr, "%s\n", err.msg);
+		if (hlo_text_caret(&where, caret, sizeof caret) > 0)
+			fputs(caret, stderr);
+	}
+	return f;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Edges as the featurizer makes them: distinct operands, one per call. */
+static void stats(const hm_module *m)
+{
+	int64_t edges = 0, n = 0;
+	char **ops = malloc(((size_t)m->n_instrs + 1) * sizeof *ops);
+
+	for (int c = 0; c < m->n_comps; c++)
+		for (int i = 0; i < m->comps[c].n_instrs; i++) {
+			const hm_instr *in = &m->comps[c].instrs[i];
+			for (int k = 0; k < in->n_operands; k++) {
+				int seen = 0;
+				for (int j = 0; j < k; j++)
+					seen |= in->operand_ids[j] == in->operand_ids[k];
+				edges += !seen;
+			}
+			edges += in->n_called;
+			if (ops)
+				ops[n] = in->opcode;
+			n++;
+		}
+	printf("module %s computations=%d instructions=%lld edges=%lld\n", m->name,
+	       m->n_comps, (long long)m->n_instrs, (long long)edges);
+	if (!ops)
+		return;
+	qsort(ops, (size_t)n, sizeof *ops, cmp_str);
+	for (int64_t i = 0; i < n;) {
+		int64_t j = i;
+		while (j < n && strcmp(ops[j], ops[i]) == 0)
+			j++;
+		printf("opcode %s %lld\n", ops[i], (long long)(j - i));
+		i = j;
+	}
+	free(ops);
+}
+
+static double now_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+static int bench(const char *path, int reps)
+{
+	size_t n;
+	char *buf = slurp(path, &n);
+	double *t = calloc((size_t)reps, sizeof *t);
+	int64_t instrs = 0;
+
+	if (!buf || !t || reps < 1)
+		return 1;
+	for (int r = 0; r < reps; r++) {
+		hs_error err = {0};
+		double t0 = now_ms();
+		hm_file *f = hlo_text_parse(buf, n, path, &err);
+		t[r] = now_ms() - t0;
+		if (!f) {
+			fprintf(stderr, "%s\n", err.msg);
+			return 2;
+		}
+		instrs = 0;
+		for (int i = 0; i < f->n_modules; i++)
+			instrs += f->modules[i].n_instrs;
+		hm_file_free(f);
+	}
+	qsort(t, (size_t)reps, sizeof *t, cmp_double);
+	printf("parse %s: %zu bytes, %lld instructions, best %.3f ms, median %.3f ms (%d runs)\n",
+	       path, n, (long long)instrs, t[0], t[reps / 2], reps);
+	free(t);
+	free(buf);
+	return 0;
+}
+
+/* Truncations at n evenly spread points and n random edits (a byte set
+ * to one of the characters the grammar cares about, or deleted): each must
+ * parse or fail with a message naming the place. */
+static int corrupt(const char *path, int n, unsigned seed)
+{
+	size_t len;
+	char *buf = slurp(path, &len);
+	int ok = 0, failed = 0;
+	static const char bytes[] = "{}()[],=:%\"\\/*<-> \n0x_ROOTENTRY";
+
+	if (!buf || n < 1)
+		return 1;
+	char *copy = malloc(len + 1);
+	srand(seed);
+	for (int k = 0; k < 2 * n && copy; k++) {
+		size_t m = len;
+		memcpy(copy, buf, len);
+		if (k < n) {
+			m = (size_t)((double)len * k / n);
+		} else if (len) {
+			size_t at = (size_t)rand() % len;
+			if (rand() % 4 == 0) {
+				memmove(copy + at, copy + at + 1, len - at - 1);
+				m--;
+			} else {
+				copy[at] = rand() % 8 == 0 ? (char)(rand() % 256)
+							   : bytes[(size_t)rand() % (sizeof bytes - 1)];
+			}
+		}
+		hs_error err = {0};
+		hm_file *f = hlo_text_parse(copy, m, "x.hlo", &err);
+		if (f) {
+			ok++;
+			FILE *null = fopen("/dev/null", "w");
+			if (null) {
+				hm_file_print(null, f);
+				hm_file_dump(null, f);
+				fclose(null);
+			}
+			hm_file_free(f);
+		} else if (err.status != HS_EDATA || strncmp(err.msg, "x.hlo:", 6) != 0) {
+			fprintf(stderr, "bad error for variant %d: status %d, '%s'\n", k,
+				err.status, err.msg);
+			return 3;
+		} else {
+			failed++;
+		}
+	}
+	printf("corrupt %s: %d parsed, %d refused\n", path, ok, failed);
+	free(copy);
+	free(buf);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 3) {
+		fprintf(stderr, "usage: hlo_tool dump|print|stats|bench|corrupt|sniff FILE ...\n");
+		return 1;
+	}
+	const char *cmd = argv[1], *path = argv[2];
+	if (strcmp(cmd, "bench") == 0)
+		return bench(path, argc > 3 ? atoi(argv[3]) : 20);
+	if (strcmp(cmd, "corrupt") == 0)
+		return corrupt(path, argc > 3 ? atoi(argv[3]) : 200,
+			       argc > 4 ? (unsigned)atoi(argv[4]) : 1);
+	if (strcmp(cmd, "sniff") == 0) {
+		size_t n;
+		char *buf = slurp(path, &n);
+		if (!buf)
+			return 1;
+		printf("%d\n", hlo_text_sniff(buf, n));
+		free(buf);
+		return 0;
+	}
+	hm_file *f = load(path);
+	if (!f)
+		return 2;
+	int rc = 0;
+	if (strcmp(cmd, "dump") == 0)
+		rc = hm_file_dump(stdout, f);
+	else if (strcmp(cmd, "print") == 0)
+		rc = hm_file_print(stdout, f);
+	else if (strcmp(cmd, "stats") == 0)
+		for (int i = 0; i < f->n_modules; i++)
+			stats(&f->modules[i]);
+	else {
+		fprintf(stderr, "hlo_tool: unknown command '%s'\n", cmd);
+		rc = 1;
+	}
+	hm_file_free(f);
+	return rc ? 1 : 0;
+}
