@@ -137,7 +137,7 @@ static int parse_i64(const char *s, size_t n, int64_t *v)
  * integers.  Fills out[part * max_parts + k] (missing ones 0) in the arena;
  * *n gets the number of major parts. */
 static int compact_ints(hp *p, char major, int min_parts, int max_parts,
-			int64_t **out, int *n, const char *what)
+			int64_t **out, int *n, const char *what, const char *hint)
 {
 	if (p->tok.kind != HT_INT && p->tok.kind != HT_WORD)
 		return hp_expected(p, what);
@@ -158,14 +158,14 @@ static int compact_ints(hp *p, char major, int min_parts, int max_parts,
 			if (!u)
 				u = e;
 			if (k >= max_parts || parse_i64(s, (size_t)(u - s), &v[i * max_parts + k]) != 0)
-				return hp_fail(p, "bad %s '%.*s'", what, (int)(p->tok.len > 60 ? 60 : p->tok.len),
-					       p->tok.text);
+				return hp_fail(p, "bad %s '%.*s' (%s)", what,
+					       (int)(p->tok.len > 60 ? 60 : p->tok.len), p->tok.text, hint);
 			k++;
 			s = u + 1;
 		}
 		if (k < min_parts)
-			return hp_fail(p, "bad %s '%.*s'", what, (int)(p->tok.len > 60 ? 60 : p->tok.len),
-				       p->tok.text);
+			return hp_fail(p, "bad %s '%.*s' (%s)", what,
+				       (int)(p->tok.len > 60 ? 60 : p->tok.len), p->tok.text, hint);
 	}
 	*out = v;
 	*n = count;
@@ -318,7 +318,9 @@ static int window(hp *p, hm_instr *in)
 					  (int)(len > 60 ? 60 : len), s);
 		if (hp_expect(p, HT_EQUAL, "after the window field") != 0 ||
 		    compact_ints(p, 'x', k == 2 ? 2 : 1, k == 2 ? 2 : 1, &v[k], &n[k],
-				 "window value") != 0)
+				 k == 2 ? "window pad" : "window value",
+				 k == 2 ? "low_high per dimension, joined by x"
+				 : "one integer per dimension, joined by x") != 0)
 			return -1;
 		hp_accept(p, HT_COMMA);
 	}
@@ -326,7 +328,8 @@ static int window(hp *p, hm_instr *in)
 	for (int k = 1; k < 6; k++)
 		if (v[k] && n[k] != n[0])
 			return hp_fail_at(p, open.line, open.col, open.pos,
-					  "window %s has %d dimensions, its size %d", keys[k], n[k], n[0]);
+					  "window %s does not match its size (%d vs %d dimensions)",
+					  keys[k], n[k], n[0]);
 	if (!v[0])
 		return 0;
 	in->n_window = n[0];
@@ -402,7 +405,8 @@ static int dim_labels(hp *p, hm_instr *in)
 	    label_side(out.text, out.len, 'b', 'f', &c->output_batch, &c->output_feature,
 		       sp[2], &ns[2]) != 0 ||
 	    ns[0] != ns[1] || ns[0] != ns[2])
-		return hp_fail_at(p, lhs.line, lhs.col, lhs.pos, "bad dim_labels '%.*s->%.*s'",
+		return hp_fail_at(p, lhs.line, lhs.col, lhs.pos,
+				  "bad dim_labels '%.*s->%.*s' (expected like b01f_01io->b01f)",
 				  (int)(lhs.len > 40 ? 40 : lhs.len), lhs.text,
 				  (int)(out.len > 40 ? 40 : out.len), out.text);
 	int64_t **dst[3] = {&c->input_spatial, &c->kernel_spatial, &c->output_spatial};
@@ -468,7 +472,8 @@ static int padding(hp *p, hm_instr *in)
 {
 	int64_t *v;
 	int n;
-	if (compact_ints(p, 'x', 2, 3, &v, &n, "padding") != 0)
+	if (compact_ints(p, 'x', 2, 3, &v, &n, "padding",
+			 "low_high or low_high_interior per dimension, joined by x") != 0)
 		return -1;
 	int64_t *a = hm_arena_array(p->a, (size_t)n * 3, sizeof *a);
 	if (!a)

@@ -261,6 +261,25 @@ long hlo_lex_scan(const hlo_lex *lx, size_t start, int flags, int max_depth,
 			    (c == '/' && i + 1 < lx->n && lx->buf[i + 1] == '/')))
 				break;
 		}
+		if (c == '/' && i + 1 < lx->n && (lx->buf[i + 1] == '/' || lx->buf[i + 1] == '*')) {
+			/* a comment stays in the value whole, with the newline
+			 * that ends a line comment, so the text reads back */
+			const char *e;
+			if (lx->buf[i + 1] == '/') {
+				e = memchr(lx->buf + i, '\n', lx->n - i);
+				i = e ? (size_t)(e - lx->buf) + 1 : lx->n;
+			} else {
+				e = i + 2 < lx->n ? memmem(lx->buf + i + 2, lx->n - i - 2, "*/", 2) : NULL;
+				if (!e) {
+					*bad_pos = i;
+					*bad_msg = "unterminated comment";
+					return -1;
+				}
+				i = (size_t)(e - lx->buf) + 2;
+			}
+			last = i;
+			continue;
+		}
 		if (c == '(' || c == '[' || c == '{') {
 			if (depth >= max_depth) {
 				*bad_pos = i;

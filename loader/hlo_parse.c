@@ -221,6 +221,10 @@ int hp_raw(hp *p, int flags, char **out, const char *what)
 				line++;
 				ls = i + 1;
 			}
+		if (strcmp(bad_msg, "nesting too deep") == 0)
+			return hp_fail_at(p, line, (int)(bad_pos - ls) + 1, bad_pos,
+					  "brackets in %s nested deeper than %d levels", what,
+					  HLO_TEXT_MAX_DEPTH);
 		return hp_fail_at(p, line, (int)(bad_pos - ls) + 1, bad_pos, "%s in %s",
 				  bad_msg, what);
 	}

@@ -373,7 +373,7 @@ static int needs_dimensions(const char *op)
 }
 
 /* The attributes stored in fields, in XLA's order, defaults left out. */
-static void print_fields(FILE *out, const pr_index *ix, const hm_instr *in)
+static void print_fields(FILE *out, const hm_instr *in)
 {
 	if (in->fusion_kind)
 		fprintf(out, ", kind=%s", in->fusion_kind);
@@ -421,7 +421,24 @@ static void print_fields(FILE *out, const pr_index *ix, const hm_instr *in)
 	}
 	if (in->is_stable)
 		fputs(", is_stable=true", out);
-	print_called(out, ix, in);
+}
+
+/* Attributes XLA prints after the called computations and the sharding. */
+static int late_attr(const char *name)
+{
+	return strcmp(name, "frontend_attributes") == 0 || strcmp(name, "statistics") == 0;
+}
+
+/* The attributes kept as text, early or late ones. */
+static void print_kept(FILE *out, const hm_instr *in, int late)
+{
+	for (int i = 0; i < in->n_attrs; i++)
+		if (late_attr(in->attrs[i].name) == late)
+			fprintf(out, ", %s=%s", in->attrs[i].name, in->attrs[i].value);
+}
+
+static void print_control(FILE *out, const pr_index *ix, const hm_instr *in)
+{
 	if (in->n_control_predecessors) {
 		fputs(", control-predecessors={", out);
 		for (int i = 0; i < in->n_control_predecessors; i++) {
@@ -485,11 +502,13 @@ static void print_instr(FILE *out, const pr_index *ix, const hm_instr *in)
 		}
 	}
 	fputc(')', out);
-	print_fields(out, ix, in);
-	for (int i = 0; i < in->n_attrs; i++)
-		fprintf(out, ", %s=%s", in->attrs[i].name, in->attrs[i].value);
+	print_fields(out, in);
+	print_kept(out, in, 0);
+	print_called(out, ix, in);
 	if (in->sharding)
 		fprintf(out, ", sharding=%s", in->sharding);
+	print_kept(out, in, 1);
+	print_control(out, ix, in);
 	print_metadata(out, in);
 	if (in->backend_config) {
 		fputs(", backend_config=", out);

@@ -45,8 +45,8 @@ static int layout(hp *p, hm_shape *out, int rank)
 		return -1;
 	if ((int)p->ints.n != rank)
 		return hp_fail_at(p, open.line, open.col, open.pos,
-				  "layout has %zu entries for a shape of %d dimensions",
-				  p->ints.n, rank);
+				  "the layout lists %zu dimension%s, the shape has %d",
+				  p->ints.n, p->ints.n == 1 ? "" : "s", rank);
 	const int64_t *m2m = p->ints.v;
 	for (int i = 0; i < rank; i++) {
 		int dup = 0;
@@ -97,11 +97,16 @@ static int array_shape(hp *p, hm_shape *out)
 				return -1;
 		} else if (hp_accept(p, HT_QUESTION)) {
 			dyn = 1;
-		} else if (hp_int(p, &d, "a dimension") != 0) {
-			return -1;
+		} else {
+			hlo_tok at = p->tok;
+			if (hp_int(p, &d, "a dimension") != 0)
+				return -1;
+			if (d < 0)
+				return hp_fail_at(p, at.line, at.col, at.pos,
+						  "a dimension must not be negative");
 		}
-		if (d < 0 && !(dyn && d == -1))
-			return hp_fail(p, "a dimension must not be negative");
+		if (d < 0 && !dyn)
+			return hp_fail(p, "a dimension bound must not be negative");
 		if (p->dims.n >= HLO_TEXT_MAX_RANK)
 			return hp_fail(p, "shape has more than %d dimensions", HLO_TEXT_MAX_RANK);
 		any_dynamic |= dyn;
