@@ -3,6 +3,8 @@
  *
  *   hlo_tool dump FILE          structural dump (hm_file_dump)
  *   hlo_tool print FILE         HLO text (hm_file_print)
+ *   hlo_tool roundtrip FILE     print -> parse -> print is a fixed point and
+ *                               keeps the structure (exit 1 when not)
  *   hlo_tool stats FILE         per module: computations, instructions, edges
  *                               (the featurizer's rules) and the opcode histogram
  *   hlo_tool bench FILE N       parses the file N times; best and median ms
@@ -53,19 +55,24 @@ static char *slurp(const char *path, size_t *n)
 	return buf;
 }
 
+/* A file through hlo_text_read; standard input through hlo_text_parse. */
 static hm_file *load(const char *path)
 {
-	size_t n;
-	char *buf = slurp(path, &n);
 	hs_error err = {0};
-	hlo_text_where where;
+	hlo_text_where where = {0};
 	char caret[512];
+	hm_file *f;
 
-	if (!buf)
-		return NULL;
-	hm_file *f = hlo_text_parse_where(buf, n, strcmp(path, "-") == 0 ? "input.hlo" : path,
-					  &where, &err);
-	free(buf);
+	if (strcmp(path, "-") == 0) {
+		size_t n;
+		char *buf = slurp(path, &n);
+		if (!buf)
+			return NULL;
+		f = hlo_text_parse_where(buf, n, "input.hlo", &where, &err);
+		free(buf);
+	} else {
+		f = hlo_text_read_where(path, &where, &err);
+	}
 	if (!f) {
 		fprintf(stderr, "%s\n", err.msg);
 		if (hlo_text_caret(&where, caret, sizeof caret) > 0)
@@ -212,10 +219,105 @@ static int corrupt(const char *path, int n, unsigned seed)
 	return 0;
 }
 
+/* The file printed (HLO text or dump) into a malloc'd buffer. */
+static char *to_text(const hm_file *f, int dump)
+{
+	char *buf = NULL;
+	size_t len;
+	FILE *out = open_memstream(&buf, &len);
+	if (!out)
+		return NULL;
+	int rc = dump ? hm_file_dump(out, f) : hm_file_print(out, f);
+	if (fclose(out) != 0 || rc != 0) {
+		free(buf);
+		return NULL;
+	}
+	return buf;
+}
+
+static int cmp_line(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* A dump without " line=N" and with each instruction's "    attr " lines
+ * in name order (the printer moves frontend_attributes and statistics
+ * after the called computations, as XLA does).  Modifies `d`. */
+static char *normalize_dump(char *d)
+{
+	size_t n = 0, cap = 64, len = strlen(d);
+	char **lines = malloc(cap * sizeof *lines);
+	char *out = malloc(len + 2), *o = out;
+	for (char *s = strtok(d, "\n"); s && lines && out; s = strtok(NULL, "\n")) {
+		char *l = strstr(s, " line=");
+		if (l)
+			*l = '\0';
+		if (n == cap) {
+			char **nl = realloc(lines, (cap *= 2) * sizeof *lines);
+			if (!nl)
+				break;
+			lines = nl;
+		}
+		lines[n++] = s;
+	}
+	for (size_t i = 0; i < n && out;) {
+		size_t j = i;
+		while (j < n && strncmp(lines[j], "    attr ", 9) == 0)
+			j++;
+		if (j > i)
+			qsort(lines + i, j - i, sizeof *lines, cmp_line);
+		for (size_t k = i; k < (j > i ? j : i + 1); k++)
+			o += sprintf(o, "%s\n", lines[k]);
+		i = j > i ? j : i + 1;
+	}
+	if (out)
+		*o = '\0';
+	free(lines);
+	return out;
+}
+
+/* print(parse(text)) reads back to the same structure and prints the same. */
+static int round_trip(const hm_file *f)
+{
+	hs_error err = {0};
+	char *t1 = to_text(f, 0), *d1 = to_text(f, 1), *t2 = NULL, *d2 = NULL;
+	char *n1 = NULL, *n2 = NULL;
+	hm_file *g = t1 ? hlo_text_parse(t1, strlen(t1), "printed.hlo", &err) : NULL;
+	int rc = 1;
+
+	if (!g) {
+		fprintf(stderr, "round trip: printed text does not read back: %s\n", err.msg);
+		goto done;
+	}
+	t2 = to_text(g, 0);
+	d2 = to_text(g, 1);
+	if (!t2 || !d1 || !d2 || strcmp(t1, t2) != 0) {
+		fprintf(stderr, "round trip: print is not a fixed point\n");
+		goto done;
+	}
+	n1 = normalize_dump(d1);
+	n2 = normalize_dump(d2);
+	if (!n1 || !n2 || strcmp(n1, n2) != 0) {
+		fprintf(stderr, "round trip: the structure differs after printing\n");
+		goto done;
+	}
+	printf("round trip: print -> parse -> print is a fixed point, same structure\n");
+	rc = 0;
+done:
+	hm_file_free(g);
+	free(t1);
+	free(t2);
+	free(d1);
+	free(d2);
+	free(n1);
+	free(n2);
+	return rc;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 3) {
-		fprintf(stderr, "usage: hlo_tool dump|print|stats|bench|corrupt|sniff FILE ...\n");
+		fprintf(stderr, "usage: hlo_tool dump|print|roundtrip|stats|bench|corrupt|sniff FILE ...\n");
 		return 1;
 	}
 	const char *cmd = argv[1], *path = argv[2];
@@ -241,6 +343,8 @@ int main(int argc, char **argv)
 		rc = hm_file_dump(stdout, f);
 	else if (strcmp(cmd, "print") == 0)
 		rc = hm_file_print(stdout, f);
+	else if (strcmp(cmd, "roundtrip") == 0)
+		rc = round_trip(f);
 	else if (strcmp(cmd, "stats") == 0)
 		for (int i = 0; i < f->n_modules; i++)
 			stats(&f->modules[i]);

@@ -76,6 +76,19 @@ def lines_of(text):
     return out
 
 
+def round_trip(tool, name, text):
+    """The printer's text reads back to the same structure, and printing
+    that again gives the same text (hlo_tool roundtrip)."""
+    p = subprocess.run([tool, "roundtrip", "-"], input=text.encode("utf-8"),
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    err = p.stderr.decode("utf-8", "replace")
+    if p.returncode != 0 or any(s in err for s in SANITIZER):
+        print("FAIL %s (round trip): %s" % (name, err[:300].replace("\n", "|")))
+        return 1
+    print("PASS %s (round trip)" % name)
+    return 0
+
+
 def check_file(tool, path):
     with open(path, encoding="utf-8") as f:
         lines = f.read().split("\n")
@@ -108,6 +121,8 @@ def check_file(tool, path):
             failed += 1
         else:
             print("PASS %s" % name)
+        if t["mode"] == "%%DUMP" and rc == 0:
+            failed += round_trip(tool, name, text)
     if UPDATE:
         out = list(prefix)
         for t in tests:
