@@ -750,6 +750,14 @@ hm_file *hlo_text_parse_where(const char *text, size_t n, const char *name,
 	if (!f->path || n > HLO_TEXT_MAX_BYTES)
 		goto fail;
 	hlo_lex_init(&p.lx, text, n);
+	const char *nul = memchr(text, '\0', n);
+	if (nul) {
+		/* text is never binary; names and kept values are C strings */
+		hlo_lex_seek(&p.lx, (size_t)(nul - text));
+		hp_fail_at(&p, p.lx.line, (int)(p.lx.pos - p.lx.line_start) + 1, p.lx.pos,
+			   "a NUL byte (binary data is not HLO text)");
+		goto fail;
+	}
 	hp_next(&p);
 	do {
 		hm_module m = {0};
