@@ -182,3 +182,18 @@ const hm_comp *hm_find_comp(const hm_module *m, int64_t id)
 			return &m->comps[c];
 	return NULL;
 }
+
+/* Stand-in: the protobuf branch's version checks and indexes the module;
+ * here it only marks the roots and the entry as that one does. */
+int hm_module_check(hm_arena *a, hm_module *m, hs_error *err)
+{
+	(void)a;
+	(void)err;
+	for (int c = 0; c < m->n_comps; c++) {
+		hm_comp *comp = &m->comps[c];
+		comp->is_entry = comp->id == m->entry_id;
+		for (int i = 0; i < comp->n_instrs; i++)
+			comp->instrs[i].is_root = comp->instrs[i].id == comp->root_id;
+	}
+	return 0;
+}

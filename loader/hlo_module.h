@@ -231,6 +231,10 @@ int hm_element_type_id(const char *name, size_t len);
 /* Bytes per element (pred 1; s4/u4 count 1); 0 for tuple, token, opaque. */
 int hm_element_type_bytes(int t);
 
+/* Checks a module that a reader filled and indexes it; every reader calls
+ * it last (the protobuf branch's function; HLO text calls it per module). */
+int hm_module_check(hm_arena *a, hm_module *m, hs_error *err);
+
 /* Looks up an instruction or computation by id (NULL when absent).  The
  * first call builds an index in the arena. */
 const hm_instr *hm_find_instr(const hm_module *m, int64_t id);
