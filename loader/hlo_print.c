@@ -72,27 +72,22 @@ static void shape_text(const hm_shape *s, int with_layout, char *buf, size_t cap
 	put(buf, cap, len, "}", 1);
 }
 
-int hm_shape_text(const hm_shape *s, int with_layout, char *buf, size_t cap)
-{
-	size_t len = 0;
-	if (cap)
-		buf[0] = '\0';
-	shape_text(s, with_layout, buf, cap, &len, 0);
-	return len > INT32_MAX ? INT32_MAX : (int)len;
-}
-
 void hm_shape_print(FILE *out, const hm_shape *s, int with_layout)
 {
 	char small[256];
-	int n = hm_shape_text(s, with_layout, small, sizeof small);
-	if ((size_t)n < sizeof small) {
+	size_t n = 0;
+	small[0] = '\0';
+	shape_text(s, with_layout, small, sizeof small, &n, 0);
+	if (n < sizeof small) {
 		fputs(small, out);
 		return;
 	}
-	char *big = malloc((size_t)n + 1);
+	char *big = malloc(n + 1);
 	if (!big)
 		return;
-	hm_shape_text(s, with_layout, big, (size_t)n + 1);
+	size_t m = 0;
+	big[0] = '\0';
+	shape_text(s, with_layout, big, n + 1, &m, 0);
 	fputs(big, out);
 	free(big);
 }

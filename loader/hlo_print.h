@@ -26,10 +26,8 @@
 #include "hlo_module.h"
 
 /* "bf16[8,56,56,64]{3,2,1,0}", "(f32[], s32[2]{0})", "f32[<=8,2]",
- * "f32[2,3]{1,0:T(8,128)}"; with_layout 0 leaves layouts out (signatures).
- * Like snprintf: at most cap bytes, always terminated when cap > 0, returns
- * the whole text's length. */
-int hm_shape_text(const hm_shape *s, int with_layout, char *buf, size_t cap);
+ * "s32[?]", "f32[2,3]{1,0:T(8,128)}"; with_layout 0 leaves layouts out (as
+ * in computation signatures). */
 void hm_shape_print(FILE *out, const hm_shape *s, int with_layout);
 
 int hm_module_print(FILE *out, const hm_module *m);

@@ -707,7 +707,16 @@ static int module(hp *p, hm_module *m)
 	m->n_instrs = p->next_instr_id;
 	m->n_attrs = (int)p->mod_attrs.n;
 	m->attrs = hp_arena_copy(p, &p->mod_attrs, sizeof(hm_attr));
-	return p->failed ? -1 : 0;
+	if (p->failed)
+		return -1;
+	/* what every reader does last; the parser has refused already what
+	 * the check refuses, so a failure here is out of memory or a limit */
+	if (hm_module_check(p->a, m, p->err) != 0) {
+		hs_error_prefix(p->err, "%s", p->file);
+		p->failed = 1;
+		return -1;
+	}
+	return 0;
 }
 
 /* ---- files ---------------------------------------------------------- */
