@@ -2,19 +2,37 @@
 
 #include <string.h>
 
+/* Byte classes: word bytes ([A-Za-z0-9_.]; '-' is handled apart) and
+ * blanks other than the newline. */
+enum { C_WORD = 1, C_BLANK = 2 };
+static const unsigned char char_class[256] = {
+	['A'] = C_WORD, ['B'] = C_WORD, ['C'] = C_WORD, ['D'] = C_WORD,
+	['E'] = C_WORD, ['F'] = C_WORD, ['G'] = C_WORD, ['H'] = C_WORD,
+	['I'] = C_WORD, ['J'] = C_WORD, ['K'] = C_WORD, ['L'] = C_WORD,
+	['M'] = C_WORD, ['N'] = C_WORD, ['O'] = C_WORD, ['P'] = C_WORD,
+	['Q'] = C_WORD, ['R'] = C_WORD, ['S'] = C_WORD, ['T'] = C_WORD,
+	['U'] = C_WORD, ['V'] = C_WORD, ['W'] = C_WORD, ['X'] = C_WORD,
+	['Y'] = C_WORD, ['Z'] = C_WORD, ['a'] = C_WORD, ['b'] = C_WORD,
+	['c'] = C_WORD, ['d'] = C_WORD, ['e'] = C_WORD, ['f'] = C_WORD,
+	['g'] = C_WORD, ['h'] = C_WORD, ['i'] = C_WORD, ['j'] = C_WORD,
+	['k'] = C_WORD, ['l'] = C_WORD, ['m'] = C_WORD, ['n'] = C_WORD,
+	['o'] = C_WORD, ['p'] = C_WORD, ['q'] = C_WORD, ['r'] = C_WORD,
+	['s'] = C_WORD, ['t'] = C_WORD, ['u'] = C_WORD, ['v'] = C_WORD,
+	['w'] = C_WORD, ['x'] = C_WORD, ['y'] = C_WORD, ['z'] = C_WORD,
+	['0'] = C_WORD, ['1'] = C_WORD, ['2'] = C_WORD, ['3'] = C_WORD,
+	['4'] = C_WORD, ['5'] = C_WORD, ['6'] = C_WORD, ['7'] = C_WORD,
+	['8'] = C_WORD, ['9'] = C_WORD, ['_'] = C_WORD, ['.'] = C_WORD,
+	[' '] = C_BLANK, ['\t'] = C_BLANK, ['\r'] = C_BLANK, ['\f'] = C_BLANK, ['\v'] = C_BLANK,
+};
+
 static int is_digit(int c) { return (unsigned)(c - '0') < 10; }
 static int is_alpha(int c) { return (unsigned)((c | 32) - 'a') < 26; }
-
-static int is_word_byte(int c)
-{
-	return (unsigned)((c | 32) - 'a') < 26 || (unsigned)(c - '0') < 10 || c == '_' || c == '.';
-}
 
 /* A word character at offset i: '-' only when no '>' follows. */
 static int word_char_at(const hlo_lex *lx, size_t i)
 {
-	int c = (unsigned char)lx->buf[i];
-	if (is_word_byte(c))
+	unsigned char c = (unsigned char)lx->buf[i];
+	if (char_class[c] & C_WORD)
 		return 1;
 	return c == '-' && !(i + 1 < lx->n && lx->buf[i + 1] == '>');
 }
@@ -49,18 +67,18 @@ void hlo_lex_seek(hlo_lex *lx, size_t pos)
 static int skip_space(hlo_lex *lx)
 {
 	for (;;) {
-		while (lx->pos < lx->n) {
-			char c = lx->buf[lx->pos];
-			if (c == '\n') {
-				lx->pos++;
-				lx->line++;
-				lx->line_start = lx->pos;
-			} else if (c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v') {
-				lx->pos++;
-			} else {
+		const unsigned char *b = (const unsigned char *)lx->buf;
+		size_t i = lx->pos, n = lx->n;
+		for (;;) {
+			while (i < n && (char_class[b[i]] & C_BLANK))
+				i++;
+			if (i >= n || b[i] != '\n')
 				break;
-			}
+			i++;
+			lx->line++;
+			lx->line_start = i;
 		}
+		lx->pos = i;
 		if (lx->pos + 1 >= lx->n || lx->buf[lx->pos] != '/')
 			return 0;
 		char c2 = lx->buf[lx->pos + 1];
@@ -68,12 +86,11 @@ static int skip_space(hlo_lex *lx)
 			const char *nl = memchr(lx->buf + lx->pos, '\n', lx->n - lx->pos);
 			lx->pos = nl ? (size_t)(nl - lx->buf) : lx->n;
 		} else if (c2 == '*') {
-			size_t i = lx->pos + 2;
-			while (i + 1 < lx->n && !(lx->buf[i] == '*' && lx->buf[i + 1] == '/'))
-				i++;
-			if (i + 1 >= lx->n)
+			const char *e = lx->pos + 2 < n
+					? memmem(lx->buf + lx->pos + 2, n - lx->pos - 2, "*/", 2) : NULL;
+			if (!e)
 				return -1;
-			hlo_lex_seek(lx, i + 2);
+			hlo_lex_seek(lx, (size_t)(e - lx->buf) + 2);
 		} else {
 			return 0;
 		}
@@ -152,9 +169,17 @@ static hlo_tok_kind punct_kind(int c)
 
 static void lex_word(hlo_lex *lx, hlo_tok *t, size_t from)
 {
-	size_t j = from;
-	while (j < lx->n && word_char_at(lx, j))
-		j++;
+	const unsigned char *b = (const unsigned char *)lx->buf;
+	size_t j = from, n = lx->n;
+	for (;;) {
+		while (j < n && (char_class[b[j]] & C_WORD))
+			j++;
+		if (j < n && b[j] == '-' && !(j + 1 < n && b[j + 1] == '>')) {
+			j++;
+			continue;
+		}
+		break;
+	}
 	t->kind = HT_WORD;
 	t->text = lx->buf + from;
 	t->len = j - from;

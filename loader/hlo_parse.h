@@ -154,6 +154,15 @@ int hp_int_list(hp *p, int64_t **out, int *n, const char *what);
 /* ---- scratch ---- */
 int hp_push(hp *p, hp_vec *v, size_t elem, const void *x);
 #define HP_PUSH(p, vec, x) hp_push((p), &(p)->vec, sizeof(x), &(x))
+/* An int64 onto a vector of them, inline while there is room. */
+static inline int hp_push_i64(hp *p, hp_vec *v, int64_t x)
+{
+	if (v->n < v->cap) {
+		((int64_t *)v->v)[v->n++] = x;
+		return 0;
+	}
+	return hp_push(p, v, sizeof x, &x);
+}
 /* Copies a vector into the arena (NULL when empty). */
 void *hp_arena_copy(hp *p, const hp_vec *v, size_t elem);
 int hp_names_add(hp *p, hp_names *t, const char *name, size_t len, int idx);

@@ -23,12 +23,60 @@ static int nest(hp *p, const char *what)
 	return 0;
 }
 
+/* Reads "N,N,...N" + `close` byte by byte from the lexer's position into
+ * p->ints (and p->dyn when dims: "<=N" and "?" too): the compact form
+ * XLA prints, without tokens.  Returns the offset past `close`, or 0 when
+ * the text is in any other form (blanks, comments, a layout suffix, a
+ * number out of range...): the token path then reads it and reports what
+ * is wrong. */
+static size_t compact_list(hp *p, char close, int dims)
+{
+	const char *b = p->lx.buf;
+	size_t i = p->lx.pos, n = p->lx.n;
+	p->ints.n = p->dyn.n = 0;
+	if (i < n && b[i] == close)
+		return i + 1;
+	for (;;) {
+		uint8_t dyn = 0;
+		int64_t v = 0;
+		if (dims && i + 1 < n && b[i] == '<' && b[i + 1] == '=') {
+			dyn = 1;
+			i += 2;
+		} else if (dims && i < n && b[i] == '?') {
+			dyn = 1;
+			v = -1;
+			i++;
+		}
+		if (v == 0) {
+			size_t start = i;
+			while (i < n && b[i] >= '0' && b[i] <= '9' && i - start < 18)
+				v = v * 10 + (b[i++] - '0');
+			if (i == start || (i < n && b[i] >= '0' && b[i] <= '9'))
+				return 0;
+		}
+		if (p->ints.n >= HLO_TEXT_MAX_RANK || hp_push_i64(p, &p->ints, v) != 0 ||
+		    (dims && HP_PUSH(p, dyn, dyn) != 0))
+			return 0;
+		if (i < n && b[i] == ',') {
+			i++;
+			continue;
+		}
+		return i < n && b[i] == close ? i + 1 : 0;
+	}
+}
+
 /* '{' [N (',' N)*] [':' text] '}' after an array shape of `rank` dims. */
 static int layout(hp *p, hm_shape *out, int rank)
 {
 	hlo_tok open = p->tok;
 	char *extra = NULL;
+	size_t end = compact_list(p, '}', 0);
 
+	if (end) {
+		p->lx.pos = end;
+		hp_next(p);
+		goto check;
+	}
 	hp_next(p);
 	p->ints.n = 0;
 	while (p->tok.kind == HT_INT) {
@@ -43,6 +91,7 @@ static int layout(hp *p, hm_shape *out, int rank)
 		return -1;
 	if (hp_expect(p, HT_RBRACE, "to close the layout") != 0)
 		return -1;
+check:
 	if ((int)p->ints.n != rank)
 		return hp_fail_at(p, open.line, open.col, open.pos,
 				  "the layout lists %zu dimension%s, the shape has %d",
@@ -71,8 +120,57 @@ static int layout_follows(const hp *p)
 {
 	if (p->tok.kind != HT_LBRACE)
 		return 0;
+	char c = p->tok.pos + 1 < p->lx.n ? p->lx.buf[p->tok.pos + 1] : 0;
+	if (c >= '0' && c <= '9')
+		return 1;
 	hlo_tok_kind k = hp_peek(p);
 	return k == HT_INT || k == HT_COLON || (k == HT_RBRACE && !p->sig_result);
+}
+
+/* The dimensions between '[' and ']' (the current token is '[') into
+ * p->dims and p->dyn; *any_dynamic tells whether one is dynamic. */
+static int dimensions(hp *p, int *any_dynamic)
+{
+	size_t end = compact_list(p, ']', 1);
+	*any_dynamic = 0;
+	if (end) {
+		/* swap the lists read into their places; no newline crossed */
+		hp_vec t = p->dims;
+		p->dims = p->ints;
+		p->ints = t;
+		for (size_t i = 0; i < p->dyn.n; i++)
+			*any_dynamic |= ((uint8_t *)p->dyn.v)[i];
+		p->lx.pos = end;
+		hp_next(p);
+		return 0;
+	}
+	hp_next(p);
+	p->dims.n = p->dyn.n = 0;
+	while (p->tok.kind != HT_RBRACKET) {
+		int64_t d = -1;
+		uint8_t dyn = 0;
+		hlo_tok at = p->tok;
+		if (hp_accept(p, HT_LEQ)) {
+			dyn = 1;
+			at = p->tok;
+			if (hp_int(p, &d, "a dimension bound after '<='") != 0)
+				return -1;
+		} else if (hp_accept(p, HT_QUESTION)) {
+			dyn = 1;
+		} else if (hp_int(p, &d, "a dimension") != 0) {
+			return -1;
+		}
+		if (d < 0 && !(dyn && at.kind != HT_INT))
+			return hp_fail_at(p, at.line, at.col, at.pos, "a dimension must not be negative");
+		if (p->dims.n >= HLO_TEXT_MAX_RANK)
+			return hp_fail(p, "shape has more than %d dimensions", HLO_TEXT_MAX_RANK);
+		*any_dynamic |= dyn;
+		if (HP_PUSH(p, dims, d) != 0 || HP_PUSH(p, dyn, dyn) != 0)
+			return -1;
+		if (!hp_accept(p, HT_COMMA))
+			break;
+	}
+	return hp_expect(p, HT_RBRACKET, "after the dimensions");
 }
 
 /* type '[' [dim (',' dim)*] ']' [layout] */
@@ -85,37 +183,9 @@ static int array_shape(hp *p, hm_shape *out)
 	if (type <= 0 || type == HM_TUPLE)
 		return hp_expected(p, "a shape");
 	hp_next(p);
-	if (hp_expect(p, HT_LBRACKET, "after the element type") != 0)
-		return -1;
-	p->dims.n = p->dyn.n = 0;
-	while (p->tok.kind != HT_RBRACKET) {
-		int64_t d = -1;
-		uint8_t dyn = 0;
-		if (hp_accept(p, HT_LEQ)) {
-			dyn = 1;
-			if (hp_int(p, &d, "a dimension bound after '<='") != 0)
-				return -1;
-		} else if (hp_accept(p, HT_QUESTION)) {
-			dyn = 1;
-		} else {
-			hlo_tok at = p->tok;
-			if (hp_int(p, &d, "a dimension") != 0)
-				return -1;
-			if (d < 0)
-				return hp_fail_at(p, at.line, at.col, at.pos,
-						  "a dimension must not be negative");
-		}
-		if (d < 0 && !dyn)
-			return hp_fail(p, "a dimension bound must not be negative");
-		if (p->dims.n >= HLO_TEXT_MAX_RANK)
-			return hp_fail(p, "shape has more than %d dimensions", HLO_TEXT_MAX_RANK);
-		any_dynamic |= dyn;
-		if (HP_PUSH(p, dims, d) != 0 || HP_PUSH(p, dyn, dyn) != 0)
-			return -1;
-		if (!hp_accept(p, HT_COMMA))
-			break;
-	}
-	if (hp_expect(p, HT_RBRACKET, "after the dimensions") != 0)
+	if (p->tok.kind != HT_LBRACKET)
+		return hp_expected(p, "'[' after the element type");
+	if (dimensions(p, &any_dynamic) != 0)
 		return -1;
 	int rank = (int)p->dims.n;
 	if (out) {
@@ -189,7 +259,8 @@ int hp_shape(hp *p, hm_shape *out)
 static int operand(hp *p)
 {
 	if (p->tok.kind == HT_LPAREN ||
-	    (p->tok.kind == HT_WORD && !p->tok.pct && hp_peek(p) == HT_LBRACKET)) {
+	    (p->tok.kind == HT_WORD && !p->tok.pct &&
+	     ((p->lx.pos < p->lx.n && p->lx.buf[p->lx.pos] == '[') || hp_peek(p) == HT_LBRACKET))) {
 		if (hp_shape(p, NULL) != 0)
 			return -1;
 	}
@@ -204,8 +275,7 @@ static int operand(hp *p)
 				  "unknown operand '%.*s' (no instruction of that name "
 				  "comes before it in computation '%s')",
 				  (int)(len > 200 ? 200 : len), s, p->comp_name);
-	int64_t id = ((hm_instr *)p->instrs.v)[idx].id;
-	return HP_PUSH(p, operands, id);
+	return hp_push_i64(p, &p->operands, ((hm_instr *)p->instrs.v)[idx].id);
 }
 
 /* The literal of constant(...), kept as written: numbers, words (true,
