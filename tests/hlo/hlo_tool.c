@@ -10,6 +10,8 @@
  *   hlo_tool bench FILE N       parses the file N times; best and median ms
  *   hlo_tool corrupt FILE N SEED  parses N truncations and N random byte edits
  *   hlo_tool sniff FILE         prints 1 or 0
+ *   hlo_tool batch              many dump/print/roundtrip inputs in one process
+ *                               (the test runner's protocol, see batch())
  *
  * FILE "-" reads standard input (named "input.hlo" in messages).  A parse
  * error prints the message and a caret under the place, exit status 2;
@@ -55,12 +57,20 @@ static char *slurp(const char *path, size_t *n)
 	return buf;
 }
 
+/* Prints a parse error and its caret. */
+static void report(FILE *err_out, const hs_error *err, const hlo_text_where *where)
+{
+	char caret[512];
+	fprintf(err_out, "%s\n", err->msg);
+	if (hlo_text_caret(where, caret, sizeof caret) > 0)
+		fputs(caret, err_out);
+}
+
 /* A file through hlo_text_read; standard input through hlo_text_parse. */
 static hm_file *load(const char *path)
 {
 	hs_error err = {0};
 	hlo_text_where where = {0};
-	char caret[512];
 	hm_file *f;
 
 	if (strcmp(path, "-") == 0) {
@@ -73,11 +83,8 @@ static hm_file *load(const char *path)
 	} else {
 		f = hlo_text_read_where(path, &where, &err);
 	}
-	if (!f) {
-		fprintf(stderr, "%s\n", err.msg);
-		if (hlo_text_caret(&where, caret, sizeof caret) > 0)
-			fputs(caret, stderr);
-	}
+	if (!f)
+		report(stderr, &err, &where);
 	return f;
 }
 
@@ -87,7 +94,7 @@ static int cmp_str(const void *a, const void *b)
 }
 
 /* Edges as the featurizer makes them: distinct operands, one per call. */
-static void stats(const hm_module *m)
+static void stats(FILE *out, const hm_module *m)
 {
 	int64_t edges = 0, n = 0;
 	char **ops = malloc(((size_t)m->n_instrs + 1) * sizeof *ops);
@@ -106,7 +113,7 @@ static void stats(const hm_module *m)
 				ops[n] = in->opcode;
 			n++;
 		}
-	printf("module %s computations=%d instructions=%lld edges=%lld\n", m->name,
+	fprintf(out, "module %s computations=%d instructions=%lld edges=%lld\n", m->name,
 	       m->n_comps, (long long)m->n_instrs, (long long)edges);
 	if (!ops)
 		return;
@@ -115,7 +122,7 @@ static void stats(const hm_module *m)
 		int64_t j = i;
 		while (j < n && strcmp(ops[j], ops[i]) == 0)
 			j++;
-		printf("opcode %s %lld\n", ops[i], (long long)(j - i));
+		fprintf(out, "opcode %s %lld\n", ops[i], (long long)(j - i));
 		i = j;
 	}
 	free(ops);
@@ -281,7 +288,7 @@ static char *normalize_dump(char *d)
 }
 
 /* print(parse(text)) reads back to the same structure and prints the same. */
-static int round_trip(const hm_file *f)
+static int round_trip(FILE *out, FILE *err_out, const hm_file *f)
 {
 	hs_error err = {0};
 	char *t1 = to_text(f, 0), *d1 = to_text(f, 1), *t2 = NULL, *d2 = NULL;
@@ -290,22 +297,22 @@ static int round_trip(const hm_file *f)
 	int rc = 1;
 
 	if (!g) {
-		fprintf(stderr, "round trip: printed text does not read back: %s\n", err.msg);
+		fprintf(err_out, "round trip: printed text does not read back: %s\n", err.msg);
 		goto done;
 	}
 	t2 = to_text(g, 0);
 	d2 = to_text(g, 1);
 	if (!t2 || !d1 || !d2 || strcmp(t1, t2) != 0) {
-		fprintf(stderr, "round trip: print is not a fixed point\n");
+		fprintf(err_out, "round trip: print is not a fixed point\n");
 		goto done;
 	}
 	n1 = normalize_dump(d1);
 	n2 = normalize_dump(d2);
 	if (!n1 || !n2 || strcmp(n1, n2) != 0) {
-		fprintf(stderr, "round trip: the structure differs after printing\n");
+		fprintf(err_out, "round trip: the structure differs after printing\n");
 		goto done;
 	}
-	printf("round trip: print -> parse -> print is a fixed point, same structure\n");
+	fprintf(out, "round trip: print -> parse -> print is a fixed point, same structure\n");
 	rc = 0;
 done:
 	hm_file_free(g);
@@ -318,10 +325,73 @@ done:
 	return rc;
 }
 
+/* dump, print, roundtrip or stats of a parsed file; 0, or 1 when the
+ * command is unknown or failed. */
+static int run(const char *cmd, const hm_file *f, FILE *out, FILE *err_out)
+{
+	if (strcmp(cmd, "dump") == 0)
+		return hm_file_dump(out, f) != 0;
+	if (strcmp(cmd, "print") == 0)
+		return hm_file_print(out, f) != 0;
+	if (strcmp(cmd, "roundtrip") == 0)
+		return round_trip(out, err_out, f);
+	if (strcmp(cmd, "stats") == 0) {
+		for (int i = 0; i < f->n_modules; i++)
+			stats(out, &f->modules[i]);
+		return 0;
+	}
+	fprintf(err_out, "hlo_tool: unknown command '%s'\n", cmd);
+	return 1;
+}
+
+/* Many inputs in one process (the test runner's way): records
+ * "CMD LEN\n" + LEN bytes of HLO text (named input.hlo) on standard
+ * input; for each, "STATUS OUTLEN ERRLEN\n" + output + error output, with
+ * STATUS 2 for a refused input. */
+static int batch(void)
+{
+	char cmd[32];
+	size_t len;
+
+	while (scanf("%31s %zu", cmd, &len) == 2 && getchar() == '\n') {
+		char *text = malloc(len + 1), *obuf = NULL, *ebuf = NULL;
+		size_t olen = 0, elen = 0;
+		if (!text || fread(text, 1, len, stdin) != len) {
+			free(text);
+			return 1;
+		}
+		FILE *out = open_memstream(&obuf, &olen), *err_out = open_memstream(&ebuf, &elen);
+		if (!out || !err_out)
+			return 1;
+		hs_error err = {0};
+		hlo_text_where where = {0};
+		hm_file *f = hlo_text_parse_where(text, len, "input.hlo", &where, &err);
+		int status = 2;
+		if (f)
+			status = run(cmd, f, out, err_out);
+		else
+			report(err_out, &err, &where);
+		hm_file_free(f);
+		fclose(out);
+		fclose(err_out);
+		printf("%d %zu %zu\n", status, olen, elen);
+		fwrite(obuf, 1, olen, stdout);
+		fwrite(ebuf, 1, elen, stdout);
+		fflush(stdout);
+		free(obuf);
+		free(ebuf);
+		free(text);
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
+	if (argc == 2 && strcmp(argv[1], "batch") == 0)
+		return batch();
 	if (argc < 3) {
-		fprintf(stderr, "usage: hlo_tool dump|print|roundtrip|stats|bench|corrupt|sniff FILE ...\n");
+		fprintf(stderr, "usage: hlo_tool dump|print|roundtrip|stats|bench|corrupt|sniff FILE ...\n"
+			"       hlo_tool batch < records\n");
 		return 1;
 	}
 	const char *cmd = argv[1], *path = argv[2];
@@ -342,20 +412,7 @@ int main(int argc, char **argv)
 	hm_file *f = load(path);
 	if (!f)
 		return 2;
-	int rc = 0;
-	if (strcmp(cmd, "dump") == 0)
-		rc = hm_file_dump(stdout, f);
-	else if (strcmp(cmd, "print") == 0)
-		rc = hm_file_print(stdout, f);
-	else if (strcmp(cmd, "roundtrip") == 0)
-		rc = round_trip(f);
-	else if (strcmp(cmd, "stats") == 0)
-		for (int i = 0; i < f->n_modules; i++)
-			stats(&f->modules[i]);
-	else {
-		fprintf(stderr, "hlo_tool: unknown command '%s'\n", cmd);
-		rc = 1;
-	}
+	int rc = run(cmd, f, stdout, stderr);
 	hm_file_free(f);
-	return rc ? 1 : 0;
+	return rc;
 }

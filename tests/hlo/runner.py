@@ -8,8 +8,8 @@ Each test is
     <expected output: the structural dump, the printed HLO text, or for
      %%FAIL the error message and its caret lines>
 
-The input goes to `hlo_tool dump -` (or `print -`) on standard input, named
-input.hlo in messages.  %%FAIL wants exit status 2; the others status 0.
+The input goes to `hlo_tool batch` (one process for every test: dump or
+print, and for %%DUMP tests also roundtrip), named input.hlo in messages.  %%FAIL wants exit status 2; the others status 0.
 Lines starting with '#' right before a %%TEST line are comments; blank
 lines at the end of an expected block are ignored.
 
@@ -62,11 +62,32 @@ def parse(lines):
     return prefix, tests
 
 
-def run(tool, mode, text):
-    cmd = "print" if mode == "%%PRINT" else "dump"
-    p = subprocess.run([tool, cmd, "-"], input=text.encode("utf-8"),
-                       stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    return p.returncode, p.stdout.decode("utf-8", "replace"), p.stderr.decode("utf-8", "replace")
+class Tool:
+    """One `hlo_tool batch` process for all the tests (see hlo_tool.c)."""
+
+    def __init__(self, path):
+        self.p = subprocess.Popen([path, "batch"], stdin=subprocess.PIPE,
+                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+
+    def run(self, cmd, text):
+        """(status, output, error output) of dump, print or roundtrip."""
+        data = text.encode("utf-8")
+        self.p.stdin.write(b"%s %d\n" % (cmd.encode(), len(data)) + data)
+        self.p.stdin.flush()
+        head = self.p.stdout.readline().split()
+        if len(head) != 3:
+            err = self.p.stderr.read().decode("utf-8", "replace")
+            raise SystemExit("hlo_tool batch stopped: %s" % err[:500])
+        status, olen, elen = (int(x) for x in head)
+        out, err = self.p.stdout.read(olen), self.p.stdout.read(elen)
+        return status, out.decode("utf-8", "replace"), err.decode("utf-8", "replace")
+
+    def close(self):
+        """The process's own error output (a sanitizer report lands there)."""
+        self.p.stdin.close()
+        err = self.p.stderr.read().decode("utf-8", "replace")
+        self.p.wait()
+        return self.p.returncode, err
 
 
 def lines_of(text):
@@ -79,10 +100,8 @@ def lines_of(text):
 def round_trip(tool, name, text):
     """The printer's text reads back to the same structure, and printing
     that again gives the same text (hlo_tool roundtrip)."""
-    p = subprocess.run([tool, "roundtrip", "-"], input=text.encode("utf-8"),
-                       stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    err = p.stderr.decode("utf-8", "replace")
-    if p.returncode != 0 or any(s in err for s in SANITIZER):
+    rc, out, err = tool.run("roundtrip", text)
+    if rc != 0:
         print("FAIL %s (round trip): %s" % (name, err[:300].replace("\n", "|")))
         return 1
     print("PASS %s (round trip)" % name)
@@ -99,11 +118,7 @@ def check_file(tool, path):
     for t in tests:
         name = "%s: %s" % (os.path.basename(path), t["title"])
         text = "\n".join(t["input"]) + "\n"
-        rc, out, err = run(tool, t["mode"], text)
-        if any(s in err for s in SANITIZER):
-            print("FAIL %s: sanitizer report: %s" % (name, err[:400].replace("\n", "|")))
-            failed += 1
-            continue
+        rc, out, err = tool.run("print" if t["mode"] == "%%PRINT" else "dump", text)
         want_rc = 2 if t["mode"] == "%%FAIL" else 0
         got = lines_of(err if t["mode"] == "%%FAIL" else out)
         if UPDATE and rc == want_rc:
@@ -141,9 +156,12 @@ def check_file(tool, path):
 def main():
     if len(sys.argv) < 3:
         raise SystemExit("usage: runner.py HLO_TOOL FILE.test...")
-    tool = sys.argv[1]
+    tool = Tool(sys.argv[1])
     for path in sys.argv[2:]:
         check_file(tool, path)
+    rc, err = tool.close()
+    if rc != 0 or any(s in err for s in SANITIZER):
+        print("FAIL hlo_tool batch: exit %d: %s" % (rc, err[:400].replace("\n", "|")))
 
 
 main()
