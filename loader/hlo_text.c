@@ -464,24 +464,29 @@ static int cmp_id(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+/* The row with id `key` of a table sorted by id (rows start with it). */
+static const void *find_row(const hp_vec *v, size_t size, int64_t key)
+{
+	return v->n ? bsearch(&key, v->v, v->n, size, cmp_id) : NULL;
+}
+
 /* Source file and line from the StackFrames table for metadata that only
- * names a stack_frame_id.  Rows are id-first structs: sorted, searched. */
+ * names a stack_frame_id. */
 static void resolve_frames(hp *p)
 {
 	hp_stack_tables *st = &p->st;
-	if (!p->frame_refs.n || !st->frames.n)
+	if (!p->frame_refs.n || !st->frames.n || !st->locations.n || !st->file_names.n)
 		return;
 	qsort(st->file_names.v, st->file_names.n, sizeof(struct hp_idname), cmp_id);
 	qsort(st->locations.v, st->locations.n, sizeof(struct hp_location), cmp_id);
 	qsort(st->frames.v, st->frames.n, sizeof(struct hp_frame), cmp_id);
 	const hp_frame_ref *r = p->frame_refs.v;
 	for (size_t i = 0; i < p->frame_refs.n; i++) {
-		const struct hp_frame *fr = bsearch(&r[i].frame, st->frames.v, st->frames.n,
-						    sizeof *fr, cmp_id);
-		const struct hp_location *loc = fr ? bsearch(&fr->location, st->locations.v,
-							     st->locations.n, sizeof *loc, cmp_id) : NULL;
-		const struct hp_idname *fn = loc ? bsearch(&loc->file, st->file_names.v,
-							   st->file_names.n, sizeof *fn, cmp_id) : NULL;
+		const struct hp_frame *fr = find_row(&st->frames, sizeof *fr, r[i].frame);
+		const struct hp_location *loc = fr ? find_row(&st->locations, sizeof *loc,
+							      fr->location) : NULL;
+		const struct hp_idname *fn = loc ? find_row(&st->file_names, sizeof *fn,
+							    loc->file) : NULL;
 		if (!fn)
 			continue;
 		hm_instr *in = call_site(p, r[i].comp, r[i].instr);
