@@ -577,6 +577,8 @@ hm_file *hlo_text_parse_where(const char *text, size_t n, const char *name,
 	hp_vec mods = {0};
 	hm_file *f = calloc(1, sizeof *f);
 
+	if (where)
+		memset(where, 0, sizeof *where);
 	if (!f) {
 		hs_fail(err, HS_EDATA, "%s: out of memory", name);
 		return NULL;
@@ -683,6 +685,8 @@ static char *read_all(const char *path, size_t *n, hs_error *err)
 hm_file *hlo_text_read_where(const char *path, hlo_text_where *where, hs_error *err)
 {
 	size_t n;
+	if (where)
+		memset(where, 0, sizeof *where);
 	char *buf = read_all(path, &n, err);
 	if (!buf)
 		return NULL;

@@ -67,7 +67,8 @@ hm_file *hlo_text_read(const char *path, hs_error *err);
 /* Parses n bytes of text (not necessarily terminated); `name` prefixes the
  * error messages and becomes hm_file.path. */
 hm_file *hlo_text_parse(const char *text, size_t n, const char *name, hs_error *err);
-/* The same, with the error's place (where may be NULL; untouched on success). */
+/* The same, with the error's place: *where is zeroed, then filled when
+ * the error has a place in the text (where may be NULL). */
 hm_file *hlo_text_read_where(const char *path, hlo_text_where *where, hs_error *err);
 hm_file *hlo_text_parse_where(const char *text, size_t n, const char *name,
 			      hlo_text_where *where, hs_error *err);
