@@ -1,17 +1,19 @@
 #!/bin/sh
-# bench/hlo_text.sh - reading (and featurizing) HLO text: hloscope's C reader
+# bench/hlo_text.sh - reading and featurizing HLO text: `hloscope convert`
 # against a plain python + numpy featurization of the same file
-# (bench/hlo_featurize.py), in the same run, as a ratio.  The issue's target:
-# convert of a 3,000-instruction module at most 0.1x the python time.
+# (tests/hlo/hlo_featurize.py), in the same run, as a ratio.  The issue's
+# target: convert of a 3,000-instruction module at most 0.1x the python time.
 #
 # The file is the 3,517-instruction llama2 module (tests/data/hlo, else
-# ../shared/data/hlo).  When `hloscope convert` reads HLO text, the C side is
-# the whole convert process (start, read, featurize, write the .npz; best of
-# 5); otherwise it is the parse alone (hlo_tool bench, best of 20) and the
-# line says so.  The python side is its best of 3 in one process (start and
-# imports not counted).  Prints e.g.
-#   hlo_text: convert 0.04x python (28.1 ms vs 702.3 ms, 3517 instructions) [target <= 0.1x: met]
-#   hlo_text: parse best 9.8 ms, median 11.0 ms (871686 bytes)
+# ../shared/data/hlo).  The C side is the whole convert process (start, read,
+# parse, featurize, write the .npz), best of 5; when this build's convert does
+# not read HLO text it is the parse alone (hlo_tool bench) and the line says
+# so.  The python side is the featurization in one process (start and imports
+# not counted), best of 3.  Times are CPU time (user + system, from
+# getrusage), which a busy machine inflates far less than wall time; wall
+# times are shown beside them.  Prints e.g.
+#   hlo_text: convert 0.12x python CPU (61 ms vs 505 ms; wall 290 ms vs 560 ms; 3517 instructions) [target <= 0.1x: MISSED]
+#   hlo_text: parse: best 9.8 ms wall, 9.1 ms CPU (871686 bytes); convert's CPU split: ...
 set -u
 : "${HLOSCOPE_BUILD:=build/release}" "${PY:=/usr/bin/python3}"
 HS=${HLOSCOPE:-$(pwd)/$HLOSCOPE_BUILD/hloscope}
@@ -29,32 +31,56 @@ fi
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/hlo-bench.XXXXXX")
 trap 'rm -rf "$TMP"' EXIT INT TERM
 
-parse=$("$TOOL" bench "$F" 20) || { echo "hlo_text: the C reader failed on $F"; exit 1; }
-best=$(echo "$parse" | sed 's/.*best \([0-9.]*\) ms.*/\1/')
-median=$(echo "$parse" | sed 's/.*median \([0-9.]*\) ms.*/\1/')
-instrs=$(echo "$parse" | sed 's/.* \([0-9]*\) instructions.*/\1/')
-bytes=$(echo "$parse" | sed 's/.*: \([0-9]*\) bytes.*/\1/')
+"$PY" - "$HS" "$TOOL" "$F" "$TMP" <<'PYEOF'
+import os, resource, subprocess, sys, time
+sys.path.insert(0, "tests/hlo")
+import hlo_featurize
 
-# The whole convert process, when this build's convert reads HLO text.
-what=parse c_ms=$best
-if "$HS" convert "$F" -o "$TMP/x.npz" >/dev/null 2>&1 && [ -s "$TMP/x.npz" ]; then
-	what=convert c_ms=""
-	for i in 1 2 3 4 5; do
-		t0=$(date +%s%N)
-		"$HS" convert "$F" -o "$TMP/x.npz" >/dev/null 2>&1
-		t1=$(date +%s%N)
-		ms=$(echo "$t0 $t1" | awk '{ printf "%.1f", ($2 - $1) / 1e6 }')
-		c_ms=$(echo "$c_ms $ms" | awk '{ if ($1 == "" || $2 < $1) print $2; else print $1 }')
-	done
-fi
+hs, tool, path, tmp = sys.argv[1:5]
+out = os.path.join(tmp, "x.npz")
 
-py=$("$PY" bench/hlo_featurize.py "$F" 3) || { echo "hlo_text: the python featurizer failed"; exit 1; }
-py_ms=$(echo "$py" | sed 's/.*best \([0-9.]*\) ms.*/\1/')
 
-echo "$c_ms $py_ms $what $instrs" | awk '{
-	r = $1 / $2
-	note = ($3 == "parse") ? " (parse only: this build'"'"'s convert does not read HLO text)" : ""
-	printf "hlo_text: %s %.3fx python (%.1f ms vs %.1f ms, %d instructions)%s [target <= 0.1x: %s]\n",
-	       $3, r, $1, $2, $4, note, (r <= 0.1 ? "met" : "MISSED")
-}'
-echo "hlo_text: parse best $best ms, median $median ms ($bytes bytes)"
+def run_timed(args):
+    """(wall ms, CPU ms, exit status) of a child process."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    t0 = time.perf_counter()
+    p = subprocess.run(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    wall = (time.perf_counter() - t0) * 1e3
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = ((after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)) * 1e3
+    return wall, cpu, p.returncode, p.stdout.decode()
+
+
+# the parse alone, in one process (hlo_tool bench: best of 20)
+_, _, rc, parse = run_timed([tool, "bench", path, "20"])
+if rc != 0:
+    sys.exit("hlo_text: the C reader failed on " + path)
+p_wall = float(parse.split("best ")[1].split(" ms")[0])
+p_cpu = float(parse.split("cpu best ")[1].split(" ms")[0])
+instrs = int(parse.split(" instructions")[0].split()[-1])
+size = int(parse.split(" bytes")[0].split()[-1])
+
+what = "convert"
+runs = [run_timed([hs, "convert", path, "-o", out]) for _ in range(5)]
+if any(r[2] != 0 for r in runs) or not os.path.exists(out):
+    what, c_wall, c_cpu = "parse", p_wall, p_cpu
+else:
+    c_wall, c_cpu = min(r[0] for r in runs), min(r[1] for r in runs)
+
+text = open(path, encoding="utf-8").read()
+py_wall = py_cpu = None
+for _ in range(3):
+    t0, c0 = time.perf_counter(), time.process_time()
+    hlo_featurize.featurize(text)
+    w, c = (time.perf_counter() - t0) * 1e3, (time.process_time() - c0) * 1e3
+    py_wall = w if py_wall is None else min(py_wall, w)
+    py_cpu = c if py_cpu is None else min(py_cpu, c)
+
+r = c_cpu / py_cpu
+note = "" if what == "convert" else " (parse only: this build's convert does not read HLO text)"
+print("hlo_text: %s %.3fx python CPU (%.1f ms vs %.1f ms; wall %.1f ms vs %.1f ms; %d instructions)%s"
+      " [target <= 0.1x: %s]" % (what, r, c_cpu, py_cpu, c_wall, py_wall, instrs, note,
+                                 "met" if r <= 0.1 else "MISSED"))
+print("hlo_text: parse alone: best %.1f ms wall, %.1f ms CPU (%d bytes, %d instructions)"
+      % (p_wall, p_cpu, size, instrs))
+PYEOF

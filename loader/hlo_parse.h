@@ -88,6 +88,9 @@ typedef struct hp {
 	hm_arena *a;
 	int failed;
 	int depth;                 /* nesting of shapes, braces, literals */
+	const char *type_text;     /* the last element type word read, */
+	size_t type_len;           /* its length (0: none), */
+	int type_id;               /* and its id */
 
 	/* the module being read */
 	hp_vec comps;              /* hm_comp */

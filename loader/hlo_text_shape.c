@@ -167,8 +167,19 @@ static int dimensions(hp *p, int *any_dynamic)
 /* type '[' [dim (',' dim)*] ']' [layout] */
 static int array_shape(hp *p, hm_shape *out)
 {
-	int type = p->tok.kind == HT_WORD && !p->tok.pct
-		   ? hm_element_type_id(p->tok.text, p->tok.len) : -1;
+	int type = -1;
+	if (p->tok.kind == HT_WORD && !p->tok.pct) {
+		/* most shapes repeat the previous one's type: compare with it first */
+		if (p->tok.len == p->type_len && p->type_len &&
+		    memcmp(p->tok.text, p->type_text, p->type_len) == 0) {
+			type = p->type_id;
+		} else {
+			type = hm_element_type_id(p->tok.text, p->tok.len);
+			p->type_text = p->tok.text;
+			p->type_len = type > 0 ? p->tok.len : 0;
+			p->type_id = type;
+		}
+	}
 	int any_dynamic = 0;
 
 	if (type <= 0 || type == HM_TUPLE)

@@ -9,6 +9,8 @@
 #   - truncated and garbled copies of them and of the fuzz seeds: they parse
 #     or are refused with a place, never crash (a sanitizer report fails,
 #     under make check-asan);
+#   - hloscope convert of the real files against tests/hlo/hlo_featurize.py,
+#     a python featurization of the same text (when convert reads HLO text);
 #   - hlo_text_sniff.
 . tests/lib.sh
 H="$ROOT/$HLOSCOPE_BUILD/tests/hlo_tool"
@@ -46,6 +48,13 @@ else
 			bad "real $n round trip" "$(head -c 300 "$T/err")"
 		fi
 	done
+fi
+
+# hloscope convert of every real file against the python featurization
+# (SKIP while this build's convert does not read HLO text).
+if [ -n "$HLO_DATA" ]; then
+	mkdir -p "$T/npz"
+	"$PY" tests/hlo/check_convert.py "$HLOSCOPE" "$T/npz" "$HLO_DATA"/*.hlo
 fi
 
 # The fuzz target's seeds (and any crash inputs kept there) replayed.

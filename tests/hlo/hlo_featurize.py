@@ -1,7 +1,8 @@
-"""A plain python + numpy featurization of HLO text, the yardstick of
-bench/hlo_text.sh: reads the text with regular expressions and computes the
-dataset's arrays (node_opcode names, node_feat 140 float32 per node,
-edge_index) as ../shared/docs/tpugraphs-featurization.md describes them.
+"""A plain python + numpy featurization of HLO text, written apart from the
+C reader: reads the text with regular expressions and computes the dataset's
+arrays (opcode names, node_feat 140 float32 per node, edge_index) as
+../shared/docs/tpugraphs-featurization.md describes them.  The yardstick of
+bench/hlo_text.sh, and the reference of check_convert.py.
 
 Usage: hlo_featurize.py FILE.hlo [RUNS]
 Prints "python N nodes E edges best MS ms" (best of RUNS, default 3, in
@@ -107,10 +108,10 @@ def conv_dims(attrs):
             [out.index("b"), out.index("f")])
 
 
-def features(is_root, rhs, opcode, args, attrs):
+def features(is_root, shape, opcode, args, attrs):
     f = [0] * 140
     f[0] = 1 if is_root else 0
-    t, dims, tuple_size, layout = parse_shape(rhs)
+    t, dims, tuple_size, layout = parse_shape(shape)
     f[2 + t] = 1
     f[21:29] = seq(dims, 6)
     f[29] = tuple_size
@@ -174,7 +175,7 @@ def featurize(text):
         index[name] = node
         names.append(name)
         opcodes.append(opcode)
-        feats.append(features(is_root, rhs, opcode, args, attrs))
+        feats.append(features(is_root, rhs[:i], opcode, args, attrs))
         if opcode in ("parameter", "constant"):
             operands.append([])
         else:
@@ -204,4 +205,5 @@ def main():
     print("python %d nodes %d edges best %.1f ms" % (len(opcodes), len(edge_index), best * 1e3))
 
 
-main()
+if __name__ == "__main__":
+    main()
