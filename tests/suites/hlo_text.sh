@@ -57,14 +57,6 @@ if [ -n "$HLO_DATA" ]; then
 	"$PY" tests/hlo/check_convert.py "$HLOSCOPE" "$T/npz" "$HLO_DATA"/*.hlo
 fi
 
-# The fuzz target's seeds (and any crash inputs kept there) replayed.
-R="$ROOT/$HLOSCOPE_BUILD/tests/fuzz_replay_hlo_text"
-if "$R" tests/fuzz/corpus/hlo_text >"$T/out" 2>"$T/err" && no_sanitizer_report "$T/err"; then
-	ok "fuzz seeds replayed: $(sed 's/.*: //' "$T/out")"
-else
-	bad "fuzz seeds replayed" "$(grep -m3 -E 'ERROR|runtime error|SUMMARY|abort|fixed point|read back' "$T/err" | tr '\n' '|')"
-fi
-
 # Corrupted copies: truncations at evenly spread points and random edits.
 corrupt() { # NAME FILE VARIANTS
 	if "$H" corrupt "$2" "$3" 7 >"$T/out" 2>"$T/err" && no_sanitizer_report "$T/err"; then
