@@ -66,7 +66,7 @@ int hp_oom(hp *p)
 	if (p->failed)
 		return -1;
 	p->failed = 1;
-	hs_fail(p->err, HS_EDATA, "%s: out of memory", p->file);
+	hs_fail(p->err, HS_ENOMEM, "%s: out of memory", p->file);
 	return -1;
 }
 

@@ -13,7 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "error.h"
+#include "base/error.h"
 #include "hlo_lex.h"
 #include "hlo_module.h"
 #include "hlo_text.h"

@@ -580,7 +580,7 @@ hm_file *hlo_text_parse_where(const char *text, size_t n, const char *name,
 	if (where)
 		memset(where, 0, sizeof *where);
 	if (!f) {
-		hs_fail(err, HS_EDATA, "%s: out of memory", name);
+		hs_fail(err, HS_ENOMEM, "%s: out of memory", name);
 		return NULL;
 	}
 	f->source = HM_SRC_TEXT;
@@ -652,10 +652,14 @@ static char *read_all(const char *path, size_t *n, hs_error *err)
 	char *buf = malloc(cap);
 	while (buf) {
 		if (len == cap) {
-			char *nb = cap <= HLO_TEXT_MAX_BYTES ? realloc(buf, cap * 2) : NULL;
-			if (!nb) {
+			if (cap > HLO_TEXT_MAX_BYTES) {
 				hs_fail(err, HS_EDATA, "%s: more HLO text than %zu bytes", path,
 					HLO_TEXT_MAX_BYTES);
+				break;
+			}
+			char *nb = realloc(buf, cap * 2);
+			if (!nb) {
+				hs_fail(err, HS_ENOMEM, "%s: out of memory", path);
 				break;
 			}
 			buf = nb;
@@ -676,7 +680,7 @@ static char *read_all(const char *path, size_t *n, hs_error *err)
 		len += (size_t)r;
 	}
 	if (!buf)
-		hs_fail(err, HS_EDATA, "%s: out of memory", path);
+		hs_fail(err, HS_ENOMEM, "%s: out of memory", path);
 	free(buf);
 	close(fd);
 	return NULL;

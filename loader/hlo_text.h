@@ -35,6 +35,7 @@
  *
  * Errors: status HS_EDATA and "NAME:LINE:COLUMN: what was expected, found
  * 'token'"; hlo_text_where receives the place and the line for a caret.
+ * Out of memory is HS_ENOMEM ("NAME: out of memory").
  * Limits: nesting deeper than HLO_TEXT_MAX_DEPTH, more than
  * HLO_TEXT_MAX_RANK dimensions or a file over HLO_TEXT_MAX_BYTES is
  * refused.  Dimensions up to INT64_MAX are recorded, never allocated by.
@@ -46,7 +47,7 @@
 
 #include <stddef.h>
 
-#include "error.h"
+#include "base/error.h"
 #include "hlo_module.h"
 
 #define HLO_TEXT_MAX_DEPTH 64

@@ -221,7 +221,8 @@ static int corrupt(const char *path, int n, unsigned seed)
 				fclose(null);
 			}
 			hm_file_free(f);
-		} else if (err.status != HS_EDATA || strncmp(err.msg, "x.hlo:", 6) != 0) {
+		} else if ((err.status != HS_EDATA && err.status != HS_ENOMEM) ||
+			   strncmp(err.msg, "x.hlo:", 6) != 0) {
 			fprintf(stderr, "bad error for variant %d: status %d, '%s'\n", k,
 				err.status, err.msg);
 			return 3;

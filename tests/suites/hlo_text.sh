@@ -52,7 +52,7 @@ fi
 
 # hloscope convert of every real file against the python featurization
 # (SKIP while this build's convert does not read HLO text).
-if [ -n "$HLO_DATA" ]; then
+if [ -n "$HLO_DATA" ] && need numpy; then
 	mkdir -p "$T/npz"
 	"$PY" tests/hlo/check_convert.py "$HLOSCOPE" "$T/npz" "$HLO_DATA"/*.hlo
 fi
