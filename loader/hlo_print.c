@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/cmp.h"
+
 /* ---- shapes --------------------------------------------------------- */
 
 /* snprintf into buf + *len, keeping *len the full length. */
@@ -150,7 +152,7 @@ static void print_ints(FILE *out, const int64_t *v, int n, const char *sep)
 
 /* ---- id lookups ----------------------------------------------------- */
 
-struct pr_entry {
+struct pr_entry {               /* id first: hs_cmp_i64 orders them */
 	int64_t id;
 	const void *p;
 };
@@ -159,12 +161,6 @@ typedef struct pr_index {
 	struct pr_entry *instrs, *comps;
 	size_t n_instrs, n_comps;
 } pr_index;
-
-static int cmp_entry(const void *a, const void *b)
-{
-	int64_t x = ((const struct pr_entry *)a)->id, y = ((const struct pr_entry *)b)->id;
-	return (x > y) - (x < y);
-}
 
 static int index_build(pr_index *ix, const hm_module *m)
 {
@@ -187,15 +183,15 @@ static int index_build(pr_index *ix, const hm_module *m)
 				(struct pr_entry){m->comps[c].instrs[i].id, &m->comps[c].instrs[i]};
 	}
 	ix->n_comps = (size_t)m->n_comps;
-	qsort(ix->instrs, ix->n_instrs, sizeof *ix->instrs, cmp_entry);
-	qsort(ix->comps, ix->n_comps, sizeof *ix->comps, cmp_entry);
+	qsort(ix->instrs, ix->n_instrs, sizeof *ix->instrs, hs_cmp_i64);
+	qsort(ix->comps, ix->n_comps, sizeof *ix->comps, hs_cmp_i64);
 	return 0;
 }
 
 static const void *index_find(const struct pr_entry *e, size_t n, int64_t id)
 {
 	struct pr_entry key = {id, NULL};
-	const struct pr_entry *hit = bsearch(&key, e, n, sizeof *e, cmp_entry);
+	const struct pr_entry *hit = bsearch(&key, e, n, sizeof *e, hs_cmp_i64);
 	return hit ? hit->p : NULL;
 }
 

@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/cmp.h"
 #include "hlo_parse.h"
 
 /* ---- instructions --------------------------------------------------- */
@@ -458,16 +459,11 @@ done:
 	return rc;
 }
 
-static int cmp_id(const void *a, const void *b)
-{
-	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-	return (x > y) - (x < y);
-}
-
-/* The row with id `key` of a table sorted by id (rows start with it). */
+/* The row with id `key` of a table sorted by id (rows start with their
+ * int64 id, so hs_cmp_i64 orders and finds them). */
 static const void *find_row(const hp_vec *v, size_t size, int64_t key)
 {
-	return v->n ? bsearch(&key, v->v, v->n, size, cmp_id) : NULL;
+	return v->n ? bsearch(&key, v->v, v->n, size, hs_cmp_i64) : NULL;
 }
 
 /* Source file and line from the StackFrames table for metadata that only
@@ -477,9 +473,9 @@ static void resolve_frames(hp *p)
 	hp_stack_tables *st = &p->st;
 	if (!p->frame_refs.n || !st->frames.n || !st->locations.n || !st->file_names.n)
 		return;
-	qsort(st->file_names.v, st->file_names.n, sizeof(struct hp_idname), cmp_id);
-	qsort(st->locations.v, st->locations.n, sizeof(struct hp_location), cmp_id);
-	qsort(st->frames.v, st->frames.n, sizeof(struct hp_frame), cmp_id);
+	qsort(st->file_names.v, st->file_names.n, sizeof(struct hp_idname), hs_cmp_i64);
+	qsort(st->locations.v, st->locations.n, sizeof(struct hp_location), hs_cmp_i64);
+	qsort(st->frames.v, st->frames.n, sizeof(struct hp_frame), hs_cmp_i64);
 	const hp_frame_ref *r = p->frame_refs.v;
 	for (size_t i = 0; i < p->frame_refs.n; i++) {
 		const struct hp_frame *fr = find_row(&st->frames, sizeof *fr, r[i].frame);

@@ -22,8 +22,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
+#include "base/clock.h"
+#include "base/cmp.h"
 #include "loader/hlo_print.h"
 #include "loader/hlo_text.h"
 
@@ -89,11 +90,6 @@ static hm_file *load(const char *path)
 	return f;
 }
 
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 /* Edges as the featurizer makes them: distinct operands, one per call. */
 static void stats(FILE *out, const hm_module *m)
 {
@@ -118,7 +114,7 @@ static void stats(FILE *out, const hm_module *m)
 	       m->n_comps, (long long)m->n_instrs, (long long)edges);
 	if (!ops)
 		return;
-	qsort(ops, (size_t)n, sizeof *ops, cmp_str);
+	qsort(ops, (size_t)n, sizeof *ops, hs_cmp_str);
 	for (int64_t i = 0; i < n;) {
 		int64_t j = i;
 		while (j < n && strcmp(ops[j], ops[i]) == 0)
@@ -127,19 +123,6 @@ static void stats(FILE *out, const hm_module *m)
 		i = j;
 	}
 	free(ops);
-}
-
-static double now_ms(clockid_t clock)
-{
-	struct timespec ts;
-	clock_gettime(clock, &ts);
-	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
 }
 
 static int bench(const char *path, int reps)
@@ -157,10 +140,10 @@ static int bench(const char *path, int reps)
 	mallopt(M_MMAP_THRESHOLD, 256 << 20);
 	for (int r = 0; r < reps; r++) {
 		hs_error err = {0};
-		double t0 = now_ms(CLOCK_MONOTONIC), c0 = now_ms(CLOCK_PROCESS_CPUTIME_ID);
+		double t0 = hs_now_seconds(), c0 = hs_cpu_seconds();
 		hm_file *f = hlo_text_parse(buf, n, path, &err);
-		t[r] = now_ms(CLOCK_MONOTONIC) - t0;
-		cpu[r] = now_ms(CLOCK_PROCESS_CPUTIME_ID) - c0;
+		t[r] = (hs_now_seconds() - t0) * 1e3;
+		cpu[r] = (hs_cpu_seconds() - c0) * 1e3;
 		if (!f) {
 			fprintf(stderr, "%s\n", err.msg);
 			return 2;
@@ -170,8 +153,8 @@ static int bench(const char *path, int reps)
 			instrs += f->modules[i].n_instrs;
 		hm_file_free(f);
 	}
-	qsort(t, (size_t)reps, sizeof *t, cmp_double);
-	qsort(cpu, (size_t)reps, sizeof *cpu, cmp_double);
+	qsort(t, (size_t)reps, sizeof *t, hs_cmp_double);
+	qsort(cpu, (size_t)reps, sizeof *cpu, hs_cmp_double);
 	printf("parse %s: %zu bytes, %lld instructions, best %.3f ms, median %.3f ms, "
 	       "cpu best %.3f ms (%d runs)\n", path, n, (long long)instrs, t[0], t[reps / 2],
 	       cpu[0], reps);
@@ -252,11 +235,6 @@ static char *to_text(const hm_file *f, int dump)
 	return buf;
 }
 
-static int cmp_line(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 /* A dump without " line=N" and with each instruction's "    attr " lines
  * in name order (the printer moves frontend_attributes and statistics
  * after the called computations, as XLA does).  Modifies `d`. */
@@ -282,7 +260,7 @@ static char *normalize_dump(char *d)
 		while (j < n && strncmp(lines[j], "    attr ", 9) == 0)
 			j++;
 		if (j > i)
-			qsort(lines + i, j - i, sizeof *lines, cmp_line);
+			qsort(lines + i, j - i, sizeof *lines, hs_cmp_str);
 		for (size_t k = i; k < (j > i ? j : i + 1); k++)
 			o += sprintf(o, "%s\n", lines[k]);
 		i = j > i ? j : i + 1;
