@@ -69,6 +69,8 @@ UNITS    := $(UNIT_SRC:tests/unit/%.c=$(B)/tests/%)
 # Fuzz targets: tests/fuzz/fuzz_<target>.c, seeds in tests/fuzz/corpus/<target>/.
 FUZZ_TARGETS := $(patsubst tests/fuzz/fuzz_%.c,%,$(wildcard tests/fuzz/fuzz_*.c))
 REPLAYS  := $(FUZZ_TARGETS:%=$(B)/tests/fuzz/replay_%)
+# Test tools: the HLO text reader from the command line (tests/hlo).
+TOOLS    := $(B)/tests/hlo_tool
 
 .PHONY: all build check check-fast check-asan test bench demo screenshots \
         fuzz install clean deps units goldens
@@ -105,6 +107,10 @@ $(B)/tests/fuzz/replay_%: tests/fuzz/replay.c tests/fuzz/fuzz_%.c $(B)/libhlosco
 	@mkdir -p $(@D)
 	$(COMPILE) $(LDFLAGS) -MMD -MP -MF $@.d -o $@ tests/fuzz/replay.c \
 	    tests/fuzz/fuzz_$*.c $(B)/libhloscope.a $(LDLIBS)
+
+$(B)/tests/hlo_tool: tests/hlo/hlo_tool.c $(B)/libhloscope.a
+	@mkdir -p $(@D)
+	$(CC) $(BASE_CFLAGS) $(VFLAGS) -o $@ $< $(B)/libhloscope.a $(LDLIBS)
 
 # With ISA-L, `make units` also links the zlib fallback (only inflater.o
 # differs), so tests/suites/inflate_paths.sh and test_loader_zlib check that

@@ -165,6 +165,10 @@ typedef struct hm_module {
 	int n_comps;
 	hm_comp *comps;            /* [n_comps] in the source's order */
 	int64_t n_instrs;          /* over all computations */
+	int n_attrs;               /* header attributes as written (text:
+	                            * is_scheduled, entry_computation_layout,
+	                            * input_output_alias, ...), in order */
+	hm_attr *attrs;
 } hm_module;
 
 /* ---- tuning data (TpuGraphs raw protobufs) -------------------------- */
@@ -226,6 +230,10 @@ const char *hm_element_type_name(int t);
 int hm_element_type_id(const char *name, size_t len);
 /* Bytes per element (pred 1; s4/u4 count 1); 0 for tuple, token, opaque. */
 int hm_element_type_bytes(int t);
+
+/* Checks a module that a reader filled and indexes it; every reader calls
+ * it last (the protobuf branch's function; HLO text calls it per module). */
+int hm_module_check(hm_arena *a, hm_module *m, hs_error *err);
 
 /* Looks up an instruction or computation by id (NULL when absent).  The
  * first call builds an index in the arena. */

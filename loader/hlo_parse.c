@@ -1,0 +1,356 @@
+/* hlo_parse.c - the HLO text parser's plumbing: errors with their place,
+ * token helpers, scratch vectors and name tables (see hlo_parse.h). */
+#include "hlo_parse.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- errors --------------------------------------------------------- */
+
+static void fill_where(hp *p, int line, int col, size_t pos)
+{
+	hlo_text_where *w = p->where;
+	if (!w)
+		return;
+	memset(w, 0, sizeof *w);
+	w->line = line;
+	w->col = col;
+	if (pos > p->lx.n || (size_t)(col - 1) > pos)
+		return;
+	size_t ls = pos - (size_t)(col - 1);
+	const char *nl = memchr(p->lx.buf + ls, '\n', p->lx.n - ls);
+	size_t le = nl ? (size_t)(nl - p->lx.buf) : p->lx.n;
+	size_t from = ls;
+	if (pos - ls > 70)
+		from = pos - 70;
+	size_t k = 0;
+	for (size_t i = from; i < le && k + 1 < sizeof w->text; i++) {
+		unsigned char c = (unsigned char)p->lx.buf[i];
+		w->text[k++] = c == '\t' ? ' ' : (c < 0x20 || c == 0x7f) ? '?' : (char)c;
+	}
+	w->text[k] = '\0';
+	w->text_col = (int)(pos - from) + 1;
+}
+
+int hp_fail_at(hp *p, int line, int col, size_t pos, const char *fmt, ...)
+{
+	char msg[sizeof p->err->msg];
+	va_list ap;
+
+	if (p->failed)
+		return -1;
+	p->failed = 1;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	hs_fail(p->err, HS_EDATA, "%s:%d:%d: %s", p->file, line, col, msg);
+	fill_where(p, line, col, pos);
+	return -1;
+}
+
+int hp_fail(hp *p, const char *fmt, ...)
+{
+	char msg[1024];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	return hp_fail_at(p, p->tok.line, p->tok.col, p->tok.pos, "%s", msg);
+}
+
+int hp_oom(hp *p)
+{
+	if (p->failed)
+		return -1;
+	p->failed = 1;
+	hs_fail(p->err, HS_ENOMEM, "%s: out of memory", p->file);
+	return -1;
+}
+
+/* The current token as messages show it: 'text' (shortened) or what. */
+static void tok_text(const hlo_tok *t, char *buf, size_t cap)
+{
+	if (t->kind == HT_EOF) {
+		snprintf(buf, cap, "end of input");
+		return;
+	}
+	size_t len = t->len > 40 ? 40 : t->len;
+	snprintf(buf, cap, "'%s%.*s%s'", t->pct ? "%" : "", (int)len, t->text,
+		 len < t->len ? "..." : "");
+}
+
+static int lex_error(hp *p)
+{
+	unsigned char c = (unsigned char)p->tok.text[0];
+	if (p->tok.msg && strcmp(p->tok.msg, "unexpected character") == 0) {
+		if (c > 0x20 && c < 0x7f)
+			return hp_fail(p, "unexpected character '%c'", c);
+		return hp_fail(p, "unexpected byte 0x%02x", c);
+	}
+	return hp_fail(p, "%s", p->tok.msg ? p->tok.msg : "bad input");
+}
+
+int hp_expected(hp *p, const char *what)
+{
+	char found[64];
+
+	if (p->tok.kind == HT_ERROR)
+		return lex_error(p);
+	tok_text(&p->tok, found, sizeof found);
+	return hp_fail(p, "expected %s, found %s", what, found);
+}
+
+/* ---- tokens --------------------------------------------------------- */
+
+void hp_next(hp *p)
+{
+	p->prev_end = p->tok.end;
+	hlo_lex_next(&p->lx, &p->tok);
+}
+
+int hp_accept(hp *p, hlo_tok_kind k)
+{
+	if (p->tok.kind != k)
+		return 0;
+	hp_next(p);
+	return 1;
+}
+
+int hp_expect(hp *p, hlo_tok_kind k, const char *context)
+{
+	char what[128];
+
+	if (hp_accept(p, k))
+		return 0;
+	snprintf(what, sizeof what, "%s%s%s", hlo_tok_kind_name(k),
+		 context && *context ? " " : "", context ? context : "");
+	return hp_expected(p, what);
+}
+
+int hp_is_word(const hp *p, const char *w)
+{
+	size_t n = strlen(w);
+	return p->tok.kind == HT_WORD && !p->tok.pct && p->tok.len == n &&
+	       memcmp(p->tok.text, w, n) == 0;
+}
+
+hlo_tok_kind hp_peek(const hp *p)
+{
+	hlo_lex copy = p->lx;
+	hlo_tok t;
+	hlo_lex_next(&copy, &t);
+	return t.kind;
+}
+
+int hp_int(hp *p, int64_t *v, const char *what)
+{
+	if (p->tok.kind != HT_INT)
+		return hp_expected(p, what);
+	const char *s = p->tok.text;
+	size_t n = p->tok.len, i = 0;
+	int neg = 0;
+	uint64_t x = 0;
+	if (s[0] == '-') {
+		neg = 1;
+		i = 1;
+	}
+	for (; i < n; i++) {
+		unsigned d = (unsigned)(s[i] - '0');
+		if (x > (UINT64_MAX - d) / 10)
+			return hp_fail(p, "number '%.*s' is out of range", (int)(n > 40 ? 40 : n), s);
+		x = x * 10 + d;
+	}
+	if ((!neg && x > (uint64_t)INT64_MAX) || (neg && x > (uint64_t)INT64_MAX + 1))
+		return hp_fail(p, "number '%.*s' is out of range", (int)(n > 40 ? 40 : n), s);
+	*v = neg ? (int64_t)(0 - x) : (int64_t)x;
+	hp_next(p);
+	return 0;
+}
+
+int hp_name(hp *p, const char **s, size_t *len, const char *what)
+{
+	if (p->tok.kind != HT_WORD)
+		return hp_expected(p, what);
+	*s = p->tok.text;
+	*len = p->tok.len;
+	hp_next(p);
+	return 0;
+}
+
+int hp_string(hp *p, char **out, const char *what)
+{
+	size_t bad, n;
+
+	if (p->tok.kind != HT_STRING)
+		return hp_expected(p, what);
+	const char *body = p->tok.text + 1;
+	size_t blen = p->tok.len - 2;
+	char *s = hm_arena_alloc(p->a, blen + 1);
+	if (!s)
+		return hp_oom(p);
+	if (hlo_unescape(body, blen, s, &n, &bad) != 0)
+		return hp_fail_at(p, p->tok.line, p->tok.col + 1 + (int)bad,
+				  p->tok.pos + 1 + bad, "bad escape in string");
+	if (memchr(s, '\0', n))
+		return hp_fail(p, "string holds a NUL byte");
+	s[n] = '\0';
+	*out = s;
+	hp_next(p);
+	return 0;
+}
+
+int hp_raw(hp *p, int flags, char **out, const char *what)
+{
+	size_t bad_pos = 0;
+	const char *bad_msg = NULL;
+
+	if (p->tok.kind == HT_ERROR)
+		return hp_expected(p, what);
+	size_t start = p->tok.pos;
+	long end = hlo_lex_scan(&p->lx, start, flags, HLO_TEXT_MAX_DEPTH, &bad_pos, &bad_msg);
+	if (end < 0) {
+		/* the bad place is at or after the current token, whose line
+		 * start is known */
+		int line = p->tok.line;
+		size_t ls = p->tok.pos - (size_t)(p->tok.col - 1);
+		for (size_t i = ls; i < bad_pos; i++)
+			if (p->lx.buf[i] == '\n') {
+				line++;
+				ls = i + 1;
+			}
+		if (strcmp(bad_msg, "nesting too deep") == 0)
+			return hp_fail_at(p, line, (int)(bad_pos - ls) + 1, bad_pos,
+					  "brackets in %s nested deeper than %d levels", what,
+					  HLO_TEXT_MAX_DEPTH);
+		return hp_fail_at(p, line, (int)(bad_pos - ls) + 1, bad_pos, "%s in %s",
+				  bad_msg, what);
+	}
+	if ((size_t)end == start)
+		return hp_expected(p, what);
+	*out = hm_arena_strndup(p->a, p->lx.buf + start, (size_t)end - start);
+	if (!*out)
+		return hp_oom(p);
+	/* the lexer already stands after the current token; move on to the
+	 * end of the value and take the next token from there */
+	if ((size_t)end > p->lx.pos)
+		hlo_lex_seek(&p->lx, (size_t)end);
+	hp_next(p);
+	p->prev_end = (size_t)end;
+	return 0;
+}
+
+int hp_int_list(hp *p, int64_t **out, int *n, const char *what)
+{
+	p->ints.n = 0;
+	if (hp_expect(p, HT_LBRACE, what) != 0)
+		return -1;
+	if (p->tok.kind != HT_RBRACE) {
+		for (;;) {
+			int64_t v;
+			if (hp_int(p, &v, "an integer") != 0 || HP_PUSH(p, ints, v) != 0)
+				return -1;
+			if (!hp_accept(p, HT_COMMA))
+				break;
+		}
+	}
+	if (hp_expect(p, HT_RBRACE, what) != 0)
+		return -1;
+	*n = (int)p->ints.n;
+	*out = hp_arena_copy(p, &p->ints, sizeof(int64_t));
+	return p->ints.n && !*out ? -1 : 0;
+}
+
+/* ---- scratch vectors ------------------------------------------------ */
+
+int hp_push(hp *p, hp_vec *v, size_t elem, const void *x)
+{
+	if (v->n == v->cap) {
+		size_t cap = v->cap ? v->cap * 2 : 16;
+		void *nv = cap <= SIZE_MAX / elem ? realloc(v->v, cap * elem) : NULL;
+		if (!nv)
+			return hp_oom(p);
+		v->v = nv;
+		v->cap = cap;
+	}
+	memcpy((char *)v->v + v->n * elem, x, elem);
+	v->n++;
+	return 0;
+}
+
+void *hp_arena_copy(hp *p, const hp_vec *v, size_t elem)
+{
+	if (v->n == 0)
+		return NULL;
+	void *a = hm_arena_array(p->a, v->n, elem);
+	if (!a) {
+		hp_oom(p);
+		return NULL;
+	}
+	memcpy(a, v->v, v->n * elem);
+	return a;
+}
+
+/* ---- name tables ---------------------------------------------------- */
+
+static uint32_t name_hash(const char *s, size_t n)
+{
+	uint32_t h = 2166136261u;      /* FNV-1a */
+	for (size_t i = 0; i < n; i++) {
+		h ^= (unsigned char)s[i];
+		h *= 16777619u;
+	}
+	return h;
+}
+
+int hp_names_find(const hp_names *t, const char *name, size_t len)
+{
+	if (!t->cap)
+		return -1;
+	uint32_t h = name_hash(name, len);
+	for (size_t i = h & (t->cap - 1);; i = (i + 1) & (t->cap - 1)) {
+		const struct hp_slot *s = &t->slots[i];
+		if (!s->name)
+			return -1;
+		if (s->hash == h && s->len == len && memcmp(s->name, name, len) == 0)
+			return s->idx;
+	}
+}
+
+int hp_names_add(hp *p, hp_names *t, const char *name, size_t len, int idx)
+{
+	if ((t->n + 1) * 2 > t->cap) {
+		size_t cap = t->cap ? t->cap * 2 : 64;
+		struct hp_slot *ns = calloc(cap, sizeof *ns);
+		if (!ns)
+			return hp_oom(p);
+		for (size_t i = 0; i < t->cap; i++) {
+			struct hp_slot *s = &t->slots[i];
+			if (!s->name)
+				continue;
+			size_t j = s->hash & (cap - 1);
+			while (ns[j].name)
+				j = (j + 1) & (cap - 1);
+			ns[j] = *s;
+		}
+		free(t->slots);
+		t->slots = ns;
+		t->cap = cap;
+	}
+	uint32_t h = name_hash(name, len);
+	size_t i = h & (t->cap - 1);
+	while (t->slots[i].name)
+		i = (i + 1) & (t->cap - 1);
+	t->slots[i] = (struct hp_slot){name, len, h, idx};
+	t->n++;
+	return 0;
+}
+
+void hp_names_clear(hp_names *t)
+{
+	if (t->n)
+		memset(t->slots, 0, t->cap * sizeof *t->slots);
+	t->n = 0;
+}

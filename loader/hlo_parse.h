@@ -1,0 +1,184 @@
+/* hlo_parse.h - the HLO text parser's state, shared by hlo_text.c (file,
+ * module, computation, instruction, operands, shape) and hlo_attr.c
+ * (attributes).  Internal to those two files.
+ *
+ * Everything a module keeps is allocated in the hm_file's arena; the
+ * vectors and name tables here are scratch (malloc'd, freed by
+ * hp_free_scratch).  Every function that can fail sets the error once and
+ * returns -1; callers pass the -1 up.
+ */
+#ifndef HS_HLO_PARSE_H
+#define HS_HLO_PARSE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "base/error.h"
+#include "hlo_lex.h"
+#include "hlo_module.h"
+#include "hlo_text.h"
+
+/* A growable array of fixed-size elements. */
+typedef struct hp_vec {
+	void *v;
+	size_t n, cap;
+} hp_vec;
+
+/* name -> index, open addressing; names point into the arena or buffer. */
+typedef struct hp_names {
+	struct hp_slot {
+		const char *name;
+		size_t len;
+		uint32_t hash;
+		int idx;
+	} *slots;
+	size_t cap, n;
+} hp_names;
+
+/* Who calls which computation, by role; the order of roles is the order of
+ * hm_instr.called_ids (to_apply, calls, select, scatter, body, condition,
+ * true, false, branches, called_computations). */
+enum hp_role {
+	HP_TO_APPLY, HP_CALLS, HP_SELECT, HP_SCATTER, HP_BODY, HP_CONDITION,
+	HP_TRUE, HP_FALSE, HP_BRANCHES, HP_CALLED, HP_NROLES
+};
+
+/* A called computation of the instruction being read. */
+typedef struct hp_callee {
+	int role;
+	const char *name;
+	size_t len;
+	int line, col;
+	size_t pos;
+} hp_callee;
+
+/* A called computation waiting for the module's end to be resolved. */
+typedef struct hp_call {
+	int comp, instr, slot;
+	const char *name;
+	size_t len;
+	int line, col;
+	size_t pos;
+} hp_call;
+
+/* A metadata stack_frame_id waiting for the module's StackFrames table. */
+typedef struct hp_frame_ref {
+	int comp, instr;
+	int64_t frame;
+} hp_frame_ref;
+
+typedef struct hp_stack_tables {
+	hp_vec file_names;     /* (int64 id, char *name) pairs: struct hp_idname */
+	hp_vec locations;      /* struct hp_location */
+	hp_vec frames;         /* struct hp_frame */
+} hp_stack_tables;
+
+struct hp_idname { int64_t id; char *name; };
+struct hp_location { int64_t id, file, line; };
+struct hp_frame { int64_t id, location, parent; };
+
+typedef struct hp {
+	hlo_lex lx;
+	hlo_tok tok;
+	size_t prev_end;           /* byte offset past the previous token */
+	const char *file;          /* name for messages */
+	hs_error *err;
+	hlo_text_where *where;
+	hm_file *f;
+	hm_arena *a;
+	int failed;
+	int depth;                 /* nesting of shapes, braces, literals */
+	const char *type_text;     /* the last element type word read, */
+	size_t type_len;           /* its length (0: none), */
+	int type_id;               /* and its id */
+
+	/* the module being read */
+	hp_vec comps;              /* hm_comp */
+	hp_names comp_names;
+	hp_vec comp_lines;         /* int: the line of each computation's name */
+	hp_vec calls;              /* hp_call */
+	hp_vec frame_refs;         /* hp_frame_ref */
+	hp_vec mod_attrs;          /* hm_attr */
+	hp_stack_tables st;
+	int64_t next_instr_id;
+	int entry_line;            /* line of the ENTRY computation, 0 before */
+
+	/* the computation being read */
+	hp_vec instrs;             /* hm_instr */
+	hp_names instr_names;
+	const char *comp_name;
+	int root_line;             /* line of its ROOT, 0 before */
+	int sig_result;            /* reading a signature's result shape */
+
+	/* the instruction being read */
+	hp_vec operands;           /* int64_t */
+	hp_vec callees;            /* hp_callee */
+	hp_vec attrs;              /* hm_attr */
+	hp_vec ctrl;               /* int64_t */
+	hp_vec ints;               /* int64_t scratch for lists */
+	hp_vec dims;               /* int64_t scratch for shapes */
+	hp_vec dyn;                /* uint8_t scratch for shapes */
+	hp_vec seen;               /* struct hp_span: attribute names given */
+	int64_t frame_id;          /* metadata stack_frame_id, or -1 */
+} hp;
+
+struct hp_span { const char *s; size_t len; };
+
+/* ---- errors (all return -1) ---- */
+int hp_fail_at(hp *p, int line, int col, size_t pos, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
+/* At the current token. */
+int hp_fail(hp *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* "expected WHAT, found 'TOKEN'" at the current token (or the lexer's own
+ * complaint when the token is bad input). */
+int hp_expected(hp *p, const char *what);
+int hp_oom(hp *p);
+
+/* ---- tokens ---- */
+void hp_next(hp *p);
+int hp_accept(hp *p, hlo_tok_kind k);
+/* Takes a token of kind k or fails with "expected K CONTEXT". */
+int hp_expect(hp *p, hlo_tok_kind k, const char *context);
+int hp_is_word(const hp *p, const char *w);
+/* The kind of the token after the current one. */
+hlo_tok_kind hp_peek(const hp *p);
+/* An integer token into *v (overflow is an error). */
+int hp_int(hp *p, int64_t *v, const char *what);
+/* A name (word, with or without '%'): its text, not copied. */
+int hp_name(hp *p, const char **s, size_t *len, const char *what);
+/* A string token decoded into the arena (NUL bytes refused). */
+int hp_string(hp *p, char **out, const char *what);
+/* A raw value from the current token on (hlo_lex_scan flags), copied into
+ * the arena; the current token is then the one after it. */
+int hp_raw(hp *p, int flags, char **out, const char *what);
+/* '{' INT (',' INT)* '}' into an arena array. */
+int hp_int_list(hp *p, int64_t **out, int *n, const char *what);
+
+/* ---- scratch ---- */
+int hp_push(hp *p, hp_vec *v, size_t elem, const void *x);
+#define HP_PUSH(p, vec, x) hp_push((p), &(p)->vec, sizeof(x), &(x))
+/* An int64 onto a vector of them, inline while there is room. */
+static inline int hp_push_i64(hp *p, hp_vec *v, int64_t x)
+{
+	if (v->n < v->cap) {
+		((int64_t *)v->v)[v->n++] = x;
+		return 0;
+	}
+	return hp_push(p, v, sizeof x, &x);
+}
+/* Copies a vector into the arena (NULL when empty). */
+void *hp_arena_copy(hp *p, const hp_vec *v, size_t elem);
+int hp_names_add(hp *p, hp_names *t, const char *name, size_t len, int idx);
+int hp_names_find(const hp_names *t, const char *name, size_t len);
+void hp_names_clear(hp_names *t);
+
+/* ---- grammar elements ---- */
+int hp_shape(hp *p, hm_shape *out);   /* out may be NULL: checked, not kept */
+/* One instruction attribute 'name=value' (hlo_attr.c). */
+int hp_attribute(hp *p, hm_instr *in);
+/* Defaults XLA's parser fills in after the attributes (hlo_attr.c). */
+void hp_attribute_defaults(hp *p, hm_instr *in);
+/* One module header attribute (hlo_attr.c). */
+int hp_module_attribute(hp *p);
+
+#endif

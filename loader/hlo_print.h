@@ -1,0 +1,39 @@
+/* hlo_print.h - an hm_module as HLO text, and a structural dump of it.
+ *
+ * hm_module_print() writes HLO text as XLA's default printer does: '%'
+ * names, computation signatures, typed operands, the attributes hloscope
+ * stores in fields first (defaults left out, as XLA leaves them out), then
+ * the ones kept as text in their order, sharding, metadata and
+ * backend_config last.  hlo_text_parse() reads it back to the same module
+ * (ids renumbered in file order), and printing that again gives the same
+ * text.  A module read from a protobuf prints the same way, so it can be
+ * compared with a text dump of the same module.
+ *
+ * hm_module_dump() writes one line per computation and instruction with
+ * ids, resolved operands and callees, then one line per field the readers
+ * fill (defaults included, so they can be checked): for tests and
+ * debugging.
+ *
+ * Names that would not read back as HLO words have their other bytes
+ * written as '_'.  Both functions return 0, or -1 when writing failed.
+ */
+#ifndef HS_HLO_PRINT_H
+#define HS_HLO_PRINT_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "hlo_module.h"
+
+/* "bf16[8,56,56,64]{3,2,1,0}", "(f32[], s32[2]{0})", "f32[<=8,2]",
+ * "s32[?]", "f32[2,3]{1,0:T(8,128)}"; with_layout 0 leaves layouts out (as
+ * in computation signatures). */
+void hm_shape_print(FILE *out, const hm_shape *s, int with_layout);
+
+int hm_module_print(FILE *out, const hm_module *m);
+int hm_module_dump(FILE *out, const hm_module *m);
+/* Every module of the file, separated by a blank line. */
+int hm_file_print(FILE *out, const hm_file *f);
+int hm_file_dump(FILE *out, const hm_file *f);
+
+#endif

@@ -1,0 +1,739 @@
+/* hlo_text.c - HLO text into an hm_file: one function per grammar element
+ * (file, module, stack tables, computation, signature, instruction,
+ * operands, literal), then the module's names resolved.  Shapes and
+ * layouts are in hlo_text_shape.c, attributes in hlo_attr.c, the parser's
+ * plumbing in hlo_parse.c. */
+#include "hlo_text.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "base/cmp.h"
+#include "hlo_parse.h"
+
+/* ---- instructions --------------------------------------------------- */
+
+/* [shape] name: a typed or untyped operand, resolved in the computation. */
+static int operand(hp *p)
+{
+	if (p->tok.kind == HT_LPAREN ||
+	    (p->tok.kind == HT_WORD && !p->tok.pct &&
+	     ((p->lx.pos < p->lx.n && p->lx.buf[p->lx.pos] == '[') || hp_peek(p) == HT_LBRACKET))) {
+		if (hp_shape(p, NULL) != 0)
+			return -1;
+	}
+	hlo_tok at = p->tok;
+	const char *s;
+	size_t len;
+	if (hp_name(p, &s, &len, "an operand name") != 0)
+		return -1;
+	int idx = hp_names_find(&p->instr_names, s, len);
+	if (idx < 0)
+		return hp_fail_at(p, at.line, at.col, at.pos,
+				  "unknown operand '%.*s' (no instruction of that name "
+				  "comes before it in computation '%s')",
+				  (int)(len > 200 ? 200 : len), s, p->comp_name);
+	return hp_push_i64(p, &p->operands, ((hm_instr *)p->instrs.v)[idx].id);
+}
+
+/* The literal of constant(...), kept as written: numbers, words (true,
+ * nan, -inf, ...), braces for arrays, parentheses for tuples. */
+static int literal(hp *p, hm_instr *in)
+{
+	hlo_lex probe = p->lx;
+	hlo_tok t = p->tok;
+
+	if (p->tok.kind == HT_RPAREN)
+		return hp_expected(p, "a literal");
+	if (hp_raw(p, 0, &in->literal, "the literal") != 0)
+		return -1;
+	/* every token of it must be one a literal can hold */
+	size_t end = p->tok.pos;
+	while (t.pos < end && t.kind != HT_EOF) {
+		switch (t.kind) {
+		case HT_INT: case HT_FLOAT: case HT_WORD: case HT_LBRACE:
+		case HT_RBRACE: case HT_LPAREN: case HT_RPAREN: case HT_COMMA:
+		case HT_COLON:
+			break;
+		default:
+			return hp_fail_at(p, t.line, t.col, t.pos, "%s cannot be part of a literal",
+					  hlo_tok_kind_name(t.kind));
+		}
+		hlo_lex_next(&probe, &t);
+	}
+	return 0;
+}
+
+static int operands(hp *p, hm_instr *in)
+{
+	if (strcmp(in->opcode, "parameter") == 0) {
+		if (hp_int(p, &in->parameter_number, "a parameter number") != 0)
+			return -1;
+		if (in->parameter_number < 0)
+			return hp_fail(p, "parameter number is negative");
+		return 0;
+	}
+	if (strcmp(in->opcode, "constant") == 0)
+		return literal(p, in);
+	if (p->tok.kind == HT_RPAREN)
+		return 0;
+	for (;;) {
+		if (operand(p) != 0)
+			return -1;
+		if (!hp_accept(p, HT_COMMA))
+			return 0;
+	}
+}
+
+/* The called computations in role order, to be resolved at module end. */
+static int record_callees(hp *p, hm_instr *in)
+{
+	hp_callee *c = p->callees.v;
+	size_t n = p->callees.n;
+
+	for (size_t i = 1; i < n; i++)          /* stable: insertion sort */
+		for (size_t j = i; j > 0 && c[j - 1].role > c[j].role; j--) {
+			hp_callee t = c[j];
+			c[j] = c[j - 1];
+			c[j - 1] = t;
+		}
+	if (!n)
+		return 0;
+	in->n_called = (int)n;
+	in->called_ids = hm_arena_array(p->a, n, sizeof(int64_t));
+	if (!in->called_ids)
+		return hp_oom(p);
+	for (size_t i = 0; i < n; i++) {
+		hp_call call = {(int)p->comps.n, (int)p->instrs.n, (int)i,
+				c[i].name, c[i].len, c[i].line, c[i].col, c[i].pos};
+		in->called_ids[i] = -1;
+		if (HP_PUSH(p, calls, call) != 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* Copies the instruction's scratch lists into it and files it. */
+static int finish_instruction(hp *p, hm_instr *in, size_t name_len)
+{
+	in->id = p->next_instr_id++;
+	in->n_operands = (int)p->operands.n;
+	in->operand_ids = hp_arena_copy(p, &p->operands, sizeof(int64_t));
+	in->n_control_predecessors = (int)p->ctrl.n;
+	in->control_predecessor_ids = hp_arena_copy(p, &p->ctrl, sizeof(int64_t));
+	in->n_attrs = (int)p->attrs.n;
+	in->attrs = hp_arena_copy(p, &p->attrs, sizeof(hm_attr));
+	if (p->failed || record_callees(p, in) != 0)
+		return -1;
+	if (p->frame_id >= 0 && !in->source_file) {
+		hp_frame_ref r = {(int)p->comps.n, (int)p->instrs.n, p->frame_id};
+		if (HP_PUSH(p, frame_refs, r) != 0)
+			return -1;
+	}
+	if (hp_names_add(p, &p->instr_names, in->name, name_len, (int)p->instrs.n) != 0)
+		return -1;
+	return hp_push(p, &p->instrs, sizeof *in, in);
+}
+
+/* ['ROOT'] name '=' shape opcode '(' operands ')' (',' attribute)* */
+static int instruction(hp *p)
+{
+	hm_instr in = {0};
+	const char *name;
+	size_t len;
+
+	in.parameter_number = HM_NONE;
+	in.feature_group_count = HM_NONE;
+	in.batch_group_count = HM_NONE;
+	p->operands.n = p->callees.n = p->attrs.n = p->ctrl.n = p->seen.n = 0;
+	p->frame_id = -1;
+	if (hp_is_word(p, "ROOT") && hp_peek(p) != HT_EQUAL) {
+		if (p->root_line)
+			return hp_fail(p, "a second ROOT in computation '%s' (the first is on line %d)",
+				       p->comp_name, p->root_line);
+		p->root_line = p->tok.line;
+		in.is_root = 1;
+		hp_next(p);
+	}
+	hlo_tok at = p->tok;
+	if (hp_name(p, &name, &len, "an instruction name") != 0)
+		return -1;
+	int dup = hp_names_find(&p->instr_names, name, len);
+	if (dup >= 0)
+		return hp_fail_at(p, at.line, at.col, at.pos,
+				  "instruction '%.*s' is defined twice in computation '%s' "
+				  "(first on line %d)", (int)(len > 200 ? 200 : len), name,
+				  p->comp_name, ((hm_instr *)p->instrs.v)[dup].line);
+	in.name = hm_arena_strndup(p->a, name, len);
+	if (!in.name)
+		return hp_oom(p);
+	in.line = at.line;
+	if (hp_expect(p, HT_EQUAL, "after the instruction name") != 0 ||
+	    hp_shape(p, &in.shape) != 0)
+		return -1;
+	if (p->tok.kind != HT_WORD || p->tok.pct)
+		return hp_expected(p, "an opcode");
+	in.opcode = hm_arena_strndup(p->a, p->tok.text, p->tok.len);
+	if (!in.opcode)
+		return hp_oom(p);
+	hp_next(p);
+	if (hp_expect(p, HT_LPAREN, "after the opcode") != 0 || operands(p, &in) != 0 ||
+	    hp_expect(p, HT_RPAREN, "after the operands") != 0)
+		return -1;
+	while (hp_accept(p, HT_COMMA))
+		if (hp_attribute(p, &in) != 0)
+			return -1;
+	hp_attribute_defaults(p, &in);
+	return finish_instruction(p, &in, len);
+}
+
+/* ---- computations --------------------------------------------------- */
+
+/* '(' [name ':' shape (',' name ':' shape)*] ')' '->' shape; checked only:
+ * the parameters' instructions say the same. */
+static int signature(hp *p)
+{
+	hp_next(p);
+	while (p->tok.kind != HT_RPAREN) {
+		const char *s;
+		size_t len;
+		if (hp_name(p, &s, &len, "a parameter name") != 0 ||
+		    hp_expect(p, HT_COLON, "after the parameter name") != 0 ||
+		    hp_shape(p, NULL) != 0)
+			return -1;
+		if (!hp_accept(p, HT_COMMA))
+			break;
+	}
+	if (hp_expect(p, HT_RPAREN, "after the parameters") != 0 ||
+	    hp_expect(p, HT_ARROW, "before the result shape") != 0)
+		return -1;
+	p->sig_result = 1;
+	int rc = hp_shape(p, NULL);
+	p->sig_result = 0;
+	return rc;
+}
+
+/* Attributes after a computation's '}' (execution_thread=...): checked
+ * and dropped. */
+static int computation_attributes(hp *p)
+{
+	while (hp_accept(p, HT_COMMA)) {
+		char *v;
+		const char *s;
+		size_t len;
+		if (hp_name(p, &s, &len, "an attribute name") != 0 ||
+		    hp_expect(p, HT_EQUAL, "after the attribute name") != 0 ||
+		    hp_raw(p, HLS_COMMA | HLS_LINE, &v, "the attribute value") != 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* ['ENTRY'] name [signature] '{' instruction* '}' */
+static int computation(hp *p)
+{
+	hm_comp c = {0};
+	const char *name;
+	size_t len;
+
+	if (hp_is_word(p, "ENTRY") && hp_peek(p) == HT_WORD) {
+		if (p->entry_line)
+			return hp_fail(p, "a second ENTRY computation (the first is on line %d)",
+				       p->entry_line);
+		p->entry_line = p->tok.line;
+		c.is_entry = 1;
+		hp_next(p);
+	}
+	hlo_tok at = p->tok;
+	if (hp_name(p, &name, &len, "a computation name") != 0)
+		return -1;
+	int dup = hp_names_find(&p->comp_names, name, len);
+	if (dup >= 0)
+		return hp_fail_at(p, at.line, at.col, at.pos,
+				  "computation '%.*s' is defined twice (first on line %d)",
+				  (int)(len > 200 ? 200 : len), name,
+				  ((int *)p->comp_lines.v)[dup]);
+	c.name = hm_arena_strndup(p->a, name, len);
+	if (!c.name)
+		return hp_oom(p);
+	c.id = (int64_t)p->comps.n;
+	p->comp_name = c.name;
+	if (p->tok.kind == HT_LPAREN && signature(p) != 0)
+		return -1;
+	hlo_tok open = p->tok;
+	if (hp_expect(p, HT_LBRACE, "to open the computation") != 0)
+		return -1;
+	p->instrs.n = 0;
+	p->root_line = 0;
+	hp_names_clear(&p->instr_names);
+	while (p->tok.kind != HT_RBRACE) {
+		if (p->tok.kind == HT_EOF)
+			return hp_fail(p, "computation '%s' opened on line %d is never closed",
+				       c.name, open.line);
+		if (instruction(p) != 0)
+			return -1;
+	}
+	hp_next(p);
+	if (computation_attributes(p) != 0)
+		return -1;
+	if (p->instrs.n == 0)
+		return hp_fail_at(p, open.line, open.col, open.pos,
+				  "computation '%s' has no instructions", c.name);
+	hm_instr *ins = p->instrs.v;
+	if (!p->root_line)
+		ins[p->instrs.n - 1].is_root = 1;   /* XLA: the last one */
+	for (size_t i = 0; i < p->instrs.n; i++)
+		if (ins[i].is_root)
+			c.root_id = ins[i].id;
+	c.n_instrs = (int)p->instrs.n;
+	c.instrs = hp_arena_copy(p, &p->instrs, sizeof(hm_instr));
+	if (!c.instrs)
+		return -1;
+	int line = at.line;
+	if (HP_PUSH(p, comp_lines, line) != 0 ||
+	    hp_names_add(p, &p->comp_names, c.name, len, (int)p->comps.n) != 0)
+		return -1;
+	return hp_push(p, &p->comps, sizeof c, &c);
+}
+
+/* ---- stack frame tables --------------------------------------------- */
+
+/* '{' (key '=' value)* '}' keeping the integer values of `keys`. */
+static int brace_ints(hp *p, const char *const *keys, int64_t *vals, int n)
+{
+	if (hp_expect(p, HT_LBRACE, "to open the entry") != 0)
+		return -1;
+	while (p->tok.kind != HT_RBRACE) {
+		const char *s;
+		size_t len;
+		int k = n;
+		if (hp_name(p, &s, &len, "a field name") != 0 ||
+		    hp_expect(p, HT_EQUAL, "after the field name") != 0)
+			return -1;
+		for (int i = 0; i < n; i++)
+			if (strlen(keys[i]) == len && memcmp(keys[i], s, len) == 0)
+				k = i;
+		if (k < n) {
+			if (hp_int(p, &vals[k], "an integer") != 0)
+				return -1;
+		} else if (p->tok.kind == HT_INT || p->tok.kind == HT_WORD ||
+			   p->tok.kind == HT_STRING) {
+			hp_next(p);
+		} else {
+			return hp_expected(p, "a value");
+		}
+		hp_accept(p, HT_COMMA);
+	}
+	hp_next(p);
+	return 0;
+}
+
+/* FileNames / FunctionNames / FileLocations / StackFrames: id-numbered
+ * rows; kept as far as they give an instruction its file and line. */
+static int stack_table(hp *p)
+{
+	static const char *const loc_keys[] = {"file_name_id", "line"};
+	static const char *const frame_keys[] = {"file_location_id", "parent_frame_id"};
+	int which = hp_is_word(p, "FileNames") ? 0 : hp_is_word(p, "FunctionNames") ? 1
+		    : hp_is_word(p, "FileLocations") ? 2 : 3;
+
+	hp_next(p);
+	while (p->tok.kind == HT_INT) {
+		int64_t id, v[2] = {0, 0};
+		char *s;
+		if (hp_int(p, &id, "an id") != 0)
+			return -1;
+		if (which <= 1) {
+			if (hp_string(p, &s, "a name") != 0)
+				return -1;
+			struct hp_idname e = {id, s};
+			if (which == 0 && hp_push(p, &p->st.file_names, sizeof e, &e) != 0)
+				return -1;
+		} else if (which == 2) {
+			if (brace_ints(p, loc_keys, v, 2) != 0)
+				return -1;
+			struct hp_location e = {id, v[0], v[1]};
+			if (hp_push(p, &p->st.locations, sizeof e, &e) != 0)
+				return -1;
+		} else {
+			if (brace_ints(p, frame_keys, v, 2) != 0)
+				return -1;
+			struct hp_frame e = {id, v[0], v[1]};
+			if (hp_push(p, &p->st.frames, sizeof e, &e) != 0)
+				return -1;
+		}
+	}
+	return 0;
+}
+
+static int is_stack_table(const hp *p)
+{
+	if (!(hp_is_word(p, "FileNames") || hp_is_word(p, "FunctionNames") ||
+	      hp_is_word(p, "FileLocations") || hp_is_word(p, "StackFrames")))
+		return 0;
+	hlo_tok_kind k = hp_peek(p);
+	return k != HT_LPAREN && k != HT_LBRACE;   /* else a computation's name */
+}
+
+/* ---- modules -------------------------------------------------------- */
+
+static hm_instr *call_site(hp *p, int comp, int instr)
+{
+	return &((hm_comp *)p->comps.v)[comp].instrs[instr];
+}
+
+/* Gives each call its computation id; refuses unknown names and cycles. */
+static int resolve_calls(hp *p)
+{
+	hp_call *calls = p->calls.v;
+	size_t n_comps = p->comps.n;
+	int rc = -1;
+
+	for (size_t i = 0; i < p->calls.n; i++) {
+		hp_call *c = &calls[i];
+		int idx = hp_names_find(&p->comp_names, c->name, c->len);
+		if (idx < 0)
+			return hp_fail_at(p, c->line, c->col, c->pos, "unknown computation '%.*s'",
+					  (int)(c->len > 200 ? 200 : c->len), c->name);
+		call_site(p, c->comp, c->instr)->called_ids[c->slot] = idx;
+	}
+	/* Depth-first over the call graph; calls are in caller order. */
+	size_t *first = calloc(n_comps + 1, sizeof *first);
+	unsigned char *color = calloc(n_comps, 1);
+	size_t *stack = malloc((n_comps + 1) * sizeof *stack);
+	size_t *next = malloc((n_comps + 1) * sizeof *next);
+	if (!first || !color || !stack || !next) {
+		hp_oom(p);
+		goto done;
+	}
+	for (size_t i = 0; i < p->calls.n; i++)
+		first[calls[i].comp + 1]++;
+	for (size_t c = 0; c < n_comps; c++)
+		first[c + 1] += first[c];
+	for (size_t root = 0; root < n_comps; root++) {
+		size_t sp = 0;
+		if (color[root])
+			continue;
+		stack[sp] = root;
+		next[sp++] = first[root];
+		color[root] = 1;
+		while (sp) {
+			size_t c = stack[sp - 1];
+			if (next[sp - 1] == first[c + 1]) {
+				color[c] = 2;
+				sp--;
+				continue;
+			}
+			hp_call *call = &calls[next[sp - 1]++];
+			size_t callee = (size_t)call_site(p, call->comp, call->instr)->called_ids[call->slot];
+			if (color[callee] == 1) {
+				const hm_comp *cs = p->comps.v;
+				if (callee == c)
+					hp_fail_at(p, call->line, call->col, call->pos,
+						   "computation '%s' calls itself", cs[c].name);
+				else
+					hp_fail_at(p, call->line, call->col, call->pos,
+						   "computation '%s' calls '%s', which calls back "
+						   "into '%s' (a call cycle)", cs[c].name,
+						   cs[callee].name, cs[c].name);
+				goto done;
+			}
+			if (color[callee] == 0) {
+				color[callee] = 1;
+				stack[sp] = callee;
+				next[sp++] = first[callee];
+			}
+		}
+	}
+	rc = 0;
+done:
+	free(first);
+	free(color);
+	free(stack);
+	free(next);
+	return rc;
+}
+
+/* The row with id `key` of a table sorted by id (rows start with their
+ * int64 id, so hs_cmp_i64 orders and finds them). */
+static const void *find_row(const hp_vec *v, size_t size, int64_t key)
+{
+	return v->n ? bsearch(&key, v->v, v->n, size, hs_cmp_i64) : NULL;
+}
+
+/* Source file and line from the StackFrames table for metadata that only
+ * names a stack_frame_id. */
+static void resolve_frames(hp *p)
+{
+	hp_stack_tables *st = &p->st;
+	if (!p->frame_refs.n || !st->frames.n || !st->locations.n || !st->file_names.n)
+		return;
+	qsort(st->file_names.v, st->file_names.n, sizeof(struct hp_idname), hs_cmp_i64);
+	qsort(st->locations.v, st->locations.n, sizeof(struct hp_location), hs_cmp_i64);
+	qsort(st->frames.v, st->frames.n, sizeof(struct hp_frame), hs_cmp_i64);
+	const hp_frame_ref *r = p->frame_refs.v;
+	for (size_t i = 0; i < p->frame_refs.n; i++) {
+		const struct hp_frame *fr = find_row(&st->frames, sizeof *fr, r[i].frame);
+		const struct hp_location *loc = fr ? find_row(&st->locations, sizeof *loc,
+							      fr->location) : NULL;
+		const struct hp_idname *fn = loc ? find_row(&st->file_names, sizeof *fn,
+							    loc->file) : NULL;
+		if (!fn)
+			continue;
+		hm_instr *in = call_site(p, r[i].comp, r[i].instr);
+		in->source_file = fn->name;
+		in->source_line = loc->line;
+	}
+}
+
+static void reset_module(hp *p)
+{
+	p->comps.n = p->calls.n = p->frame_refs.n = p->mod_attrs.n = p->comp_lines.n = 0;
+	p->st.file_names.n = p->st.locations.n = p->st.frames.n = 0;
+	hp_names_clear(&p->comp_names);
+	p->next_instr_id = 0;
+	p->entry_line = 0;
+}
+
+/* 'HloModule' name (',' attribute)* (stack-table | computation)* */
+static int module(hp *p, hm_module *m)
+{
+	const char *name;
+	size_t len;
+
+	reset_module(p);
+	if (!hp_is_word(p, "HloModule"))
+		return hp_expected(p, "'HloModule'");
+	hp_next(p);
+	if (hp_name(p, &name, &len, "a module name") != 0)
+		return -1;
+	m->name = hm_arena_strndup(p->a, name, len);
+	if (!m->name)
+		return hp_oom(p);
+	while (hp_accept(p, HT_COMMA))
+		if (hp_module_attribute(p) != 0)
+			return -1;
+	while (p->tok.kind != HT_EOF && !hp_is_word(p, "HloModule")) {
+		if (is_stack_table(p) ? stack_table(p) : computation(p))
+			return -1;
+	}
+	if (p->comps.n == 0)
+		return hp_fail(p, "module '%s' has no computations", m->name);
+	if (resolve_calls(p) != 0)
+		return -1;
+	resolve_frames(p);
+	hm_comp *comps = p->comps.v;
+	size_t entry = p->comps.n - 1;      /* XLA: the last one when unmarked */
+	for (size_t i = 0; i < p->comps.n; i++)
+		if (comps[i].is_entry)
+			entry = i;
+	comps[entry].is_entry = 1;
+	m->entry_name = comps[entry].name;
+	m->entry_id = comps[entry].id;
+	m->n_comps = (int)p->comps.n;
+	m->comps = hp_arena_copy(p, &p->comps, sizeof(hm_comp));
+	m->n_instrs = p->next_instr_id;
+	m->n_attrs = (int)p->mod_attrs.n;
+	m->attrs = hp_arena_copy(p, &p->mod_attrs, sizeof(hm_attr));
+	if (p->failed)
+		return -1;
+	/* what every reader does last; the parser has refused already what
+	 * the check refuses, so a failure here is out of memory or a limit */
+	if (hm_module_check(p->a, m, p->err) != 0) {
+		hs_error_prefix(p->err, "%s", p->file);
+		p->failed = 1;
+		return -1;
+	}
+	return 0;
+}
+
+/* ---- files ---------------------------------------------------------- */
+
+static void free_scratch(hp *p)
+{
+	hp_vec *vecs[] = {&p->comps, &p->comp_lines, &p->calls, &p->frame_refs,
+			  &p->mod_attrs, &p->st.file_names, &p->st.locations,
+			  &p->st.frames, &p->instrs, &p->operands, &p->callees,
+			  &p->attrs, &p->ctrl, &p->ints, &p->dims, &p->dyn, &p->seen};
+	for (size_t i = 0; i < sizeof vecs / sizeof vecs[0]; i++)
+		free(vecs[i]->v);
+	free(p->comp_names.slots);
+	free(p->instr_names.slots);
+}
+
+hm_file *hlo_text_parse_where(const char *text, size_t n, const char *name,
+			      hlo_text_where *where, hs_error *err)
+{
+	hp p = {0};
+	hp_vec mods = {0};
+	hm_file *f = calloc(1, sizeof *f);
+
+	if (where)
+		memset(where, 0, sizeof *where);
+	if (!f) {
+		hs_fail(err, HS_ENOMEM, "%s: out of memory", name);
+		return NULL;
+	}
+	f->source = HM_SRC_TEXT;
+	p.file = name;
+	p.err = err;
+	p.where = where;
+	p.f = f;
+	p.a = &f->arena;
+	f->path = hm_arena_strdup(p.a, name);
+	if (!f->path)
+		hp_oom(&p);
+	else if (n > HLO_TEXT_MAX_BYTES)
+		hs_fail(err, HS_EDATA, "%s: %zu bytes is more HLO text than %zu", name, n,
+			HLO_TEXT_MAX_BYTES);
+	if (!f->path || n > HLO_TEXT_MAX_BYTES)
+		goto fail;
+	hlo_lex_init(&p.lx, text, n);
+	const char *nul = memchr(text, '\0', n);
+	if (nul) {
+		/* text is never binary; names and kept values are C strings */
+		hlo_lex_seek(&p.lx, (size_t)(nul - text));
+		hp_fail_at(&p, p.lx.line, (int)(p.lx.pos - p.lx.line_start) + 1, p.lx.pos,
+			   "a NUL byte (binary data is not HLO text)");
+		goto fail;
+	}
+	hp_next(&p);
+	do {
+		hm_module m = {0};
+		m.id = (int64_t)mods.n;
+		if (module(&p, &m) != 0 || hp_push(&p, &mods, sizeof m, &m) != 0)
+			goto fail;
+	} while (p.tok.kind != HT_EOF);
+	f->n_modules = (int)mods.n;
+	f->modules = hp_arena_copy(&p, &mods, sizeof(hm_module));
+	f->tuning = hm_arena_array(p.a, mods.n, sizeof *f->tuning);
+	if (!f->modules || !f->tuning) {
+		hp_oom(&p);
+		goto fail;
+	}
+	free(mods.v);
+	free_scratch(&p);
+	return f;
+fail:
+	free(mods.v);
+	free_scratch(&p);
+	hm_file_free(f);
+	return NULL;
+}
+
+hm_file *hlo_text_parse(const char *text, size_t n, const char *name, hs_error *err)
+{
+	return hlo_text_parse_where(text, n, name, NULL, err);
+}
+
+/* The whole file (or pipe) in a malloc'd buffer. */
+static char *read_all(const char *path, size_t *n, hs_error *err)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		hs_fail(err, HS_EDATA, "%s: %s", path, strerror(errno));
+		return NULL;
+	}
+	struct stat st;
+	size_t cap = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0
+		     ? (size_t)st.st_size + 1 : 65536;
+	if (cap > HLO_TEXT_MAX_BYTES + 1)
+		cap = HLO_TEXT_MAX_BYTES + 1;
+	size_t len = 0;
+	char *buf = malloc(cap);
+	while (buf) {
+		if (len == cap) {
+			if (cap > HLO_TEXT_MAX_BYTES) {
+				hs_fail(err, HS_EDATA, "%s: more HLO text than %zu bytes", path,
+					HLO_TEXT_MAX_BYTES);
+				break;
+			}
+			char *nb = realloc(buf, cap * 2);
+			if (!nb) {
+				hs_fail(err, HS_ENOMEM, "%s: out of memory", path);
+				break;
+			}
+			buf = nb;
+			cap *= 2;
+		}
+		ssize_t r = read(fd, buf + len, cap - len);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0) {
+			hs_fail(err, HS_EDATA, "%s: %s", path, strerror(errno));
+			break;
+		}
+		if (r == 0) {
+			close(fd);
+			*n = len;
+			return buf;
+		}
+		len += (size_t)r;
+	}
+	if (!buf)
+		hs_fail(err, HS_ENOMEM, "%s: out of memory", path);
+	free(buf);
+	close(fd);
+	return NULL;
+}
+
+hm_file *hlo_text_read_where(const char *path, hlo_text_where *where, hs_error *err)
+{
+	size_t n;
+	if (where)
+		memset(where, 0, sizeof *where);
+	char *buf = read_all(path, &n, err);
+	if (!buf)
+		return NULL;
+	hm_file *f = hlo_text_parse_where(buf, n, path, where, err);
+	free(buf);
+	return f;
+}
+
+hm_file *hlo_text_read(const char *path, hs_error *err)
+{
+	return hlo_text_read_where(path, NULL, err);
+}
+
+int hlo_text_caret(const hlo_text_where *w, char *buf, size_t cap)
+{
+	if (!w || w->line <= 0 || w->text_col <= 0)
+		return cap ? (buf[0] = '\0', 0) : 0;
+	return snprintf(buf, cap, "  %s\n  %*s^\n", w->text, w->text_col - 1, "");
+}
+
+int hlo_text_sniff(const void *buf, size_t n)
+{
+	const char *s = buf;
+	size_t i = 0;
+
+	if (n >= 3 && memcmp(s, "\xef\xbb\xbf", 3) == 0)
+		i = 3;
+	while (i < n) {
+		if (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\r') {
+			i++;
+		} else if (i + 1 < n && s[i] == '/' && s[i + 1] == '/') {
+			while (i < n && s[i] != '\n')
+				i++;
+		} else if (i + 1 < n && s[i] == '/' && s[i + 1] == '*') {
+			i += 2;
+			while (i + 1 < n && !(s[i] == '*' && s[i + 1] == '/'))
+				i++;
+			i += 2;
+		} else {
+			break;
+		}
+	}
+	if (i > n || n - i < 9 || memcmp(s + i, "HloModule", 9) != 0)
+		return 0;
+	if (n - i == 9)
+		return 1;
+	char c = s[i + 9];
+	return !((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+		 (c >= '0' && c <= '9') || c == '_' || c == '.' || c == '-');
+}

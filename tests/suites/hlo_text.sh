@@ -1,0 +1,90 @@
+# hlo_text: the HLO text reader (loader/hlo_text.c) through
+# $HLOSCOPE_BUILD/tests/hlo_tool:
+#   - the data-driven tests tests/hlo/*.test (runner.py; each %%DUMP test is
+#     also printed, read back and printed again: same structure, same text);
+#   - every real HLO file (tests/data/hlo, else ../shared/data/hlo): counts,
+#     edges and opcode histogram against tests/hlo/hlo_counts.py, which reads
+#     the text line by line without the C parser; print -> parse -> print is
+#     a fixed point with the same structure;
+#   - truncated and garbled copies of them and of the fuzz seeds: they parse
+#     or are refused with a place, never crash (a sanitizer report fails,
+#     under make check-asan);
+#   - hloscope convert of the real files against tests/hlo/hlo_featurize.py,
+#     a python featurization of the same text (when convert reads HLO text);
+#   - hlo_text_sniff.
+. tests/lib.sh
+H="$ROOT/$HLOSCOPE_BUILD/tests/hlo_tool"
+if [ ! -x "$H" ]; then
+	bad hlo_tool "no $H (make units builds it)"
+	exit 1
+fi
+
+"$PY" tests/hlo/runner.py "$H" tests/hlo/*.test
+
+HLO_DATA=""
+for d in "$ROOT/tests/data/hlo" "$ROOT/../shared/data/hlo"; do
+	if ls "$d"/*.hlo >/dev/null 2>&1; then HLO_DATA=$d; break; fi
+done
+
+if [ -z "$HLO_DATA" ]; then
+	echo "SKIP real HLO files: neither tests/data/hlo nor ../shared/data/hlo has any"
+else
+	for f in "$HLO_DATA"/*.hlo; do
+		n=$(basename "$f" .hlo)
+		if ! "$H" stats "$f" >"$T/c.txt" 2>"$T/err"; then
+			bad "real $n parses" "$(head -c 300 "$T/err")"
+			continue
+		fi
+		ok "real $n parses"
+		if "$PY" tests/hlo/hlo_counts.py "$f" >"$T/py.txt" 2>"$T/err" &&
+		   cmp -s "$T/py.txt" "$T/c.txt"; then
+			ok "real $n: $(head -1 "$T/c.txt" | sed 's/^module [^ ]* //') as counted in python"
+		else
+			bad "real $n counts" "$(diff "$T/py.txt" "$T/c.txt" | head -5 | tr '\n' '|')$(head -c 200 "$T/err")"
+		fi
+		if "$H" roundtrip "$f" >"$T/out" 2>"$T/err"; then
+			ok "real $n: $(sed 's/^round trip: //' "$T/out")"
+		else
+			bad "real $n round trip" "$(head -c 300 "$T/err")"
+		fi
+	done
+fi
+
+# hloscope convert of every real file against the python featurization
+# (SKIP while this build's convert does not read HLO text).
+if [ -n "$HLO_DATA" ] && need numpy; then
+	mkdir -p "$T/npz"
+	"$PY" tests/hlo/check_convert.py "$HLOSCOPE" "$T/npz" "$HLO_DATA"/*.hlo
+fi
+
+# Corrupted copies: truncations at evenly spread points and random edits.
+corrupt() { # NAME FILE VARIANTS
+	if "$H" corrupt "$2" "$3" 7 >"$T/out" 2>"$T/err" && no_sanitizer_report "$T/err"; then
+		ok "corrupt $1: $(sed 's/^corrupt [^:]*: //' "$T/out")"
+	else
+		bad "corrupt $1" "exit $?: $(grep -m3 -E 'ERROR|runtime error|SUMMARY|bad error' "$T/err" | tr '\n' '|')"
+	fi
+}
+for f in tests/fuzz/corpus/hlo_text/real-*; do
+	corrupt "seed $(basename "$f")" "$f" 60
+done
+if [ -n "$HLO_DATA" ]; then
+	for f in "$HLO_DATA"/*.hlo; do
+		size=$(wc -c <"$f")
+		if [ "$size" -lt 100000 ]; then v=200; else v=15; fi
+		corrupt "real $(basename "$f" .hlo)" "$f" "$v"
+	done
+fi
+
+# Sniffing: HLO text after comments, not other files.
+printf '// dumped\n/* by XLA */\n  HloModule m\n' >"$T/s1"
+printf 'HloModuleX m\n' >"$T/s2"
+printf '\x50\x4b\x03\x04' >"$T/s3"
+[ "$("$H" sniff "$T/s1")$("$H" sniff "$T/s2")$("$H" sniff "$T/s3")" = 100 ] &&
+	ok "sniff: HloModule after comments; not HloModuleX, not a zip" ||
+	bad "sniff" "got $("$H" sniff "$T/s1")$("$H" sniff "$T/s2")$("$H" sniff "$T/s3")"
+
+# A file that cannot be read is an error with its name, exit 2.
+"$H" dump "$T/no-such.hlo" >/dev/null 2>"$T/err"
+[ $? -ne 0 ] && ok "a missing file is refused" || bad "missing file" "exit 0"
+exit 0

@@ -1,0 +1,166 @@
+/* test_hlo_text.c - the HLO text reader's API (loader/hlo_text.h): parsing a
+ * buffer that is not terminated, the error place and caret, sniffing,
+ * reading files, and, once the protobuf reader is in the build, that a
+ * module read from an HloModuleProto, printed as HLO text and read back
+ * featurizes to the same arrays.  The grammar itself is tested by
+ * the .test files in tests/hlo (tests/suites/hlo_text.sh). */
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "loader/hlo_print.h"
+#include "loader/hlo_text.h"
+#include "t.h"
+
+#if defined(__has_include)
+#if __has_include("loader/hlo_proto.h") && __has_include("loader/hlo_featurize.h")
+#include "loader/hlo_featurize.h"
+#include "loader/hlo_proto.h"
+#define HAVE_HLO_PROTO 1
+#endif
+#endif
+
+/* A malloc'd copy of exactly n bytes, so ASan sees any read past them. */
+static char *exact(const char *s, size_t n)
+{
+	char *p = malloc(n ? n : 1);
+	if (p && n)
+		memcpy(p, s, n);
+	return p;
+}
+
+static void test_buffer_not_terminated(void)
+{
+	const char *text = "HloModule m\nENTRY e {\n  ROOT a = s8[17179869184]{0} parameter(0)\n}\n"
+			   "this tail is not part of the input";
+	size_t n = strlen(text) - strlen("this tail is not part of the input");
+	char *buf = exact(text, n);
+	hs_error err = {0};
+	hm_file *f = hlo_text_parse(buf, n, "mem.hlo", &err);
+	CHECK("parse: n bytes, no terminator needed", f != NULL);
+	if (f) {
+		const hm_instr *a = &f->modules[0].comps[0].instrs[0];
+		CHECK("parse: one module, one computation", f->n_modules == 1 &&
+		      f->modules[0].n_comps == 1 && f->source == HM_SRC_TEXT);
+		CHECK("parse: a huge dimension is recorded", a->shape.rank == 1 &&
+		      a->shape.dims[0] == 17179869184LL);
+		CHECK("parse: the path is the name given", strcmp(f->path, "mem.hlo") == 0);
+		CHECK("parse: tuning entries exist and are NULL", f->tuning && !f->tuning[0]);
+		hm_file_free(f);
+	}
+	free(buf);
+}
+
+static void test_error_place(void)
+{
+	const char *text = "HloModule m\nENTRY e {\n\ta = f32[] parameter(0)\n\tROOT b = f32[] add(a a)\n}\n";
+	char *buf = exact(text, strlen(text));
+	hs_error err = {0};
+	hlo_text_where w;
+	char caret[256];
+	hm_file *f = hlo_text_parse_where(buf, strlen(text), "x.hlo", &w, &err);
+	CHECK("error: refused", f == NULL && err.status == HS_EDATA);
+	CHECK("error: message names file, line and column",
+	      strcmp(err.msg, "x.hlo:4:23: expected ')' after the operands, found 'a'") == 0);
+	CHECK("error: place filled", w.line == 4 && w.col == 23);
+	int n = hlo_text_caret(&w, caret, sizeof caret);
+	CHECK("error: caret under the column, tabs as spaces",
+	      n > 0 && strcmp(caret, "   ROOT b = f32[] add(a a)\n                        ^\n") == 0);
+	hm_file_free(f);
+	free(buf);
+
+	/* an error without a place leaves the place empty */
+	f = hlo_text_read_where("/nonexistent/dir/x.hlo", &w, &err);
+	CHECK("read: a missing file is refused with its path", f == NULL &&
+	      err.status == HS_EDATA && strncmp(err.msg, "/nonexistent/dir/x.hlo: ", 24) == 0);
+	CHECK("read: no place, no caret", w.line == 0 && hlo_text_caret(&w, caret, sizeof caret) == 0);
+}
+
+static void test_sniff(void)
+{
+	CHECK("sniff: plain", hlo_text_sniff("HloModule m", 11));
+	CHECK("sniff: after blanks and comments",
+	      hlo_text_sniff("\n// x\n/* y */ HloModule m, is_scheduled=true", 44));
+	CHECK("sniff: BOM", hlo_text_sniff("\xef\xbb\xbfHloModule m", 14));
+	CHECK("sniff: not a longer word", !hlo_text_sniff("HloModules m", 12));
+	CHECK("sniff: cut short", !hlo_text_sniff("HloMod", 6));
+	CHECK("sniff: an npz", !hlo_text_sniff("PK\x03\x04", 4));
+	CHECK("sniff: empty", !hlo_text_sniff("", 0));
+}
+
+static void test_read_file(void)
+{
+	char path[] = "/tmp/test_hlo_text.XXXXXX";
+	int fd = mkstemp(path);
+	const char *text = "HloModule a\nENTRY e {\n  ROOT x = f32[] parameter(0)\n}\n"
+			   "HloModule b\nENTRY e {\n  ROOT y = s32[] parameter(0)\n}\n";
+	hs_error err = {0};
+	if (fd < 0 || write(fd, text, strlen(text)) != (ssize_t)strlen(text)) {
+		CHECK("read: temporary file", 0);
+		return;
+	}
+	close(fd);
+	hm_file *f = hlo_text_read(path, &err);
+	CHECK("read: two modules", f && f->n_modules == 2 &&
+	      strcmp(f->modules[0].name, "a") == 0 && strcmp(f->modules[1].name, "b") == 0);
+	CHECK("read: ids restart per module", f && f->modules[1].comps[0].instrs[0].id == 0);
+	hm_file_free(f);
+	unlink(path);
+}
+
+#ifdef HAVE_HLO_PROTO
+/* The same module from the proto and from its printed text featurizes to
+ * the same arrays. */
+static void test_proto_agrees(void)
+{
+	const char *paths[] = {"tests/data/hlo/tpu_op_fusion.261.HloModuleProto.pb",
+			       "../shared/data/hlo/tpu_op_fusion.261.HloModuleProto.pb"};
+	const char *path = NULL;
+	for (size_t i = 0; i < 2 && !path; i++)
+		if (access(paths[i], R_OK) == 0)
+			path = paths[i];
+	if (!path) {
+		printf("SKIP proto agreement: no tpu_op_fusion.261.HloModuleProto.pb\n");
+		return;
+	}
+	hs_error err = {0};
+	hm_file *f = hlo_proto_read(path, 0, &err), *g = NULL;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *out = f ? open_memstream(&buf, &len) : NULL;
+	if (out) {
+		hm_file_print(out, f);
+		fclose(out);
+		g = hlo_text_parse(buf, len, "printed.hlo", &err);
+	}
+	CHECK("proto: read, printed as HLO text, read back", f && g && f->n_modules == g->n_modules);
+	for (int i = 0; f && g && i < f->n_modules; i++) {
+		hf_arrays a = {0}, b = {0};
+		int ok = hf_featurize(&f->modules[i], NULL, HS_KIND_LAYOUT, HF_NO_CONFIGS, &a, &err) == 0 &&
+			 hf_featurize(&g->modules[i], NULL, HS_KIND_LAYOUT, HF_NO_CONFIGS, &b, &err) == 0;
+		ok = ok && a.n_nodes == b.n_nodes && a.n_edges == b.n_edges && a.n_nodes > 0 &&
+		     memcmp(a.node_opcode, b.node_opcode, (size_t)a.n_nodes) == 0 &&
+		     memcmp(a.edge_index, b.edge_index, (size_t)a.n_edges * sizeof *a.edge_index) == 0 &&
+		     memcmp(a.node_feat, b.node_feat, (size_t)a.n_nodes * 140 * sizeof(float)) == 0;
+		CHECK("proto: text and proto of one module featurize alike", ok);
+		hf_arrays_free(&a);
+		hf_arrays_free(&b);
+	}
+	free(buf);
+	hm_file_free(f);
+	hm_file_free(g);
+}
+#endif
+
+int main(void)
+{
+	test_buffer_not_terminated();
+	test_error_place();
+	test_sniff();
+	test_read_file();
+#ifdef HAVE_HLO_PROTO
+	test_proto_agrees();
+#else
+	printf("SKIP proto agreement: this build has no HloModuleProto reader\n");
+#endif
+	T_DONE();
+}
