@@ -1,0 +1,852 @@
+/* hlo_proto.c - TpuGraphs TuningData / ModuleTuningData and XLA's
+ * HloModuleProto into hm_module: recognize, validate on the wire, decode
+ * one computation and one run at a time with protobuf-c. */
+#include "hlo_proto.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "loader/proto/hlo.pb-c.h"
+#include "loader/proto/tuning.pb-c.h"
+#include "pbwire.h"
+
+typedef enum kind { K_UNKNOWN, K_TUNING, K_MODULE_TUNING, K_HLO_PROTO, K_MODULE } kind;
+
+typedef struct rd {
+	const uint8_t *b;
+	size_t n;
+	const char *name;      /* for messages */
+	hm_file *f;
+	int flags;
+	hs_error *err;
+} rd;
+
+static int oom(rd *r)
+{
+	return hs_fail(r->err, HS_EDATA, "%s: out of memory", r->name);
+}
+
+/* ---- recognizing the message ------------------------------------------ */
+
+/* The first occurrence of field `number` in b[start, end) (framing only);
+ * 0 when found. */
+static int first_field(const uint8_t *b, size_t start, size_t end, uint32_t number, pbwire_field *out)
+{
+	size_t pos = start;
+	while (pos < end) {
+		if (pbwire_next(b, &pos, end, out, 0, "", NULL))
+			return -1;
+		if (out->number == number)
+			return 0;
+	}
+	return -1;
+}
+
+/* A payload is text (a name) when printable; a message when it frames. */
+static int is_name(const uint8_t *b, const pbwire_field *f)
+{
+	return f->wire == PB_LEN && pbwire_is_text(b, f->start, f->len);
+}
+
+static int has_field(const uint8_t *b, size_t n, uint32_t number)
+{
+	pbwire_field f;
+	return first_field(b, 0, n, number, &f) == 0;
+}
+
+static kind sniff(const uint8_t *b, size_t n)
+{
+	pbwire_field f1, f2, f3;
+	if (first_field(b, 0, n, 1, &f1) != 0 || f1.wire != PB_LEN) {
+		/* A module without a name still has computations or an entry name. */
+		pbwire_field g;
+		if ((first_field(b, 0, n, 3, &g) == 0 || first_field(b, 0, n, 2, &g) == 0) && g.wire == PB_LEN)
+			return K_MODULE;
+		return K_UNKNOWN;
+	}
+	if (is_name(b, &f1))
+		return K_MODULE;
+	if (first_field(b, f1.start, f1.start + f1.len, 1, &f2) != 0 || f2.wire != PB_LEN)
+		return K_MODULE_TUNING; /* an empty module; the walk decides the rest */
+	if (is_name(b, &f2)) {
+		if (has_field(b, n, 2) || has_field(b, n, 4))
+			return K_MODULE_TUNING;
+		if (!has_field(b, n, 3))
+			return K_MODULE_TUNING;
+		/* Field 3: runs (ModuleTuningData) or a buffer assignment (HloProto). */
+		if (pbwire_walk(b, 0, n, &tpu_graphs__module_tuning_data__descriptor, 1, 0, NULL) == 0)
+			return K_MODULE_TUNING;
+		return K_HLO_PROTO;
+	}
+	if (first_field(b, f2.start, f2.start + f2.len, 1, &f3) == 0 && is_name(b, &f3))
+		return K_TUNING;
+	return K_MODULE_TUNING;
+}
+
+/* ---- text from messages ------------------------------------------------ */
+
+typedef struct sb {
+	char *s;
+	size_t len, cap;
+	int failed;
+} sb;
+
+__attribute__((format(printf, 2, 3))) static void sb_put(sb *o, const char *fmt, ...)
+{
+	va_list ap;
+	for (int tries = 0; tries < 2 && !o->failed; tries++) {
+		va_start(ap, fmt);
+		size_t room = o->cap - o->len;
+		int k = vsnprintf(o->s ? o->s + o->len : NULL, room, fmt, ap);
+		va_end(ap);
+		if (k < 0) {
+			o->failed = 1;
+			return;
+		}
+		if ((size_t)k < room) {
+			o->len += (size_t)k;
+			return;
+		}
+		size_t cap = o->cap ? o->cap : 64;
+		while (cap <= o->len + (size_t)k)
+			cap *= 2;
+		char *p = realloc(o->s, cap);
+		if (!p) {
+			o->failed = 1;
+			return;
+		}
+		o->s = p;
+		o->cap = cap;
+	}
+}
+
+static void sb_ints(sb *o, const char *sep, const int64_t *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		sb_put(o, "%s%" PRId64, i ? sep : "", v[i]);
+}
+
+static const char *const sharding_types[] = {"replicated", "maximal", "tuple", "other", "manual",
+					     "unknown", "unreduced"};
+
+/* XLA's sharding text: {replicated}, {maximal device=3}, {manual},
+ * {devices=[2,1]0,1}, {devices=[16,1,1]<=[16]}, {devices=[2,2]<=[2,2]T(1,0)
+ * last_tile_dim_replicate}, tuples {{replicated}, {maximal device=0}}. */
+static void sharding_text(sb *o, const Xla__OpSharding *s, int depth)
+{
+	int t = s->has_type ? s->type : 0;
+	if (t == 2) {
+		sb_put(o, "{");
+		for (size_t i = 0; i < s->n_tuple_shardings && depth < 64; i++) {
+			if (i)
+				sb_put(o, ", ");
+			sharding_text(o, s->tuple_shardings[i], depth + 1);
+		}
+		sb_put(o, "}");
+		return;
+	}
+	if (t == 1) {
+		sb_put(o, "{maximal device=%" PRId64 "}", s->n_tile_assignment_devices ? s->tile_assignment_devices[0] : 0);
+		return;
+	}
+	if (t != 3) {
+		sb_put(o, "{%s}", t >= 0 && t < 7 ? sharding_types[t] : "?");
+		return;
+	}
+	sb_put(o, "{devices=[");
+	sb_ints(o, ",", s->tile_assignment_dimensions, s->n_tile_assignment_dimensions);
+	sb_put(o, "]");
+	if (s->n_iota_reshape_dims) {
+		sb_put(o, "<=[");
+		sb_ints(o, ",", s->iota_reshape_dims, s->n_iota_reshape_dims);
+		sb_put(o, "]");
+		if (s->n_iota_transpose_perm) {
+			sb_put(o, "T(");
+			for (size_t i = 0; i < s->n_iota_transpose_perm; i++)
+				sb_put(o, "%s%d", i ? "," : "", s->iota_transpose_perm[i]);
+			sb_put(o, ")");
+		}
+	} else {
+		sb_ints(o, ",", s->tile_assignment_devices, s->n_tile_assignment_devices);
+	}
+	if (s->has_replicate_on_last_tile_dim && s->replicate_on_last_tile_dim)
+		sb_put(o, " last_tile_dim_replicate");
+	if (s->n_last_tile_dims) {
+		sb_put(o, " last_tile_dims={");
+		for (size_t i = 0; i < s->n_last_tile_dims; i++) {
+			int k = s->last_tile_dims[i];
+			sb_put(o, "%s%s", i ? ", " : "", k >= 0 && k < 7 ? sharding_types[k] : "?");
+		}
+		sb_put(o, "}");
+	}
+	sb_put(o, "}");
+}
+
+/* Bytes as text: kept as is when printable, else with \ooo escapes. */
+static char *bytes_text(hm_arena *a, const uint8_t *p, size_t n)
+{
+	if (pbwire_is_text(p, 0, n))
+		return hm_arena_strndup(a, (const char *)p, n);
+	if (n > (SIZE_MAX - 1) / 4)
+		return NULL;
+	char *s = hm_arena_alloc(a, 4 * n + 1), *q = s;
+	if (!s)
+		return NULL;
+	for (size_t i = 0; i < n; i++) {
+		if (p[i] >= 0x20 && p[i] < 0x7f && p[i] != '\\')
+			*q++ = (char)p[i];
+		else
+			q += sprintf(q, "\\%03o", p[i]);
+	}
+	*q = '\0';
+	return s;
+}
+
+/* NULL for absent or empty strings. */
+static char *opt_str(hm_arena *a, const char *s, int *failed)
+{
+	if (!s || !*s)
+		return NULL;
+	char *d = hm_arena_strdup(a, s);
+	if (!d)
+		*failed = 1;
+	return d;
+}
+
+/* ---- messages into hm_* ------------------------------------------------ */
+
+typedef struct conv {
+	hm_arena *a;
+	int failed;            /* out of memory */
+	const char *bad;       /* a count too large for an int, or NULL */
+} conv;
+
+static int64_t *copy_i64(conv *c, const int64_t *v, size_t n, int *out_n, const char *what)
+{
+	if (n > INT_MAX) {
+		c->bad = what;
+		return NULL;
+	}
+	*out_n = (int)n;
+	if (!n)
+		return NULL;
+	int64_t *d = hm_arena_array(c->a, n, sizeof *d);
+	if (!d) {
+		c->failed = 1;
+		return NULL;
+	}
+	memcpy(d, v, n * sizeof *d);
+	return d;
+}
+
+static void conv_layout(conv *c, const Xla__LayoutProto *l, hm_shape *s)
+{
+	s->has_layout = 1;
+	s->minor_to_major = copy_i64(c, l->minor_to_major, l->n_minor_to_major, &s->layout_rank, "minor_to_major");
+	if (!l->n_tiles && !(l->has_element_size_in_bits && l->element_size_in_bits) &&
+	    !(l->has_memory_space && l->memory_space))
+		return;
+	sb o = {0};
+	for (size_t i = 0; i < l->n_tiles; i++) {
+		sb_put(&o, "T(");
+		sb_ints(&o, ",", l->tiles[i]->dimensions, l->tiles[i]->n_dimensions);
+		sb_put(&o, ")");
+	}
+	if (l->has_element_size_in_bits && l->element_size_in_bits)
+		sb_put(&o, "E(%" PRId64 ")", l->element_size_in_bits);
+	if (l->has_memory_space && l->memory_space)
+		sb_put(&o, "S(%" PRId64 ")", l->memory_space);
+	if (o.failed || !(s->layout_extra = hm_arena_strndup(c->a, o.s, o.len)))
+		c->failed = 1;
+	free(o.s);
+}
+
+static void conv_shape(conv *c, const Xla__ShapeProto *p, hm_shape *s)
+{
+	memset(s, 0, sizeof *s);
+	if (!p)
+		return;
+	s->element_type = p->has_element_type ? p->element_type : 0;
+	s->dims = copy_i64(c, p->dimensions, p->n_dimensions, &s->rank, "dimensions");
+	int any = 0;
+	for (size_t i = 0; i < p->n_is_dynamic_dimension && i < (size_t)s->rank; i++)
+		any |= p->is_dynamic_dimension[i] != 0;
+	if (any && (s->dynamic = hm_arena_alloc(c->a, (size_t)s->rank))) {
+		for (size_t i = 0; i < p->n_is_dynamic_dimension && i < (size_t)s->rank; i++)
+			s->dynamic[i] = p->is_dynamic_dimension[i] != 0;
+	} else if (any) {
+		c->failed = 1;
+	}
+	if (p->layout)
+		conv_layout(c, p->layout, s);
+	if (p->n_tuple_shapes > INT_MAX) {
+		c->bad = "tuple_shapes";
+		return;
+	}
+	s->n_tuple = (int)p->n_tuple_shapes;
+	if (s->n_tuple && !(s->tuple = hm_arena_array(c->a, (size_t)s->n_tuple, sizeof *s->tuple))) {
+		c->failed = 1;
+		s->n_tuple = 0;
+		return;
+	}
+	for (int i = 0; i < s->n_tuple; i++)
+		conv_shape(c, p->tuple_shapes[i], &s->tuple[i]); /* depth bounded by the walk */
+}
+
+static void conv_window(conv *c, const Xla__Window *w, hm_instr *in)
+{
+	if (!w || !w->n_dimensions)
+		return;
+	if (w->n_dimensions > INT_MAX) {
+		c->bad = "window";
+		return;
+	}
+	in->window = hm_arena_array(c->a, w->n_dimensions, sizeof *in->window);
+	if (!in->window) {
+		c->failed = 1;
+		return;
+	}
+	in->n_window = (int)w->n_dimensions;
+	for (size_t i = 0; i < w->n_dimensions; i++) {
+		const Xla__WindowDimension *d = w->dimensions[i];
+		hm_window_dim *o = &in->window[i];
+		o->size = d->size;
+		o->stride = d->stride;
+		o->padding_low = d->padding_low;
+		o->padding_high = d->padding_high;
+		o->window_dilation = d->window_dilation;
+		o->base_dilation = d->base_dilation;
+		o->window_reversal = d->window_reversal != 0;
+	}
+}
+
+static void conv_convolution(conv *c, const Xla__ConvolutionDimensionNumbers *d, hm_conv_dims *o)
+{
+	if (!d)
+		return;
+	o->present = 1;
+	o->input_batch = d->input_batch_dimension;
+	o->input_feature = d->input_feature_dimension;
+	o->kernel_input_feature = d->kernel_input_feature_dimension;
+	o->kernel_output_feature = d->kernel_output_feature_dimension;
+	o->output_batch = d->output_batch_dimension;
+	o->output_feature = d->output_feature_dimension;
+	o->input_spatial = copy_i64(c, d->input_spatial_dimensions, d->n_input_spatial_dimensions,
+				    &o->n_input_spatial, "input_spatial_dimensions");
+	o->kernel_spatial = copy_i64(c, d->kernel_spatial_dimensions, d->n_kernel_spatial_dimensions,
+				     &o->n_kernel_spatial, "kernel_spatial_dimensions");
+	o->output_spatial = copy_i64(c, d->output_spatial_dimensions, d->n_output_spatial_dimensions,
+				     &o->n_output_spatial, "output_spatial_dimensions");
+}
+
+static void conv_slices(conv *c, const Xla__HloInstructionProto *p, hm_instr *in)
+{
+	size_t n = p->n_slice_dimensions;
+	if (n > INT_MAX) {
+		c->bad = "slice_dimensions";
+		return;
+	}
+	if (n) {
+		in->slice_start = hm_arena_array(c->a, n, sizeof(int64_t));
+		in->slice_limit = hm_arena_array(c->a, n, sizeof(int64_t));
+		in->slice_stride = hm_arena_array(c->a, n, sizeof(int64_t));
+		if (!in->slice_start || !in->slice_limit || !in->slice_stride) {
+			c->failed = 1;
+			return;
+		}
+		in->n_slice = (int)n;
+		for (size_t i = 0; i < n; i++) {
+			in->slice_start[i] = p->slice_dimensions[i]->start;
+			in->slice_limit[i] = p->slice_dimensions[i]->limit;
+			in->slice_stride[i] = p->slice_dimensions[i]->stride;
+		}
+	}
+	const Xla__PaddingConfig *pc = p->padding_config;
+	if (!pc || !pc->n_dimensions)
+		return;
+	if (pc->n_dimensions > INT_MAX) {
+		c->bad = "padding_config";
+		return;
+	}
+	n = pc->n_dimensions;
+	in->pad_low = hm_arena_array(c->a, n, sizeof(int64_t));
+	in->pad_high = hm_arena_array(c->a, n, sizeof(int64_t));
+	in->pad_interior = hm_arena_array(c->a, n, sizeof(int64_t));
+	if (!in->pad_low || !in->pad_high || !in->pad_interior) {
+		c->failed = 1;
+		return;
+	}
+	in->n_padding = (int)n;
+	for (size_t i = 0; i < n; i++) {
+		in->pad_low[i] = pc->dimensions[i]->edge_padding_low;
+		in->pad_high[i] = pc->dimensions[i]->edge_padding_high;
+		in->pad_interior[i] = pc->dimensions[i]->interior_padding;
+	}
+}
+
+/* Attributes hloscope shows but does not featurize, as HLO text names them. */
+static void conv_attrs(conv *c, const Xla__HloInstructionProto *p, hm_instr *in)
+{
+	char num[3][24];
+	const char *names[3], *vals[3];
+	int n = 0;
+	if (p->has_tuple_index) {
+		snprintf(num[n], sizeof num[n], "%" PRId64, p->tuple_index);
+		names[n] = "index", vals[n] = num[n], n++;
+	}
+	if (p->comparison_direction && *p->comparison_direction)
+		names[n] = "direction", vals[n] = p->comparison_direction, n++;
+	if (p->has_channel_id && p->channel_id > 0) {
+		snprintf(num[n], sizeof num[n], "%" PRId64, p->channel_id);
+		names[n] = "channel_id", vals[n] = num[n], n++;
+	}
+	if (!n)
+		return;
+	if (!(in->attrs = hm_arena_array(c->a, (size_t)n, sizeof *in->attrs))) {
+		c->failed = 1;
+		return;
+	}
+	for (int i = 0; i < n; i++) {
+		in->attrs[i].name = hm_arena_strdup(c->a, names[i]);
+		in->attrs[i].value = hm_arena_strdup(c->a, vals[i]);
+		if (!in->attrs[i].name || !in->attrs[i].value)
+			c->failed = 1;
+	}
+	in->n_attrs = n;
+}
+
+static void conv_instr(conv *c, const Xla__HloInstructionProto *p, hm_instr *in)
+{
+	memset(in, 0, sizeof *in);
+	if (!(in->name = hm_arena_strdup(c->a, p->name ? p->name : "")) ||
+	    !(in->opcode = hm_arena_strdup(c->a, p->opcode ? p->opcode : "")))
+		c->failed = 1;
+	in->id = p->has_id ? p->id : 0;
+	conv_shape(c, p->shape, &in->shape);
+	in->operand_ids = copy_i64(c, p->operand_ids, p->n_operand_ids, &in->n_operands, "operand_ids");
+	in->called_ids = copy_i64(c, p->called_computation_ids, p->n_called_computation_ids, &in->n_called,
+				  "called_computation_ids");
+	in->control_predecessor_ids = copy_i64(c, p->control_predecessor_ids, p->n_control_predecessor_ids,
+					       &in->n_control_predecessors, "control_predecessor_ids");
+	in->parameter_number = p->has_parameter_number ? p->parameter_number : HM_NONE;
+	in->dimensions = copy_i64(c, p->dimensions, p->n_dimensions, &in->n_dimensions, "dimensions");
+	conv_window(c, p->window, in);
+	conv_convolution(c, p->convolution_dimension_numbers, &in->conv);
+	in->feature_group_count = p->has_feature_group_count ? p->feature_group_count : HM_NONE;
+	in->batch_group_count = p->has_batch_group_count ? p->batch_group_count : HM_NONE;
+	conv_slices(c, p, in);
+	in->dynamic_slice_sizes = copy_i64(c, p->dynamic_slice_sizes, p->n_dynamic_slice_sizes,
+					   &in->n_dynamic_slice_sizes, "dynamic_slice_sizes");
+	in->is_stable = p->has_is_stable && p->is_stable;
+	in->fusion_kind = opt_str(c->a, p->fusion_kind, &c->failed);
+	in->custom_call_target = opt_str(c->a, p->custom_call_target, &c->failed);
+	if (p->sharding) {
+		sb o = {0};
+		sharding_text(&o, p->sharding, 0);
+		if (o.failed || !(in->sharding = hm_arena_strndup(c->a, o.s, o.len)))
+			c->failed = 1;
+		free(o.s);
+	}
+	if (p->has_backend_config && p->backend_config.len &&
+	    !(in->backend_config = bytes_text(c->a, p->backend_config.data, p->backend_config.len)))
+		c->failed = 1;
+	if (p->metadata) {
+		in->op_type = opt_str(c->a, p->metadata->op_type, &c->failed);
+		in->op_name = opt_str(c->a, p->metadata->op_name, &c->failed);
+		in->source_file = opt_str(c->a, p->metadata->source_file, &c->failed);
+		in->source_line = p->metadata->has_source_line ? p->metadata->source_line : 0;
+	}
+	conv_attrs(c, p, in);
+}
+
+/* ---- framing: modules, computations, runs ------------------------------ */
+
+/* Payloads of every occurrence of field `number` in b[start, end). */
+static int collect(rd *r, size_t start, size_t end, uint32_t number, pbwire_field **out, size_t *n)
+{
+	size_t pos = start, count = 0, cap = 0;
+	pbwire_field f, *v = NULL;
+	while (pos < end) {
+		if (pbwire_next(r->b, &pos, end, &f, 0, "", r->err)) {
+			free(v);
+			return -1;
+		}
+		if (f.number != number)
+			continue;
+		if (count == cap) {
+			cap = cap ? 2 * cap : 8;
+			pbwire_field *p = realloc(v, cap * sizeof *p);
+			if (!p) {
+				free(v);
+				return oom(r);
+			}
+			v = p;
+		}
+		v[count++] = f;
+	}
+	*out = v;
+	*n = count;
+	return 0;
+}
+
+static int read_computation(rd *r, const pbwire_field *slice, hm_comp *cp)
+{
+	Xla__HloComputationProto *p =
+		xla__hlo_computation_proto__unpack(NULL, slice->len, r->b + slice->start);
+	if (!p)
+		return hs_fail(r->err, HS_EDATA, "%s: byte %zu: protobuf-c could not decode this computation (out of memory?)",
+			       r->name, slice->at);
+	conv c = {&r->f->arena, 0, NULL};
+	int rc = 0;
+	cp->name = hm_arena_strdup(c.a, p->name ? p->name : "");
+	cp->id = p->has_id ? p->id : 0;
+	cp->root_id = p->has_root_id ? p->root_id : 0;
+	if (p->n_instructions > INT_MAX) {
+		rc = hs_fail(r->err, HS_EDATA, "%s: byte %zu: computation with %zu instructions", r->name,
+			     slice->at, p->n_instructions);
+		goto out;
+	}
+	cp->n_instrs = (int)p->n_instructions;
+	cp->instrs = hm_arena_array(c.a, p->n_instructions ? p->n_instructions : 1, sizeof *cp->instrs);
+	if (!cp->name || !cp->instrs) {
+		rc = oom(r);
+		goto out;
+	}
+	for (size_t i = 0; i < p->n_instructions && !c.failed && !c.bad; i++)
+		conv_instr(&c, p->instructions[i], &cp->instrs[i]);
+	if (c.failed)
+		rc = oom(r);
+	else if (c.bad)
+		rc = hs_fail(r->err, HS_EDATA, "%s: byte %zu: computation '%s': %s has more than %d entries",
+			     r->name, slice->at, cp->name, c.bad, INT_MAX);
+out:
+	xla__hlo_computation_proto__free_unpacked(p, NULL);
+	return rc;
+}
+
+/* A module from every occurrence of it (protobuf merges repeated
+ * occurrences of a message field: scalars last wins, lists concatenate). */
+static int read_module(rd *r, const pbwire_field *slices, size_t n_slices, hm_module *m)
+{
+	hm_arena *a = &r->f->arena;
+	size_t n_comps = 0;
+	m->id = 0;
+	m->entry_id = HM_NONE;
+	for (size_t s = 0; s < n_slices; s++) {
+		size_t pos = slices[s].start, end = slices[s].start + slices[s].len;
+		pbwire_field f;
+		while (pos < end) {
+			if (pbwire_next(r->b, &pos, end, &f, 0, "", r->err))
+				return -1;
+			if (f.number == 1 && f.wire == PB_LEN)
+				m->name = hm_arena_strndup(a, (const char *)r->b + f.start, f.len);
+			else if (f.number == 2 && f.wire == PB_LEN)
+				m->entry_name = hm_arena_strndup(a, (const char *)r->b + f.start, f.len);
+			else if (f.number == 3 && f.wire == PB_LEN)
+				n_comps++;
+			else if (f.number == 5 && f.wire == PB_VARINT)
+				m->id = (int64_t)f.value;
+			else if (f.number == 6 && f.wire == PB_VARINT)
+				m->entry_id = (int64_t)f.value;
+		}
+	}
+	if (!m->name && !(m->name = hm_arena_strdup(a, "")))
+		return oom(r);
+	if (m->entry_name && !*m->entry_name)
+		m->entry_name = NULL;
+	if (n_comps > INT_MAX)
+		return hs_fail(r->err, HS_EDATA, "%s: module '%s' has %zu computations", r->name, m->name, n_comps);
+	m->comps = hm_arena_array(a, n_comps ? n_comps : 1, sizeof *m->comps);
+	if (!m->comps)
+		return oom(r);
+	for (size_t s = 0; s < n_slices; s++) {
+		pbwire_field *cs;
+		size_t nc;
+		if (collect(r, slices[s].start, slices[s].start + slices[s].len, 3, &cs, &nc))
+			return -1;
+		for (size_t i = 0; i < nc; i++) {
+			if (read_computation(r, &cs[i], &m->comps[m->n_comps])) {
+				free(cs);
+				return -1;
+			}
+			m->n_comps++;
+		}
+		free(cs);
+	}
+	if (hm_module_check(a, m, r->err)) {
+		hs_error_prefix(r->err, "%s: module '%s'", r->name, m->name);
+		return -1;
+	}
+	return 0;
+}
+
+static int64_t *copy_bounds(conv *c, const int64_t *v, size_t n, int *out_n)
+{
+	return copy_i64(c, v, n, out_n, "tile bounds");
+}
+
+static void conv_layout_config(conv *c, const TpuGraphs__LayoutConfig *l, hm_run *run)
+{
+	if (l->n_nodes > INT_MAX) {
+		c->bad = "layout config nodes";
+		return;
+	}
+	run->n_layout_nodes = (int)l->n_nodes;
+	if (!l->n_nodes)
+		return;
+	run->layout_nodes = hm_arena_array(c->a, l->n_nodes, sizeof *run->layout_nodes);
+	if (!run->layout_nodes) {
+		c->failed = 1;
+		return;
+	}
+	for (size_t k = 0; k < l->n_nodes && !c->failed && !c->bad; k++) {
+		const TpuGraphs__LayoutConfig__NodeLayoutConfig *node = l->nodes[k];
+		hm_layout_node *o = &run->layout_nodes[k];
+		if (node->n_tensors > INT_MAX) {
+			c->bad = "layout config tensors";
+			return;
+		}
+		o->n_tensors = (int)node->n_tensors;
+		if (!o->n_tensors)
+			continue;
+		if (!(o->tensors = hm_arena_array(c->a, node->n_tensors, sizeof *o->tensors))) {
+			c->failed = 1;
+			return;
+		}
+		for (size_t t = 0; t < node->n_tensors; t++)
+			o->tensors[t].dims = copy_i64(c, node->tensors[t]->dims, node->tensors[t]->n_dims,
+						      &o->tensors[t].n_dims, "layout dims");
+	}
+}
+
+static int read_run(rd *r, const pbwire_field *slice, hm_run *run)
+{
+	TpuGraphs__ConfigProfile *p = tpu_graphs__config_profile__unpack(NULL, slice->len, r->b + slice->start);
+	if (!p)
+		return hs_fail(r->err, HS_EDATA, "%s: byte %zu: protobuf-c could not decode this run (out of memory?)",
+			       r->name, slice->at);
+	conv c = {&r->f->arena, 0, NULL};
+	memset(run, 0, sizeof *run);
+	const TpuGraphs__TileSizeConfig *t = p->op_config ? p->op_config->tile_size_config : NULL;
+	if (t) {
+		run->has_tile = 1;
+		run->kernel_bounds = copy_bounds(&c, t->kernel_bounds, t->n_kernel_bounds, &run->n_kernel_bounds);
+		run->output_bounds = copy_bounds(&c, t->output_bounds, t->n_output_bounds, &run->n_output_bounds);
+		run->input_bounds = copy_bounds(&c, t->input_bounds, t->n_input_bounds, &run->n_input_bounds);
+		run->iteration_bounds = copy_bounds(&c, t->iteration_bounds, t->n_iteration_bounds,
+						    &run->n_iteration_bounds);
+	}
+	if (p->module_config && p->module_config->layout_config) {
+		run->has_layout = 1;
+		conv_layout_config(&c, p->module_config->layout_config, run);
+	}
+	run->has_error = p->has_error && p->error;
+	run->has_profile = p->profile != NULL;
+	run->compute_time_ns = p->profile && p->profile->has_compute_time_ns ? p->profile->compute_time_ns : 0;
+	run->is_default = p->has_is_default && p->is_default;
+	tpu_graphs__config_profile__free_unpacked(p, NULL);
+	if (c.failed)
+		return oom(r);
+	if (c.bad)
+		return hs_fail(r->err, HS_EDATA, "%s: byte %zu: %s: more than %d entries", r->name, slice->at,
+			       c.bad, INT_MAX);
+	return 0;
+}
+
+/* One ModuleTuningData at b[start, end) into module m and tuning t. */
+static int read_module_tuning(rd *r, size_t start, size_t end, hm_module *m, hm_tuning **tp)
+{
+	hm_arena *a = &r->f->arena;
+	pbwire_field *mods = NULL, *runs = NULL, f;
+	size_t n_mods = 0, n_runs = 0, n_ids = 0, pos;
+	int rc = -1;
+	hm_tuning *t = hm_arena_alloc(a, sizeof *t);
+	if (!t)
+		return oom(r);
+	if (collect(r, start, end, 1, &mods, &n_mods))
+		return -1;
+	if (read_module(r, mods, n_mods, m))
+		goto out;
+	for (pos = start; pos < end;) {
+		if (pbwire_next(r->b, &pos, end, &f, 0, "", r->err))
+			goto out;
+		if (f.number == 4)
+			n_ids += pbwire_varints(r->b, &f, NULL);
+		else if (f.number == 2 && f.wire == PB_VARINT) {
+			char num[24];
+			snprintf(num, sizeof num, "%" PRIu64, f.value);
+			if (!(t->fingerprint = hm_arena_strdup(a, num)))
+				goto nomem;
+		}
+	}
+	if (n_ids > INT_MAX) {
+		hs_fail(r->err, HS_EDATA, "%s: module '%s': %zu configurable nodes", r->name, m->name, n_ids);
+		goto out;
+	}
+	if (n_ids && !(t->config_index_to_node = hm_arena_array(a, n_ids, sizeof(int64_t))))
+		goto nomem;
+	for (pos = start; pos < end;) {
+		if (pbwire_next(r->b, &pos, end, &f, 0, "", r->err))
+			goto out;
+		if (f.number == 4)
+			t->n_config_nodes += (int)pbwire_varints(r->b, &f,
+								 (uint64_t *)t->config_index_to_node + t->n_config_nodes);
+	}
+	if (!(r->flags & HLO_PROTO_NO_RUNS)) {
+		if (collect(r, start, end, 3, &runs, &n_runs))
+			goto out;
+		if (n_runs > INT_MAX) {
+			hs_fail(r->err, HS_EDATA, "%s: module '%s': %zu runs", r->name, m->name, n_runs);
+			goto out;
+		}
+		if (n_runs && !(t->runs = hm_arena_array(a, n_runs, sizeof *t->runs)))
+			goto nomem;
+		for (size_t i = 0; i < n_runs; i++, t->n_runs++)
+			if (read_run(r, &runs[i], &t->runs[i]))
+				goto out;
+	}
+	*tp = t;
+	rc = 0;
+	goto out;
+nomem:
+	oom(r);
+out:
+	free(mods);
+	free(runs);
+	return rc;
+}
+
+/* ---- the file --------------------------------------------------------- */
+
+static const ProtobufCMessageDescriptor *descriptor_of(kind k)
+{
+	switch (k) {
+	case K_TUNING: return &tpu_graphs__tuning_data__descriptor;
+	case K_MODULE_TUNING: return &tpu_graphs__module_tuning_data__descriptor;
+	case K_HLO_PROTO: return &xla__hlo_proto__descriptor;
+	default: return &xla__hlo_module_proto__descriptor;
+	}
+}
+
+static int read_all(rd *r, kind k)
+{
+	hm_file *f = r->f;
+	pbwire_field *items = NULL;
+	size_t n = 1;
+	int rc = 0;
+	if (k == K_TUNING || k == K_HLO_PROTO) {
+		if (collect(r, 0, r->n, 1, &items, &n))
+			return -1;
+		if (n == 0) {
+			free(items);
+			return hs_fail(r->err, HS_EDATA, "%s: %s holds no module", r->name,
+				       k == K_TUNING ? "TuningData" : "HloProto");
+		}
+	}
+	if (n > INT_MAX) {
+		free(items);
+		return hs_fail(r->err, HS_EDATA, "%s: %zu modules", r->name, n);
+	}
+	size_t n_modules = k == K_HLO_PROTO ? 1 : n;
+	f->modules = hm_arena_array(&f->arena, n_modules, sizeof *f->modules);
+	f->tuning = hm_arena_array(&f->arena, n_modules, sizeof *f->tuning);
+	if (!f->modules || !f->tuning) {
+		free(items);
+		return oom(r);
+	}
+	if (k == K_TUNING) {
+		for (size_t i = 0; i < n && !rc; i++, f->n_modules++)
+			rc = read_module_tuning(r, items[i].start, items[i].start + items[i].len, &f->modules[i],
+						&f->tuning[i]);
+	} else if (k == K_MODULE_TUNING) {
+		rc = read_module_tuning(r, 0, r->n, &f->modules[0], &f->tuning[0]);
+		f->n_modules = 1;
+	} else if (k == K_HLO_PROTO) {
+		rc = read_module(r, items, n, &f->modules[0]);
+		f->n_modules = 1;
+	} else {
+		pbwire_field whole = {0, PB_LEN, 0, 0, 0, r->n};
+		rc = read_module(r, &whole, 1, &f->modules[0]);
+		f->n_modules = 1;
+	}
+	free(items);
+	return rc;
+}
+
+hm_file *hlo_proto_read_mem(const uint8_t *data, size_t n, const char *name, int flags, hs_error *err)
+{
+	rd r = {data, n, name, NULL, flags, err};
+	if (n == 0) {
+		hs_fail(err, HS_EDATA, "%s: empty file", name);
+		return NULL;
+	}
+	kind k = sniff(data, n);
+	if (k == K_UNKNOWN) {
+		/* Say what is wrong on the wire if anything is, else what is missing. */
+		if (pbwire_walk(data, 0, n, &xla__hlo_module_proto__descriptor, 0, 0, err) == 0)
+			hs_fail(err, HS_EDATA, "%s: not a TuningData, ModuleTuningData or HloModuleProto (no module name, computations or modules)",
+				name);
+		else
+			hs_error_prefix(err, "%s", name);
+		return NULL;
+	}
+	uint32_t skip = (flags & HLO_PROTO_NO_RUNS) && k == K_MODULE_TUNING ? 3 : 0;
+	if (pbwire_walk(data, 0, n, descriptor_of(k), skip, 0, err)) {
+		hs_error_prefix(err, "%s", name);
+		return NULL;
+	}
+	hm_file *f = calloc(1, sizeof *f);
+	if (!f || !(f->path = hm_arena_strdup(&f->arena, name))) {
+		hm_file_free(f);
+		hs_fail(err, HS_EDATA, "%s: out of memory", name);
+		return NULL;
+	}
+	f->source = k == K_TUNING ? HM_SRC_TUNING : k == K_MODULE_TUNING ? HM_SRC_MODULE_TUNING : HM_SRC_HLO_PROTO;
+	r.f = f;
+	if (read_all(&r, k)) {
+		hm_file_free(f);
+		return NULL;
+	}
+	return f;
+}
+
+hm_file *hlo_proto_read(const char *path, int flags, hs_error *err)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	struct stat st;
+	if (fd < 0 || fstat(fd, &st) != 0) {
+		hs_fail(err, HS_EDATA, "%s: cannot read: %s", path, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return NULL;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		close(fd);
+		hs_fail(err, HS_EDATA, "%s: not a regular file", path);
+		return NULL;
+	}
+	size_t n = (size_t)st.st_size;
+	if (n == 0) {
+		close(fd);
+		hs_fail(err, HS_EDATA, "%s: empty file", path);
+		return NULL;
+	}
+	void *m = mmap(NULL, n, PROT_READ, MAP_PRIVATE, fd, 0);
+	close(fd);
+	if (m == MAP_FAILED) {
+		hs_fail(err, HS_EDATA, "%s: cannot read: %s", path, strerror(errno));
+		return NULL;
+	}
+	hm_file *f = hlo_proto_read_mem(m, n, path, flags, err);
+	munmap(m, n);
+	return f;
+}
