@@ -257,7 +257,7 @@ static void conv_layout(conv *c, const Xla__LayoutProto *l, hm_shape *s)
 		return;
 	sb o = {0};
 	for (size_t i = 0; i < l->n_tiles; i++) {
-		sb_put(&o, "T(");
+		sb_put(&o, "%s(", i ? "" : "T");
 		sb_ints(&o, ",", l->tiles[i]->dimensions, l->tiles[i]->n_dimensions);
 		sb_put(&o, ")");
 	}
