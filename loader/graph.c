@@ -745,13 +745,12 @@ static int finite_chunk(void *ctx, const npy_header *h, const void *elems, uint6
 
 int graph_check_file(const char *path, hs_error *err)
 {
+	graph_src how = graph_source_of(path);
+	if ((how != GRAPH_SRC_NPZ && how != GRAPH_SRC_MISSING) || (how == GRAPH_SRC_MISSING && strchr(path, '#')))
+		return graph_check_hlo(path, err);
 	hs_graph *g = graph_open(path, err);
 	if (!g)
 		return -1;
-	if (!g->path || graph_source_of(path) != GRAPH_SRC_NPZ) {
-		graph_free(g); /* HLO inputs were checked whole by graph_open */
-		return 0;
-	}
 	npz *a = npz_open(path, err);
 	if (!a) {
 		graph_free(g);

@@ -154,6 +154,13 @@ void graph_free(hs_graph *g);
  * (graph_attach_hlo adds the real one). */
 hs_graph *graph_from_arrays(struct hf_arrays *a, const char *path, const char *name, hs_error *err);
 
+/* The HLO behind a path (FILE, FILE#N, FILE#NAME): reads FILE, a protobuf
+ * or HLO text (by content), and sets *module to the module the path names
+ * (as graph_open picks it), or to -1 when FILE holds several modules and the
+ * path names none.  NULL for an .npz (HS_EUSAGE) or a bad file.  Free the
+ * result with hm_file_free(). */
+struct hm_file *graph_read_hlo(const char *path, int *module, hs_error *err);
+
 /* Gives g the real HLO structure of module `module` of f (which g takes
  * over, also on failure).  The module's node count must be g's. */
 int graph_attach_hlo(hs_graph *g, struct hm_file *f, int module, hs_error *err);

@@ -23,7 +23,11 @@ hs_graph *graph_open_npz(const char *path, hs_error *err);
 int graph_derive_hlo(hs_graph *g, hs_error *err);
 void graph_free_hlo(hs_graph *g);
 
+/* graph_check_file for an HLO input: every module it holds (or the one
+ * FILE#N names) featurizes and passes the array validators. */
+int graph_check_hlo(const char *path, hs_error *err);
+
 /* An HLO file of either kind (proto or text, by content). */
-hm_file *graph_read_hlo(const char *path, int proto_flags, hs_error *err);
+hm_file *graph_read_hlo_file(const char *path, int proto_flags, hs_error *err);
 
 #endif

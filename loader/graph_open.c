@@ -42,7 +42,7 @@ graph_src graph_source_of(const char *path)
 	return GRAPH_SRC_TEXT;
 }
 
-hm_file *graph_read_hlo(const char *path, int proto_flags, hs_error *err)
+hm_file *graph_read_hlo_file(const char *path, int proto_flags, hs_error *err)
 {
 	if (graph_source_of(path) == GRAPH_SRC_TEXT) {
 		if (!hlo_text_read) {
@@ -112,9 +112,31 @@ static char *stem(const char *path)
 	return strndup(b, n);
 }
 
+hm_file *graph_read_hlo(const char *path, int *module, hs_error *err)
+{
+	char *file;
+	const char *sel;
+	*module = -1;
+	if (split_selector(path, &file, &sel, err))
+		return NULL;
+	graph_src src = graph_source_of(file);
+	hm_file *f = NULL;
+	if (src == GRAPH_SRC_NPZ || src == GRAPH_SRC_MISSING)
+		hs_fail(err, src == GRAPH_SRC_NPZ ? HS_EUSAGE : HS_EDATA, "%s: %s", file,
+			src == GRAPH_SRC_NPZ ? "an .npz, not an HLO module" : "cannot read");
+	else
+		f = graph_read_hlo_file(file, 0, err);
+	if (f && (sel || f->n_modules == 1) && (*module = pick_module(f, file, sel, err)) < 0) {
+		hm_file_free(f);
+		f = NULL;
+	}
+	free(file);
+	return f;
+}
+
 static hs_graph *open_hlo(const char *path, const char *file, const char *sel, hs_error *err)
 {
-	hm_file *f = graph_read_hlo(file, 0, err);
+	hm_file *f = graph_read_hlo_file(file, 0, err);
 	if (!f)
 		return NULL;
 	int i = pick_module(f, file, sel, err);
@@ -251,4 +273,27 @@ hs_graph *graph_open(const char *path, hs_error *err)
 	}
 	free(file);
 	return g;
+}
+
+int graph_check_hlo(const char *path, hs_error *err)
+{
+	int module;
+	hm_file *f = graph_read_hlo(path, &module, err);
+	if (!f)
+		return -1;
+	int rc = 0;
+	for (int i = module < 0 ? 0 : module; i < (module < 0 ? f->n_modules : module + 1) && !rc; i++) {
+		hf_arrays a;
+		rc = hf_featurize(&f->modules[i], f->tuning ? f->tuning[i] : NULL, hf_kind(f, i), 0, &a, err);
+		if (rc) {
+			hs_error_prefix(err, "%s: module '%s'", f->path, f->modules[i].name);
+			break;
+		}
+		hs_graph *g = graph_from_arrays(&a, path, f->modules[i].name, err);
+		hf_arrays_free(&a);
+		rc = g ? 0 : -1;
+		graph_free(g);
+	}
+	hm_file_free(f);
+	return rc;
 }

@@ -342,3 +342,40 @@ int hf_featurize(const hm_module *m, const hm_tuning *t, hs_kind kind, int flags
 		hf_arrays_free(out);
 	return rc;
 }
+
+static void *dup_mem(const void *p, size_t n, int *failed)
+{
+	if (!p)
+		return NULL;
+	void *d = malloc(n ? n : 1);
+	if (!d) {
+		*failed = 1;
+		return NULL;
+	}
+	if (n)
+		memcpy(d, p, n);
+	return d;
+}
+
+int hf_arrays_copy(const hf_arrays *a, hf_arrays *out, hs_error *err)
+{
+	int failed = 0;
+	size_t nn = (size_t)a->n_nodes, nc = (size_t)a->n_configs;
+	*out = *a;
+	out->node_opcode = dup_mem(a->node_opcode, nn, &failed);
+	out->node_feat = dup_mem(a->node_feat, nn * HLO_NODE_FEATURES * sizeof(float), &failed);
+	out->edge_index = dup_mem(a->edge_index, (size_t)a->n_edges * sizeof *a->edge_index, &failed);
+	out->node_splits = dup_mem(a->node_splits, (size_t)a->n_splits * sizeof(int64_t), &failed);
+	out->config_runtime = dup_mem(a->config_runtime, nc * sizeof(int64_t), &failed);
+	out->config_runtime_normalizers = dup_mem(a->config_runtime_normalizers, nc * sizeof(int64_t), &failed);
+	out->config_feat = dup_mem(a->config_feat, nc * HLO_TILE_CONFIG_FEATURES * sizeof(float), &failed);
+	out->node_config_ids = dup_mem(a->node_config_ids, (size_t)a->n_cfg_nodes * sizeof(int64_t), &failed);
+	out->node_config_feat = dup_mem(a->node_config_feat,
+					nc * (size_t)a->n_cfg_nodes * HLO_LAYOUT_CONFIG_FEATURES * sizeof(float),
+					&failed);
+	if (failed) {
+		hf_arrays_free(out);
+		return hs_fail(err, HS_EDATA, "out of memory");
+	}
+	return 0;
+}

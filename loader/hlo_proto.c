@@ -43,7 +43,7 @@ static int first_field(const uint8_t *b, size_t start, size_t end, uint32_t numb
 {
 	size_t pos = start;
 	while (pos < end) {
-		if (pbwire_next(b, &pos, end, out, 0, "", NULL))
+		if (pbwire_next(b, &pos, end, out, 0, NULL, NULL))
 			return -1;
 		if (out->number == number)
 			return 0;
@@ -476,7 +476,7 @@ static int collect(rd *r, size_t start, size_t end, uint32_t number, pbwire_fiel
 	size_t pos = start, count = 0, cap = 0;
 	pbwire_field f, *v = NULL;
 	while (pos < end) {
-		if (pbwire_next(r->b, &pos, end, &f, 0, "", r->err)) {
+		if (pbwire_next(r->b, &pos, end, &f, 0, NULL, r->err)) {
 			free(v);
 			return -1;
 		}
@@ -545,7 +545,7 @@ static int read_module(rd *r, const pbwire_field *slices, size_t n_slices, hm_mo
 		size_t pos = slices[s].start, end = slices[s].start + slices[s].len;
 		pbwire_field f;
 		while (pos < end) {
-			if (pbwire_next(r->b, &pos, end, &f, 0, "", r->err))
+			if (pbwire_next(r->b, &pos, end, &f, 0, NULL, r->err))
 				return -1;
 			if (f.number == 1 && f.wire == PB_LEN)
 				m->name = hm_arena_strndup(a, (const char *)r->b + f.start, f.len);
@@ -677,7 +677,7 @@ static int read_module_tuning(rd *r, size_t start, size_t end, hm_module *m, hm_
 	if (read_module(r, mods, n_mods, m))
 		goto out;
 	for (pos = start; pos < end;) {
-		if (pbwire_next(r->b, &pos, end, &f, 0, "", r->err))
+		if (pbwire_next(r->b, &pos, end, &f, 0, NULL, r->err))
 			goto out;
 		if (f.number == 4)
 			n_ids += pbwire_varints(r->b, &f, NULL);
@@ -695,7 +695,7 @@ static int read_module_tuning(rd *r, size_t start, size_t end, hm_module *m, hm_
 	if (n_ids && !(t->config_index_to_node = hm_arena_array(a, n_ids, sizeof(int64_t))))
 		goto nomem;
 	for (pos = start; pos < end;) {
-		if (pbwire_next(r->b, &pos, end, &f, 0, "", r->err))
+		if (pbwire_next(r->b, &pos, end, &f, 0, NULL, r->err))
 			goto out;
 		if (f.number == 4)
 			t->n_config_nodes += (int)pbwire_varints(r->b, &f,

@@ -1,6 +1,7 @@
 /* pbwire.c - protobuf wire format: framing and a validating walk. */
 #include "pbwire.h"
 
+#include <stdio.h>
 #include <string.h>
 
 int pbwire_varint(const uint8_t *b, size_t *pos, size_t end, uint64_t *v)
@@ -31,9 +32,22 @@ static int varint_fail(int rc, size_t at, size_t end, size_t base, const char *w
 		       at + base, item, what, end + base);
 }
 
-int pbwire_next(const uint8_t *b, size_t *pos, size_t end, pbwire_field *f, size_t base,
-		const char *what, hs_error *err)
+/* "field 3 (xla.HloModuleProto.computations)" or "field 9 in xla.Foo". */
+static const char *field_name(char *buf, size_t cap, uint32_t number, const ProtobufCMessageDescriptor *d)
 {
+	const ProtobufCFieldDescriptor *fd = d ? protobuf_c_message_descriptor_get_field(d, number) : NULL;
+	if (fd)
+		snprintf(buf, cap, "field %u (%s.%s)", number, d->name, fd->name);
+	else
+		snprintf(buf, cap, "field %u in %s", number, d ? d->name : "the message");
+	return buf;
+}
+
+int pbwire_next(const uint8_t *b, size_t *pos, size_t end, pbwire_field *f, size_t base,
+		const ProtobufCMessageDescriptor *d, hs_error *err)
+{
+	const char *what = d ? d->name : "the message";
+	char fname[160];
 	size_t at = *pos, p = at;
 	uint64_t tag, v;
 	int rc = pbwire_varint(b, &p, end, &tag);
@@ -57,8 +71,8 @@ int pbwire_next(const uint8_t *b, size_t *pos, size_t end, pbwire_field *f, size
 	case PB_FIXED32: {
 		size_t n = f->wire == PB_FIXED64 ? 8 : 4;
 		if (end - p < n)
-			return hs_fail(err, HS_EDATA, "byte %zu: %zu-byte value of field %u in %s runs past the end of the message (byte %zu)",
-				       p + base, n, f->number, what, end + base);
+			return hs_fail(err, HS_EDATA, "byte %zu: the %zu-byte value of %s runs past the end of the message (byte %zu)",
+				       p + base, n, field_name(fname, sizeof fname, f->number, d), end + base);
 		v = 0;
 		for (size_t i = 0; i < n; i++)
 			v |= (uint64_t)b[p + i] << (8 * i);
@@ -70,20 +84,20 @@ int pbwire_next(const uint8_t *b, size_t *pos, size_t end, pbwire_field *f, size
 		if ((rc = pbwire_varint(b, &p, end, &v)))
 			return varint_fail(rc, p, end, base, what, "a length prefix", err);
 		if (v > end - p)
-			return hs_fail(err, HS_EDATA,
-				       "byte %zu: field %u in %s claims %llu bytes, past the end of the message (byte %zu)",
-				       at + base, f->number, what, (unsigned long long)v, end + base);
+			return hs_fail(err, HS_EDATA, "byte %zu: %s claims %llu bytes, past the end of the message (byte %zu)",
+				       at + base, field_name(fname, sizeof fname, f->number, d), (unsigned long long)v,
+				       end + base);
 		f->start = p;
 		f->len = (size_t)v;
 		p += (size_t)v;
 		break;
 	case 3:
 	case 4:
-		return hs_fail(err, HS_EDATA, "byte %zu: field %u in %s uses wire type %d (a group), which is not supported",
-			       at + base, f->number, what, f->wire);
+		return hs_fail(err, HS_EDATA, "byte %zu: %s uses wire type %d (a group), which is not supported",
+			       at + base, field_name(fname, sizeof fname, f->number, d), f->wire);
 	default:
-		return hs_fail(err, HS_EDATA, "byte %zu: field %u in %s has wire type %d, which does not exist",
-			       at + base, f->number, what, f->wire);
+		return hs_fail(err, HS_EDATA, "byte %zu: %s has wire type %d, which does not exist", at + base,
+			       field_name(fname, sizeof fname, f->number, d), f->wire);
 	}
 	*pos = p;
 	return 0;
@@ -177,7 +191,7 @@ static int walk_msg(walk *w, size_t start, size_t end, const ProtobufCMessageDes
 	if (grow(w, d->sizeof_message, start))
 		return -1;
 	while (pos < end) {
-		if (pbwire_next(w->b, &pos, end, &f, w->base, d->name, w->err))
+		if (pbwire_next(w->b, &pos, end, &f, w->base, d, w->err))
 			return -1;
 		const ProtobufCFieldDescriptor *fd = protobuf_c_message_descriptor_get_field(d, f.number);
 		if (!fd)

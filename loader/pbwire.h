@@ -47,10 +47,11 @@ typedef struct pbwire_field {
 int pbwire_varint(const uint8_t *b, size_t *pos, size_t end, uint64_t *v);
 
 /* Reads the field at *pos and advances past it.  Returns 0, or -1 with a
- * message in err (offset + base) when the field is malformed.  `what` names
- * the enclosing message for the message. */
+ * message in err (offset + base) when the field is malformed.  d, the
+ * enclosing message's type, names it and the field in messages (may be
+ * NULL). */
 int pbwire_next(const uint8_t *b, size_t *pos, size_t end, pbwire_field *f, size_t base,
-		const char *what, hs_error *err);
+		const ProtobufCMessageDescriptor *d, hs_error *err);
 
 /* Validates b[start, end) as a message of type d (see above).  `skip`, when
  * not 0, is a field number of the top message whose payloads are checked

@@ -234,11 +234,224 @@ static void test_graph_names(void)
 	CHECK("module index out of range is refused", !g && strstr(err.msg, "no module '15'"));
 }
 
+/* ---- hostile modules, built with protobuf-c ---------------------------- */
+
+typedef struct tmod {
+	Xla__HloModuleProto m;
+	Xla__HloComputationProto c[2], *cp[2];
+	Xla__HloInstructionProto in[6], *ip[6];
+	Xla__ShapeProto shape;
+	int64_t ops_add[2], ops_reduce[2], called_reduce[1], called_add[1];
+} tmod;
+
+static void instr(Xla__HloInstructionProto *p, const char *name, const char *op, int64_t id,
+		  Xla__ShapeProto *shape)
+{
+	xla__hlo_instruction_proto__init(p);
+	p->name = (char *)name;
+	p->opcode = (char *)op;
+	p->has_id = 1;
+	p->id = id;
+	p->shape = shape;
+}
+
+/* add(p0, p1) in computation "add" (id 1); reduce(x, init) calling it in
+ * "main" (id 2), the entry. */
+static void tmod_init(tmod *t)
+{
+	memset(t, 0, sizeof *t);
+	xla__shape_proto__init(&t->shape);
+	t->shape.has_element_type = 1;
+	t->shape.element_type = 11;
+	instr(&t->in[0], "p0", "parameter", 10, &t->shape);
+	instr(&t->in[1], "p1", "parameter", 11, &t->shape);
+	instr(&t->in[2], "add.12", "add", 12, &t->shape);
+	t->ops_add[0] = 10, t->ops_add[1] = 11;
+	t->in[2].n_operand_ids = 2, t->in[2].operand_ids = t->ops_add;
+	instr(&t->in[3], "x", "parameter", 20, &t->shape);
+	instr(&t->in[4], "init", "constant", 21, &t->shape);
+	instr(&t->in[5], "reduce.22", "reduce", 22, &t->shape);
+	t->ops_reduce[0] = 20, t->ops_reduce[1] = 21;
+	t->in[5].n_operand_ids = 2, t->in[5].operand_ids = t->ops_reduce;
+	t->called_reduce[0] = 1;
+	t->in[5].n_called_computation_ids = 1, t->in[5].called_computation_ids = t->called_reduce;
+	for (int i = 0; i < 6; i++)
+		t->ip[i] = &t->in[i];
+	for (int c = 0; c < 2; c++) {
+		xla__hlo_computation_proto__init(&t->c[c]);
+		t->c[c].name = c ? "main" : "add";
+		t->c[c].has_id = t->c[c].has_root_id = 1;
+		t->c[c].id = c + 1;
+		t->c[c].root_id = c ? 22 : 12;
+		t->c[c].n_instructions = 3;
+		t->c[c].instructions = &t->ip[3 * c];
+		t->cp[c] = &t->c[c];
+	}
+	xla__hlo_module_proto__init(&t->m);
+	t->m.name = "tiny";
+	t->m.n_computations = 2;
+	t->m.computations = t->cp;
+	t->m.has_entry_computation_id = 1;
+	t->m.entry_computation_id = 2;
+}
+
+/* Reads the packed module; returns 1 when it fails with a message holding
+ * `want` (NULL: when it reads). */
+static int reads(const tmod *t, const char *want, hs_error *err)
+{
+	size_t n = xla__hlo_module_proto__get_packed_size(&t->m);
+	uint8_t *buf = malloc(n);
+	xla__hlo_module_proto__pack(&t->m, buf);
+	hm_file *f = hlo_proto_read_mem(buf, n, "t.pb", 0, err);
+	free(buf);
+	int ok = want ? !f && err->status == HS_EDATA && strstr(err->msg, want) && strstr(err->msg, "t.pb")
+		      : f != NULL;
+	if (!ok)
+		printf("  got: %s\n", f ? "(read)" : err->msg);
+	hm_file_free(f);
+	return ok;
+}
+
+static void test_semantic(void)
+{
+	hs_error err = {0};
+	tmod t;
+	tmod_init(&t);
+	CHECK("tiny module reads", reads(&t, NULL, &err));
+	tmod_init(&t);
+	t.in[4].name = "p0";
+	CHECK("a name used twice", reads(&t, "instruction name 'p0' is used twice", &err));
+	tmod_init(&t);
+	t.ops_reduce[1] = 99;
+	CHECK("an operand naming nothing", reads(&t, "'reduce.22': operand id 99 names no instruction", &err));
+	tmod_init(&t);
+	t.in[2].n_called_computation_ids = 1, t.in[2].called_computation_ids = t.called_add;
+	t.called_add[0] = 1;
+	CHECK("a computation calling itself", reads(&t, "computation 'add' calls itself", &err));
+	tmod_init(&t);
+	t.in[2].n_called_computation_ids = 1, t.in[2].called_computation_ids = t.called_add;
+	t.called_add[0] = 2;
+	CHECK("a call cycle", reads(&t, "cycle", &err));
+	tmod_init(&t);
+	t.c[1].root_id = 12;
+	CHECK("a root in another computation", reads(&t, "computation 'main': root id 12 is not one of its instructions (it is 'add.12')", &err));
+	tmod_init(&t);
+	t.c[1].has_root_id = 0;
+	CHECK("no root id", reads(&t, "root id 0", &err));
+	tmod_init(&t);
+	t.in[4].id = 20;
+	CHECK("an id used twice", reads(&t, "instruction id 20 is used twice", &err));
+	tmod_init(&t);
+	t.m.entry_computation_id = 7;
+	CHECK("an entry naming nothing", reads(&t, "entry computation id 7", &err));
+	tmod_init(&t);
+	t.called_reduce[0] = 9;
+	CHECK("a called computation naming nothing", reads(&t, "called computation id 9 names no computation", &err));
+	tmod_init(&t);
+	t.ops_add[0] = 12;
+	CHECK("an operand naming itself", reads(&t, "'add.12' names itself", &err));
+	tmod_init(&t);
+	t.c[0].n_instructions = 0;
+	CHECK("an empty computation", reads(&t, "computation 'add' has no instructions", &err));
+	tmod_init(&t);
+	t.c[1].name = "add";
+	CHECK("a computation name used twice", reads(&t, "computation name 'add' is used twice", &err));
+
+	/* Huge dimensions are recorded, never allocated by. */
+	tmod_init(&t);
+	int64_t huge[1] = {17179869184LL};
+	t.shape.n_dimensions = 1, t.shape.dimensions = huge;
+	t.shape.element_type = 2;
+	size_t n = xla__hlo_module_proto__get_packed_size(&t.m);
+	uint8_t *buf = malloc(n);
+	xla__hlo_module_proto__pack(&t.m, buf);
+	hm_file *f = hlo_proto_read_mem(buf, n, "huge.pb", 0, &err);
+	free(buf);
+	hf_arrays a;
+	int rc = f ? hf_featurize(&f->modules[0], NULL, HS_KIND_LAYOUT, 0, &a, &err) : -1;
+	CHECK("s8[17179869184] reads and featurizes", rc == 0 && a.node_feat[21] == 17179869184.0f &&
+							  a.node_feat[27] == 17179869184.0f);
+	char text[64];
+	if (f)
+		hm_shape_text(&f->modules[0].comps[0].instrs[0].shape, text, sizeof text);
+	CHECK("s8[17179869184] shape text", f && strcmp(text, "s8[17179869184]") == 0);
+	if (rc == 0)
+		hf_arrays_free(&a);
+	hm_file_free(f);
+}
+
+/* Appends tag, varint length and payload to b at *n. */
+static void wrap(uint8_t *b, size_t *n, uint8_t tag, const uint8_t *payload, size_t len)
+{
+	b[(*n)++] = tag;
+	size_t v = len;
+	do {
+		b[(*n)++] = (uint8_t)((v & 0x7f) | (v > 0x7f ? 0x80 : 0));
+		v >>= 7;
+	} while (v);
+	memmove(b + *n, payload, len);
+	*n += len;
+}
+
+static int fails_with(const uint8_t *b, size_t n, const char *want)
+{
+	hs_error err = {0};
+	hm_file *f = hlo_proto_read_mem(b, n, "w.pb", 0, &err);
+	int ok = !f && strstr(err.msg, want) != NULL && strstr(err.msg, "w.pb") != NULL;
+	if (!ok)
+		printf("  got: %s\n", f ? "(read)" : err.msg);
+	hm_file_free(f);
+	return ok;
+}
+
+static void test_wire(void)
+{
+	static const uint8_t past_end[] = {0x0a, 0x05, 'a', 'b'};
+	CHECK("a length prefix past the end", fails_with(past_end, sizeof past_end, "byte 0: field 1 (xla.HloModuleProto.name) claims 5 bytes"));
+	static const uint8_t wrong_wire[] = {0x1a, 0x02, 0x08, 0x01};
+	CHECK("a wrong wire type, with its field name",
+	      fails_with(wrong_wire, sizeof wrong_wire, "byte 2: field 1 (xla.HloComputationProto.name) has wire type 0"));
+	static const uint8_t group[] = {0x0a, 0x01, 'm', 0x1b};
+	CHECK("a group", fails_with(group, sizeof group, "byte 3: field 3 (xla.HloModuleProto.computations) uses wire type 3"));
+	static const uint8_t long_varint[] = {0x0a, 0x01, 'm', 0x28, 0xff, 0xff, 0xff, 0xff, 0xff,
+					      0xff, 0xff, 0xff, 0xff, 0xff, 0x01};
+	CHECK("a varint longer than 10 bytes", fails_with(long_varint, sizeof long_varint, "longer than 10 bytes"));
+	static const uint8_t cut_tag[] = {0x0a, 0x01, 'm', 0x80};
+	CHECK("a tag cut short", fails_with(cut_tag, sizeof cut_tag, "byte 3: a field tag"));
+
+	/* Shapes nested 150 deep: refused where the limit is crossed. */
+	enum { DEPTH = 150 };
+	uint8_t *shape = malloc(16 * DEPTH + 64), *tmp = malloc(16 * DEPTH + 64);
+	size_t ns = 0;
+	shape[ns++] = 0x10, shape[ns++] = 11;                       /* element_type F32 */
+	for (int d = 0; d < DEPTH; d++) {                           /* (that,) */
+		size_t k = 0;
+		tmp[k++] = 0x10, tmp[k++] = 13;                     /* element_type TUPLE */
+		wrap(tmp, &k, 0x22, shape, ns);                     /* tuple_shapes */
+		memcpy(shape, tmp, k);
+		ns = k;
+	}
+	uint8_t *ins = malloc(ns + 16), *comp = malloc(ns + 32), *mod = malloc(ns + 64);
+	size_t ni = 0, nc = 0, nm = 0;
+	wrap(ins, &ni, 0x1a, shape, ns);                            /* instruction.shape */
+	wrap(comp, &nc, 0x12, ins, ni);                             /* computation.instructions */
+	mod[nm++] = 0x0a, mod[nm++] = 0x01, mod[nm++] = 'm';        /* module.name */
+	wrap(mod, &nm, 0x1a, comp, nc);                             /* module.computations */
+	CHECK("shapes nested 150 deep", fails_with(mod, nm, "nested more than 100 deep"));
+	free(shape);
+	free(tmp);
+	free(ins);
+	free(comp);
+	free(mod);
+}
+
 int main(void)
 {
 	test_reference();
 	test_bare_module();
 	test_derived_structure();
 	test_graph_names();
+	test_semantic();
+	test_wire();
 	T_DONE();
 }
