@@ -4,6 +4,7 @@
  * modules converts into a folder, one <module name>.npz each.  Every file
  * is written to a temporary name and renamed into place. */
 #include <errno.h>
+#include <malloc.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,60 +36,60 @@ static const char help_text[] =
 	"\n"
 	"Exit status: 0 written, 1 bad usage, 2 bad input data.\n";
 
-/* Writes the arrays as numpy's savez_compressed would, in the dataset's
- * dtypes and order. */
-static int write_npz(const char *out, const hf_arrays *a, hs_error *err)
+/* Adds the arrays in the dataset's dtypes and order, as numpy's
+ * savez_compressed would write them. */
+static int add_arrays(npz_writer *w, const hf_arrays *a, hs_error *err)
 {
-	npz_writer *w = npz_writer_open(out, 1, err);
-	if (!w)
-		return -1;
 	int64_t nn = a->n_nodes, nc = a->n_configs, nk = a->n_cfg_nodes;
 	int64_t feat[2] = {nn, HLO_NODE_FEATURES}, ops[1] = {nn}, edges[2] = {a->n_edges, 2};
 	int64_t cf[2] = {nc, HLO_TILE_CONFIG_FEATURES}, rt[1] = {nc}, ids[1] = {nk};
 	int64_t ncf[3] = {nc, nk, HLO_LAYOUT_CONFIG_FEATURES}, splits[2] = {1, a->n_splits};
-	int rc = npz_writer_add(w, "node_feat", NPY_F4, 2, feat, a->node_feat, err) ||
-		 npz_writer_add(w, "node_opcode", NPY_U1, 1, ops, a->node_opcode, err) ||
-		 npz_writer_add(w, "edge_index", NPY_I8, 2, edges, a->edge_index, err);
-	if (!rc && a->kind == HS_KIND_TILE)
-		rc = npz_writer_add(w, "config_feat", NPY_F4, 2, cf, a->config_feat, err) ||
-		     npz_writer_add(w, "config_runtime", NPY_I8, 1, rt, a->config_runtime, err) ||
-		     npz_writer_add(w, "config_runtime_normalizers", NPY_I8, 1, rt,
-				    a->config_runtime_normalizers, err);
-	else if (!rc)
-		rc = npz_writer_add(w, "node_config_feat", NPY_F4, 3, ncf, a->node_config_feat, err) ||
-		     npz_writer_add(w, "node_config_ids", NPY_I8, 1, ids, a->node_config_ids, err) ||
-		     npz_writer_add(w, "config_runtime", NPY_I8, 1, rt, a->config_runtime, err) ||
-		     npz_writer_add(w, "node_splits", NPY_I8, 2, splits, a->node_splits, err);
-	if (rc) {
-		npz_writer_abort(w);
+	if (npz_writer_add(w, "node_feat", NPY_F4, 2, feat, a->node_feat, err) ||
+	    npz_writer_add(w, "node_opcode", NPY_U1, 1, ops, a->node_opcode, err) ||
+	    npz_writer_add(w, "edge_index", NPY_I8, 2, edges, a->edge_index, err))
 		return -1;
-	}
-	return npz_writer_finish(w, err);
+	if (a->kind == HS_KIND_TILE)
+		return npz_writer_add(w, "config_feat", NPY_F4, 2, cf, a->config_feat, err) ||
+		       npz_writer_add(w, "config_runtime", NPY_I8, 1, rt, a->config_runtime, err) ||
+		       npz_writer_add(w, "config_runtime_normalizers", NPY_I8, 1, rt,
+				      a->config_runtime_normalizers, err) ? -1 : 0;
+	return npz_writer_add(w, "node_config_feat", NPY_F4, 3, ncf, a->node_config_feat, err) ||
+	       npz_writer_add(w, "node_config_ids", NPY_I8, 1, ids, a->node_config_ids, err) ||
+	       npz_writer_add(w, "config_runtime", NPY_I8, 1, rt, a->config_runtime, err) ||
+	       npz_writer_add(w, "node_splits", NPY_I8, 2, splits, a->node_splits, err) ? -1 : 0;
 }
 
-/* Featurizes module i, checks the arrays as graph_open would check the
- * file, and writes it. */
+/* Featurizes module i and writes it to a temporary file, then checks the
+ * arrays as graph_open would check the file (the check takes the arrays
+ * over: no copy) and renames the file into place only when they pass. */
 static int convert_module(const hm_file *f, int i, const char *out, hs_error *err)
 {
-	hf_arrays a, copy;
+	hf_arrays a;
 	const hm_module *m = &f->modules[i];
 	if (hf_featurize(m, f->tuning ? f->tuning[i] : NULL, hf_kind(f, i), 0, &a, err)) {
 		hs_error_prefix(err, "%s: module '%s'", f->path, m->name);
 		return -1;
 	}
-	int rc = hf_arrays_copy(&a, &copy, err);
-	if (!rc) {
-		hs_graph *g = graph_from_arrays(&copy, f->path, m->name, err);
-		hf_arrays_free(&copy);
-		rc = g ? 0 : -1;
-		graph_free(g);
+	const char *note = a.note;
+	npz_writer *w = npz_writer_open(out, 1, err);
+	if (!w || add_arrays(w, &a, err)) {
+		if (w)
+			npz_writer_abort(w);
+		hf_arrays_free(&a);
+		return -1;
 	}
-	if (!rc)
-		rc = write_npz(out, &a, err);
-	if (!rc && a.note)
-		fprintf(stderr, "hloscope convert: note: module '%s': %s\n", m->name, a.note);
+	hs_graph *g = graph_from_arrays(&a, f->path, m->name, err);
 	hf_arrays_free(&a);
-	return rc;
+	if (!g) {
+		npz_writer_abort(w);
+		return -1;
+	}
+	graph_free(g);
+	if (npz_writer_finish(w, err))
+		return -1;
+	if (note)
+		fprintf(stderr, "hloscope convert: note: module '%s': %s\n", m->name, note);
+	return 0;
 }
 
 /* DIR/<name>.npz, the name made safe for a file name. */
@@ -162,6 +163,11 @@ int cmd_convert(int argc, char **argv)
 		return cli_usage_error("convert", "needs an input file");
 	if (!out)
 		return cli_usage_error("convert", "needs -o OUT.npz (or -o DIR)");
+	/* Big buffers come and go (decoded arrays, npz members, compressed
+	 * output): keep freed memory for the next one instead of returning it
+	 * to the kernel and faulting fresh pages in again. */
+	mallopt(M_MMAP_THRESHOLD, 256 << 20);
+	mallopt(M_TRIM_THRESHOLD, 512 << 20);
 	hs_error err = {0};
 	int module;
 	hm_file *f = graph_read_hlo(in, &module, &err);

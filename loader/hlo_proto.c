@@ -21,6 +21,72 @@
 
 typedef enum kind { K_UNKNOWN, K_TUNING, K_MODULE_TUNING, K_HLO_PROTO, K_MODULE } kind;
 
+/* protobuf-c's allocations for one unpacked message: bumped out of a
+ * buffer that is reused for the next message (unpacking a run or a
+ * computation makes thousands of small allocations, freed all at once). */
+typedef struct scratch {
+	unsigned char *buf;
+	size_t cap, used, high;  /* high: what the last message needed */
+	void **extra;            /* allocations that did not fit, freed at reset */
+	size_t n_extra, cap_extra;
+} scratch;
+
+static void *scratch_alloc(void *data, size_t size)
+{
+	scratch *s = data;
+	size_t need = (size + 15) & ~(size_t)15;
+	if (need < size)
+		return NULL;
+	s->high += need;
+	if (s->cap - s->used >= need) {
+		void *p = s->buf + s->used;
+		s->used += need;
+		return p;
+	}
+	if (s->n_extra == s->cap_extra) {
+		size_t cap = s->cap_extra ? 2 * s->cap_extra : 64;
+		void **e = realloc(s->extra, cap * sizeof *e);
+		if (!e)
+			return NULL;
+		s->extra = e;
+		s->cap_extra = cap;
+	}
+	void *p = malloc(size);
+	if (p)
+		s->extra[s->n_extra++] = p;
+	return p;
+}
+
+static void scratch_free(void *data, void *p)
+{
+	(void)data;
+	(void)p; /* released by scratch_reset */
+}
+
+/* Releases one message's allocations; grows the buffer to what it needed. */
+static void scratch_reset(scratch *s)
+{
+	for (size_t i = 0; i < s->n_extra; i++)
+		free(s->extra[i]);
+	s->n_extra = 0;
+	if (s->high > s->cap && s->high <= (64u << 20)) {
+		unsigned char *b = malloc(s->high);
+		if (b) {
+			free(s->buf);
+			s->buf = b;
+			s->cap = s->high;
+		}
+	}
+	s->used = s->high = 0;
+}
+
+static void scratch_done(scratch *s)
+{
+	scratch_reset(s);
+	free(s->buf);
+	free(s->extra);
+}
+
 typedef struct rd {
 	const uint8_t *b;
 	size_t n;
@@ -28,6 +94,8 @@ typedef struct rd {
 	hm_file *f;
 	int flags;
 	hs_error *err;
+	scratch sc;
+	ProtobufCAllocator alloc;
 } rd;
 
 static int oom(rd *r)
@@ -82,8 +150,11 @@ static kind sniff(const uint8_t *b, size_t n)
 			return K_MODULE_TUNING;
 		if (!has_field(b, n, 3))
 			return K_MODULE_TUNING;
-		/* Field 3: runs (ModuleTuningData) or a buffer assignment (HloProto). */
-		if (pbwire_walk(b, 0, n, &tpu_graphs__module_tuning_data__descriptor, 1, 0, NULL) == 0)
+		/* Field 3: runs (ModuleTuningData) or a buffer assignment (HloProto):
+		 * the first one decides. */
+		pbwire_field r;
+		if (first_field(b, 0, n, 3, &r) == 0 && r.wire == PB_LEN &&
+		    pbwire_walk(b, r.start, r.start + r.len, &tpu_graphs__config_profile__descriptor, 0, 0, NULL) == 0)
 			return K_MODULE_TUNING;
 		return K_HLO_PROTO;
 	}
@@ -498,39 +569,52 @@ static int collect(rd *r, size_t start, size_t end, uint32_t number, pbwire_fiel
 	return 0;
 }
 
+/* A computation, its fields framed here and each instruction unpacked by
+ * protobuf-c on its own (so the decoded form of one instruction at a time
+ * is in memory, in the reused scratch buffer). */
 static int read_computation(rd *r, const pbwire_field *slice, hm_comp *cp)
 {
-	Xla__HloComputationProto *p =
-		xla__hlo_computation_proto__unpack(NULL, slice->len, r->b + slice->start);
-	if (!p)
-		return hs_fail(r->err, HS_EDATA, "%s: byte %zu: protobuf-c could not decode this computation (out of memory?)",
-			       r->name, slice->at);
 	conv c = {&r->f->arena, 0, NULL};
-	int rc = 0;
-	cp->name = hm_arena_strdup(c.a, p->name ? p->name : "");
-	cp->id = p->has_id ? p->id : 0;
-	cp->root_id = p->has_root_id ? p->root_id : 0;
-	if (p->n_instructions > INT_MAX) {
-		rc = hs_fail(r->err, HS_EDATA, "%s: byte %zu: computation with %zu instructions", r->name,
-			     slice->at, p->n_instructions);
-		goto out;
+	size_t pos, end = slice->start + slice->len, n = 0;
+	pbwire_field f;
+	cp->id = cp->root_id = 0;
+	for (pos = slice->start; pos < end;) {
+		if (pbwire_next(r->b, &pos, end, &f, 0, NULL, r->err))
+			return -1;
+		if (f.number == 1 && f.wire == PB_LEN)
+			cp->name = hm_arena_strndup(c.a, (const char *)r->b + f.start, f.len);
+		else if (f.number == 2 && f.wire == PB_LEN)
+			n++;
+		else if (f.number == 5 && f.wire == PB_VARINT)
+			cp->id = (int64_t)f.value;
+		else if (f.number == 6 && f.wire == PB_VARINT)
+			cp->root_id = (int64_t)f.value;
 	}
-	cp->n_instrs = (int)p->n_instructions;
-	cp->instrs = hm_arena_array(c.a, p->n_instructions ? p->n_instructions : 1, sizeof *cp->instrs);
-	if (!cp->name || !cp->instrs) {
-		rc = oom(r);
-		goto out;
+	if (!cp->name && !(cp->name = hm_arena_strdup(c.a, "")))
+		return oom(r);
+	if (n > INT_MAX)
+		return hs_fail(r->err, HS_EDATA, "%s: byte %zu: computation with %zu instructions", r->name,
+			       slice->at, n);
+	if (!(cp->instrs = hm_arena_array(c.a, n ? n : 1, sizeof *cp->instrs)))
+		return oom(r);
+	for (pos = slice->start; pos < end;) {
+		if (pbwire_next(r->b, &pos, end, &f, 0, NULL, r->err))
+			return -1;
+		if (f.number != 2 || f.wire != PB_LEN)
+			continue;
+		Xla__HloInstructionProto *p = xla__hlo_instruction_proto__unpack(&r->alloc, f.len, r->b + f.start);
+		if (!p)
+			return hs_fail(r->err, HS_EDATA, "%s: byte %zu: protobuf-c could not decode this instruction (out of memory?)",
+				       r->name, f.at);
+		conv_instr(&c, p, &cp->instrs[cp->n_instrs++]);
+		scratch_reset(&r->sc); /* frees p */
+		if (c.failed)
+			return oom(r);
+		if (c.bad)
+			return hs_fail(r->err, HS_EDATA, "%s: byte %zu: computation '%s': %s has more than %d entries",
+				       r->name, f.at, cp->name, c.bad, INT_MAX);
 	}
-	for (size_t i = 0; i < p->n_instructions && !c.failed && !c.bad; i++)
-		conv_instr(&c, p->instructions[i], &cp->instrs[i]);
-	if (c.failed)
-		rc = oom(r);
-	else if (c.bad)
-		rc = hs_fail(r->err, HS_EDATA, "%s: byte %zu: computation '%s': %s has more than %d entries",
-			     r->name, slice->at, cp->name, c.bad, INT_MAX);
-out:
-	xla__hlo_computation_proto__free_unpacked(p, NULL);
-	return rc;
+	return 0;
 }
 
 /* A module from every occurrence of it (protobuf merges repeated
@@ -630,7 +714,7 @@ static void conv_layout_config(conv *c, const TpuGraphs__LayoutConfig *l, hm_run
 
 static int read_run(rd *r, const pbwire_field *slice, hm_run *run)
 {
-	TpuGraphs__ConfigProfile *p = tpu_graphs__config_profile__unpack(NULL, slice->len, r->b + slice->start);
+	TpuGraphs__ConfigProfile *p = tpu_graphs__config_profile__unpack(&r->alloc, slice->len, r->b + slice->start);
 	if (!p)
 		return hs_fail(r->err, HS_EDATA, "%s: byte %zu: protobuf-c could not decode this run (out of memory?)",
 			       r->name, slice->at);
@@ -653,7 +737,7 @@ static int read_run(rd *r, const pbwire_field *slice, hm_run *run)
 	run->has_profile = p->profile != NULL;
 	run->compute_time_ns = p->profile && p->profile->has_compute_time_ns ? p->profile->compute_time_ns : 0;
 	run->is_default = p->has_is_default && p->is_default;
-	tpu_graphs__config_profile__free_unpacked(p, NULL);
+	scratch_reset(&r->sc); /* frees p */
 	if (c.failed)
 		return oom(r);
 	if (c.bad)
@@ -784,7 +868,7 @@ static int read_all(rd *r, kind k)
 
 hm_file *hlo_proto_read_mem(const uint8_t *data, size_t n, const char *name, int flags, hs_error *err)
 {
-	rd r = {data, n, name, NULL, flags, err};
+	rd r = {.b = data, .n = n, .name = name, .flags = flags, .err = err};
 	if (n == 0) {
 		hs_fail(err, HS_EDATA, "%s: empty file", name);
 		return NULL;
@@ -805,6 +889,7 @@ hm_file *hlo_proto_read_mem(const uint8_t *data, size_t n, const char *name, int
 		return NULL;
 	}
 	hm_file *f = calloc(1, sizeof *f);
+	r.alloc = (ProtobufCAllocator){scratch_alloc, scratch_free, &r.sc};
 	if (!f || !(f->path = hm_arena_strdup(&f->arena, name))) {
 		hm_file_free(f);
 		hs_fail(err, HS_EDATA, "%s: out of memory", name);
@@ -812,7 +897,9 @@ hm_file *hlo_proto_read_mem(const uint8_t *data, size_t n, const char *name, int
 	}
 	f->source = k == K_TUNING ? HM_SRC_TUNING : k == K_MODULE_TUNING ? HM_SRC_MODULE_TUNING : HM_SRC_HLO_PROTO;
 	r.f = f;
-	if (read_all(&r, k)) {
+	int rc = read_all(&r, k);
+	scratch_done(&r.sc);
+	if (rc) {
 		hm_file_free(f);
 		return NULL;
 	}

@@ -79,6 +79,33 @@ with np.load(os.path.join(out, "bare.npz"), allow_pickle=False) as a, np.load(k2
           str({k: a[k].shape for k in a.files}))
 EOF
 
+# ---- layout and tile runs, HloProto (tests/fixtures/make_hlo_protos.py) ----
+if "$PY" tests/fixtures/make_hlo_protos.py "$BARE" "$T/fx" >"$T/gen.log" 2>&1; then
+	for k in layout hloproto tile; do
+		expect_status 0 "convert crafted $k.pb" "$HLOSCOPE" convert "$T/fx/$k.pb" -o "$T/fx/$k.npz"
+	done
+	"$PY" - "$T/fx" "$(ls "$REF"/op_tuning_data.02.*.npz)" <<'EOF2'
+import os, sys
+import numpy as np
+d, k2 = sys.argv[1], sys.argv[2]
+def check(name, cond, why=""):
+    print(("PASS %s" % name) if cond else ("FAIL %s: %s" % (name, why)))
+for k in ["layout", "tile"]:
+    with np.load(os.path.join(d, k + ".npz")) as a, np.load(os.path.join(d, k + ".want.npz")) as w:
+        for n in w.files:
+            check("%s runs: %s follows the rules" % (k, n),
+                  a[n].dtype == w[n].dtype and a[n].shape == w[n].shape and np.array_equal(a[n], w[n]),
+                  "%s%s %s vs %s%s %s" % (a[n].dtype, a[n].shape, a[n].ravel()[:8], w[n].dtype, w[n].shape, w[n].ravel()[:8]))
+with np.load(os.path.join(d, "hloproto.npz")) as a, np.load(k2) as b:
+    check("HloProto wrapper: node arrays = kernel 02's",
+          all(np.array_equal(a[n], b[n]) for n in ["node_opcode", "node_feat", "edge_index"]))
+EOF2
+	grep -q "no kept run is marked is_default" "$T/err" && ok "tile without a default run: a note" ||
+		bad "tile note" "$(cat "$T/err")"
+else
+	bad "make_hlo_protos.py" "$(tail -3 "$T/gen.log" | tr '\n' '|')"
+fi
+
 # ---- the converted files open like any dataset file ----
 expect_status 0 "check the converted folder" "$HLOSCOPE" check "$T/all"
 expect_status 0 "info --json on a converted kernel" "$HLOSCOPE" info --json "$T/all/fusion.261.npz"
