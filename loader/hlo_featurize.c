@@ -302,9 +302,46 @@ static int layout_configs(const hm_tuning *t, hf_arrays *out, hs_error *err)
 	return 0;
 }
 
+/* Exact opcode names -> learned ids (hlo_opcode_id is linear and also takes
+ * other spellings); built per call, 121 names. */
+typedef struct opcode_map {
+	const char *name[256];
+	uint8_t id[256];
+} opcode_map;
+
+static unsigned name_hash(const char *s)
+{
+	unsigned h = 2166136261u;
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 16777619u;
+	return h;
+}
+
+static void opcode_map_init(opcode_map *om)
+{
+	memset(om->name, 0, sizeof om->name);
+	for (int id = 1; id <= HLO_MAX_OPCODE; id++) {
+		const char *n = hlo_opcode_name(id);
+		unsigned h = name_hash(n) & 255;
+		while (om->name[h])
+			h = (h + 1) & 255;
+		om->name[h] = n;
+		om->id[h] = (uint8_t)id;
+	}
+}
+
+static uint8_t opcode_map_get(const opcode_map *om, const char *name)
+{
+	for (unsigned h = name_hash(name) & 255; om->name[h]; h = (h + 1) & 255)
+		if (strcmp(om->name[h], name) == 0)
+			return om->id[h];
+	return 0;
+}
+
 int hf_featurize(const hm_module *m, const hm_tuning *t, hs_kind kind, int flags, hf_arrays *out,
 		 hs_error *err)
 {
+	opcode_map om;
 	memset(out, 0, sizeof *out);
 	out->kind = kind;
 	if (!m->index)
@@ -318,12 +355,10 @@ int hf_featurize(const hm_module *m, const hm_tuning *t, hs_kind kind, int flags
 		hf_arrays_free(out);
 		return hs_fail(err, HS_EDATA, "out of memory for %lld nodes", (long long)n);
 	}
+	opcode_map_init(&om);
 	for (int64_t v = 0; v < n; v++) {
 		const hm_instr *in = hm_instr_at(m, v);
-		/* The learned names exactly (hlo_opcode_id also takes other spellings). */
-		int id = hlo_opcode_id(in->opcode);
-		out->node_opcode[v] = id > 0 && id <= HLO_MAX_OPCODE && strcmp(hlo_opcode_name(id), in->opcode) == 0
-					      ? (uint8_t)id : 0;
+		out->node_opcode[v] = opcode_map_get(&om, in->opcode);
 		if (out->node_feat)
 			hf_node_features(in, out->node_feat + (size_t)v * HLO_NODE_FEATURES);
 	}

@@ -21,6 +21,10 @@
  * F8E4M3B11FNUZ 23, F8E5M2FNUZ 24, F8E4M3FNUZ 25, ...).  hm_element_type_*
  * map them to the names HLO text writes.
  *
+ * Every reader finishes each module with hm_module_check(), which refuses
+ * what is wrong by meaning and builds the id index the lookups and the
+ * featurizer use.
+ *
  * Ownership: everything a module holds (strings, arrays, nested shapes)
  * lives in the file's arena and is released at once by hm_file_free().
  * Pointers into a module stay valid until then; nothing in it is freed
@@ -155,7 +159,8 @@ typedef struct hm_instr {
 typedef struct hm_comp {
 	char *name;
 	int64_t id;
-	int64_t root_id;           /* id of the ROOT instruction */
+	int64_t root_id;           /* id of the ROOT instruction (a proto without
+	                            * root_id says 0, as XLA's default) */
 	int is_entry;
 	int n_instrs;
 	hm_instr *instrs;          /* [n_instrs] in order */
@@ -165,7 +170,7 @@ typedef struct hm_module {
 	char *name;
 	int64_t id;
 	char *entry_name;          /* NULL when the source did not say */
-	int64_t entry_id;
+	int64_t entry_id;          /* HM_NONE when the source did not say */
 	int n_comps;
 	hm_comp *comps;            /* [n_comps] in the source's order */
 	int64_t n_instrs;          /* over all computations */

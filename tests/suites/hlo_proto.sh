@@ -138,6 +138,25 @@ grep -q "#N" "$T/err" && grep -q "#NAME" "$T/err" && ok "the message says how to
 expect_status 0 "query on FILE#N" "$HLOSCOPE" query "$PB#2" 'count by opcode'
 expect_status 0 "check on a TuningData checks every module" "$HLOSCOPE" check "$PB"
 
+# ---- an .npz takes the names of its raw twin (pb/ beside npz/) ----
+mkdir -p "$T/tree/npz/tile/xla/train" "$T/tree/pb/tile/xla/train"
+cp "$T/all/fusion.261.npz" "$T/tree/npz/tile/xla/train/k2.npz"
+cp "$BARE" "$T/tree/pb/tile/xla/train/k2.pb"
+cp "$T/all/fusion.232.npz" "$T/tree/npz/tile/xla/train/other.npz"
+cp "$BARE" "$T/tree/pb/tile/xla/train/other.pb"
+"$HLOSCOPE" info --json "$T/tree/npz/tile/xla/train/k2.npz" >"$T/twin.json" 2>"$T/err"
+"$HLOSCOPE" info --json "$T/tree/npz/tile/xla/train/other.npz" >"$T/other.json" 2>>"$T/err"
+"$PY" - "$T/twin.json" "$T/other.json" <<'EOF'
+import json, sys
+a, b = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+def check(name, cond, j):
+    print(("PASS %s" % name) if cond else ("FAIL %s: %r" % (name, j)))
+check("an .npz with its raw twin has real names", a.get("names") == "real" and
+      a.get("module") == "fusion.261" and "warning" not in a, a)
+check("a twin that disagrees: derived names and a warning", b.get("names") == "derived" and
+      "differ" in b.get("warning", ""), b)
+EOF
+
 # ---- usage and data errors ----
 expect_status 0 "convert --help" "$HLOSCOPE" convert --help
 grep -q "usage: hloscope convert" "$T/out" && ok "convert --help prints the usage" || bad "convert --help" "$(head -3 "$T/out")"
