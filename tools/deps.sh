@@ -2,7 +2,7 @@
 # Installs the Debian packages hloscope needs to build, test and benchmark.
 # As root it runs apt-get; otherwise it prints the exact command and stops.
 PKGS="gcc make pkg-config libncurses-dev libgraphviz-dev graphviz zlib1g-dev
-libisal-dev libreadline-dev python3-numpy tmux imagemagick clang"
+libisal-dev libreadline-dev libprotobuf-c-dev protobuf-c-compiler python3-numpy tmux imagemagick clang"
 
 missing=""
 for p in $PKGS; do
