@@ -112,6 +112,31 @@ static char *stem(const char *path)
 	return strndup(b, n);
 }
 
+/* Reads FILE for the module SEL names (NULL: the file's only module, or -1
+ * in *module when it holds several).  A selected module of a TuningData is
+ * read alone. */
+static hm_file *read_module_of(const char *file, const char *sel, int *module, hs_error *err)
+{
+	hm_file *f;
+	*module = -1;
+	if (sel && graph_source_of(file) == GRAPH_SRC_PROTO) {
+		f = hlo_proto_read_sel(file, sel, 0, err);
+		if (f && f->total > f->n_modules) {
+			*module = 0;
+			return f;
+		}
+	} else {
+		f = graph_read_hlo_file(file, 0, err);
+	}
+	if (!f || (!sel && f->n_modules > 1))
+		return f;
+	if ((*module = pick_module(f, file, sel, err)) < 0) {
+		hm_file_free(f);
+		return NULL;
+	}
+	return f;
+}
+
 hm_file *graph_read_hlo(const char *path, int *module, hs_error *err)
 {
 	char *file;
@@ -125,22 +150,19 @@ hm_file *graph_read_hlo(const char *path, int *module, hs_error *err)
 		hs_fail(err, src == GRAPH_SRC_NPZ ? HS_EUSAGE : HS_EDATA, "%s: %s", file,
 			src == GRAPH_SRC_NPZ ? "an .npz, not an HLO module" : "cannot read");
 	else
-		f = graph_read_hlo_file(file, 0, err);
-	if (f && (sel || f->n_modules == 1) && (*module = pick_module(f, file, sel, err)) < 0) {
-		hm_file_free(f);
-		f = NULL;
-	}
+		f = read_module_of(file, sel, module, err);
 	free(file);
 	return f;
 }
 
 static hs_graph *open_hlo(const char *path, const char *file, const char *sel, hs_error *err)
 {
-	hm_file *f = graph_read_hlo_file(file, 0, err);
+	int i;
+	hm_file *f = read_module_of(file, sel, &i, err);
 	if (!f)
 		return NULL;
-	int i = pick_module(f, file, sel, err);
 	if (i < 0) {
+		pick_module(f, file, NULL, err); /* says how to pick one */
 		hm_file_free(f);
 		return NULL;
 	}

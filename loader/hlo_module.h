@@ -226,6 +226,10 @@ typedef struct hm_file {
 	int n_modules;
 	hm_module *modules;        /* [n_modules] */
 	hm_tuning **tuning;        /* [n_modules]; entries NULL without tuning data */
+	int total;                 /* modules in the file, when a reader read only
+	                            * one by selection (hlo_proto_read_sel) */
+	int selected;              /* then: the file's index of modules[0]; both
+	                            * mean something only when total > n_modules */
 	hm_arena arena;            /* owns everything above */
 } hm_file;
 

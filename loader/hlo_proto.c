@@ -96,6 +96,7 @@ typedef struct rd {
 	hs_error *err;
 	scratch sc;
 	ProtobufCAllocator alloc;
+	const char *sel;       /* read only this module of a TuningData, or NULL */
 } rd;
 
 static int oom(rd *r)
@@ -821,6 +822,31 @@ static const ProtobufCMessageDescriptor *descriptor_of(kind k)
 	}
 }
 
+/* The module name of a ModuleTuningData item, framed without decoding. */
+static int item_name_is(const rd *r, const pbwire_field *item, const char *name)
+{
+	pbwire_field m, nm;
+	if (first_field(r->b, item->start, item->start + item->len, 1, &m) || m.wire != PB_LEN ||
+	    first_field(r->b, m.start, m.start + m.len, 1, &nm) || nm.wire != PB_LEN)
+		return *name == '\0';
+	return strlen(name) == nm.len && memcmp(r->b + nm.start, name, nm.len) == 0;
+}
+
+/* Which item r->sel names: "N" (0-based) or a module name; -1 with an error. */
+static int select_item(rd *r, const pbwire_field *items, size_t n)
+{
+	const char *sel = r->sel;
+	int digits = *sel != '\0' && strlen(sel) < 10;
+	for (const char *p = sel; *p; p++)
+		digits &= *p >= '0' && *p <= '9';
+	if (digits && strtol(sel, NULL, 10) < (long)n)
+		return (int)strtol(sel, NULL, 10);
+	for (size_t i = 0; i < n; i++)
+		if (item_name_is(r, &items[i], sel))
+			return (int)i;
+	return hs_fail(r->err, HS_EUSAGE, "%s has no module '%s' (modules 0..%zu)", r->name, sel, n - 1);
+}
+
 static int read_all(rd *r, kind k)
 {
 	hm_file *f = r->f;
@@ -847,7 +873,22 @@ static int read_all(rd *r, kind k)
 		free(items);
 		return oom(r);
 	}
-	if (k == K_TUNING) {
+	f->total = (int)(k == K_HLO_PROTO ? 1 : n);
+	f->selected = -1;
+	if (k == K_TUNING && r->sel) {
+		int i = select_item(r, items, n);
+		if (i < 0 || pbwire_walk(r->b, items[i].start, items[i].start + items[i].len,
+					 &tpu_graphs__module_tuning_data__descriptor, 0, 0, r->err)) {
+			if (i >= 0)
+				hs_error_prefix(r->err, "%s", r->name);
+			free(items);
+			return -1;
+		}
+		f->selected = i;
+		f->n_modules = 1;
+		rc = read_module_tuning(r, items[i].start, items[i].start + items[i].len, &f->modules[0],
+					&f->tuning[0]);
+	} else if (k == K_TUNING) {
 		for (size_t i = 0; i < n && !rc; i++, f->n_modules++)
 			rc = read_module_tuning(r, items[i].start, items[i].start + items[i].len, &f->modules[i],
 						&f->tuning[i]);
@@ -866,9 +907,10 @@ static int read_all(rd *r, kind k)
 	return rc;
 }
 
-hm_file *hlo_proto_read_mem(const uint8_t *data, size_t n, const char *name, int flags, hs_error *err)
+static hm_file *read_mem(const uint8_t *data, size_t n, const char *name, const char *sel, int flags,
+			 hs_error *err)
 {
-	rd r = {.b = data, .n = n, .name = name, .flags = flags, .err = err};
+	rd r = {.b = data, .n = n, .name = name, .flags = flags, .err = err, .sel = sel};
 	if (n == 0) {
 		hs_fail(err, HS_EDATA, "%s: empty file", name);
 		return NULL;
@@ -883,8 +925,9 @@ hm_file *hlo_proto_read_mem(const uint8_t *data, size_t n, const char *name, int
 			hs_error_prefix(err, "%s", name);
 		return NULL;
 	}
+	/* A selected module of a TuningData is walked alone (read_all). */
 	uint32_t skip = (flags & HLO_PROTO_NO_RUNS) && k == K_MODULE_TUNING ? 3 : 0;
-	if (pbwire_walk(data, 0, n, descriptor_of(k), skip, 0, err)) {
+	if (!(sel && k == K_TUNING) && pbwire_walk(data, 0, n, descriptor_of(k), skip, 0, err)) {
 		hs_error_prefix(err, "%s", name);
 		return NULL;
 	}
@@ -906,7 +949,12 @@ hm_file *hlo_proto_read_mem(const uint8_t *data, size_t n, const char *name, int
 	return f;
 }
 
-hm_file *hlo_proto_read(const char *path, int flags, hs_error *err)
+hm_file *hlo_proto_read_mem(const uint8_t *data, size_t n, const char *name, int flags, hs_error *err)
+{
+	return read_mem(data, n, name, NULL, flags, err);
+}
+
+hm_file *hlo_proto_read_sel(const char *path, const char *sel, int flags, hs_error *err)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	struct stat st;
@@ -933,7 +981,12 @@ hm_file *hlo_proto_read(const char *path, int flags, hs_error *err)
 		hs_fail(err, HS_EDATA, "%s: cannot read: %s", path, strerror(errno));
 		return NULL;
 	}
-	hm_file *f = hlo_proto_read_mem(m, n, path, flags, err);
+	hm_file *f = read_mem(m, n, path, sel, flags, err);
 	munmap(m, n);
 	return f;
+}
+
+hm_file *hlo_proto_read(const char *path, int flags, hs_error *err)
+{
+	return hlo_proto_read_sel(path, NULL, flags, err);
 }

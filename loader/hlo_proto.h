@@ -39,6 +39,13 @@ enum {
 
 /* Reads a protobuf file (mapped, not copied). */
 hm_file *hlo_proto_read(const char *path, int flags, hs_error *err);
+/* Reads only the module that `sel` names in a TuningData: "N" (0-based) or a
+ * module name (HS_EUSAGE when it names none).  Only that module is
+ * validated and decoded, so opening one kernel of a large collection costs
+ * that kernel.  The file then holds one module; f->selected is its index in
+ * the file, f->total the file's module count.  Other files are read whole
+ * (sel is left to the caller). */
+hm_file *hlo_proto_read_sel(const char *path, const char *sel, int flags, hs_error *err);
 /* The same on bytes in memory; `name` is used in messages and as the path. */
 hm_file *hlo_proto_read_mem(const uint8_t *data, size_t n, const char *name, int flags,
 			    hs_error *err);

@@ -445,6 +445,50 @@ static void test_wire(void)
 	free(mod);
 }
 
+/* One module of a TuningData is read (and validated) alone. */
+static void test_select(void)
+{
+	const char *pb = data_file("hlo/tpu_op_fusion.261.HloModuleProto.pb");
+	hs_error err = {0};
+	if (!pb)
+		return;
+	FILE *in = fopen(pb, "rb");
+	static uint8_t mod[1 << 16];
+	size_t n = in ? fread(mod, 1, sizeof mod, in) : 0;
+	if (in)
+		fclose(in);
+	/* TuningData { modules { module <mod> }, modules { <damaged> } } */
+	static uint8_t mtd[1 << 16], td[1 << 17];
+	size_t nm = 0, nt = 0;
+	wrap(mtd, &nm, 0x0a, mod, n);
+	wrap(td, &nt, 0x0a, mtd, nm);
+	static const uint8_t damaged[] = {0x0a, 0x05, 'a'};
+	wrap(td, &nt, 0x0a, damaged, sizeof damaged);
+	char path[] = "/tmp/hs-test-select.XXXXXX";
+	int fd = mkstemp(path);
+	if (fd < 0 || write(fd, td, nt) != (ssize_t)nt) {
+		CHECK("temp file for select", 0);
+		return;
+	}
+	close(fd);
+	hm_file *f = hlo_proto_read_sel(path, "0", 0, &err);
+	CHECK("select #0 of a TuningData whose #1 is damaged",
+	      f && f->n_modules == 1 && f->total == 2 && f->selected == 0 &&
+	      strcmp(f->modules[0].name, "fusion.261") == 0);
+	hm_file_free(f);
+	f = hlo_proto_read_sel(path, "fusion.261", 0, &err);
+	CHECK("select by name", f && f->selected == 0);
+	hm_file_free(f);
+	f = hlo_proto_read_sel(path, "1", 0, &err);
+	CHECK("select the damaged module: refused with its byte offset", !f && strstr(err.msg, "byte ") &&
+									      strstr(err.msg, "claims 5 bytes"));
+	f = hlo_proto_read(path, 0, &err);
+	CHECK("the whole file: refused", !f && strstr(err.msg, "byte "));
+	f = hlo_proto_read_sel(path, "nope", 0, &err);
+	CHECK("select a name that is not there", !f && err.status == HS_EUSAGE && strstr(err.msg, "no module 'nope'"));
+	unlink(path);
+}
+
 int main(void)
 {
 	test_reference();
@@ -453,5 +497,6 @@ int main(void)
 	test_graph_names();
 	test_semantic();
 	test_wire();
+	test_select();
 	T_DONE();
 }
