@@ -15,12 +15,20 @@
 #include "hlo_featurize.h"
 #include "hlo_proto.h"
 
-/* The HLO text parser (loader/hlo_text.c, written beside this reader).
- * Declared weak until it is merged: a build without it says so instead of
- * failing to link.  NOTE for the merge: include "hlo_text.h" and drop this
- * declaration (a weak reference does not pull hlo_text.o out of the
- * library). */
+/* The HLO text parser (loader/hlo_text.c, hlo_text_read), written beside
+ * this reader.  When its header is in the tree it is used as any module;
+ * until then a weak declaration lets this build run without it and say so
+ * (a weak reference alone would not pull hlo_text.o out of the library,
+ * hence the header test rather than the weak symbol for the real thing). */
+#if defined(__has_include)
+#if __has_include("hlo_text.h")
+#include "hlo_text.h"
+#define HS_HAVE_HLO_TEXT 1
+#endif
+#endif
+#ifndef HS_HAVE_HLO_TEXT
 hm_file *hlo_text_read(const char *path, hs_error *err) __attribute__((weak));
+#endif
 
 graph_src graph_source_of(const char *path)
 {
@@ -45,11 +53,13 @@ graph_src graph_source_of(const char *path)
 hm_file *graph_read_hlo_file(const char *path, int proto_flags, hs_error *err)
 {
 	if (graph_source_of(path) == GRAPH_SRC_TEXT) {
+#ifndef HS_HAVE_HLO_TEXT
 		if (!hlo_text_read) {
 			hs_fail(err, HS_EDATA, "%s: HLO text (or not a file hloscope reads): this build has no HLO text reader",
 				path);
 			return NULL;
 		}
+#endif
 		return hlo_text_read(path, err);
 	}
 	return hlo_proto_read(path, proto_flags, err);
