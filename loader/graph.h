@@ -238,7 +238,8 @@ const char *graph_node_name(const hs_graph *g, int64_t v, char *buf, size_t cap)
 const char *graph_node_opcode_name(const hs_graph *g, int64_t v);
 /* The instruction behind node v, or NULL when names are derived. */
 const struct hm_instr *graph_node_instr(const hs_graph *g, int64_t v);
-/* A node by name ("dot.42", or a derived "convolution.603"); -1 if none. */
+/* A node by name ("dot.42", or a derived "convolution.603"); -1 if none.
+ * Names are unique in their computation: the first node in node order. */
 int64_t graph_find_node(const hs_graph *g, const char *name);
 
 /* Computation c's name: real, "entry" or "computation.K". */

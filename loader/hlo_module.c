@@ -299,18 +299,43 @@ static size_t hash_str(const char *s)
 	return mix(h);
 }
 
-/* Returns the index of an earlier name equal to names(i), or -1; slots is a
- * table of 2^k >= 2n entries filled with -1. */
-static int32_t name_put(int32_t *slots, size_t mask, const char *name, int32_t i,
-			const char *(*name_of)(const void *, int32_t), const void *ctx)
+/* Names used twice: open addressing over indices, keyed by a name and a
+ * scope (computation names: one scope; instruction names: their
+ * computation, as XLA scopes them). */
+typedef struct name_set {
+	int32_t *slots;
+	size_t mask;
+	const char *(*name_of)(const void *ctx, int32_t i);
+	int (*scope_of)(const void *ctx, int32_t i);
+	const void *ctx;
+} name_set;
+
+static int name_set_init(name_set *ns, size_t n)
 {
-	size_t h = hash_str(name) & mask;
-	while (slots[h] >= 0) {
-		if (strcmp(name_of(ctx, slots[h]), name) == 0)
-			return slots[h];
-		h = (h + 1) & mask;
+	size_t cap = 16;
+	while (cap < 2 * n)
+		cap *= 2;
+	ns->slots = malloc(cap * sizeof *ns->slots);
+	if (!ns->slots)
+		return -1;
+	memset(ns->slots, 0xff, cap * sizeof *ns->slots);
+	ns->mask = cap - 1;
+	return 0;
+}
+
+/* Adds i; returns an earlier index with the same name and scope, or -1. */
+static int32_t name_set_put(name_set *ns, int32_t i)
+{
+	const char *name = ns->name_of(ns->ctx, i);
+	int scope = ns->scope_of(ns->ctx, i);
+	size_t h = (hash_str(name) ^ mix((uint64_t)scope)) & ns->mask;
+	while (ns->slots[h] >= 0) {
+		int32_t j = ns->slots[h];
+		if (ns->scope_of(ns->ctx, j) == scope && strcmp(ns->name_of(ns->ctx, j), name) == 0)
+			return j;
+		h = (h + 1) & ns->mask;
 	}
-	slots[h] = i;
+	ns->slots[h] = i;
 	return -1;
 }
 
@@ -319,52 +344,52 @@ static const char *comp_name_of(const void *ctx, int32_t i)
 	return ((const hm_module *)ctx)->comps[i].name;
 }
 
+static int one_scope(const void *ctx, int32_t i)
+{
+	(void)ctx;
+	(void)i;
+	return 0;
+}
+
 static const char *instr_name_of(const void *ctx, int32_t i)
 {
 	return ((hm_instr *const *)ctx)[i]->name;
 }
 
-static int32_t *name_slots(size_t n, size_t *mask)
+static int instr_scope(const void *ctx, int32_t i)
 {
-	size_t cap = 16;
-	while (cap < 2 * n)
-		cap *= 2;
-	int32_t *slots = malloc(cap * sizeof *slots);
-	if (slots)
-		memset(slots, 0xff, cap * sizeof *slots);
-	*mask = cap - 1;
-	return slots;
+	return ((hm_instr *const *)ctx)[i]->comp;
 }
 
+/* Computation names are unique in the module; instruction names in their
+ * computation (XLA's parser scopes them so; XLA itself makes them unique
+ * module-wide when it builds a module, so protos never repeat one). */
 static int check_names(const hm_module *m, hm_instr **at, hs_error *err)
 {
-	size_t mask;
-	int32_t *slots = name_slots((size_t)m->n_comps, &mask);
-	if (!slots)
+	name_set ns = {NULL, 0, comp_name_of, one_scope, m};
+	if (name_set_init(&ns, (size_t)m->n_comps))
 		return hs_fail(err, HS_EDATA, "out of memory");
 	for (int c = 0; c < m->n_comps; c++) {
-		int32_t prev = name_put(slots, mask, m->comps[c].name, c, comp_name_of, m);
+		int32_t prev = name_set_put(&ns, c);
 		if (prev >= 0) {
-			free(slots);
+			free(ns.slots);
 			return hs_fail(err, HS_EDATA, "computation name '%s' is used twice (computations %d and %d)",
 				       m->comps[c].name, prev, c);
 		}
 	}
-	free(slots);
-	slots = name_slots((size_t)m->n_instrs, &mask);
-	if (!slots)
+	free(ns.slots);
+	ns = (name_set){NULL, 0, instr_name_of, instr_scope, at};
+	if (name_set_init(&ns, (size_t)m->n_instrs))
 		return hs_fail(err, HS_EDATA, "out of memory");
 	for (int64_t i = 0; i < m->n_instrs; i++) {
-		int32_t prev = name_put(slots, mask, at[i]->name, (int32_t)i, instr_name_of, at);
+		int32_t prev = name_set_put(&ns, (int32_t)i);
 		if (prev >= 0) {
-			int pc = at[prev]->comp, c = at[i]->comp;
-			free(slots);
-			return hs_fail(err, HS_EDATA,
-				       "instruction name '%s' is used twice (in computations '%s' and '%s')",
-				       at[i]->name, m->comps[pc].name, m->comps[c].name);
+			free(ns.slots);
+			return hs_fail(err, HS_EDATA, "instruction name '%s' is used twice in computation '%s'",
+				       at[i]->name, m->comps[at[i]->comp].name);
 		}
 	}
-	free(slots);
+	free(ns.slots);
 	return 0;
 }
 

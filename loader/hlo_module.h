@@ -250,7 +250,8 @@ int hm_shape_text(const hm_shape *s, char *buf, size_t cap);
 
 /* Checks a module that a reader filled and indexes it; every reader calls
  * it last.  Refuses (HS_EDATA, the message names what is wrong by name):
- * a computation or instruction name used twice, an instruction id used
+ * a computation name used twice, an instruction name used twice in its
+ * computation (XLA scopes them so), an instruction id used
  * twice, an operand or control predecessor id that names no instruction or
  * the instruction itself, a called computation id that names nothing, a
  * computation that calls itself directly or through others, a root id that
