@@ -196,7 +196,7 @@ else
 	# prefix that is all text is read as HLO text).
 	awk '
 	/^OK / { good++; next }
-	/^t[0-9]+\.pb: |^[xv][0-9]+\.pb: / {
+	/^[txv][0-9]+\.pb:/ {
 		if ($0 ~ /byte [0-9]+|module .*:|HLO text|\.pb:[0-9]+:[0-9]+: /) { failed++; next }
 	}
 	{ print "FAIL truncated/flipped .pb: unexpected line: " $0; bad++ }
