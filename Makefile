@@ -125,6 +125,7 @@ $(B)/zlib/loader/inflater.o: loader/inflater.c
 	$(CC) $(BASE_CFLAGS) $(VFLAGS) -UHS_HAVE_ISAL -MMD -MP -c -o $@ $<
 
 $(ZLIB_LIB): $(filter-out $(B)/loader/inflater.o,$(LIB_OBJ)) $(PROTO_OBJ) $(B)/zlib/loader/inflater.o
+	@rm -f $@
 	$(AR) rcs $@ $^
 
 $(B)/tests/hloscope-zlib: $(CLI_OBJ) $(ZLIB_LIB)

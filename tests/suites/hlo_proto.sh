@@ -205,17 +205,3 @@ else
 	n=$(grep -c '^t' "$T/trunc.out")
 	[ "$n" -ge 6000 ] && ok "every truncation refused ($n)" || bad "truncations" "only $n refused"
 fi
-
-# ---- the fuzz target over its seed corpus (no libFuzzer needed) ----
-R="$ROOT/$HLOSCOPE_BUILD/tests/fuzz_replay_hlo_proto"
-if [ ! -x "$R" ]; then
-	bad "fuzz_replay_hlo_proto" "no $R (make units builds it)"
-else
-	"$R" "$ROOT/tests/fuzz/corpus/hlo_proto" >"$T/out" 2>"$T/err"
-	rc=$?
-	if [ "$rc" -eq 0 ] && no_sanitizer_report "$T/err"; then
-		ok "replay the hlo_proto seed corpus: $(cat "$T/out")"
-	else
-		bad "replay the hlo_proto seed corpus" "exit $rc: $(grep -m3 -E 'ERROR|runtime error|SUMMARY' "$T/err" | tr '\n' '|')"
-	fi
-fi
