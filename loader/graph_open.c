@@ -21,8 +21,8 @@
  * (a weak reference alone would not pull hlo_text.o out of the library,
  * hence the header test rather than the weak symbol for the real thing). */
 #if defined(__has_include)
-#if __has_include("hlo_text.h")
-#include "hlo_text.h"
+#if __has_include("loader/hlo_text.h")
+#include "loader/hlo_text.h"
 #define HS_HAVE_HLO_TEXT 1
 #endif
 #endif
