@@ -15,7 +15,7 @@
 
 PREFIX  ?= /usr/local
 CC      ?= cc
-PKGS    := ncursesw libcgraph libgvc zlib readline
+PKGS    := ncursesw libcgraph libgvc zlib readline libprotobuf-c
 PY      ?= /usr/bin/python3
 DATA    ?= $(abspath tests/data/tpugraphs)
 DEMO    ?= demo-data
@@ -60,6 +60,14 @@ B := $(BUILD)/$(V)$(VSUFFIX)
 
 MODULES  := base loader render model synth query tui repl
 LIB_SRC  := $(foreach m,$(MODULES),$(wildcard $(m)/*.c))
+# Protobuf messages: protoc-c writes C into the build folder (never edited,
+# never committed); the objects join the library.
+PROTO_SRC := $(wildcard loader/proto/*.proto)
+GEN      := $(B)/gen
+BASE_CFLAGS += -I$(GEN)
+PROTO_C  := $(PROTO_SRC:loader/proto/%.proto=$(GEN)/loader/proto/%.pb-c.c)
+PROTO_H  := $(PROTO_C:.c=.h)
+PROTO_OBJ := $(PROTO_C:.c=.o)
 CLI_SRC  := $(wildcard cli/*.c)
 UNIT_SRC := $(wildcard tests/unit/test_*.c)
 LIB_OBJ  := $(LIB_SRC:%.c=$(B)/%.o)
@@ -84,10 +92,21 @@ endif
 
 # Rebuilt from scratch: a renamed or removed source must not leave its old
 # object behind in the archive.
-$(B)/libhloscope.a: $(LIB_OBJ)
+$(B)/libhloscope.a: $(LIB_OBJ) $(PROTO_OBJ)
 	@mkdir -p $(@D)
 	@rm -f $@
 	$(AR) rcs $@ $^
+
+# One protoc-c run writes a .pb-c.c and its .pb-c.h (a grouped pattern rule).
+$(GEN)/loader/proto/%.pb-c.c $(GEN)/loader/proto/%.pb-c.h: loader/proto/%.proto $(PROTO_SRC)
+	@mkdir -p $(@D)
+	protoc-c --proto_path=loader/proto --c_out=$(@D) $<
+
+$(PROTO_OBJ): %.o: %.c
+	$(CC) $(BASE_CFLAGS) $(VFLAGS) -MMD -MP -c -o $@ $<
+
+# Sources include the generated headers: make them first.
+$(LIB_OBJ) $(CLI_OBJ) $(UNITS) $(TOOLS) $(REPLAYS): | $(PROTO_H)
 
 $(B)/hloscope: $(CLI_OBJ) $(B)/libhloscope.a
 	$(LINK) -o $@ $(CLI_OBJ) $(B)/libhloscope.a $(LDLIBS)
@@ -124,7 +143,7 @@ $(B)/zlib/loader/inflater.o: loader/inflater.c
 	@mkdir -p $(@D)
 	$(COMPILE) -UHS_HAVE_ISAL -MMD -MP -c -o $@ $<
 
-$(ZLIB_LIB): $(filter-out $(B)/loader/inflater.o,$(LIB_OBJ)) $(B)/zlib/loader/inflater.o
+$(ZLIB_LIB): $(filter-out $(B)/loader/inflater.o,$(LIB_OBJ)) $(PROTO_OBJ) $(B)/zlib/loader/inflater.o
 	@rm -f $@
 	$(AR) rcs $@ $^
 
@@ -145,7 +164,7 @@ endif
 
 units: $(B)/hloscope $(UNITS) $(TOOLS) $(REPLAYS)
 
--include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(UNIT_OBJ:.o=.d) $(REPLAYS:=.d)
+-include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(UNIT_OBJ:.o=.d) $(REPLAYS:=.d) $(PROTO_OBJ:.o=.d)
 
 # The whole suite: once on the release build, once under ASan+UBSan.  The
 # sanitizer build runs while the release suites do (its log is shown if it
@@ -195,13 +214,15 @@ screenshots: hloscope
 # that fails to build fails `make fuzz`.
 FUZZ_DIR  := $(BUILD)/fuzz
 FUZZ_CC   := clang $(BASE_CFLAGS) -Wno-unknown-warning-option -O1 $(CPPFLAGS) $(CFLAGS)
-FUZZ_OBJ  := $(LIB_SRC:%.c=$(FUZZ_DIR)/obj/%.o)
+FUZZ_OBJ  := $(LIB_SRC:%.c=$(FUZZ_DIR)/obj/%.o) $(PROTO_C:%.c=$(FUZZ_DIR)/obj/%.o)
 FUZZ_BINS := $(FUZZ_TARGETS:%=$(FUZZ_DIR)/fuzz_%)
 
 FUZZ_BINS += $(if $(filter isal,$(INFLATE)),$(FUZZ_DIR)/fuzz_npz_zlib)
 
 fuzz: $(FUZZ_BINS)
 	@echo "run e.g.: mkdir -p $(FUZZ_DIR)/new && $(FUZZ_DIR)/fuzz_npz -max_total_time=60 $(FUZZ_DIR)/new tests/fuzz/corpus/npz"
+
+$(FUZZ_OBJ): | $(PROTO_H)
 
 $(FUZZ_DIR)/obj/%.o: %.c
 	@mkdir -p $(@D)

@@ -1,5 +1,5 @@
 /* hloscope check PATH...: decompress and validate every file (a folder: every
- * .npz below it).  Prints "OK FILE" or "FILE: problem" per file; exit 0 when
+ * .npz, .pb and .hlo below it; a file of several modules: every module).  Prints "OK FILE" or "FILE: problem" per file; exit 0 when
  * all are sound, 2 otherwise. */
 #include <dirent.h>
 #include <stdio.h>
@@ -11,15 +11,28 @@
 #include "cli/commands.h"
 #include "loader/graph.h"
 
+static int has_suffix(const char *name, size_t len, const char *suffix)
+{
+	size_t k = strlen(suffix);
+	return len > k && strcmp(name + len - k, suffix) == 0;
+}
+
 /* Checks `path`, recursing into folders in name order; returns problems. */
 static int check_path(const char *path, int depth, int *files)
 {
 	struct stat st;
+	int module = 0; /* FILE#N: one module of a file */
 	if (stat(path, &st) != 0) {
-		printf("%s: cannot open: no such file or folder\n", path);
-		return 1;
+		const char *hash = strrchr(path, '#');
+		char *file = hash ? strndup(path, (size_t)(hash - path)) : NULL;
+		module = file && stat(file, &st) == 0 && S_ISREG(st.st_mode);
+		free(file);
+		if (!module) {
+			printf("%s: cannot open: no such file or folder\n", path);
+			return 1;
+		}
 	}
-	if (!S_ISDIR(st.st_mode)) {
+	if (module || !S_ISDIR(st.st_mode)) {
 		hs_error err = {0};
 		(*files)++;
 		if (graph_check_file(path, &err)) {
@@ -49,7 +62,8 @@ static int check_path(const char *path, int depth, int *files)
 		sprintf(full, "%s/%s", path, de->d_name);
 		struct stat cs;
 		int dir = stat(full, &cs) == 0 && S_ISDIR(cs.st_mode);
-		if (!dir && (len < 4 || strcmp(de->d_name + len - 4, ".npz"))) {
+		if (!dir && !has_suffix(de->d_name, len, ".npz") && !has_suffix(de->d_name, len, ".pb") &&
+		    !has_suffix(de->d_name, len, ".hlo")) {
 			free(full);
 			continue;
 		}

@@ -3,7 +3,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "base/cmp.h"
 #include "base/jsonw.h"
@@ -51,13 +50,21 @@ static int info_file_json(const hs_graph *g)
 
 	jsonw_init(&w, stdout, 1);
 	jsonw_obj_begin(&w);
+	char entry[64];
 	jsonw_key(&w, "file"), jsonw_str(&w, g->path);
 	jsonw_key(&w, "kind"), jsonw_str(&w, graph_kind_name(g->kind));
+	jsonw_key(&w, "module"), jsonw_str(&w, graph_module_name(g));
+	jsonw_key(&w, "entry"), jsonw_str(&w, graph_hcomp_name(g, g->entry, entry, sizeof entry));
 	jsonw_key(&w, "nodes"), jsonw_int(&w, g->n_nodes);
 	jsonw_key(&w, "edges"), jsonw_int(&w, g->n_edges);
 	jsonw_key(&w, "configs"), jsonw_int(&w, g->n_configs);
 	jsonw_key(&w, "configurable_nodes"), jsonw_int(&w, g->n_cfg_nodes);
-	jsonw_key(&w, "computations"), jsonw_int(&w, g->n_comps);
+	jsonw_key(&w, "computations"), jsonw_int(&w, g->n_hcomps);
+	jsonw_key(&w, "splits"), jsonw_int(&w, g->n_comps);
+	jsonw_key(&w, "fusions"), jsonw_int(&w, graph_n_fusions(g));
+	jsonw_key(&w, "names"), jsonw_str(&w, g->module ? "real" : "derived");
+	if (g->warning)
+		jsonw_key(&w, "warning"), jsonw_str(&w, g->warning);
 	jsonw_key(&w, "node_feature_width"), jsonw_int(&w, g->feat_width);
 	jsonw_key(&w, "config_feature_width");
 	jsonw_int(&w, g->kind == HS_KIND_TILE ? g->config_width : g->ncf_width);
@@ -100,11 +107,15 @@ static int info_file_text(const hs_graph *g)
 	struct rt_summary rs;
 	int n = 0;
 
+	char entry[64];
 	printf("file            %s\n", g->path);
 	printf("kind            %s\n", graph_kind_name(g->kind));
+	printf("module          %s%s\n", graph_module_name(g), g->module ? "" : " (names derived from the arrays)");
 	printf("nodes           %lld\n", (long long)g->n_nodes);
 	printf("edges           %lld\n", (long long)g->n_edges);
-	printf("computations    %lld\n", (long long)g->n_comps);
+	printf("computations    %lld (entry %s), %lld fusions\n", (long long)g->n_hcomps,
+	       graph_hcomp_name(g, g->entry, entry, sizeof entry), (long long)graph_n_fusions(g));
+	printf("splits          %lld\n", (long long)g->n_comps);
 	printf("configs         %lld\n", (long long)g->n_configs);
 	if (g->kind == HS_KIND_LAYOUT)
 		printf("configurable    %lld nodes x %d values\n", (long long)g->n_cfg_nodes, g->ncf_width);
@@ -228,13 +239,14 @@ int cmd_info(int argc, char **argv)
 	}
 	if (!path)
 		return cli_usage_error("info", "needs a PATH (a .npz file or a folder)");
-	struct stat st;
-	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+	if (dataset_is_collection(path))
 		return info_folder(path, json);
 	hs_error err = {0};
 	hs_graph *g = graph_open(path, &err);
 	if (!g)
 		return cli_report(&err);
+	if (g->warning && !json)
+		fprintf(stderr, "hloscope: note: %s\n", g->warning);
 	int rc = json ? info_file_json(g) : info_file_text(g);
 	graph_free(g);
 	if (fflush(stdout) != 0) {

@@ -11,6 +11,7 @@
 	X("info", cmd_info, "PATH [--json]", "summary of a graph file or of a dataset folder") \
 	X("dump", cmd_dump, "FILE ARRAY... [--limit N]", "print arrays' values, C order")      \
 	X("check", cmd_check, "PATH...", "decompress and validate everything")                 \
+	X("convert", cmd_convert, "IN -o OUT.npz|DIR", "an HLO module (.pb, HLO text) into a dataset .npz (--help)") \
 	X("synth", cmd_synth, "DIR [--seed N]", "write the synthetic demo dataset")                 \
 	X("train", cmd_train, "PATH... -o MODEL [--epochs N] [--seed S] [--threads N] [--valid PATH]", "train the learned config rankers (layout and tile heads)") \
 	X("eval", cmd_eval, "PATH... [--model MODEL] [--analytic-terms LIST] [--json]", "Kendall tau, OPA and top-k slowdown errors of a model") \

@@ -1,6 +1,7 @@
 /* main.c - hloscope's entry point: dispatches to the subcommands in
  * commands.h.  `hloscope PATH` opens the explorer. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
@@ -53,6 +54,19 @@ const char *cli_command_usage(const char *name)
 	return NULL;
 }
 
+/* FILE#N or FILE#NAME: one module of a file that holds several. */
+static int module_path_exists(const char *arg)
+{
+	const char *hash = strrchr(arg, '#');
+	struct stat st;
+	if (!hash)
+		return 0;
+	char *file = strndup(arg, (size_t)(hash - arg));
+	int ok = file && stat(file, &st) == 0 && S_ISREG(st.st_mode);
+	free(file);
+	return ok;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 2) {
@@ -77,7 +91,7 @@ int main(int argc, char **argv)
 		return cmd_explore(argc - 1, argv + 1);
 
 	struct stat st;
-	if (argv[1][0] != '-' && stat(argv[1], &st) == 0)
+	if (argv[1][0] != '-' && (stat(argv[1], &st) == 0 || module_path_exists(argv[1])))
 		return cmd_explore(argc, argv);
 	fprintf(stderr, "hloscope: '%s' is neither a command nor a file or folder\n", argv[1]);
 	usage(stderr);

@@ -9,6 +9,9 @@
 #include <strings.h>
 #include <sys/stat.h>
 
+#include "graph_impl.h"
+#include "hlo_featurize.h"
+#include "hlo_proto.h"
 #include "npz.h"
 
 /* Deeper folders than this are not entered (a guard, not a real limit). */
@@ -245,10 +248,21 @@ static char *join(const char *a, const char *b)
 	return s;
 }
 
+static int ends_with(const char *name, const char *suffix)
+{
+	size_t n = strlen(name), k = strlen(suffix);
+	return n > k && strcasecmp(name + n - k, suffix) == 0;
+}
+
 static int ends_with_npz(const char *name)
 {
-	size_t n = strlen(name);
-	return n > 4 && strcasecmp(name + n - 4, ".npz") == 0;
+	return ends_with(name, ".npz");
+}
+
+/* HLO files the walk indexes: raw protobufs and HLO text. */
+static int is_hlo_name(const char *name)
+{
+	return ends_with(name, ".pb") || ends_with(name, ".hlo");
 }
 
 /* Remembers a directory; returns 1 when it was entered before (a symlink
@@ -270,17 +284,18 @@ static int seen_before(struct walk *w, const struct stat *st)
 	return 0;
 }
 
-static int add_file(struct walk *w, const char *path, const char *rel, const char *name)
+/* A new entry at the end of the index; path, rel and name are copied. */
+static ds_entry *new_entry(struct walk *w, const char *path, const char *rel, const char *name,
+			   size_t name_len)
 {
 	ds_entry *e;
-	hs_error ferr = {0};
-	size_t n = strlen(name);
-
 	if (w->ix->n == w->cap) {
 		size_t cap = w->cap ? 2 * w->cap : 64;
 		ds_entry *p = realloc(w->ix->entries, cap * sizeof *p);
-		if (!p)
-			return out_of_memory(w);
+		if (!p) {
+			out_of_memory(w);
+			return NULL;
+		}
 		w->ix->entries = p;
 		w->cap = cap;
 	}
@@ -288,14 +303,20 @@ static int add_file(struct walk *w, const char *path, const char *rel, const cha
 	memset(e, 0, sizeof *e);
 	e->path = strdup(path);
 	e->rel = strdup(rel);
-	e->name = strndup(name, n - 4);
+	e->name = strndup(name, name_len);
 	if (!e->path || !e->rel || !e->name) {
 		free(e->path);
 		free(e->rel);
 		free(e->name);
-		return out_of_memory(w);
+		out_of_memory(w);
+		return NULL;
 	}
 	w->ix->n++;
+	return e;
+}
+
+static int classify(struct walk *w, ds_entry *e, const char *path, const char *rel)
+{
 	if (w->real_root) {
 		char *full = join(w->real_root, rel);
 		if (!full)
@@ -305,20 +326,106 @@ static int add_file(struct walk *w, const char *path, const char *rel, const cha
 	} else {
 		dataset_classify_path(path, e);
 	}
+	return 0;
+}
 
-	if (w->index && index_file(e, &ferr)) {
-		/* The entry names the file; keep the place inside it. */
-		const char *msg = ferr.msg;
-		size_t np = strlen(e->path);
-		if (strncmp(msg, e->path, np) == 0 && strncmp(msg + np, ": ", 2) == 0)
-			msg += np + 2;
-		e->error = strdup(*msg ? msg : "could not be read");
-		if (!e->error)
-			return out_of_memory(w);
-		e->nodes = e->edges = e->configs = e->cfg_nodes = 0;
-		e->labeled = 0;
-		e->runtime_min = e->runtime_max = 0;
+/* Keeps the place inside the file of an error about it. */
+static int set_error(struct walk *w, ds_entry *e, const char *file, const hs_error *ferr)
+{
+	const char *msg = ferr->msg;
+	size_t np = strlen(file);
+	if (strncmp(msg, file, np) == 0 && strncmp(msg + np, ": ", 2) == 0)
+		msg += np + 2;
+	e->error = strdup(*msg ? msg : "could not be read");
+	if (!e->error)
+		return out_of_memory(w);
+	e->nodes = e->edges = e->configs = e->cfg_nodes = 0;
+	e->labeled = 0;
+	e->runtime_min = e->runtime_max = 0;
+	return 0;
+}
+
+static int add_file(struct walk *w, const char *path, const char *rel, const char *name)
+{
+	hs_error ferr = {0};
+	ds_entry *e = new_entry(w, path, rel, name, strlen(name) - 4);
+	if (!e || classify(w, e, path, rel))
+		return -1;
+	if (w->index && index_file(e, &ferr))
+		return set_error(w, e, e->path, &ferr);
+	return 0;
+}
+
+/* One module's counts and runtime range, from its featurized arrays. */
+static int index_module(ds_entry *e, const hm_file *f, int i, hs_error *err)
+{
+	hf_arrays a;
+	if (hf_featurize(&f->modules[i], f->tuning ? f->tuning[i] : NULL, hf_kind(f, i), HF_NO_FEATURES, &a,
+			 err)) {
+		hs_error_prefix(err, "module '%s'", f->modules[i].name);
+		return -1;
 	}
+	e->kind = a.kind;
+	e->nodes = a.n_nodes;
+	e->edges = a.n_edges;
+	e->configs = a.n_configs;
+	e->cfg_nodes = a.n_cfg_nodes;
+	e->labeled = 0;
+	for (int64_t c = 0; c < a.n_configs; c++) {
+		double v = (double)a.config_runtime[c];
+		if (a.config_runtime_normalizers)
+			v /= (double)a.config_runtime_normalizers[c];
+		if (c == 0 || v < e->runtime_min)
+			e->runtime_min = v;
+		if (c == 0 || v > e->runtime_max)
+			e->runtime_max = v;
+		e->labeled |= a.config_runtime[c] != 0;
+	}
+	if (!e->labeled)
+		e->runtime_min = e->runtime_max = 0;
+	hf_arrays_free(&a);
+	return 0;
+}
+
+/* A raw protobuf or HLO text: one entry, or one per module (FILE#N, named
+ * after the module) when the file holds several. */
+static int add_hlo_file(struct walk *w, const char *path, const char *rel, const char *name)
+{
+	hs_error ferr = {0};
+	const char *dot = strrchr(name, '.');
+	hm_file *f = graph_read_hlo_file(path, 0, &ferr);
+	if (!f || f->n_modules == 1) {
+		ds_entry *e = new_entry(w, path, rel, name, (size_t)(dot - name));
+		if (!e || classify(w, e, path, rel)) {
+			hm_file_free(f);
+			return -1;
+		}
+		int rc = !f || (w->index && index_module(e, f, 0, &ferr)) ? set_error(w, e, path, &ferr) : 0;
+		hm_file_free(f);
+		return rc;
+	}
+	for (int i = 0; i < f->n_modules; i++) {
+		char *mpath = NULL, *mrel = NULL;
+		if (asprintf(&mpath, "%s#%d", path, i) < 0 || asprintf(&mrel, "%s#%d", rel, i) < 0) {
+			free(mpath);
+			hm_file_free(f);
+			return out_of_memory(w);
+		}
+		const char *mname = f->modules[i].name;
+		ds_entry *e = new_entry(w, mpath, mrel, mname, strlen(mname));
+		free(mpath);
+		free(mrel);
+		if (!e || classify(w, e, path, rel)) {
+			hm_file_free(f);
+			return -1;
+		}
+		hs_error merr = {0};
+		if (w->index && index_module(e, f, i, &merr) && set_error(w, e, path, &merr)) {
+			hm_file_free(f);
+			return -1;
+		}
+	}
+	hm_file_free(f);
 	return 0;
 }
 
@@ -359,6 +466,8 @@ static int walk_dir(struct walk *w, const char *path, const char *rel, int depth
 				rc = walk_dir(w, child, crel, depth + 1);
 		} else if (S_ISREG(st.st_mode) && ends_with_npz(de->d_name)) {
 			rc = add_file(w, child, crel, de->d_name);
+		} else if (S_ISREG(st.st_mode) && is_hlo_name(de->d_name)) {
+			rc = add_hlo_file(w, child, crel, de->d_name);
 		}
 		free(child);
 		free(crel);
@@ -367,9 +476,59 @@ static int walk_dir(struct walk *w, const char *path, const char *rel, int depth
 	return rc;
 }
 
+/* By relative path; the modules of one file (FILE#N) by N. */
 static int cmp_rel(const void *a, const void *b)
 {
-	return strcmp(((const ds_entry *)a)->rel, ((const ds_entry *)b)->rel);
+	const char *x = ((const ds_entry *)a)->rel, *y = ((const ds_entry *)b)->rel;
+	const char *hx = strrchr(x, '#'), *hy = strrchr(y, '#');
+	if (hx && hy && hx - x == hy - y && strncmp(x, y, (size_t)(hx - x)) == 0) {
+		long nx = strtol(hx + 1, NULL, 10), ny = strtol(hy + 1, NULL, 10);
+		if (nx != ny)
+			return nx < ny ? -1 : 1;
+	}
+	return strcmp(x, y);
+}
+
+/* The modules of one file, as an index rooted at the file. */
+static ds_index *scan_modules(const char *file, int index, hs_error *err)
+{
+	struct walk w = {.index = index};
+	const char *base = strrchr(file, '/');
+	base = base ? base + 1 : file;
+	ds_index *ix = calloc(1, sizeof *ix);
+	if (!ix || !(ix->root = strdup(file))) {
+		free(ix);
+		hs_fail(err, HS_ENOMEM, "%s: out of memory", file);
+		return NULL;
+	}
+	w.ix = ix;
+	w.err = err;
+	if (add_hlo_file(&w, file, base, base)) {
+		dataset_free(ix);
+		return NULL;
+	}
+	if (ix->n < 2) {
+		hs_fail(err, HS_EUSAGE, "%s: not a folder%s", file,
+			ix->n && ix->entries[0].error ? "" : " (a file of one module: open it directly)");
+		dataset_free(ix);
+		return NULL;
+	}
+	return ix;
+}
+
+int dataset_is_collection(const char *path)
+{
+	struct stat st;
+	if (stat(path, &st) != 0)
+		return 0;
+	if (S_ISDIR(st.st_mode))
+		return 1;
+	if (!S_ISREG(st.st_mode) || graph_source_of(path) == GRAPH_SRC_NPZ)
+		return 0;
+	hm_file *f = graph_read_hlo_file(path, HLO_PROTO_NO_RUNS, NULL);
+	int several = f && f->n_modules > 1;
+	hm_file_free(f);
+	return several;
 }
 
 static ds_index *scan(const char *dir, int index, hs_error *err)
@@ -388,6 +547,8 @@ static ds_index *scan(const char *dir, int index, hs_error *err)
 		hs_fail(err, HS_EDATA, "%s: cannot read folder: %s", dir, strerror(errno));
 		return NULL;
 	}
+	if (S_ISREG(st.st_mode) && graph_source_of(dir) != GRAPH_SRC_NPZ)
+		return scan_modules(dir, index, err);
 	if (!S_ISDIR(st.st_mode)) {
 		hs_fail(err, HS_EUSAGE, "%s: not a folder", dir);
 		return NULL;

@@ -1,9 +1,14 @@
-/* dataset.h - an index of the .npz graphs under a folder.
+/* dataset.h - an index of the graphs under a folder, or of the modules of
+ * one file.
  *
  * Works on the official npz/{tile,layout}/{xla,nlp}/{default,random}/
- * {train,valid,test} tree and on any folder of .npz files.  Building the
- * index reads only the .npy headers (shapes) and the small runtime arrays,
- * never node_config_feat's data.
+ * {train,valid,test} tree (and its raw pb/ twin), on any folder of .npz,
+ * .pb or .hlo files, and on one file holding several modules (a TuningData
+ * .pb).  For an .npz, building the index reads only the .npy headers
+ * (shapes) and the small runtime arrays, never node_config_feat's data; a
+ * .pb or .hlo file is read and featurized (without node features).  A file
+ * of several modules gives one entry per module: path and rel "FILE#N",
+ * name the module's name.
  *
  * Ownership: dataset_scan() returns an index freed by dataset_free().
  */
@@ -19,7 +24,8 @@
 typedef struct ds_entry {
 	char *path;          /* full path */
 	char *rel;           /* path relative to the scanned folder */
-	char *name;          /* file name without ".npz" */
+	char *name;          /* file name without ".npz" (".pb", ".hlo"); a
+	                      * module's name for an entry "FILE#N" */
 	hs_kind kind;
 	char collection[16]; /* "xla", "nlp" or "" when the path does not say */
 	char search[16];     /* "default", "random" or "" */
@@ -39,7 +45,7 @@ typedef struct ds_index {
 	size_t n;
 } ds_index;
 
-/* Scans `dir` recursively for *.npz files (any case), following symbolic
+/* Scans `dir` recursively for *.npz, *.pb and *.hlo files (any case), following symbolic
  * links but entering each folder once (so link loops end), skipping hidden
  * files and folders (names starting with '.') and unreadable subfolders.
  * kind comes from the arrays present (as graph_open decides), collection,
@@ -48,12 +54,18 @@ typedef struct ds_index {
  * checked against each other; runtimes must be >= 0 and tile normalizers
  * > 0.  Files that fail to index are kept with their error message set; the
  * call fails only if `dir` cannot be read (HS_EDATA) or is not a folder
- * (HS_EUSAGE). */
+ * (HS_EUSAGE).  `dir` may also be a file of several modules: then the index
+ * holds its modules (a file of one module is refused with HS_EUSAGE, as a
+ * file that cannot be read is refused with its error). */
 ds_index *dataset_scan(const char *dir, hs_error *err);
 /* The same walk without opening the files: path, rel, name and the path's
  * guesses (kind/collection/search/split) only; counts are 0 and error NULL.
  * For readers that open every file anyway (folder queries). */
 ds_index *dataset_list(const char *dir, hs_error *err);
+
+/* 1 when `path` opens as a dataset: a folder, or a file of several modules
+ * (reads the file, without its runs). */
+int dataset_is_collection(const char *path);
 void dataset_free(ds_index *ix);
 
 /* Fills kind/collection/search/split guesses from a path alone: folder

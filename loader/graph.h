@@ -1,10 +1,18 @@
 /* graph.h - one TpuGraphs sample: an HLO graph, its configs and runtimes.
  *
- * graph_open() reads the small arrays (opcodes, node features, edges,
+ * graph_open() opens any input by its content (not its name): a dataset
+ * .npz, a TpuGraphs TuningData / ModuleTuningData .pb, an XLA
+ * HloModuleProto .pb, or HLO text.  HLO inputs are featurized as the
+ * dataset does (hlo_featurize.h), so every graph holds the same arrays.
+ * A file with several modules is opened one module at a time: FILE#N
+ * (0-based) or FILE#NAME.
+ *
+ * From an .npz it reads the small arrays (opcodes, node features, edges,
  * splits, config ids, runtimes, tile config_feat) and validates them.  The
  * large layout array node_config_feat is read on demand by
  * graph_load_node_configs() and kept compactly (one byte per value when all
- * values fit in int8, which they do in every real file).
+ * values fit in int8, which they do in every real file).  Arrays built in
+ * memory go through the same validators (graph_from_arrays).
  *
  * Edges: edge_index[e] = {u, v} means u consumes the output of v; so v is an
  * operand of u and u is a user of v.
@@ -20,6 +28,37 @@
 #include "base/error.h"
 
 typedef enum hs_kind { HS_KIND_TILE, HS_KIND_LAYOUT } hs_kind;
+
+struct hm_file;
+struct hm_module;
+struct hm_instr;
+struct hf_arrays;
+
+/* What a real HLO computation is for, from how it is called. */
+typedef enum hs_role {
+	HS_ROLE_UNKNOWN,      /* called only by nodes whose opcode is not known */
+	HS_ROLE_ENTRY,
+	HS_ROLE_WHILE_BODY,
+	HS_ROLE_WHILE_COND,
+	HS_ROLE_FUSION,
+	HS_ROLE_REDUCER,      /* to_apply of reduce, all-reduce, scatter, sort, map, ... */
+	HS_ROLE_BRANCH,       /* of a conditional */
+	HS_ROLE_CALL,
+	HS_ROLE_ASYNC,        /* wrapped by async-start / -update / -done */
+	HS_ROLE_OTHER,        /* custom-call bodies, uncalled computations, ... */
+	HS_NROLES
+} hs_role;
+
+/* A real HLO computation: nodes are laid out computation by computation, so
+ * each one is a range of node ids. */
+typedef struct hs_hcomp {
+	const char *name;     /* real name, or NULL when derived (graph_hcomp_name) */
+	hs_role role;
+	int64_t first, count; /* nodes first .. first + count - 1 */
+	int64_t root;         /* its root node (is_root) */
+	int64_t callers_at;   /* its callers are hcomp_callers[callers_at ..] */
+	int64_t n_callers;    /* nodes that call it, in node order */
+} hs_hcomp;
 
 typedef struct hs_graph {
 	char *path;
@@ -39,7 +78,8 @@ typedef struct hs_graph {
 	int64_t *user_off;       /* [n_nodes + 1] */
 	int64_t *user_idx;       /* [n_edges] */
 
-	/* Computations from node_splits: computation c holds nodes
+	/* The node_splits segments (named "splits" in the user interface; they
+	 * are not HLO computations, see hcomps below): segment c holds nodes
 	 * comp_start[c] .. comp_start[c + 1] - 1.  Tile graphs have one. */
 	int64_t n_comps;
 	int64_t *comp_start;     /* [n_comps + 1], comp_start[n_comps] == n_nodes */
@@ -64,11 +104,66 @@ typedef struct hs_graph {
 	int ncf_loaded;
 	int8_t *ncf_i8;          /* [n_configs * n_cfg_nodes * ncf_width] when compact */
 	float *ncf_f32;          /* same, when some value does not fit in int8 */
+
+	/* HLO structure (graph_hlo.c), present in every graph.  From an HLO
+	 * input (or an .npz whose raw twin was found) names are real and the
+	 * instructions are kept in `hlo`.  From a bare .npz they are derived:
+	 *   - real computations from is_root (feature 0): nodes are laid out
+	 *     computation by computation, one root each; a computation runs
+	 *     from its first node to its root, then on over the nodes after the
+	 *     root that use (non-root) nodes of it (dead code after a ROOT), so
+	 *     the next one starts at the first node that does not; the last
+	 *     computation is the entry.  Checked on the real files: every edge
+	 *     across computations then goes from a caller to a callee's root,
+	 *     and node_splits values fall on computation starts.  Without node
+	 *     features of width 140 the graph is one computation.
+	 *   - called computations from the edges that cross into a
+	 *     computation's root; roles from the callers' opcodes (a while's
+	 *     condition is the callee whose root is a pred scalar);
+	 *   - names on demand: node "convolution.603" (opcode.node), computation
+	 *     "computation.K" and "entry", shape text decoded from the features.
+	 * Memory: hcomp_of and the call lists, O(nodes + edges); derived names
+	 * are written into the caller's buffer, never stored. */
+	struct hm_file *hlo;     /* owned, or NULL when names are derived */
+	const struct hm_module *module; /* the graph's module in hlo, or NULL */
+	char *module_name;       /* the module's name; NULL when derived */
+	int64_t n_hcomps;        /* >= 1 */
+	hs_hcomp *hcomps;        /* [n_hcomps] in node order */
+	int32_t *hcomp_of;       /* [n_nodes] */
+	int64_t entry;           /* index of the entry computation */
+	int64_t *hcomp_callers;  /* caller nodes, grouped by computation */
+	int64_t *called_off;     /* [n_nodes + 1]: node v calls the computations */
+	int32_t *called_idx;     /*   called_idx[called_off[v] .. called_off[v + 1]) */
+	char *warning;           /* a note for the caller (e.g. the raw twin of an
+	                          * .npz disagreed, so names stay derived), or NULL */
 } hs_graph;
 
-/* Opens and validates a .npz sample (not node_config_feat's values). */
+/* Opens and validates a sample, recognizing the input by content (see the
+ * top of this file).  An .npz with a raw twin (the official tree keeps
+ * pb/... beside npz/..., same relative path, .pb for .npz) takes the twin's
+ * names after checking that opcodes and edges agree; when they do not, the
+ * npz is kept with derived names and g->warning says why.  A file with
+ * several modules needs FILE#N or FILE#NAME (HS_EUSAGE otherwise, the
+ * message lists how to pick one). */
 hs_graph *graph_open(const char *path, hs_error *err);
 void graph_free(hs_graph *g);
+
+/* A graph from arrays built in memory (hlo_featurize.h), validated by the
+ * same code as an .npz's arrays; takes the arrays over (a's pointers are set
+ * to NULL).  `path` and `name` are copied.  The HLO structure is derived
+ * (graph_attach_hlo adds the real one). */
+hs_graph *graph_from_arrays(struct hf_arrays *a, const char *path, const char *name, hs_error *err);
+
+/* The HLO behind a path (FILE, FILE#N, FILE#NAME): reads FILE, a protobuf
+ * or HLO text (by content), and sets *module to the module the path names
+ * (as graph_open picks it), or to -1 when FILE holds several modules and the
+ * path names none.  NULL for an .npz (HS_EUSAGE) or a bad file.  Free the
+ * result with hm_file_free(). */
+struct hm_file *graph_read_hlo(const char *path, int *module, hs_error *err);
+
+/* Gives g the real HLO structure of module `module` of f (which g takes
+ * over, also on failure).  The module's node count must be g's. */
+int graph_attach_hlo(hs_graph *g, struct hm_file *f, int module, hs_error *err);
 
 /* Loads node_config_feat (layout only; no-op when loaded or tile). */
 int graph_load_node_configs(hs_graph *g, hs_error *err);
@@ -106,7 +201,8 @@ const char *graph_kind_name(hs_kind k); /* "tile" / "layout" */
 
 /* Full validation beyond what graph_open checks: every value of
  * node_config_feat, CRCs of every member (graph_open checks the ones it
- * reads).  Used by `hloscope check`; streams, so memory stays small. */
+ * reads).  Used by `hloscope check`; streams, so memory stays small.  HLO
+ * inputs are fully checked by graph_open. */
 int graph_check_file(const char *path, hs_error *err);
 
 /* ---- Opening only some arrays (graph_parts.c) ---- */
@@ -135,5 +231,56 @@ enum {
  * it whole with graph_open (and loads the node configs for NODE_CONFIGS).
  * Errors and ownership as graph_open. */
 hs_graph *graph_open_parts(const char *path, unsigned parts, hs_error *err);
+
+/* ---- HLO names and structure (graph_hlo.c) ------------------------------ */
+
+/* Per-node HLO fields, one table for views and queries. */
+typedef enum hs_hfield {
+	HS_HF_NAME,                /* instruction name, or "opcode.N" */
+	HS_HF_OPCODE,              /* opcode as written (also when not learned) */
+	HS_HF_COMPUTATION,         /* its real computation's name */
+	HS_HF_SHAPE,               /* "bf16[8,56]{1,0}" */
+	HS_HF_FUSION_KIND,         /* "kLoop", ... */
+	HS_HF_OP_TYPE,             /* metadata */
+	HS_HF_OP_NAME,
+	HS_HF_SOURCE_FILE,
+	HS_HF_SOURCE_LINE,         /* decimal; "" when absent */
+	HS_HF_CUSTOM_CALL_TARGET,
+	HS_HF_SHARDING,
+	HS_NHFIELDS
+} hs_hfield;
+
+/* "name", "opcode_name", "computation_name", "shape", "fusion_kind",
+ * "op_type", "op_name", "source_file", "source_line",
+ * "custom_call_target", "sharding"; graph_hfield_id maps back (-1). */
+const char *graph_hfield_name(hs_hfield f);
+int graph_hfield_id(const char *name);
+
+/* Field f of node v as text: a string inside the graph, or `buf` (cap
+ * bytes, truncated) for derived names and numbers; "" when absent (fields
+ * a bare .npz does not have).  Never NULL. */
+const char *graph_node_text(const hs_graph *g, int64_t v, hs_hfield f, char *buf, size_t cap);
+/* Shorthands. */
+const char *graph_node_name(const hs_graph *g, int64_t v, char *buf, size_t cap);
+const char *graph_node_opcode_name(const hs_graph *g, int64_t v);
+/* The instruction behind node v, or NULL when names are derived. */
+const struct hm_instr *graph_node_instr(const hs_graph *g, int64_t v);
+/* A node by name ("dot.42", or a derived "convolution.603"); -1 if none.
+ * Names are unique in their computation: the first node in node order. */
+int64_t graph_find_node(const hs_graph *g, const char *name);
+
+/* Computation c's name: real, "entry" or "computation.K". */
+const char *graph_hcomp_name(const hs_graph *g, int64_t c, char *buf, size_t cap);
+/* "entry", "while-body", "while-condition", "fusion", "reducer", "branch",
+ * "call", "async", "other", "unknown". */
+const char *graph_role_name(hs_role r);
+static inline int64_t graph_n_called(const hs_graph *g, int64_t v)
+{
+	return g->called_off[v + 1] - g->called_off[v];
+}
+/* The module's name: real, or the file's name when derived. */
+const char *graph_module_name(const hs_graph *g);
+/* Nodes whose opcode is "fusion". */
+int64_t graph_n_fusions(const hs_graph *g);
 
 #endif

@@ -1,75 +1,52 @@
-/* hlo_module.c - the arena, element type names and lookups of hlo_module.h.
- *
- * Written by the HLO text reader's branch so that it can link before the
- * protobuf reader's branch (which owns this file) lands; the two versions
- * are reconciled at merge.
- */
+/* hlo_module.c - the arena, element type names, shape text, and the
+ * checks and id index every HLO reader finishes with. */
 #include "hlo_module.h"
 
-#include <stdint.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 /* ---- arena ---------------------------------------------------------- */
 
+#define ARENA_BLOCK (64 * 1024)
+#define ARENA_ALIGN 16
+
 struct hm_arena_block {
 	hm_arena_block *next;
 	size_t cap, used;
-	_Alignas(16) unsigned char data[];
+	_Alignas(ARENA_ALIGN) unsigned char data[];
 };
-
-#define HM_ARENA_BLOCK (64u * 1024)
-#define HM_ARENA_ALIGN 16u
-
-static hm_arena_block *arena_block(size_t cap)
-{
-	if (cap > SIZE_MAX - sizeof(hm_arena_block))
-		return NULL;
-	hm_arena_block *b = malloc(sizeof *b + cap);
-	if (b) {
-		b->next = NULL;
-		b->cap = cap;
-		b->used = 0;
-	}
-	return b;
-}
 
 void *hm_arena_alloc(hm_arena *a, size_t n)
 {
-	if (n == 0)
-		n = 1;
-	if (n > SIZE_MAX - HM_ARENA_ALIGN)
+	if (n > SIZE_MAX - 2 * ARENA_ALIGN - sizeof(hm_arena_block))
 		return NULL;
-	n = (n + HM_ARENA_ALIGN - 1) & ~(size_t)(HM_ARENA_ALIGN - 1);
+	size_t need = (n + ARENA_ALIGN - 1) & ~(size_t)(ARENA_ALIGN - 1);
+	if (need == 0)
+		need = ARENA_ALIGN;
 	hm_arena_block *b = a->head;
-	if (!b || b->cap - b->used < n) {
-		if (n > HM_ARENA_BLOCK / 4) {
-			/* A large request gets a block of its own behind the
-			 * current one, which keeps its free space. */
-			hm_arena_block *big = arena_block(n);
-			if (!big)
-				return NULL;
-			if (b) {
-				big->next = b->next;
-				b->next = big;
-			} else {
-				a->head = big;
-			}
-			big->used = n;
-			memset(big->data, 0, n);
-			a->used_total += n;
-			return big->data;
-		}
-		b = arena_block(HM_ARENA_BLOCK);
-		if (!b)
+	if (!b || b->cap - b->used < need) {
+		/* Large requests get a block of their own behind the current one,
+		 * so the current block's free space is not wasted. */
+		size_t cap = need > ARENA_BLOCK / 4 ? need : ARENA_BLOCK;
+		hm_arena_block *nb = calloc(1, sizeof *nb + cap);
+		if (!nb)
 			return NULL;
-		b->next = a->head;
-		a->head = b;
+		nb->cap = cap;
+		if (b && cap != ARENA_BLOCK) {
+			nb->next = b->next;
+			b->next = nb;
+		} else {
+			nb->next = b;
+			a->head = nb;
+		}
+		b = nb;
 	}
 	void *p = b->data + b->used;
-	b->used += n;
-	a->used_total += n;
-	memset(p, 0, n);
+	b->used += need;
+	a->used_total += need;
 	return p;
 }
 
@@ -85,8 +62,11 @@ char *hm_arena_strndup(hm_arena *a, const char *s, size_t n)
 	if (n == SIZE_MAX)
 		return NULL;
 	char *p = hm_arena_alloc(a, n + 1);
-	if (p && n)
-		memcpy(p, s, n);
+	if (p) {
+		if (n)
+			memcpy(p, s, n);
+		p[n] = '\0';
+	}
 	return p;
 }
 
@@ -117,83 +97,495 @@ void hm_file_free(hm_file *f)
 
 /* ---- element types -------------------------------------------------- */
 
-static const struct {
-	int id;
-	const char *name;
-	int bytes;
-} element_types[] = {
-	{HM_PRED, "pred", 1},   {HM_S8, "s8", 1},       {HM_S16, "s16", 2},
-	{HM_S32, "s32", 4},     {HM_S64, "s64", 8},     {HM_U8, "u8", 1},
-	{HM_U16, "u16", 2},     {HM_U32, "u32", 4},     {HM_U64, "u64", 8},
-	{HM_F16, "f16", 2},     {HM_F32, "f32", 4},     {HM_F64, "f64", 8},
-	{HM_TUPLE, "tuple", 0}, {HM_OPAQUE, "opaque", 0}, {HM_C64, "c64", 8},
-	{HM_BF16, "bf16", 2},   {HM_TOKEN, "token", 0}, {HM_C128, "c128", 16},
-	{19, "f8e5m2", 1},      {20, "f8e4m3fn", 1},    {21, "s4", 1},
-	{22, "u4", 1},          {23, "f8e4m3b11fnuz", 1}, {24, "f8e5m2fnuz", 1},
-	{25, "f8e4m3fnuz", 1},
+/* XLA's PrimitiveType numbers and the names HLO text writes. */
+static const char *const element_names[] = {
+	[0] = "invalid", [1] = "pred", [2] = "s8", [3] = "s16", [4] = "s32", [5] = "s64",
+	[6] = "u8", [7] = "u16", [8] = "u32", [9] = "u64", [10] = "f16", [11] = "f32",
+	[12] = "f64", [13] = "tuple", [14] = "opaque", [15] = "c64", [16] = "bf16",
+	[17] = "token", [18] = "c128", [19] = "f8e5m2", [20] = "f8e4m3fn", [21] = "s4",
+	[22] = "u4", [23] = "f8e4m3b11fnuz", [24] = "f8e5m2fnuz", [25] = "f8e4m3fnuz",
+	[26] = "s2", [27] = "u2", [28] = "f8e4m3", [29] = "f8e3m4", [30] = "s1", [31] = "u1",
+	[32] = "f4e2m1fn", [33] = "f8e8m0fnu",
 };
-#define N_ELEMENT_TYPES (sizeof element_types / sizeof element_types[0])
+#define N_ELEMENT_NAMES ((int)(sizeof element_names / sizeof *element_names))
 
 const char *hm_element_type_name(int t)
 {
-	for (size_t i = 0; i < N_ELEMENT_TYPES; i++)
-		if (element_types[i].id == t)
-			return element_types[i].name;
-	return "?";
+	return t >= 0 && t < N_ELEMENT_NAMES ? element_names[t] : "?";
 }
 
 int hm_element_type_id(const char *name, size_t len)
 {
 	if (len < 2 || len > 13)
 		return -1;
-	for (size_t i = 0; i < N_ELEMENT_TYPES; i++)
-		if (element_types[i].name[0] == name[0] &&
-		    strncmp(element_types[i].name, name, len) == 0 &&
-		    element_types[i].name[len] == '\0')
-			return element_types[i].id;
+	for (int t = 0; t < N_ELEMENT_NAMES; t++)
+		if (element_names[t][0] == name[0] && strncmp(element_names[t], name, len) == 0 &&
+		    element_names[t][len] == '\0')
+			return t;
 	return -1;
 }
 
 int hm_element_type_bytes(int t)
 {
-	for (size_t i = 0; i < N_ELEMENT_TYPES; i++)
-		if (element_types[i].id == t)
-			return element_types[i].bytes;
+	switch (t) {
+	case HM_PRED: case HM_S8: case HM_U8: return 1;
+	case HM_S16: case HM_U16: case HM_F16: case HM_BF16: return 2;
+	case HM_S32: case HM_U32: case HM_F32: return 4;
+	case HM_S64: case HM_U64: case HM_F64: case HM_C64: return 8;
+	case HM_C128: return 16;
+	case HM_TUPLE: case HM_OPAQUE: case HM_TOKEN: case HM_INVALID: return 0;
+	default: return t > 0 && t < N_ELEMENT_NAMES ? 1 : 0; /* 8-bit floats, s4/u4, s2/u2, s1/u1, f4 */
+	}
+}
+
+/* ---- shape text ----------------------------------------------------- */
+
+struct out {
+	char *buf;
+	size_t cap, len;
+};
+
+__attribute__((format(printf, 2, 3))) static void put(struct out *o, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	size_t room = o->len < o->cap ? o->cap - o->len : 0;
+	int n = vsnprintf(room ? o->buf + o->len : NULL, room, fmt, ap);
+	va_end(ap);
+	if (n > 0)
+		o->len += (size_t)n;
+}
+
+static void shape_text(struct out *o, const hm_shape *s, int depth)
+{
+	if (s->element_type == HM_TUPLE) {
+		put(o, "(");
+		if (depth > 64)
+			put(o, "...");
+		else
+			for (int i = 0; i < s->n_tuple; i++) {
+				if (i)
+					put(o, ", ");
+				shape_text(o, &s->tuple[i], depth + 1);
+			}
+		put(o, ")");
+		return;
+	}
+	put(o, "%s[", hm_element_type_name(s->element_type));
+	for (int i = 0; i < s->rank; i++)
+		put(o, "%s%s%lld", i ? "," : "", s->dynamic && s->dynamic[i] ? "<=" : "",
+		    (long long)s->dims[i]);
+	put(o, "]");
+	if (s->has_layout && (s->layout_rank > 0 || s->layout_extra)) {
+		put(o, "{");
+		for (int i = 0; i < s->layout_rank; i++)
+			put(o, "%s%lld", i ? "," : "", (long long)s->minor_to_major[i]);
+		if (s->layout_extra && *s->layout_extra)
+			put(o, ":%s", s->layout_extra);
+		put(o, "}");
+	}
+}
+
+int hm_shape_text(const hm_shape *s, char *buf, size_t cap)
+{
+	struct out o = {buf, buf ? cap : 0, 0};
+	if (o.cap)
+		buf[0] = '\0';
+	if (s)
+		shape_text(&o, s, 0);
+	else
+		put(&o, "?");
+	if (o.cap && o.len >= o.cap)
+		buf[o.cap - 1] = '\0';
+	return o.len > INT_MAX ? INT_MAX : (int)o.len;
+}
+
+/* ---- the id index --------------------------------------------------- */
+
+/* Open addressing, int64 key -> int32 value (-1 = empty slot). */
+typedef struct id_map {
+	size_t mask;
+	int64_t *keys;
+	int32_t *vals;
+} id_map;
+
+struct hm_index {
+	id_map instrs;             /* id -> module position */
+	id_map comps;              /* id -> computation index */
+	hm_instr **at;             /* [n_instrs] by module position */
+};
+
+static size_t mix(uint64_t x)
+{
+	x ^= x >> 31;
+	x *= 0x7fb5d329728ea185ULL;
+	x ^= x >> 27;
+	x *= 0x81dadef4bc2dd44dULL;
+	x ^= x >> 33;
+	return (size_t)x;
+}
+
+static int map_init(hm_arena *a, id_map *m, size_t n)
+{
+	size_t cap = 16;
+	while (cap < 2 * n)
+		cap *= 2;
+	m->mask = cap - 1;
+	m->keys = hm_arena_array(a, cap, sizeof *m->keys);
+	m->vals = hm_arena_array(a, cap, sizeof *m->vals);
+	if (!m->keys || !m->vals)
+		return -1;
+	memset(m->vals, 0xff, cap * sizeof *m->vals);
 	return 0;
 }
 
-/* ---- lookups -------------------------------------------------------- */
+/* Inserts key -> val; returns the value already there (>= 0) or -1. */
+static int32_t map_put(id_map *m, int64_t key, int32_t val)
+{
+	size_t i = mix((uint64_t)key) & m->mask;
+	while (m->vals[i] >= 0) {
+		if (m->keys[i] == key)
+			return m->vals[i];
+		i = (i + 1) & m->mask;
+	}
+	m->keys[i] = key;
+	m->vals[i] = val;
+	return -1;
+}
 
-/* Linear scans: enough for the text reader's tests; the protobuf branch's
- * version indexes. */
+static int32_t map_get(const id_map *m, int64_t key)
+{
+	if (!m->vals)
+		return -1;
+	size_t i = mix((uint64_t)key) & m->mask;
+	while (m->vals[i] >= 0) {
+		if (m->keys[i] == key)
+			return m->vals[i];
+		i = (i + 1) & m->mask;
+	}
+	return -1;
+}
+
+const hm_instr *hm_instr_at(const hm_module *m, int64_t node)
+{
+	if (!m->index || node < 0 || node >= m->n_instrs)
+		return NULL;
+	return m->index->at[node];
+}
+
 const hm_instr *hm_find_instr(const hm_module *m, int64_t id)
 {
-	for (int c = 0; c < m->n_comps; c++)
-		for (int i = 0; i < m->comps[c].n_instrs; i++)
-			if (m->comps[c].instrs[i].id == id)
-				return &m->comps[c].instrs[i];
-	return NULL;
+	if (!m->index)
+		return NULL;
+	int32_t v = map_get(&m->index->instrs, id);
+	return v < 0 ? NULL : m->index->at[v];
+}
+
+int hm_find_comp_index(const hm_module *m, int64_t id)
+{
+	return m->index ? map_get(&m->index->comps, id) : -1;
 }
 
 const hm_comp *hm_find_comp(const hm_module *m, int64_t id)
 {
-	for (int c = 0; c < m->n_comps; c++)
-		if (m->comps[c].id == id)
-			return &m->comps[c];
-	return NULL;
+	int c = hm_find_comp_index(m, id);
+	return c < 0 ? NULL : &m->comps[c];
 }
 
-/* Stand-in: the protobuf branch's version checks and indexes the module;
- * here it only marks the roots and the entry as that one does. */
+/* ---- names used twice ------------------------------------------------ */
+
+static size_t hash_str(const char *s)
+{
+	uint64_t h = 1469598103934665603ULL;
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211ULL;
+	return mix(h);
+}
+
+/* Names used twice: open addressing over indices, keyed by a name and a
+ * scope (computation names: one scope; instruction names: their
+ * computation, as XLA scopes them). */
+typedef struct name_set {
+	int32_t *slots;
+	size_t mask;
+	const char *(*name_of)(const void *ctx, int32_t i);
+	int (*scope_of)(const void *ctx, int32_t i);
+	const void *ctx;
+} name_set;
+
+static int name_set_init(name_set *ns, size_t n)
+{
+	size_t cap = 16;
+	while (cap < 2 * n)
+		cap *= 2;
+	ns->slots = malloc(cap * sizeof *ns->slots);
+	if (!ns->slots)
+		return -1;
+	memset(ns->slots, 0xff, cap * sizeof *ns->slots);
+	ns->mask = cap - 1;
+	return 0;
+}
+
+/* Adds i; returns an earlier index with the same name and scope, or -1. */
+static int32_t name_set_put(name_set *ns, int32_t i)
+{
+	const char *name = ns->name_of(ns->ctx, i);
+	int scope = ns->scope_of(ns->ctx, i);
+	size_t h = (hash_str(name) ^ mix((uint64_t)scope)) & ns->mask;
+	while (ns->slots[h] >= 0) {
+		int32_t j = ns->slots[h];
+		if (ns->scope_of(ns->ctx, j) == scope && strcmp(ns->name_of(ns->ctx, j), name) == 0)
+			return j;
+		h = (h + 1) & ns->mask;
+	}
+	ns->slots[h] = i;
+	return -1;
+}
+
+static const char *comp_name_of(const void *ctx, int32_t i)
+{
+	return ((const hm_module *)ctx)->comps[i].name;
+}
+
+static int one_scope(const void *ctx, int32_t i)
+{
+	(void)ctx;
+	(void)i;
+	return 0;
+}
+
+static const char *instr_name_of(const void *ctx, int32_t i)
+{
+	return ((hm_instr *const *)ctx)[i]->name;
+}
+
+static int instr_scope(const void *ctx, int32_t i)
+{
+	return ((hm_instr *const *)ctx)[i]->comp;
+}
+
+/* Computation names are unique in the module; instruction names in their
+ * computation (XLA's parser scopes them so; XLA itself makes them unique
+ * module-wide when it builds a module, so protos never repeat one). */
+static int check_names(const hm_module *m, hm_instr **at, hs_error *err)
+{
+	name_set ns = {NULL, 0, comp_name_of, one_scope, m};
+	if (name_set_init(&ns, (size_t)m->n_comps))
+		return hs_fail(err, HS_ENOMEM, "out of memory");
+	for (int c = 0; c < m->n_comps; c++) {
+		int32_t prev = name_set_put(&ns, c);
+		if (prev >= 0) {
+			free(ns.slots);
+			return hs_fail(err, HS_EDATA, "computation name '%s' is used twice (computations %d and %d)",
+				       m->comps[c].name, prev, c);
+		}
+	}
+	free(ns.slots);
+	ns = (name_set){NULL, 0, instr_name_of, instr_scope, at};
+	if (name_set_init(&ns, (size_t)m->n_instrs))
+		return hs_fail(err, HS_ENOMEM, "out of memory");
+	for (int64_t i = 0; i < m->n_instrs; i++) {
+		int32_t prev = name_set_put(&ns, (int32_t)i);
+		if (prev >= 0) {
+			free(ns.slots);
+			return hs_fail(err, HS_EDATA, "instruction name '%s' is used twice in computation '%s'",
+				       at[i]->name, m->comps[at[i]->comp].name);
+		}
+	}
+	free(ns.slots);
+	return 0;
+}
+
+/* ---- call cycles ----------------------------------------------------- */
+
+/* Depth-first over the call graph with an explicit stack (a hostile chain
+ * of computations must not exhaust the C stack).  callee lists come from
+ * the instructions' called ids. */
+static int check_calls(const hm_module *m, hs_error *err)
+{
+	int n = m->n_comps;
+	uint8_t *state = calloc((size_t)n ? (size_t)n : 1, 1); /* 0 new, 1 open, 2 done */
+	int64_t *stk_c = malloc(((size_t)n + 1) * sizeof *stk_c);
+	int64_t *stk_i = malloc(((size_t)n + 1) * sizeof *stk_i); /* next (instr << 20 | call) */
+	int rc = 0;
+	if (!state || !stk_c || !stk_i) {
+		rc = hs_fail(err, HS_ENOMEM, "out of memory");
+		goto out;
+	}
+	for (int root = 0; root < n && !rc; root++) {
+		if (state[root])
+			continue;
+		int sp = 0;
+		stk_c[0] = root;
+		stk_i[0] = 0;
+		state[root] = 1;
+		while (sp >= 0 && !rc) {
+			const hm_comp *c = &m->comps[stk_c[sp]];
+			int64_t pos = stk_i[sp];
+			int64_t ii = pos >> 20, k = pos & 0xfffff;
+			int pushed = 0;
+			for (; ii < c->n_instrs && !pushed; ii++, k = 0) {
+				const hm_instr *in = &c->instrs[ii];
+				for (; k < in->n_called; k++) {
+					int callee = hm_find_comp_index(m, in->called_ids[k]);
+					if (state[callee] == 1) {
+						rc = callee == stk_c[sp]
+							? hs_fail(err, HS_EDATA,
+								  "computation '%s' calls itself (instruction '%s')",
+								  c->name, in->name)
+							: hs_fail(err, HS_EDATA,
+								  "computations call each other in a cycle: '%s' calls '%s' (instruction '%s'), which leads back to it",
+								  c->name, m->comps[callee].name, in->name);
+						break;
+					}
+					if (state[callee] == 0) {
+						stk_i[sp] = (ii << 20) | (k + 1);
+						state[callee] = 1;
+						sp++;
+						stk_c[sp] = callee;
+						stk_i[sp] = 0;
+						pushed = 1;
+						break;
+					}
+				}
+				if (rc || pushed)
+					break;
+			}
+			if (rc || pushed)
+				continue;
+			state[stk_c[sp]] = 2;
+			sp--;
+		}
+	}
+out:
+	free(state);
+	free(stk_c);
+	free(stk_i);
+	return rc;
+}
+
+/* ---- the check ------------------------------------------------------- */
+
+static int check_refs(const hm_module *m, const hm_instr *in, const char *what, int n,
+		      const int64_t *ids, hs_error *err)
+{
+	for (int k = 0; k < n; k++) {
+		if (ids[k] == in->id)
+			return hs_fail(err, HS_EDATA, "instruction '%s' names itself as its %s", in->name, what);
+		if (!hm_find_instr(m, ids[k]))
+			return hs_fail(err, HS_EDATA, "instruction '%s': %s id %lld names no instruction",
+				       in->name, what, (long long)ids[k]);
+	}
+	return 0;
+}
+
+static int index_module(hm_arena *a, hm_module *m, hs_error *err)
+{
+	struct hm_index *ix = hm_arena_alloc(a, sizeof *ix);
+	int64_t total = 0;
+	if (!ix)
+		return hs_fail(err, HS_ENOMEM, "out of memory");
+	for (int c = 0; c < m->n_comps; c++) {
+		if (m->comps[c].n_instrs <= 0)
+			return hs_fail(err, HS_EDATA, "computation '%s' has no instructions", m->comps[c].name);
+		total += m->comps[c].n_instrs;
+		if (total > INT32_MAX)
+			return hs_fail(err, HS_EDATA, "more than %d instructions", INT32_MAX);
+	}
+	m->n_instrs = total;
+	if (map_init(a, &ix->instrs, (size_t)total) || map_init(a, &ix->comps, (size_t)m->n_comps) ||
+	    !(ix->at = hm_arena_array(a, (size_t)total ? (size_t)total : 1, sizeof *ix->at)))
+		return hs_fail(err, HS_ENOMEM, "out of memory");
+	int64_t node = 0;
+	for (int c = 0; c < m->n_comps; c++) {
+		hm_comp *cp = &m->comps[c];
+		int32_t prev = map_put(&ix->comps, cp->id, c);
+		if (prev >= 0)
+			return hs_fail(err, HS_EDATA, "computation id %lld is used twice ('%s' and '%s')",
+				       (long long)cp->id, m->comps[prev].name, cp->name);
+		for (int i = 0; i < cp->n_instrs; i++, node++) {
+			hm_instr *in = &cp->instrs[i];
+			in->comp = c;
+			in->node = node;
+			ix->at[node] = in;
+			prev = map_put(&ix->instrs, in->id, (int32_t)node);
+			if (prev >= 0)
+				return hs_fail(err, HS_EDATA, "instruction id %lld is used twice ('%s' and '%s')",
+					       (long long)in->id, ix->at[prev]->name, in->name);
+		}
+	}
+	m->index = ix;
+	return 0;
+}
+
+static int check_entry(hm_module *m, hs_error *err)
+{
+	int entry = m->n_comps - 1;
+	if (m->entry_id != HM_NONE) {
+		entry = hm_find_comp_index(m, m->entry_id);
+		if (entry < 0)
+			return hs_fail(err, HS_EDATA, "entry computation id %lld names no computation",
+				       (long long)m->entry_id);
+	} else if (m->entry_name) {
+		for (entry = m->n_comps - 1; entry >= 0; entry--)
+			if (strcmp(m->comps[entry].name, m->entry_name) == 0)
+				break;
+		if (entry < 0)
+			return hs_fail(err, HS_EDATA, "entry computation '%s' names no computation",
+				       m->entry_name);
+	}
+	for (int c = 0; c < m->n_comps; c++)
+		m->comps[c].is_entry = c == entry;
+	m->entry = entry;
+	return 0;
+}
+
 int hm_module_check(hm_arena *a, hm_module *m, hs_error *err)
 {
-	(void)a;
-	(void)err;
+	m->index = NULL;
+	if (m->n_comps <= 0)
+		return hs_fail(err, HS_EDATA, "module '%s' has no computations", m->name ? m->name : "");
+	for (int c = 0; c < m->n_comps; c++)
+		if (!m->comps[c].name)
+			m->comps[c].name = "";
+	if (index_module(a, m, err))
+		return -1;
+	struct hm_index *ix = m->index;
+	m->index = NULL; /* published only when every check passed */
+	hm_module tmp = *m;
+	tmp.index = ix;
+	for (int64_t i = 0; i < m->n_instrs; i++)
+		if (!ix->at[i]->name)
+			ix->at[i]->name = "";
+	if (check_names(&tmp, ix->at, err))
+		return -1;
 	for (int c = 0; c < m->n_comps; c++) {
-		hm_comp *comp = &m->comps[c];
-		comp->is_entry = comp->id == m->entry_id;
-		for (int i = 0; i < comp->n_instrs; i++)
-			comp->instrs[i].is_root = comp->instrs[i].id == comp->root_id;
+		hm_comp *cp = &m->comps[c];
+		const hm_instr *root = hm_find_instr(&tmp, cp->root_id);
+		if (!root || root->comp != c)
+			return hs_fail(err, HS_EDATA, "computation '%s': root id %lld is not one of its instructions%s%s%s",
+				       cp->name, (long long)cp->root_id, root ? " (it is '" : "",
+				       root ? root->name : "", root ? "')" : "");
+		for (int i = 0; i < cp->n_instrs; i++) {
+			hm_instr *in = &cp->instrs[i];
+			in->is_root = in->id == cp->root_id;
+			if (check_refs(&tmp, in, "operand", in->n_operands, in->operand_ids, err) ||
+			    check_refs(&tmp, in, "control predecessor", in->n_control_predecessors,
+				       in->control_predecessor_ids, err))
+				return -1;
+			for (int k = 0; k < in->n_called; k++)
+				if (hm_find_comp_index(&tmp, in->called_ids[k]) < 0)
+					return hs_fail(err, HS_EDATA,
+						       "instruction '%s': called computation id %lld names no computation",
+						       in->name, (long long)in->called_ids[k]);
+			if (in->n_called > 0xfffff)
+				return hs_fail(err, HS_EDATA, "instruction '%s' calls %d computations",
+					       in->name, in->n_called);
+		}
 	}
+	if (check_calls(&tmp, err) || check_entry(&tmp, err))
+		return -1;
+	m->entry = tmp.entry;
+	m->index = ix;
 	return 0;
 }

@@ -21,6 +21,10 @@
  * F8E4M3B11FNUZ 23, F8E5M2FNUZ 24, F8E4M3FNUZ 25, ...).  hm_element_type_*
  * map them to the names HLO text writes.
  *
+ * Every reader finishes each module with hm_module_check(), which refuses
+ * what is wrong by meaning and builds the id index the lookups and the
+ * featurizer use.
+ *
  * Ownership: everything a module holds (strings, arrays, nested shapes)
  * lives in the file's arena and is released at once by hm_file_free().
  * Pointers into a module stay valid until then; nothing in it is freed
@@ -144,6 +148,10 @@ typedef struct hm_instr {
 
 	/* where it came from: text line (1-based, 0 for proto) */
 	int line;
+
+	/* Filled by hm_module_check, not by the readers. */
+	int comp;                  /* index of its computation in hm_module.comps */
+	int64_t node;              /* position in module order (the node id) */
 } hm_instr;
 
 /* ---- computations and modules --------------------------------------- */
@@ -151,7 +159,8 @@ typedef struct hm_instr {
 typedef struct hm_comp {
 	char *name;
 	int64_t id;
-	int64_t root_id;           /* id of the ROOT instruction */
+	int64_t root_id;           /* id of the ROOT instruction (a proto without
+	                            * root_id says 0, as XLA's default) */
 	int is_entry;
 	int n_instrs;
 	hm_instr *instrs;          /* [n_instrs] in order */
@@ -161,7 +170,7 @@ typedef struct hm_module {
 	char *name;
 	int64_t id;
 	char *entry_name;          /* NULL when the source did not say */
-	int64_t entry_id;
+	int64_t entry_id;          /* HM_NONE when the source did not say */
 	int n_comps;
 	hm_comp *comps;            /* [n_comps] in the source's order */
 	int64_t n_instrs;          /* over all computations */
@@ -169,6 +178,8 @@ typedef struct hm_module {
 	                            * is_scheduled, entry_computation_layout,
 	                            * input_output_alias, ...), in order */
 	hm_attr *attrs;
+	int entry;                 /* index of the entry computation; set by hm_module_check */
+	struct hm_index *index;    /* id lookups, built by hm_module_check (NULL before) */
 } hm_module;
 
 /* ---- tuning data (TpuGraphs raw protobufs) -------------------------- */
@@ -219,6 +230,10 @@ typedef struct hm_file {
 	int n_modules;
 	hm_module *modules;        /* [n_modules] */
 	hm_tuning **tuning;        /* [n_modules]; entries NULL without tuning data */
+	int total;                 /* modules in the file, when a reader read only
+	                            * one by selection (hlo_proto_read_sel) */
+	int selected;              /* then: the file's index of modules[0]; both
+	                            * mean something only when total > n_modules */
 	hm_arena arena;            /* owns everything above */
 } hm_file;
 
@@ -231,13 +246,33 @@ int hm_element_type_id(const char *name, size_t len);
 /* Bytes per element (pred 1; s4/u4 count 1); 0 for tuple, token, opaque. */
 int hm_element_type_bytes(int t);
 
+/* Shape text as HLO writes it: "bf16[8,56,56,64]{3,2,1,0}", dynamic dims
+ * "f32[<=8,2]", TPU layouts "{1,0:T(8,128)(2,1)S(1)}", tuples
+ * "(f32[], s32[2]{0})", "token[]".  Like snprintf: writes at most cap bytes
+ * (terminated when cap > 0), returns the full length. */
+int hm_shape_text(const hm_shape *s, char *buf, size_t cap);
+
 /* Checks a module that a reader filled and indexes it; every reader calls
- * it last (the protobuf branch's function; HLO text calls it per module). */
+ * it last.  Refuses (HS_EDATA, the message names what is wrong by name):
+ * a computation name used twice, an instruction name used twice in its
+ * computation (XLA scopes them so), an instruction id used
+ * twice, an operand or control predecessor id that names no instruction or
+ * the instruction itself, a called computation id that names nothing, a
+ * computation that calls itself directly or through others, a root id that
+ * is not one of its computation's instructions, an empty computation, an
+ * entry id or name that names nothing, more than 2^31 - 1 instructions.
+ * Sets every hm_instr's comp, node and is_root (id == root_id, as the
+ * dataset's featurizer decides), hm_comp.is_entry and hm_module.entry (the
+ * entry id, else the entry name, else the last computation), and builds
+ * the index used by the lookups below in the arena `a`. */
 int hm_module_check(hm_arena *a, hm_module *m, hs_error *err);
 
-/* Looks up an instruction or computation by id (NULL when absent).  The
- * first call builds an index in the arena. */
+/* Lookups by id, O(1); the module must have passed hm_module_check (they
+ * return NULL / -1 before).  NULL or -1 when nothing has the id. */
 const hm_instr *hm_find_instr(const hm_module *m, int64_t id);
 const hm_comp *hm_find_comp(const hm_module *m, int64_t id);
+int hm_find_comp_index(const hm_module *m, int64_t id);
+/* The instruction at module position `node` (0 .. n_instrs - 1), or NULL. */
+const hm_instr *hm_instr_at(const hm_module *m, int64_t node);
 
 #endif

@@ -308,9 +308,10 @@ int tui_open_path(tui *t, const char *path, hs_error *err)
 {
 	struct stat st;
 
-	if (stat(path, &st) != 0)
+	/* FILE#N names one module of a file (graph_open checks it). */
+	if (stat(path, &st) != 0 && !strchr(path, '#'))
 		return hs_fail(err, HS_EDATA, "%s: %s", path, strerror(errno));
-	if (S_ISDIR(st.st_mode)) {
+	if (dataset_is_collection(path)) { /* a folder, or a file of several modules */
 		ds_index *ix = dataset_scan(path, err);
 		if (!ix)
 			return -1;
@@ -785,9 +786,10 @@ static int load_start(tui *t, const char *path, ds_index **ix, tui_doc **d, hs_e
 
 	*ix = NULL;
 	*d = NULL;
-	if (stat(path, &st) != 0)
+	/* FILE#N names one module of a file (graph_open checks it). */
+	if (stat(path, &st) != 0 && !strchr(path, '#'))
 		return hs_fail(err, HS_EDATA, "%s: %s", path, strerror(errno));
-	if (S_ISDIR(st.st_mode))
+	if (dataset_is_collection(path)) /* a folder, or a file of several modules */
 		*ix = dataset_scan(path, err);
 	else
 		*d = tui_doc_open(path, t->model, err);

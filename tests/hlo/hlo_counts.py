@@ -4,7 +4,7 @@ parser, to check it: prints the lines `hlo_tool stats` prints.
   module NAME computations=C instructions=I edges=E
   opcode NAME COUNT          (one per opcode, by name)
 
-Counts as ../shared/data/hlo/README.md defines them: computations are
+Counts as tests/data/hlo/README.md defines them: computations are
 header lines ending in '{', instructions are lines `[ROOT ]name = ...`.
 Edges follow the dataset's featurizer: per instruction its distinct operands,
 plus one per called computation (to_apply, calls, body, condition, select,

@@ -1,7 +1,7 @@
 """A plain python + numpy featurization of HLO text, written apart from the
 C reader: reads the text with regular expressions and computes the dataset's
 arrays (opcode names, node_feat 140 float32 per node, edge_index) as
-../shared/docs/tpugraphs-featurization.md describes them.  The yardstick of
+docs/tpugraphs-featurization.md describes them.  The yardstick of
 bench/hlo_text.sh, and the reference of check_convert.py.
 
 Usage: hlo_featurize.py FILE.hlo [RUNS]

@@ -2,7 +2,7 @@
 # $HLOSCOPE_BUILD/tests/hlo_tool:
 #   - the data-driven tests tests/hlo/*.test (runner.py; each %%DUMP test is
 #     also printed, read back and printed again: same structure, same text);
-#   - every real HLO file (tests/data/hlo, else ../shared/data/hlo): counts,
+#   - every real HLO file (tests/data/hlo): counts,
 #     edges and opcode histogram against tests/hlo/hlo_counts.py, which reads
 #     the text line by line without the C parser; print -> parse -> print is
 #     a fixed point with the same structure;
@@ -21,10 +21,7 @@ fi
 
 "$PY" tests/hlo/runner.py "$H" tests/hlo/*.test
 
-HLO_DATA=""
-for d in "$ROOT/tests/data/hlo" "$ROOT/../shared/data/hlo"; do
-	if ls "$d"/*.hlo >/dev/null 2>&1; then HLO_DATA=$d; break; fi
-done
+HLO_DATA=$ROOT/tests/data/hlo
 
 if [ -z "$HLO_DATA" ]; then
 	echo "SKIP real HLO files: neither tests/data/hlo nor ../shared/data/hlo has any"
@@ -51,7 +48,6 @@ else
 fi
 
 # hloscope convert of every real file against the python featurization
-# (SKIP while this build's convert does not read HLO text).
 if [ -n "$HLO_DATA" ] && need numpy; then
 	mkdir -p "$T/npz"
 	"$PY" tests/hlo/check_convert.py "$HLOSCOPE" "$T/npz" "$HLO_DATA"/*.hlo

@@ -11,13 +11,8 @@
 #include "loader/hlo_text.h"
 #include "t.h"
 
-#if defined(__has_include)
-#if __has_include("loader/hlo_proto.h") && __has_include("loader/hlo_featurize.h")
 #include "loader/hlo_featurize.h"
 #include "loader/hlo_proto.h"
-#define HAVE_HLO_PROTO 1
-#endif
-#endif
 
 /* A malloc'd copy of exactly n bytes, so ASan sees any read past them. */
 static char *exact(const char *s, size_t n)
@@ -107,7 +102,6 @@ static void test_read_file(void)
 	unlink(path);
 }
 
-#ifdef HAVE_HLO_PROTO
 /* The same module from the proto and from its printed text featurizes to
  * the same arrays. */
 static void test_proto_agrees(void)
@@ -149,7 +143,6 @@ static void test_proto_agrees(void)
 	hm_file_free(f);
 	hm_file_free(g);
 }
-#endif
 
 int main(void)
 {
@@ -157,10 +150,6 @@ int main(void)
 	test_error_place();
 	test_sniff();
 	test_read_file();
-#ifdef HAVE_HLO_PROTO
 	test_proto_agrees();
-#else
-	printf("SKIP proto agreement: this build has no HloModuleProto reader\n");
-#endif
 	T_DONE();
 }

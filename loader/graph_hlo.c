@@ -1,0 +1,413 @@
+/* graph_hlo.c - the HLO structure of a graph: real computations, calls,
+ * roles and names, from the module when there is one, derived from the
+ * arrays otherwise (see graph.h). */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "graph_impl.h"
+#include "hlo.h"
+
+void graph_free_hlo(hs_graph *g)
+{
+	hm_file_free(g->hlo);
+	free(g->module_name);
+	free(g->hcomps);
+	free(g->hcomp_of);
+	free(g->hcomp_callers);
+	free(g->called_off);
+	free(g->called_idx);
+	g->hlo = NULL;
+	g->module = NULL;
+	g->module_name = NULL;
+	g->hcomps = NULL;
+	g->hcomp_of = NULL;
+	g->hcomp_callers = NULL;
+	g->called_off = NULL;
+	g->called_idx = NULL;
+	g->n_hcomps = 0;
+}
+
+/* ---- roles ---------------------------------------------------------- */
+
+static int is_one_of(const char *op, const char *const *list)
+{
+	for (; *list; list++)
+		if (strcmp(op, *list) == 0)
+			return 1;
+	return 0;
+}
+
+/* The role a caller with opcode `op` gives the k-th computation it calls;
+ * pred_root tells a while's condition apart when the order is unknown
+ * (k < 0). */
+static hs_role role_for(const char *op, int k, int pred_root)
+{
+	static const char *const reducers[] = {
+		"reduce", "reduce-window", "reduce-scatter", "all-reduce", "all-reduce-start", "scatter",
+		"select-and-scatter", "map", "sort", "reduce-precision", NULL};
+	if (strcmp(op, "fusion") == 0)
+		return HS_ROLE_FUSION;
+	if (strcmp(op, "while") == 0)
+		return k >= 0 ? (k == 0 ? HS_ROLE_WHILE_BODY : HS_ROLE_WHILE_COND)
+			      : (pred_root ? HS_ROLE_WHILE_COND : HS_ROLE_WHILE_BODY);
+	if (strcmp(op, "conditional") == 0)
+		return HS_ROLE_BRANCH;
+	if (strcmp(op, "call") == 0)
+		return HS_ROLE_CALL;
+	if (is_one_of(op, reducers))
+		return HS_ROLE_REDUCER;
+	if (strncmp(op, "async-", 6) == 0)
+		return HS_ROLE_ASYNC;
+	if (strcmp(op, "unknown") == 0 || *op == '\0')
+		return HS_ROLE_UNKNOWN;
+	return HS_ROLE_OTHER;
+}
+
+const char *graph_role_name(hs_role r)
+{
+	static const char *const names[HS_NROLES] = {
+		[HS_ROLE_UNKNOWN] = "unknown", [HS_ROLE_ENTRY] = "entry", [HS_ROLE_WHILE_BODY] = "while-body",
+		[HS_ROLE_WHILE_COND] = "while-condition", [HS_ROLE_FUSION] = "fusion",
+		[HS_ROLE_REDUCER] = "reducer", [HS_ROLE_BRANCH] = "branch", [HS_ROLE_CALL] = "call",
+		[HS_ROLE_ASYNC] = "async", [HS_ROLE_OTHER] = "other"};
+	return r >= 0 && r < HS_NROLES ? names[r] : "?";
+}
+
+/* ---- calls, callers, roles: shared by both paths --------------------------- */
+
+static int oom(const hs_graph *g, hs_error *err)
+{
+	return hs_fail(err, HS_ENOMEM, "%s: out of memory", g->path);
+}
+
+/* With hcomps, hcomp_of, called_off/called_idx set: callers per
+ * computation, then roles.  `ordered`: called_idx keeps the caller's order
+ * (from a module), so a while's body is the first it calls. */
+static int finish(hs_graph *g, int ordered, hs_error *err)
+{
+	int64_t total = g->called_off[g->n_nodes];
+	g->hcomp_callers = malloc((total ? (size_t)total : 1) * sizeof *g->hcomp_callers);
+	int64_t *fill = calloc((size_t)g->n_hcomps, sizeof *fill);
+	if (!g->hcomp_callers || !fill) {
+		free(fill);
+		return oom(g, err);
+	}
+	for (int64_t i = 0; i < total; i++)
+		g->hcomps[g->called_idx[i]].n_callers++;
+	int64_t at = 0;
+	for (int64_t c = 0; c < g->n_hcomps; c++) {
+		g->hcomps[c].callers_at = at;
+		at += g->hcomps[c].n_callers;
+	}
+	for (int64_t v = 0; v < g->n_nodes; v++)
+		for (int64_t i = g->called_off[v]; i < g->called_off[v + 1]; i++) {
+			hs_hcomp *c = &g->hcomps[g->called_idx[i]];
+			if (fill[g->called_idx[i]] == 0 || g->hcomp_callers[c->callers_at + fill[g->called_idx[i]] - 1] != v)
+				g->hcomp_callers[c->callers_at + fill[g->called_idx[i]]++] = v;
+		}
+	for (int64_t c = 0; c < g->n_hcomps; c++)
+		g->hcomps[c].n_callers = fill[c]; /* a node calling twice counts once */
+	free(fill);
+	for (int64_t c = 0; c < g->n_hcomps; c++) {
+		hs_hcomp *hc = &g->hcomps[c];
+		if (c == g->entry) {
+			hc->role = HS_ROLE_ENTRY;
+			continue;
+		}
+		if (!hc->n_callers) {
+			hc->role = HS_ROLE_OTHER;
+			continue;
+		}
+		int64_t u = g->hcomp_callers[hc->callers_at];
+		int k = -1;
+		if (ordered)
+			for (int64_t i = g->called_off[u]; i < g->called_off[u + 1]; i++)
+				if (g->called_idx[i] == c) {
+					k = (int)(i - g->called_off[u]);
+					break;
+				}
+		int pred_root = 0;
+		if (g->feat_width == HLO_NODE_FEATURES) {
+			hlo_shape sh;
+			hlo_decode_shape(graph_feat(g, hc->root), g->feat_width, &sh);
+			pred_root = sh.valid && sh.element_type == HLO_ET_PRED && sh.rank == 0;
+		}
+		hc->role = role_for(graph_node_opcode_name(g, u), k, pred_root);
+	}
+	return 0;
+}
+
+/* ---- derived from the arrays ------------------------------------------- */
+
+static int is_root(const hs_graph *g, int64_t v)
+{
+	return g->feat_width == HLO_NODE_FEATURES && graph_feat(g, v)[HLO_F_IS_ROOT] != 0.0f;
+}
+
+/* Computation boundaries from is_root (graph.h states the rule). */
+static int derive_comps(hs_graph *g, hs_error *err)
+{
+	int64_t n = g->n_nodes, nroots = 0;
+	for (int64_t v = 0; v < n; v++)
+		nroots += is_root(g, v);
+	g->n_hcomps = nroots ? nroots : 1;
+	g->hcomps = calloc((size_t)g->n_hcomps, sizeof *g->hcomps);
+	g->hcomp_of = malloc((n ? (size_t)n : 1) * sizeof *g->hcomp_of);
+	if (!g->hcomps || !g->hcomp_of)
+		return oom(g, err);
+	if (!nroots) {
+		g->hcomps[0] = (hs_hcomp){NULL, HS_ROLE_ENTRY, 0, n, n ? n - 1 : 0, 0, 0};
+		for (int64_t v = 0; v < n; v++)
+			g->hcomp_of[v] = 0;
+		return 0;
+	}
+	int64_t start = 0, c = 0, v = 0;
+	while (c < nroots) {
+		while (!is_root(g, v))
+			v++;
+		int64_t r = v, end = r, next = r + 1;
+		while (next < n && !is_root(g, next))
+			next++;
+		if (c == nroots - 1) {
+			end = n - 1;
+		} else {
+			for (int64_t p = r + 1; p < next; p++)
+				for (int64_t i = g->operand_off[p]; i < g->operand_off[p + 1]; i++) {
+					int64_t o = g->operand_idx[i];
+					if (o >= start && o <= end && o != r) {
+						end = p;
+						break;
+					}
+				}
+		}
+		g->hcomps[c] = (hs_hcomp){NULL, HS_ROLE_UNKNOWN, start, end - start + 1, r, 0, 0};
+		for (int64_t u = start; u <= end; u++)
+			g->hcomp_of[u] = (int32_t)c;
+		start = end + 1;
+		v = r + 1;
+		c++;
+	}
+	return 0;
+}
+
+/* Calls from edges into another computation's root, in node order. */
+static int derive_calls(hs_graph *g, hs_error *err)
+{
+	int64_t n = g->n_nodes, total = 0;
+	g->called_off = malloc(((size_t)n + 1) * sizeof *g->called_off);
+	if (!g->called_off)
+		return oom(g, err);
+	for (int pass = 0; pass < 2; pass++) {
+		total = 0;
+		for (int64_t u = 0; u < n; u++) {
+			if (pass == 0)
+				g->called_off[u] = total;
+			for (int64_t i = g->operand_off[u]; i < g->operand_off[u + 1]; i++) {
+				int64_t o = g->operand_idx[i];
+				int32_t c = g->hcomp_of[o];
+				if (c == g->hcomp_of[u] || g->hcomps[c].root != o)
+					continue;
+				if (pass == 1)
+					g->called_idx[total] = c;
+				total++;
+			}
+		}
+		if (pass == 0) {
+			g->called_off[n] = total;
+			if (!(g->called_idx = malloc((total ? (size_t)total : 1) * sizeof *g->called_idx)))
+				return oom(g, err);
+		}
+	}
+	return 0;
+}
+
+int graph_derive_hlo(hs_graph *g, hs_error *err)
+{
+	graph_free_hlo(g);
+	if (derive_comps(g, err) || derive_calls(g, err))
+		return -1;
+	g->entry = g->n_hcomps - 1;
+	return finish(g, 0, err);
+}
+
+/* ---- from a module ----------------------------------------------------- */
+
+int graph_attach_hlo(hs_graph *g, hm_file *f, int module, hs_error *err)
+{
+	const hm_module *m = module >= 0 && module < f->n_modules ? &f->modules[module] : NULL;
+	if (!m || m->n_instrs != g->n_nodes) {
+		hm_file_free(f);
+		return hs_fail(err, HS_EUSAGE, "%s: the module does not match the graph (%lld nodes)", g->path,
+			       (long long)g->n_nodes);
+	}
+	graph_free_hlo(g);
+	g->hlo = f;
+	g->module = m;
+	g->n_hcomps = m->n_comps;
+	g->entry = m->entry;
+	g->hcomps = calloc((size_t)m->n_comps, sizeof *g->hcomps);
+	g->hcomp_of = malloc((g->n_nodes ? (size_t)g->n_nodes : 1) * sizeof *g->hcomp_of);
+	g->called_off = malloc(((size_t)g->n_nodes + 1) * sizeof *g->called_off);
+	if (!(g->module_name = strdup(m->name)) || !g->hcomps || !g->hcomp_of || !g->called_off)
+		return oom(g, err);
+	int64_t total = 0, first = 0;
+	for (int c = 0; c < m->n_comps; c++) {
+		const hm_comp *cp = &m->comps[c];
+		g->hcomps[c] = (hs_hcomp){cp->name, HS_ROLE_UNKNOWN, first, cp->n_instrs,
+					  hm_find_instr(m, cp->root_id)->node, 0, 0};
+		for (int i = 0; i < cp->n_instrs; i++) {
+			g->hcomp_of[first + i] = c;
+			g->called_off[first + i] = total;
+			total += cp->instrs[i].n_called;
+		}
+		first += cp->n_instrs;
+	}
+	g->called_off[g->n_nodes] = total;
+	if (!(g->called_idx = malloc((total ? (size_t)total : 1) * sizeof *g->called_idx)))
+		return oom(g, err);
+	for (int64_t v = 0; v < g->n_nodes; v++) {
+		const hm_instr *in = hm_instr_at(m, v);
+		for (int k = 0; k < in->n_called; k++)
+			g->called_idx[g->called_off[v] + k] = hm_find_comp_index(m, in->called_ids[k]);
+	}
+	return finish(g, 1, err);
+}
+
+/* ---- names -------------------------------------------------------------- */
+
+const hm_instr *graph_node_instr(const hs_graph *g, int64_t v)
+{
+	return g->module ? hm_instr_at(g->module, v) : NULL;
+}
+
+const char *graph_node_opcode_name(const hs_graph *g, int64_t v)
+{
+	const hm_instr *in = graph_node_instr(g, v);
+	return in ? in->opcode : hlo_opcode_name(g->opcode[v]);
+}
+
+const char *graph_node_name(const hs_graph *g, int64_t v, char *buf, size_t cap)
+{
+	const hm_instr *in = graph_node_instr(g, v);
+	if (in)
+		return in->name;
+	if (cap)
+		snprintf(buf, cap, "%s.%lld", hlo_opcode_name(g->opcode[v]), (long long)v);
+	return cap ? buf : "";
+}
+
+const char *graph_hcomp_name(const hs_graph *g, int64_t c, char *buf, size_t cap)
+{
+	if (c < 0 || c >= g->n_hcomps)
+		return "";
+	if (g->hcomps[c].name)
+		return g->hcomps[c].name;
+	if (c == g->entry)
+		return "entry";
+	if (cap)
+		snprintf(buf, cap, "computation.%lld", (long long)c);
+	return cap ? buf : "";
+}
+
+const char *graph_module_name(const hs_graph *g)
+{
+	return g->module_name ? g->module_name : g->name;
+}
+
+int64_t graph_n_fusions(const hs_graph *g)
+{
+	int64_t n = 0;
+	for (int64_t v = 0; v < g->n_nodes; v++)
+		n += strcmp(graph_node_opcode_name(g, v), "fusion") == 0;
+	return n;
+}
+
+static const char *const hfield_names[HS_NHFIELDS] = {
+	[HS_HF_NAME] = "name", [HS_HF_OPCODE] = "opcode_name", [HS_HF_COMPUTATION] = "computation_name",
+	[HS_HF_SHAPE] = "shape", [HS_HF_FUSION_KIND] = "fusion_kind", [HS_HF_OP_TYPE] = "op_type",
+	[HS_HF_OP_NAME] = "op_name", [HS_HF_SOURCE_FILE] = "source_file",
+	[HS_HF_SOURCE_LINE] = "source_line", [HS_HF_CUSTOM_CALL_TARGET] = "custom_call_target",
+	[HS_HF_SHARDING] = "sharding"};
+
+const char *graph_hfield_name(hs_hfield f)
+{
+	return f >= 0 && f < HS_NHFIELDS ? hfield_names[f] : "?";
+}
+
+int graph_hfield_id(const char *name)
+{
+	for (int f = 0; f < HS_NHFIELDS; f++)
+		if (strcmp(hfield_names[f], name) == 0)
+			return f;
+	return -1;
+}
+
+static const char *or_empty(const char *s)
+{
+	return s ? s : "";
+}
+
+const char *graph_node_text(const hs_graph *g, int64_t v, hs_hfield f, char *buf, size_t cap)
+{
+	const hm_instr *in = graph_node_instr(g, v);
+	if (cap)
+		buf[0] = '\0';
+	switch (f) {
+	case HS_HF_NAME:
+		return graph_node_name(g, v, buf, cap);
+	case HS_HF_OPCODE:
+		return graph_node_opcode_name(g, v);
+	case HS_HF_COMPUTATION:
+		return graph_hcomp_name(g, g->hcomp_of[v], buf, cap);
+	case HS_HF_SHAPE:
+		if (in) {
+			hm_shape_text(&in->shape, buf, cap);
+		} else {
+			hlo_shape sh;
+			hlo_decode_shape(graph_feat(g, v), g->feat_width, &sh);
+			hlo_shape_text(&sh, buf, cap);
+		}
+		return cap ? buf : "";
+	case HS_HF_SOURCE_LINE:
+		if (in && in->source_line && cap)
+			snprintf(buf, cap, "%" PRId64, in->source_line);
+		return cap ? buf : "";
+	default:
+		break;
+	}
+	if (!in)
+		return "";
+	switch (f) {
+	case HS_HF_FUSION_KIND: return or_empty(in->fusion_kind);
+	case HS_HF_OP_TYPE: return or_empty(in->op_type);
+	case HS_HF_OP_NAME: return or_empty(in->op_name);
+	case HS_HF_SOURCE_FILE: return or_empty(in->source_file);
+	case HS_HF_CUSTOM_CALL_TARGET: return or_empty(in->custom_call_target);
+	case HS_HF_SHARDING: return or_empty(in->sharding);
+	default: return "";
+	}
+}
+
+int64_t graph_find_node(const hs_graph *g, const char *name)
+{
+	if (g->module) {
+		for (int64_t v = 0; v < g->n_nodes; v++)
+			if (strcmp(hm_instr_at(g->module, v)->name, name) == 0)
+				return v;
+		return -1;
+	}
+	/* Derived: "opcode.N" where node N has that opcode. */
+	const char *dot = strrchr(name, '.');
+	if (!dot || !dot[1])
+		return -1;
+	char *end;
+	long long v = strtoll(dot + 1, &end, 10);
+	if (*end || v < 0 || v >= g->n_nodes || dot[1] == '-' || dot[1] == '+')
+		return -1;
+	const char *op = hlo_opcode_name(g->opcode[v]);
+	if (strlen(op) != (size_t)(dot - name) || strncmp(op, name, (size_t)(dot - name)) != 0)
+		return -1;
+	return v;
+}

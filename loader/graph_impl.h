@@ -1,0 +1,33 @@
+/* graph_impl.h - what graph.c, graph_hlo.c and graph_open.c share; not
+ * for use outside loader/. */
+#ifndef HS_GRAPH_IMPL_H
+#define HS_GRAPH_IMPL_H
+
+#include "graph.h"
+#include "hlo_module.h"
+
+/* How graph_open reads a file, decided from its first bytes:
+ *   NPZ    starts with a zip signature "PK", or is named *.npz (so a damaged
+ *          archive gets the archive's diagnostics);
+ *   PROTO  binary: a control byte (other than tab, newline, carriage
+ *          return) among the first 4 KiB, as every protobuf has;
+ *   TEXT   everything else (HLO text);
+ *   MISSING cannot be opened (the .npz reader reports it). */
+typedef enum graph_src { GRAPH_SRC_NPZ, GRAPH_SRC_PROTO, GRAPH_SRC_TEXT, GRAPH_SRC_MISSING } graph_src;
+graph_src graph_source_of(const char *path);
+
+/* An .npz as graph.c reads it, names derived (no raw twin lookup). */
+hs_graph *graph_open_npz(const char *path, hs_error *err);
+
+/* The HLO structure: derived from the arrays, or released. */
+int graph_derive_hlo(hs_graph *g, hs_error *err);
+void graph_free_hlo(hs_graph *g);
+
+/* graph_check_file for an HLO input: every module it holds (or the one
+ * FILE#N names) featurizes and passes the array validators. */
+int graph_check_hlo(const char *path, hs_error *err);
+
+/* An HLO file of either kind (proto or text, by content). */
+hm_file *graph_read_hlo_file(const char *path, int proto_flags, hs_error *err);
+
+#endif

@@ -1,0 +1,310 @@
+/* graph_open.c - open any input by content: .npz, HLO protobufs, HLO
+ * text; FILE#N / FILE#NAME picks a module; an .npz takes its raw twin's
+ * names. */
+#include <ctype.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "graph_impl.h"
+#include "hlo_featurize.h"
+#include "hlo_proto.h"
+#include "hlo_text.h"
+
+graph_src graph_source_of(const char *path)
+{
+	unsigned char b[4096];
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return GRAPH_SRC_MISSING;
+	ssize_t n = read(fd, b, sizeof b);
+	close(fd);
+	size_t len = strlen(path);
+	if (n < 0)
+		return GRAPH_SRC_MISSING;
+	if ((n >= 2 && b[0] == 'P' && b[1] == 'K') || n == 0 ||
+	    (len >= 4 && strcasecmp(path + len - 4, ".npz") == 0))
+		return GRAPH_SRC_NPZ;
+	for (ssize_t i = 0; i < n; i++)
+		if ((b[i] < 0x20 && b[i] != '\t' && b[i] != '\n' && b[i] != '\r') || b[i] == 0x7f)
+			return GRAPH_SRC_PROTO;
+	return GRAPH_SRC_TEXT;
+}
+
+hm_file *graph_read_hlo_file(const char *path, int proto_flags, hs_error *err)
+{
+	if (graph_source_of(path) == GRAPH_SRC_TEXT) {
+		return hlo_text_read(path, err);
+	}
+	return hlo_proto_read(path, proto_flags, err);
+}
+
+static int exists(const char *path)
+{
+	struct stat st;
+	return stat(path, &st) == 0;
+}
+
+/* FILE#SEL when the whole path is not a file but FILE is; *file is malloc'd. */
+static int split_selector(const char *path, char **file, const char **sel, hs_error *err)
+{
+	const char *hash = strrchr(path, '#');
+	*sel = NULL;
+	if (hash && !exists(path)) {
+		*file = strndup(path, (size_t)(hash - path));
+		if (*file && exists(*file)) {
+			*sel = hash + 1;
+			return 0;
+		}
+		free(*file);
+	}
+	*file = strdup(path);
+	return *file ? 0 : hs_fail(err, HS_ENOMEM, "%s: out of memory", path);
+}
+
+static int pick_module(const hm_file *f, const char *file, const char *sel, hs_error *err)
+{
+	if (!sel) {
+		if (f->n_modules == 1)
+			return 0;
+		return hs_fail(err, HS_EUSAGE,
+			       "%s holds %d modules: open one as %s#N (N = 0..%d) or %s#NAME, e.g. %s#0 (module '%s')",
+			       file, f->n_modules, file, f->n_modules - 1, file, file, f->modules[0].name);
+	}
+	int digits = *sel != '\0';
+	for (const char *p = sel; *p; p++)
+		digits &= isdigit((unsigned char)*p) != 0;
+	if (digits) {
+		long i = strtol(sel, NULL, 10);
+		if (i >= 0 && i < f->n_modules && strlen(sel) < 10)
+			return (int)i;
+	}
+	for (int i = 0; i < f->n_modules; i++)
+		if (strcmp(f->modules[i].name, sel) == 0)
+			return i;
+	return hs_fail(err, HS_EUSAGE, "%s has no module '%s' (modules 0..%d, e.g. %s#0 is '%s')", file, sel,
+		       f->n_modules - 1, file, f->modules[0].name);
+}
+
+/* The file name without folders and its extension. */
+static char *stem(const char *path)
+{
+	const char *b = strrchr(path, '/');
+	b = b ? b + 1 : path;
+	const char *dot = strrchr(b, '.');
+	size_t n = dot && dot != b ? (size_t)(dot - b) : strlen(b);
+	return strndup(b, n);
+}
+
+/* Reads FILE for the module SEL names (NULL: the file's only module, or -1
+ * in *module when it holds several).  A selected module of a TuningData is
+ * read alone. */
+static hm_file *read_module_of(const char *file, const char *sel, int *module, hs_error *err)
+{
+	hm_file *f;
+	*module = -1;
+	if (sel && graph_source_of(file) == GRAPH_SRC_PROTO) {
+		f = hlo_proto_read_sel(file, sel, 0, err);
+		if (f && f->total > f->n_modules) {
+			*module = 0;
+			return f;
+		}
+	} else {
+		f = graph_read_hlo_file(file, 0, err);
+	}
+	if (!f || (!sel && f->n_modules > 1))
+		return f;
+	if ((*module = pick_module(f, file, sel, err)) < 0) {
+		hm_file_free(f);
+		return NULL;
+	}
+	return f;
+}
+
+hm_file *graph_read_hlo(const char *path, int *module, hs_error *err)
+{
+	char *file;
+	const char *sel;
+	*module = -1;
+	if (split_selector(path, &file, &sel, err))
+		return NULL;
+	graph_src src = graph_source_of(file);
+	hm_file *f = NULL;
+	if (src == GRAPH_SRC_NPZ || src == GRAPH_SRC_MISSING)
+		hs_fail(err, src == GRAPH_SRC_NPZ ? HS_EUSAGE : HS_EDATA, "%s: %s", file,
+			src == GRAPH_SRC_NPZ ? "an .npz, not an HLO module" : "cannot read");
+	else
+		f = read_module_of(file, sel, module, err);
+	free(file);
+	return f;
+}
+
+static hs_graph *open_hlo(const char *path, const char *file, const char *sel, hs_error *err)
+{
+	int i;
+	hm_file *f = read_module_of(file, sel, &i, err);
+	if (!f)
+		return NULL;
+	if (i < 0) {
+		pick_module(f, file, NULL, err); /* says how to pick one */
+		hm_file_free(f);
+		return NULL;
+	}
+	hf_arrays a;
+	if (hf_featurize(&f->modules[i], f->tuning ? f->tuning[i] : NULL, hf_kind(f, i), 0, &a, err)) {
+		hs_error_prefix(err, "%s: module '%s'", file, f->modules[i].name);
+		hm_file_free(f);
+		return NULL;
+	}
+	char *name = sel ? strdup(f->modules[i].name) : stem(file);
+	hs_graph *g = name ? graph_from_arrays(&a, path, name, err) : NULL;
+	if (!name)
+		hs_fail(err, HS_ENOMEM, "%s: out of memory", path);
+	free(name);
+	const char *note = a.note;
+	hf_arrays_free(&a);
+	if (!g) {
+		hm_file_free(f);
+		return NULL;
+	}
+	if (graph_attach_hlo(g, f, i, err)) {
+		graph_free(g);
+		return NULL;
+	}
+	if (note && !(g->warning = strdup(note))) {
+		graph_free(g);
+		hs_fail(err, HS_ENOMEM, "%s: out of memory", path);
+		return NULL;
+	}
+	return g;
+}
+
+/* ---- the raw twin of an .npz ------------------------------------------- */
+
+/* ".../npz/REST.npz" -> ".../pb/REST.pb", or NULL. */
+static char *twin_path(const char *path)
+{
+	size_t n = strlen(path);
+	if (n < 4 || strcasecmp(path + n - 4, ".npz") != 0)
+		return NULL;
+	const char *at = NULL;
+	for (const char *p = path; (p = strstr(p, "npz/")); p++)
+		if (p == path || p[-1] == '/')
+			at = p;
+	if (!at)
+		return NULL;
+	char *t = malloc(n + 1);
+	if (!t)
+		return NULL;
+	size_t pre = (size_t)(at - path);
+	memcpy(t, path, pre);
+	memcpy(t + pre, "pb/", 3);
+	size_t rest = n - 4 - (pre + 4);
+	memcpy(t + pre + 3, at + 4, rest);
+	memcpy(t + pre + 3 + rest, ".pb", 4);
+	return t;
+}
+
+/* Whether module m featurizes to g's opcodes and edges. */
+static int agrees(const hs_graph *g, const hm_module *m)
+{
+	if (m->n_instrs != g->n_nodes)
+		return 0;
+	hf_arrays a;
+	if (hf_featurize(m, NULL, HS_KIND_TILE, HF_NO_FEATURES | HF_NO_CONFIGS, &a, NULL))
+		return 0;
+	int ok = a.n_edges == g->n_edges && memcmp(a.node_opcode, g->opcode, (size_t)g->n_nodes) == 0 &&
+		 (!a.n_edges || memcmp(a.edge_index, g->edges, (size_t)a.n_edges * sizeof *a.edge_index) == 0);
+	hf_arrays_free(&a);
+	return ok;
+}
+
+__attribute__((format(printf, 2, 3))) static void set_warning(hs_graph *g, const char *fmt, ...)
+{
+	char msg[1200];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	free(g->warning);
+	g->warning = strdup(msg);
+}
+
+/* Takes the names of the twin when it agrees; a note otherwise.  Never
+ * fails: the npz stands on its own. */
+static void adopt_twin(hs_graph *g)
+{
+	char *t = twin_path(g->path);
+	if (!t || !exists(t)) {
+		free(t);
+		return;
+	}
+	hs_error e = {0};
+	hm_file *f = hlo_proto_read(t, HLO_PROTO_NO_RUNS, &e);
+	if (!f) {
+		set_warning(g, "raw twin not used: %s", e.msg);
+		free(t);
+		return;
+	}
+	int pick = -1;
+	for (int i = 0; i < f->n_modules && pick < 0; i++)
+		if (agrees(g, &f->modules[i]))
+			pick = i;
+	if (pick < 0) {
+		set_warning(g, "raw twin %s not used: its opcodes or edges differ from the .npz's", t);
+		hm_file_free(f);
+	} else if (graph_attach_hlo(g, f, pick, &e)) {
+		hs_error e2 = {0};
+		graph_derive_hlo(g, &e2);
+		set_warning(g, "raw twin not used: %s", e.msg);
+	}
+	free(t);
+}
+
+hs_graph *graph_open(const char *path, hs_error *err)
+{
+	char *file;
+	const char *sel;
+	if (split_selector(path, &file, &sel, err))
+		return NULL;
+	graph_src src = graph_source_of(file);
+	hs_graph *g = NULL;
+	if (src == GRAPH_SRC_NPZ || src == GRAPH_SRC_MISSING) {
+		if (sel)
+			hs_fail(err, HS_EUSAGE, "%s: an .npz holds one graph; '#%s' selects nothing", file, sel);
+		else if ((g = graph_open_npz(file, err)))
+			adopt_twin(g);
+	} else {
+		g = open_hlo(path, file, sel, err);
+	}
+	free(file);
+	return g;
+}
+
+int graph_check_hlo(const char *path, hs_error *err)
+{
+	int module;
+	hm_file *f = graph_read_hlo(path, &module, err);
+	if (!f)
+		return -1;
+	int rc = 0;
+	for (int i = module < 0 ? 0 : module; i < (module < 0 ? f->n_modules : module + 1) && !rc; i++) {
+		hf_arrays a;
+		rc = hf_featurize(&f->modules[i], f->tuning ? f->tuning[i] : NULL, hf_kind(f, i), 0, &a, err);
+		if (rc) {
+			hs_error_prefix(err, "%s: module '%s'", f->path, f->modules[i].name);
+			break;
+		}
+		hs_graph *g = graph_from_arrays(&a, path, f->modules[i].name, err);
+		hf_arrays_free(&a);
+		rc = g ? 0 : -1;
+		graph_free(g);
+	}
+	hm_file_free(f);
+	return rc;
+}

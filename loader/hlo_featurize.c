@@ -1,0 +1,416 @@
+/* hlo_featurize.c - an hm_module into the dataset's arrays. */
+#include "hlo_featurize.h"
+
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hlo.h"
+
+/* PrimitiveType -> position in the one-hot at feature 2 (-1: none). */
+static int onehot_index(int t)
+{
+	static const int order[] = {HM_INVALID, HM_PRED, HM_S8, HM_S16, HM_S32, HM_S64, HM_U8,
+				    HM_U16, HM_U32, HM_U64, HM_F16, HM_F32, HM_F64, HM_BF16,
+				    HM_C64, HM_C128, HM_TUPLE, HM_OPAQUE, HM_TOKEN};
+	for (int i = 0; i < (int)(sizeof order / sizeof *order); i++)
+		if (order[i] == t)
+			return i;
+	return -1;
+}
+
+/* seq_k: the first k values (0 where missing), their sum and product, as
+ * int64 with wrap-around (the reference accumulates in int64), then float.
+ * zero_if_empty: the product of an empty list is 0 instead of 1. */
+static float *seq(float *o, int k, const int64_t *v, int n, int zero_if_empty)
+{
+	uint64_t sum = 0, prod = 1;
+	for (int i = 0; i < n; i++) {
+		int64_t x = v[i];
+		sum += (uint64_t)x;
+		prod *= (uint64_t)x;
+		if (i < k)
+			o[i] = (float)x;
+	}
+	for (int i = n; i < k; i++)
+		o[i] = 0;
+	o[k] = (float)(int64_t)sum;
+	o[k + 1] = n == 0 && zero_if_empty ? 0.0f : (float)(int64_t)prod;
+	return o + k + 2;
+}
+
+static float *first(float *o, int k, const int64_t *v, int n)
+{
+	for (int i = 0; i < k; i++)
+		o[i] = i < n ? (float)v[i] : 0.0f;
+	return o + k;
+}
+
+static float none0(int64_t v)
+{
+	return v == HM_NONE ? 0.0f : (float)v;
+}
+
+/* seq_6 of one field of the window dimensions (at byte offset `off`). */
+static float *seq_window(float *o, const hm_window_dim *w, int nw, size_t off)
+{
+	uint64_t sum = 0, prod = 1;
+	for (int i = 0; i < nw; i++) {
+		int64_t x;
+		memcpy(&x, (const char *)&w[i] + off, sizeof x);
+		sum += (uint64_t)x;
+		prod *= (uint64_t)x;
+		if (i < 6)
+			o[i] = (float)x;
+	}
+	for (int i = nw; i < 6; i++)
+		o[i] = 0;
+	o[6] = (float)(int64_t)sum;
+	o[7] = (float)(int64_t)prod;
+	return o + 8;
+}
+
+void hf_node_features(const hm_instr *in, float out[140])
+{
+	float *o = out;
+	const hm_shape *s = &in->shape;
+	memset(out, 0, 140 * sizeof *out);
+	o[0] = in->is_root ? 1.0f : 0.0f;
+	o += 2; /* 1: element_size_in_bits, always 0 */
+	int oh = onehot_index(s->element_type);
+	if (oh >= 0)
+		o[oh] = 1.0f;
+	o += 19;
+	o = seq(o, 6, s->dims, s->rank, 0);                       /* 21-28 */
+	*o++ = (float)s->n_tuple;                                    /* 29 */
+	*o++ = none0(in->parameter_number);                          /* 30 */
+	o = first(o, 6, in->dimensions, in->n_dimensions);           /* 31-36 */
+	const hm_window_dim *w = in->window;
+	int nw = in->n_window;
+	o = seq_window(o, w, nw, offsetof(hm_window_dim, size));     /* 37-44 */
+	o = seq_window(o, w, nw, offsetof(hm_window_dim, stride));
+	o = seq_window(o, w, nw, offsetof(hm_window_dim, padding_low));
+	o = seq_window(o, w, nw, offsetof(hm_window_dim, padding_high));
+	o = seq_window(o, w, nw, offsetof(hm_window_dim, window_dilation));
+	o = seq_window(o, w, nw, offsetof(hm_window_dim, base_dilation)); /* -84 */
+	int yes = 0;
+	for (int i = 0; i < nw; i++) {
+		if (i < 6)
+			o[i] = w[i].window_reversal ? 1.0f : 0.0f;
+		yes += w[i].window_reversal != 0;
+	}
+	o[6] = (float)yes;
+	o[7] = (float)(nw - yes);
+	o += 8;                                                      /* 85-92 */
+	const hm_conv_dims *c = &in->conv;
+	*o++ = (float)c->input_batch;                                /* 93 */
+	*o++ = (float)c->input_feature;
+	o = first(o, 4, c->input_spatial, c->n_input_spatial);
+	*o++ = (float)c->kernel_input_feature;
+	*o++ = (float)c->kernel_output_feature;
+	o = first(o, 4, c->kernel_spatial, c->n_kernel_spatial);
+	*o++ = (float)c->output_batch;
+	*o++ = (float)c->output_feature;                             /* 106 */
+	*o++ = none0(in->feature_group_count);                       /* 107 */
+	*o++ = none0(in->batch_group_count);                         /* 108 */
+	o = seq(o, 2, in->slice_start, in->n_slice, 0);           /* 109-112 */
+	o = seq(o, 2, in->slice_stride, in->n_slice, 0);          /* 113-116 */
+	o = seq(o, 2, in->slice_limit, in->n_slice, 0);           /* 117-120 */
+	o = seq(o, 2, in->dynamic_slice_sizes, in->n_dynamic_slice_sizes, 0); /* 121-124 */
+	o = seq(o, 2, in->pad_low, in->n_padding, 0);             /* 125-128 */
+	o = seq(o, 2, in->pad_high, in->n_padding, 0);            /* 129-132 */
+	*o++ = in->is_stable ? 1.0f : 0.0f;                          /* 133 */
+	first(o, 6, s->minor_to_major, s->layout_rank);              /* 134-139 */
+}
+
+hs_kind hf_kind(const hm_file *f, int i)
+{
+	if (f->source == HM_SRC_TUNING)
+		return HS_KIND_TILE;
+	const hm_tuning *t = f->tuning ? f->tuning[i] : NULL;
+	if (!t)
+		return HS_KIND_LAYOUT;
+	int tile = 0, layout = t->n_config_nodes > 0;
+	for (int r = 0; r < t->n_runs; r++) {
+		tile |= t->runs[r].has_tile;
+		layout |= t->runs[r].has_layout;
+	}
+	return tile && !layout ? HS_KIND_TILE : HS_KIND_LAYOUT;
+}
+
+void hf_arrays_free(hf_arrays *a)
+{
+	free(a->node_opcode);
+	free(a->node_feat);
+	free(a->edge_index);
+	free(a->node_splits);
+	free(a->config_runtime);
+	free(a->config_runtime_normalizers);
+	free(a->config_feat);
+	free(a->node_config_ids);
+	free(a->node_config_feat);
+	memset(a, 0, sizeof *a);
+}
+
+static int cmp_i64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+	return (x > y) - (x < y);
+}
+
+/* Edges, sorted on [u, v]: instructions come in order, so sorting each
+ * node's operand positions is enough. */
+static int edges(const hm_module *m, hf_arrays *out, hs_error *err)
+{
+	int64_t cap = 0, n = 0, maxv = 0;
+	for (int64_t u = 0; u < m->n_instrs; u++) {
+		const hm_instr *in = hm_instr_at(m, u);
+		cap += in->n_operands + in->n_called;
+		if (in->n_operands + in->n_called > maxv)
+			maxv = in->n_operands + in->n_called;
+	}
+	out->edge_index = malloc((cap ? (size_t)cap : 1) * sizeof *out->edge_index);
+	int64_t *vs = malloc((maxv ? (size_t)maxv : 1) * sizeof *vs);
+	if (!out->edge_index || !vs) {
+		free(vs);
+		return hs_fail(err, HS_ENOMEM, "out of memory for %lld edges", (long long)cap);
+	}
+	for (int64_t u = 0; u < m->n_instrs; u++) {
+		const hm_instr *in = hm_instr_at(m, u);
+		int k = 0;
+		for (int i = 0; i < in->n_operands; i++)
+			vs[k++] = hm_find_instr(m, in->operand_ids[i])->node;
+		for (int i = 0; i < in->n_called; i++) {
+			const hm_comp *c = hm_find_comp(m, in->called_ids[i]);
+			vs[k++] = hm_find_instr(m, c->root_id)->node;
+		}
+		if (k > 1)
+			qsort(vs, (size_t)k, sizeof *vs, cmp_i64);
+		for (int i = 0; i < k; i++) {
+			if (i && vs[i] == vs[i - 1])
+				continue;
+			out->edge_index[n][0] = u;
+			out->edge_index[n][1] = vs[i];
+			n++;
+		}
+	}
+	free(vs);
+	out->n_edges = n;
+	return 0;
+}
+
+static int splits(const hm_module *m, hf_arrays *out, hs_error *err)
+{
+	out->node_splits = malloc(((size_t)m->n_comps + 2) * sizeof *out->node_splits);
+	if (!out->node_splits)
+		return hs_fail(err, HS_ENOMEM, "out of memory");
+	int64_t k = 0, count = 0;
+	out->node_splits[k++] = 0;
+	for (int c = 0; c < m->n_comps; c++) {
+		const char *name = m->comps[c].name;
+		count += m->comps[c].n_instrs;
+		if (strstr(name, "cluster") || strstr(name, "while") || strstr(name, "cond"))
+			out->node_splits[k++] = count;
+	}
+	if (out->node_splits[k - 1] < count)
+		out->node_splits[k++] = count;
+	out->n_splits = k;
+	return 0;
+}
+
+static int tile_configs(const hm_tuning *t, hf_arrays *out, hs_error *err)
+{
+	int64_t n = 0, norm = 0;
+	int found = 0;
+	for (int r = 0; r < t->n_runs; r++) {
+		const hm_run *run = &t->runs[r];
+		if (run->has_error || run->compute_time_ns <= 1)
+			continue;
+		if (run->is_default && !found) {
+			norm = run->compute_time_ns;
+			found = 1;
+		}
+		n++;
+	}
+	if (!found) {
+		norm = 1;
+		out->note = "no kept run is marked is_default: normalizers are 1 (the dataset skips such kernels)";
+	}
+	out->config_runtime = malloc((n ? (size_t)n : 1) * sizeof(int64_t));
+	out->config_runtime_normalizers = malloc((n ? (size_t)n : 1) * sizeof(int64_t));
+	out->config_feat = malloc((n ? (size_t)n : 1) * HLO_TILE_CONFIG_FEATURES * sizeof(float));
+	if (!out->config_runtime || !out->config_runtime_normalizers || !out->config_feat)
+		return hs_fail(err, HS_ENOMEM, "out of memory for %lld configs", (long long)n);
+	int64_t i = 0;
+	for (int r = 0; r < t->n_runs; r++) {
+		const hm_run *run = &t->runs[r];
+		if (run->has_error || run->compute_time_ns <= 1)
+			continue;
+		float *o = out->config_feat + (size_t)i * HLO_TILE_CONFIG_FEATURES;
+		o = seq(o, 6, run->kernel_bounds, run->n_kernel_bounds, 1);
+		o = seq(o, 6, run->output_bounds, run->n_output_bounds, 1);
+		seq(o, 6, run->input_bounds, run->n_input_bounds, 1);
+		out->config_runtime[i] = run->compute_time_ns;
+		out->config_runtime_normalizers[i] = norm;
+		i++;
+	}
+	out->n_configs = n;
+	return 0;
+}
+
+static int layout_configs(const hm_tuning *t, hf_arrays *out, hs_error *err)
+{
+	int64_t n = 0, k = t ? t->n_config_nodes : 0;
+	for (int r = 0; t && r < t->n_runs; r++) {
+		const hm_run *run = &t->runs[r];
+		if (!run->has_layout || run->has_error || !run->has_profile)
+			continue;
+		if (run->n_layout_nodes > k)
+			return hs_fail(err, HS_EDATA,
+				       "run %d: its layout config has %d nodes, config_index_to_node names %lld",
+				       r, run->n_layout_nodes, (long long)k);
+		n++;
+	}
+	size_t w = HLO_LAYOUT_CONFIG_FEATURES, total = (size_t)n * (size_t)k * w;
+	out->node_config_ids = malloc((k ? (size_t)k : 1) * sizeof(int64_t));
+	out->config_runtime = malloc((n ? (size_t)n : 1) * sizeof(int64_t));
+	out->node_config_feat = malloc((total ? total : 1) * sizeof(float));
+	if (!out->node_config_ids || !out->config_runtime || !out->node_config_feat)
+		return hs_fail(err, HS_ENOMEM, "out of memory for %lld configs x %lld nodes", (long long)n,
+			       (long long)k);
+	if (k)
+		memcpy(out->node_config_ids, t->config_index_to_node, (size_t)k * sizeof(int64_t));
+	for (size_t j = 0; j < total; j++)
+		out->node_config_feat[j] = -1.0f;
+	int64_t i = 0;
+	for (int r = 0; t && r < t->n_runs; r++) {
+		const hm_run *run = &t->runs[r];
+		if (!run->has_layout || run->has_error || !run->has_profile)
+			continue;
+		float *row = out->node_config_feat + (size_t)i * (size_t)k * w;
+		for (int nd = 0; nd < run->n_layout_nodes; nd++) {
+			const hm_layout_node *ln = &run->layout_nodes[nd];
+			for (int ti = 0; ti < ln->n_tensors && ti < 3; ti++)
+				for (int d = 0; d < ln->tensors[ti].n_dims && d < 6; d++)
+					row[(size_t)nd * w + (size_t)ti * 6 + (size_t)d] =
+						(float)ln->tensors[ti].dims[d];
+		}
+		out->config_runtime[i++] = run->compute_time_ns;
+	}
+	out->n_configs = n;
+	out->n_cfg_nodes = k;
+	return 0;
+}
+
+/* Exact opcode names -> learned ids (hlo_opcode_id is linear and also takes
+ * other spellings); built per call, 121 names. */
+typedef struct opcode_map {
+	const char *name[256];
+	uint8_t id[256];
+} opcode_map;
+
+static unsigned name_hash(const char *s)
+{
+	unsigned h = 2166136261u;
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 16777619u;
+	return h;
+}
+
+static void opcode_map_init(opcode_map *om)
+{
+	memset(om->name, 0, sizeof om->name);
+	for (int id = 1; id <= HLO_MAX_OPCODE; id++) {
+		const char *n = hlo_opcode_name(id);
+		unsigned h = name_hash(n) & 255;
+		while (om->name[h])
+			h = (h + 1) & 255;
+		om->name[h] = n;
+		om->id[h] = (uint8_t)id;
+	}
+}
+
+static uint8_t opcode_map_get(const opcode_map *om, const char *name)
+{
+	for (unsigned h = name_hash(name) & 255; om->name[h]; h = (h + 1) & 255)
+		if (strcmp(om->name[h], name) == 0)
+			return om->id[h];
+	return 0;
+}
+
+int hf_featurize(const hm_module *m, const hm_tuning *t, hs_kind kind, int flags, hf_arrays *out,
+		 hs_error *err)
+{
+	opcode_map om;
+	memset(out, 0, sizeof *out);
+	out->kind = kind;
+	if (!m->index)
+		return hs_fail(err, HS_EUSAGE, "module '%s' was not checked", m->name);
+	int64_t n = m->n_instrs;
+	out->n_nodes = n;
+	out->node_opcode = malloc(n ? (size_t)n : 1);
+	if (!(flags & HF_NO_FEATURES))
+		out->node_feat = malloc((n ? (size_t)n : 1) * HLO_NODE_FEATURES * sizeof(float));
+	if (!out->node_opcode || (!(flags & HF_NO_FEATURES) && !out->node_feat)) {
+		hf_arrays_free(out);
+		return hs_fail(err, HS_ENOMEM, "out of memory for %lld nodes", (long long)n);
+	}
+	opcode_map_init(&om);
+	for (int64_t v = 0; v < n; v++) {
+		const hm_instr *in = hm_instr_at(m, v);
+		out->node_opcode[v] = opcode_map_get(&om, in->opcode);
+		if (out->node_feat)
+			hf_node_features(in, out->node_feat + (size_t)v * HLO_NODE_FEATURES);
+	}
+	int rc = edges(m, out, err);
+	if (!rc && kind == HS_KIND_LAYOUT)
+		rc = splits(m, out, err);
+	if (!rc && !(flags & HF_NO_CONFIGS)) {
+		if (kind == HS_KIND_TILE && t)
+			rc = tile_configs(t, out, err);
+		else if (kind == HS_KIND_TILE)
+			rc = tile_configs(&(hm_tuning){0}, out, err);
+		else
+			rc = layout_configs(t, out, err);
+	}
+	if (rc)
+		hf_arrays_free(out);
+	return rc;
+}
+
+static void *dup_mem(const void *p, size_t n, int *failed)
+{
+	if (!p)
+		return NULL;
+	void *d = malloc(n ? n : 1);
+	if (!d) {
+		*failed = 1;
+		return NULL;
+	}
+	if (n)
+		memcpy(d, p, n);
+	return d;
+}
+
+int hf_arrays_copy(const hf_arrays *a, hf_arrays *out, hs_error *err)
+{
+	int failed = 0;
+	size_t nn = (size_t)a->n_nodes, nc = (size_t)a->n_configs;
+	*out = *a;
+	out->node_opcode = dup_mem(a->node_opcode, nn, &failed);
+	out->node_feat = dup_mem(a->node_feat, nn * HLO_NODE_FEATURES * sizeof(float), &failed);
+	out->edge_index = dup_mem(a->edge_index, (size_t)a->n_edges * sizeof *a->edge_index, &failed);
+	out->node_splits = dup_mem(a->node_splits, (size_t)a->n_splits * sizeof(int64_t), &failed);
+	out->config_runtime = dup_mem(a->config_runtime, nc * sizeof(int64_t), &failed);
+	out->config_runtime_normalizers = dup_mem(a->config_runtime_normalizers, nc * sizeof(int64_t), &failed);
+	out->config_feat = dup_mem(a->config_feat, nc * HLO_TILE_CONFIG_FEATURES * sizeof(float), &failed);
+	out->node_config_ids = dup_mem(a->node_config_ids, (size_t)a->n_cfg_nodes * sizeof(int64_t), &failed);
+	out->node_config_feat = dup_mem(a->node_config_feat,
+					nc * (size_t)a->n_cfg_nodes * HLO_LAYOUT_CONFIG_FEATURES * sizeof(float),
+					&failed);
+	if (failed) {
+		hf_arrays_free(out);
+		return hs_fail(err, HS_ENOMEM, "out of memory");
+	}
+	return 0;
+}

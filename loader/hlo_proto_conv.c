@@ -1,0 +1,445 @@
+/* hlo_proto_conv.c - decoded protobuf-c messages into hm_* structures:
+ * instructions (shapes, windows, convolution numbers, slices, padding,
+ * sharding and backend_config as text, metadata) and tuning runs.  Counts
+ * too large for an int are reported through hp_conv.bad, never truncated. */
+#include "hlo_proto_conv.h"
+
+#include <inttypes.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pbwire.h"
+
+/* ---- text from messages ------------------------------------------------ */
+
+typedef struct sb {
+	char *s;
+	size_t len, cap;
+	int failed;
+} sb;
+
+__attribute__((format(printf, 2, 3))) static void sb_put(sb *o, const char *fmt, ...)
+{
+	va_list ap;
+	for (int tries = 0; tries < 2 && !o->failed; tries++) {
+		va_start(ap, fmt);
+		size_t room = o->cap - o->len;
+		int k = vsnprintf(o->s ? o->s + o->len : NULL, room, fmt, ap);
+		va_end(ap);
+		if (k < 0) {
+			o->failed = 1;
+			return;
+		}
+		if ((size_t)k < room) {
+			o->len += (size_t)k;
+			return;
+		}
+		size_t cap = o->cap ? o->cap : 64;
+		while (cap <= o->len + (size_t)k)
+			cap *= 2;
+		char *p = realloc(o->s, cap);
+		if (!p) {
+			o->failed = 1;
+			return;
+		}
+		o->s = p;
+		o->cap = cap;
+	}
+}
+
+static void sb_ints(sb *o, const char *sep, const int64_t *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		sb_put(o, "%s%" PRId64, i ? sep : "", v[i]);
+}
+
+static const char *const sharding_types[] = {"replicated", "maximal", "tuple", "other", "manual",
+					     "unknown", "unreduced"};
+
+/* XLA's sharding text: {replicated}, {maximal device=3}, {manual},
+ * {devices=[2,1]0,1}, {devices=[16,1,1]<=[16]}, {devices=[2,2]<=[2,2]T(1,0)
+ * last_tile_dim_replicate}, tuples {{replicated}, {maximal device=0}}. */
+static void sharding_text(sb *o, const Xla__OpSharding *s, int depth)
+{
+	int t = s->has_type ? s->type : 0;
+	if (t == 2) {
+		sb_put(o, "{");
+		for (size_t i = 0; i < s->n_tuple_shardings && depth < 64; i++) {
+			if (i)
+				sb_put(o, ", ");
+			sharding_text(o, s->tuple_shardings[i], depth + 1);
+		}
+		sb_put(o, "}");
+		return;
+	}
+	if (t == 1) {
+		sb_put(o, "{maximal device=%" PRId64 "}", s->n_tile_assignment_devices ? s->tile_assignment_devices[0] : 0);
+		return;
+	}
+	if (t != 3) {
+		sb_put(o, "{%s}", t >= 0 && t < 7 ? sharding_types[t] : "?");
+		return;
+	}
+	sb_put(o, "{devices=[");
+	sb_ints(o, ",", s->tile_assignment_dimensions, s->n_tile_assignment_dimensions);
+	sb_put(o, "]");
+	if (s->n_iota_reshape_dims) {
+		sb_put(o, "<=[");
+		sb_ints(o, ",", s->iota_reshape_dims, s->n_iota_reshape_dims);
+		sb_put(o, "]");
+		if (s->n_iota_transpose_perm) {
+			sb_put(o, "T(");
+			for (size_t i = 0; i < s->n_iota_transpose_perm; i++)
+				sb_put(o, "%s%d", i ? "," : "", s->iota_transpose_perm[i]);
+			sb_put(o, ")");
+		}
+	} else {
+		sb_ints(o, ",", s->tile_assignment_devices, s->n_tile_assignment_devices);
+	}
+	if (s->has_replicate_on_last_tile_dim && s->replicate_on_last_tile_dim)
+		sb_put(o, " last_tile_dim_replicate");
+	if (s->n_last_tile_dims) {
+		sb_put(o, " last_tile_dims={");
+		for (size_t i = 0; i < s->n_last_tile_dims; i++) {
+			int k = s->last_tile_dims[i];
+			sb_put(o, "%s%s", i ? ", " : "", k >= 0 && k < 7 ? sharding_types[k] : "?");
+		}
+		sb_put(o, "}");
+	}
+	sb_put(o, "}");
+}
+
+/* Bytes as text: kept as is when printable, else with \ooo escapes. */
+static char *bytes_text(hm_arena *a, const uint8_t *p, size_t n)
+{
+	if (pbwire_is_text(p, 0, n))
+		return hm_arena_strndup(a, (const char *)p, n);
+	if (n > (SIZE_MAX - 1) / 4)
+		return NULL;
+	char *s = hm_arena_alloc(a, 4 * n + 1), *q = s;
+	if (!s)
+		return NULL;
+	for (size_t i = 0; i < n; i++) {
+		if (p[i] >= 0x20 && p[i] < 0x7f && p[i] != '\\')
+			*q++ = (char)p[i];
+		else
+			q += sprintf(q, "\\%03o", p[i]);
+	}
+	*q = '\0';
+	return s;
+}
+
+/* NULL for absent or empty strings. */
+static char *opt_str(hm_arena *a, const char *s, int *failed)
+{
+	if (!s || !*s)
+		return NULL;
+	char *d = hm_arena_strdup(a, s);
+	if (!d)
+		*failed = 1;
+	return d;
+}
+
+/* ---- messages into hm_* ------------------------------------------------ */
+
+static int64_t *copy_i64(hp_conv *c, const int64_t *v, size_t n, int *out_n, const char *what)
+{
+	if (n > INT_MAX) {
+		c->bad = what;
+		return NULL;
+	}
+	*out_n = (int)n;
+	if (!n)
+		return NULL;
+	int64_t *d = hm_arena_array(c->a, n, sizeof *d);
+	if (!d) {
+		c->failed = 1;
+		return NULL;
+	}
+	memcpy(d, v, n * sizeof *d);
+	return d;
+}
+
+static void conv_layout(hp_conv *c, const Xla__LayoutProto *l, hm_shape *s)
+{
+	s->has_layout = 1;
+	s->minor_to_major = copy_i64(c, l->minor_to_major, l->n_minor_to_major, &s->layout_rank, "minor_to_major");
+	if (!l->n_tiles && !(l->has_element_size_in_bits && l->element_size_in_bits) &&
+	    !(l->has_memory_space && l->memory_space))
+		return;
+	sb o = {0};
+	for (size_t i = 0; i < l->n_tiles; i++) {
+		sb_put(&o, "%s(", i ? "" : "T");
+		sb_ints(&o, ",", l->tiles[i]->dimensions, l->tiles[i]->n_dimensions);
+		sb_put(&o, ")");
+	}
+	if (l->has_element_size_in_bits && l->element_size_in_bits)
+		sb_put(&o, "E(%" PRId64 ")", l->element_size_in_bits);
+	if (l->has_memory_space && l->memory_space)
+		sb_put(&o, "S(%" PRId64 ")", l->memory_space);
+	if (o.failed || !(s->layout_extra = hm_arena_strndup(c->a, o.s, o.len)))
+		c->failed = 1;
+	free(o.s);
+}
+
+static void conv_shape(hp_conv *c, const Xla__ShapeProto *p, hm_shape *s)
+{
+	memset(s, 0, sizeof *s);
+	if (!p)
+		return;
+	s->element_type = p->has_element_type ? p->element_type : 0;
+	s->dims = copy_i64(c, p->dimensions, p->n_dimensions, &s->rank, "dimensions");
+	int any = 0;
+	for (size_t i = 0; i < p->n_is_dynamic_dimension && i < (size_t)s->rank; i++)
+		any |= p->is_dynamic_dimension[i] != 0;
+	if (any && (s->dynamic = hm_arena_alloc(c->a, (size_t)s->rank))) {
+		for (size_t i = 0; i < p->n_is_dynamic_dimension && i < (size_t)s->rank; i++)
+			s->dynamic[i] = p->is_dynamic_dimension[i] != 0;
+	} else if (any) {
+		c->failed = 1;
+	}
+	if (p->layout)
+		conv_layout(c, p->layout, s);
+	if (p->n_tuple_shapes > INT_MAX) {
+		c->bad = "tuple_shapes";
+		return;
+	}
+	s->n_tuple = (int)p->n_tuple_shapes;
+	if (s->n_tuple && !(s->tuple = hm_arena_array(c->a, (size_t)s->n_tuple, sizeof *s->tuple))) {
+		c->failed = 1;
+		s->n_tuple = 0;
+		return;
+	}
+	for (int i = 0; i < s->n_tuple; i++)
+		conv_shape(c, p->tuple_shapes[i], &s->tuple[i]); /* depth bounded by the walk */
+}
+
+static void conv_window(hp_conv *c, const Xla__Window *w, hm_instr *in)
+{
+	if (!w || !w->n_dimensions)
+		return;
+	if (w->n_dimensions > INT_MAX) {
+		c->bad = "window";
+		return;
+	}
+	in->window = hm_arena_array(c->a, w->n_dimensions, sizeof *in->window);
+	if (!in->window) {
+		c->failed = 1;
+		return;
+	}
+	in->n_window = (int)w->n_dimensions;
+	for (size_t i = 0; i < w->n_dimensions; i++) {
+		const Xla__WindowDimension *d = w->dimensions[i];
+		hm_window_dim *o = &in->window[i];
+		o->size = d->size;
+		o->stride = d->stride;
+		o->padding_low = d->padding_low;
+		o->padding_high = d->padding_high;
+		o->window_dilation = d->window_dilation;
+		o->base_dilation = d->base_dilation;
+		o->window_reversal = d->window_reversal != 0;
+	}
+}
+
+static void conv_convolution(hp_conv *c, const Xla__ConvolutionDimensionNumbers *d, hm_conv_dims *o)
+{
+	if (!d)
+		return;
+	o->present = 1;
+	o->input_batch = d->input_batch_dimension;
+	o->input_feature = d->input_feature_dimension;
+	o->kernel_input_feature = d->kernel_input_feature_dimension;
+	o->kernel_output_feature = d->kernel_output_feature_dimension;
+	o->output_batch = d->output_batch_dimension;
+	o->output_feature = d->output_feature_dimension;
+	o->input_spatial = copy_i64(c, d->input_spatial_dimensions, d->n_input_spatial_dimensions,
+				    &o->n_input_spatial, "input_spatial_dimensions");
+	o->kernel_spatial = copy_i64(c, d->kernel_spatial_dimensions, d->n_kernel_spatial_dimensions,
+				     &o->n_kernel_spatial, "kernel_spatial_dimensions");
+	o->output_spatial = copy_i64(c, d->output_spatial_dimensions, d->n_output_spatial_dimensions,
+				     &o->n_output_spatial, "output_spatial_dimensions");
+}
+
+static void conv_slices(hp_conv *c, const Xla__HloInstructionProto *p, hm_instr *in)
+{
+	size_t n = p->n_slice_dimensions;
+	if (n > INT_MAX) {
+		c->bad = "slice_dimensions";
+		return;
+	}
+	if (n) {
+		in->slice_start = hm_arena_array(c->a, n, sizeof(int64_t));
+		in->slice_limit = hm_arena_array(c->a, n, sizeof(int64_t));
+		in->slice_stride = hm_arena_array(c->a, n, sizeof(int64_t));
+		if (!in->slice_start || !in->slice_limit || !in->slice_stride) {
+			c->failed = 1;
+			return;
+		}
+		in->n_slice = (int)n;
+		for (size_t i = 0; i < n; i++) {
+			in->slice_start[i] = p->slice_dimensions[i]->start;
+			in->slice_limit[i] = p->slice_dimensions[i]->limit;
+			in->slice_stride[i] = p->slice_dimensions[i]->stride;
+		}
+	}
+	const Xla__PaddingConfig *pc = p->padding_config;
+	if (!pc || !pc->n_dimensions)
+		return;
+	if (pc->n_dimensions > INT_MAX) {
+		c->bad = "padding_config";
+		return;
+	}
+	n = pc->n_dimensions;
+	in->pad_low = hm_arena_array(c->a, n, sizeof(int64_t));
+	in->pad_high = hm_arena_array(c->a, n, sizeof(int64_t));
+	in->pad_interior = hm_arena_array(c->a, n, sizeof(int64_t));
+	if (!in->pad_low || !in->pad_high || !in->pad_interior) {
+		c->failed = 1;
+		return;
+	}
+	in->n_padding = (int)n;
+	for (size_t i = 0; i < n; i++) {
+		in->pad_low[i] = pc->dimensions[i]->edge_padding_low;
+		in->pad_high[i] = pc->dimensions[i]->edge_padding_high;
+		in->pad_interior[i] = pc->dimensions[i]->interior_padding;
+	}
+}
+
+/* Attributes hloscope shows but does not featurize, as HLO text names them. */
+static void conv_attrs(hp_conv *c, const Xla__HloInstructionProto *p, hm_instr *in)
+{
+	char num[3][24];
+	const char *names[3], *vals[3];
+	int n = 0;
+	if (p->has_tuple_index) {
+		snprintf(num[n], sizeof num[n], "%" PRId64, p->tuple_index);
+		names[n] = "index", vals[n] = num[n], n++;
+	}
+	if (p->comparison_direction && *p->comparison_direction)
+		names[n] = "direction", vals[n] = p->comparison_direction, n++;
+	if (p->has_channel_id && p->channel_id > 0) {
+		snprintf(num[n], sizeof num[n], "%" PRId64, p->channel_id);
+		names[n] = "channel_id", vals[n] = num[n], n++;
+	}
+	if (!n)
+		return;
+	if (!(in->attrs = hm_arena_array(c->a, (size_t)n, sizeof *in->attrs))) {
+		c->failed = 1;
+		return;
+	}
+	for (int i = 0; i < n; i++) {
+		in->attrs[i].name = hm_arena_strdup(c->a, names[i]);
+		in->attrs[i].value = hm_arena_strdup(c->a, vals[i]);
+		if (!in->attrs[i].name || !in->attrs[i].value)
+			c->failed = 1;
+	}
+	in->n_attrs = n;
+}
+
+void hp_conv_instr(hp_conv *c, const Xla__HloInstructionProto *p, hm_instr *in)
+{
+	memset(in, 0, sizeof *in);
+	if (!(in->name = hm_arena_strdup(c->a, p->name ? p->name : "")) ||
+	    !(in->opcode = hm_arena_strdup(c->a, p->opcode ? p->opcode : "")))
+		c->failed = 1;
+	in->id = p->has_id ? p->id : 0;
+	conv_shape(c, p->shape, &in->shape);
+	in->operand_ids = copy_i64(c, p->operand_ids, p->n_operand_ids, &in->n_operands, "operand_ids");
+	in->called_ids = copy_i64(c, p->called_computation_ids, p->n_called_computation_ids, &in->n_called,
+				  "called_computation_ids");
+	in->control_predecessor_ids = copy_i64(c, p->control_predecessor_ids, p->n_control_predecessor_ids,
+					       &in->n_control_predecessors, "control_predecessor_ids");
+	in->parameter_number = p->has_parameter_number ? p->parameter_number : HM_NONE;
+	in->dimensions = copy_i64(c, p->dimensions, p->n_dimensions, &in->n_dimensions, "dimensions");
+	conv_window(c, p->window, in);
+	conv_convolution(c, p->convolution_dimension_numbers, &in->conv);
+	in->feature_group_count = p->has_feature_group_count ? p->feature_group_count : HM_NONE;
+	in->batch_group_count = p->has_batch_group_count ? p->batch_group_count : HM_NONE;
+	conv_slices(c, p, in);
+	in->dynamic_slice_sizes = copy_i64(c, p->dynamic_slice_sizes, p->n_dynamic_slice_sizes,
+					   &in->n_dynamic_slice_sizes, "dynamic_slice_sizes");
+	in->is_stable = p->has_is_stable && p->is_stable;
+	in->fusion_kind = opt_str(c->a, p->fusion_kind, &c->failed);
+	in->custom_call_target = opt_str(c->a, p->custom_call_target, &c->failed);
+	if (p->sharding) {
+		sb o = {0};
+		sharding_text(&o, p->sharding, 0);
+		if (o.failed || !(in->sharding = hm_arena_strndup(c->a, o.s, o.len)))
+			c->failed = 1;
+		free(o.s);
+	}
+	if (p->has_backend_config && p->backend_config.len &&
+	    !(in->backend_config = bytes_text(c->a, p->backend_config.data, p->backend_config.len)))
+		c->failed = 1;
+	if (p->metadata) {
+		in->op_type = opt_str(c->a, p->metadata->op_type, &c->failed);
+		in->op_name = opt_str(c->a, p->metadata->op_name, &c->failed);
+		in->source_file = opt_str(c->a, p->metadata->source_file, &c->failed);
+		in->source_line = p->metadata->has_source_line ? p->metadata->source_line : 0;
+	}
+	conv_attrs(c, p, in);
+}
+
+static int64_t *copy_bounds(hp_conv *c, const int64_t *v, size_t n, int *out_n)
+{
+	return copy_i64(c, v, n, out_n, "tile bounds");
+}
+
+static void conv_layout_config(hp_conv *c, const TpuGraphs__LayoutConfig *l, hm_run *run)
+{
+	if (l->n_nodes > INT_MAX) {
+		c->bad = "layout config nodes";
+		return;
+	}
+	run->n_layout_nodes = (int)l->n_nodes;
+	if (!l->n_nodes)
+		return;
+	run->layout_nodes = hm_arena_array(c->a, l->n_nodes, sizeof *run->layout_nodes);
+	if (!run->layout_nodes) {
+		c->failed = 1;
+		return;
+	}
+	for (size_t k = 0; k < l->n_nodes && !c->failed && !c->bad; k++) {
+		const TpuGraphs__LayoutConfig__NodeLayoutConfig *node = l->nodes[k];
+		hm_layout_node *o = &run->layout_nodes[k];
+		if (node->n_tensors > INT_MAX) {
+			c->bad = "layout config tensors";
+			return;
+		}
+		o->n_tensors = (int)node->n_tensors;
+		if (!o->n_tensors)
+			continue;
+		if (!(o->tensors = hm_arena_array(c->a, node->n_tensors, sizeof *o->tensors))) {
+			c->failed = 1;
+			return;
+		}
+		for (size_t t = 0; t < node->n_tensors; t++)
+			o->tensors[t].dims = copy_i64(c, node->tensors[t]->dims, node->tensors[t]->n_dims,
+						      &o->tensors[t].n_dims, "layout dims");
+	}
+}
+
+void hp_conv_run(hp_conv *c, const TpuGraphs__ConfigProfile *p, hm_run *run)
+{
+	memset(run, 0, sizeof *run);
+	const TpuGraphs__TileSizeConfig *t = p->op_config ? p->op_config->tile_size_config : NULL;
+	if (t) {
+		run->has_tile = 1;
+		run->kernel_bounds = copy_bounds(c, t->kernel_bounds, t->n_kernel_bounds, &run->n_kernel_bounds);
+		run->output_bounds = copy_bounds(c, t->output_bounds, t->n_output_bounds, &run->n_output_bounds);
+		run->input_bounds = copy_bounds(c, t->input_bounds, t->n_input_bounds, &run->n_input_bounds);
+		run->iteration_bounds = copy_bounds(c, t->iteration_bounds, t->n_iteration_bounds,
+						    &run->n_iteration_bounds);
+	}
+	if (p->module_config && p->module_config->layout_config) {
+		run->has_layout = 1;
+		conv_layout_config(c, p->module_config->layout_config, run);
+	}
+	run->has_error = p->has_error && p->error;
+	run->has_profile = p->profile != NULL;
+	run->compute_time_ns = p->profile && p->profile->has_compute_time_ns ? p->profile->compute_time_ns : 0;
+	run->is_default = p->has_is_default && p->is_default;
+}
