@@ -91,13 +91,21 @@ static const struct help helps[] = {
 	 "  --sort contribution|id   row order (default id)\n"
 	 "  --no-predict         no predicted runtimes (faster on large graphs)\n"},
 	{"query",
-	 "Runs the QUERY arguments and the lines of each SCRIPT on FILE, in order;\n"
-	 "with neither, the lines of stdin.  `hloscope query FILE help` lists the\n"
-	 "language.\n"
+	 "Runs the QUERY arguments and the lines of each SCRIPT on PATH, in order;\n"
+	 "with neither, the lines of stdin.  PATH is a graph file, or a folder: then\n"
+	 "every graph under it answers and the results are combined (rows carry\n"
+	 "file, collection and split; `graphs` queries the graphs themselves).\n"
+	 "`hloscope query FILE help` lists the language.\n"
 	 "  -f SCRIPT            run the lines of SCRIPT\n"
 	 "  --csv, --json        output format (default: a table; also --table)\n"
 	 "  --model M            predictions from a model written by train\n"
 	 "  --time               print each query's time to stderr\n"
+	 "  --threads N          folders: graphs read at once (default: the CPUs)\n"
+	 "  --skip-bad           folders: list unreadable files and skip them\n"
+	 "                       without failing (otherwise exit 2)\n"
+	 "  --progress           folders: a progress line a second on stderr (by\n"
+	 "                       default only on a terminal, after a second)\n"
+	 "  --no-progress        folders: never a progress line\n"
 	 "  --                   the arguments after it are queries\n"},
 	{"repl",
 	 "The query language at a readline prompt with history and completion;\n"
