@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/cmp.h"
 #include "hlo.h"
 
 /* PrimitiveType -> position in the one-hot at feature 2 (-1: none). */
@@ -152,12 +153,6 @@ void hf_arrays_free(hf_arrays *a)
 	memset(a, 0, sizeof *a);
 }
 
-static int cmp_i64(const void *a, const void *b)
-{
-	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-	return (x > y) - (x < y);
-}
-
 /* Edges, sorted on [u, v]: instructions come in order, so sorting each
  * node's operand positions is enough. */
 static int edges(const hm_module *m, hf_arrays *out, hs_error *err)
@@ -185,7 +180,7 @@ static int edges(const hm_module *m, hf_arrays *out, hs_error *err)
 			vs[k++] = hm_find_instr(m, c->root_id)->node;
 		}
 		if (k > 1)
-			qsort(vs, (size_t)k, sizeof *vs, cmp_i64);
+			qsort(vs, (size_t)k, sizeof *vs, hs_cmp_i64);
 		for (int i = 0; i < k; i++) {
 			if (i && vs[i] == vs[i - 1])
 				continue;
