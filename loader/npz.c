@@ -318,26 +318,28 @@ int npz_writer_add(npz_writer *w, const char *name, npy_dtype t, int ndim, const
 	size_t hl = npy_write_header(hdr, sizeof hdr, t, ndim, shape);
 	if (!hl)
 		return hs_fail(err, HS_EDATA, "%s: %s: header too large", w->path, name);
-	uint8_t *buf = malloc(hl + bytes);
-	if (!buf)
-		return hs_fail(err, HS_ENOMEM, "%s: out of memory writing %s.npy", w->path, name);
-	memcpy(buf, hdr, hl);
-	if (bytes)
-		memcpy(buf + hl, data, bytes);
-	/* Data is written little-endian. */
+	/* Data is written little-endian: a big-endian host writes a swapped
+	 * copy; a little-endian one the caller's array as it is. */
 	const uint16_t one = 1;
 	size_t is = npy_dtype_size(t);
-	if (is > 1 && *(const uint8_t *)&one == 0)
+	uint8_t *swapped = NULL;
+	if (is > 1 && *(const uint8_t *)&one == 0 && bytes) {
+		swapped = malloc(bytes);
+		if (!swapped)
+			return hs_fail(err, HS_ENOMEM, "%s: out of memory writing %s.npy", w->path, name);
+		memcpy(swapped, data, bytes);
 		for (size_t i = 0; i < count; i++)
 			for (size_t x = 0, y = is - 1; x < y; x++, y--) {
-				uint8_t c = buf[hl + i * is + x];
-				buf[hl + i * is + x] = buf[hl + i * is + y];
-				buf[hl + i * is + y] = c;
+				uint8_t c = swapped[i * is + x];
+				swapped[i * is + x] = swapped[i * is + y];
+				swapped[i * is + y] = c;
 			}
+	}
 	char member[512];
 	snprintf(member, sizeof member, "%s.npy", name);
-	int rc = zip_writer_add(w->zw, member, buf, hl + bytes, w->compress, err);
-	free(buf);
+	zip_part parts[2] = {{hdr, hl}, {swapped ? swapped : data, bytes}};
+	int rc = zip_writer_addv(w->zw, member, parts, 2, w->compress, err);
+	free(swapped);
 	return rc;
 }
 

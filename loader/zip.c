@@ -668,9 +668,49 @@ static int wr(zip_writer *w, const void *p, size_t n, hs_error *err)
 	return 0;
 }
 
-int zip_writer_add(zip_writer *w, const char *name, const void *data, size_t n, int deflate_it,
-		   hs_error *err)
+/* Deflates the parts into one raw deflate stream; *out is malloc'd. */
+static int deflate_parts(zip_writer *w, const char *name, const zip_part *parts, int n_parts, size_t n,
+			 uint8_t **out, size_t *out_n, hs_error *err)
 {
+	z_stream zs;
+	memset(&zs, 0, sizeof zs);
+	if (deflateInit2(&zs, 6, Z_DEFLATED, -15, 8, Z_DEFAULT_STRATEGY) != Z_OK)
+		return hs_fail(err, HS_ENOMEM, "%s: deflate init failed (out of memory)", w->path);
+	/* every part's bound: each Z_NO_FLUSH part may end a block */
+	size_t bound = deflateBound(&zs, (uLong)n) + 64 * (size_t)n_parts;
+	uint8_t *comp = malloc(bound);
+	if (!comp) {
+		deflateEnd(&zs);
+		return hs_fail(err, HS_ENOMEM, "%s: out of memory compressing member %s", w->path, name);
+	}
+	zs.next_out = comp;
+	zs.avail_out = (uInt)bound;
+	int ret = Z_OK;
+	for (int i = 0; i < n_parts && ret == Z_OK; i++) {
+		zs.next_in = (Bytef *)(uintptr_t)parts[i].data;
+		zs.avail_in = (uInt)parts[i].size;
+		ret = deflate(&zs, i == n_parts - 1 ? Z_FINISH : Z_NO_FLUSH);
+		if (i < n_parts - 1 && ret == Z_OK && zs.avail_in)
+			ret = Z_BUF_ERROR;
+	}
+	if (n_parts == 0)
+		ret = deflate(&zs, Z_FINISH);
+	*out_n = zs.total_out;
+	deflateEnd(&zs);
+	if (ret != Z_STREAM_END) {
+		free(comp);
+		return hs_fail(err, HS_EDATA, "%s: deflate of member %s failed", w->path, name);
+	}
+	*out = comp;
+	return 0;
+}
+
+int zip_writer_addv(zip_writer *w, const char *name, const zip_part *parts, int n_parts, int deflate_it,
+		    hs_error *err)
+{
+	size_t n = 0;
+	for (int i = 0; i < n_parts; i++)
+		n += parts[i].size;
 	if (n >= 0xffffffffu || w->pos >= 0xffffffffu)
 		return hs_fail(err, HS_EDATA, "%s: member %s: archives over 4 GiB are not written",
 			       w->path, name);
@@ -684,30 +724,8 @@ int zip_writer_add(zip_writer *w, const char *name, const void *data, size_t n, 
 	}
 	uint8_t *comp = NULL;
 	size_t comp_n = n;
-	if (deflate_it) {
-		z_stream zs;
-		memset(&zs, 0, sizeof zs);
-		if (deflateInit2(&zs, 6, Z_DEFLATED, -15, 8, Z_DEFAULT_STRATEGY) != Z_OK)
-			return hs_fail(err, HS_EDATA, "%s: deflate init failed", w->path);
-		size_t bound = deflateBound(&zs, (uLong)n);
-		comp = malloc(bound ? bound : 1);
-		if (!comp) {
-			deflateEnd(&zs);
-			return hs_fail(err, HS_ENOMEM, "%s: out of memory compressing member %s", w->path,
-				       name);
-		}
-		zs.next_in = (Bytef *)(uintptr_t)data;
-		zs.avail_in = (uInt)n;
-		zs.next_out = comp;
-		zs.avail_out = (uInt)bound;
-		int ret = deflate(&zs, Z_FINISH);
-		comp_n = zs.total_out;
-		deflateEnd(&zs);
-		if (ret != Z_STREAM_END) {
-			free(comp);
-			return hs_fail(err, HS_EDATA, "%s: deflate failed", w->path);
-		}
-	}
+	if (deflate_it && deflate_parts(w, name, parts, n_parts, n, &comp, &comp_n, err))
+		return -1;
 	struct wentry *e = &w->e[w->n];
 	e->name = strdup(name);
 	if (!e->name) {
@@ -716,7 +734,9 @@ int zip_writer_add(zip_writer *w, const char *name, const void *data, size_t n, 
 	}
 	w->n++;
 	e->method = deflate_it ? 8 : 0;
-	e->crc = zip_crc32(0, data, n);
+	e->crc = 0;
+	for (int i = 0; i < n_parts; i++)
+		e->crc = zip_crc32(e->crc, parts[i].data, parts[i].size);
 	e->comp = comp_n;
 	e->size = n;
 	e->offset = w->pos;
@@ -730,10 +750,20 @@ int zip_writer_add(zip_writer *w, const char *name, const void *data, size_t n, 
 	put32(lh + 18, (uint32_t)e->comp);
 	put32(lh + 22, (uint32_t)e->size);
 	put16(lh + 26, (uint16_t)name_n);
-	int rc = wr(w, lh, sizeof lh, err) || wr(w, name, name_n, err) ||
-		 wr(w, comp ? comp : data, comp_n, err);
+	int rc = wr(w, lh, sizeof lh, err) || wr(w, name, name_n, err);
+	if (comp)
+		rc = rc || wr(w, comp, comp_n, err);
+	for (int i = 0; !comp && i < n_parts; i++)
+		rc = rc || wr(w, parts[i].data, parts[i].size, err);
 	free(comp);
 	return rc ? -1 : 0;
+}
+
+int zip_writer_add(zip_writer *w, const char *name, const void *data, size_t n, int deflate_it,
+		   hs_error *err)
+{
+	zip_part part = {data, n};
+	return zip_writer_addv(w, name, &part, 1, deflate_it, err);
 }
 
 int zip_writer_finish(zip_writer *w, hs_error *err)

@@ -77,6 +77,14 @@ const char *zip_inflater_name(void);
  * `path`. */
 typedef struct zip_writer zip_writer;
 zip_writer *zip_writer_open(const char *path, hs_error *err);
+/* A member's bytes in pieces (e.g. an .npy header and the caller's array,
+ * written without first copying them together). */
+typedef struct zip_part {
+	const void *data;
+	size_t size;
+} zip_part;
+int zip_writer_addv(zip_writer *w, const char *name, const zip_part *parts, int n_parts, int deflate,
+		    hs_error *err);
 /* Adds a member with the given bytes; `deflate` picks the method. */
 int zip_writer_add(zip_writer *w, const char *name, const void *data,
 		   size_t n, int deflate, hs_error *err);
