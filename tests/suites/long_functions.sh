@@ -1,7 +1,10 @@
-# long_functions: tools/long-functions.sh, the check behind "no function
-# over 150 lines, no C file over 1,000", on small C files written here:
-# the lengths it reports, the signatures it understands, its exit status.
-# (It does not check the tree itself: that is the lead's call to make.)
+# long_functions: "no function over 150 lines, no C file over 1,000"
+# (outside tests/).  First tools/long-functions.sh, the check behind it, on
+# small C files written here: the lengths it reports, the signatures it
+# understands, its exit status.  Then the tree itself: one FAIL per offender,
+# naming FILE:LINE, the function and its length.  A function that grows past
+# the limit is split along what it does; a file, along its own sections, into
+# files named for what they hold.
 . tests/lib.sh
 
 LF="$ROOT/tools/long-functions.sh"
@@ -75,3 +78,23 @@ rc=$?
 "$LF" "$C/b.c" >"$T/out" 2>&1 && [ ! -s "$T/out" ] && ok "exit 0 and no output when all is short" ||
 	bad "clean file" "$(cat "$T/out")"
 expect_status 2 "a bad limit is a usage error" "$LF" -n many "$C/b.c"
+
+# The tree: every C file outside tests/ (the tool's default), one FAIL each.
+(cd "$ROOT" && "$LF") >"$T/tree" 2>"$T/tree.err"
+rc=$?
+nfiles=$(cd "$ROOT" && for d in */; do
+	[ "$d" = tests/ ] || [ "$d" = build/ ] || find "$d" -name '*.c' ! -name '*.pb-c.c' -type f
+done | wc -l)
+if [ "$rc" -eq 0 ] && [ "$nfiles" -gt 0 ]; then
+	ok "tree: no function over 150 lines, no file over 1,000 in $nfiles C files outside tests/"
+elif [ "$rc" -eq 1 ]; then
+	while read -r where what size; do
+		if [ "$what" = "(file)" ]; then
+			bad "tree: ${where%:1} is $size lines" "over 1,000: split it along its sections"
+		else
+			bad "tree: $where $what is $size lines" "over 150: split it along what it does"
+		fi
+	done <"$T/tree"
+else
+	bad "tree" "tools/long-functions.sh exit $rc, $nfiles C files: $(head -c 300 "$T/tree.err")"
+fi
