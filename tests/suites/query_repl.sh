@@ -26,7 +26,10 @@ no_sanitizer_report "$T/pipe.err" || bad "repl: pipe run" "sanitizer report"
 need tmux || exit 0
 
 SOCK="hsq$$"
-TM="tmux -L $SOCK -f /dev/null"
+# A pane whose program ended stays on screen (remain-on-exit) until the
+# server is killed, so its last screen can still be read.
+printf 'set -g remain-on-exit on\n' >"$T/tmux.conf"
+TM="tmux -L $SOCK -f $T/tmux.conf"
 # ASan builds start slower.
 WAIT=${REPL_WAIT:-100}
 trap '$TM kill-server 2>/dev/null' EXIT
@@ -41,7 +44,7 @@ start() {
 	$TM new-session -d -s "$name" -x 100 -y 24 \
 		"env ASAN_OPTIONS=\"\${ASAN_OPTIONS:-}:log_path=$T/san\" \
 		UBSAN_OPTIONS=\"\${UBSAN_OPTIONS:-}:log_path=$T/san\" $* $HLOSCOPE repl $F; \
-		echo EXIT=\$? >$T/$name.exit; $TM wait-for -S $name; sleep 30"
+		echo EXIT=\$? >$T/$name.exit; $TM wait-for -S $name"
 }
 
 # ended NAME: waits (at most WAIT tenths of a second) for session NAME's
@@ -187,7 +190,7 @@ fi
 
 # A signal while the pager waits for a key leaves the terminal as it was.
 $TM new-session -d -s e -x 100 -y 24 \
-	"sh -c 'echo \$\$ >$T/e.pid; exec env XDG_STATE_HOME=$T/state HOME=$T/home PAGER= $HLOSCOPE repl $F'; stty -a >$T/e.stty; $TM wait-for -S e; sleep 30"
+	"sh -c 'echo \$\$ >$T/e.pid; exec env XDG_STATE_HOME=$T/state HOME=$T/home PAGER= $HLOSCOPE repl $F'; stty -a >$T/e.stty; $TM wait-for -S e"
 check e "signal test session starts" '^unet3d>$'
 keys e 'nodes limit 40' Enter
 check e "signal test: pager waits" '^-- more --'
