@@ -437,6 +437,82 @@ static float ncf_at(const uint8_t *data, size_t es, int64_t K, int W, int64_t c,
 	return f;
 }
 
+/* The three tensors a configurable node's layout config sets: its output
+ * and its first two operands.  have[t] says whether tensor t's shape is
+ * known (sh[t]); fdim[t] are the feature dimensions of a convolution's
+ * output, input and kernel: convolution_dim_numbers output_feature (106),
+ * input_feature (94), kernel_output_feature (100) and kernel_input_feature
+ * (99); -1 elsewhere. */
+struct node_tensors {
+	hlo_shape sh[3];
+	int have[3];
+	int fdim[3][2];
+};
+
+static void node_tensors_of(const hs_graph *g, int64_t v, int conv_op, struct node_tensors *nt)
+{
+	for (int t = 0; t < 3; t++) {
+		nt->have[t] = 0;
+		nt->fdim[t][0] = nt->fdim[t][1] = -1;
+	}
+	if (g->ncf_width != HLO_LAYOUT_CONFIG_FEATURES || g->feat_width != HLO_NODE_FEATURES)
+		return;
+	int64_t no = graph_n_operands(g, v);
+
+	hlo_decode_shape(graph_feat(g, v), g->feat_width, &nt->sh[0]);
+	nt->have[0] = 1;
+	if (g->opcode[v] == conv_op) {
+		const float *f = graph_feat(g, v);
+
+		nt->fdim[0][0] = (int)f[HLO_F_CONV_DIMS + 13];
+		nt->fdim[1][0] = (int)f[HLO_F_CONV_DIMS + 1];
+		nt->fdim[2][0] = (int)f[HLO_F_CONV_DIMS + 7];
+		nt->fdim[2][1] = (int)f[HLO_F_CONV_DIMS + 6];
+	}
+	for (int t = 1; t < 3; t++) {
+		if (no >= t) {
+			int64_t u = g->operand_idx[g->operand_off[v] + t - 1];
+
+			hlo_decode_shape(graph_feat(g, u), g->feat_width, &nt->sh[t]);
+			nt->have[t] = 1;
+		}
+	}
+}
+
+/* The entries of configurable node k (p->entry_base[k] up to the next),
+ * whose tensors are nt: their values, taken from the entry's first config
+ * (first[e]) in data (node_config_feat, int8 or float32), one-hot buckets,
+ * dense layout features and layout codes. */
+static void fill_entries(prep *p, const hs_graph *g, int64_t k, const struct node_tensors *nt,
+			 const uint8_t *data, const int64_t *first)
+{
+	int64_t K = p->K;
+	int W = g->ncf_width;
+	size_t es = g->ncf_i8 ? 1 : sizeof(float);
+
+	for (int64_t e = p->entry_base[k]; e < p->entry_base[k + 1]; e++) {
+		float *val = p->entry_val + (size_t)e * (size_t)W;
+
+		p->entry_node[e] = (int32_t)k;
+		for (int j = 0; j < W; j++) {
+			val[j] = ncf_at(data, es, K, W, first[e], k, j);
+			p->entry_hot[(size_t)e * (size_t)W + (size_t)j] =
+				(int16_t)(j * PREP_BUCKETS + bucket(val[j]));
+		}
+		if (W == HLO_LAYOUT_CONFIG_FEATURES) {
+			for (int t = 0; t < 3; t++)
+				layout_dense(val + 6 * t, nt->have[t] ? &nt->sh[t] : NULL, nt->fdim[t][0],
+					     nt->fdim[t][1],
+					     p->entry_dense + (size_t)e * PREP_DENSE + PREP_DENSE_T * t);
+			p->entry_out[e] = layout_code(val, (int32_t)(-2 - e));
+			p->entry_in[e] = layout_code(val + 6, (int32_t)(-2 - e));
+		} else {
+			p->entry_out[e] = (int32_t)(-2 - e);
+			p->entry_in[e] = (int32_t)(-2 - e);
+		}
+	}
+}
+
 /* sel (n sorted configs) or NULL for all. */
 static int layout_entries(prep *p, const hs_graph *g, const int64_t *sel)
 {
@@ -501,56 +577,10 @@ static int layout_entries(prep *p, const hs_graph *g, const int64_t *sel)
 	if (oom)
 		goto fail;
 	for (int64_t k = 0; k < K; k++) {
-		int64_t v = p->cfg_node[k];
-		hlo_shape sh[3];
-		int have[3] = {0, 0, 0};
-		/* Feature dimensions of a convolution's output, input and kernel:
-		 * convolution_dim_numbers output_feature (106), input_feature (94),
-		 * kernel_output_feature (100) and kernel_input_feature (99). */
-		int fdim[3][2] = {{-1, -1}, {-1, -1}, {-1, -1}};
+		struct node_tensors nt;
 
-		if (W == HLO_LAYOUT_CONFIG_FEATURES && g->feat_width == HLO_NODE_FEATURES) {
-			int64_t no = graph_n_operands(g, v);
-
-			hlo_decode_shape(graph_feat(g, v), g->feat_width, &sh[0]);
-			have[0] = 1;
-			if (g->opcode[v] == conv_op) {
-				const float *f = graph_feat(g, v);
-
-				fdim[0][0] = (int)f[HLO_F_CONV_DIMS + 13];
-				fdim[1][0] = (int)f[HLO_F_CONV_DIMS + 1];
-				fdim[2][0] = (int)f[HLO_F_CONV_DIMS + 7];
-				fdim[2][1] = (int)f[HLO_F_CONV_DIMS + 6];
-			}
-			for (int t = 1; t < 3; t++) {
-				if (no >= t) {
-					int64_t u = g->operand_idx[g->operand_off[v] + t - 1];
-
-					hlo_decode_shape(graph_feat(g, u), g->feat_width, &sh[t]);
-					have[t] = 1;
-				}
-			}
-		}
-		for (int64_t e = p->entry_base[k]; e < p->entry_base[k + 1]; e++) {
-			float *val = p->entry_val + (size_t)e * (size_t)W;
-
-			p->entry_node[e] = (int32_t)k;
-			for (int j = 0; j < W; j++) {
-				val[j] = ncf_at(data, es, K, W, first[e], k, j);
-				p->entry_hot[(size_t)e * (size_t)W + (size_t)j] =
-					(int16_t)(j * PREP_BUCKETS + bucket(val[j]));
-			}
-			if (W == HLO_LAYOUT_CONFIG_FEATURES) {
-				for (int t = 0; t < 3; t++)
-					layout_dense(val + 6 * t, have[t] ? &sh[t] : NULL, fdim[t][0], fdim[t][1],
-						     p->entry_dense + (size_t)e * PREP_DENSE + PREP_DENSE_T * t);
-				p->entry_out[e] = layout_code(val, (int32_t)(-2 - e));
-				p->entry_in[e] = layout_code(val + 6, (int32_t)(-2 - e));
-			} else {
-				p->entry_out[e] = (int32_t)(-2 - e);
-				p->entry_in[e] = (int32_t)(-2 - e);
-			}
-		}
+		node_tensors_of(g, p->cfg_node[k], conv_op, &nt);
+		fill_entries(p, g, k, &nt, data, first);
 	}
 	/* Duplicate configs: equal entry vectors. */
 	if (K > 0) {
