@@ -168,133 +168,155 @@ static void j_rows(jsonw *w, const compare_result *r, const char *key, int diffe
 	jsonw_arr_end(w);
 }
 
-int compare_print_json(FILE *out, const compare_result *r, int all, hs_error *err)
+/* What both kinds share: the files, the configs, their runtimes and ranks,
+ * the predictions and the one-line summary. */
+static void j_header(jsonw *w, const compare_result *r)
 {
-	jsonw w;
 	char buf[1024];
 	const hs_graph *ga = r->ga, *gb = r->gb;
 
-	jsonw_init(&w, out, 1);
-	jsonw_obj_begin(&w);
-	jsonw_key(&w, "kind"), jsonw_str(&w, graph_kind_name(r->kind));
-	jsonw_key(&w, "file_a"), jsonw_str(&w, ga->path);
-	jsonw_key(&w, "file_b"), jsonw_str(&w, gb->path);
-	jsonw_key(&w, "config_a"), jsonw_int(&w, r->A.config);
-	jsonw_key(&w, "config_b"), jsonw_int(&w, r->B.config);
-	jsonw_key(&w, "selector_a"), jsonw_str(&w, r->A.selector);
-	jsonw_key(&w, "selector_b"), jsonw_str(&w, r->B.selector);
-	jsonw_key(&w, "labeled_a"), jsonw_bool(&w, r->A.labeled);
-	jsonw_key(&w, "labeled_b"), jsonw_bool(&w, r->B.labeled);
-	j_num_or_null(&w, "runtime_a", r->A.labeled, r->A.runtime);
-	j_num_or_null(&w, "runtime_b", r->B.labeled, r->B.runtime);
-	j_int_or_null(&w, "runtime_raw_a", r->A.labeled, r->A.runtime_raw);
-	j_int_or_null(&w, "runtime_raw_b", r->B.labeled, r->B.runtime_raw);
-	j_num_or_null(&w, "runtime_ratio", 1, r->runtime_ratio);
-	j_int_or_null(&w, "rank_a", r->A.labeled, r->A.rank);
-	j_int_or_null(&w, "rank_b", r->B.labeled, r->B.rank);
-	jsonw_key(&w, "configs_a"), jsonw_int(&w, r->A.n_configs);
-	jsonw_key(&w, "configs_b"), jsonw_int(&w, r->B.n_configs);
+	jsonw_key(w, "kind"), jsonw_str(w, graph_kind_name(r->kind));
+	jsonw_key(w, "file_a"), jsonw_str(w, ga->path);
+	jsonw_key(w, "file_b"), jsonw_str(w, gb->path);
+	jsonw_key(w, "config_a"), jsonw_int(w, r->A.config);
+	jsonw_key(w, "config_b"), jsonw_int(w, r->B.config);
+	jsonw_key(w, "selector_a"), jsonw_str(w, r->A.selector);
+	jsonw_key(w, "selector_b"), jsonw_str(w, r->B.selector);
+	jsonw_key(w, "labeled_a"), jsonw_bool(w, r->A.labeled);
+	jsonw_key(w, "labeled_b"), jsonw_bool(w, r->B.labeled);
+	j_num_or_null(w, "runtime_a", r->A.labeled, r->A.runtime);
+	j_num_or_null(w, "runtime_b", r->B.labeled, r->B.runtime);
+	j_int_or_null(w, "runtime_raw_a", r->A.labeled, r->A.runtime_raw);
+	j_int_or_null(w, "runtime_raw_b", r->B.labeled, r->B.runtime_raw);
+	j_num_or_null(w, "runtime_ratio", 1, r->runtime_ratio);
+	j_int_or_null(w, "rank_a", r->A.labeled, r->A.rank);
+	j_int_or_null(w, "rank_b", r->B.labeled, r->B.rank);
+	jsonw_key(w, "configs_a"), jsonw_int(w, r->A.n_configs);
+	jsonw_key(w, "configs_b"), jsonw_int(w, r->B.n_configs);
 	if (!r->A.labeled || !r->B.labeled) {
 		snprintf(buf, sizeof buf, "runtimes hidden: %s is unlabeled (a test-split file: every runtime is 0)",
 			 compare_file_label(!r->A.labeled ? ga : gb));
-		jsonw_key(&w, "runtime_note"), jsonw_str(&w, buf);
+		jsonw_key(w, "runtime_note"), jsonw_str(w, buf);
 	}
 	int pred = !r->pred_error[0];
-	jsonw_key(&w, "predictor"), jsonw_str(&w, r->pred_label);
-	jsonw_key(&w, "prediction_unit"), jsonw_str(&w, r->pred_ns ? "ns" : "score");
-	j_num_or_null(&w, "predicted_a", pred, r->A.predicted);
-	j_num_or_null(&w, "predicted_b", pred, r->B.predicted);
-	j_num_or_null(&w, "predicted_ratio", pred, r->predicted_ratio);
-	j_num_or_null(&w, "predicted_diff", pred, r->predicted_diff);
-	j_int_or_null(&w, "predicted_rank_a", pred, r->A.pred_rank);
-	j_int_or_null(&w, "predicted_rank_b", pred, r->B.pred_rank);
+	jsonw_key(w, "predictor"), jsonw_str(w, r->pred_label);
+	jsonw_key(w, "prediction_unit"), jsonw_str(w, r->pred_ns ? "ns" : "score");
+	j_num_or_null(w, "predicted_a", pred, r->A.predicted);
+	j_num_or_null(w, "predicted_b", pred, r->B.predicted);
+	j_num_or_null(w, "predicted_ratio", pred, r->predicted_ratio);
+	j_num_or_null(w, "predicted_diff", pred, r->predicted_diff);
+	j_int_or_null(w, "predicted_rank_a", pred, r->A.pred_rank);
+	j_int_or_null(w, "predicted_rank_b", pred, r->B.pred_rank);
 	if (!pred)
-		jsonw_key(&w, "prediction_error"), jsonw_str(&w, r->pred_error);
+		jsonw_key(w, "prediction_error"), jsonw_str(w, r->pred_error);
 	compare_summary(r, buf, sizeof buf);
-	jsonw_key(&w, "summary"), jsonw_str(&w, buf);
+	jsonw_key(w, "summary"), jsonw_str(w, buf);
+}
 
-	if (r->kind == HS_KIND_LAYOUT) {
-		jsonw_key(&w, "configurable_nodes"), jsonw_int(&w, r->n_cfg);
-		jsonw_key(&w, "differing_count"), jsonw_int(&w, r->n_differ);
-		jsonw_key(&w, "differing_opcodes");
-		jsonw_obj_begin(&w);
-		for (int i = 0; i < r->n_opcodes; i++) {
-			jsonw_key(&w, hlo_opcode_name((int)r->opcodes[i].key));
-			jsonw_int(&w, r->opcodes[i].count);
-		}
-		jsonw_obj_end(&w);
-		jsonw_key(&w, "differing_computations");
-		jsonw_arr_begin(&w);
-		for (int i = 0; i < r->n_comps; i++) {
-			int pretty = w.pretty;
-			w.pretty = 0;
-			jsonw_obj_begin(&w);
-			jsonw_key(&w, "computation"), jsonw_int(&w, r->comps[i].key);
-			jsonw_key(&w, "count"), jsonw_int(&w, r->comps[i].count);
-			jsonw_obj_end(&w);
-			w.pretty = pretty;
-		}
-		jsonw_arr_end(&w);
-		jsonw_key(&w, "mismatches_a"), jsonw_int(&w, r->A.mismatches);
-		jsonw_key(&w, "mismatches_b"), jsonw_int(&w, r->B.mismatches);
-		if (!r->has_contribution) {
-			jsonw_key(&w, "contribution_note"), jsonw_str(&w, r->contrib_note);
-		} else {
-			jsonw_key(&w, "contribution_total"), jsonw_num(&w, r->contrib_total);
-			jsonw_key(&w, "contribution_differing"), jsonw_num(&w, r->contrib_differ);
-		}
-		jsonw_key(&w, "value_names");
-		int pretty = w.pretty;
-		w.pretty = 0;
-		jsonw_arr_begin(&w);
-		for (int j = 0; j < r->width; j++)
-			jsonw_str(&w, hlo_layout_config_name(j, r->width));
-		jsonw_arr_end(&w);
-		w.pretty = pretty;
-		j_rows(&w, r, "differing_nodes", 1);
-		if (all)
-			j_rows(&w, r, "unchanged_nodes", 0);
-	} else {
-		char sh[256];
-		hlo_shape s;
-		jsonw_key(&w, "values");
-		jsonw_arr_begin(&w);
-		for (int j = 0; j < r->width; j++) {
-			jsonw_obj_begin(&w);
-			jsonw_key(&w, "index"), jsonw_int(&w, j);
-			jsonw_key(&w, "name"), jsonw_str(&w, hlo_tile_config_name(j, r->width));
-			jsonw_key(&w, "a"), jsonw_num(&w, r->tile_a[j]);
-			jsonw_key(&w, "b"), jsonw_num(&w, r->tile_b[j]);
-			jsonw_key(&w, "differs"), jsonw_bool(&w, r->tile_changed[j]);
-			jsonw_obj_end(&w);
-		}
-		jsonw_arr_end(&w);
-		jsonw_key(&w, "differing_values");
-		jsonw_arr_begin(&w);
-		for (int j = 0; j < r->width; j++) {
-			if (!r->tile_changed[j])
-				continue;
-			jsonw_obj_begin(&w);
-			jsonw_key(&w, "index"), jsonw_int(&w, j);
-			jsonw_key(&w, "name"), jsonw_str(&w, hlo_tile_config_name(j, r->width));
-			jsonw_key(&w, "a"), jsonw_num(&w, r->tile_a[j]);
-			jsonw_key(&w, "b"), jsonw_num(&w, r->tile_b[j]);
-			jsonw_obj_end(&w);
-		}
-		jsonw_arr_end(&w);
-		jsonw_key(&w, "kernel_nodes");
-		jsonw_arr_begin(&w);
-		for (int64_t i = 0; i < ga->n_nodes; i++) {
-			hlo_decode_shape(graph_feat(ga, i), ga->feat_width, &s);
-			hlo_shape_text(&s, sh, sizeof sh);
-			jsonw_obj_begin(&w);
-			jsonw_key(&w, "id"), jsonw_int(&w, i);
-			jsonw_key(&w, "opcode"), jsonw_str(&w, hlo_opcode_name(ga->opcode[i]));
-			jsonw_key(&w, "shape"), jsonw_str(&w, sh);
-			jsonw_obj_end(&w);
-		}
-		jsonw_arr_end(&w);
+/* Layout: the differing nodes by opcode and computation, the contributions,
+ * the rows of the differing (and with `all`, the unchanged) nodes. */
+static void j_layout(jsonw *w, const compare_result *r, int all)
+{
+	jsonw_key(w, "configurable_nodes"), jsonw_int(w, r->n_cfg);
+	jsonw_key(w, "differing_count"), jsonw_int(w, r->n_differ);
+	jsonw_key(w, "differing_opcodes");
+	jsonw_obj_begin(w);
+	for (int i = 0; i < r->n_opcodes; i++) {
+		jsonw_key(w, hlo_opcode_name((int)r->opcodes[i].key));
+		jsonw_int(w, r->opcodes[i].count);
 	}
+	jsonw_obj_end(w);
+	jsonw_key(w, "differing_computations");
+	jsonw_arr_begin(w);
+	for (int i = 0; i < r->n_comps; i++) {
+		int pretty = w->pretty;
+		w->pretty = 0;
+		jsonw_obj_begin(w);
+		jsonw_key(w, "computation"), jsonw_int(w, r->comps[i].key);
+		jsonw_key(w, "count"), jsonw_int(w, r->comps[i].count);
+		jsonw_obj_end(w);
+		w->pretty = pretty;
+	}
+	jsonw_arr_end(w);
+	jsonw_key(w, "mismatches_a"), jsonw_int(w, r->A.mismatches);
+	jsonw_key(w, "mismatches_b"), jsonw_int(w, r->B.mismatches);
+	if (!r->has_contribution) {
+		jsonw_key(w, "contribution_note"), jsonw_str(w, r->contrib_note);
+	} else {
+		jsonw_key(w, "contribution_total"), jsonw_num(w, r->contrib_total);
+		jsonw_key(w, "contribution_differing"), jsonw_num(w, r->contrib_differ);
+	}
+	jsonw_key(w, "value_names");
+	int pretty = w->pretty;
+	w->pretty = 0;
+	jsonw_arr_begin(w);
+	for (int j = 0; j < r->width; j++)
+		jsonw_str(w, hlo_layout_config_name(j, r->width));
+	jsonw_arr_end(w);
+	w->pretty = pretty;
+	j_rows(w, r, "differing_nodes", 1);
+	if (all)
+		j_rows(w, r, "unchanged_nodes", 0);
+}
+
+/* Tile: the config values side by side, those that differ, the kernel's
+ * nodes. */
+static void j_tile(jsonw *w, const compare_result *r)
+{
+	const hs_graph *ga = r->ga;
+	char sh[256];
+	hlo_shape s;
+
+	jsonw_key(w, "values");
+	jsonw_arr_begin(w);
+	for (int j = 0; j < r->width; j++) {
+		jsonw_obj_begin(w);
+		jsonw_key(w, "index"), jsonw_int(w, j);
+		jsonw_key(w, "name"), jsonw_str(w, hlo_tile_config_name(j, r->width));
+		jsonw_key(w, "a"), jsonw_num(w, r->tile_a[j]);
+		jsonw_key(w, "b"), jsonw_num(w, r->tile_b[j]);
+		jsonw_key(w, "differs"), jsonw_bool(w, r->tile_changed[j]);
+		jsonw_obj_end(w);
+	}
+	jsonw_arr_end(w);
+	jsonw_key(w, "differing_values");
+	jsonw_arr_begin(w);
+	for (int j = 0; j < r->width; j++) {
+		if (!r->tile_changed[j])
+			continue;
+		jsonw_obj_begin(w);
+		jsonw_key(w, "index"), jsonw_int(w, j);
+		jsonw_key(w, "name"), jsonw_str(w, hlo_tile_config_name(j, r->width));
+		jsonw_key(w, "a"), jsonw_num(w, r->tile_a[j]);
+		jsonw_key(w, "b"), jsonw_num(w, r->tile_b[j]);
+		jsonw_obj_end(w);
+	}
+	jsonw_arr_end(w);
+	jsonw_key(w, "kernel_nodes");
+	jsonw_arr_begin(w);
+	for (int64_t i = 0; i < ga->n_nodes; i++) {
+		hlo_decode_shape(graph_feat(ga, i), ga->feat_width, &s);
+		hlo_shape_text(&s, sh, sizeof sh);
+		jsonw_obj_begin(w);
+		jsonw_key(w, "id"), jsonw_int(w, i);
+		jsonw_key(w, "opcode"), jsonw_str(w, hlo_opcode_name(ga->opcode[i]));
+		jsonw_key(w, "shape"), jsonw_str(w, sh);
+		jsonw_obj_end(w);
+	}
+	jsonw_arr_end(w);
+}
+
+int compare_print_json(FILE *out, const compare_result *r, int all, hs_error *err)
+{
+	jsonw w;
+
+	jsonw_init(&w, out, 1);
+	jsonw_obj_begin(&w);
+	j_header(&w, r);
+	if (r->kind == HS_KIND_LAYOUT)
+		j_layout(&w, r, all);
+	else
+		j_tile(&w, r);
 	jsonw_obj_end(&w);
 	return jsonw_finish(&w, err);
 }
