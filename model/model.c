@@ -320,33 +320,29 @@ nonfinite:
 	return NULL;
 }
 
-hs_model *model_load(const char *path, hs_error *err)
+/* The whole file, in malloc'd memory (freed by the caller); its length in
+ * *size. */
+static uint8_t *read_model_file(const char *path, long *size, hs_error *err)
 {
 	FILE *f = fopen(path, "rb");
-	uint8_t *data = NULL;
-	long size;
-	uint32_t version, n_sections, crc_stored, crc;
-	uint64_t at;
-	nn_head *layout = NULL, *tile = NULL;
-	char *meta = NULL;
-	hs_model *m = NULL;
+	uint8_t *data;
 
 	if (!f) {
 		hs_fail(err, HS_EDATA, "%s: cannot open: %s", path, strerror(errno));
 		return NULL;
 	}
-	if (fseek(f, 0, SEEK_END) != 0 || (size = ftell(f)) < 0 || fseek(f, 0, SEEK_SET) != 0) {
+	if (fseek(f, 0, SEEK_END) != 0 || (*size = ftell(f)) < 0 || fseek(f, 0, SEEK_SET) != 0) {
 		hs_fail(err, HS_EDATA, "%s: cannot read: %s", path, strerror(errno));
 		fclose(f);
 		return NULL;
 	}
-	if ((uint64_t)size > MAX_MODEL_BYTES) {
-		hs_fail(err, HS_EDATA, "%s: %ld bytes, larger than any model file", path, size);
+	if ((uint64_t)*size > MAX_MODEL_BYTES) {
+		hs_fail(err, HS_EDATA, "%s: %ld bytes, larger than any model file", path, *size);
 		fclose(f);
 		return NULL;
 	}
-	data = malloc((size_t)size + 1);
-	if (!data || fread(data, 1, (size_t)size, f) != (size_t)size) {
+	data = malloc((size_t)*size + 1);
+	if (!data || fread(data, 1, (size_t)*size, f) != (size_t)*size) {
 		if (data)
 			hs_fail(err, HS_EDATA, "%s: cannot read: %s", path, strerror(errno));
 		else
@@ -356,89 +352,111 @@ hs_model *model_load(const char *path, hs_error *err)
 		return NULL;
 	}
 	fclose(f);
-	if (size < 8 || memcmp(data, MAGIC, 8) != 0) {
-		hs_fail(err, HS_EDATA, "%s: not a hloscope model file (no \"" MAGIC "\" at byte 0)", path);
-		goto out;
-	}
-	if (size < 20) {
-		hs_fail(err, HS_EDATA, "%s: truncated: %ld bytes, a model file has at least 20", path, size);
-		goto out;
-	}
+	return data;
+}
+
+/* The magic, the format version and the checksum of the last 4 bytes. */
+static int check_header(const char *path, const uint8_t *data, long size, hs_error *err)
+{
+	uint32_t version, crc_stored, crc;
+
+	if (size < 8 || memcmp(data, MAGIC, 8) != 0)
+		return hs_fail(err, HS_EDATA, "%s: not a hloscope model file (no \"" MAGIC "\" at byte 0)", path);
+	if (size < 20)
+		return hs_fail(err, HS_EDATA, "%s: truncated: %ld bytes, a model file has at least 20", path, size);
 	version = get_u32(data + 8);
-	if (version != MODEL_FORMAT_VERSION) {
-		hs_fail(err, HS_EDATA, "%s: model format version %u; this hloscope reads version %d", path,
-			version, MODEL_FORMAT_VERSION);
-		goto out;
-	}
+	if (version != MODEL_FORMAT_VERSION)
+		return hs_fail(err, HS_EDATA, "%s: model format version %u; this hloscope reads version %d",
+			       path, version, MODEL_FORMAT_VERSION);
 	crc_stored = get_u32(data + size - 4);
 	crc = zip_crc32(0, data, (size_t)size - 4);
-	if (crc != crc_stored) {
-		hs_fail(err, HS_EDATA,
-			"%s: checksum mismatch (stored %08x, computed %08x): the file is corrupted or truncated",
-			path, crc_stored, crc);
-		goto out;
+	if (crc != crc_stored)
+		return hs_fail(err, HS_EDATA,
+			       "%s: checksum mismatch (stored %08x, computed %08x): the file is corrupted or truncated",
+			       path, crc_stored, crc);
+	return 0;
+}
+
+/* What a model file holds, as read from its sections. */
+struct model_parts {
+	nn_head *layout, *tile;
+	char *meta;
+};
+
+/* One section: the tag at data + at, its content of len bytes after. */
+static int read_section(const char *path, const uint8_t *data, uint64_t at, const char *tag,
+			uint64_t len, struct model_parts *mp, hs_error *err)
+{
+	if (!strcmp(tag, "META")) {
+		free(mp->meta);
+		mp->meta = malloc(len + 1);
+		if (!mp->meta)
+			return hs_fail(err, HS_ENOMEM, "%s: out of memory reading the model", path);
+		memcpy(mp->meta, data + at + 12, len);
+		mp->meta[len] = 0;
+		return 0;
 	}
-	n_sections = get_u32(data + 12);
-	at = 16;
+	if (!strcmp(tag, "LAYT") || !strcmp(tag, "TILE")) {
+		nn_head **slot = tag[0] == 'L' ? &mp->layout : &mp->tile;
+
+		if (*slot)
+			return hs_fail(err, HS_EDATA, "%s: section %s at byte %llu: a second %s head", path, tag,
+				       (unsigned long long)at, tag[0] == 'L' ? "layout" : "tile");
+		*slot = parse_head(path, tag, at, data + at + 12, len, err);
+		return *slot ? 0 : -1;
+	}
+	return hs_fail(err, HS_EDATA, "%s: byte %llu: unknown section \"%.4s\" in a version %d file", path,
+		       (unsigned long long)at, tag, MODEL_FORMAT_VERSION);
+}
+
+/* The sections after the 16-byte header, up to the checksum. */
+static int read_sections(const char *path, const uint8_t *data, long size, struct model_parts *mp,
+			 hs_error *err)
+{
+	uint32_t n_sections = get_u32(data + 12);
+	uint64_t at = 16;
+
 	for (uint32_t s = 0; s < n_sections; s++) {
 		char tag[5] = {0};
 		uint64_t len;
 
-		if (at + 12 > (uint64_t)size - 4) {
-			hs_fail(err, HS_EDATA, "%s: byte %llu: section %u of %u is missing", path,
-				(unsigned long long)at, s + 1, n_sections);
-			goto out;
-		}
+		if (at + 12 > (uint64_t)size - 4)
+			return hs_fail(err, HS_EDATA, "%s: byte %llu: section %u of %u is missing", path,
+				       (unsigned long long)at, s + 1, n_sections);
 		memcpy(tag, data + at, 4);
 		len = get_u64(data + at + 4);
-		if (len > (uint64_t)size - 4 - (at + 12)) {
-			hs_fail(err, HS_EDATA, "%s: section %s at byte %llu: length %llu runs past the end",
-				path, tag, (unsigned long long)at, (unsigned long long)len);
-			goto out;
-		}
-		if (!strcmp(tag, "META")) {
-			free(meta);
-			meta = malloc(len + 1);
-			if (!meta) {
-				hs_fail(err, HS_ENOMEM, "%s: out of memory reading the model", path);
-				goto out;
-			}
-			memcpy(meta, data + at + 12, len);
-			meta[len] = 0;
-		} else if (!strcmp(tag, "LAYT") || !strcmp(tag, "TILE")) {
-			nn_head **slot = tag[0] == 'L' ? &layout : &tile;
-
-			if (*slot) {
-				hs_fail(err, HS_EDATA, "%s: section %s at byte %llu: a second %s head", path, tag,
-					(unsigned long long)at, tag[0] == 'L' ? "layout" : "tile");
-				goto out;
-			}
-			*slot = parse_head(path, tag, at, data + at + 12, len, err);
-			if (!*slot)
-				goto out;
-		} else {
-			hs_fail(err, HS_EDATA, "%s: byte %llu: unknown section \"%.4s\" in a version %d file",
-				path, (unsigned long long)at, tag, MODEL_FORMAT_VERSION);
-			goto out;
-		}
+		if (len > (uint64_t)size - 4 - (at + 12))
+			return hs_fail(err, HS_EDATA, "%s: section %s at byte %llu: length %llu runs past the end",
+				       path, tag, (unsigned long long)at, (unsigned long long)len);
+		if (read_section(path, data, at, tag, len, mp, err) < 0)
+			return -1;
 		at += 12 + len;
 	}
-	if (at != (uint64_t)size - 4) {
-		hs_fail(err, HS_EDATA, "%s: byte %llu: %llu bytes after the last section", path,
-			(unsigned long long)at, (unsigned long long)((uint64_t)size - 4 - at));
-		goto out;
+	if (at != (uint64_t)size - 4)
+		return hs_fail(err, HS_EDATA, "%s: byte %llu: %llu bytes after the last section", path,
+			       (unsigned long long)at, (unsigned long long)((uint64_t)size - 4 - at));
+	if (!mp->layout && !mp->tile)
+		return hs_fail(err, HS_EDATA, "%s: the model has neither a layout nor a tile head", path);
+	return 0;
+}
+
+hs_model *model_load(const char *path, hs_error *err)
+{
+	long size;
+	uint8_t *data = read_model_file(path, &size, err);
+	struct model_parts mp = {0};
+	hs_model *m = NULL;
+
+	if (!data)
+		return NULL;
+	if (check_header(path, data, size, err) == 0 && read_sections(path, data, size, &mp, err) == 0) {
+		m = model_from_heads(mp.layout, mp.tile, mp.meta, err);
+		if (m)
+			mp.layout = mp.tile = NULL;
 	}
-	if (!layout && !tile) {
-		hs_fail(err, HS_EDATA, "%s: the model has neither a layout nor a tile head", path);
-		goto out;
-	}
-	m = model_from_heads(layout, tile, meta, err);
-	if (m)
-		layout = tile = NULL;
-out:
-	nn_head_free(layout);
-	nn_head_free(tile);
-	free(meta);
+	nn_head_free(mp.layout);
+	nn_head_free(mp.tile);
+	free(mp.meta);
 	free(data);
 	return m;
 }
