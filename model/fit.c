@@ -508,48 +508,44 @@ static void mix_gram(const scratch *s, int64_t n, const mix *m, double k0, doubl
 		out[i] = m->c[0] * s->G[i] + (s->G1 ? m->c[1] * s->G1[i] + m->c[2] * k0 * s->G0[i] : 0);
 }
 
-/* Scores every config with the model fitted on train[0..n) (alpha over
- * all of them).  For each feature block with raw features phi and kernel
- * weight c: f(x) = ym + sum_B c_B (phi_B(x) - mu_B) . v_B, with
- * v_B = sum_i alpha_i phi_B(x_i) - mu_B sum_i alpha_i. */
-static int score_all(const fitdata *f, const int64_t *train, int64_t n, const double *alpha, double ym,
-		     const mix *m, double k0, double *out)
+/* Tile: the sparse features fold into one weight per feature. */
+static int score_tile(const fitdata *f, const int64_t *train, int64_t n, const double *alpha,
+		      double asum, double ym, const mix *m, double *out)
 {
-	double asum = 0;
+	double *w = calloc((size_t)(f->d ? f->d : 1), sizeof *w), *mu = calloc((size_t)(f->d ? f->d : 1), sizeof *mu);
+	double b = ym;
 
-	for (int64_t i = 0; i < n; i++)
-		asum += alpha[i];
-	if (f->kind == HS_KIND_TILE) {
-		double *w = calloc((size_t)(f->d ? f->d : 1), sizeof *w), *mu = calloc((size_t)(f->d ? f->d : 1), sizeof *mu);
-		double b = ym;
-
-		if (!w || !mu) {
-			free(w);
-			free(mu);
-			return -1;
-		}
-		for (int64_t i = 0; i < n; i++)
-			for (int64_t t = f->off[train[i]]; t < f->off[train[i] + 1]; t++) {
-				w[f->col[t]] += alpha[i] * f->val[t];
-				mu[f->col[t]] += f->val[t] / (double)n;
-			}
-		for (int64_t j = 0; j < f->d; j++) {
-			w[j] = m->c[0] * (w[j] - asum * mu[j]);
-			b -= mu[j] * w[j];
-		}
-		for (int64_t cc = 0; cc < f->C; cc++) {
-			double v = b;
-
-			for (int64_t t = f->off[cc]; t < f->off[cc + 1]; t++)
-				v += f->val[t] * w[f->col[t]];
-			out[cc] = v;
-		}
+	if (!w || !mu) {
 		free(w);
 		free(mu);
-		return 0;
+		return -1;
 	}
-	/* Layout: every block is a sum over nodes of per-entry indicators, so
-	 * all of them fold into one weight per entry. */
+	for (int64_t i = 0; i < n; i++)
+		for (int64_t t = f->off[train[i]]; t < f->off[train[i] + 1]; t++) {
+			w[f->col[t]] += alpha[i] * f->val[t];
+			mu[f->col[t]] += f->val[t] / (double)n;
+		}
+	for (int64_t j = 0; j < f->d; j++) {
+		w[j] = m->c[0] * (w[j] - asum * mu[j]);
+		b -= mu[j] * w[j];
+	}
+	for (int64_t cc = 0; cc < f->C; cc++) {
+		double v = b;
+
+		for (int64_t t = f->off[cc]; t < f->off[cc + 1]; t++)
+			v += f->val[t] * w[f->col[t]];
+		out[cc] = v;
+	}
+	free(w);
+	free(mu);
+	return 0;
+}
+
+/* Layout: every block is a sum over nodes of per-entry indicators, so all
+ * of them fold into one weight per entry. */
+static int score_layout(const fitdata *f, const int64_t *train, int64_t n, const double *alpha,
+			double asum, double ym, const mix *m, double k0, double *out)
+{
 	const prep *p = f->p;
 	int W = f->W;
 	size_t n1 = (size_t)p->K * (size_t)W * PREP_BUCKETS, ne = (size_t)(p->n_entries ? p->n_entries : 1);
@@ -627,6 +623,22 @@ out:
 	free(v0);
 	free(m0);
 	return rc;
+}
+
+/* Scores every config with the model fitted on train[0..n) (alpha over
+ * all of them).  For each feature block with raw features phi and kernel
+ * weight c: f(x) = ym + sum_B c_B (phi_B(x) - mu_B) . v_B, with
+ * v_B = sum_i alpha_i phi_B(x_i) - mu_B sum_i alpha_i. */
+static int score_all(const fitdata *f, const int64_t *train, int64_t n, const double *alpha, double ym,
+		     const mix *m, double k0, double *out)
+{
+	double asum = 0;
+
+	for (int64_t i = 0; i < n; i++)
+		asum += alpha[i];
+	if (f->kind == HS_KIND_TILE)
+		return score_tile(f, train, n, alpha, asum, ym, m, out);
+	return score_layout(f, train, n, alpha, asum, ym, m, k0, out);
 }
 
 /* Candidate kernels for layout: node choices (categorical), per-position
