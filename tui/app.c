@@ -356,7 +356,13 @@ static int graph_request(tui *t, tui_view *v, tui_req req, const char *arg)
 		tui_compare_request(t, v, arg);
 		return 1;
 	case TUI_REQ_NODES:
-		tui_open_nodes(t, v->doc, -1, -1);
+		tui_open_nodes(t, v->doc, NULL, -1);
+		return 1;
+	case TUI_REQ_SPLITS:
+		tui_open_splits(t, v->doc);
+		return 1;
+	case TUI_REQ_COMPUTATIONS:
+		tui_open_hcomps(t, v->doc, "Computations", NULL, 0);
 		return 1;
 	case TUI_REQ_CONFIGS:
 		tui_open_configs(t, v->doc);

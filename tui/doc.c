@@ -76,9 +76,12 @@ const char *tui_doc_shape(tui_doc *d, int64_t node)
 	}
 	char *s = d->shape_arena + (size_t)node * SHAPE_CAP;
 	if (!s[0]) {
-		hlo_shape sh;
-		hlo_decode_shape(graph_feat(d->g, node), d->g->feat_width, &sh);
-		if (hlo_shape_text(&sh, s, SHAPE_CAP) <= 0 || !s[0])
+		/* as written, layout included, from HLO input; decoded from
+		 * the features on a bare .npz */
+		const char *txt = graph_node_text(d->g, node, HS_HF_SHAPE, s, SHAPE_CAP);
+		if (txt != s)
+			snprintf(s, SHAPE_CAP, "%s", txt);
+		if (!s[0])
 			snprintf(s, SHAPE_CAP, "?");
 	}
 	return s;
