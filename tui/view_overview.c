@@ -184,17 +184,18 @@ static void ov_draw(tui *t, tui_view *v, WINDOW *win, int y, int x, int h, int w
 	char line[1024], a[32], b[32], c[32];
 
 	if (g->module_name)
-		snprintf(line, sizeof line, " %s  %s graph  module %s  %s", g->name, graph_kind_name(g->kind),
-			 g->module_name, g->path);
+		snprintf(line, sizeof line, " %s  %s graph, %d features  module %s  %s", g->name,
+			 graph_kind_name(g->kind), g->feat_width, g->module_name, g->path);
 	else
-		snprintf(line, sizeof line, " %s  %s graph  %s", g->name, graph_kind_name(g->kind), g->path);
+		snprintf(line, sizeof line, " %s  %s graph, %d features  %s", g->name, graph_kind_name(g->kind),
+			 g->feat_width, g->path);
 	tui_put(win, y, x, w, line, A_BOLD, 1);
 	snprintf(line, sizeof line,
 		 " %lld nodes  %lld edges  %lld computation%s  %lld fusion%s  %lld opcodes  %lld split%s"
-		 "  %lld configurable  %d features",
+		 "  %lld configurable nodes",
 		 (long long)g->n_nodes, (long long)g->n_edges, (long long)g->n_hcomps, g->n_hcomps == 1 ? "" : "s",
 		 (long long)o->n_fusions, o->n_fusions == 1 ? "" : "s", (long long)o->nopcodes,
-		 (long long)g->n_comps, g->n_comps == 1 ? "" : "s", (long long)g->n_cfg_nodes, g->feat_width);
+		 (long long)g->n_comps, g->n_comps == 1 ? "" : "s", (long long)g->n_cfg_nodes);
 	tui_put(win, y + 1, x, w, line, 0, 1);
 	if (g->n_configs == 0)
 		snprintf(line, sizeof line, " no configs");
@@ -335,6 +336,9 @@ int tui_open_overview(tui *t, tui_doc *d)
 	tui_table_init_spec(&o->ops, &op_table, o, o->nopcodes);
 	o->hc.doc = d;
 	tui_hcomps_table_init(&o->comps, &o->hc, NULL);
+	/* the big ones first: the entry and loop bodies before the reducers */
+	tui_table_sort(&o->comps, tui_table_find_col(&o->comps, "nodes"), 1);
+	o->comps.cur = o->comps.top = 0;
 	snprintf(title, sizeof title, "%s", g->name);
 	return tui_push(t, &ov_ops, o, d, title, &o->ops, &o->comps) ? 0 : -1;
 }

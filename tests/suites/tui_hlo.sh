@@ -1,0 +1,71 @@
+# The explorer on HLO input (tests/data/hlo): instruction names in the node
+# tables, the node detail with its metadata, the computations with their
+# roles in the overview, Enter into a fusion and back.  Scripted at 100x30
+# and compared with golden screens (tests/golden/tui/hlo_*.txt); model
+# numbers print as "#".  `make goldens` rewrites them; review the diff.
+. "$ROOT/tests/lib.sh"
+. "$ROOT/tests/tui_lib.sh"
+
+H=$ROOT/tests/data/hlo
+JIT=jit_f_softmax_allreduce_gpu_before_fusion.hlo
+
+# Overview: module, fusion count, computations by size with their roles and
+# callers; Enter on a computation lists its nodes.
+tui_run "HLO overview session ends cleanly" "$H" "$JIT" <<'EOF2'
+golden hlo_overview
+has the header names the module => module jit_f
+has ... and counts the fusions => 6 computations  2 fusions
+Tab
+Enter
+golden hlo_comp_nodes
+has the computation's nodes are its own => 5/5
+q
+:splits
+has the node_splits segments are splits => Splits (node_splits)
+q
+Q
+EOF2
+
+# Node table: names, opcodes as written, shapes with their layout; Enter on
+# a fusion goes into its computation, q comes back to the same row.
+tui_run "HLO node table session ends cleanly" "$H" "$JIT" <<'EOF2'
+t
+golden hlo_nodes
+G
+Enter
+golden hlo_fusion_body
+q
+has back returns to the fusion's row => 24/24
+i
+has i opens the detail of a fusion => fusion kind kCustom  calls triton_softmax_computation.2 (fusion)
+has the calls are in the list => calls
+G
+Enter
+has Enter on a call goes into it => triton_softmax_computation.2 (fusion)
+q
+has ... and back to the detail => Node 23
+q
++
+type op_name
+Enter
+has HLO fields can be added as columns => op_name
+Q
+EOF2
+
+# Node detail with metadata: op_type, op_name, source file and line.
+tui_run "HLO node detail session ends cleanly" "$H" bert_dp_graph_3_SyncTensorsGraph.hlo <<'EOF2'
+t
+:goto 1000
+i
+golden hlo_node_metadata
+has shapes carry their layout => f32[16,16]{1,0}
+Q
+EOF2
+
+# An HloModuleProto: the fusions' computations by name.
+tui_run "HloModuleProto session ends cleanly" "$H" tpu_op_fusion.261.HloModuleProto.pb <<'EOF2'
+has a proto's overview counts its fusions => 3 fusions
+:computations
+has the computations view lists them by name => fused_computation
+Q
+EOF2
