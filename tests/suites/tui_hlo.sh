@@ -69,3 +69,40 @@ has a proto's overview counts its fusions => 3 fusions
 has the computations view lists them by name => fused_computation
 Q
 EOF2
+
+# An opcode the learned list lacks shows as written; the custom-call target
+# and the sharding are in the detail.
+cat >"$T/new_op.hlo" <<'EOF2'
+HloModule m, entry_computation_layout={(f32[4]{0})->f32[4]{0}}
+
+ENTRY main {
+  p = f32[4]{0} parameter(0)
+  q = f32[4]{0} my-new-op(p), metadata={op_type="X" op_name="y/z"}
+  ROOT r = f32[4]{0} custom-call(q), custom_call_target="MyTarget", sharding={replicated}
+}
+EOF2
+tui_run "unknown opcode session ends cleanly" "$T" new_op.hlo <<'EOF2'
+has the overview counts an unknown opcode by its name => my-new-op
+t
+has the node table writes it as written => q                  my-new-op
+j
+Enter
+has ... and so does the detail => node 1  q  my-new-op  f32[4]{0}
+has metadata => op_type X  op_name y/z
+q
+G
+i
+has custom-call target and sharding => custom-call target MyTarget  sharding {replicated}
+Q
+EOF2
+
+# On a bare .npz the names are derived and the fields it lacks are left out.
+tui_run "npz node detail session ends cleanly" "$DATA" npz/layout/xla/default/train/unet3d.npz <<'EOF2'
+:show 603
+has a derived name => node 603  convolution.603  convolution
+has a derived computation => computation computation.61 (while-body, nodes 183..2309)
+lacks no metadata line => op_type
+lacks no sharding line => sharding
+lacks no fusion line => fusion kind
+Q
+EOF2
