@@ -7,6 +7,7 @@
 
 #include "loader/hlo.h"
 #include "model/metrics.h"
+#include "base/parse.h"
 #include "tui/tui.h"
 
 #define SHAPE_CAP 80
@@ -178,4 +179,19 @@ int64_t tui_doc_comp_root(tui_doc *d, int64_t c)
 		}
 	}
 	return d->comp_root[c];
+}
+
+int64_t tui_doc_node_arg(struct tui *t, const tui_doc *d, const char *what, const char *arg)
+{
+	int64_t id;
+
+	if (hs_parse_i64(arg, &id) == 0) {
+		if (id >= 0 && id < d->g->n_nodes)
+			return id;
+	} else if (arg && arg[0] && (id = graph_find_node(d->g, arg)) >= 0) {
+		return id;
+	}
+	tui_message(t, 1, "%s: no node '%s' (ids are 0..%lld, or a name such as %s)", what, arg ? arg : "",
+		    (long long)d->g->n_nodes - 1, d->g->n_nodes ? graph_node_name(d->g, 0, (char[64]){0}, 64) : "add.1");
+	return -1;
 }

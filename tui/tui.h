@@ -96,7 +96,7 @@ enum {
 	X(ADD_COLUMN, "column", '+', 0, TUI_S_COLUMNS, "add a column (any node feature, cost)")    \
 	X(DEL_COLUMN, "hide-column", '-', 0, TUI_S_COLUMNS, "remove the current column")           \
 	X(WRITE, "write", 0, 0, TUI_S_TABLE, "write the table as CSV: write FILE")                 \
-	X(GOTO, "goto", 0, 0, TUI_S_ALL, "go to a node (or row): goto N")                          \
+	X(GOTO, "goto", 0, 0, TUI_S_ALL, "go to a node by id or name (or row): goto N|NAME")     \
 	X(OPEN, "open", 0, 0, TUI_S_ALL, "open a file or folder: open PATH")                       \
 	X(SAVE_DISPLAY, "save-display", 0, 0, TUI_S_ALL, "write the screen as text: save-display [--attrs] FILE") \
 	X(OVERVIEW, "overview", 'o', 0, TUI_S_GRAPH, "graph overview")                             \
@@ -349,6 +349,10 @@ int tui_doc_fit(tui_doc *d, double fraction, hs_error *err);
 /* Drops the fit: the model's predictor is active again. */
 void tui_doc_fit_off(tui_doc *d);
 int tui_doc_configs_loaded(tui_doc *d, hs_error *err);
+/* The node `arg` names: an id, or an instruction name (graph_find_node:
+ * "dot.42", derived "convolution.603").  -1 with a message on the status
+ * line ("WHAT: no node ...") when there is none. */
+int64_t tui_doc_node_arg(struct tui *t, const tui_doc *d, const char *what, const char *arg);
 /* Root node of computation c: its last node flagged is_root (nested
  * computations flag their own roots earlier), else its last node. */
 int64_t tui_doc_comp_root(tui_doc *d, int64_t c);

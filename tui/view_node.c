@@ -425,10 +425,8 @@ static int node_request(tui *t, tui_view *v, tui_req req, const char *arg)
 		tui_open_drawing(t, nv->doc, nv->node);
 		return 1;
 	case TUI_REQ_GOTO: {
-		int64_t id;
-		if (hs_parse_i64(arg, &id) < 0 || id < 0 || id >= nv->doc->g->n_nodes)
-			tui_message(t, 1, "goto: node ids are 0..%lld", (long long)nv->doc->g->n_nodes - 1);
-		else
+		int64_t id = tui_doc_node_arg(t, nv->doc, "goto", arg);
+		if (id >= 0)
 			jump(t, v, nv, id);
 		return 1;
 	}

@@ -263,11 +263,9 @@ static int nodes_request(tui *t, tui_view *v, tui_req req, const char *arg)
 			tui_open_drawing(t, nd->doc, node);
 		return 1;
 	case TUI_REQ_GOTO: {
-		int64_t id;
-		if (hs_parse_i64(arg, &id) < 0 || id < 0 || id >= nd->doc->g->n_nodes) {
-			tui_message(t, 1, "goto: node ids are 0..%lld", (long long)nd->doc->g->n_nodes - 1);
+		int64_t id = tui_doc_node_arg(t, nd->doc, "goto", arg);
+		if (id < 0)
 			return 1;
-		}
 		for (int64_t i = 0; i < nd->tab.nidx; i++)
 			if (nd->ids[nd->tab.idx[i]] == id) {
 				nd->tab.cur = i;

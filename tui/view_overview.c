@@ -277,10 +277,8 @@ static int ov_request(tui *t, tui_view *v, tui_req req, const char *arg)
 		return 1;
 	}
 	if (req == TUI_REQ_GOTO) {
-		int64_t n;
-		if (hs_parse_i64(arg, &n) < 0 || n < 0 || n >= o->doc->g->n_nodes)
-			tui_message(t, 1, "goto: node ids are 0..%lld", (long long)o->doc->g->n_nodes - 1);
-		else
+		int64_t n = tui_doc_node_arg(t, o->doc, "goto", arg);
+		if (n >= 0)
 			tui_open_node(t, o->doc, n);
 		return 1;
 	}

@@ -55,10 +55,15 @@ EOF2
 # Node detail with metadata: op_type, op_name, source file and line.
 tui_run "HLO node detail session ends cleanly" "$H" bert_dp_graph_3_SyncTensorsGraph.hlo <<'EOF2'
 t
-:goto 1000
+:goto multiply.1388
+has goto takes a name => 1001/1226
 i
 golden hlo_node_metadata
 has shapes carry their layout => f32[16,16]{1,0}
+:goto add.1389
+has ... in the detail too => node 1001  add.1389
+:goto no-such-node.7
+has an unknown name says so => goto: no node 'no-such-node.7' (ids are 0..1225, or a name such as
 Q
 EOF2
 
