@@ -111,3 +111,18 @@ lacks no sharding line => sharding
 lacks no fusion line => fusion kind
 Q
 EOF2
+
+# A while calls two computations: Enter lists them to pick from.
+tui_run "while session ends cleanly" "$DATA" npz/layout/xla/default/train/unet3d.npz <<'EOF2'
+t
+:goto while.2546
+Enter
+has a node calling several computations lists them => 2 computations: pick one, then Enter
+has ... body and condition => computation.62             while-condition      4 compare.2313
+Enter
+has Enter opens the one picked => computation.61 (while-body)                                                               2127/2127
+q
+q
+has back at the while's row => 2547/2774
+Q
+EOF2
