@@ -1,5 +1,7 @@
-/* doc.c - an open graph shared by the views showing it, and the numbers
- * computed about it on first use (shape texts, costs, predictions, ranks). */
+/* doc.c - an open graph shared by the views showing it, the numbers
+ * computed about it on first use (shape texts, costs, predictions, ranks),
+ * and its names as the views show them (nodes by id or name, opcode colours,
+ * computation labels). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -194,4 +196,22 @@ int64_t tui_doc_node_arg(struct tui *t, const tui_doc *d, const char *what, cons
 	tui_message(t, 1, "%s: no node '%s' (ids are 0..%lld, or a name such as %s)", what, arg ? arg : "",
 		    (long long)d->g->n_nodes - 1, d->g->n_nodes ? graph_node_name(d->g, 0, (char[64]){0}, 64) : "add.1");
 	return -1;
+}
+
+int tui_node_class(const hs_graph *g, int64_t v)
+{
+	int id = g->opcode[v];
+	if (g->module) {
+		int k = hlo_opcode_id(graph_node_opcode_name(g, v));
+		if (k >= 0)
+			id = k;
+	}
+	return TUI_C_CAT + (int)hlo_opcode_category(id);
+}
+
+const char *tui_hcomp_label(const hs_graph *g, int64_t c, char *buf, size_t cap)
+{
+	char nb[64];
+	snprintf(buf, cap, "%s (%s)", graph_hcomp_name(g, c, nb, sizeof nb), graph_role_name(g->hcomps[c].role));
+	return buf;
 }

@@ -353,6 +353,11 @@ int tui_doc_configs_loaded(tui_doc *d, hs_error *err);
  * "dot.42", derived "convolution.603").  -1 with a message on the status
  * line ("WHAT: no node ...") when there is none. */
 int64_t tui_doc_node_arg(struct tui *t, const tui_doc *d, const char *what, const char *arg);
+/* Cell class of node v's opcode as written: its category's colour (an
+ * opcode the learned list lacks takes the category of its id). */
+int tui_node_class(const hs_graph *g, int64_t v);
+/* "name (role)" of HLO computation c into buf. */
+const char *tui_hcomp_label(const hs_graph *g, int64_t c, char *buf, size_t cap);
 /* Root node of computation c: its last node flagged is_root (nested
  * computations flag their own roots earlier), else its last node. */
 int64_t tui_doc_comp_root(tui_doc *d, int64_t c);
@@ -468,11 +473,6 @@ typedef struct tui_hcomps {
 int tui_hcomps_table_init(tui_table *tb, tui_hcomps *h, const char *title);
 /* The computation of a row. */
 int64_t tui_hcomps_at(const tui_hcomps *h, int64_t row);
-/* Cell class of node v's opcode as written: its category's colour (an
- * opcode the learned list lacks takes the category of its id). */
-int tui_node_class(const hs_graph *g, int64_t v);
-/* "name (role)" of computation c into buf. */
-const char *tui_hcomp_label(const hs_graph *g, int64_t c, char *buf, size_t cap);
 
 /* ---- Numbers as text (format.c) ------------------------------------------ */
 

@@ -12,24 +12,6 @@
 
 enum { HC_NAME, HC_ROLE, HC_NODES, HC_FIRST, HC_LAST, HC_ROOT, HC_CALLERS, HC_COST, HC_MIX, HC_INDEX };
 
-int tui_node_class(const hs_graph *g, int64_t v)
-{
-	int id = g->opcode[v];
-	if (g->module) {
-		int k = hlo_opcode_id(graph_node_opcode_name(g, v));
-		if (k >= 0)
-			id = k;
-	}
-	return TUI_C_CAT + (int)hlo_opcode_category(id);
-}
-
-const char *tui_hcomp_label(const hs_graph *g, int64_t c, char *buf, size_t cap)
-{
-	char nb[64];
-	snprintf(buf, cap, "%s (%s)", graph_hcomp_name(g, c, nb, sizeof nb), graph_role_name(g->hcomps[c].role));
-	return buf;
-}
-
 int64_t tui_hcomps_at(const tui_hcomps *h, int64_t row)
 {
 	return h->idx ? h->idx[row] : row;
