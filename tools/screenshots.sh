@@ -3,7 +3,8 @@
 # explorer: scripted keys in a detached tmux (120x36, 256 colours), the
 # screen captured with its colours (capture-pane -e), drawn in ImageMagick's
 # vector format by tools/ansi2mvg.py and rendered to PNG by ImageMagick.  Runs on the demo
-# data (`hloscope synth`) and on a real file from $DATA.
+# data (`hloscope synth`), on a real file from $DATA and on real HLO text
+# (tests/data/hlo).
 set -u
 : "${PY:=/usr/bin/python3}" "${DATA:=$(pwd)/tests/data/tpugraphs}"
 HS=${HLOSCOPE:-$(pwd)/hloscope}
@@ -72,3 +73,7 @@ shot real-configs "$DATA" "$UNET" c
 shot real-drawing "$DATA" "$UNET" t : "=goto 266" Enter v
 shot real-query "$DATA" "$UNET" : "=count by opcode where configurable or users > 4" Enter
 shot real-help "$DATA" "$UNET" t '?'
+HLO=$(pwd)/tests/data/hlo
+BERT=bert_dp_graph_3_SyncTensorsGraph.hlo
+shot hlo-nodes "$HLO" "$BERT" t : "=goto 1000" Enter
+shot hlo-node "$HLO" "$BERT" t : "=goto 1000" Enter i

@@ -330,17 +330,6 @@ int tui_open_path(tui *t, const char *path, hs_error *err)
 static void run_command(tui *t, const char *line);
 
 /* Node id of a command's argument ("603"), or -1 with a message. */
-static int64_t node_arg(tui *t, const tui_doc *d, const char *what, const char *arg)
-{
-	int64_t id;
-
-	if (hs_parse_i64(arg, &id) < 0 || id < 0 || id >= d->g->n_nodes) {
-		tui_message(t, 1, "%s: node ids are 0..%lld", what, (long long)d->g->n_nodes - 1);
-		return -1;
-	}
-	return id;
-}
-
 /* Commands every view of an open graph offers, unless the view answers
  * them itself: each opens the view it needs. */
 static int graph_request(tui *t, tui_view *v, tui_req req, const char *arg)
@@ -356,7 +345,13 @@ static int graph_request(tui *t, tui_view *v, tui_req req, const char *arg)
 		tui_compare_request(t, v, arg);
 		return 1;
 	case TUI_REQ_NODES:
-		tui_open_nodes(t, v->doc, -1, -1);
+		tui_open_nodes(t, v->doc, NULL, -1);
+		return 1;
+	case TUI_REQ_SPLITS:
+		tui_open_splits(t, v->doc);
+		return 1;
+	case TUI_REQ_COMPUTATIONS:
+		tui_open_hcomps(t, v->doc, "Computations", NULL, 0);
 		return 1;
 	case TUI_REQ_CONFIGS:
 		tui_open_configs(t, v->doc);
@@ -459,7 +454,7 @@ static void dispatch(tui *t, tui_req req, const char *arg)
 	if (!v || app_request(t, v, req, arg))
 		return;
 	if (req == TUI_REQ_DRAW && arg && v->doc) { /* draw ID */
-		int64_t id = node_arg(t, v->doc, "draw", arg);
+		int64_t id = tui_doc_node_arg(t, v->doc, "draw", arg);
 		if (id >= 0)
 			tui_open_drawing(t, v->doc, id);
 		return;
@@ -533,7 +528,7 @@ static void run_command(tui *t, const char *line)
 		int64_t n;
 		if (hs_parse_i64(argv[1], &n) == 0) {
 			if (!strcmp(argv[0], "show")) {
-				if (node_arg(t, v->doc, "show", argv[1]) >= 0)
+				if (tui_doc_node_arg(t, v->doc, "show", argv[1]) >= 0)
 					tui_open_node(t, v->doc, n);
 			} else
 				tui_open_config_values(t, v->doc, n);

@@ -1,5 +1,7 @@
-/* doc.c - an open graph shared by the views showing it, and the numbers
- * computed about it on first use (shape texts, costs, predictions, ranks). */
+/* doc.c - an open graph shared by the views showing it, the numbers
+ * computed about it on first use (shape texts, costs, predictions, ranks),
+ * and its names as the views show them (nodes by id or name, opcode colours,
+ * computation labels). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -7,6 +9,7 @@
 
 #include "loader/hlo.h"
 #include "model/metrics.h"
+#include "base/parse.h"
 #include "tui/tui.h"
 
 #define SHAPE_CAP 80
@@ -76,9 +79,12 @@ const char *tui_doc_shape(tui_doc *d, int64_t node)
 	}
 	char *s = d->shape_arena + (size_t)node * SHAPE_CAP;
 	if (!s[0]) {
-		hlo_shape sh;
-		hlo_decode_shape(graph_feat(d->g, node), d->g->feat_width, &sh);
-		if (hlo_shape_text(&sh, s, SHAPE_CAP) <= 0 || !s[0])
+		/* as written, layout included, from HLO input; decoded from
+		 * the features on a bare .npz */
+		const char *txt = graph_node_text(d->g, node, HS_HF_SHAPE, s, SHAPE_CAP);
+		if (txt != s)
+			snprintf(s, SHAPE_CAP, "%s", txt);
+		if (!s[0])
 			snprintf(s, SHAPE_CAP, "?");
 	}
 	return s;
@@ -175,4 +181,37 @@ int64_t tui_doc_comp_root(tui_doc *d, int64_t c)
 		}
 	}
 	return d->comp_root[c];
+}
+
+int64_t tui_doc_node_arg(struct tui *t, const tui_doc *d, const char *what, const char *arg)
+{
+	int64_t id;
+
+	if (hs_parse_i64(arg, &id) == 0) {
+		if (id >= 0 && id < d->g->n_nodes)
+			return id;
+	} else if (arg && arg[0] && (id = graph_find_node(d->g, arg)) >= 0) {
+		return id;
+	}
+	tui_message(t, 1, "%s: no node '%s' (ids are 0..%lld, or a name such as %s)", what, arg ? arg : "",
+		    (long long)d->g->n_nodes - 1, d->g->n_nodes ? graph_node_name(d->g, 0, (char[64]){0}, 64) : "add.1");
+	return -1;
+}
+
+int tui_node_class(const hs_graph *g, int64_t v)
+{
+	int id = g->opcode[v];
+	if (g->module) {
+		int k = hlo_opcode_id(graph_node_opcode_name(g, v));
+		if (k >= 0)
+			id = k;
+	}
+	return TUI_C_CAT + (int)hlo_opcode_category(id);
+}
+
+const char *tui_hcomp_label(const hs_graph *g, int64_t c, char *buf, size_t cap)
+{
+	char nb[64];
+	snprintf(buf, cap, "%s (%s)", graph_hcomp_name(g, c, nb, sizeof nb), graph_role_name(g->hcomps[c].role));
+	return buf;
 }

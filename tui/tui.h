@@ -62,6 +62,7 @@ enum {
 	TUI_S_OPENS = 128, /* views where Enter opens or acts on the selection (all but help) */
 	TUI_S_PANES = 256, /* views of two panes (computed) */
 	TUI_S_COLUMNS = 512, /* the focused table can show or hide columns (computed) */
+	TUI_S_NODES = 1024,  /* node tables */
 };
 
 #define TUI_CTRL(c) ((c) & 0x1f)
@@ -95,7 +96,7 @@ enum {
 	X(ADD_COLUMN, "column", '+', 0, TUI_S_COLUMNS, "add a column (any node feature, cost)")    \
 	X(DEL_COLUMN, "hide-column", '-', 0, TUI_S_COLUMNS, "remove the current column")           \
 	X(WRITE, "write", 0, 0, TUI_S_TABLE, "write the table as CSV: write FILE")                 \
-	X(GOTO, "goto", 0, 0, TUI_S_ALL, "go to a node (or row): goto N")                          \
+	X(GOTO, "goto", 0, 0, TUI_S_ALL, "go to a node by id or name (or row): goto N|NAME")     \
 	X(OPEN, "open", 0, 0, TUI_S_ALL, "open a file or folder: open PATH")                       \
 	X(SAVE_DISPLAY, "save-display", 0, 0, TUI_S_ALL, "write the screen as text: save-display [--attrs] FILE") \
 	X(OVERVIEW, "overview", 'o', 0, TUI_S_GRAPH, "graph overview")                             \
@@ -114,7 +115,9 @@ enum {
 	X(PAN_DOWN, "pan-down", 'J', KEY_SF, TUI_S_CANVAS, "pan the drawing down")                 \
 	X(GROW, "grow", '+', 0, TUI_S_CANVAS, "one more step around the centre")                   \
 	X(SHRINK, "shrink", '-', 0, TUI_S_CANVAS, "one step less around the centre")               \
-	X(DETAIL, "detail", 'i', 0, TUI_S_CANVAS, "node detail of the node under the cursor")      \
+	X(DETAIL, "detail", 'i', 0, TUI_S_CANVAS | TUI_S_NODES, "node detail of the selected node (a drawing: under the cursor)") \
+	X(SPLITS, "splits", 0, 0, TUI_S_GRAPH, "the node_splits segments of the graph")          \
+	X(COMPUTATIONS, "computations", 0, 0, TUI_S_GRAPH, "the HLO computations of the graph")  \
 	X(EXPORT, "export", 'e', 0, TUI_S_CANVAS, "export the drawing: export FILE.dot|svg|png")
 
 typedef enum tui_req {
@@ -346,6 +349,15 @@ int tui_doc_fit(tui_doc *d, double fraction, hs_error *err);
 /* Drops the fit: the model's predictor is active again. */
 void tui_doc_fit_off(tui_doc *d);
 int tui_doc_configs_loaded(tui_doc *d, hs_error *err);
+/* The node `arg` names: an id, or an instruction name (graph_find_node:
+ * "dot.42", derived "convolution.603").  -1 with a message on the status
+ * line ("WHAT: no node ...") when there is none. */
+int64_t tui_doc_node_arg(struct tui *t, const tui_doc *d, const char *what, const char *arg);
+/* Cell class of node v's opcode as written: its category's colour (an
+ * opcode the learned list lacks takes the category of its id). */
+int tui_node_class(const hs_graph *g, int64_t v);
+/* "name (role)" of HLO computation c into buf. */
+const char *tui_hcomp_label(const hs_graph *g, int64_t c, char *buf, size_t cap);
 /* Root node of computation c: its last node flagged is_root (nested
  * computations flag their own roots earlier), else its last node. */
 int64_t tui_doc_comp_root(tui_doc *d, int64_t c);
@@ -419,8 +431,20 @@ MEVENT *tui_mouse(tui *t);
 /* View constructors: each pushes its view, or returns -1 with a message set. */
 int tui_open_dataset(tui *t, ds_index *ix);                 /* takes ix */
 int tui_open_overview(tui *t, tui_doc *d);
-/* Node table of all nodes, of one opcode (>= 0) or of one computation (>= 0). */
-int tui_open_nodes(tui *t, tui_doc *d, int opcode, int64_t comp);
+/* Node table of all nodes, of one opcode as written (non-NULL) or of one
+ * node_splits segment (>= 0). */
+int tui_open_nodes(tui *t, tui_doc *d, const char *opcode, int64_t split);
+/* Node table of the real HLO computation c (view_nodes.c). */
+int tui_open_hcomp(tui *t, tui_doc *d, int64_t c);
+/* Into the computation node v calls: its node table, or a list to pick from
+ * when it calls several (view_comps.c).  0 when it calls none (nothing
+ * opened), 1 when it opened a view, -1 with a message set. */
+int tui_open_called(tui *t, tui_doc *d, int64_t v);
+/* A table of real HLO computations (view_comps.c): ids in idx[0..n)
+ * (copied), or all of them when idx is NULL. */
+int tui_open_hcomps(tui *t, tui_doc *d, const char *title, const int64_t *idx, int64_t n);
+/* The node_splits segments (view_splits.c). */
+int tui_open_splits(tui *t, tui_doc *d);
 int tui_open_node(tui *t, tui_doc *d, int64_t node);
 int tui_open_configs(tui *t, tui_doc *d);
 int tui_open_config_values(tui *t, tui_doc *d, int64_t config);
@@ -432,6 +456,23 @@ int tui_open_node_list(tui *t, tui_doc *d, const char *title, const int64_t *ids
 /* Graph drawing around a node (render/render.h), view_draw.c. */
 int tui_open_drawing(tui *t, tui_doc *d, int64_t node);
 void tui_drawing_cache_free(tui_doc *d);
+
+/* ---- Computations as a table pane (view_comps.c) ------------------------ */
+
+/* The source of a computation table: the rows are computations idx[0..n)
+ * of doc (idx NULL: all, n = n_hcomps); idx is owned by whoever set it.
+ * The overview shows one as a pane. */
+typedef struct tui_hcomps {
+	tui_doc *doc;
+	const int64_t *idx;
+	int64_t n;
+	const cost_estimate *ce;
+	double cost_total;
+} tui_hcomps;
+/* Initializes tb over h (which must outlive it); -1 when out of memory. */
+int tui_hcomps_table_init(tui_table *tb, tui_hcomps *h, const char *title);
+/* The computation of a row. */
+int64_t tui_hcomps_at(const tui_hcomps *h, int64_t row);
 
 /* ---- Numbers as text (format.c) ------------------------------------------ */
 

@@ -309,10 +309,8 @@ static int draw_request(tui *t, tui_view *v, tui_req req, const char *arg)
 	case TUI_REQ_EXPORT:
 		return export_drawing(t, dr, arg);
 	case TUI_REQ_GOTO: {
-		int64_t id;
-		if (hs_parse_i64(arg, &id) < 0 || id < 0 || id >= dr->doc->g->n_nodes)
-			tui_message(t, 1, "goto: node ids are 0..%lld", (long long)dr->doc->g->n_nodes - 1);
-		else if (select_region(dr, id, &err) < 0)
+		int64_t id = tui_doc_node_arg(t, dr->doc, "goto", arg);
+		if (id >= 0 && select_region(dr, id, &err) < 0)
 			tui_message(t, 1, "%s", err.msg);
 		return 1;
 	}

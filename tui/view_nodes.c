@@ -1,6 +1,9 @@
-/* view_nodes.c - the node table: all nodes, those of one opcode or
- * computation, or a list from a query.  Any of the node features can be
- * added as a column; Enter opens the node detail. */
+/* view_nodes.c - the node table: all nodes, those of one opcode, one HLO
+ * computation or one node_splits segment, or a list from a query.  Names,
+ * opcodes and shapes are as written in the HLO (derived on a bare .npz).
+ * Any of the node features and HLO fields can be added as a column.  Enter
+ * goes into the computation a node calls (fusion, call, while, ...), or
+ * opens the node detail of any other node; `i` opens the detail. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,8 +21,29 @@ struct nodes {
 	const cost_estimate *ce;
 };
 
-enum { NC_ID, NC_OPCODE, NC_SHAPE, NC_COMP, NC_OPS, NC_USERS, NC_CFG, NC_COST, NC_FLOPS, NC_BYTES,
-       NC_CATEGORY, NC_FEAT = 1000 };
+enum { NC_ID, NC_NAME, NC_OPCODE, NC_SHAPE, NC_SPLIT, NC_OPS, NC_USERS, NC_CFG, NC_COST, NC_FLOPS,
+       NC_BYTES, NC_CATEGORY, NC_OPERAND_NAMES, NC_USER_NAMES, NC_HFIELD = 500, NC_FEAT = 1000 };
+
+/* "a, b, c" of the names of n nodes list[0..n). */
+static void names_text(const hs_graph *g, const int64_t *list, int64_t n, char *buf, size_t cap)
+{
+	size_t len = 0;
+	char nb[64];
+
+	buf[0] = '\0';
+	for (int64_t k = 0; k < n && len + 1 < cap; k++) {
+		int w = snprintf(buf + len, cap - len, "%s%s", k ? ", " : "", graph_node_name(g, list[k], nb, sizeof nb));
+		len += w > 0 ? (size_t)w : 0;
+	}
+}
+
+/* Cell of an HLO field (graph_node_text). */
+static void hfield_cell(const hs_graph *g, int64_t v, hs_hfield f, char *buf, size_t cap)
+{
+	const char *s = graph_node_text(g, v, f, buf, cap);
+	if (s != buf)
+		snprintf(buf, cap, "%s", s);
+}
 
 static void fmt_num(char *buf, size_t cap, double v)
 {
@@ -36,23 +60,31 @@ static int node_cell(void *ctx, int64_t row, const tui_col *c, char *buf, size_t
 	struct nodes *nd = ctx;
 	const hs_graph *g = nd->doc->g;
 	int64_t v = nd->ids[row];
-	int op = g->opcode[v];
 
 	switch (c->key) {
 	case NC_ID:
 		snprintf(buf, cap, "%lld", (long long)v);
 		break;
+	case NC_NAME:
+		hfield_cell(g, v, HS_HF_NAME, buf, cap);
+		return graph_n_called(g, v) ? TUI_C_HEADER : TUI_C_DEFAULT;
 	case NC_OPCODE:
-		snprintf(buf, cap, "%s", hlo_opcode_name(op));
-		return TUI_C_CAT + (int)hlo_opcode_category(op);
+		snprintf(buf, cap, "%s", graph_node_opcode_name(g, v));
+		return tui_node_class(g, v);
 	case NC_CATEGORY:
-		snprintf(buf, cap, "%s", hlo_category_name(hlo_opcode_category(op)));
+		snprintf(buf, cap, "%s", hlo_category_name((hlo_category)(tui_node_class(g, v) - TUI_C_CAT)));
 		return TUI_C_DIM;
 	case NC_SHAPE:
 		snprintf(buf, cap, "%s", tui_doc_shape(nd->doc, v));
 		break;
-	case NC_COMP:
+	case NC_SPLIT:
 		snprintf(buf, cap, "%d", g->comp_of[v]);
+		break;
+	case NC_OPERAND_NAMES:
+		names_text(g, g->operand_idx + g->operand_off[v], graph_n_operands(g, v), buf, cap);
+		break;
+	case NC_USER_NAMES:
+		names_text(g, g->user_idx + g->user_off[v], graph_n_users(g, v), buf, cap);
 		break;
 	case NC_OPS:
 		snprintf(buf, cap, "%lld", (long long)graph_n_operands(g, v));
@@ -73,7 +105,10 @@ static int node_cell(void *ctx, int64_t row, const tui_col *c, char *buf, size_t
 			tui_unit_format(buf, cap, c->unit, node_value(nd, row, c));
 		break;
 	default:
-		fmt_num(buf, cap, graph_feat(g, v)[c->key - NC_FEAT]);
+		if (c->key >= NC_FEAT)
+			fmt_num(buf, cap, graph_feat(g, v)[c->key - NC_FEAT]);
+		else
+			hfield_cell(g, v, (hs_hfield)(c->key - NC_HFIELD), buf, cap);
 		break;
 	}
 	return TUI_C_DEFAULT;
@@ -88,7 +123,7 @@ static double node_value(void *ctx, int64_t row, const tui_col *c)
 	switch (c->key) {
 	case NC_ID:
 		return (double)v;
-	case NC_COMP:
+	case NC_SPLIT:
 		return (double)g->comp_of[v];
 	case NC_OPS:
 		return (double)graph_n_operands(g, v);
@@ -102,12 +137,13 @@ static double node_value(void *ctx, int64_t row, const tui_col *c)
 		return nd->ce ? nd->ce[v].flops : NAN;
 	case NC_BYTES:
 		return nd->ce ? nd->ce[v].bytes : NAN;
-	case NC_OPCODE:
-	case NC_SHAPE:
-	case NC_CATEGORY:
-		return NAN;
+	case NC_HFIELD + HS_HF_SOURCE_LINE: {
+		char b[32];
+		const char *txt = graph_node_text(g, v, HS_HF_SOURCE_LINE, b, sizeof b);
+		return txt[0] ? strtod(txt, NULL) : NAN;
+	}
 	default:
-		return graph_feat(g, v)[c->key - NC_FEAT];
+		return c->key >= NC_FEAT ? graph_feat(g, v)[c->key - NC_FEAT] : NAN;
 	}
 }
 
@@ -145,14 +181,16 @@ static void make_ranks(void)
 static double node_order(void *ctx, int64_t row, const tui_col *c)
 {
 	struct nodes *nd = ctx;
-	int op = nd->doc->g->opcode[nd->ids[row]];
+	const hs_graph *g = nd->doc->g;
+	int64_t v = nd->ids[row];
 
 	if (!ranks_ready)
 		make_ranks();
+	/* opcodes the learned list lacks sort by their text */
 	if (c->key == NC_OPCODE)
-		return opcode_rank[op];
+		return g->module ? NAN : opcode_rank[g->opcode[v]];
 	if (c->key == NC_CATEGORY)
-		return category_rank[hlo_opcode_category(op)];
+		return category_rank[tui_node_class(g, v) - TUI_C_CAT];
 	return NAN;
 }
 
@@ -160,9 +198,9 @@ static const tui_table_ops node_table_ops = {node_cell, node_value};
 
 static const tui_col node_cols[] = {
 	{.name = "id", .key = NC_ID, .width = 6, .numeric = 1},
-	{.name = "opcode", .key = NC_OPCODE, .width = 20},
-	{.name = "shape", .key = NC_SHAPE, .width = 30},
-	{.name = "comp", .key = NC_COMP, .width = 4, .numeric = 1},
+	{.name = "name", .key = NC_NAME, .width = 18},
+	{.name = "opcode", .key = NC_OPCODE, .width = 14},
+	{.name = "shape", .key = NC_SHAPE, .width = 24},
 	{.name = "ops", .key = NC_OPS, .width = 4, .numeric = 1},
 	{.name = "users", .key = NC_USERS, .width = 5, .numeric = 1},
 	{.name = "cfg", .key = NC_CFG, .width = 3},
@@ -171,6 +209,17 @@ static const tui_col node_cols[] = {
 
 /* Besides these, every node feature can be added. */
 static const tui_col node_extra_cols[] = {
+	{.name = "computation", .key = NC_HFIELD + HS_HF_COMPUTATION, .width = 20},
+	{.name = "split", .key = NC_SPLIT, .width = 5, .numeric = 1},
+	{.name = "operand_names", .key = NC_OPERAND_NAMES, .width = 30},
+	{.name = "user_names", .key = NC_USER_NAMES, .width = 30},
+	{.name = "fusion_kind", .key = NC_HFIELD + HS_HF_FUSION_KIND, .width = 11},
+	{.name = "op_type", .key = NC_HFIELD + HS_HF_OP_TYPE, .width = 16},
+	{.name = "op_name", .key = NC_HFIELD + HS_HF_OP_NAME, .width = 30},
+	{.name = "source_file", .key = NC_HFIELD + HS_HF_SOURCE_FILE, .width = 30},
+	{.name = "source_line", .key = NC_HFIELD + HS_HF_SOURCE_LINE, .width = 6, .numeric = 1},
+	{.name = "custom_call_target", .key = NC_HFIELD + HS_HF_CUSTOM_CALL_TARGET, .width = 20},
+	{.name = "sharding", .key = NC_HFIELD + HS_HF_SHARDING, .width = 20},
 	{.name = "category", .key = NC_CATEGORY, .width = 13},
 	{.name = "flops", .key = NC_FLOPS, .width = 11, .numeric = 1, .unit = TUI_U_FLOP},
 	{.name = "bytes", .key = NC_BYTES, .width = 10, .numeric = 1, .unit = TUI_U_BYTES},
@@ -202,6 +251,10 @@ static int nodes_request(tui *t, tui_view *v, tui_req req, const char *arg)
 
 	switch (req) {
 	case TUI_REQ_ENTER:
+		if (node >= 0 && tui_open_called(t, nd->doc, node) == 0)
+			tui_open_node(t, nd->doc, node);
+		return 1;
+	case TUI_REQ_DETAIL:
 		if (node >= 0)
 			tui_open_node(t, nd->doc, node);
 		return 1;
@@ -210,11 +263,9 @@ static int nodes_request(tui *t, tui_view *v, tui_req req, const char *arg)
 			tui_open_drawing(t, nd->doc, node);
 		return 1;
 	case TUI_REQ_GOTO: {
-		int64_t id;
-		if (hs_parse_i64(arg, &id) < 0 || id < 0 || id >= nd->doc->g->n_nodes) {
-			tui_message(t, 1, "goto: node ids are 0..%lld", (long long)nd->doc->g->n_nodes - 1);
+		int64_t id = tui_doc_node_arg(t, nd->doc, "goto", arg);
+		if (id < 0)
 			return 1;
-		}
 		for (int64_t i = 0; i < nd->tab.nidx; i++)
 			if (nd->ids[nd->tab.idx[i]] == id) {
 				nd->tab.cur = i;
@@ -237,7 +288,7 @@ static void nodes_done(tui_view *v)
 }
 
 static const tui_view_ops nodes_ops = {
-	.name = "nodes", .scope = TUI_S_TABLE | TUI_S_GRAPH | TUI_S_OPENS, .draw = nodes_draw,
+	.name = "nodes", .scope = TUI_S_TABLE | TUI_S_GRAPH | TUI_S_OPENS | TUI_S_NODES, .draw = nodes_draw,
 	.request = nodes_request, .done = nodes_done,
 };
 
@@ -266,7 +317,7 @@ static int open_ids(tui *t, tui_doc *d, const char *title, int64_t *ids, int64_t
 	return tui_push(t, &nodes_ops, nd, d, title, &nd->tab, NULL) ? 0 : -1;
 }
 
-int tui_open_nodes(tui *t, tui_doc *d, int opcode, int64_t comp)
+int tui_open_nodes(tui *t, tui_doc *d, const char *opcode, int64_t split)
 {
 	const hs_graph *g = d->g;
 	int64_t *ids = malloc((size_t)(g->n_nodes ? g->n_nodes : 1) * sizeof *ids), n = 0;
@@ -276,21 +327,42 @@ int tui_open_nodes(tui *t, tui_doc *d, int opcode, int64_t comp)
 		tui_message(t, 1, "out of memory");
 		return -1;
 	}
-	if (comp >= 0 && comp < g->n_comps) {
-		for (int64_t v = g->comp_start[comp]; v < g->comp_start[comp + 1]; v++)
+	if (split >= 0 && split < g->n_comps) {
+		for (int64_t v = g->comp_start[split]; v < g->comp_start[split + 1]; v++)
 			ids[n++] = v;
-		snprintf(title, sizeof title, "Nodes of computation %lld", (long long)comp);
-	} else if (opcode >= 0) {
+		snprintf(title, sizeof title, "Nodes of split %lld", (long long)split);
+	} else if (opcode) {
 		for (int64_t v = 0; v < g->n_nodes; v++)
-			if (g->opcode[v] == opcode)
+			if (strcmp(graph_node_opcode_name(g, v), opcode) == 0)
 				ids[n++] = v;
-		snprintf(title, sizeof title, "Nodes: %s", hlo_opcode_name(opcode));
+		snprintf(title, sizeof title, "Nodes: %s", opcode);
 	} else {
 		for (int64_t v = 0; v < g->n_nodes; v++)
 			ids[n++] = v;
 		snprintf(title, sizeof title, "Nodes");
 	}
 	return open_ids(t, d, title, ids, n);
+}
+
+int tui_open_hcomp(tui *t, tui_doc *d, int64_t c)
+{
+	const hs_graph *g = d->g;
+	char title[160];
+
+	if (c < 0 || c >= g->n_hcomps) {
+		tui_message(t, 1, "no computation %lld", (long long)c);
+		return -1;
+	}
+	const hs_hcomp *hc = &g->hcomps[c];
+	int64_t *ids = malloc((size_t)(hc->count ? hc->count : 1) * sizeof *ids);
+	if (!ids) {
+		tui_message(t, 1, "out of memory");
+		return -1;
+	}
+	for (int64_t k = 0; k < hc->count; k++)
+		ids[k] = hc->first + k;
+	tui_hcomp_label(g, c, title, sizeof title);
+	return open_ids(t, d, title, ids, hc->count);
 }
 
 int tui_open_node_list(tui *t, tui_doc *d, const char *title, const int64_t *ids, int64_t n)

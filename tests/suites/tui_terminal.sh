@@ -61,9 +61,9 @@ save focus_feats.ans
 Q
 EOF
 E=$(printf '\033')
-# the pane titles of screen $1 (line 6: node detail has four header lines): "reversed:NAME" or "dim:NAME", one a line
+# the pane titles of screen $1 (line 7: node detail of an .npz node has five header lines): "reversed:NAME" or "dim:NAME", one a line
 pane_titles() {
-	sed -n 6p "$S/$1.ans" | grep -oE "$E\[[0-9;]*m(▶ |  )[A-Z][a-z-]*" |
+	sed -n 7p "$S/$1.ans" | grep -oE "$E\[[0-9;]*m(▶ |  )[A-Z][a-z-]*" |
 		sed -E "s/^$E\[0;2m  /dim:/; s/^$E\[[0-9;]*7m▶ /reversed:/"
 }
 if [ "$(pane_titles focus_nbrs | tr '\n' ' ')" = "dim:Non-zero reversed:Operands " ]; then

@@ -18,7 +18,7 @@ golden overview_layout
 Tab
 j
 golden overview_comps
-# Enter on computation 1 lists its nodes
+# Enter on the second computation (by size) lists its nodes
 Enter
 golden nodes_of_comp
 q
@@ -49,7 +49,6 @@ C-u
 Enter
 has empty filter clears it => 2774/2774
 g
-h
 h
 h
 h
@@ -93,7 +92,7 @@ if [ -n "$first" ] && [ "$second" != "$first" ]; then ok "n finds the next match
 if [ -n "$first" ] && [ "$(tui_row_of search_prev)" = "$first" ]; then ok "N finds the previous match"; else
 	bad "N finds the previous match" "at $(tui_row_of search_prev), wanted $first"; fi
 if [ -f "$T/nodes.csv" ] && [ "$(wc -l <"$T/nodes.csv")" -eq 501 ] &&
-	head -1 "$T/nodes.csv" | grep -q '^id,opcode,shape,comp,ops,users,cfg,cost$'; then
+	head -1 "$T/nodes.csv" | grep -q '^id,name,opcode,shape,ops,users,cfg,cost$'; then
 	ok ":write saves the filtered table as CSV"
 else
 	bad ":write saves the filtered table as CSV" "$(head -c 200 "$T/nodes.csv" 2>&1)"
@@ -378,7 +377,7 @@ tui_run "wide session ends cleanly" "$DATA" "$NLP" <<'EOF'
 resize 190 30
 t
 :goto 600
-has a wide screen shows whole shapes => 575 broadcast            f32[8,128,768]{2,1,0}
+has a wide screen shows whole shapes => 575 broadcast.575         broadcast         f32[8,128,768]{2,1,0}
 Q
 EOF
 
