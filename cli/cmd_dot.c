@@ -18,6 +18,7 @@
 #include "loader/hlo.h"
 #include "model/compare.h"
 #include "model/cost.h"
+#include "query/query.h"
 #include "render/render.h"
 
 static const char help_text[] =
@@ -294,6 +295,28 @@ static int build_spec(const dot_args *a, region_spec *s, int64_t **ids)
 	return 0;
 }
 
+/* An unknown --heat name: the closest feature name, and the command that
+ * lists them all.  Returns the exit status (1). */
+static int heat_unknown(const hs_graph *g, const char *what)
+{
+	const char **names = malloc(((size_t)g->feat_width + 1) * sizeof *names);
+	const char *sug = NULL;
+
+	if (names) {
+		for (int i = 0; i < g->feat_width; i++)
+			names[i] = hlo_node_feature_name(i, g->feat_width);
+		names[g->feat_width] = "cost";
+		sug = query_suggest(what, names, (size_t)g->feat_width + 1);
+	}
+	char mean[160] = "";
+	if (sug)
+		snprintf(mean, sizeof mean, " (did you mean '%s'?)", sug);
+	free(names);
+	return cli_usage_error("dot", "--heat: no node feature named '%s'%s: give a feature "
+			       "name, an index 0..%d or cost (`hloscope query %s fields` lists the "
+			       "names)", what, mean, g->feat_width - 1, g->path);
+}
+
 /* Per-node heat values; NULL with a message on failure. */
 static double *heat_values(const hs_graph *g, const char *what, char *name, size_t cap,
 			   int *status)
@@ -331,9 +354,7 @@ static double *heat_values(const hs_graph *g, const char *what, char *name, size
 		idx = hlo_node_feature_index_w(what, g->feat_width);
 		if (idx < 0) {
 			free(v);
-			*status = cli_usage_error("dot", "--heat: no node feature named '%s' "
-						  "(try `hloscope info` for names, a feature "
-						  "index, or cost)", what);
+			*status = heat_unknown(g, what);
 			return NULL;
 		}
 	}

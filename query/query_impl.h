@@ -304,9 +304,6 @@ long long query_parse_node(query_parser *p);
 /* The field named `name` in a scope, or NULL (also accepts f<i> / c<i>). */
 const query_field *query_find_field(query_session *s, int scope,
 				    const char *name);
-/* The closest candidate to `word` among `names` (edit distance), or NULL. */
-const char *query_suggest(const char *word, const char *const *names,
-			  size_t n);
 /* Suggestion among the fields of a scope. */
 const char *query_suggest_field(query_session *s, int scope, const char *word);
 

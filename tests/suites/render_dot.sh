@@ -190,6 +190,12 @@ bad_case 1 "highlight out of range" "highlight: node 100 is out of range" \
 	"$T2" --around 5 --highlight 100 -o "$O"
 bad_case 1 "unknown heat feature" "no node feature named 'nope'" "$T2" --around 5 --heat nope -o "$O"
 bad_case 1 "heat feature index out of range" "out of range" "$T2" --around 5 --heat 140 -o "$O"
+bad_case 1 "unknown heat feature: did you mean" "named 'cots' (did you mean 'cost'?)" \
+	"$T2" --around 5 --heat cots -o "$O"
+bad_case 1 "unknown heat feature: near a feature name" "(did you mean 'shape_dimensions_sum'?)" \
+	"$T2" --around 5 --heat shape_dimension_sum -o "$O"
+bad_case 1 "unknown heat feature: the command that lists the names" "hloscope query $T2 fields" \
+	"$T2" --around 5 --heat nope -o "$O"
 bad_case 1 "bad heat scale" "linear, log or auto" "$T2" --around 5 --heat 28 --heat-scale cubic -o "$O"
 bad_case 1 "no region" "needs a region" "$T2" -o "$O"
 bad_case 1 "two regions" "one region only" "$T2" --around 5 --computation 0 -o "$O"
