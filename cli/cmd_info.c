@@ -1,5 +1,6 @@
 /* hloscope info PATH [--json]: a graph's summary, or one row per graph of a
  * dataset folder. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,25 +12,37 @@
 #include "loader/graph.h"
 #include "loader/hlo.h"
 
+/* min, median, max: of config_runtime as stored (ns); norm_*: of runtime /
+ * normalizer (tile files; equal to the stored values for layout). */
 struct rt_summary {
 	double min, median, max;
+	double norm_min, norm_median, norm_max;
 	int64_t best;
 };
 
-/* numpy's median: the mean of the two middle values for an even count. */
+/* numpy's median: the mean of the two middle values for an even count.
+ * Sorts v. */
+static void min_median_max(double *v, size_t n, double *min, double *median, double *max)
+{
+	qsort(v, n, sizeof *v, hs_cmp_double);
+	*min = v[0];
+	*max = v[n - 1];
+	*median = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
 static int runtime_summary(const hs_graph *g, struct rt_summary *s)
 {
 	if (!g->labeled || g->n_configs == 0)
 		return -1;
-	double *v = malloc((size_t)g->n_configs * sizeof *v);
+	size_t n = (size_t)g->n_configs;
+	double *v = malloc(n * sizeof *v);
 	if (!v)
 		return -1;
-	memcpy(v, g->runtime, (size_t)g->n_configs * sizeof *v);
-	qsort(v, (size_t)g->n_configs, sizeof *v, hs_cmp_double);
-	size_t n = (size_t)g->n_configs;
-	s->min = v[0];
-	s->max = v[n - 1];
-	s->median = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+	for (size_t i = 0; i < n; i++)
+		v[i] = (double)g->runtime_raw[i];
+	min_median_max(v, n, &s->min, &s->median, &s->max);
+	memcpy(v, g->runtime, n * sizeof *v);
+	min_median_max(v, n, &s->norm_min, &s->norm_median, &s->norm_max);
 	s->best = graph_best_config(g);
 	free(v);
 	return 0;
@@ -40,6 +53,15 @@ static void opcode_counts(const hs_graph *g, int64_t counts[256])
 	memset(counts, 0, 256 * sizeof *counts);
 	for (int64_t i = 0; i < g->n_nodes; i++)
 		counts[g->opcode[i]]++;
+}
+
+/* A runtime in ns: an integer, or a half for the median of an even count. */
+static void ns_json(jsonw *w, double v)
+{
+	if (v == floor(v) && fabs(v) < 9e15)
+		jsonw_int(w, (int64_t)v);
+	else
+		jsonw_num(w, v);
 }
 
 static int info_file_json(const hs_graph *g)
@@ -81,9 +103,14 @@ static int info_file_json(const hs_graph *g)
 	jsonw_obj_begin(&w);
 	jsonw_key(&w, "labeled"), jsonw_bool(&w, g->labeled);
 	if (runtime_summary(g, &rs) == 0) {
-		jsonw_key(&w, "min"), jsonw_num(&w, rs.min);
-		jsonw_key(&w, "median"), jsonw_num(&w, rs.median);
-		jsonw_key(&w, "max"), jsonw_num(&w, rs.max);
+		jsonw_key(&w, "min"), ns_json(&w, rs.min);
+		jsonw_key(&w, "median"), ns_json(&w, rs.median);
+		jsonw_key(&w, "max"), ns_json(&w, rs.max);
+		if (g->kind == HS_KIND_TILE) {
+			jsonw_key(&w, "normalized_min"), jsonw_num(&w, rs.norm_min);
+			jsonw_key(&w, "normalized_median"), jsonw_num(&w, rs.norm_median);
+			jsonw_key(&w, "normalized_max"), jsonw_num(&w, rs.norm_max);
+		}
 		jsonw_key(&w, "best_config"), jsonw_int(&w, rs.best);
 	}
 	jsonw_obj_end(&w);
@@ -124,8 +151,11 @@ static int info_file_text(const hs_graph *g)
 	printf("node features   %d%s\n", g->feat_width,
 	       g->feat_width == HLO_NODE_FEATURES ? "" : " (not the documented 140: generic names)");
 	if (runtime_summary(g, &rs) == 0) {
-		const char *unit = g->kind == HS_KIND_TILE ? " (normalized)" : " ns";
-		printf("runtime         min %.6g  median %.6g  max %.6g%s\n", rs.min, rs.median, rs.max, unit);
+		printf("runtime         min %.0f  median %.*f  max %.0f ns\n", rs.min,
+		       rs.median == floor(rs.median) ? 0 : 1, rs.median, rs.max);
+		if (g->kind == HS_KIND_TILE)
+			printf("normalized      min %.6g  median %.6g  max %.6g (runtime / normalizer)\n",
+			       rs.norm_min, rs.norm_median, rs.norm_max);
 		printf("best config     %lld\n", (long long)rs.best);
 	} else {
 		printf("runtime         unlabeled (every runtime is 0: a test-split file)\n");
