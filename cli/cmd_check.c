@@ -2,6 +2,7 @@
  * .npz, .pb and .hlo below it; a file of several modules: every module).  Prints "OK FILE" or "FILE: problem" per file; exit 0 when
  * all are sound, 2 otherwise. */
 #include <dirent.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,12 +24,13 @@ static int check_path(const char *path, int depth, int *files)
 	struct stat st;
 	int module = 0; /* FILE#N: one module of a file */
 	if (stat(path, &st) != 0) {
+		int e = errno;
 		const char *hash = strrchr(path, '#');
 		char *file = hash ? strndup(path, (size_t)(hash - path)) : NULL;
 		module = file && stat(file, &st) == 0 && S_ISREG(st.st_mode);
 		free(file);
 		if (!module) {
-			printf("%s: cannot open: no such file or folder\n", path);
+			fprintf(stderr, "hloscope check: %s: %s\n", path, strerror(e));
 			return 1;
 		}
 	}

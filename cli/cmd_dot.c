@@ -411,7 +411,7 @@ static int print_text(const region *r, const dot_opts *o, timing *tm)
 			canvas_free(cv);
 			route_free(R);
 			layout_free(L);
-			fprintf(stderr, "hloscope: cannot write the drawing to stdout\n");
+			fprintf(stderr, "hloscope dot: cannot write the drawing to stdout\n");
 			return 2;
 		}
 	}

@@ -280,7 +280,7 @@ int cmd_info(int argc, char **argv)
 	int rc = json ? info_file_json(g) : info_file_text(g);
 	graph_free(g);
 	if (fflush(stdout) != 0) {
-		fprintf(stderr, "hloscope: write error on standard output\n");
+		fprintf(stderr, "hloscope info: write error on standard output\n");
 		return 2;
 	}
 	return rc;

@@ -280,8 +280,8 @@ static int run_script(struct batch *b, const char *path)
 		return run_stream(b, stdin, "<stdin>");
 	FILE *f = fopen(path, "r");
 	if (!f) {
-		fprintf(stderr, "hloscope query: cannot open script %s: %s\n", path, strerror(errno));
-		return 1;
+		fprintf(stderr, "hloscope query: %s: %s\n", path, strerror(errno));
+		return 2;
 	}
 	int rc = run_stream(b, f, path);
 	fclose(f);
