@@ -40,7 +40,10 @@ static const char help_text[] =
 	"  --nodes IDS          these nodes (\"1,5,9-12\") and the edges among them\n"
 	"\n"
 	"Output:\n"
-	"  -o OUT               .dot, .svg or .png file (\"-\" for stdout, with -T)\n"
+	"  -o OUT               .dot, .svg or .png file (\"-\" for stdout, with -T); a PNG\n"
+	"                       keeps every side within 16,000 px: one over it (or a strip\n"
+	"                       4 times longer than wide) is drawn left to right, then\n"
+	"                       scaled down, as stderr says; SVG keeps the full size\n"
 	"  -T FMT               dot, svg or png (overrides OUT's extension)\n"
 	"  --text               print the terminal drawing to stdout\n"
 	"  --cells              DOT output sized in terminal cells, as --text lays it out\n"
@@ -49,7 +52,8 @@ static const char help_text[] =
 	"  --heat-scale S       linear, log or auto (default)\n"
 	"  --highlight IDS      draw these nodes with a thick blue border\n"
 	"  --compare A B        highlight the nodes whose values differ between configs\n"
-	"                       A and B (index, best, worst or default; model/compare.h)\n"
+	"                       A and B (index, best, worst or default; model/compare.h),\n"
+	"                       each with its layouts A -> B, and a legend\n"
 	"  --limit N            refuse regions over N nodes (default 500)\n"
 	"  --force              lay out any size\n"
 	"  --time               print where the time went to stderr\n";
@@ -364,6 +368,44 @@ static double *heat_values(const hs_graph *g, const char *what, char *name, size
 	return v;
 }
 
+/* --compare A B: the changed nodes join the highlight (*hl, *n), each with
+ * its values A -> B as a note, and the legend says what the border means.
+ * 0, or the exit status after a message. */
+static int compare_picture(hs_graph *g, const dot_args *a, int64_t **hl, size_t *n, char ***notes,
+			   char *legend, size_t cap)
+{
+	hs_error err = {0};
+	compare_opts o;
+	int64_t *ch = NULL, m;
+
+	compare_opts_init(&o);
+	o.predict = 0;
+	compare_result *r = compare_run(g, NULL, a->compare_a, a->compare_b, &o, &err);
+	if (!r)
+		return cli_report(&err);
+	m = compare_changed_nodes(r, &ch);
+	int64_t *grown = m > 0 ? realloc(*hl, (*n + (size_t)m) * sizeof *grown) : *hl;
+	*notes = compare_node_notes(r);
+	if (m < 0 || (m > 0 && !grown) || !*notes) {
+		free(ch);
+		compare_free(r);
+		fprintf(stderr, "hloscope dot: out of memory\n");
+		return 2;
+	}
+	if (m > 0) {
+		memcpy(grown + *n, ch, (size_t)m * sizeof *ch);
+		*hl = grown;
+		*n += (size_t)m;
+		compare_legend_text(r, legend, cap);
+	} else {
+		fprintf(stderr, "hloscope dot: configs %s and %s have the same values: nothing to highlight\n",
+			a->compare_a, a->compare_b);
+	}
+	free(ch);
+	compare_free(r);
+	return 0;
+}
+
 typedef struct timing {
 	double start, open, region, export, layout, graphviz, draw;
 } timing;
@@ -451,6 +493,8 @@ int cmd_dot(int argc, char **argv)
 	const char *fmt = NULL;
 	int rc;
 	timing tm = {0};
+	dot_fit fit;
+	char **notes = NULL, legend[1024] = "";
 
 	for (int i = 1; i < argc; i++)
 		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
@@ -510,16 +554,10 @@ int cmd_dot(int argc, char **argv)
 					     g->name, g->n_nodes, g->n_nodes - 1);
 			goto out;
 		}
-	if (a.compare_a) {
-		size_t before = n_hl;
-		if (compare_highlight(g, a.compare_a, a.compare_b, &hl, &n_hl, &err)) {
-			rc = cli_report(&err);
-			goto out;
-		}
-		if (n_hl == before)
-			fprintf(stderr, "hloscope dot: configs %s and %s have the same values: nothing to highlight\n",
-				a.compare_a, a.compare_b);
-	}
+	if (a.compare_a && (rc = compare_picture(g, &a, &hl, &n_hl, &notes, legend, sizeof legend)))
+		goto out;
+	opts.notes = (const char *const *)notes;
+	opts.highlight_legend = legend[0] ? legend : NULL;
 	opts.highlight = hl;
 	opts.n_highlight = n_hl;
 	if (a.heat) {
@@ -539,18 +577,21 @@ int cmd_dot(int argc, char **argv)
 		opts.terminal = a.cells;
 		if (!strcmp(a.out, "-")) {
 			Agraph_t *G = dot_build(r, &opts, &err);
-			rc = G ? dot_write_stream(G, stdout, fmt, &err) : -1;
+			rc = G ? dot_write_stream(G, stdout, fmt, &fit, &err) : -1;
 			if (G)
 				agclose(G);
 			if (rc == 0 && fflush(stdout) != 0)
 				rc = hs_fail(&err, HS_EUSAGE, "cannot write to stdout");
 		} else {
-			rc = dot_export(r, &opts, a.out, fmt, &err);
+			rc = dot_export(r, &opts, a.out, fmt, &fit, &err);
 		}
 		if (rc) {
 			rc = cli_report(&err);
 			goto out;
 		}
+		char fitted[600];
+		if (dot_fit_text(&fit, a.out, fitted, sizeof fitted) > 0)
+			fprintf(stderr, "hloscope dot: %s\n", fitted);
 		opts.terminal = 0;
 		tm.export = hs_now_seconds() - tm.region;
 	}
@@ -559,6 +600,8 @@ int cmd_dot(int argc, char **argv)
 		print_timing(&tm, hs_now_seconds());
 out:
 	region_free(r);
+	if (g)
+		compare_notes_free(notes, g->n_nodes);
 	graph_free(g);
 	free(ids);
 	free(hl);

@@ -248,13 +248,19 @@ static int draw(query_parser *p, query_result *out, const struct export_req *q)
 		o.heat = heatv;
 		o.heat_name = query_expr_source(p, q->heat);
 	}
-	if (dot_export(r, &o, q->path, q->fmt, &e) < 0) {
+	dot_fit fit;
+	char fitted[512];
+	if (dot_export(r, &o, q->path, q->fmt, &fit, &e) < 0) {
 		query_data_fail(p, &e);
 		goto done;
 	}
+	if (dot_fit_text(&fit, NULL, fitted, sizeof fitted) <= 0)
+		fitted[0] = '\0';
 	out->kind = QUERY_BLOCK;
-	out->text = query_asprintf("wrote %s (%s: %s, %lld nodes, %lld edges)\n", q->path, q->fmt,
-				   r->title, (long long)r->n_nodes, (long long)r->n_edges);
+	out->text = query_asprintf("wrote %s (%s: %s, %lld node%s, %lld edge%s)\n%s%s", q->path, q->fmt,
+				   r->title, (long long)r->n_nodes, r->n_nodes == 1 ? "" : "s",
+				   (long long)r->n_edges, r->n_edges == 1 ? "" : "s", fitted,
+				   fitted[0] ? "\n" : "");
 	rc = out->text ? 0 : query_oom(p);
 done:
 	region_free(r);

@@ -247,88 +247,6 @@ const char *__lsan_default_options(void)
 }
 #endif
 
-/* ---- heat ------------------------------------------------------------- */
-
-/* ColorBrewer YlOrRd, 8 classes. */
-static const char *const heat_fills[DOT_HEAT_BINS] = {
-	"#ffffcc", "#ffeda0", "#fed976", "#feb24c",
-	"#fd8d3c", "#fc4e2a", "#e31a1c", "#b10026",
-};
-
-const char *dot_heat_fill(int bin)
-{
-	if (bin < 0 || bin >= DOT_HEAT_BINS)
-		return "#d9d9d9";
-	return heat_fills[bin];
-}
-
-void dot_heat_scale_of(const double *v, const int64_t *ids, int64_t n, int log_mode,
-		       dot_heat_scale *s)
-{
-	double lo = INFINITY, hi = -INFINITY, pos_lo = INFINITY;
-
-	memset(s, 0, sizeof *s);
-	for (int64_t i = 0; i < n; i++) {
-		double x = v[ids ? ids[i] : i];
-		if (!isfinite(x))
-			continue;
-		s->any = 1;
-		if (x < lo)
-			lo = x;
-		if (x > hi)
-			hi = x;
-		if (x > 0 && x < pos_lo)
-			pos_lo = x;
-	}
-	if (!s->any)
-		return;
-	if (log_mode < 0)
-		s->log = lo > 0 && hi / lo > 100.0;
-	else
-		s->log = log_mode && hi > 0;
-	if (s->log && lo <= 0)
-		lo = pos_lo;
-	s->lo = lo;
-	s->hi = hi;
-}
-
-static double heat_map(const dot_heat_scale *s, double v)
-{
-	return s->log ? log10(v) : v;
-}
-
-int dot_heat_bin(const dot_heat_scale *s, double v)
-{
-	double a, b, t;
-	int bin;
-
-	if (!s->any || !isfinite(v))
-		return -1;
-	if (s->log && v <= 0)
-		return 0;
-	a = heat_map(s, s->lo);
-	b = heat_map(s, s->hi);
-	if (!(b > a))
-		return 0;
-	t = (heat_map(s, v) - a) / (b - a);
-	bin = (int)floor(t * DOT_HEAT_BINS);
-	if (bin < 0)
-		bin = 0;
-	if (bin >= DOT_HEAT_BINS)
-		bin = DOT_HEAT_BINS - 1;
-	return bin;
-}
-
-double dot_heat_edge(const dot_heat_scale *s, int b)
-{
-	double a = heat_map(s, s->lo), z = heat_map(s, s->hi);
-	double x = a + (z - a) * b / DOT_HEAT_BINS;
-
-	if (b >= DOT_HEAT_BINS)
-		return s->hi;
-	return s->log ? pow(10.0, x) : x;
-}
-
 /* ---- labels ----------------------------------------------------------- */
 
 /* Display width of UTF-8 text (every code point counts one column). */
@@ -479,6 +397,26 @@ static void terminal_size(builder *b, Agnode_t *n, int cols)
 	set(n, b->n_height, v);
 }
 
+/* Appends "\\n"-separated lines (given with '\n') to a label of len bytes. */
+static void append_lines(char *label, size_t cap, int len, const char *lines)
+{
+	size_t pos = len > 0 ? (size_t)len : 0;
+
+	if (pos + 3 >= cap)
+		return;
+	label[pos++] = '\\';
+	label[pos++] = 'n';
+	for (const char *c = lines; *c && pos + 3 < cap; c++) {
+		if (*c == '\n') {
+			label[pos++] = '\\';
+			label[pos++] = 'n';
+		} else if (*c != '\\') {
+			label[pos++] = *c;
+		}
+	}
+	label[pos] = '\0';
+}
+
 static void style_node(builder *b, Agnode_t *n, int64_t id)
 {
 	const hs_graph *g = b->g;
@@ -487,7 +425,7 @@ static void style_node(builder *b, Agnode_t *n, int64_t id)
 	int hl = b->hl && b->hl[id];
 	int cfg = g->kind == HS_KIND_LAYOUT && g->cfg_index && g->cfg_index[id] >= 0;
 	int bin = -1;
-	char label[512], tip[512], shape[160], heatline[96] = "";
+	char label[1024], tip[512], shape[160], heatline[96] = "";
 	hlo_shape sh;
 
 	if (b->heat)
@@ -509,8 +447,10 @@ static void style_node(builder *b, Agnode_t *n, int64_t id)
 			snprintf(heatline, sizeof heatline, "\\n%s = n/a",
 				 b->o->heat_name ? b->o->heat_name : "heat");
 	}
-	snprintf(label, sizeof label, "%" PRId64 ": %s%s\\n%s%s", id,
-		 hlo_opcode_name(g->opcode[id]), cfg ? " [cfg]" : "", shape, heatline);
+	int len = snprintf(label, sizeof label, "%" PRId64 ": %s%s\\n%s%s", id,
+			   hlo_opcode_name(g->opcode[id]), cfg ? " [cfg]" : "", shape, heatline);
+	if (b->o->notes && b->o->notes[id])
+		append_lines(label, sizeof label, len, b->o->notes[id]);
 	set(n, b->n_label, label);
 	snprintf(tip, sizeof tip, "node %" PRId64 ", %s %s, computation %d: %" PRId64
 		 " operand%s, %" PRId64 " user%s%s", id, hlo_opcode_name(g->opcode[id]),
@@ -576,6 +516,60 @@ static void style_edge(builder *b, Agedge_t *e, int64_t operand)
 		snprintf(v, sizeof v, "%s", shape);
 	}
 	set(e, b->e_tip, v);
+}
+
+/* Appends text to an HTML-like label, escaped; p advances. */
+static char *html_text(char *p, const char *end, const char *text)
+{
+	for (const char *c = text; *c && p + 6 < end; c++) {
+		if (*c == '<')
+			p += sprintf(p, "&lt;");
+		else if (*c == '>')
+			p += sprintf(p, "&gt;");
+		else if (*c == '&')
+			p += sprintf(p, "&amp;");
+		else
+			*p++ = *c;
+	}
+	*p = '\0';
+	return p;
+}
+
+/* The highlight's legend: its border beside the lines of
+ * o->highlight_legend. */
+static void add_highlight_legend(builder *b)
+{
+	size_t cap = 4096;
+	char *html = malloc(cap), *p, *end;
+	const char *line = b->o->highlight_legend;
+	Agnode_t *n;
+
+	if (!html)
+		return;
+	end = html + cap - 64;
+	p = html + sprintf(html, "<TABLE BORDER=\"0\" CELLBORDER=\"0\" CELLSPACING=\"2\" "
+			   "CELLPADDING=\"2\">");
+	for (int row = 0; *line && p < end; row++) {
+		size_t len = strcspn(line, "\n");
+		char text[512];
+
+		snprintf(text, sizeof text, "%.*s", (int)len, line);
+		if (row == 0)
+			p += sprintf(p, "<TR><TD BORDER=\"3\" COLOR=\"#1f77b4\" WIDTH=\"24\"> </TD>"
+				     "<TD ALIGN=\"LEFT\"><B>");
+		else
+			p += sprintf(p, "<TR><TD></TD><TD ALIGN=\"LEFT\">");
+		p = html_text(p, end, text);
+		p += sprintf(p, "%s</TD></TR>", row == 0 ? "</B>" : "");
+		line += len + (line[len] == '\n');
+	}
+	sprintf(p, "</TABLE>");
+	n = agnode(b->G, "highlight_legend", 1);
+	set(n, b->n_label, agstrdup_html(b->G, html));
+	agsafeset(n, "shape", "plaintext", "box");
+	set(n, b->n_style, "");
+	set(n, b->n_tip, "highlight legend");
+	free(html);
 }
 
 static void add_legend(builder *b)
@@ -802,6 +796,8 @@ Agraph_t *dot_build(const region *r, const dot_opts *o, hs_error *err)
 		goto oom;
 	if (b.heat && !terminal)
 		add_legend(&b);
+	if (b.hl && o->highlight_legend && *o->highlight_legend && !terminal)
+		add_highlight_legend(&b);
 	free(nodes);
 	free(clusters);
 	free(b.hl);
@@ -845,10 +841,15 @@ static void swap_fonts(Agraph_t *g, const char *from, const char *to)
 	}
 }
 
-int dot_write_stream(Agraph_t *g, FILE *fp, const char *fmt, hs_error *err)
+int dot_write_stream(Agraph_t *g, FILE *fp, const char *fmt, dot_fit *fit, hs_error *err)
 {
 	GVC_t *gvc;
 	int rc;
+
+	if (fit) {
+		memset(fit, 0, sizeof *fit);
+		fit->scale = 1;
+	}
 
 	if (!dot_format_known(fmt))
 		return hs_fail(err, HS_EUSAGE, "unknown output format '%s' (dot, svg or png)",
@@ -868,7 +869,7 @@ int dot_write_stream(Agraph_t *g, FILE *fp, const char *fmt, hs_error *err)
 	int png = !strcmp(fmt, "png");
 	if (png)
 		swap_fonts(g, "Helvetica", DOT_PNG_FONT);
-	rc = gvLayout(gvc, g, "dot");
+	rc = png ? dot_fit_layout(gvc, g, fit) : gvLayout(gvc, g, "dot");
 	if (rc != 0) {
 		if (png)
 			swap_fonts(g, DOT_PNG_FONT, "Helvetica");
@@ -877,8 +878,10 @@ int dot_write_stream(Agraph_t *g, FILE *fp, const char *fmt, hs_error *err)
 	}
 	rc = gvRender(gvc, g, fmt, fp);
 	gvFreeLayout(gvc, g);
-	if (png)
+	if (png) {
+		dot_fit_done(g);
 		swap_fonts(g, DOT_PNG_FONT, "Helvetica");
+	}
 	if (rc != 0)
 		return hs_fail(err, HS_EDATA, "Graphviz cannot render %s: %s%s", fmt,
 			       gv_error_text(),
@@ -889,7 +892,7 @@ int dot_write_stream(Agraph_t *g, FILE *fp, const char *fmt, hs_error *err)
 	return 0;
 }
 
-int dot_write(Agraph_t *g, const char *path, const char *fmt, hs_error *err)
+int dot_write(Agraph_t *g, const char *path, const char *fmt, dot_fit *fit, hs_error *err)
 {
 	size_t len = strlen(path);
 	char *tmp = malloc(len + 16);
@@ -924,7 +927,7 @@ int dot_write(Agraph_t *g, const char *path, const char *fmt, hs_error *err)
 		free(tmp);
 		return hs_fail(err, HS_EDATA, "cannot write %s: %s", path, strerror(saved));
 	}
-	rc = dot_write_stream(g, fp, fmt, err);
+	rc = dot_write_stream(g, fp, fmt, fit, err);
 	if (fflush(fp) != 0 && rc == 0) {
 		saved = errno;
 		rc = hs_fail(err, HS_EUSAGE, "cannot write %s: %s", path, strerror(saved));
@@ -947,14 +950,14 @@ int dot_write(Agraph_t *g, const char *path, const char *fmt, hs_error *err)
 }
 
 int dot_export(const region *r, const dot_opts *o, const char *path,
-	       const char *fmt, hs_error *err)
+	       const char *fmt, dot_fit *fit, hs_error *err)
 {
 	Agraph_t *g = dot_build(r, o, err);
 	int rc;
 
 	if (!g)
 		return -1;
-	rc = dot_write(g, path, fmt, err);
+	rc = dot_write(g, path, fmt, fit, err);
 	agclose(g);
 	return rc;
 }

@@ -45,6 +45,11 @@ typedef struct dot_opts {
 	int heat_log;            /* -1 auto (default), 0 linear, 1 log */
 	const int64_t *highlight;/* node ids to highlight, or NULL */
 	size_t n_highlight;
+	const char *const *notes;/* [g->n_nodes] or NULL: more label text per
+	                          * node ('\n' between lines; NULL: none) */
+	const char *highlight_legend; /* NULL, or lines ('\n' between them)
+	                          * explaining the highlight: a legend box with
+	                          * the highlight's border beside them */
 	int clusters;            /* -1 auto (default: when > 1 computation) */
 	int terminal;            /* geometry for the terminal drawing: boxes sized
 	                          * in character cells (LAYOUT_CELL_W/H points),
@@ -62,18 +67,49 @@ const char *dot_format_for_path(const char *path);
 /* 1 when `fmt` is one we write ("dot", "svg", "png"). */
 int dot_format_known(const char *fmt);
 
+/* How a PNG was made to fit (dot_fit_layout).  PNG sides stay within
+ * DOT_PNG_MAX_PX pixels at DOT_PNG_DPI: a drawing over the limit, or a
+ * strip (one side over DOT_STRIP_PX and DOT_STRIP_RATIO times the other),
+ * is laid out again left to right with compact nodes (a wide fan-out turns
+ * into a column), kept when it needs less zoom (at equal zoom: when less
+ * elongated); what is still over the limit is zoomed out.  SVG and DOT are
+ * never changed: they keep the full size. */
+#define DOT_PNG_MAX_PX 16000
+#define DOT_PNG_DPI 96.0
+#define DOT_STRIP_PX 4000
+#define DOT_STRIP_RATIO 4.0
+typedef struct dot_fit {
+	int tried;          /* 1 when the top-to-bottom layout did not fit */
+	int full_w, full_h; /* px of the top-to-bottom layout */
+	int left_right;     /* 1: drawn left to right instead */
+	double scale;       /* zoom applied, 1 = full size */
+	int w, h;           /* px written */
+} dot_fit;
+
+/* Lays g out for PNG as described above (sets the graph's "viewport" when
+ * zooming; dot_fit_done() clears it after rendering); fills *fit (may be
+ * NULL).  -1 when Graphviz's layout fails. */
+int dot_fit_layout(GVC_t *gvc, Agraph_t *g, dot_fit *fit);
+void dot_fit_done(Agraph_t *g);
+/* What was done, for the user ("PATH: drawn left to right, 2387 x 2221 px:
+ * top to bottom it is 12808 x 809 px, a strip (an .svg keeps it top to
+ * bottom)"; no "PATH: " when path is NULL); "" and 0 when the PNG is the
+ * plain top-to-bottom drawing.  Like snprintf. */
+int dot_fit_text(const dot_fit *f, const char *path, char *buf, size_t cap);
+
 /* Writes `g` to `path` in `fmt` through a temporary file in the same folder
  * and a rename: "dot" is agwrite's text without layout; "svg" / "png" are
- * laid out with dot and rendered by gvRender.  On failure nothing is left
- * at `path` (an existing file there is untouched). */
-int dot_write(Agraph_t *g, const char *path, const char *fmt, hs_error *err);
+ * laid out with dot and rendered by gvRender, PNG fitted (dot_fit, filled
+ * when `fit` is not NULL; zeroed for other formats).  On failure nothing is
+ * left at `path` (an existing file there is untouched). */
+int dot_write(Agraph_t *g, const char *path, const char *fmt, dot_fit *fit, hs_error *err);
 
 /* Writes `g` to an open stream (used for `-o -`); the caller closes it. */
-int dot_write_stream(Agraph_t *g, FILE *fp, const char *fmt, hs_error *err);
+int dot_write_stream(Agraph_t *g, FILE *fp, const char *fmt, dot_fit *fit, hs_error *err);
 
 /* dot_build + dot_write. */
 int dot_export(const region *r, const dot_opts *o, const char *path,
-	       const char *fmt, hs_error *err);
+	       const char *fmt, dot_fit *fit, hs_error *err);
 
 /* The shared Graphviz context (created on first use with its plugins), or
  * NULL with err set when the dot layout plugin cannot be loaded. */

@@ -27,6 +27,7 @@
 #include "loader/dataset.h"
 #include "base/error.h"
 #include "loader/graph.h"
+#include "model/compare.h"
 #include "model/cost.h"
 #include "model/model.h"
 #include "model/predictor.h"
@@ -529,6 +530,9 @@ int tui_open_compare(tui *t, tui_doc *d, const char *sel_a, const char *sel_b, c
 int tui_compare_request(tui *t, tui_view *v, const char *arg);
 /* The drawing around `node` with `ids` highlighted (copied). */
 int tui_open_drawing_highlight(tui *t, tui_doc *d, int64_t node, const int64_t *ids, size_t n);
+/* The drawing around `node` with the nodes that differ in `r` highlighted;
+ * its exports show their values A -> B and a legend (model/compare.h). */
+int tui_open_drawing_compare(tui *t, tui_doc *d, int64_t node, const compare_result *r);
 
 /* The `:` line's fallback: text that is no view command goes to the query
  * language of query/query.h, its result shown as a table view (query.c). */

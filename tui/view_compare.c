@@ -408,7 +408,7 @@ static void cmp_draw(tui *t, tui_view *v, WINDOW *win, int y, int x, int h, int 
 
 static void open_graph(tui *t, tui_view *v, struct cmpview *cv, int64_t node)
 {
-	if (tui_open_drawing_highlight(t, v->doc, node, cv->changed, (size_t)cv->nchanged) == 0 && cv->nchanged)
+	if (tui_open_drawing_compare(t, v->doc, node, cv->res) == 0 && cv->nchanged)
 		tui_message(t, 0, "node %lld; %lld changed node%s highlighted", (long long)node,
 			    (long long)cv->nchanged, cv->nchanged == 1 ? "" : "s");
 }

@@ -33,6 +33,8 @@ struct drawing {
 	char routes_key[256];
 	char note[256];
 	int64_t *hl;         /* highlighted nodes (owned; opts.highlight points here) */
+	char **notes;        /* a comparison's values per node, or NULL (owned) */
+	char legend[1024];   /* a comparison's legend, or "" */
 };
 
 static layout_cache *cache(tui_doc *d)
@@ -219,10 +221,20 @@ static int export_drawing(tui *t, struct drawing *dr, const char *arg)
 	snprintf(copy, sizeof copy, "%s", path);
 	dot_opts o;
 	dot_opts_init(&o);
-	if (dot_export(dr->r, &o, copy, fmt, &err) < 0)
+	o.highlight = dr->opts.highlight;
+	o.n_highlight = dr->opts.n_highlight;
+	o.notes = (const char *const *)dr->notes;
+	o.highlight_legend = dr->legend[0] ? dr->legend : NULL;
+	dot_fit fit;
+	char fitted[512];
+	if (dot_export(dr->r, &o, copy, fmt, &fit, &err) < 0)
 		tui_message(t, 1, "export: %s", err.msg);
+	else if (dot_fit_text(&fit, NULL, fitted, sizeof fitted) > 0)
+		tui_message(t, 0, "wrote %s (%lld node%s): %s", copy, (long long)dr->r->n_nodes,
+			    dr->r->n_nodes == 1 ? "" : "s", fitted);
 	else
-		tui_message(t, 0, "wrote %s (%lld nodes)", copy, (long long)dr->r->n_nodes);
+		tui_message(t, 0, "wrote %s (%lld node%s)", copy, (long long)dr->r->n_nodes,
+			    dr->r->n_nodes == 1 ? "" : "s");
 	return 1;
 }
 
@@ -357,6 +369,7 @@ static void draw_done(tui_view *v)
 	canvas_free(dr->cv);
 	route_free(dr->routes);
 	free(dr->hl);
+	compare_notes_free(dr->notes, dr->doc->g->n_nodes);
 	free(dr);
 }
 
@@ -365,12 +378,36 @@ static const tui_view_ops draw_ops = {
 	.request = draw_request, .done = draw_done,
 };
 
+static int open_drawing(tui *t, tui_doc *d, int64_t node, const int64_t *ids, size_t n,
+			const compare_result *cmp);
+
 int tui_open_drawing(tui *t, tui_doc *d, int64_t node)
 {
 	return tui_open_drawing_highlight(t, d, node, NULL, 0);
 }
 
 int tui_open_drawing_highlight(tui *t, tui_doc *d, int64_t node, const int64_t *ids, size_t n)
+{
+	return open_drawing(t, d, node, ids, n, NULL);
+}
+
+int tui_open_drawing_compare(tui *t, tui_doc *d, int64_t node, const compare_result *r)
+{
+	int64_t *ids = NULL, n = compare_changed_nodes(r, &ids);
+
+	if (n < 0) {
+		tui_message(t, 1, "out of memory");
+		return -1;
+	}
+	int rc = open_drawing(t, d, node, ids, (size_t)n, r);
+	free(ids);
+	return rc;
+}
+
+/* The drawing around `node`, `ids` highlighted (copied); with a comparison
+ * `cmp`, its exports carry the changed values and a legend. */
+static int open_drawing(tui *t, tui_doc *d, int64_t node, const int64_t *ids, size_t n,
+			const compare_result *cmp)
 {
 	struct drawing *dr = calloc(1, sizeof *dr);
 	hs_error err = {0};
@@ -389,9 +426,14 @@ int tui_open_drawing_highlight(tui *t, tui_doc *d, int64_t node, const int64_t *
 		dr->opts.highlight = dr->hl;
 		dr->opts.n_highlight = n;
 	}
+	if (cmp && n) {
+		dr->notes = compare_node_notes(cmp);
+		compare_legend_text(cmp, dr->legend, sizeof dr->legend);
+	}
 	if (select_region(dr, node, &err) < 0) {
 		tui_message(t, 1, "%s", err.msg);
 		free(dr->hl);
+		compare_notes_free(dr->notes, d->g->n_nodes);
 		free(dr);
 		return -1;
 	}

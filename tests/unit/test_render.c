@@ -554,7 +554,7 @@ static void roundtrip(const char *name, const region *r, const dot_opts *o, int 
 	CHECK(label, agnnodes(G) == r->n_nodes + r->n_more + extra_nodes &&
 	      agnedges(G) == r->n_edges + r->n_more);
 	snprintf(label, sizeof label, "%s: written", name);
-	CHECK(label, dot_write(G, path, "dot", &err) == 0);
+	CHECK(label, dot_write(G, path, "dot", NULL, &err) == 0);
 	text = slurp(path, NULL);
 	back = text ? agmemread(text) : NULL;
 	snprintf(label, sizeof label, "%s: agmemread gives the same counts", name);
@@ -595,8 +595,8 @@ static void test_dot(hs_graph *unet, hs_graph *rnn, hs_graph *tile)
 	char p1[1200], p2[1200];
 	snprintf(p1, sizeof p1, "%s/det1.dot", scratch);
 	snprintf(p2, sizeof p2, "%s/det2.dot", scratch);
-	dot_export(r, &o, p1, "dot", &err);
-	dot_export(r, &o, p2, "dot", &err);
+	dot_export(r, &o, p1, "dot", NULL, &err);
+	dot_export(r, &o, p2, "dot", NULL, &err);
 	char *a = slurp(p1, NULL), *b = slurp(p2, NULL);
 	CHECK("DOT output is deterministic", a && b && !strcmp(a, b));
 	CHECK("DOT has rankdir TB, clusters, placeholder and focus",
@@ -675,32 +675,32 @@ static void test_dot(hs_graph *unet, hs_graph *rnn, hs_graph *tile)
 	char bad[1200];
 	snprintf(bad, sizeof bad, "%s/no/such/dir/x.svg", scratch);
 	hs_error_clear(&err);
-	CHECK("unwritable folder is a usage error", dot_write(G, bad, "svg", &err) == -1 &&
+	CHECK("unwritable folder is a usage error", dot_write(G, bad, "svg", NULL, &err) == -1 &&
 	      err.status == HS_EUSAGE && strstr(err.msg, "No such file"));
 	snprintf(bad, sizeof bad, "%s/adir", scratch);
 	mkdir(bad, 0755);
 	hs_error_clear(&err);
-	CHECK("a folder as output is an error", dot_write(G, bad, "dot", &err) == -1 &&
+	CHECK("a folder as output is an error", dot_write(G, bad, "dot", NULL, &err) == -1 &&
 	      err.msg[0]);
 	hs_error_clear(&err);
 	snprintf(p1, sizeof p1, "%s/x.pdf", scratch);
-	CHECK("unknown format is refused", dot_write(G, p1, "pdf", &err) == -1 &&
+	CHECK("unknown format is refused", dot_write(G, p1, "pdf", NULL, &err) == -1 &&
 	      err.status == HS_EUSAGE && access(p1, F_OK) != 0);
 	/* SVG and PNG render in process. */
 	snprintf(p1, sizeof p1, "%s/x.svg", scratch);
-	CHECK("svg export", dot_write(G, p1, "svg", &err) == 0);
+	CHECK("svg export", dot_write(G, p1, "svg", NULL, &err) == 0);
 	a = slurp(p1, NULL);
 	CHECK("svg has the nodes", a && strstr(a, "<svg") && strstr(a, ">30: parameter<"));
 	free(a);
 	snprintf(p1, sizeof p1, "%s/x.png", scratch);
 	size_t n = 0;
-	CHECK("png export", dot_write(G, p1, "png", &err) == 0);
+	CHECK("png export", dot_write(G, p1, "png", NULL, &err) == 0);
 	a = slurp(p1, &n);
 	CHECK("png signature", a && n > 24 && !memcmp(a, "\x89PNG\r\n\x1a\n", 8));
 	free(a);
 	/* the graph survives rendering: DOT after PNG is still font Helvetica */
 	snprintf(p1, sizeof p1, "%s/after.dot", scratch);
-	dot_write(G, p1, "dot", &err);
+	dot_write(G, p1, "dot", NULL, &err);
 	a = slurp(p1, NULL);
 	CHECK("png export leaves the graph as it was", a && strstr(a, "Helvetica") &&
 	      !strstr(a, "DejaVu") && !strstr(a, "pos="));
@@ -999,6 +999,101 @@ static int count_mode(int argc, char **argv)
 	return rc;
 }
 
+/* Width and height of a PNG from its IHDR chunk; 0 when it is not one. */
+static int png_size(const char *path, unsigned *w, unsigned *h)
+{
+	size_t n = 0;
+	unsigned char *a = (unsigned char *)slurp(path, &n);
+	int ok = a && n >= 24 && !memcmp(a, "\x89PNG\r\n\x1a\n", 8) && !memcmp(a + 12, "IHDR", 4);
+
+	if (ok) {
+		*w = (unsigned)a[16] << 24 | (unsigned)a[17] << 16 | (unsigned)a[18] << 8 | a[19];
+		*h = (unsigned)a[20] << 24 | (unsigned)a[21] << 16 | (unsigned)a[22] << 8 | a[23];
+	}
+	free(a);
+	return ok;
+}
+
+/* A made-up graph: a star of `fan` users under one node, or a chain of
+ * `chain` nodes, labelled like region nodes. */
+static Agraph_t *made_up(int fan, int chain)
+{
+	Agraph_t *G = agopen("made_up", Agdirected, NULL);
+	char name[32], label[96];
+
+	agattr(G, AGNODE, "shape", "box");
+	agattr(G, AGNODE, "label", "\\N");
+	agattr(G, AGRAPH, "rankdir", "TB");
+	Agnode_t *root = agnode(G, "root", 1), *prev = root;
+	for (int i = 0; i < fan + chain; i++) {
+		snprintf(name, sizeof name, "n%d", i);
+		Agnode_t *n = agnode(G, name, 1);
+		snprintf(label, sizeof label, "%d: get-tuple-element\\nbf16[2,128,128,128,64]{4,3,2,1,0}", i);
+		agset(n, "label", label);
+		agedge(G, i < fan ? root : prev, n, NULL, 1);
+		if (i >= fan)
+			prev = n;
+	}
+	return G;
+}
+
+/* PNG sides stay within DOT_PNG_MAX_PX: a wide star is drawn left to right
+ * at full size, a long chain scaled; SVG keeps the full size. */
+static void test_fit(void)
+{
+	hs_error err = {0};
+	char p[1200], text[600];
+	unsigned w = 0, h = 0;
+	dot_fit fit;
+
+	Agraph_t *G = made_up(300, 0);
+	snprintf(p, sizeof p, "%s/star.png", scratch);
+	CHECK("fit: wide star written", dot_write(G, p, "png", &fit, &err) == 0);
+	CHECK("fit: the star is over the limit top to bottom", fit.tried &&
+	      fit.full_w > DOT_PNG_MAX_PX);
+	CHECK("fit: the star is drawn left to right at full size", fit.left_right && fit.scale == 1);
+	CHECK("fit: the star's PNG fits (IHDR)", png_size(p, &w, &h) && w <= DOT_PNG_MAX_PX &&
+	      h <= DOT_PNG_MAX_PX && w == (unsigned)fit.w && h == (unsigned)fit.h);
+	dot_fit_text(&fit, "star.png", text, sizeof text);
+	CHECK("fit: the star's account", strstr(text, "star.png: ") && strstr(text, "over the 16000 px limit") &&
+	      strstr(text, "drawn left to right") && strstr(text, ".svg"));
+	snprintf(p, sizeof p, "%s/star.svg", scratch);
+	CHECK("fit: SVG is never changed", dot_write(G, p, "svg", &fit, &err) == 0 && !fit.tried &&
+	      fit.scale == 1);
+	char *svg = slurp(p, NULL);
+	CHECK("fit: SVG keeps the top-to-bottom full size", svg && strstr(svg, "<svg width=\"") &&
+	      atof(strstr(svg, "<svg width=\"") + 12) * DOT_PNG_DPI / 72 > DOT_PNG_MAX_PX);
+	free(svg);
+	/* the graph is as it was: top to bottom, no viewport */
+	snprintf(p, sizeof p, "%s/star.dot", scratch);
+	dot_write(G, p, "dot", NULL, &err);
+	svg = slurp(p, NULL);
+	CHECK("fit: the graph keeps its attributes", svg && strstr(svg, "rankdir=TB") &&
+	      !strstr(svg, "rankdir=LR") && !strstr(svg, "viewport=\"0") && !strstr(svg, "pos="));
+	free(svg);
+	agclose(G);
+
+	G = made_up(0, 400);
+	snprintf(p, sizeof p, "%s/chain.png", scratch);
+	CHECK("fit: long chain written", dot_write(G, p, "png", &fit, &err) == 0);
+	CHECK("fit: the chain is scaled down", fit.tried && fit.scale < 1 && fit.scale > 0.2);
+	CHECK("fit: the chain's PNG fits, no smaller than it must (IHDR)", png_size(p, &w, &h) &&
+	      w <= DOT_PNG_MAX_PX && h <= DOT_PNG_MAX_PX && (w > DOT_PNG_MAX_PX * 0.99 ||
+							     h > DOT_PNG_MAX_PX * 0.99) &&
+	      w == (unsigned)fit.w && h == (unsigned)fit.h);
+	dot_fit_text(&fit, NULL, text, sizeof text);
+	CHECK("fit: the chain's account (no path)", !strncmp(text, "scaled to ", 10) && strstr(text, "scaled to ") &&
+	      strstr(text, "over the 16000 px limit") && strstr(text, "an .svg keeps the full size"));
+	agclose(G);
+
+	G = made_up(3, 3);
+	snprintf(p, sizeof p, "%s/small.png", scratch);
+	CHECK("fit: a small graph is left alone", dot_write(G, p, "png", &fit, &err) == 0 &&
+	      !fit.tried && fit.scale == 1 && !fit.left_right &&
+	      dot_fit_text(&fit, "small.png", text, sizeof text) == 0 && !text[0]);
+	agclose(G);
+}
+
 int main(int argc, char **argv)
 {
 	const char *d = getenv("DATA");
@@ -1022,6 +1117,7 @@ int main(int argc, char **argv)
 	test_path(tile);
 	test_other_kinds(unet, rnn, tile);
 	test_dot(unet, rnn, tile);
+	test_fit();
 	test_heat();
 	test_layout(unet, tile);
 	test_cache(tile);
