@@ -145,6 +145,9 @@ int cmd_predict(int argc, char **argv)
 	int csv = 0, json = 0, rc = 0;
 	long long top = -1;
 	jsonw w;
+	FILE *out = NULL;   /* --csv / --json: the document, kept in memory */
+	char *doc = NULL;
+	size_t doc_len = 0;
 
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--model") || !strcmp(argv[i], "-m")) {
@@ -184,10 +187,18 @@ int cmd_predict(int argc, char **argv)
 		rc = cli_usage_error("predict", "--csv and --json exclude each other");
 		goto done;
 	}
+	/* --csv and --json are all or nothing: the whole document is built in
+	 * memory and written only when every file was scored, so that a bad
+	 * file leaves no partial submission behind. */
+	if ((csv || json) && !(out = open_memstream(&doc, &doc_len))) {
+		fprintf(stderr, "hloscope predict: out of memory\n");
+		rc = 2;
+		goto done;
+	}
 	if (csv)
-		printf("ID,TopConfigs\n");
+		fprintf(out, "ID,TopConfigs\n");
 	if (json) {
-		jsonw_init(&w, stdout, 0);
+		jsonw_init(&w, out, 0);
 		jsonw_arr_begin(&w);
 	}
 	for (int i = 0; i < files.n; i++) {
@@ -222,10 +233,10 @@ int cmd_predict(int argc, char **argv)
 			if (guessed)
 				fprintf(stderr, "hloscope predict: note: %s: the path does not name the collection "
 					"(xla/nlp) or search (default/random); ID %s assumes them\n", files.path[i], id);
-			printf("%s,", id);
+			fprintf(out, "%s,", id);
 			for (int64_t j = 0; j < k; j++)
-				printf("%s%lld", j ? ";" : "", (long long)ord[j]);
-			printf("\n");
+				fprintf(out, "%s%lld", j ? ";" : "", (long long)ord[j]);
+			fprintf(out, "\n");
 		} else {
 			if (i > 0)
 				printf("\n");
@@ -244,7 +255,18 @@ int cmd_predict(int argc, char **argv)
 			rc = st > rc ? st : rc;
 		}
 	}
+	if (out) {
+		fclose(out);
+		if (rc == 0 && (fwrite(doc, 1, doc_len, stdout) != doc_len || fflush(stdout) != 0)) {
+			fprintf(stderr, "hloscope predict: write error on standard output\n");
+			rc = 2;
+		} else if (rc != 0) {
+			fprintf(stderr, "hloscope predict: nothing written: every file must score for --%s\n",
+				csv ? "csv" : "json");
+		}
+	}
 done:
+	free(doc);
 	model_free(m);
 	mcli_files_free(&files);
 	return rc;

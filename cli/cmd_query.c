@@ -376,8 +376,12 @@ int cmd_query(int argc, char **argv)
 		rc = cli_report(&err);
 		goto done;
 	}
-	if (nitems == 0)
+	if (nitems == 0) {
+		if (isatty(STDIN_FILENO))
+			fprintf(stderr, "hloscope query: reading queries from standard input "
+				"(end with Ctrl-D)\n");
 		rc = run_stream(&b, stdin, "<stdin>");
+	}
 	for (int i = 0; i < nitems && !rc && !b.quit; i++)
 		rc = items[i].script ? run_script(&b, items[i].text)
 				     : run_line(&b, items[i].text, NULL, 0);
