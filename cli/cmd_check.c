@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 
 #include "base/cmp.h"
+#include "base/plural.h"
 #include "cli/commands.h"
 #include "loader/graph.h"
 
@@ -105,6 +106,6 @@ int cmd_check(int argc, char **argv)
 		fprintf(stderr, "hloscope check: no .npz files found\n");
 		return 2;
 	}
-	fprintf(stderr, "%d file%s checked, %d with problems\n", files, files == 1 ? "" : "s", bad);
+	fprintf(stderr, "%d file%s checked, %d with problems\n", files, hs_s(files), bad);
 	return bad ? 2 : 0;
 }

@@ -13,6 +13,7 @@
 
 #include "base/clock.h"
 #include "base/parse.h"
+#include "base/plural.h"
 #include "cli/commands.h"
 #include "loader/graph.h"
 #include "loader/hlo.h"
@@ -424,9 +425,10 @@ static int print_text(const region *r, const dot_opts *o, timing *tm)
 	tm->layout = L->seconds_total;
 	tm->graphviz = L->seconds_graphviz;
 	double t0 = hs_now_seconds();
-	printf("%s: %" PRId64 " nodes, %" PRId64 " edges", r->title, r->n_nodes, r->n_edges);
+	printf("%s: %" PRId64 " node%s, %" PRId64 " edge%s", r->title, r->n_nodes, hs_s(r->n_nodes),
+	       r->n_edges, hs_s(r->n_edges));
 	if (r->n_more)
-		printf(", %" PRId64 " collapsed user group%s", r->n_more, r->n_more == 1 ? "" : "s");
+		printf(", %" PRId64 " collapsed user group%s", r->n_more, hs_s(r->n_more));
 	printf("\n");
 	if (L->heat && L->scale.any) {
 		printf("heat %s%s: ", o->heat_name, L->scale.log ? " (log scale)" : "");

@@ -7,6 +7,7 @@
 
 #include "base/cmp.h"
 #include "base/jsonw.h"
+#include "base/plural.h"
 #include "cli/commands.h"
 #include "loader/dataset.h"
 #include "loader/graph.h"
@@ -145,7 +146,8 @@ static int info_file_text(const hs_graph *g)
 	printf("splits          %lld\n", (long long)g->n_comps);
 	printf("configs         %lld\n", (long long)g->n_configs);
 	if (g->kind == HS_KIND_LAYOUT)
-		printf("configurable    %lld nodes x %d values\n", (long long)g->n_cfg_nodes, g->ncf_width);
+		printf("configurable    %lld node%s x %d value%s\n", (long long)g->n_cfg_nodes,
+		       hs_s(g->n_cfg_nodes), g->ncf_width, hs_s(g->ncf_width));
 	else
 		printf("config features %d\n", g->config_width);
 	printf("node features   %d%s\n", g->feat_width,
@@ -247,7 +249,7 @@ static int info_folder(const char *dir, int json)
 			       (long long)e->nodes, (long long)e->edges, (long long)e->configs,
 			       (long long)e->cfg_nodes, range, e->rel);
 		}
-		printf("%zu graphs%s\n", ix->n, bad ? ", some could not be read" : "");
+		printf("%zu graph%s%s\n", ix->n, hs_s((long long)ix->n), bad ? ", some could not be read" : "");
 	}
 	dataset_free(ix);
 	return bad ? 2 : 0;

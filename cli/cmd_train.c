@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "base/parse.h"
+#include "base/plural.h"
 #include "cli/commands.h"
 #include "cli/modelcli.h"
 #include "loader/graph.h"
@@ -115,8 +116,9 @@ static void summary(const char *head, const train_report *r)
 		snprintf(tau, sizeof tau, "n/a (nothing held out)");
 	else
 		snprintf(tau, sizeof tau, "%.4f", r->best_tau);
-	printf("  %s: %lld graphs, %lld configs (%lld distinct); best valid tau %s at epoch %d; "
-	       "%.2f s/epoch\n", head, (long long)r->graphs, (long long)r->configs,
+	printf("  %s: %lld graph%s, %lld config%s (%lld distinct); best valid tau %s at epoch %d; "
+	       "%.2f s/epoch\n", head, (long long)r->graphs, hs_s(r->graphs), (long long)r->configs,
+	       hs_s(r->configs),
 	       (long long)r->distinct_configs, tau, r->best_epoch, r->seconds_per_epoch);
 }
 

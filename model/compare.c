@@ -11,6 +11,7 @@
 
 #include "base/cmp.h"
 #include "base/parse.h"
+#include "base/plural.h"
 #include "loader/hlo.h"
 #include "model/compare_impl.h"
 
@@ -114,8 +115,9 @@ int64_t compare_resolve(hs_graph *g, const char *sel, const char *what, hs_error
 		v = -1; /* digits beyond int64_t: out of range below */
 	}
 	if (v < 0 || v >= g->n_configs)
-		return hs_fail(err, HS_EUSAGE, "%s: config %s out of range: %s has %lld configs (0..%lld)",
-			       side, sel, f, (long long)g->n_configs, (long long)g->n_configs - 1);
+		return hs_fail(err, HS_EUSAGE, "%s: config %s out of range: %s has %lld config%s (0..%lld)",
+			       side, sel, f, (long long)g->n_configs, hs_s(g->n_configs),
+			       (long long)g->n_configs - 1);
 	return (int64_t)v;
 }
 
@@ -150,8 +152,8 @@ int compare_graphs_equal(const hs_graph *ga, const hs_graph *gb, hs_error *err)
 		return hs_fail(err, HS_EUSAGE, "%s: %s is a %s file, %s a %s file", pre, fa,
 			       graph_kind_name(ga->kind), fb, graph_kind_name(gb->kind));
 	if (ga->n_nodes != gb->n_nodes)
-		return hs_fail(err, HS_EUSAGE, "%s: %s has %lld nodes, %s has %lld", pre, fa,
-			       (long long)ga->n_nodes, fb, (long long)gb->n_nodes);
+		return hs_fail(err, HS_EUSAGE, "%s: %s has %lld node%s, %s has %lld", pre, fa,
+			       (long long)ga->n_nodes, hs_s(ga->n_nodes), fb, (long long)gb->n_nodes);
 	for (int64_t i = 0; i < ga->n_nodes; i++)
 		if (ga->opcode[i] != gb->opcode[i])
 			return hs_fail(err, HS_EUSAGE, "%s: node %lld is %s in %s but %s in %s", pre,

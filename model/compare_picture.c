@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/plural.h"
 #include "model/compare.h"
 #include "model/compare_impl.h"
 
@@ -109,7 +110,7 @@ int compare_legend_text(const compare_result *r, char *buf, size_t cap)
 	}
 	put(buf, cap, &pos, "blue border: the layout differs between A and B\nA = %s, B = %s\n", a, b);
 	put(buf, cap, &pos, "%lld of %lld configurable node%s differ%s\n", (long long)r->n_differ,
-	    (long long)r->n_cfg, r->n_cfg == 1 ? "" : "s", r->n_differ == 1 ? "s" : "");
+	    (long long)r->n_cfg, hs_s(r->n_cfg), hs_plural(r->n_differ, "s", ""));
 	put(buf, cap, &pos, "on each: the layouts that change, A → B\n"
 	    "(minor to major; - = left to the compiler)");
 	return (int)pos;

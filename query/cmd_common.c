@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/plural.h"
 #include "query/commands.h"
 
 int query_oom(query_parser *p)
@@ -401,7 +402,7 @@ char *query_count_note(int64_t n, int64_t total, int64_t shown, const char *what
 		snprintf(head, sizeof head, "%lld of %lld %ss match", (long long)n,
 			 (long long)total, what);
 	else
-		snprintf(head, sizeof head, "%lld %s%s", (long long)n, what, n == 1 ? "" : "s");
+		snprintf(head, sizeof head, "%lld %s%s", (long long)n, what, hs_s(n));
 	if (shown < n)
 		snprintf(tail, sizeof tail, ", first %lld shown", (long long)shown);
 	return query_asprintf("%s%s%s", head, tail, extra);

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/plural.h"
 #include "query/commands.h"
 #include "render/dot.h"
 #include "render/region.h"
@@ -258,8 +259,8 @@ static int draw(query_parser *p, query_result *out, const struct export_req *q)
 		fitted[0] = '\0';
 	out->kind = QUERY_BLOCK;
 	out->text = query_asprintf("wrote %s (%s: %s, %lld node%s, %lld edge%s)\n%s%s", q->path, q->fmt,
-				   r->title, (long long)r->n_nodes, r->n_nodes == 1 ? "" : "s",
-				   (long long)r->n_edges, r->n_edges == 1 ? "" : "s", fitted,
+				   r->title, (long long)r->n_nodes, hs_s(r->n_nodes),
+				   (long long)r->n_edges, hs_s(r->n_edges), fitted,
 				   fitted[0] ? "\n" : "");
 	rc = out->text ? 0 : query_oom(p);
 done:

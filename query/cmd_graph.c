@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/plural.h"
 #include "loader/hlo.h"
 #include "query/commands.h"
 
@@ -117,7 +118,7 @@ static int neighbours_table(query_parser *p, query_result *out, int users)
 	if (query_emit_rows(p, out, QS_NODE, cols, ncols, idx, n, NULL, NULL) < 0)
 		return -1;
 	out->note = query_asprintf("node %lld (%s) has %lld %s%s", v, p->s->opcode_names[g->opcode[v]],
-				   (long long)n, users ? "user" : "operand", n == 1 ? "" : "s");
+				   (long long)n, users ? "user" : "operand", hs_s(n));
 	return 0;
 }
 
@@ -241,7 +242,7 @@ int query_cmd_neighbors(query_parser *p, query_result *out)
 	if (ncols < 0 || query_emit_rows(p, out, QS_NODE, cols, ncols, order, m, "distance", lead) < 0)
 		goto done;
 	out->note = query_asprintf("%lld node%s within %lld step%s of node %lld (%s)%s", (long long)m,
-				   m == 1 ? "" : "s", depth, depth == 1 ? "" : "s", v,
+				   hs_s(m), depth, hs_s(depth), v,
 				   p->s->opcode_names[g->opcode[v]],
 				   dir == 1 ? ", towards operands" : dir == 2 ? ", towards users" : "");
 	rc = 0;
@@ -347,8 +348,8 @@ int query_cmd_computations(query_parser *p, query_result *out)
 		query_tb_num(&b, row, 5, cost);
 	}
 	query_tb_done(&b);
-	out->note = query_asprintf("%lld computation%s, %lld nodes", (long long)g->n_comps,
-				   g->n_comps == 1 ? "" : "s", (long long)g->n_nodes);
+	out->note = query_asprintf("%lld computation%s, %lld node%s", (long long)g->n_comps,
+				   hs_s(g->n_comps), (long long)g->n_nodes, hs_s(g->n_nodes));
 	return 0;
 fail:
 	query_tb_done(&b);
@@ -384,8 +385,8 @@ int query_cmd_opcodes(query_parser *p, query_result *out)
 		query_tb_num(&b, row, 4, g->n_nodes ? (double)counts[op] / (double)g->n_nodes : NAN);
 	}
 	query_tb_done(&b);
-	out->note = query_asprintf("%d opcode%s in %lld nodes", present, present == 1 ? "" : "s",
-				   (long long)g->n_nodes);
+	out->note = query_asprintf("%d opcode%s in %lld node%s", present, hs_s(present),
+				   (long long)g->n_nodes, hs_s(g->n_nodes));
 	return 0;
 fail:
 	query_tb_done(&b);
@@ -434,7 +435,7 @@ int query_cmd_fields(query_parser *p, query_result *out)
 		}
 	}
 	query_tb_done(&b);
-	out->note = query_asprintf("%lld field%s", (long long)n, n == 1 ? "" : "s");
+	out->note = query_asprintf("%lld field%s", (long long)n, hs_s(n));
 	return 0;
 fail:
 	query_tb_done(&b);

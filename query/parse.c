@@ -25,6 +25,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "base/plural.h"
 #include "query/query_impl.h"
 
 static query_expr *parse_or(query_parser *p);
@@ -787,7 +788,7 @@ long long query_parse_node(query_parser *p)
 		return -1;
 	if (v >= n) {
 		query_fail_at(p, pos, "node %lld at column %zu is out of range (the graph has %lld "
-			      "nodes, 0..%lld)", v, pos + 1, (long long)n, (long long)n - 1);
+			      "node%s, 0..%lld)", v, pos + 1, (long long)n, hs_s(n), (long long)n - 1);
 		return -1;
 	}
 	return v;

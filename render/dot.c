@@ -16,6 +16,7 @@
 #include <graphviz/gvc.h>
 #include <graphviz/gvplugin.h>
 
+#include "base/plural.h"
 #include "loader/hlo.h"
 #include "render/layout.h"
 
@@ -455,8 +456,8 @@ static void style_node(builder *b, Agnode_t *n, int64_t id)
 	snprintf(tip, sizeof tip, "node %" PRId64 ", %s %s, computation %d: %" PRId64
 		 " operand%s, %" PRId64 " user%s%s", id, hlo_opcode_name(g->opcode[id]),
 		 shape, g->comp_of ? g->comp_of[id] : 0, graph_n_operands(g, id),
-		 graph_n_operands(g, id) == 1 ? "" : "s", graph_n_users(g, id),
-		 graph_n_users(g, id) == 1 ? "" : "s", cfg ? ", configurable" : "");
+		 hs_s(graph_n_operands(g, id)), graph_n_users(g, id),
+		 hs_s(graph_n_users(g, id)), cfg ? ", configurable" : "");
 	set(n, b->n_tip, tip);
 	if (b->heat) {
 		set(n, b->n_fill, dot_heat_fill(bin));
@@ -712,15 +713,16 @@ static int add_placeholders(builder *b, Agraph_t **clusters, Agnode_t **nodes, i
 		if (!n)
 			return -1;
 		snprintf(label, sizeof label, "%" PRId64 " more user%s", r->more[k].hidden,
-			 r->more[k].hidden == 1 ? "" : "s");
+			 hs_s(r->more[k].hidden));
 		if (terminal) {
 			terminal_size(b, n, utf8_width(label));
 		} else {
 			set(n, b->n_label, label);
 			set(n, b->n_style, "dashed,rounded");
 			snprintf(label, sizeof label, "node %" PRId64 " has %" PRId64
-				 " users; %" PRId64 " are not drawn", owner,
-				 graph_n_users(b->g, owner), r->more[k].hidden);
+				 " users; %" PRId64 " %s not drawn", owner,
+				 graph_n_users(b->g, owner), r->more[k].hidden,
+				 hs_plural(r->more[k].hidden, "is", "are"));
 			set(n, b->n_tip, label);
 		}
 		e = agedge(b->G, nodes[io], n, NULL, 1);

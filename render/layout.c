@@ -11,6 +11,7 @@
 #include <graphviz/gvc.h>
 
 #include "base/clock.h"
+#include "base/plural.h"
 #include "loader/hlo.h"
 
 void layout_free(hs_layout *L)
@@ -102,7 +103,7 @@ static void placeholder_node(const region_more *m, lay_node *ln, char *name)
 	ln->hidden = m->hidden;
 	snprintf(name, 64, "more%" PRId64, m->owner);
 	snprintf(ln->label[0], sizeof ln->label[0], "%" PRId64 " more user%s", m->hidden,
-		 m->hidden == 1 ? "" : "s");
+		 hs_s(m->hidden));
 	ln->flags = LAY_PLACEHOLDER;
 	ln->heat = -1;
 	ln->category = HLO_CAT_OTHER;

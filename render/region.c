@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/plural.h"
+
 void region_spec_init(region_spec *s)
 {
 	memset(s, 0, sizeof *s);
@@ -86,8 +88,8 @@ static int check_node(const hs_graph *g, int64_t id, const char *what,
 	if (id < 0 || id >= g->n_nodes)
 		return hs_fail(err, HS_EUSAGE,
 			       "%s node %" PRId64 " is out of range: %s has %" PRId64
-			       " nodes (0..%" PRId64 ")",
-			       what, id, g->name, g->n_nodes, g->n_nodes - 1);
+			       " node%s (0..%" PRId64 ")",
+			       what, id, g->name, g->n_nodes, hs_s(g->n_nodes), g->n_nodes - 1);
 	return 0;
 }
 
@@ -359,7 +361,7 @@ static region *select_around(const hs_graph *g, const region_spec *s,
 	snprintf(r->key, sizeof r->key, "around:%" PRId64 ":r%" PRId64 ":%s:u%" PRId64,
 		 s->center, s->radius, region_dir_name(s->dir), s->user_threshold);
 	snprintf(r->title, sizeof r->title, "%s: %" PRId64 " step%s around node %" PRId64
-		 " (%s)", g->name, s->radius, s->radius == 1 ? "" : "s", s->center,
+		 " (%s)", g->name, s->radius, hs_s(s->radius), s->center,
 		 region_dir_name(s->dir));
 out:
 	free(in);
@@ -531,7 +533,7 @@ static region *select_computation(const hs_graph *g, const region_spec *s,
 		hs_fail(err, HS_EUSAGE,
 			"unknown computation %" PRId64 ": %s has %" PRId64
 			" computation%s (0..%" PRId64 ")",
-			s->comp, g->name, g->n_comps, g->n_comps == 1 ? "" : "s",
+			s->comp, g->name, g->n_comps, hs_s(g->n_comps),
 			g->n_comps - 1);
 		return NULL;
 	}
@@ -601,7 +603,7 @@ static region *select_nodes(const hs_graph *g, const region_spec *s, hs_error *e
 	h = fnv1a(h, r->nodes, (size_t)r->n_nodes * sizeof *r->nodes);
 	snprintf(r->key, sizeof r->key, "nodes:%" PRId64 ":%016" PRIx64, r->n_nodes, h);
 	snprintf(r->title, sizeof r->title, "%s: %" PRId64 " selected node%s", g->name,
-		 r->n_nodes, r->n_nodes == 1 ? "" : "s");
+		 r->n_nodes, hs_s(r->n_nodes));
 	return r;
 }
 
@@ -654,8 +656,8 @@ static region *select_configurable(const hs_graph *g, const region_spec *s,
 	r->kind = REGION_CONFIGURABLE;
 	snprintf(r->key, sizeof r->key, "configurable");
 	snprintf(r->title, sizeof r->title,
-		 "%s: %" PRId64 " configurable nodes and their neighbours", g->name,
-		 g->n_cfg_nodes);
+		 "%s: %" PRId64 " configurable node%s and %s neighbours", g->name,
+		 g->n_cfg_nodes, hs_s(g->n_cfg_nodes), hs_plural(g->n_cfg_nodes, "its", "their"));
 	return r;
 }
 

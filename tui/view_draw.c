@@ -14,6 +14,7 @@
 #undef box
 
 #include "base/parse.h"
+#include "base/plural.h"
 #include "loader/hlo.h"
 #include "tui/tui.h"
 
@@ -122,9 +123,10 @@ static void draw_view(tui *t, tui_view *v, WINDOW *win, int y, int x, int h, int
 	const hs_graph *g = dr->doc->g;
 
 	/* the cursor first: a long file name in the region title may be cut */
-	snprintf(line, sizeof line, " cursor: node %lld %s  |  %s: %lld nodes, %lld edges%s",
+	snprintf(line, sizeof line, " cursor: node %lld %s  |  %s: %lld node%s, %lld edge%s%s",
 		 (long long)dr->cursor_id, hlo_opcode_name(g->opcode[dr->cursor_id]), dr->r->title,
-		 (long long)dr->r->n_nodes, (long long)dr->r->n_edges,
+		 (long long)dr->r->n_nodes, hs_s(dr->r->n_nodes), (long long)dr->r->n_edges,
+		 hs_s(dr->r->n_edges),
 		 dr->r->n_more ? " (+ collapsed users)" : "");
 	tui_put(win, y, x, w, line, A_BOLD, 1);
 	tui_put(win, y + 1, x, w,
@@ -231,10 +233,10 @@ static int export_drawing(tui *t, struct drawing *dr, const char *arg)
 		tui_message(t, 1, "export: %s", err.msg);
 	else if (dot_fit_text(&fit, NULL, fitted, sizeof fitted) > 0)
 		tui_message(t, 0, "wrote %s (%lld node%s): %s", copy, (long long)dr->r->n_nodes,
-			    dr->r->n_nodes == 1 ? "" : "s", fitted);
+			    hs_s(dr->r->n_nodes), fitted);
 	else
 		tui_message(t, 0, "wrote %s (%lld node%s)", copy, (long long)dr->r->n_nodes,
-			    dr->r->n_nodes == 1 ? "" : "s");
+			    hs_s(dr->r->n_nodes));
 	return 1;
 }
 
@@ -307,8 +309,8 @@ static int draw_request(tui *t, tui_view *v, tui_req req, const char *arg)
 		} else {
 			dr->cursor_id = cur;
 			if (!dr->note[0])
-				tui_message(t, 0, "radius %lld: %lld nodes", (long long)dr->radius,
-					    (long long)dr->r->n_nodes);
+				tui_message(t, 0, "radius %lld: %lld node%s", (long long)dr->radius,
+					    (long long)dr->r->n_nodes, hs_s(dr->r->n_nodes));
 		}
 		return 1;
 	}
