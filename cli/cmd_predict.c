@@ -2,6 +2,7 @@
  * score per config and the predicted ranking; --csv writes the Kaggle
  * submission format (ID,TopConfigs: top 5 for tile, every config for
  * layout); --json one object per file with every score. */
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -54,6 +55,7 @@ static int print_table(const char *path, const hs_graph *g, const predictor *p, 
 	dec = units_decimals(shownv, (size_t)m, 3, 9);
 	predictor_record_text(p, rec, sizeof rec);
 	printf("%s: %s, %lld configs\n", path, graph_kind_name(g->kind), (long long)n);
+
 	printf("predictor: %s (%s)\n", p->label,
 	       p->time_kind == PRED_TIME_NS ? "predicted times"
 	       : p->time_kind == PRED_TIME_CALIBRATED ? "scores calibrated to times on the measured configs"
@@ -257,8 +259,10 @@ int cmd_predict(int argc, char **argv)
 	}
 	if (out) {
 		fclose(out);
+		errno = 0;
 		if (rc == 0 && (fwrite(doc, 1, doc_len, stdout) != doc_len || fflush(stdout) != 0)) {
-			fprintf(stderr, "hloscope predict: write error on standard output\n");
+			fprintf(stderr, "hloscope predict: writing standard output: %s\n",
+				strerror(errno ? errno : EIO));
 			rc = 2;
 		} else if (rc != 0) {
 			fprintf(stderr, "hloscope predict: nothing written: every file must score for --%s\n",
