@@ -1,4 +1,5 @@
 /* dataset.c - index the .npz graphs under a folder from their headers. */
+#include "base/plural.h"
 #include "dataset.h"
 
 #include <dirent.h>
@@ -172,8 +173,9 @@ static int index_file(ds_entry *e, hs_error *err)
 	if (header_of(a, "node_opcode", 1, &h, err))
 		goto out;
 	if (h.shape[0] != e->nodes) {
-		hs_fail(err, HS_EDATA, "node_opcode.npy: %lld entries, node_feat has %lld nodes",
-			(long long)h.shape[0], (long long)e->nodes);
+		hs_fail(err, HS_EDATA, "node_opcode.npy: %lld %s, node_feat has %lld node%s",
+			(long long)h.shape[0], hs_plural(h.shape[0], "entry", "entries"), (long long)e->nodes,
+			hs_s(e->nodes));
 		goto out;
 	}
 	if (header_of(a, "edge_index", 2, &h, err))
@@ -191,9 +193,15 @@ static int index_file(ds_entry *e, hs_error *err)
 	if (e->kind == HS_KIND_TILE) {
 		if (header_of(a, "config_feat", 2, &h, err))
 			goto out;
+		if (h.shape[0] > e->configs) { /* truncation: the shorter array is blamed */
+			hs_fail(err, HS_EDATA, "config_runtime.npy: %lld %s, config_feat has %lld config%s",
+				(long long)e->configs, hs_plural(e->configs, "entry", "entries"),
+				(long long)h.shape[0], hs_s(h.shape[0]));
+			goto out;
+		}
 		if (h.shape[0] != e->configs) {
-			hs_fail(err, HS_EDATA, "config_feat.npy: %lld rows, config_runtime has %lld",
-				(long long)h.shape[0], (long long)e->configs);
+			hs_fail(err, HS_EDATA, "config_feat.npy: %lld row%s, config_runtime has %lld",
+				(long long)h.shape[0], hs_s(h.shape[0]), (long long)e->configs);
 			goto out;
 		}
 		e->cfg_nodes = 0;
@@ -203,12 +211,18 @@ static int index_file(ds_entry *e, hs_error *err)
 		e->cfg_nodes = h.shape[0];
 		if (header_of(a, "node_config_feat", 3, &h, err))
 			goto out;
+		if (h.shape[0] > e->configs && h.shape[1] == e->cfg_nodes) {
+			hs_fail(err, HS_EDATA, "config_runtime.npy: %lld %s, node_config_feat has %lld config%s",
+				(long long)e->configs, hs_plural(e->configs, "entry", "entries"),
+				(long long)h.shape[0], hs_s(h.shape[0]));
+			goto out;
+		}
 		if (h.shape[0] != e->configs || h.shape[1] != e->cfg_nodes) {
 			hs_fail(err, HS_EDATA,
-				"node_config_feat.npy: shape (%lld, %lld, %lld), expected (%lld, %lld, width) for %lld configs x %lld configurable nodes",
+				"node_config_feat.npy: shape (%lld, %lld, %lld), expected (%lld, %lld, width) for %lld config%s x %lld configurable node%s",
 				(long long)h.shape[0], (long long)h.shape[1], (long long)h.shape[2],
 				(long long)e->configs, (long long)e->cfg_nodes, (long long)e->configs,
-				(long long)e->cfg_nodes);
+				hs_s(e->configs), (long long)e->cfg_nodes, hs_s(e->cfg_nodes));
 			goto out;
 		}
 	}
