@@ -93,14 +93,18 @@ static int parse_ids(const char *opt, const char *s, int64_t **ids, size_t *n)
 	*ids = malloc(cap * sizeof **ids);
 	if (!*ids)
 		return cli_oom("reading %s", opt);
-	for (;;) {
+	for (int item = 1;; item++) {
 		size_t len = strcspn(p, ",");
 		int64_t a, b;
 
 		if (parse_id_range(p, len, &a, &b) < 0) {
 			free(*ids);
 			*ids = NULL;
-			return cli_usage_error("dot", "%s needs node ids like 1,5,9-12, not '%s'", opt, s);
+			if (!len)
+				return cli_usage_error("dot", "%s needs node ids like 1,5,9-12, not '%s': item %d is "
+						       "empty", opt, s, item);
+			return cli_usage_error("dot", "%s needs node ids like 1,5,9-12, not '%s': item %d, '%.*s'",
+					       opt, s, item, (int)len, p);
 		}
 		for (int64_t v = a; v <= b; v++) {
 			if (*n == cap) {
@@ -552,8 +556,9 @@ int cmd_dot(int argc, char **argv)
 	for (size_t i = 0; i < n_hl; i++)
 		if (hl[i] >= g->n_nodes) {
 			rc = cli_usage_error("dot", "--highlight: node %" PRId64 " is out of range: "
-					     "%s has %" PRId64 " nodes (0..%" PRId64 ")", hl[i],
-					     g->name, g->n_nodes, g->n_nodes - 1);
+					     "%s has %" PRId64 " node%s (0..%" PRId64 ")", hl[i],
+					     g->name, g->n_nodes, hs_s(g->n_nodes), g->n_nodes - 1);
+
 			goto out;
 		}
 	if (a.compare_a && (rc = compare_picture(g, &a, &hl, &n_hl, &notes, legend, sizeof legend)))
