@@ -141,8 +141,10 @@ static int info_file_text(const hs_graph *g)
 	printf("module          %s%s\n", graph_module_name(g), g->module ? "" : " (names derived from the arrays)");
 	printf("nodes           %lld\n", (long long)g->n_nodes);
 	printf("edges           %lld\n", (long long)g->n_edges);
-	printf("computations    %lld (entry %s), %lld fusions\n", (long long)g->n_hcomps,
-	       graph_hcomp_name(g, g->entry, entry, sizeof entry), (long long)graph_n_fusions(g));
+	printf("computations    %lld (entry %s), %lld fusion%s\n", (long long)g->n_hcomps,
+	       graph_hcomp_name(g, g->entry, entry, sizeof entry), (long long)graph_n_fusions(g),
+	       hs_s(graph_n_fusions(g)));
+
 	printf("splits          %lld\n", (long long)g->n_comps);
 	printf("configs         %lld\n", (long long)g->n_configs);
 	if (g->kind == HS_KIND_LAYOUT)

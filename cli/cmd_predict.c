@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "base/jsonw.h"
+#include "base/plural.h"
 #include "cli/commands.h"
 #include "cli/modelcli.h"
 #include "loader/graph.h"
@@ -54,7 +55,7 @@ static int print_table(const char *path, const hs_graph *g, const predictor *p, 
 	}
 	dec = units_decimals(shownv, (size_t)m, 3, 9);
 	predictor_record_text(p, rec, sizeof rec);
-	printf("%s: %s, %lld configs\n", path, graph_kind_name(g->kind), (long long)n);
+	printf("%s: %s, %lld config%s\n", path, graph_kind_name(g->kind), (long long)n, hs_s(n));
 
 	printf("predictor: %s (%s)\n", p->label,
 	       p->time_kind == PRED_TIME_NS ? "predicted times"

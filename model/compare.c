@@ -160,8 +160,8 @@ int compare_graphs_equal(const hs_graph *ga, const hs_graph *gb, hs_error *err)
 				       (long long)i, hlo_opcode_name(ga->opcode[i]), fa,
 				       hlo_opcode_name(gb->opcode[i]), fb);
 	if (ga->n_edges != gb->n_edges)
-		return hs_fail(err, HS_EUSAGE, "%s: %s has %lld edges, %s has %lld", pre, fa,
-			       (long long)ga->n_edges, fb, (long long)gb->n_edges);
+		return hs_fail(err, HS_EUSAGE, "%s: %s has %lld edge%s, %s has %lld", pre, fa,
+			       (long long)ga->n_edges, hs_s(ga->n_edges), fb, (long long)gb->n_edges);
 	int64_t(*ea)[2] = sorted_edges(ga), (*eb)[2] = sorted_edges(gb);
 	int rc = 0;
 	if (!ea || !eb) {
@@ -192,8 +192,9 @@ int compare_graphs_equal(const hs_graph *ga, const hs_graph *gb, hs_error *err)
 		return hs_fail(err, HS_EUSAGE, "%s: %s has %d values per configurable node, %s has %d", pre,
 			       fa, ga->ncf_width, fb, gb->ncf_width);
 	if (ga->n_cfg_nodes != gb->n_cfg_nodes)
-		return hs_fail(err, HS_EUSAGE, "%s: %s has %lld configurable nodes, %s has %lld", pre, fa,
-			       (long long)ga->n_cfg_nodes, fb, (long long)gb->n_cfg_nodes);
+		return hs_fail(err, HS_EUSAGE, "%s: %s has %lld configurable node%s, %s has %lld", pre, fa,
+			       (long long)ga->n_cfg_nodes, hs_s(ga->n_cfg_nodes), fb, (long long)gb->n_cfg_nodes);
+
 	for (int64_t k = 0; k < ga->n_cfg_nodes; k++)
 		if (gb->cfg_index[ga->cfg_node_ids[k]] < 0)
 			return hs_fail(err, HS_EUSAGE, "%s: node %lld is configurable in %s but not in %s", pre,

@@ -104,8 +104,9 @@ int compare_summary(const compare_result *r, char *buf, size_t cap)
 			bput(buf, cap, &pos, " (their runtimes differ by measurement noise alone)");
 		return (int)pos;
 	}
-	bput(buf, cap, &pos, "%lld of %lld configurable nodes differ; opcodes:", (long long)r->n_differ,
-	     (long long)r->n_cfg);
+	bput(buf, cap, &pos, "%lld of %lld configurable node%s differ%s; opcodes:", (long long)r->n_differ,
+	     (long long)r->n_cfg, hs_s(r->n_cfg), hs_plural(r->n_differ, "s", ""));
+
 	for (int i = 0; i < r->n_opcodes; i++)
 		bput(buf, cap, &pos, "%s %s %lld", i ? "," : "", hlo_opcode_name((int)r->opcodes[i].key),
 		     (long long)r->opcodes[i].count);

@@ -399,8 +399,9 @@ char *query_count_note(int64_t n, int64_t total, int64_t shown, const char *what
 	char head[128], tail[64] = "";
 
 	if (filtered)
-		snprintf(head, sizeof head, "%lld of %lld %ss match", (long long)n,
-			 (long long)total, what);
+		snprintf(head, sizeof head, "%lld of %lld %s%s match%s", (long long)n,
+			 (long long)total, what, hs_s(total), hs_plural(n, "es", ""));
+
 	else
 		snprintf(head, sizeof head, "%lld %s%s", (long long)n, what, hs_s(n));
 	if (shown < n)

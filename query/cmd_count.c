@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/plural.h"
 #include "query/commands.h"
 
 struct group {
@@ -303,12 +304,12 @@ int query_cmd_count(query_parser *p, query_result *out)
 	const char *what = pl.configs ? "config" : "node";
 	if (fi.folder)
 		out->note = query_asprintf("%zu distinct value%s over %lld %s%s in %lld graph%s%s", k,
-					   k == 1 ? "" : "s", (long long)acc.rows, what,
-					   acc.rows == 1 ? "" : "s", (long long)fi.graphs,
-					   fi.graphs == 1 ? "" : "s", shown < k ? ", most frequent shown" : "");
+					   hs_s(k), (long long)acc.rows, what,
+					   hs_s(acc.rows), (long long)fi.graphs,
+					   hs_s(fi.graphs), shown < k ? ", most frequent shown" : "");
 	else
-		out->note = query_asprintf("%zu distinct value%s over %lld %s%s%s", k, k == 1 ? "" : "s",
-					   (long long)acc.rows, what, acc.rows == 1 ? "" : "s",
+		out->note = query_asprintf("%zu distinct value%s over %lld %s%s%s", k, hs_s(k),
+					   (long long)acc.rows, what, hs_s(acc.rows),
 					   shown < k ? ", most frequent shown" : "");
 	rc = 0;
 done:

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "base/cmp.h"
+#include "base/plural.h"
 #include "query/commands.h"
 
 static const query_field graph_fields[] = {
@@ -302,11 +303,13 @@ int query_cmd_graphs(query_parser *p, query_result *out)
 	if ((int64_t)acc.n < acc.matched)
 		snprintf(tail, sizeof tail, ", first %zu shown", acc.n);
 	if (c->where)
-		out->note = query_asprintf("%lld of %lld graphs match%s", (long long)acc.matched,
-					   (long long)fi.graphs, tail);
+		out->note = query_asprintf("%lld of %lld graph%s match%s%s", (long long)acc.matched,
+					   (long long)fi.graphs, hs_s(fi.graphs), hs_plural(acc.matched, "es", ""),
+					   tail);
+
 	else
 		out->note = query_asprintf("%lld graph%s%s", (long long)fi.graphs,
-					   fi.graphs == 1 ? "" : "s", tail);
+					   hs_s(fi.graphs), tail);
 	rc = 0;
 done:
 	query_rows_free(&acc);

@@ -295,12 +295,13 @@ static region *select_around(const hs_graph *g, const region_spec *s,
 		}
 		if (best >= 0)
 			hs_fail(err, HS_EUSAGE,
-				"the region within %" PRId64 " steps of node %" PRId64
+				"the region within %" PRId64 " step%s of node %" PRId64
 				" has %" PRId64 " nodes, more than the limit of %" PRId64
-				"; use --radius %" PRId64 " (%" PRId64 " nodes), --direction"
+				"; use --radius %" PRId64 " (%" PRId64 " node%s), --direction"
 				" operands or users, --computation %d, --limit %" PRId64
 				" or --force",
-				s->radius, s->center, total, s->limit, best, best_n,
+				s->radius, hs_s(s->radius), s->center, total, s->limit, best, best_n, hs_s(best_n),
+
 				g->comp_of ? g->comp_of[s->center] : 0, total);
 		else
 			hs_fail(err, HS_EUSAGE,

@@ -190,9 +190,10 @@ static void move_cursor(tui *t, struct drawing *dr, canvas_dir d)
 	int32_t nx = canvas_nearest(L, cur, d);
 	if (nx < 0 || L->nodes[nx].flags & LAY_PLACEHOLDER) {
 		if (nx >= 0 && L->nodes[nx].flags & LAY_PLACEHOLDER)
-			tui_message(t, 0, "%lld more users of node %lld are collapsed: Enter on %lld shows them",
-				    (long long)L->nodes[nx].hidden, (long long)L->nodes[nx].id,
-				    (long long)L->nodes[nx].id);
+			tui_message(t, 0, "%lld more user%s of node %lld %s collapsed: Enter on %lld shows %s",
+				    (long long)L->nodes[nx].hidden, hs_s(L->nodes[nx].hidden),
+				    (long long)L->nodes[nx].id, hs_plural(L->nodes[nx].hidden, "is", "are"),
+				    (long long)L->nodes[nx].id, hs_plural(L->nodes[nx].hidden, "it", "them"));
 		else
 			tui_message(t, 0, "no node that way");
 		return;

@@ -26,7 +26,7 @@ same "batch: queries run in argument order" "$T/out" "computation  count     sha
 
 id  opcode
  2  add
-(1 of 2774 nodes match)"
+(1 of 2774 nodes matches)"
 
 # A script: comments, blank lines, format switches; stdin too.  (users of
 # nodes 0..9 are 1 1 2 1 1 2 1 1 1 1, as numpy bincount gives.)
