@@ -186,7 +186,7 @@ static void fmt_range(const ds_entry *e, char *buf, size_t cap)
 	else if (!e->labeled)
 		snprintf(buf, cap, "unlabeled");
 	else
-		snprintf(buf, cap, "%.4g..%.4g", e->runtime_min, e->runtime_max);
+		snprintf(buf, cap, "%.0f..%.0f", e->ns_min, e->ns_max);
 }
 
 static int info_folder(const char *dir, int json)
@@ -220,9 +220,13 @@ static int info_folder(const char *dir, int json)
 				jsonw_key(&w, "configs"), jsonw_int(&w, e->configs);
 				jsonw_key(&w, "configurable_nodes"), jsonw_int(&w, e->cfg_nodes);
 				jsonw_key(&w, "labeled"), jsonw_bool(&w, e->labeled);
-				if (e->labeled) {
-					jsonw_key(&w, "runtime_min"), jsonw_num(&w, e->runtime_min);
-					jsonw_key(&w, "runtime_max"), jsonw_num(&w, e->runtime_max);
+				if (e->labeled) { /* ns as stored, as for one file */
+					jsonw_key(&w, "runtime_min"), jsonw_num(&w, e->ns_min);
+					jsonw_key(&w, "runtime_max"), jsonw_num(&w, e->ns_max);
+				}
+				if (e->labeled && e->kind == HS_KIND_TILE) {
+					jsonw_key(&w, "normalized_min"), jsonw_num(&w, e->runtime_min);
+					jsonw_key(&w, "normalized_max"), jsonw_num(&w, e->runtime_max);
 				}
 			}
 			jsonw_obj_end(&w);
@@ -234,7 +238,7 @@ static int info_folder(const char *dir, int json)
 			return cli_report(&err);
 		}
 	} else {
-		printf("%-6s %-4s %-7s %-5s %8s %8s %7s %6s  %-22s %s\n", "kind", "coll", "search",
+		printf("%-6s %-4s %-7s %-5s %8s %8s %7s %6s  %-24s %s\n", "kind", "coll", "search",
 		       "split", "nodes", "edges", "configs", "cfgn", "runtime", "file");
 		for (size_t i = 0; i < ix->n; i++) {
 			const ds_entry *e = &ix->entries[i];
@@ -245,7 +249,7 @@ static int info_folder(const char *dir, int json)
 				continue;
 			}
 			fmt_range(e, range, sizeof range);
-			printf("%-6s %-4s %-7s %-5s %8lld %8lld %7lld %6lld  %-22s %s\n",
+			printf("%-6s %-4s %-7s %-5s %8lld %8lld %7lld %6lld  %-24s %s\n",
 			       graph_kind_name(e->kind), e->collection[0] ? e->collection : "-",
 			       e->search[0] ? e->search : "-", e->split[0] ? e->split : "-",
 			       (long long)e->nodes, (long long)e->edges, (long long)e->configs,
