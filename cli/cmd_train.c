@@ -70,9 +70,12 @@ static int load_all(const mcli_files *f, const prep_opts *po, plist *layout, pli
 			continue;
 		}
 		p = prep_graph(g, po, err);
-		if (p && p->n_uniq < 2)
+		if (p && p->n_uniq < 2 && g->n_configs == 1)
+			fprintf(stderr, "hloscope train: note: %s: only 1 config\n", f->path[i]);
+		else if (p && p->n_uniq < 2)
 			fprintf(stderr, "hloscope train: note: %s: all %lld configs are identical\n",
 				f->path[i], (long long)g->n_configs);
+
 		graph_free(g);
 		if (!p)
 			return -1;
@@ -241,7 +244,8 @@ static int load_data(const train_args *a, train_data *d)
 	    load_all(&a->vfiles, &po, &d->lv, &d->tv, &d->skipped, &err) < 0)
 		return cli_report(&err);
 	if (d->lt.n == 0 && d->tt.n == 0) {
-		fprintf(stderr, "hloscope train: no labeled files among the %d given\n", a->files.n);
+		fprintf(stderr, "hloscope train: no labeled file among the %d file%s given\n", a->files.n,
+			hs_s(a->files.n));
 		return 1;
 	}
 	return 0;

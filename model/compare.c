@@ -100,9 +100,10 @@ int64_t compare_resolve(hs_graph *g, const char *sel, const char *what, hs_error
 		}
 		if (c < 0)
 			return hs_fail(err, HS_EUSAGE,
-				       "%s: %s has no default config (none of its %lld configs has every "
+				       "%s: %s has no default config (none of its %lld config%s has every "
 				       "value -1)",
-				       side, f, (long long)g->n_configs);
+				       side, f, (long long)g->n_configs, hs_s(g->n_configs));
+
 		return c;
 	}
 	int64_t v;

@@ -91,7 +91,9 @@ int compare_summary(const compare_result *r, char *buf, size_t cap)
 				bput(buf, cap, &pos, " (their runtimes differ by measurement noise alone)");
 			return (int)pos;
 		}
-		bput(buf, cap, &pos, "%d of %d values differ:", r->tile_n_differ, r->width);
+		bput(buf, cap, &pos, "%d of %d value%s differ%s:", r->tile_n_differ, r->width, hs_s(r->width),
+		     hs_plural(r->tile_n_differ, "s", ""));
+
 		for (int j = 0, k = 0; j < r->width; j++)
 			if (r->tile_changed[j])
 				bput(buf, cap, &pos, "%s %s", k++ ? "," : "", hlo_tile_config_name(j, r->width));

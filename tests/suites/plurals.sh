@@ -58,6 +58,8 @@ run "predict tile" predict "$TI"
 run "compare" compare "$L" 0 0
 run "eval" eval "$L" "$TI"
 run "fit on one config" fit "$L" --train-fraction 0.5
+run "train on one file of one config" train "$L" -o "$T/m.hsm" --epochs 1
+run "compare tile" compare "$TI" 0 0
 
 # The fixture's counts are 1 indeed: the test would prove nothing otherwise.
 "$H" info "$L" >"$T/out" 2>&1
