@@ -2,6 +2,7 @@
  * text; FILE#N / FILE#NAME picks a module; an .npz takes its raw twin's
  * names. */
 #include <ctype.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -135,9 +136,10 @@ hm_file *graph_read_hlo(const char *path, int *module, hs_error *err)
 		return NULL;
 	graph_src src = graph_source_of(file);
 	hm_file *f = NULL;
-	if (src == GRAPH_SRC_NPZ || src == GRAPH_SRC_MISSING)
-		hs_fail(err, src == GRAPH_SRC_NPZ ? HS_EUSAGE : HS_EDATA, "%s: %s", file,
-			src == GRAPH_SRC_NPZ ? "an .npz, not an HLO module" : "cannot read");
+	if (src == GRAPH_SRC_NPZ)
+		hs_fail(err, HS_EUSAGE, "%s: an .npz, not an HLO module", file);
+	else if (src == GRAPH_SRC_MISSING)
+		hs_fail(err, HS_EDATA, "%s: %s", file, strerror(access(file, R_OK) ? errno : EIO));
 	else
 		f = read_module_of(file, sel, module, err);
 	free(file);
