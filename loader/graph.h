@@ -135,7 +135,9 @@ typedef struct hs_graph {
 	int64_t *called_off;     /* [n_nodes + 1]: node v calls the computations */
 	int32_t *called_idx;     /*   called_idx[called_off[v] .. called_off[v + 1]) */
 	char *warning;           /* a note for the caller (e.g. the raw twin of an
-	                          * .npz disagreed, so names stay derived), or NULL */
+	                          * .npz disagreed, so names stay derived; an
+	                          * unknown opcode id or a self-loop, which only
+	                          * `check` refuses), or NULL */
 } hs_graph;
 
 /* Opens and validates a sample, recognizing the input by content (see the

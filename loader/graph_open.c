@@ -233,8 +233,12 @@ __attribute__((format(printf, 2, 3))) static void set_warning(hs_graph *g, const
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof msg, fmt, ap);
 	va_end(ap);
-	free(g->warning);
-	g->warning = strdup(msg);
+	char *old = g->warning; /* a note of the reader's comes first */
+	if (old && asprintf(&g->warning, "%s; %s", old, msg) < 0)
+		g->warning = NULL;
+	else if (!old)
+		g->warning = strdup(msg);
+	free(old);
 }
 
 /* Takes the names of the twin when it agrees; a note otherwise.  Never

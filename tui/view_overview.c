@@ -340,5 +340,9 @@ int tui_open_overview(tui *t, tui_doc *d)
 	tui_table_sort(&o->comps, tui_table_find_col(&o->comps, "nodes"), 1);
 	o->comps.cur = o->comps.top = 0;
 	snprintf(title, sizeof title, "%s", g->name);
-	return tui_push(t, &ov_ops, o, d, title, &o->ops, &o->comps) ? 0 : -1;
+	if (!tui_push(t, &ov_ops, o, d, title, &o->ops, &o->comps))
+		return -1;
+	if (g->warning) /* e.g. an unknown opcode id or a self-loop: opened, but damaged */
+		tui_message(t, 0, "note: %s", g->warning);
+	return 0;
 }

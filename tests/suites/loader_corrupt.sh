@@ -154,6 +154,15 @@ grep -qF "node_opcode.npy: node 2 has opcode 200, not a known opcode id (0..120)
 	bad "query on opcode 200" "$(head -c 300 "$T/out" "$T/err")"
 "$HLOSCOPE" query graph/tile_self_loop.npz 'neighbors 2' >"$T/out" 2>"$T/err" &&
 	ok "query opens a self-loop" || bad "query on a self-loop" "$(head -c 300 "$T/err")"
+"$HLOSCOPE" info graph/tile_self_loop.npz >"$T/out" 2>"$T/err" &&
+	grep -qF "note: edge_index: edge 1 [2, 2] is a self-loop (hloscope check reports it as damage)" "$T/err" &&
+	ok "info opens a self-loop and says check reports it" || bad "info on a self-loop" "$(head -c 300 "$T/err")"
+. "$ROOT/tests/tui_lib.sh"
+tui_run "explorer opens opcode 200" "$C" graph/tile_opcode_200.npz <<'TUIEOF'
+has the status line says what check would refuse => note: node_opcode: node 2 has opcode 200
+has the opcode table names it => opcode-200
+Q
+TUIEOF
 
 # 5. dump refuses what it cannot read, with status 2 and the reason.
 expect_status 2 "dump object array" "$HLOSCOPE" dump dtype/pickled_only.npz obj
