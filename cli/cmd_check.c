@@ -103,7 +103,7 @@ int cmd_check(int argc, char **argv)
 	for (int i = 1; i < argc; i++)
 		bad += check_path(argv[i], 0, &files);
 	if (files == 0 && bad == 0) {
-		fprintf(stderr, "hloscope check: no .npz files found\n");
+		fprintf(stderr, "hloscope check: no .npz, .pb or .hlo files found\n");
 		return 2;
 	}
 	fprintf(stderr, "%d file%s checked, %d with problems\n", files, hs_s(files), bad);

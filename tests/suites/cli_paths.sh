@@ -46,6 +46,12 @@ N=$T/nope.pb
 missing "convert" convert "$N" -o "$T/o.npz"
 N=$T/nope.npz
 
+mkdir -p "$T/empty"
+expect_status 2 "cli_paths: check of a folder without graphs exits 2" "$H" check "$T/empty"
+grep -qxF "hloscope check: no .npz, .pb or .hlo files found" "$T/err" &&
+	ok "cli_paths: check of a folder without graphs names what it looked for" ||
+	bad "cli_paths: check of an empty folder" "$(head -c 200 "$T/err")"
+
 # hloscope PATH with a mistyped path, and a mistyped command.
 expect_status 2 "cli_paths: hloscope MISSING-PATH exits 2" "$H" "$N"
 grep -qxF "hloscope: $N: No such file or directory" "$T/err" &&
