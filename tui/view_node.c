@@ -86,7 +86,8 @@ static int call_cell(struct nodeview *nv, int64_t c, const tui_col *col, char *b
 		snprintf(buf, cap, "%s", graph_role_name(g->hcomps[c].role));
 		return TUI_C_DIM;
 	case BC_SHAPE:
-		snprintf(buf, cap, "%lld nodes", (long long)g->hcomps[c].count);
+		snprintf(buf, cap, "%lld node%s", (long long)g->hcomps[c].count, hs_s(g->hcomps[c].count));
+
 		return TUI_C_DIM;
 	}
 	return TUI_C_DEFAULT;
