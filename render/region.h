@@ -26,9 +26,10 @@
  * Then the HLO structure (graph.h): a called computation (fusion body, while
  * body or condition, reducer, branch, ...) that a node of the region calls
  * and that has nodes in the region is collapsed into one box standing for
- * the whole computation (its name, role and node count), unless it holds the
- * focus or `expand` names it (region_collapse.c); edges into and out of it
- * go to the box.  `expand` is NULL (collapse), "all", or computation names
+ * the whole computation (its name, role and node count), unless it holds
+ * what the region is about (the center; the configurable nodes; PATH and
+ * NODES regions collapse nothing) or `expand` names it (region_collapse.c);
+ * edges into and out of it go to the box.  `expand` is NULL (collapse), "all", or computation names
  * separated by commas.
  * A region with more than `limit` nodes (default 500) is refused unless
  * `force` is set; the message gives its size and what to try instead.

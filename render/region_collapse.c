@@ -3,7 +3,12 @@
  *
  * A computation C is collapsed when a node of the region outside C calls it
  * (fusion, while, reduce's to_apply, ...), some of C's nodes are in the
- * region, none of them is the focus, and `expand` does not name C.  Its
+ * region, none of them is what the region is about, and `expand` does not
+ * name C.  What a region is about: the center of an AROUND region, the
+ * configurable nodes of a CONFIGURABLE one, every node of a PATH or NODES
+ * region (so these collapse nothing: each of their nodes was asked for);
+ * a COMPUTATION region (a node_splits segment) keeps its top computations
+ * and collapses the ones they call.  Its
  * nodes leave r->nodes; the edges between a node and a collapsed node become
  * links to the box (each pair once), edges inside a box vanish, and the
  * placeholders of collapsed nodes go too.
@@ -66,7 +71,8 @@ static int64_t choose_boxes(const region *r, const region_spec *s, int64_t *comp
 	for (int64_t i = 0; i < r->n_nodes; i++) {
 		int64_t v = r->nodes[i];
 		inside[g->hcomp_of[v]]++;
-		if (v == r->focus || v == r->focus2)
+		if (v == r->focus || v == r->focus2 ||
+		    (r->kind == REGION_CONFIGURABLE && g->cfg_index && g->cfg_index[v] >= 0))
 			home[g->hcomp_of[v]] = 1;
 		for (int64_t k = g->called_off[v]; k < g->called_off[v + 1]; k++)
 			if (g->called_idx[k] != g->hcomp_of[v])
@@ -179,6 +185,8 @@ int region_collapse(region *r, const region_spec *s, hs_error *err)
 		return 0;
 	if (s->expand && check_expand(g, s->expand, err) < 0)
 		return -1;
+	if (r->kind == REGION_PATH || r->kind == REGION_NODES)
+		return 0;
 	size_t nc = (size_t)g->n_hcomps;
 	int64_t *comp_box = malloc(nc * sizeof *comp_box);
 	int64_t *inside = calloc(nc, sizeof *inside);
