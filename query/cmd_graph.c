@@ -157,7 +157,8 @@ static int neighbours_table(query_parser *p, query_result *out, int users)
 	int64_t n = users ? graph_n_users(g, v) : graph_n_operands(g, v);
 	if (query_emit_rows(p, out, QS_NODE, cols, ncols, idx, n, NULL, NULL) < 0)
 		return -1;
-	out->note = query_asprintf("node %lld (%s) has %lld %s%s", v, p->s->opcode_names[g->opcode[v]],
+	out->note = query_asprintf("node %lld%s%s (%s) has %lld %s%s", v, g->module ? " " : "",
+				   g->module ? graph_node_name(g, v, NULL, 0) : "", query_opcode_text(p->s, v),
 				   (long long)n, users ? "user" : "operand", n == 1 ? "" : "s");
 	return 0;
 }

@@ -842,7 +842,7 @@ static long long parse_node_name(query_parser *p)
 		name = t->str;
 		query_advance(p);
 	} else {
-		size_t e = pos;
+		size_t e = pos + (p->src[pos] == '%');
 		while (e < p->n && is_name_char((unsigned char)p->src[e]))
 			e++;
 		name = query_arena_strndup(&p->arena, p->src + pos, e - pos);
@@ -869,7 +869,9 @@ long long query_parse_node(query_parser *p)
 	const query_token *t = query_peek(p);
 	size_t pos = t->pos;
 
-	if (!p->failed && (t->kind == TK_WORD || t->kind == TK_STR))
+	if (!p->failed && (t->kind == TK_WORD || t->kind == TK_STR ||
+			   (t->kind == TK_PCT && t->pos + 1 < p->n &&
+			    is_name_char((unsigned char)p->src[t->pos + 1]))))
 		return parse_node_name(p);
 	long long v = query_parse_count(p, "a node id or name");
 	int64_t n = p->s->g->n_nodes;
