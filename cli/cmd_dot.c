@@ -246,7 +246,7 @@ static int count_opt(const char *opt, const char *s, int64_t *out)
 static int node_opt(const char *opt, const char *s, int64_t *out)
 {
 	if (hs_parse_i64(s, out)) {
-		if (!*s || *s == '-')
+		if (!*s || *s == '-' || (*s >= '0' && *s <= '9'))
 			return cli_usage_error("dot", "%s needs a node id or name, not '%s'", opt, s);
 		*out = -2;
 	}

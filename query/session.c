@@ -542,7 +542,7 @@ static const char *make_htext(query_session *s, int f, int64_t v, char *buf, siz
 {
 	const hs_graph *g = s->g;
 
-	if (!g->hcomp_of) /* opened without its structure (graph_open_parts) */
+	if (f == HS_HF_COMPUTATION && !g->hcomp_of) /* no structure (graph_open_parts) */
 		return "";
 	if (f == HS_HF_SHAPE && !g->module && !g->node_feat)
 		return "";

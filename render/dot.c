@@ -226,19 +226,23 @@ void dot_shutdown(void)
 
 #if defined(__SANITIZE_ADDRESS__)
 /* Graphviz 2.43 leaks inside its dot layout: the virtual nodes and edges of
- * cluster skeletons (build_skeleton) and the sizing tables of HTML-like
- * labels (make_html_label); both are fixed in later Graphviz releases.  The
+ * cluster skeletons (build_skeleton), what it makes of an edge between two
+ * clusters (class1's auxiliary edges, make_aux_edge; the virtual edges of
+ * class2 and of expand_cluster's interclexp, new_virtual_edge) and the
+ * sizing tables of HTML-like labels (make_html_label); all are fixed in
+ * later Graphviz releases.  The
  * blocks come from Graphviz's own allocator in libgvc (gmalloc, zmalloc,
  * grealloc), which nothing of ours calls, and libgvc has no frame pointers,
  * so the module is the only frame LeakSanitizer's fast unwinder sees.
  * With HLOSCOPE_LSAN_PRECISE set (and ASAN_OPTIONS=fast_unwind_on_malloc=0
- * for full stacks) only the two functions are suppressed, which
+ * for full stacks) only these four functions are suppressed, which
  * tests/suites/render_asan.sh uses to show no leak of ours hides there. */
 const char *__lsan_default_suppressions(void);
 const char *__lsan_default_suppressions(void)
 {
 	if (getenv("HLOSCOPE_LSAN_PRECISE"))
-		return "leak:build_skeleton\nleak:make_html_label\n";
+		return "leak:build_skeleton\nleak:make_aux_edge\nleak:new_virtual_edge\n"
+		       "leak:make_html_label\n";
 	return "leak:libgvc.so\n";
 }
 
