@@ -119,7 +119,7 @@ static const struct command commands[] = {
 	 "  compare best worst\n"
 	 "  compare default 12 sort by contribution\n",
 	 query_cmd_compare, "best worst default all sort by id contribution", QS_CONFIG, 1},
-	{"export", "dot|svg|png REGION [heat EXPR] [force] -o FILE",
+	{"export", "dot|svg|png REGION [heat EXPR] [expand NAMES|all] [force] -o FILE",
 	 "draw part of the graph with Graphviz into a file",
 	 "REGION is one of:\n"
 	 "  around ID [radius K] [up|down|both]   nodes within K steps (default 1)\n"
@@ -129,10 +129,13 @@ static const struct command commands[] = {
 	 "  where EXPR                            the nodes that match\n"
 	 "`heat EXPR` fills nodes by a number (e.g. cost); regions over 500 nodes\n"
 	 "are refused unless `force` is given.  The file is written atomically.\n"
+	 "A called computation the region reaches (fusion body, while body,\n"
+	 "reducer, ...) is one box; `expand NAME,NAME` or `expand all` draws it.\n"
 	 "  export svg around 17 radius 2 -o n17.svg\n"
 	 "  export png where opcode = convolution heat cost -o conv.png\n",
 	 query_cmd_export,
-	 "dot svg png around radius up down both path computation configurable where heat force -o",
+	 "dot svg png around radius up down both path computation configurable where heat expand "
+	 "all force -o",
 	 QS_NODE, 1},
 	{"graphs", "[where EXPR] [sort by EXPR [asc|desc]] [limit N] [show EXPR, ...]",
 	 "one row per graph: file, kind, sizes, runtimes, aggregates of its nodes",

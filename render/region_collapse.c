@@ -51,9 +51,8 @@ static int check_expand(const hs_graph *g, const char *list, hs_error *err)
 			if (strcmp(graph_hcomp_name(g, c, buf, sizeof buf), word) == 0)
 				break;
 		if (c == g->n_hcomps)
-			return hs_fail(err, HS_EUSAGE, "--expand: %s has no computation named '%s' "
-				       "(`hloscope query %s 'count by computation_name'` lists them)",
-				       g->name, word, g->path ? g->path : g->name);
+			return hs_fail(err, HS_EUSAGE, "%s has no computation named '%s' to expand "
+				       "(the query `count by computation_name` lists them)", g->name, word);
 		p += len;
 		if (*p == ',')
 			p++;
