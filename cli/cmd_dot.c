@@ -28,17 +28,24 @@ static const char help_text[] =
 	"Draws part of an HLO graph with Graphviz: edges go from operand to user,\n"
 	"nodes are colored by opcode category as XLA's graph dumper does.\n"
 	"\n"
-	"REGION (exactly one):\n"
+	"REGION (exactly one; a node is its id or its name, dot.42):\n"
 	"  --around ID          nodes near node ID\n"
 	"    --radius K         steps to follow (default 1)\n"
 	"    --direction D      operands, users or both (default both)\n"
 	"    --max-users N      collapse the users of nodes with more than N users\n"
 	"                       into one \"N more users\" box (default 16, 0 = never)\n"
+	"    --max-operands N   likewise \"N more operands\" (default 16, 0 = never)\n"
 	"  --path A B           every path between nodes A and B\n"
 	"    --max-nodes N      keep at most N nodes, shortest paths first\n"
 	"  --computation C      computation C (a node_splits segment)\n"
 	"  --configurable       configurable nodes of a layout graph and their neighbours\n"
 	"  --nodes IDS          these nodes (\"1,5,9-12\") and the edges among them\n"
+	"\n"
+	"A called computation (fusion body, while body or condition, reducer, ...)\n"
+	"that the region reaches is drawn as one box with its name, role and size;\n"
+	"nodes are grouped in one cluster per HLO computation.\n"
+	"  --expand NAMES       draw these computations (comma-separated) in full\n"
+	"  --expand all         collapse nothing\n"
 	"\n"
 	"Output:\n"
 	"  -o OUT               .dot, .svg or .png file (\"-\" for stdout, with -T); a PNG\n"
@@ -61,7 +68,8 @@ static const char help_text[] =
 
 typedef struct dot_args {
 	const char *file, *out, *fmt, *heat, *heat_scale;
-	const char *around, *radius, *direction, *max_users, *path_a, *path_b, *max_nodes,
+	const char *around, *radius, *direction, *max_users, *max_operands, *expand, *path_a,
+		*path_b, *max_nodes,
 		*computation, *nodes, *highlight, *limit, *compare_a, *compare_b;
 	int configurable, force, text, cells, timing, n_kinds;
 } dot_args;
@@ -149,6 +157,10 @@ static int parse_args(int argc, char **argv, dot_args *a)
 			slot = &a->direction;
 		} else if (!strcmp(o, "--max-users")) {
 			slot = &a->max_users;
+		} else if (!strcmp(o, "--max-operands")) {
+			slot = &a->max_operands;
+		} else if (!strcmp(o, "--expand")) {
+			slot = &a->expand;
 		} else if (!strcmp(o, "--max-nodes")) {
 			slot = &a->max_nodes;
 		} else if (!strcmp(o, "--computation")) {
@@ -220,8 +232,9 @@ static int parse_args(int argc, char **argv, dot_args *a)
 	if (a->n_kinds > 1)
 		return cli_usage_error("dot", "give one region only (--around, --path, "
 				       "--computation, --configurable or --nodes)");
-	if ((a->radius || a->direction || a->max_users) && !a->around)
-		return cli_usage_error("dot", "--radius, --direction and --max-users go with --around");
+	if ((a->radius || a->direction || a->max_users || a->max_operands) && !a->around)
+		return cli_usage_error("dot", "--radius, --direction, --max-users and --max-operands "
+				       "go with --around");
 	if (a->max_nodes && !a->path_a)
 		return cli_usage_error("dot", "--max-nodes goes with --path");
 	if (!a->out && !a->text)
@@ -238,11 +251,30 @@ static int count_opt(const char *opt, const char *s, int64_t *out)
 	return 0;
 }
 
+/* A node id, or -2 for a name resolved once the graph is open
+ * (resolve_node). */
 static int node_opt(const char *opt, const char *s, int64_t *out)
 {
-	if (hs_parse_i64(s, out))
-		return cli_usage_error("dot", "%s needs a node id, not '%s'", opt, s);
+	if (hs_parse_i64(s, out)) {
+		if (!*s || *s == '-' || (*s >= '0' && *s <= '9'))
+			return cli_usage_error("dot", "%s needs a node id or name, not '%s'", opt, s);
+		*out = -2;
+	}
 	return 0; /* range is checked by region_select against the graph */
+}
+
+/* Node `*id` named `text` when node_opt left -2.  0, or the exit status. */
+static int resolve_node(const hs_graph *g, const char *opt, const char *text, int64_t *id)
+{
+	char buf[160];
+
+	if (*id != -2)
+		return 0;
+	*id = graph_find_node(g, text[0] == '%' ? text + 1 : text);
+	if (*id >= 0)
+		return 0;
+	return cli_usage_error("dot", "%s: %s has no node named '%s' (names look like %s)", opt,
+			       g->name, text, g->n_nodes ? graph_node_name(g, 0, buf, sizeof buf) : "dot.42");
 }
 
 static int build_spec(const dot_args *a, region_spec *s, int64_t **ids)
@@ -250,6 +282,7 @@ static int build_spec(const dot_args *a, region_spec *s, int64_t **ids)
 	region_spec_init(s);
 	*ids = NULL;
 	s->force = a->force;
+	s->expand = a->expand;
 	if (a->limit) {
 		if (count_opt("--limit", a->limit, &s->limit))
 			return 1;
@@ -276,6 +309,9 @@ static int build_spec(const dot_args *a, region_spec *s, int64_t **ids)
 			s->dir = (region_dir)d;
 		}
 		if (a->max_users && count_opt("--max-users", a->max_users, &s->user_threshold))
+			return 1;
+		if (a->max_operands &&
+		    count_opt("--max-operands", a->max_operands, &s->operand_threshold))
 			return 1;
 	} else if (a->path_a) {
 		s->kind = REGION_PATH;
@@ -433,6 +469,12 @@ static int print_text(const region *r, const dot_opts *o, timing *tm)
 	       r->n_edges, hs_s(r->n_edges));
 	if (r->n_more)
 		printf(", %" PRId64 " collapsed user group%s", r->n_more, hs_s(r->n_more));
+	if (r->n_fanin)
+		printf(", %" PRId64 " collapsed operand group%s", r->n_fanin, hs_s(r->n_fanin));
+	if (r->n_boxes)
+		printf(", %" PRId64 " collapsed computation%s (%" PRId64 " node%s, %" PRId64 " edge%s)",
+		       r->n_boxes, hs_s(r->n_boxes), r->collapsed, hs_s(r->collapsed), r->n_links,
+		       hs_s(r->n_links));
 	printf("\n");
 	if (L->heat && L->scale.any) {
 		printf("heat %s%s: ", o->heat_name, L->scale.log ? " (log scale)" : "");
@@ -553,6 +595,10 @@ int cmd_dot(int argc, char **argv)
 		goto out;
 	}
 	tm.open = hs_now_seconds();
+	if ((rc = resolve_node(g, "--around", a.around ? a.around : "", &spec.center)) != 0 ||
+	    (rc = resolve_node(g, "--path", a.path_a ? a.path_a : "", &spec.from)) != 0 ||
+	    (rc = resolve_node(g, "--path", a.path_b ? a.path_b : "", &spec.to)) != 0)
+		goto out;
 	for (size_t i = 0; i < n_hl; i++)
 		if (hl[i] >= g->n_nodes) {
 			rc = cli_usage_error("dot", "--highlight: node %" PRId64 " is out of range: "

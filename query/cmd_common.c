@@ -81,6 +81,13 @@ int query_default_node_cols(query_parser *p, query_colspec *cols)
 		if (!cols[n].e)
 			return query_oom(p);
 		n++;
+		if (i == 0 && p->s->g->module) { /* real instruction names */
+			cols[n].name = "name";
+			cols[n].e = query_field_expr(p, QS_NODE, "name");
+			if (!cols[n].e)
+				return query_oom(p);
+			n++;
+		}
 		if (i == 2 && p->s->g->n_comps > 1) {
 			cols[n].name = "computation";
 			cols[n].e = query_field_expr(p, QS_NODE, "computation");

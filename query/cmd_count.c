@@ -197,6 +197,18 @@ static int count_run(query_parser *ctx, const void *plan, void *part)
 		for (int op = 0; op < 256; op++) {
 			if (!counts[op])
 				continue;
+			if (op == 0 && gs->text && g->module) {
+				/* not learned: by the name as written */
+				for (int64_t i = 0; i < n; i++) {
+					if (g->opcode[ids[i]] != 0)
+						continue;
+					struct group *gu = group_find(gs, 0, query_opcode_text(ctx->s, ids[i]));
+					if (!gu)
+						goto oom;
+					gu->count++;
+				}
+				continue;
+			}
 			struct group *gr = gs->text ? group_find(gs, 0, ctx->s->opcode_names[op])
 						    : group_find(gs, (double)op, NULL);
 			if (!gr)

@@ -176,7 +176,7 @@ static int parse_region(query_parser *p, struct export_req *q)
 				      "or where");
 }
 
-/* heat EXPR, force and -o FILE, up to the end of the line. */
+/* heat EXPR, expand NAMES, force and -o FILE, up to the end of the line. */
 static int parse_options(query_parser *p, struct export_req *q)
 {
 	for (;;) {
@@ -188,6 +188,12 @@ static int parse_options(query_parser *p, struct export_req *q)
 				return -1;
 		} else if (query_accept_kw(p, "force")) {
 			q->spec.force = 1;
+		} else if (query_accept_kw(p, "expand")) {
+			/* called computations drawn in full: NAME[,NAME...] or all */
+			q->spec.expand = query_raw_word(p, NULL);
+			if (!q->spec.expand || !*q->spec.expand)
+				return q->spec.expand ? query_fail_expected(p, "computation names or all after expand")
+						      : -1;
 		} else if (query_peek(p)->kind == TK_MINUS) {
 			size_t mpos = query_peek(p)->pos;
 			query_advance(p);
@@ -199,7 +205,7 @@ static int parse_options(query_parser *p, struct export_req *q)
 		} else if (query_peek(p)->kind == TK_END) {
 			return 0;
 		} else {
-			return query_fail_expected(p, "heat EXPR, force or -o FILE");
+			return query_fail_expected(p, "heat EXPR, expand NAMES, force or -o FILE");
 		}
 	}
 }

@@ -2,9 +2,13 @@
  *
  * Graphviz (cgraph + gvc) is linked, never run as a process.  The graph
  * follows XLA's graph dumper: rankdir=TB, edges from operand to user (data
- * flows down), nodes labelled "id: opcode" over the HLO shape text and
- * filled by opcode category (hlo_category_fill), one cluster per computation
- * when the graph has more than one, placeholders dashed.  Edges get heavier
+ * flows down), nodes labelled "id: opcode" over the HLO shape text (with
+ * real HLO names, "name" over "id: opcode" over the shape) and filled by
+ * opcode category (hlo_category_fill), one cluster per real HLO computation
+ * when the graph has more than one (labelled with its name and role),
+ * placeholders dashed ("12 more users", "1,478 more operands"), collapsed
+ * computations (region.h) one double-bordered box labelled with their name,
+ * role and node count.  Edges get heavier
  * with the bytes of the tensor they carry.  The region's focus nodes are
  * drawn bold with a thick red border, the highlight set with a thick blue
  * one, configurable nodes of layout graphs with a double border and "[cfg]".
@@ -114,14 +118,24 @@ int dot_export(const region *r, const dot_opts *o, const char *path,
 /* The shared Graphviz context (created on first use with its plugins), or
  * NULL with err set when the dot layout plugin cannot be loaded. */
 GVC_t *dot_context(hs_error *err);
+/* Routes Graphviz's error messages to the text dot_write reports (used by
+ * dot_build.c). */
+void dot_catch_errors(void);
 /* Frees the shared context (safe to call when none was made). */
 void dot_shutdown(void);
 
 /* The two label lines of node `id` as the terminal shows them:
- * "1234 convolution" and the HLO shape text, each cut to `maxw` columns
- * with "…" (UTF-8, `cap` bytes each).  Returns the wider line's width. */
+ * "1234 convolution" and the HLO shape text, or with real HLO names
+ * "1234 dot.42" and "dot f32[8,16]{1,0}", each cut to `maxw` columns with
+ * "…" (UTF-8, `cap` bytes each).  Returns the wider line's width. */
 int dot_node_lines(const hs_graph *g, int64_t id, int maxw, char *l1, char *l2,
 		   size_t cap);
+/* The same for box k of a region: its computation's name and "fusion, 14
+ * nodes"; and for a placeholder: "12 more users" / "1,478 more operands". */
+int dot_box_lines(const region *r, int64_t k, int maxw, char *l1, char *l2, size_t cap);
+void dot_more_label(const region_more *m, int operands, char *buf, size_t cap);
+/* Copies `src` into dst (cap bytes) cut to `maxw` columns with "…". */
+void dot_cut_text(char *dst, size_t cap, const char *src, int maxw);
 
 /* Heat helpers shared with the terminal drawing: the bin (0..DOT_HEAT_BINS-1)
  * of value v on the scale of [lo, hi], or -1 for NaN; and the bin's color. */

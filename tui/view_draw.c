@@ -1,7 +1,8 @@
 /* view_draw.c - the graph drawing: the region around a node laid out by
  * Graphviz (render/) and blitted from a character canvas.  Arrows move a
  * cursor between nodes, H/J/K/L pan, Enter re-centres, + and - change the
- * radius, e exports what is shown. */
+ * radius, x expands the called computations collapsed into boxes (or
+ * collapses them again), e exports what is shown. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,6 +37,7 @@ struct drawing {
 	int64_t *hl;         /* highlighted nodes (owned; opts.highlight points here) */
 	char **notes;        /* a comparison's values per node, or NULL (owned) */
 	char legend[1024];   /* a comparison's legend, or "" */
+	int expand;          /* 1: called computations drawn in full */
 };
 
 static layout_cache *cache(tui_doc *d)
@@ -66,6 +68,7 @@ static int select_region(struct drawing *dr, int64_t center, hs_error *err)
 	s.kind = REGION_AROUND;
 	s.center = center;
 	s.radius = dr->wanted;
+	s.expand = dr->expand ? "all" : NULL;
 	dr->note[0] = '\0';
 	int64_t fit = region_fit_radius(dr->doc->g, &s);
 	if (fit < 0) {
@@ -123,15 +126,19 @@ static void draw_view(tui *t, tui_view *v, WINDOW *win, int y, int x, int h, int
 	const hs_graph *g = dr->doc->g;
 
 	/* the cursor first: a long file name in the region title may be cut */
-	snprintf(line, sizeof line, " cursor: node %lld %s  |  %s: %lld node%s, %lld edge%s%s",
+	char boxes[64] = "";
+	if (dr->r->n_boxes)
+		snprintf(boxes, sizeof boxes, ", %lld box%s", (long long)dr->r->n_boxes,
+			 dr->r->n_boxes == 1 ? "" : "es");
+	snprintf(line, sizeof line, " cursor: node %lld %s  |  %s: %lld node%s, %lld edge%s%s%s",
 		 (long long)dr->cursor_id, hlo_opcode_name(g->opcode[dr->cursor_id]), dr->r->title,
 		 (long long)dr->r->n_nodes, hs_s(dr->r->n_nodes), (long long)dr->r->n_edges,
-		 hs_s(dr->r->n_edges),
-		 dr->r->n_more ? " (+ collapsed users)" : "");
+		 hs_s(dr->r->n_edges), boxes,
+		 dr->r->n_more || dr->r->n_fanin ? " (+ collapsed users)" : "");
 	tui_put(win, y, x, w, line, A_BOLD, 1);
 	tui_put(win, y + 1, x, w,
 		dr->note[0] ? dr->note
-			    : " arrows move between nodes  Enter re-centres  H J K L pan  + - radius  i detail  e export",
+			    : " arrows move between nodes  Enter re-centres  H J K L pan  + - radius  x expand  i detail  e export",
 		tui_attr(dr->note[0] ? TUI_C_MARK : TUI_C_DIM), 1);
 	y += 2;
 	h -= 2;
@@ -189,11 +196,16 @@ static void move_cursor(tui *t, struct drawing *dr, canvas_dir d)
 	int32_t cur = layout_find(L, dr->cursor_id);
 	int32_t nx = canvas_nearest(L, cur, d);
 	if (nx < 0 || L->nodes[nx].flags & LAY_PLACEHOLDER) {
-		if (nx >= 0 && L->nodes[nx].flags & LAY_PLACEHOLDER)
-			tui_message(t, 0, "%lld more user%s of node %lld %s collapsed: Enter on %lld shows %s",
-				    (long long)L->nodes[nx].hidden, hs_s(L->nodes[nx].hidden),
-				    (long long)L->nodes[nx].id, hs_plural(L->nodes[nx].hidden, "is", "are"),
-				    (long long)L->nodes[nx].id, hs_plural(L->nodes[nx].hidden, "it", "them"));
+		if (nx >= 0 && L->nodes[nx].flags & LAY_COLLAPSED)
+			tui_message(t, 0, "%s (%s) is collapsed: x draws it in full", L->nodes[nx].label[0],
+				    L->nodes[nx].label[1]);
+		else if (nx >= 0 && L->nodes[nx].flags & LAY_PLACEHOLDER)
+			tui_message(t, 0, "%lld more %s%s of node %lld %s collapsed: Enter on %lld shows %s",
+				    (long long)L->nodes[nx].hidden,
+				    L->nodes[nx].flags & LAY_OPERANDS ? "operand" : "user",
+				    hs_s(L->nodes[nx].hidden), (long long)L->nodes[nx].id,
+				    hs_plural(L->nodes[nx].hidden, "is", "are"), (long long)L->nodes[nx].id,
+				    hs_plural(L->nodes[nx].hidden, "it", "them"));
 		else
 			tui_message(t, 0, "no node that way");
 		return;
@@ -318,6 +330,23 @@ static int draw_request(tui *t, tui_view *v, tui_req req, const char *arg)
 	case TUI_REQ_DETAIL:
 		tui_open_node(t, dr->doc, dr->cursor_id);
 		return 1;
+	case TUI_REQ_EXPAND: {
+		int64_t cur = dr->cursor_id, boxes = dr->r->n_boxes;
+		dr->expand = !dr->expand;
+		if (select_region(dr, dr->r->focus >= 0 ? dr->r->focus : cur, &err) < 0) {
+			dr->expand = !dr->expand;
+			tui_message(t, 1, "%s", err.msg);
+			return 1;
+		}
+		dr->cursor_id = region_index_of(dr->r, cur) >= 0 || dr->r->focus < 0 ? cur : dr->r->focus;
+		if (dr->expand)
+			tui_message(t, 0, boxes ? "called computations drawn in full (x: collapse them)"
+						: "nothing was collapsed here");
+		else
+			tui_message(t, 0, "%lld called computation%s collapsed into boxes (x: expand)",
+				    (long long)dr->r->n_boxes, dr->r->n_boxes == 1 ? "" : "s");
+		return 1;
+	}
 	case TUI_REQ_DRAW:
 		tui_message(t, 0, "this is the drawing; Enter re-centres on the cursor");
 		return 1;

@@ -551,8 +551,8 @@ static void roundtrip(const char *name, const region *r, const dot_opts *o, int 
 	if (!G)
 		return;
 	snprintf(label, sizeof label, "%s: graph has the region's nodes and edges", name);
-	CHECK(label, agnnodes(G) == r->n_nodes + r->n_more + extra_nodes &&
-	      agnedges(G) == r->n_edges + r->n_more);
+	CHECK(label, agnnodes(G) == r->n_nodes + r->n_more + r->n_fanin + r->n_boxes + extra_nodes &&
+	      agnedges(G) == r->n_edges + r->n_more + r->n_fanin + r->n_links);
 	snprintf(label, sizeof label, "%s: written", name);
 	CHECK(label, dot_write(G, path, "dot", NULL, &err) == 0);
 	text = slurp(path, NULL);
@@ -600,7 +600,8 @@ static void test_dot(hs_graph *unet, hs_graph *rnn, hs_graph *tile)
 	char *a = slurp(p1, NULL), *b = slurp(p2, NULL);
 	CHECK("DOT output is deterministic", a && b && !strcmp(a, b));
 	CHECK("DOT has rankdir TB, clusters, placeholder and focus",
-	      a && strstr(a, "rankdir=TB") && strstr(a, "subgraph cluster_0") &&
+	      a && strstr(a, "rankdir=TB") && strstr(a, "subgraph cluster_61") &&
+	      strstr(a, "computation.61 (while-body)") &&
 	      strstr(a, "20 more users") && strstr(a, "#d62728") &&
 	      strstr(a, "f32[3,3,3,1,32]{4,3,2,1,0}"));
 	free(a);
@@ -635,7 +636,9 @@ static void test_dot(hs_graph *unet, hs_graph *rnn, hs_graph *tile)
 	roundtrip("path", r, &o, 0);
 	snprintf(p1, sizeof p1, "%s/path.dot", scratch);
 	a = slurp(p1, NULL);
-	CHECK("single-computation graph has no cluster", a && !strstr(a, "cluster"));
+	CHECK("a path collapses nothing and clusters by computation",
+	      r && r->n_boxes == 0 && a && strstr(a, "computation.3 (fusion)") &&
+	      strstr(a, "computation.0 (reducer)") && strstr(a, "entry (entry)"));
 	free(a);
 	region_free(r);
 
@@ -658,6 +661,43 @@ static void test_dot(hs_graph *unet, hs_graph *rnn, hs_graph *tile)
 	dot_opts_init(&o);
 	roundtrip("computation", r, &o, 0);
 	region_free(r);
+
+	/* Called computations collapse into boxes; large fan-in into one
+	 * placeholder.  Around unet3d's get-tuple-element 2772: the while 2546
+	 * calls its body (computation.61, 2127 nodes) and condition
+	 * (computation.62), whose roots the region reaches; the entry's root,
+	 * the tuple 2773, has 224 operands, one of them 2772. */
+	region_spec_init(&s);
+	s.center = 2772;
+	s.radius = 2;
+	r = region_select(unet, &s, &err);
+	CHECK("called computations are boxes", r && r->n_boxes == 2 && r->boxes[0].comp == 61 &&
+	      r->boxes[1].comp == 62 && r->collapsed == 2 && r->n_links == 2 &&
+	      region_index_of(r, 2546) >= 0 && r->links[0][0] == 2546 &&
+	      REGION_IS_BOX(r->links[0][1]));
+	CHECK("fan-in is one placeholder", r && r->n_fanin == 1 && r->fanin[0].owner == 2773 &&
+	      r->fanin[0].hidden == 223);
+	roundtrip("boxes", r, &o, 0);
+	snprintf(p1, sizeof p1, "%s/boxes.dot", scratch);
+	a = slurp(p1, NULL);
+	CHECK("boxes carry name, role and size", a && strstr(a, "computation.61\\nwhile-body, 2127 nodes") &&
+	      strstr(a, "223 more operands"));
+	free(a);
+	region_free(r);
+	s.expand = "all";
+	r = region_select(unet, &s, &err);
+	CHECK("--expand all collapses nothing", r && r->n_boxes == 0 && r->n_links == 0 &&
+	      region_index_of(r, 2313) >= 0);
+	region_free(r);
+	s.expand = "computation.62";
+	r = region_select(unet, &s, &err);
+	CHECK("--expand NAME draws that one", r && r->n_boxes == 1 && r->boxes[0].comp == 61);
+	region_free(r);
+	s.expand = "computation.99,nope";
+	hs_error_clear(&err);
+	r = region_select(unet, &s, &err);
+	CHECK("--expand of an unknown name fails", !r && err.status == HS_EUSAGE &&
+	      strstr(err.msg, "no computation named 'computation.99'"));
 
 	/* Formats and paths. */
 	CHECK("format from extension", !strcmp(dot_format_for_path("a/b.svg"), "svg") &&
@@ -805,7 +845,7 @@ static void test_layout(hs_graph *unet, hs_graph *tile)
 	CHECK("edges are B-splines going down", splines);
 	CHECK("boxes do not overlap", !boxes_overlap(L));
 	CHECK("one cluster per computation touched", L->n_clusters == 1 &&
-	      L->clusters[0].comp == 0 && !strcmp(L->clusters[0].label, "computation 0"));
+	      L->clusters[0].comp == 61 && !strcmp(L->clusters[0].label, "computation.61 (while-body)"));
 
 	/* Canvas. */
 	int W, H;
@@ -815,7 +855,7 @@ static void test_layout(hs_graph *unet, hs_graph *tile)
 	char *text = canvas_text(cv);
 	CHECK("drawing shows every label", text && strstr(text, "1026 broadcast") &&
 	      strstr(text, "1027 multiply") && strstr(text, "20 more users") &&
-	      strstr(text, "f32[3,3,3,1,32]{4,3,2,1,0}") && strstr(text, "computation 0"));
+	      strstr(text, "f32[3,3,3,1,32]{4,3,2,1,0}") && strstr(text, "computation.61"));
 	int arrows = 0;
 	for (int i = 0; i < W * H; i++)
 		arrows += cv->cells[i].ch == L'▼';
