@@ -37,13 +37,14 @@ grep -q "diff.png: drawn left to right, .* px: top to bottom it is [0-9]* x [0-9
 	ok "compare png: stderr says it was turned and offers SVG" ||
 	bad "compare png: stderr says it was turned" "$(head -c 300 "$T/err")"
 
-# 2. A wide region (a 224-way fan-out, radius 4): over the limit top to
-#    bottom, within it left to right; its SVG keeps the full size.
-"$HLOSCOPE" dot "$UNET" --around 2500 --radius 4 -o "$T/wide.png" 2>"$T/err"
+# 2. A wide region (a 224-way fan-out, radius 4, large fan-in not collapsed):
+#    over the limit top to bottom, within it left to right; its SVG keeps the
+#    full size.
+"$HLOSCOPE" dot "$UNET" --around 2500 --radius 4 --max-operands 0 -o "$T/wide.png" 2>"$T/err"
 png_check "radius-4 png within the limit" "$T/wide.png"
 grep -q "wide.png: drawn left to right, .*over the 16000 px limit (an .svg keeps it top to bottom)" "$T/err" &&
 	ok "radius-4 png: stderr says why" || bad "radius-4 png: stderr says why" "$(head -c 300 "$T/err")"
-"$HLOSCOPE" dot "$UNET" --around 2500 --radius 4 -o "$T/wide.svg" 2>"$T/err"
+"$HLOSCOPE" dot "$UNET" --around 2500 --radius 4 --max-operands 0 -o "$T/wide.svg" 2>"$T/err"
 w=$(sed -n 's/^<svg width="\([0-9]*\)pt".*/\1/p' "$T/wide.svg" | head -1)
 if [ -n "$w" ] && [ "$w" -gt 12000 ] && [ ! -s "$T/err" ]; then ok "radius-4 svg keeps the full size (${w}pt)"; else
 	bad "radius-4 svg keeps the full size" "width '$w'; $(head -c 200 "$T/err")"; fi
@@ -76,14 +77,9 @@ grep -q 'kernel {3,4} → {4,3}' "$T/cmp.svg" && grep -q 'blue border' "$T/cmp.s
 tui_run "explorer exports end cleanly" "$T" "$UNET" <<'EOF'
 t
 :
-type goto 2500
-Enter
-v
-:
-type export wide2.png
+type export png configurable -o wide2.png
 Enter
 has the status line says the export was turned => drawn left to right
-q
 q
 c
 :
