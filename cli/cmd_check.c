@@ -2,12 +2,14 @@
  * .npz, .pb and .hlo below it; a file of several modules: every module).  Prints "OK FILE" or "FILE: problem" per file; exit 0 when
  * all are sound, 2 otherwise. */
 #include <dirent.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
 #include "base/cmp.h"
+#include "base/plural.h"
 #include "cli/commands.h"
 #include "loader/graph.h"
 
@@ -23,12 +25,13 @@ static int check_path(const char *path, int depth, int *files)
 	struct stat st;
 	int module = 0; /* FILE#N: one module of a file */
 	if (stat(path, &st) != 0) {
+		int e = errno;
 		const char *hash = strrchr(path, '#');
 		char *file = hash ? strndup(path, (size_t)(hash - path)) : NULL;
 		module = file && stat(file, &st) == 0 && S_ISREG(st.st_mode);
 		free(file);
 		if (!module) {
-			printf("%s: cannot open: no such file or folder\n", path);
+			fprintf(stderr, "hloscope check: %s: %s\n", path, strerror(e));
 			return 1;
 		}
 	}
@@ -100,9 +103,9 @@ int cmd_check(int argc, char **argv)
 	for (int i = 1; i < argc; i++)
 		bad += check_path(argv[i], 0, &files);
 	if (files == 0 && bad == 0) {
-		fprintf(stderr, "hloscope check: no .npz files found\n");
+		fprintf(stderr, "hloscope check: no .npz, .pb or .hlo files found\n");
 		return 2;
 	}
-	fprintf(stderr, "%d file%s checked, %d with problems\n", files, files == 1 ? "" : "s", bad);
+	fprintf(stderr, "%d file%s checked, %d with problems\n", files, hs_s(files), bad);
 	return bad ? 2 : 0;
 }

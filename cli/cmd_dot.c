@@ -13,11 +13,13 @@
 
 #include "base/clock.h"
 #include "base/parse.h"
+#include "base/plural.h"
 #include "cli/commands.h"
 #include "loader/graph.h"
 #include "loader/hlo.h"
 #include "model/compare.h"
 #include "model/cost.h"
+#include "query/query.h"
 #include "render/render.h"
 
 static const char help_text[] =
@@ -26,20 +28,30 @@ static const char help_text[] =
 	"Draws part of an HLO graph with Graphviz: edges go from operand to user,\n"
 	"nodes are colored by opcode category as XLA's graph dumper does.\n"
 	"\n"
-	"REGION (exactly one):\n"
+	"REGION (exactly one; a node is its id or its name, dot.42):\n"
 	"  --around ID          nodes near node ID\n"
 	"    --radius K         steps to follow (default 1)\n"
 	"    --direction D      operands, users or both (default both)\n"
 	"    --max-users N      collapse the users of nodes with more than N users\n"
 	"                       into one \"N more users\" box (default 16, 0 = never)\n"
+	"    --max-operands N   likewise \"N more operands\" (default 16, 0 = never)\n"
 	"  --path A B           every path between nodes A and B\n"
 	"    --max-nodes N      keep at most N nodes, shortest paths first\n"
 	"  --computation C      computation C (a node_splits segment)\n"
 	"  --configurable       configurable nodes of a layout graph and their neighbours\n"
 	"  --nodes IDS          these nodes (\"1,5,9-12\") and the edges among them\n"
 	"\n"
+	"A called computation (fusion body, while body or condition, reducer, ...)\n"
+	"that the region reaches is drawn as one box with its name, role and size;\n"
+	"nodes are grouped in one cluster per HLO computation.\n"
+	"  --expand NAMES       draw these computations (comma-separated) in full\n"
+	"  --expand all         collapse nothing\n"
+	"\n"
 	"Output:\n"
-	"  -o OUT               .dot, .svg or .png file (\"-\" for stdout, with -T)\n"
+	"  -o OUT               .dot, .svg or .png file (\"-\" for stdout, with -T); a PNG\n"
+	"                       keeps every side within 16,000 px: one over it (or a strip\n"
+	"                       4 times longer than wide) is drawn left to right, then\n"
+	"                       scaled down, as stderr says; SVG keeps the full size\n"
 	"  -T FMT               dot, svg or png (overrides OUT's extension)\n"
 	"  --text               print the terminal drawing to stdout\n"
 	"  --cells              DOT output sized in terminal cells, as --text lays it out\n"
@@ -48,14 +60,16 @@ static const char help_text[] =
 	"  --heat-scale S       linear, log or auto (default)\n"
 	"  --highlight IDS      draw these nodes with a thick blue border\n"
 	"  --compare A B        highlight the nodes whose values differ between configs\n"
-	"                       A and B (index, best, worst or default; model/compare.h)\n"
+	"                       A and B (index, best, worst or default; model/compare.h),\n"
+	"                       each with its layouts A -> B, and a legend\n"
 	"  --limit N            refuse regions over N nodes (default 500)\n"
 	"  --force              lay out any size\n"
 	"  --time               print where the time went to stderr\n";
 
 typedef struct dot_args {
 	const char *file, *out, *fmt, *heat, *heat_scale;
-	const char *around, *radius, *direction, *max_users, *path_a, *path_b, *max_nodes,
+	const char *around, *radius, *direction, *max_users, *max_operands, *expand, *path_a,
+		*path_b, *max_nodes,
 		*computation, *nodes, *highlight, *limit, *compare_a, *compare_b;
 	int configurable, force, text, cells, timing, n_kinds;
 } dot_args;
@@ -87,14 +101,18 @@ static int parse_ids(const char *opt, const char *s, int64_t **ids, size_t *n)
 	*ids = malloc(cap * sizeof **ids);
 	if (!*ids)
 		return cli_oom("reading %s", opt);
-	for (;;) {
+	for (int item = 1;; item++) {
 		size_t len = strcspn(p, ",");
 		int64_t a, b;
 
 		if (parse_id_range(p, len, &a, &b) < 0) {
 			free(*ids);
 			*ids = NULL;
-			return cli_usage_error("dot", "%s needs node ids like 1,5,9-12, not '%s'", opt, s);
+			if (!len)
+				return cli_usage_error("dot", "%s needs node ids like 1,5,9-12, not '%s': item %d is "
+						       "empty", opt, s, item);
+			return cli_usage_error("dot", "%s needs node ids like 1,5,9-12, not '%s': item %d, '%.*s'",
+					       opt, s, item, (int)len, p);
 		}
 		for (int64_t v = a; v <= b; v++) {
 			if (*n == cap) {
@@ -139,6 +157,10 @@ static int parse_args(int argc, char **argv, dot_args *a)
 			slot = &a->direction;
 		} else if (!strcmp(o, "--max-users")) {
 			slot = &a->max_users;
+		} else if (!strcmp(o, "--max-operands")) {
+			slot = &a->max_operands;
+		} else if (!strcmp(o, "--expand")) {
+			slot = &a->expand;
 		} else if (!strcmp(o, "--max-nodes")) {
 			slot = &a->max_nodes;
 		} else if (!strcmp(o, "--computation")) {
@@ -210,8 +232,9 @@ static int parse_args(int argc, char **argv, dot_args *a)
 	if (a->n_kinds > 1)
 		return cli_usage_error("dot", "give one region only (--around, --path, "
 				       "--computation, --configurable or --nodes)");
-	if ((a->radius || a->direction || a->max_users) && !a->around)
-		return cli_usage_error("dot", "--radius, --direction and --max-users go with --around");
+	if ((a->radius || a->direction || a->max_users || a->max_operands) && !a->around)
+		return cli_usage_error("dot", "--radius, --direction, --max-users and --max-operands "
+				       "go with --around");
 	if (a->max_nodes && !a->path_a)
 		return cli_usage_error("dot", "--max-nodes goes with --path");
 	if (!a->out && !a->text)
@@ -228,11 +251,30 @@ static int count_opt(const char *opt, const char *s, int64_t *out)
 	return 0;
 }
 
+/* A node id, or -2 for a name resolved once the graph is open
+ * (resolve_node). */
 static int node_opt(const char *opt, const char *s, int64_t *out)
 {
-	if (hs_parse_i64(s, out))
-		return cli_usage_error("dot", "%s needs a node id, not '%s'", opt, s);
+	if (hs_parse_i64(s, out)) {
+		if (!*s || *s == '-' || (*s >= '0' && *s <= '9'))
+			return cli_usage_error("dot", "%s needs a node id or name, not '%s'", opt, s);
+		*out = -2;
+	}
 	return 0; /* range is checked by region_select against the graph */
+}
+
+/* Node `*id` named `text` when node_opt left -2.  0, or the exit status. */
+static int resolve_node(const hs_graph *g, const char *opt, const char *text, int64_t *id)
+{
+	char buf[160];
+
+	if (*id != -2)
+		return 0;
+	*id = graph_find_node(g, text[0] == '%' ? text + 1 : text);
+	if (*id >= 0)
+		return 0;
+	return cli_usage_error("dot", "%s: %s has no node named '%s' (names look like %s)", opt,
+			       g->name, text, g->n_nodes ? graph_node_name(g, 0, buf, sizeof buf) : "dot.42");
 }
 
 static int build_spec(const dot_args *a, region_spec *s, int64_t **ids)
@@ -240,6 +282,7 @@ static int build_spec(const dot_args *a, region_spec *s, int64_t **ids)
 	region_spec_init(s);
 	*ids = NULL;
 	s->force = a->force;
+	s->expand = a->expand;
 	if (a->limit) {
 		if (count_opt("--limit", a->limit, &s->limit))
 			return 1;
@@ -267,6 +310,9 @@ static int build_spec(const dot_args *a, region_spec *s, int64_t **ids)
 		}
 		if (a->max_users && count_opt("--max-users", a->max_users, &s->user_threshold))
 			return 1;
+		if (a->max_operands &&
+		    count_opt("--max-operands", a->max_operands, &s->operand_threshold))
+			return 1;
 	} else if (a->path_a) {
 		s->kind = REGION_PATH;
 		if (node_opt("--path", a->path_a, &s->from) || node_opt("--path", a->path_b, &s->to))
@@ -292,6 +338,28 @@ static int build_spec(const dot_args *a, region_spec *s, int64_t **ids)
 		s->ids = *ids;
 	}
 	return 0;
+}
+
+/* An unknown --heat name: the closest feature name, and the command that
+ * lists them all.  Returns the exit status (1). */
+static int heat_unknown(const hs_graph *g, const char *what)
+{
+	const char **names = malloc(((size_t)g->feat_width + 1) * sizeof *names);
+	const char *sug = NULL;
+
+	if (names) {
+		for (int i = 0; i < g->feat_width; i++)
+			names[i] = hlo_node_feature_name(i, g->feat_width);
+		names[g->feat_width] = "cost";
+		sug = query_suggest(what, names, (size_t)g->feat_width + 1);
+	}
+	char mean[160] = "";
+	if (sug)
+		snprintf(mean, sizeof mean, " (did you mean '%s'?)", sug);
+	free(names);
+	return cli_usage_error("dot", "--heat: no node feature named '%s'%s: give a feature "
+			       "name, an index 0..%d or cost (`hloscope query %s fields` lists the "
+			       "names)", what, mean, g->feat_width - 1, g->path);
 }
 
 /* Per-node heat values; NULL with a message on failure. */
@@ -331,9 +399,7 @@ static double *heat_values(const hs_graph *g, const char *what, char *name, size
 		idx = hlo_node_feature_index_w(what, g->feat_width);
 		if (idx < 0) {
 			free(v);
-			*status = cli_usage_error("dot", "--heat: no node feature named '%s' "
-						  "(try `hloscope info` for names, a feature "
-						  "index, or cost)", what);
+			*status = heat_unknown(g, what);
 			return NULL;
 		}
 	}
@@ -341,6 +407,44 @@ static double *heat_values(const hs_graph *g, const char *what, char *name, size
 		v[i] = graph_feat(g, i)[idx];
 	snprintf(name, cap, "%s", hlo_node_feature_name((int)idx, g->feat_width));
 	return v;
+}
+
+/* --compare A B: the changed nodes join the highlight (*hl, *n), each with
+ * its values A -> B as a note, and the legend says what the border means.
+ * 0, or the exit status after a message. */
+static int compare_picture(hs_graph *g, const dot_args *a, int64_t **hl, size_t *n, char ***notes,
+			   char *legend, size_t cap)
+{
+	hs_error err = {0};
+	compare_opts o;
+	int64_t *ch = NULL, m;
+
+	compare_opts_init(&o);
+	o.predict = 0;
+	compare_result *r = compare_run(g, NULL, a->compare_a, a->compare_b, &o, &err);
+	if (!r)
+		return cli_report(&err);
+	m = compare_changed_nodes(r, &ch);
+	int64_t *grown = m > 0 ? realloc(*hl, (*n + (size_t)m) * sizeof *grown) : *hl;
+	*notes = compare_node_notes(r);
+	if (m < 0 || (m > 0 && !grown) || !*notes) {
+		free(ch);
+		compare_free(r);
+		fprintf(stderr, "hloscope dot: out of memory\n");
+		return 2;
+	}
+	if (m > 0) {
+		memcpy(grown + *n, ch, (size_t)m * sizeof *ch);
+		*hl = grown;
+		*n += (size_t)m;
+		compare_legend_text(r, legend, cap);
+	} else {
+		fprintf(stderr, "hloscope dot: configs %s and %s have the same values: nothing to highlight\n",
+			a->compare_a, a->compare_b);
+	}
+	free(ch);
+	compare_free(r);
+	return 0;
 }
 
 typedef struct timing {
@@ -361,9 +465,16 @@ static int print_text(const region *r, const dot_opts *o, timing *tm)
 	tm->layout = L->seconds_total;
 	tm->graphviz = L->seconds_graphviz;
 	double t0 = hs_now_seconds();
-	printf("%s: %" PRId64 " nodes, %" PRId64 " edges", r->title, r->n_nodes, r->n_edges);
+	printf("%s: %" PRId64 " node%s, %" PRId64 " edge%s", r->title, r->n_nodes, hs_s(r->n_nodes),
+	       r->n_edges, hs_s(r->n_edges));
 	if (r->n_more)
-		printf(", %" PRId64 " collapsed user group%s", r->n_more, r->n_more == 1 ? "" : "s");
+		printf(", %" PRId64 " collapsed user group%s", r->n_more, hs_s(r->n_more));
+	if (r->n_fanin)
+		printf(", %" PRId64 " collapsed operand group%s", r->n_fanin, hs_s(r->n_fanin));
+	if (r->n_boxes)
+		printf(", %" PRId64 " collapsed computation%s (%" PRId64 " node%s, %" PRId64 " edge%s)",
+		       r->n_boxes, hs_s(r->n_boxes), r->collapsed, hs_s(r->collapsed), r->n_links,
+		       hs_s(r->n_links));
 	printf("\n");
 	if (L->heat && L->scale.any) {
 		printf("heat %s%s: ", o->heat_name, L->scale.log ? " (log scale)" : "");
@@ -390,7 +501,7 @@ static int print_text(const region *r, const dot_opts *o, timing *tm)
 			canvas_free(cv);
 			route_free(R);
 			layout_free(L);
-			fprintf(stderr, "hloscope: cannot write the drawing to stdout\n");
+			fprintf(stderr, "hloscope dot: cannot write the drawing to stdout\n");
 			return 2;
 		}
 	}
@@ -430,6 +541,8 @@ int cmd_dot(int argc, char **argv)
 	const char *fmt = NULL;
 	int rc;
 	timing tm = {0};
+	dot_fit fit;
+	char **notes = NULL, legend[1024] = "";
 
 	for (int i = 1; i < argc; i++)
 		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
@@ -482,23 +595,22 @@ int cmd_dot(int argc, char **argv)
 		goto out;
 	}
 	tm.open = hs_now_seconds();
+	if ((rc = resolve_node(g, "--around", a.around ? a.around : "", &spec.center)) != 0 ||
+	    (rc = resolve_node(g, "--path", a.path_a ? a.path_a : "", &spec.from)) != 0 ||
+	    (rc = resolve_node(g, "--path", a.path_b ? a.path_b : "", &spec.to)) != 0)
+		goto out;
 	for (size_t i = 0; i < n_hl; i++)
 		if (hl[i] >= g->n_nodes) {
 			rc = cli_usage_error("dot", "--highlight: node %" PRId64 " is out of range: "
-					     "%s has %" PRId64 " nodes (0..%" PRId64 ")", hl[i],
-					     g->name, g->n_nodes, g->n_nodes - 1);
+					     "%s has %" PRId64 " node%s (0..%" PRId64 ")", hl[i],
+					     g->name, g->n_nodes, hs_s(g->n_nodes), g->n_nodes - 1);
+
 			goto out;
 		}
-	if (a.compare_a) {
-		size_t before = n_hl;
-		if (compare_highlight(g, a.compare_a, a.compare_b, &hl, &n_hl, &err)) {
-			rc = cli_report(&err);
-			goto out;
-		}
-		if (n_hl == before)
-			fprintf(stderr, "hloscope dot: configs %s and %s have the same values: nothing to highlight\n",
-				a.compare_a, a.compare_b);
-	}
+	if (a.compare_a && (rc = compare_picture(g, &a, &hl, &n_hl, &notes, legend, sizeof legend)))
+		goto out;
+	opts.notes = (const char *const *)notes;
+	opts.highlight_legend = legend[0] ? legend : NULL;
 	opts.highlight = hl;
 	opts.n_highlight = n_hl;
 	if (a.heat) {
@@ -518,18 +630,21 @@ int cmd_dot(int argc, char **argv)
 		opts.terminal = a.cells;
 		if (!strcmp(a.out, "-")) {
 			Agraph_t *G = dot_build(r, &opts, &err);
-			rc = G ? dot_write_stream(G, stdout, fmt, &err) : -1;
+			rc = G ? dot_write_stream(G, stdout, fmt, &fit, &err) : -1;
 			if (G)
 				agclose(G);
 			if (rc == 0 && fflush(stdout) != 0)
 				rc = hs_fail(&err, HS_EUSAGE, "cannot write to stdout");
 		} else {
-			rc = dot_export(r, &opts, a.out, fmt, &err);
+			rc = dot_export(r, &opts, a.out, fmt, &fit, &err);
 		}
 		if (rc) {
 			rc = cli_report(&err);
 			goto out;
 		}
+		char fitted[600];
+		if (dot_fit_text(&fit, a.out, fitted, sizeof fitted) > 0)
+			fprintf(stderr, "hloscope dot: %s\n", fitted);
 		opts.terminal = 0;
 		tm.export = hs_now_seconds() - tm.region;
 	}
@@ -538,6 +653,8 @@ int cmd_dot(int argc, char **argv)
 		print_timing(&tm, hs_now_seconds());
 out:
 	region_free(r);
+	if (g)
+		compare_notes_free(notes, g->n_nodes);
 	graph_free(g);
 	free(ids);
 	free(hl);

@@ -105,7 +105,7 @@ int cmd_dump(int argc, char **argv)
 
 		base_name(names[k], base, sizeof base);
 		if (!npz_has(a, base)) {
-			fprintf(stderr, "hloscope: %s: no array named '%s'; it has:", file, base);
+			fprintf(stderr, "hloscope dump: %s: no array named '%s'; it has:", file, base);
 			for (size_t i = 0; i < a->n_arrays; i++)
 				fprintf(stderr, " %s", a->names[i]);
 			fputc('\n', stderr);
@@ -125,7 +125,7 @@ int cmd_dump(int argc, char **argv)
 	npz_close(a);
 	free(names);
 	if (fflush(stdout) != 0 || ferror(stdout)) {
-		fprintf(stderr, "hloscope: write error on standard output\n");
+		fprintf(stderr, "hloscope dump: write error on standard output\n");
 		return 2;
 	}
 	return rc;

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "base/jsonw.h"
+#include "base/plural.h"
 #include "cli/commands.h"
 #include "cli/modelcli.h"
 #include "loader/graph.h"
@@ -56,10 +57,11 @@ static const struct {
 	{"overhead", COST_T_OVERHEAD}, {"mxu-operands", COST_T_MXU_OPERANDS},
 };
 
-/* "all", "none" or names joined by commas. */
+/* "all", "none" or names joined by commas (one comma between names). */
 static int parse_terms(const char *s, unsigned *out)
 {
 	char buf[256], *tok, *save = NULL;
+	size_t n = strlen(s);
 
 	if (!strcmp(s, "all")) {
 		*out = COST_T_ALL;
@@ -68,6 +70,11 @@ static int parse_terms(const char *s, unsigned *out)
 	*out = 0;
 	if (!strcmp(s, "none"))
 		return 0;
+	if (!n || s[0] == ',' || s[n - 1] == ',' || strstr(s, ",,"))
+		return cli_usage_error("eval", "--analytic-terms needs names joined by single commas "
+				       "(e.g. mxu,copy), not '%s': an empty item", s);
+	if (n >= sizeof buf)
+		return cli_usage_error("eval", "--analytic-terms: '%.40s...' is too long", s);
 	snprintf(buf, sizeof buf, "%s", s);
 	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
 		size_t i;
@@ -275,7 +282,7 @@ static void print_text(const eval_result *res, const hs_model *m, unsigned terms
 		print_num(res->tau_n ? res->tau_sum / res->tau_n : NAN, 0);
 		printf(" (ties broken at random");
 		print_num(res->tau_n ? res->tau_tb_sum / res->tau_n : NAN, 0);
-		printf(") over %d layout graph%s", res->tau_n, res->tau_n == 1 ? "" : "s");
+		printf(") over %d layout graph%s", res->tau_n, hs_s(res->tau_n));
 		if (res->tau_n < res->layout_n)
 			printf(" (%d with tau undefined: constant scores or runtimes)",
 			       res->layout_n - res->tau_n);
@@ -284,7 +291,7 @@ static void print_text(const eval_result *res, const hs_model *m, unsigned terms
 	if (res->tile_n) {
 		printf("mean top5_error");
 		print_num(res->top5_n ? res->top5_sum / res->top5_n : NAN, 0);
-		printf(" over %d tile graph%s\n", res->top5_n, res->top5_n == 1 ? "" : "s");
+		printf(" over %d tile graph%s\n", res->top5_n, hs_s(res->top5_n));
 	}
 }
 

@@ -9,6 +9,7 @@
 
 #include "base/jsonw.h"
 #include "base/parse.h"
+#include "base/plural.h"
 #include "cli/commands.h"
 #include "cli/modelcli.h"
 #include "loader/graph.h"
@@ -217,7 +218,8 @@ static void print_next(const fit_args *a, const fit_out *o)
 	long long shown = 0;
 	char t[48], m[48];
 
-	printf("\nnext to try: the %lld best-ranked configs that were %s%s\n", a->top,
+	printf("\nnext to try: the %lld best-ranked config%s that %s %s%s\n", a->top, hs_s(a->top),
+	       hs_plural(a->top, "was", "were"),
 	       o->measured ? "not measured" : "not trained on",
 	       o->cal.ok ? " (predicted time calibrated on the configs trained on)" : " (scores: lower is faster)");
 	printf("%6s %8s %16s %16s\n", "rank", "config", o->cal.ok ? "predicted" : "score", "measured");
@@ -244,9 +246,10 @@ static void print_text(const fit_args *a, const fit_out *o)
 	const char *why = o->r.n_checked < 2 ? "no measured runtimes to check against"
 					     : "the held-out runtimes or scores are all equal";
 
-	printf("%s: %s, %lld configs\n", a->file, graph_kind_name(g->kind), (long long)g->n_configs);
-	printf("fit on %lld %sconfigs (seed %lld), ranked the other %lld\n", (long long)r->n_train,
-	       a->measured ? "measured " : "", a->seed, (long long)r->n_heldout);
+	printf("%s: %s, %lld config%s\n", a->file, graph_kind_name(g->kind), (long long)g->n_configs,
+	       hs_s(g->n_configs));
+	printf("fit on %lld %sconfig%s (seed %lld), ranked the other %lld\n", (long long)r->n_train,
+	       a->measured ? "measured " : "", hs_s(r->n_train), a->seed, (long long)r->n_heldout);
 	if (r->capped)
 		printf("note: %lld configs asked for; this graph trains on at most %lld (the training-set cap)\n",
 		       (long long)r->n_wanted, (long long)r->cap);
@@ -261,7 +264,9 @@ static void print_text(const fit_args *a, const fit_out *o)
 		printf(" (3-fold CV tau %.4f)", r->cv_tau);
 	printf("\n");
 	if (r->n_checked >= 2 && r->n_checked < r->n_heldout)
-		printf("checked on the %lld held-out configs with a measured runtime\n", (long long)r->n_checked);
+		printf("checked on the %lld held-out config%s with a measured runtime\n", (long long)r->n_checked,
+		       hs_s(r->n_checked));
+
 	print_metric("Kendall tau", r->heldout_tau, why);
 	print_metric("Kendall tau, ties broken at random", r->heldout_tau_tiebroken, why);
 	print_metric("ordered-pair accuracy", r->heldout_opa, why);

@@ -1,35 +1,49 @@
 /* hloscope info PATH [--json]: a graph's summary, or one row per graph of a
  * dataset folder. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "base/cmp.h"
 #include "base/jsonw.h"
+#include "base/plural.h"
 #include "cli/commands.h"
 #include "loader/dataset.h"
 #include "loader/graph.h"
 #include "loader/hlo.h"
 
+/* min, median, max: of config_runtime as stored (ns); norm_*: of runtime /
+ * normalizer (tile files; equal to the stored values for layout). */
 struct rt_summary {
 	double min, median, max;
+	double norm_min, norm_median, norm_max;
 	int64_t best;
 };
 
-/* numpy's median: the mean of the two middle values for an even count. */
+/* numpy's median: the mean of the two middle values for an even count.
+ * Sorts v. */
+static void min_median_max(double *v, size_t n, double *min, double *median, double *max)
+{
+	qsort(v, n, sizeof *v, hs_cmp_double);
+	*min = v[0];
+	*max = v[n - 1];
+	*median = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
 static int runtime_summary(const hs_graph *g, struct rt_summary *s)
 {
 	if (!g->labeled || g->n_configs == 0)
 		return -1;
-	double *v = malloc((size_t)g->n_configs * sizeof *v);
+	size_t n = (size_t)g->n_configs;
+	double *v = malloc(n * sizeof *v);
 	if (!v)
 		return -1;
-	memcpy(v, g->runtime, (size_t)g->n_configs * sizeof *v);
-	qsort(v, (size_t)g->n_configs, sizeof *v, hs_cmp_double);
-	size_t n = (size_t)g->n_configs;
-	s->min = v[0];
-	s->max = v[n - 1];
-	s->median = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+	for (size_t i = 0; i < n; i++)
+		v[i] = (double)g->runtime_raw[i];
+	min_median_max(v, n, &s->min, &s->median, &s->max);
+	memcpy(v, g->runtime, n * sizeof *v);
+	min_median_max(v, n, &s->norm_min, &s->norm_median, &s->norm_max);
 	s->best = graph_best_config(g);
 	free(v);
 	return 0;
@@ -40,6 +54,15 @@ static void opcode_counts(const hs_graph *g, int64_t counts[256])
 	memset(counts, 0, 256 * sizeof *counts);
 	for (int64_t i = 0; i < g->n_nodes; i++)
 		counts[g->opcode[i]]++;
+}
+
+/* A runtime in ns: an integer, or a half for the median of an even count. */
+static void ns_json(jsonw *w, double v)
+{
+	if (v == floor(v) && fabs(v) < 9e15)
+		jsonw_int(w, (int64_t)v);
+	else
+		jsonw_num(w, v);
 }
 
 static int info_file_json(const hs_graph *g)
@@ -81,9 +104,14 @@ static int info_file_json(const hs_graph *g)
 	jsonw_obj_begin(&w);
 	jsonw_key(&w, "labeled"), jsonw_bool(&w, g->labeled);
 	if (runtime_summary(g, &rs) == 0) {
-		jsonw_key(&w, "min"), jsonw_num(&w, rs.min);
-		jsonw_key(&w, "median"), jsonw_num(&w, rs.median);
-		jsonw_key(&w, "max"), jsonw_num(&w, rs.max);
+		jsonw_key(&w, "min"), ns_json(&w, rs.min);
+		jsonw_key(&w, "median"), ns_json(&w, rs.median);
+		jsonw_key(&w, "max"), ns_json(&w, rs.max);
+		if (g->kind == HS_KIND_TILE) {
+			jsonw_key(&w, "normalized_min"), jsonw_num(&w, rs.norm_min);
+			jsonw_key(&w, "normalized_median"), jsonw_num(&w, rs.norm_median);
+			jsonw_key(&w, "normalized_max"), jsonw_num(&w, rs.norm_max);
+		}
 		jsonw_key(&w, "best_config"), jsonw_int(&w, rs.best);
 	}
 	jsonw_obj_end(&w);
@@ -113,19 +141,25 @@ static int info_file_text(const hs_graph *g)
 	printf("module          %s%s\n", graph_module_name(g), g->module ? "" : " (names derived from the arrays)");
 	printf("nodes           %lld\n", (long long)g->n_nodes);
 	printf("edges           %lld\n", (long long)g->n_edges);
-	printf("computations    %lld (entry %s), %lld fusions\n", (long long)g->n_hcomps,
-	       graph_hcomp_name(g, g->entry, entry, sizeof entry), (long long)graph_n_fusions(g));
+	printf("computations    %lld (entry %s), %lld fusion%s\n", (long long)g->n_hcomps,
+	       graph_hcomp_name(g, g->entry, entry, sizeof entry), (long long)graph_n_fusions(g),
+	       hs_s(graph_n_fusions(g)));
+
 	printf("splits          %lld\n", (long long)g->n_comps);
 	printf("configs         %lld\n", (long long)g->n_configs);
 	if (g->kind == HS_KIND_LAYOUT)
-		printf("configurable    %lld nodes x %d values\n", (long long)g->n_cfg_nodes, g->ncf_width);
+		printf("configurable    %lld node%s x %d value%s\n", (long long)g->n_cfg_nodes,
+		       hs_s(g->n_cfg_nodes), g->ncf_width, hs_s(g->ncf_width));
 	else
 		printf("config features %d\n", g->config_width);
 	printf("node features   %d%s\n", g->feat_width,
 	       g->feat_width == HLO_NODE_FEATURES ? "" : " (not the documented 140: generic names)");
 	if (runtime_summary(g, &rs) == 0) {
-		const char *unit = g->kind == HS_KIND_TILE ? " (normalized)" : " ns";
-		printf("runtime         min %.6g  median %.6g  max %.6g%s\n", rs.min, rs.median, rs.max, unit);
+		printf("runtime         min %.0f  median %.*f  max %.0f ns\n", rs.min,
+		       rs.median == floor(rs.median) ? 0 : 1, rs.median, rs.max);
+		if (g->kind == HS_KIND_TILE)
+			printf("normalized      min %.6g  median %.6g  max %.6g (runtime / normalizer)\n",
+			       rs.norm_min, rs.norm_median, rs.norm_max);
 		printf("best config     %lld\n", (long long)rs.best);
 	} else {
 		printf("runtime         unlabeled (every runtime is 0: a test-split file)\n");
@@ -152,7 +186,7 @@ static void fmt_range(const ds_entry *e, char *buf, size_t cap)
 	else if (!e->labeled)
 		snprintf(buf, cap, "unlabeled");
 	else
-		snprintf(buf, cap, "%.4g..%.4g", e->runtime_min, e->runtime_max);
+		snprintf(buf, cap, "%.0f..%.0f", e->ns_min, e->ns_max);
 }
 
 static int info_folder(const char *dir, int json)
@@ -186,9 +220,13 @@ static int info_folder(const char *dir, int json)
 				jsonw_key(&w, "configs"), jsonw_int(&w, e->configs);
 				jsonw_key(&w, "configurable_nodes"), jsonw_int(&w, e->cfg_nodes);
 				jsonw_key(&w, "labeled"), jsonw_bool(&w, e->labeled);
-				if (e->labeled) {
-					jsonw_key(&w, "runtime_min"), jsonw_num(&w, e->runtime_min);
-					jsonw_key(&w, "runtime_max"), jsonw_num(&w, e->runtime_max);
+				if (e->labeled) { /* ns as stored, as for one file */
+					jsonw_key(&w, "runtime_min"), jsonw_num(&w, e->ns_min);
+					jsonw_key(&w, "runtime_max"), jsonw_num(&w, e->ns_max);
+				}
+				if (e->labeled && e->kind == HS_KIND_TILE) {
+					jsonw_key(&w, "normalized_min"), jsonw_num(&w, e->runtime_min);
+					jsonw_key(&w, "normalized_max"), jsonw_num(&w, e->runtime_max);
 				}
 			}
 			jsonw_obj_end(&w);
@@ -200,7 +238,7 @@ static int info_folder(const char *dir, int json)
 			return cli_report(&err);
 		}
 	} else {
-		printf("%-6s %-4s %-7s %-5s %8s %8s %7s %6s  %-22s %s\n", "kind", "coll", "search",
+		printf("%-6s %-4s %-7s %-5s %8s %8s %7s %6s  %-24s %s\n", "kind", "coll", "search",
 		       "split", "nodes", "edges", "configs", "cfgn", "runtime", "file");
 		for (size_t i = 0; i < ix->n; i++) {
 			const ds_entry *e = &ix->entries[i];
@@ -211,13 +249,13 @@ static int info_folder(const char *dir, int json)
 				continue;
 			}
 			fmt_range(e, range, sizeof range);
-			printf("%-6s %-4s %-7s %-5s %8lld %8lld %7lld %6lld  %-22s %s\n",
+			printf("%-6s %-4s %-7s %-5s %8lld %8lld %7lld %6lld  %-24s %s\n",
 			       graph_kind_name(e->kind), e->collection[0] ? e->collection : "-",
 			       e->search[0] ? e->search : "-", e->split[0] ? e->split : "-",
 			       (long long)e->nodes, (long long)e->edges, (long long)e->configs,
 			       (long long)e->cfg_nodes, range, e->rel);
 		}
-		printf("%zu graphs%s\n", ix->n, bad ? ", some could not be read" : "");
+		printf("%zu graph%s%s\n", ix->n, hs_s((long long)ix->n), bad ? ", some could not be read" : "");
 	}
 	dataset_free(ix);
 	return bad ? 2 : 0;
@@ -250,7 +288,7 @@ int cmd_info(int argc, char **argv)
 	int rc = json ? info_file_json(g) : info_file_text(g);
 	graph_free(g);
 	if (fflush(stdout) != 0) {
-		fprintf(stderr, "hloscope: write error on standard output\n");
+		fprintf(stderr, "hloscope info: write error on standard output\n");
 		return 2;
 	}
 	return rc;

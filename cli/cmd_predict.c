@@ -2,12 +2,14 @@
  * score per config and the predicted ranking; --csv writes the Kaggle
  * submission format (ID,TopConfigs: top 5 for tile, every config for
  * layout); --json one object per file with every score. */
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "base/jsonw.h"
+#include "base/plural.h"
 #include "cli/commands.h"
 #include "cli/modelcli.h"
 #include "loader/graph.h"
@@ -53,7 +55,8 @@ static int print_table(const char *path, const hs_graph *g, const predictor *p, 
 	}
 	dec = units_decimals(shownv, (size_t)m, 3, 9);
 	predictor_record_text(p, rec, sizeof rec);
-	printf("%s: %s, %lld configs\n", path, graph_kind_name(g->kind), (long long)n);
+	printf("%s: %s, %lld config%s\n", path, graph_kind_name(g->kind), (long long)n, hs_s(n));
+
 	printf("predictor: %s (%s)\n", p->label,
 	       p->time_kind == PRED_TIME_NS ? "predicted times"
 	       : p->time_kind == PRED_TIME_CALIBRATED ? "scores calibrated to times on the measured configs"
@@ -145,6 +148,9 @@ int cmd_predict(int argc, char **argv)
 	int csv = 0, json = 0, rc = 0;
 	long long top = -1;
 	jsonw w;
+	FILE *out = NULL;   /* --csv / --json: the document, kept in memory */
+	char *doc = NULL;
+	size_t doc_len = 0;
 
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--model") || !strcmp(argv[i], "-m")) {
@@ -184,10 +190,18 @@ int cmd_predict(int argc, char **argv)
 		rc = cli_usage_error("predict", "--csv and --json exclude each other");
 		goto done;
 	}
+	/* --csv and --json are all or nothing: the whole document is built in
+	 * memory and written only when every file was scored, so that a bad
+	 * file leaves no partial submission behind. */
+	if ((csv || json) && !(out = open_memstream(&doc, &doc_len))) {
+		fprintf(stderr, "hloscope predict: out of memory\n");
+		rc = 2;
+		goto done;
+	}
 	if (csv)
-		printf("ID,TopConfigs\n");
+		fprintf(out, "ID,TopConfigs\n");
 	if (json) {
-		jsonw_init(&w, stdout, 0);
+		jsonw_init(&w, out, 0);
 		jsonw_arr_begin(&w);
 	}
 	for (int i = 0; i < files.n; i++) {
@@ -222,10 +236,10 @@ int cmd_predict(int argc, char **argv)
 			if (guessed)
 				fprintf(stderr, "hloscope predict: note: %s: the path does not name the collection "
 					"(xla/nlp) or search (default/random); ID %s assumes them\n", files.path[i], id);
-			printf("%s,", id);
+			fprintf(out, "%s,", id);
 			for (int64_t j = 0; j < k; j++)
-				printf("%s%lld", j ? ";" : "", (long long)ord[j]);
-			printf("\n");
+				fprintf(out, "%s%lld", j ? ";" : "", (long long)ord[j]);
+			fprintf(out, "\n");
 		} else {
 			if (i > 0)
 				printf("\n");
@@ -244,7 +258,20 @@ int cmd_predict(int argc, char **argv)
 			rc = st > rc ? st : rc;
 		}
 	}
+	if (out) {
+		fclose(out);
+		errno = 0;
+		if (rc == 0 && (fwrite(doc, 1, doc_len, stdout) != doc_len || fflush(stdout) != 0)) {
+			fprintf(stderr, "hloscope predict: writing standard output: %s\n",
+				strerror(errno ? errno : EIO));
+			rc = 2;
+		} else if (rc != 0) {
+			fprintf(stderr, "hloscope predict: nothing written: every file must score for --%s\n",
+				csv ? "csv" : "json");
+		}
+	}
 done:
+	free(doc);
 	model_free(m);
 	mcli_files_free(&files);
 	return rc;

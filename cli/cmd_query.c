@@ -280,8 +280,8 @@ static int run_script(struct batch *b, const char *path)
 		return run_stream(b, stdin, "<stdin>");
 	FILE *f = fopen(path, "r");
 	if (!f) {
-		fprintf(stderr, "hloscope query: cannot open script %s: %s\n", path, strerror(errno));
-		return 1;
+		fprintf(stderr, "hloscope query: %s: %s\n", path, strerror(errno));
+		return 2;
 	}
 	int rc = run_stream(b, f, path);
 	fclose(f);
@@ -376,8 +376,12 @@ int cmd_query(int argc, char **argv)
 		rc = cli_report(&err);
 		goto done;
 	}
-	if (nitems == 0)
+	if (nitems == 0) {
+		if (isatty(STDIN_FILENO))
+			fprintf(stderr, "hloscope query: reading queries from standard input "
+				"(end with Ctrl-D)\n");
 		rc = run_stream(&b, stdin, "<stdin>");
+	}
 	for (int i = 0; i < nitems && !rc && !b.quit; i++)
 		rc = items[i].script ? run_script(&b, items[i].text)
 				     : run_line(&b, items[i].text, NULL, 0);

@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base/plural.h"
 #include "cli/commands.h"
 #include "synth/synth.h"
 
@@ -60,9 +61,10 @@ int cmd_synth(int argc, char **argv)
 	sigprocmask(SIG_SETMASK, &old, NULL);
 	if (rc < 0)
 		return cli_report(&err);
-	printf("wrote %s: %d tile and %d layout files, %lld nodes, %lld configs, %.1f MB "
+	printf("wrote %s: %d tile and %d layout file%s, %lld node%s, %lld config%s, %.1f MB "
 	       "(seed %llu; synthetic, see %s/README)\n",
-	       dir, rep.tile_files, rep.layout_files, (long long)rep.nodes, (long long)rep.configs,
-	       (double)rep.bytes / 1e6, seed, dir);
+	       dir, rep.tile_files, rep.layout_files, hs_s(rep.layout_files), (long long)rep.nodes,
+	       hs_s(rep.nodes), (long long)rep.configs, hs_s(rep.configs), (double)rep.bytes / 1e6, seed, dir);
+
 	return 0;
 }

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "base/parse.h"
+#include "base/plural.h"
 #include "cli/commands.h"
 #include "cli/modelcli.h"
 #include "loader/graph.h"
@@ -69,9 +70,12 @@ static int load_all(const mcli_files *f, const prep_opts *po, plist *layout, pli
 			continue;
 		}
 		p = prep_graph(g, po, err);
-		if (p && p->n_uniq < 2)
+		if (p && p->n_uniq < 2 && g->n_configs == 1)
+			fprintf(stderr, "hloscope train: note: %s: only 1 config\n", f->path[i]);
+		else if (p && p->n_uniq < 2)
 			fprintf(stderr, "hloscope train: note: %s: all %lld configs are identical\n",
 				f->path[i], (long long)g->n_configs);
+
 		graph_free(g);
 		if (!p)
 			return -1;
@@ -115,8 +119,9 @@ static void summary(const char *head, const train_report *r)
 		snprintf(tau, sizeof tau, "n/a (nothing held out)");
 	else
 		snprintf(tau, sizeof tau, "%.4f", r->best_tau);
-	printf("  %s: %lld graphs, %lld configs (%lld distinct); best valid tau %s at epoch %d; "
-	       "%.2f s/epoch\n", head, (long long)r->graphs, (long long)r->configs,
+	printf("  %s: %lld graph%s, %lld config%s (%lld distinct); best valid tau %s at epoch %d; "
+	       "%.2f s/epoch\n", head, (long long)r->graphs, hs_s(r->graphs), (long long)r->configs,
+	       hs_s(r->configs),
 	       (long long)r->distinct_configs, tau, r->best_epoch, r->seconds_per_epoch);
 }
 
@@ -239,7 +244,8 @@ static int load_data(const train_args *a, train_data *d)
 	    load_all(&a->vfiles, &po, &d->lv, &d->tv, &d->skipped, &err) < 0)
 		return cli_report(&err);
 	if (d->lt.n == 0 && d->tt.n == 0) {
-		fprintf(stderr, "hloscope train: no labeled files among the %d given\n", a->files.n);
+		fprintf(stderr, "hloscope train: no labeled file among the %d file%s given\n", a->files.n,
+			hs_s(a->files.n));
 		return 1;
 	}
 	return 0;

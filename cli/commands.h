@@ -38,9 +38,15 @@ void cli_version(FILE *out);
 
 /* Shared helpers for commands (cli/util.c). */
 #include "base/error.h"
-/* Prints "hloscope: MSG" to stderr and returns err->status (2 if unset). */
+/* Prints "hloscope CMD: MSG" to stderr (CMD as set by cli_set_command();
+ * "hloscope: MSG" before that) and returns err->status (2 if unset).  A
+ * missing path reads "hloscope CMD: PATH: No such file or directory" in
+ * every command. */
 int cli_report(const hs_error *err);
-/* Prints "hloscope: out of memory WHAT" and returns 3 (HS_ENOMEM). */
+/* The subcommand cli_report() and cli_oom() name (main.c sets it before
+ * dispatching; borrowed). */
+void cli_set_command(const char *name);
+/* Prints "hloscope CMD: out of memory WHAT" and returns 3 (HS_ENOMEM). */
 int cli_oom(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Prints "hloscope CMD: MSG" and the command's usage line; returns 1. */
 int cli_usage_error(const char *cmd, const char *fmt, ...)

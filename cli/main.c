@@ -1,11 +1,13 @@
 /* main.c - hloscope's entry point: dispatches to the subcommands in
  * commands.h.  `hloscope PATH` opens the explorer. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
 #include "cli/commands.h"
+#include "query/query.h"
 
 struct command {
 	const char *name;
@@ -67,6 +69,28 @@ static int module_path_exists(const char *arg)
 	return ok;
 }
 
+/* argv[1] is neither a command nor an existing path: a path that is
+ * missing (it has a '/' or a '.') is bad data, as in every command; a word
+ * is a mistyped command.  `e` is stat's errno. */
+static int not_a_command(const char *arg, int e)
+{
+	if (arg[0] != '-' && strpbrk(arg, "/.")) {
+		fprintf(stderr, "hloscope: %s: %s\n", arg, strerror(e));
+		return 2;
+	}
+	const char *names[NCOMMANDS + 1];
+	for (size_t i = 0; i < NCOMMANDS; i++)
+		names[i] = commands[i].name;
+	names[NCOMMANDS] = "explore";
+	const char *sug = query_suggest(arg, names, NCOMMANDS + 1);
+	fprintf(stderr, "hloscope: '%s' is neither a command nor a file or folder", arg);
+	if (sug)
+		fprintf(stderr, " (did you mean '%s'?)", sug);
+	fputc('\n', stderr);
+	usage(stderr);
+	return 1;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 2) {
@@ -83,17 +107,24 @@ int main(int argc, char **argv)
 	}
 	for (size_t i = 0; i < NCOMMANDS; i++)
 		if (strcmp(commands[i].name, argv[1]) == 0) {
+			cli_set_command(commands[i].name);
 			if (command_help(&commands[i], argc, argv) == 0)
 				return 0;
 			return commands[i].fn(argc - 1, argv + 1);
 		}
-	if (!strcmp(argv[1], "explore"))
+	if (!strcmp(argv[1], "explore")) {
+		cli_set_command("explore");
 		return cmd_explore(argc - 1, argv + 1);
+	}
 
 	struct stat st;
-	if (argv[1][0] != '-' && (stat(argv[1], &st) == 0 || module_path_exists(argv[1])))
-		return cmd_explore(argc, argv);
-	fprintf(stderr, "hloscope: '%s' is neither a command nor a file or folder\n", argv[1]);
-	usage(stderr);
-	return 1;
+	int e = ENOENT;
+	if (argv[1][0] != '-') {
+		if (stat(argv[1], &st) == 0)
+			return cmd_explore(argc, argv);
+		e = errno;
+		if (module_path_exists(argv[1]))
+			return cmd_explore(argc, argv);
+	}
+	return not_a_command(argv[1], e);
 }

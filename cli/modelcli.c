@@ -132,6 +132,8 @@ int mcli_measured(const char *arg, int64_t n, uint8_t *measured, double **runtim
 	memset(measured, 0, (size_t)n);
 	if (stat(arg, &st) == 0 && S_ISREG(st.st_mode))
 		return measured_file(arg, n, measured, runtime, err);
+	if (!*p)
+		goto bad;
 	while (*p) {
 		char *end;
 		long long a, b;
@@ -160,6 +162,10 @@ int mcli_measured(const char *arg, int64_t n, uint8_t *measured, double **runtim
 	}
 	return 0;
 bad:
+	if (!*p || *p == ',')
+		return hs_fail(err, HS_EUSAGE,
+			       "--measured: '%s' is neither a file nor a list of configs (e.g. 0,5,10-19): "
+			       "an empty item", arg);
 	return hs_fail(err, HS_EUSAGE,
 		       "--measured: '%s' is neither a file nor a list of configs (e.g. 0,5,10-19) near '%s'", arg, p);
 }

@@ -7,9 +7,17 @@
 
 const char *cli_command_usage(const char *name);
 
+static const char *command_name; /* the running subcommand, or NULL */
+
+void cli_set_command(const char *name)
+{
+	command_name = name;
+}
+
 int cli_report(const hs_error *err)
 {
-	fprintf(stderr, "hloscope: %s\n", err->msg[0] ? err->msg : "unknown error");
+	fprintf(stderr, "hloscope%s%s: %s\n", command_name ? " " : "", command_name ? command_name : "",
+		err->msg[0] ? err->msg : "unknown error");
 	return err->status ? err->status : 2;
 }
 
@@ -17,7 +25,8 @@ int cli_oom(const char *fmt, ...)
 {
 	va_list ap;
 
-	fputs("hloscope: out of memory ", stderr);
+	fprintf(stderr, "hloscope%s%s: out of memory ", command_name ? " " : "",
+		command_name ? command_name : "");
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);

@@ -1,4 +1,5 @@
 /* dataset.c - index the .npz graphs under a folder from their headers. */
+#include "base/plural.h"
 #include "dataset.h"
 
 #include <dirent.h>
@@ -105,8 +106,24 @@ static int64_t *read_ints(npz *a, const char *name, int64_t n, hs_error *err)
 	return out;
 }
 
+/* Config c's runtime `rt` (ns) and normalizer `norm` (0: none) into the
+ * ranges of e: runtime_* normalized for tile files, ns_* as stored. */
+static void range_add(ds_entry *e, int64_t c, int64_t rt, int64_t norm)
+{
+	double v = norm ? (double)rt / (double)norm : (double)rt;
+	if (c == 0 || v < e->runtime_min)
+		e->runtime_min = v;
+	if (c == 0 || v > e->runtime_max)
+		e->runtime_max = v;
+	if (c == 0 || (double)rt < e->ns_min)
+		e->ns_min = (double)rt;
+	if (c == 0 || (double)rt > e->ns_max)
+		e->ns_max = (double)rt;
+	e->labeled |= rt != 0;
+}
+
 /* Runtimes: labeled when any is non-zero; the range over all configs,
- * divided by the normalizers for tile files. */
+ * divided by the normalizers for tile files (and as stored). */
 static int index_runtimes(npz *a, ds_entry *e, hs_error *err)
 {
 	int64_t *rt = read_ints(a, "config_runtime", e->configs, err), *norm = NULL;
@@ -122,7 +139,6 @@ static int index_runtimes(npz *a, ds_entry *e, hs_error *err)
 	e->labeled = 0;
 	e->runtime_min = e->runtime_max = 0;
 	for (int64_t c = 0; c < e->configs && rc == 0; c++) {
-		double v;
 		if (rt[c] < 0) {
 			rc = hs_fail(err, HS_EDATA, "config_runtime.npy: config %lld has runtime %lld",
 				     (long long)c, (long long)rt[c]);
@@ -134,16 +150,10 @@ static int index_runtimes(npz *a, ds_entry *e, hs_error *err)
 				     (long long)c, (long long)norm[c]);
 			break;
 		}
-		v = norm ? (double)rt[c] / (double)norm[c] : (double)rt[c];
-		if (c == 0 || v < e->runtime_min)
-			e->runtime_min = v;
-		if (c == 0 || v > e->runtime_max)
-			e->runtime_max = v;
-		if (rt[c] != 0)
-			e->labeled = 1;
+		range_add(e, c, rt[c], norm ? norm[c] : 0);
 	}
 	if (!e->labeled)
-		e->runtime_min = e->runtime_max = 0;
+		e->runtime_min = e->runtime_max = e->ns_min = e->ns_max = 0;
 	free(rt);
 	free(norm);
 	return rc;
@@ -172,8 +182,9 @@ static int index_file(ds_entry *e, hs_error *err)
 	if (header_of(a, "node_opcode", 1, &h, err))
 		goto out;
 	if (h.shape[0] != e->nodes) {
-		hs_fail(err, HS_EDATA, "node_opcode.npy: %lld entries, node_feat has %lld nodes",
-			(long long)h.shape[0], (long long)e->nodes);
+		hs_fail(err, HS_EDATA, "node_opcode.npy: %lld %s, node_feat has %lld node%s",
+			(long long)h.shape[0], hs_plural(h.shape[0], "entry", "entries"), (long long)e->nodes,
+			hs_s(e->nodes));
 		goto out;
 	}
 	if (header_of(a, "edge_index", 2, &h, err))
@@ -191,9 +202,15 @@ static int index_file(ds_entry *e, hs_error *err)
 	if (e->kind == HS_KIND_TILE) {
 		if (header_of(a, "config_feat", 2, &h, err))
 			goto out;
+		if (h.shape[0] > e->configs) { /* truncation: the shorter array is blamed */
+			hs_fail(err, HS_EDATA, "config_runtime.npy: %lld %s, config_feat has %lld config%s",
+				(long long)e->configs, hs_plural(e->configs, "entry", "entries"),
+				(long long)h.shape[0], hs_s(h.shape[0]));
+			goto out;
+		}
 		if (h.shape[0] != e->configs) {
-			hs_fail(err, HS_EDATA, "config_feat.npy: %lld rows, config_runtime has %lld",
-				(long long)h.shape[0], (long long)e->configs);
+			hs_fail(err, HS_EDATA, "config_feat.npy: %lld row%s, config_runtime has %lld",
+				(long long)h.shape[0], hs_s(h.shape[0]), (long long)e->configs);
 			goto out;
 		}
 		e->cfg_nodes = 0;
@@ -203,12 +220,18 @@ static int index_file(ds_entry *e, hs_error *err)
 		e->cfg_nodes = h.shape[0];
 		if (header_of(a, "node_config_feat", 3, &h, err))
 			goto out;
+		if (h.shape[0] > e->configs && h.shape[1] == e->cfg_nodes) {
+			hs_fail(err, HS_EDATA, "config_runtime.npy: %lld %s, node_config_feat has %lld config%s",
+				(long long)e->configs, hs_plural(e->configs, "entry", "entries"),
+				(long long)h.shape[0], hs_s(h.shape[0]));
+			goto out;
+		}
 		if (h.shape[0] != e->configs || h.shape[1] != e->cfg_nodes) {
 			hs_fail(err, HS_EDATA,
-				"node_config_feat.npy: shape (%lld, %lld, %lld), expected (%lld, %lld, width) for %lld configs x %lld configurable nodes",
+				"node_config_feat.npy: shape (%lld, %lld, %lld), expected (%lld, %lld, width) for %lld config%s x %lld configurable node%s",
 				(long long)h.shape[0], (long long)h.shape[1], (long long)h.shape[2],
 				(long long)e->configs, (long long)e->cfg_nodes, (long long)e->configs,
-				(long long)e->cfg_nodes);
+				hs_s(e->configs), (long long)e->cfg_nodes, hs_s(e->cfg_nodes));
 			goto out;
 		}
 	}
@@ -341,7 +364,7 @@ static int set_error(struct walk *w, ds_entry *e, const char *file, const hs_err
 		return out_of_memory(w);
 	e->nodes = e->edges = e->configs = e->cfg_nodes = 0;
 	e->labeled = 0;
-	e->runtime_min = e->runtime_max = 0;
+	e->runtime_min = e->runtime_max = e->ns_min = e->ns_max = 0;
 	return 0;
 }
 
@@ -371,18 +394,11 @@ static int index_module(ds_entry *e, const hm_file *f, int i, hs_error *err)
 	e->configs = a.n_configs;
 	e->cfg_nodes = a.n_cfg_nodes;
 	e->labeled = 0;
-	for (int64_t c = 0; c < a.n_configs; c++) {
-		double v = (double)a.config_runtime[c];
-		if (a.config_runtime_normalizers)
-			v /= (double)a.config_runtime_normalizers[c];
-		if (c == 0 || v < e->runtime_min)
-			e->runtime_min = v;
-		if (c == 0 || v > e->runtime_max)
-			e->runtime_max = v;
-		e->labeled |= a.config_runtime[c] != 0;
-	}
+	for (int64_t c = 0; c < a.n_configs; c++)
+		range_add(e, c, a.config_runtime[c],
+			  a.config_runtime_normalizers ? a.config_runtime_normalizers[c] : 0);
 	if (!e->labeled)
-		e->runtime_min = e->runtime_max = 0;
+		e->runtime_min = e->runtime_max = e->ns_min = e->ns_max = 0;
 	hf_arrays_free(&a);
 	return 0;
 }

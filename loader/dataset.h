@@ -33,6 +33,8 @@ typedef struct ds_entry {
 	int64_t nodes, edges, configs, cfg_nodes;
 	int labeled;
 	double runtime_min, runtime_max; /* normalized for tile; 0 if unlabeled */
+	double ns_min, ns_max;           /* config_runtime as stored (ns), both kinds;
+	                                  * 0 if unlabeled */
 	char *error;         /* non-NULL when the file could not be indexed: what
 	                      * went wrong and where inside the file (array, byte);
 	                      * the file itself is `path`.  Counts are then 0 and

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "base/cmp.h"
+#include "base/plural.h"
 #include "graph_impl.h"
 #include "hlo.h"
 #include "hlo_featurize.h"
@@ -60,6 +61,7 @@ static int build_csr(hs_graph *g, hs_error *err)
 typedef struct src {
 	const char *path;
 	const char *ext;       /* ".npy" for an archive member, "" in memory */
+	int strict;            /* `check`: also the rules a reader can live without */
 } src;
 
 #define AT(s, name) (s)->path, name, (s)->ext
@@ -89,15 +91,19 @@ static int v_node_feat(hs_graph *g, const src *s, float *feat, int ndim, const i
 	return 0;
 }
 
-/* node_opcode (not owned): ids 0..255, one per node. */
+/* node_opcode (not owned): ids 0..255, one per node.  Strict (`check`): only
+ * the ids of the opcode list (0..HLO_MAX_OPCODE).  A reader opens an unknown
+ * id (shown as "opcode-N"): numpy reads the file, and a newer dataset may
+ * number an opcode hloscope does not know yet. */
 static int v_node_opcode(hs_graph *g, const src *s, const int64_t *ops, int ndim, const int64_t *shape,
 			 hs_error *err)
 {
 	if (v_rank(s, "node_opcode", ndim, 1, err))
 		return -1;
 	if (shape[0] != g->n_nodes)
-		return hs_fail(err, HS_EDATA, "%s: %s%s: %lld entries, node_feat has %lld nodes",
-			       AT(s, "node_opcode"), (long long)shape[0], (long long)g->n_nodes);
+		return hs_fail(err, HS_EDATA, "%s: %s%s: %lld %s, node_feat has %lld node%s",
+			       AT(s, "node_opcode"), (long long)shape[0], hs_plural(shape[0], "entry", "entries"),
+			       (long long)g->n_nodes, hs_s(g->n_nodes));
 	g->opcode = malloc(g->n_nodes ? (size_t)g->n_nodes : 1);
 	if (!g->opcode)
 		return hs_fail(err, HS_ENOMEM, "%s: out of memory", s->path);
@@ -105,12 +111,19 @@ static int v_node_opcode(hs_graph *g, const src *s, const int64_t *ops, int ndim
 		if (ops[i] < 0 || ops[i] > 255)
 			return hs_fail(err, HS_EDATA, "%s: %s%s: node %lld has opcode %lld, expected 0..255",
 				       AT(s, "node_opcode"), (long long)i, (long long)ops[i]);
+		if (s->strict && ops[i] > HLO_MAX_OPCODE)
+			return hs_fail(err, HS_EDATA,
+				       "%s: %s%s: node %lld has opcode %lld, not a known opcode id (0..%d)",
+				       AT(s, "node_opcode"), (long long)i, (long long)ops[i], HLO_MAX_OPCODE);
 		g->opcode[i] = (uint8_t)ops[i];
 	}
 	return 0;
 }
 
-/* edge_index (owned): (edges, 2), nodes in range; builds the CSR. */
+/* edge_index (owned): (edges, 2), nodes in range; builds the CSR.  Strict
+ * (`check`): no self-loop.  An HLO instruction cannot be its own operand, so
+ * [u, u] is damage, but every reader copes with it (the drawing routes it as
+ * a loop), so opening the file is left to the user. */
 static int v_edge_index(hs_graph *g, const src *s, int64_t *edges, int ndim, const int64_t *shape,
 			hs_error *err)
 {
@@ -129,6 +142,12 @@ static int v_edge_index(hs_graph *g, const src *s, int64_t *edges, int ndim, con
 					       AT(s, "edge_index"), (long long)i, (long long)g->edges[i][0],
 					       (long long)g->edges[i][1], (long long)g->edges[i][j],
 					       (long long)g->n_nodes - 1);
+	for (int64_t i = 0; s->strict && i < g->n_edges; i++)
+		if (g->edges[i][0] == g->edges[i][1])
+			return hs_fail(err, HS_EDATA,
+				       "%s: %s%s: edge %lld [%lld, %lld] is a self-loop: a node cannot be its own operand",
+				       AT(s, "edge_index"), (long long)i, (long long)g->edges[i][0],
+				       (long long)g->edges[i][1]);
 	return build_csr(g, err);
 }
 
@@ -189,6 +208,15 @@ static int v_config_runtime(hs_graph *g, const src *s, int64_t *rt, int ndim, co
 	return 0;
 }
 
+/* config_runtime has fewer entries than `name` has configs (`what`): damage
+ * truncates, so the shorter array is the one to blame. */
+static int short_runtime(hs_graph *g, const src *s, const char *name, int64_t configs, hs_error *err)
+{
+	return hs_fail(err, HS_EDATA, "%s: %s%s: %lld %s, %s has %lld config%s", AT(s, "config_runtime"),
+		       (long long)g->n_configs, hs_plural(g->n_configs, "entry", "entries"), name,
+		       (long long)configs, hs_s(configs));
+}
+
 /* config_runtime_normalizers (owned, tile): > 0, one per config. */
 static int v_normalizers(hs_graph *g, const src *s, int64_t *norm, int ndim, const int64_t *shape,
 			 hs_error *err)
@@ -196,9 +224,12 @@ static int v_normalizers(hs_graph *g, const src *s, int64_t *norm, int ndim, con
 	g->normalizer = norm;
 	if (v_rank(s, "config_runtime_normalizers", ndim, 1, err))
 		return -1;
+	if (shape[0] > g->n_configs)
+		return short_runtime(g, s, "config_runtime_normalizers", shape[0], err);
 	if (shape[0] != g->n_configs)
-		return hs_fail(err, HS_EDATA, "%s: %s%s: %lld entries, config_runtime has %lld",
-			       AT(s, "config_runtime_normalizers"), (long long)shape[0], (long long)g->n_configs);
+		return hs_fail(err, HS_EDATA, "%s: %s%s: %lld %s, config_runtime has %lld",
+			       AT(s, "config_runtime_normalizers"), (long long)shape[0],
+			       hs_plural(shape[0], "entry", "entries"), (long long)g->n_configs);
 	for (int64_t c = 0; c < g->n_configs; c++) {
 		if (norm[c] <= 0)
 			return hs_fail(err, HS_EDATA, "%s: %s%s: config %lld has normalizer %lld, expected > 0",
@@ -215,9 +246,12 @@ static int v_config_feat(hs_graph *g, const src *s, float *cf, int ndim, const i
 	g->config_feat = cf;
 	if (v_rank(s, "config_feat", ndim, 2, err))
 		return -1;
+	if (shape[0] > g->n_configs)
+		return short_runtime(g, s, "config_feat", shape[0], err);
 	if (shape[0] != g->n_configs)
-		return hs_fail(err, HS_EDATA, "%s: %s%s: %lld rows, config_runtime has %lld", AT(s, "config_feat"),
-			       (long long)shape[0], (long long)g->n_configs);
+		return hs_fail(err, HS_EDATA, "%s: %s%s: %lld row%s, config_runtime has %lld", AT(s, "config_feat"),
+			       (long long)shape[0], hs_s(shape[0]), (long long)g->n_configs);
+
 	g->config_width = (int)shape[1];
 	return 0;
 }
@@ -253,12 +287,15 @@ static int v_node_config_ids(hs_graph *g, const src *s, int64_t *ids, int ndim, 
 static int v_node_config_feat(hs_graph *g, const src *s, npy_dtype dtype, int ndim, const int64_t *shape,
 			      hs_error *err)
 {
+	if (ndim == 3 && shape[0] > g->n_configs && shape[1] == g->n_cfg_nodes)
+		return short_runtime(g, s, "node_config_feat", shape[0], err);
 	if (ndim != 3 || shape[0] != g->n_configs || shape[1] != g->n_cfg_nodes)
 		return hs_fail(err, HS_EDATA,
-			       "%s: %s%s: shape %s, expected (%lld, %lld, width) for %lld configs x %lld configurable nodes",
+			       "%s: %s%s: shape %s, expected (%lld, %lld, width) for %lld config%s x %lld "
+			       "configurable node%s",
 			       AT(s, "node_config_feat"), ndim == 3 ? "mismatch" : "of the wrong rank",
 			       (long long)g->n_configs, (long long)g->n_cfg_nodes, (long long)g->n_configs,
-			       (long long)g->n_cfg_nodes);
+			       hs_s(g->n_configs), (long long)g->n_cfg_nodes, hs_s(g->n_cfg_nodes));
 	if (shape[2] > 4096)
 		return hs_fail(err, HS_EDATA, "%s: %s%s: width %lld is not plausible", AT(s, "node_config_feat"),
 			       (long long)shape[2]);
@@ -395,9 +432,9 @@ static int load_configs(hs_graph *g, npz *a, const src *s, hs_error *err)
 	return v_node_config_feat(g, s, h.dtype, h.ndim, h.shape, err);
 }
 
-static int load(hs_graph *g, npz *a, hs_error *err)
+static int load(hs_graph *g, npz *a, int strict, hs_error *err)
 {
-	src s = {a->path, ".npy"};
+	src s = {a->path, ".npy", strict};
 	if (npz_has(a, "node_config_feat") || npz_has(a, "node_config_ids"))
 		g->kind = HS_KIND_LAYOUT;
 	else if (npz_has(a, "config_feat"))
@@ -429,7 +466,31 @@ static hs_graph *graph_new(const char *path, const char *name, hs_error *err)
 	return g;
 }
 
-hs_graph *graph_open_npz(const char *path, hs_error *err)
+/* What a reader opens but `check` refuses (see v_node_opcode, v_edge_index),
+ * said in g->warning: the first unknown opcode id and the first self-loop. */
+static int note_tolerated(hs_graph *g, hs_error *err)
+{
+	char op[160] = "", loop[160] = "";
+	for (int64_t v = 0; v < g->n_nodes && !op[0]; v++)
+		if (g->opcode[v] > HLO_MAX_OPCODE)
+			snprintf(op, sizeof op, "node_opcode: node %lld has opcode %d, not a known opcode id (0..%d)",
+				 (long long)v, g->opcode[v], HLO_MAX_OPCODE);
+	for (int64_t i = 0; i < g->n_edges && !loop[0]; i++)
+		if (g->edges[i][0] == g->edges[i][1])
+			snprintf(loop, sizeof loop, "edge_index: edge %lld [%lld, %lld] is a self-loop", (long long)i,
+				 (long long)g->edges[i][0], (long long)g->edges[i][1]);
+	if (!op[0] && !loop[0])
+		return 0;
+	if (asprintf(&g->warning, "%s%s%s (hloscope check reports it as damage)", op, op[0] && loop[0] ? "; " : "",
+		     loop) < 0) {
+		g->warning = NULL;
+		return hs_fail(err, HS_ENOMEM, "%s: out of memory", g->path);
+	}
+	return 0;
+}
+
+/* strict: `check`'s rules too (see src). */
+static hs_graph *open_npz(const char *path, int strict, hs_error *err)
 {
 	hs_graph *g = graph_new(path, NULL, err);
 	if (!g)
@@ -439,13 +500,18 @@ hs_graph *graph_open_npz(const char *path, hs_error *err)
 		graph_free(g);
 		return NULL;
 	}
-	int rc = load(g, a, err);
+	int rc = load(g, a, strict, err);
 	npz_close(a);
-	if (rc || graph_derive_hlo(g, err)) {
+	if (rc || (!strict && note_tolerated(g, err)) || graph_derive_hlo(g, err)) {
 		graph_free(g);
 		return NULL;
 	}
 	return g;
+}
+
+hs_graph *graph_open_npz(const char *path, hs_error *err)
+{
+	return open_npz(path, 0, err);
 }
 
 void graph_free(hs_graph *g)
@@ -669,7 +735,7 @@ hs_graph *graph_from_arrays(hf_arrays *a, const char *path, const char *name, hs
 	hs_graph *g = graph_new(path, name, err);
 	if (!g)
 		return NULL;
-	src s = {path, ""};
+	src s = {path, "", 0};
 	if (from_arrays(g, a, &s, err) || graph_derive_hlo(g, err)) {
 		graph_free(g);
 		return NULL;
@@ -749,7 +815,7 @@ int graph_check_file(const char *path, hs_error *err)
 	graph_src how = graph_source_of(path);
 	if ((how != GRAPH_SRC_NPZ && how != GRAPH_SRC_MISSING) || (how == GRAPH_SRC_MISSING && strchr(path, '#')))
 		return graph_check_hlo(path, err);
-	hs_graph *g = graph_open(path, err);
+	hs_graph *g = open_npz(path, 1, err);
 	if (!g)
 		return -1;
 	npz *a = npz_open(path, err);

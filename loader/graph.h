@@ -135,7 +135,9 @@ typedef struct hs_graph {
 	int64_t *called_off;     /* [n_nodes + 1]: node v calls the computations */
 	int32_t *called_idx;     /*   called_idx[called_off[v] .. called_off[v + 1]) */
 	char *warning;           /* a note for the caller (e.g. the raw twin of an
-	                          * .npz disagreed, so names stay derived), or NULL */
+	                          * .npz disagreed, so names stay derived; an
+	                          * unknown opcode id or a self-loop, which only
+	                          * `check` refuses), or NULL */
 } hs_graph;
 
 /* Opens and validates a sample, recognizing the input by content (see the
@@ -201,8 +203,10 @@ const char *graph_kind_name(hs_kind k); /* "tile" / "layout" */
 
 /* Full validation beyond what graph_open checks: every value of
  * node_config_feat, CRCs of every member (graph_open checks the ones it
- * reads).  Used by `hloscope check`; streams, so memory stays small.  HLO
- * inputs are fully checked by graph_open. */
+ * reads), and the rules a reader can live without but a sound file keeps:
+ * opcode ids from the opcode list (0..HLO_MAX_OPCODE; graph_open takes any
+ * 0..255), no self-loop edge [u, u].  Used by `hloscope check`; streams, so
+ * memory stays small.  HLO inputs are fully checked by graph_open. */
 int graph_check_file(const char *path, hs_error *err);
 
 /* ---- Opening only some arrays (graph_parts.c) ---- */

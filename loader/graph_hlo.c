@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/plural.h"
 #include "graph_impl.h"
 #include "hlo.h"
 
@@ -239,8 +240,9 @@ int graph_attach_hlo(hs_graph *g, hm_file *f, int module, hs_error *err)
 	const hm_module *m = module >= 0 && module < f->n_modules ? &f->modules[module] : NULL;
 	if (!m || m->n_instrs != g->n_nodes) {
 		hm_file_free(f);
-		return hs_fail(err, HS_EUSAGE, "%s: the module does not match the graph (%lld nodes)", g->path,
-			       (long long)g->n_nodes);
+		return hs_fail(err, HS_EUSAGE, "%s: the module does not match the graph (%lld node%s)", g->path,
+			       (long long)g->n_nodes, hs_s(g->n_nodes));
+
 	}
 	graph_free_hlo(g);
 	g->hlo = f;

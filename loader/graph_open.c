@@ -2,6 +2,7 @@
  * text; FILE#N / FILE#NAME picks a module; an .npz takes its raw twin's
  * names. */
 #include <ctype.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -135,9 +136,10 @@ hm_file *graph_read_hlo(const char *path, int *module, hs_error *err)
 		return NULL;
 	graph_src src = graph_source_of(file);
 	hm_file *f = NULL;
-	if (src == GRAPH_SRC_NPZ || src == GRAPH_SRC_MISSING)
-		hs_fail(err, src == GRAPH_SRC_NPZ ? HS_EUSAGE : HS_EDATA, "%s: %s", file,
-			src == GRAPH_SRC_NPZ ? "an .npz, not an HLO module" : "cannot read");
+	if (src == GRAPH_SRC_NPZ)
+		hs_fail(err, HS_EUSAGE, "%s: an .npz, not an HLO module", file);
+	else if (src == GRAPH_SRC_MISSING)
+		hs_fail(err, HS_EDATA, "%s: %s", file, strerror(access(file, R_OK) ? errno : EIO));
 	else
 		f = read_module_of(file, sel, module, err);
 	free(file);
@@ -231,8 +233,12 @@ __attribute__((format(printf, 2, 3))) static void set_warning(hs_graph *g, const
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof msg, fmt, ap);
 	va_end(ap);
-	free(g->warning);
-	g->warning = strdup(msg);
+	char *old = g->warning; /* a note of the reader's comes first */
+	if (old && asprintf(&g->warning, "%s; %s", old, msg) < 0)
+		g->warning = NULL;
+	else if (!old)
+		g->warning = strdup(msg);
+	free(old);
 }
 
 /* Takes the names of the twin when it agrees; a note otherwise.  Never

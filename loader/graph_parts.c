@@ -5,6 +5,7 @@
  * it reads as graph_open does.  Anything more (node features, edges, config
  * features) goes through graph_open, which reads and checks every array.
  */
+#include "base/plural.h"
 #include "graph.h"
 
 #include <stdlib.h>
@@ -129,8 +130,9 @@ static int read_shapes(hs_graph *g, npz *a, hs_error *err)
 	if (header(a, "node_feat", 2, &h, err))
 		return -1;
 	if (h.shape[0] != g->n_nodes)
-		return hs_fail(err, HS_EDATA, "%s: node_opcode.npy: %lld entries, node_feat has %lld nodes",
-			       a->path, (long long)g->n_nodes, (long long)h.shape[0]);
+		return hs_fail(err, HS_EDATA, "%s: node_opcode.npy: %lld %s, node_feat has %lld node%s",
+			       a->path, (long long)g->n_nodes, hs_plural(g->n_nodes, "entry", "entries"),
+			       (long long)h.shape[0], hs_s(h.shape[0]));
 	g->feat_width = h.shape[1] > 100000 ? 0 : (int)h.shape[1];
 	if (header(a, "edge_index", 2, &h, err))
 		return -1;
@@ -146,9 +148,13 @@ static int read_shapes(hs_graph *g, npz *a, hs_error *err)
 	if (g->kind == HS_KIND_TILE) {
 		if (header(a, "config_feat", 2, &h, err))
 			return -1;
+		if (h.shape[0] > g->n_configs) /* truncation: the shorter array is blamed */
+			return hs_fail(err, HS_EDATA, "%s: config_runtime.npy: %lld %s, config_feat has %lld config%s",
+				       a->path, (long long)g->n_configs, hs_plural(g->n_configs, "entry", "entries"),
+				       (long long)h.shape[0], hs_s(h.shape[0]));
 		if (h.shape[0] != g->n_configs)
-			return hs_fail(err, HS_EDATA, "%s: config_feat.npy: %lld rows, config_runtime has %lld",
-				       a->path, (long long)h.shape[0], (long long)g->n_configs);
+			return hs_fail(err, HS_EDATA, "%s: config_feat.npy: %lld row%s, config_runtime has %lld",
+				       a->path, (long long)h.shape[0], hs_s(h.shape[0]), (long long)g->n_configs);
 		g->config_width = h.shape[1] > 100000 ? 0 : (int)h.shape[1];
 		return 0;
 	}
@@ -157,6 +163,10 @@ static int read_shapes(hs_graph *g, npz *a, hs_error *err)
 	g->n_cfg_nodes = h.shape[0];
 	if (header(a, "node_config_feat", 3, &h, err))
 		return -1;
+	if (h.shape[0] > g->n_configs && h.shape[1] == g->n_cfg_nodes)
+		return hs_fail(err, HS_EDATA, "%s: config_runtime.npy: %lld %s, node_config_feat has %lld config%s",
+			       a->path, (long long)g->n_configs, hs_plural(g->n_configs, "entry", "entries"),
+			       (long long)h.shape[0], hs_s(h.shape[0]));
 	if (h.shape[0] != g->n_configs || h.shape[1] != g->n_cfg_nodes)
 		return hs_fail(err, HS_EDATA,
 			       "%s: node_config_feat.npy: shape (%lld, %lld, %lld), expected (%lld, %lld, width)",
@@ -235,8 +245,10 @@ static int read_runtimes(hs_graph *g, npz *a, hs_error *err)
 		return -1;
 	if (h.shape[0] != g->n_configs)
 		return hs_fail(err, HS_EDATA,
-			       "%s: config_runtime_normalizers.npy: %lld entries, config_runtime has %lld",
-			       a->path, (long long)h.shape[0], (long long)g->n_configs);
+			       "%s: config_runtime_normalizers.npy: %lld %s, config_runtime has %lld",
+			       a->path, (long long)h.shape[0], hs_plural(h.shape[0], "entry", "entries"),
+			       (long long)g->n_configs);
+
 	for (int64_t c = 0; c < g->n_configs; c++) {
 		if (g->normalizer[c] <= 0)
 			return hs_fail(err, HS_EDATA,

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "base/cmp.h"
+#include "base/plural.h"
 #include "hlo.h"
 
 /* PrimitiveType -> position in the one-hot at feature 2 (-1: none). */
@@ -262,8 +263,9 @@ static int layout_configs(const hm_tuning *t, hf_arrays *out, hs_error *err)
 			continue;
 		if (run->n_layout_nodes > k)
 			return hs_fail(err, HS_EDATA,
-				       "run %d: its layout config has %d nodes, config_index_to_node names %lld",
-				       r, run->n_layout_nodes, (long long)k);
+				       "run %d: its layout config has %d node%s, config_index_to_node names %lld",
+				       r, run->n_layout_nodes, hs_s(run->n_layout_nodes), (long long)k);
+
 		n++;
 	}
 	size_t w = HLO_LAYOUT_CONFIG_FEATURES, total = (size_t)n * (size_t)k * w;

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/plural.h"
 #include "hlo_parse.h"
 
 static int nest(hp *p, const char *what)
@@ -86,7 +87,7 @@ check:
 	if ((int)p->ints.n != rank)
 		return hp_fail_at(p, open.line, open.col, open.pos,
 				  "the layout lists %zu dimension%s, the shape has %d",
-				  p->ints.n, p->ints.n == 1 ? "" : "s", rank);
+				  p->ints.n, hs_s(p->ints.n), rank);
 	const int64_t *m2m = p->ints.v;
 	for (int i = 0; i < rank; i++) {
 		int dup = 0;

@@ -11,6 +11,7 @@
 
 #include "base/cmp.h"
 #include "base/parse.h"
+#include "base/plural.h"
 #include "loader/hlo.h"
 #include "model/compare_impl.h"
 
@@ -99,9 +100,10 @@ int64_t compare_resolve(hs_graph *g, const char *sel, const char *what, hs_error
 		}
 		if (c < 0)
 			return hs_fail(err, HS_EUSAGE,
-				       "%s: %s has no default config (none of its %lld configs has every "
+				       "%s: %s has no default config (none of its %lld config%s has every "
 				       "value -1)",
-				       side, f, (long long)g->n_configs);
+				       side, f, (long long)g->n_configs, hs_s(g->n_configs));
+
 		return c;
 	}
 	int64_t v;
@@ -114,8 +116,9 @@ int64_t compare_resolve(hs_graph *g, const char *sel, const char *what, hs_error
 		v = -1; /* digits beyond int64_t: out of range below */
 	}
 	if (v < 0 || v >= g->n_configs)
-		return hs_fail(err, HS_EUSAGE, "%s: config %s out of range: %s has %lld configs (0..%lld)",
-			       side, sel, f, (long long)g->n_configs, (long long)g->n_configs - 1);
+		return hs_fail(err, HS_EUSAGE, "%s: config %s out of range: %s has %lld config%s (0..%lld)",
+			       side, sel, f, (long long)g->n_configs, hs_s(g->n_configs),
+			       (long long)g->n_configs - 1);
 	return (int64_t)v;
 }
 
@@ -150,16 +153,16 @@ int compare_graphs_equal(const hs_graph *ga, const hs_graph *gb, hs_error *err)
 		return hs_fail(err, HS_EUSAGE, "%s: %s is a %s file, %s a %s file", pre, fa,
 			       graph_kind_name(ga->kind), fb, graph_kind_name(gb->kind));
 	if (ga->n_nodes != gb->n_nodes)
-		return hs_fail(err, HS_EUSAGE, "%s: %s has %lld nodes, %s has %lld", pre, fa,
-			       (long long)ga->n_nodes, fb, (long long)gb->n_nodes);
+		return hs_fail(err, HS_EUSAGE, "%s: %s has %lld node%s, %s has %lld", pre, fa,
+			       (long long)ga->n_nodes, hs_s(ga->n_nodes), fb, (long long)gb->n_nodes);
 	for (int64_t i = 0; i < ga->n_nodes; i++)
 		if (ga->opcode[i] != gb->opcode[i])
 			return hs_fail(err, HS_EUSAGE, "%s: node %lld is %s in %s but %s in %s", pre,
 				       (long long)i, hlo_opcode_name(ga->opcode[i]), fa,
 				       hlo_opcode_name(gb->opcode[i]), fb);
 	if (ga->n_edges != gb->n_edges)
-		return hs_fail(err, HS_EUSAGE, "%s: %s has %lld edges, %s has %lld", pre, fa,
-			       (long long)ga->n_edges, fb, (long long)gb->n_edges);
+		return hs_fail(err, HS_EUSAGE, "%s: %s has %lld edge%s, %s has %lld", pre, fa,
+			       (long long)ga->n_edges, hs_s(ga->n_edges), fb, (long long)gb->n_edges);
 	int64_t(*ea)[2] = sorted_edges(ga), (*eb)[2] = sorted_edges(gb);
 	int rc = 0;
 	if (!ea || !eb) {
@@ -190,8 +193,9 @@ int compare_graphs_equal(const hs_graph *ga, const hs_graph *gb, hs_error *err)
 		return hs_fail(err, HS_EUSAGE, "%s: %s has %d values per configurable node, %s has %d", pre,
 			       fa, ga->ncf_width, fb, gb->ncf_width);
 	if (ga->n_cfg_nodes != gb->n_cfg_nodes)
-		return hs_fail(err, HS_EUSAGE, "%s: %s has %lld configurable nodes, %s has %lld", pre, fa,
-			       (long long)ga->n_cfg_nodes, fb, (long long)gb->n_cfg_nodes);
+		return hs_fail(err, HS_EUSAGE, "%s: %s has %lld configurable node%s, %s has %lld", pre, fa,
+			       (long long)ga->n_cfg_nodes, hs_s(ga->n_cfg_nodes), fb, (long long)gb->n_cfg_nodes);
+
 	for (int64_t k = 0; k < ga->n_cfg_nodes; k++)
 		if (gb->cfg_index[ga->cfg_node_ids[k]] < 0)
 			return hs_fail(err, HS_EUSAGE, "%s: node %lld is configurable in %s but not in %s", pre,

@@ -201,6 +201,21 @@ int64_t compare_changed_nodes(const compare_result *r, int64_t **ids);
 int compare_highlight(hs_graph *g, const char *sel_a, const char *sel_b,
 		      int64_t **ids, size_t *n, hs_error *err);
 
+/* A drawing of the comparison (`hloscope dot --compare`, the explorer's
+ * export): per node of ga, the values that changed, one line per layout
+ * group that differs ("output {1,0,2} → {0,1,2}", A then B), NULL for
+ * unchanged nodes and for tile files (their config is the graph's, see the
+ * legend).  Returns [ga->n_nodes] malloc'd strings, freed by
+ * compare_notes_free(r's node count); NULL when out of memory.  For
+ * dot_opts.notes. */
+char **compare_node_notes(const compare_result *r);
+void compare_notes_free(char **notes, int64_t n);
+/* The legend of such a drawing, lines separated by '\n': what the blue
+ * border means, which configs A and B are, how many nodes differ (tile:
+ * which values) and how to read the notes.  Like snprintf.  For
+ * dot_opts.highlight_legend. */
+int compare_legend_text(const compare_result *r, char *buf, size_t cap);
+
 /* Layout value groups: "output", "input", "kernel" for group 0..2. */
 const char *compare_group_name(int group);
 /* Layout text of entries [j0, j0 + 6) of v: "{4,0}" (the entries up to the

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base/plural.h"
 #include "loader/hlo.h"
 #include "model/compare.h"
 #include "model/compare_impl.h"
@@ -90,7 +91,9 @@ int compare_summary(const compare_result *r, char *buf, size_t cap)
 				bput(buf, cap, &pos, " (their runtimes differ by measurement noise alone)");
 			return (int)pos;
 		}
-		bput(buf, cap, &pos, "%d of %d values differ:", r->tile_n_differ, r->width);
+		bput(buf, cap, &pos, "%d of %d value%s differ%s:", r->tile_n_differ, r->width, hs_s(r->width),
+		     hs_plural(r->tile_n_differ, "s", ""));
+
 		for (int j = 0, k = 0; j < r->width; j++)
 			if (r->tile_changed[j])
 				bput(buf, cap, &pos, "%s %s", k++ ? "," : "", hlo_tile_config_name(j, r->width));
@@ -103,12 +106,13 @@ int compare_summary(const compare_result *r, char *buf, size_t cap)
 			bput(buf, cap, &pos, " (their runtimes differ by measurement noise alone)");
 		return (int)pos;
 	}
-	bput(buf, cap, &pos, "%lld of %lld configurable nodes differ; opcodes:", (long long)r->n_differ,
-	     (long long)r->n_cfg);
+	bput(buf, cap, &pos, "%lld of %lld configurable node%s differ%s; opcodes:", (long long)r->n_differ,
+	     (long long)r->n_cfg, hs_s(r->n_cfg), hs_plural(r->n_differ, "s", ""));
+
 	for (int i = 0; i < r->n_opcodes; i++)
 		bput(buf, cap, &pos, "%s %s %lld", i ? "," : "", hlo_opcode_name((int)r->opcodes[i].key),
 		     (long long)r->opcodes[i].count);
-	bput(buf, cap, &pos, "; computation%s:", r->n_comps == 1 ? "" : "s");
+	bput(buf, cap, &pos, "; computation%s:", hs_s(r->n_comps));
 	int shown = r->n_comps < 6 ? r->n_comps : 6;
 	for (int i = 0; i < shown; i++)
 		bput(buf, cap, &pos, "%s %lld (%lld)", i ? "," : "", (long long)r->comps[i].key,
@@ -166,12 +170,13 @@ static void print_header(FILE *out, const compare_result *r)
 		fprintf(out, "%-*s %s\n", LABEL_W, "file B", gb->path);
 	}
 	if (r->kind == HS_KIND_LAYOUT)
-		fprintf(out, "%-*s layout, %lld nodes, %lld configurable, %lld configs%s\n", LABEL_W, "graph",
-			(long long)ga->n_nodes, (long long)ga->n_cfg_nodes, (long long)ga->n_configs,
-			ga == gb ? "" : " in A");
+		fprintf(out, "%-*s layout, %lld node%s, %lld configurable, %lld config%s%s\n", LABEL_W, "graph",
+			(long long)ga->n_nodes, hs_s(ga->n_nodes), (long long)ga->n_cfg_nodes,
+			(long long)ga->n_configs, hs_s(ga->n_configs), ga == gb ? "" : " in A");
 	else
-		fprintf(out, "%-*s tile, %lld nodes, %lld configs%s\n", LABEL_W, "graph",
-			(long long)ga->n_nodes, (long long)ga->n_configs, ga == gb ? "" : " in A");
+		fprintf(out, "%-*s tile, %lld node%s, %lld config%s%s\n", LABEL_W, "graph",
+			(long long)ga->n_nodes, hs_s(ga->n_nodes), (long long)ga->n_configs,
+			hs_s(ga->n_configs), ga == gb ? "" : " in A");
 
 	int colw = 22;
 	header_line(out, "", "A", "B", "B/A", NULL, colw);
@@ -358,13 +363,14 @@ static void print_layout_rows(FILE *out, const compare_result *r, int all)
 					 hlo_opcode_name(g->opcode[cons]));
 			fprintf(out, "%s%*s  %s %lld %s, %d hop%s, %s %s -> %s: A %s, B %s%s\n", all ? "  " : "",
 				wid, "", nb->side == COMPARE_OPERAND ? "operand" : "user", (long long)nb->node,
-				hlo_opcode_name(g->opcode[nb->node]), nb->hops, nb->hops == 1 ? "" : "s",
+				hlo_opcode_name(g->opcode[nb->node]), nb->hops, hs_s(nb->hops),
 				compare_group_name(grp), la, lb, mismatch_word(nb->mismatch_a),
 				mismatch_word(nb->mismatch_b), why);
 		}
 		if (grouped && rw->differs && (rw->more_operands || rw->more_users))
-			fprintf(out, "%s%*s  (+%d operands, +%d users not shown)\n", all ? "  " : "", wid, "",
-				rw->more_operands, rw->more_users);
+			fprintf(out, "%s%*s  (+%d operand%s, +%d user%s not shown)\n", all ? "  " : "", wid, "",
+				rw->more_operands, hs_s(rw->more_operands), rw->more_users,
+				hs_s(rw->more_users));
 	}
 }
 

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/plural.h"
 #include "base/rng.h"
 #include "model/metrics.h"
 #include "model/prep.h"
@@ -740,11 +741,13 @@ static int training_set(fitrun *x, const fit_opts *o, fit_result *r, hs_error *e
 	if (x->n_tr < 2 || C - x->n_tr < 2) {
 		if (o->measured)
 			return hs_fail(err, HS_EUSAGE,
-				       "%s: %lld configs, %lld measured: fitting needs at least 2 measured configs "
-				       "and 2 others to rank", g->name, (long long)C, (long long)n_meas);
+				       "%s: %lld config%s, %lld measured: fitting needs at least 2 measured configs "
+				       "and 2 others to rank", g->name, (long long)C, hs_s(C), (long long)n_meas);
+
 		return hs_fail(err, HS_EUSAGE,
-			       "%s: %lld configs: a fraction of %g leaves %lld to fit and %lld to rank; "
-			       "both need at least 2", g->name, (long long)C, o->fraction,
+			       "%s: %lld config%s: a fraction of %g leaves %lld to fit and %lld to rank; "
+			       "both need at least 2", g->name, (long long)C, hs_s(C), o->fraction,
+
 			       (long long)(x->n_tr > 0 ? x->n_tr : 0), (long long)(C - x->n_tr > 0 ? C - x->n_tr : 0));
 	}
 	x->n_cv = x->n_tr < CV_MAX ? x->n_tr : CV_MAX;

@@ -328,7 +328,7 @@ static uint8_t *read_model_file(const char *path, long *size, hs_error *err)
 	uint8_t *data;
 
 	if (!f) {
-		hs_fail(err, HS_EDATA, "%s: cannot open: %s", path, strerror(errno));
+		hs_fail(err, HS_EDATA, "%s: %s", path, strerror(errno));
 		return NULL;
 	}
 	if (fseek(f, 0, SEEK_END) != 0 || (*size = ftell(f)) < 0 || fseek(f, 0, SEEK_SET) != 0) {

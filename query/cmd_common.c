@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/plural.h"
 #include "query/commands.h"
 
 int query_oom(query_parser *p)
@@ -80,6 +81,13 @@ int query_default_node_cols(query_parser *p, query_colspec *cols)
 		if (!cols[n].e)
 			return query_oom(p);
 		n++;
+		if (i == 0 && p->s->g->module) { /* real instruction names */
+			cols[n].name = "name";
+			cols[n].e = query_field_expr(p, QS_NODE, "name");
+			if (!cols[n].e)
+				return query_oom(p);
+			n++;
+		}
 		if (i == 2 && p->s->g->n_comps > 1) {
 			cols[n].name = "computation";
 			cols[n].e = query_field_expr(p, QS_NODE, "computation");
@@ -398,10 +406,11 @@ char *query_count_note(int64_t n, int64_t total, int64_t shown, const char *what
 	char head[128], tail[64] = "";
 
 	if (filtered)
-		snprintf(head, sizeof head, "%lld of %lld %ss match", (long long)n,
-			 (long long)total, what);
+		snprintf(head, sizeof head, "%lld of %lld %s%s match%s", (long long)n,
+			 (long long)total, what, hs_s(total), hs_plural(n, "es", ""));
+
 	else
-		snprintf(head, sizeof head, "%lld %s%s", (long long)n, what, n == 1 ? "" : "s");
+		snprintf(head, sizeof head, "%lld %s%s", (long long)n, what, hs_s(n));
 	if (shown < n)
 		snprintf(tail, sizeof tail, ", first %lld shown", (long long)shown);
 	return query_asprintf("%s%s%s", head, tail, extra);

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/plural.h"
 #include "loader/hlo.h"
 #include "model/compare.h"
 #include "query/commands.h"
@@ -117,8 +118,8 @@ int query_cmd_config(query_parser *p, query_result *out)
 		return -1;
 	if (k >= g->n_configs)
 		return query_fail_at(p, pos, "config %lld at column %zu is out of range (the graph "
-				     "has %lld configs, 0..%lld)", k, pos + 1,
-				     (long long)g->n_configs, (long long)g->n_configs - 1);
+				     "has %lld config%s, 0..%lld)", k, pos + 1,
+				     (long long)g->n_configs, hs_s(g->n_configs), (long long)g->n_configs - 1);
 	if (g->labeled)
 		query_fmt_short(g->runtime[k], rt, sizeof rt);
 

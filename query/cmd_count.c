@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/plural.h"
 #include "query/commands.h"
 
 struct group {
@@ -196,6 +197,18 @@ static int count_run(query_parser *ctx, const void *plan, void *part)
 		for (int op = 0; op < 256; op++) {
 			if (!counts[op])
 				continue;
+			if (op == 0 && gs->text && g->module) {
+				/* not learned: by the name as written */
+				for (int64_t i = 0; i < n; i++) {
+					if (g->opcode[ids[i]] != 0)
+						continue;
+					struct group *gu = group_find(gs, 0, query_opcode_text(ctx->s, ids[i]));
+					if (!gu)
+						goto oom;
+					gu->count++;
+				}
+				continue;
+			}
 			struct group *gr = gs->text ? group_find(gs, 0, ctx->s->opcode_names[op])
 						    : group_find(gs, (double)op, NULL);
 			if (!gr)
@@ -303,12 +316,12 @@ int query_cmd_count(query_parser *p, query_result *out)
 	const char *what = pl.configs ? "config" : "node";
 	if (fi.folder)
 		out->note = query_asprintf("%zu distinct value%s over %lld %s%s in %lld graph%s%s", k,
-					   k == 1 ? "" : "s", (long long)acc.rows, what,
-					   acc.rows == 1 ? "" : "s", (long long)fi.graphs,
-					   fi.graphs == 1 ? "" : "s", shown < k ? ", most frequent shown" : "");
+					   hs_s(k), (long long)acc.rows, what,
+					   hs_s(acc.rows), (long long)fi.graphs,
+					   hs_s(fi.graphs), shown < k ? ", most frequent shown" : "");
 	else
-		out->note = query_asprintf("%zu distinct value%s over %lld %s%s%s", k, k == 1 ? "" : "s",
-					   (long long)acc.rows, what, acc.rows == 1 ? "" : "s",
+		out->note = query_asprintf("%zu distinct value%s over %lld %s%s%s", k, hs_s(k),
+					   (long long)acc.rows, what, hs_s(acc.rows),
 					   shown < k ? ", most frequent shown" : "");
 	rc = 0;
 done:

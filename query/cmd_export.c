@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/plural.h"
 #include "query/commands.h"
 #include "render/dot.h"
 #include "render/region.h"
@@ -175,7 +176,7 @@ static int parse_region(query_parser *p, struct export_req *q)
 				      "or where");
 }
 
-/* heat EXPR, force and -o FILE, up to the end of the line. */
+/* heat EXPR, expand NAMES, force and -o FILE, up to the end of the line. */
 static int parse_options(query_parser *p, struct export_req *q)
 {
 	for (;;) {
@@ -187,6 +188,12 @@ static int parse_options(query_parser *p, struct export_req *q)
 				return -1;
 		} else if (query_accept_kw(p, "force")) {
 			q->spec.force = 1;
+		} else if (query_accept_kw(p, "expand")) {
+			/* called computations drawn in full: NAME[,NAME...] or all */
+			q->spec.expand = query_raw_word(p, NULL);
+			if (!q->spec.expand || !*q->spec.expand)
+				return q->spec.expand ? query_fail_expected(p, "computation names or all after expand")
+						      : -1;
 		} else if (query_peek(p)->kind == TK_MINUS) {
 			size_t mpos = query_peek(p)->pos;
 			query_advance(p);
@@ -198,7 +205,7 @@ static int parse_options(query_parser *p, struct export_req *q)
 		} else if (query_peek(p)->kind == TK_END) {
 			return 0;
 		} else {
-			return query_fail_expected(p, "heat EXPR, force or -o FILE");
+			return query_fail_expected(p, "heat EXPR, expand NAMES, force or -o FILE");
 		}
 	}
 }
@@ -248,13 +255,19 @@ static int draw(query_parser *p, query_result *out, const struct export_req *q)
 		o.heat = heatv;
 		o.heat_name = query_expr_source(p, q->heat);
 	}
-	if (dot_export(r, &o, q->path, q->fmt, &e) < 0) {
+	dot_fit fit;
+	char fitted[512];
+	if (dot_export(r, &o, q->path, q->fmt, &fit, &e) < 0) {
 		query_data_fail(p, &e);
 		goto done;
 	}
+	if (dot_fit_text(&fit, NULL, fitted, sizeof fitted) <= 0)
+		fitted[0] = '\0';
 	out->kind = QUERY_BLOCK;
-	out->text = query_asprintf("wrote %s (%s: %s, %lld nodes, %lld edges)\n", q->path, q->fmt,
-				   r->title, (long long)r->n_nodes, (long long)r->n_edges);
+	out->text = query_asprintf("wrote %s (%s: %s, %lld node%s, %lld edge%s)\n%s%s", q->path, q->fmt,
+				   r->title, (long long)r->n_nodes, hs_s(r->n_nodes),
+				   (long long)r->n_edges, hs_s(r->n_edges), fitted,
+				   fitted[0] ? "\n" : "");
 	rc = out->text ? 0 : query_oom(p);
 done:
 	region_free(r);

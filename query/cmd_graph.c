@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/plural.h"
 #include "loader/hlo.h"
 #include "query/commands.h"
 
@@ -18,13 +19,53 @@ static void list_nodes(query_parser *p, query_buf *b, const int64_t *idx, int64_
 {
 	const int64_t max = 12;
 
+	const hs_graph *g = p->s->g;
+
 	query_bprintf(b, "%lld", (long long)n);
 	for (int64_t i = 0; i < n && i < max; i++)
 		query_bprintf(b, "%s%lld %s", i ? ", " : ": ", (long long)idx[i],
-			      p->s->opcode_names[p->s->g->opcode[idx[i]]]);
+			      g->module ? graph_node_name(g, idx[i], NULL, 0)
+					: query_opcode_text(p->s, idx[i]));
 	if (n > max)
 		query_bprintf(b, ", ... (%lld more)", (long long)(n - max));
 	query_bprintf(b, "\n");
+}
+
+/* The node's HLO context: its computation, what it calls, its metadata
+ * (lines only for what it has). */
+static void show_hlo(query_session *s, query_buf *b, int64_t v)
+{
+	static const struct {
+		int f;
+		const char *label;
+	} meta[] = {
+		{HS_HF_FUSION_KIND, "fusion_kind"}, {HS_HF_CUSTOM_CALL_TARGET, "target"},
+		{HS_HF_OP_TYPE, "op_type"}, {HS_HF_OP_NAME, "op_name"},
+		{HS_HF_SOURCE_FILE, "source"}, {HS_HF_SHARDING, "sharding"},
+	};
+	const hs_graph *g = s->g;
+	char buf[160];
+
+	if (!g->hcomp_of)
+		return;
+	const hs_hcomp *c = &g->hcomps[g->hcomp_of[v]];
+	query_bprintf(b, "  within        %s (%s, %lld nodes)\n", query_htext(s, HS_HF_COMPUTATION, v),
+		      graph_role_name(c->role), (long long)c->count);
+	for (int64_t i = g->called_off[v]; i < g->called_off[v + 1]; i++) {
+		const hs_hcomp *k = &g->hcomps[g->called_idx[i]];
+		query_bprintf(b, "  calls         %s (%s, %lld nodes)\n",
+			      graph_hcomp_name(g, g->called_idx[i], buf, sizeof buf),
+			      graph_role_name(k->role), (long long)k->count);
+	}
+	for (size_t i = 0; i < sizeof meta / sizeof meta[0]; i++) {
+		const char *t = query_htext(s, meta[i].f, v);
+		if (!*t)
+			continue;
+		query_bprintf(b, "  %-12s  %s", meta[i].label, t);
+		if (meta[i].f == HS_HF_SOURCE_FILE && *query_htext(s, HS_HF_SOURCE_LINE, v))
+			query_bprintf(b, ":%s", query_htext(s, HS_HF_SOURCE_LINE, v));
+		query_bprintf(b, "\n");
+	}
 }
 
 int query_cmd_show(query_parser *p, query_result *out)
@@ -41,9 +82,10 @@ int query_cmd_show(query_parser *p, query_result *out)
 		return query_data_fail(p, p->err);
 	int op = g->opcode[v];
 	int comp = g->comp_of ? g->comp_of[v] : 0;
-	query_bprintf(&b, "node %lld: %s (%s)\n", v, s->opcode_names[op],
-		      hlo_category_name(hlo_opcode_category(op)));
+	query_bprintf(&b, "node %lld %s: %s (%s)\n", v, query_htext(s, HS_HF_NAME, v),
+		      query_opcode_text(s, v), hlo_category_name(hlo_opcode_category(op)));
 	query_bprintf(&b, "  shape         %s\n", query_shape_text(s, v));
+	show_hlo(s, &b, v);
 	if (g->comp_start && comp >= 0 && comp < g->n_comps)
 		query_bprintf(&b, "  computation   %d of %lld (nodes %lld..%lld)\n", comp,
 			      (long long)g->n_comps, (long long)g->comp_start[comp],
@@ -116,8 +158,9 @@ static int neighbours_table(query_parser *p, query_result *out, int users)
 	int64_t n = users ? graph_n_users(g, v) : graph_n_operands(g, v);
 	if (query_emit_rows(p, out, QS_NODE, cols, ncols, idx, n, NULL, NULL) < 0)
 		return -1;
-	out->note = query_asprintf("node %lld (%s) has %lld %s%s", v, p->s->opcode_names[g->opcode[v]],
-				   (long long)n, users ? "user" : "operand", n == 1 ? "" : "s");
+	out->note = query_asprintf("node %lld%s%s (%s) has %lld %s%s", v, g->module ? " " : "",
+				   g->module ? graph_node_name(g, v, NULL, 0) : "", query_opcode_text(p->s, v),
+				   (long long)n, users ? "user" : "operand", hs_s(n));
 	return 0;
 }
 
@@ -241,7 +284,7 @@ int query_cmd_neighbors(query_parser *p, query_result *out)
 	if (ncols < 0 || query_emit_rows(p, out, QS_NODE, cols, ncols, order, m, "distance", lead) < 0)
 		goto done;
 	out->note = query_asprintf("%lld node%s within %lld step%s of node %lld (%s)%s", (long long)m,
-				   m == 1 ? "" : "s", depth, depth == 1 ? "" : "s", v,
+				   hs_s(m), depth, hs_s(depth), v,
 				   p->s->opcode_names[g->opcode[v]],
 				   dir == 1 ? ", towards operands" : dir == 2 ? ", towards users" : "");
 	rc = 0;
@@ -347,8 +390,8 @@ int query_cmd_computations(query_parser *p, query_result *out)
 		query_tb_num(&b, row, 5, cost);
 	}
 	query_tb_done(&b);
-	out->note = query_asprintf("%lld computation%s, %lld nodes", (long long)g->n_comps,
-				   g->n_comps == 1 ? "" : "s", (long long)g->n_nodes);
+	out->note = query_asprintf("%lld computation%s, %lld node%s", (long long)g->n_comps,
+				   hs_s(g->n_comps), (long long)g->n_nodes, hs_s(g->n_nodes));
 	return 0;
 fail:
 	query_tb_done(&b);
@@ -384,8 +427,8 @@ int query_cmd_opcodes(query_parser *p, query_result *out)
 		query_tb_num(&b, row, 4, g->n_nodes ? (double)counts[op] / (double)g->n_nodes : NAN);
 	}
 	query_tb_done(&b);
-	out->note = query_asprintf("%d opcode%s in %lld nodes", present, present == 1 ? "" : "s",
-				   (long long)g->n_nodes);
+	out->note = query_asprintf("%d opcode%s in %lld node%s", present, hs_s(present),
+				   (long long)g->n_nodes, hs_s(g->n_nodes));
 	return 0;
 fail:
 	query_tb_done(&b);
@@ -434,7 +477,7 @@ int query_cmd_fields(query_parser *p, query_result *out)
 		}
 	}
 	query_tb_done(&b);
-	out->note = query_asprintf("%lld field%s", (long long)n, n == 1 ? "" : "s");
+	out->note = query_asprintf("%lld field%s", (long long)n, hs_s(n));
 	return 0;
 fail:
 	query_tb_done(&b);

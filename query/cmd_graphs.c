@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "base/cmp.h"
+#include "base/plural.h"
 #include "query/commands.h"
 
 static const query_field graph_fields[] = {
@@ -33,6 +34,9 @@ static const query_field graph_fields[] = {
 	{"runtime_min", QF_G_RUNTIME_MIN, 0, QUERY_NUM, "fastest runtime (tile: normalized; layout: ns)"},
 	{"runtime_median", QF_G_RUNTIME_MEDIAN, 0, QUERY_NUM, "median runtime (as numpy.median)"},
 	{"runtime_max", QF_G_RUNTIME_MAX, 0, QUERY_NUM, "slowest runtime"},
+	{"module", QF_G_MODULE, 0, QUERY_TEXT, "the HLO module's name (the file name on a bare .npz)"},
+	{"hlo_computations", QF_G_HCOMPS, 0, QUERY_NUM, "HLO computations (entry, fusion bodies, reducers, ...)"},
+	{"fusions", QF_G_FUSIONS, 0, QUERY_NUM, "nodes whose opcode is fusion"},
 };
 
 const query_field *query_graph_fields(size_t *n)
@@ -81,6 +85,10 @@ double query_graph_num(query_session *s, const query_field *f)
 		return (double)g->n_comps;
 	case QF_G_LABELED:
 		return g->labeled;
+	case QF_G_HCOMPS:
+		return g->hcomps ? (double)g->n_hcomps : NAN;
+	case QF_G_FUSIONS:
+		return (double)graph_n_fusions(g);
 	case QF_G_RUNTIME_MIN:
 	case QF_G_RUNTIME_MEDIAN:
 	case QF_G_RUNTIME_MAX:
@@ -107,6 +115,8 @@ const char *query_graph_text(query_session *s, const query_field *f)
 		return r ? r->split : "";
 	case QF_G_KIND:
 		return graph_kind_name(s->g->kind);
+	case QF_G_MODULE:
+		return graph_module_name(s->g) ? graph_module_name(s->g) : "";
 	default:
 		return "";
 	}
@@ -302,11 +312,13 @@ int query_cmd_graphs(query_parser *p, query_result *out)
 	if ((int64_t)acc.n < acc.matched)
 		snprintf(tail, sizeof tail, ", first %zu shown", acc.n);
 	if (c->where)
-		out->note = query_asprintf("%lld of %lld graphs match%s", (long long)acc.matched,
-					   (long long)fi.graphs, tail);
+		out->note = query_asprintf("%lld of %lld graph%s match%s%s", (long long)acc.matched,
+					   (long long)fi.graphs, hs_s(fi.graphs), hs_plural(acc.matched, "es", ""),
+					   tail);
+
 	else
 		out->note = query_asprintf("%lld graph%s%s", (long long)fi.graphs,
-					   fi.graphs == 1 ? "" : "s", tail);
+					   hs_s(fi.graphs), tail);
 	rc = 0;
 done:
 	query_rows_free(&acc);

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/plural.h"
 #include "query/commands.h"
 
 /* What the rows of one graph need from the parse. */
@@ -92,18 +93,19 @@ int query_fold_rows(query_parser *p, query_result *out, const query_clauses *c,
 	}
 	char head[160], tail[160] = "";
 	if (c->where)
-		snprintf(head, sizeof head, "%lld of %lld %ss match", (long long)acc.matched,
-			 (long long)acc.total, what);
+		snprintf(head, sizeof head, "%lld of %lld %s%s match%s", (long long)acc.matched,
+			 (long long)acc.total, what, hs_s(acc.total), hs_plural(acc.matched, "es", ""));
 	else
-		snprintf(head, sizeof head, "%lld %ss", (long long)acc.matched, what);
+		snprintf(head, sizeof head, "%lld %s%s", (long long)acc.matched, what, hs_s(acc.matched));
 	if ((int64_t)acc.n < acc.matched)
 		snprintf(tail, sizeof tail, ", first %zu shown", acc.n);
 	if (fi.cut)
 		snprintf(tail + strlen(tail), sizeof tail - strlen(tail),
-			 "; limit reached after %lld of %lld files", (long long)(fi.graphs + out->nskipped),
-			 (long long)fi.files);
+			 "; limit reached after %lld of %lld file%s", (long long)(fi.graphs + out->nskipped),
+			 (long long)fi.files, hs_s(fi.files));
+
 	out->note = query_asprintf("%s in %lld graph%s%s", head, (long long)fi.graphs,
-				   fi.graphs == 1 ? "" : "s", tail);
+				   hs_s(fi.graphs), tail);
 	query_rows_free(&acc);
 	return 0;
 }

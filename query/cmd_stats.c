@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/plural.h"
 #include "query/commands.h"
 
 /* At most this many expressions in one `stats`. */
@@ -324,7 +325,7 @@ int query_cmd_stats(query_parser *p, query_result *out)
 	if (fi.folder)
 		out->note = query_asprintf("over %lld of %lld %s in %lld graph%s", (long long)acc->rows,
 					   (long long)acc->total, what, (long long)fi.graphs,
-					   fi.graphs == 1 ? "" : "s");
+					   hs_s(fi.graphs));
 	else
 		out->note = query_asprintf("over %lld of %lld %s", (long long)acc->rows,
 					   (long long)acc->total, what);

@@ -61,14 +61,18 @@ static const struct command commands[] = {
 	 "  stats cost where configurable\n"
 	 "  stats runtime, predicted where runtime_rank <= 10\n",
 	 query_cmd_stats, "where and or not in", QS_NODE, 0},
-	{"show", "ID", "one node in detail: shape, neighbours, cost, every non-zero feature",
-	 "  show 17\n", query_cmd_show, "", QS_NODE, 1},
-	{"operands", "ID", "the operands (inputs) of a node, in order",
+	{"show", "ID|NAME", "one node in detail: shape, HLO context, neighbours, cost, features",
+	 "A node is named by its id or its instruction name (dot.42, or quoted);\n"
+	 "on a bare .npz names are derived: opcode.id (convolution.603).  The HLO\n"
+	 "context is the computation holding the node, what it calls and its\n"
+	 "metadata (op_type, op_name, source file and line, ...).\n"
+	 "  show 17\n  show dot.42\n", query_cmd_show, "", QS_NODE, 1},
+	{"operands", "ID|NAME", "the operands (inputs) of a node, in order",
 	 "Repeated operands (x * x) are listed as often as the file gives them.\n"
 	 "  operands 17\n", query_cmd_operands, "", QS_NODE, 1},
-	{"users", "ID", "the users (consumers) of a node",
+	{"users", "ID|NAME", "the users (consumers) of a node",
 	 "  users 17\n", query_cmd_users, "", QS_NODE, 1},
-	{"neighbors", "ID [depth K] [up|down|both]",
+	{"neighbors", "ID|NAME [depth K] [up|down|both]",
 	 "nodes within K steps (default 1): up = operands, down = users",
 	 "Steps follow edges in either direction unless `up` (towards operands,\n"
 	 "the inputs) or `down` (towards users) is given.  The node itself is not\n"
@@ -76,7 +80,7 @@ static const struct command commands[] = {
 	 "  neighbors 17 depth 2\n"
 	 "  neighbors 17 depth 3 up\n",
 	 query_cmd_neighbors, "depth up down both", QS_NODE, 1},
-	{"path", "ID ID", "a shortest dependency path between two nodes",
+	{"path", "ID|NAME ID|NAME", "a shortest dependency path between two nodes",
 	 "Follows edges from the first node to its users' users ... until the\n"
 	 "second, or the other way when the second feeds the first.  An empty\n"
 	 "table means neither depends on the other.\n"
@@ -86,8 +90,12 @@ static const struct command commands[] = {
 	{"opcodes", "[all]", "opcodes in the graph with their counts (all: every known opcode)",
 	 "  opcodes\n  opcodes all\n", query_cmd_opcodes, "all", QS_NODE, 1},
 	{"fields", "[TEXT]", "the fields expressions can use (those whose name holds TEXT)",
-	 "Node fields: the derived ones (id, opcode, shape, cost, ...) and the\n"
-	 "node features by their dataset names; f<i> always names feature i.\n"
+	 "Node fields: the derived ones (id, opcode, shape, cost, ...), the HLO\n"
+	 "ones (name, computation_name, fusion_kind, op_type, op_name,\n"
+	 "source_file, source_line, custom_call_target, sharding) and the node\n"
+	 "features by their dataset names; f<i> always names feature i.  On a bare\n"
+	 ".npz, name and computation_name are derived (convolution.603, entry,\n"
+	 "computation.K), the metadata fields are empty and source_line is null.\n"
 	 "Config fields (for `configs`): config, runtime, predicted, ranks and, for\n"
 	 "tile graphs, the config features (c<i> names feature i).\n"
 	 "  fields window\n", query_cmd_fields, "", QS_NODE, 0},
@@ -111,7 +119,7 @@ static const struct command commands[] = {
 	 "  compare best worst\n"
 	 "  compare default 12 sort by contribution\n",
 	 query_cmd_compare, "best worst default all sort by id contribution", QS_CONFIG, 1},
-	{"export", "dot|svg|png REGION [heat EXPR] [force] -o FILE",
+	{"export", "dot|svg|png REGION [heat EXPR] [expand NAMES|all] [force] -o FILE",
 	 "draw part of the graph with Graphviz into a file",
 	 "REGION is one of:\n"
 	 "  around ID [radius K] [up|down|both]   nodes within K steps (default 1)\n"
@@ -121,10 +129,13 @@ static const struct command commands[] = {
 	 "  where EXPR                            the nodes that match\n"
 	 "`heat EXPR` fills nodes by a number (e.g. cost); regions over 500 nodes\n"
 	 "are refused unless `force` is given.  The file is written atomically.\n"
+	 "A called computation the region reaches (fusion body, while body,\n"
+	 "reducer, ...) is one box; `expand NAME,NAME` or `expand all` draws it.\n"
 	 "  export svg around 17 radius 2 -o n17.svg\n"
 	 "  export png where opcode = convolution heat cost -o conv.png\n",
 	 query_cmd_export,
-	 "dot svg png around radius up down both path computation configurable where heat force -o",
+	 "dot svg png around radius up down both path computation configurable where heat expand "
+	 "all force -o",
 	 QS_NODE, 1},
 	{"graphs", "[where EXPR] [sort by EXPR [asc|desc]] [limit N] [show EXPR, ...]",
 	 "one row per graph: file, kind, sizes, runtimes, aggregates of its nodes",

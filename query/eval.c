@@ -7,6 +7,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "loader/hlo_module.h"
 #include "query/query_impl.h"
 
 /* ---- evaluation ----------------------------------------------------- */
@@ -44,6 +45,10 @@ double query_field_num(query_session *s, const query_field *f, int64_t row)
 		return s->cost[row].flops;
 	case QF_BYTES:
 		return s->cost[row].bytes;
+	case QF_SOURCE_LINE: {
+		const struct hm_instr *in = graph_node_instr(g, row);
+		return in && in->source_line ? (double)in->source_line : NAN;
+	}
 	case QF_RUNTIME:
 		return g->labeled ? g->runtime[row] : NAN;
 	case QF_RUNTIME_NS:
@@ -71,7 +76,9 @@ const char *query_field_text(query_session *s, const query_field *f, int64_t row
 
 	switch (f->kind) {
 	case QF_OPCODE:
-		return s->opcode_names[g->opcode[row]];
+		return query_opcode_text(s, row);
+	case QF_HTEXT:
+		return query_htext(s, f->index, row);
 	case QF_CATEGORY:
 		return hlo_category_name(hlo_opcode_category(g->opcode[row]));
 	case QF_ELEM: {

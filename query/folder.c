@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "base/clock.h"
+#include "base/plural.h"
 #include "query/commands.h"
 
 /* How often the progress callback runs (ms). */
@@ -328,8 +329,9 @@ end:
 	out->graphs = info->graphs;
 	if (rc == FOLD_STOPPED) {
 		p->s->stopped = 1;
-		return hs_fail(p->err, HS_EDATA, "stopped after %zu of %zu files", f.next_merge,
-			       f.ix->n);
+		return hs_fail(p->err, HS_EDATA, "stopped after %zu of %zu file%s", f.next_merge,
+			       f.ix->n, hs_s((long long)f.ix->n));
+
 	}
 	if (rc == FOLD_OOM)
 		return started ? query_data_fail(p, p->err) : query_oom(p);

@@ -25,6 +25,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "base/plural.h"
 #include "query/query_impl.h"
 
 static query_expr *parse_or(query_parser *p);
@@ -114,6 +115,30 @@ static int need_num(query_parser *p, const query_expr *e, const char *what)
 	return 0;
 }
 
+/* 1 when `name` is the written opcode of a node of the graph whose opcode
+ * is not a learned one (a folder's graphs are not known while parsing: there
+ * `opcode ~ '^name$'` finds them). */
+static int written_opcode(const query_session *s, const char *name)
+{
+	const hs_graph *g = s->g;
+
+	if (s->ix || !g->module)
+		return 0;
+	for (int64_t v = 0; v < g->n_nodes; v++)
+		if (g->opcode[v] == 0 && strcmp(graph_node_opcode_name(g, v), name) == 0)
+			return 1;
+	return 0;
+}
+
+/* 1 when every literal is a learned opcode (then `opcode` compares ids). */
+static int all_learned(query_expr *const *lits, int n)
+{
+	for (int i = 0; i < n; i++)
+		if (lits[i]->kind != QE_STR || hlo_opcode_id(lits[i]->str) < 0)
+			return 0;
+	return 1;
+}
+
 /* Vocabulary a literal compared with a field must belong to. */
 static int check_vocabulary(query_parser *p, const query_expr *field, const query_expr *lit)
 {
@@ -125,7 +150,7 @@ static int check_vocabulary(query_parser *p, const query_expr *field, const quer
 		return 0;
 	switch (field->field->kind) {
 	case QF_OPCODE:
-		if (hlo_opcode_id(lit->str) >= 0)
+		if (hlo_opcode_id(lit->str) >= 0 || written_opcode(p->s, lit->str))
 			return 0;
 		for (int i = 0; i <= HLO_MAX_OPCODE; i++)
 			names[n++] = hlo_opcode_name(i);
@@ -578,7 +603,7 @@ static query_expr *parse_in(query_parser *p, query_expr *a, int negate)
 	int all_lit = 1;
 	for (int i = 0; i < n; i++)
 		all_lit &= items[i]->kind == QE_STR;
-	if (is_opcode_field(a) && all_lit)
+	if (is_opcode_field(a) && all_lit && all_learned(items, n))
 		return make_opset(p, a, items, n, negate, a->pos, end - a->pos);
 	query_expr *e = new_expr(p, QE_IN, a->pos, end - a->pos);
 	query_expr **list = query_arena_alloc(&p->arena, (size_t)n * sizeof *list);
@@ -607,8 +632,8 @@ static query_expr *parse_cmp(query_parser *p)
 		if (!b || resolve_pair(p, a, b, op) < 0)
 			return NULL;
 		if ((op == TK_EQ || op == TK_NE) &&
-		    ((is_opcode_field(a) && b->kind == QE_STR) ||
-		     (is_opcode_field(b) && a->kind == QE_STR))) {
+		    ((is_opcode_field(a) && all_learned(&b, 1)) ||
+		     (is_opcode_field(b) && all_learned(&a, 1)))) {
 			query_expr *f = is_opcode_field(a) ? a : b;
 			query_expr *l = f == a ? b : a;
 			return make_opset(p, f, &l, 1, op == TK_NE, a->pos, b->pos + b->len - a->pos);
@@ -777,17 +802,86 @@ long long query_parse_count(query_parser *p, const char *what)
 	return v;
 }
 
+/* A suggestion for a node name that is not in the graph: the closest real
+ * name, or for a derived "opcode.N" the name node N has. */
+static const char *suggest_node(query_parser *p, const char *name, char *buf, size_t cap)
+{
+	const hs_graph *g = p->s->g;
+	const char *dot = strrchr(name, '.');
+
+	if (!g->module) {
+		char *end;
+		long long v = dot ? strtoll(dot + 1, &end, 10) : -1;
+		if (!dot || *end || v < 0 || v >= g->n_nodes)
+			return NULL;
+		return graph_node_name(g, v, buf, cap);
+	}
+	const char **names = malloc((size_t)(g->n_nodes ? g->n_nodes : 1) * sizeof *names);
+	if (!names)
+		return NULL;
+	for (int64_t v = 0; v < g->n_nodes; v++)
+		names[v] = graph_node_name(g, v, NULL, 0);
+	const char *best = query_suggest(name, names, (size_t)g->n_nodes);
+	free(names);
+	return best;
+}
+
+static int is_name_char(int c)
+{
+	return isalnum(c) || c == '_' || c == '.' || c == '-';
+}
+
+/* A node by its name: a quoted string, or a word running on over '.' and
+ * '-' ("get-tuple-element.12", "%dot.42"). */
+static long long parse_node_name(query_parser *p)
+{
+	const query_token *t = query_peek(p);
+	size_t pos = t->pos;
+	const char *name;
+
+	if (t->kind == TK_STR) {
+		name = t->str;
+		query_advance(p);
+	} else {
+		size_t e = pos + (p->src[pos] == '%');
+		while (e < p->n && is_name_char((unsigned char)p->src[e]))
+			e++;
+		name = query_arena_strndup(&p->arena, p->src + pos, e - pos);
+		if (!name)
+			return query_fail_oom(p, "reading a node name");
+		p->pos = e;
+		p->have = 0;
+	}
+	if (*name == '%')
+		name++;
+	int64_t v = graph_find_node(p->s->g, name);
+	if (v >= 0)
+		return v;
+	char buf[160];
+	const char *sug = suggest_node(p, name, buf, sizeof buf);
+	if (sug)
+		return query_fail_at(p, pos, "no node named '%s' at column %zu (did you mean '%s'?)",
+				     name, pos + 1, sug);
+	return query_fail_at(p, pos, "no node named '%s' at column %zu", name, pos + 1);
+}
+
 long long query_parse_node(query_parser *p)
 {
-	size_t pos = query_peek(p)->pos;
-	long long v = query_parse_count(p, "a node id");
+	const query_token *t = query_peek(p);
+	size_t pos = t->pos;
+
+	if (!p->failed && (t->kind == TK_WORD || t->kind == TK_STR ||
+			   (t->kind == TK_PCT && t->pos + 1 < p->n &&
+			    is_name_char((unsigned char)p->src[t->pos + 1]))))
+		return parse_node_name(p);
+	long long v = query_parse_count(p, "a node id or name");
 	int64_t n = p->s->g->n_nodes;
 
 	if (v < 0)
 		return -1;
 	if (v >= n) {
 		query_fail_at(p, pos, "node %lld at column %zu is out of range (the graph has %lld "
-			      "nodes, 0..%lld)", v, pos + 1, (long long)n, (long long)n - 1);
+			      "node%s, 0..%lld)", v, pos + 1, (long long)n, hs_s(n), (long long)n - 1);
 		return -1;
 	}
 	return v;

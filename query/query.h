@@ -188,4 +188,10 @@ const char *query_field_name(const query_session *s, size_t i);
 /* The command names, in help order; NULL past the end. */
 const char *query_command_name(size_t i);
 
+/* The closest of `names` to `word` (edit distance, case-insensitive; else
+ * the first name that starts with a word of 3 or more letters), or NULL:
+ * the "did you mean" of every front end.  Borrows; returns one of names. */
+const char *query_suggest(const char *word, const char *const *names,
+			  size_t n);
+
 #endif

@@ -65,6 +65,8 @@ enum query_field_kind {
 	QF_COST,
 	QF_FLOPS,
 	QF_BYTES,
+	QF_HTEXT,        /* text: graph_node_text field `index` (hs_hfield) */
+	QF_SOURCE_LINE,  /* metadata source_line; null when absent */
 	/* config scope */
 	QF_CONFIG,
 	QF_RUNTIME,
@@ -90,6 +92,9 @@ enum query_field_kind {
 	QF_G_RUNTIME_MIN,
 	QF_G_RUNTIME_MEDIAN,
 	QF_G_RUNTIME_MAX,
+	QF_G_MODULE,     /* text: the HLO module's name */
+	QF_G_HCOMPS,     /* real HLO computations */
+	QF_G_FUSIONS,    /* fusion nodes */
 };
 
 typedef struct query_field {
@@ -224,6 +229,8 @@ struct query_session {
 	 * that showing 200 shapes of 40,000 nodes touches little memory. */
 	struct query_shape_info *shapes;  /* [n_nodes] */
 	struct query_text_map *shape_text;
+	struct query_text_map *htext[HS_NHFIELDS]; /* HLO text written into a
+	                                             * buffer: derived names, shapes */
 	cost_estimate *cost;        /* [n_nodes] */
 	double *predicted;          /* [n_configs] */
 	double *runtime_rank;       /* [n_configs] 1 = fastest; NaN unlabeled */
@@ -304,9 +311,6 @@ long long query_parse_node(query_parser *p);
 /* The field named `name` in a scope, or NULL (also accepts f<i> / c<i>). */
 const query_field *query_find_field(query_session *s, int scope,
 				    const char *name);
-/* The closest candidate to `word` among `names` (edit distance), or NULL. */
-const char *query_suggest(const char *word, const char *const *names,
-			  size_t n);
 /* Suggestion among the fields of a scope. */
 const char *query_suggest_field(query_session *s, int scope, const char *word);
 
@@ -355,6 +359,16 @@ int query_need_cost(query_session *s, hs_error *err);
 int query_need_predicted(query_session *s, hs_error *err);
 /* A node's shape as HLO text (cached; needs no query_need_shapes). */
 const char *query_shape_text(query_session *s, int64_t node);
+/* A node's opcode as the `opcode` field reads it: the learned name, or the
+ * name as written when the opcode is not a learned one (id 0). */
+static inline const char *query_opcode_text(const query_session *s, int64_t v)
+{
+	return s->g->opcode[v] == 0 && s->g->module ? graph_node_opcode_name(s->g, v)
+						    : s->opcode_names[s->g->opcode[v]];
+}
+/* HLO field f of a node (graph_node_text), stable until the session is
+ * rebound; "" for fields of a graph opened without its structure. */
+const char *query_htext(query_session *s, int f, int64_t node);
 /* A node's rank, element type and count (after query_need_shapes). */
 const query_shape_info *query_shape(query_session *s, int64_t node);
 

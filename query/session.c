@@ -19,10 +19,12 @@
 
 static const query_field node_derived[] = {
 	{"id", QF_ID, 0, QUERY_NUM, "node index (0-based, as in edge_index)"},
-	{"opcode", QF_OPCODE, 0, QUERY_TEXT, "HLO opcode name (compare with a bare word: opcode = dot)"},
+	{"name", QF_HTEXT, HS_HF_NAME, QUERY_TEXT, "instruction name (dot.42); derived on a bare .npz: opcode.id"},
+	{"opcode", QF_OPCODE, 0, QUERY_TEXT, "HLO opcode name (compare with a bare word: opcode = dot); as written when not a learned opcode"},
 	{"opcode_id", QF_OPCODE_ID, 0, QUERY_NUM, "opcode id as stored in node_opcode"},
 	{"category", QF_CATEGORY, 0, QUERY_TEXT, "opcode category (elementwise, data-movement, convolution, ...)"},
 	{"computation", QF_COMPUTATION, 0, QUERY_NUM, "computation index (node_splits segment)"},
+	{"computation_name", QF_HTEXT, HS_HF_COMPUTATION, QUERY_TEXT, "the HLO computation holding the node; derived on a bare .npz: entry, computation.K"},
 	{"operands", QF_OPERANDS, 0, QUERY_NUM, "number of operands (inputs)"},
 	{"users", QF_USERS, 0, QUERY_NUM, "number of users (consumers of the output)"},
 	{"elem", QF_ELEM, 0, QUERY_TEXT, "output element type (f32, bf16, pred, tuple, ...)"},
@@ -33,6 +35,13 @@ static const query_field node_derived[] = {
 	{"cost", QF_COST, 0, QUERY_NUM, "analytic time estimate in seconds (roofline, model/cost.h)"},
 	{"flops", QF_FLOPS, 0, QUERY_NUM, "analytic floating-point operations"},
 	{"bytes", QF_BYTES, 0, QUERY_NUM, "analytic bytes read and written"},
+	{"fusion_kind", QF_HTEXT, HS_HF_FUSION_KIND, QUERY_TEXT, "kLoop, kInput, kOutput, kCustom (fusions); empty otherwise and on .npz"},
+	{"op_type", QF_HTEXT, HS_HF_OP_TYPE, QUERY_TEXT, "metadata op_type (framework op); empty when absent and on .npz"},
+	{"op_name", QF_HTEXT, HS_HF_OP_NAME, QUERY_TEXT, "metadata op_name; empty when absent and on .npz"},
+	{"source_file", QF_HTEXT, HS_HF_SOURCE_FILE, QUERY_TEXT, "metadata source_file; empty when absent and on .npz"},
+	{"source_line", QF_SOURCE_LINE, 0, QUERY_NUM, "metadata source_line; null when absent and on .npz"},
+	{"custom_call_target", QF_HTEXT, HS_HF_CUSTOM_CALL_TARGET, QUERY_TEXT, "custom-call target; empty otherwise and on .npz"},
+	{"sharding", QF_HTEXT, HS_HF_SHARDING, QUERY_TEXT, "sharding as written ({replicated}); empty when absent and on .npz"},
 };
 #define N_NODE_DERIVED (sizeof node_derived / sizeof node_derived[0])
 
@@ -52,6 +61,10 @@ static void text_map_free(struct query_text_map *m);
 static void drop_caches(query_session *s)
 {
 	text_map_free(s->shape_text);
+	for (int f = 0; f < HS_NHFIELDS; f++) {
+		text_map_free(s->htext[f]);
+		s->htext[f] = NULL;
+	}
 	free(s->shapes);
 	free(s->cost);
 	free(s->predicted);
@@ -475,12 +488,16 @@ static int text_map_grow(struct query_text_map *m)
 	return 0;
 }
 
-const char *query_shape_text(query_session *s, int64_t v)
+/* The text of node v in map *mp, computing it with `make` (into a buffer)
+ * the first time; "?" when out of memory. */
+static const char *cached_text(struct query_text_map **mp, int64_t v,
+			       const char *(*make)(query_session *, int, int64_t, char *, size_t),
+			       query_session *s, int f)
 {
-	struct query_text_map *m = s->shape_text;
+	struct query_text_map *m = *mp;
 
 	if (!m) {
-		m = s->shape_text = calloc(1, sizeof *m);
+		m = *mp = calloc(1, sizeof *m);
 		if (!m)
 			return "?";
 	}
@@ -489,13 +506,10 @@ const char *query_shape_text(query_session *s, int64_t v)
 	size_t i = text_slot(m, v);
 	if (m->keys[i] == v)
 		return m->vals[i];
-	hlo_shape sh;
-	char buf[256];
-	if (!s->g->node_feat)
-		return "?";
-	hlo_decode_shape(graph_feat(s->g, v), s->g->feat_width, &sh);
-	if (hlo_shape_text(&sh, buf, sizeof buf) < 0)
-		return "?";
+	char buf[512];
+	const char *made = make(s, f, v, buf, sizeof buf);
+	if (made != buf)
+		return made; /* stable already */
 	char *t = strdup(buf);
 	if (!t)
 		return "?";
@@ -503,6 +517,43 @@ const char *query_shape_text(query_session *s, int64_t v)
 	m->vals[i] = t;
 	m->n++;
 	return t;
+}
+
+static const char *make_shape(query_session *s, int f, int64_t v, char *buf, size_t cap)
+{
+	hlo_shape sh;
+
+	if (!s->g->node_feat)
+		return "?";
+	hlo_decode_shape(graph_feat(s->g, v), s->g->feat_width, &sh);
+	if (hlo_shape_text(&sh, buf, cap) < 0)
+		return "?";
+	return buf;
+}
+
+const char *query_shape_text(query_session *s, int64_t v)
+{
+	return cached_text(&s->shape_text, v, make_shape, s, 0);
+}
+
+/* Text that lives in the graph comes back as is; derived text (names of a
+ * bare .npz, shapes, numbers) is written into buf. */
+static const char *make_htext(query_session *s, int f, int64_t v, char *buf, size_t cap)
+{
+	const hs_graph *g = s->g;
+
+	if (f == HS_HF_COMPUTATION && !g->hcomp_of) /* no structure (graph_open_parts) */
+		return "";
+	if (f == HS_HF_SHAPE && !g->module && !g->node_feat)
+		return "";
+	return graph_node_text(g, v, (hs_hfield)f, buf, cap);
+}
+
+const char *query_htext(query_session *s, int f, int64_t v)
+{
+	if (f < 0 || f >= HS_NHFIELDS)
+		return "";
+	return cached_text(&s->htext[f], v, make_htext, s, f);
 }
 
 int query_need_cost(query_session *s, hs_error *err)
@@ -630,6 +681,13 @@ unsigned query_field_parts(const query_field *f)
 	case QF_OPERANDS:
 	case QF_USERS:
 		return GRAPH_PART_EDGES;
+	case QF_HTEXT:
+	case QF_SOURCE_LINE:
+	case QF_G_MODULE:
+	case QF_G_HCOMPS:
+	case QF_G_FUSIONS:
+		/* the whole graph: its HLO structure, and an .npz's raw twin */
+		return GRAPH_PART_FEATURES | GRAPH_PART_EDGES;
 	case QF_CONFIGURABLE:
 		return GRAPH_PART_CONFIGS;
 	case QF_COST:

@@ -315,6 +315,9 @@ static const box_style st_high = {L'╔', L'═', L'╗', L'║', L'╚', L'╝'
 				  L'╤', L'╧', L'╢', L'╟'};
 static const box_style st_more = {L'┌', L'╌', L'┐', L'╎', L'└', L'┘',
 				  L'┬', L'┴', L'┤', L'├'};
+/* a collapsed computation: rounded corners */
+static const box_style st_comp = {L'╭', L'─', L'╮', L'│', L'╰', L'╯',
+				  L'┬', L'┴', L'┤', L'├'};
 
 static wchar_t border_char(pen *p, const box_style *st, int gx, int gy, wchar_t plain)
 {
@@ -343,7 +346,11 @@ static void draw_node(pen *p, const hs_layout *L, int32_t i, int cursor)
 	if (x + w <= p->x0 || y + h <= p->y0 || x >= p->x0 + p->c->width ||
 	    y >= p->y0 + p->c->height)
 		return;
-	if (n->flags & LAY_PLACEHOLDER) {
+	if (n->flags & LAY_COLLAPSED) {
+		st = &st_comp;
+		bcolor = CANVAS_C_CATEGORY + n->category;
+		icolor = CANVAS_C_CATEGORY + n->category;
+	} else if (n->flags & LAY_PLACEHOLDER) {
 		st = &st_more;
 		bcolor = CANVAS_C_PLACEHOLDER;
 		battr = CANVAS_A_DIM;

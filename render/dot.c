@@ -16,8 +16,6 @@
 #include <graphviz/gvc.h>
 #include <graphviz/gvplugin.h>
 
-#include "loader/hlo.h"
-#include "render/layout.h"
 
 /* ---- the Graphviz context --------------------------------------------- */
 
@@ -49,6 +47,11 @@ static int gv_error_sink(char *msg)
 	while (n && (gv_last_error[n - 1] == '\n' || gv_last_error[n - 1] == ' '))
 		gv_last_error[--n] = '\0';
 	return 0;
+}
+
+void dot_catch_errors(void)
+{
+	agseterrf(gv_error_sink);
 }
 
 static void gv_error_reset(void)
@@ -223,19 +226,23 @@ void dot_shutdown(void)
 
 #if defined(__SANITIZE_ADDRESS__)
 /* Graphviz 2.43 leaks inside its dot layout: the virtual nodes and edges of
- * cluster skeletons (build_skeleton) and the sizing tables of HTML-like
- * labels (make_html_label); both are fixed in later Graphviz releases.  The
+ * cluster skeletons (build_skeleton), what it makes of an edge between two
+ * clusters (class1's auxiliary edges, make_aux_edge; the virtual edges of
+ * class2 and of expand_cluster's interclexp, new_virtual_edge) and the
+ * sizing tables of HTML-like labels (make_html_label); all are fixed in
+ * later Graphviz releases.  The
  * blocks come from Graphviz's own allocator in libgvc (gmalloc, zmalloc,
  * grealloc), which nothing of ours calls, and libgvc has no frame pointers,
  * so the module is the only frame LeakSanitizer's fast unwinder sees.
  * With HLOSCOPE_LSAN_PRECISE set (and ASAN_OPTIONS=fast_unwind_on_malloc=0
- * for full stacks) only the two functions are suppressed, which
+ * for full stacks) only these four functions are suppressed, which
  * tests/suites/render_asan.sh uses to show no leak of ours hides there. */
 const char *__lsan_default_suppressions(void);
 const char *__lsan_default_suppressions(void)
 {
 	if (getenv("HLOSCOPE_LSAN_PRECISE"))
-		return "leak:build_skeleton\nleak:make_html_label\n";
+		return "leak:build_skeleton\nleak:make_aux_edge\nleak:new_virtual_edge\n"
+		       "leak:make_html_label\n";
 	return "leak:libgvc.so\n";
 }
 
@@ -247,174 +254,7 @@ const char *__lsan_default_options(void)
 }
 #endif
 
-/* ---- heat ------------------------------------------------------------- */
-
-/* ColorBrewer YlOrRd, 8 classes. */
-static const char *const heat_fills[DOT_HEAT_BINS] = {
-	"#ffffcc", "#ffeda0", "#fed976", "#feb24c",
-	"#fd8d3c", "#fc4e2a", "#e31a1c", "#b10026",
-};
-
-const char *dot_heat_fill(int bin)
-{
-	if (bin < 0 || bin >= DOT_HEAT_BINS)
-		return "#d9d9d9";
-	return heat_fills[bin];
-}
-
-void dot_heat_scale_of(const double *v, const int64_t *ids, int64_t n, int log_mode,
-		       dot_heat_scale *s)
-{
-	double lo = INFINITY, hi = -INFINITY, pos_lo = INFINITY;
-
-	memset(s, 0, sizeof *s);
-	for (int64_t i = 0; i < n; i++) {
-		double x = v[ids ? ids[i] : i];
-		if (!isfinite(x))
-			continue;
-		s->any = 1;
-		if (x < lo)
-			lo = x;
-		if (x > hi)
-			hi = x;
-		if (x > 0 && x < pos_lo)
-			pos_lo = x;
-	}
-	if (!s->any)
-		return;
-	if (log_mode < 0)
-		s->log = lo > 0 && hi / lo > 100.0;
-	else
-		s->log = log_mode && hi > 0;
-	if (s->log && lo <= 0)
-		lo = pos_lo;
-	s->lo = lo;
-	s->hi = hi;
-}
-
-static double heat_map(const dot_heat_scale *s, double v)
-{
-	return s->log ? log10(v) : v;
-}
-
-int dot_heat_bin(const dot_heat_scale *s, double v)
-{
-	double a, b, t;
-	int bin;
-
-	if (!s->any || !isfinite(v))
-		return -1;
-	if (s->log && v <= 0)
-		return 0;
-	a = heat_map(s, s->lo);
-	b = heat_map(s, s->hi);
-	if (!(b > a))
-		return 0;
-	t = (heat_map(s, v) - a) / (b - a);
-	bin = (int)floor(t * DOT_HEAT_BINS);
-	if (bin < 0)
-		bin = 0;
-	if (bin >= DOT_HEAT_BINS)
-		bin = DOT_HEAT_BINS - 1;
-	return bin;
-}
-
-double dot_heat_edge(const dot_heat_scale *s, int b)
-{
-	double a = heat_map(s, s->lo), z = heat_map(s, s->hi);
-	double x = a + (z - a) * b / DOT_HEAT_BINS;
-
-	if (b >= DOT_HEAT_BINS)
-		return s->hi;
-	return s->log ? pow(10.0, x) : x;
-}
-
-/* ---- labels ----------------------------------------------------------- */
-
-/* Display width of UTF-8 text (every code point counts one column). */
-static int utf8_width(const char *s)
-{
-	int w = 0;
-	for (; *s; s++)
-		w += ((unsigned char)*s & 0xC0) != 0x80;
-	return w;
-}
-
-/* Copies `src` into dst (cap bytes) cut to `maxw` columns with "…". */
-static void fit_text(char *dst, size_t cap, const char *src, int maxw)
-{
-	int w = utf8_width(src);
-	size_t i = 0, o = 0;
-	int col = 0;
-
-	if (cap == 0)
-		return;
-	if (w <= maxw) {
-		snprintf(dst, cap, "%s", src);
-		return;
-	}
-	while (src[i] && col < maxw - 1) {
-		size_t len = 1;
-		while ((src[i + len] & 0xC0) == 0x80)
-			len++;
-		if (o + len + 4 > cap)
-			break;
-		memcpy(dst + o, src + i, len);
-		o += len;
-		i += len;
-		col++;
-	}
-	memcpy(dst + o, "\xe2\x80\xa6", 3); /* … */
-	dst[o + 3] = '\0';
-}
-
-static void shape_of(const hs_graph *g, int64_t id, hlo_shape *sh)
-{
-	hlo_decode_shape(graph_feat(g, id), g->feat_width, sh);
-}
-
-int dot_node_lines(const hs_graph *g, int64_t id, int maxw, char *l1, char *l2,
-		   size_t cap)
-{
-	char a[256], b[256];
-	hlo_shape sh;
-	int w1, w2;
-
-	if (maxw < 2)
-		maxw = 2;
-	shape_of(g, id, &sh);
-	snprintf(a, sizeof a, "%" PRId64 " %s", id, hlo_opcode_name(g->opcode[id]));
-	hlo_shape_text(&sh, b, sizeof b);
-	fit_text(l1, cap, a, maxw);
-	fit_text(l2, cap, b, maxw);
-	w1 = utf8_width(l1);
-	w2 = utf8_width(l2);
-	return w1 > w2 ? w1 : w2;
-}
-
-static void human_bytes(double b, char *out, size_t cap)
-{
-	static const char *const unit[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB"};
-	int u = 0;
-
-	while (b >= 1024 && u < 5) {
-		b /= 1024;
-		u++;
-	}
-	if (u == 0)
-		snprintf(out, cap, "%.0f B", b);
-	else
-		snprintf(out, cap, "%.1f %s", b, unit[u]);
-}
-
-/* ---- building --------------------------------------------------------- */
-
-void dot_opts_init(dot_opts *o)
-{
-	memset(o, 0, sizeof *o);
-	o->heat_log = -1;
-	o->clusters = -1;
-}
+/* ---- formats --------------------------------------------------------- */
 
 const char *dot_format_for_path(const char *path)
 {
@@ -436,19 +276,7 @@ int dot_format_known(const char *fmt)
 	return fmt && (!strcmp(fmt, "dot") || !strcmp(fmt, "svg") || !strcmp(fmt, "png"));
 }
 
-typedef struct builder {
-	Agraph_t *G;
-	const region *r;
-	const dot_opts *o;
-	const hs_graph *g;
-	uint8_t *hl;             /* [n_nodes] highlight mask, or NULL */
-	dot_heat_scale scale;
-	int heat;
-	/* attribute symbols */
-	Agsym_t *n_label, *n_fill, *n_font, *n_color, *n_pen, *n_style, *n_peri,
-		*n_tip, *n_width, *n_height;
-	Agsym_t *e_pen, *e_style, *e_tip, *e_color;
-} builder;
+/* ---- writing ---------------------------------------------------------- */
 
 #define DOT_PNG_FONT "DejaVu Sans"
 
@@ -456,367 +284,6 @@ static void set(void *obj, Agsym_t *sym, const char *v)
 {
 	agxset(obj, sym, (char *)v);
 }
-
-static Agsym_t *attr(Agraph_t *G, int kind, const char *name, const char *def)
-{
-	return agattr(G, kind, (char *)name, (char *)def);
-}
-
-static int uses_clusters(const builder *b)
-{
-	if (b->o->clusters >= 0)
-		return b->o->clusters;
-	return b->g->n_comps > 1;
-}
-
-static void terminal_size(builder *b, Agnode_t *n, int cols)
-{
-	char v[32];
-
-	snprintf(v, sizeof v, "%.4f", (cols + 4) * LAYOUT_CELL_W / 72.0);
-	set(n, b->n_width, v);
-	snprintf(v, sizeof v, "%.4f", LAYOUT_NODE_ROWS * LAYOUT_CELL_H / 72.0);
-	set(n, b->n_height, v);
-}
-
-static void style_node(builder *b, Agnode_t *n, int64_t id)
-{
-	const hs_graph *g = b->g;
-	hlo_category cat = hlo_opcode_category(g->opcode[id]);
-	int focus = id == b->r->focus || id == b->r->focus2;
-	int hl = b->hl && b->hl[id];
-	int cfg = g->kind == HS_KIND_LAYOUT && g->cfg_index && g->cfg_index[id] >= 0;
-	int bin = -1;
-	char label[512], tip[512], shape[160], heatline[96] = "";
-	hlo_shape sh;
-
-	if (b->heat)
-		bin = dot_heat_bin(&b->scale, b->o->heat[id]);
-	if (b->o->terminal) {
-		char l1[3 * LAYOUT_LABEL_MAX + 1], l2[3 * LAYOUT_LABEL_MAX + 1];
-		terminal_size(b, n, dot_node_lines(g, id, LAYOUT_LABEL_MAX, l1, l2,
-						   sizeof l1));
-		return;
-	}
-	shape_of(g, id, &sh);
-	hlo_shape_text(&sh, shape, sizeof shape);
-	if (b->heat) {
-		double v = b->o->heat[id];
-		if (isfinite(v))
-			snprintf(heatline, sizeof heatline, "\\n%s = %.3g",
-				 b->o->heat_name ? b->o->heat_name : "heat", v);
-		else
-			snprintf(heatline, sizeof heatline, "\\n%s = n/a",
-				 b->o->heat_name ? b->o->heat_name : "heat");
-	}
-	snprintf(label, sizeof label, "%" PRId64 ": %s%s\\n%s%s", id,
-		 hlo_opcode_name(g->opcode[id]), cfg ? " [cfg]" : "", shape, heatline);
-	set(n, b->n_label, label);
-	snprintf(tip, sizeof tip, "node %" PRId64 ", %s %s, computation %d: %" PRId64
-		 " operand%s, %" PRId64 " user%s%s", id, hlo_opcode_name(g->opcode[id]),
-		 shape, g->comp_of ? g->comp_of[id] : 0, graph_n_operands(g, id),
-		 graph_n_operands(g, id) == 1 ? "" : "s", graph_n_users(g, id),
-		 graph_n_users(g, id) == 1 ? "" : "s", cfg ? ", configurable" : "");
-	set(n, b->n_tip, tip);
-	if (b->heat) {
-		set(n, b->n_fill, dot_heat_fill(bin));
-		if (bin >= DOT_HEAT_BINS - 2)
-			set(n, b->n_font, "#ffffff");
-	} else {
-		set(n, b->n_fill, hlo_category_fill(cat));
-		if (strcmp(hlo_category_font(cat), "#000000") != 0)
-			set(n, b->n_font, hlo_category_font(cat));
-		if (strcmp(hlo_category_stroke(cat), "#000000") != 0)
-			set(n, b->n_color, hlo_category_stroke(cat));
-	}
-	/* Thick borders are square: gd draws thick rounded ones badly. */
-	if (focus) {
-		set(n, b->n_color, "#d62728");
-		set(n, b->n_pen, "3");
-		set(n, b->n_style, "filled");
-	} else if (hl) {
-		set(n, b->n_color, "#1f77b4");
-		set(n, b->n_pen, "3");
-		set(n, b->n_style, "filled");
-	}
-	if (cfg)
-		set(n, b->n_peri, "2");
-}
-
-static double edge_bytes(const hs_graph *g, int64_t operand)
-{
-	hlo_shape sh;
-
-	shape_of(g, operand, &sh);
-	return (double)hlo_shape_bytes(&sh);
-}
-
-static void style_edge(builder *b, Agedge_t *e, int64_t operand)
-{
-	double bytes = edge_bytes(b->g, operand);
-	char v[200], hb[32], shape[160];
-	hlo_shape sh;
-
-	if (bytes > 1024) {
-		/* 1 KiB -> 1, each factor 16 adds 0.6, at most 4. */
-		double pw = 1 + 0.6 * log2(bytes / 1024) / 4;
-		if (pw > 4)
-			pw = 4;
-		snprintf(v, sizeof v, "%.2f", pw);
-		set(e, b->e_pen, v);
-	}
-	if (b->o->terminal)
-		return;
-	shape_of(b->g, operand, &sh);
-	hlo_shape_text(&sh, shape, sizeof shape);
-	if (bytes > 0) {
-		human_bytes(bytes, hb, sizeof hb);
-		snprintf(v, sizeof v, "%s, %s", shape, hb);
-	} else {
-		snprintf(v, sizeof v, "%s", shape);
-	}
-	set(e, b->e_tip, v);
-}
-
-static void add_legend(builder *b)
-{
-	char *html, *p;
-	size_t cap = 4096;
-	const char *name = b->o->heat_name ? b->o->heat_name : "heat";
-	Agnode_t *n;
-
-	html = malloc(cap);
-	if (!html)
-		return;
-	p = html;
-	p += snprintf(p, cap, "<TABLE BORDER=\"0\" CELLBORDER=\"1\" CELLSPACING=\"0\" "
-		      "CELLPADDING=\"3\"><TR><TD COLSPAN=\"2\"><B>");
-	for (const char *c = name; *c && p < html + 600; c++) {
-		/* escape for HTML-like labels */
-		if (*c == '<')
-			p += sprintf(p, "&lt;");
-		else if (*c == '>')
-			p += sprintf(p, "&gt;");
-		else if (*c == '&')
-			p += sprintf(p, "&amp;");
-		else
-			*p++ = *c;
-	}
-	p += sprintf(p, "%s</B></TD></TR>", b->scale.log ? " (log scale)" : "");
-	if (b->scale.any) {
-		for (int i = DOT_HEAT_BINS - 1; i >= 0; i--)
-			p += sprintf(p, "<TR><TD BGCOLOR=\"%s\" WIDTH=\"16\"> </TD>"
-				     "<TD ALIGN=\"LEFT\">%.3g – %.3g</TD></TR>",
-				     dot_heat_fill(i), dot_heat_edge(&b->scale, i),
-				     dot_heat_edge(&b->scale, i + 1));
-	}
-	p += sprintf(p, "<TR><TD BGCOLOR=\"%s\" WIDTH=\"16\"> </TD>"
-		     "<TD ALIGN=\"LEFT\">no value</TD></TR></TABLE>", dot_heat_fill(-1));
-	n = agnode(b->G, "legend", 1);
-	set(n, b->n_label, agstrdup_html(b->G, html));
-	agsafeset(n, "shape", "plaintext", "box");
-	set(n, b->n_style, "");
-	set(n, b->n_tip, "heat legend");
-	free(html);
-}
-
-static Agraph_t *cluster_of(builder *b, Agraph_t **clusters, int32_t comp)
-{
-	char name[48], label[48];
-	Agraph_t *sub;
-
-	if (!clusters)
-		return b->G;
-	if (clusters[comp])
-		return clusters[comp];
-	snprintf(name, sizeof name, "cluster_%d", comp);
-	sub = agsubg(b->G, name, 1);
-	snprintf(label, sizeof label, "computation %d", comp);
-	agsafeset(sub, "label", b->o->terminal ? "" : label, "");
-	agsafeset(sub, "style", "dashed,rounded", "");
-	agsafeset(sub, "color", "#7f7f7f", "");
-	if (b->o->terminal)
-		agsafeset(sub, "margin", "14,21", "");
-	clusters[comp] = sub;
-	return sub;
-}
-
-/* Graph attributes, then the node and edge defaults (declaration order
- * is output order); keeps the attribute symbols in b. */
-static void graph_defaults(builder *b, int terminal)
-{
-	const region *r = b->r;
-
-	/* Graph attributes. */
-	attr(b->G, AGRAPH, "rankdir", "TB");
-	if (terminal) {
-		/* 3 columns between boxes, 3 rows between ranks */
-		attr(b->G, AGRAPH, "nodesep", "0.2917");
-		attr(b->G, AGRAPH, "ranksep", "0.5833");
-	} else {
-		attr(b->G, AGRAPH, "label", r->title);
-		attr(b->G, AGRAPH, "labelloc", "t");
-		attr(b->G, AGRAPH, "fontname", "Helvetica");
-		attr(b->G, AGRAPH, "fontsize", "12");
-		attr(b->G, AGRAPH, "nodesep", "0.25");
-		attr(b->G, AGRAPH, "ranksep", "0.4");
-	}
-	/* Past the default region limit Graphviz's crossing minimisation and
-	 * network simplex dominate (a 1,300-node radius region: 76 s of CPU
-	 * unbounded, 3 s with these); bound their iterations. */
-	if (r->n_nodes + r->n_more > DOT_BIG_REGION) {
-		attr(b->G, AGRAPH, "mclimit", "0.3");
-		attr(b->G, AGRAPH, "nslimit", "0.5");
-	}
-	/* Node and edge defaults (declaration order is output order). */
-	attr(b->G, AGNODE, "shape", "box");
-	if (terminal) {
-		attr(b->G, AGNODE, "fixedsize", "true");
-		b->n_label = attr(b->G, AGNODE, "label", "");
-		b->n_width = attr(b->G, AGNODE, "width", "1");
-		b->n_height = attr(b->G, AGNODE, "height", "0.8");
-		b->n_style = attr(b->G, AGNODE, "style", "");
-		b->n_tip = NULL;
-		attr(b->G, AGEDGE, "arrowhead", "none");
-		b->e_pen = attr(b->G, AGEDGE, "penwidth", "1");
-		b->e_style = attr(b->G, AGEDGE, "style", "");
-	} else {
-		b->n_style = attr(b->G, AGNODE, "style", "rounded,filled");
-		attr(b->G, AGNODE, "fontname", "Helvetica");
-		attr(b->G, AGNODE, "fontsize", "10");
-		b->n_label = attr(b->G, AGNODE, "label", "\\N");
-		b->n_fill = attr(b->G, AGNODE, "fillcolor", "#ffffff");
-		b->n_font = attr(b->G, AGNODE, "fontcolor", "#000000");
-		b->n_color = attr(b->G, AGNODE, "color", "#000000");
-		b->n_pen = attr(b->G, AGNODE, "penwidth", "1");
-		b->n_peri = attr(b->G, AGNODE, "peripheries", "1");
-		b->n_tip = attr(b->G, AGNODE, "tooltip", "");
-		b->e_color = attr(b->G, AGEDGE, "color", "#404040");
-		attr(b->G, AGEDGE, "arrowsize", "0.7");
-		b->e_pen = attr(b->G, AGEDGE, "penwidth", "1");
-		b->e_style = attr(b->G, AGEDGE, "style", "");
-		b->e_tip = attr(b->G, AGEDGE, "tooltip", "");
-	}
-}
-
-/* The "N more users" placeholders, each with a dashed edge from its owner
- * (nodes[] holds the region's nodes).  -1 when out of memory. */
-static int add_placeholders(builder *b, Agraph_t **clusters, Agnode_t **nodes, int terminal)
-{
-	const region *r = b->r;
-	char name[64], label[200];
-
-	for (int64_t k = 0; k < r->n_more; k++) {
-		int64_t owner = r->more[k].owner, io = region_index_of(r, owner);
-		Agraph_t *parent = cluster_of(b, clusters,
-					      b->g->comp_of ? b->g->comp_of[owner] : 0);
-		Agnode_t *n;
-		Agedge_t *e;
-
-		snprintf(name, sizeof name, "more%" PRId64, owner);
-		n = agnode(parent, name, 1);
-		if (!n)
-			return -1;
-		snprintf(label, sizeof label, "%" PRId64 " more user%s", r->more[k].hidden,
-			 r->more[k].hidden == 1 ? "" : "s");
-		if (terminal) {
-			terminal_size(b, n, utf8_width(label));
-		} else {
-			set(n, b->n_label, label);
-			set(n, b->n_style, "dashed,rounded");
-			snprintf(label, sizeof label, "node %" PRId64 " has %" PRId64
-				 " users; %" PRId64 " are not drawn", owner,
-				 graph_n_users(b->g, owner), r->more[k].hidden);
-			set(n, b->n_tip, label);
-		}
-		e = agedge(b->G, nodes[io], n, NULL, 1);
-		if (!e)
-			return -1;
-		set(e, b->e_style, "dashed");
-	}
-	return 0;
-}
-
-Agraph_t *dot_build(const region *r, const dot_opts *o, hs_error *err)
-{
-	builder b;
-	dot_opts defaults;
-	Agraph_t **clusters = NULL;
-	Agnode_t **nodes = NULL;
-	char name[64];
-	const int terminal = o ? o->terminal : 0;
-
-	if (!o) {
-		dot_opts_init(&defaults);
-		o = &defaults;
-	}
-	memset(&b, 0, sizeof b);
-	b.r = r;
-	b.o = o;
-	b.g = r->g;
-	if (o->heat) {
-		b.heat = 1;
-		dot_heat_scale_of(o->heat, r->nodes, r->n_nodes, o->heat_log, &b.scale);
-	}
-	if (o->highlight && o->n_highlight) {
-		b.hl = calloc((size_t)b.g->n_nodes, 1);
-		if (!b.hl)
-			goto oom;
-		for (size_t i = 0; i < o->n_highlight; i++)
-			if (o->highlight[i] >= 0 && o->highlight[i] < b.g->n_nodes)
-				b.hl[o->highlight[i]] = 1;
-	}
-	agseterrf(gv_error_sink);
-	b.G = agopen(b.g->name ? b.g->name : "region", Agdirected, NULL);
-	nodes = calloc((size_t)r->n_nodes + 1, sizeof *nodes);
-	if (!b.G || !nodes)
-		goto oom;
-	if (uses_clusters(&b)) {
-		clusters = calloc((size_t)b.g->n_comps + 1, sizeof *clusters);
-		if (!clusters)
-			goto oom;
-	}
-
-	graph_defaults(&b, terminal);
-
-	/* Nodes, in id order, inside their computation's cluster. */
-	for (int64_t i = 0; i < r->n_nodes; i++) {
-		int64_t id = r->nodes[i];
-		Agraph_t *parent = cluster_of(&b, clusters, b.g->comp_of ? b.g->comp_of[id] : 0);
-		snprintf(name, sizeof name, "n%" PRId64, id);
-		nodes[i] = agnode(parent, name, 1);
-		if (!nodes[i])
-			goto oom;
-		style_node(&b, nodes[i], id);
-	}
-	/* Edges operand -> user. */
-	for (int64_t k = 0; k < r->n_edges; k++) {
-		int64_t user = r->edges[k][0], operand = r->edges[k][1];
-		int64_t iu = region_index_of(r, user), io = region_index_of(r, operand);
-		Agedge_t *e = agedge(b.G, nodes[io], nodes[iu], NULL, 1);
-		if (!e)
-			goto oom;
-		style_edge(&b, e, operand);
-	}
-	if (add_placeholders(&b, clusters, nodes, terminal) < 0)
-		goto oom;
-	if (b.heat && !terminal)
-		add_legend(&b);
-	free(nodes);
-	free(clusters);
-	free(b.hl);
-	return b.G;
-oom:
-	if (b.G)
-		agclose(b.G);
-	free(nodes);
-	free(clusters);
-	free(b.hl);
-	hs_fail(err, HS_ENOMEM, "out of memory building the Graphviz graph");
-	return NULL;
-}
-
-/* ---- writing ---------------------------------------------------------- */
 
 static void swap_graph_fonts(Agraph_t *g, Agsym_t *sym, const char *from,
 			     const char *to)
@@ -845,10 +312,15 @@ static void swap_fonts(Agraph_t *g, const char *from, const char *to)
 	}
 }
 
-int dot_write_stream(Agraph_t *g, FILE *fp, const char *fmt, hs_error *err)
+int dot_write_stream(Agraph_t *g, FILE *fp, const char *fmt, dot_fit *fit, hs_error *err)
 {
 	GVC_t *gvc;
 	int rc;
+
+	if (fit) {
+		memset(fit, 0, sizeof *fit);
+		fit->scale = 1;
+	}
 
 	if (!dot_format_known(fmt))
 		return hs_fail(err, HS_EUSAGE, "unknown output format '%s' (dot, svg or png)",
@@ -868,7 +340,7 @@ int dot_write_stream(Agraph_t *g, FILE *fp, const char *fmt, hs_error *err)
 	int png = !strcmp(fmt, "png");
 	if (png)
 		swap_fonts(g, "Helvetica", DOT_PNG_FONT);
-	rc = gvLayout(gvc, g, "dot");
+	rc = png ? dot_fit_layout(gvc, g, fit) : gvLayout(gvc, g, "dot");
 	if (rc != 0) {
 		if (png)
 			swap_fonts(g, DOT_PNG_FONT, "Helvetica");
@@ -877,8 +349,10 @@ int dot_write_stream(Agraph_t *g, FILE *fp, const char *fmt, hs_error *err)
 	}
 	rc = gvRender(gvc, g, fmt, fp);
 	gvFreeLayout(gvc, g);
-	if (png)
+	if (png) {
+		dot_fit_done(g);
 		swap_fonts(g, DOT_PNG_FONT, "Helvetica");
+	}
 	if (rc != 0)
 		return hs_fail(err, HS_EDATA, "Graphviz cannot render %s: %s%s", fmt,
 			       gv_error_text(),
@@ -889,7 +363,7 @@ int dot_write_stream(Agraph_t *g, FILE *fp, const char *fmt, hs_error *err)
 	return 0;
 }
 
-int dot_write(Agraph_t *g, const char *path, const char *fmt, hs_error *err)
+int dot_write(Agraph_t *g, const char *path, const char *fmt, dot_fit *fit, hs_error *err)
 {
 	size_t len = strlen(path);
 	char *tmp = malloc(len + 16);
@@ -924,7 +398,7 @@ int dot_write(Agraph_t *g, const char *path, const char *fmt, hs_error *err)
 		free(tmp);
 		return hs_fail(err, HS_EDATA, "cannot write %s: %s", path, strerror(saved));
 	}
-	rc = dot_write_stream(g, fp, fmt, err);
+	rc = dot_write_stream(g, fp, fmt, fit, err);
 	if (fflush(fp) != 0 && rc == 0) {
 		saved = errno;
 		rc = hs_fail(err, HS_EUSAGE, "cannot write %s: %s", path, strerror(saved));
@@ -947,14 +421,14 @@ int dot_write(Agraph_t *g, const char *path, const char *fmt, hs_error *err)
 }
 
 int dot_export(const region *r, const dot_opts *o, const char *path,
-	       const char *fmt, hs_error *err)
+	       const char *fmt, dot_fit *fit, hs_error *err)
 {
 	Agraph_t *g = dot_build(r, o, err);
 	int rc;
 
 	if (!g)
 		return -1;
-	rc = dot_write(g, path, fmt, err);
+	rc = dot_write(g, path, fmt, fit, err);
 	agclose(g);
 	return rc;
 }

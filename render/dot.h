@@ -2,9 +2,13 @@
  *
  * Graphviz (cgraph + gvc) is linked, never run as a process.  The graph
  * follows XLA's graph dumper: rankdir=TB, edges from operand to user (data
- * flows down), nodes labelled "id: opcode" over the HLO shape text and
- * filled by opcode category (hlo_category_fill), one cluster per computation
- * when the graph has more than one, placeholders dashed.  Edges get heavier
+ * flows down), nodes labelled "id: opcode" over the HLO shape text (with
+ * real HLO names, "name" over "id: opcode" over the shape) and filled by
+ * opcode category (hlo_category_fill), one cluster per real HLO computation
+ * when the graph has more than one (labelled with its name and role),
+ * placeholders dashed ("12 more users", "1,478 more operands"), collapsed
+ * computations (region.h) one double-bordered box labelled with their name,
+ * role and node count.  Edges get heavier
  * with the bytes of the tensor they carry.  The region's focus nodes are
  * drawn bold with a thick red border, the highlight set with a thick blue
  * one, configurable nodes of layout graphs with a double border and "[cfg]".
@@ -45,6 +49,11 @@ typedef struct dot_opts {
 	int heat_log;            /* -1 auto (default), 0 linear, 1 log */
 	const int64_t *highlight;/* node ids to highlight, or NULL */
 	size_t n_highlight;
+	const char *const *notes;/* [g->n_nodes] or NULL: more label text per
+	                          * node ('\n' between lines; NULL: none) */
+	const char *highlight_legend; /* NULL, or lines ('\n' between them)
+	                          * explaining the highlight: a legend box with
+	                          * the highlight's border beside them */
 	int clusters;            /* -1 auto (default: when > 1 computation) */
 	int terminal;            /* geometry for the terminal drawing: boxes sized
 	                          * in character cells (LAYOUT_CELL_W/H points),
@@ -62,30 +71,71 @@ const char *dot_format_for_path(const char *path);
 /* 1 when `fmt` is one we write ("dot", "svg", "png"). */
 int dot_format_known(const char *fmt);
 
+/* How a PNG was made to fit (dot_fit_layout).  PNG sides stay within
+ * DOT_PNG_MAX_PX pixels at DOT_PNG_DPI: a drawing over the limit, or a
+ * strip (one side over DOT_STRIP_PX and DOT_STRIP_RATIO times the other),
+ * is laid out again left to right with compact nodes (a wide fan-out turns
+ * into a column), kept when it needs less zoom (at equal zoom: when less
+ * elongated); what is still over the limit is zoomed out.  SVG and DOT are
+ * never changed: they keep the full size. */
+#define DOT_PNG_MAX_PX 16000
+#define DOT_PNG_DPI 96.0
+#define DOT_STRIP_PX 4000
+#define DOT_STRIP_RATIO 4.0
+typedef struct dot_fit {
+	int tried;          /* 1 when the top-to-bottom layout did not fit */
+	int full_w, full_h; /* px of the top-to-bottom layout */
+	int left_right;     /* 1: drawn left to right instead */
+	double scale;       /* zoom applied, 1 = full size */
+	int w, h;           /* px written */
+} dot_fit;
+
+/* Lays g out for PNG as described above (sets the graph's "viewport" when
+ * zooming; dot_fit_done() clears it after rendering); fills *fit (may be
+ * NULL).  -1 when Graphviz's layout fails. */
+int dot_fit_layout(GVC_t *gvc, Agraph_t *g, dot_fit *fit);
+void dot_fit_done(Agraph_t *g);
+/* What was done, for the user ("PATH: drawn left to right, 2387 x 2221 px:
+ * top to bottom it is 12808 x 809 px, a strip (an .svg keeps it top to
+ * bottom)"; no "PATH: " when path is NULL); "" and 0 when the PNG is the
+ * plain top-to-bottom drawing.  Like snprintf. */
+int dot_fit_text(const dot_fit *f, const char *path, char *buf, size_t cap);
+
 /* Writes `g` to `path` in `fmt` through a temporary file in the same folder
  * and a rename: "dot" is agwrite's text without layout; "svg" / "png" are
- * laid out with dot and rendered by gvRender.  On failure nothing is left
- * at `path` (an existing file there is untouched). */
-int dot_write(Agraph_t *g, const char *path, const char *fmt, hs_error *err);
+ * laid out with dot and rendered by gvRender, PNG fitted (dot_fit, filled
+ * when `fit` is not NULL; zeroed for other formats).  On failure nothing is
+ * left at `path` (an existing file there is untouched). */
+int dot_write(Agraph_t *g, const char *path, const char *fmt, dot_fit *fit, hs_error *err);
 
 /* Writes `g` to an open stream (used for `-o -`); the caller closes it. */
-int dot_write_stream(Agraph_t *g, FILE *fp, const char *fmt, hs_error *err);
+int dot_write_stream(Agraph_t *g, FILE *fp, const char *fmt, dot_fit *fit, hs_error *err);
 
 /* dot_build + dot_write. */
 int dot_export(const region *r, const dot_opts *o, const char *path,
-	       const char *fmt, hs_error *err);
+	       const char *fmt, dot_fit *fit, hs_error *err);
 
 /* The shared Graphviz context (created on first use with its plugins), or
  * NULL with err set when the dot layout plugin cannot be loaded. */
 GVC_t *dot_context(hs_error *err);
+/* Routes Graphviz's error messages to the text dot_write reports (used by
+ * dot_build.c). */
+void dot_catch_errors(void);
 /* Frees the shared context (safe to call when none was made). */
 void dot_shutdown(void);
 
 /* The two label lines of node `id` as the terminal shows them:
- * "1234 convolution" and the HLO shape text, each cut to `maxw` columns
- * with "…" (UTF-8, `cap` bytes each).  Returns the wider line's width. */
+ * "1234 convolution" and the HLO shape text, or with real HLO names
+ * "1234 dot.42" and "dot f32[8,16]{1,0}", each cut to `maxw` columns with
+ * "…" (UTF-8, `cap` bytes each).  Returns the wider line's width. */
 int dot_node_lines(const hs_graph *g, int64_t id, int maxw, char *l1, char *l2,
 		   size_t cap);
+/* The same for box k of a region: its computation's name and "fusion, 14
+ * nodes"; and for a placeholder: "12 more users" / "1,478 more operands". */
+int dot_box_lines(const region *r, int64_t k, int maxw, char *l1, char *l2, size_t cap);
+void dot_more_label(const region_more *m, int operands, char *buf, size_t cap);
+/* Copies `src` into dst (cap bytes) cut to `maxw` columns with "…". */
+void dot_cut_text(char *dst, size_t cap, const char *src, int maxw);
 
 /* Heat helpers shared with the terminal drawing: the bin (0..DOT_HEAT_BINS-1)
  * of value v on the scale of [lo, hi], or -1 for NaN; and the bin's color. */

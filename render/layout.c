@@ -11,6 +11,7 @@
 #include <graphviz/gvc.h>
 
 #include "base/clock.h"
+#include "base/plural.h"
 #include "loader/hlo.h"
 
 void layout_free(hs_layout *L)
@@ -66,6 +67,7 @@ static void make_key(const region *r, const dot_opts *o, char *out, size_t cap)
 	if (o->highlight && o->n_highlight)
 		h = fnv(h, o->highlight, o->n_highlight * sizeof *o->highlight);
 	h = fnv(h, &o->clusters, sizeof o->clusters);
+	h = fnv(h, &r->n_boxes, sizeof r->n_boxes);
 	snprintf(out, cap, "%s|%s|%016" PRIx64, r->g->path ? r->g->path : r->g->name,
 		 r->key, h);
 }
@@ -95,17 +97,43 @@ static void region_node(const region *r, const dot_opts *o, const hs_layout *L, 
 	ln->heat = (int8_t)(o->heat ? dot_heat_bin(&L->scale, o->heat[id]) : -1);
 }
 
-/* A "N more users" placeholder; writes its dot name to name[64]. */
-static void placeholder_node(const region_more *m, lay_node *ln, char *name)
+/* A "N more users" (operands = 0) or "N more operands" placeholder; writes
+ * its dot name to name[64]. */
+static void placeholder_node(const region_more *m, int operands, lay_node *ln, char *name)
 {
 	ln->id = m->owner;
 	ln->hidden = m->hidden;
-	snprintf(name, 64, "more%" PRId64, m->owner);
-	snprintf(ln->label[0], sizeof ln->label[0], "%" PRId64 " more user%s", m->hidden,
-		 m->hidden == 1 ? "" : "s");
-	ln->flags = LAY_PLACEHOLDER;
+	snprintf(name, 64, "%s%" PRId64, operands ? "fanin" : "more", m->owner);
+	dot_more_label(m, operands, ln->label[0], sizeof ln->label[0]);
+	ln->flags = LAY_PLACEHOLDER | (operands ? LAY_OPERANDS : 0);
 	ln->heat = -1;
 	ln->category = HLO_CAT_OTHER;
+}
+
+/* Box k of the region, a collapsed computation. */
+static void box_node(const region *r, int64_t k, lay_node *ln, char *name)
+{
+	ln->id = r->boxes[k].comp;
+	ln->hidden = r->boxes[k].inside;
+	snprintf(name, 64, "comp%" PRId64, ln->id);
+	dot_box_lines(r, k, LAYOUT_LABEL_MAX, ln->label[0], ln->label[1], sizeof ln->label[0]);
+	ln->flags = LAY_PLACEHOLDER | LAY_COLLAPSED;
+	ln->heat = -1;
+	ln->category = HLO_CAT_CONTROL;
+}
+
+/* What entry i of L->nodes is: 0 a region node, 1 a users placeholder, 2 an
+ * operands placeholder, 3 a box; *k is its index in that array. */
+static int entry_kind(const region *r, int64_t i, int64_t *k)
+{
+	int64_t starts[4] = {0, r->n_nodes, r->n_nodes + r->n_more,
+			     r->n_nodes + r->n_more + r->n_fanin};
+	int kind = 3;
+
+	while (kind > 0 && i < starts[kind])
+		kind--;
+	*k = i - starts[kind];
+	return kind;
 }
 
 /* L->nodes: region nodes, then placeholders, placed where dot put them
@@ -117,7 +145,7 @@ static int read_nodes(hs_layout *L, Agraph_t *G, const region *r, const dot_opts
 	uint8_t *hl = NULL;
 	char name[64];
 
-	L->n_nodes = (int32_t)(r->n_nodes + r->n_more);
+	L->n_nodes = (int32_t)(r->n_nodes + r->n_more + r->n_fanin + r->n_boxes);
 	L->nodes = calloc((size_t)L->n_nodes + 1, sizeof *L->nodes);
 	if (!L->nodes)
 		return out_of_memory(r, err);
@@ -137,11 +165,15 @@ static int read_nodes(hs_layout *L, Agraph_t *G, const region *r, const dot_opts
 		lay_node *ln = &L->nodes[i];
 		Agnode_t *n;
 
-		if (i < r->n_nodes)
-			region_node(r, o, L, hl, r->nodes[i], ln, name);
-		else
-			placeholder_node(&r->more[i - r->n_nodes], ln, name);
-		ln->comp = g->comp_of ? g->comp_of[ln->id] : 0;
+		int64_t k;
+		switch (entry_kind(r, i, &k)) {
+		case 0: region_node(r, o, L, hl, r->nodes[k], ln, name); break;
+		case 1: placeholder_node(&r->more[k], 0, ln, name); break;
+		case 2: placeholder_node(&r->fanin[k], 1, ln, name); break;
+		default: box_node(r, k, ln, name); break;
+		}
+		ln->comp = ln->flags & LAY_COLLAPSED ? (int32_t)ln->id
+			   : g->hcomp_of ? g->hcomp_of[ln->id] : 0;
 		n = agnode(G, name, 0);
 		if (!n) {
 			free(hl);
@@ -184,6 +216,30 @@ static int edge_points(lay_edge *le, const splines *sp, double ox, double top)
 	return 0;
 }
 
+/* The index in L->nodes of the dot node named `name` ("n12", "more12",
+ * "fanin12", "comp3"), or -1. */
+static int32_t node_index(const hs_layout *L, const region *r, const char *name)
+{
+	static const struct {
+		const char *prefix;
+		int flags;
+	} kinds[] = {{"more", LAY_PLACEHOLDER}, {"fanin", LAY_PLACEHOLDER | LAY_OPERANDS},
+		     {"comp", LAY_PLACEHOLDER | LAY_COLLAPSED}};
+
+	if (name[0] == 'n')
+		return layout_find(L, strtoll(name + 1, NULL, 10));
+	for (size_t j = 0; j < sizeof kinds / sizeof kinds[0]; j++) {
+		size_t n = strlen(kinds[j].prefix);
+		if (strncmp(name, kinds[j].prefix, n) != 0)
+			continue;
+		int64_t id = strtoll(name + n, NULL, 10);
+		for (int32_t i = (int32_t)r->n_nodes; i < L->n_nodes; i++)
+			if (L->nodes[i].id == id && L->nodes[i].flags == kinds[j].flags)
+				return i;
+	}
+	return -1;
+}
+
 /* L->edges in graph order (the tail is the operand), after read_nodes().
  * 0, or -1 with err set. */
 static int read_edges(hs_layout *L, Agraph_t *G, const region *r, double ox, double top,
@@ -202,25 +258,22 @@ static int read_edges(hs_layout *L, Agraph_t *G, const region *r, double ox, dou
 		for (Agedge_t *e = agfstout(G, n); e; e = agnxtout(G, e)) {
 			lay_edge *le = &L->edges[L->n_edges];
 			const char *tn = agnameof(agtail(e)), *hn = agnameof(aghead(e));
-			int64_t tid = strtoll(tn + (tn[0] == 'n' ? 1 : 4), NULL, 10);
-			int64_t hid = strtoll(hn + (hn[0] == 'n' ? 1 : 4), NULL, 10);
 
-			le->tail = layout_find(L, tid);
-			if (hn[0] == 'm') {
-				int64_t k;
-				for (k = 0; k < r->n_more && r->more[k].owner != hid; k++)
-					;
-				le->head = (int32_t)(r->n_nodes + k);
-				le->dashed = 1;
-			} else {
-				le->head = layout_find(L, hid);
-				hlo_shape sh;
-				hlo_decode_shape(graph_feat(g, tid), g->feat_width, &sh);
-				le->bytes = (double)hlo_shape_bytes(&sh);
-			}
-			if (le->tail < 0 || le->head < 0 || le->head >= L->n_nodes)
+			le->tail = node_index(L, r, tn);
+			le->head = node_index(L, r, hn);
+			if (le->tail < 0 || le->head < 0)
 				return hs_fail(err, HS_EDATA, "layout: edge %s -> %s not in the region",
 					       tn, hn);
+			const lay_node *t = &L->nodes[le->tail], *h = &L->nodes[le->head];
+			le->dashed = ((t->flags | h->flags) & LAY_PLACEHOLDER) &&
+				     !((t->flags | h->flags) & LAY_COLLAPSED);
+			if (!le->dashed) {
+				/* the tensor of the operand, or of a box's root */
+				int64_t v = t->flags & LAY_COLLAPSED ? g->hcomps[t->id].root : t->id;
+				hlo_shape sh;
+				hlo_decode_shape(graph_feat(g, v), g->feat_width, &sh);
+				le->bytes = (double)hlo_shape_bytes(&sh);
+			}
 			if (edge_points(le, ED_spl(e), ox, top) < 0)
 				return out_of_memory(r, err);
 			L->n_edges++;
@@ -243,11 +296,16 @@ static int read_clusters(hs_layout *L, Agraph_t *G, const region *r, double ox, 
 		lay_cluster *c = &L->clusters[L->n_clusters++];
 		boxf cb = GD_bb(sub);
 		c->comp = (int32_t)strtol(agnameof(sub) + 8, NULL, 10);
+		char buf[160];
+		const char *name = r->g->n_hcomps > c->comp ? graph_hcomp_name(r->g, c->comp, buf, sizeof buf) : "";
 		c->x0 = cb.LL.x - ox;
 		c->x1 = cb.UR.x - ox;
 		c->y0 = top - cb.UR.y;
 		c->y1 = top - cb.LL.y;
-		snprintf(c->label, sizeof c->label, "computation %d", c->comp);
+		char full[200];
+		snprintf(full, sizeof full, "%s (%s)", name,
+			 r->g->hcomps && c->comp < r->g->n_hcomps ? graph_role_name(r->g->hcomps[c->comp].role) : "");
+		dot_cut_text(c->label, sizeof c->label, full, 40);
 	}
 	return 0;
 }

@@ -34,12 +34,17 @@ enum lay_flag {
 	LAY_FOCUS = 1,        /* the region's center / path ends */
 	LAY_HIGHLIGHT = 2,    /* in dot_opts.highlight */
 	LAY_CONFIGURABLE = 4, /* a configurable node of a layout graph */
-	LAY_PLACEHOLDER = 8,  /* an "N more users" box */
+	LAY_PLACEHOLDER = 8,  /* not a node: an "N more users" / "N more operands"
+	                       * box, or a collapsed computation */
+	LAY_OPERANDS = 16,    /* placeholder: "N more operands" */
+	LAY_COLLAPSED = 32,   /* placeholder: a collapsed computation (id: its index) */
 };
 
 typedef struct lay_node {
-	int64_t id;           /* graph node id; a placeholder's owner */
-	int64_t hidden;       /* placeholder: users left out; else 0 */
+	int64_t id;           /* graph node id; a placeholder's owner; a collapsed
+	                       * computation's index in g->hcomps */
+	int64_t hidden;       /* placeholder: users (operands) left out; a collapsed
+	                       * computation: its region nodes; else 0 */
 	double x, y;          /* center, points */
 	double w, h;          /* size, points (whole cells) */
 	char label[2][3 * LAYOUT_LABEL_MAX + 1]; /* UTF-8 lines: "1234 convolution",
@@ -47,7 +52,7 @@ typedef struct lay_node {
 	uint8_t category;     /* hlo_category */
 	uint8_t flags;        /* enum lay_flag */
 	int8_t heat;          /* 0..DOT_HEAT_BINS-1, or -1 without heat */
-	int32_t comp;         /* computation */
+	int32_t comp;         /* real HLO computation (g->hcomp_of) */
 } lay_node;
 
 typedef struct lay_edge {
@@ -55,19 +60,21 @@ typedef struct lay_edge {
 	int32_t n_pts;        /* 1 + 3k B-spline control points */
 	double *pts;          /* [2 * n_pts] x, y pairs, tail end first */
 	double bytes;         /* tensor bytes carried (0 if unknown) */
-	int dashed;           /* edge to a placeholder */
+	int dashed;           /* edge to or from a users / operands placeholder */
 } lay_edge;
 
 typedef struct lay_cluster {
 	int32_t comp;
 	double x0, y0, x1, y1; /* bounding box, points */
-	char label[32];        /* "computation 3" */
+	char label[64];        /* "fused_computation.3 (fusion)", cut with "…" */
 } lay_cluster;
 
 typedef struct hs_layout {
 	double width, height;  /* drawing size, points */
 	int32_t n_nodes;
-	lay_node *nodes;       /* region nodes in r->nodes order, then placeholders */
+	lay_node *nodes;       /* region nodes in r->nodes order, then the "more
+	                        * users" placeholders, the "more operands" ones and
+	                        * the collapsed computations, each in region order */
 	int32_t n_edges;
 	lay_edge *edges;
 	int32_t n_clusters;

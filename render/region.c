@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/plural.h"
+
 void region_spec_init(region_spec *s)
 {
 	memset(s, 0, sizeof *s);
@@ -15,6 +17,7 @@ void region_spec_init(region_spec *s)
 	s->radius = 1;
 	s->dir = REGION_BOTH;
 	s->user_threshold = REGION_DEFAULT_USER_THRESHOLD;
+	s->operand_threshold = REGION_DEFAULT_OPERAND_THRESHOLD;
 	s->from = -1;
 	s->to = -1;
 	s->comp = -1;
@@ -63,6 +66,9 @@ void region_free(region *r)
 	free(r->nodes);
 	free(r->edges);
 	free(r->more);
+	free(r->fanin);
+	free(r->boxes);
+	free(r->links);
 	free(r);
 }
 
@@ -86,8 +92,8 @@ static int check_node(const hs_graph *g, int64_t id, const char *what,
 	if (id < 0 || id >= g->n_nodes)
 		return hs_fail(err, HS_EUSAGE,
 			       "%s node %" PRId64 " is out of range: %s has %" PRId64
-			       " nodes (0..%" PRId64 ")",
-			       what, id, g->name, g->n_nodes, g->n_nodes - 1);
+			       " node%s (0..%" PRId64 ")",
+			       what, id, g->name, g->n_nodes, hs_s(g->n_nodes), g->n_nodes - 1);
 	return 0;
 }
 
@@ -100,7 +106,8 @@ static int64_t effective_limit(const region_spec *s)
 
 typedef struct bfs {
 	int64_t *depth;    /* [n] -1 outside */
-	uint8_t *collapsed;/* [n] users skipped because there were too many */
+	uint8_t *collapsed;/* [n] 1: users skipped because there were too many;
+	                    * 2: operands skipped (both: 3) */
 	int64_t *order;    /* nodes in visiting order */
 	int64_t n_order;
 	int64_t *per_depth;/* [radius_seen + 1] counts */
@@ -142,7 +149,10 @@ static int around_bfs(const hs_graph *g, const region_spec *s, bfs *b,
 			b->max_depth = d;
 		if (d >= s->radius)
 			continue;
-		if (s->dir & REGION_OPERANDS) {
+		if ((s->dir & REGION_OPERANDS) && v != s->center && s->operand_threshold > 0 &&
+		    graph_n_operands(g, v) > s->operand_threshold) {
+			b->collapsed[v] |= 2;
+		} else if (s->dir & REGION_OPERANDS) {
 			for (int64_t k = g->operand_off[v]; k < g->operand_off[v + 1]; k++) {
 				int64_t w = g->operand_idx[k];
 				if (b->depth[w] < 0) {
@@ -154,7 +164,7 @@ static int around_bfs(const hs_graph *g, const region_spec *s, bfs *b,
 		if (s->dir & REGION_USERS) {
 			if (v != s->center && s->user_threshold > 0 &&
 			    graph_n_users(g, v) > s->user_threshold) {
-				b->collapsed[v] = 1;
+				b->collapsed[v] |= 1;
 				continue;
 			}
 			for (int64_t k = g->user_off[v]; k < g->user_off[v + 1]; k++) {
@@ -178,9 +188,9 @@ static int check_around(const hs_graph *g, const region_spec *s, hs_error *err)
 			       s->radius);
 	if (s->dir != REGION_OPERANDS && s->dir != REGION_USERS && s->dir != REGION_BOTH)
 		return hs_fail(err, HS_EUSAGE, "direction must be operands, users or both");
-	if (s->user_threshold < 0)
-		return hs_fail(err, HS_EUSAGE, "user threshold must be 0 or more, not %" PRId64,
-			       s->user_threshold);
+	if (s->user_threshold < 0 || s->operand_threshold < 0)
+		return hs_fail(err, HS_EUSAGE, "thresholds must be 0 or more, not %" PRId64,
+			       s->user_threshold < 0 ? s->user_threshold : s->operand_threshold);
 	return 0;
 }
 
@@ -271,6 +281,46 @@ static uint64_t fnv1a(uint64_t h, const void *p, size_t n)
 
 /* ---- the five kinds --------------------------------------------------- */
 
+/* Placeholders for the users (what = 1) or operands (what = 2) of the
+ * collapsed nodes of a region (mask `in`) that did not make it in; `seen`
+ * is a zeroed scratch mask, left zeroed.  -1 when out of memory. */
+static int placeholders(const hs_graph *g, const bfs *b, const uint8_t *in, uint8_t *seen,
+			int what, region_more **out, int64_t *n_out)
+{
+	const int64_t *off = what == 1 ? g->user_off : g->operand_off;
+	const int64_t *idx = what == 1 ? g->user_idx : g->operand_idx;
+	int64_t n = 0;
+
+	for (int64_t v = 0; v < g->n_nodes; v++)
+		n += in[v] && (b->collapsed[v] & what);
+	*n_out = 0;
+	if (!n)
+		return 0;
+	*out = calloc((size_t)n, sizeof **out);
+	if (!*out)
+		return -1;
+	for (int64_t v = 0; v < g->n_nodes; v++) {
+		int64_t hidden = 0;
+		if (!in[v] || !(b->collapsed[v] & what))
+			continue;
+		for (int64_t k = off[v]; k < off[v + 1]; k++) {
+			int64_t w = idx[k];
+			if (!in[w] && !seen[w]) {
+				seen[w] = 1;
+				hidden++;
+			}
+		}
+		for (int64_t k = off[v]; k < off[v + 1]; k++)
+			seen[idx[k]] = 0;
+		if (hidden > 0) {
+			(*out)[*n_out].owner = v;
+			(*out)[*n_out].hidden = hidden;
+			(*n_out)++;
+		}
+	}
+	return 0;
+}
+
 static region *select_around(const hs_graph *g, const region_spec *s,
 			     hs_error *err)
 {
@@ -293,12 +343,13 @@ static region *select_around(const hs_graph *g, const region_spec *s,
 		}
 		if (best >= 0)
 			hs_fail(err, HS_EUSAGE,
-				"the region within %" PRId64 " steps of node %" PRId64
+				"the region within %" PRId64 " step%s of node %" PRId64
 				" has %" PRId64 " nodes, more than the limit of %" PRId64
-				"; use --radius %" PRId64 " (%" PRId64 " nodes), --direction"
+				"; use --radius %" PRId64 " (%" PRId64 " node%s), --direction"
 				" operands or users, --computation %d, --limit %" PRId64
 				" or --force",
-				s->radius, s->center, total, s->limit, best, best_n,
+				s->radius, hs_s(s->radius), s->center, total, s->limit, best, best_n, hs_s(best_n),
+
 				g->comp_of ? g->comp_of[s->center] : 0, total);
 		else
 			hs_fail(err, HS_EUSAGE,
@@ -323,43 +374,18 @@ static region *select_around(const hs_graph *g, const region_spec *s,
 	r->kind = REGION_AROUND;
 	r->focus = s->center;
 
-	/* Placeholders for collapsed users that did not make it in. */
-	int64_t n_collapsed = 0;
-	for (int64_t i = 0; i < r->n_nodes; i++)
-		n_collapsed += b.collapsed[r->nodes[i]];
-	if (n_collapsed) {
-		r->more = calloc((size_t)n_collapsed, sizeof *r->more);
-		if (!r->more) {
-			region_free(r);
-			r = NULL;
-			hs_fail(err, HS_ENOMEM, "%s: out of memory selecting a region",
-				g->name);
-			goto out;
-		}
+	if (placeholders(g, &b, in, seen, 1, &r->more, &r->n_more) < 0 ||
+	    placeholders(g, &b, in, seen, 2, &r->fanin, &r->n_fanin) < 0) {
+		region_free(r);
+		r = NULL;
+		hs_fail(err, HS_ENOMEM, "%s: out of memory selecting a region", g->name);
+		goto out;
 	}
-	for (int64_t i = 0; i < r->n_nodes; i++) {
-		int64_t v = r->nodes[i], hidden = 0;
-		if (!b.collapsed[v])
-			continue;
-		for (int64_t k = g->user_off[v]; k < g->user_off[v + 1]; k++) {
-			int64_t w = g->user_idx[k];
-			if (!in[w] && !seen[w]) {
-				seen[w] = 1;
-				hidden++;
-			}
-		}
-		for (int64_t k = g->user_off[v]; k < g->user_off[v + 1]; k++)
-			seen[g->user_idx[k]] = 0;
-		if (hidden > 0) {
-			r->more[r->n_more].owner = v;
-			r->more[r->n_more].hidden = hidden;
-			r->n_more++;
-		}
-	}
-	snprintf(r->key, sizeof r->key, "around:%" PRId64 ":r%" PRId64 ":%s:u%" PRId64,
-		 s->center, s->radius, region_dir_name(s->dir), s->user_threshold);
+	snprintf(r->key, sizeof r->key, "around:%" PRId64 ":r%" PRId64 ":%s:u%" PRId64 ":o%" PRId64,
+		 s->center, s->radius, region_dir_name(s->dir), s->user_threshold,
+		 s->operand_threshold);
 	snprintf(r->title, sizeof r->title, "%s: %" PRId64 " step%s around node %" PRId64
-		 " (%s)", g->name, s->radius, s->radius == 1 ? "" : "s", s->center,
+		 " (%s)", g->name, s->radius, hs_s(s->radius), s->center,
 		 region_dir_name(s->dir));
 out:
 	free(in);
@@ -531,7 +557,7 @@ static region *select_computation(const hs_graph *g, const region_spec *s,
 		hs_fail(err, HS_EUSAGE,
 			"unknown computation %" PRId64 ": %s has %" PRId64
 			" computation%s (0..%" PRId64 ")",
-			s->comp, g->name, g->n_comps, g->n_comps == 1 ? "" : "s",
+			s->comp, g->name, g->n_comps, hs_s(g->n_comps),
 			g->n_comps - 1);
 		return NULL;
 	}
@@ -601,7 +627,7 @@ static region *select_nodes(const hs_graph *g, const region_spec *s, hs_error *e
 	h = fnv1a(h, r->nodes, (size_t)r->n_nodes * sizeof *r->nodes);
 	snprintf(r->key, sizeof r->key, "nodes:%" PRId64 ":%016" PRIx64, r->n_nodes, h);
 	snprintf(r->title, sizeof r->title, "%s: %" PRId64 " selected node%s", g->name,
-		 r->n_nodes, r->n_nodes == 1 ? "" : "s");
+		 r->n_nodes, hs_s(r->n_nodes));
 	return r;
 }
 
@@ -654,8 +680,8 @@ static region *select_configurable(const hs_graph *g, const region_spec *s,
 	r->kind = REGION_CONFIGURABLE;
 	snprintf(r->key, sizeof r->key, "configurable");
 	snprintf(r->title, sizeof r->title,
-		 "%s: %" PRId64 " configurable nodes and their neighbours", g->name,
-		 g->n_cfg_nodes);
+		 "%s: %" PRId64 " configurable node%s and %s neighbours", g->name,
+		 g->n_cfg_nodes, hs_s(g->n_cfg_nodes), hs_plural(g->n_cfg_nodes, "its", "their"));
 	return r;
 }
 
@@ -669,13 +695,20 @@ region *region_select(const hs_graph *g, const region_spec *s, hs_error *err)
 		hs_fail(err, HS_EUSAGE, "%s has no nodes to draw", g->name);
 		return NULL;
 	}
+	region *r = NULL;
 	switch (s->kind) {
-	case REGION_AROUND: return select_around(g, s, err);
-	case REGION_PATH: return select_path(g, s, err);
-	case REGION_COMPUTATION: return select_computation(g, s, err);
-	case REGION_NODES: return select_nodes(g, s, err);
-	case REGION_CONFIGURABLE: return select_configurable(g, s, err);
+	case REGION_AROUND: r = select_around(g, s, err); break;
+	case REGION_PATH: r = select_path(g, s, err); break;
+	case REGION_COMPUTATION: r = select_computation(g, s, err); break;
+	case REGION_NODES: r = select_nodes(g, s, err); break;
+	case REGION_CONFIGURABLE: r = select_configurable(g, s, err); break;
+	default:
+		hs_fail(err, HS_EUSAGE, "unknown region kind %d", (int)s->kind);
+		return NULL;
 	}
-	hs_fail(err, HS_EUSAGE, "unknown region kind %d", (int)s->kind);
-	return NULL;
+	if (r && region_collapse(r, s, err) < 0) {
+		region_free(r);
+		return NULL;
+	}
+	return r;
 }

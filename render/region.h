@@ -8,7 +8,10 @@
  *                        operands, users or both (undirected); the users of
  *                        a node other than the center with more than
  *                        `user_threshold` users are not followed but
- *                        collapsed into one placeholder;
+ *                        collapsed into one placeholder, and likewise the
+ *                        operands of a node other than the center with more
+ *                        than `operand_threshold` operands ("1,478 more
+ *                        operands" is one box, not 1,478);
  *   REGION_PATH          every node on a dependency path between `from` and
  *                        `to` (either may be the consumer), capped at
  *                        `max_nodes`: whole sets of the paths of length
@@ -20,6 +23,14 @@
  *                        among them;
  *   REGION_CONFIGURABLE  the configurable nodes of a layout graph and their
  *                        immediate operands and users.
+ * Then the HLO structure (graph.h): a called computation (fusion body, while
+ * body or condition, reducer, branch, ...) that a node of the region calls
+ * and that has nodes in the region is collapsed into one box standing for
+ * the whole computation (its name, role and node count), unless it holds
+ * what the region is about (the center; the configurable nodes; PATH and
+ * NODES regions collapse nothing) or `expand` names it (region_collapse.c);
+ * edges into and out of it go to the box.  `expand` is NULL (collapse), "all", or computation names
+ * separated by commas.
  * A region with more than `limit` nodes (default 500) is refused unless
  * `force` is set; the message gives its size and what to try instead.
  *
@@ -54,6 +65,7 @@ typedef enum region_dir {
 
 #define REGION_DEFAULT_LIMIT 500
 #define REGION_DEFAULT_USER_THRESHOLD 16
+#define REGION_DEFAULT_OPERAND_THRESHOLD 16
 
 typedef struct region_spec {
 	region_kind kind;
@@ -61,6 +73,9 @@ typedef struct region_spec {
 	int64_t radius;         /* AROUND, >= 0 */
 	region_dir dir;         /* AROUND, default BOTH */
 	int64_t user_threshold; /* AROUND: collapse users past this; 0 = never */
+	int64_t operand_threshold; /* AROUND: collapse operands past this; 0 = never */
+	const char *expand;     /* called computations drawn in full: NULL, "all"
+	                         * or names separated by commas (borrowed) */
 	int64_t from, to;       /* PATH */
 	int64_t max_nodes;      /* PATH cap; 0 = use `limit` */
 	int64_t comp;           /* COMPUTATION */
@@ -70,11 +85,22 @@ typedef struct region_spec {
 	int force;              /* lay out whatever the size */
 } region_spec;
 
-/* Placeholder for users left out of an AROUND region. */
+/* Placeholder for users (or operands) left out of an AROUND region. */
 typedef struct region_more {
-	int64_t owner;  /* the node whose users were collapsed */
-	int64_t hidden; /* how many of its users are not in the region */
+	int64_t owner;  /* the node whose users (operands) were collapsed */
+	int64_t hidden; /* how many of its users (operands) are not in the region */
 } region_more;
+
+/* A called computation drawn as one box. */
+typedef struct region_box {
+	int64_t comp;   /* index in g->hcomps */
+	int64_t inside; /* nodes of the region it stands for */
+} region_box;
+
+/* In region.links, box k of region.boxes is written REGION_BOX_REF(k). */
+#define REGION_BOX_REF(k) (-2 - (int64_t)(k))
+#define REGION_IS_BOX(ref) ((ref) <= -2)
+#define REGION_BOX_INDEX(ref) (-2 - (ref))
 
 typedef struct region {
 	const hs_graph *g;      /* borrowed */
@@ -87,6 +113,14 @@ typedef struct region {
 	                         * (x * x) give repeated edges as in the file */
 	int64_t n_more;
 	region_more *more;      /* [n_more] sorted by owner */
+	int64_t n_fanin;
+	region_more *fanin;     /* [n_fanin] "N more operands", sorted by owner */
+	int64_t n_boxes;
+	region_box *boxes;      /* [n_boxes] collapsed computations, by index */
+	int64_t n_links;
+	int64_t (*links)[2];    /* [n_links] {user, operand} where one or both are
+	                         * boxes (REGION_BOX_REF); each pair once */
+	int64_t collapsed;      /* region nodes the boxes stand for */
 	int64_t focus;          /* AROUND center, PATH from; else -1 */
 	int64_t focus2;         /* PATH to; else -1 */
 	int truncated;          /* PATH: paths were left out to fit max_nodes */
@@ -110,6 +144,11 @@ void region_free(region *r);
  * s->limit (placeholders not counted), or -1 when even radius 0 does not
  * (or the spec is not valid).  Lets a view shrink instead of failing. */
 int64_t region_fit_radius(const hs_graph *g, const region_spec *s);
+
+/* Collapses the called computations of a region into boxes, as the top of
+ * this file says (region_select calls it).  0, or -1 with err set (out of
+ * memory; an `expand` name that is no computation of the graph). */
+int region_collapse(region *r, const region_spec *s, hs_error *err);
 
 /* Position of node `id` in r->nodes, or -1. */
 int64_t region_index_of(const region *r, int64_t id);

@@ -21,6 +21,7 @@
 #include <readline/history.h>
 #include <readline/readline.h>
 
+#include "base/plural.h"
 #include "repl/repl.h"
 
 #define HISTORY_MAX 2000
@@ -391,9 +392,10 @@ static int run_line(query_session *s, hs_graph **g, query_format *fmt, const cha
 				query_session_set_graph(s, ng);
 				graph_free(*g);
 				*g = ng;
-				printf("opened %s: %s graph, %lld nodes, %lld edges, %lld configs\n",
+				printf("opened %s: %s graph, %lld node%s, %lld edge%s, %lld config%s\n",
 				       ng->name, graph_kind_name(ng->kind), (long long)ng->n_nodes,
-				       (long long)ng->n_edges, (long long)ng->n_configs);
+				       hs_s(ng->n_nodes), (long long)ng->n_edges, hs_s(ng->n_edges),
+				       (long long)ng->n_configs, hs_s(ng->n_configs));
 			}
 		}
 		fflush(stdout);
@@ -465,8 +467,8 @@ int repl_run(query_session *s, hs_graph **g, const repl_opts *o)
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, &old_int);
 
-	printf("hloscope: %s (%s graph, %lld nodes). Type help, or quit.\n", (*g)->name,
-	       graph_kind_name((*g)->kind), (long long)(*g)->n_nodes);
+	printf("hloscope: %s (%s graph, %lld node%s). Type help, or quit.\n", (*g)->name,
+	       graph_kind_name((*g)->kind), (long long)(*g)->n_nodes, hs_s((*g)->n_nodes));
 	for (;;) {
 		snprintf(prompt, sizeof prompt, "%s> ", (*g)->name);
 		got_sigint = 0;

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/plural.h"
 #include "query/query.h"
 #include "tui/tui.h"
 
@@ -98,7 +99,7 @@ static void q_draw(tui *t, tui_view *v, WINDOW *win, int y, int x, int h, int w)
 
 	if (v->focus == 1) {
 		snprintf(line, sizeof line, " %zu file%s could not be read and %s skipped (Tab: the result)",
-			 q->res.nskipped, q->res.nskipped == 1 ? "" : "s",
+			 q->res.nskipped, hs_s(q->res.nskipped),
 			 q->res.nskipped == 1 ? "was" : "were");
 		tui_put(win, y, x, w, line, tui_attr(TUI_C_ERROR), 1);
 		tui_table_draw(win, &q->skipped, y + 1, x, h - 1, w, 1);
@@ -106,7 +107,7 @@ static void q_draw(tui *t, tui_view *v, WINDOW *win, int y, int x, int h, int w)
 	}
 	if (q->res.nskipped) {
 		snprintf(line, sizeof line, "%s; %zu file%s skipped (Tab lists them)",
-			 q->res.note ? q->res.note : "", q->res.nskipped, q->res.nskipped == 1 ? "" : "s");
+			 q->res.note ? q->res.note : "", q->res.nskipped, hs_s(q->res.nskipped));
 		tui_put(win, y, x, w, line, tui_attr(TUI_C_ERROR), 1);
 		y++;
 		h--;
@@ -244,7 +245,7 @@ static int show_result(tui *t, tui_doc *d, query_session *fs, const char *line, 
 		tui_table_add_col(&q->skipped, "why", 1, 60, 0);
 		second = &q->skipped;
 		tui_message(t, 1, "%zu file%s could not be read and %s skipped: Tab lists them",
-			    q->res.nskipped, q->res.nskipped == 1 ? "" : "s",
+			    q->res.nskipped, hs_s(q->res.nskipped),
 			    q->res.nskipped == 1 ? "was" : "were");
 	}
 	const tui_view_ops *ops = q->lines ? &q_text_ops : d ? &q_ops : &q_folder_ops;

@@ -14,6 +14,7 @@
 
 #include "base/csv.h"
 #include "base/parse.h"
+#include "base/plural.h"
 #include "tui/tui.h"
 
 void tui_table_init(tui_table *tb, const tui_table_ops *ops, void *ctx, int64_t nrows)
@@ -724,7 +725,8 @@ static int filter_request(tui *t, tui_table *tb, const char *arg)
 		tui_message(t, 1, "filter: %s", err.msg);
 	else if (tb->nterms) {
 		tui_table_filter_text(tb, cur, sizeof cur);
-		tui_message(t, 0, "%lld of %lld rows: %s", (long long)tb->nidx, (long long)tb->nrows, cur);
+		tui_message(t, 0, "%lld of %lld row%s: %s", (long long)tb->nidx, (long long)tb->nrows,
+			    hs_s(tb->nrows), cur);
 	} else
 		tui_message(t, 0, "filter cleared");
 	return 1;
@@ -772,7 +774,7 @@ static int write_request(tui *t, tui_table *tb, const char *arg)
 	if (tui_table_write_csv(tb, arg, &err) < 0)
 		tui_message(t, 1, "%s", err.msg);
 	else
-		tui_message(t, 0, "wrote %lld rows to %s", (long long)tb->nidx, arg);
+		tui_message(t, 0, "wrote %lld row%s to %s", (long long)tb->nidx, hs_s(tb->nidx), arg);
 	return 1;
 }
 

@@ -27,6 +27,7 @@
 #include "loader/dataset.h"
 #include "base/error.h"
 #include "loader/graph.h"
+#include "model/compare.h"
 #include "model/cost.h"
 #include "model/model.h"
 #include "model/predictor.h"
@@ -118,7 +119,8 @@ enum {
 	X(DETAIL, "detail", 'i', 0, TUI_S_CANVAS | TUI_S_NODES, "node detail of the selected node (a drawing: under the cursor)") \
 	X(SPLITS, "splits", 0, 0, TUI_S_GRAPH, "the node_splits segments of the graph")          \
 	X(COMPUTATIONS, "computations", 0, 0, TUI_S_GRAPH, "the HLO computations of the graph")  \
-	X(EXPORT, "export", 'e', 0, TUI_S_CANVAS, "export the drawing: export FILE.dot|svg|png")
+	X(EXPORT, "export", 'e', 0, TUI_S_CANVAS, "export the drawing: export FILE.dot|svg|png")   \
+	X(EXPAND, "expand", 'x', 0, TUI_S_CANVAS, "draw called computations in full / collapsed into boxes")
 
 typedef enum tui_req {
 	TUI_REQ_NONE,
@@ -529,6 +531,9 @@ int tui_open_compare(tui *t, tui_doc *d, const char *sel_a, const char *sel_b, c
 int tui_compare_request(tui *t, tui_view *v, const char *arg);
 /* The drawing around `node` with `ids` highlighted (copied). */
 int tui_open_drawing_highlight(tui *t, tui_doc *d, int64_t node, const int64_t *ids, size_t n);
+/* The drawing around `node` with the nodes that differ in `r` highlighted;
+ * its exports show their values A -> B and a legend (model/compare.h). */
+int tui_open_drawing_compare(tui *t, tui_doc *d, int64_t node, const compare_result *r);
 
 /* The `:` line's fallback: text that is no view command goes to the query
  * language of query/query.h, its result shown as a table view (query.c). */

@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/plural.h"
 #include "loader/hlo.h"
 #include "model/compare.h"
 #include "model/units.h"
@@ -408,9 +409,9 @@ static void cmp_draw(tui *t, tui_view *v, WINDOW *win, int y, int x, int h, int 
 
 static void open_graph(tui *t, tui_view *v, struct cmpview *cv, int64_t node)
 {
-	if (tui_open_drawing_highlight(t, v->doc, node, cv->changed, (size_t)cv->nchanged) == 0 && cv->nchanged)
+	if (tui_open_drawing_compare(t, v->doc, node, cv->res) == 0 && cv->nchanged)
 		tui_message(t, 0, "node %lld; %lld changed node%s highlighted", (long long)node,
-			    (long long)cv->nchanged, cv->nchanged == 1 ? "" : "s");
+			    (long long)cv->nchanged, hs_s(cv->nchanged));
 }
 
 static int cmp_request(tui *t, tui_view *v, tui_req req, const char *arg)
@@ -428,8 +429,8 @@ static int cmp_request(tui *t, tui_view *v, tui_req req, const char *arg)
 		build_rowmap(cv);
 		cv->side_of = -2;
 		sync_side(cv);
-		tui_message(t, 0, "%s (%lld rows)", cv->show_all ? "every configurable node" : "differing nodes only",
-			    (long long)cv->nrowmap);
+		tui_message(t, 0, "%s (%lld row%s)", cv->show_all ? "every configurable node" : "differing nodes only",
+			    (long long)cv->nrowmap, hs_s(cv->nrowmap));
 		return 1;
 	case TUI_REQ_SORT_ASC:
 		if (!arg || r->kind != HS_KIND_LAYOUT)

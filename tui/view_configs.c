@@ -11,6 +11,7 @@
 
 #include "base/cmp.h"
 #include "base/parse.h"
+#include "base/plural.h"
 #include "loader/hlo.h"
 #include "model/units.h"
 #include "tui/tui.h"
@@ -461,7 +462,8 @@ static void cfg_draw(tui *t, tui_view *v, WINDOW *win, int y, int x, int h, int 
 		snprintf(line, sizeof line, " track record: none (no predictions)");
 	}
 	tui_put(win, y + 1, x, w, line, 0, 1);
-	snprintf(line, sizeof line, " %lld configs, %s  marks: A=%s B=%s (m)", (long long)g->n_configs,
+	snprintf(line, sizeof line, " %lld config%s, %s  marks: A=%s B=%s (m)", (long long)g->n_configs,
+		 hs_s(g->n_configs),
 		 g->labeled ? (g->kind == HS_KIND_TILE ? "runtimes normalized" : "runtimes measured")
 			    : "runtimes hidden (test split)", ma, mb);
 	if (cv->deflt >= 0)
@@ -510,11 +512,12 @@ static void fit_request(tui *t, struct configs *cv, const char *arg)
 	cv->fit_fraction = f;
 	p = active(cv);
 	if (tui_model_masked())
-		tui_message(t, 0, "fit on %lld configs (%g%%): held-out tau #; :fit off goes back", (long long)p->n_trained,
-			    f * 100);
+		tui_message(t, 0, "fit on %lld config%s (%g%%): held-out tau #; :fit off goes back",
+			    (long long)p->n_trained, hs_s(p->n_trained), f * 100);
 	else
-		tui_message(t, 0, "fit on %lld configs (%g%%): held-out tau %.3f; :fit off goes back",
-			    (long long)p->n_trained, f * 100, p->record.tau);
+		tui_message(t, 0, "fit on %lld config%s (%g%%): held-out tau %.3f; :fit off goes back",
+			    (long long)p->n_trained, hs_s(p->n_trained), f * 100, p->record.tau);
+
 }
 
 static int cfg_request(tui *t, tui_view *v, tui_req req, const char *arg)

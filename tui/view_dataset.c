@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/plural.h"
 #include "query/query.h"
 #include "tui/tui.h"
 
@@ -132,8 +133,9 @@ static void ds_draw(tui *t, tui_view *v, WINDOW *win, int y, int x, int h, int w
 	struct dsview *d = v->data;
 	char line[512];
 
-	snprintf(line, sizeof line, " %zu graphs under %s: %lld tile, %lld layout%s", d->ix->n,
-		 d->ix->root, (long long)d->ntile, (long long)d->nlayout, "");
+	snprintf(line, sizeof line, " %zu graph%s under %s: %lld tile, %lld layout", d->ix->n,
+		 hs_s((long long)d->ix->n), d->ix->root, (long long)d->ntile, (long long)d->nlayout);
+
 	tui_put(win, y, x, w, line, A_BOLD, 1);
 	if (d->nbad) {
 		snprintf(line, sizeof line, " %lld could not be read (status column)", (long long)d->nbad);

@@ -1,7 +1,8 @@
 /* view_draw.c - the graph drawing: the region around a node laid out by
  * Graphviz (render/) and blitted from a character canvas.  Arrows move a
  * cursor between nodes, H/J/K/L pan, Enter re-centres, + and - change the
- * radius, e exports what is shown. */
+ * radius, x expands the called computations collapsed into boxes (or
+ * collapses them again), e exports what is shown. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,6 +15,7 @@
 #undef box
 
 #include "base/parse.h"
+#include "base/plural.h"
 #include "loader/hlo.h"
 #include "tui/tui.h"
 
@@ -33,6 +35,9 @@ struct drawing {
 	char routes_key[256];
 	char note[256];
 	int64_t *hl;         /* highlighted nodes (owned; opts.highlight points here) */
+	char **notes;        /* a comparison's values per node, or NULL (owned) */
+	char legend[1024];   /* a comparison's legend, or "" */
+	int expand;          /* 1: called computations drawn in full */
 };
 
 static layout_cache *cache(tui_doc *d)
@@ -63,6 +68,7 @@ static int select_region(struct drawing *dr, int64_t center, hs_error *err)
 	s.kind = REGION_AROUND;
 	s.center = center;
 	s.radius = dr->wanted;
+	s.expand = dr->expand ? "all" : NULL;
 	dr->note[0] = '\0';
 	int64_t fit = region_fit_radius(dr->doc->g, &s);
 	if (fit < 0) {
@@ -120,14 +126,19 @@ static void draw_view(tui *t, tui_view *v, WINDOW *win, int y, int x, int h, int
 	const hs_graph *g = dr->doc->g;
 
 	/* the cursor first: a long file name in the region title may be cut */
-	snprintf(line, sizeof line, " cursor: node %lld %s  |  %s: %lld nodes, %lld edges%s",
+	char boxes[64] = "";
+	if (dr->r->n_boxes)
+		snprintf(boxes, sizeof boxes, ", %lld box%s", (long long)dr->r->n_boxes,
+			 dr->r->n_boxes == 1 ? "" : "es");
+	snprintf(line, sizeof line, " cursor: node %lld %s  |  %s: %lld node%s, %lld edge%s%s%s",
 		 (long long)dr->cursor_id, hlo_opcode_name(g->opcode[dr->cursor_id]), dr->r->title,
-		 (long long)dr->r->n_nodes, (long long)dr->r->n_edges,
-		 dr->r->n_more ? " (+ collapsed users)" : "");
+		 (long long)dr->r->n_nodes, hs_s(dr->r->n_nodes), (long long)dr->r->n_edges,
+		 hs_s(dr->r->n_edges), boxes,
+		 dr->r->n_more || dr->r->n_fanin ? " (+ collapsed users)" : "");
 	tui_put(win, y, x, w, line, A_BOLD, 1);
 	tui_put(win, y + 1, x, w,
 		dr->note[0] ? dr->note
-			    : " arrows move between nodes  Enter re-centres  H J K L pan  + - radius  i detail  e export",
+			    : " arrows move between nodes  Enter re-centres  H J K L pan  + - radius  x expand  i detail  e export",
 		tui_attr(dr->note[0] ? TUI_C_MARK : TUI_C_DIM), 1);
 	y += 2;
 	h -= 2;
@@ -185,10 +196,16 @@ static void move_cursor(tui *t, struct drawing *dr, canvas_dir d)
 	int32_t cur = layout_find(L, dr->cursor_id);
 	int32_t nx = canvas_nearest(L, cur, d);
 	if (nx < 0 || L->nodes[nx].flags & LAY_PLACEHOLDER) {
-		if (nx >= 0 && L->nodes[nx].flags & LAY_PLACEHOLDER)
-			tui_message(t, 0, "%lld more users of node %lld are collapsed: Enter on %lld shows them",
-				    (long long)L->nodes[nx].hidden, (long long)L->nodes[nx].id,
-				    (long long)L->nodes[nx].id);
+		if (nx >= 0 && L->nodes[nx].flags & LAY_COLLAPSED)
+			tui_message(t, 0, "%s (%s) is collapsed: x draws it in full", L->nodes[nx].label[0],
+				    L->nodes[nx].label[1]);
+		else if (nx >= 0 && L->nodes[nx].flags & LAY_PLACEHOLDER)
+			tui_message(t, 0, "%lld more %s%s of node %lld %s collapsed: Enter on %lld shows %s",
+				    (long long)L->nodes[nx].hidden,
+				    L->nodes[nx].flags & LAY_OPERANDS ? "operand" : "user",
+				    hs_s(L->nodes[nx].hidden), (long long)L->nodes[nx].id,
+				    hs_plural(L->nodes[nx].hidden, "is", "are"), (long long)L->nodes[nx].id,
+				    hs_plural(L->nodes[nx].hidden, "it", "them"));
 		else
 			tui_message(t, 0, "no node that way");
 		return;
@@ -219,10 +236,20 @@ static int export_drawing(tui *t, struct drawing *dr, const char *arg)
 	snprintf(copy, sizeof copy, "%s", path);
 	dot_opts o;
 	dot_opts_init(&o);
-	if (dot_export(dr->r, &o, copy, fmt, &err) < 0)
+	o.highlight = dr->opts.highlight;
+	o.n_highlight = dr->opts.n_highlight;
+	o.notes = (const char *const *)dr->notes;
+	o.highlight_legend = dr->legend[0] ? dr->legend : NULL;
+	dot_fit fit;
+	char fitted[512];
+	if (dot_export(dr->r, &o, copy, fmt, &fit, &err) < 0)
 		tui_message(t, 1, "export: %s", err.msg);
+	else if (dot_fit_text(&fit, NULL, fitted, sizeof fitted) > 0)
+		tui_message(t, 0, "wrote %s (%lld node%s): %s", copy, (long long)dr->r->n_nodes,
+			    hs_s(dr->r->n_nodes), fitted);
 	else
-		tui_message(t, 0, "wrote %s (%lld nodes)", copy, (long long)dr->r->n_nodes);
+		tui_message(t, 0, "wrote %s (%lld node%s)", copy, (long long)dr->r->n_nodes,
+			    hs_s(dr->r->n_nodes));
 	return 1;
 }
 
@@ -295,14 +322,31 @@ static int draw_request(tui *t, tui_view *v, tui_req req, const char *arg)
 		} else {
 			dr->cursor_id = cur;
 			if (!dr->note[0])
-				tui_message(t, 0, "radius %lld: %lld nodes", (long long)dr->radius,
-					    (long long)dr->r->n_nodes);
+				tui_message(t, 0, "radius %lld: %lld node%s", (long long)dr->radius,
+					    (long long)dr->r->n_nodes, hs_s(dr->r->n_nodes));
 		}
 		return 1;
 	}
 	case TUI_REQ_DETAIL:
 		tui_open_node(t, dr->doc, dr->cursor_id);
 		return 1;
+	case TUI_REQ_EXPAND: {
+		int64_t cur = dr->cursor_id, boxes = dr->r->n_boxes;
+		dr->expand = !dr->expand;
+		if (select_region(dr, dr->r->focus >= 0 ? dr->r->focus : cur, &err) < 0) {
+			dr->expand = !dr->expand;
+			tui_message(t, 1, "%s", err.msg);
+			return 1;
+		}
+		dr->cursor_id = region_index_of(dr->r, cur) >= 0 || dr->r->focus < 0 ? cur : dr->r->focus;
+		if (dr->expand)
+			tui_message(t, 0, boxes ? "called computations drawn in full (x: collapse them)"
+						: "nothing was collapsed here");
+		else
+			tui_message(t, 0, "%lld called computation%s collapsed into boxes (x: expand)",
+				    (long long)dr->r->n_boxes, dr->r->n_boxes == 1 ? "" : "s");
+		return 1;
+	}
 	case TUI_REQ_DRAW:
 		tui_message(t, 0, "this is the drawing; Enter re-centres on the cursor");
 		return 1;
@@ -357,6 +401,7 @@ static void draw_done(tui_view *v)
 	canvas_free(dr->cv);
 	route_free(dr->routes);
 	free(dr->hl);
+	compare_notes_free(dr->notes, dr->doc->g->n_nodes);
 	free(dr);
 }
 
@@ -365,12 +410,36 @@ static const tui_view_ops draw_ops = {
 	.request = draw_request, .done = draw_done,
 };
 
+static int open_drawing(tui *t, tui_doc *d, int64_t node, const int64_t *ids, size_t n,
+			const compare_result *cmp);
+
 int tui_open_drawing(tui *t, tui_doc *d, int64_t node)
 {
 	return tui_open_drawing_highlight(t, d, node, NULL, 0);
 }
 
 int tui_open_drawing_highlight(tui *t, tui_doc *d, int64_t node, const int64_t *ids, size_t n)
+{
+	return open_drawing(t, d, node, ids, n, NULL);
+}
+
+int tui_open_drawing_compare(tui *t, tui_doc *d, int64_t node, const compare_result *r)
+{
+	int64_t *ids = NULL, n = compare_changed_nodes(r, &ids);
+
+	if (n < 0) {
+		tui_message(t, 1, "out of memory");
+		return -1;
+	}
+	int rc = open_drawing(t, d, node, ids, (size_t)n, r);
+	free(ids);
+	return rc;
+}
+
+/* The drawing around `node`, `ids` highlighted (copied); with a comparison
+ * `cmp`, its exports carry the changed values and a legend. */
+static int open_drawing(tui *t, tui_doc *d, int64_t node, const int64_t *ids, size_t n,
+			const compare_result *cmp)
 {
 	struct drawing *dr = calloc(1, sizeof *dr);
 	hs_error err = {0};
@@ -389,9 +458,14 @@ int tui_open_drawing_highlight(tui *t, tui_doc *d, int64_t node, const int64_t *
 		dr->opts.highlight = dr->hl;
 		dr->opts.n_highlight = n;
 	}
+	if (cmp && n) {
+		dr->notes = compare_node_notes(cmp);
+		compare_legend_text(cmp, dr->legend, sizeof dr->legend);
+	}
 	if (select_region(dr, node, &err) < 0) {
 		tui_message(t, 1, "%s", err.msg);
 		free(dr->hl);
+		compare_notes_free(dr->notes, d->g->n_nodes);
 		free(dr);
 		return -1;
 	}

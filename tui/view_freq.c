@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "base/cmp.h"
+#include "base/plural.h"
 #include "tui/tui.h"
 
 struct freq_row {
@@ -102,7 +103,8 @@ static int freq_request(tui *t, tui_view *v, tui_req req, const char *arg)
 	if (tui_table_add_term(p, col, "==", text) < 0)
 		tui_message(t, 1, "too many filter terms (\\ with an empty line clears them)");
 	else
-		tui_message(t, 0, "%lld rows with %s = %s", (long long)p->nidx, p->cols[col].name, text);
+		tui_message(t, 0, "%lld row%s with %s = %s", (long long)p->nidx, hs_s(p->nidx),
+			    p->cols[col].name, text);
 	return 1;
 }
 
@@ -177,8 +179,8 @@ int tui_open_freq(tui *t, tui_table *parent, int col)
 	}
 	tui_table_sort(&f->tab, 1, 1);
 	f->tab.cur = 0;
-	snprintf(f->tab.title, sizeof f->tab.title, "Frequency of %s over %lld rows: %lld values",
-		 f->colname, (long long)n, (long long)f->n);
+	snprintf(f->tab.title, sizeof f->tab.title, "Frequency of %s over %lld row%s: %lld value%s",
+		 f->colname, (long long)n, hs_s(n), (long long)f->n, hs_s(f->n));
 	char title[160];
 	snprintf(title, sizeof title, "Frequency: %s", f->colname);
 	return tui_push(t, &freq_ops, f, NULL, title, &f->tab, NULL) ? 0 : -1;

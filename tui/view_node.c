@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "base/parse.h"
+#include "base/plural.h"
 #include "loader/hlo.h"
 #include "tui/tui.h"
 
@@ -85,7 +86,8 @@ static int call_cell(struct nodeview *nv, int64_t c, const tui_col *col, char *b
 		snprintf(buf, cap, "%s", graph_role_name(g->hcomps[c].role));
 		return TUI_C_DIM;
 	case BC_SHAPE:
-		snprintf(buf, cap, "%lld nodes", (long long)g->hcomps[c].count);
+		snprintf(buf, cap, "%lld node%s", (long long)g->hcomps[c].count, hs_s(g->hcomps[c].count));
+
 		return TUI_C_DIM;
 	}
 	return TUI_C_DEFAULT;
@@ -353,12 +355,14 @@ static void node_draw(tui *t, tui_view *v, WINDOW *win, int y, int x, int h, int
 	y += extra;
 	h -= extra;
 	if (g->cfg_index && g->cfg_index[n] >= 0)
-		snprintf(line, sizeof line, " %lld operands  %lld users  configurable #%d of %lld",
-			 (long long)graph_n_operands(g, n), (long long)graph_n_users(g, n), g->cfg_index[n],
+		snprintf(line, sizeof line, " %lld operand%s  %lld user%s  configurable #%d of %lld",
+			 (long long)graph_n_operands(g, n), hs_s(graph_n_operands(g, n)),
+			 (long long)graph_n_users(g, n), hs_s(graph_n_users(g, n)), g->cfg_index[n],
 			 (long long)g->n_cfg_nodes);
 	else
-		snprintf(line, sizeof line, " %lld operands  %lld users", (long long)graph_n_operands(g, n),
-			 (long long)graph_n_users(g, n));
+		snprintf(line, sizeof line, " %lld operand%s  %lld user%s", (long long)graph_n_operands(g, n),
+			 hs_s(graph_n_operands(g, n)), (long long)graph_n_users(g, n),
+			 hs_s(graph_n_users(g, n)));
 	tui_put(win, y, x, w, line, 0, 1);
 	analytic_line(g, ce ? &ce[n] : NULL, line, sizeof line);
 	tui_put(win, y + 1, x, w, line, 0, 1);

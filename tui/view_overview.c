@@ -9,6 +9,7 @@
 
 #include "base/cmp.h"
 #include "base/parse.h"
+#include "base/plural.h"
 #include "loader/hlo.h"
 #include "tui/tui.h"
 
@@ -191,24 +192,25 @@ static void ov_draw(tui *t, tui_view *v, WINDOW *win, int y, int x, int h, int w
 			 g->feat_width, g->path);
 	tui_put(win, y, x, w, line, A_BOLD, 1);
 	snprintf(line, sizeof line,
-		 " %lld nodes  %lld edges  %lld computation%s  %lld fusion%s  %lld opcodes  %lld split%s"
-		 "  %lld configurable nodes",
-		 (long long)g->n_nodes, (long long)g->n_edges, (long long)g->n_hcomps, g->n_hcomps == 1 ? "" : "s",
-		 (long long)o->n_fusions, o->n_fusions == 1 ? "" : "s", (long long)o->nopcodes,
-		 (long long)g->n_comps, g->n_comps == 1 ? "" : "s", (long long)g->n_cfg_nodes);
+		 " %lld node%s  %lld edge%s  %lld computation%s  %lld fusion%s  %lld opcode%s  %lld split%s"
+		 "  %lld configurable node%s",
+		 (long long)g->n_nodes, hs_s(g->n_nodes), (long long)g->n_edges, hs_s(g->n_edges),
+		 (long long)g->n_hcomps, hs_s(g->n_hcomps), (long long)o->n_fusions, hs_s(o->n_fusions),
+		 (long long)o->nopcodes, hs_s(o->nopcodes), (long long)g->n_comps, hs_s(g->n_comps),
+		 (long long)g->n_cfg_nodes, hs_s(g->n_cfg_nodes));
 	tui_put(win, y + 1, x, w, line, 0, 1);
 	if (g->n_configs == 0)
 		snprintf(line, sizeof line, " no configs");
 	else if (!g->labeled)
-		snprintf(line, sizeof line, " %lld configs, runtimes hidden (test split); c shows predictions",
-			 (long long)g->n_configs);
+		snprintf(line, sizeof line, " %lld config%s, runtimes hidden (test split); c shows predictions",
+			 (long long)g->n_configs, hs_s(g->n_configs));
 	else {
 		tui_fmt_runtime(a, sizeof a, g, o->rt_min);
 		tui_fmt_runtime(b, sizeof b, g, o->rt_med);
 		tui_fmt_runtime(c, sizeof c, g, o->rt_max);
 		snprintf(line, sizeof line,
-			 " %lld configs  runtime%s min %s  median %s  max %s (%.2fx)  best: config %lld",
-			 (long long)g->n_configs, g->kind == HS_KIND_TILE ? " (normalized)" : "", a, b, c,
+			 " %lld config%s  runtime%s min %s  median %s  max %s (%.2fx)  best: config %lld",
+			 (long long)g->n_configs, hs_s(g->n_configs), g->kind == HS_KIND_TILE ? " (normalized)" : "", a, b, c,
 			 o->rt_min > 0 ? o->rt_max / o->rt_min : 0.0, (long long)o->best);
 	}
 	tui_put(win, y + 2, x, w, line, g->labeled ? tui_attr(TUI_C_GOOD) : tui_attr(TUI_C_DIM), 1);
@@ -338,5 +340,9 @@ int tui_open_overview(tui *t, tui_doc *d)
 	tui_table_sort(&o->comps, tui_table_find_col(&o->comps, "nodes"), 1);
 	o->comps.cur = o->comps.top = 0;
 	snprintf(title, sizeof title, "%s", g->name);
-	return tui_push(t, &ov_ops, o, d, title, &o->ops, &o->comps) ? 0 : -1;
+	if (!tui_push(t, &ov_ops, o, d, title, &o->ops, &o->comps))
+		return -1;
+	if (g->warning) /* e.g. an unknown opcode id or a self-loop: opened, but damaged */
+		tui_message(t, 0, "note: %s", g->warning);
+	return 0;
 }

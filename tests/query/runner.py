@@ -3,7 +3,8 @@
 Each group is a query line, the expected output lines and a blank line;
 `%%FAIL [STATUS]` groups hold the expected stderr of a query that must fail
 (status 1 unless given).  Directives between groups: `%%FILE PATH` (relative
-to $DATA, or demo:PATH relative to $DEMO, the synthetic demo data) and
+to $DATA, demo:PATH relative to $DEMO, the synthetic demo data, or
+repo:PATH relative to the source tree, for tests/data/hlo) and
 `%%FORMAT table|csv|json`.  Lines starting with '#' between groups are
 comments.
 
@@ -68,6 +69,8 @@ def parse(lines):
 
 
 def resolve(path):
+    if path.startswith("repo:"):
+        return os.path.join(os.environ.get("ROOT", os.getcwd()), path[5:])
     if path.startswith("demo:"):
         if not DEMO:
             return None

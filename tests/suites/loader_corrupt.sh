@@ -46,13 +46,13 @@ for g in trunc zipflip npyflip crc huge bomb dtype graph misc; do
 			path = $2; want = $3; pat = $4
 			if (!(path in okf) && !(path in prob)) {
 				print "FAIL " path ": no line for it in check'"'"'s output"; nbad++
-			} else if (want == "fail" && (path in okf)) {
+			} else if ((want == "fail" || want == "strict") && (path in okf)) {
 				print "FAIL " path ": accepted, but it is " $5; nbad++
-			} else if (want == "fail" && pat != "-" && prob[path] !~ pat) {
+			} else if ((want == "fail" || want == "strict") && pat != "-" && prob[path] !~ pat) {
 				print "FAIL " path " (" $5 "): message does not match /" pat "/: " prob[path]; nbad++
 			} else if (want == "ok" && !(path in okf)) {
 				print "FAIL " path " (" $5 "): a valid file refused: " prob[path]; nbad++
-			} else if (want == "fail") {
+			} else if (want == "fail" || want == "strict") {
 				nfail++
 			} else if (path in okf) {
 				if (want == "maybe") print path > keep
@@ -85,6 +85,8 @@ while IFS=$tab read -r p want cmd; do
 		bad "$cmd $p" "message does not name the file: $(cat "$T/out" "$T/err" | head -c 200)"
 	elif [ "$want" = ok ] && [ "$rc" -ne 0 ]; then
 		bad "$cmd $p" "a valid file, exit $rc: $(head -c 200 "$T/err")"
+	elif [ "$want" = strict ] && [ "$cmd" = info ] && [ "$rc" -ne 0 ]; then
+		bad "$cmd $p" "damage a reader lives with (check alone refuses it), exit $rc: $(head -c 200 "$T/err")"
 	elif [ "$rc" -ne 0 ] && [ "$rc" -ne 2 ]; then
 		bad "$cmd $p" "exit $rc, wanted 0 or 2"
 	else
@@ -136,6 +138,31 @@ cat "$T/v.out"
 while IFS=$tab read -r name rest; do
 	grep -qF "FAIL $name." "$T/v.out" || ok "$name"
 done <"$T/v.table"
+
+# 4b. An unknown opcode id and a self-loop: check refuses them one by one
+#     (exit 2, the array and the index named); the explorer's readers open
+#     them, the unknown id named as the opcode list names it.
+for p in graph/tile_opcode_200.npz graph/tile_self_loop.npz; do
+	expect_status 2 "check $p exits 2" "$HLOSCOPE" check "$p"
+done
+"$HLOSCOPE" check graph/tile_opcode_200.npz >"$T/out" 2>&1
+grep -qF "node_opcode.npy: node 2 has opcode 200, not a known opcode id (0..120)" "$T/out" &&
+	ok "check opcode 200: names node_opcode and node 2" ||
+	bad "check opcode 200 message" "$(head -c 300 "$T/out")"
+"$HLOSCOPE" query graph/tile_opcode_200.npz 'count by opcode' >"$T/out" 2>"$T/err" &&
+	grep -q "opcode-200" "$T/out" && ok "query opens opcode 200 and names it opcode-200" ||
+	bad "query on opcode 200" "$(head -c 300 "$T/out" "$T/err")"
+"$HLOSCOPE" query graph/tile_self_loop.npz 'neighbors 2' >"$T/out" 2>"$T/err" &&
+	ok "query opens a self-loop" || bad "query on a self-loop" "$(head -c 300 "$T/err")"
+"$HLOSCOPE" info graph/tile_self_loop.npz >"$T/out" 2>"$T/err" &&
+	grep -qF "note: edge_index: edge 1 [2, 2] is a self-loop (hloscope check reports it as damage)" "$T/err" &&
+	ok "info opens a self-loop and says check reports it" || bad "info on a self-loop" "$(head -c 300 "$T/err")"
+. "$ROOT/tests/tui_lib.sh"
+tui_run "explorer opens opcode 200" "$C" graph/tile_opcode_200.npz <<'TUIEOF'
+has the status line says what check would refuse => note: node_opcode: node 2 has opcode 200
+has the opcode table names it => opcode-200
+Q
+TUIEOF
 
 # 5. dump refuses what it cannot read, with status 2 and the reason.
 expect_status 2 "dump object array" "$HLOSCOPE" dump dtype/pickled_only.npz obj

@@ -157,7 +157,7 @@ grep -q "held-out Kendall tau" "$T/out" && ok "fit prints the held-out tau" || b
 expect_err 1 "train without -o" "-o MODEL is required" "$H" train "$UNET"
 expect_err 2 "train on a missing path" "no-such" "$H" train "$T/no-such" -o "$T/x.hsm"
 expect_err 1 "train with a bad --epochs" "--epochs" "$H" train "$UNET" -o "$T/x.hsm" --epochs zero
-expect_err 1 "train on unlabeled files only" "no labeled files" "$H" train "$REAL/layout/nlp/random/test" -o "$T/x.hsm"
+expect_err 1 "train on unlabeled files only" "no labeled file among" "$H" train "$REAL/layout/nlp/random/test" -o "$T/x.hsm"
 expect_err 1 "train with an unknown option" "unknown option" "$H" train "$UNET" -o "$T/x.hsm" --bogus
 printf 'not a model' >"$T/junk.hsm"
 expect_err 2 "eval with a file that is no model" "not a hloscope model file" "$H" eval "$UNET" --model "$T/junk.hsm"

@@ -1,7 +1,7 @@
 #!/bin/sh
 # Every option that takes a number reads it with base/parse.h: the whole
 # value is the number, or the command refuses it with exit 1 and a message
-# naming the option.  ("12abc", " 5", "1,,2" were taken before, in part.)
+# naming the option; a list with an empty item is refused the same way.  ("12abc", " 5", "1,,2" were taken before, in part.)
 . tests/lib.sh
 
 H=$HLOSCOPE
@@ -30,13 +30,22 @@ refuse() {
 	fi
 }
 
-refuse "dot --nodes 1,,2 (an empty item)" "node ids like" dot "$LAY" --nodes 1,,2 -o "$O"
+refuse "dot --nodes 1,,2 (an empty item)" "node ids like 1,5,9-12, not '1,,2': item 2 is empty" \
+	dot "$LAY" --nodes 1,,2 -o "$O"
 refuse "dot --nodes 1, (a trailing comma)" "node ids like" dot "$LAY" --nodes 1, -o "$O"
 refuse "dot --nodes ,1 (a leading comma)" "node ids like" dot "$LAY" --nodes ,1 -o "$O"
 refuse "dot --nodes '1 2' (a space)" "node ids like" dot "$LAY" --nodes "1 2" -o "$O"
 refuse "dot --nodes 3-1 (a backward range)" "node ids like" dot "$LAY" --nodes 3-1 -o "$O"
 refuse "dot --nodes 1-2-3" "node ids like" dot "$LAY" --nodes 1-2-3 -o "$O"
 refuse "dot --highlight 1,,2" "node ids like" dot "$LAY" --around 1 --highlight 1,,2 -o "$O"
+# Every other list: an empty item is refused, not skipped.
+refuse "fit --measured 1,,2" "--measured: '1,,2' .*: an empty item" fit "$LAY" --measured 1,,2
+refuse "fit --measured 1, (a trailing comma)" "--measured: '1,' .*: an empty item" fit "$LAY" --measured 1,
+refuse "fit --measured ''" "--measured: '' .*: an empty item" fit "$LAY" --measured ""
+refuse "eval --analytic-terms mxu,,copy" "--analytic-terms needs names joined by single commas" \
+	eval "$LAY" --analytic-terms mxu,,copy
+refuse "eval --analytic-terms mxu," "an empty item" eval "$LAY" --analytic-terms mxu,
+refuse "eval --analytic-terms ''" "an empty item" eval "$LAY" --analytic-terms ""
 refuse "dot --limit 12abc" "limit needs a number" dot "$LAY" --around 1 --limit 12abc -o "$O"
 refuse "dot --radius ' 2'" "radius" dot "$LAY" --around 1 --radius " 2" -o "$O"
 refuse "dot --around 99999999999999999999 (overflow)" "around needs a node id" \

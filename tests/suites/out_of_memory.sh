@@ -42,7 +42,7 @@ esac
 rc=$?
 [ "$rc" -eq 3 ] && ok "oom: the same read in 64 MiB of address space exits 3" ||
 	bad "oom: exit status" "exit $rc, wanted 3; stderr: $(head -c 300 "$T/err")"
-want="hloscope: $T/big.npz: big.npy: out of memory for 268435456 bytes"
+want="hloscope dump: $T/big.npz: big.npy: out of memory for 268435456 bytes"
 [ "$(cat "$T/err")" = "$want" ] && ok "oom: the message says out of memory, where and for what" ||
 	bad "oom: message" "got '$(cat "$T/err")', wanted '$want'"
 [ -s "$T/out" ] && bad "oom: stdout" "not empty: $(head -c 200 "$T/out")" ||

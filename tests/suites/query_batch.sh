@@ -26,7 +26,7 @@ same "batch: queries run in argument order" "$T/out" "computation  count     sha
 
 id  opcode
  2  add
-(1 of 2774 nodes match)"
+(1 of 2774 nodes matches)"
 
 # A script: comments, blank lines, format switches; stdin too.  (users of
 # nodes 0..9 are 1 1 2 1 1 2 1 1 1 1, as numpy bincount gives.)
@@ -93,7 +93,7 @@ expect_status 1 "batch: no FILE" "$HLOSCOPE" query
 expect_status 1 "batch: unknown option" "$HLOSCOPE" query "$F" --xml
 expect_status 1 "batch: -f without a value" "$HLOSCOPE" query "$F" -f
 expect_status 1 "batch: --model without a value" "$HLOSCOPE" query "$F" --model
-expect_status 1 "batch: a missing script" "$HLOSCOPE" query "$F" -f "$T/nope.hq"
+expect_status 2 "batch: a missing script" "$HLOSCOPE" query "$F" -f "$T/nope.hq"
 expect_status 2 "batch: a missing graph" "$HLOSCOPE" query "$T/nope.npz" help
 expect_status 2 "batch: a missing model" "$HLOSCOPE" query "$F" --model "$T/nope.model" help
 expect_status 2 "batch: open of a missing file" "$HLOSCOPE" query "$F" "open $T/nope.npz"

@@ -107,7 +107,7 @@ wait_for a '^unet3d> garbage$'
 keys a C-c
 wait_for a '^unet3d>$'
 keys a 'help users' Enter
-check a "Ctrl-C drops the line" '^users ID$'
+check a "Ctrl-C drops the line" '^users ID\|NAME$'
 if screen a | grep -q "unknown command 'garbage'"; then
 	bad "repl: Ctrl-C does not run the line" "garbage ran"
 else

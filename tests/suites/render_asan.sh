@@ -1,9 +1,9 @@
 #!/bin/sh
 # Under ASan only: the render code's leak check with full stacks.
 #
-# Graphviz 2.43 leaks inside its dot layout (cluster skeletons, HTML label
+# Graphviz 2.43 leaks inside its dot layout (cluster skeletons, edges between clusters, HTML label
 # tables), so render/dot.c tells LeakSanitizer to ignore blocks allocated by
-# libgvc.  Here that blanket rule is replaced by the two Graphviz functions
+# libgvc.  Here that blanket rule is replaced by four Graphviz functions
 # (HLOSCOPE_LSAN_PRECISE) and stacks are unwound fully, so a leak of ours
 # that happens to pass through libgvc would still be reported.
 . tests/lib.sh

@@ -13,10 +13,21 @@ T2="$D/tile/xla/test/0ac539372cc77cc6791794b369b984e1.npz"
 COUNT="$ROOT/$HLOSCOPE_BUILD/tests/test_render"
 
 # Expected "NODES EDGES" of the Graphviz graph from the --text header:
-# region nodes + placeholders (+ 1 legend with --heat), edges + placeholders.
+# region nodes + placeholders + collapsed computations (+ 1 legend with
+# --heat), edges + placeholders + edges to and from collapsed computations.
 expected_counts() { # header-file heat(0/1)
-	sed -n '1s/.*: \([0-9]*\) nodes, \([0-9]*\) edges\(, \([0-9]*\) collapsed.*\)\{0,1\}$/\1 \2 \4/p' "$1" |
-		awk -v h="$2" '{ m = ($3 == "" ? 0 : $3); print $1 + m + h, $2 + m }'
+	sed -n '1{s/^.*: \([0-9]* nodes\)/\1/;p;}' "$1" | awk -v h="$2" '{
+		n = 0; e = 0; m = 0; c = 0; l = 0
+		for (i = 1; i <= NF; i++) {
+			w = $(i + 1); sub(/,$/, "", w)
+			if (w == "nodes" && n == 0) n = $i
+			else if (w == "edges" && e == 0) e = $i
+			else if (w == "collapsed") {
+				if ($(i + 2) ~ /^computation/) { c = $i; l = $(i + 5) }
+				else m += $i
+			}
+		}
+		print n + m + c + h, e + m + l }'
 }
 
 # dot_case NAME FILE ARGS...: golden DOT, agmemread counts, golden text.
@@ -56,6 +67,28 @@ DC_TEXT=1
 dot_case heat_tile "$T2" --path 64 2 --heat shape_dimensions_product
 dot_case highlight_tile "$T1" --around 30 --radius 2 --highlight 28,31
 dot_case cells_tile "$T2" --path 64 2 --cells
+
+# Real HLO (text and HloModuleProto): nodes by name, labels with the
+# instruction name, one cluster per HLO computation, called computations
+# collapsed into one box each (--expand draws them), large fan-in collapsed.
+H="$ROOT/tests/data/hlo"
+SOFTMAX="$H/jit_f_softmax_allreduce_gpu_before_fusion.hlo"
+dot_case hlo_collapsed "$SOFTMAX" --around all-reduce.1.0 --radius 2
+dot_case hlo_expand_one "$SOFTMAX" --around all-reduce.1.0 --radius 2 --expand triton_softmax_computation.3
+dot_case hlo_expand_all "$H/tpu_op_fusion.261.HloModuleProto.pb" --around fusion.261 --radius 1 --expand all
+DC_TEXT=0
+dot_case hlo_fan_in "$H/bert_dp_graph_3_SyncTensorsGraph.hlo" --around get-tuple-element.212 --radius 2
+dot_case hlo_path "$H/graphsage_tf_cpu_benchmark.hlo" --path mul_2.1 shape.25
+DC_TEXT=1
+# The collapsed box stands for the whole computation; --expand all draws
+# the same region's nodes in full.
+"$HLOSCOPE" dot "$H/tpu_op_fusion.261.HloModuleProto.pb" --around fusion.261 --radius 1 -o "$T/boxed.dot" 2>"$T/err"
+if grep -q 'label="fused_computation.20.clone\\nfusion, 14 nodes"' "$T/boxed.dot" &&
+	! grep -q 'label="subtract' "$T/boxed.dot"; then
+	ok "fusion body collapsed into one box"
+else
+	bad "fusion body collapsed into one box" "$(grep -c label "$T/boxed.dot") labels; $(head -c 200 "$T/err")"
+fi
 
 # Heat from the analytic cost model (values owned by model/cost.c, so no
 # golden): a legend node, per-node values in the labels, levels on screen.
@@ -190,6 +223,12 @@ bad_case 1 "highlight out of range" "highlight: node 100 is out of range" \
 	"$T2" --around 5 --highlight 100 -o "$O"
 bad_case 1 "unknown heat feature" "no node feature named 'nope'" "$T2" --around 5 --heat nope -o "$O"
 bad_case 1 "heat feature index out of range" "out of range" "$T2" --around 5 --heat 140 -o "$O"
+bad_case 1 "unknown heat feature: did you mean" "named 'cots' (did you mean 'cost'?)" \
+	"$T2" --around 5 --heat cots -o "$O"
+bad_case 1 "unknown heat feature: near a feature name" "(did you mean 'shape_dimensions_sum'?)" \
+	"$T2" --around 5 --heat shape_dimension_sum -o "$O"
+bad_case 1 "unknown heat feature: the command that lists the names" "hloscope query $T2 fields" \
+	"$T2" --around 5 --heat nope -o "$O"
 bad_case 1 "bad heat scale" "linear, log or auto" "$T2" --around 5 --heat 28 --heat-scale cubic -o "$O"
 bad_case 1 "no region" "needs a region" "$T2" -o "$O"
 bad_case 1 "two regions" "one region only" "$T2" --around 5 --computation 0 -o "$O"
@@ -199,8 +238,13 @@ bad_case 1 "format from an unknown extension" "cannot tell the format" "$T2" --a
 bad_case 1 "unknown -T format" "unknown format 'pdf'" "$T2" --around 5 -T pdf -o "$O"
 bad_case 1 "--cells with svg" "only applies to DOT" "$T2" --around 5 --cells -o "$O"
 bad_case 1 "limit of zero" "--limit must be 1 or more" "$T2" --around 5 --limit 0 -o "$O"
-bad_case 1 "over the limit" "has 2547 nodes, more than the limit of 500; use --radius 6 (213 nodes)" \
+bad_case 1 "over the limit" "has 2312 nodes, more than the limit of 500; use --radius 7 (384 nodes)" \
 	"$UNET" --around 1000 --radius 100 -o "$O"
+bad_case 1 "unknown node name" "has no node named 'nope' (names look like Arg_0.5)" \
+	"$ROOT/tests/data/hlo/jit_f_softmax_allreduce_gpu_before_fusion.hlo" --around nope -o "$O"
+bad_case 1 "unknown computation to expand" "no computation named 'bogus'" \
+	"$ROOT/tests/data/hlo/jit_f_softmax_allreduce_gpu_before_fusion.hlo" --around 20 --expand bogus -o "$O"
+bad_case 1 "max-operands without around" "go with --around" "$T2" --path 64 2 --max-operands 3 -o "$O"
 bad_case 1 "over a set limit" "more than the limit of 3" "$T2" --path 64 2 --limit 3 --max-nodes 10 -o "$O"
 bad_case 1 "unwritable output folder" "cannot write .*/no/such/dir/x.svg: No such file" \
 	"$T2" --around 5 -o "$T/no/such/dir/x.svg"

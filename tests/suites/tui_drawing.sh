@@ -40,3 +40,18 @@ if [ -f "$T/region.dot" ] && grep -q digraph "$T/region.dot"; then ok "e exports
 fi
 if grep -qF "node $cur  " "$S/detail.txt"; then ok "i opens the node under the cursor"; else
 	bad "i opens the node under the cursor" "$(sed -n 2p "$S/detail.txt")"; fi
+
+# x draws the called computations collapsed into boxes in full, and again
+# collapses them.
+tui_run "x expands and collapses called computations" "$DATA" "$UNET" <<'EOF2'
+t
+:
+type goto 2546
+Enter
+v
+x
+has called computations drawn in full
+x
+has 2 called computations collapsed into boxes
+Q
+EOF2

@@ -135,7 +135,7 @@ static void test_tables(void)
 	query_result_free(&r);
 
 	CHECK("show: a text block", run("show 2", &r, &err) == 0 && r.kind == QUERY_BLOCK &&
-	      strncmp(r.text, "node 2: dot (convolution)\n", 26) == 0);
+	      strncmp(r.text, "node 2 dot.2: dot (convolution)\n", 32) == 0);
 	query_result_free(&r);
 	CHECK("help: a text block", run("help", &r, &err) == 0 && r.kind == QUERY_BLOCK &&
 	      strstr(r.text, "count by EXPR"));
@@ -296,7 +296,7 @@ static void test_printers(void)
 
 	run("show 0", &r, &err);
 	s = render(&r, QUERY_FMT_JSON);
-	CHECK("json: text block escaped", s && strncmp(s, "{\"text\": \"node 0: parameter (parameter)\\n", 41) == 0);
+	CHECK("json: text block escaped", s && strncmp(s, "{\"text\": \"node 0 parameter.0: parameter (parameter)\\n", 53) == 0);
 	free(s);
 	FILE *ro = fopen("/dev/null", "r");
 	CHECK("write: a failing stream is an error", ro && query_write(ro, &r, QUERY_FMT_TABLE, &err) < 0 &&
@@ -366,9 +366,9 @@ static void test_completion(void)
 
 static void test_tables_of_api(void)
 {
-	CHECK("fields: derived first", query_field_count(S) == 15 + HLO_NODE_FEATURES &&
+	CHECK("fields: derived first", query_field_count(S) == 24 + HLO_NODE_FEATURES &&
 	      strcmp(query_field_name(S, 0), "id") == 0 &&
-	      strcmp(query_field_name(S, 15), "is_root") == 0 && query_field_name(S, 100000) == NULL);
+	      strcmp(query_field_name(S, 24), "is_root") == 0 && query_field_name(S, 100000) == NULL);
 	CHECK("commands: first and past the end", strcmp(query_command_name(0), "nodes") == 0 &&
 	      query_command_name(1000) == NULL);
 	int ok = 1;

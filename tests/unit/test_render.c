@@ -551,10 +551,10 @@ static void roundtrip(const char *name, const region *r, const dot_opts *o, int 
 	if (!G)
 		return;
 	snprintf(label, sizeof label, "%s: graph has the region's nodes and edges", name);
-	CHECK(label, agnnodes(G) == r->n_nodes + r->n_more + extra_nodes &&
-	      agnedges(G) == r->n_edges + r->n_more);
+	CHECK(label, agnnodes(G) == r->n_nodes + r->n_more + r->n_fanin + r->n_boxes + extra_nodes &&
+	      agnedges(G) == r->n_edges + r->n_more + r->n_fanin + r->n_links);
 	snprintf(label, sizeof label, "%s: written", name);
-	CHECK(label, dot_write(G, path, "dot", &err) == 0);
+	CHECK(label, dot_write(G, path, "dot", NULL, &err) == 0);
 	text = slurp(path, NULL);
 	back = text ? agmemread(text) : NULL;
 	snprintf(label, sizeof label, "%s: agmemread gives the same counts", name);
@@ -595,12 +595,13 @@ static void test_dot(hs_graph *unet, hs_graph *rnn, hs_graph *tile)
 	char p1[1200], p2[1200];
 	snprintf(p1, sizeof p1, "%s/det1.dot", scratch);
 	snprintf(p2, sizeof p2, "%s/det2.dot", scratch);
-	dot_export(r, &o, p1, "dot", &err);
-	dot_export(r, &o, p2, "dot", &err);
+	dot_export(r, &o, p1, "dot", NULL, &err);
+	dot_export(r, &o, p2, "dot", NULL, &err);
 	char *a = slurp(p1, NULL), *b = slurp(p2, NULL);
 	CHECK("DOT output is deterministic", a && b && !strcmp(a, b));
 	CHECK("DOT has rankdir TB, clusters, placeholder and focus",
-	      a && strstr(a, "rankdir=TB") && strstr(a, "subgraph cluster_0") &&
+	      a && strstr(a, "rankdir=TB") && strstr(a, "subgraph cluster_61") &&
+	      strstr(a, "computation.61 (while-body)") &&
 	      strstr(a, "20 more users") && strstr(a, "#d62728") &&
 	      strstr(a, "f32[3,3,3,1,32]{4,3,2,1,0}"));
 	free(a);
@@ -635,7 +636,9 @@ static void test_dot(hs_graph *unet, hs_graph *rnn, hs_graph *tile)
 	roundtrip("path", r, &o, 0);
 	snprintf(p1, sizeof p1, "%s/path.dot", scratch);
 	a = slurp(p1, NULL);
-	CHECK("single-computation graph has no cluster", a && !strstr(a, "cluster"));
+	CHECK("a path collapses nothing and clusters by computation",
+	      r && r->n_boxes == 0 && a && strstr(a, "computation.3 (fusion)") &&
+	      strstr(a, "computation.0 (reducer)") && strstr(a, "entry (entry)"));
 	free(a);
 	region_free(r);
 
@@ -659,6 +662,43 @@ static void test_dot(hs_graph *unet, hs_graph *rnn, hs_graph *tile)
 	roundtrip("computation", r, &o, 0);
 	region_free(r);
 
+	/* Called computations collapse into boxes; large fan-in into one
+	 * placeholder.  Around unet3d's get-tuple-element 2772: the while 2546
+	 * calls its body (computation.61, 2127 nodes) and condition
+	 * (computation.62), whose roots the region reaches; the entry's root,
+	 * the tuple 2773, has 224 operands, one of them 2772. */
+	region_spec_init(&s);
+	s.center = 2772;
+	s.radius = 2;
+	r = region_select(unet, &s, &err);
+	CHECK("called computations are boxes", r && r->n_boxes == 2 && r->boxes[0].comp == 61 &&
+	      r->boxes[1].comp == 62 && r->collapsed == 2 && r->n_links == 2 &&
+	      region_index_of(r, 2546) >= 0 && r->links[0][0] == 2546 &&
+	      REGION_IS_BOX(r->links[0][1]));
+	CHECK("fan-in is one placeholder", r && r->n_fanin == 1 && r->fanin[0].owner == 2773 &&
+	      r->fanin[0].hidden == 223);
+	roundtrip("boxes", r, &o, 0);
+	snprintf(p1, sizeof p1, "%s/boxes.dot", scratch);
+	a = slurp(p1, NULL);
+	CHECK("boxes carry name, role and size", a && strstr(a, "computation.61\\nwhile-body, 2127 nodes") &&
+	      strstr(a, "223 more operands"));
+	free(a);
+	region_free(r);
+	s.expand = "all";
+	r = region_select(unet, &s, &err);
+	CHECK("--expand all collapses nothing", r && r->n_boxes == 0 && r->n_links == 0 &&
+	      region_index_of(r, 2313) >= 0);
+	region_free(r);
+	s.expand = "computation.62";
+	r = region_select(unet, &s, &err);
+	CHECK("--expand NAME draws that one", r && r->n_boxes == 1 && r->boxes[0].comp == 61);
+	region_free(r);
+	s.expand = "computation.99,nope";
+	hs_error_clear(&err);
+	r = region_select(unet, &s, &err);
+	CHECK("--expand of an unknown name fails", !r && err.status == HS_EUSAGE &&
+	      strstr(err.msg, "no computation named 'computation.99'"));
+
 	/* Formats and paths. */
 	CHECK("format from extension", !strcmp(dot_format_for_path("a/b.svg"), "svg") &&
 	      !strcmp(dot_format_for_path("x.PNG"), "png") &&
@@ -675,32 +715,32 @@ static void test_dot(hs_graph *unet, hs_graph *rnn, hs_graph *tile)
 	char bad[1200];
 	snprintf(bad, sizeof bad, "%s/no/such/dir/x.svg", scratch);
 	hs_error_clear(&err);
-	CHECK("unwritable folder is a usage error", dot_write(G, bad, "svg", &err) == -1 &&
+	CHECK("unwritable folder is a usage error", dot_write(G, bad, "svg", NULL, &err) == -1 &&
 	      err.status == HS_EUSAGE && strstr(err.msg, "No such file"));
 	snprintf(bad, sizeof bad, "%s/adir", scratch);
 	mkdir(bad, 0755);
 	hs_error_clear(&err);
-	CHECK("a folder as output is an error", dot_write(G, bad, "dot", &err) == -1 &&
+	CHECK("a folder as output is an error", dot_write(G, bad, "dot", NULL, &err) == -1 &&
 	      err.msg[0]);
 	hs_error_clear(&err);
 	snprintf(p1, sizeof p1, "%s/x.pdf", scratch);
-	CHECK("unknown format is refused", dot_write(G, p1, "pdf", &err) == -1 &&
+	CHECK("unknown format is refused", dot_write(G, p1, "pdf", NULL, &err) == -1 &&
 	      err.status == HS_EUSAGE && access(p1, F_OK) != 0);
 	/* SVG and PNG render in process. */
 	snprintf(p1, sizeof p1, "%s/x.svg", scratch);
-	CHECK("svg export", dot_write(G, p1, "svg", &err) == 0);
+	CHECK("svg export", dot_write(G, p1, "svg", NULL, &err) == 0);
 	a = slurp(p1, NULL);
 	CHECK("svg has the nodes", a && strstr(a, "<svg") && strstr(a, ">30: parameter<"));
 	free(a);
 	snprintf(p1, sizeof p1, "%s/x.png", scratch);
 	size_t n = 0;
-	CHECK("png export", dot_write(G, p1, "png", &err) == 0);
+	CHECK("png export", dot_write(G, p1, "png", NULL, &err) == 0);
 	a = slurp(p1, &n);
 	CHECK("png signature", a && n > 24 && !memcmp(a, "\x89PNG\r\n\x1a\n", 8));
 	free(a);
 	/* the graph survives rendering: DOT after PNG is still font Helvetica */
 	snprintf(p1, sizeof p1, "%s/after.dot", scratch);
-	dot_write(G, p1, "dot", &err);
+	dot_write(G, p1, "dot", NULL, &err);
 	a = slurp(p1, NULL);
 	CHECK("png export leaves the graph as it was", a && strstr(a, "Helvetica") &&
 	      !strstr(a, "DejaVu") && !strstr(a, "pos="));
@@ -805,7 +845,7 @@ static void test_layout(hs_graph *unet, hs_graph *tile)
 	CHECK("edges are B-splines going down", splines);
 	CHECK("boxes do not overlap", !boxes_overlap(L));
 	CHECK("one cluster per computation touched", L->n_clusters == 1 &&
-	      L->clusters[0].comp == 0 && !strcmp(L->clusters[0].label, "computation 0"));
+	      L->clusters[0].comp == 61 && !strcmp(L->clusters[0].label, "computation.61 (while-body)"));
 
 	/* Canvas. */
 	int W, H;
@@ -815,7 +855,7 @@ static void test_layout(hs_graph *unet, hs_graph *tile)
 	char *text = canvas_text(cv);
 	CHECK("drawing shows every label", text && strstr(text, "1026 broadcast") &&
 	      strstr(text, "1027 multiply") && strstr(text, "20 more users") &&
-	      strstr(text, "f32[3,3,3,1,32]{4,3,2,1,0}") && strstr(text, "computation 0"));
+	      strstr(text, "f32[3,3,3,1,32]{4,3,2,1,0}") && strstr(text, "computation.61"));
 	int arrows = 0;
 	for (int i = 0; i < W * H; i++)
 		arrows += cv->cells[i].ch == L'▼';
@@ -999,6 +1039,101 @@ static int count_mode(int argc, char **argv)
 	return rc;
 }
 
+/* Width and height of a PNG from its IHDR chunk; 0 when it is not one. */
+static int png_size(const char *path, unsigned *w, unsigned *h)
+{
+	size_t n = 0;
+	unsigned char *a = (unsigned char *)slurp(path, &n);
+	int ok = a && n >= 24 && !memcmp(a, "\x89PNG\r\n\x1a\n", 8) && !memcmp(a + 12, "IHDR", 4);
+
+	if (ok) {
+		*w = (unsigned)a[16] << 24 | (unsigned)a[17] << 16 | (unsigned)a[18] << 8 | a[19];
+		*h = (unsigned)a[20] << 24 | (unsigned)a[21] << 16 | (unsigned)a[22] << 8 | a[23];
+	}
+	free(a);
+	return ok;
+}
+
+/* A made-up graph: a star of `fan` users under one node, or a chain of
+ * `chain` nodes, labelled like region nodes. */
+static Agraph_t *made_up(int fan, int chain)
+{
+	Agraph_t *G = agopen("made_up", Agdirected, NULL);
+	char name[32], label[96];
+
+	agattr(G, AGNODE, "shape", "box");
+	agattr(G, AGNODE, "label", "\\N");
+	agattr(G, AGRAPH, "rankdir", "TB");
+	Agnode_t *root = agnode(G, "root", 1), *prev = root;
+	for (int i = 0; i < fan + chain; i++) {
+		snprintf(name, sizeof name, "n%d", i);
+		Agnode_t *n = agnode(G, name, 1);
+		snprintf(label, sizeof label, "%d: get-tuple-element\\nbf16[2,128,128,128,64]{4,3,2,1,0}", i);
+		agset(n, "label", label);
+		agedge(G, i < fan ? root : prev, n, NULL, 1);
+		if (i >= fan)
+			prev = n;
+	}
+	return G;
+}
+
+/* PNG sides stay within DOT_PNG_MAX_PX: a wide star is drawn left to right
+ * at full size, a long chain scaled; SVG keeps the full size. */
+static void test_fit(void)
+{
+	hs_error err = {0};
+	char p[1200], text[600];
+	unsigned w = 0, h = 0;
+	dot_fit fit;
+
+	Agraph_t *G = made_up(300, 0);
+	snprintf(p, sizeof p, "%s/star.png", scratch);
+	CHECK("fit: wide star written", dot_write(G, p, "png", &fit, &err) == 0);
+	CHECK("fit: the star is over the limit top to bottom", fit.tried &&
+	      fit.full_w > DOT_PNG_MAX_PX);
+	CHECK("fit: the star is drawn left to right at full size", fit.left_right && fit.scale == 1);
+	CHECK("fit: the star's PNG fits (IHDR)", png_size(p, &w, &h) && w <= DOT_PNG_MAX_PX &&
+	      h <= DOT_PNG_MAX_PX && w == (unsigned)fit.w && h == (unsigned)fit.h);
+	dot_fit_text(&fit, "star.png", text, sizeof text);
+	CHECK("fit: the star's account", strstr(text, "star.png: ") && strstr(text, "over the 16000 px limit") &&
+	      strstr(text, "drawn left to right") && strstr(text, ".svg"));
+	snprintf(p, sizeof p, "%s/star.svg", scratch);
+	CHECK("fit: SVG is never changed", dot_write(G, p, "svg", &fit, &err) == 0 && !fit.tried &&
+	      fit.scale == 1);
+	char *svg = slurp(p, NULL);
+	CHECK("fit: SVG keeps the top-to-bottom full size", svg && strstr(svg, "<svg width=\"") &&
+	      atof(strstr(svg, "<svg width=\"") + 12) * DOT_PNG_DPI / 72 > DOT_PNG_MAX_PX);
+	free(svg);
+	/* the graph is as it was: top to bottom, no viewport */
+	snprintf(p, sizeof p, "%s/star.dot", scratch);
+	dot_write(G, p, "dot", NULL, &err);
+	svg = slurp(p, NULL);
+	CHECK("fit: the graph keeps its attributes", svg && strstr(svg, "rankdir=TB") &&
+	      !strstr(svg, "rankdir=LR") && !strstr(svg, "viewport=\"0") && !strstr(svg, "pos="));
+	free(svg);
+	agclose(G);
+
+	G = made_up(0, 400);
+	snprintf(p, sizeof p, "%s/chain.png", scratch);
+	CHECK("fit: long chain written", dot_write(G, p, "png", &fit, &err) == 0);
+	CHECK("fit: the chain is scaled down", fit.tried && fit.scale < 1 && fit.scale > 0.2);
+	CHECK("fit: the chain's PNG fits, no smaller than it must (IHDR)", png_size(p, &w, &h) &&
+	      w <= DOT_PNG_MAX_PX && h <= DOT_PNG_MAX_PX && (w > DOT_PNG_MAX_PX * 0.99 ||
+							     h > DOT_PNG_MAX_PX * 0.99) &&
+	      w == (unsigned)fit.w && h == (unsigned)fit.h);
+	dot_fit_text(&fit, NULL, text, sizeof text);
+	CHECK("fit: the chain's account (no path)", !strncmp(text, "scaled to ", 10) && strstr(text, "scaled to ") &&
+	      strstr(text, "over the 16000 px limit") && strstr(text, "an .svg keeps the full size"));
+	agclose(G);
+
+	G = made_up(3, 3);
+	snprintf(p, sizeof p, "%s/small.png", scratch);
+	CHECK("fit: a small graph is left alone", dot_write(G, p, "png", &fit, &err) == 0 &&
+	      !fit.tried && fit.scale == 1 && !fit.left_right &&
+	      dot_fit_text(&fit, "small.png", text, sizeof text) == 0 && !text[0]);
+	agclose(G);
+}
+
 int main(int argc, char **argv)
 {
 	const char *d = getenv("DATA");
@@ -1022,6 +1157,7 @@ int main(int argc, char **argv)
 	test_path(tile);
 	test_other_kinds(unet, rnn, tile);
 	test_dot(unet, rnn, tile);
+	test_fit();
 	test_heat();
 	test_layout(unet, tile);
 	test_cache(tile);

@@ -1,0 +1,665 @@
+/* dot_build.c - a region as a cgraph graph: labels, styles, clusters per
+ * HLO computation, placeholders and collapsed computations.  See dot.h. */
+#include "render/dot.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <graphviz/gvc.h>
+
+#include "base/plural.h"
+#include "loader/hlo.h"
+#include "render/layout.h"
+
+/* ---- labels ----------------------------------------------------------- */
+
+/* Display width of UTF-8 text (every code point counts one column). */
+static int utf8_width(const char *s)
+{
+	int w = 0;
+	for (; *s; s++)
+		w += ((unsigned char)*s & 0xC0) != 0x80;
+	return w;
+}
+
+void dot_cut_text(char *dst, size_t cap, const char *src, int maxw)
+{
+	int w = utf8_width(src);
+	size_t i = 0, o = 0;
+	int col = 0;
+
+	if (cap == 0)
+		return;
+	if (w <= maxw) {
+		snprintf(dst, cap, "%s", src);
+		return;
+	}
+	while (src[i] && col < maxw - 1) {
+		size_t len = 1;
+		while ((src[i + len] & 0xC0) == 0x80)
+			len++;
+		if (o + len + 4 > cap)
+			break;
+		memcpy(dst + o, src + i, len);
+		o += len;
+		i += len;
+		col++;
+	}
+	memcpy(dst + o, "\xe2\x80\xa6", 3); /* … */
+	dst[o + 3] = '\0';
+}
+
+static void shape_of(const hs_graph *g, int64_t id, hlo_shape *sh)
+{
+	hlo_decode_shape(graph_feat(g, id), g->feat_width, sh);
+}
+
+static int fit_lines(const char *a, const char *b, int maxw, char *l1, char *l2, size_t cap)
+{
+	if (maxw < 2)
+		maxw = 2;
+	dot_cut_text(l1, cap, a, maxw);
+	dot_cut_text(l2, cap, b, maxw);
+	int w1 = utf8_width(l1), w2 = utf8_width(l2);
+	return w1 > w2 ? w1 : w2;
+}
+
+int dot_node_lines(const hs_graph *g, int64_t id, int maxw, char *l1, char *l2,
+		   size_t cap)
+{
+	char a[256], b[256], shape[200], name[160];
+
+	graph_node_text(g, id, HS_HF_SHAPE, shape, sizeof shape);
+	if (g->module) {
+		snprintf(a, sizeof a, "%" PRId64 " %s", id, graph_node_name(g, id, name, sizeof name));
+		snprintf(b, sizeof b, "%s %s", graph_node_opcode_name(g, id), shape);
+	} else {
+		snprintf(a, sizeof a, "%" PRId64 " %s", id, hlo_opcode_name(g->opcode[id]));
+		snprintf(b, sizeof b, "%s", shape);
+	}
+	return fit_lines(a, b, maxw, l1, l2, cap);
+}
+
+int dot_box_lines(const region *r, int64_t k, int maxw, char *l1, char *l2, size_t cap)
+{
+	const hs_graph *g = r->g;
+	const hs_hcomp *c = &g->hcomps[r->boxes[k].comp];
+	char nbuf[160], b[96];
+	const char *name = graph_hcomp_name(g, r->boxes[k].comp, nbuf, sizeof nbuf);
+	snprintf(b, sizeof b, "%s, %" PRId64 " node%s", graph_role_name(c->role), c->count,
+		 hs_s(c->count));
+	return fit_lines(name, b, maxw, l1, l2, cap);
+}
+
+/* 1234567 -> "1,234,567". */
+static void thousands(int64_t v, char *buf, size_t cap)
+{
+	char d[32];
+	int n = snprintf(d, sizeof d, "%" PRId64, v), o = 0;
+
+	for (int i = 0; i < n && (size_t)o + 2 < cap; i++) {
+		if (i > 0 && d[i - 1] != '-' && (n - i) % 3 == 0)
+			buf[o++] = ',';
+		buf[o++] = d[i];
+	}
+	buf[o] = '\0';
+}
+
+void dot_more_label(const region_more *m, int operands, char *buf, size_t cap)
+{
+	char n[32];
+
+	thousands(m->hidden, n, sizeof n);
+	snprintf(buf, cap, "%s more %s%s", n, operands ? "operand" : "user", hs_s(m->hidden));
+}
+
+static void human_bytes(double b, char *out, size_t cap)
+{
+	static const char *const unit[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB"};
+	int u = 0;
+
+	while (b >= 1024 && u < 5) {
+		b /= 1024;
+		u++;
+	}
+	if (u == 0)
+		snprintf(out, cap, "%.0f B", b);
+	else
+		snprintf(out, cap, "%.1f %s", b, unit[u]);
+}
+
+/* ---- building --------------------------------------------------------- */
+
+void dot_opts_init(dot_opts *o)
+{
+	memset(o, 0, sizeof *o);
+	o->heat_log = -1;
+	o->clusters = -1;
+}
+
+typedef struct builder {
+	Agraph_t *G;
+	const region *r;
+	const dot_opts *o;
+	const hs_graph *g;
+	uint8_t *hl;             /* [n_nodes] highlight mask, or NULL */
+	dot_heat_scale scale;
+	int heat;
+	/* attribute symbols */
+	Agsym_t *n_label, *n_fill, *n_font, *n_color, *n_pen, *n_style, *n_peri,
+		*n_tip, *n_width, *n_height;
+	Agsym_t *e_pen, *e_style, *e_tip, *e_color;
+} builder;
+
+static void set(void *obj, Agsym_t *sym, const char *v)
+{
+	agxset(obj, sym, (char *)v);
+}
+
+static Agsym_t *attr(Agraph_t *G, int kind, const char *name, const char *def)
+{
+	return agattr(G, kind, (char *)name, (char *)def);
+}
+
+static int uses_clusters(const builder *b)
+{
+	if (b->o->clusters >= 0)
+		return b->o->clusters;
+	return b->g->n_hcomps > 1;
+}
+
+/* The cluster a node belongs to: its real HLO computation. */
+static int32_t comp_of(const hs_graph *g, int64_t id)
+{
+	return g->hcomp_of ? g->hcomp_of[id] : 0;
+}
+
+static void terminal_size(builder *b, Agnode_t *n, int cols)
+{
+	char v[32];
+
+	snprintf(v, sizeof v, "%.4f", (cols + 4) * LAYOUT_CELL_W / 72.0);
+	set(n, b->n_width, v);
+	snprintf(v, sizeof v, "%.4f", LAYOUT_NODE_ROWS * LAYOUT_CELL_H / 72.0);
+	set(n, b->n_height, v);
+}
+
+/* Appends "\\n"-separated lines (given with '\n') to a label of len bytes. */
+static void append_lines(char *label, size_t cap, int len, const char *lines)
+{
+	size_t pos = len > 0 ? (size_t)len : 0;
+
+	if (pos + 3 >= cap)
+		return;
+	label[pos++] = '\\';
+	label[pos++] = 'n';
+	for (const char *c = lines; *c && pos + 3 < cap; c++) {
+		if (*c == '\n') {
+			label[pos++] = '\\';
+			label[pos++] = 'n';
+		} else if (*c != '\\') {
+			label[pos++] = *c;
+		}
+	}
+	label[pos] = '\0';
+}
+
+static void style_node(builder *b, Agnode_t *n, int64_t id)
+{
+	const hs_graph *g = b->g;
+	hlo_category cat = hlo_opcode_category(g->opcode[id]);
+	int focus = id == b->r->focus || id == b->r->focus2;
+	int hl = b->hl && b->hl[id];
+	int cfg = g->kind == HS_KIND_LAYOUT && g->cfg_index && g->cfg_index[id] >= 0;
+	int bin = -1;
+	char label[1024], tip[512], shape[160], heatline[96] = "";
+	if (b->heat)
+		bin = dot_heat_bin(&b->scale, b->o->heat[id]);
+	if (b->o->terminal) {
+		char l1[3 * LAYOUT_LABEL_MAX + 1], l2[3 * LAYOUT_LABEL_MAX + 1];
+		terminal_size(b, n, dot_node_lines(g, id, LAYOUT_LABEL_MAX, l1, l2,
+						   sizeof l1));
+		return;
+	}
+	graph_node_text(g, id, HS_HF_SHAPE, shape, sizeof shape);
+	if (b->heat) {
+		double v = b->o->heat[id];
+		if (isfinite(v))
+			snprintf(heatline, sizeof heatline, "\\n%s = %.3g",
+				 b->o->heat_name ? b->o->heat_name : "heat", v);
+		else
+			snprintf(heatline, sizeof heatline, "\\n%s = n/a",
+				 b->o->heat_name ? b->o->heat_name : "heat");
+	}
+	char nbuf[160], cbuf[160];
+	const char *op = graph_node_opcode_name(g, id);
+	const char *name = graph_node_name(g, id, nbuf, sizeof nbuf);
+	const char *comp = graph_hcomp_name(g, comp_of(g, id), cbuf, sizeof cbuf);
+	int len;
+	if (g->module)
+		len = snprintf(label, sizeof label, "%s\\n%" PRId64 ": %s%s\\n%s%s", name, id, op,
+			       cfg ? " [cfg]" : "", shape, heatline);
+	else
+		len = snprintf(label, sizeof label, "%" PRId64 ": %s%s\\n%s%s", id, op,
+			       cfg ? " [cfg]" : "", shape, heatline);
+	if (b->o->notes && b->o->notes[id])
+		append_lines(label, sizeof label, len, b->o->notes[id]);
+	set(n, b->n_label, label);
+	snprintf(tip, sizeof tip, "node %" PRId64 " %s, %s %s, in %s: %" PRId64
+		 " operand%s, %" PRId64 " user%s%s", id, name, op, shape, comp, graph_n_operands(g, id),
+		 hs_s(graph_n_operands(g, id)), graph_n_users(g, id),
+		 hs_s(graph_n_users(g, id)), cfg ? ", configurable" : "");
+	set(n, b->n_tip, tip);
+	if (b->heat) {
+		set(n, b->n_fill, dot_heat_fill(bin));
+		if (bin >= DOT_HEAT_BINS - 2)
+			set(n, b->n_font, "#ffffff");
+	} else {
+		set(n, b->n_fill, hlo_category_fill(cat));
+		if (strcmp(hlo_category_font(cat), "#000000") != 0)
+			set(n, b->n_font, hlo_category_font(cat));
+		if (strcmp(hlo_category_stroke(cat), "#000000") != 0)
+			set(n, b->n_color, hlo_category_stroke(cat));
+	}
+	/* Thick borders are square: gd draws thick rounded ones badly. */
+	if (focus) {
+		set(n, b->n_color, "#d62728");
+		set(n, b->n_pen, "3");
+		set(n, b->n_style, "filled");
+	} else if (hl) {
+		set(n, b->n_color, "#1f77b4");
+		set(n, b->n_pen, "3");
+		set(n, b->n_style, "filled");
+	}
+	if (cfg)
+		set(n, b->n_peri, "2");
+}
+
+static double edge_bytes(const hs_graph *g, int64_t operand)
+{
+	hlo_shape sh;
+
+	shape_of(g, operand, &sh);
+	return (double)hlo_shape_bytes(&sh);
+}
+
+static void style_edge(builder *b, Agedge_t *e, int64_t operand)
+{
+	double bytes = edge_bytes(b->g, operand);
+	char v[200], hb[32], shape[160];
+	hlo_shape sh;
+
+	if (bytes > 1024) {
+		/* 1 KiB -> 1, each factor 16 adds 0.6, at most 4. */
+		double pw = 1 + 0.6 * log2(bytes / 1024) / 4;
+		if (pw > 4)
+			pw = 4;
+		snprintf(v, sizeof v, "%.2f", pw);
+		set(e, b->e_pen, v);
+	}
+	if (b->o->terminal)
+		return;
+	shape_of(b->g, operand, &sh);
+	hlo_shape_text(&sh, shape, sizeof shape);
+	if (bytes > 0) {
+		human_bytes(bytes, hb, sizeof hb);
+		snprintf(v, sizeof v, "%s, %s", shape, hb);
+	} else {
+		snprintf(v, sizeof v, "%s", shape);
+	}
+	set(e, b->e_tip, v);
+}
+
+static void add_legend(builder *b)
+{
+	char *html, *p;
+	size_t cap = 4096;
+	const char *name = b->o->heat_name ? b->o->heat_name : "heat";
+	Agnode_t *n;
+
+	html = malloc(cap);
+	if (!html)
+		return;
+	p = html;
+	p += snprintf(p, cap, "<TABLE BORDER=\"0\" CELLBORDER=\"1\" CELLSPACING=\"0\" "
+		      "CELLPADDING=\"3\"><TR><TD COLSPAN=\"2\"><B>");
+	for (const char *c = name; *c && p < html + 600; c++) {
+		/* escape for HTML-like labels */
+		if (*c == '<')
+			p += sprintf(p, "&lt;");
+		else if (*c == '>')
+			p += sprintf(p, "&gt;");
+		else if (*c == '&')
+			p += sprintf(p, "&amp;");
+		else
+			*p++ = *c;
+	}
+	p += sprintf(p, "%s</B></TD></TR>", b->scale.log ? " (log scale)" : "");
+	if (b->scale.any) {
+		for (int i = DOT_HEAT_BINS - 1; i >= 0; i--)
+			p += sprintf(p, "<TR><TD BGCOLOR=\"%s\" WIDTH=\"16\"> </TD>"
+				     "<TD ALIGN=\"LEFT\">%.3g – %.3g</TD></TR>",
+				     dot_heat_fill(i), dot_heat_edge(&b->scale, i),
+				     dot_heat_edge(&b->scale, i + 1));
+	}
+	p += sprintf(p, "<TR><TD BGCOLOR=\"%s\" WIDTH=\"16\"> </TD>"
+		     "<TD ALIGN=\"LEFT\">no value</TD></TR></TABLE>", dot_heat_fill(-1));
+	n = agnode(b->G, "legend", 1);
+	set(n, b->n_label, agstrdup_html(b->G, html));
+	agsafeset(n, "shape", "plaintext", "box");
+	set(n, b->n_style, "");
+	set(n, b->n_tip, "heat legend");
+	free(html);
+}
+
+static Agraph_t *cluster_of(builder *b, Agraph_t **clusters, int32_t comp)
+{
+	char name[48], label[200], cname[160];
+	Agraph_t *sub;
+
+	if (!clusters)
+		return b->G;
+	if (clusters[comp])
+		return clusters[comp];
+	snprintf(name, sizeof name, "cluster_%d", comp);
+	sub = agsubg(b->G, name, 1);
+	if (!sub)
+		return NULL;
+	snprintf(label, sizeof label, "%s (%s)", graph_hcomp_name(b->g, comp, cname, sizeof cname),
+		 graph_role_name(b->g->hcomps ? b->g->hcomps[comp].role : HS_ROLE_ENTRY));
+	agsafeset(sub, "label", b->o->terminal ? "" : label, "");
+	agsafeset(sub, "style", "dashed,rounded", "");
+	agsafeset(sub, "color", "#7f7f7f", "");
+	if (b->o->terminal)
+		agsafeset(sub, "margin", "14,21", "");
+	clusters[comp] = sub;
+	return sub;
+}
+
+/* Graph attributes, then the node and edge defaults (declaration order
+ * is output order); keeps the attribute symbols in b. */
+static void graph_defaults(builder *b, int terminal)
+{
+	const region *r = b->r;
+
+	/* Graph attributes. */
+	attr(b->G, AGRAPH, "rankdir", "TB");
+	if (terminal) {
+		/* 3 columns between boxes, 3 rows between ranks */
+		attr(b->G, AGRAPH, "nodesep", "0.2917");
+		attr(b->G, AGRAPH, "ranksep", "0.5833");
+	} else {
+		attr(b->G, AGRAPH, "label", r->title);
+		attr(b->G, AGRAPH, "labelloc", "t");
+		attr(b->G, AGRAPH, "fontname", "Helvetica");
+		attr(b->G, AGRAPH, "fontsize", "12");
+		attr(b->G, AGRAPH, "nodesep", "0.25");
+		attr(b->G, AGRAPH, "ranksep", "0.4");
+	}
+	/* Past the default region limit Graphviz's crossing minimisation and
+	 * network simplex dominate (a 1,300-node radius region: 76 s of CPU
+	 * unbounded, 3 s with these); bound their iterations. */
+	if (r->n_nodes + r->n_more > DOT_BIG_REGION) {
+		attr(b->G, AGRAPH, "mclimit", "0.3");
+		attr(b->G, AGRAPH, "nslimit", "0.5");
+	}
+	/* Node and edge defaults (declaration order is output order). */
+	attr(b->G, AGNODE, "shape", "box");
+	if (terminal) {
+		attr(b->G, AGNODE, "fixedsize", "true");
+		b->n_label = attr(b->G, AGNODE, "label", "");
+		b->n_width = attr(b->G, AGNODE, "width", "1");
+		b->n_height = attr(b->G, AGNODE, "height", "0.8");
+		b->n_style = attr(b->G, AGNODE, "style", "");
+		b->n_tip = NULL;
+		attr(b->G, AGEDGE, "arrowhead", "none");
+		b->e_pen = attr(b->G, AGEDGE, "penwidth", "1");
+		b->e_style = attr(b->G, AGEDGE, "style", "");
+	} else {
+		b->n_style = attr(b->G, AGNODE, "style", "rounded,filled");
+		attr(b->G, AGNODE, "fontname", "Helvetica");
+		attr(b->G, AGNODE, "fontsize", "10");
+		b->n_label = attr(b->G, AGNODE, "label", "\\N");
+		b->n_fill = attr(b->G, AGNODE, "fillcolor", "#ffffff");
+		b->n_font = attr(b->G, AGNODE, "fontcolor", "#000000");
+		b->n_color = attr(b->G, AGNODE, "color", "#000000");
+		b->n_pen = attr(b->G, AGNODE, "penwidth", "1");
+		b->n_peri = attr(b->G, AGNODE, "peripheries", "1");
+		b->n_tip = attr(b->G, AGNODE, "tooltip", "");
+		b->e_color = attr(b->G, AGEDGE, "color", "#404040");
+		attr(b->G, AGEDGE, "arrowsize", "0.7");
+		b->e_pen = attr(b->G, AGEDGE, "penwidth", "1");
+		b->e_style = attr(b->G, AGEDGE, "style", "");
+		b->e_tip = attr(b->G, AGEDGE, "tooltip", "");
+	}
+}
+
+/* The "N more users" (operands = 0) or "N more operands" placeholders, each
+ * with a dashed edge from its owner (users) or to it (operands); nodes[]
+ * holds the region's nodes.  -1 when out of memory. */
+/* Appends text to an HTML-like label, escaped; p advances. */
+static char *html_text(char *p, const char *end, const char *text)
+{
+	for (const char *c = text; *c && p + 6 < end; c++) {
+		if (*c == '<')
+			p += sprintf(p, "&lt;");
+		else if (*c == '>')
+			p += sprintf(p, "&gt;");
+		else if (*c == '&')
+			p += sprintf(p, "&amp;");
+		else
+			*p++ = *c;
+	}
+	*p = '\0';
+	return p;
+}
+
+/* The highlight's legend: its border beside the lines of
+ * o->highlight_legend. */
+static void add_highlight_legend(builder *b)
+{
+	size_t cap = 4096;
+	char *html = malloc(cap), *p, *end;
+	const char *line = b->o->highlight_legend;
+	Agnode_t *n;
+
+	if (!html)
+		return;
+	end = html + cap - 64;
+	p = html + sprintf(html, "<TABLE BORDER=\"0\" CELLBORDER=\"0\" CELLSPACING=\"2\" "
+			   "CELLPADDING=\"2\">");
+	for (int row = 0; *line && p < end; row++) {
+		size_t len = strcspn(line, "\n");
+		char text[512];
+
+		snprintf(text, sizeof text, "%.*s", (int)len, line);
+		if (row == 0)
+			p += sprintf(p, "<TR><TD BORDER=\"3\" COLOR=\"#1f77b4\" WIDTH=\"24\"> </TD>"
+				     "<TD ALIGN=\"LEFT\"><B>");
+		else
+			p += sprintf(p, "<TR><TD></TD><TD ALIGN=\"LEFT\">");
+		p = html_text(p, end, text);
+		p += sprintf(p, "%s</TD></TR>", row == 0 ? "</B>" : "");
+		line += len + (line[len] == '\n');
+	}
+	sprintf(p, "</TABLE>");
+	n = agnode(b->G, "highlight_legend", 1);
+	set(n, b->n_label, agstrdup_html(b->G, html));
+	agsafeset(n, "shape", "plaintext", "box");
+	set(n, b->n_style, "");
+	set(n, b->n_tip, "highlight legend");
+	free(html);
+}
+
+static int add_placeholders(builder *b, Agraph_t **clusters, Agnode_t **nodes,
+			    const region_more *more, int64_t n_more, int operands)
+{
+	const region *r = b->r;
+	char name[64], label[200];
+
+	for (int64_t k = 0; k < n_more; k++) {
+		int64_t owner = more[k].owner, io = region_index_of(r, owner);
+		Agraph_t *parent = cluster_of(b, clusters, comp_of(b->g, owner));
+		Agnode_t *n;
+		Agedge_t *e;
+
+		snprintf(name, sizeof name, "%s%" PRId64, operands ? "fanin" : "more", owner);
+		n = parent ? agnode(parent, name, 1) : NULL;
+		if (!n || io < 0)
+			return -1;
+		dot_more_label(&more[k], operands, label, sizeof label);
+		if (b->o->terminal) {
+			terminal_size(b, n, utf8_width(label));
+		} else {
+			set(n, b->n_label, label);
+			set(n, b->n_style, "dashed,rounded");
+			snprintf(label, sizeof label, "node %" PRId64 " has %" PRId64 " %s; %" PRId64
+				 " %s not drawn", owner,
+				 operands ? graph_n_operands(b->g, owner) : graph_n_users(b->g, owner),
+				 operands ? "operands" : "users", more[k].hidden,
+				 hs_plural(more[k].hidden, "is", "are"));
+			set(n, b->n_tip, label);
+		}
+		e = operands ? agedge(b->G, n, nodes[io], NULL, 1) : agedge(b->G, nodes[io], n, NULL, 1);
+		if (!e)
+			return -1;
+		set(e, b->e_style, "dashed");
+	}
+	return 0;
+}
+
+/* The collapsed computations, one box each (named "comp<c>"), and the
+ * edges between them and the nodes.  -1 when out of memory. */
+static int add_boxes(builder *b, Agnode_t **nodes, Agnode_t **boxes)
+{
+	const region *r = b->r;
+	const hs_graph *g = b->g;
+	char name[64], l1[200], l2[200], label[420];
+
+	for (int64_t k = 0; k < r->n_boxes; k++) {
+		int64_t c = r->boxes[k].comp;
+		snprintf(name, sizeof name, "comp%" PRId64, c);
+		boxes[k] = agnode(b->G, name, 1);
+		if (!boxes[k])
+			return -1;
+		int w = dot_box_lines(r, k, b->o->terminal ? LAYOUT_LABEL_MAX : 200, l1, l2, sizeof l1);
+		if (b->o->terminal) {
+			terminal_size(b, boxes[k], w);
+			continue;
+		}
+		snprintf(label, sizeof label, "%s\\n%s", l1, l2);
+		set(boxes[k], b->n_label, label);
+		set(boxes[k], b->n_fill, hlo_category_fill(HLO_CAT_CONTROL));
+		if (strcmp(hlo_category_font(HLO_CAT_CONTROL), "#000000") != 0)
+			set(boxes[k], b->n_font, hlo_category_font(HLO_CAT_CONTROL));
+		set(boxes[k], b->n_peri, "2");
+		snprintf(label, sizeof label, "%s: %" PRId64 " of its %" PRId64 " nodes in the region,"
+			 " collapsed (dot --expand %s draws them)", l1, r->boxes[k].inside,
+			 g->hcomps[c].count, l1);
+		set(boxes[k], b->n_tip, label);
+	}
+	for (int64_t k = 0; k < r->n_links; k++) {
+		int64_t u = r->links[k][0], o = r->links[k][1];
+		Agnode_t *hu = REGION_IS_BOX(u) ? boxes[REGION_BOX_INDEX(u)] : nodes[region_index_of(r, u)];
+		Agnode_t *to = REGION_IS_BOX(o) ? boxes[REGION_BOX_INDEX(o)] : nodes[region_index_of(r, o)];
+		Agedge_t *e = agedge(b->G, to, hu, NULL, 1);
+		if (!e)
+			return -1;
+		/* a box's value is its computation's root */
+		style_edge(b, e, REGION_IS_BOX(o) ? g->hcomps[r->boxes[REGION_BOX_INDEX(o)].comp].root : o);
+	}
+	return 0;
+}
+
+/* Nodes in id order inside their computation's cluster, then the edges
+ * operand -> user.  -1 when out of memory. */
+static int add_nodes(builder *b, Agraph_t **clusters, Agnode_t **nodes)
+{
+	const region *r = b->r;
+	char name[64];
+
+	for (int64_t i = 0; i < r->n_nodes; i++) {
+		int64_t id = r->nodes[i];
+		Agraph_t *parent = cluster_of(b, clusters, comp_of(b->g, id));
+		snprintf(name, sizeof name, "n%" PRId64, id);
+		nodes[i] = parent ? agnode(parent, name, 1) : NULL;
+		if (!nodes[i])
+			return -1;
+		style_node(b, nodes[i], id);
+	}
+	for (int64_t k = 0; k < r->n_edges; k++) {
+		int64_t user = r->edges[k][0], operand = r->edges[k][1];
+		int64_t iu = region_index_of(r, user), io = region_index_of(r, operand);
+		Agedge_t *e = agedge(b->G, nodes[io], nodes[iu], NULL, 1);
+		if (!e)
+			return -1;
+		style_edge(b, e, operand);
+	}
+	return 0;
+}
+
+Agraph_t *dot_build(const region *r, const dot_opts *o, hs_error *err)
+{
+	builder b;
+	dot_opts defaults;
+	Agraph_t **clusters = NULL;
+	Agnode_t **nodes = NULL, **boxes = NULL;
+
+	if (!o) {
+		dot_opts_init(&defaults);
+		o = &defaults;
+	}
+	memset(&b, 0, sizeof b);
+	b.r = r;
+	b.o = o;
+	b.g = r->g;
+	if (o->heat) {
+		b.heat = 1;
+		dot_heat_scale_of(o->heat, r->nodes, r->n_nodes, o->heat_log, &b.scale);
+	}
+	if (o->highlight && o->n_highlight) {
+		b.hl = calloc((size_t)b.g->n_nodes, 1);
+		if (!b.hl)
+			goto oom;
+		for (size_t i = 0; i < o->n_highlight; i++)
+			if (o->highlight[i] >= 0 && o->highlight[i] < b.g->n_nodes)
+				b.hl[o->highlight[i]] = 1;
+	}
+	dot_catch_errors();
+	b.G = agopen(b.g->name ? b.g->name : "region", Agdirected, NULL);
+	nodes = calloc((size_t)r->n_nodes + 1, sizeof *nodes);
+	boxes = calloc((size_t)r->n_boxes + 1, sizeof *boxes);
+	if (!b.G || !nodes || !boxes)
+		goto oom;
+	if (uses_clusters(&b)) {
+		clusters = calloc((size_t)(b.g->n_hcomps > 0 ? b.g->n_hcomps : 1), sizeof *clusters);
+		if (!clusters)
+			goto oom;
+	}
+	graph_defaults(&b, o->terminal);
+	if (add_nodes(&b, clusters, nodes) < 0 || add_boxes(&b, nodes, boxes) < 0 ||
+	    add_placeholders(&b, clusters, nodes, r->more, r->n_more, 0) < 0 ||
+	    add_placeholders(&b, clusters, nodes, r->fanin, r->n_fanin, 1) < 0)
+		goto oom;
+	if (b.heat && !o->terminal)
+		add_legend(&b);
+	if (b.hl && o->highlight_legend && *o->highlight_legend && !o->terminal)
+		add_highlight_legend(&b);
+	free(nodes);
+	free(boxes);
+	free(clusters);
+	free(b.hl);
+	return b.G;
+oom:
+	if (b.G)
+		agclose(b.G);
+	free(nodes);
+	free(boxes);
+	free(clusters);
+	free(b.hl);
+	hs_fail(err, HS_ENOMEM, "out of memory building the Graphviz graph");
+	return NULL;
+}

@@ -1,0 +1,150 @@
+"""Checks the query language's HLO fields against the HLO text itself: for
+each file, the instruction names, computation names and metadata are read
+line by line with regular expressions (not with the C parser), and compared
+with what `hloscope query FILE --csv` answers:
+
+  nodes show name, computation_name, opcode, fusion_kind, op_type, op_name,
+             source_file, source_line, custom_call_target, sharding
+  count by source_file / computation_name / op_type
+  show NAME        for the first and last instruction (id and name agree)
+
+Prints PASS / FAIL lines for tests/run.sh.
+
+Usage: hlo_names_check.py FILE.hlo...   (environment: HLOSCOPE)
+"""
+import csv
+import io
+import os
+import re
+import subprocess
+import sys
+from collections import Counter
+
+HLOSCOPE = os.environ["HLOSCOPE"]
+HEADER = re.compile(r"^(?:ENTRY\s+)?%?([A-Za-z0-9_.\-]+)\s*(?:\(.*\)\s*->\s*.*)?\{\s*$")
+INSTR = re.compile(r"^\s*(?:ROOT\s+)?%?([A-Za-z0-9_.\-]+)\s*=\s*(.*)$")
+OPCODE = re.compile(r"\s*([a-z][a-z0-9\-]*)\(")
+QUOTED = r'"((?:[^"\\]|\\.)*)"'
+FIELDS = ("name", "computation_name", "opcode", "fusion_kind", "op_type", "op_name",
+          "source_file", "source_line", "custom_call_target", "sharding")
+
+
+def unescape(s):
+    return re.sub(r"\\(.)", r"\1", s)
+
+
+def attr_braces(text, key):
+    """The {...} value of key=, braces included, or ''."""
+    m = re.search(r"(?<![\w\-])" + key + r"=\{", text)
+    if not m:
+        return ""
+    i, depth = m.end() - 1, 0
+    for j in range(i, len(text)):
+        if text[j] == "{":
+            depth += 1
+        elif text[j] == "}":
+            depth -= 1
+            if depth == 0:
+                return text[i:j + 1]
+    return ""
+
+
+def skip_shape(rest):
+    """The text after the result shape: a tuple shape is a (...) group."""
+    if rest.startswith("("):
+        depth = 0
+        for j, c in enumerate(rest):
+            depth += c == "("
+            depth -= c == ")"
+            if depth == 0:
+                return rest[j + 1:]
+    return rest.split(None, 1)[1] if " " in rest else ""
+
+
+def meta(text, key):
+    m = re.search(r"metadata=\{[^}]*?\b" + key + "=" + QUOTED, text)
+    return unescape(m.group(1)) if m else ""
+
+
+def read_hlo(path):
+    rows, comp = [], None
+    for line in open(path, encoding="utf-8"):
+        line = line.rstrip("\n")
+        if line.startswith("HloModule"):
+            continue
+        h = HEADER.match(line)
+        if h and "=" not in line.split("(")[0]:
+            comp = h.group(1)
+            continue
+        m = INSTR.match(line)
+        if not m or comp is None:
+            continue
+        name, rest = m.group(1), m.group(2)
+        op = OPCODE.match(skip_shape(rest))
+        kind = re.search(r"(?<![\w\-])kind=(k[A-Za-z]+)", rest)
+        target = re.search(r"custom_call_target=" + QUOTED, rest)
+        line_no = re.search(r"metadata=\{[^}]*?\bsource_line=(\d+)", rest)
+        rows.append({
+            "name": name, "computation_name": comp, "opcode": op.group(1) if op else "",
+            "fusion_kind": kind.group(1) if kind else "",
+            "op_type": meta(rest, "op_type"), "op_name": meta(rest, "op_name"),
+            "source_file": meta(rest, "source_file"),
+            "source_line": line_no.group(1) if line_no else "",
+            "custom_call_target": unescape(target.group(1)) if target else "",
+            "sharding": attr_braces(rest, "sharding"),
+        })
+    return rows
+
+
+def query(path, *queries):
+    out = subprocess.run([HLOSCOPE, "query", path, "--csv", *queries], capture_output=True,
+                         text=True)
+    if out.returncode != 0:
+        raise RuntimeError(out.stderr.strip())
+    return out.stdout
+
+
+def check(label, ok, detail=""):
+    print(("PASS " if ok else "FAIL ") + label + ("" if ok else ": " + detail))
+    return ok
+
+
+def check_file(path):
+    base = os.path.basename(path)
+    want = read_hlo(path)
+    text = query(path, "nodes show " + ", ".join(FIELDS))
+    got = list(csv.DictReader(io.StringIO(text)))
+    good = check("%s: %d instructions" % (base, len(want)), len(got) == len(want),
+                 "hloscope has %d" % len(got))
+    # Nodes are laid out computation by computation; the file's order is
+    # kept within a computation, so compare as multisets per field.
+    for f in FIELDS:
+        a, b = Counter(r[f] for r in want), Counter(r[f] for r in got)
+        diff = [(k, a[k], b[k]) for k in set(a) | set(b) if a[k] != b[k]][:3]
+        good &= check("%s: %s" % (base, f), not diff, "value, text count, hloscope count: %r" % diff)
+    pairs = Counter((r["name"], r["computation_name"]) for r in want)
+    gpairs = Counter((r["name"], r["computation_name"]) for r in got)
+    good &= check("%s: name in computation" % base, pairs == gpairs)
+    for f in ("source_file", "computation_name", "op_type"):
+        text = query(path, "count by " + f)
+        counts = {r[f]: int(r["count"]) for r in csv.DictReader(io.StringIO(text))}
+        good &= check("%s: count by %s" % (base, f), counts == dict(Counter(r[f] for r in want)),
+                      repr(counts)[:200])
+    for r in (got[0], got[-1]):
+        text = query(path, "show " + r["name"])
+        head = text.splitlines()[0] if text else ""
+        good &= check("%s: show %s" % (base, r["name"]), (" %s: " % r["name"]) in head, head)
+    return good
+
+
+def main():
+    ok = True
+    for path in sys.argv[1:]:
+        try:
+            ok &= check_file(path)
+        except RuntimeError as e:
+            ok &= check("%s" % os.path.basename(path), False, str(e))
+    sys.exit(0 if ok else 1)
+
+
+main()

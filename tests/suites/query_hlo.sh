@@ -1,0 +1,44 @@
+#!/bin/sh
+# The query language's HLO fields (names, computations, metadata) against the
+# HLO text files themselves, read with regular expressions
+# (tests/query/hlo_names_check.py).
+. tests/lib.sh
+
+files=$(find tests/data/hlo -name '*.hlo' | sort)
+[ -n "$files" ] || { bad "query-hlo: data" "no .hlo under tests/data/hlo"; exit 0; }
+# shellcheck disable=SC2086
+"$PY" tests/query/hlo_names_check.py $files
+
+# An opcode the dataset never learned (erf, topk: opcode_id 0) reads as
+# written: in rows, in count by opcode and compared by name.
+cat >"$T/unlearned.hlo" <<'HLO'
+HloModule m
+
+ENTRY e {
+  p = f32[8]{0} parameter(0)
+  e1 = f32[8]{0} erf(p)
+  t = f32[8]{0} topk(e1), k=2
+  ROOT a = f32[8]{0} add(e1, t)
+}
+HLO
+out=$("$HLOSCOPE" query "$T/unlearned.hlo" --csv 'count by opcode' "nodes where opcode = erf show name" \
+	"nodes where opcode in (topk, add) show name" 'nodes where opcode_id = 0 show opcode' 2>&1)
+want='opcode,count,share
+add,1,0.25
+erf,1,0.25
+parameter,1,0.25
+topk,1,0.25
+
+name
+e1
+
+name
+t
+a
+
+opcode
+erf
+topk'
+if [ "$out" = "$want" ]; then ok "query-hlo: unlearned opcodes as written"; else
+	bad "query-hlo: unlearned opcodes as written" "$(echo "$out" | tr '\n' '|')"
+fi
