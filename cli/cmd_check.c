@@ -81,7 +81,8 @@ static int check_path(const char *path, int depth, int *files)
 		names[n++] = full;
 	}
 	closedir(d);
-	qsort(names, n, sizeof *names, hs_cmp_str);
+	if (n > 1)
+		qsort(names, n, sizeof *names, hs_cmp_str);
 	int bad = 0;
 	for (size_t i = 0; i < n; i++) {
 		bad += check_path(names[i], depth + 1, files);
@@ -106,6 +107,11 @@ int cmd_check(int argc, char **argv)
 		fprintf(stderr, "hloscope check: no .npz, .pb or .hlo files found\n");
 		return 2;
 	}
-	fprintf(stderr, "%d file%s checked, %d with problems\n", files, hs_s(files), bad);
+	/* A path that does not exist was reported and is no file: say only
+	 * how many there were when nothing else was checked. */
+	if (files == 0)
+		fprintf(stderr, "nothing checked: %d path%s could not be read\n", bad, hs_s(bad));
+	else
+		fprintf(stderr, "%d file%s checked, %d with problems\n", files, hs_s(files), bad);
 	return bad ? 2 : 0;
 }

@@ -31,6 +31,9 @@ missing() {
 missing "info" info "$N"
 missing "info --json" info "$N" --json
 missing "check" check "$N"
+grep -qxF "nothing checked: 1 path could not be read" "$T/err" &&
+	ok "cli_paths: check of only a missing path does not claim 0 files were checked" ||
+	bad "cli_paths: check of a missing path's summary" "$(head -c 200 "$T/err")"
 missing "dump" dump "$N" node_feat
 missing "dot" dot "$N" --around 1 --text
 missing "query" query "$N" nodes
