@@ -50,11 +50,15 @@ LDLIBS  := $(PKG_LIBS) -lm -lpthread
 BUILD ?= build
 V ?= release
 ifeq ($(V),asan)
-  # Not position-independent: a PIE sanitizer binary carries ~100,000
-  # relative relocations (the instrumented globals) that every one of the
-  # suite's thousands of processes would apply at startup.
+  # The suite starts thousands of processes, so what each start and exit
+  # costs counts: not position-independent (a PIE sanitizer binary carries
+  # ~100,000 relative relocations, the instrumented globals, applied at
+  # every start), and the sanitizer runtimes linked in statically (with the
+  # shared ones LeakSanitizer's exit scan touches their 12 MB of zeroed data
+  # in every process: 55 ms against 30 ms for an empty program here).
   VFLAGS := -O1 -fno-omit-frame-pointer -fsanitize=address,undefined \
-            -fno-sanitize-recover=undefined -fno-pie -no-pie
+            -fno-sanitize-recover=undefined -fno-pie -no-pie \
+            -static-libasan -static-libubsan
 else
   VFLAGS := $(OPT)
 endif
