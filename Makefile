@@ -44,6 +44,7 @@ BASE_CFLAGS := -std=c11 -D_GNU_SOURCE -D_XOPEN_SOURCE_EXTENDED $(WARN) -g \
 COMPILE = $(CC) $(BASE_CFLAGS) $(VFLAGS) $(CPPFLAGS) $(CFLAGS)
 LINK    = $(CC) $(VFLAGS) $(CFLAGS) $(LDFLAGS)
 OPT     ?= -O2
+ASAN_OPT ?= -O1
 LDLIBS  := $(PKG_LIBS) -lm -lpthread
 
 # Variant: release (default) or asan.  Objects go to build/$(V)/.
@@ -56,7 +57,7 @@ ifeq ($(V),asan)
   # every start), and the sanitizer runtimes linked in statically (with the
   # shared ones LeakSanitizer's exit scan touches their 12 MB of zeroed data
   # in every process: 55 ms against 30 ms for an empty program here).
-  VFLAGS := -O1 -fno-omit-frame-pointer -fsanitize=address,undefined \
+  VFLAGS := $(ASAN_OPT) -fno-omit-frame-pointer -fsanitize=address,undefined \
             -fno-sanitize-recover=undefined -fno-pie -no-pie \
             -static-libasan -static-libubsan
 else
