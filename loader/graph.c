@@ -5,6 +5,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "base/cmp.h"
 #include "base/plural.h"
@@ -309,8 +310,7 @@ static int v_node_config_feat(hs_graph *g, const src *s, npy_dtype dtype, int nd
 
 /* ---- reading an .npz --------------------------------------------------- */
 
-/* Reads an integer array as int64 (C order). */
-static int64_t *read_i64(npz *a, const char *name, npy_header *h, hs_error *err)
+int64_t *graph_read_i64(npz *a, const char *name, npy_header *h, hs_error *err)
 {
 	npz_array arr;
 	if (npz_read(a, name, &arr, err))
@@ -371,12 +371,12 @@ static int require(npz *a, const char *name, hs_error *err)
 	return 0;
 }
 
-static char *base_name(const char *path)
+char *graph_file_stem(const char *path)
 {
 	const char *b = strrchr(path, '/');
 	b = b ? b + 1 : path;
 	size_t n = strlen(b);
-	if (n > 4 && strcmp(b + n - 4, ".npz") == 0)
+	if (n > 4 && strcasecmp(b + n - 4, ".npz") == 0)
 		n -= 4;
 	return strndup(b, n);
 }
@@ -387,19 +387,19 @@ static int load_nodes_edges(hs_graph *g, npz *a, const src *s, hs_error *err)
 	float *feat = read_f32(a, "node_feat", &h, err);
 	if (!feat || v_node_feat(g, s, feat, h.ndim, h.shape, err))
 		return -1;
-	int64_t *ops = read_i64(a, "node_opcode", &h, err);
+	int64_t *ops = graph_read_i64(a, "node_opcode", &h, err);
 	if (!ops)
 		return -1;
 	int rc = v_node_opcode(g, s, ops, h.ndim, h.shape, err);
 	free(ops);
 	if (rc)
 		return -1;
-	int64_t *edges = read_i64(a, "edge_index", &h, err);
+	int64_t *edges = graph_read_i64(a, "edge_index", &h, err);
 	if (!edges || v_edge_index(g, s, edges, h.ndim, h.shape, err))
 		return -1;
 	if (!npz_has(a, "node_splits"))
 		return v_node_splits(g, s, NULL, 0, NULL, 0, err);
-	int64_t *sp = read_i64(a, "node_splits", &h, err);
+	int64_t *sp = graph_read_i64(a, "node_splits", &h, err);
 	if (!sp)
 		return -1;
 	rc = v_node_splits(g, s, sp, h.ndim, h.shape, (int64_t)h.count, err);
@@ -410,13 +410,13 @@ static int load_nodes_edges(hs_graph *g, npz *a, const src *s, hs_error *err)
 static int load_configs(hs_graph *g, npz *a, const src *s, hs_error *err)
 {
 	npy_header h;
-	int64_t *rt = read_i64(a, "config_runtime", &h, err);
+	int64_t *rt = graph_read_i64(a, "config_runtime", &h, err);
 	if (!rt || v_config_runtime(g, s, rt, h.ndim, h.shape, err))
 		return -1;
 	if (g->kind == HS_KIND_TILE) {
 		if (require(a, "config_runtime_normalizers", err))
 			return -1;
-		int64_t *norm = read_i64(a, "config_runtime_normalizers", &h, err);
+		int64_t *norm = graph_read_i64(a, "config_runtime_normalizers", &h, err);
 		if (!norm || v_normalizers(g, s, norm, h.ndim, h.shape, err))
 			return -1;
 		float *cf = read_f32(a, "config_feat", &h, err);
@@ -424,7 +424,7 @@ static int load_configs(hs_graph *g, npz *a, const src *s, hs_error *err)
 	}
 	if (require(a, "node_config_ids", err) || require(a, "node_config_feat", err))
 		return -1;
-	int64_t *ids = read_i64(a, "node_config_ids", &h, err);
+	int64_t *ids = graph_read_i64(a, "node_config_ids", &h, err);
 	if (!ids || v_node_config_ids(g, s, ids, h.ndim, h.shape, err))
 		return -1;
 	if (npz_header(a, "node_config_feat", &h, err))
@@ -457,7 +457,7 @@ static hs_graph *graph_new(const char *path, const char *name, hs_error *err)
 		return NULL;
 	}
 	g->path = strdup(path);
-	g->name = name ? strdup(name) : base_name(path);
+	g->name = name ? strdup(name) : graph_file_stem(path);
 	if (!g->path || !g->name) {
 		graph_free(g);
 		hs_fail(err, HS_ENOMEM, "%s: out of memory opening the graph", path);

@@ -5,6 +5,7 @@
 
 #include "graph.h"
 #include "hlo_module.h"
+#include "npz.h"
 
 /* How graph_open reads a file, decided from its first bytes:
  *   NPZ    starts with a zip signature "PK", or is named *.npz (so a damaged
@@ -16,6 +17,12 @@
 typedef enum graph_src { GRAPH_SRC_NPZ, GRAPH_SRC_PROTO, GRAPH_SRC_TEXT, GRAPH_SRC_MISSING } graph_src;
 graph_src graph_source_of(const char *path);
 
+/* The file's name without folder and ".npz" (malloc'd; NULL when out of
+ * memory). */
+char *graph_file_stem(const char *path);
+/* Reads integer array `name` as int64 in C order (malloc'd), its header in
+ * *h; a float array or a value past int64 is HS_EDATA.  (graph.c) */
+int64_t *graph_read_i64(npz *a, const char *name, npy_header *h, hs_error *err);
 /* An .npz as graph.c reads it, names derived (no raw twin lookup). */
 hs_graph *graph_open_npz(const char *path, hs_error *err);
 

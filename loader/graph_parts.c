@@ -6,6 +6,7 @@
  * features) goes through graph_open, which reads and checks every array.
  */
 #include "base/plural.h"
+#include "graph_impl.h"
 #include "graph.h"
 
 #include <stdlib.h>
@@ -22,52 +23,20 @@ static int is_npz_name(const char *path)
 	return n > 4 && strcasecmp(path + n - 4, ".npz") == 0;
 }
 
-static char *file_stem(const char *path)
-{
-	const char *b = strrchr(path, '/');
-	b = b ? b + 1 : path;
-	size_t n = strlen(b);
-	if (is_npz_name(b))
-		n -= 4;
-	return strndup(b, n);
-}
-
 /* An integer array of `ndim` dimensions (-1: any) as int64, C order. */
 static int64_t *read_ints(npz *a, const char *name, int ndim, npy_header *h, hs_error *err)
 {
-	npz_array arr;
-
 	if (!npz_has(a, name)) {
 		hs_fail(err, HS_EDATA, "%s: missing array '%s'", a->path, name);
 		return NULL;
 	}
-	if (npz_read(a, name, &arr, err))
-		return NULL;
-	*h = arr.h;
-	if (npy_dtype_is_float(arr.h.dtype) || (ndim >= 0 && arr.h.ndim != ndim)) {
-		hs_fail(err, HS_EDATA, "%s: %s.npy: %s of %d dimension(s), expected %s integers",
-			a->path, name, npy_dtype_name(arr.h.dtype), arr.h.ndim,
-			ndim == 1 ? "1-d" : "an array of");
-		npz_array_free(&arr);
+	int64_t *out = graph_read_i64(a, name, h, err);
+	if (out && ndim >= 0 && h->ndim != ndim) {
+		free(out);
+		hs_fail(err, HS_EDATA, "%s: %s.npy: %d dimension%s, expected %d", a->path, name, h->ndim,
+			hs_s(h->ndim), ndim);
 		return NULL;
 	}
-	int64_t *out = malloc(arr.h.count ? (size_t)arr.h.count * sizeof *out : 1);
-	if (!out) {
-		npz_array_free(&arr);
-		hs_fail(err, HS_ENOMEM, "%s: %s.npy: out of memory", a->path, name);
-		return NULL;
-	}
-	for (uint64_t i = 0; i < arr.h.count; i++) {
-		if (arr.h.dtype == NPY_U8 && ((const uint64_t *)arr.data)[i] > INT64_MAX) {
-			free(out);
-			npz_array_free(&arr);
-			hs_fail(err, HS_EDATA, "%s: %s.npy: element %llu does not fit in int64", a->path,
-				name, (unsigned long long)i);
-			return NULL;
-		}
-		out[i] = npy_get_i64(arr.h.dtype, arr.data, i);
-	}
-	npz_array_free(&arr);
 	return out;
 }
 
@@ -291,7 +260,7 @@ hs_graph *graph_open_parts(const char *path, unsigned parts, hs_error *err)
 		return g;
 	}
 	hs_graph *g = calloc(1, sizeof *g);
-	if (!g || !(g->path = strdup(path)) || !(g->name = file_stem(path))) {
+	if (!g || !(g->path = strdup(path)) || !(g->name = graph_file_stem(path))) {
 		graph_free(g);
 		hs_fail(err, HS_ENOMEM, "%s: out of memory", path);
 		return NULL;
