@@ -294,10 +294,15 @@ int cost_graph_init(cost_graph *cg, const hs_graph *g)
 		return 0;
 	cg->layout_overhead = g->kind == HS_KIND_LAYOUT;
 	resolve_ops(&ops);
+	/* The class depends on the opcode alone: one per opcode id, not one
+	 * name lookup per node. */
+	uint8_t cls[256];
+	for (int op = 0; op < 256; op++)
+		cls[op] = op_class(&ops, op);
 	for (int64_t v = 0; v < g->n_nodes; v++) {
 		hlo_decode_shape(graph_feat(g, v), g->feat_width, &cg->shape[v]);
 		cg->bytes_out[v] = (double)hlo_shape_bytes(&cg->shape[v]);
-		cg->cls[v] = op_class(&ops, g->opcode[v]);
+		cg->cls[v] = cls[g->opcode[v]];
 	}
 	for (int64_t v = 0; v < g->n_nodes; v++) {
 		cg->flops[v] = node_flops(cg, &ops, v);
