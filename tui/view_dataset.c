@@ -16,16 +16,26 @@ struct dsview {
 };
 
 enum { DC_COLLECTION, DC_SEARCH, DC_SPLIT, DC_KIND, DC_NAME, DC_NODES, DC_EDGES, DC_CONFIGS,
-       DC_CFGNODES, DC_RTMIN, DC_RTMAX, DC_PATH, DC_STATUS };
+       DC_CFGNODES, DC_RTMIN, DC_RTMAX, DC_NORMMIN, DC_NORMMAX, DC_PATH, DC_STATUS };
 
-static void fmt_runtime(char *buf, size_t cap, double v, hs_kind k, int labeled)
+/* The runtime columns, as `hloscope info` gives them: runtime_* is
+ * config_runtime as stored (ns, both kinds), normalized_* is runtime /
+ * config_runtime_normalizers (unitless, tile only).  NAN: no value. */
+static double ds_runtime(const ds_entry *e, int key)
 {
-	if (!labeled)
-		snprintf(buf, cap, "-");
-	else if (k == HS_KIND_TILE)
-		snprintf(buf, cap, "%.4g", v);
-	else
-		tui_fmt_ns(buf, cap, v);
+	if (e->error || !e->labeled)
+		return NAN;
+	switch (key) {
+	case DC_RTMIN:
+		return e->ns_min;
+	case DC_RTMAX:
+		return e->ns_max;
+	case DC_NORMMIN:
+		return e->kind == HS_KIND_TILE ? e->runtime_min : NAN;
+	case DC_NORMMAX:
+		return e->kind == HS_KIND_TILE ? e->runtime_max : NAN;
+	}
+	return NAN;
 }
 
 static int ds_cell(void *ctx, int64_t row, const tui_col *c, char *buf, size_t cap)
@@ -58,12 +68,17 @@ static int ds_cell(void *ctx, int64_t row, const tui_col *c, char *buf, size_t c
 		return bad ? TUI_C_ERROR : e->labeled ? TUI_C_DEFAULT : TUI_C_DIM;
 	case DC_RTMIN:
 	case DC_RTMAX:
-		if (bad)
+	case DC_NORMMIN:
+	case DC_NORMMAX: {
+		double v = ds_runtime(e, c->key);
+		if (isnan(v))
 			snprintf(buf, cap, "-");
+		else if (c->unit == TUI_U_NS)
+			tui_fmt_ns(buf, cap, v);
 		else
-			fmt_runtime(buf, cap, c->key == DC_RTMIN ? e->runtime_min : e->runtime_max,
-				    e->kind, e->labeled);
+			snprintf(buf, cap, "%.4g", v);
 		break;
+	}
 	default:
 		if (bad)
 			snprintf(buf, cap, "-");
@@ -95,9 +110,10 @@ static double ds_value(void *ctx, int64_t row, const tui_col *c)
 	case DC_CFGNODES:
 		return (double)e->cfg_nodes;
 	case DC_RTMIN:
-		return e->labeled ? e->runtime_min : NAN;
 	case DC_RTMAX:
-		return e->labeled ? e->runtime_max : NAN;
+	case DC_NORMMIN:
+	case DC_NORMMAX:
+		return ds_runtime(e, c->key);
 	}
 	return NAN;
 }
@@ -116,6 +132,9 @@ static const tui_col ds_cols[] = {
 	{.name = "cfgnodes", .key = DC_CFGNODES, .width = 8, .numeric = 1},
 	{.name = "runtime_min", .key = DC_RTMIN, .width = 11, .numeric = 1, .unit = TUI_U_NS},
 	{.name = "runtime_max", .key = DC_RTMAX, .width = 11, .numeric = 1, .unit = TUI_U_NS},
+	/* tile only: runtime / normalizer, no unit */
+	{.name = "normalized_min", .key = DC_NORMMIN, .width = 14, .numeric = 1},
+	{.name = "normalized_max", .key = DC_NORMMAX, .width = 14, .numeric = 1},
 	{.name = "status", .key = DC_STATUS, .width = 24},
 };
 

@@ -104,7 +104,9 @@ cp "$DATA/$TILE" "$T/set/good/inception.npz"
 cp "$DATA/$TILE" "$T/set/good/réseau-λ.npz"
 printf 'not a zip at all' >"$T/set/bad/garbage.npz"
 head -c 3000 "$DATA/$UNET" >"$T/set/bad/truncated.npz"
+# (130 wide: the status column follows the four runtime columns)
 tui_run "bad-file dataset session ends cleanly" "$T" set <<'EOF'
+resize 130 30
 golden dataset_bad_files
 Enter
 has Enter on a bad file shows the loader's message => bad/garbage.npz: 

@@ -229,6 +229,28 @@ has filter on the dataset => 4 of 7 rows: kind=tile
 Q
 EOF
 
+# Dataset runtimes as `hloscope info` gives them: runtime_min/max in ns as
+# stored (time units, both kinds), normalized_min/max (runtime / normalizer,
+# no unit) for tile rows only.  The retinanet tile graph's configs run
+# 5578..6788 ns (normalized 0.8217..1), inception's 8521..31998 ns.
+tui_run "dataset runtimes session ends cleanly" "$DATA" "$N" <<'EOF'
+resize 170 30
+golden dataset_runtimes
+\
+type runtime_max < 10 us
+Enter
+has a time filter reads tile runtimes in ns => 1 of 7 rows: runtime_max<10 us
+\
+type normalized_max > 3
+Enter
+has normalized_max is unitless => 1 of 7 rows: normalized_max>3
+\
+type normalized_max = -
+Enter
+has layout rows have no normalized runtime => 5 of 7 rows: normalized_max=-
+Q
+EOF
+
 # Filters: `~` is a regular expression, numbers take the column's unit,
 # the prompt's default (the filter in force) is replaced by typing.
 # Oracle: the query language's count of the same condition.
