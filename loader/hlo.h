@@ -45,6 +45,9 @@ const char *hlo_opcode_name(int id);
 /* The id for a name, or -1.  Case-insensitive, '_' matches '-', and
  * "opcode-N" (0 <= N <= 255) gives N, so every name above maps back. */
 int hlo_opcode_id(const char *name);
+/* 1 for an XLA opcode outside the learned list ("erf", "topk", ...): HLO
+ * text may hold it (id 0, the name kept as written). */
+int hlo_opcode_is_unlearned(const char *name);
 /* Retired ids (97, 101): real names, but no current HLO op has them. */
 int hlo_opcode_is_retired(int id);
 hlo_category hlo_opcode_category(int id);

@@ -116,8 +116,7 @@ static int need_num(query_parser *p, const query_expr *e, const char *what)
 }
 
 /* 1 when `name` is the written opcode of a node of the graph whose opcode
- * is not a learned one (a folder's graphs are not known while parsing: there
- * `opcode ~ '^name$'` finds them). */
+ * is not a learned one (over a folder, see folder_opcode). */
 static int written_opcode(const query_session *s, const char *name)
 {
 	const hs_graph *g = s->g;
@@ -128,6 +127,16 @@ static int written_opcode(const query_session *s, const char *name)
 		if (g->opcode[v] == 0 && strcmp(graph_node_opcode_name(g, v), name) == 0)
 			return 1;
 	return 0;
+}
+
+/* Over a folder the graphs are not known while parsing: a name outside the
+ * learned list is taken as written (it matches the nodes of HLO text that
+ * write it, none of an npz file) when it is an XLA opcode or too far from
+ * any learned name to be a misspelling of one. */
+static int folder_opcode(const query_session *s, const char *name, const char *const *names,
+			 size_t n)
+{
+	return s->ix && (hlo_opcode_is_unlearned(name) || !query_suggest(name, names, n));
 }
 
 /* 1 when every literal is a learned opcode (then `opcode` compares ids). */
@@ -154,6 +163,8 @@ static int check_vocabulary(query_parser *p, const query_expr *field, const quer
 			return 0;
 		for (int i = 0; i <= HLO_MAX_OPCODE; i++)
 			names[n++] = hlo_opcode_name(i);
+		if (folder_opcode(p->s, lit->str, names, n))
+			return 0;
 		kind = "opcode";
 		break;
 	case QF_ELEM:
@@ -174,6 +185,11 @@ static int check_vocabulary(query_parser *p, const query_expr *field, const quer
 		return 0;
 	}
 	const char *sug = query_suggest(lit->str, names, n);
+	if (sug && field->field->kind == QF_OPCODE && p->s->ix) /* an opcode written so: ~ */
+		return query_fail_at(p, lit->pos,
+				     "unknown opcode '%s' at column %zu (did you mean '%s'? "
+				     "for nodes whose HLO text writes it: opcode ~ '^%s$')",
+				     lit->str, lit->pos + 1, sug, lit->str);
 	if (sug)
 		return query_fail_at(p, lit->pos, "unknown %s '%s' at column %zu (did you mean '%s'?)",
 				     kind, lit->str, lit->pos + 1, sug);

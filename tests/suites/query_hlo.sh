@@ -42,3 +42,32 @@ topk'
 if [ "$out" = "$want" ]; then ok "query-hlo: unlearned opcodes as written"; else
 	bad "query-hlo: unlearned opcodes as written" "$(echo "$out" | tr '\n' '|')"
 fi
+
+# Over a folder the same names work (the graphs are not known while the
+# command is parsed): the HLO file's erf and topk nodes, none of the npz
+# file's; a misspelled opcode still fails with the closest learned one.
+mkdir -p "$T/folder"
+cp "$T/unlearned.hlo" "$T/folder/"
+cp "$DATA/npz/tile/xla/valid/inception_v3_batch_128_train_426e203f19335d17.npz" "$T/folder/tile.npz"
+out=$("$HLOSCOPE" query "$T/folder" --csv "nodes where opcode = erf show name" \
+	"nodes where opcode in (topk, add) show name" 'count by opcode where opcode_id = 0' 2>&1)
+want='file,collection,split,name
+unlearned.hlo,,,e1
+
+file,collection,split,name
+unlearned.hlo,,,t
+unlearned.hlo,,,a
+
+opcode,count,share
+erf,1,0.5
+topk,1,0.5'
+if [ "$out" = "$want" ]; then ok "query-hlo: unlearned opcodes over a folder"; else
+	bad "query-hlo: unlearned opcodes over a folder" "$(echo "$out" | tr '\n' '|')"
+fi
+err=$("$HLOSCOPE" query "$T/folder" 'nodes where opcode = convolutoin' 2>&1 >/dev/null)
+rc=$?
+case "$rc:$err" in
+"1:hloscope query: unknown opcode 'convolutoin' at column 22 (did you mean 'convolution'?"*)
+	ok "query-hlo: a misspelled opcode over a folder" ;;
+*) bad "query-hlo: a misspelled opcode over a folder" "exit $rc: $err" ;;
+esac
