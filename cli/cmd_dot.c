@@ -37,7 +37,11 @@ static const char help_text[] =
 	"    --max-operands N   likewise \"N more operands\" (default 16, 0 = never)\n"
 	"  --path A B           every path between nodes A and B\n"
 	"    --max-nodes N      keep at most N nodes, shortest paths first\n"
-	"  --computation C      computation C (a node_splits segment)\n"
+	"  --computation NAME   the HLO computation NAME (fused_computation.3, entry;\n"
+	"                       computation.K on a bare .npz), its callees as boxes\n"
+	"  --computation K      a plain number K: node_splits segment K, as --split K\n"
+	"                       (kept for scripts written before names)\n"
+	"  --split K            node_splits segment K (0 ..; a layout graph's splits)\n"
 	"  --configurable       configurable nodes of a layout graph and their neighbours\n"
 	"  --nodes IDS          these nodes (\"1,5,9-12\") and the edges among them\n"
 	"\n"
@@ -70,7 +74,7 @@ typedef struct dot_args {
 	const char *file, *out, *fmt, *heat, *heat_scale;
 	const char *around, *radius, *direction, *max_users, *max_operands, *expand, *path_a,
 		*path_b, *max_nodes,
-		*computation, *nodes, *highlight, *limit, *compare_a, *compare_b;
+		*computation, *split, *nodes, *highlight, *limit, *compare_a, *compare_b;
 	int configurable, force, text, cells, timing, n_kinds;
 } dot_args;
 
@@ -166,6 +170,9 @@ static int parse_args(int argc, char **argv, dot_args *a)
 		} else if (!strcmp(o, "--computation")) {
 			slot = &a->computation;
 			a->n_kinds++;
+		} else if (!strcmp(o, "--split")) {
+			slot = &a->split;
+			a->n_kinds++;
 		} else if (!strcmp(o, "--nodes")) {
 			slot = &a->nodes;
 			a->n_kinds++;
@@ -228,10 +235,10 @@ static int parse_args(int argc, char **argv, dot_args *a)
 		return cli_usage_error("dot", "needs a FILE");
 	if (a->n_kinds == 0)
 		return cli_usage_error("dot", "needs a region: --around ID, --path A B, "
-				       "--computation C, --configurable or --nodes IDS");
+				       "--computation NAME, --split K, --configurable or --nodes IDS");
 	if (a->n_kinds > 1)
 		return cli_usage_error("dot", "give one region only (--around, --path, "
-				       "--computation, --configurable or --nodes)");
+				       "--computation, --split, --configurable or --nodes)");
 	if ((a->radius || a->direction || a->max_users || a->max_operands) && !a->around)
 		return cli_usage_error("dot", "--radius, --direction, --max-users and --max-operands "
 				       "go with --around");
@@ -275,6 +282,24 @@ static int resolve_node(const hs_graph *g, const char *opt, const char *text, in
 		return 0;
 	return cli_usage_error("dot", "%s: %s has no node named '%s' (names look like %s)", opt,
 			       g->name, text, g->n_nodes ? graph_node_name(g, 0, buf, sizeof buf) : "dot.42");
+}
+
+/* The computation named `text` when build_spec left -2.  0, or the exit
+ * status (a name the graph does not have, with the closest one). */
+static int resolve_computation(const hs_graph *g, const char *text, int64_t *hcomp)
+{
+	char buf[160];
+
+	if (*hcomp != -2)
+		return 0;
+	*hcomp = region_find_hcomp(g, text);
+	if (*hcomp >= 0)
+		return 0;
+	if (query_suggest_computation(g, text, buf, sizeof buf))
+		return cli_usage_error("dot", "--computation: %s has no computation named '%s' "
+				       "(did you mean '%s'?)", g->name, text, buf);
+	return cli_usage_error("dot", "--computation: %s has no computation named '%s' (the "
+			       "query `count by computation_name` lists them)", g->name, text);
 }
 
 static int build_spec(const dot_args *a, region_spec *s, int64_t **ids)
@@ -323,11 +348,19 @@ static int build_spec(const dot_args *a, region_spec *s, int64_t **ids)
 			if (s->max_nodes == 0)
 				return cli_usage_error("dot", "--max-nodes must be 1 or more");
 		}
+	} else if (a->split) {
+		s->kind = REGION_COMPUTATION;
+		if (count_opt("--split", a->split, &s->comp))
+			return 1;
 	} else if (a->computation) {
+		/* A plain number stays the node_splits segment it always was; a
+		 * name is resolved once the graph is open (resolve_computation). */
 		s->kind = REGION_COMPUTATION;
 		if (hs_parse_i64(a->computation, &s->comp))
-			return cli_usage_error("dot", "--computation needs a number, not '%s'",
-					       a->computation);
+			s->hcomp = -2;
+		else if (s->comp < 0)
+			return cli_usage_error("dot", "--computation needs a name or a split number, "
+					       "not '%s'", a->computation);
 	} else if (a->configurable) {
 		s->kind = REGION_CONFIGURABLE;
 	} else {
@@ -597,7 +630,8 @@ int cmd_dot(int argc, char **argv)
 	tm.open = hs_now_seconds();
 	if ((rc = resolve_node(g, "--around", a.around ? a.around : "", &spec.center)) != 0 ||
 	    (rc = resolve_node(g, "--path", a.path_a ? a.path_a : "", &spec.from)) != 0 ||
-	    (rc = resolve_node(g, "--path", a.path_b ? a.path_b : "", &spec.to)) != 0)
+	    (rc = resolve_node(g, "--path", a.path_b ? a.path_b : "", &spec.to)) != 0 ||
+	    (rc = resolve_computation(g, a.computation ? a.computation : "", &spec.hcomp)) != 0)
 		goto out;
 	for (size_t i = 0; i < n_hl; i++)
 		if (hl[i] >= g->n_nodes) {

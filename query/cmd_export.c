@@ -127,9 +127,75 @@ static int parse_around(query_parser *p, region_spec *spec)
 	}
 }
 
-static int parse_region(query_parser *p, struct export_req *q)
+/* A node_splits segment: `split K`, or `computation K` as before names. */
+static int parse_split(query_parser *p, region_spec *spec)
 {
 	hs_graph *g = p->s->g;
+	size_t cpos = query_peek(p)->pos;
+	long long c = query_parse_count(p, "a split index");
+
+	if (c < 0)
+		return -1;
+	if (c >= g->n_comps)
+		return query_fail_at(p, cpos, "split %lld at column %zu is out of range "
+				     "(the graph has %lld, 0..%lld)", c, cpos + 1,
+				     (long long)g->n_comps, (long long)g->n_comps - 1);
+	spec->kind = REGION_COMPUTATION;
+	spec->comp = c;
+	return 0;
+}
+
+/* `computation NAME`: a real HLO computation, or the closest name. */
+static int parse_hcomp(query_parser *p, region_spec *spec)
+{
+	hs_graph *g = p->s->g;
+	size_t cpos;
+	char sug[160];
+	const char *name = query_raw_word(p, &cpos);
+
+	if (!name)
+		return -1;
+	if (!*name)
+		return query_fail_expected(p, "a computation name or a split number");
+	spec->kind = REGION_COMPUTATION;
+	spec->hcomp = region_find_hcomp(g, name);
+	if (spec->hcomp >= 0)
+		return 0;
+	if (query_suggest_computation(g, name, sug, sizeof sug))
+		return query_fail_at(p, cpos, "no computation named '%s' at column %zu (did "
+				     "you mean '%s'?)", name, cpos + 1, sug);
+	return query_fail_at(p, cpos, "no computation named '%s' at column %zu (`count by "
+			     "computation_name` lists them)", name, cpos + 1);
+}
+
+const char *query_suggest_computation(const hs_graph *g, const char *word, char *buf,
+				      size_t cap)
+{
+	size_t n = (size_t)g->n_hcomps;
+	char **names = calloc(n ? n : 1, sizeof *names);
+	const char *best = NULL;
+	char tmp[160];
+	size_t k = 0;
+
+	if (!names)
+		return NULL;
+	for (; k < n; k++)
+		if (!(names[k] = strdup(graph_hcomp_name(g, (int64_t)k, tmp, sizeof tmp))))
+			goto done;
+	best = query_suggest(word, (const char *const *)names, n);
+	if (best) {
+		snprintf(buf, cap, "%s", best);
+		best = buf;
+	}
+done:
+	while (k > 0)
+		free(names[--k]);
+	free(names);
+	return best;
+}
+
+static int parse_region(query_parser *p, struct export_req *q)
+{
 	region_spec *spec = &q->spec;
 
 	region_spec_init(spec);
@@ -148,19 +214,10 @@ static int parse_region(query_parser *p, struct export_req *q)
 		spec->to = b;
 		return 0;
 	}
-	if (query_accept_kw(p, "computation")) {
-		spec->kind = REGION_COMPUTATION;
-		size_t cpos = query_peek(p)->pos;
-		long long c = query_parse_count(p, "a computation index");
-		if (c < 0)
-			return -1;
-		if (c >= g->n_comps)
-			return query_fail_at(p, cpos, "computation %lld at column %zu is out of range "
-					     "(the graph has %lld, 0..%lld)", c, cpos + 1,
-					     (long long)g->n_comps, (long long)g->n_comps - 1);
-		spec->comp = c;
-		return 0;
-	}
+	if (query_accept_kw(p, "split"))
+		return parse_split(p, spec);
+	if (query_accept_kw(p, "computation"))
+		return query_peek(p)->kind == TK_NUM ? parse_split(p, spec) : parse_hcomp(p, spec);
 	if (query_accept_kw(p, "configurable")) {
 		spec->kind = REGION_CONFIGURABLE;
 		return 0;
@@ -172,8 +229,8 @@ static int parse_region(query_parser *p, struct export_req *q)
 			return -1;
 		return 0;
 	}
-	return query_fail_expected(p, "a region: around, path, computation, configurable "
-				      "or where");
+	return query_fail_expected(p, "a region: around, path, computation, split, "
+				      "configurable or where");
 }
 
 /* heat EXPR, expand NAMES, force and -o FILE, up to the end of the line. */

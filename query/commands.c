@@ -124,7 +124,10 @@ static const struct command commands[] = {
 	 "REGION is one of:\n"
 	 "  around ID [radius K] [up|down|both]   nodes within K steps (default 1)\n"
 	 "  path A B                              nodes on the paths between A and B\n"
-	 "  computation C                         one computation\n"
+	 "  computation NAME                      one HLO computation (entry,\n"
+	 "                                        fused_computation.3, computation.12)\n"
+	 "  split K                               node_splits segment K (also\n"
+	 "                                        `computation K`, a plain number)\n"
 	 "  configurable                          configurable nodes and neighbours\n"
 	 "  where EXPR                            the nodes that match\n"
 	 "`heat EXPR` fills nodes by a number (e.g. cost); regions over 500 nodes\n"
@@ -132,10 +135,11 @@ static const struct command commands[] = {
 	 "A called computation the region reaches (fusion body, while body,\n"
 	 "reducer, ...) is one box; `expand NAME,NAME` or `expand all` draws it.\n"
 	 "  export svg around 17 radius 2 -o n17.svg\n"
-	 "  export png where opcode = convolution heat cost -o conv.png\n",
+	 "  export png where opcode = convolution heat cost -o conv.png\n"
+	 "  export dot computation entry -o entry.dot\n",
 	 query_cmd_export,
-	 "dot svg png around radius up down both path computation configurable where heat expand "
-	 "all force -o",
+	 "dot svg png around radius up down both path computation split configurable where heat "
+	 "expand all force -o",
 	 QS_NODE, 1},
 	{"graphs", "[where EXPR] [sort by EXPR [asc|desc]] [limit N] [show EXPR, ...]",
 	 "one row per graph: file, kind, sizes, runtimes, aggregates of its nodes",

@@ -194,4 +194,10 @@ const char *query_command_name(size_t i);
 const char *query_suggest(const char *word, const char *const *names,
 			  size_t n);
 
+/* The name of g's HLO computation closest to `word` (query_suggest over
+ * every computation's name), copied into buf (cap bytes); NULL when none is
+ * close or memory runs out. */
+const char *query_suggest_computation(const hs_graph *g, const char *word, char *buf,
+				      size_t cap);
+
 #endif

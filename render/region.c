@@ -21,6 +21,7 @@ void region_spec_init(region_spec *s)
 	s->from = -1;
 	s->to = -1;
 	s->comp = -1;
+	s->hcomp = -1;
 	s->limit = REGION_DEFAULT_LIMIT;
 }
 
@@ -547,16 +548,96 @@ out:
 	return r;
 }
 
+/* A real computation: its nodes, and those of the computations it calls;
+ * a callee drawn in full (expanded) brings its own callees, a collapsed one
+ * does not (region_collapse makes it one box).  `drawn` counts what the
+ * picture will hold: nodes drawn in full plus one per box. */
+static uint8_t *hcomp_mask(const hs_graph *g, const region_spec *s, int64_t *drawn)
+{
+	size_t nc = (size_t)g->n_hcomps;
+	uint8_t *in = calloc((size_t)g->n_nodes, 1), *seen = calloc(nc, 1);
+	int64_t *todo = malloc(nc * sizeof *todo), n = 0;
+
+	*drawn = 0;
+	if (!in || !seen || !todo) {
+		free(in);
+		in = NULL;
+		goto done;
+	}
+	seen[s->hcomp] = 1;
+	todo[n++] = s->hcomp;
+	while (n > 0) {
+		int64_t c = todo[--n];
+		const hs_hcomp *h = &g->hcomps[c];
+		int full = c == s->hcomp || region_expands(g, s->expand, c);
+		memset(in + h->first, 1, (size_t)h->count);
+		*drawn += full ? h->count : 1;
+		if (!full)
+			continue;
+		for (int64_t v = h->first; v < h->first + h->count; v++)
+			for (int64_t k = g->called_off[v]; k < g->called_off[v + 1]; k++) {
+				int32_t d = g->called_idx[k];
+				if (!seen[d]) {
+					seen[d] = 1;
+					todo[n++] = d;
+				}
+			}
+	}
+done:
+	free(seen);
+	free(todo);
+	return in;
+}
+
+static region *select_hcomp(const hs_graph *g, const region_spec *s, hs_error *err)
+{
+	char buf[160];
+	int64_t drawn;
+
+	if (!g->hcomps || s->hcomp < 0 || s->hcomp >= g->n_hcomps) {
+		hs_fail(err, HS_EUSAGE, "unknown computation %" PRId64 ": %s has %" PRId64
+			" HLO computation%s", s->hcomp, g->name, g->n_hcomps, hs_s(g->n_hcomps));
+		return NULL;
+	}
+	const hs_hcomp *h = &g->hcomps[s->hcomp];
+	const char *name = graph_hcomp_name(g, s->hcomp, buf, sizeof buf);
+	uint8_t *in = hcomp_mask(g, s, &drawn);
+	if (!in) {
+		hs_fail(err, HS_ENOMEM, "%s: out of memory selecting a region", g->name);
+		return NULL;
+	}
+	if (drawn > effective_limit(s)) {
+		hs_fail(err, HS_EUSAGE,
+			"computation %s draws %" PRId64 " nodes and boxes, more than the limit of %"
+			PRId64 "; draw part of it with --around ID --radius K, or use --limit %"
+			PRId64 " or --force", name, drawn, s->limit, drawn);
+		free(in);
+		return NULL;
+	}
+	region *r = region_from_mask(g, in, err);
+	free(in);
+	if (!r)
+		return NULL;
+	r->kind = REGION_COMPUTATION;
+	snprintf(r->key, sizeof r->key, "hcomp:%" PRId64, s->hcomp);
+	snprintf(r->title, sizeof r->title, "%s: %s (%s computation, nodes %" PRId64
+		 "..%" PRId64 ")", g->name, name, graph_role_name(h->role), h->first,
+		 h->first + h->count - 1);
+	return r;
+}
+
 static region *select_computation(const hs_graph *g, const region_spec *s,
 				  hs_error *err)
 {
 	uint8_t *in;
 	region *r;
 
+	if (s->hcomp >= 0)
+		return select_hcomp(g, s, err);
 	if (s->comp < 0 || s->comp >= g->n_comps) {
 		hs_fail(err, HS_EUSAGE,
-			"unknown computation %" PRId64 ": %s has %" PRId64
-			" computation%s (0..%" PRId64 ")",
+			"unknown split %" PRId64 ": %s has %" PRId64
+			" node_splits segment%s (0..%" PRId64 ")",
 			s->comp, g->name, g->n_comps, hs_s(g->n_comps),
 			g->n_comps - 1);
 		return NULL;
@@ -564,7 +645,7 @@ static region *select_computation(const hs_graph *g, const region_spec *s,
 	int64_t lo = g->comp_start[s->comp], hi = g->comp_start[s->comp + 1];
 	if (hi - lo > effective_limit(s)) {
 		hs_fail(err, HS_EUSAGE,
-			"computation %" PRId64 " has %" PRId64 " nodes, more than the limit of %"
+			"split %" PRId64 " has %" PRId64 " nodes, more than the limit of %"
 			PRId64 "; draw part of it with --around ID --radius K, or use --limit %"
 			PRId64 " or --force", s->comp, hi - lo, s->limit, hi - lo);
 		return NULL;
@@ -581,7 +662,7 @@ static region *select_computation(const hs_graph *g, const region_spec *s,
 		return NULL;
 	r->kind = REGION_COMPUTATION;
 	snprintf(r->key, sizeof r->key, "comp:%" PRId64, s->comp);
-	snprintf(r->title, sizeof r->title, "%s: computation %" PRId64 " (nodes %" PRId64
+	snprintf(r->title, sizeof r->title, "%s: split %" PRId64 " (nodes %" PRId64
 		 "..%" PRId64 ")", g->name, s->comp, lo, hi - 1);
 	return r;
 }

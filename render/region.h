@@ -17,8 +17,12 @@
  *                        `max_nodes`: whole sets of the paths of length
  *                        <= shortest + s for the largest s that fits, else
  *                        one shortest path (`truncated` is set);
- *   REGION_COMPUTATION   the nodes of computation `comp` (a node_splits
- *                        segment);
+ *   REGION_COMPUTATION   either a real HLO computation `hcomp` (an index
+ *                        in g->hcomps): its nodes, and the computations it
+ *                        calls (which are boxes unless expanded; an
+ *                        expanded one brings its own callees in turn); or,
+ *                        when `hcomp` is -1, the nodes of node_splits
+ *                        segment `comp` (a "split");
  *   REGION_NODES         the given ids (a query result) and the edges
  *                        among them;
  *   REGION_CONFIGURABLE  the configurable nodes of a layout graph and their
@@ -78,7 +82,8 @@ typedef struct region_spec {
 	                         * or names separated by commas (borrowed) */
 	int64_t from, to;       /* PATH */
 	int64_t max_nodes;      /* PATH cap; 0 = use `limit` */
-	int64_t comp;           /* COMPUTATION */
+	int64_t comp;           /* COMPUTATION: node_splits segment */
+	int64_t hcomp;          /* COMPUTATION: real computation, or -1 (then `comp`) */
 	const int64_t *ids;     /* NODES: ids (any order, duplicates ok) */
 	size_t n_ids;
 	int64_t limit;          /* refuse larger regions; default 500 */
@@ -131,7 +136,7 @@ typedef struct region {
 } region;
 
 /* Defaults: kind AROUND, center 0, radius 1, both directions, threshold 16,
- * limit 500, no force, from/to/comp/focus -1. */
+ * limit 500, no force, from/to/comp/hcomp/focus -1. */
 void region_spec_init(region_spec *s);
 
 /* Errors (HS_EUSAGE): node id or computation out of range, negative radius,
@@ -149,6 +154,14 @@ int64_t region_fit_radius(const hs_graph *g, const region_spec *s);
  * this file says (region_select calls it).  0, or -1 with err set (out of
  * memory; an `expand` name that is no computation of the graph). */
 int region_collapse(region *r, const region_spec *s, hs_error *err);
+
+/* The index in g->hcomps of the computation named `name` (real, "entry"
+ * or a derived "computation.K"), or -1. */
+int64_t region_find_hcomp(const hs_graph *g, const char *name);
+
+/* 1 when `expand` (NULL, "all" or names separated by commas) draws
+ * computation c in full. */
+int region_expands(const hs_graph *g, const char *expand, int64_t c);
 
 /* Position of node `id` in r->nodes, or -1. */
 int64_t region_index_of(const region *r, int64_t id);

@@ -7,8 +7,8 @@
  * name C.  What a region is about: the center of an AROUND region, the
  * configurable nodes of a CONFIGURABLE one, every node of a PATH or NODES
  * region (so these collapse nothing: each of their nodes was asked for);
- * a COMPUTATION region (a node_splits segment) keeps its top computations
- * and collapses the ones they call.  Its
+ * a COMPUTATION region (a real computation or a node_splits segment) keeps
+ * its top computations and collapses the ones they call.  Its
  * nodes leave r->nodes; the edges between a node and a collapsed node become
  * links to the box (each pair once), edges inside a box vanish, and the
  * placeholders of collapsed nodes go too.
@@ -38,19 +38,32 @@ static int listed(const hs_graph *g, const char *list, int64_t c)
 	return 0;
 }
 
+int region_expands(const hs_graph *g, const char *expand, int64_t c)
+{
+	if (!expand)
+		return 0;
+	return strcmp(expand, "all") == 0 || listed(g, expand, c);
+}
+
+int64_t region_find_hcomp(const hs_graph *g, const char *name)
+{
+	char buf[160];
+
+	for (int64_t c = 0; g->hcomps && c < g->n_hcomps; c++)
+		if (strcmp(graph_hcomp_name(g, c, buf, sizeof buf), name) == 0)
+			return c;
+	return -1;
+}
+
 /* Every name of the list must be a computation: a typo says so. */
 static int check_expand(const hs_graph *g, const char *list, hs_error *err)
 {
-	char buf[160], word[160];
+	char word[160];
 
 	for (const char *p = list; *p;) {
 		size_t len = strcspn(p, ",");
-		int64_t c = 0;
 		snprintf(word, sizeof word, "%.*s", (int)(len < 159 ? len : 159), p);
-		for (; c < g->n_hcomps; c++)
-			if (strcmp(graph_hcomp_name(g, c, buf, sizeof buf), word) == 0)
-				break;
-		if (c == g->n_hcomps)
+		if (region_find_hcomp(g, word) < 0)
 			return hs_fail(err, HS_EUSAGE, "%s has no computation named '%s' to expand "
 				       "(the query `count by computation_name` lists them)", g->name, word);
 		p += len;

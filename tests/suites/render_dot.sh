@@ -80,6 +80,24 @@ DC_TEXT=0
 dot_case hlo_fan_in "$H/bert_dp_graph_3_SyncTensorsGraph.hlo" --around get-tuple-element.212 --radius 2
 dot_case hlo_path "$H/graphsage_tf_cpu_benchmark.hlo" --path mul_2.1 shape.25
 DC_TEXT=1
+# A real HLO computation by name (--computation NAME): its nodes, its
+# callees as boxes; an expanded callee brings its own callees as boxes.  A
+# derived name on a bare .npz.  A plain number is still the split, the same
+# drawing as --split.
+DC_TEXT=1
+dot_case hcomp_fusion "$SOFTMAX" --computation triton_softmax_computation.3
+dot_case hcomp_entry_expand "$SOFTMAX" --computation main.38_spmd --expand triton_softmax_computation.3
+dot_case hcomp_derived_unet3d "$UNET" --computation computation.62
+"$HLOSCOPE" dot "$RNN" --split 1 -o "$T/split.dot" 2>"$T/err"
+golden render/computation_rnn.dot "$T/split.dot"
+# The query language's export draws the same computations and splits.
+"$HLOSCOPE" query "$SOFTMAX" "export dot computation triton_softmax_computation.3 -o $T/qf.dot" >/dev/null 2>"$T/err"
+golden render/hcomp_fusion.dot "$T/qf.dot"
+"$HLOSCOPE" query "$UNET" "export dot computation computation.62 -o $T/qd.dot" >/dev/null 2>"$T/err"
+golden render/hcomp_derived_unet3d.dot "$T/qd.dot"
+"$HLOSCOPE" query "$RNN" "export dot split 1 force -o $T/qs.dot" >/dev/null 2>"$T/err"
+golden render/computation_rnn.dot "$T/qs.dot"
+
 # The collapsed box stands for the whole computation; --expand all draws
 # the same region's nodes in full.
 "$HLOSCOPE" dot "$H/tpu_op_fusion.261.HloModuleProto.pb" --around fusion.261 --radius 1 -o "$T/boxed.dot" 2>"$T/err"
@@ -208,9 +226,22 @@ bad_case 1 "negative node id" "out of range" "$UNET" --around -3 -o "$O"
 bad_case 1 "negative radius" "radius must be 0 or more" "$UNET" --around 5 --radius -1 -o "$O"
 bad_case 1 "radius not a number" "radius needs a number" "$UNET" --around 5 --radius two -o "$O"
 bad_case 1 "unknown direction" "operands, users or both" "$UNET" --around 5 --direction up -o "$O"
-bad_case 1 "unknown computation" "unknown computation 7: unet3d has 2 computations" \
+bad_case 1 "unknown split" "unknown split 7: unet3d has 2 node_splits segments (0..1)" \
 	"$UNET" --computation 7 -o "$O"
-bad_case 1 "computation not a number" "computation needs a number" "$UNET" --computation x -o "$O"
+bad_case 1 "unknown split (--split)" "unknown split 7" "$UNET" --split 7 -o "$O"
+bad_case 1 "split not a number" "split needs a number" "$UNET" --split x -o "$O"
+bad_case 1 "negative split" "needs a name or a split number" "$UNET" --computation -1 -o "$O"
+bad_case 1 "unknown computation name: did you mean" \
+	"has no computation named 'triton_softmax_computaton.3' (did you mean 'triton_softmax_computation.3'?)" \
+	"$SOFTMAX" --computation triton_softmax_computaton.3 -o "$O"
+bad_case 1 "unknown derived computation name: did you mean" \
+	"unet3d has no computation named 'computaton.62' (did you mean 'computation.62'?)" \
+	"$UNET" --computation computaton.62 -o "$O"
+bad_case 1 "unknown computation name, nothing close" "named 'x' (the query \`count by computation_name\` lists them)" \
+	"$UNET" --computation x -o "$O"
+bad_case 1 "computation over the limit" "computation computation.61 draws 2188 nodes and boxes, more than the limit of 500" \
+	"$UNET" --computation computation.61 -o "$O"
+bad_case 1 "--split and --computation" "one region only" "$UNET" --split 0 --computation entry -o "$O"
 bad_case 1 "path end out of range" "path end node 99 is out of range" "$T2" --path 64 99 -o "$O"
 bad_case 1 "no path between nodes" "no path between node 0 and node 1" "$T2" --path 0 1 -o "$O"
 bad_case 1 "path needs two nodes" "needs two values" "$T2" --path 64

@@ -232,6 +232,7 @@ static void test_export(void)
 		{"export: around", "around 2 radius 1 up", "a.dot", "n2"},
 		{"export: path", "path 0 4", "b.dot", "n4"},
 		{"export: computation, force", "computation 1 force", "c.dot", "n5"},
+		{"export: split", "split 1 force", "g.dot", "split 1 ("},
 		{"export: where, heat", "where opcode = dot or opcode = add heat cost", "d.dot",
 		 "cost = "},
 		{"export: a quoted -o is not the option", "where opcode !~ \" -o \" heat id",

@@ -458,10 +458,41 @@ static void test_other_kinds(hs_graph *unet, hs_graph *rnn, hs_graph *tile)
 	      strstr(err.msg, "2314 nodes"));
 	s.comp = 9;
 	hs_error_clear(&err);
-	CHECK("unknown computation", !region_select(unet, &s, &err) &&
-	      err.status == HS_EUSAGE && strstr(err.msg, "unknown computation 9"));
+	CHECK("unknown split", !region_select(unet, &s, &err) &&
+	      err.status == HS_EUSAGE && strstr(err.msg, "unknown split 9"));
 	s.comp = -1;
-	CHECK("negative computation", !region_select(unet, &s, &err));
+	CHECK("negative split", !region_select(unet, &s, &err));
+
+	/* A real computation by name: its own nodes, its callees as boxes. */
+	int64_t c62 = region_find_hcomp(unet, "computation.62");
+	int64_t entry = region_find_hcomp(unet, "entry");
+	CHECK("computations by name", c62 == 62 && entry == unet->entry &&
+	      region_find_hcomp(unet, "computation.99") < 0 && region_find_hcomp(unet, "") < 0);
+	s.hcomp = c62;
+	r = region_select(unet, &s, &err);
+	CHECK("computation.62: its 4 nodes, nothing called",
+	      r && r->n_nodes == 4 && r->nodes[0] == unet->hcomps[62].first && r->n_boxes == 0 &&
+	      r->n_edges == oracle_induced_edges(unet, r) && strstr(r->title, "computation.62 ("));
+	region_free(r);
+	s.hcomp = entry;
+	r = region_select(unet, &s, &err);
+	CHECK("entry: its nodes, the while body and condition as boxes",
+	      r && r->n_nodes == unet->hcomps[entry].count && r->n_boxes == 2 &&
+	      r->collapsed == unet->hcomps[61].count + unet->hcomps[62].count);
+	region_free(r);
+	s.expand = "computation.62";
+	r = region_select(unet, &s, &err);
+	CHECK("entry, condition expanded", r && r->n_boxes == 1 && r->boxes[0].comp == 61 &&
+	      r->n_nodes == unet->hcomps[entry].count + 4);
+	region_free(r);
+	s.expand = "computation.61";
+	hs_error_clear(&err);
+	CHECK("entry, body expanded: its reducers come too, over the limit",
+	      !region_select(unet, &s, &err) && strstr(err.msg, "draws "));
+	s.expand = NULL;
+	s.hcomp = unet->n_hcomps;
+	CHECK("computation index out of range", !region_select(unet, &s, &err));
+	s.hcomp = -1;
 
 	static const int64_t ids[] = {30, 31, 30, 28, 32, 29};
 	region_spec_init(&s);
