@@ -10,6 +10,15 @@ int hs_cmp_i64(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+int hs_cmp_i64_pair(const void *a, const void *b)
+{
+	const int64_t *x = a, *y = b;
+
+	if (x[0] != y[0])
+		return (x[0] > y[0]) - (x[0] < y[0]);
+	return (x[1] > y[1]) - (x[1] < y[1]);
+}
+
 int hs_cmp_double(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;

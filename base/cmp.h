@@ -4,6 +4,8 @@
 
 /* int64_t elements. */
 int hs_cmp_i64(const void *a, const void *b);
+/* int64_t[2] elements (edges, pairs): by the first, then the second. */
+int hs_cmp_i64_pair(const void *a, const void *b);
 /* double elements; a NaN compares equal to everything (keep NaNs out). */
 int hs_cmp_double(const void *a, const void *b);
 /* char * elements (an array of string pointers), by strcmp. */

@@ -449,7 +449,7 @@ static int load(hs_graph *g, npz *a, int strict, hs_error *err)
 	return load_nodes_edges(g, a, &s, err) || load_configs(g, a, &s, err) ? -1 : 0;
 }
 
-static hs_graph *graph_new(const char *path, const char *name, hs_error *err)
+hs_graph *graph_new(const char *path, const char *name, hs_error *err)
 {
 	hs_graph *g = calloc(1, sizeof *g);
 	if (!g) {

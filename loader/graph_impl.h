@@ -17,6 +17,8 @@
 typedef enum graph_src { GRAPH_SRC_NPZ, GRAPH_SRC_PROTO, GRAPH_SRC_TEXT, GRAPH_SRC_MISSING } graph_src;
 graph_src graph_source_of(const char *path);
 
+/* A graph with only its path and name set (name NULL: the file's stem). */
+hs_graph *graph_new(const char *path, const char *name, hs_error *err);
 /* The file's name without folder and ".npz" (malloc'd; NULL when out of
  * memory). */
 char *graph_file_stem(const char *path);

@@ -259,12 +259,9 @@ hs_graph *graph_open_parts(const char *path, unsigned parts, hs_error *err)
 		}
 		return g;
 	}
-	hs_graph *g = calloc(1, sizeof *g);
-	if (!g || !(g->path = strdup(path)) || !(g->name = graph_file_stem(path))) {
-		graph_free(g);
-		hs_fail(err, HS_ENOMEM, "%s: out of memory", path);
+	hs_graph *g = graph_new(path, NULL, err);
+	if (!g)
 		return NULL;
-	}
 	npz *a = npz_open(path, err);
 	if (!a) {
 		graph_free(g);

@@ -124,21 +124,13 @@ int64_t compare_resolve(hs_graph *g, const char *sel, const char *what, hs_error
 
 /* ---- equal graphs --------------------------------------------------- */
 
-static int cmp_edge(const void *x, const void *y)
-{
-	const int64_t *a = x, *b = y;
-	if (a[0] != b[0])
-		return a[0] < b[0] ? -1 : 1;
-	return (a[1] > b[1]) - (a[1] < b[1]);
-}
-
 static int64_t (*sorted_edges(const hs_graph *g))[2]
 {
 	int64_t(*e)[2] = malloc((size_t)(g->n_edges ? g->n_edges : 1) * sizeof *e);
 	if (!e)
 		return NULL;
 	memcpy(e, g->edges, (size_t)g->n_edges * sizeof *e);
-	qsort(e, (size_t)g->n_edges, sizeof *e, cmp_edge);
+	qsort(e, (size_t)g->n_edges, sizeof *e, hs_cmp_i64_pair);
 	return e;
 }
 
@@ -172,7 +164,7 @@ int compare_graphs_equal(const hs_graph *ga, const hs_graph *gb, hs_error *err)
 			if (ea[i][0] == eb[i][0] && ea[i][1] == eb[i][1])
 				continue;
 			/* The smaller of the two is missing from the other side. */
-			int a_first = cmp_edge(ea[i], eb[i]) < 0;
+			int a_first = hs_cmp_i64_pair(ea[i], eb[i]) < 0;
 			const int64_t *e = a_first ? ea[i] : eb[i];
 			rc = hs_fail(err, HS_EUSAGE, "%s: edge %lld -> %lld (user -> operand) is in %s but not in %s",
 				     pre, (long long)e[0], (long long)e[1], a_first ? fa : fb, a_first ? fb : fa);

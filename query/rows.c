@@ -132,34 +132,6 @@ static void sift_up(query_rows *rs, size_t i)
 	}
 }
 
-/* Offers one row to a bounded heap (sorted, limit >= 0); takes it. */
-static int heap_offer(query_rows *rs, query_row *r, hs_error *err)
-{
-	if ((long long)rs->n < rs->limit) {
-		if (rs->n == rs->cap) {
-			size_t cap = rs->cap ? rs->cap * 2 : 64;
-			query_row **v = realloc(rs->v, cap * sizeof *v);
-			if (!v) {
-				free(r);
-				return hs_fail(err, HS_ENOMEM, "out of memory for result rows");
-			}
-			rs->v = v;
-			rs->cap = cap;
-		}
-		rs->v[rs->n++] = r;
-		sift_up(rs, rs->n - 1);
-		return 0;
-	}
-	if (rs->n == 0 || row_cmp(rs, r, rs->v[0]) >= 0) {
-		free(r);
-		return 0;
-	}
-	free(rs->v[0]);
-	rs->v[0] = r;
-	sift_down(rs, 0);
-	return 0;
-}
-
 static int append(query_rows *rs, query_row *r, hs_error *err)
 {
 	if (rs->n == rs->cap) {
@@ -173,6 +145,25 @@ static int append(query_rows *rs, query_row *r, hs_error *err)
 		rs->cap = cap;
 	}
 	rs->v[rs->n++] = r;
+	return 0;
+}
+
+/* Offers one row to a bounded heap (sorted, limit >= 0); takes it. */
+static int heap_offer(query_rows *rs, query_row *r, hs_error *err)
+{
+	if ((long long)rs->n < rs->limit) {
+		if (append(rs, r, err))
+			return -1;
+		sift_up(rs, rs->n - 1);
+		return 0;
+	}
+	if (rs->n == 0 || row_cmp(rs, r, rs->v[0]) >= 0) {
+		free(r);
+		return 0;
+	}
+	free(rs->v[0]);
+	rs->v[0] = r;
+	sift_down(rs, 0);
 	return 0;
 }
 

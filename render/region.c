@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/cmp.h"
 #include "base/plural.h"
 
 void region_spec_init(region_spec *s)
@@ -218,16 +219,6 @@ int64_t region_fit_radius(const hs_graph *g, const region_spec *s)
 
 /* ---- building the region from a membership mask ----------------------- */
 
-static int cmp_edge(const void *a, const void *b)
-{
-	const int64_t *x = a, *y = b;
-	if (x[0] != y[0])
-		return x[0] < y[0] ? -1 : 1;
-	if (x[1] != y[1])
-		return x[1] < y[1] ? -1 : 1;
-	return 0;
-}
-
 static region *region_from_mask(const hs_graph *g, const uint8_t *in,
 				hs_error *err)
 {
@@ -262,7 +253,7 @@ static region *region_from_mask(const hs_graph *g, const uint8_t *in,
 			}
 		}
 	}
-	qsort(r->edges, (size_t)r->n_edges, sizeof *r->edges, cmp_edge);
+	qsort(r->edges, (size_t)r->n_edges, sizeof *r->edges, hs_cmp_i64_pair);
 	return r;
 oom:
 	region_free(r);

@@ -20,6 +20,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/cmp.h"
+
 /* 1 when the comma-separated list names computation c. */
 static int listed(const hs_graph *g, const char *list, int64_t c)
 {
@@ -98,16 +100,6 @@ static int64_t choose_boxes(const region *r, const region_spec *s, int64_t *comp
 	return nb;
 }
 
-static int cmp_pair(const void *a, const void *b)
-{
-	const int64_t *x = a, *y = b;
-	if (x[0] != y[0])
-		return x[0] < y[0] ? -1 : 1;
-	if (x[1] != y[1])
-		return x[1] < y[1] ? -1 : 1;
-	return 0;
-}
-
 /* The region's node or box for node v. */
 static int64_t ref_of(const hs_graph *g, const int64_t *comp_box, int64_t v)
 {
@@ -160,10 +152,10 @@ static int rewrite(region *r, const int64_t *comp_box, const int64_t *inside)
 	}
 	r->n_nodes = nn;
 	r->n_edges = ne;
-	qsort(r->links, (size_t)nl, sizeof *r->links, cmp_pair);
+	qsort(r->links, (size_t)nl, sizeof *r->links, hs_cmp_i64_pair);
 	r->n_links = 0;
 	for (int64_t k = 0; k < nl; k++)
-		if (k == 0 || cmp_pair(r->links[k], r->links[k - 1]) != 0) {
+		if (k == 0 || hs_cmp_i64_pair(r->links[k], r->links[k - 1]) != 0) {
 			r->links[r->n_links][0] = r->links[k][0];
 			r->links[r->n_links][1] = r->links[k][1];
 			r->n_links++;

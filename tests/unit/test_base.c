@@ -213,6 +213,11 @@ static void test_cmp(void)
 	qsort(s, 5, sizeof *s, hs_cmp_str);
 	CHECK("cmp: strings sort bytewise", !strcmp(s[0], "") && !strcmp(s[1], "B") &&
 	      !strcmp(s[2], "a") && !strcmp(s[3], "ab") && !strcmp(s[4], "b"));
+	int64_t e[][2] = {{3, 1}, {INT64_MIN, 5}, {3, INT64_MIN}, {-1, 2}, {3, 1}, {INT64_MAX, -7}};
+	const int64_t es[][2] = {{INT64_MIN, 5}, {-1, 2}, {3, INT64_MIN}, {3, 1}, {3, 1}, {INT64_MAX, -7}};
+	qsort(e, 6, sizeof *e, hs_cmp_i64_pair);
+	CHECK("cmp: int64 pairs sort by the first, then the second, extremes included",
+	      !memcmp(e, es, sizeof es) && hs_cmp_i64_pair(e[3], e[4]) == 0);
 }
 
 /* ---- parse ---------------------------------------------------------------- */
