@@ -198,15 +198,11 @@ int64_t tui_doc_node_arg(struct tui *t, const tui_doc *d, const char *what, cons
 	return -1;
 }
 
+/* By the learned opcode id: from HLO input it is already the written name's
+ * id (the featurizer maps names exactly), 0 for a name not in the list. */
 int tui_node_class(const hs_graph *g, int64_t v)
 {
-	int id = g->opcode[v];
-	if (g->module) {
-		int k = hlo_opcode_id(graph_node_opcode_name(g, v));
-		if (k >= 0)
-			id = k;
-	}
-	return TUI_C_CAT + (int)hlo_opcode_category(id);
+	return TUI_C_CAT + (int)hlo_opcode_category(g->opcode[v]);
 }
 
 const char *tui_hcomp_label(const hs_graph *g, int64_t c, char *buf, size_t cap)

@@ -156,8 +156,7 @@ static int count_opcodes(struct overview *o)
 						return -1;
 					o->op = p;
 				}
-				int known = hlo_opcode_id(name);
-				o->op[k] = (struct opstat){.name = name, .id = known >= 0 ? known : id};
+				o->op[k] = (struct opstat){.name = name, .id = id};
 				o->nopcodes++;
 			}
 			slot[id] = k;
