@@ -313,6 +313,23 @@ static void style_edge(builder *b, Agedge_t *e, int64_t operand)
 	set(e, b->e_tip, v);
 }
 
+/* Appends text to an HTML-like label, escaped; p advances. */
+static char *html_text(char *p, const char *end, const char *text)
+{
+	for (const char *c = text; *c && p + 6 < end; c++) {
+		if (*c == '<')
+			p += sprintf(p, "&lt;");
+		else if (*c == '>')
+			p += sprintf(p, "&gt;");
+		else if (*c == '&')
+			p += sprintf(p, "&amp;");
+		else
+			*p++ = *c;
+	}
+	*p = '\0';
+	return p;
+}
+
 static void add_legend(builder *b)
 {
 	char *html, *p;
@@ -326,17 +343,7 @@ static void add_legend(builder *b)
 	p = html;
 	p += snprintf(p, cap, "<TABLE BORDER=\"0\" CELLBORDER=\"1\" CELLSPACING=\"0\" "
 		      "CELLPADDING=\"3\"><TR><TD COLSPAN=\"2\"><B>");
-	for (const char *c = name; *c && p < html + 600; c++) {
-		/* escape for HTML-like labels */
-		if (*c == '<')
-			p += sprintf(p, "&lt;");
-		else if (*c == '>')
-			p += sprintf(p, "&gt;");
-		else if (*c == '&')
-			p += sprintf(p, "&amp;");
-		else
-			*p++ = *c;
-	}
+	p = html_text(p, html + 606, name);
 	p += sprintf(p, "%s</B></TD></TR>", b->scale.log ? " (log scale)" : "");
 	if (b->scale.any) {
 		for (int i = DOT_HEAT_BINS - 1; i >= 0; i--)
@@ -437,26 +444,6 @@ static void graph_defaults(builder *b, int terminal)
 	}
 }
 
-/* The "N more users" (operands = 0) or "N more operands" placeholders, each
- * with a dashed edge from its owner (users) or to it (operands); nodes[]
- * holds the region's nodes.  -1 when out of memory. */
-/* Appends text to an HTML-like label, escaped; p advances. */
-static char *html_text(char *p, const char *end, const char *text)
-{
-	for (const char *c = text; *c && p + 6 < end; c++) {
-		if (*c == '<')
-			p += sprintf(p, "&lt;");
-		else if (*c == '>')
-			p += sprintf(p, "&gt;");
-		else if (*c == '&')
-			p += sprintf(p, "&amp;");
-		else
-			*p++ = *c;
-	}
-	*p = '\0';
-	return p;
-}
-
 /* The highlight's legend: its border beside the lines of
  * o->highlight_legend. */
 static void add_highlight_legend(builder *b)
@@ -494,6 +481,9 @@ static void add_highlight_legend(builder *b)
 	free(html);
 }
 
+/* The "N more users" (operands = 0) or "N more operands" placeholders, each
+ * with a dashed edge from its owner (users) or to it (operands); nodes[]
+ * holds the region's nodes.  -1 when out of memory. */
 static int add_placeholders(builder *b, Agraph_t **clusters, Agnode_t **nodes,
 			    const region_more *more, int64_t n_more, int operands)
 {
