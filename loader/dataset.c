@@ -539,12 +539,13 @@ int dataset_is_collection(const char *path)
 		return 0;
 	if (S_ISDIR(st.st_mode))
 		return 1;
-	if (!S_ISREG(st.st_mode) || graph_source_of(path) == GRAPH_SRC_NPZ)
+	graph_src src = S_ISREG(st.st_mode) ? graph_source_of(path) : GRAPH_SRC_MISSING;
+	if (src == GRAPH_SRC_NPZ || src == GRAPH_SRC_MISSING)
 		return 0;
 	/* A protobuf: only its first module is decoded, f->total counts them
 	 * all (the explorer opens the file right after, so a whole read here
 	 * would decode a large TuningData twice). */
-	hm_file *f = graph_source_of(path) == GRAPH_SRC_PROTO
+	hm_file *f = src == GRAPH_SRC_PROTO
 			     ? hlo_proto_read_sel(path, "0", HLO_PROTO_NO_RUNS, NULL)
 			     : graph_read_hlo_file(path, HLO_PROTO_NO_RUNS, NULL);
 	int several = f && (f->total > f->n_modules ? f->total : f->n_modules) > 1;
