@@ -383,14 +383,19 @@ static int make_target(const double *rt, const int64_t *idx, int64_t n, int rank
 	return 0;
 }
 
-/* Kernel ridge on the Gram G (n x n) with training rows S[0..ns) and
- * targets y[0..ns): alpha[ns], the row means r[n] of G over S, gbar and
- * ymean, so that f(t) = sum_a alpha_a (G[t][S_a] - r_t - r[S_a] + gbar) + ymean.
- * work holds ns * ns. */
-static int kr_solve(const double *G, int64_t n, const int64_t *S, int64_t ns, const double *y, double lam,
-		    double *alpha, double *r, double *gbar, double *ymean, double *work)
+/* Kernel ridge on the Gram G (n x n) with training rows S[0..ns), in three
+ * steps so that cross-validation shares what does not change between its
+ * candidates: kr_center once per fold, kr_factor once per ridge strength,
+ * kr_alpha once per target.  The model is
+ *   f(t) = ymean + sum_a alpha_a (G[t][S_a] - r_t - r[S_a] + gbar).
+ *
+ * kr_center: r[n], the row means of G over S; gbar, their mean over S; the
+ * centred kernel of S in base (ns x ns); *tr its mean diagonal (1 when not
+ * positive), the scale of the ridge. */
+static void kr_center(const double *G, int64_t n, const int64_t *S, int64_t ns, double *r, double *gbar,
+		      double *base, double *tr)
 {
-	double tr = 0, ym = 0, gb = 0;
+	double gb = 0, t = 0;
 
 	for (int64_t i = 0; i < n; i++) {
 		double s = 0;
@@ -404,29 +409,42 @@ static int kr_solve(const double *G, int64_t n, const int64_t *S, int64_t ns, co
 	gb /= (double)ns;
 	for (int64_t a = 0; a < ns; a++)
 		for (int64_t b = 0; b < ns; b++)
-			work[a * ns + b] = G[S[a] * n + S[b]] - r[S[a]] - r[S[b]] + gb;
-	for (int64_t a = 0; a < ns; a++) {
-		tr += work[a * ns + a];
-		ym += y[a];
-	}
-	ym /= (double)ns;
-	tr = tr > 0 ? tr / (double)ns : 1;
-	for (int64_t a = 0; a < ns; a++) {
-		work[a * ns + a] += lam * tr;
-		alpha[a] = y[a] - ym;
-	}
-	if (cholesky(work, ns) < 0)
-		return -1;
-	chol_solve(work, ns, alpha);
+			base[a * ns + b] = G[S[a] * n + S[b]] - r[S[a]] - r[S[b]] + gb;
+	for (int64_t a = 0; a < ns; a++)
+		t += base[a * ns + a];
 	*gbar = gb;
+	*tr = t > 0 ? t / (double)ns : 1;
+}
+
+/* The Cholesky factor of base + lam * tr * I in work (which may be base
+ * itself); -1 when it is not positive definite. */
+static int kr_factor(const double *base, int64_t ns, double lam, double tr, double *work)
+{
+	if (work != base)
+		memcpy(work, base, (size_t)ns * (size_t)ns * sizeof *work);
+	for (int64_t a = 0; a < ns; a++)
+		work[a * ns + a] += lam * tr;
+	return cholesky(work, ns);
+}
+
+/* alpha[ns] for targets y[ns] through the factor; *ymean their mean. */
+static void kr_alpha(const double *factor, int64_t ns, const double *y, double *alpha, double *ymean)
+{
+	double ym = 0;
+
+	for (int64_t a = 0; a < ns; a++)
+		ym += y[a];
+	ym /= (double)ns;
+	for (int64_t a = 0; a < ns; a++)
+		alpha[a] = y[a] - ym;
+	chol_solve(factor, ns, alpha);
 	*ymean = ym;
-	return 0;
 }
 
 /* ---- fit ------------------------------------------------------------------------ */
 
 typedef struct scratch {
-	double *G, *G1, *G0, *Gm, *Gc, *work, *alpha, *r, *y, *score, *truth;
+	double *G, *G1, *G0, *Gm, *Gc, *base, *work, *alpha, *r, *y, *y0, *score, *truth;
 	int64_t *S, *T;
 } scratch;
 
@@ -437,26 +455,31 @@ static void scratch_free(scratch *s)
 	free(s->G0);
 	free(s->Gm);
 	free(s->Gc);
+	free(s->base);
 	free(s->work);
 	free(s->alpha);
 	free(s->r);
 	free(s->y);
+	free(s->y0);
 	free(s->score);
 	free(s->truth);
 	free(s->S);
 	free(s->T);
 }
 
-/* Mean 3-fold tau over the training set for one candidate. */
-static double cv_tau(const double *rt, const int64_t *train, int64_t n, const double *G, int rank,
-		     double lam, scratch *s)
+/* Mean 3-fold tau over the training set of every target (rank 1, the
+ * ranks; 0, the standardized log) and ridge strength: tau[rank][l], NAN
+ * where no fold could be solved.  Each fold is centred once and factored
+ * once per strength; both targets share the factor. */
+static void cv_taus(const double *rt, const int64_t *train, int64_t n, const double *G, scratch *s,
+		    double tau[2][N_LAMBDA])
 {
-	double sum = 0;
-	int cnt = 0;
+	double sum[2][N_LAMBDA] = {{0}};
+	int cnt[2][N_LAMBDA] = {{0}};
 
 	for (int f = 0; f < FOLDS; f++) {
 		int64_t ns = 0, nt = 0;
-		double gbar, ym;
+		double gbar, tr, *y[2] = {s->y0, s->y};
 
 		for (int64_t i = 0; i < n; i++) {
 			if (i % FOLDS == f)
@@ -464,38 +487,51 @@ static double cv_tau(const double *rt, const int64_t *train, int64_t n, const do
 			else
 				s->S[ns++] = i;
 		}
-		{
-			int64_t *ids = malloc((size_t)ns * sizeof *ids);
+		int64_t *ids = malloc((size_t)ns * sizeof *ids);
 
-			if (!ids)
-				return NAN;
-			for (int64_t a = 0; a < ns; a++)
-				ids[a] = train[s->S[a]];
-			if (make_target(rt, ids, ns, rank, s->y) < 0) {
-				free(ids);
-				return NAN;
-			}
+		if (!ids)
+			goto fail;
+		for (int64_t a = 0; a < ns; a++)
+			ids[a] = train[s->S[a]];
+		if (make_target(rt, ids, ns, 0, y[0]) < 0 || make_target(rt, ids, ns, 1, y[1]) < 0) {
 			free(ids);
+			goto fail;
 		}
-		if (kr_solve(G, n, s->S, ns, s->y, lam, s->alpha, s->r, &gbar, &ym, s->work) < 0)
-			continue;
-		for (int64_t t = 0; t < nt; t++) {
-			int64_t i = s->T[t];
-			double v = ym;
+		free(ids);
+		kr_center(G, n, s->S, ns, s->r, &gbar, s->base, &tr);
+		for (size_t li = 0; li < N_LAMBDA; li++) {
+			if (kr_factor(s->base, ns, lambdas[li], tr, s->work) < 0)
+				continue;
+			for (int rank = 0; rank < 2; rank++) {
+				double ym;
 
-			for (int64_t a = 0; a < ns; a++)
-				v += s->alpha[a] * (G[i * n + s->S[a]] - s->r[i] - s->r[s->S[a]] + gbar);
-			s->score[t] = v;
-			s->truth[t] = rt[train[i]];
-		}
-		double t = metrics_kendall_tau(s->score, s->truth, (size_t)nt);
+				kr_alpha(s->work, ns, y[rank], s->alpha, &ym);
+				for (int64_t t = 0; t < nt; t++) {
+					int64_t i = s->T[t];
+					double v = ym;
 
-		if (!isnan(t)) {
-			sum += t;
-			cnt++;
+					for (int64_t a = 0; a < ns; a++)
+						v += s->alpha[a] * (G[i * n + s->S[a]] - s->r[i] - s->r[s->S[a]] + gbar);
+					s->score[t] = v;
+					s->truth[t] = rt[train[i]];
+				}
+				double t = metrics_kendall_tau(s->score, s->truth, (size_t)nt);
+
+				if (!isnan(t)) {
+					sum[rank][li] += t;
+					cnt[rank][li]++;
+				}
+			}
 		}
 	}
-	return cnt ? sum / cnt : NAN;
+	for (int rank = 0; rank < 2; rank++)
+		for (size_t li = 0; li < N_LAMBDA; li++)
+			tau[rank][li] = cnt[rank][li] ? sum[rank][li] / cnt[rank][li] : NAN;
+	return;
+fail:
+	for (int rank = 0; rank < 2; rank++)
+		for (size_t li = 0; li < N_LAMBDA; li++)
+			tau[rank][li] = NAN;
 }
 
 /* The kernel is c[0] G2 + c[1] G1 + c[2] G0 / (varying nodes). */
@@ -765,17 +801,19 @@ static int alloc_scratch(fitrun *x, hs_error *err)
 	s->G0 = lay ? malloc(nn * sizeof *s->G0) : NULL;
 	s->Gm = malloc(nn * sizeof *s->Gm);
 	s->Gc = malloc((size_t)x->n_cv * (size_t)x->n_cv * sizeof *s->Gc);
+	s->base = malloc((size_t)x->n_cv * (size_t)x->n_cv * sizeof *s->base);
 	s->work = malloc(nn * sizeof *s->work);
 	s->alpha = malloc((size_t)x->n_tr * sizeof *s->alpha);
 	s->r = malloc((size_t)x->n_tr * sizeof *s->r);
 	s->y = malloc((size_t)x->n_tr * sizeof *s->y);
+	s->y0 = malloc((size_t)x->n_tr * sizeof *s->y0);
 	s->score = malloc(C * sizeof *s->score);
 	s->truth = malloc(C * sizeof *s->truth);
 	s->S = malloc((size_t)x->n_tr * sizeof *s->S);
 	s->T = malloc((size_t)x->n_tr * sizeof *s->T);
 	x->all = malloc(C * sizeof *x->all);
-	if (!s->G || (lay && (!s->G1 || !s->G0)) || !s->Gm || !s->Gc || !s->work || !s->alpha || !s->r ||
-	    !s->y || !s->score || !s->truth || !s->S || !s->T || !x->all ||
+	if (!s->G || (lay && (!s->G1 || !s->G0)) || !s->Gm || !s->Gc || !s->base || !s->work || !s->alpha ||
+	    !s->r || !s->y || !s->y0 || !s->score || !s->truth || !s->S || !s->T || !x->all ||
 	    grams(&x->f, x->perm, x->n_tr, s->G, s->G1, s->G0) < 0)
 		return hs_fail(err, HS_ENOMEM, "%s: out of memory fitting", x->g->name);
 	return 0;
@@ -795,9 +833,12 @@ static void select_model(fitrun *x)
 		for (int64_t a = 0; a < m; a++)
 			for (int64_t b = 0; b < m; b++)
 				s->Gc[a * m + b] = s->Gm[a * n + b];
+		double tau[2][N_LAMBDA];
+
+		cv_taus(x->rt, x->perm, m, s->Gc, s, tau);
 		for (int rank = 1; rank >= 0; rank--)
 			for (size_t li = 0; li < N_LAMBDA; li++) {
-				double t = cv_tau(x->rt, x->perm, m, s->Gc, rank, lambdas[li], s);
+				double t = tau[rank][li];
 
 				if (!isnan(t) && t > x->best_cv) {
 					x->best_cv = t;
@@ -812,15 +853,20 @@ static void select_model(fitrun *x)
 static int final_fit(fitrun *x, hs_error *err)
 {
 	scratch *s = &x->s;
-	double gbar, ym;
+	int64_t n = x->n_tr;
+	double gbar, tr, ym;
 
-	mix_gram(s, x->n_tr, x->best_mix, x->k0, s->Gm);
-	for (int64_t i = 0; i < x->n_tr; i++)
+	mix_gram(s, n, x->best_mix, x->k0, s->Gm);
+	for (int64_t i = 0; i < n; i++)
 		s->S[i] = i;
-	if (make_target(x->rt, x->perm, x->n_tr, x->best_rank, s->y) < 0 ||
-	    kr_solve(s->Gm, x->n_tr, s->S, x->n_tr, s->y, x->best_lam, s->alpha, s->r, &gbar, &ym, s->work) < 0 ||
-	    score_all(&x->f, x->perm, x->n_tr, s->alpha, ym, x->best_mix, x->k0, x->all) < 0)
+	if (make_target(x->rt, x->perm, n, x->best_rank, s->y) < 0)
+		return hs_fail(err, HS_ENOMEM, "%s: out of memory fitting", x->g->name);
+	kr_center(s->Gm, n, s->S, n, s->r, &gbar, s->work, &tr);
+	if (kr_factor(s->work, n, x->best_lam, tr, s->work) < 0)
 		return hs_fail(err, HS_EDATA, "%s: the ridge system could not be solved", x->g->name);
+	kr_alpha(s->work, n, s->y, s->alpha, &ym);
+	if (score_all(&x->f, x->perm, n, s->alpha, ym, x->best_mix, x->k0, x->all) < 0)
+		return hs_fail(err, HS_ENOMEM, "%s: out of memory fitting", x->g->name);
 	return 0;
 }
 
