@@ -68,7 +68,13 @@ expect_status() {
 }
 
 # A sanitizer report anywhere in stderr is a failure whatever the status.
+# Only a sanitizer build can write one: the release pass does not look.
+case $HLOSCOPE_BUILD in
+*asan*) SANITIZED=1 ;;
+*) SANITIZED=0 ;;
+esac
 no_sanitizer_report() {
+	[ "$SANITIZED" = 1 ] || return 0
 	if grep -qE 'ERROR: (AddressSanitizer|LeakSanitizer)|runtime error:' "$1"; then
 		return 1
 	fi

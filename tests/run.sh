@@ -5,9 +5,10 @@
 # Environment: HLOSCOPE_BUILD (build dir holding hloscope and tests/), PY
 # (python3 with numpy), DATA (the real TpuGraphs files), UPDATE_GOLDENS=1 to
 # rewrite golden files instead of comparing, JOBS (suites at once; default:
-# the number of CPUs), SUITES (names to run, e.g. "test_loader query";
-# default: all), FIXTURES (where generated fixtures are kept between runs;
-# default: build/fixtures).
+# the number of CPUs), SLOTS (a FIFO of CPU slots shared with another run;
+# see below), SUITES (names to run, e.g. "test_loader query"; default:
+# all), FIXTURES (where generated fixtures are kept between runs; default:
+# build/fixtures).
 #
 # Two kinds of suites:
 #   $HLOSCOPE_BUILD/tests/test_*  C unit tests (tests/unit/test_*.c)
@@ -167,6 +168,15 @@ fi
 
 mkfifo "$WORK/done"
 exec 3<>"$WORK/done"
+# SLOTS: a FIFO holding one line per CPU, shared with another run at the
+# same time (make check runs the release and the sanitizer passes
+# together): a suite starts once it has taken a line and puts it back when
+# it ends, so that both runs together keep the CPUs busy and no busier.
+if [ -n "${SLOTS:-}" ]; then
+	exec 4<>"$SLOTS" || exit 1
+fi
+take_slot() { [ -z "${SLOTS:-}" ] || read -r _ <&4; }
+give_slot() { [ -z "${SLOTS:-}" ] || echo t >&4; }
 running=0
 while read -r next; do
 	if [ "$running" -ge "$JOBS" ]; then
@@ -174,7 +184,7 @@ while read -r next; do
 		report "$fin"
 		running=$((running - 1))
 	fi
-	{ run_one "$next"; echo "$next" >&3; } &
+	{ take_slot; run_one "$next"; give_slot; echo "$next" >&3; } &
 	running=$((running + 1))
 done <"$WORK/order"
 while [ "$running" -gt 0 ]; do
