@@ -102,7 +102,7 @@ int dot_fit_layout(GVC_t *gvc, Agraph_t *g, dot_fit *fit)
 
 	memset(&f, 0, sizeof f);
 	f.scale = 1;
-	if (gvLayout(gvc, g, "dot") != 0)
+	if (dot_gv_layout(gvc, g) != 0)
 		return -1;
 	layout_px(g, &w, &h);
 	f.full_w = (int)lround(w);
@@ -111,7 +111,7 @@ int dot_fit_layout(GVC_t *gvc, Agraph_t *g, dot_fit *fit)
 		f.tried = 1;
 		gvFreeLayout(gvc, g);
 		left_right(g, &s);
-		int rc = gvLayout(gvc, g, "dot");
+		int rc = dot_gv_layout(gvc, g);
 		restore(g, &s); /* the layout holds what it read */
 		if (rc != 0)
 			return -1;
@@ -124,7 +124,7 @@ int dot_fit_layout(GVC_t *gvc, Agraph_t *g, dot_fit *fit)
 			w = lw, h = lh;
 		} else {
 			gvFreeLayout(gvc, g);
-			if (gvLayout(gvc, g, "dot") != 0)
+			if (dot_gv_layout(gvc, g) != 0)
 				return -1;
 			layout_px(g, &w, &h);
 		}

@@ -337,7 +337,7 @@ hs_layout *layout_region(const region *r, const dot_opts *opts, hs_error *err)
 	}
 	make_key(r, &o, L->key, sizeof L->key);
 	t1 = hs_now_seconds();
-	if (gvLayout(gvc, G, "dot") != 0) {
+	if (dot_gv_layout(gvc, G) != 0) {
 		hs_fail(err, HS_EDATA, "Graphviz dot layout of %s failed", r->title);
 		goto fail;
 	}

@@ -94,11 +94,26 @@ TIMES="$HLOSCOPE_BUILD/check-times"
 		[ -f "$s" ] && basename "$s" .sh
 	done
 } >"$WORK/all"
+# A shell suite may belong to one pass only, said by a "# pass: release" or
+# "# pass: sanitizer" line in its header: checks of the source tree, which
+# run no binary, need no sanitizer; sweeps of damaged input, whose question
+# is whether anything crashes or leaks, are the sanitizer's.  Named in
+# SUITES, a suite runs whatever its pass.
+case $HLOSCOPE_BUILD in
+*asan*) PASS=sanitizer ;;
+*) PASS=release ;;
+esac
+other_pass() { # NAME: prints NAME when it belongs to the other pass only
+	[ -f "tests/suites/$1.sh" ] &&
+		sed -n '1,40{/^# pass: /{s/^# pass: \([a-z]*\).*/\1/p;q;}}' "tests/suites/$1.sh" | grep -qvx "$PASS" && echo "$1"
+}
+: >"$WORK/elsewhere"
 if [ -n "$SUITES" ]; then
 	for n in $SUITES; do grep -qx "$n" "$WORK/all" || echo "FAIL $n: no such suite" >>"$WORK/setup.out"; done
 	printf '%s\n' $SUITES | grep -xF -f "$WORK/all" >"$WORK/list"
 else
-	cp "$WORK/all" "$WORK/list"
+	while read -r n; do other_pass "$n"; done <"$WORK/all" >"$WORK/elsewhere"
+	grep -vxF -f "$WORK/elsewhere" "$WORK/all" >"$WORK/list"
 fi
 # Longest first; a suite not timed yet counts as long.
 [ -f "$TIMES" ] || : >"$TIMES"
@@ -211,5 +226,6 @@ why=""
 		if (!(w in s)) order[n++] = w
 		s[w] = s[w] (s[w] != "" ? ", " : "") who
 	} END { for (i = 0; i < n; i++) printf "%s%s: %s", (i ? "; " : ""), order[i], s[order[i]] }' "$WORK/skips"))"
+[ -s "$WORK/elsewhere" ] && echo "not in the $PASS pass: $(tr '\n' ' ' <"$WORK/elsewhere" | sed 's/ $//; s/ /, /g')"
 echo "check ($HLOSCOPE_BUILD, $JOBS at once, $(($(date +%s) - t_start)) s): $pass passed, $fail failed, $skip skipped$why"
 [ "$fail" -eq 0 ] && [ "$pass" -gt 0 ]

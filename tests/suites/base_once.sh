@@ -5,6 +5,8 @@
 # other than HS_ENOMEM; a hit is a FAIL naming the file and line, to be
 # replaced by a call into base/.  The rules also run on a made-up tree with
 # one copy of each, so that they are seen to fail.
+#
+# pass: release (reads the source tree; runs no binary a sanitizer could watch)
 . tests/lib.sh
 
 # rules DIR: "FILE:LINE: what" for every copy under DIR (nothing when clean).

@@ -4,6 +4,8 @@
 # source, so that the guide cannot drift from the tree unnoticed.  Names
 # with placeholders (NAME, TARGET, <variant>, *, {a,b}) and build outputs are
 # left out.  A made-up page with one wrong name of each kind is checked too.
+#
+# pass: release (reads the source tree; runs no binary a sanitizer could watch)
 . tests/lib.sh
 
 # Every word of the source (C files and headers, test scripts but this one).

@@ -6,6 +6,9 @@
 #
 # The npz target also runs the whole corrupted-input corpus of
 # tests/fixtures/make_corrupt.py.
+#
+# pass: sanitizer (a replay looks for crashes, leaks and undefined
+# behaviour, which only the sanitizer build reports)
 . tests/lib.sh
 B="$ROOT/$HLOSCOPE_BUILD/tests/fuzz"
 

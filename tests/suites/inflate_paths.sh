@@ -9,6 +9,10 @@
 #      differ (ISA-L reads ahead, and words its reasons its own way)
 #   3. the fuzz seeds: the same files refused with both (messages may differ)
 #   4. `info` exits 2 with both on every file refused for its deflate data
+#
+# pass: sanitizer (both inflaters, under the sanitizers; the verdicts do not
+# depend on the build, and loader_real reads every real file with the
+# release build)
 . tests/lib.sh
 TB="$ROOT/$HLOSCOPE_BUILD/tests"
 if [ ! -x "$TB/hloscope-zlib" ]; then

@@ -24,6 +24,8 @@
 #
 # Each break is a FAIL naming the file and the line.  The checker also runs
 # on a small made-up tree with known breaks, so that it is seen to fail.
+#
+# pass: release (reads the source tree; runs no binary a sanitizer could watch)
 . tests/lib.sh
 
 LAYERS="base:0 loader:1 render:2 model:2 synth:2 query:3 tui:4 repl:4 cli:5 tests:6"

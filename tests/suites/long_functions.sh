@@ -5,6 +5,8 @@
 # naming FILE:LINE, the function and its length.  A function that grows past
 # the limit is split along what it does; a file, along its own sections, into
 # files named for what they hold.
+#
+# pass: release (reads the source tree; runs no binary a sanitizer could watch)
 . tests/lib.sh
 
 LF="$ROOT/tools/long-functions.sh"
