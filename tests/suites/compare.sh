@@ -326,10 +326,11 @@ if [ $? -eq 1 ] && grep -q 'B: config 99999 out of range' "$T/err" && [ ! -e "$T
 if [ $? -eq 1 ] && grep -q -- '--compare needs two values' "$T/err"; then ok "dot --compare needs two configs"; else
 	bad "dot --compare needs two configs" "$(head -c 300 "$T/err")"; fi
 
-# 8. A learned model (trained for one epoch on the synthetic demo data):
-# unitless scores, so a difference instead of a ratio; contributions from
-# the network still add up to predicted B - A.
-if use_demo && "$HLOSCOPE" train "$DEMO" -o "$T/m.model" --epochs 1 >/dev/null 2>"$T/err"; then
+# 8. A learned model (a small one trained for one epoch on the demo's
+# layout training graphs): unitless scores, so a difference instead of a
+# ratio; contributions from the network still add up to predicted B - A.
+if use_demo && "$HLOSCOPE" train "$DEMO/npz/layout/xla/default/train" -o "$T/m.model" --epochs 1 \
+	--hidden 8 --quiet >/dev/null 2>"$T/err"; then
 	DF=$(find "$DEMO" -path '*layout*train*' -name '*.npz' | sort | head -1)
 	if run_ok "learned model" "$DF" best worst --model "$T/m.model" --all --json; then
 		"$PY" - "$T/out" <<'PYEOF'
