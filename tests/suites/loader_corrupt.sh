@@ -1,12 +1,12 @@
 # loader_corrupt: damaged and hostile files (tests/fixtures/make_corrupt.py):
-# a small valid npz truncated at every offset, every zip and npy header byte
-# flipped, bad CRCs, huge size and shape claims, deflate bombs, refused dtypes
+# a small valid npz truncated (at every offset near its ends), every zip and
+# npy header byte flipped, bad CRCs, huge size and shape claims, deflate bombs, refused dtypes
 # (object/pickled), broken graph invariants.  `check` and `info` must exit 2
 # with a message naming the file (and the array where there is one), never
 # crash, never leave a sanitizer report; damage in fields a reader may ignore
 # may pass, but then the values must be the undamaged file's.
 #
-# ~5,000 variants: `check` takes them in batches (one line per file), and a
+# ~3,100 variants: `check` takes them in batches (one line per file), and a
 # sample runs one by one, so the suite stays well under a minute under ASan.
 #
 # pass: sanitizer (what damaged input can break is memory, which only the
