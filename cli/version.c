@@ -29,7 +29,10 @@ static void lib_line(FILE *out, const char *lib, const char *built, const char *
 
 void cli_version(FILE *out)
 {
-	GVC_t *gvc = gvContext();
+	/* A context with no plugins: gvContext() would load all of them
+	 * (fontconfig and pango included) only for the version string. */
+	static const lt_symlist_t no_plugins[] = {{NULL, NULL}};
+	GVC_t *gvc = gvContextPlugins(no_plugins, 0);
 
 	fprintf(out, "hloscope %s\n", HLOSCOPE_VERSION);
 	fprintf(out, "built with:\n");
