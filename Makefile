@@ -181,8 +181,6 @@ units: $(B)/hloscope $(UNITS) $(TOOLS) $(REPLAYS)
 # and suites, and its suites start as soon as it is done, sharing JOBS CPU
 # slots with the release ones (SLOTS in tests/run.sh): no CPU idles while
 # either pass has suites left, and none is oversubscribed.  The release
-# pass runs niced: the sanitizer build and suites, the longer way to the
-# end, go first whenever both want a CPU.  The release
 # report comes first, then the sanitizer report as it is written (its
 # build log instead if that build fails).
 SLOTS_FIFO := $(BUILD)/check-slots
@@ -193,7 +191,7 @@ check:
 	{ if $(MAKE) --no-print-directory V=asan units >$(BUILD)/asan-build.log 2>&1; then \
 		SLOTS=$(SLOTS_FIFO) $(MAKE) --no-print-directory check-asan >>$$san_log 2>&1; \
 	  else { echo "FAIL the ASan+UBSan build:"; cat $(BUILD)/asan-build.log; } >>$$san_log; exit 1; fi; } & san=$$!; \
-	SLOTS=$(SLOTS_FIFO) nice -n 10 $(MAKE) --no-print-directory check-fast; rc=$$?; \
+	SLOTS=$(SLOTS_FIFO) $(MAKE) --no-print-directory check-fast; rc=$$?; \
 	tail -n +1 --pid=$$san -f $$san_log; wait $$san; rc_san=$$?; \
 	rm -f $(SLOTS_FIFO); [ $$rc -eq 0 ] && [ $$rc_san -eq 0 ]
 
