@@ -185,8 +185,8 @@ units: $(B)/hloscope $(UNITS) $(TOOLS) $(REPLAYS)
 # build log instead if that build fails).
 SLOTS_FIFO := $(BUILD)/check-slots
 check:
-	@mkdir -p $(BUILD); rm -f $(SLOTS_FIFO); mkfifo $(SLOTS_FIFO) && exec 4<>$(SLOTS_FIFO) || exit 1; \
-	n=$${JOBS:-$$(nproc 2>/dev/null || echo 2)}; while [ $$n -gt 0 ]; do echo t >&4; n=$$((n - 1)); done; \
+	@mkdir -p $(BUILD); rm -f $(SLOTS_FIFO); mkfifo $(SLOTS_FIFO) && exec 9<>$(SLOTS_FIFO) || exit 1; \
+	n=$${JOBS:-$$(nproc 2>/dev/null || echo 2)}; while [ $$n -gt 0 ]; do echo t >&9; n=$$((n - 1)); done; \
 	san_log=$(BUILD)/check-asan.log; : >$$san_log; \
 	{ if $(MAKE) --no-print-directory V=asan units >$(BUILD)/asan-build.log 2>&1; then \
 		SLOTS=$(SLOTS_FIFO) $(MAKE) --no-print-directory check-asan >>$$san_log 2>&1; \

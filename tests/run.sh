@@ -188,10 +188,10 @@ exec 3<>"$WORK/done"
 # together): a suite starts once it has taken a line and puts it back when
 # it ends, so that both runs together keep the CPUs busy and no busier.
 if [ -n "${SLOTS:-}" ]; then
-	exec 4<>"$SLOTS" || exit 1
+	exec 9<>"$SLOTS" || exit 1
 fi
-take_slot() { [ -z "${SLOTS:-}" ] || read -r _ <&4; }
-give_slot() { [ -z "${SLOTS:-}" ] || echo t >&4; }
+take_slot() { [ -z "${SLOTS:-}" ] || read -r _ <&9; }
+give_slot() { [ -z "${SLOTS:-}" ] || echo t >&9; }
 running=0
 while read -r next; do
 	if [ "$running" -ge "$JOBS" ]; then
