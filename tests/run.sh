@@ -27,6 +27,11 @@
 # and made again when a script changes.  A suite that changes $DEMO fails.
 set -u
 : "${HLOSCOPE_BUILD:=build/release}"
+# Suites name the build as "$ROOT/$HLOSCOPE_BUILD": an absolute build folder
+# (make BUILD=/somewhere) becomes relative to the tree.
+case $HLOSCOPE_BUILD in
+/*) HLOSCOPE_BUILD=$(realpath -m --relative-to="$(pwd)" "$HLOSCOPE_BUILD") ;;
+esac
 : "${PY:=/usr/bin/python3}"
 : "${DATA:=$(pwd)/tests/data/tpugraphs}"
 : "${JOBS:=$(nproc 2>/dev/null || echo 2)}"
