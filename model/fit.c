@@ -498,6 +498,8 @@ static void cv_taus(const double *rt, const int64_t *train, int64_t n, const dou
 			goto fail;
 		}
 		free(ids);
+		for (int64_t t = 0; t < nt; t++)
+			s->truth[t] = rt[train[s->T[t]]];
 		kr_center(G, n, s->S, ns, s->r, &gbar, s->base, &tr);
 		for (size_t li = 0; li < N_LAMBDA; li++) {
 			if (kr_factor(s->base, ns, lambdas[li], tr, s->work) < 0)
@@ -513,7 +515,6 @@ static void cv_taus(const double *rt, const int64_t *train, int64_t n, const dou
 					for (int64_t a = 0; a < ns; a++)
 						v += s->alpha[a] * (G[i * n + s->S[a]] - s->r[i] - s->r[s->S[a]] + gbar);
 					s->score[t] = v;
-					s->truth[t] = rt[train[i]];
 				}
 				double t = metrics_kendall_tau(s->score, s->truth, (size_t)nt);
 
