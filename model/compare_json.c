@@ -261,6 +261,15 @@ static void j_layout(jsonw *w, const compare_result *r, int all)
 
 /* Tile: the config values side by side, those that differ, the kernel's
  * nodes. */
+/* The members every entry of a tile config value has: index, name, a, b. */
+static void j_tile_value(jsonw *w, const compare_result *r, int j)
+{
+	jsonw_key(w, "index"), jsonw_int(w, j);
+	jsonw_key(w, "name"), jsonw_str(w, hlo_tile_config_name(j, r->width));
+	jsonw_key(w, "a"), jsonw_num(w, r->tile_a[j]);
+	jsonw_key(w, "b"), jsonw_num(w, r->tile_b[j]);
+}
+
 static void j_tile(jsonw *w, const compare_result *r)
 {
 	const hs_graph *ga = r->ga;
@@ -271,10 +280,7 @@ static void j_tile(jsonw *w, const compare_result *r)
 	jsonw_arr_begin(w);
 	for (int j = 0; j < r->width; j++) {
 		jsonw_obj_begin(w);
-		jsonw_key(w, "index"), jsonw_int(w, j);
-		jsonw_key(w, "name"), jsonw_str(w, hlo_tile_config_name(j, r->width));
-		jsonw_key(w, "a"), jsonw_num(w, r->tile_a[j]);
-		jsonw_key(w, "b"), jsonw_num(w, r->tile_b[j]);
+		j_tile_value(w, r, j);
 		jsonw_key(w, "differs"), jsonw_bool(w, r->tile_changed[j]);
 		jsonw_obj_end(w);
 	}
@@ -285,10 +291,7 @@ static void j_tile(jsonw *w, const compare_result *r)
 		if (!r->tile_changed[j])
 			continue;
 		jsonw_obj_begin(w);
-		jsonw_key(w, "index"), jsonw_int(w, j);
-		jsonw_key(w, "name"), jsonw_str(w, hlo_tile_config_name(j, r->width));
-		jsonw_key(w, "a"), jsonw_num(w, r->tile_a[j]);
-		jsonw_key(w, "b"), jsonw_num(w, r->tile_b[j]);
+		j_tile_value(w, r, j);
 		jsonw_obj_end(w);
 	}
 	jsonw_arr_end(w);
