@@ -330,12 +330,24 @@ static char *html_text(char *p, const char *end, const char *text)
 	return p;
 }
 
+/* A legend: a plaintext node NAME labelled with the HTML table html (which
+ * it frees), without our node style, with tooltip tip. */
+static void legend_node(builder *b, const char *name, char *html, const char *tip)
+{
+	Agnode_t *n = agnode(b->G, (char *)name, 1);
+
+	set(n, b->n_label, agstrdup_html(b->G, html));
+	agsafeset(n, "shape", "plaintext", "box");
+	set(n, b->n_style, "");
+	set(n, b->n_tip, tip);
+	free(html);
+}
+
 static void add_legend(builder *b)
 {
 	char *html, *p;
 	size_t cap = 4096;
 	const char *name = b->o->heat_name ? b->o->heat_name : "heat";
-	Agnode_t *n;
 
 	html = malloc(cap);
 	if (!html)
@@ -354,12 +366,7 @@ static void add_legend(builder *b)
 	}
 	p += sprintf(p, "<TR><TD BGCOLOR=\"%s\" WIDTH=\"16\"> </TD>"
 		     "<TD ALIGN=\"LEFT\">no value</TD></TR></TABLE>", dot_heat_fill(-1));
-	n = agnode(b->G, "legend", 1);
-	set(n, b->n_label, agstrdup_html(b->G, html));
-	agsafeset(n, "shape", "plaintext", "box");
-	set(n, b->n_style, "");
-	set(n, b->n_tip, "heat legend");
-	free(html);
+	legend_node(b, "legend", html, "heat legend");
 }
 
 static Agraph_t *cluster_of(builder *b, Agraph_t **clusters, int32_t comp)
@@ -451,7 +458,6 @@ static void add_highlight_legend(builder *b)
 	size_t cap = 4096;
 	char *html = malloc(cap), *p, *end;
 	const char *line = b->o->highlight_legend;
-	Agnode_t *n;
 
 	if (!html)
 		return;
@@ -473,12 +479,7 @@ static void add_highlight_legend(builder *b)
 		line += len + (line[len] == '\n');
 	}
 	sprintf(p, "</TABLE>");
-	n = agnode(b->G, "highlight_legend", 1);
-	set(n, b->n_label, agstrdup_html(b->G, html));
-	agsafeset(n, "shape", "plaintext", "box");
-	set(n, b->n_style, "");
-	set(n, b->n_tip, "highlight legend");
-	free(html);
+	legend_node(b, "highlight_legend", html, "highlight legend");
 }
 
 /* The "N more users" (operands = 0) or "N more operands" placeholders, each
