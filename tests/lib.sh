@@ -17,7 +17,7 @@
 # before changing anything); a suite run alone makes its own in $T.  Both
 # print a FAIL line and fail when they cannot.
 set -u
-: "${HLOSCOPE:?run through tests/run.sh}"
+: "${HLOSCOPE:?run through tests/run.sh}" "${PASS:?run through tests/run.sh}"
 T=$(mktemp -d "$WORK/suite.XXXXXX")
 SUITE=$(basename "$0" .sh)
 : "${DEMO:=}" "${FIX_NUMPY:=}" "${FIX_CORRUPT:=}"
@@ -69,12 +69,8 @@ expect_status() {
 
 # A sanitizer report anywhere in stderr is a failure whatever the status.
 # Only a sanitizer build can write one: the release pass does not look.
-case $HLOSCOPE_BUILD in
-*asan*) SANITIZED=1 ;;
-*) SANITIZED=0 ;;
-esac
 no_sanitizer_report() {
-	[ "$SANITIZED" = 1 ] || return 0
+	[ "$PASS" = sanitizer ] || return 0
 	if grep -qE 'ERROR: (AddressSanitizer|LeakSanitizer)|runtime error:' "$1"; then
 		return 1
 	fi

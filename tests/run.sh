@@ -38,9 +38,15 @@ esac
 : "${SUITES:=}"
 : "${FIXTURES:=$(pwd)/$(dirname "$HLOSCOPE_BUILD")/fixtures}"
 ROOT=$(pwd)
+# PASS: sanitizer on a sanitizer build (build/asan), else release; suites
+# read it (tests/lib.sh) rather than guess from the build's name.
+case $HLOSCOPE_BUILD in
+*asan*) PASS=sanitizer ;;
+*) PASS=release ;;
+esac
 HLOSCOPE="$ROOT/$HLOSCOPE_BUILD/hloscope"
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/hloscope-check.XXXXXX")
-export HLOSCOPE_BUILD PY DATA ROOT HLOSCOPE WORK
+export HLOSCOPE_BUILD PY DATA ROOT HLOSCOPE WORK PASS
 trap 'rm -rf "$WORK"' EXIT
 trap 'exit 130' INT TERM
 t_start=$(date +%s)
@@ -104,10 +110,6 @@ TIMES="$HLOSCOPE_BUILD/check-times"
 # run no binary, need no sanitizer; sweeps of damaged input, whose question
 # is whether anything crashes or leaks, are the sanitizer's.  Named in
 # SUITES, a suite runs whatever its pass.
-case $HLOSCOPE_BUILD in
-*asan*) PASS=sanitizer ;;
-*) PASS=release ;;
-esac
 other_pass() { # NAME: prints NAME when it belongs to the other pass only
 	[ -f "tests/suites/$1.sh" ] &&
 		sed -n '1,40{/^# pass: /{s/^# pass: \([a-z]*\).*/\1/p;q;}}' "tests/suites/$1.sh" | grep -qvx "$PASS" && echo "$1"
