@@ -280,7 +280,7 @@ static int control_predecessors(hp *p)
 			return hp_fail_at(p, at.line, at.col, at.pos,
 					  "unknown control predecessor '%.*s' in computation '%s'",
 					  (int)(len > 200 ? 200 : len), s, p->comp_name);
-		int64_t id = ((hm_instr *)p->instrs.v)[idx].id;
+		int64_t id = p->instrs.v[idx].id;
 		if (HP_PUSH(p, ctrl, id) != 0)
 			return -1;
 		if (!hp_accept(p, HT_COMMA))
@@ -428,29 +428,28 @@ static int dim_labels(hp *p, hm_instr *in)
 /* {[start:limit(:stride)], ...}; stride defaults to 1. */
 static int slice(hp *p, hm_instr *in)
 {
-	hp_vec *v = &p->ints;
-	v->n = 0;
+	p->slices.n = 0;
 	if (hp_expect(p, HT_LBRACE, "to open the slice") != 0)
 		return -1;
 	while (p->tok.kind != HT_RBRACE) {
-		int64_t s[3] = {0, 0, 1};
+		struct hp_slice s = {0, 0, 1};
 		if (hp_expect(p, HT_LBRACKET, "to open a slice dimension") != 0 ||
-		    hp_int(p, &s[0], "a slice start") != 0 ||
+		    hp_int(p, &s.start, "a slice start") != 0 ||
 		    hp_expect(p, HT_COLON, "after the slice start") != 0 ||
-		    hp_int(p, &s[1], "a slice limit") != 0)
+		    hp_int(p, &s.limit, "a slice limit") != 0)
 			return -1;
-		if (hp_accept(p, HT_COLON) && hp_int(p, &s[2], "a slice stride") != 0)
+		if (hp_accept(p, HT_COLON) && hp_int(p, &s.stride, "a slice stride") != 0)
 			return -1;
 		if (hp_expect(p, HT_RBRACKET, "to close the slice dimension") != 0 ||
-		    hp_push(p, v, sizeof s, s) != 0)
+		    HP_PUSH(p, slices, s) != 0)
 			return -1;
 		if (!hp_accept(p, HT_COMMA))
 			break;
 	}
 	if (hp_expect(p, HT_RBRACE, "to close the slice") != 0)
 		return -1;
-	int n = (int)v->n;
-	const int64_t (*s)[3] = v->v;
+	int n = (int)p->slices.n;
+	const struct hp_slice *s = p->slices.v;
 	in->n_slice = n;
 	if (!n)
 		return 0;
@@ -460,9 +459,9 @@ static int slice(hp *p, hm_instr *in)
 	in->slice_limit = in->slice_start + n;
 	in->slice_stride = in->slice_start + 2 * n;
 	for (int i = 0; i < n; i++) {
-		in->slice_start[i] = s[i][0];
-		in->slice_limit[i] = s[i][1];
-		in->slice_stride[i] = s[i][2];
+		in->slice_start[i] = s[i].start;
+		in->slice_limit[i] = s[i].limit;
+		in->slice_stride[i] = s[i].stride;
 	}
 	return 0;
 }

@@ -259,37 +259,22 @@ int hp_int_list(hp *p, int64_t **out, int *n, const char *what)
 	if (hp_expect(p, HT_RBRACE, what) != 0)
 		return -1;
 	*n = (int)p->ints.n;
-	*out = hp_arena_copy(p, &p->ints, sizeof(int64_t));
+	*out = hp_arena_copy(p, &p->ints);
 	return p->ints.n && !*out ? -1 : 0;
 }
 
 /* ---- scratch vectors ------------------------------------------------ */
 
-int hp_push(hp *p, hp_vec *v, size_t elem, const void *x)
+void *hp_arena_copy_raw(hp *p, const void *v, size_t n, size_t elem)
 {
-	if (v->n == v->cap) {
-		size_t cap = v->cap ? v->cap * 2 : 16;
-		void *nv = cap <= SIZE_MAX / elem ? realloc(v->v, cap * elem) : NULL;
-		if (!nv)
-			return hp_oom(p);
-		v->v = nv;
-		v->cap = cap;
-	}
-	memcpy((char *)v->v + v->n * elem, x, elem);
-	v->n++;
-	return 0;
-}
-
-void *hp_arena_copy(hp *p, const hp_vec *v, size_t elem)
-{
-	if (v->n == 0)
+	if (n == 0)
 		return NULL;
-	void *a = hm_arena_array(p->a, v->n, elem);
+	void *a = hm_arena_array(p->a, n, elem);
 	if (!a) {
 		hp_oom(p);
 		return NULL;
 	}
-	memcpy(a, v->v, v->n * elem);
+	memcpy(a, v, n * elem);
 	return a;
 }
 

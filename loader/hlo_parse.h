@@ -14,15 +14,14 @@
 #include <stdint.h>
 
 #include "base/error.h"
+#include "base/vec.h"
 #include "hlo_lex.h"
 #include "hlo_module.h"
 #include "hlo_text.h"
 
-/* A growable array of fixed-size elements. */
-typedef struct hp_vec {
-	void *v;
-	size_t n, cap;
-} hp_vec;
+/* Scratch lists are typed vectors (base/vec.h): each knows its element
+ * type, so one cannot be grown for one type and filled with another. */
+typedef HS_VEC(int64_t) hp_vec_i64;
 
 /* name -> index, open addressing; names point into the arena or buffer. */
 typedef struct hp_names {
@@ -67,15 +66,21 @@ typedef struct hp_frame_ref {
 	int64_t frame;
 } hp_frame_ref;
 
-typedef struct hp_stack_tables {
-	hp_vec file_names;     /* (int64 id, char *name) pairs: struct hp_idname */
-	hp_vec locations;      /* struct hp_location */
-	hp_vec frames;         /* struct hp_frame */
-} hp_stack_tables;
-
+/* The module's StackFrames tables; rows start with their int64 id. */
 struct hp_idname { int64_t id; char *name; };
 struct hp_location { int64_t id, file, line; };
 struct hp_frame { int64_t id, location, parent; };
+
+typedef struct hp_stack_tables {
+	HS_VEC(struct hp_idname) file_names;
+	HS_VEC(struct hp_location) locations;
+	HS_VEC(struct hp_frame) frames;
+} hp_stack_tables;
+
+/* One dimension of a slice attribute: [start:limit:stride]. */
+struct hp_slice { int64_t start, limit, stride; };
+/* An attribute name given (to refuse a second one). */
+struct hp_span { const char *s; size_t len; };
 
 typedef struct hp {
 	hlo_lex lx;
@@ -93,36 +98,35 @@ typedef struct hp {
 	int type_id;               /* and its id */
 
 	/* the module being read */
-	hp_vec comps;              /* hm_comp */
+	HS_VEC(hm_comp) comps;
 	hp_names comp_names;
-	hp_vec comp_lines;         /* int: the line of each computation's name */
-	hp_vec calls;              /* hp_call */
-	hp_vec frame_refs;         /* hp_frame_ref */
-	hp_vec mod_attrs;          /* hm_attr */
+	HS_VEC(int) comp_lines;    /* the line of each computation's name */
+	HS_VEC(hp_call) calls;
+	HS_VEC(hp_frame_ref) frame_refs;
+	HS_VEC(hm_attr) mod_attrs;
 	hp_stack_tables st;
 	int64_t next_instr_id;
 	int entry_line;            /* line of the ENTRY computation, 0 before */
 
 	/* the computation being read */
-	hp_vec instrs;             /* hm_instr */
+	HS_VEC(hm_instr) instrs;
 	hp_names instr_names;
 	const char *comp_name;
 	int root_line;             /* line of its ROOT, 0 before */
 	int sig_result;            /* reading a signature's result shape */
 
 	/* the instruction being read */
-	hp_vec operands;           /* int64_t */
-	hp_vec callees;            /* hp_callee */
-	hp_vec attrs;              /* hm_attr */
-	hp_vec ctrl;               /* int64_t */
-	hp_vec ints;               /* int64_t scratch for lists */
-	hp_vec dims;               /* int64_t scratch for shapes */
-	hp_vec dyn;                /* uint8_t scratch for shapes */
-	hp_vec seen;               /* struct hp_span: attribute names given */
+	hp_vec_i64 operands;
+	HS_VEC(hp_callee) callees;
+	HS_VEC(hm_attr) attrs;
+	hp_vec_i64 ctrl;
+	hp_vec_i64 ints;           /* scratch for integer lists */
+	hp_vec_i64 dims;           /* scratch for shapes (swapped with ints) */
+	HS_VEC(uint8_t) dyn;       /* scratch for shapes: 1 per dynamic dim */
+	HS_VEC(struct hp_slice) slices; /* scratch for the slice attribute */
+	HS_VEC(struct hp_span) seen;    /* attribute names given */
 	int64_t frame_id;          /* metadata stack_frame_id, or -1 */
 } hp;
-
-struct hp_span { const char *s; size_t len; };
 
 /* ---- errors (all return -1) ---- */
 int hp_fail_at(hp *p, int line, int col, size_t pos, const char *fmt, ...)
@@ -155,19 +159,14 @@ int hp_raw(hp *p, int flags, char **out, const char *what);
 int hp_int_list(hp *p, int64_t **out, int *n, const char *what);
 
 /* ---- scratch ---- */
-int hp_push(hp *p, hp_vec *v, size_t elem, const void *x);
-#define HP_PUSH(p, vec, x) hp_push((p), &(p)->vec, sizeof(x), &(x))
-/* An int64 onto a vector of them, inline while there is room. */
-static inline int hp_push_i64(hp *p, hp_vec *v, int64_t x)
-{
-	if (v->n < v->cap) {
-		((int64_t *)v->v)[v->n++] = x;
-		return 0;
-	}
-	return hp_push(p, v, sizeof x, &x);
-}
-/* Copies a vector into the arena (NULL when empty). */
-void *hp_arena_copy(hp *p, const hp_vec *v, size_t elem);
+/* Appends x to the typed vector *vec (base/vec.h); out of memory fails. */
+#define hp_push(p, vec, x) (hs_vec_push((vec), (x)) == 0 ? 0 : hp_oom(p))
+/* The same for a vector of the parser's state: HP_PUSH(p, ints, v). */
+#define HP_PUSH(p, field, x) hp_push((p), &(p)->field, (x))
+/* Copies a typed vector's elements into the arena (NULL when empty, and
+ * when out of memory, which is then set). */
+#define hp_arena_copy(p, vec) hp_arena_copy_raw((p), (vec)->v, (vec)->n, sizeof *(vec)->v)
+void *hp_arena_copy_raw(hp *p, const void *v, size_t n, size_t elem);
 int hp_names_add(hp *p, hp_names *t, const char *name, size_t len, int idx);
 int hp_names_find(const hp_names *t, const char *name, size_t len);
 void hp_names_clear(hp_names *t);

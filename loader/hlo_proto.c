@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/vec.h"
 #include "hlo_proto_conv.h"
 #include "loader/proto/hlo.pb-c.h"
 #include "loader/proto/tuning.pb-c.h"
@@ -27,8 +28,7 @@ typedef enum kind { K_UNKNOWN, K_TUNING, K_MODULE_TUNING, K_HLO_PROTO, K_MODULE 
 typedef struct scratch {
 	unsigned char *buf;
 	size_t cap, used, high;  /* high: what the last message needed */
-	void **extra;            /* allocations that did not fit, freed at reset */
-	size_t n_extra, cap_extra;
+	HS_VEC(void *) extra;    /* allocations that did not fit, freed at reset */
 } scratch;
 
 static void *scratch_alloc(void *data, size_t size)
@@ -43,17 +43,11 @@ static void *scratch_alloc(void *data, size_t size)
 		s->used += need;
 		return p;
 	}
-	if (s->n_extra == s->cap_extra) {
-		size_t cap = s->cap_extra ? 2 * s->cap_extra : 64;
-		void **e = realloc(s->extra, cap * sizeof *e);
-		if (!e)
-			return NULL;
-		s->extra = e;
-		s->cap_extra = cap;
-	}
+	if (hs_vec_reserve(&s->extra, s->extra.n + 1) != 0)
+		return NULL;
 	void *p = malloc(size);
 	if (p)
-		s->extra[s->n_extra++] = p;
+		s->extra.v[s->extra.n++] = p;
 	return p;
 }
 
@@ -66,9 +60,9 @@ static void scratch_free(void *data, void *p)
 /* Releases one message's allocations; grows the buffer to what it needed. */
 static void scratch_reset(scratch *s)
 {
-	for (size_t i = 0; i < s->n_extra; i++)
-		free(s->extra[i]);
-	s->n_extra = 0;
+	for (size_t i = 0; i < s->extra.n; i++)
+		free(s->extra.v[i]);
+	s->extra.n = 0;
 	if (s->high > s->cap && s->high <= (64u << 20)) {
 		unsigned char *b = malloc(s->high);
 		if (b) {
@@ -84,7 +78,7 @@ static void scratch_done(scratch *s)
 {
 	scratch_reset(s);
 	free(s->buf);
-	free(s->extra);
+	hs_vec_free(&s->extra);
 }
 
 typedef struct rd {
@@ -169,28 +163,23 @@ static kind sniff(const uint8_t *b, size_t n)
 /* Payloads of every occurrence of field `number` in b[start, end). */
 static int collect(rd *r, size_t start, size_t end, uint32_t number, pbwire_field **out, size_t *n)
 {
-	size_t pos = start, count = 0, cap = 0;
-	pbwire_field f, *v = NULL;
+	size_t pos = start;
+	pbwire_field f;
+	HS_VEC(pbwire_field) v = {0};
 	while (pos < end) {
 		if (pbwire_next(r->b, &pos, end, &f, 0, NULL, r->err)) {
-			free(v);
+			hs_vec_free(&v);
 			return -1;
 		}
 		if (f.number != number)
 			continue;
-		if (count == cap) {
-			cap = cap ? 2 * cap : 8;
-			pbwire_field *p = realloc(v, cap * sizeof *p);
-			if (!p) {
-				free(v);
-				return oom(r);
-			}
-			v = p;
+		if (hs_vec_push(&v, f) != 0) {
+			hs_vec_free(&v);
+			return oom(r);
 		}
-		v[count++] = f;
 	}
-	*out = v;
-	*n = count;
+	*out = v.v;
+	*n = v.n;
 	return 0;
 }
 

@@ -38,7 +38,7 @@ static int operand(hp *p)
 				  "unknown operand '%.*s' (no instruction of that name "
 				  "comes before it in computation '%s')",
 				  (int)(len > 200 ? 200 : len), s, p->comp_name);
-	return hp_push_i64(p, &p->operands, ((hm_instr *)p->instrs.v)[idx].id);
+	return HP_PUSH(p, operands, p->instrs.v[idx].id);
 }
 
 /* The literal of constant(...), kept as written: numbers, words (true,
@@ -123,11 +123,11 @@ static int finish_instruction(hp *p, hm_instr *in, size_t name_len)
 {
 	in->id = p->next_instr_id++;
 	in->n_operands = (int)p->operands.n;
-	in->operand_ids = hp_arena_copy(p, &p->operands, sizeof(int64_t));
+	in->operand_ids = hp_arena_copy(p, &p->operands);
 	in->n_control_predecessors = (int)p->ctrl.n;
-	in->control_predecessor_ids = hp_arena_copy(p, &p->ctrl, sizeof(int64_t));
+	in->control_predecessor_ids = hp_arena_copy(p, &p->ctrl);
 	in->n_attrs = (int)p->attrs.n;
-	in->attrs = hp_arena_copy(p, &p->attrs, sizeof(hm_attr));
+	in->attrs = hp_arena_copy(p, &p->attrs);
 	if (p->failed || record_callees(p, in) != 0)
 		return -1;
 	if (p->frame_id >= 0 && !in->source_file) {
@@ -137,7 +137,7 @@ static int finish_instruction(hp *p, hm_instr *in, size_t name_len)
 	}
 	if (hp_names_add(p, &p->instr_names, in->name, name_len, (int)p->instrs.n) != 0)
 		return -1;
-	return hp_push(p, &p->instrs, sizeof *in, in);
+	return hp_push(p, &p->instrs, *in);
 }
 
 /* ['ROOT'] name '=' shape opcode '(' operands ')' (',' attribute)* */
@@ -168,7 +168,7 @@ static int instruction(hp *p)
 		return hp_fail_at(p, at.line, at.col, at.pos,
 				  "instruction '%.*s' is defined twice in computation '%s' "
 				  "(first on line %d)", (int)(len > 200 ? 200 : len), name,
-				  p->comp_name, ((hm_instr *)p->instrs.v)[dup].line);
+				  p->comp_name, p->instrs.v[dup].line);
 	in.name = hm_arena_strndup(p->a, name, len);
 	if (!in.name)
 		return hp_oom(p);
@@ -257,7 +257,7 @@ static int computation(hp *p)
 		return hp_fail_at(p, at.line, at.col, at.pos,
 				  "computation '%.*s' is defined twice (first on line %d)",
 				  (int)(len > 200 ? 200 : len), name,
-				  ((int *)p->comp_lines.v)[dup]);
+				  p->comp_lines.v[dup]);
 	c.name = hm_arena_strndup(p->a, name, len);
 	if (!c.name)
 		return hp_oom(p);
@@ -291,14 +291,14 @@ static int computation(hp *p)
 		if (ins[i].is_root)
 			c.root_id = ins[i].id;
 	c.n_instrs = (int)p->instrs.n;
-	c.instrs = hp_arena_copy(p, &p->instrs, sizeof(hm_instr));
+	c.instrs = hp_arena_copy(p, &p->instrs);
 	if (!c.instrs)
 		return -1;
 	int line = at.line;
 	if (HP_PUSH(p, comp_lines, line) != 0 ||
 	    hp_names_add(p, &p->comp_names, c.name, len, (int)p->comps.n) != 0)
 		return -1;
-	return hp_push(p, &p->comps, sizeof c, &c);
+	return hp_push(p, &p->comps, c);
 }
 
 /* ---- stack frame tables --------------------------------------------- */
@@ -352,19 +352,19 @@ static int stack_table(hp *p)
 			if (hp_string(p, &s, "a name") != 0)
 				return -1;
 			struct hp_idname e = {id, s};
-			if (which == 0 && hp_push(p, &p->st.file_names, sizeof e, &e) != 0)
+			if (which == 0 && hp_push(p, &p->st.file_names, e) != 0)
 				return -1;
 		} else if (which == 2) {
 			if (brace_ints(p, loc_keys, v, 2) != 0)
 				return -1;
 			struct hp_location e = {id, v[0], v[1]};
-			if (hp_push(p, &p->st.locations, sizeof e, &e) != 0)
+			if (hp_push(p, &p->st.locations, e) != 0)
 				return -1;
 		} else {
 			if (brace_ints(p, frame_keys, v, 2) != 0)
 				return -1;
 			struct hp_frame e = {id, v[0], v[1]};
-			if (hp_push(p, &p->st.frames, sizeof e, &e) != 0)
+			if (hp_push(p, &p->st.frames, e) != 0)
 				return -1;
 		}
 	}
@@ -384,7 +384,7 @@ static int is_stack_table(const hp *p)
 
 static hm_instr *call_site(hp *p, int comp, int instr)
 {
-	return &((hm_comp *)p->comps.v)[comp].instrs[instr];
+	return &p->comps.v[comp].instrs[instr];
 }
 
 /* Gives each call its computation id; refuses unknown names and cycles. */
@@ -461,10 +461,11 @@ done:
 
 /* The row with id `key` of a table sorted by id (rows start with their
  * int64 id, so hs_cmp_i64 orders and finds them). */
-static const void *find_row(const hp_vec *v, size_t size, int64_t key)
+static const void *find_row(const void *rows, size_t n, size_t size, int64_t key)
 {
-	return v->n ? bsearch(&key, v->v, v->n, size, hs_cmp_i64) : NULL;
+	return n ? bsearch(&key, rows, n, size, hs_cmp_i64) : NULL;
 }
+#define FIND_ROW(vec, key) find_row((vec)->v, (vec)->n, sizeof *(vec)->v, (key))
 
 /* Source file and line from the StackFrames table for metadata that only
  * names a stack_frame_id. */
@@ -478,11 +479,9 @@ static void resolve_frames(hp *p)
 	qsort(st->frames.v, st->frames.n, sizeof(struct hp_frame), hs_cmp_i64);
 	const hp_frame_ref *r = p->frame_refs.v;
 	for (size_t i = 0; i < p->frame_refs.n; i++) {
-		const struct hp_frame *fr = find_row(&st->frames, sizeof *fr, r[i].frame);
-		const struct hp_location *loc = fr ? find_row(&st->locations, sizeof *loc,
-							      fr->location) : NULL;
-		const struct hp_idname *fn = loc ? find_row(&st->file_names, sizeof *fn,
-							    loc->file) : NULL;
+		const struct hp_frame *fr = FIND_ROW(&st->frames, r[i].frame);
+		const struct hp_location *loc = fr ? FIND_ROW(&st->locations, fr->location) : NULL;
+		const struct hp_idname *fn = loc ? FIND_ROW(&st->file_names, loc->file) : NULL;
 		if (!fn)
 			continue;
 		hm_instr *in = call_site(p, r[i].comp, r[i].instr);
@@ -536,10 +535,10 @@ static int module(hp *p, hm_module *m)
 	m->entry_name = comps[entry].name;
 	m->entry_id = comps[entry].id;
 	m->n_comps = (int)p->comps.n;
-	m->comps = hp_arena_copy(p, &p->comps, sizeof(hm_comp));
+	m->comps = hp_arena_copy(p, &p->comps);
 	m->n_instrs = p->next_instr_id;
 	m->n_attrs = (int)p->mod_attrs.n;
-	m->attrs = hp_arena_copy(p, &p->mod_attrs, sizeof(hm_attr));
+	m->attrs = hp_arena_copy(p, &p->mod_attrs);
 	if (p->failed)
 		return -1;
 	/* what every reader does last; the parser has refused already what
@@ -556,12 +555,24 @@ static int module(hp *p, hm_module *m)
 
 static void free_scratch(hp *p)
 {
-	hp_vec *vecs[] = {&p->comps, &p->comp_lines, &p->calls, &p->frame_refs,
-			  &p->mod_attrs, &p->st.file_names, &p->st.locations,
-			  &p->st.frames, &p->instrs, &p->operands, &p->callees,
-			  &p->attrs, &p->ctrl, &p->ints, &p->dims, &p->dyn, &p->seen};
-	for (size_t i = 0; i < sizeof vecs / sizeof vecs[0]; i++)
-		free(vecs[i]->v);
+	hs_vec_free(&p->comps);
+	hs_vec_free(&p->comp_lines);
+	hs_vec_free(&p->calls);
+	hs_vec_free(&p->frame_refs);
+	hs_vec_free(&p->mod_attrs);
+	hs_vec_free(&p->st.file_names);
+	hs_vec_free(&p->st.locations);
+	hs_vec_free(&p->st.frames);
+	hs_vec_free(&p->instrs);
+	hs_vec_free(&p->operands);
+	hs_vec_free(&p->callees);
+	hs_vec_free(&p->attrs);
+	hs_vec_free(&p->ctrl);
+	hs_vec_free(&p->ints);
+	hs_vec_free(&p->dims);
+	hs_vec_free(&p->dyn);
+	hs_vec_free(&p->slices);
+	hs_vec_free(&p->seen);
 	free(p->comp_names.slots);
 	free(p->instr_names.slots);
 }
@@ -570,7 +581,7 @@ hm_file *hlo_text_parse_where(const char *text, size_t n, const char *name,
 			      hlo_text_where *where, hs_error *err)
 {
 	hp p = {0};
-	hp_vec mods = {0};
+	HS_VEC(hm_module) mods = {0};
 	hm_file *f = calloc(1, sizeof *f);
 
 	if (where)
@@ -606,11 +617,11 @@ hm_file *hlo_text_parse_where(const char *text, size_t n, const char *name,
 	do {
 		hm_module m = {0};
 		m.id = (int64_t)mods.n;
-		if (module(&p, &m) != 0 || hp_push(&p, &mods, sizeof m, &m) != 0)
+		if (module(&p, &m) != 0 || hp_push(&p, &mods, m) != 0)
 			goto fail;
 	} while (p.tok.kind != HT_EOF);
 	f->n_modules = (int)mods.n;
-	f->modules = hp_arena_copy(&p, &mods, sizeof(hm_module));
+	f->modules = hp_arena_copy(&p, &mods);
 	f->tuning = hm_arena_array(p.a, mods.n, sizeof *f->tuning);
 	if (!f->modules || !f->tuning) {
 		hp_oom(&p);

@@ -46,7 +46,7 @@ static size_t compact_list(hp *p, char close, int dims)
 			if (i == start || (i < n && b[i] >= '0' && b[i] <= '9'))
 				return 0;
 		}
-		if (p->ints.n >= HLO_TEXT_MAX_RANK || hp_push_i64(p, &p->ints, v) != 0 ||
+		if (p->ints.n >= HLO_TEXT_MAX_RANK || HP_PUSH(p, ints, v) != 0 ||
 		    (dims && HP_PUSH(p, dyn, dyn) != 0))
 			return 0;
 		if (i < n && b[i] == ',') {
@@ -101,7 +101,7 @@ check:
 		return 0;
 	out->has_layout = 1;
 	out->layout_rank = rank;
-	out->minor_to_major = hp_arena_copy(p, &p->ints, sizeof(int64_t));
+	out->minor_to_major = hp_arena_copy(p, &p->ints);
 	out->layout_extra = extra;
 	return rank && !out->minor_to_major ? -1 : 0;
 }
@@ -127,11 +127,11 @@ static int dimensions(hp *p, int *any_dynamic)
 	*any_dynamic = 0;
 	if (end) {
 		/* swap the lists read into their places; no newline crossed */
-		hp_vec t = p->dims;
+		hp_vec_i64 t = p->dims;
 		p->dims = p->ints;
 		p->ints = t;
 		for (size_t i = 0; i < p->dyn.n; i++)
-			*any_dynamic |= ((uint8_t *)p->dyn.v)[i];
+			*any_dynamic |= p->dyn.v[i];
 		p->lx.pos = end;
 		hp_next(p);
 		return 0;
@@ -194,8 +194,8 @@ static int array_shape(hp *p, hm_shape *out)
 	if (out) {
 		out->element_type = type;
 		out->rank = rank;
-		out->dims = hp_arena_copy(p, &p->dims, sizeof(int64_t));
-		out->dynamic = any_dynamic ? hp_arena_copy(p, &p->dyn, 1) : NULL;
+		out->dims = hp_arena_copy(p, &p->dims);
+		out->dynamic = any_dynamic ? hp_arena_copy(p, &p->dyn) : NULL;
 		if (rank && (!out->dims || (any_dynamic && !out->dynamic)))
 			return -1;
 	}
@@ -216,7 +216,7 @@ static int array_shape(hp *p, hm_shape *out)
 /* '(' [shape (',' shape)*] ')' */
 static int tuple_shape(hp *p, hm_shape *out)
 {
-	hp_vec elems = {0};
+	HS_VEC(hm_shape) elems = {0};
 	int rc = -1;
 
 	if (nest(p, "tuple shapes") != 0)
@@ -227,7 +227,7 @@ static int tuple_shape(hp *p, hm_shape *out)
 	while (p->tok.kind != HT_RPAREN) {
 		hm_shape e = {0};
 		if (hp_shape(p, out ? &e : NULL) != 0 ||
-		    (out && hp_push(p, &elems, sizeof e, &e) != 0))
+		    (out && hp_push(p, &elems, e) != 0))
 			goto done;
 		if (!hp_accept(p, HT_COMMA))
 			break;
@@ -237,7 +237,7 @@ static int tuple_shape(hp *p, hm_shape *out)
 	if (out) {
 		out->element_type = HM_TUPLE;
 		out->n_tuple = (int)elems.n;
-		out->tuple = hp_arena_copy(p, &elems, sizeof(hm_shape));
+		out->tuple = hp_arena_copy(p, &elems);
 		if (elems.n && !out->tuple)
 			goto done;
 	}

@@ -13,6 +13,7 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#include "base/vec.h"
 #include "inflater.h"
 
 #define SIG_LOCAL 0x04034b50u
@@ -625,8 +626,7 @@ struct zip_writer {
 	char *path, *tmp;
 	FILE *fp;
 	uint64_t pos;
-	struct wentry *e;
-	size_t n, cap;
+	HS_VEC(struct wentry) e;
 };
 
 static void put16(uint8_t *p, uint16_t v) { p[0] = (uint8_t)v; p[1] = (uint8_t)(v >> 8); }
@@ -718,25 +718,19 @@ int zip_writer_addv(zip_writer *w, const char *name, const zip_part *parts, int 
 	if (n >= 0xffffffffu || w->pos >= 0xffffffffu)
 		return hs_fail(err, HS_EDATA, "%s: member %s: archives over 4 GiB are not written",
 			       w->path, name);
-	if (w->n == w->cap) {
-		size_t cap = w->cap ? w->cap * 2 : 8;
-		struct wentry *e = realloc(w->e, cap * sizeof *e);
-		if (!e)
-			return hs_fail(err, HS_ENOMEM, "%s: out of memory adding member %s", w->path, name);
-		w->e = e;
-		w->cap = cap;
-	}
+	if (hs_vec_reserve(&w->e, w->e.n + 1) != 0)
+		return hs_fail(err, HS_ENOMEM, "%s: out of memory adding member %s", w->path, name);
 	uint8_t *comp = NULL;
 	size_t comp_n = n;
 	if (deflate_it && deflate_parts(w, name, parts, n_parts, n, &comp, &comp_n, err))
 		return -1;
-	struct wentry *e = &w->e[w->n];
+	struct wentry *e = &w->e.v[w->e.n];
 	e->name = strdup(name);
 	if (!e->name) {
 		free(comp);
 		return hs_fail(err, HS_ENOMEM, "%s: out of memory adding member %s", w->path, name);
 	}
-	w->n++;
+	w->e.n++;
 	e->method = deflate_it ? 8 : 0;
 	e->crc = 0;
 	for (int i = 0; i < n_parts; i++)
@@ -774,8 +768,8 @@ int zip_writer_finish(zip_writer *w, hs_error *err)
 {
 	uint64_t cd_off = w->pos;
 	int rc = 0;
-	for (size_t i = 0; i < w->n && !rc; i++) {
-		struct wentry *e = &w->e[i];
+	for (size_t i = 0; i < w->e.n && !rc; i++) {
+		struct wentry *e = &w->e.v[i];
 		size_t name_n = strlen(e->name);
 		uint8_t c[46] = {0};
 		put32(c, SIG_CENTRAL);
@@ -794,8 +788,8 @@ int zip_writer_finish(zip_writer *w, hs_error *err)
 	if (!rc) {
 		uint8_t r[22] = {0};
 		put32(r, SIG_EOCD);
-		put16(r + 8, (uint16_t)w->n);
-		put16(r + 10, (uint16_t)w->n);
+		put16(r + 8, (uint16_t)w->e.n);
+		put16(r + 10, (uint16_t)w->e.n);
 		put32(r + 12, (uint32_t)(w->pos - cd_off));
 		put32(r + 16, (uint32_t)cd_off);
 		rc = wr(w, r, sizeof r, err);
@@ -810,9 +804,9 @@ int zip_writer_finish(zip_writer *w, hs_error *err)
 			     strerror(errno));
 	if (rc)
 		unlink(w->tmp);
-	for (size_t i = 0; i < w->n; i++)
-		free(w->e[i].name);
-	free(w->e);
+	for (size_t i = 0; i < w->e.n; i++)
+		free(w->e.v[i].name);
+	hs_vec_free(&w->e);
 	free(w->tmp);
 	free(w->path);
 	free(w);
@@ -826,9 +820,9 @@ void zip_writer_abort(zip_writer *w)
 	if (w->fp)
 		fclose(w->fp);
 	unlink(w->tmp);
-	for (size_t i = 0; i < w->n; i++)
-		free(w->e[i].name);
-	free(w->e);
+	for (size_t i = 0; i < w->e.n; i++)
+		free(w->e.v[i].name);
+	hs_vec_free(&w->e);
 	free(w->tmp);
 	free(w->path);
 	free(w);
