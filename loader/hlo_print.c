@@ -2,6 +2,7 @@
  * hlo_print.h). */
 #include "hlo_print.h"
 
+#include <ctype.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -540,7 +541,11 @@ static int print_signature(FILE *out, const hm_comp *c)
 	for (int i = 0; i < n; i++) {
 		if (i)
 			fputs(", ", out);
+		/* bare, as XLA prints them, unless the name cannot start a
+		 * bare word ("---", "1x"): then with '%', which reads back */
 		const char *s = params[i]->name;
+		if (s && !isalpha((unsigned char)*s) && *s != '_' && *s != '.')
+			fputc('%', out);
 		for (; s && *s; s++)
 			fputc(word_byte((unsigned char)*s) && !(s[0] == '-' && s[1] == '>') ? *s : '_', out);
 		fputs(": ", out);
