@@ -20,6 +20,7 @@ TYPE_INDEX = {t: i for i, t in enumerate(TYPES)}
 INSTR = re.compile(r"^\s*(ROOT\s+)?%?([\w.\-]+)\s*=\s*(.*)$")
 ARRAY = re.compile(r"(\w+)\[([^\]]*)\](?:\{([^}:]*)(?::[^}]*)?\})?")
 STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
+COMMENT = re.compile(r"/\*.*?\*/")
 CALLEE = re.compile(r"(?<![\w\-])(?:to_apply|calls|body|condition|select|scatter|"
                     r"true_computation|false_computation)=%?([\w.\-]+)")
 CALLEE_LIST = re.compile(r"(?<![\w\-])(?:branch_computations|called_computations)=\{([^}]*)\}")
@@ -179,7 +180,8 @@ def featurize(text):
         if opcode in ("parameter", "constant"):
             operands.append([])
         else:
-            operands.append(sorted({index[p.split()[-1].lstrip("%")] for p in split_top(args)}))
+            operands.append(sorted({index[COMMENT.sub("", p).split()[-1].lstrip("%")]
+                                    for p in split_top(args)}))
         callees.append(CALLEE.findall(attrs) +
                        [c.strip().lstrip("%") for lst in CALLEE_LIST.findall(attrs)
                         for c in lst.split(",") if c.strip()])

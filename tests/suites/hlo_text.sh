@@ -50,7 +50,8 @@ fi
 # hloscope convert of every real file against the python featurization
 if [ -n "$HLO_DATA" ] && need numpy; then
 	mkdir -p "$T/npz"
-	"$PY" tests/hlo/check_convert.py "$HLOSCOPE" "$T/npz" "$HLO_DATA"/*.hlo
+	"$PY" tests/hlo/check_convert.py "$HLOSCOPE" "$T/npz" "$HLO_DATA"/*.hlo ||
+		bad "convert against python" "check_convert.py exited $?"
 fi
 
 # Corrupted copies: truncations at evenly spread points and random edits.
