@@ -6,6 +6,7 @@
  * written in hm_instr.attrs.  An unknown attribute is never an error: its
  * value is skipped by balanced brackets and strings up to the next ',' or
  * the end of the line. */
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -742,6 +743,12 @@ int hp_attribute(hp *p, hm_instr *in)
 	const char *s;
 	size_t len;
 
+	/* XLA's attribute names are bare words that start with a letter or
+	 * '_': "%x=" or "-x=" is a misplaced instruction, not an attribute
+	 * (and could not be printed back) */
+	if (p->tok.kind != HT_WORD || p->tok.pct ||
+	    !(isalpha((unsigned char)p->tok.text[0]) || p->tok.text[0] == '_'))
+		return hp_expected(p, "an attribute name");
 	if (hp_name(p, &s, &len, "an attribute name") != 0)
 		return -1;
 	const struct hp_span *seen = p->seen.v;
