@@ -45,7 +45,7 @@ def main():
         else:
             bad = np.argwhere(z["node_feat"] != feat)[:3].tolist() if z["node_feat"].shape == feat.shape else "shape"
             print("FAIL convert %s: node_feat %s, edges %s; first differences %s" %
-                  ("equal" if same_feat else "differ", "equal" if same_edges else "differ", bad))
+                  (name, "equal" if same_feat else "differ", "equal" if same_edges else "differ", bad))
 
 
 main()

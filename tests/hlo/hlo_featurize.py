@@ -76,7 +76,7 @@ def parse_shape(text):
         layout = ints(m.group(3))
     else:
         layout = list(range(len(dims) - 1, -1, -1))
-    return TYPE_INDEX.get(m.group(1), 0), dims, 0, layout
+    return TYPE_INDEX.get(m.group(1), -1), dims, 0, layout
 
 
 def window(attrs):
@@ -113,7 +113,8 @@ def features(is_root, shape, opcode, args, attrs):
     f = [0] * 140
     f[0] = 1 if is_root else 0
     t, dims, tuple_size, layout = parse_shape(shape)
-    f[2 + t] = 1
+    if t >= 0:          # a type newer than the dataset (f8e4m3fn, s4, ...) sets no bit
+        f[2 + t] = 1
     f[21:29] = seq(dims, 6)
     f[29] = tuple_size
     if opcode == "parameter":
