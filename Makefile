@@ -8,6 +8,7 @@
 #                     (synthetic, plus the bundled real samples), open it
 #   make screenshots  regenerate screenshots/*.png from real runs
 #   make fuzz         build every libFuzzer target tests/fuzz/fuzz_*.c (needs clang)
+#                     and run each for FUZZ_SECONDS (60)
 #   make install PREFIX=/usr/local
 #
 # CFLAGS, CPPFLAGS and LDFLAGS given by the user come after ours (CFLAGS=-O0
@@ -242,8 +243,13 @@ FUZZ_BINS := $(FUZZ_TARGETS:%=$(FUZZ_DIR)/fuzz_%)
 
 FUZZ_BINS += $(if $(filter isal,$(INFLATE)),$(FUZZ_DIR)/fuzz_npz_zlib)
 
+# `make fuzz` builds them, then runs each for FUZZ_SECONDS (tests/fuzz/run.sh:
+# a table of executions and coverage; crashes become seeds);
+# FUZZ_RUN="hlo_text npz" runs some, FUZZ_SECONDS=0 only builds.
+FUZZ_SECONDS ?= 60
+FUZZ_RUN ?=
 fuzz: $(FUZZ_BINS)
-	@echo "run e.g.: mkdir -p $(FUZZ_DIR)/new && $(FUZZ_DIR)/fuzz_npz -max_total_time=60 $(FUZZ_DIR)/new tests/fuzz/corpus/npz"
+	@if [ "$(FUZZ_SECONDS)" != 0 ]; then FUZZ_SECONDS=$(FUZZ_SECONDS) sh tests/fuzz/run.sh $(FUZZ_DIR) $(FUZZ_RUN); fi
 
 $(FUZZ_OBJ): | $(PROTO_H)
 

@@ -25,55 +25,10 @@
 #include "loader/graph.h"
 #include "loader/hlo_featurize.h"
 #include "loader/hlo_proto.h"
+#include "fuzz_util.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-static int input_fd = -1;
-static char input_path[64];
-
-static int put_input(const uint8_t *data, size_t size)
-{
-	if (input_fd < 0) {
-		input_fd = memfd_create("fuzz_hlo_proto", MFD_CLOEXEC);
-		if (input_fd < 0)
-			return -1;
-		snprintf(input_path, sizeof input_path, "/proc/self/fd/%d", input_fd);
-	}
-	if (ftruncate(input_fd, 0) != 0)
-		return -1;
-	size_t done = 0;
-	while (done < size) {
-		ssize_t w = pwrite(input_fd, data + done, size - done, (off_t)done);
-		if (w <= 0)
-			return -1;
-		done += (size_t)w;
-	}
-	return 0;
-}
-
-/* Every per-node and per-computation text, so that each reads what it points at. */
-static void walk_graph(const hs_graph *g)
-{
-	char buf[96];
-	volatile size_t sink = 0;
-	for (int64_t v = 0; v < g->n_nodes; v++) {
-		for (int f = 0; f < HS_NHFIELDS; f++)
-			sink += strlen(graph_node_text(g, v, (hs_hfield)f, buf, sizeof buf));
-		sink += (size_t)graph_n_called(g, v);
-	}
-	for (int64_t c = 0; c < g->n_hcomps; c++) {
-		const hs_hcomp *hc = &g->hcomps[c];
-		sink += strlen(graph_hcomp_name(g, c, buf, sizeof buf)) + strlen(graph_role_name(hc->role));
-		for (int64_t k = 0; k < hc->n_callers; k++)
-			sink += (size_t)g->hcomp_callers[hc->callers_at + k];
-		if (hc->root < hc->first || hc->root >= hc->first + hc->count)
-			abort(); /* a computation's root lies inside it */
-	}
-	if (g->n_nodes && graph_find_node(g, graph_node_name(g, g->n_nodes - 1, buf, sizeof buf)) < 0)
-		abort(); /* every name is found again */
-	sink += (size_t)graph_n_fusions(g) + strlen(graph_module_name(g));
-	(void)sink;
-}
 
 static void fuzz_modules(const uint8_t *data, size_t size, int flags)
 {
@@ -90,7 +45,7 @@ static void fuzz_modules(const uint8_t *data, size_t size, int flags)
 		hf_arrays_free(&a);
 		if (!g)
 			continue;
-		walk_graph(g); /* derived names */
+		fuzz_walk_graph(g); /* derived names */
 		graph_free(g);
 	}
 	hm_file_free(f);
@@ -100,12 +55,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	fuzz_modules(data, size, 0);
 	fuzz_modules(data, size, HLO_PROTO_NO_RUNS);
-	if (put_input(data, size) != 0)
+	const char *input_path = fuzz_input_path(data, size);
+	if (!input_path)
 		return 0;
 	hs_error err = {0};
 	hs_graph *g = graph_open(input_path, &err);
 	if (g) {
-		walk_graph(g); /* real names */
+		fuzz_walk_graph(g); /* real names */
 		graph_free(g);
 	}
 	hs_error_clear(&err);

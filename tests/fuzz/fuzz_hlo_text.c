@@ -7,8 +7,11 @@
  * out) and a caret that can be
  * drawn.  An accepted one is dumped, printed as HLO text, read back and
  * printed again: the printed text must read back and be a fixed point.
- * Any broken promise aborts; crashes, leaks and sanitizer reports are the
- * other bugs.
+ * Then it is opened as every command opens it (graph_open: featurized, with
+ * its real names and structure) and every name, text field and cost of the
+ * graph is read (fuzz_util.h).  Any broken promise aborts; crashes, leaks
+ * and sanitizer reports are the other bugs.  hlo_mutate.h gives libFuzzer
+ * structure-aware mutations of HLO text.
  *
  *   make fuzz && build/fuzz/fuzz_hlo_text -max_total_time=60 NEW tests/fuzz/corpus/hlo_text
  * tests/fuzz/replay.c runs the same function on saved inputs (make units).
@@ -20,6 +23,8 @@
 
 #include "loader/hlo_print.h"
 #include "loader/hlo_text.h"
+#include "fuzz_util.h"
+#include "hlo_mutate.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -82,5 +87,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	check_round_trip(f);
 	hm_file_free(f);
+	/* as every command opens it: featurized, with its real names and
+	 * structure, costed (the first module of a file of several) */
+	const char *path = fuzz_input_path(data, size);
+	char sel[80];
+	if (path) {
+		snprintf(sel, sizeof sel, "%s#0", path);
+		hs_graph *g = graph_open(sel, &err);
+		if (g) {
+			fuzz_walk_graph(g);
+			graph_free(g);
+		}
+	}
 	return 0;
 }

@@ -22,31 +22,10 @@
 
 #include "loader/graph.h"
 #include "loader/npz.h"
+#include "fuzz_util.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-static int input_fd = -1;
-static char input_path[64];
-
-static int put_input(const uint8_t *data, size_t size)
-{
-	if (input_fd < 0) {
-		input_fd = memfd_create("fuzz_npz", MFD_CLOEXEC);
-		if (input_fd < 0)
-			return -1;
-		snprintf(input_path, sizeof input_path, "/proc/self/fd/%d", input_fd);
-	}
-	if (ftruncate(input_fd, 0) != 0)
-		return -1;
-	size_t done = 0;
-	while (done < size) {
-		ssize_t w = pwrite(input_fd, data + done, size - done, (off_t)done);
-		if (w <= 0)
-			return -1;
-		done += (size_t)w;
-	}
-	return 0;
-}
 
 /* Sums what npz_stream hands over so that every byte is looked at. */
 static int sum_chunk(void *ctx, const npy_header *h, const void *elems,
@@ -95,7 +74,7 @@ static void fuzz_npz_api(npz *a)
 	npz_close(a);
 }
 
-static void fuzz_graph_api(void)
+static void fuzz_graph_api(const char *input_path)
 {
 	hs_error err = {0};
 	hs_graph *g = graph_open(input_path, &err);
@@ -133,10 +112,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	/* In memory: ASan sees any read past the input's end. */
 	fuzz_npz_api(npz_open_mem(data, size, "fuzz.npz", &err));
 	/* Through a file: the pread paths, and the graph API. */
-	if (put_input(data, size) != 0)
+	const char *input_path = fuzz_input_path(data, size);
+	if (!input_path)
 		return 0;
 	hs_error_clear(&err);
 	fuzz_npz_api(npz_open(input_path, &err));
-	fuzz_graph_api();
+	fuzz_graph_api(input_path);
 	return 0;
 }

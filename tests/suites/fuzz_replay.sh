@@ -4,12 +4,14 @@
 # no crash, no leak, no sanitizer report.  A new target needs nothing here:
 # its source and its corpus folder are enough.
 #
-# The npz target also runs the whole corrupted-input corpus of
-# tests/fixtures/make_corrupt.py.
+# Each target also runs on its real seeds (tests/fuzz/seeds.sh: every real
+# module, raw protobuf and .npz of tests/data), and the npz target on the
+# whole corrupted-input corpus of tests/fixtures/make_corrupt.py.
 #
 # pass: sanitizer (a replay looks for crashes, leaks and undefined
 # behaviour, which only the sanitizer build reports)
 . tests/lib.sh
+. tests/fuzz/seeds.sh
 B="$ROOT/$HLOSCOPE_BUILD/tests/fuzz"
 
 replay() { # NAME REPLAYER INPUT...: runs the replayer, wants status 0 and no report
@@ -40,6 +42,9 @@ for src in tests/fuzz/fuzz_*.c; do
 		continue
 	fi
 	replay "fuzz $t: seed corpus" "$B/replay_$t" "$corpus"
+	real=$(real_seeds "$t")
+	# shellcheck disable=SC2086
+	[ -z "$real" ] || replay "fuzz $t: real seeds" "$B/replay_$t" $real
 done
 [ "$targets" -ge 2 ] && ok "fuzz targets: $targets" || bad "fuzz targets" "only $targets in tests/fuzz"
 
