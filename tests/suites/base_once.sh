@@ -1,7 +1,8 @@
 #!/bin/sh
 # base_once: the basics of base/ exist once.  Each rule below finds a copy
 # that was once written outside base/ (a clock, a comparator, a generator, a
-# JSON escaper, a CSV quoter) or an allocation failure reported as something
+# JSON escaper, a CSV quoter, a vector grown by an element size its caller
+# passes: issue 25's overflow) or an allocation failure reported as something
 # other than HS_ENOMEM; a hit is a FAIL naming the file and line, to be
 # replaced by a call into base/.  The rules also run on a made-up tree with
 # one copy of each, so that they are seen to fail.
@@ -28,6 +29,9 @@ rules() {
 		/\\\\u%04x/ { hit("a JSON string escaper: base/jsonw.h") }
 		$0 ~ quote_if { quote = FNR }
 		$0 ~ put_quote && quote && FNR == quote + 1 { hit("a CSV quote doubler: base/csv.h") }
+		/realloc\([^;]*\* *elem[^A-Za-z0-9_]/ {
+			hit("a vector grown by an element size its caller passes: base/vec.h")
+		}
 		/(hs_fail|hs_vfail)\([^,]+, HS_E(DATA|USAGE),.*out of memory/ {
 			hit("an allocation failure that is not HS_ENOMEM: base/error.h")
 		}
@@ -35,7 +39,7 @@ rules() {
 }
 
 S="$T/tree"
-mkdir -p "$S/base" "$S/model" "$S/tui" "$S/query" "$S/build/release"
+mkdir -p "$S/base" "$S/model" "$S/tui" "$S/query" "$S/loader" "$S/build/release"
 cat >"$S/model/train.c" <<'EOF'
 static double now(void) { struct timespec ts; clock_gettime(CLOCK_MONOTONIC, &ts); return 0; }
 static int cmp_i64(const void *a, const void *b)
@@ -45,6 +49,9 @@ static int cmp_i64(const void *a, const void *b)
 }
 	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
 	h ^= v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
+EOF
+cat >"$S/loader/text.c" <<'EOF'
+		void *nv = cap <= SIZE_MAX / elem ? realloc(v->v, cap * elem) : NULL;
 EOF
 cat >"$S/query/print.c" <<'EOF'
 			if (c < 0x20) fprintf(out, "\\u%04x", c);
@@ -62,6 +69,7 @@ printf 'clock_gettime(CLOCK_MONOTONIC, &ts);\n' >"$S/base/clock.c"
 printf 'clock_gettime(CLOCK_MONOTONIC, &ts);\n' >"$S/build/release/x.c"
 rules "$S" >"$T/made_up"
 cat >"$T/made_up.want" <<'EOF'
+loader/text.c:1: a vector grown by an element size its caller passes: base/vec.h (use base/)
 model/train.c:1: a clock: base/clock.h (use base/)
 model/train.c:4: a qsort comparator of a plain type: base/cmp.h (use base/)
 model/train.c:7: a splitmix64 generator: base/rng.h (use base/)
@@ -70,7 +78,7 @@ query/print.c:2: an allocation failure that is not HS_ENOMEM: base/error.h (use 
 tui/table.c:3: a CSV quote doubler: base/csv.h (use base/)
 EOF
 if diff "$T/made_up.want" "$T/made_up" >"$T/made_up.diff"; then
-	ok "base_once: the rules find the 6 copies of a made-up tree"
+	ok "base_once: the rules find the 7 copies of a made-up tree"
 else
 	bad "base_once: rules on a made-up tree" "$(tr '\n' '|' <"$T/made_up.diff")"
 fi
@@ -81,6 +89,6 @@ if [ -s "$T/real" ]; then
 		bad "base_once" "$line"
 	done <"$T/real"
 else
-	ok "base_once: no clock, comparator, generator, JSON escaper or CSV quoter outside base/, no out of memory but HS_ENOMEM"
+	ok "base_once: no clock, comparator, generator, JSON escaper, CSV quoter or untyped vector outside base/, no out of memory but HS_ENOMEM"
 fi
 exit 0
