@@ -29,8 +29,61 @@ FIELDS = ("name", "computation_name", "opcode", "fusion_kind", "op_type", "op_na
           "source_file", "source_line", "custom_call_target", "sharding")
 
 
+ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "\\": "\\", '"': '"', "'": "'"}
+
+
 def unescape(s):
-    return re.sub(r"\\(.)", r"\1", s)
+    """C escapes as HLO text writes them: \\n, \\t, \\", \\', \\\\, octal \\NNN."""
+    def one(m):
+        e = m.group(1)
+        if e[0] in "01234567":
+            return chr(int(e, 8))
+        return ESCAPES.get(e, e)
+    return re.sub(r"\\([0-7]{1,3}|.)", one, s)
+
+
+def split_top(text):
+    """text split at the commas at bracket depth 0 outside strings, and
+    the index just past the first bracket group that closes at depth 0."""
+    parts, cur, depth, quote, esc, closed = [], "", 0, False, False, -1
+    for i, c in enumerate(text):
+        if quote:
+            if esc:
+                esc = False
+            elif c == "\\":
+                esc = True
+            elif c == '"':
+                quote = False
+        elif c == '"':
+            quote = True
+        elif c in "([{":
+            depth += 1
+        elif c in ")]}":
+            depth -= 1
+            if depth == 0 and closed < 0:
+                closed = i + 1
+        elif c == "," and depth == 0:
+            parts.append(cur)
+            cur = ""
+            continue
+        cur += c
+    parts.append(cur)
+    return parts, closed
+
+
+def top_attrs(rest):
+    """The instruction's own attributes (name -> value as written): after
+    the result shape and the operand list, at bracket depth 0."""
+    after = skip_shape(rest)
+    _, closed = split_top(after)
+    if closed < 0:
+        return {}
+    out = {}
+    for part in split_top(after[closed:])[0]:
+        if "=" in part:
+            name, value = part.split("=", 1)
+            out[name.strip()] = value.strip()
+    return out
 
 
 def attr_braces(text, key):
@@ -61,15 +114,45 @@ def skip_shape(rest):
     return rest.split(None, 1)[1] if " " in rest else ""
 
 
-def meta(text, key):
-    m = re.search(r"metadata=\{[^}]*?\b" + key + "=" + QUOTED, text)
+def meta(md, key):
+    """A quoted field of a metadata={...} value."""
+    m = re.search(r"(?<![\w])" + key + "=" + QUOTED, md)
     return unescape(m.group(1)) if m else ""
+
+
+def stack_tables(lines):
+    """FileNames, FileLocations and StackFrames: frame id -> (file, line)."""
+    files, locs, frames, table = {}, {}, {}, None
+    for line in lines:
+        word = line.strip()
+        if word in ("FileNames", "FunctionNames", "FileLocations", "StackFrames"):
+            table = word
+            continue
+        if not word or not word[0].isdigit():
+            table = None if not word else table
+            continue
+        ident = int(word.split()[0])
+        if table == "FileNames":
+            files[ident] = unescape(re.search(QUOTED, word).group(1))
+        elif table == "FileLocations":
+            f = re.search(r"file_name_id=(\d+)", word)
+            ln = re.search(r"\bline=(\d+)", word)
+            locs[ident] = (int(f.group(1)) if f else -1, ln.group(1) if ln else "")
+        elif table == "StackFrames":
+            fl = re.search(r"file_location_id=(\d+)", word)
+            frames[ident] = int(fl.group(1)) if fl else -1
+    out = {}
+    for fid, lid in frames.items():
+        if lid in locs and locs[lid][0] in files:
+            out[fid] = (files[locs[lid][0]], locs[lid][1])
+    return out
 
 
 def read_hlo(path):
     rows, comp = [], None
-    for line in open(path, encoding="utf-8"):
-        line = line.rstrip("\n")
+    lines = open(path, encoding="utf-8").read().split("\n")
+    frames = stack_tables(lines)
+    for line in lines:
         if line.startswith("HloModule"):
             continue
         h = HEADER.match(line)
@@ -81,17 +164,23 @@ def read_hlo(path):
             continue
         name, rest = m.group(1), m.group(2)
         op = OPCODE.match(skip_shape(rest))
-        kind = re.search(r"(?<![\w\-])kind=(k[A-Za-z]+)", rest)
-        target = re.search(r"custom_call_target=" + QUOTED, rest)
-        line_no = re.search(r"metadata=\{[^}]*?\bsource_line=(\d+)", rest)
+        attrs = top_attrs(rest)
+        md = attrs.get("metadata", "")
+        kind = re.match(r"(k[A-Za-z]+)$", attrs.get("kind", ""))
+        target = re.match(QUOTED, attrs.get("custom_call_target", ""))
+        line_no = re.search(r"(?<![\w])source_line=(\d+)", md)
+        source_file = meta(md, "source_file")
+        source_line = line_no.group(1) if line_no else ""
+        frame = re.search(r"(?<![\w])stack_frame_id=(\d+)", md)
+        if not source_file and frame and int(frame.group(1)) in frames:
+            source_file, source_line = frames[int(frame.group(1))]
         rows.append({
             "name": name, "computation_name": comp, "opcode": op.group(1) if op else "",
             "fusion_kind": kind.group(1) if kind else "",
-            "op_type": meta(rest, "op_type"), "op_name": meta(rest, "op_name"),
-            "source_file": meta(rest, "source_file"),
-            "source_line": line_no.group(1) if line_no else "",
+            "op_type": meta(md, "op_type"), "op_name": meta(md, "op_name"),
+            "source_file": source_file, "source_line": source_line,
             "custom_call_target": unescape(target.group(1)) if target else "",
-            "sharding": attr_braces(rest, "sharding"),
+            "sharding": attrs.get("sharding", ""),
         })
     return rows
 
