@@ -10,6 +10,8 @@
 #include "base/jsonw.h"
 #include "base/parse.h"
 #include "base/rng.h"
+#include "base/strbuf.h"
+#include "base/vec.h"
 #include "t.h"
 
 /* ---- jsonw ---------------------------------------------------------------- */
@@ -310,8 +312,67 @@ static void test_rng(void)
 	CHECK("rng: FNV-1a of 'a' is the published value", hs_fnv1a("a", HS_FNV_BASIS) == 0xaf63dc4c8601ec8cu);
 }
 
+/* ---- vec, strbuf ------------------------------------------------------ */
+
+struct triple { int64_t a, b, c; };
+
+static void test_vec(void)
+{
+	HS_VEC(int64_t) ints = {0};
+	HS_VEC(struct triple) triples = {0};
+	int ok = 1;
+	for (int64_t i = 0; i < 1000; i++)
+		ok &= hs_vec_push(&ints, i * 3) == 0;
+	for (int64_t i = 0; i < 1000; i++)
+		ok &= ints.v[i] == i * 3;
+	CHECK("vec: 1000 pushes keep every value", ok && ints.n == 1000 && ints.cap >= 1000);
+	/* each vector sizes its own elements: 24-byte triples after 8-byte
+	 * integers in another vector never share a capacity count */
+	for (int64_t i = 0; i < 40; i++)
+		ok &= hs_vec_push(&triples, ((struct triple){i, -i, 2 * i})) == 0;
+	int same = 1;
+	for (int64_t i = 0; i < 40; i++)
+		same &= triples.v[i].a == i && triples.v[i].b == -i && triples.v[i].c == 2 * i;
+	CHECK("vec: a vector of 24-byte elements holds 40 of them", ok && same && hs_vec_bytes(&triples) == 40 * 24);
+	struct hs_vec_raw huge = {0};
+	CHECK("vec: a size that overflows is refused, nothing changed",
+	      hs_vec_grow_raw(&huge, 1u << 20, (size_t)-1 / 1024) == -1 && huge.v == NULL && huge.cap == 0);
+	hs_vec_free(&ints);
+	hs_vec_free(&triples);
+	CHECK("vec: free empties it", ints.v == NULL && ints.n == 0 && ints.cap == 0);
+}
+
+static void test_strbuf(void)
+{
+	hs_strbuf b = {0};
+	CHECK("strbuf: empty reads as \"\"", strcmp(hs_strbuf_str(&b), "") == 0);
+	hs_strbuf_printf(&b, "%s=%d", "x", 42);
+	hs_strbuf_putc(&b, ',');
+	hs_strbuf_puts(&b, "abc");
+	hs_strbuf_putn(&b, "defgh", 2);
+	CHECK("strbuf: printf, putc, puts, putn append", strcmp(hs_strbuf_str(&b), "x=42,abcde") == 0 && b.len == 10);
+	for (int i = 0; i < 500; i++)
+		hs_strbuf_printf(&b, "%04d", i);
+	CHECK("strbuf: grows past many doublings", b.len == 10 + 2000 && !b.failed && b.s[b.len] == '\0');
+	hs_strbuf_reset(&b);
+	CHECK("strbuf: reset empties it", b.len == 0 && strcmp(hs_strbuf_str(&b), "") == 0);
+	hs_strbuf_puts(&b, "kept");
+	char *s = hs_strbuf_take(&b);
+	CHECK("strbuf: take hands the text over and empties it", s && strcmp(s, "kept") == 0 && b.s == NULL);
+	free(s);
+	s = hs_strbuf_take(&b);
+	CHECK("strbuf: take of an empty one is \"\"", s && *s == '\0');
+	free(s);
+	b.failed = 1;
+	hs_strbuf_puts(&b, "lost");
+	CHECK("strbuf: after a failure appends are no-ops", b.len == 0 && b.s == NULL);
+	CHECK("strbuf: take after a failure is NULL", hs_strbuf_take(&b) == NULL);
+}
+
 int main(void)
 {
+	test_vec();
+	test_strbuf();
 	test_jsonw_documents();
 	test_jsonw_depth();
 	test_jsonw_misuse();

@@ -1,0 +1,103 @@
+#include "strbuf.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Room for `more` bytes and the terminator. */
+static int reserve(hs_strbuf *b, size_t more)
+{
+	if (b->failed)
+		return -1;
+	if (more >= (size_t)-1 - b->len - 1) {
+		b->failed = 1;
+		return -1;
+	}
+	size_t need = b->len + more + 1;
+	if (need <= b->cap)
+		return 0;
+	size_t cap = b->cap ? b->cap : 64;
+	while (cap < need)
+		cap = cap > (size_t)-1 / 2 ? need : cap * 2;
+	char *s = realloc(b->s, cap);
+	if (!s) {
+		b->failed = 1;
+		return -1;
+	}
+	b->s = s;
+	b->cap = cap;
+	return 0;
+}
+
+void hs_strbuf_vprintf(hs_strbuf *b, const char *fmt, va_list ap)
+{
+	va_list again;
+	va_copy(again, ap);
+	size_t room = b->failed || !b->s ? 0 : b->cap - b->len;
+	int k = vsnprintf(room ? b->s + b->len : NULL, room, fmt, ap);
+	if (k < 0) {
+		b->failed = 1;
+	} else if ((size_t)k < room) {
+		b->len += (size_t)k;
+	} else if (reserve(b, (size_t)k) == 0) {
+		vsnprintf(b->s + b->len, b->cap - b->len, fmt, again);
+		b->len += (size_t)k;
+	}
+	va_end(again);
+}
+
+void hs_strbuf_printf(hs_strbuf *b, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	hs_strbuf_vprintf(b, fmt, ap);
+	va_end(ap);
+}
+
+void hs_strbuf_putn(hs_strbuf *b, const char *s, size_t n)
+{
+	if (reserve(b, n) != 0)
+		return;
+	if (n)
+		memcpy(b->s + b->len, s, n);
+	b->len += n;
+	b->s[b->len] = '\0';
+}
+
+void hs_strbuf_puts(hs_strbuf *b, const char *s)
+{
+	hs_strbuf_putn(b, s, strlen(s));
+}
+
+void hs_strbuf_putc(hs_strbuf *b, char c)
+{
+	hs_strbuf_putn(b, &c, 1);
+}
+
+void hs_strbuf_reset(hs_strbuf *b)
+{
+	b->len = 0;
+	b->failed = 0;
+	if (b->s)
+		b->s[0] = '\0';
+}
+
+const char *hs_strbuf_str(const hs_strbuf *b)
+{
+	return b->s ? b->s : "";
+}
+
+char *hs_strbuf_take(hs_strbuf *b)
+{
+	char *s = b->failed ? NULL : b->s ? b->s : strdup("");
+	if (b->failed)
+		free(b->s);
+	*b = (hs_strbuf){0};
+	return s;
+}
+
+void hs_strbuf_free(hs_strbuf *b)
+{
+	free(b->s);
+	*b = (hs_strbuf){0};
+}

@@ -1,0 +1,40 @@
+/* strbuf.h - a growable, always terminated string.
+ *
+ *     hs_strbuf b = {0};
+ *     hs_strbuf_printf(&b, "%s=%d", name, v);
+ *     hs_strbuf_putn(&b, text, n);
+ *     if (b.failed) ... out of memory ...
+ *     use(hs_strbuf_str(&b));  // "" while empty
+ *     hs_strbuf_free(&b);
+ *
+ * A failed allocation sets `failed` and makes every later call a no-op, so
+ * a sequence of appends is checked once at its end.  The text is always
+ * NUL-terminated once anything was appended.
+ */
+#ifndef HS_STRBUF_H
+#define HS_STRBUF_H
+
+#include <stdarg.h>
+#include <stddef.h>
+
+typedef struct hs_strbuf {
+	char *s;        /* NULL until the first append */
+	size_t len, cap;
+	int failed;     /* an allocation failed: the text is incomplete */
+} hs_strbuf;
+
+void hs_strbuf_printf(hs_strbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void hs_strbuf_vprintf(hs_strbuf *b, const char *fmt, va_list ap) __attribute__((format(printf, 2, 0)));
+void hs_strbuf_putn(hs_strbuf *b, const char *s, size_t n);
+void hs_strbuf_puts(hs_strbuf *b, const char *s);
+void hs_strbuf_putc(hs_strbuf *b, char c);
+/* Empties it, keeping the memory (and clearing `failed`). */
+void hs_strbuf_reset(hs_strbuf *b);
+/* The text; "" when nothing was appended. */
+const char *hs_strbuf_str(const hs_strbuf *b);
+/* Hands the text over (malloc'd; the caller frees it) and empties b; NULL
+ * when an allocation failed. */
+char *hs_strbuf_take(hs_strbuf *b);
+void hs_strbuf_free(hs_strbuf *b);
+
+#endif
