@@ -134,6 +134,19 @@ typedef struct hs_graph {
 	int64_t *hcomp_callers;  /* caller nodes, grouped by computation */
 	int64_t *called_off;     /* [n_nodes + 1]: node v calls the computations */
 	int32_t *called_idx;     /*   called_idx[called_off[v] .. called_off[v + 1]) */
+	/* HLO operands and users, as the module writes them (graph_hlo.c):
+	 * node v's operands are hlo_operand_idx[hlo_operand_off[v] ..
+	 * hlo_operand_off[v + 1]) in the instruction's order, a repeated
+	 * operand repeated (multiply(x, x) has x twice); called computations
+	 * are not operands (called_off above).  Its users are
+	 * hlo_user_idx[hlo_user_off[v] ..], each node that has v as an operand
+	 * once, in node order.  From a bare .npz (no module) they are the
+	 * dataset's edges, the same arrays as operand_off/user_off (sorted,
+	 * de-duplicated, call edges included), and operands_exact is 0: say
+	 * so where operands are shown. */
+	int operands_exact;
+	int64_t *hlo_operand_off, *hlo_operand_idx;
+	int64_t *hlo_user_off, *hlo_user_idx;
 	char *warning;           /* a note for the caller (e.g. the raw twin of an
 	                          * .npz disagreed, so names stay derived; an
 	                          * unknown opcode id or a self-loop, which only
@@ -282,6 +295,59 @@ static inline int64_t graph_n_called(const hs_graph *g, int64_t v)
 {
 	return g->called_off[v + 1] - g->called_off[v];
 }
+/* Node v's HLO operands (see hlo_operand_off): how many, and the list. */
+static inline int64_t graph_hlo_n_operands(const hs_graph *g, int64_t v)
+{
+	return g->hlo_operand_off[v + 1] - g->hlo_operand_off[v];
+}
+static inline const int64_t *graph_hlo_operands(const hs_graph *g, int64_t v)
+{
+	return g->hlo_operand_idx + g->hlo_operand_off[v];
+}
+static inline int64_t graph_hlo_n_users(const hs_graph *g, int64_t v)
+{
+	return g->hlo_user_off[v + 1] - g->hlo_user_off[v];
+}
+static inline const int64_t *graph_hlo_users(const hs_graph *g, int64_t v)
+{
+	return g->hlo_user_idx + g->hlo_user_off[v];
+}
+
+/* The computation node v belongs to, and what that computation is for. */
+static inline hs_role graph_node_role(const hs_graph *g, int64_t v)
+{
+	return g->hcomps[g->hcomp_of[v]].role;
+}
+
+/* A parameter's number: the instruction's, or feature 30 on a bare .npz;
+ * -1 when v is not a parameter. */
+int64_t graph_param_number(const hs_graph *g, int64_t v);
+
+/* What parameter node `param` stands for when node `caller` runs its
+ * computation: the caller's operand that becomes it.  fusion, call,
+ * async-start, custom-call and map pass operand N to parameter(N); while
+ * passes its operand 0 to the body's and the condition's parameter(0);
+ * conditional passes operand k + 1 to branch k's parameter(0) (true is
+ * branch 0, false branch 1); sort passes operand N to its comparator's
+ * parameters 2N and 2N + 1.  -1 otherwise (a reducer's parameters are
+ * elements, not operands) or when the caller does not call it. */
+int64_t graph_param_source(const hs_graph *g, int64_t param, int64_t caller);
+
+/* A computation by name: its real name (or derived "computation.K"), or
+ * "entry" for the entry computation on every input; -1 when none. */
+int64_t graph_find_hcomp(const hs_graph *g, const char *name);
+
+/* Node v's instruction as HLO text, appended to out: the line as the file
+ * writes it (HLO text input), or as XLA prints it (a protobuf), from ROOT
+ * or the name to the last attribute.  1 when appended, 0 when the graph has
+ * no module (a bare .npz), -1 when out of memory (out->failed). */
+struct hs_strbuf;
+int graph_node_hlo(const hs_graph *g, int64_t v, struct hs_strbuf *out);
+/* Attribute `name` of node v's instruction as written (its value, e.g.
+ * "{{0,1,2,3},{4,5,6,7}}" for replica_groups) appended to out: 1 when it
+ * has one, 0 when not (or no module), -1 when out of memory. */
+int graph_node_attr(const hs_graph *g, int64_t v, const char *name, struct hs_strbuf *out);
+
 /* The module's name: real, or the file's name when derived. */
 const char *graph_module_name(const hs_graph *g);
 /* Nodes whose opcode is "fusion". */

@@ -7,8 +7,11 @@
 #include <string.h>
 
 #include "base/plural.h"
+#include "base/strbuf.h"
 #include "graph_impl.h"
 #include "hlo.h"
+#include "hlo_line.h"
+#include "hlo_print.h"
 
 void graph_free_hlo(hs_graph *g)
 {
@@ -19,6 +22,14 @@ void graph_free_hlo(hs_graph *g)
 	free(g->hcomp_callers);
 	free(g->called_off);
 	free(g->called_idx);
+	if (g->hlo_operand_off != g->operand_off) {
+		free(g->hlo_operand_off);
+		free(g->hlo_operand_idx);
+		free(g->hlo_user_off);
+		free(g->hlo_user_idx);
+	}
+	g->hlo_operand_off = g->hlo_operand_idx = g->hlo_user_off = g->hlo_user_idx = NULL;
+	g->operands_exact = 0;
 	g->hlo = NULL;
 	g->module = NULL;
 	g->module_name = NULL;
@@ -227,6 +238,11 @@ static int derive_calls(hs_graph *g, hs_error *err)
 int graph_derive_hlo(hs_graph *g, hs_error *err)
 {
 	graph_free_hlo(g);
+	/* no module: the dataset's edges stand for the operands */
+	g->hlo_operand_off = g->operand_off;
+	g->hlo_operand_idx = g->operand_idx;
+	g->hlo_user_off = g->user_off;
+	g->hlo_user_idx = g->user_idx;
 	if (derive_comps(g, err) || derive_calls(g, err))
 		return -1;
 	g->entry = g->n_hcomps - 1;
@@ -234,6 +250,63 @@ int graph_derive_hlo(hs_graph *g, hs_error *err)
 }
 
 /* ---- from a module ----------------------------------------------------- */
+
+/* The operands of every instruction in order (repeats kept), and the users
+ * that follow from them (each once, in node order). */
+static int hlo_operands(hs_graph *g, const hm_module *m)
+{
+	int64_t n = g->n_nodes, total = 0;
+	g->hlo_operand_off = malloc(((size_t)n + 1) * sizeof *g->hlo_operand_off);
+	g->hlo_user_off = calloc((size_t)n + 1, sizeof *g->hlo_user_off);
+	if (!g->hlo_operand_off || !g->hlo_user_off)
+		return -1;
+	for (int64_t v = 0; v < n; v++) {
+		g->hlo_operand_off[v] = total;
+		total += hm_instr_at(m, v)->n_operands;
+	}
+	g->hlo_operand_off[n] = total;
+	g->hlo_operand_idx = malloc((total ? (size_t)total : 1) * sizeof *g->hlo_operand_idx);
+	g->hlo_user_idx = malloc((total ? (size_t)total : 1) * sizeof *g->hlo_user_idx);
+	if (!g->hlo_operand_idx || !g->hlo_user_idx)
+		return -1;
+	/* users: each (user, operand) pair once; mark[o] holds the last user
+	 * that counted o (v in the first pass, n + v in the second) */
+	int64_t *mark = malloc(((size_t)n + 1) * sizeof *mark);
+	int64_t *fill = malloc(((size_t)n + 1) * sizeof *fill);
+	if (!mark || !fill) {
+		free(mark);
+		free(fill);
+		return -1;
+	}
+	for (int64_t v = 0; v < n; v++)
+		mark[v] = -1;
+	for (int64_t v = 0; v < n; v++) {
+		const hm_instr *in = hm_instr_at(m, v);
+		int64_t *ops = g->hlo_operand_idx + g->hlo_operand_off[v];
+		for (int k = 0; k < in->n_operands; k++) {
+			ops[k] = hm_find_instr(m, in->operand_ids[k])->node;
+			if (mark[ops[k]] != v) {
+				mark[ops[k]] = v;
+				g->hlo_user_off[ops[k] + 1]++;
+			}
+		}
+	}
+	for (int64_t v = 0; v < n; v++)
+		g->hlo_user_off[v + 1] += g->hlo_user_off[v];
+	memcpy(fill, g->hlo_user_off, ((size_t)n + 1) * sizeof *fill);
+	for (int64_t v = 0; v < n; v++) {
+		const int64_t *ops = g->hlo_operand_idx + g->hlo_operand_off[v];
+		for (int64_t i = 0; i < g->hlo_operand_off[v + 1] - g->hlo_operand_off[v]; i++)
+			if (mark[ops[i]] != n + v) {
+				mark[ops[i]] = n + v;
+				g->hlo_user_idx[fill[ops[i]]++] = v;
+			}
+	}
+	free(mark);
+	free(fill);
+	g->operands_exact = 1;
+	return 0;
+}
 
 int graph_attach_hlo(hs_graph *g, hm_file *f, int module, hs_error *err)
 {
@@ -274,6 +347,8 @@ int graph_attach_hlo(hs_graph *g, hm_file *f, int module, hs_error *err)
 		for (int k = 0; k < in->n_called; k++)
 			g->called_idx[g->called_off[v] + k] = hm_find_comp_index(m, in->called_ids[k]);
 	}
+	if (hlo_operands(g, m) != 0)
+		return oom(g, err);
 	return finish(g, 1, err);
 }
 
@@ -412,4 +487,97 @@ int64_t graph_find_node(const hs_graph *g, const char *name)
 	if (strlen(op) != (size_t)(dot - name) || strncmp(op, name, (size_t)(dot - name)) != 0)
 		return -1;
 	return v;
+}
+
+/* ---- parameters, computations and instructions by name ------------------ */
+
+int64_t graph_param_number(const hs_graph *g, int64_t v)
+{
+	const hm_instr *in = graph_node_instr(g, v);
+	if (in)
+		return strcmp(in->opcode, "parameter") == 0 && in->parameter_number != HM_NONE
+		       ? in->parameter_number : -1;
+	if (strcmp(hlo_opcode_name(g->opcode[v]), "parameter") != 0 || g->feat_width != HLO_NODE_FEATURES)
+		return -1;
+	return (int64_t)graph_feat(g, v)[HLO_F_PARAMETER_NUMBER];
+}
+
+int64_t graph_param_source(const hs_graph *g, int64_t param, int64_t caller)
+{
+	int64_t num = graph_param_number(g, param), c = g->hcomp_of[param], k = -1;
+	if (num < 0 || caller < 0 || caller >= g->n_nodes)
+		return -1;
+	for (int64_t i = g->called_off[caller]; i < g->called_off[caller + 1] && k < 0; i++)
+		if (g->called_idx[i] == c)
+			k = i - g->called_off[caller];
+	if (k < 0)
+		return -1;
+	const char *op = graph_node_opcode_name(g, caller);
+	int64_t at;
+	if (strcmp(op, "while") == 0)
+		at = num == 0 ? 0 : -1;
+	else if (strcmp(op, "conditional") == 0)
+		at = num == 0 ? k + 1 : -1;
+	else if (strcmp(op, "sort") == 0)
+		at = num / 2;
+	else if (!strcmp(op, "fusion") || !strcmp(op, "call") || !strcmp(op, "async-start") ||
+		 !strcmp(op, "custom-call") || !strcmp(op, "map"))
+		at = num;
+	else
+		return -1;
+	return at >= 0 && at < graph_hlo_n_operands(g, caller) ? graph_hlo_operands(g, caller)[at] : -1;
+}
+
+int64_t graph_find_hcomp(const hs_graph *g, const char *name)
+{
+	char buf[160];
+	for (int64_t c = 0; g->hcomps && c < g->n_hcomps; c++)
+		if (strcmp(graph_hcomp_name(g, c, buf, sizeof buf), name) == 0)
+			return c;
+	return g->hcomps && strcmp(name, "entry") == 0 ? g->entry : -1;
+}
+
+int graph_node_hlo(const hs_graph *g, int64_t v, hs_strbuf *out)
+{
+	const hm_instr *in = graph_node_instr(g, v);
+	if (!in)
+		return 0;
+	if (g->hlo->text && in->src_len > 0 &&
+	    (size_t)(in->src_off + in->src_len) <= g->hlo->text_len) {
+		hs_strbuf_putn(out, g->hlo->text + in->src_off, (size_t)in->src_len);
+		return out->failed ? -1 : 1;
+	}
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *mem = open_memstream(&buf, &len);
+	if (!mem) {
+		out->failed = 1;
+		return -1;
+	}
+	int rc = hm_instr_print(mem, g->module, in);
+	if (fclose(mem) != 0 || rc != 0) {
+		free(buf);
+		out->failed = 1;
+		return -1;
+	}
+	hs_strbuf_putn(out, buf, len);
+	free(buf);
+	return out->failed ? -1 : 1;
+}
+
+int graph_node_attr(const hs_graph *g, int64_t v, const char *name, hs_strbuf *out)
+{
+	hs_strbuf line = {0};
+	int rc = graph_node_hlo(g, v, &line);
+	const char *val;
+	size_t len;
+	if (rc == 1) {
+		rc = hlo_line_find_attr(line.s, line.len, name, &val, &len);
+		if (rc == 1) {
+			hs_strbuf_putn(out, val, len);
+			rc = out->failed ? -1 : 1;
+		}
+	}
+	hs_strbuf_free(&line);
+	return rc;
 }

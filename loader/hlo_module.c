@@ -92,6 +92,7 @@ void hm_file_free(hm_file *f)
 	if (!f)
 		return;
 	hm_arena_free(&f->arena);
+	free(f->text);
 	free(f);
 }
 

@@ -146,8 +146,11 @@ typedef struct hm_instr {
 	int n_attrs;               /* every other attribute, in order */
 	hm_attr *attrs;
 
-	/* where it came from: text line (1-based, 0 for proto) */
+	/* where it came from: text line (1-based, 0 for proto), and its bytes
+	 * in hm_file.text ("ROOT %name = ... attributes", no newline; 0, 0 for
+	 * proto) */
 	int line;
+	int64_t src_off, src_len;
 
 	/* Filled by hm_module_check, not by the readers. */
 	int comp;                  /* index of its computation in hm_module.comps */
@@ -234,6 +237,10 @@ typedef struct hm_file {
 	                            * one by selection (hlo_proto_read_sel) */
 	int selected;              /* then: the file's index of modules[0]; both
 	                            * mean something only when total > n_modules */
+	char *text;                /* HLO text input: the whole text as read (malloc'd,
+	                            * NUL-terminated), for each instruction's own
+	                            * line; NULL for protobufs */
+	size_t text_len;
 	hm_arena arena;            /* owns everything above */
 } hm_file;
 

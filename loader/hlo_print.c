@@ -161,6 +161,7 @@ struct pr_entry {               /* id first: hs_cmp_i64 orders them */
 typedef struct pr_index {
 	struct pr_entry *instrs, *comps;
 	size_t n_instrs, n_comps;
+	const hm_module *checked;  /* instead of the tables: a module's own index */
 } pr_index;
 
 static int index_build(pr_index *ix, const hm_module *m)
@@ -169,6 +170,7 @@ static int index_build(pr_index *ix, const hm_module *m)
 	for (int c = 0; c < m->n_comps; c++)
 		if (m->comps[c].n_instrs > 0)
 			n += (size_t)m->comps[c].n_instrs;
+	ix->checked = NULL;
 	ix->instrs = calloc(n, sizeof *ix->instrs);
 	ix->comps = calloc(nc, sizeof *ix->comps);
 	if (!ix->instrs || !ix->comps) {
@@ -198,12 +200,12 @@ static const void *index_find(const struct pr_entry *e, size_t n, int64_t id)
 
 static const hm_instr *ix_instr(const pr_index *ix, int64_t id)
 {
-	return index_find(ix->instrs, ix->n_instrs, id);
+	return ix->checked ? hm_find_instr(ix->checked, id) : index_find(ix->instrs, ix->n_instrs, id);
 }
 
 static const hm_comp *ix_comp(const pr_index *ix, int64_t id)
 {
-	return index_find(ix->comps, ix->n_comps, id);
+	return ix->checked ? hm_find_comp(ix->checked, id) : index_find(ix->comps, ix->n_comps, id);
 }
 
 /* ---- HLO text ------------------------------------------------------- */
@@ -469,9 +471,9 @@ static void print_metadata(FILE *out, const hm_instr *in)
 	fputc('}', out);
 }
 
-static void print_instr(FILE *out, const pr_index *ix, const hm_instr *in)
+static void print_instr_line(FILE *out, const pr_index *ix, const hm_instr *in)
 {
-	fputs(in->is_root ? "  ROOT " : "  ", out);
+	fputs(in->is_root ? "ROOT " : "", out);
 	print_name(out, in->name);
 	fputs(" = ", out);
 	hm_shape_print(out, &in->shape, 1);
@@ -509,7 +511,22 @@ static void print_instr(FILE *out, const pr_index *ix, const hm_instr *in)
 		else
 			print_string(out, in->backend_config);
 	}
+}
+
+static void print_instr(FILE *out, const pr_index *ix, const hm_instr *in)
+{
+	fputs("  ", out);
+	print_instr_line(out, ix, in);
 	fputc('\n', out);
+}
+
+int hm_instr_print(FILE *out, const hm_module *m, const hm_instr *in)
+{
+	pr_index ix = {.checked = m};
+	if (!m->index)
+		return -1;
+	print_instr_line(out, &ix, in);
+	return ferror(out) ? -1 : 0;
 }
 
 static int cmp_param(const void *a, const void *b)

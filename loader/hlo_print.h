@@ -31,6 +31,9 @@
 void hm_shape_print(FILE *out, const hm_shape *s, int with_layout);
 
 int hm_module_print(FILE *out, const hm_module *m);
+/* One instruction of a checked module (hm_module_check) on one line, as
+ * hm_module_print writes it, without indentation or newline. */
+int hm_instr_print(FILE *out, const hm_module *m, const hm_instr *in);
 int hm_module_dump(FILE *out, const hm_module *m);
 /* Every module of the file, separated by a blank line. */
 int hm_file_print(FILE *out, const hm_file *f);

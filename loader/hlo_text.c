@@ -150,6 +150,7 @@ static int instruction(hp *p)
 	in.parameter_number = HM_NONE;
 	in.feature_group_count = HM_NONE;
 	in.batch_group_count = HM_NONE;
+	in.src_off = (int64_t)p->tok.pos;
 	p->operands.n = p->callees.n = p->attrs.n = p->ctrl.n = p->seen.n = 0;
 	p->frame_id = -1;
 	if (hp_is_word(p, "ROOT") && hp_peek(p) != HT_EQUAL) {
@@ -189,6 +190,7 @@ static int instruction(hp *p)
 		if (hp_attribute(p, &in) != 0)
 			return -1;
 	hp_attribute_defaults(p, &in);
+	in.src_len = (int64_t)p->prev_end - in.src_off;
 	return finish_instruction(p, &in, len);
 }
 
@@ -577,8 +579,10 @@ static void free_scratch(hp *p)
 	free(p->instr_names.slots);
 }
 
-hm_file *hlo_text_parse_where(const char *text, size_t n, const char *name,
-			      hlo_text_where *where, hs_error *err)
+/* Parses text[0, n), which the file keeps (text[n] must be writable: it
+ * becomes the terminator); text is freed on failure. */
+static hm_file *parse_kept(char *text, size_t n, const char *name, hlo_text_where *where,
+			   hs_error *err)
 {
 	hp p = {0};
 	HS_VEC(hm_module) mods = {0};
@@ -587,9 +591,13 @@ hm_file *hlo_text_parse_where(const char *text, size_t n, const char *name,
 	if (where)
 		memset(where, 0, sizeof *where);
 	if (!f) {
+		free(text);
 		hs_fail(err, HS_ENOMEM, "%s: out of memory", name);
 		return NULL;
 	}
+	text[n] = '\0';
+	f->text = text;
+	f->text_len = n;
 	f->source = HM_SRC_TEXT;
 	p.file = name;
 	p.err = err;
@@ -635,6 +643,20 @@ fail:
 	free_scratch(&p);
 	hm_file_free(f);
 	return NULL;
+}
+
+hm_file *hlo_text_parse_where(const char *text, size_t n, const char *name,
+			      hlo_text_where *where, hs_error *err)
+{
+	char *copy = n < SIZE_MAX ? malloc(n + 1) : NULL;
+	if (!copy) {
+		if (where)
+			memset(where, 0, sizeof *where);
+		hs_fail(err, HS_ENOMEM, "%s: out of memory", name);
+		return NULL;
+	}
+	memcpy(copy, text, n);
+	return parse_kept(copy, n, name, where, err);
 }
 
 hm_file *hlo_text_parse(const char *text, size_t n, const char *name, hs_error *err)
@@ -701,9 +723,7 @@ hm_file *hlo_text_read_where(const char *path, hlo_text_where *where, hs_error *
 	char *buf = read_all(path, &n, err);
 	if (!buf)
 		return NULL;
-	hm_file *f = hlo_text_parse_where(buf, n, path, where, err);
-	free(buf);
-	return f;
+	return parse_kept(buf, n, path, where, err);   /* read_all leaves room for the terminator */
 }
 
 hm_file *hlo_text_read(const char *path, hs_error *err)

@@ -40,6 +40,10 @@
  * HLO_TEXT_MAX_RANK dimensions or a file over HLO_TEXT_MAX_BYTES is
  * refused.  Dimensions up to INT64_MAX are recorded, never allocated by.
  *
+ * The file keeps the text it was read from (hm_file.text) and each
+ * instruction its bytes there (hm_instr.src_off, src_len): its line as
+ * written, from ROOT or its name to its last attribute.
+ *
  * Ownership: the caller frees the hm_file with hm_file_free().
  */
 #ifndef HS_HLO_TEXT_H

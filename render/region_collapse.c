@@ -49,12 +49,7 @@ int region_expands(const hs_graph *g, const char *expand, int64_t c)
 
 int64_t region_find_hcomp(const hs_graph *g, const char *name)
 {
-	char buf[160];
-
-	for (int64_t c = 0; g->hcomps && c < g->n_hcomps; c++)
-		if (strcmp(graph_hcomp_name(g, c, buf, sizeof buf), name) == 0)
-			return c;
-	return -1;
+	return graph_find_hcomp(g, name);
 }
 
 /* Every name of the list must be a computation: a typo says so. */

@@ -1,0 +1,212 @@
+/* Unit tests of a graph's HLO relations (loader/graph_hlo.c, loader/hlo_line.c):
+ * operands in the module's order with repeats, users from them, called
+ * computations apart, parameters mapped to their callers' operands, the
+ * instruction's own line and its attributes as written. */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "base/strbuf.h"
+#include "loader/graph.h"
+#include "loader/hlo_line.h"
+#include "t.h"
+
+static const char *const MODULE_TEXT =
+	"HloModule m, entry_computation_layout={(f32[4]{0}, s32[])->f32[4]{0}}\n"
+	"\n"
+	"%add (x: f32[], y: f32[]) -> f32[] {\n"
+	"  %x = f32[] parameter(0)\n"
+	"  %y = f32[] parameter(1)\n"
+	"  ROOT %s = f32[] add(%x, %y)\n"
+	"}\n"
+	"\n"
+	"%fused (p0: f32[4], p1: f32[4]) -> f32[4] {\n"
+	"  %p0 = f32[4]{0} parameter(0)\n"
+	"  %p1 = f32[4]{0} parameter(1)\n"
+	"  ROOT %m = f32[4]{0} multiply(%p1, %p0)\n"
+	"}\n"
+	"\n"
+	"%cond (c: (s32[], f32[4])) -> pred[] {\n"
+	"  %c = (s32[], f32[4]{0}) parameter(0)\n"
+	"  %i = s32[] get-tuple-element(%c), index=0\n"
+	"  %n = s32[] constant(3)\n"
+	"  ROOT %lt = pred[] compare(%i, %n), direction=LT\n"
+	"}\n"
+	"\n"
+	"%body (b: (s32[], f32[4])) -> (s32[], f32[4]) {\n"
+	"  %b = (s32[], f32[4]{0}) parameter(0)\n"
+	"  %j = s32[] get-tuple-element(%b), index=0\n"
+	"  %v = f32[4]{0} get-tuple-element(%b), index=1\n"
+	"  ROOT %t = (s32[], f32[4]{0}) tuple(%j, %v)\n"
+	"}\n"
+	"\n"
+	"%yes (a: f32[4]) -> f32[4] {\n"
+	"  ROOT %a = f32[4]{0} parameter(0)\n"
+	"}\n"
+	"\n"
+	"%no (q: f32[4]) -> f32[4] {\n"
+	"  %q = f32[4]{0} parameter(0)\n"
+	"  ROOT %neg = f32[4]{0} negate(%q)\n"
+	"}\n"
+	"\n"
+	"ENTRY %main (in: f32[4], k: s32[]) -> f32[4] {\n"
+	"  %in = f32[4]{0} parameter(0)\n"
+	"  %k = s32[] parameter(1)\n"
+	"  %sq = f32[4]{0} multiply(%in, %in)\n"
+	"  %f = f32[4]{0} fusion(%sq, %in), kind=kLoop, calls=%fused\n"
+	"  %zero = f32[] constant(0)\n"
+	"  %r = f32[] reduce(%f, %zero), dimensions={0}, to_apply=%add\n"
+	"  %ar = f32[4]{0} all-reduce(%f), channel_id=7, replica_groups={{0,1,2,3},{4,5,6,7}}, "
+	"to_apply=%add, metadata={op_name=\"jit(f)/psum\" source_file=\"a.py\" source_line=3}\n"
+	"  %init = (s32[], f32[4]{0}) tuple(%k, %ar)\n"
+	"  %w = (s32[], f32[4]{0}) while(%init), condition=%cond, body=%body\n"
+	"  %p = pred[] constant(true)\n"
+	"  ROOT %sel = f32[4]{0} conditional(%p, %f, %ar), true_computation=%yes, false_computation=%no\n"
+	"}\n";
+
+static hs_graph *open_text(void)
+{
+	char path[] = "/tmp/test_graph_hlo.XXXXXX";
+	int fd = mkstemp(path);
+	hs_error err = {0};
+	if (fd < 0)
+		return NULL;
+	size_t n = strlen(MODULE_TEXT);
+	int ok = write(fd, MODULE_TEXT, n) == (ssize_t)n;
+	close(fd);
+	hs_graph *g = ok ? graph_open(path, &err) : NULL;
+	if (!g)
+		printf("# open: %s\n", err.msg);
+	unlink(path);
+	return g;
+}
+
+static int64_t node(const hs_graph *g, const char *name)
+{
+	return graph_find_node(g, name);
+}
+
+/* The operand names of v, ", "-separated. */
+static const char *operand_names(const hs_graph *g, int64_t v)
+{
+	static char out[256];
+	char buf[64];
+	size_t k = 0;
+	out[0] = '\0';
+	for (int64_t i = 0; i < graph_hlo_n_operands(g, v); i++)
+		k += (size_t)snprintf(out + k, sizeof out - k, "%s%s", i ? ", " : "",
+				      graph_node_name(g, graph_hlo_operands(g, v)[i], buf, sizeof buf));
+	return out;
+}
+
+static const char *user_names(const hs_graph *g, int64_t v)
+{
+	static char out[256];
+	char buf[64];
+	size_t k = 0;
+	out[0] = '\0';
+	for (int64_t i = 0; i < graph_hlo_n_users(g, v); i++)
+		k += (size_t)snprintf(out + k, sizeof out - k, "%s%s", i ? ", " : "",
+				      graph_node_name(g, graph_hlo_users(g, v)[i], buf, sizeof buf));
+	return out;
+}
+
+static void test_operands(hs_graph *g)
+{
+	CHECK("operands: the module says the operands are exact", g->operands_exact == 1);
+	CHECK("operands: multiply(%in, %in) has %in twice", strcmp(operand_names(g, node(g, "sq")), "in, in") == 0);
+	CHECK("operands: in the instruction's order, not sorted", strcmp(operand_names(g, node(g, "m")), "p1, p0") == 0);
+	CHECK("operands: a fusion's are its arguments, not its body's root",
+	      strcmp(operand_names(g, node(g, "f")), "sq, in") == 0);
+	CHECK("operands: a while has its one operand", strcmp(operand_names(g, node(g, "w")), "init") == 0);
+	CHECK("operands: a conditional's predicate and branch operands",
+	      strcmp(operand_names(g, node(g, "sel")), "p, f, ar") == 0);
+	CHECK("users: each user once, in node order", strcmp(user_names(g, node(g, "in")), "sq, f") == 0);
+	CHECK("users: from real operands only (the body's root has none)",
+	      graph_hlo_n_users(g, node(g, "m")) == 0 && graph_hlo_n_users(g, node(g, "s")) == 0);
+	CHECK("users: of %f", strcmp(user_names(g, node(g, "f")), "r, ar, sel") == 0);
+	CHECK("calls: apart from operands", graph_n_called(g, node(g, "f")) == 1 && graph_n_called(g, node(g, "w")) == 2);
+}
+
+static void test_params(hs_graph *g)
+{
+	int64_t f = node(g, "f"), w = node(g, "w"), sel = node(g, "sel"), r = node(g, "r");
+	CHECK("params: numbers", graph_param_number(g, node(g, "p1")) == 1 && graph_param_number(g, node(g, "sq")) == -1);
+	CHECK("params: a fusion's parameter(N) is its operand N",
+	      graph_param_source(g, node(g, "p0"), f) == node(g, "sq") &&
+	      graph_param_source(g, node(g, "p1"), f) == node(g, "in"));
+	CHECK("params: while body and condition take operand 0",
+	      graph_param_source(g, node(g, "b"), w) == node(g, "init") &&
+	      graph_param_source(g, node(g, "c"), w) == node(g, "init"));
+	CHECK("params: branch k takes operand k + 1",
+	      graph_param_source(g, node(g, "a"), sel) == node(g, "f") &&
+	      graph_param_source(g, node(g, "q"), sel) == node(g, "ar"));
+	CHECK("params: a reducer's parameters are no operand", graph_param_source(g, node(g, "x"), r) == -1);
+	CHECK("params: a node that does not call it", graph_param_source(g, node(g, "p0"), w) == -1);
+	CHECK("roles: from the computation", graph_node_role(g, node(g, "m")) == HS_ROLE_FUSION &&
+	      graph_node_role(g, node(g, "j")) == HS_ROLE_WHILE_BODY && graph_node_role(g, f) == HS_ROLE_ENTRY);
+	CHECK("computations: 'entry' names the entry", graph_find_hcomp(g, "entry") == g->entry &&
+	      graph_find_hcomp(g, "main") == g->entry && graph_find_hcomp(g, "fused") >= 0 &&
+	      graph_find_hcomp(g, "nothing") < 0);
+}
+
+static void test_lines(hs_graph *g)
+{
+	hs_strbuf b = {0};
+	int64_t ar = node(g, "ar");
+	CHECK("hlo: the line as written", graph_node_hlo(g, ar, &b) == 1 &&
+	      strncmp(hs_strbuf_str(&b), "%ar = f32[4]{0} all-reduce(%f), channel_id=7", 44) == 0 &&
+	      b.s[b.len - 1] == '}');
+	hs_strbuf_reset(&b);
+	CHECK("hlo: ROOT included", graph_node_hlo(g, node(g, "sel"), &b) == 1 &&
+	      strncmp(hs_strbuf_str(&b), "ROOT %sel = ", 12) == 0);
+	hs_strbuf_reset(&b);
+	CHECK("attr: replica_groups as written", graph_node_attr(g, ar, "replica_groups", &b) == 1 &&
+	      strcmp(hs_strbuf_str(&b), "{{0,1,2,3},{4,5,6,7}}") == 0);
+	hs_strbuf_reset(&b);
+	CHECK("attr: metadata whole", graph_node_attr(g, ar, "metadata", &b) == 1 &&
+	      strcmp(hs_strbuf_str(&b), "{op_name=\"jit(f)/psum\" source_file=\"a.py\" source_line=3}") == 0);
+	hs_strbuf_reset(&b);
+	CHECK("attr: to_apply and channel_id", graph_node_attr(g, ar, "to_apply", &b) == 1 &&
+	      strcmp(hs_strbuf_str(&b), "%add") == 0);
+	hs_strbuf_reset(&b);
+	CHECK("attr: absent is 0", graph_node_attr(g, ar, "dimensions", &b) == 0 && b.len == 0);
+	CHECK("attr: index of a get-tuple-element", graph_node_attr(g, node(g, "v"), "index", &b) == 1 &&
+	      strcmp(hs_strbuf_str(&b), "1") == 0);
+	hs_strbuf_free(&b);
+}
+
+static void test_line_parser(void)
+{
+	static const char line[] =
+		"ROOT %t = (f32[2]{0}, /*index=1*/s32[]) custom-call(f32[2]{0} %a, %b), "
+		"custom_call_target=\"x,y\", backend_config={\"k\":[1,2]}, window={size=3x3 pad=1_1x1_1}, "
+		"sharding={devices=[2,1]0,1}";
+	hlo_line_attr a[8];
+	int k = hlo_line_attrs(line, sizeof line - 1, a, 8);
+	CHECK("line: four attributes after the operands (commas in strings, braces and shapes skipped)", k == 4);
+	CHECK("line: names and values", k == 4 && a[0].name_len == 18 &&
+	      a[0].value_len == 5 && memcmp(a[0].value, "\"x,y\"", 5) == 0 &&
+	      a[3].value_len == 18 && memcmp(a[3].value, "{devices=[2,1]0,1}", 18) == 0);
+	CHECK("line: not an instruction", hlo_line_attrs("HloModule m", 11, a, 8) == 0);
+	const char *v;
+	size_t n;
+	CHECK("line: find", hlo_line_find_attr(line, sizeof line - 1, "window", &v, &n) == 1 &&
+	      n == 22 && memcmp(v, "{size=3x3 pad=1_1x1_1}", 22) == 0);
+}
+
+int main(void)
+{
+	hs_graph *g = open_text();
+	CHECK("open the module", g != NULL);
+	if (g) {
+		test_operands(g);
+		test_params(g);
+		test_lines(g);
+		graph_free(g);
+	}
+	test_line_parser();
+	T_DONE();
+}
