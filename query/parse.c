@@ -818,11 +818,8 @@ long long query_parse_count(query_parser *p, const char *what)
 	return v;
 }
 
-/* A suggestion for a node name that is not in the graph: the closest real
- * name, or for a derived "opcode.N" the name node N has. */
-static const char *suggest_node(query_parser *p, const char *name, char *buf, size_t cap)
+const char *query_suggest_node(const hs_graph *g, const char *name, char *buf, size_t cap)
 {
-	const hs_graph *g = p->s->g;
 	const char *dot = strrchr(name, '.');
 
 	if (!g->module) {
@@ -838,6 +835,10 @@ static const char *suggest_node(query_parser *p, const char *name, char *buf, si
 	for (int64_t v = 0; v < g->n_nodes; v++)
 		names[v] = graph_node_name(g, v, NULL, 0);
 	const char *best = query_suggest(name, names, (size_t)g->n_nodes);
+	if (best && cap) {
+		snprintf(buf, cap, "%s", best);
+		best = buf;
+	}
 	free(names);
 	return best;
 }
@@ -874,7 +875,7 @@ static long long parse_node_name(query_parser *p)
 	if (v >= 0)
 		return v;
 	char buf[160];
-	const char *sug = suggest_node(p, name, buf, sizeof buf);
+	const char *sug = query_suggest_node(p->s->g, name, buf, sizeof buf);
 	if (sug)
 		return query_fail_at(p, pos, "no node named '%s' at column %zu (did you mean '%s'?)",
 				     name, pos + 1, sug);

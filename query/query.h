@@ -194,6 +194,11 @@ const char *query_command_name(size_t i);
 const char *query_suggest(const char *word, const char *const *names,
 			  size_t n);
 
+/* The name of g's node closest to `name` (query_suggest over every
+ * instruction name; on a bare .npz, for a derived "opcode.N", the name node
+ * N has), copied into buf (cap bytes); NULL when none is close. */
+const char *query_suggest_node(const hs_graph *g, const char *name, char *buf, size_t cap);
+
 /* The name of g's HLO computation closest to `word` (query_suggest over
  * every computation's name), copied into buf (cap bytes); NULL when none is
  * close or memory runs out. */

@@ -19,7 +19,15 @@ dir=$1; shift
 secs=${FUZZ_SECONDS:-60}
 . tests/fuzz/seeds.sh
 targets=$*
-[ -n "$targets" ] || targets=$(cd "$dir" && ls fuzz_* 2>/dev/null | grep -v '\.d$' | sed 's/^fuzz_//')
+# default: every target with a source here, and its _zlib twin when built
+if [ -z "$targets" ]; then
+	for src in tests/fuzz/fuzz_*.c; do
+		t=$(basename "$src" .c)
+		t=${t#fuzz_}
+		[ -x "$dir/fuzz_$t" ] && targets="$targets $t"
+		[ -x "$dir/fuzz_${t}_zlib" ] && targets="$targets ${t}_zlib"
+	done
+fi
 crashes=""
 rows=""
 for t in $targets; do
