@@ -348,6 +348,27 @@ int graph_node_hlo(const hs_graph *g, int64_t v, struct hs_strbuf *out);
  * has one, 0 when not (or no module), -1 when out of memory. */
 int graph_node_attr(const hs_graph *g, int64_t v, const char *name, struct hs_strbuf *out);
 
+/* ---- collectives (graph_collective.c) --------------------------------- */
+
+/* all-reduce(-start), all-gather(-start), reduce-scatter, all-to-all,
+ * ragged-all-to-all, collective-permute(-start), collective-broadcast: the
+ * instructions that exchange data between devices (their -done halves only
+ * wait). */
+int graph_is_collective_opcode(const char *opcode);
+
+typedef struct hs_collective {
+	int64_t channel_id;  /* -1 when none is given */
+	int64_t n_groups;    /* replica groups; 0 when none are given (every device) */
+	int64_t group_size;  /* devices in a group (the largest one); 0 as above */
+	double bytes;        /* per device: the bytes of its operands */
+} hs_collective;
+
+/* 1 and *out for a collective instruction (replica_groups read in both
+ * forms, {{0,1},{2,3}} and [2,2]<=[4]); 0 for any other node or a graph
+ * without a module.  The groups' text itself: graph_node_attr(g, v,
+ * "replica_groups", ...). */
+int graph_collective(const hs_graph *g, int64_t v, hs_collective *out);
+
 /* The module's name: real, or the file's name when derived. */
 const char *graph_module_name(const hs_graph *g);
 /* Nodes whose opcode is "fusion". */

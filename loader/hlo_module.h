@@ -252,6 +252,9 @@ const char *hm_element_type_name(int t);
 int hm_element_type_id(const char *name, size_t len);
 /* Bytes per element (pred 1; s4/u4 count 1); 0 for tuple, token, opaque. */
 int hm_element_type_bytes(int t);
+/* Bytes of a shape: elements times element bytes, a tuple's elements
+ * summed (a double: huge shapes stay finite). */
+double hm_shape_bytes(const hm_shape *s);
 
 /* Shape text as HLO writes it: "bf16[8,56,56,64]{3,2,1,0}", dynamic dims
  * "f32[<=8,2]", TPU layouts "{1,0:T(8,128)(2,1)S(1)}", tuples

@@ -370,20 +370,45 @@ void cost_analytic(const hs_graph *g, cost_estimate *out)
 	cost_graph_free(&cg);
 }
 
+static void add_estimate(cost_estimate *t, const cost_estimate *e)
+{
+	t->flops += e->flops;
+	t->bytes += e->bytes;
+	t->compute += e->compute;
+	t->memory += e->memory;
+	t->padding += e->padding;
+	t->copy += e->copy;
+	t->overhead += e->overhead;
+	t->seconds += e->seconds;
+	t->unknown += e->unknown;
+}
+
 cost_estimate cost_total(const cost_estimate *est, int64_t n)
 {
 	cost_estimate t;
 
 	memset(&t, 0, sizeof t);
-	for (int64_t i = 0; i < n; i++) {
-		t.flops += est[i].flops;
-		t.bytes += est[i].bytes;
-		t.compute += est[i].compute;
-		t.memory += est[i].memory;
-		t.padding += est[i].padding;
-		t.copy += est[i].copy;
-		t.overhead += est[i].overhead;
-		t.seconds += est[i].seconds;
+	for (int64_t i = 0; i < n; i++)
+		add_estimate(&t, &est[i]);
+	return t;
+}
+
+int cost_role_executed(hs_role r)
+{
+	return r != HS_ROLE_FUSION && r != HS_ROLE_REDUCER;
+}
+
+cost_estimate cost_executed_total(const hs_graph *g, const cost_estimate *est)
+{
+	cost_estimate t;
+
+	memset(&t, 0, sizeof t);
+	for (int64_t c = 0; c < g->n_hcomps; c++) {
+		const hs_hcomp *hc = &g->hcomps[c];
+		if (cost_role_executed(hc->role)) {
+			cost_estimate s = cost_total(est + hc->first, hc->count);
+			add_estimate(&t, &s);
+		}
 	}
 	return t;
 }

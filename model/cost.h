@@ -50,6 +50,9 @@ typedef struct cost_estimate {
 	double copy;     /* copies forced into the node's operands by a layout change */
 	double overhead; /* fixed cost (layout graphs: ops run as kernels of their own) */
 	double seconds;  /* max(compute, memory + padding) + copy + overhead */
+	int unknown;     /* 1: nothing is known of what it computes (a custom-call
+			  * to a target the model does not know): show "unknown",
+			  * not its numbers */
 } cost_estimate;
 
 /* 1 when the analytic estimate can read the graph: node features are the
@@ -63,8 +66,17 @@ const char *cost_unavailable_reason(const hs_graph *g);
  * 140 give all zeros. */
 void cost_analytic(const hs_graph *g, cost_estimate *out);
 
-/* Sum of out[0..n) (every field summed). */
+/* Sum of out[0..n) (every field summed; unknown counts the unknown ones). */
 cost_estimate cost_total(const cost_estimate *est, int64_t n);
+
+/* 1 for the computations that run on their own, once per call: the entry,
+ * while bodies and conditions, called computations, branches, async
+ * computations (and those of unknown role); 0 for fusion bodies and
+ * reducers, which run inside their caller and are counted there. */
+int cost_role_executed(hs_role r);
+/* The module's cost: est[] summed over the nodes of executed computations
+ * only (cost_role_executed), each executed op once. */
+cost_estimate cost_executed_total(const hs_graph *g, const cost_estimate *est);
 
 /* Analytic score per config in nanoseconds (out[g->n_configs]), lower =
  * predicted faster, with every term.  Loads node configs as needed.

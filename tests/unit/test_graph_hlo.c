@@ -60,6 +60,7 @@ static const char *const MODULE_TEXT =
 	"  %r = f32[] reduce(%f, %zero), dimensions={0}, to_apply=%add\n"
 	"  %ar = f32[4]{0} all-reduce(%f), channel_id=7, replica_groups={{0,1,2,3},{4,5,6,7}}, "
 	"to_apply=%add, metadata={op_name=\"jit(f)/psum\" source_file=\"a.py\" source_line=3}\n"
+	"  %ag = f32[8]{0} all-gather(%f), dimensions={0}, replica_groups=[2,2]<=[4], channel_id=2\n"
 	"  %init = (s32[], f32[4]{0}) tuple(%k, %ar)\n"
 	"  %w = (s32[], f32[4]{0}) while(%init), condition=%cond, body=%body\n"
 	"  %p = pred[] constant(true)\n"
@@ -126,7 +127,7 @@ static void test_operands(hs_graph *g)
 	CHECK("users: each user once, in node order", strcmp(user_names(g, node(g, "in")), "sq, f") == 0);
 	CHECK("users: from real operands only (the body's root has none)",
 	      graph_hlo_n_users(g, node(g, "m")) == 0 && graph_hlo_n_users(g, node(g, "s")) == 0);
-	CHECK("users: of %f", strcmp(user_names(g, node(g, "f")), "r, ar, sel") == 0);
+	CHECK("users: of %f", strcmp(user_names(g, node(g, "f")), "r, ar, ag, sel") == 0);
 	CHECK("calls: apart from operands", graph_n_called(g, node(g, "f")) == 1 && graph_n_called(g, node(g, "w")) == 2);
 }
 
@@ -178,6 +179,20 @@ static void test_lines(hs_graph *g)
 	hs_strbuf_free(&b);
 }
 
+static void test_collectives(hs_graph *g)
+{
+	hs_collective c;
+	int64_t ar = node(g, "ar");
+	CHECK("collective: all-reduce is one", graph_collective(g, ar, &c) == 1);
+	CHECK("collective: groups, size, channel, bytes (4 f32 per device)",
+	      c.n_groups == 2 && c.group_size == 4 && c.channel_id == 7 && c.bytes == 16);
+	CHECK("collective: iota groups [2,2]<=[4]", graph_collective(g, node(g, "ag"), &c) == 1 &&
+	      c.n_groups == 2 && c.group_size == 2 && c.channel_id == 2 && c.bytes == 16);
+	CHECK("collective: a multiply is none", graph_collective(g, node(g, "sq"), &c) == 0);
+	CHECK("collective: opcodes", graph_is_collective_opcode("all-gather-start") &&
+	      !graph_is_collective_opcode("all-gather-done") && !graph_is_collective_opcode("add"));
+}
+
 static void test_line_parser(void)
 {
 	static const char line[] =
@@ -205,6 +220,7 @@ int main(void)
 		test_operands(g);
 		test_params(g);
 		test_lines(g);
+		test_collectives(g);
 		graph_free(g);
 	}
 	test_line_parser();
