@@ -29,13 +29,14 @@ static const query_field graph_fields[] = {
 	{"edges", QF_G_EDGES, 0, QUERY_NUM, "number of edges"},
 	{"configs", QF_G_CONFIGS, 0, QUERY_NUM, "number of configs"},
 	{"configurable", QF_G_CONFIGURABLE, 0, QUERY_NUM, "configurable nodes (layout; 0 for tile)"},
-	{"computations", QF_G_COMPUTATIONS, 0, QUERY_NUM, "computations (node_splits segments)"},
+	{"computations", QF_G_COMPUTATIONS, 0, QUERY_NUM, "HLO computations (entry, fusion bodies, reducers, ...; derived on a bare .npz)"},
+	{"splits", QF_G_SPLITS, 0, QUERY_NUM, "node_splits segments (1 for tile graphs)"},
 	{"labeled", QF_G_LABELED, 0, QUERY_NUM, "1 when runtimes are known (0: a test file)"},
 	{"runtime_min", QF_G_RUNTIME_MIN, 0, QUERY_NUM, "fastest runtime (tile: normalized; layout: ns)"},
 	{"runtime_median", QF_G_RUNTIME_MEDIAN, 0, QUERY_NUM, "median runtime (as numpy.median)"},
 	{"runtime_max", QF_G_RUNTIME_MAX, 0, QUERY_NUM, "slowest runtime"},
 	{"module", QF_G_MODULE, 0, QUERY_TEXT, "the HLO module's name (the file name on a bare .npz)"},
-	{"hlo_computations", QF_G_HCOMPS, 0, QUERY_NUM, "HLO computations (entry, fusion bodies, reducers, ...)"},
+	{"hlo_computations", QF_G_HCOMPS, 0, QUERY_NUM, "the same as computations"},
 	{"fusions", QF_G_FUSIONS, 0, QUERY_NUM, "nodes whose opcode is fusion"},
 };
 
@@ -81,10 +82,11 @@ double query_graph_num(query_session *s, const query_field *f)
 		return (double)g->n_configs;
 	case QF_G_CONFIGURABLE:
 		return (double)g->n_cfg_nodes;
-	case QF_G_COMPUTATIONS:
+	case QF_G_SPLITS:
 		return (double)g->n_comps;
 	case QF_G_LABELED:
 		return g->labeled;
+	case QF_G_COMPUTATIONS:
 	case QF_G_HCOMPS:
 		return g->hcomps ? (double)g->n_hcomps : NAN;
 	case QF_G_FUSIONS:

@@ -211,6 +211,22 @@ static void make_literal(query_expr *e)
 	e->field = NULL;
 }
 
+/* `computation` (the HLO computation's name) compared with a number means
+ * the node_splits segment, as it did before computations had names:
+ * `computation = 2` is `split = 2`.  1 when e was turned into `split`. */
+static int as_split(query_parser *p, query_expr *e)
+{
+	if (e->kind != QE_FIELD || e->field->kind != QF_HTEXT || e->field->index != HS_HF_COMPUTATION ||
+	    strcmp(e->field->name, "computation") != 0)
+		return 0;
+	const query_field *f = query_find_field(p->s, QS_NODE, "split");
+	if (!f)
+		return 0;
+	e->field = f;
+	e->type = f->type;
+	return 1;
+}
+
 /* Resolves `lit` against `other` for equality-like use; checks types. */
 static int resolve_pair(query_parser *p, query_expr *a, query_expr *b, int op)
 {
@@ -234,6 +250,8 @@ static int resolve_pair(query_parser *p, query_expr *a, query_expr *b, int op)
 		return fail_unknown_field(p, a);
 	if (b->kind == QE_WORD)
 		return fail_unknown_field(p, b);
+	if (a->type != b->type && (as_split(p, a) || as_split(p, b)))
+		return 0;
 	if (a->type != b->type) {
 		const query_expr *t = a->type == QUERY_TEXT ? a : b;
 		int hint = t->kind == QE_FIELD && t->field->kind == QF_OPCODE;
@@ -377,6 +395,61 @@ static query_expr *parse_agg(query_parser *p, int agg)
 	return e;
 }
 
+/* attr( right after the word `attr`: the attribute function (a field of
+ * that name would be a field, but there is none). */
+static int is_attr_call(query_parser *p, const query_token *t)
+{
+	size_t i = t->pos + t->len;
+
+	if (strcasecmp(t->str, "attr") != 0)
+		return 0;
+	while (i < p->n && (p->src[i] == ' ' || p->src[i] == '\t'))
+		i++;
+	return i < p->n && p->src[i] == '(';
+}
+
+/* attr('NAME') (or attr(NAME)): the attribute NAME of a node's instruction
+ * as the module writes it, text; the current token is `attr`. */
+static query_expr *parse_attr(query_parser *p)
+{
+	const query_token *t = query_peek(p);
+	size_t pos = t->pos;
+
+	if (p->scope == QS_GRAPH || p->scope == QS_CONFIG) {
+		query_fail_at(p, pos, "attr(...) at column %zu reads a node's attribute, but this query is "
+			      "about %s%s", pos + 1, p->scope == QS_GRAPH ? "graphs" : "configs",
+			      p->scope == QS_GRAPH ? " (reach nodes through count(...), sum(...), ...)" : "");
+		return NULL;
+	}
+	if (p->scope == QS_AUTO)
+		p->scope = QS_NODE;
+	query_advance(p);
+	query_accept(p, TK_LP);
+	t = query_peek(p);
+	if (t->kind != TK_STR && t->kind != TK_WORD) {
+		query_fail_expected(p, "an attribute name in attr(...): attr('replica_groups')");
+		return NULL;
+	}
+	const char *name = t->str;
+	if (!*name) {
+		query_fail_at(p, t->pos, "attr('') at column %zu names no attribute", t->pos + 1);
+		return NULL;
+	}
+	query_advance(p);
+	const query_token *r = query_peek(p);
+	if (r->kind != TK_RP) {
+		query_fail_expected(p, "')' after the attribute name");
+		return NULL;
+	}
+	query_expr *e = new_expr(p, QE_ATTR, pos, r->pos + r->len - pos);
+	if (!e)
+		return NULL;
+	e->str = name;
+	e->type = QUERY_TEXT;
+	query_advance(p);
+	return e;
+}
+
 static query_expr *parse_unary(query_parser *p)
 {
 	const query_token *t = query_peek(p);
@@ -422,6 +495,8 @@ static query_expr *parse_unary_inner(query_parser *p)
 		int agg = p->scope == QS_GRAPH ? agg_kind(t->str) : -1;
 		if (agg >= 0)
 			return parse_agg(p, agg);
+		if (is_attr_call(p, t))
+			return parse_attr(p);
 		const query_field *f = lookup_field(p, t);
 		if (p->failed)
 			return NULL;
