@@ -38,6 +38,9 @@ static const query_field graph_fields[] = {
 	{"module", QF_G_MODULE, 0, QUERY_TEXT, "the HLO module's name (the file name on a bare .npz)"},
 	{"hlo_computations", QF_G_HCOMPS, 0, QUERY_NUM, "the same as computations"},
 	{"fusions", QF_G_FUSIONS, 0, QUERY_NUM, "nodes whose opcode is fusion"},
+	{"cost", QF_G_COST, 0, QUERY_NUM, "the module's analytic seconds: its executed computations, each op once (fusion bodies and reducers counted in their callers)"},
+	{"flops", QF_G_FLOPS, 0, QUERY_NUM, "the module's analytic FLOPs, counted as cost"},
+	{"bytes", QF_G_BYTES, 0, QUERY_NUM, "the module's analytic bytes read and written, counted as cost"},
 };
 
 const query_field *query_graph_fields(size_t *n)
@@ -91,6 +94,14 @@ double query_graph_num(query_session *s, const query_field *f)
 		return g->hcomps ? (double)g->n_hcomps : NAN;
 	case QF_G_FUSIONS:
 		return (double)graph_n_fusions(g);
+	case QF_G_COST:
+	case QF_G_FLOPS:
+	case QF_G_BYTES: {
+		if (!s->cost || !g->hcomps)
+			return NAN;
+		cost_estimate t = cost_executed_total(g, s->cost);
+		return f->kind == QF_G_COST ? t.seconds : f->kind == QF_G_FLOPS ? t.flops : t.bytes;
+	}
 	case QF_G_RUNTIME_MIN:
 	case QF_G_RUNTIME_MEDIAN:
 	case QF_G_RUNTIME_MAX:

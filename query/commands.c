@@ -176,11 +176,13 @@ static const struct command commands[] = {
 	 "one row per graph: file, kind, sizes, runtimes, aggregates of its nodes",
 	 "Graph fields: file, name, collection, search, split, kind, nodes, edges,\n"
 	 "configs, configurable, computations, splits, labeled, runtime_min,\n"
-	 "runtime_median, runtime_max, module, fusions.  Aggregates reach the nodes (or the configs, with config\n"
-	 "fields): count(COND) counts the nodes where COND holds; sum, min, max and\n"
-	 "mean(EXPR [where COND]) reduce EXPR over them.  On one graph: its row; on\n"
-	 "a folder (hloscope query DIR), one per graph.  Without `show`, the\n"
-	 "aggregates used are shown after the graph's sizes.\n"
+	 "runtime_median, runtime_max, module, fusions, cost, flops, bytes (the\n"
+	 "module's totals over its executed computations).  Aggregates reach the\n"
+	 "nodes (or the configs, with config fields): count(COND) counts the nodes\n"
+	 "where COND holds; sum, min, max and mean(EXPR [where COND]) reduce EXPR\n"
+	 "over them.  On one graph: its row; on a folder (hloscope query DIR), one\n"
+	 "per graph.  Without `show`, the aggregates used are shown after the\n"
+	 "graph's sizes.\n"
 	 "  graphs where count(opcode = convolution and rank = 5) > 0 sort by nodes desc\n"
 	 "  graphs where kind = layout sort by runtime_max desc limit 10\n"
 	 "  graphs show file, nodes, sum(cost), max(users where opcode = fusion)\n",
@@ -293,7 +295,7 @@ static int cmd_help(query_parser *p, query_result *out)
 		query_bprintf(&b, "Node fields (derived):\n");
 		for (size_t i = 0; i < s->n_node_fields; i++)
 			if (s->node_fields[i].kind != QF_FEATURE)
-				query_bprintf(&b, "  %-14s %-6s %s\n", s->node_fields[i].name,
+				query_bprintf(&b, "  %-18s %-6s %s\n", s->node_fields[i].name,
 					      s->node_fields[i].type == QUERY_NUM ? "number" : "text",
 					      s->node_fields[i].help);
 		query_bprintf(&b, "Node features (%d, by group; `fields TEXT` lists them with help):\n",
@@ -322,7 +324,7 @@ static int cmd_help(query_parser *p, query_result *out)
 		query_bprintf(&b, "Config fields (configs):\n");
 		for (size_t i = 0; i < s->n_config_fields; i++)
 			if (s->config_fields[i].kind != QF_CONFIG_FEATURE)
-				query_bprintf(&b, "  %-14s %s\n", s->config_fields[i].name,
+				query_bprintf(&b, "  %-18s %s\n", s->config_fields[i].name,
 					      s->config_fields[i].help);
 		if (s->g->kind == HS_KIND_TILE)
 			query_bprintf(&b, "  and the %d tile config features (fields config)\n",
@@ -332,7 +334,7 @@ static int cmd_help(query_parser *p, query_result *out)
 		query_bprintf(&b, "Graph fields (graphs; node and config fields through count(...), "
 			      "sum, min, max, mean):\n");
 		for (size_t i = 0; i < ng; i++)
-			query_bprintf(&b, "  %-14s %s\n", gf[i].name, gf[i].help);
+			query_bprintf(&b, "  %-18s %s\n", gf[i].name, gf[i].help);
 	} else if (t->kind == TK_WORD) {
 		const struct command *c = find_command(t->str);
 		if (!c) {

@@ -99,6 +99,9 @@ enum query_field_kind {
 	QF_G_MODULE,     /* text: the HLO module's name */
 	QF_G_HCOMPS,     /* real HLO computations */
 	QF_G_FUSIONS,    /* fusion nodes */
+	QF_G_COST,       /* analytic seconds over the executed computations */
+	QF_G_FLOPS,
+	QF_G_BYTES,
 };
 
 typedef struct query_field {

@@ -801,6 +801,9 @@ int query_prepare_field(query_session *s, const query_field *f, hs_error *err)
 	case QF_COST:
 	case QF_FLOPS:
 	case QF_BYTES:
+	case QF_G_COST:
+	case QF_G_FLOPS:
+	case QF_G_BYTES:
 		return query_need_cost(s, err);
 	case QF_PREDICTED:
 	case QF_PREDICTED_RANK:
@@ -849,6 +852,9 @@ unsigned query_field_parts(const query_field *f)
 	case QF_COST:
 	case QF_FLOPS:
 	case QF_BYTES:
+	case QF_G_COST:
+	case QF_G_FLOPS:
+	case QF_G_BYTES:
 		return GRAPH_PART_FEATURES | GRAPH_PART_EDGES;
 	case QF_CONFIG:
 	case QF_RUNTIME:
