@@ -77,16 +77,24 @@ static void show_parameter(query_session *s, query_buf *b, int64_t v)
 	if (num < 0 || !c->n_callers || !query_operands_exact(g))
 		return;
 	const int64_t *callers = g->hcomp_callers + c->callers_at;
+	if (graph_param_source(g, v, callers[0]) < 0) { /* a reducer's: a value */
+		query_bprintf(b, "  parameter     %lld of a %s: a value its caller%s combine%s (", (long long)num,
+			      graph_role_name(c->role), c->n_callers == 1 ? "" : "s",
+			      c->n_callers == 1 ? "s" : "");
+		for (int64_t i = 0; i < c->n_callers && i < SHOW_MAX; i++) {
+			query_bprintf(b, "%s", i ? ", " : "");
+			node_ref(s, b, callers[i]);
+		}
+		query_bprintf(b, "%s), not one of %s operands\n", c->n_callers > SHOW_MAX ? ", ..." : "",
+			      c->n_callers == 1 ? "its" : "their");
+		return;
+	}
 	for (int64_t i = 0; i < c->n_callers && i < SHOW_MAX; i++) {
 		int64_t caller = callers[i], src = graph_param_source(g, v, caller);
-		query_bprintf(b, "  parameter     %lld ", (long long)num);
-		if (src < 0) {
-			query_bprintf(b, "of a %s: an element ", graph_role_name(c->role));
-			node_ref(s, b, caller);
-			query_bprintf(b, " combines, not one of its operands\n");
+		if (src < 0)
 			continue;
-		}
-		query_bprintf(b, "= operand %lld of ", (long long)operand_index(g, v, caller, src));
+		query_bprintf(b, "  parameter     %lld = operand %lld of ", (long long)num,
+			      (long long)operand_index(g, v, caller, src));
 		node_ref(s, b, caller);
 		query_bprintf(b, ": %lld %s\n", (long long)src, query_htext(s, HS_HF_NAME, src));
 	}
