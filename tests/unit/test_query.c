@@ -373,6 +373,15 @@ static void test_completion(void)
 	v = query_complete(S, "nodes where opc", 12, 15, &files);
 	CHECK("complete: fields", has(v, "opcode") && has(v, "opcode_id") && count(v) == 2);
 	query_strv_free(v);
+	v = query_complete(S, "nodes where at", 12, 14, &files);
+	CHECK("complete: the attr function", has(v, "attr"));
+	query_strv_free(v);
+	v = query_complete(S, "configs where at", 14, 16, &files);
+	CHECK("complete: no attr for configs", !has(v, "attr"));
+	query_strv_free(v);
+	v = query_complete(S, "coll", 0, 4, &files);
+	CHECK("complete: collectives", has(v, "collectives") && count(v) == 1);
+	query_strv_free(v);
 	v = query_complete(S, "nodes wh", 6, 8, &files);
 	CHECK("complete: keywords", has(v, "where") && count(v) == 1);
 	query_strv_free(v);
