@@ -1,14 +1,14 @@
 /* query_impl.h - internals shared by the query language's files (query/lex.c,
- * parse.c, eval.c, table.c, print.c and the commands, commands.c and
+ * parse.c, nodes.c, eval.c, table.c, print.c and the commands, commands.c and
  * cmd_*.c, which also share commands.h).  Not for other modules: use
  * query/query.h.
  *
  * Pipeline: commands.c looks up the command word in its command table, the
- * command's parser (cmd_*.c) pulls tokens from lex.c and expressions from parse.c
- * (which resolves field names against the session's field tables and type
- * checks), eval.c evaluates expressions per row with the session's lazily
- * built caches (decoded shapes, costs, predictions), and table.c builds the
- * result tables.
+ * command's parser (cmd_*.c) pulls tokens from lex.c, expressions from
+ * parse.c (which resolves field names against the session's field tables
+ * and type checks) and nodes by id or name from nodes.c; eval.c evaluates
+ * expressions per row with the session's lazily built caches (decoded
+ * shapes, costs, predictions, texts), and table.c builds the result tables.
  *
  * Ownership: everything a command's parse makes (tokens' strings, the
  * expression tree, compiled regexes) lives in the parser's arena and dies
