@@ -39,33 +39,6 @@ static void node_ref(query_session *s, query_buf *b, int64_t v)
 	query_bprintf(b, "%s (node %lld)", query_htext(s, HS_HF_NAME, v), (long long)v);
 }
 
-/* Which of caller's operands parameter `param` stands for, src being that
- * operand (graph_param_source): the rule graph_param_source follows, so
- * that an operand passed twice is named at the right place. */
-static int64_t operand_index(const hs_graph *g, int64_t param, int64_t caller, int64_t src)
-{
-	const char *op = graph_node_opcode_name(g, caller);
-	const int64_t *ops = graph_hlo_operands(g, caller);
-	int64_t n = graph_hlo_n_operands(g, caller), num = graph_param_number(g, param), at = -1;
-
-	if (strcmp(op, "while") == 0) {
-		at = 0;
-	} else if (strcmp(op, "conditional") == 0) {
-		for (int64_t i = g->called_off[caller]; i < g->called_off[caller + 1] && at < 0; i++)
-			if (g->called_idx[i] == g->hcomp_of[param])
-				at = i - g->called_off[caller] + 1; /* branch k: operand k + 1 */
-	} else if (strcmp(op, "sort") == 0) {
-		at = num / 2; /* parameters 2N and 2N + 1: operand N */
-	} else {
-		at = num;
-	}
-	if (at >= 0 && at < n && ops[at] == src)
-		return at;
-	for (at = 0; at < n && ops[at] != src; at++) /* not expected: the first */
-		;
-	return at;
-}
-
 /* A parameter of a called computation: the operand each caller passes it
  * (graph_param_source); a reducer's parameters are the values it combines. */
 static void show_parameter(query_session *s, query_buf *b, int64_t v)
@@ -94,7 +67,7 @@ static void show_parameter(query_session *s, query_buf *b, int64_t v)
 		if (src < 0)
 			continue;
 		query_bprintf(b, "  parameter     %lld = operand %lld of ", (long long)num,
-			      (long long)operand_index(g, v, caller, src));
+			      (long long)graph_param_operand(g, v, caller));
 		node_ref(s, b, caller);
 		query_bprintf(b, ": %lld %s\n", (long long)src, query_htext(s, HS_HF_NAME, src));
 	}
