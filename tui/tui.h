@@ -160,6 +160,18 @@ int tui_put(WINDOW *win, int y, int x, int w, const char *s, attr_t a, int pad);
 void tui_put_right(WINDOW *win, int y, int x, int w, const char *s, attr_t a);
 /* Display width of a UTF-8 string. */
 int tui_width(const char *s);
+/* Names on screen: an HLO name wider than TUI_NAME_MAX cells is shortened
+ * in the middle, keeping its start and its end (where the numbers that
+ * tell names apart are).  Only what is drawn: queries, filters, frequency
+ * tables and `:write` see whole names. */
+#define TUI_NAME_MAX 40
+/* s when it fits in w cells, else (in buf) its first and last characters
+ * around an ellipsis, w cells in all. */
+const char *tui_mid(const char *s, int w, char *buf, size_t cap);
+/* tui_mid(s, TUI_NAME_MAX, ...). */
+const char *tui_name(const char *s, char *buf, size_t cap);
+/* Bytes of the longest start of s that fits in w cells (to wrap text). */
+size_t tui_prefix_bytes(const char *s, int w);
 /* A horizontal bar of `frac` (0..1) of w cells, with eighth blocks when the
  * terminal speaks UTF-8, '#' otherwise, written into buf. */
 void tui_bar(char *buf, size_t cap, double frac, int w);
@@ -182,6 +194,8 @@ typedef struct tui_col {
 	int width;   /* cells: a bar's width; a text column's width when space is short */
 	int numeric; /* sorted and compared as numbers; right-aligned unless TUI_LEFT */
 	int unit;    /* enum tui_unit: what its numbers print with, and filters accept */
+	int mid;     /* names: drawn shortened in the middle (tui_mid) over TUI_NAME_MAX
+		      * cells or the column's width, never cut at the end */
 	int seen;    /* widest cell drawn so far */
 	int shown;   /* cells it took when last drawn */
 } tui_col;
@@ -203,14 +217,14 @@ typedef double (*tui_order_fn)(void *ctx, int64_t row, const tui_col *c);
 typedef struct tui_term {
 	int col;       /* column index */
 	char op[3];    /* "=", "!=", "<", "<=", ">", ">=", "~" (regular expression), "==" (exact text) */
-	char text[192];
+	char *text;    /* owned (tui_term_free); whole, however long the cell it came from */
 	double num;    /* text as a number of the column's unit */
 	int is_num;
 	int by_value;  /* = and != compare the cells' texts read as numbers of the unit */
 	void *re;      /* "~": the compiled regex_t, owned by the term (tui_term_free) */
 } tui_term;
 
-/* Frees what a term owns (its regex) and clears it. */
+/* Frees what a term owns (its text and regex) and clears it. */
 void tui_term_free(tui_term *t);
 
 typedef struct tui_table {
@@ -293,6 +307,11 @@ int tui_split_rows(int h, int need_a, int need_b);
  * none) of column `col` of source row `row`. */
 #define TUI_CELL 256
 int tui_table_cell(const tui_table *tb, int64_t row, int col, char *buf);
+/* The same into buf[cap]: with cap TUI_CELL_FULL, a cell's whole text (an
+ * op_name of 700 characters, a list of 500 operand names), for what must
+ * see whole values: frequency tables, filters, search, `:write`. */
+#define TUI_CELL_FULL 65536
+int tui_table_cell_cap(const tui_table *tb, int64_t row, int col, char *buf, size_t cap);
 double tui_table_value(const tui_table *tb, int64_t row, int col);
 /* Movement, sort, search, filter...; returns 1 when handled. */
 struct tui;
