@@ -338,8 +338,7 @@ typedef struct tui_doc {
 	hs_graph *g;
 	int refs;
 	cost_estimate *cost;     /* lazily, [n_nodes] */
-	char **shape;            /* lazily, [n_nodes], shape text */
-	char *shape_arena;
+	char **shape;            /* lazily, [n_nodes], shape text (each malloc'd) */
 	predictor *pred;         /* lazily: the model's (or the analytic estimate's); NULL if it failed */
 	predictor *fit;          /* `:fit`'s, when one ran; it is then the active predictor */
 	char pred_label[96];
@@ -372,12 +371,18 @@ void tui_doc_fit_off(tui_doc *d);
 int tui_doc_configs_loaded(tui_doc *d, hs_error *err);
 /* The node `arg` names: an id, or an instruction name (graph_find_node:
  * "dot.42", derived "convolution.603").  -1 with a message on the status
- * line ("WHAT: no node ...") when there is none. */
+ * line ("WHAT: no node ...", with the closest name: query_suggest_node)
+ * when there is none. */
 int64_t tui_doc_node_arg(struct tui *t, const tui_doc *d, const char *what, const char *arg);
+/* 1 for a plain HLO module: a module without configs (HLO text, an
+ * HloModuleProto), which views describe as a module, not as a dataset
+ * sample (no runtimes, splits or configurable nodes to speak of). */
+int tui_doc_is_module(const tui_doc *d);
 /* Cell class of node v's opcode as written: its category's colour (an
  * opcode the learned list lacks takes the category of its id). */
 int tui_node_class(const hs_graph *g, int64_t v);
-/* "name (role)" of HLO computation c into buf. */
+/* "name (role)" of HLO computation c into buf, for the screen (a long
+ * name shortened in the middle: tui_name). */
 const char *tui_hcomp_label(const hs_graph *g, int64_t c, char *buf, size_t cap);
 /* Root node of computation c: its last node flagged is_root (nested
  * computations flag their own roots earlier), else its last node. */
