@@ -106,6 +106,7 @@ enum {
 	X(DRAW, "draw", 'v', 0, TUI_S_GRAPH, "draw the graph around the selected node, or: draw ID") \
 	X(HIST_BACK, "jump-back", '<', 0, TUI_S_NODE, "back in the jump history")                  \
 	X(HIST_FWD, "jump-forward", '>', 0, TUI_S_NODE, "forward in the jump history")             \
+	X(CALLER, "caller", 'u', 0, TUI_S_NODE, "up to the caller: from a parameter to the operand it stands for, else to the node that calls this computation") \
 	X(MARK, "mark", 'm', 0, TUI_S_CONFIGS, "mark a config (two marks: A and B)")               \
 	X(COMPARE, "compare", 'C', 0, TUI_S_GRAPH, "compare two configs: compare A B [FILE] (configs view: the marks)") \
 	X(FIT, "fit", 'f', 0, TUI_S_CONFIGS, "fit on a share of the measured configs, rank the rest: fit [FRACTION|off]") \
@@ -119,6 +120,7 @@ enum {
 	X(DETAIL, "detail", 'i', 0, TUI_S_CANVAS | TUI_S_NODES, "node detail of the selected node (a drawing: under the cursor)") \
 	X(SPLITS, "splits", 0, 0, TUI_S_GRAPH, "the node_splits segments of the graph")          \
 	X(COMPUTATIONS, "computations", 0, 0, TUI_S_GRAPH, "the HLO computations of the graph")  \
+	X(COLLECTIVES, "collectives", 'r', 0, TUI_S_GRAPH, "the collectives: replica groups, group size, channel id, bytes per device") \
 	X(EXPORT, "export", 'e', 0, TUI_S_CANVAS, "export the drawing: export FILE.dot|svg|png")   \
 	X(EXPAND, "expand", 'x', 0, TUI_S_CANVAS, "draw called computations in full / collapsed into boxes")
 
@@ -407,7 +409,7 @@ typedef struct tui_view_ops {
 	void (*done)(tui_view *v);
 } tui_view_ops;
 
-#define TUI_MAX_PANES 2
+#define TUI_MAX_PANES 3
 struct tui_view {
 	const tui_view_ops *ops;
 	void *data;
@@ -422,6 +424,9 @@ struct tui_view {
  * when out of memory, ops->done frees it, a message is set, NULL returned. */
 tui_view *tui_push(tui *t, const tui_view_ops *ops, void *data, tui_doc *doc, const char *title,
 		   tui_table *pane0, tui_table *pane1);
+/* Adds a table pane to v (after tui_push), last in focus order; panes
+ * beyond TUI_MAX_PANES are ignored. */
+void tui_view_add_pane(tui_view *v, tui_table *tb);
 /* Closes the top view once the current request returns. */
 void tui_pop_later(tui *t);
 /* A message on the status line until the next key. */
@@ -471,6 +476,8 @@ int tui_open_called(tui *t, tui_doc *d, int64_t v);
 int tui_open_hcomps(tui *t, tui_doc *d, const char *title, const int64_t *idx, int64_t n);
 /* The node_splits segments (view_splits.c). */
 int tui_open_splits(tui *t, tui_doc *d);
+/* Every collective of the graph (view_collectives.c). */
+int tui_open_collectives(tui *t, tui_doc *d);
 int tui_open_node(tui *t, tui_doc *d, int64_t node);
 int tui_open_configs(tui *t, tui_doc *d);
 int tui_open_config_values(tui *t, tui_doc *d, int64_t config);
