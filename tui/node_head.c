@@ -16,32 +16,6 @@
 #include "loader/hlo.h"
 #include "tui/node_view.h"
 
-int64_t node_source_index(const hs_graph *g, int64_t param, int64_t caller)
-{
-	int64_t src = graph_param_source(g, param, caller), num = graph_param_number(g, param), at = -1;
-	const char *op = graph_node_opcode_name(g, caller);
-
-	if (src < 0)
-		return -1;
-	/* the rules of graph_param_source: which operand becomes parameter num */
-	if (!strcmp(op, "while"))
-		at = 0;
-	else if (!strcmp(op, "conditional")) {
-		for (int64_t i = g->called_off[caller]; i < g->called_off[caller + 1]; i++)
-			if (g->called_idx[i] == g->hcomp_of[param])
-				at = i - g->called_off[caller] + 1;
-	} else if (!strcmp(op, "sort"))
-		at = num / 2;
-	else
-		at = num;
-	if (at >= 0 && at < graph_hlo_n_operands(g, caller) && graph_hlo_operands(g, caller)[at] == src)
-		return at;
-	for (int64_t i = 0; i < graph_hlo_n_operands(g, caller); i++) /* never, while both agree */
-		if (graph_hlo_operands(g, caller)[i] == src)
-			return i;
-	return -1;
-}
-
 /* " analytic time 2.41 ms = max(compute ..., memory ... + padding ...) +
  * copy ... + overhead ...; FLOP, bytes" under the recorded layouts. */
 static void analytic_line(const hs_graph *g, int64_t n, const cost_estimate *c, char *buf, size_t cap)
@@ -155,7 +129,7 @@ static void caller_line(const struct nodeview *nv, char *line, size_t cap)
 	int64_t src = g->operands_exact ? graph_param_source(g, v, caller) : -1;
 	if (src >= 0)
 		snprintf(line, cap, " parameter %lld: operand %lld of %s, %s%s", (long long)num,
-			 (long long)node_source_index(g, v, caller), cname,
+			 (long long)graph_param_operand(g, v, caller), cname,
 			 tui_name(graph_node_name(g, src, sb, sizeof sb), sn, sizeof sn), more);
 	else
 		snprintf(line, cap, " parameter %lld, called by %s%s: %s", (long long)num, cname, more,

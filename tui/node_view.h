@@ -43,8 +43,4 @@ struct nodeview {
  * h rows; returns the rows used. */
 int node_head_draw(struct nodeview *nv, WINDOW *win, int y, int x, int w, int h, int keep);
 
-/* The index of the operand of `caller` that parameter `param` stands for
- * (graph_param_source's node, at its position), or -1. */
-int64_t node_source_index(const hs_graph *g, int64_t param, int64_t caller);
-
 #endif

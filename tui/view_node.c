@@ -252,7 +252,7 @@ static int load_nbrs(struct nodeview *nv)
 		rc = add_nbr(nv, NB_CALLER, caller, -1, -1);
 		int64_t src = g->operands_exact && graph_param_number(g, v) >= 0 ? graph_param_source(g, v, caller) : -1;
 		if (rc == 0 && src >= 0)
-			rc = add_nbr(nv, NB_SOURCE, src, node_source_index(g, v, caller), caller);
+			rc = add_nbr(nv, NB_SOURCE, src, graph_param_operand(g, v, caller), caller);
 	}
 	return rc;
 }
@@ -402,7 +402,7 @@ static void go_up(tui *t, tui_view *v, struct nodeview *nv)
 			      ? graph_param_source(g, nv->node, caller) : -1;
 	if (src >= 0) {
 		tui_message(t, 0, "parameter %lld stands for operand %lld of %s", (long long)graph_param_number(g, nv->node),
-			    (long long)node_source_index(g, nv->node, caller), graph_node_name(g, caller, cb, sizeof cb));
+			    (long long)graph_param_operand(g, nv->node, caller), graph_node_name(g, caller, cb, sizeof cb));
 		jump(t, v, nv, src);
 	} else {
 		tui_message(t, 0, "%s calls %s", graph_node_name(g, caller, cb, sizeof cb),
