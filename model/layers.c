@@ -1,0 +1,445 @@
+/* layers.c - namespaces from op_name, rolled up, and repeated blocks
+ * (layers.h). */
+#include "model/layers.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/rng.h"
+#include "base/vec.h"
+#include "loader/hlo.h"
+
+/* ---- the tree ---------------------------------------------------------- */
+
+typedef struct builder {
+	hs_layers *l;
+	HS_VEC(hs_layer) v;
+	int64_t *slot;         /* path hash table: namespace + 1, 0 empty */
+	size_t cap;
+	hs_error *err;
+} builder;
+
+static uint64_t path_hash(const char *s, size_t n)
+{
+	uint64_t h = HS_FNV_BASIS;
+	for (size_t i = 0; i < n; i++) {
+		h ^= (unsigned char)s[i];
+		h *= 0x100000001b3ULL;
+	}
+	return h;
+}
+
+static int grow_table(builder *b)
+{
+	size_t cap = b->cap ? b->cap * 2 : 1024;
+	int64_t *slot = calloc(cap, sizeof *slot);
+	if (!slot)
+		return -1;
+	for (size_t i = 0; i < b->cap; i++) {
+		if (!b->slot[i])
+			continue;
+		const char *p = b->v.v[b->slot[i] - 1].path;
+		size_t j = (size_t)path_hash(p, strlen(p)) & (cap - 1);
+		while (slot[j])
+			j = (j + 1) & (cap - 1);
+		slot[j] = b->slot[i];
+	}
+	free(b->slot);
+	b->slot = slot;
+	b->cap = cap;
+	return 0;
+}
+
+/* The namespace with path s[0, n), made (under `parent`) when new. */
+static int64_t namespace_of(builder *b, const char *s, size_t n, int64_t parent, int depth)
+{
+	if ((b->v.n + 1) * 2 > b->cap && grow_table(b) != 0)
+		return -1;
+	size_t j = (size_t)path_hash(s, n) & (b->cap - 1);
+	while (b->slot[j]) {
+		const hs_layer *e = &b->v.v[b->slot[j] - 1];
+		if (strlen(e->path) == n && memcmp(e->path, s, n) == 0)
+			return b->slot[j] - 1;
+		j = (j + 1) & (b->cap - 1);
+	}
+	char *path = hs_arena_strndup(&b->l->arena, s, n);
+	if (!path)
+		return -1;
+	const char *name = path;
+	for (size_t i = 0, d = 0; i < n; i++) {      /* the last component at depth 0 */
+		d += path[i] == '[' || path[i] == '(' || path[i] == '{';
+		d -= (path[i] == ']' || path[i] == ')' || path[i] == '}') && d > 0;
+		if (path[i] == '/' && d == 0)
+			name = path + i + 1;
+	}
+	hs_layer e = {path, name, parent, depth, -1, -1, 0, 0, 0, 0, 0, 0, 0, -1, 0};
+	if (hs_vec_push(&b->v, e) != 0)
+		return -1;
+	int64_t k = (int64_t)b->v.n - 1;
+	b->slot[j] = k + 1;
+	return k;
+}
+
+/* Where op_name's layer ends (before its last '/' at bracket depth 0),
+ * and the ends of its components, into cuts[] (at most max). */
+static int components(const char *s, size_t *layer_len, size_t *cuts, int max)
+{
+	int k = 0, depth = 0;
+	size_t last = 0;
+	int any = 0;
+	for (size_t i = 0; s[i]; i++) {
+		char c = s[i];
+		depth += c == '[' || c == '(' || c == '{';
+		depth -= (c == ']' || c == ')' || c == '}') && depth > 0;
+		if (c == '/' && depth == 0) {
+			if (k < max)
+				cuts[k++] = i;
+			last = i;
+			any = 1;
+		}
+	}
+	*layer_len = any ? last : 0;
+	return k;
+}
+
+/* Every node's namespace, making the tree. */
+static int place_nodes(builder *b, const hs_graph *g)
+{
+	hs_layers *l = b->l;
+	int64_t top = -1, none = -1, prev_ns = -1;
+	const char *prev = NULL;
+	size_t prev_len = 0, cuts[64];
+	for (int64_t v = 0; v < g->n_nodes; v++) {
+		const char *op = graph_node_text(g, v, HS_HF_OP_NAME, NULL, 0);
+		size_t len = 0;
+		int64_t ns = -1;
+		int nc = *op ? components(op, &len, cuts, 64) : 0;
+		if (!*op || len == 0) {
+			int64_t *which = *op ? &top : &none;
+			if (*which < 0) {
+				const char *p = *op ? LAYER_TOP : LAYER_NONE;
+				*which = namespace_of(b, p, strlen(p), -1, 1);
+			}
+			ns = *which;
+		} else if (prev && prev_len == len && memcmp(prev, op, len) == 0) {
+			ns = prev_ns;        /* neighbours often share a layer */
+		} else {
+			for (int i = 0; i < nc && cuts[i] <= len; i++)
+				if ((ns = namespace_of(b, op, cuts[i], ns, i + 1)) < 0)
+					return -1;
+			prev = op;
+			prev_len = len;
+			prev_ns = ns;
+		}
+		if (ns < 0)
+			return -1;
+		l->layer_of[v] = (int32_t)ns;
+		b->v.v[ns].nodes_own++;
+	}
+	return 0;
+}
+
+/* Children in the order they were first seen (the namespaces' order). */
+static int link_children(hs_layers *l)
+{
+	int64_t *last = malloc(((size_t)l->n + 1) * sizeof *last);
+	if (!last)
+		return -1;
+	for (int64_t k = 0; k < l->n; k++)
+		last[k] = -1;
+	for (int64_t k = 0; k < l->n; k++) {
+		int64_t p = l->v[k].parent;
+		if (p < 0)
+			continue;
+		if (last[p] < 0)
+			l->v[p].first_child = k;
+		else
+			l->v[last[p]].next_sibling = k;
+		last[p] = k;
+	}
+	free(last);
+	return 0;
+}
+
+/* ---- rolled-up numbers ------------------------------------------------- */
+
+/* Children before parents: namespaces were made parents first. */
+static void roll_up(const hs_graph *g, const cost_estimate *est, hs_layers *l)
+{
+	for (int64_t k = 0; k < l->n; k++) {
+		l->v[k].nodes = l->v[k].nodes_own;
+		l->v[k].first_node = -1;
+	}
+	for (int64_t v = 0; v < g->n_nodes; v++) {
+		hs_layer *e = &l->v[l->layer_of[v]];
+		if (e->first_node < 0)
+			e->first_node = v;
+		if (g->cfg_index && g->cfg_index[v] >= 0)
+			e->configurable++;
+		if (est && cost_role_executed(graph_node_role(g, v)) && !est[v].unknown) {
+			e->cost += est[v].seconds;
+			e->flops += est[v].flops;
+			e->bytes += est[v].bytes;
+		}
+	}
+	for (int64_t k = l->n - 1; k >= 0; k--) {
+		hs_layer *e = &l->v[k];
+		if (e->parent < 0)
+			continue;
+		hs_layer *p = &l->v[e->parent];
+		p->nodes += e->nodes;
+		p->cost += e->cost;
+		p->flops += e->flops;
+		p->bytes += e->bytes;
+		p->configurable += e->configurable;
+		if (e->first_node >= 0 && (p->first_node < 0 || e->first_node < p->first_node))
+			p->first_node = e->first_node;
+	}
+}
+
+/* ---- repeated blocks ------------------------------------------------------- */
+
+typedef struct fp_row {
+	int64_t ns;
+	uint64_t fp;
+} fp_row;
+
+static int cmp_fp_row(const void *a, const void *b)
+{
+	const fp_row *x = a, *y = b;
+	if (x->ns != y->ns)
+		return x->ns < y->ns ? -1 : 1;
+	return (x->fp > y->fp) - (x->fp < y->fp);
+}
+
+/* The ancestor of namespace k at depth d, or -1 when k is shallower. */
+static int64_t ancestor(const hs_layers *l, int64_t k, int d)
+{
+	while (k >= 0 && l->v[k].depth > d)
+		k = l->v[k].parent;
+	return k >= 0 && l->v[k].depth == d ? k : -1;
+}
+
+/* Each namespace's structure hash, depth by depth. */
+static int shape_hashes(const hs_graph *g, hs_layers *l)
+{
+	int64_t n = g->n_nodes;
+	uint64_t *fp = malloc(((size_t)n + 1) * sizeof *fp);
+	int64_t *anc = malloc(((size_t)n + 1) * sizeof *anc);
+	fp_row *rows = malloc(((size_t)n + 1) * sizeof *rows);
+	if (!fp || !anc || !rows) {
+		free(fp);
+		free(anc);
+		free(rows);
+		return -1;
+	}
+	for (int d = 1; d <= l->max_depth; d++) {
+		int64_t k = 0;
+		for (int64_t v = 0; v < n; v++) {
+			anc[v] = ancestor(l, l->layer_of[v], d);
+			uint64_t h = hs_fnv1a(graph_node_opcode_name(g, v), HS_FNV_BASIS);
+			for (int64_t i = 0; i < graph_hlo_n_operands(g, v); i++) {
+				int64_t o = graph_hlo_operands(g, v)[i];
+				uint64_t x = o < v && anc[v] >= 0 && anc[o] == anc[v] ? fp[o] : 0x0075151deULL;
+				h ^= x + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
+				h = hs_splitmix64(&h);
+			}
+			fp[v] = h;
+			if (anc[v] >= 0)
+				rows[k++] = (fp_row){anc[v], h};
+		}
+		qsort(rows, (size_t)k, sizeof *rows, cmp_fp_row);
+		for (int64_t i = 0, j; i < k; i = j) {
+			uint64_t h = 0x1a7e25ULL;
+			for (j = i; j < k && rows[j].ns == rows[i].ns; j++) {
+				h ^= rows[j].fp + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
+				h = hs_splitmix64(&h);
+			}
+			l->v[rows[i].ns].shape = h;
+		}
+	}
+	free(fp);
+	free(anc);
+	free(rows);
+	return 0;
+}
+
+typedef struct sib {
+	int64_t parent, nodes, k;
+	uint64_t shape;
+} sib;
+
+static int cmp_sib(const void *a, const void *b)
+{
+	const sib *x = a, *y = b;
+	if (x->parent != y->parent)
+		return x->parent < y->parent ? -1 : 1;
+	if (x->shape != y->shape)
+		return x->shape < y->shape ? -1 : 1;
+	if (x->nodes != y->nodes)
+		return x->nodes < y->nodes ? -1 : 1;
+	return (x->k > y->k) - (x->k < y->k);
+}
+
+/* Siblings (or top-level namespaces) of the same shape and size share a
+ * group, numbered in the order of the group's first namespace. */
+static int repeat_groups(hs_layers *l)
+{
+	sib *s = malloc(((size_t)l->n + 1) * sizeof *s);
+	int64_t *first = malloc(((size_t)l->n + 1) * sizeof *first);
+	if (!s || !first) {
+		free(s);
+		free(first);
+		return -1;
+	}
+	for (int64_t k = 0; k < l->n; k++) {
+		s[k] = (sib){l->v[k].parent, l->v[k].nodes, k, l->v[k].shape};
+		first[k] = -1;
+	}
+	qsort(s, (size_t)l->n, sizeof *s, cmp_sib);
+	/* runs of two or more: mark their members with the run's first k */
+	for (int64_t i = 0, j; i < l->n; i = j) {
+		for (j = i + 1; j < l->n && s[j].parent == s[i].parent && s[j].shape == s[i].shape &&
+				s[j].nodes == s[i].nodes; j++)
+			;
+		if (j - i >= 2)
+			for (int64_t t = i; t < j; t++)
+				first[s[t].k] = s[i].k;
+	}
+	l->n_groups = 0;
+	for (int64_t k = 0; k < l->n; k++) {
+		if (first[k] < 0)
+			continue;
+		if (first[k] == k)
+			l->v[k].repeat_group = ++l->n_groups;
+		else
+			l->v[k].repeat_group = l->v[first[k]].repeat_group;
+	}
+	free(s);
+	free(first);
+	return 0;
+}
+
+/* ---- the whole ------------------------------------------------------------ */
+
+int layers_build(const hs_graph *g, const cost_estimate *est, hs_layers *out, hs_error *err)
+{
+	memset(out, 0, sizeof *out);
+	builder b = {.l = out, .err = err};
+	int rc = -1;
+	out->layer_of = hs_arena_array(&out->arena, (size_t)g->n_nodes + 1, sizeof *out->layer_of);
+	if (!out->layer_of || place_nodes(&b, g) != 0)
+		goto done;
+	out->n = (int64_t)b.v.n;
+	out->v = hs_arena_array(&out->arena, b.v.n + 1, sizeof *out->v);
+	if (!out->v)
+		goto done;
+	memcpy(out->v, b.v.v, hs_vec_bytes(&b.v));
+	for (int64_t k = 0; k < out->n; k++)
+		if (out->v[k].depth > out->max_depth)
+			out->max_depth = out->v[k].depth;
+	if (link_children(out) != 0)
+		goto done;
+	roll_up(g, est, out);
+	if (shape_hashes(g, out) != 0 || repeat_groups(out) != 0)
+		goto done;
+	rc = 0;
+done:
+	free(b.slot);
+	hs_vec_free(&b.v);
+	if (rc) {
+		layers_free(out);
+		hs_fail(err, HS_ENOMEM, "%s: out of memory finding the layers", g->path);
+	}
+	return rc;
+}
+
+void layers_free(hs_layers *l)
+{
+	hs_arena_free(&l->arena);
+	memset(l, 0, sizeof *l);
+}
+
+int64_t layers_find(const hs_layers *l, const char *path)
+{
+	for (int64_t k = 0; k < l->n; k++)
+		if (strcmp(l->v[k].path, path) == 0)
+			return k;
+	return -1;
+}
+
+const char *layers_node_path(const hs_layers *l, int64_t v)
+{
+	return l->v[l->layer_of[v]].path;
+}
+
+int64_t layers_run(const hs_layers *l, int64_t k, int64_t *first, int64_t *last)
+{
+	*first = *last = k;
+	int64_t grp = l->v[k].repeat_group, p = l->v[k].parent;
+	if (!grp)
+		return 1;
+	/* the siblings in order: from the parent's first child, or from the
+	 * first top-level namespace */
+	int64_t s = p >= 0 ? l->v[p].first_child : 0, run_first = -1, count = 0;
+	for (; s >= 0; s = p >= 0 ? l->v[s].next_sibling : s + 1) {
+		if (p < 0) {
+			while (s < l->n && l->v[s].parent >= 0)
+				s++;
+			if (s >= l->n)
+				break;
+		}
+		if (l->v[s].repeat_group == grp) {
+			if (run_first < 0) {
+				run_first = s;
+				count = 0;
+			}
+			count++;
+			*last = s;
+		} else if (run_first >= 0) {
+			if (k >= run_first && k <= *last)
+				break;
+			run_first = -1;
+		}
+	}
+	*first = run_first >= 0 ? run_first : k;
+	return run_first >= 0 ? count : 1;
+}
+
+void layers_opcode_mix(const hs_graph *g, const hs_layers *l, int64_t k, char *buf, size_t cap)
+{
+	struct mixed { const char *op; int64_t n; } mix[64];
+	int n_mix = 0;
+	int64_t total = 0;
+	for (int64_t v = l->v[k].first_node; v >= 0 && v < g->n_nodes; v++) {
+		int64_t a = l->layer_of[v];
+		while (a >= 0 && a != k)
+			a = l->v[a].parent;
+		if (a != k)
+			continue;
+		const char *op = graph_node_opcode_name(g, v);
+		int i = 0;
+		while (i < n_mix && strcmp(mix[i].op, op) != 0)
+			i++;
+		if (i == n_mix && n_mix < 64)
+			mix[n_mix++] = (struct mixed){op, 0};
+		if (i < n_mix)
+			mix[i].n++;
+		total++;
+	}
+	size_t at = 0;
+	if (cap)
+		buf[0] = '\0';
+	for (int r = 0; r < 3 && total; r++) {
+		int best = -1;
+		for (int i = 0; i < n_mix; i++)
+			if (mix[i].n && (best < 0 || mix[i].n > mix[best].n))
+				best = i;
+		if (best < 0)
+			break;
+		at += (size_t)snprintf(buf + at, at < cap ? cap - at : 0, "%s%s %lld%%", r ? ", " : "", mix[best].op,
+				       (long long)(100 * mix[best].n / total));
+		mix[best].n = 0;
+	}
+}
