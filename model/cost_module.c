@@ -35,7 +35,10 @@
  *                   unlearned opcodes by what they are (erf elementwise,
  *                   all-to-all-start a collective, topk as sort)
  * Waiting halves (*-done, async-start and -update, whose wrapped
- * computation does the work) move nothing.
+ * computation does the work) move nothing, nor does a reshape that only
+ * adds or drops dims of size 1 (XLA makes it a bitcast), nor what cost.c
+ * lists (parameter, constant, tuple, get-tuple-element, bitcast, while,
+ * call, conditional, ...).
  *
  * A fusion is one kernel: its FLOPs and compute are its body's (nested
  * fusions as their kernels; a reduce counts its reducer's work, so
@@ -468,9 +471,30 @@ static int stand_in(const mctx *m, int64_t v, const hm_instr *in)
 	return -1;
 }
 
-static int waits(const hm_instr *in)
+/* A reshape that only adds or drops dims of size 1 (a bitcast to XLA). */
+static int unit_reshape(const hm_shape *a, const hm_shape *b)
 {
-	return ends_with(in->opcode, "-done") || is_op(in, "async-start") || is_op(in, "async-update");
+	int i = 0, j = 0;
+
+	if (!a || !b || no_elements(a) || no_elements(b))
+		return 0;
+	for (;;) {
+		while (i < a->rank && a->dims[i] == 1)
+			i++;
+		while (j < b->rank && b->dims[j] == 1)
+			j++;
+		if (i == a->rank || j == b->rank)
+			return i == a->rank && j == b->rank;
+		if (a->dims[i++] != b->dims[j++])
+			return 0;
+	}
+}
+
+/* Moves nothing itself: waits for another half, or is a bitcast. */
+static int moves_nothing(const mctx *m, int64_t v, const hm_instr *in)
+{
+	return ends_with(in->opcode, "-done") || is_op(in, "async-start") || is_op(in, "async-update") ||
+	       (is_op(in, "reshape") && unit_reshape(&in->shape, operand_shape(m, v, 0)));
 }
 
 /* Bytes v moves on its own: each distinct operand once, and its output;
@@ -530,7 +554,7 @@ static void own_node(mctx *m, int64_t v)
 	} else {
 		c->flops = plain_flops(m, v, in, op);
 	}
-	if (waits(in))
+	if (moves_nothing(m, v, in))
 		cls |= COST_C_FREE;
 	if (!(cls & COST_C_FREE)) {
 		c->bytes = own_bytes(m, v, in, matrix, &pad);
