@@ -1,4 +1,9 @@
-/* cost.c - the analytic cost model, per node.
+/* cost.c - the analytic cost model, per node: the dataset's view
+ * (cost_features), every node alone from its features and the dataset's
+ * edges, which the config scores (cost_config.c) and the learned models use.
+ * On an HLO module cost_analytic() gives the module's view instead
+ * (cost_module.c: fusions as kernels, shares, custom-call FLOPs), built on
+ * the same machine and terms.
  *
  * Per node (documented 140-wide features only; shapes decoded by
  * hlo_decode_shape, E(x) = elements of x's output, B(x) = its bytes):
