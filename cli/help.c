@@ -90,6 +90,20 @@ static const struct help helps[] = {
 	 "  --file2 F            B is a config of F, which holds the same graph\n"
 	 "  --sort contribution|id   row order (default id)\n"
 	 "  --no-predict         no predicted runtimes (faster on large graphs)\n"},
+	{"diff",
+	 "Matches the instructions of two HLO modules (text, HloModuleProto, FILE#N\n"
+	 "of a raw TpuGraphs .pb): by name, then by structure (exact subgraph\n"
+	 "fingerprints from the parameters and from the roots), then through\n"
+	 "matched neighbours; an instruction that moved into a fusion body is found\n"
+	 "there.  Prints the totals side by side, the changed pairs (opcode, shape,\n"
+	 "layout, operands, attributes, computation) largest cost change first, the\n"
+	 "instructions only in A and only in B, and per-computation and per-opcode\n"
+	 "summaries.  Exit 0 whether or not anything changed.\n"
+	 "  --json               one JSON object: matched, unmatched_a, unmatched_b,\n"
+	 "                       changed (a, b, changes), summary\n"
+	 "  --names-only         match by names only (no structure)\n"
+	 "  --limit N            rows per list in the text report (default 20;\n"
+	 "                       0: all)\n"},
 	{"query",
 	 "Runs the QUERY arguments and the lines of each SCRIPT on PATH, in order;\n"
 	 "with neither, the lines of stdin.  PATH is a graph file, or a folder: then\n"

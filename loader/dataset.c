@@ -9,7 +9,10 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
+#include "base/vec.h"
+#include "dump.h"
 #include "graph_impl.h"
 #include "hlo_featurize.h"
 #include "hlo_proto.h"
@@ -251,6 +254,7 @@ struct walk {
 	size_t n_seen, cap_seen;
 	hs_error *err;
 	int index;             /* 0: list the files without opening them */
+	HS_VEC(ds_report) reports;
 };
 
 static int out_of_memory(struct walk *w)
@@ -445,10 +449,75 @@ static int add_hlo_file(struct walk *w, const char *path, const char *rel, const
 	return 0;
 }
 
+/* Marks the entries added since `from` as stage `dn` of a dump module. */
+static int mark_dump(struct walk *w, size_t from, const xla_dump_name *dn)
+{
+	for (size_t i = from; i < w->ix->n; i++) {
+		ds_entry *e = &w->ix->entries[i];
+		if (!(e->dump_module = strdup(dn->module)) || !(e->stage = strdup(dn->stage)))
+			return out_of_memory(w);
+		e->stage_order = dn->order;
+	}
+	return 0;
+}
+
+static int add_report(struct walk *w, const char *path, const char *rel, const xla_dump_name *dn,
+		      const struct stat *st)
+{
+	if (hs_vec_reserve(&w->reports, w->reports.n + 1) != 0)
+		return out_of_memory(w);
+	ds_report *r = &w->reports.v[w->reports.n];
+	*r = (ds_report){strdup(path), strdup(rel), strdup(dn->module), (int)dn->kind, (int64_t)st->st_size};
+	if (!r->path || !r->rel || !r->dump_module) {
+		free(r->path);
+		free(r->rel);
+		free(r->dump_module);
+		return out_of_memory(w);
+	}
+	w->reports.n++;
+	return 0;
+}
+
+/* A file of an XLA dump folder: a stage of a module (HLO text, or a
+ * protobuf without a text twin), a report, or nothing hloscope reads. */
+static int add_dump_file(struct walk *w, const char *path, const char *rel, const char *name,
+			 const xla_dump_name *dn, const struct stat *st)
+{
+	size_t from = w->ix->n;
+	if (dn->kind == XD_BUFFER_ASSIGNMENT || dn->kind == XD_MEMORY_REPORT)
+		return dn->compressed ? 0 : add_report(w, path, rel, dn, st);
+	if (dn->kind != XD_HLO_TEXT && dn->kind != XD_HLO_PROTO)
+		return 0;
+	if (dn->compressed) {
+		ds_entry *e = new_entry(w, path, rel, name, strlen(name));
+		if (!e || classify(w, e, path, rel) || !(e->error = strdup("compressed (xz): not read; "
+									  "unxz it to open it")))
+			return e ? out_of_memory(w) : -1;
+		return mark_dump(w, from, dn);
+	}
+	if (dn->kind == XD_HLO_PROTO) {
+		/* read once: the text twin, when there is one, stands for it */
+		size_t n = strlen(path);
+		char *twin = malloc(n + 1);
+		if (!twin)
+			return out_of_memory(w);
+		memcpy(twin, path, n - 7);
+		strcpy(twin + n - 7, ".txt");
+		int has_twin = access(twin, R_OK) == 0;
+		free(twin);
+		if (has_twin)
+			return 0;
+	}
+	if (add_hlo_file(w, path, rel, name) != 0)
+		return -1;
+	return mark_dump(w, from, dn);
+}
+
 static int walk_dir(struct walk *w, const char *path, const char *rel, int depth)
 {
 	DIR *d = opendir(path);
 	struct dirent *de;
+	xla_dump_name dn;
 	int rc = 0;
 
 	if (!d) {
@@ -480,6 +549,8 @@ static int walk_dir(struct walk *w, const char *path, const char *rel, int depth
 				rc = out_of_memory(w);
 			else if (!seen)
 				rc = walk_dir(w, child, crel, depth + 1);
+		} else if (S_ISREG(st.st_mode) && xla_dump_parse(de->d_name, &dn)) {
+			rc = add_dump_file(w, child, crel, de->d_name, &dn, &st);
 		} else if (S_ISREG(st.st_mode) && ends_with_npz(de->d_name)) {
 			rc = add_file(w, child, crel, de->d_name);
 		} else if (S_ISREG(st.st_mode) && is_hlo_name(de->d_name)) {
@@ -492,10 +563,18 @@ static int walk_dir(struct walk *w, const char *path, const char *rel, int depth
 	return rc;
 }
 
-/* By relative path; the modules of one file (FILE#N) by N. */
+/* By relative path; the modules of one file (FILE#N) by N; the stages of
+ * one dump module in the compiler's order. */
 static int cmp_rel(const void *a, const void *b)
 {
-	const char *x = ((const ds_entry *)a)->rel, *y = ((const ds_entry *)b)->rel;
+	const ds_entry *ea = a, *eb = b;
+	const char *x = ea->rel, *y = eb->rel;
+	if (ea->dump_module && eb->dump_module && strcmp(ea->dump_module, eb->dump_module) == 0) {
+		const char *sx = strrchr(x, '/'), *sy = strrchr(y, '/');
+		size_t dx = sx ? (size_t)(sx - x) : 0, dy = sy ? (size_t)(sy - y) : 0;
+		if (dx == dy && strncmp(x, y, dx) == 0 && ea->stage_order != eb->stage_order)
+			return ea->stage_order < eb->stage_order ? -1 : 1;
+	}
 	const char *hx = strrchr(x, '#'), *hy = strrchr(y, '#');
 	if (hx && hy && hx - x == hy - y && strncmp(x, y, (size_t)(hx - x)) == 0) {
 		long nx = strtol(hx + 1, NULL, 10), ny = strtol(hy + 1, NULL, 10);
@@ -503,6 +582,11 @@ static int cmp_rel(const void *a, const void *b)
 			return nx < ny ? -1 : 1;
 	}
 	return strcmp(x, y);
+}
+
+static int cmp_report(const void *a, const void *b)
+{
+	return strcmp(((const ds_report *)a)->rel, ((const ds_report *)b)->rel);
 }
 
 /* The modules of one file, as an index rooted at the file. */
@@ -589,6 +673,8 @@ static ds_index *scan(const char *dir, int index, hs_error *err)
 	w.real_root = real;
 	w.err = err;
 	rc = seen_before(&w, &st) < 0 ? out_of_memory(&w) : walk_dir(&w, ix->root, "", 0);
+	ix->reports = w.reports.v;
+	ix->n_reports = w.reports.n;
 	if (rc != 0) {
 		free(real);
 		free(w.seen);
@@ -599,6 +685,8 @@ static ds_index *scan(const char *dir, int index, hs_error *err)
 	free(w.seen);
 	if (ix->n > 1)
 		qsort(ix->entries, ix->n, sizeof *ix->entries, cmp_rel);
+	if (ix->n_reports > 1)
+		qsort(ix->reports, ix->n_reports, sizeof *ix->reports, cmp_report);
 	return ix;
 }
 
@@ -621,8 +709,16 @@ void dataset_free(ds_index *ix)
 		free(ix->entries[i].rel);
 		free(ix->entries[i].name);
 		free(ix->entries[i].error);
+		free(ix->entries[i].dump_module);
+		free(ix->entries[i].stage);
 	}
 	free(ix->entries);
+	for (size_t i = 0; i < ix->n_reports; i++) {
+		free(ix->reports[i].path);
+		free(ix->reports[i].rel);
+		free(ix->reports[i].dump_module);
+	}
+	free(ix->reports);
 	free(ix->root);
 	free(ix);
 }

@@ -35,19 +35,41 @@ typedef struct ds_entry {
 	double runtime_min, runtime_max; /* normalized for tile; 0 if unlabeled */
 	double ns_min, ns_max;           /* config_runtime as stored (ns), both kinds;
 	                                  * 0 if unlabeled */
+	/* A file of an XLA dump folder (loader/dump.h): its module
+	 * ("module_0042.jit_step"), stage ("before optimizations", "pass 0007
+	 * fusion: after priority-fusion", ...) and the stage's place in the
+	 * compiler's order; NULL, NULL, 0 for any other file. */
+	char *dump_module, *stage;
+	int64_t stage_order;
 	char *error;         /* non-NULL when the file could not be indexed: what
 	                      * went wrong and where inside the file (array, byte);
 	                      * the file itself is `path`.  Counts are then 0 and
 	                      * kind/collection/search/split are path guesses. */
 } ds_entry;
 
+/* A report of an XLA dump folder that is not a module (buffer
+ * assignment, memory usage report): listed, opened as text. */
+typedef struct ds_report {
+	char *path, *rel;
+	char *dump_module;   /* the module it describes */
+	int kind;            /* XD_BUFFER_ASSIGNMENT or XD_MEMORY_REPORT (dump.h) */
+	int64_t bytes;       /* the file's size */
+} ds_report;
+
 typedef struct ds_index {
 	char *root;
-	ds_entry *entries;   /* sorted by rel */
+	ds_entry *entries;   /* sorted by rel; the files of one dump module by
+	                      * stage order */
 	size_t n;
+	ds_report *reports;  /* XLA dump reports, in the order of rel */
+	size_t n_reports;
 } ds_index;
 
-/* Scans `dir` recursively for *.npz, *.pb and *.hlo files (any case), following symbolic
+/* Scans `dir` recursively for *.npz, *.pb and *.hlo files (any case), and
+ * the files of XLA dump folders (dump.h: HLO text and protobufs of every
+ * stage, one entry per stage: a .hlo.pb beside its .txt twin is not read;
+ * a compressed .xz one is an entry with an error; buffer assignments and
+ * memory usage reports go to `reports`), following symbolic
  * links but entering each folder once (so link loops end), skipping hidden
  * files and folders (names starting with '.') and unreadable subfolders.
  * kind comes from the arrays present (as graph_open decides), collection,

@@ -332,6 +332,8 @@ int64_t graph_param_number(const hs_graph *g, int64_t v);
  * parameters 2N and 2N + 1.  -1 otherwise (a reducer's parameters are
  * elements, not operands) or when the caller does not call it. */
 int64_t graph_param_source(const hs_graph *g, int64_t param, int64_t caller);
+/* The same as the operand's index in the caller's operand list, or -1. */
+int64_t graph_param_operand(const hs_graph *g, int64_t param, int64_t caller);
 
 /* A computation by name: its real name (or derived "computation.K"), or
  * "entry" for the entry computation on every input; -1 when none. */

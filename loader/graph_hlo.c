@@ -504,6 +504,12 @@ int64_t graph_param_number(const hs_graph *g, int64_t v)
 
 int64_t graph_param_source(const hs_graph *g, int64_t param, int64_t caller)
 {
+	int64_t at = graph_param_operand(g, param, caller);
+	return at >= 0 ? graph_hlo_operands(g, caller)[at] : -1;
+}
+
+int64_t graph_param_operand(const hs_graph *g, int64_t param, int64_t caller)
+{
 	int64_t num = graph_param_number(g, param), c = g->hcomp_of[param], k = -1;
 	if (num < 0 || caller < 0 || caller >= g->n_nodes)
 		return -1;
@@ -525,7 +531,7 @@ int64_t graph_param_source(const hs_graph *g, int64_t param, int64_t caller)
 		at = num;
 	else
 		return -1;
-	return at >= 0 && at < graph_hlo_n_operands(g, caller) ? graph_hlo_operands(g, caller)[at] : -1;
+	return at >= 0 && at < graph_hlo_n_operands(g, caller) ? at : -1;
 }
 
 int64_t graph_find_hcomp(const hs_graph *g, const char *name)

@@ -146,7 +146,7 @@ static int compact_ints(hp *p, char major, int min_parts, int max_parts,
 	int count = 1;
 	for (const char *c = s; c < end; c++)
 		count += *c == major;
-	int64_t *v = hm_arena_array(p->a, (size_t)count * (size_t)max_parts, sizeof *v);
+	int64_t *v = hs_arena_array(p->a, (size_t)count * (size_t)max_parts, sizeof *v);
 	if (!v)
 		return hp_oom(p);
 	for (int i = 0; i < count; i++) {
@@ -180,7 +180,7 @@ static int keep_text(hp *p, const char *name, size_t start)
 {
 	hm_attr a;
 	a.name = (char *)name;
-	a.value = hm_arena_strndup(p->a, p->lx.buf + start, p->prev_end - start);
+	a.value = hs_arena_strndup(p->a, p->lx.buf + start, p->prev_end - start);
 	if (!a.value)
 		return hp_oom(p);
 	return HP_PUSH(p, attrs, a);
@@ -334,7 +334,7 @@ static int window(hp *p, hm_instr *in)
 	if (!v[0])
 		return 0;
 	in->n_window = n[0];
-	in->window = hm_arena_array(p->a, (size_t)n[0], sizeof *in->window);
+	in->window = hs_arena_array(p->a, (size_t)n[0], sizeof *in->window);
 	if (!in->window)
 		return hp_oom(p);
 	for (int i = 0; i < n[0]; i++) {
@@ -414,7 +414,7 @@ static int dim_labels(hp *p, hm_instr *in)
 	for (int k = 0; k < 3; k++) {
 		if (!ns[k])
 			continue;
-		*dst[k] = hm_arena_array(p->a, (size_t)ns[k], sizeof(int64_t));
+		*dst[k] = hs_arena_array(p->a, (size_t)ns[k], sizeof(int64_t));
 		if (!*dst[k])
 			return hp_oom(p);
 		memcpy(*dst[k], sp[k], (size_t)ns[k] * sizeof(int64_t));
@@ -454,7 +454,7 @@ static int slice(hp *p, hm_instr *in)
 	in->n_slice = n;
 	if (!n)
 		return 0;
-	in->slice_start = hm_arena_array(p->a, (size_t)n * 3, sizeof(int64_t));
+	in->slice_start = hs_arena_array(p->a, (size_t)n * 3, sizeof(int64_t));
 	if (!in->slice_start)
 		return hp_oom(p);
 	in->slice_limit = in->slice_start + n;
@@ -475,7 +475,7 @@ static int padding(hp *p, hm_instr *in)
 	if (compact_ints(p, 'x', 2, 3, &v, &n, "padding",
 			 "low_high or low_high_interior per dimension, joined by x") != 0)
 		return -1;
-	int64_t *a = hm_arena_array(p->a, (size_t)n * 3, sizeof *a);
+	int64_t *a = hs_arena_array(p->a, (size_t)n * 3, sizeof *a);
 	if (!a)
 		return hp_oom(p);
 	in->n_padding = n;
@@ -631,7 +631,7 @@ done:
 static int backend_config(hp *p, hm_instr *in)
 {
 	if (p->tok.kind == HT_STRING) {
-		in->backend_config = hm_arena_strndup(p->a, p->tok.text, p->tok.len);
+		in->backend_config = hs_arena_strndup(p->a, p->tok.text, p->tok.len);
 		if (!in->backend_config)
 			return hp_oom(p);
 		hp_next(p);
@@ -683,7 +683,7 @@ static int field_value(hp *p, const struct attr_def *d, hm_instr *in)
 	case AK_FUSION_KIND:
 		if (p->tok.kind != HT_WORD)
 			return hp_expected(p, "a fusion kind (kLoop, kInput, kOutput, kCustom)");
-		in->fusion_kind = hm_arena_strndup(p->a, p->tok.text, p->tok.len);
+		in->fusion_kind = hs_arena_strndup(p->a, p->tok.text, p->tok.len);
 		hp_next(p);
 		return in->fusion_kind ? 0 : hp_oom(p);
 	case AK_TARGET: return hp_string(p, &in->custom_call_target, "a string");
@@ -691,7 +691,7 @@ static int field_value(hp *p, const struct attr_def *d, hm_instr *in)
 	case AK_SHARDING:
 		if (sharding(p) != 0)
 			return -1;
-		in->sharding = hm_arena_strndup(p->a, p->lx.buf + start, p->prev_end - start);
+		in->sharding = hs_arena_strndup(p->a, p->lx.buf + start, p->prev_end - start);
 		return in->sharding ? 0 : hp_oom(p);
 	case AK_BACKEND_CONFIG: return backend_config(p, in);
 	case AK_CONTROL: return control_predecessors(p);
@@ -762,7 +762,7 @@ int hp_attribute(hp *p, hm_instr *in)
 	const struct attr_def *d = attr_find(s, len);
 	if (d && d->kind >= AK_COMP)
 		return field_value(p, d, in);
-	const char *name = d ? d->name : hm_arena_strndup(p->a, s, len);
+	const char *name = d ? d->name : hs_arena_strndup(p->a, s, len);
 	if (!name)
 		return hp_oom(p);
 	return text_value(p, d ? d->kind : AK_RAW, name);
@@ -803,14 +803,14 @@ int hp_module_attribute(hp *p)
 	if (hp_name(p, &s, &len, "a module attribute") != 0 ||
 	    hp_expect(p, HT_EQUAL, "after the attribute name") != 0)
 		return -1;
-	a.name = hm_arena_strndup(p->a, s, len);
+	a.name = hs_arena_strndup(p->a, s, len);
 	if (!a.name)
 		return hp_oom(p);
 	size_t start = p->tok.pos;
 	if (len == 24 && memcmp(s, "entry_computation_layout", 24) == 0) {
 		if (entry_layout(p) != 0)
 			return -1;
-		a.value = hm_arena_strndup(p->a, p->lx.buf + start, p->prev_end - start);
+		a.value = hs_arena_strndup(p->a, p->lx.buf + start, p->prev_end - start);
 		if (!a.value)
 			return hp_oom(p);
 	} else if (hp_raw(p, HLS_COMMA | HLS_LINE, &a.value, "the attribute value") != 0) {

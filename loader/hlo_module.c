@@ -1,4 +1,4 @@
-/* hlo_module.c - the arena, element type names, shape text, and the
+/* hlo_module.c - element type names, shape text, and the
  * checks and id index every HLO reader finishes with. */
 #include "hlo_module.h"
 
@@ -8,90 +8,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* ---- arena ---------------------------------------------------------- */
-
-#define ARENA_BLOCK (64 * 1024)
-#define ARENA_ALIGN 16
-
-struct hm_arena_block {
-	hm_arena_block *next;
-	size_t cap, used;
-	_Alignas(ARENA_ALIGN) unsigned char data[];
-};
-
-void *hm_arena_alloc(hm_arena *a, size_t n)
-{
-	if (n > SIZE_MAX - 2 * ARENA_ALIGN - sizeof(hm_arena_block))
-		return NULL;
-	size_t need = (n + ARENA_ALIGN - 1) & ~(size_t)(ARENA_ALIGN - 1);
-	if (need == 0)
-		need = ARENA_ALIGN;
-	hm_arena_block *b = a->head;
-	if (!b || b->cap - b->used < need) {
-		/* Large requests get a block of their own behind the current one,
-		 * so the current block's free space is not wasted. */
-		size_t cap = need > ARENA_BLOCK / 4 ? need : ARENA_BLOCK;
-		hm_arena_block *nb = calloc(1, sizeof *nb + cap);
-		if (!nb)
-			return NULL;
-		nb->cap = cap;
-		if (b && cap != ARENA_BLOCK) {
-			nb->next = b->next;
-			b->next = nb;
-		} else {
-			nb->next = b;
-			a->head = nb;
-		}
-		b = nb;
-	}
-	void *p = b->data + b->used;
-	b->used += need;
-	a->used_total += need;
-	return p;
-}
-
-void *hm_arena_array(hm_arena *a, size_t count, size_t size)
-{
-	if (size && count > SIZE_MAX / size)
-		return NULL;
-	return hm_arena_alloc(a, count * size);
-}
-
-char *hm_arena_strndup(hm_arena *a, const char *s, size_t n)
-{
-	if (n == SIZE_MAX)
-		return NULL;
-	char *p = hm_arena_alloc(a, n + 1);
-	if (p) {
-		if (n)
-			memcpy(p, s, n);
-		p[n] = '\0';
-	}
-	return p;
-}
-
-char *hm_arena_strdup(hm_arena *a, const char *s)
-{
-	return hm_arena_strndup(a, s, strlen(s));
-}
-
-void hm_arena_free(hm_arena *a)
-{
-	hm_arena_block *b = a->head;
-	while (b) {
-		hm_arena_block *next = b->next;
-		free(b);
-		b = next;
-	}
-	a->head = NULL;
-	a->used_total = 0;
-}
-
 void hm_file_free(hm_file *f)
 {
 	if (!f)
 		return;
-	hm_arena_free(&f->arena);
+	hs_arena_free(&f->arena);
 	free(f->text);
 	free(f);
 }
@@ -226,14 +147,14 @@ static size_t mix(uint64_t x)
 	return (size_t)x;
 }
 
-static int map_init(hm_arena *a, id_map *m, size_t n)
+static int map_init(hs_arena *a, id_map *m, size_t n)
 {
 	size_t cap = 16;
 	while (cap < 2 * n)
 		cap *= 2;
 	m->mask = cap - 1;
-	m->keys = hm_arena_array(a, cap, sizeof *m->keys);
-	m->vals = hm_arena_array(a, cap, sizeof *m->vals);
+	m->keys = hs_arena_array(a, cap, sizeof *m->keys);
+	m->vals = hs_arena_array(a, cap, sizeof *m->vals);
 	if (!m->keys || !m->vals)
 		return -1;
 	memset(m->vals, 0xff, cap * sizeof *m->vals);
@@ -480,9 +401,9 @@ static int check_refs(const hm_module *m, const hm_instr *in, const char *what, 
 	return 0;
 }
 
-static int index_module(hm_arena *a, hm_module *m, hs_error *err)
+static int index_module(hs_arena *a, hm_module *m, hs_error *err)
 {
-	struct hm_index *ix = hm_arena_alloc(a, sizeof *ix);
+	struct hm_index *ix = hs_arena_alloc(a, sizeof *ix);
 	int64_t total = 0;
 	if (!ix)
 		return hs_fail(err, HS_ENOMEM, "out of memory");
@@ -495,7 +416,7 @@ static int index_module(hm_arena *a, hm_module *m, hs_error *err)
 	}
 	m->n_instrs = total;
 	if (map_init(a, &ix->instrs, (size_t)total) || map_init(a, &ix->comps, (size_t)m->n_comps) ||
-	    !(ix->at = hm_arena_array(a, (size_t)total ? (size_t)total : 1, sizeof *ix->at)))
+	    !(ix->at = hs_arena_array(a, (size_t)total ? (size_t)total : 1, sizeof *ix->at)))
 		return hs_fail(err, HS_ENOMEM, "out of memory");
 	int64_t node = 0;
 	for (int c = 0; c < m->n_comps; c++) {
@@ -541,7 +462,7 @@ static int check_entry(hm_module *m, hs_error *err)
 	return 0;
 }
 
-int hm_module_check(hm_arena *a, hm_module *m, hs_error *err)
+int hm_module_check(hs_arena *a, hm_module *m, hs_error *err)
 {
 	m->index = NULL;
 	if (m->n_comps <= 0)

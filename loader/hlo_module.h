@@ -36,25 +36,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "base/arena.h"
 #include "base/error.h"
 
-/* ---- arena ---------------------------------------------------------- */
-
-/* Bump allocator: zeroed blocks that live until hm_arena_free. */
-typedef struct hm_arena_block hm_arena_block;
-typedef struct hm_arena {
-	hm_arena_block *head;
-	size_t used_total;       /* bytes handed out, for limits and stats */
-} hm_arena;
-
-/* NULL only when out of memory (or n overflows). */
-void *hm_arena_alloc(hm_arena *a, size_t n);
-/* Arrays: NULL when count * size overflows or memory runs out. */
-void *hm_arena_array(hm_arena *a, size_t count, size_t size);
-/* A terminated copy of s[0, n). */
-char *hm_arena_strndup(hm_arena *a, const char *s, size_t n);
-char *hm_arena_strdup(hm_arena *a, const char *s);
-void hm_arena_free(hm_arena *a);
+/* ---- arena: base/arena.h (hs_arena) ------------------------------------ */
 
 /* ---- shapes --------------------------------------------------------- */
 
@@ -241,7 +226,7 @@ typedef struct hm_file {
 	                            * NUL-terminated), for each instruction's own
 	                            * line; NULL for protobufs */
 	size_t text_len;
-	hm_arena arena;            /* owns everything above */
+	hs_arena arena;            /* owns everything above */
 } hm_file;
 
 void hm_file_free(hm_file *f);
@@ -275,7 +260,7 @@ int hm_shape_text(const hm_shape *s, char *buf, size_t cap);
  * dataset's featurizer decides), hm_comp.is_entry and hm_module.entry (the
  * entry id, else the entry name, else the last computation), and builds
  * the index used by the lookups below in the arena `a`. */
-int hm_module_check(hm_arena *a, hm_module *m, hs_error *err);
+int hm_module_check(hs_arena *a, hm_module *m, hs_error *err);
 
 /* Lookups by id, O(1); the module must have passed hm_module_check (they
  * return NULL / -1 before).  NULL or -1 when nothing has the id. */

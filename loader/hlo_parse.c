@@ -188,7 +188,7 @@ int hp_string(hp *p, char **out, const char *what)
 		return hp_expected(p, what);
 	const char *body = p->tok.text + 1;
 	size_t blen = p->tok.len - 2;
-	char *s = hm_arena_alloc(p->a, blen + 1);
+	char *s = hs_arena_alloc(p->a, blen + 1);
 	if (!s)
 		return hp_oom(p);
 	if (hlo_unescape(body, blen, s, &n, &bad) != 0)
@@ -230,7 +230,7 @@ int hp_raw(hp *p, int flags, char **out, const char *what)
 	}
 	if ((size_t)end == start)
 		return hp_expected(p, what);
-	*out = hm_arena_strndup(p->a, p->lx.buf + start, (size_t)end - start);
+	*out = hs_arena_strndup(p->a, p->lx.buf + start, (size_t)end - start);
 	if (!*out)
 		return hp_oom(p);
 	/* the lexer already stands after the current token; move on to the
@@ -269,7 +269,7 @@ void *hp_arena_copy_raw(hp *p, const void *v, size_t n, size_t elem)
 {
 	if (n == 0)
 		return NULL;
-	void *a = hm_arena_array(p->a, n, elem);
+	void *a = hs_arena_array(p->a, n, elem);
 	if (!a) {
 		hp_oom(p);
 		return NULL;

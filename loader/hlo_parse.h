@@ -90,7 +90,7 @@ typedef struct hp {
 	hs_error *err;
 	hlo_text_where *where;
 	hm_file *f;
-	hm_arena *a;
+	hs_arena *a;
 	int failed;
 	int depth;                 /* nesting of shapes, braces, literals */
 	const char *type_text;     /* the last element type word read, */

@@ -196,7 +196,7 @@ static int read_computation(rd *r, const pbwire_field *slice, hm_comp *cp)
 		if (pbwire_next(r->b, &pos, end, &f, 0, NULL, r->err))
 			return -1;
 		if (f.number == 1 && f.wire == PB_LEN)
-			cp->name = hm_arena_strndup(c.a, (const char *)r->b + f.start, f.len);
+			cp->name = hs_arena_strndup(c.a, (const char *)r->b + f.start, f.len);
 		else if (f.number == 2 && f.wire == PB_LEN)
 			n++;
 		else if (f.number == 5 && f.wire == PB_VARINT)
@@ -204,12 +204,12 @@ static int read_computation(rd *r, const pbwire_field *slice, hm_comp *cp)
 		else if (f.number == 6 && f.wire == PB_VARINT)
 			cp->root_id = (int64_t)f.value;
 	}
-	if (!cp->name && !(cp->name = hm_arena_strdup(c.a, "")))
+	if (!cp->name && !(cp->name = hs_arena_strdup(c.a, "")))
 		return oom(r);
 	if (n > INT_MAX)
 		return hs_fail(r->err, HS_EDATA, "%s: byte %zu: computation with %zu instructions", r->name,
 			       slice->at, n);
-	if (!(cp->instrs = hm_arena_array(c.a, n ? n : 1, sizeof *cp->instrs)))
+	if (!(cp->instrs = hs_arena_array(c.a, n ? n : 1, sizeof *cp->instrs)))
 		return oom(r);
 	for (pos = slice->start; pos < end;) {
 		if (pbwire_next(r->b, &pos, end, &f, 0, NULL, r->err))
@@ -235,7 +235,7 @@ static int read_computation(rd *r, const pbwire_field *slice, hm_comp *cp)
  * occurrences of a message field: scalars last wins, lists concatenate). */
 static int read_module(rd *r, const pbwire_field *slices, size_t n_slices, hm_module *m)
 {
-	hm_arena *a = &r->f->arena;
+	hs_arena *a = &r->f->arena;
 	size_t n_comps = 0;
 	m->id = 0;
 	m->entry_id = HM_NONE;
@@ -246,9 +246,9 @@ static int read_module(rd *r, const pbwire_field *slices, size_t n_slices, hm_mo
 			if (pbwire_next(r->b, &pos, end, &f, 0, NULL, r->err))
 				return -1;
 			if (f.number == 1 && f.wire == PB_LEN)
-				m->name = hm_arena_strndup(a, (const char *)r->b + f.start, f.len);
+				m->name = hs_arena_strndup(a, (const char *)r->b + f.start, f.len);
 			else if (f.number == 2 && f.wire == PB_LEN)
-				m->entry_name = hm_arena_strndup(a, (const char *)r->b + f.start, f.len);
+				m->entry_name = hs_arena_strndup(a, (const char *)r->b + f.start, f.len);
 			else if (f.number == 3 && f.wire == PB_LEN)
 				n_comps++;
 			else if (f.number == 5 && f.wire == PB_VARINT)
@@ -257,13 +257,13 @@ static int read_module(rd *r, const pbwire_field *slices, size_t n_slices, hm_mo
 				m->entry_id = (int64_t)f.value;
 		}
 	}
-	if (!m->name && !(m->name = hm_arena_strdup(a, "")))
+	if (!m->name && !(m->name = hs_arena_strdup(a, "")))
 		return oom(r);
 	if (m->entry_name && !*m->entry_name)
 		m->entry_name = NULL;
 	if (n_comps > INT_MAX)
 		return hs_fail(r->err, HS_EDATA, "%s: module '%s' has %zu computations", r->name, m->name, n_comps);
-	m->comps = hm_arena_array(a, n_comps ? n_comps : 1, sizeof *m->comps);
+	m->comps = hs_arena_array(a, n_comps ? n_comps : 1, sizeof *m->comps);
 	if (!m->comps)
 		return oom(r);
 	for (size_t s = 0; s < n_slices; s++) {
@@ -307,11 +307,11 @@ static int read_run(rd *r, const pbwire_field *slice, hm_run *run)
 /* One ModuleTuningData at b[start, end) into module m and tuning t. */
 static int read_module_tuning(rd *r, size_t start, size_t end, hm_module *m, hm_tuning **tp)
 {
-	hm_arena *a = &r->f->arena;
+	hs_arena *a = &r->f->arena;
 	pbwire_field *mods = NULL, *runs = NULL, f;
 	size_t n_mods = 0, n_runs = 0, n_ids = 0, pos;
 	int rc = -1;
-	hm_tuning *t = hm_arena_alloc(a, sizeof *t);
+	hm_tuning *t = hs_arena_alloc(a, sizeof *t);
 	if (!t)
 		return oom(r);
 	if (collect(r, start, end, 1, &mods, &n_mods))
@@ -326,7 +326,7 @@ static int read_module_tuning(rd *r, size_t start, size_t end, hm_module *m, hm_
 		else if (f.number == 2 && f.wire == PB_VARINT) {
 			char num[24];
 			snprintf(num, sizeof num, "%" PRIu64, f.value);
-			if (!(t->fingerprint = hm_arena_strdup(a, num)))
+			if (!(t->fingerprint = hs_arena_strdup(a, num)))
 				goto nomem;
 		}
 	}
@@ -334,7 +334,7 @@ static int read_module_tuning(rd *r, size_t start, size_t end, hm_module *m, hm_
 		hs_fail(r->err, HS_EDATA, "%s: module '%s': %zu configurable nodes", r->name, m->name, n_ids);
 		goto out;
 	}
-	if (n_ids && !(t->config_index_to_node = hm_arena_array(a, n_ids, sizeof(int64_t))))
+	if (n_ids && !(t->config_index_to_node = hs_arena_array(a, n_ids, sizeof(int64_t))))
 		goto nomem;
 	for (pos = start; pos < end;) {
 		if (pbwire_next(r->b, &pos, end, &f, 0, NULL, r->err))
@@ -350,7 +350,7 @@ static int read_module_tuning(rd *r, size_t start, size_t end, hm_module *m, hm_
 			hs_fail(r->err, HS_EDATA, "%s: module '%s': %zu runs", r->name, m->name, n_runs);
 			goto out;
 		}
-		if (n_runs && !(t->runs = hm_arena_array(a, n_runs, sizeof *t->runs)))
+		if (n_runs && !(t->runs = hs_arena_array(a, n_runs, sizeof *t->runs)))
 			goto nomem;
 		for (size_t i = 0; i < n_runs; i++, t->n_runs++)
 			if (read_run(r, &runs[i], &t->runs[i]))
@@ -424,8 +424,8 @@ static int read_all(rd *r, kind k)
 		return hs_fail(r->err, HS_EDATA, "%s: %zu modules", r->name, n);
 	}
 	size_t n_modules = k == K_HLO_PROTO ? 1 : n;
-	f->modules = hm_arena_array(&f->arena, n_modules, sizeof *f->modules);
-	f->tuning = hm_arena_array(&f->arena, n_modules, sizeof *f->tuning);
+	f->modules = hs_arena_array(&f->arena, n_modules, sizeof *f->modules);
+	f->tuning = hs_arena_array(&f->arena, n_modules, sizeof *f->tuning);
 	if (!f->modules || !f->tuning) {
 		free(items);
 		return oom(r);
@@ -490,7 +490,7 @@ static hm_file *read_mem(const uint8_t *data, size_t n, const char *name, const 
 	}
 	hm_file *f = calloc(1, sizeof *f);
 	r.alloc = (ProtobufCAllocator){scratch_alloc, scratch_free, &r.sc};
-	if (!f || !(f->path = hm_arena_strdup(&f->arena, name))) {
+	if (!f || !(f->path = hs_arena_strdup(&f->arena, name))) {
 		hm_file_free(f);
 		hs_fail(err, HS_ENOMEM, "%s: out of memory", name);
 		return NULL;

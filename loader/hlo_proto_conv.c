@@ -113,13 +113,13 @@ static void sharding_text(sb *o, const Xla__OpSharding *s, int depth)
 }
 
 /* Bytes as text: kept as is when printable, else with \ooo escapes. */
-static char *bytes_text(hm_arena *a, const uint8_t *p, size_t n)
+static char *bytes_text(hs_arena *a, const uint8_t *p, size_t n)
 {
 	if (pbwire_is_text(p, 0, n))
-		return hm_arena_strndup(a, (const char *)p, n);
+		return hs_arena_strndup(a, (const char *)p, n);
 	if (n > (SIZE_MAX - 1) / 4)
 		return NULL;
-	char *s = hm_arena_alloc(a, 4 * n + 1), *q = s;
+	char *s = hs_arena_alloc(a, 4 * n + 1), *q = s;
 	if (!s)
 		return NULL;
 	for (size_t i = 0; i < n; i++) {
@@ -133,11 +133,11 @@ static char *bytes_text(hm_arena *a, const uint8_t *p, size_t n)
 }
 
 /* NULL for absent or empty strings. */
-static char *opt_str(hm_arena *a, const char *s, int *failed)
+static char *opt_str(hs_arena *a, const char *s, int *failed)
 {
 	if (!s || !*s)
 		return NULL;
-	char *d = hm_arena_strdup(a, s);
+	char *d = hs_arena_strdup(a, s);
 	if (!d)
 		*failed = 1;
 	return d;
@@ -154,7 +154,7 @@ static int64_t *copy_i64(hp_conv *c, const int64_t *v, size_t n, int *out_n, con
 	*out_n = (int)n;
 	if (!n)
 		return NULL;
-	int64_t *d = hm_arena_array(c->a, n, sizeof *d);
+	int64_t *d = hs_arena_array(c->a, n, sizeof *d);
 	if (!d) {
 		c->failed = 1;
 		return NULL;
@@ -180,7 +180,7 @@ static void conv_layout(hp_conv *c, const Xla__LayoutProto *l, hm_shape *s)
 		sb_put(&o, "E(%" PRId64 ")", l->element_size_in_bits);
 	if (l->has_memory_space && l->memory_space)
 		sb_put(&o, "S(%" PRId64 ")", l->memory_space);
-	if (o.failed || !(s->layout_extra = hm_arena_strndup(c->a, o.s, o.len)))
+	if (o.failed || !(s->layout_extra = hs_arena_strndup(c->a, o.s, o.len)))
 		c->failed = 1;
 	free(o.s);
 }
@@ -195,7 +195,7 @@ static void conv_shape(hp_conv *c, const Xla__ShapeProto *p, hm_shape *s)
 	int any = 0;
 	for (size_t i = 0; i < p->n_is_dynamic_dimension && i < (size_t)s->rank; i++)
 		any |= p->is_dynamic_dimension[i] != 0;
-	if (any && (s->dynamic = hm_arena_alloc(c->a, (size_t)s->rank))) {
+	if (any && (s->dynamic = hs_arena_alloc(c->a, (size_t)s->rank))) {
 		for (size_t i = 0; i < p->n_is_dynamic_dimension && i < (size_t)s->rank; i++)
 			s->dynamic[i] = p->is_dynamic_dimension[i] != 0;
 	} else if (any) {
@@ -208,7 +208,7 @@ static void conv_shape(hp_conv *c, const Xla__ShapeProto *p, hm_shape *s)
 		return;
 	}
 	s->n_tuple = (int)p->n_tuple_shapes;
-	if (s->n_tuple && !(s->tuple = hm_arena_array(c->a, (size_t)s->n_tuple, sizeof *s->tuple))) {
+	if (s->n_tuple && !(s->tuple = hs_arena_array(c->a, (size_t)s->n_tuple, sizeof *s->tuple))) {
 		c->failed = 1;
 		s->n_tuple = 0;
 		return;
@@ -225,7 +225,7 @@ static void conv_window(hp_conv *c, const Xla__Window *w, hm_instr *in)
 		c->bad = "window";
 		return;
 	}
-	in->window = hm_arena_array(c->a, w->n_dimensions, sizeof *in->window);
+	in->window = hs_arena_array(c->a, w->n_dimensions, sizeof *in->window);
 	if (!in->window) {
 		c->failed = 1;
 		return;
@@ -271,9 +271,9 @@ static void conv_slices(hp_conv *c, const Xla__HloInstructionProto *p, hm_instr 
 		return;
 	}
 	if (n) {
-		in->slice_start = hm_arena_array(c->a, n, sizeof(int64_t));
-		in->slice_limit = hm_arena_array(c->a, n, sizeof(int64_t));
-		in->slice_stride = hm_arena_array(c->a, n, sizeof(int64_t));
+		in->slice_start = hs_arena_array(c->a, n, sizeof(int64_t));
+		in->slice_limit = hs_arena_array(c->a, n, sizeof(int64_t));
+		in->slice_stride = hs_arena_array(c->a, n, sizeof(int64_t));
 		if (!in->slice_start || !in->slice_limit || !in->slice_stride) {
 			c->failed = 1;
 			return;
@@ -293,9 +293,9 @@ static void conv_slices(hp_conv *c, const Xla__HloInstructionProto *p, hm_instr 
 		return;
 	}
 	n = pc->n_dimensions;
-	in->pad_low = hm_arena_array(c->a, n, sizeof(int64_t));
-	in->pad_high = hm_arena_array(c->a, n, sizeof(int64_t));
-	in->pad_interior = hm_arena_array(c->a, n, sizeof(int64_t));
+	in->pad_low = hs_arena_array(c->a, n, sizeof(int64_t));
+	in->pad_high = hs_arena_array(c->a, n, sizeof(int64_t));
+	in->pad_interior = hs_arena_array(c->a, n, sizeof(int64_t));
 	if (!in->pad_low || !in->pad_high || !in->pad_interior) {
 		c->failed = 1;
 		return;
@@ -326,13 +326,13 @@ static void conv_attrs(hp_conv *c, const Xla__HloInstructionProto *p, hm_instr *
 	}
 	if (!n)
 		return;
-	if (!(in->attrs = hm_arena_array(c->a, (size_t)n, sizeof *in->attrs))) {
+	if (!(in->attrs = hs_arena_array(c->a, (size_t)n, sizeof *in->attrs))) {
 		c->failed = 1;
 		return;
 	}
 	for (int i = 0; i < n; i++) {
-		in->attrs[i].name = hm_arena_strdup(c->a, names[i]);
-		in->attrs[i].value = hm_arena_strdup(c->a, vals[i]);
+		in->attrs[i].name = hs_arena_strdup(c->a, names[i]);
+		in->attrs[i].value = hs_arena_strdup(c->a, vals[i]);
 		if (!in->attrs[i].name || !in->attrs[i].value)
 			c->failed = 1;
 	}
@@ -342,8 +342,8 @@ static void conv_attrs(hp_conv *c, const Xla__HloInstructionProto *p, hm_instr *
 void hp_conv_instr(hp_conv *c, const Xla__HloInstructionProto *p, hm_instr *in)
 {
 	memset(in, 0, sizeof *in);
-	if (!(in->name = hm_arena_strdup(c->a, p->name ? p->name : "")) ||
-	    !(in->opcode = hm_arena_strdup(c->a, p->opcode ? p->opcode : "")))
+	if (!(in->name = hs_arena_strdup(c->a, p->name ? p->name : "")) ||
+	    !(in->opcode = hs_arena_strdup(c->a, p->opcode ? p->opcode : "")))
 		c->failed = 1;
 	in->id = p->has_id ? p->id : 0;
 	conv_shape(c, p->shape, &in->shape);
@@ -367,7 +367,7 @@ void hp_conv_instr(hp_conv *c, const Xla__HloInstructionProto *p, hm_instr *in)
 	if (p->sharding) {
 		sb o = {0};
 		sharding_text(&o, p->sharding, 0);
-		if (o.failed || !(in->sharding = hm_arena_strndup(c->a, o.s, o.len)))
+		if (o.failed || !(in->sharding = hs_arena_strndup(c->a, o.s, o.len)))
 			c->failed = 1;
 		free(o.s);
 	}
@@ -397,7 +397,7 @@ static void conv_layout_config(hp_conv *c, const TpuGraphs__LayoutConfig *l, hm_
 	run->n_layout_nodes = (int)l->n_nodes;
 	if (!l->n_nodes)
 		return;
-	run->layout_nodes = hm_arena_array(c->a, l->n_nodes, sizeof *run->layout_nodes);
+	run->layout_nodes = hs_arena_array(c->a, l->n_nodes, sizeof *run->layout_nodes);
 	if (!run->layout_nodes) {
 		c->failed = 1;
 		return;
@@ -412,7 +412,7 @@ static void conv_layout_config(hp_conv *c, const TpuGraphs__LayoutConfig *l, hm_
 		o->n_tensors = (int)node->n_tensors;
 		if (!o->n_tensors)
 			continue;
-		if (!(o->tensors = hm_arena_array(c->a, node->n_tensors, sizeof *o->tensors))) {
+		if (!(o->tensors = hs_arena_array(c->a, node->n_tensors, sizeof *o->tensors))) {
 			c->failed = 1;
 			return;
 		}

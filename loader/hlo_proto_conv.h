@@ -9,7 +9,7 @@
 #include "loader/proto/tuning.pb-c.h"
 
 typedef struct hp_conv {
-	hm_arena *a;
+	hs_arena *a;
 	int failed;            /* out of memory */
 	const char *bad;       /* what had a count too large for an int, or NULL */
 } hp_conv;

@@ -105,7 +105,7 @@ static int record_callees(hp *p, hm_instr *in)
 	if (!n)
 		return 0;
 	in->n_called = (int)n;
-	in->called_ids = hm_arena_array(p->a, n, sizeof(int64_t));
+	in->called_ids = hs_arena_array(p->a, n, sizeof(int64_t));
 	if (!in->called_ids)
 		return hp_oom(p);
 	for (size_t i = 0; i < n; i++) {
@@ -170,7 +170,7 @@ static int instruction(hp *p)
 				  "instruction '%.*s' is defined twice in computation '%s' "
 				  "(first on line %d)", (int)(len > 200 ? 200 : len), name,
 				  p->comp_name, p->instrs.v[dup].line);
-	in.name = hm_arena_strndup(p->a, name, len);
+	in.name = hs_arena_strndup(p->a, name, len);
 	if (!in.name)
 		return hp_oom(p);
 	in.line = at.line;
@@ -179,7 +179,7 @@ static int instruction(hp *p)
 		return -1;
 	if (p->tok.kind != HT_WORD || p->tok.pct)
 		return hp_expected(p, "an opcode");
-	in.opcode = hm_arena_strndup(p->a, p->tok.text, p->tok.len);
+	in.opcode = hs_arena_strndup(p->a, p->tok.text, p->tok.len);
 	if (!in.opcode)
 		return hp_oom(p);
 	hp_next(p);
@@ -260,7 +260,7 @@ static int computation(hp *p)
 				  "computation '%.*s' is defined twice (first on line %d)",
 				  (int)(len > 200 ? 200 : len), name,
 				  p->comp_lines.v[dup]);
-	c.name = hm_arena_strndup(p->a, name, len);
+	c.name = hs_arena_strndup(p->a, name, len);
 	if (!c.name)
 		return hp_oom(p);
 	c.id = (int64_t)p->comps.n;
@@ -513,7 +513,7 @@ static int module(hp *p, hm_module *m)
 	hp_next(p);
 	if (hp_name(p, &name, &len, "a module name") != 0)
 		return -1;
-	m->name = hm_arena_strndup(p->a, name, len);
+	m->name = hs_arena_strndup(p->a, name, len);
 	if (!m->name)
 		return hp_oom(p);
 	while (hp_accept(p, HT_COMMA))
@@ -604,7 +604,7 @@ static hm_file *parse_kept(char *text, size_t n, const char *name, hlo_text_wher
 	p.where = where;
 	p.f = f;
 	p.a = &f->arena;
-	f->path = hm_arena_strdup(p.a, name);
+	f->path = hs_arena_strdup(p.a, name);
 	if (!f->path)
 		hp_oom(&p);
 	else if (n > HLO_TEXT_MAX_BYTES)
@@ -630,7 +630,7 @@ static hm_file *parse_kept(char *text, size_t n, const char *name, hlo_text_wher
 	} while (p.tok.kind != HT_EOF);
 	f->n_modules = (int)mods.n;
 	f->modules = hp_arena_copy(&p, &mods);
-	f->tuning = hm_arena_array(p.a, mods.n, sizeof *f->tuning);
+	f->tuning = hs_arena_array(p.a, mods.n, sizeof *f->tuning);
 	if (!f->modules || !f->tuning) {
 		hp_oom(&p);
 		goto fail;

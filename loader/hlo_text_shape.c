@@ -204,7 +204,7 @@ static int array_shape(hp *p, hm_shape *out)
 	if (out && rank > 0 && type != HM_TOKEN && type != HM_OPAQUE) {
 		/* XLA's parser fills the default layout: major to minor */
 		out->layout_rank = rank;
-		out->minor_to_major = hm_arena_array(p->a, (size_t)rank, sizeof(int64_t));
+		out->minor_to_major = hs_arena_array(p->a, (size_t)rank, sizeof(int64_t));
 		if (!out->minor_to_major)
 			return hp_oom(p);
 		for (int i = 0; i < rank; i++)

@@ -89,8 +89,8 @@ int query_default_node_cols(query_parser *p, query_colspec *cols)
 			n++;
 		}
 		if (i == 2 && p->s->g->n_comps > 1) {
-			cols[n].name = "computation";
-			cols[n].e = query_field_expr(p, QS_NODE, "computation");
+			cols[n].name = "split";
+			cols[n].e = query_field_expr(p, QS_NODE, "split");
 			if (!cols[n].e)
 				return query_oom(p);
 			n++;

@@ -1,7 +1,8 @@
-/* cmd_graph.c - the query commands about the graph's structure: one node in
- * detail (`show`), its operands and users, the nodes within K steps
+/* cmd_graph.c - the query commands about the graph's structure: a node's
+ * operands (in HLO order, repeats kept) and users, the nodes within K steps
  * (`neighbors`), a dependency path between two nodes (`path`), and the
- * summaries `computations`, `opcodes` and `fields`.
+ * summaries `opcodes` and `fields`.  `show` is in cmd_show.c, the
+ * computations, splits and collectives in cmd_comps.c.
  */
 #include <math.h>
 #include <stdint.h>
@@ -12,155 +13,47 @@
 #include "loader/hlo.h"
 #include "query/commands.h"
 
-/* ---- one node --------------------------------------------------------- */
+/* ---- operands and users ---------------------------------------------- */
 
-
-static void list_nodes(query_parser *p, query_buf *b, const int64_t *idx, int64_t n)
-{
-	const int64_t max = 12;
-
-	const hs_graph *g = p->s->g;
-
-	query_bprintf(b, "%lld", (long long)n);
-	for (int64_t i = 0; i < n && i < max; i++)
-		query_bprintf(b, "%s%lld %s", i ? ", " : ": ", (long long)idx[i],
-			      g->module ? graph_node_name(g, idx[i], NULL, 0)
-					: query_opcode_text(p->s, idx[i]));
-	if (n > max)
-		query_bprintf(b, ", ... (%lld more)", (long long)(n - max));
-	query_bprintf(b, "\n");
-}
-
-/* The node's HLO context: its computation, what it calls, its metadata
- * (lines only for what it has). */
-static void show_hlo(query_session *s, query_buf *b, int64_t v)
-{
-	static const struct {
-		int f;
-		const char *label;
-	} meta[] = {
-		{HS_HF_FUSION_KIND, "fusion_kind"}, {HS_HF_CUSTOM_CALL_TARGET, "target"},
-		{HS_HF_OP_TYPE, "op_type"}, {HS_HF_OP_NAME, "op_name"},
-		{HS_HF_SOURCE_FILE, "source"}, {HS_HF_SHARDING, "sharding"},
-	};
-	const hs_graph *g = s->g;
-	char buf[160];
-
-	if (!g->hcomp_of)
-		return;
-	const hs_hcomp *c = &g->hcomps[g->hcomp_of[v]];
-	query_bprintf(b, "  within        %s (%s, %lld nodes)\n", query_htext(s, HS_HF_COMPUTATION, v),
-		      graph_role_name(c->role), (long long)c->count);
-	for (int64_t i = g->called_off[v]; i < g->called_off[v + 1]; i++) {
-		const hs_hcomp *k = &g->hcomps[g->called_idx[i]];
-		query_bprintf(b, "  calls         %s (%s, %lld nodes)\n",
-			      graph_hcomp_name(g, g->called_idx[i], buf, sizeof buf),
-			      graph_role_name(k->role), (long long)k->count);
-	}
-	for (size_t i = 0; i < sizeof meta / sizeof meta[0]; i++) {
-		const char *t = query_htext(s, meta[i].f, v);
-		if (!*t)
-			continue;
-		query_bprintf(b, "  %-12s  %s", meta[i].label, t);
-		if (meta[i].f == HS_HF_SOURCE_FILE && *query_htext(s, HS_HF_SOURCE_LINE, v))
-			query_bprintf(b, ":%s", query_htext(s, HS_HF_SOURCE_LINE, v));
-		query_bprintf(b, "\n");
-	}
-}
-
-int query_cmd_show(query_parser *p, query_result *out)
-{
-	long long v = query_parse_node(p);
-	query_session *s = p->s;
-	hs_graph *g = s->g;
-	query_buf b = {0};
-	char num[64];
-
-	if (v < 0 || query_expect_end(p, "end of line after the node id") < 0)
-		return -1;
-	if (query_need_cost(s, p->err) < 0)
-		return query_data_fail(p, p->err);
-	int op = g->opcode[v];
-	int comp = g->comp_of ? g->comp_of[v] : 0;
-	query_bprintf(&b, "node %lld %s: %s (%s)\n", v, query_htext(s, HS_HF_NAME, v),
-		      query_opcode_text(s, v), hlo_category_name(hlo_opcode_category(op)));
-	query_bprintf(&b, "  shape         %s\n", query_shape_text(s, v));
-	show_hlo(s, &b, v);
-	if (g->comp_start && comp >= 0 && comp < g->n_comps)
-		query_bprintf(&b, "  computation   %d of %lld (nodes %lld..%lld)\n", comp,
-			      (long long)g->n_comps, (long long)g->comp_start[comp],
-			      (long long)g->comp_start[comp + 1] - 1);
-	query_bprintf(&b, "  operands      ");
-	list_nodes(p, &b, g->operand_idx + g->operand_off[v], graph_n_operands(g, v));
-	query_bprintf(&b, "  users         ");
-	list_nodes(p, &b, g->user_idx + g->user_off[v], graph_n_users(g, v));
-	if (g->kind == HS_KIND_LAYOUT) {
-		if (g->cfg_index && g->cfg_index[v] >= 0)
-			query_bprintf(&b, "  configurable  yes (row %d of %lld in node_config_ids)\n",
-				      g->cfg_index[v], (long long)g->n_cfg_nodes);
-		else
-			query_bprintf(&b, "  configurable  no\n");
-	}
-	const cost_estimate *c = &s->cost[v];
-	query_fmt_short(c->seconds, num, sizeof num);
-	query_bprintf(&b, "  cost          %s s", num);
-	query_fmt_short(c->flops, num, sizeof num);
-	query_bprintf(&b, " (flops %s", num);
-	query_fmt_short(c->bytes, num, sizeof num);
-	query_bprintf(&b, ", bytes %s; analytic)\n", num);
-
-	/* Features that are not zero, by group, in feature order. */
-	const float *f = graph_feat(g, v);
-	int w = g->feat_width, nz = 0, width = 0;
-	for (int i = 0; i < w; i++) {
-		if (f[i] == 0)
-			continue;
-		nz++;
-		int len = (int)strlen(hlo_node_feature_name(i, w));
-		if (len > width)
-			width = len;
-	}
-	query_bprintf(&b, "features that are not zero: %d of %d\n", nz, w);
-	for (int grp = 0; grp < HLO_NGROUPS; grp++) {
-		int header = 0;
-		for (int i = 0; i < w; i++) {
-			if (f[i] == 0 || (int)hlo_node_feature_group(i, w) != grp)
-				continue;
-			if (!header) {
-				query_bprintf(&b, "  %s\n", hlo_group_name((hlo_group)grp));
-				header = 1;
-			}
-			query_fmt_exact((double)f[i], num, sizeof num);
-			query_bprintf(&b, "    %-*s  %s\n", width, hlo_node_feature_name(i, w), num);
-		}
-	}
-	if (b.oom) {
-		free(b.s);
-		return query_oom(p);
-	}
-	out->kind = QUERY_BLOCK;
-	out->text = b.s ? b.s : strdup("");
-	return out->text ? 0 : query_oom(p);
-}
-
+/* operands ID (in HLO order, repeats kept, with their index) or users ID
+ * (each once, in node order). */
 static int neighbours_table(query_parser *p, query_result *out, int users)
 {
 	long long v = query_parse_node(p);
 	hs_graph *g = p->s->g;
 	query_colspec cols[8];
+	double *lead = NULL;
 
 	if (v < 0 || query_expect_end(p, "end of line after the node id") < 0)
 		return -1;
 	int ncols = query_default_node_cols(p, cols);
 	if (ncols < 0)
 		return -1;
-	const int64_t *idx = users ? g->user_idx + g->user_off[v] : g->operand_idx + g->operand_off[v];
-	int64_t n = users ? graph_n_users(g, v) : graph_n_operands(g, v);
-	if (query_emit_rows(p, out, QS_NODE, cols, ncols, idx, n, NULL, NULL) < 0)
+	const int64_t *idx = users ? query_users(g, v) : query_operands(g, v);
+	int64_t n = users ? query_n_users(g, v) : query_n_operands(g, v);
+	if (!users) {
+		lead = malloc((size_t)(n ? n : 1) * sizeof *lead);
+		if (!lead)
+			return query_oom(p);
+		for (int64_t i = 0; i < n; i++)
+			lead[i] = (double)i;
+	}
+	int rc = query_emit_rows(p, out, QS_NODE, cols, ncols, idx,
+				 idx ? n : 0, users ? NULL : "index", lead);
+	free(lead);
+	if (rc < 0)
 		return -1;
-	out->note = query_asprintf("node %lld%s%s (%s) has %lld %s%s", v, g->module ? " " : "",
+	int64_t calls = g->called_off ? graph_n_called(g, v) : 0;
+	char extra[160] = "";
+	if (!query_operands_exact(g))
+		snprintf(extra, sizeof extra, "; a bare .npz keeps no operand order: these are the "
+			 "dataset's edges (sorted, repeats merged, called roots included)");
+	else if (!users && calls)
+		snprintf(extra, sizeof extra, "; it calls %lld computation%s besides (show %s)",
+			 (long long)calls, hs_s(calls), graph_node_name(g, v, NULL, 0));
+	out->note = query_asprintf("node %lld%s%s (%s) has %lld %s%s%s", v, g->module ? " " : "",
 				   g->module ? graph_node_name(g, v, NULL, 0) : "", query_opcode_text(p->s, v),
-				   (long long)n, users ? "user" : "operand", hs_s(n));
+				   (long long)n, users ? "user" : "operand", hs_s(n), extra);
 	return 0;
 }
 
@@ -193,9 +86,9 @@ static int64_t bfs(const hs_graph *g, int64_t start, int dir, int64_t depth, int
 		for (int side = 0; side < 2; side++) {
 			if (!(dir & (side ? 2 : 1)))
 				continue;
-			const int64_t *idx = side ? g->user_idx : g->operand_idx;
-			const int64_t *off = side ? g->user_off : g->operand_off;
-			for (int64_t k = off[u]; k < off[u + 1]; k++) {
+			const int64_t *idx = side ? query_users(g, u) : query_operands(g, u);
+			int64_t n = side ? query_n_users(g, u) : query_n_operands(g, u);
+			for (int64_t k = 0; idx && k < n; k++) {
 				int64_t w = idx[k];
 				if (dist[w] >= 0)
 					continue;
@@ -285,7 +178,7 @@ int query_cmd_neighbors(query_parser *p, query_result *out)
 		goto done;
 	out->note = query_asprintf("%lld node%s within %lld step%s of node %lld (%s)%s", (long long)m,
 				   hs_s(m), depth, hs_s(depth), v,
-				   p->s->opcode_names[g->opcode[v]],
+				   query_opcode_text(p->s, v),
 				   dir == 1 ? ", towards operands" : dir == 2 ? ", towards users" : "");
 	rc = 0;
 done:
@@ -357,45 +250,57 @@ done:
 
 /* ---- graph summaries -------------------------------------------------- */
 
-int query_cmd_computations(query_parser *p, query_result *out)
+/* The opcodes the dataset never learned (id 0), by the name a module
+ * writes: distinct names into names[] (sorted; borrowed from the graph)
+ * with their counts; their number, or -1 when out of memory. */
+static int cmp_str(const void *a, const void *b)
 {
-	hs_graph *g = p->s->g;
-	static const char *const names[] = {"computation", "first", "last", "nodes",
-					    "configurable", "cost"};
-	query_type types[6] = {QUERY_NUM, QUERY_NUM, QUERY_NUM, QUERY_NUM, QUERY_NUM, QUERY_NUM};
-	query_tb b;
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
 
-	if (query_expect_end(p, "end of line") < 0)
+static int64_t unlearned_opcodes(const query_session *s, const char ***names, int64_t **counts)
+{
+	const hs_graph *g = s->g;
+	int64_t n = 0, k = 0;
+
+	for (int64_t v = 0; v < g->n_nodes; v++)
+		n += g->opcode[v] == 0;
+	*names = malloc((size_t)(n ? n : 1) * sizeof **names);
+	*counts = calloc((size_t)(n ? n : 1), sizeof **counts);
+	if (!*names || !*counts) {
+		free(*names);
+		free(*counts);
 		return -1;
-	if (query_need_cost(p->s, p->err) < 0)
-		return query_data_fail(p, p->err);
-	if (query_tb_init(&b, out, 6, names, types, p->err) < 0)
-		goto fail;
-	for (int64_t c = 0; c < g->n_comps; c++) {
-		int64_t first = g->comp_start[c], last = g->comp_start[c + 1];
-		int64_t cfg = 0;
-		double cost = 0;
-		for (int64_t v = first; v < last; v++) {
-			cfg += g->kind == HS_KIND_LAYOUT && g->cfg_index && g->cfg_index[v] >= 0;
-			cost += p->s->cost[v].seconds;
-		}
-		int64_t row = query_tb_row(&b, last > first ? first : -1, -1, p->err);
-		if (row < 0)
-			goto fail;
-		query_tb_num(&b, row, 0, (double)c);
-		query_tb_num(&b, row, 1, (double)first);
-		query_tb_num(&b, row, 2, (double)(last - 1));
-		query_tb_num(&b, row, 3, (double)(last - first));
-		query_tb_num(&b, row, 4, (double)cfg);
-		query_tb_num(&b, row, 5, cost);
 	}
-	query_tb_done(&b);
-	out->note = query_asprintf("%lld computation%s, %lld node%s", (long long)g->n_comps,
-				   hs_s(g->n_comps), (long long)g->n_nodes, hs_s(g->n_nodes));
+	n = 0;
+	for (int64_t v = 0; v < g->n_nodes; v++)
+		if (g->opcode[v] == 0)
+			(*names)[n++] = query_opcode_text(s, v);
+	qsort(*names, (size_t)n, sizeof **names, cmp_str);
+	for (int64_t i = 0; i < n; i++) {
+		if (k && strcmp((*names)[k - 1], (*names)[i]) == 0) {
+			(*counts)[k - 1]++;
+			continue;
+		}
+		(*names)[k] = (*names)[i];
+		(*counts)[k++] = 1;
+	}
+	return k;
+}
+
+/* One row of `opcodes`. */
+static int opcode_row(query_parser *p, query_tb *b, int op, const char *name, int64_t count)
+{
+	const hs_graph *g = p->s->g;
+	int64_t row = query_tb_row(b, -1, -1, p->err);
+
+	if (row < 0 || query_tb_text(b, row, 1, name, p->err) < 0 ||
+	    query_tb_text(b, row, 2, hlo_category_name(hlo_opcode_category(op)), p->err) < 0)
+		return -1;
+	query_tb_num(b, row, 0, op);
+	query_tb_num(b, row, 3, (double)count);
+	query_tb_num(b, row, 4, g->n_nodes ? (double)count / (double)g->n_nodes : NAN);
 	return 0;
-fail:
-	query_tb_done(&b);
-	return query_data_fail(p, p->err);
 }
 
 int query_cmd_opcodes(query_parser *p, query_result *out)
@@ -406,32 +311,42 @@ int query_cmd_opcodes(query_parser *p, query_result *out)
 	static const char *const names[] = {"opcode_id", "opcode", "category", "nodes", "share"};
 	query_type types[5] = {QUERY_NUM, QUERY_TEXT, QUERY_TEXT, QUERY_NUM, QUERY_NUM};
 	query_tb b;
-	int present = 0;
+	int64_t present = 0, nu = 0;
+	const char **unames = NULL;
+	int64_t *ucounts = NULL;
 
 	if (query_expect_end(p, "'all' or end of line") < 0)
 		return -1;
 	for (int64_t v = 0; v < g->n_nodes; v++)
 		counts[g->opcode[v]]++;
+	if (counts[0] && g->module && (nu = unlearned_opcodes(p->s, &unames, &ucounts)) < 0)
+		return query_oom(p);
 	if (query_tb_init(&b, out, 5, names, types, p->err) < 0)
 		goto fail;
 	for (int op = 0; op < 256; op++) {
 		if (!counts[op] && !(all && op <= HLO_MAX_OPCODE))
 			continue;
+		if (op == 0 && nu > 0) { /* not learned: each name as written */
+			for (int64_t i = 0; i < nu; i++)
+				if (opcode_row(p, &b, 0, unames[i], ucounts[i]) < 0)
+					goto fail;
+			present += nu;
+			continue;
+		}
 		present += counts[op] > 0;
-		int64_t row = query_tb_row(&b, -1, -1, p->err);
-		if (row < 0 || query_tb_text(&b, row, 1, p->s->opcode_names[op], p->err) < 0 ||
-		    query_tb_text(&b, row, 2, hlo_category_name(hlo_opcode_category(op)), p->err) < 0)
+		if (opcode_row(p, &b, op, p->s->opcode_names[op], counts[op]) < 0)
 			goto fail;
-		query_tb_num(&b, row, 0, op);
-		query_tb_num(&b, row, 3, (double)counts[op]);
-		query_tb_num(&b, row, 4, g->n_nodes ? (double)counts[op] / (double)g->n_nodes : NAN);
 	}
 	query_tb_done(&b);
-	out->note = query_asprintf("%d opcode%s in %lld node%s", present, hs_s(present),
+	free(unames);
+	free(ucounts);
+	out->note = query_asprintf("%lld opcode%s in %lld node%s", (long long)present, hs_s(present),
 				   (long long)g->n_nodes, hs_s(g->n_nodes));
 	return 0;
 fail:
 	query_tb_done(&b);
+	free(unames);
+	free(ucounts);
 	return query_data_fail(p, p->err);
 }
 

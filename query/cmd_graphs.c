@@ -29,14 +29,18 @@ static const query_field graph_fields[] = {
 	{"edges", QF_G_EDGES, 0, QUERY_NUM, "number of edges"},
 	{"configs", QF_G_CONFIGS, 0, QUERY_NUM, "number of configs"},
 	{"configurable", QF_G_CONFIGURABLE, 0, QUERY_NUM, "configurable nodes (layout; 0 for tile)"},
-	{"computations", QF_G_COMPUTATIONS, 0, QUERY_NUM, "computations (node_splits segments)"},
+	{"computations", QF_G_COMPUTATIONS, 0, QUERY_NUM, "HLO computations (entry, fusion bodies, reducers, ...; derived on a bare .npz)"},
+	{"splits", QF_G_SPLITS, 0, QUERY_NUM, "node_splits segments (1 for tile graphs)"},
 	{"labeled", QF_G_LABELED, 0, QUERY_NUM, "1 when runtimes are known (0: a test file)"},
 	{"runtime_min", QF_G_RUNTIME_MIN, 0, QUERY_NUM, "fastest runtime (tile: normalized; layout: ns)"},
 	{"runtime_median", QF_G_RUNTIME_MEDIAN, 0, QUERY_NUM, "median runtime (as numpy.median)"},
 	{"runtime_max", QF_G_RUNTIME_MAX, 0, QUERY_NUM, "slowest runtime"},
 	{"module", QF_G_MODULE, 0, QUERY_TEXT, "the HLO module's name (the file name on a bare .npz)"},
-	{"hlo_computations", QF_G_HCOMPS, 0, QUERY_NUM, "HLO computations (entry, fusion bodies, reducers, ...)"},
+	{"hlo_computations", QF_G_HCOMPS, 0, QUERY_NUM, "the same as computations"},
 	{"fusions", QF_G_FUSIONS, 0, QUERY_NUM, "nodes whose opcode is fusion"},
+	{"cost", QF_G_COST, 0, QUERY_NUM, "the module's analytic seconds: its executed computations, each op once (fusion bodies and reducers counted in their callers)"},
+	{"flops", QF_G_FLOPS, 0, QUERY_NUM, "the module's analytic FLOPs, counted as cost"},
+	{"bytes", QF_G_BYTES, 0, QUERY_NUM, "the module's analytic bytes read and written, counted as cost"},
 };
 
 const query_field *query_graph_fields(size_t *n)
@@ -81,14 +85,23 @@ double query_graph_num(query_session *s, const query_field *f)
 		return (double)g->n_configs;
 	case QF_G_CONFIGURABLE:
 		return (double)g->n_cfg_nodes;
-	case QF_G_COMPUTATIONS:
+	case QF_G_SPLITS:
 		return (double)g->n_comps;
 	case QF_G_LABELED:
 		return g->labeled;
+	case QF_G_COMPUTATIONS:
 	case QF_G_HCOMPS:
 		return g->hcomps ? (double)g->n_hcomps : NAN;
 	case QF_G_FUSIONS:
 		return (double)graph_n_fusions(g);
+	case QF_G_COST:
+	case QF_G_FLOPS:
+	case QF_G_BYTES: {
+		if (!s->cost || !g->hcomps)
+			return NAN;
+		cost_estimate t = cost_executed_total(g, s->cost);
+		return f->kind == QF_G_COST ? t.seconds : f->kind == QF_G_FLOPS ? t.flops : t.bytes;
+	}
 	case QF_G_RUNTIME_MIN:
 	case QF_G_RUNTIME_MEDIAN:
 	case QF_G_RUNTIME_MAX:

@@ -35,13 +35,15 @@ static int cmd_quit(query_parser *p, query_result *out);
 static const struct command commands[] = {
 	{"nodes", "[where EXPR] [sort by EXPR [asc|desc]] [limit N] [show EXPR, ...]",
 	 "list the nodes that match, as a table",
-	 "Clauses may come in any order.  Without `show`, the columns are id, opcode,\n"
-	 "shape, operands, users (and computation when there are several), plus the\n"
+	 "Clauses may come in any order.  Without `show`, the columns are id, (name,)\n"
+	 "opcode, shape, (split when there are several,) operands, users, plus the\n"
 	 "sort key.  `show *` shows every field.  Sorting is stable: ties stay in id\n"
 	 "order; missing values sort last.\n"
 	 "  nodes where opcode = convolution and rank >= 4\n"
 	 "  nodes where shape ~ \"^bf16\" sort by shape_dimensions_product desc limit 10\n"
-	 "  nodes where users > 8 show id, opcode, users, cost * 1e6\n",
+	 "  nodes where users > 8 show id, opcode, users, cost * 1e6\n"
+	 "  nodes where attr('replica_groups') != '' show name, attr('replica_groups')\n"
+	 "  nodes where computation_role = entry sort by cost desc limit 5\n",
 	 query_cmd_nodes, "where sort by asc desc limit show and or not in", QS_NODE, 0},
 	{"count", "by EXPR [where EXPR] [limit N]",
 	 "how many nodes have each value (value, count, share)",
@@ -61,16 +63,25 @@ static const struct command commands[] = {
 	 "  stats cost where configurable\n"
 	 "  stats runtime, predicted where runtime_rank <= 10\n",
 	 query_cmd_stats, "where and or not in", QS_NODE, 0},
-	{"show", "ID|NAME", "one node in detail: shape, HLO context, neighbours, cost, features",
+	{"show", "ID|NAME", "one node in detail: shape, HLO context, neighbours, cost, HLO line, features",
 	 "A node is named by its id or its instruction name (dot.42, or quoted);\n"
 	 "on a bare .npz names are derived: opcode.id (convolution.603).  The HLO\n"
-	 "context is the computation holding the node, what it calls and its\n"
-	 "metadata (op_type, op_name, source file and line, ...).\n"
+	 "context is the computation holding the node (name, role, size), what it\n"
+	 "calls, for a parameter of a called computation the operand each caller\n"
+	 "passes it, for a computation's root the callers it answers, and its\n"
+	 "metadata (op_type, op_name, source file and line, ...).  Then operands in\n"
+	 "HLO order, users, the analytic cost (or why it is unknown), the\n"
+	 "instruction's HLO line and its attributes as written, and the features\n"
+	 "that are not zero.\n"
 	 "  show 17\n  show dot.42\n", query_cmd_show, "", QS_NODE, 1},
-	{"operands", "ID|NAME", "the operands (inputs) of a node, in order",
-	 "Repeated operands (x * x) are listed as often as the file gives them.\n"
-	 "  operands 17\n", query_cmd_operands, "", QS_NODE, 1},
-	{"users", "ID|NAME", "the users (consumers) of a node",
+	{"operands", "ID|NAME", "the operands (inputs) of a node, in HLO order, with their index",
+	 "In the instruction's order; a repeated operand (multiply(x, x)) is listed\n"
+	 "each time.  Called computations are not operands (show lists them).  On a\n"
+	 "bare .npz, which keeps no operand order, they are the dataset's edges:\n"
+	 "sorted by id, repeats merged, a called computation's root included.\n"
+	 "  operands 17\n  operands fusion.3\n", query_cmd_operands, "", QS_NODE, 1},
+	{"users", "ID|NAME", "the users (consumers) of a node: the nodes that have it as an operand",
+	 "Each user once, in node order.\n"
 	 "  users 17\n", query_cmd_users, "", QS_NODE, 1},
 	{"neighbors", "ID|NAME [depth K] [up|down|both]",
 	 "nodes within K steps (default 1): up = operands, down = users",
@@ -85,17 +96,37 @@ static const struct command commands[] = {
 	 "second, or the other way when the second feeds the first.  An empty\n"
 	 "table means neither depends on the other.\n"
 	 "  path 3 40\n", query_cmd_path, "", QS_NODE, 1},
-	{"computations", "", "the computations (node_splits segments) with node counts",
+	{"computations", "", "the HLO computations: role, nodes, root, callers, cost",
+	 "One row per HLO computation, in node order: its name (entry, fusion bodies,\n"
+	 "reducers, while bodies, ...; derived on a bare .npz: entry, computation.K),\n"
+	 "role, node count, root, the number of nodes that call it and the analytic\n"
+	 "cost summed over its nodes (those of unknown cost left out).\n"
 	 "  computations\n", query_cmd_computations, "", QS_NODE, 1},
+	{"splits", "", "the node_splits segments of the dataset, with node counts and cost",
+	 "The dataset's node_splits: ranges of node ids (one for tile graphs), not\n"
+	 "HLO computations.  The field `split` is a node's segment.\n"
+	 "  splits\n", query_cmd_splits, "", QS_NODE, 1},
+	{"collectives", "[where EXPR] [sort by EXPR [asc|desc]] [limit N]",
+	 "the collectives: replica groups, group size, channel id, bytes per device",
+	 "Every all-reduce, all-gather, reduce-scatter, all-to-all,\n"
+	 "collective-permute and collective-broadcast (their -start halves; -done\n"
+	 "only waits): id, name, opcode, replica_groups as written, the number of\n"
+	 "groups and their size (null when none are given: every device), the\n"
+	 "channel id, the bytes each device sends (its operands) and the shape.\n"
+	 "`where` and `sort by` take node fields.\n"
+	 "  collectives\n  collectives where opcode = all-reduce sort by bytes desc\n",
+	 query_cmd_collectives, "where sort by asc desc limit and or not in", QS_NODE, 1},
 	{"opcodes", "[all]", "opcodes in the graph with their counts (all: every known opcode)",
 	 "  opcodes\n  opcodes all\n", query_cmd_opcodes, "all", QS_NODE, 1},
 	{"fields", "[TEXT]", "the fields expressions can use (those whose name holds TEXT)",
 	 "Node fields: the derived ones (id, opcode, shape, cost, ...), the HLO\n"
-	 "ones (name, computation_name, fusion_kind, op_type, op_name,\n"
-	 "source_file, source_line, custom_call_target, sharding) and the node\n"
-	 "features by their dataset names; f<i> always names feature i.  On a bare\n"
-	 ".npz, name and computation_name are derived (convolution.603, entry,\n"
-	 "computation.K), the metadata fields are empty and source_line is null.\n"
+	 "ones (name, computation, computation_role, operand_names, hlo,\n"
+	 "fusion_kind, op_type, op_name, source_file, source_line,\n"
+	 "custom_call_target, sharding) and the node features by their dataset\n"
+	 "names; f<i> always names feature i.  attr('NAME') is any attribute of the\n"
+	 "instruction as written.  On a bare .npz, name and computation are derived\n"
+	 "(convolution.603, entry, computation.K), the metadata fields, hlo and\n"
+	 "attr(...) are empty and source_line is null.\n"
 	 "Config fields (for `configs`): config, runtime, predicted, ranks and, for\n"
 	 "tile graphs, the config features (c<i> names feature i).\n"
 	 "  fields window\n", query_cmd_fields, "", QS_NODE, 0},
@@ -144,12 +175,14 @@ static const struct command commands[] = {
 	{"graphs", "[where EXPR] [sort by EXPR [asc|desc]] [limit N] [show EXPR, ...]",
 	 "one row per graph: file, kind, sizes, runtimes, aggregates of its nodes",
 	 "Graph fields: file, name, collection, search, split, kind, nodes, edges,\n"
-	 "configs, configurable, computations, labeled, runtime_min, runtime_median,\n"
-	 "runtime_max.  Aggregates reach the nodes (or the configs, with config\n"
-	 "fields): count(COND) counts the nodes where COND holds; sum, min, max and\n"
-	 "mean(EXPR [where COND]) reduce EXPR over them.  On one graph: its row; on\n"
-	 "a folder (hloscope query DIR), one per graph.  Without `show`, the\n"
-	 "aggregates used are shown after the graph's sizes.\n"
+	 "configs, configurable, computations, splits, labeled, runtime_min,\n"
+	 "runtime_median, runtime_max, module, fusions, cost, flops, bytes (the\n"
+	 "module's totals over its executed computations).  Aggregates reach the\n"
+	 "nodes (or the configs, with config fields): count(COND) counts the nodes\n"
+	 "where COND holds; sum, min, max and mean(EXPR [where COND]) reduce EXPR\n"
+	 "over them.  On one graph: its row; on a folder (hloscope query DIR), one\n"
+	 "per graph.  Without `show`, the aggregates used are shown after the\n"
+	 "graph's sizes.\n"
 	 "  graphs where count(opcode = convolution and rank = 5) > 0 sort by nodes desc\n"
 	 "  graphs where kind = layout sort by runtime_max desc limit 10\n"
 	 "  graphs show file, nodes, sum(cost), max(users where opcode = fusion)\n",
@@ -172,6 +205,7 @@ static const char expressions_help[] =
 	"  sets         x in (a, b, c)   x not in (a, b)\n"
 	"  regex        text ~ \"^bf16\"   text !~ reduce   (POSIX extended)\n"
 	"  logic        and or not (also && || !); true is 1, false is 0\n"
+	"  attributes   attr('replica_groups')  an attribute as written (text; '' when absent)\n"
 	"A bare word compared with text is text: opcode = convolution, elem in (bf16,\n"
 	"f32).  Opcode, element type and category names are checked.  Missing\n"
 	"values (NaN) compare false.  # starts a comment.\n";
@@ -261,7 +295,7 @@ static int cmd_help(query_parser *p, query_result *out)
 		query_bprintf(&b, "Node fields (derived):\n");
 		for (size_t i = 0; i < s->n_node_fields; i++)
 			if (s->node_fields[i].kind != QF_FEATURE)
-				query_bprintf(&b, "  %-14s %-6s %s\n", s->node_fields[i].name,
+				query_bprintf(&b, "  %-18s %-6s %s\n", s->node_fields[i].name,
 					      s->node_fields[i].type == QUERY_NUM ? "number" : "text",
 					      s->node_fields[i].help);
 		query_bprintf(&b, "Node features (%d, by group; `fields TEXT` lists them with help):\n",
@@ -290,7 +324,7 @@ static int cmd_help(query_parser *p, query_result *out)
 		query_bprintf(&b, "Config fields (configs):\n");
 		for (size_t i = 0; i < s->n_config_fields; i++)
 			if (s->config_fields[i].kind != QF_CONFIG_FEATURE)
-				query_bprintf(&b, "  %-14s %s\n", s->config_fields[i].name,
+				query_bprintf(&b, "  %-18s %s\n", s->config_fields[i].name,
 					      s->config_fields[i].help);
 		if (s->g->kind == HS_KIND_TILE)
 			query_bprintf(&b, "  and the %d tile config features (fields config)\n",
@@ -300,7 +334,7 @@ static int cmd_help(query_parser *p, query_result *out)
 		query_bprintf(&b, "Graph fields (graphs; node and config fields through count(...), "
 			      "sum, min, max, mean):\n");
 		for (size_t i = 0; i < ng; i++)
-			query_bprintf(&b, "  %-14s %s\n", gf[i].name, gf[i].help);
+			query_bprintf(&b, "  %-18s %s\n", gf[i].name, gf[i].help);
 	} else if (t->kind == TK_WORD) {
 		const struct command *c = find_command(t->str);
 		if (!c) {
@@ -620,7 +654,7 @@ char **query_complete(const query_session *cs, const char *line, int start, int 
 			goto out;
 		}
 		if (n == 2) {
-			strv_add_words(&sv, "around path computation configurable where", prefix, plen);
+			strv_add_words(&sv, "around path computation split configurable where", prefix, plen);
 			goto out;
 		}
 	}
@@ -661,6 +695,8 @@ char **query_complete(const query_session *cs, const char *line, int start, int 
 		const query_field *f = c->scope == QS_CONFIG ? s->config_fields : s->node_fields;
 		for (size_t i = 0; i < nf; i++)
 			strv_add(&sv, f[i].name, prefix, plen);
+		if (c->scope != QS_CONFIG)
+			strv_add(&sv, "attr", prefix, plen); /* attr('NAME') */
 		/* count and stats take either kind of field */
 		if (c->run == query_cmd_count || c->run == query_cmd_stats || c->scope == QS_GRAPH)
 			for (size_t i = 0; i < s->n_config_fields; i++)

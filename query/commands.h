@@ -14,8 +14,9 @@
  *   folder.c       query_fold: a command over one graph or every graph of a
  *                  folder (threads, path order, progress, skipped files)
  *   rows.c         rows gathered from many graphs, sorted, bounded by a limit
- *   cmd_graph.c    show, operands, users, neighbors, path, computations,
- *                  opcodes, fields
+ *   cmd_graph.c    operands, users, neighbors, path, opcodes, fields
+ *   cmd_show.c     show
+ *   cmd_comps.c    computations, splits, collectives
  *   cmd_configs.c  configs, config, compare
  *   cmd_export.c   export (a region of the graph through Graphviz into a file)
  *
@@ -47,6 +48,8 @@ int query_cmd_users(query_parser *p, query_result *out);
 int query_cmd_neighbors(query_parser *p, query_result *out);
 int query_cmd_path(query_parser *p, query_result *out);
 int query_cmd_computations(query_parser *p, query_result *out);
+int query_cmd_splits(query_parser *p, query_result *out);
+int query_cmd_collectives(query_parser *p, query_result *out);
 int query_cmd_opcodes(query_parser *p, query_result *out);
 int query_cmd_fields(query_parser *p, query_result *out);
 int query_cmd_configs(query_parser *p, query_result *out);
@@ -106,8 +109,8 @@ typedef struct query_colspec {
 query_expr *query_field_expr(query_parser *p, int scope, const char *name);
 /* The source text of an expression, for column headers (arena). */
 const char *query_expr_source(query_parser *p, const query_expr *e);
-/* The default columns of a node table (id, opcode, shape, [computation,]
- * operands, users) into cols (room for 6); their count or -1. */
+/* The default columns of a node table (id, [name,] opcode, shape, [split,]
+ * operands, users) into cols (room for 7); their count or -1. */
 int query_default_node_cols(query_parser *p, query_colspec *cols);
 /* Every field of a scope as columns (`show *`), at most max; count or -1. */
 int query_all_cols(query_parser *p, int scope, query_colspec *cols, int max);

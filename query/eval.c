@@ -27,12 +27,12 @@ double query_field_num(query_session *s, const query_field *f, int64_t row)
 		return (double)row;
 	case QF_OPCODE_ID:
 		return (double)g->opcode[row];
-	case QF_COMPUTATION:
+	case QF_SPLIT:
 		return g->comp_of ? (double)g->comp_of[row] : 0;
 	case QF_OPERANDS:
-		return (double)graph_n_operands(g, row);
+		return (double)query_n_operands(g, row);
 	case QF_USERS:
-		return (double)graph_n_users(g, row);
+		return (double)query_n_users(g, row);
 	case QF_RANK:
 		return query_shape(s, row)->valid ? (double)query_shape(s, row)->rank : NAN;
 	case QF_ELEMENTS:
@@ -40,11 +40,11 @@ double query_field_num(query_session *s, const query_field *f, int64_t row)
 	case QF_CONFIGURABLE:
 		return g->kind == HS_KIND_LAYOUT && g->cfg_index && g->cfg_index[row] >= 0;
 	case QF_COST:
-		return s->cost[row].seconds;
+		return s->cost[row].unknown ? NAN : s->cost[row].seconds;
 	case QF_FLOPS:
-		return s->cost[row].flops;
+		return s->cost[row].unknown ? NAN : s->cost[row].flops;
 	case QF_BYTES:
-		return s->cost[row].bytes;
+		return s->cost[row].unknown ? NAN : s->cost[row].bytes;
 	case QF_SOURCE_LINE: {
 		const struct hm_instr *in = graph_node_instr(g, row);
 		return in && in->source_line ? (double)in->source_line : NAN;
@@ -79,6 +79,12 @@ const char *query_field_text(query_session *s, const query_field *f, int64_t row
 		return query_opcode_text(s, row);
 	case QF_HTEXT:
 		return query_htext(s, f->index, row);
+	case QF_ROLE:
+		return query_role_text(s, row);
+	case QF_OPERAND_NAMES:
+		return query_dtext(s, QUERY_DT_OPERAND_NAMES, row);
+	case QF_HLO:
+		return query_dtext(s, QUERY_DT_HLO, row);
 	case QF_CATEGORY:
 		return hlo_category_name(hlo_opcode_category(g->opcode[row]));
 	case QF_ELEM: {
@@ -100,6 +106,8 @@ const char *query_eval_text(query_session *s, const query_expr *e, int64_t row)
 		return e->str;
 	if (e->kind == QE_FIELD)
 		return query_field_text(s, e->field, row);
+	if (e->kind == QE_ATTR)
+		return query_attr_text(s, e->str, row);
 	return "";
 }
 
@@ -241,11 +249,11 @@ static void field_block(query_session *s, const query_field *f, const int64_t *r
 		return;
 	case QF_OPERANDS:
 		for (int i = 0; i < n; i++)
-			out[i] = (double)(g->operand_off[r[i] + 1] - g->operand_off[r[i]]);
+			out[i] = (double)query_n_operands(g, r[i]);
 		return;
 	case QF_USERS:
 		for (int i = 0; i < n; i++)
-			out[i] = (double)(g->user_off[r[i] + 1] - g->user_off[r[i]]);
+			out[i] = (double)query_n_users(g, r[i]);
 		return;
 	default:
 		break;

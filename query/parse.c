@@ -211,6 +211,22 @@ static void make_literal(query_expr *e)
 	e->field = NULL;
 }
 
+/* `computation` (the HLO computation's name) compared with a number means
+ * the node_splits segment, as it did before computations had names:
+ * `computation = 2` is `split = 2`.  1 when e was turned into `split`. */
+static int as_split(query_parser *p, query_expr *e)
+{
+	if (e->kind != QE_FIELD || e->field->kind != QF_HTEXT || e->field->index != HS_HF_COMPUTATION ||
+	    strcmp(e->field->name, "computation") != 0)
+		return 0;
+	const query_field *f = query_find_field(p->s, QS_NODE, "split");
+	if (!f)
+		return 0;
+	e->field = f;
+	e->type = f->type;
+	return 1;
+}
+
 /* Resolves `lit` against `other` for equality-like use; checks types. */
 static int resolve_pair(query_parser *p, query_expr *a, query_expr *b, int op)
 {
@@ -234,6 +250,8 @@ static int resolve_pair(query_parser *p, query_expr *a, query_expr *b, int op)
 		return fail_unknown_field(p, a);
 	if (b->kind == QE_WORD)
 		return fail_unknown_field(p, b);
+	if (a->type != b->type && (as_split(p, a) || as_split(p, b)))
+		return 0;
 	if (a->type != b->type) {
 		const query_expr *t = a->type == QUERY_TEXT ? a : b;
 		int hint = t->kind == QE_FIELD && t->field->kind == QF_OPCODE;
@@ -377,6 +395,61 @@ static query_expr *parse_agg(query_parser *p, int agg)
 	return e;
 }
 
+/* attr( right after the word `attr`: the attribute function (a field of
+ * that name would be a field, but there is none). */
+static int is_attr_call(query_parser *p, const query_token *t)
+{
+	size_t i = t->pos + t->len;
+
+	if (strcasecmp(t->str, "attr") != 0)
+		return 0;
+	while (i < p->n && (p->src[i] == ' ' || p->src[i] == '\t'))
+		i++;
+	return i < p->n && p->src[i] == '(';
+}
+
+/* attr('NAME') (or attr(NAME)): the attribute NAME of a node's instruction
+ * as the module writes it, text; the current token is `attr`. */
+static query_expr *parse_attr(query_parser *p)
+{
+	const query_token *t = query_peek(p);
+	size_t pos = t->pos;
+
+	if (p->scope == QS_GRAPH || p->scope == QS_CONFIG) {
+		query_fail_at(p, pos, "attr(...) at column %zu reads a node's attribute, but this query is "
+			      "about %s%s", pos + 1, p->scope == QS_GRAPH ? "graphs" : "configs",
+			      p->scope == QS_GRAPH ? " (reach nodes through count(...), sum(...), ...)" : "");
+		return NULL;
+	}
+	if (p->scope == QS_AUTO)
+		p->scope = QS_NODE;
+	query_advance(p);
+	query_accept(p, TK_LP);
+	t = query_peek(p);
+	if (t->kind != TK_STR && t->kind != TK_WORD) {
+		query_fail_expected(p, "an attribute name in attr(...): attr('replica_groups')");
+		return NULL;
+	}
+	const char *name = t->str;
+	if (!*name) {
+		query_fail_at(p, t->pos, "attr('') at column %zu names no attribute", t->pos + 1);
+		return NULL;
+	}
+	query_advance(p);
+	const query_token *r = query_peek(p);
+	if (r->kind != TK_RP) {
+		query_fail_expected(p, "')' after the attribute name");
+		return NULL;
+	}
+	query_expr *e = new_expr(p, QE_ATTR, pos, r->pos + r->len - pos);
+	if (!e)
+		return NULL;
+	e->str = name;
+	e->type = QUERY_TEXT;
+	query_advance(p);
+	return e;
+}
+
 static query_expr *parse_unary(query_parser *p)
 {
 	const query_token *t = query_peek(p);
@@ -422,6 +495,8 @@ static query_expr *parse_unary_inner(query_parser *p)
 		int agg = p->scope == QS_GRAPH ? agg_kind(t->str) : -1;
 		if (agg >= 0)
 			return parse_agg(p, agg);
+		if (is_attr_call(p, t))
+			return parse_attr(p);
 		const query_field *f = lookup_field(p, t);
 		if (p->failed)
 			return NULL;
@@ -815,91 +890,5 @@ long long query_parse_count(query_parser *p, const char *what)
 	}
 	long long v = (long long)t->num;
 	query_advance(p);
-	return v;
-}
-
-const char *query_suggest_node(const hs_graph *g, const char *name, char *buf, size_t cap)
-{
-	const char *dot = strrchr(name, '.');
-
-	if (!g->module) {
-		char *end;
-		long long v = dot ? strtoll(dot + 1, &end, 10) : -1;
-		if (!dot || *end || v < 0 || v >= g->n_nodes)
-			return NULL;
-		return graph_node_name(g, v, buf, cap);
-	}
-	const char **names = malloc((size_t)(g->n_nodes ? g->n_nodes : 1) * sizeof *names);
-	if (!names)
-		return NULL;
-	for (int64_t v = 0; v < g->n_nodes; v++)
-		names[v] = graph_node_name(g, v, NULL, 0);
-	const char *best = query_suggest(name, names, (size_t)g->n_nodes);
-	if (best && cap) {
-		snprintf(buf, cap, "%s", best);
-		best = buf;
-	}
-	free(names);
-	return best;
-}
-
-static int is_name_char(int c)
-{
-	return isalnum(c) || c == '_' || c == '.' || c == '-';
-}
-
-/* A node by its name: a quoted string, or a word running on over '.' and
- * '-' ("get-tuple-element.12", "%dot.42"). */
-static long long parse_node_name(query_parser *p)
-{
-	const query_token *t = query_peek(p);
-	size_t pos = t->pos;
-	const char *name;
-
-	if (t->kind == TK_STR) {
-		name = t->str;
-		query_advance(p);
-	} else {
-		size_t e = pos + (p->src[pos] == '%');
-		while (e < p->n && is_name_char((unsigned char)p->src[e]))
-			e++;
-		name = query_arena_strndup(&p->arena, p->src + pos, e - pos);
-		if (!name)
-			return query_fail_oom(p, "reading a node name");
-		p->pos = e;
-		p->have = 0;
-	}
-	if (*name == '%')
-		name++;
-	int64_t v = graph_find_node(p->s->g, name);
-	if (v >= 0)
-		return v;
-	char buf[160];
-	const char *sug = query_suggest_node(p->s->g, name, buf, sizeof buf);
-	if (sug)
-		return query_fail_at(p, pos, "no node named '%s' at column %zu (did you mean '%s'?)",
-				     name, pos + 1, sug);
-	return query_fail_at(p, pos, "no node named '%s' at column %zu", name, pos + 1);
-}
-
-long long query_parse_node(query_parser *p)
-{
-	const query_token *t = query_peek(p);
-	size_t pos = t->pos;
-
-	if (!p->failed && (t->kind == TK_WORD || t->kind == TK_STR ||
-			   (t->kind == TK_PCT && t->pos + 1 < p->n &&
-			    is_name_char((unsigned char)p->src[t->pos + 1]))))
-		return parse_node_name(p);
-	long long v = query_parse_count(p, "a node id or name");
-	int64_t n = p->s->g->n_nodes;
-
-	if (v < 0)
-		return -1;
-	if (v >= n) {
-		query_fail_at(p, pos, "node %lld at column %zu is out of range (the graph has %lld "
-			      "node%s, 0..%lld)", v, pos + 1, (long long)n, hs_s(n), (long long)n - 1);
-		return -1;
-	}
 	return v;
 }

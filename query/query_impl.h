@@ -1,14 +1,14 @@
 /* query_impl.h - internals shared by the query language's files (query/lex.c,
- * parse.c, eval.c, table.c, print.c and the commands, commands.c and
+ * parse.c, nodes.c, eval.c, table.c, print.c and the commands, commands.c and
  * cmd_*.c, which also share commands.h).  Not for other modules: use
  * query/query.h.
  *
  * Pipeline: commands.c looks up the command word in its command table, the
- * command's parser (cmd_*.c) pulls tokens from lex.c and expressions from parse.c
- * (which resolves field names against the session's field tables and type
- * checks), eval.c evaluates expressions per row with the session's lazily
- * built caches (decoded shapes, costs, predictions), and table.c builds the
- * result tables.
+ * command's parser (cmd_*.c) pulls tokens from lex.c, expressions from
+ * parse.c (which resolves field names against the session's field tables
+ * and type checks) and nodes by id or name from nodes.c; eval.c evaluates
+ * expressions per row with the session's lazily built caches (decoded
+ * shapes, costs, predictions, texts), and table.c builds the result tables.
  *
  * Ownership: everything a command's parse makes (tokens' strings, the
  * expression tree, compiled regexes) lives in the parser's arena and dies
@@ -54,8 +54,10 @@ enum query_field_kind {
 	QF_OPCODE,       /* text */
 	QF_OPCODE_ID,
 	QF_CATEGORY,     /* text */
-	QF_COMPUTATION,
-	QF_OPERANDS,
+	QF_SPLIT,        /* the node_splits segment */
+	QF_ROLE,         /* text: the role of the node's HLO computation */
+	QF_OPERANDS,     /* HLO operands, repeats counted (query_n_operands) */
+	QF_OPERAND_NAMES, /* text: "a, b, a" */
 	QF_USERS,
 	QF_ELEM,         /* text */
 	QF_SHAPE,        /* text */
@@ -67,6 +69,7 @@ enum query_field_kind {
 	QF_BYTES,
 	QF_HTEXT,        /* text: graph_node_text field `index` (hs_hfield) */
 	QF_SOURCE_LINE,  /* metadata source_line; null when absent */
+	QF_HLO,          /* text: the instruction's HLO line */
 	/* config scope */
 	QF_CONFIG,
 	QF_RUNTIME,
@@ -87,7 +90,8 @@ enum query_field_kind {
 	QF_G_EDGES,
 	QF_G_CONFIGS,
 	QF_G_CONFIGURABLE,
-	QF_G_COMPUTATIONS,
+	QF_G_COMPUTATIONS, /* HLO computations (also hlo_computations) */
+	QF_G_SPLITS,     /* node_splits segments */
 	QF_G_LABELED,
 	QF_G_RUNTIME_MIN,
 	QF_G_RUNTIME_MEDIAN,
@@ -95,6 +99,9 @@ enum query_field_kind {
 	QF_G_MODULE,     /* text: the HLO module's name */
 	QF_G_HCOMPS,     /* real HLO computations */
 	QF_G_FUSIONS,    /* fusion nodes */
+	QF_G_COST,       /* analytic seconds over the executed computations */
+	QF_G_FLOPS,
+	QF_G_BYTES,
 };
 
 typedef struct query_field {
@@ -143,6 +150,8 @@ enum query_expr_kind {
 	QE_MATCH,    /* a ~ regex (negate: !~) */
 	QE_OPSET,    /* opcode in a set of ids (negate: not in) */
 	QE_WORD,     /* a bare word not yet resolved: only inside the parser */
+	QE_ATTR,     /* text: attr('NAME'), the attribute `str` of the node's
+	              * instruction as written ("" when it has none) */
 	QE_AGG,      /* graph scope: op (enum query_agg) of a over the rows where b
 	              * holds (b may be NULL); scope says nodes or configs; the
 	              * value of the current graph is s->agg[slot] */
@@ -169,6 +178,14 @@ typedef struct query_expr {
 } query_expr;
 
 /* ---- session -------------------------------------------------------- */
+
+/* Texts of any length a session caches per node (query_dtext). */
+enum query_dtext_kind {
+	QUERY_DT_SHAPE,         /* the module's shape text (tuples in full) */
+	QUERY_DT_HLO,           /* the instruction's HLO line */
+	QUERY_DT_OPERAND_NAMES, /* "a, b, a" */
+	QUERY_NDTEXT
+};
 
 typedef struct query_shape_info {
 	double elements;
@@ -231,6 +248,10 @@ struct query_session {
 	struct query_text_map *shape_text;
 	struct query_text_map *htext[HS_NHFIELDS]; /* HLO text written into a
 	                                             * buffer: derived names, shapes */
+	struct query_text_map *dtext[QUERY_NDTEXT]; /* texts of any length: module
+	                                             * shapes, HLO lines, operand names */
+	struct query_attr_map *attrs; /* attr('NAME') texts, one map per name */
+	size_t n_attrs;
 	cost_estimate *cost;        /* [n_nodes] */
 	double *predicted;          /* [n_configs] */
 	double *runtime_rank;       /* [n_configs] 1 = fastest; NaN unlabeled */
@@ -369,6 +390,50 @@ static inline const char *query_opcode_text(const query_session *s, int64_t v)
 /* HLO field f of a node (graph_node_text), stable until the session is
  * rebound; "" for fields of a graph opened without its structure. */
 const char *query_htext(query_session *s, int f, int64_t node);
+/* Node v's operands: the HLO operands in order, repeats kept
+ * (graph_hlo_operands; the dataset's edges on a bare .npz), or the
+ * dataset's edges of a graph built without the HLO structure; its users
+ * likewise (each once).  NULL / 0 for a graph opened without edges. */
+static inline int64_t query_n_operands(const hs_graph *g, int64_t v)
+{
+	if (g->hlo_operand_off)
+		return graph_hlo_n_operands(g, v);
+	return g->operand_off ? graph_n_operands(g, v) : 0;
+}
+static inline const int64_t *query_operands(const hs_graph *g, int64_t v)
+{
+	if (g->hlo_operand_off)
+		return graph_hlo_operands(g, v);
+	return g->operand_off ? g->operand_idx + g->operand_off[v] : NULL;
+}
+static inline int64_t query_n_users(const hs_graph *g, int64_t v)
+{
+	if (g->hlo_user_off)
+		return graph_hlo_n_users(g, v);
+	return g->user_off ? graph_n_users(g, v) : 0;
+}
+static inline const int64_t *query_users(const hs_graph *g, int64_t v)
+{
+	if (g->hlo_user_off)
+		return graph_hlo_users(g, v);
+	return g->user_off ? g->user_idx + g->user_off[v] : NULL;
+}
+/* 1 when the operands above are the module's own (0: the dataset's edges,
+ * sorted, de-duplicated, call edges included: say so where they are shown). */
+static inline int query_operands_exact(const hs_graph *g)
+{
+	return g->hlo_operand_off && g->operands_exact;
+}
+/* A text of node v of kind `kind` (enum query_dtext_kind), whole however
+ * long, stable until the session is rebound; "" when the graph has no such
+ * text (a bare .npz has no HLO line), "?" when out of memory. */
+const char *query_dtext(query_session *s, int kind, int64_t v);
+/* Attribute `name` of node v's instruction as written (graph_node_attr),
+ * "" when it has none; stable as query_dtext. */
+const char *query_attr_text(query_session *s, const char *name, int64_t v);
+/* The role of node v's HLO computation (graph_role_name), "" when the
+ * graph was opened without its structure. */
+const char *query_role_text(const query_session *s, int64_t v);
 /* A node's rank, element type and count (after query_need_shapes). */
 const query_shape_info *query_shape(query_session *s, int64_t node);
 

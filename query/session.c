@@ -12,6 +12,8 @@
 #include <string.h>
 #include <strings.h>
 
+#include "base/strbuf.h"
+#include "loader/hlo_module.h"
 #include "model/metrics.h"
 #include "query/query_impl.h"
 
@@ -23,18 +25,23 @@ static const query_field node_derived[] = {
 	{"opcode", QF_OPCODE, 0, QUERY_TEXT, "HLO opcode name (compare with a bare word: opcode = dot); as written when not a learned opcode"},
 	{"opcode_id", QF_OPCODE_ID, 0, QUERY_NUM, "opcode id as stored in node_opcode"},
 	{"category", QF_CATEGORY, 0, QUERY_TEXT, "opcode category (elementwise, data-movement, convolution, ...)"},
-	{"computation", QF_COMPUTATION, 0, QUERY_NUM, "computation index (node_splits segment)"},
-	{"computation_name", QF_HTEXT, HS_HF_COMPUTATION, QUERY_TEXT, "the HLO computation holding the node; derived on a bare .npz: entry, computation.K"},
-	{"operands", QF_OPERANDS, 0, QUERY_NUM, "number of operands (inputs)"},
-	{"users", QF_USERS, 0, QUERY_NUM, "number of users (consumers of the output)"},
+	{"computation", QF_HTEXT, HS_HF_COMPUTATION, QUERY_TEXT, "the HLO computation holding the node (entry, fused_computation.3; derived on a bare .npz: entry, computation.K); compared with a number it means split"},
+	{"computation_name", QF_HTEXT, HS_HF_COMPUTATION, QUERY_TEXT, "the same as computation"},
+	{"computation_role", QF_ROLE, 0, QUERY_TEXT, "what the node's computation is for: entry, fusion, reducer, while-body, while-condition, branch, call, async, other"},
+	{"split", QF_SPLIT, 0, QUERY_NUM, "the node_splits segment holding the node (0 when the graph has one)"},
+	{"operands", QF_OPERANDS, 0, QUERY_NUM, "number of operands in HLO order, a repeated one counted each time (the dataset's edges on a bare .npz)"},
+	{"operand_count", QF_OPERANDS, 0, QUERY_NUM, "the same as operands"},
+	{"operand_names", QF_OPERAND_NAMES, 0, QUERY_TEXT, "the operands' names in HLO order, repeats kept: \"a, b, a\" (the dataset's edges on a bare .npz)"},
+	{"users", QF_USERS, 0, QUERY_NUM, "number of users: the nodes that have it as an operand, each once"},
 	{"elem", QF_ELEM, 0, QUERY_TEXT, "output element type (f32, bf16, pred, tuple, ...)"},
-	{"shape", QF_SHAPE, 0, QUERY_TEXT, "output shape as HLO writes it: bf16[8,56,56,64]{3,2,1,0}"},
+	{"shape", QF_SHAPE, 0, QUERY_TEXT, "output shape as HLO writes it: bf16[8,56,56,64]{3,2,1,0}, (f32[], s32[2]{0})"},
 	{"rank", QF_RANK, 0, QUERY_NUM, "output rank"},
 	{"elements", QF_ELEMENTS, 0, QUERY_NUM, "output element count"},
 	{"configurable", QF_CONFIGURABLE, 0, QUERY_NUM, "1 for nodes with layout configs (layout graphs), else 0"},
-	{"cost", QF_COST, 0, QUERY_NUM, "analytic time estimate in seconds (roofline, model/cost.h)"},
-	{"flops", QF_FLOPS, 0, QUERY_NUM, "analytic floating-point operations"},
-	{"bytes", QF_BYTES, 0, QUERY_NUM, "analytic bytes read and written"},
+	{"cost", QF_COST, 0, QUERY_NUM, "analytic time estimate in seconds (model/cost.h); null when the model does not know the op's cost"},
+	{"flops", QF_FLOPS, 0, QUERY_NUM, "analytic floating-point operations; null when unknown"},
+	{"bytes", QF_BYTES, 0, QUERY_NUM, "analytic bytes read and written; null when unknown"},
+	{"hlo", QF_HLO, 0, QUERY_TEXT, "the instruction's whole HLO line, as written (printed for a protobuf); empty on .npz"},
 	{"fusion_kind", QF_HTEXT, HS_HF_FUSION_KIND, QUERY_TEXT, "kLoop, kInput, kOutput, kCustom (fusions); empty otherwise and on .npz"},
 	{"op_type", QF_HTEXT, HS_HF_OP_TYPE, QUERY_TEXT, "metadata op_type (framework op); empty when absent and on .npz"},
 	{"op_name", QF_HTEXT, HS_HF_OP_NAME, QUERY_TEXT, "metadata op_name; empty when absent and on .npz"},
@@ -58,6 +65,12 @@ static const query_field config_derived[] = {
 
 static void text_map_free(struct query_text_map *m);
 
+/* attr('NAME') texts of the bound graph: one map per attribute name. */
+struct query_attr_map {
+	char *name;
+	struct query_text_map *m;
+};
+
 static void drop_caches(query_session *s)
 {
 	text_map_free(s->shape_text);
@@ -65,6 +78,17 @@ static void drop_caches(query_session *s)
 		text_map_free(s->htext[f]);
 		s->htext[f] = NULL;
 	}
+	for (int k = 0; k < QUERY_NDTEXT; k++) {
+		text_map_free(s->dtext[k]);
+		s->dtext[k] = NULL;
+	}
+	for (size_t i = 0; i < s->n_attrs; i++) {
+		free(s->attrs[i].name);
+		text_map_free(s->attrs[i].m);
+	}
+	free(s->attrs);
+	s->attrs = NULL;
+	s->n_attrs = 0;
 	free(s->shapes);
 	free(s->cost);
 	free(s->predicted);
@@ -488,35 +512,75 @@ static int text_map_grow(struct query_text_map *m)
 	return 0;
 }
 
-/* The text of node v in map *mp, computing it with `make` (into a buffer)
- * the first time; "?" when out of memory. */
-static const char *cached_text(struct query_text_map **mp, int64_t v,
-			       const char *(*make)(query_session *, int, int64_t, char *, size_t),
-			       query_session *s, int f)
+/* The slot of node v in map *mp (made on first use) into *slot: 1 when it
+ * holds v's text already, 0 when it is free, -1 when out of memory. */
+static int map_slot(struct query_text_map **mp, int64_t v, size_t *slot)
 {
 	struct query_text_map *m = *mp;
 
 	if (!m) {
 		m = *mp = calloc(1, sizeof *m);
 		if (!m)
-			return "?";
+			return -1;
 	}
 	if ((m->n + 1) * 2 > m->cap && text_map_grow(m) < 0)
+		return -1;
+	*slot = text_slot(m, v);
+	return m->keys[*slot] == v;
+}
+
+/* Keeps text t (malloc'd, taken) for node v at `slot` of m. */
+static const char *map_keep(struct query_text_map *m, size_t slot, int64_t v, char *t)
+{
+	if (!t)
 		return "?";
-	size_t i = text_slot(m, v);
-	if (m->keys[i] == v)
-		return m->vals[i];
+	m->keys[slot] = v;
+	m->vals[slot] = t;
+	m->n++;
+	return t;
+}
+
+/* The text of node v in map *mp, computing it with `make` (into a buffer)
+ * the first time; "?" when out of memory. */
+static const char *cached_text(struct query_text_map **mp, int64_t v,
+			       const char *(*make)(query_session *, int, int64_t, char *, size_t),
+			       query_session *s, int f)
+{
+	size_t i;
+	int hit = map_slot(mp, v, &i);
+
+	if (hit < 0)
+		return "?";
+	if (hit)
+		return (*mp)->vals[i];
 	char buf[512];
 	const char *made = make(s, f, v, buf, sizeof buf);
 	if (made != buf)
 		return made; /* stable already */
-	char *t = strdup(buf);
-	if (!t)
+	return map_keep(*mp, i, v, strdup(buf));
+}
+
+/* The same for texts of any length: `make` appends to a string builder,
+ * or returns a stable text of its own (then nothing is kept). */
+static const char *cached_long(struct query_text_map **mp, int64_t v,
+			       const char *(*make)(query_session *, const void *, int64_t, hs_strbuf *),
+			       query_session *s, const void *arg)
+{
+	size_t i;
+	int hit = map_slot(mp, v, &i);
+
+	if (hit < 0)
 		return "?";
-	m->keys[i] = v;
-	m->vals[i] = t;
-	m->n++;
-	return t;
+	if (hit)
+		return (*mp)->vals[i];
+	hs_strbuf b = {0};
+	const char *made = make(s, arg, v, &b);
+	if (made) {
+		hs_strbuf_free(&b);
+		return made;
+	}
+	char *t = b.s ? hs_strbuf_take(&b) : strdup("");
+	return map_keep(*mp, i, v, t);
 }
 
 static const char *make_shape(query_session *s, int f, int64_t v, char *buf, size_t cap)
@@ -531,9 +595,97 @@ static const char *make_shape(query_session *s, int f, int64_t v, char *buf, siz
 	return buf;
 }
 
+/* The texts of any length (enum query_dtext_kind). */
+static const char *make_dtext(query_session *s, const void *arg, int64_t v, hs_strbuf *b)
+{
+	const hs_graph *g = s->g;
+	int kind = *(const int *)arg;
+
+	switch (kind) {
+	case QUERY_DT_SHAPE: {
+		const hm_instr *in = graph_node_instr(g, v);
+		int len = hm_shape_text(&in->shape, NULL, 0);
+		char *t = malloc((size_t)len + 1);
+		if (!t)
+			return "?";
+		hm_shape_text(&in->shape, t, (size_t)len + 1);
+		hs_strbuf_puts(b, t);
+		free(t);
+		return NULL;
+	}
+	case QUERY_DT_HLO:
+		return graph_node_hlo(g, v, b) > 0 ? NULL : "";
+	case QUERY_DT_OPERAND_NAMES: {
+		const int64_t *ops = query_operands(g, v);
+		char buf[160];
+		for (int64_t i = 0; ops && i < query_n_operands(g, v); i++) {
+			if (i)
+				hs_strbuf_puts(b, ", ");
+			hs_strbuf_puts(b, graph_node_name(g, ops[i], buf, sizeof buf));
+		}
+		return NULL;
+	}
+	default:
+		return "";
+	}
+}
+
+const char *query_dtext(query_session *s, int kind, int64_t v)
+{
+	static const int kinds[QUERY_NDTEXT] = {QUERY_DT_SHAPE, QUERY_DT_HLO, QUERY_DT_OPERAND_NAMES};
+
+	if (kind < 0 || kind >= QUERY_NDTEXT)
+		return "";
+	if (kind == QUERY_DT_SHAPE && !s->g->module)
+		return "";
+	if (kind == QUERY_DT_HLO && !s->g->module)
+		return "";
+	return cached_long(&s->dtext[kind], v, make_dtext, s, &kinds[kind]);
+}
+
+/* A shape as HLO writes it: the module's own text when there is a module
+ * (a tuple in full: "(f32[], s32[2]{0})"), else decoded from the features
+ * (a tuple there is "(tuple of 2)": the features keep no element shapes). */
 const char *query_shape_text(query_session *s, int64_t v)
 {
+	if (s->g->module)
+		return query_dtext(s, QUERY_DT_SHAPE, v);
 	return cached_text(&s->shape_text, v, make_shape, s, 0);
+}
+
+static const char *make_attr(query_session *s, const void *arg, int64_t v, hs_strbuf *b)
+{
+	int rc = graph_node_attr(s->g, v, (const char *)arg, b);
+	return rc > 0 ? NULL : rc < 0 ? "?" : "";
+}
+
+const char *query_attr_text(query_session *s, const char *name, int64_t v)
+{
+	size_t i = 0;
+
+	if (!s->g->module)
+		return "";
+	while (i < s->n_attrs && strcmp(s->attrs[i].name, name) != 0)
+		i++;
+	if (i == s->n_attrs) {
+		struct query_attr_map *a = realloc(s->attrs, (s->n_attrs + 1) * sizeof *a);
+		if (!a)
+			return "?";
+		s->attrs = a;
+		a[i].m = NULL;
+		a[i].name = strdup(name);
+		if (!a[i].name)
+			return "?";
+		s->n_attrs++;
+	}
+	return cached_long(&s->attrs[i].m, v, make_attr, s, s->attrs[i].name);
+}
+
+const char *query_role_text(const query_session *s, int64_t v)
+{
+	const hs_graph *g = s->g;
+
+	return g->hcomp_of && g->hcomps ? graph_role_name(graph_node_role(g, v)) : "";
 }
 
 /* Text that lives in the graph comes back as is; derived text (names of a
@@ -649,6 +801,9 @@ int query_prepare_field(query_session *s, const query_field *f, hs_error *err)
 	case QF_COST:
 	case QF_FLOPS:
 	case QF_BYTES:
+	case QF_G_COST:
+	case QF_G_FLOPS:
+	case QF_G_BYTES:
 		return query_need_cost(s, err);
 	case QF_PREDICTED:
 	case QF_PREDICTED_RANK:
@@ -675,14 +830,18 @@ unsigned query_field_parts(const query_field *f)
 	case QF_RANK:
 	case QF_ELEMENTS:
 		return GRAPH_PART_FEATURES;
-	case QF_COMPUTATION:
-	case QF_G_COMPUTATIONS:
+	case QF_SPLIT:
+	case QF_G_SPLITS:
 		return GRAPH_PART_SPLITS;
 	case QF_OPERANDS:
 	case QF_USERS:
 		return GRAPH_PART_EDGES;
 	case QF_HTEXT:
+	case QF_ROLE:
+	case QF_OPERAND_NAMES:
+	case QF_HLO:
 	case QF_SOURCE_LINE:
+	case QF_G_COMPUTATIONS:
 	case QF_G_MODULE:
 	case QF_G_HCOMPS:
 	case QF_G_FUSIONS:
@@ -693,6 +852,9 @@ unsigned query_field_parts(const query_field *f)
 	case QF_COST:
 	case QF_FLOPS:
 	case QF_BYTES:
+	case QF_G_COST:
+	case QF_G_FLOPS:
+	case QF_G_BYTES:
 		return GRAPH_PART_FEATURES | GRAPH_PART_EDGES;
 	case QF_CONFIG:
 	case QF_RUNTIME:
@@ -728,6 +890,8 @@ unsigned query_expr_parts(const query_expr *e)
 		return 0;
 	if (e->field && e->kind == QE_FIELD)
 		parts |= query_field_parts(e->field);
+	if (e->kind == QE_ATTR) /* the module: the whole graph */
+		parts |= GRAPH_PART_FEATURES | GRAPH_PART_EDGES;
 	if (e->kind == QE_AGG && e->scope == QS_CONFIG)
 		parts |= GRAPH_PART_RUNTIMES;
 	parts |= query_expr_parts(e->a) | query_expr_parts(e->b);

@@ -1,6 +1,6 @@
 """Checks query results against the same computation done with numpy on the
 same .npz arrays: counts by opcode, users and operands (bincount), filters,
-statistics (numpy.percentile), computations (node_splits), config order
+statistics (numpy.percentile), splits (node_splits), config order
 (argsort of runtimes), config values, every feature column, paths and
 neighbourhoods (a breadth-first search written here), and that --json and
 --csv output parse.
@@ -204,7 +204,7 @@ def check_file(path):
 
     t("stats = numpy min/max/mean/sum/percentile", stats)
 
-    # Computations from node_splits.
+    # node_splits segments (`splits`; `computations` are the HLO ones).
     def comps():
         if "node_splits" not in z.files:  # tile files: one computation
             want = [n]
@@ -213,10 +213,10 @@ def check_file(path):
             if bounds[0] != 0:
                 bounds = np.concatenate([[0], bounds])
             want = [int(x) for x in np.diff(bounds)]
-        got = [int(r["nodes"]) for r in rows(path, "computations")]
+        got = [int(r["nodes"]) for r in rows(path, "splits")]
         return got == want, "%s vs numpy %s" % (got[:8], want[:8])
 
-    t("computations = diff(node_splits)", comps)
+    t("splits = diff(node_splits)", comps)
 
     # Every feature of node 0 and of the last node, through `show *`.
     def features():

@@ -184,7 +184,7 @@ def check_rows(root, graphs):
 
 
 def check_graphs(root, graphs):
-    q = ("graphs show file, kind, nodes, edges, configs, configurable, computations, labeled, "
+    q = ("graphs show file, kind, nodes, edges, configs, configurable, splits, labeled, "
          "runtime_min, runtime_median, runtime_max, count(opcode_id = 63), sum(users), "
          "max(shape_dimensions_product where users > 1), mean(operands), min(f21 where opcode_id != 63)")
     got = rows(root, q)
@@ -199,7 +199,7 @@ def check_graphs(root, graphs):
             big = g["feat"][g["users"] > 1, 28]
             want = {
                 "kind": g["kind"], "nodes": g["n"], "edges": g["edges"], "configs": len(rt),
-                "configurable": g["cfg"], "computations": g["comps"], "labeled": int(g["labeled"]),
+                "configurable": g["cfg"], "splits": g["comps"], "labeled": int(g["labeled"]),
                 "runtime_min": rt.min() if lab else math.nan,
                 "runtime_median": float(np.median(rt)) if lab else math.nan,
                 "runtime_max": rt.max() if lab else math.nan,

@@ -17,7 +17,7 @@ cp "$L" "$T/one/"
 
 # 1 next to a plural noun, with at most one word between ("1 configurable
 # nodes"); "1 ns" and the like are units, not counts of things.
-NOUNS='nodes|edges|configs|users|operands|graphs|files|computations|opcodes|rows|values|fields|steps|entries|fusions|modules|hops|groups|columns|runtimes|layouts|segments'
+NOUNS='nodes|edges|configs|users|operands|graphs|files|computations|opcodes|rows|values|fields|steps|entries|fusions|modules|hops|groups|columns|runtimes|layouts|segments|splits|collectives|callers'
 PAT="(^|[^0-9.,])1 ([a-z-]+ )?($NOUNS)([^a-z]|\$)"
 
 # run NAME ARGS...: whatever it prints (stdout and stderr, any status) holds
@@ -41,14 +41,14 @@ run "info layout" info "$L"
 run "info tile" info "$TI"
 run "info real tile" info "$REAL"
 run "info folder of one graph" info "$T/one"
-for q in 'nodes' 'nodes where id == 1' 'count by opcode' 'opcodes' 'computations' \
+for q in 'nodes' 'nodes where id == 1' 'count by opcode' 'opcodes' 'computations' 'splits' 'collectives' \
 	'neighbors 0' 'users 0' 'operands 1' 'configs' 'configs where config == 0' 'config 0' \
 	'stats id' 'graphs' 'path 1 0' 'compare 0 0' 'node 1' 'nodes where id == 7' 'config 5'; do
 	run "query '$q'" query "$L" "$q"
 done
 run "query on a folder of one graph" query "$T/one" 'nodes' 'count by opcode' 'stats id' 'graphs'
 run "query tile 'configs'" query "$TI" 'configs'
-run "query real tile" query "$REAL" 'nodes' 'opcodes' 'computations' 'users 0'
+run "query real tile" query "$REAL" 'nodes' 'opcodes' 'computations' 'splits' 'users 0' 'show 0'
 run "dot --text" dot "$L" --around 0 --text
 run "dot --text, one step" dot "$L" --around 0 --radius 1 --text
 run "dot --configurable --text" dot "$L" --configurable --text
@@ -67,6 +67,6 @@ grep -q "configurable    1 node x 18 values" "$T/out" && grep -q "configs       
 	ok "plurals: the fixture has 1 config and 1 configurable node" ||
 	bad "plurals: fixture" "$(head -c 300 "$T/out")"
 "$H" query "$L" 'users 0' >"$T/out" 2>&1
-grep -q "has 1 user)" "$T/out" && ok "plurals: users 0 says 1 user" ||
+grep -qE "has 1 user[;)]" "$T/out" && ok "plurals: users 0 says 1 user" ||
 	bad "plurals: users 0" "$(cat "$T/out")"
 exit 0

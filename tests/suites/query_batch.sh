@@ -18,10 +18,10 @@ same() {
 }
 
 # Arguments run in order; tables are separated by one blank line.
-"$HLOSCOPE" query "$F" 'count by computation' 'nodes where id = 2 show id, opcode' >"$T/out" 2>"$T/err"
-same "batch: queries run in argument order" "$T/out" "computation  count     share
-          0   2314  0.834174
-          1    460  0.165826
+"$HLOSCOPE" query "$F" 'count by split' 'nodes where id = 2 show id, opcode' >"$T/out" 2>"$T/err"
+same "batch: queries run in argument order" "$T/out" "split  count     share
+    0   2314  0.834174
+    1    460  0.165826
 (2 distinct values over 2774 nodes)
 
 id  opcode
@@ -72,8 +72,8 @@ id
 "$HLOSCOPE" query "$F" --csv 'nodes where id = 1 show id' quit 'nodes where id = 2 show id' >"$T/out"
 same "batch: quit stops" "$T/out" "id
 1"
-"$HLOSCOPE" query "$F" --csv "open $R" 'count by computation limit 1' >"$T/out"
-same "batch: open switches the graph" "$T/out" "computation,count,share
+"$HLOSCOPE" query "$F" --csv "open $R" 'count by split limit 1' >"$T/out"
+same "batch: open switches the graph" "$T/out" "split,count,share
 2,814,0.6374314800313234"
 
 # Errors: message, line and caret on stderr; the script line number; stop
@@ -116,9 +116,9 @@ for k in range(64):  # damage the middle of the compressed data
     data[start + info.compress_size // 2 + k] ^= 0x5a
 open(dst, "wb").write(data)
 EOF
-"$HLOSCOPE" query "$T/broken.npz" 'count by computation' 'config 3' >"$T/out" 2>"$T/err"
+"$HLOSCOPE" query "$T/broken.npz" 'count by split' 'config 3' >"$T/out" 2>"$T/err"
 rc=$?
-if [ $rc -eq 2 ] && grep -q 'node_config_feat' "$T/err" && grep -q '^computation' "$T/out"; then
+if [ $rc -eq 2 ] && grep -q 'node_config_feat' "$T/err" && grep -q '^split' "$T/out"; then
 	ok "batch: node configs that fail to load exit 2 and name the array"
 else
 	bad "batch: node configs that fail to load exit 2 and name the array" "exit $rc: $(head -c 300 "$T/err")"

@@ -8,6 +8,10 @@ files=$(find tests/data/hlo -name '*.hlo' | sort)
 [ -n "$files" ] || { bad "query-hlo: data" "no .hlo under tests/data/hlo"; exit 0; }
 # shellcheck disable=SC2086
 "$PY" tests/query/hlo_names_check.py $files
+# Operands in order, users, shapes, HLO lines, roles, attributes,
+# computations, collectives, opcodes and parameters, the same way.
+# shellcheck disable=SC2086
+"$PY" tests/query/hlo_structure_check.py $files
 
 # An opcode the dataset never learned (erf, topk: opcode_id 0) reads as
 # written: in rows, in count by opcode and compared by name.
@@ -22,7 +26,7 @@ ENTRY e {
 }
 HLO
 out=$("$HLOSCOPE" query "$T/unlearned.hlo" --csv 'count by opcode' "nodes where opcode = erf show name" \
-	"nodes where opcode in (topk, add) show name" 'nodes where opcode_id = 0 show opcode' 2>&1)
+	"nodes where opcode in (topk, add) show name" 'nodes where opcode_id = 0 show opcode' 'opcodes' 2>&1)
 want='opcode,count,share
 add,1,0.25
 erf,1,0.25
@@ -38,7 +42,13 @@ a
 
 opcode
 erf
-topk'
+topk
+
+opcode_id,opcode,category,nodes,share
+0,erf,other,1,0.25
+0,topk,other,1,0.25
+2,add,elementwise,1,0.25
+63,parameter,parameter,1,0.25'
 if [ "$out" = "$want" ]; then ok "query-hlo: unlearned opcodes as written"; else
 	bad "query-hlo: unlearned opcodes as written" "$(echo "$out" | tr '\n' '|')"
 fi

@@ -7,6 +7,7 @@
 #include "base/clock.h"
 #include "base/cmp.h"
 #include "base/error.h"
+#include "base/jsonr.h"
 #include "base/jsonw.h"
 #include "base/parse.h"
 #include "base/rng.h"
@@ -369,8 +370,57 @@ static void test_strbuf(void)
 	CHECK("strbuf: take after a failure is NULL", hs_strbuf_take(&b) == NULL);
 }
 
+/* ---- jsonr ----------------------------------------------------------------- */
+
+static void test_jsonr(void)
+{
+	static const char doc[] = " {\"a\": [1, -2.5e3, true, false, null], \"b\": {\"s\": \"x\\u00e9\\n\\ud83d\\ude00\"},"
+				  " \"a\": 3} ";
+	jsonr_doc d;
+	hs_error err = {0};
+	CHECK("jsonr: a document", jsonr_parse(doc, sizeof doc - 1, &d, &err) == 0);
+	const jsonr_value *r = d.root, *a = jsonr_get(r, "a"), *s = jsonr_get(jsonr_get(r, "b"), "s");
+	CHECK("jsonr: object of three (a duplicate key kept, the first found)", r && r->type == JR_OBJECT &&
+	      r->n == 3 && a && a->type == JR_ARRAY && a->n == 5);
+	CHECK("jsonr: numbers, words", a && a->items[0].num == 1 && a->items[1].num == -2500 &&
+	      strcmp(a->items[1].str, "-2.5e3") == 0 && a->items[2].type == JR_TRUE &&
+	      a->items[3].type == JR_FALSE && a->items[4].type == JR_NULL);
+	CHECK("jsonr: escapes and surrogate pairs to UTF-8", s && s->type == JR_STRING &&
+	      strcmp(s->str, "x\xc3\xa9\n\xf0\x9f\x98\x80") == 0);
+	jsonr_free(&d);
+	static const struct { const char *text, *msg; } bad[] = {
+		{"{\"a\" 1}", "byte 5: expected ':'"},
+		{"[1, 2", "byte 5: expected ',' or ']'"},
+		{"\"abc", "byte 0: a string is not closed"},
+		{"[01]", "byte 2: expected ',' or ']'"},
+		{"[1.]", "byte 3: a digit after the decimal point"},
+		{"\"\\u0000\"", "\\u0000"},
+		{"\"\\ud800\"", "lone surrogate"},
+		{"{} x", "byte 3: text after the value"},
+		{"", "byte 0: expected a value, found the end"},
+		{"[tru]", "byte 1: expected a value"},
+	};
+	int all = 1;
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		hs_error_clear(&err);
+		int rc = jsonr_parse(bad[i].text, strlen(bad[i].text), &d, &err);
+		if (rc == 0 || err.status != HS_EDATA || !strstr(err.msg, bad[i].msg)) {
+			printf("# jsonr '%s': %d %s\n", bad[i].text, rc, err.msg);
+			all = 0;
+		}
+	}
+	CHECK("jsonr: bad documents refused with the byte and what was expected", all);
+	char deep[JSONR_MAX_DEPTH * 2 + 8];
+	memset(deep, '[', JSONR_MAX_DEPTH + 1);
+	memset(deep + JSONR_MAX_DEPTH + 1, ']', JSONR_MAX_DEPTH + 1);
+	hs_error_clear(&err);
+	CHECK("jsonr: nesting past the limit refused", jsonr_parse(deep, 2 * JSONR_MAX_DEPTH + 2, &d, &err) != 0 &&
+	      strstr(err.msg, "nested too deep"));
+}
+
 int main(void)
 {
+	test_jsonr();
 	test_vec();
 	test_strbuf();
 	test_jsonw_documents();

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "loader/dataset.h"
+#include "loader/dump.h"
 #include "loader/graph.h"
 #include "loader/npz.h"
 #include "t.h"
@@ -425,6 +426,80 @@ static void test_classify(void)
 	CHECK("NULL path", e.split[0] == '\0');
 }
 
+/* XLA dump file names (dump.h). */
+static void test_dump_names(void)
+{
+	xla_dump_name d;
+	CHECK("dump: before optimizations", xla_dump_parse("module_0042.jit_step.before_optimizations.txt", &d) &&
+	      d.kind == XD_HLO_TEXT && strcmp(d.module, "module_0042.jit_step") == 0 && d.order == 0 &&
+	      strcmp(d.stage, "before optimizations") == 0);
+	CHECK("dump: after optimizations, a platform with a dot, a protobuf",
+	      xla_dump_parse("module_0001.jit__psum.sm_8.0_gpu_after_optimizations.hlo.pb", &d) &&
+	      d.kind == XD_HLO_PROTO && strcmp(d.module, "module_0001.jit__psum") == 0 &&
+	      d.order == XD_AFTER_OPTIMIZATIONS && strcmp(d.stage, "after optimizations (sm_8.0_gpu)") == 0);
+	CHECK("dump: a pass, after it", xla_dump_parse("module_0042.jit_step.0007.fusion.after_priority-fusion.txt", &d) &&
+	      d.kind == XD_HLO_TEXT && d.order == 1 + 2 * 7 + 1 &&
+	      strcmp(d.stage, "pass 0007 fusion: after priority-fusion") == 0);
+	CHECK("dump: a pass, before it", xla_dump_parse("module_0042.jit_step.0007.fusion.before_priority-fusion.txt", &d) &&
+	      d.order == 1 + 2 * 7);
+	CHECK("dump: buffer assignment", xla_dump_parse("module_0003.f.cpu_after_optimizations-buffer-assignment.txt", &d) &&
+	      d.kind == XD_BUFFER_ASSIGNMENT && strcmp(d.module, "module_0003.f") == 0);
+	CHECK("dump: memory usage report", xla_dump_parse("module_0003.f.cpu_after_optimizations-memory-usage-report.txt", &d) &&
+	      d.kind == XD_MEMORY_REPORT);
+	CHECK("dump: compressed", xla_dump_parse("module_0038.jit__psum.before_optimizations.hlo.pb.xz", &d) &&
+	      d.compressed && d.kind == XD_HLO_PROTO);
+	CHECK("dump: other files of a module", xla_dump_parse("module_0040.pjit__wrapped_step_fn.autotune_results.pbtxt", &d) &&
+	      d.kind == XD_OTHER && strcmp(d.module, "module_0040.pjit__wrapped_step_fn") == 0);
+	CHECK("dump: not dump names", !xla_dump_parse("unet3d.npz", &d) && !xla_dump_parse("module_12.x.txt", &d) &&
+	      !xla_dump_parse("module_0001", &d));
+}
+
+/* A dump folder: stages in the compiler's order, a text twin read for its
+ * protobuf, a compressed file listed with its reason, reports apart. */
+static void test_dump_folder(void)
+{
+	static const char text[] = "HloModule m\n\nENTRY e {\n  ROOT p = f32[2]{0} parameter(0)\n}\n";
+	static const char *const files[] = {
+		"dump/module_0001.m.sm_8.0_gpu_after_optimizations.txt",
+		"dump/module_0001.m.before_optimizations.txt",
+		"dump/module_0001.m.before_optimizations.hlo.pb",      /* the text's twin: not read */
+		"dump/module_0001.m.0012.fusion.after_priority-fusion.txt",
+		"dump/module_0001.m.0003.simp.after_algsimp.txt",
+		"dump/module_0002.g.before_optimizations.hlo.pb.xz",
+		"dump/module_0001.m.sm_8.0_gpu_after_optimizations-buffer-assignment.txt",
+		"dump/module_0001.m.autotune_results.pbtxt",
+	};
+	mkdir(tmp_path("dump"), 0755);
+	for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+		FILE *f = fopen(tmp_path(files[i]), "w");
+		if (f) {
+			fputs(strstr(files[i], ".hlo.pb") && !strstr(files[i], ".xz") ? "garbage" : text, f);
+			fclose(f);
+		}
+	}
+	hs_error err = {0};
+	ds_index *ix = dataset_scan(tmp_path("dump"), &err);
+	CHECK("dump folder: scanned", ix != NULL);
+	if (!ix)
+		return;
+	static const char *const want[] = {
+		"module_0001.m.before_optimizations.txt", "module_0001.m.0003.simp.after_algsimp.txt",
+		"module_0001.m.0012.fusion.after_priority-fusion.txt",
+		"module_0001.m.sm_8.0_gpu_after_optimizations.txt", "module_0002.g.before_optimizations.hlo.pb.xz"};
+	int order = ix->n == 5;
+	for (size_t i = 0; order && i < 5; i++)
+		order = strcmp(ix->entries[i].rel, want[i]) == 0;
+	CHECK("dump folder: one entry per stage, in the compiler's order, the twin not read", order);
+	CHECK("dump folder: module and stage", ix->n == 5 && strcmp(ix->entries[2].dump_module, "module_0001.m") == 0 &&
+	      strcmp(ix->entries[2].stage, "pass 0012 fusion: after priority-fusion") == 0 && !ix->entries[2].error &&
+	      ix->entries[2].nodes == 1);
+	CHECK("dump folder: a compressed file is listed with why", ix->n == 5 && ix->entries[4].error &&
+	      strstr(ix->entries[4].error, "xz"));
+	CHECK("dump folder: the buffer assignment is a report", ix->n_reports == 1 &&
+	      ix->reports[0].kind == XD_BUFFER_ASSIGNMENT && strcmp(ix->reports[0].dump_module, "module_0001.m") == 0);
+	dataset_free(ix);
+}
+
 static void cleanup(const char *rel)
 {
 	char cmd[600];
@@ -443,6 +518,8 @@ int main(void)
 	test_real_tree();
 	test_scratch();
 	test_errors();
+	test_dump_names();
+	test_dump_folder();
 	cleanup("");
 	T_DONE();
 }

@@ -123,13 +123,16 @@ static void test_parts(query_session *gs, query_session *fs)
 		{"stats shape_dimensions_product", O | GRAPH_PART_FEATURES},
 		{"stats cost", O | GRAPH_PART_FEATURES | GRAPH_PART_EDGES},
 		{"stats runtime where runtime_rank < 4", O | GRAPH_PART_RUNTIMES},
-		{"count by computation", O | GRAPH_PART_SPLITS},
+		{"count by split", O | GRAPH_PART_SPLITS},
+		/* an HLO computation is the module's structure: the whole graph */
+		{"count by computation", O | GRAPH_PART_FEATURES | GRAPH_PART_EDGES},
 		{"configs show config, runtime", O | GRAPH_PART_RUNTIMES},
 		{"configs show config, predicted", GRAPH_PART_ALL},
 		{"nodes where opcode = dot show id", O},
 		{"graphs show file, kind, nodes", O},
 		{"graphs", O | GRAPH_PART_SHAPES},
-		{"graphs show runtime_median, computations", O | GRAPH_PART_RUNTIMES | GRAPH_PART_SPLITS},
+		{"graphs show runtime_median, splits", O | GRAPH_PART_RUNTIMES | GRAPH_PART_SPLITS},
+		{"graphs show runtime_median, computations", O | GRAPH_PART_RUNTIMES | GRAPH_PART_FEATURES | GRAPH_PART_EDGES},
 		{"graphs show file where count(rank = 5) > 0", O | GRAPH_PART_FEATURES},
 		{"graphs show file where count(runtime > 1) > 0", O | GRAPH_PART_RUNTIMES},
 	};

@@ -62,6 +62,51 @@ static size_t count(char **v)
 	return n;
 }
 
+/* A graph built without the HLO structure (no computations, no module):
+ * the structure commands and fields answer from the dataset's edges. */
+static void test_structure(void)
+{
+	query_result r;
+	hs_error err;
+
+	CHECK("operands: an index column", run("operands 4", &r, &err) == 0 &&
+	      col_of(&r.table, "index") == 0 && r.table.nrows == 2 && r.table.node[0] == 2 &&
+	      r.table.node[1] == 3 && query_cell_at(&r.table, 1, 0)->num == 1);
+	CHECK("operands: the dataset's edges, said once", r.note && strstr(r.note, "dataset's edges"));
+	query_result_free(&r);
+	CHECK("operand_names: the operands' names in order",
+	      run("nodes where id = 4 show operand_names, operand_count", &r, &err) == 0 &&
+	      strcmp(query_cell_at(&r.table, 0, 0)->text, "dot.2, constant.3") == 0 &&
+	      query_cell_at(&r.table, 0, 1)->num == 2);
+	query_result_free(&r);
+	CHECK("computation compared with a number is the split",
+	      run("nodes where computation = 1", &r, &err) == 0 && r.table.nrows == 3 &&
+	      r.table.node[0] == 3);
+	query_result_free(&r);
+	CHECK("split field", run("count by split", &r, &err) == 0 && r.table.nrows == 2);
+	query_result_free(&r);
+	CHECK("splits: one row per segment", run("splits", &r, &err) == 0 && r.table.nrows == 2 &&
+	      col_of(&r.table, "split") == 0 && query_cell_at(&r.table, 1, 1)->num == 3);
+	query_result_free(&r);
+	CHECK("computations: none without the structure", run("computations", &r, &err) == 0 &&
+	      r.table.nrows == 0);
+	query_result_free(&r);
+	CHECK("collectives: none", run("collectives where id >= 0 sort by id limit 3", &r, &err) == 0 &&
+	      r.table.nrows == 0 && r.table.ncols == 9);
+	query_result_free(&r);
+	CHECK("attr, hlo, role: empty without a module",
+	      run("nodes where attr('kind') = '' and hlo = '' and computation_role = '' show id", &r,
+		  &err) == 0 && r.table.nrows == 6);
+	query_result_free(&r);
+	CHECK("attr: text, in count by", run("count by attr(channel_id)", &r, &err) == 0 &&
+	      r.table.nrows == 1 && r.table.types[0] == QUERY_TEXT);
+	query_result_free(&r);
+	CHECK("attr: not a number", run("stats attr('kind')", &r, &err) < 0);
+	CHECK("attr: needs a name", run("nodes where attr() = 'x'", &r, &err) < 0 &&
+	      query_error_column(S) == 18);
+	CHECK("attr: not on configs", run("configs where attr('kind') = 'x'", &r, &err) < 0);
+}
+
 static void test_tables(void)
 {
 	query_result r;
@@ -71,7 +116,7 @@ static void test_tables(void)
 	const query_table *t = &r.table;
 	CHECK("nodes: 6 rows", t->nrows == 6);
 	CHECK("nodes: default columns", t->ncols == 6 && col_of(t, "id") == 0 &&
-	      col_of(t, "opcode") == 1 && col_of(t, "shape") == 2 && col_of(t, "computation") == 3);
+	      col_of(t, "opcode") == 1 && col_of(t, "shape") == 2 && col_of(t, "split") == 3);
 	CHECK("nodes: column types", t->types[0] == QUERY_NUM && t->types[1] == QUERY_TEXT);
 	int ok = 1;
 	for (int i = 0; i < 6; i++)
@@ -136,7 +181,9 @@ static void test_tables(void)
 
 	CHECK("show: a text block", run("show 2", &r, &err) == 0 && r.kind == QUERY_BLOCK &&
 	      strncmp(r.text, "node 2 dot.2: dot (convolution)\n", 32) == 0);
+	CHECK("show: the split of a graph of several", r.text && strstr(r.text, "  split         0 of 2 "));
 	query_result_free(&r);
+	test_structure();
 	CHECK("help: a text block", run("help", &r, &err) == 0 && r.kind == QUERY_BLOCK &&
 	      strstr(r.text, "count by EXPR"));
 	query_result_free(&r);
@@ -326,6 +373,15 @@ static void test_completion(void)
 	v = query_complete(S, "nodes where opc", 12, 15, &files);
 	CHECK("complete: fields", has(v, "opcode") && has(v, "opcode_id") && count(v) == 2);
 	query_strv_free(v);
+	v = query_complete(S, "nodes where at", 12, 14, &files);
+	CHECK("complete: the attr function", has(v, "attr"));
+	query_strv_free(v);
+	v = query_complete(S, "configs where at", 14, 16, &files);
+	CHECK("complete: no attr for configs", !has(v, "attr"));
+	query_strv_free(v);
+	v = query_complete(S, "coll", 0, 4, &files);
+	CHECK("complete: collectives", has(v, "collectives") && count(v) == 1);
+	query_strv_free(v);
 	v = query_complete(S, "nodes wh", 6, 8, &files);
 	CHECK("complete: keywords", has(v, "where") && count(v) == 1);
 	query_strv_free(v);
@@ -367,9 +423,9 @@ static void test_completion(void)
 
 static void test_tables_of_api(void)
 {
-	CHECK("fields: derived first", query_field_count(S) == 24 + HLO_NODE_FEATURES &&
+	CHECK("fields: derived first", query_field_count(S) == 29 + HLO_NODE_FEATURES &&
 	      strcmp(query_field_name(S, 0), "id") == 0 &&
-	      strcmp(query_field_name(S, 24), "is_root") == 0 && query_field_name(S, 100000) == NULL);
+	      strcmp(query_field_name(S, 29), "is_root") == 0 && query_field_name(S, 100000) == NULL);
 	CHECK("commands: first and past the end", strcmp(query_command_name(0), "nodes") == 0 &&
 	      query_command_name(1000) == NULL);
 	int ok = 1;

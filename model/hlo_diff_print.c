@@ -1,0 +1,404 @@
+/* hlo_diff_print.c - the report of a module diff (hlo_diff.h): text for a
+ * terminal, largest changes first, and JSON. */
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/jsonw.h"
+#include "model/hlo_diff.h"
+#include "model/units.h"
+
+/* ---- what the lists hold ----------------------------------------------- */
+
+typedef struct row {
+	int64_t v;        /* A node for pairs and only-A, B node for only-B */
+	double key;       /* sort key: |cost change|, or cost */
+} row;
+
+static int cmp_row(const void *x, const void *y)
+{
+	const row *a = x, *b = y;
+	if (a->key != b->key)
+		return a->key < b->key ? 1 : -1;
+	return (a->v > b->v) - (a->v < b->v);
+}
+
+/* Changed pairs by |cost change|, or the unmatched nodes of one side by
+ * cost; *n gets the count.  NULL when out of memory. */
+static row *ranked(const hlo_diff *d, int which, int64_t *n)
+{
+	const hs_graph *g = which == 2 ? d->b : d->a;
+	row *r = malloc(((size_t)g->n_nodes + 1) * sizeof *r);
+	int64_t k = 0;
+	if (!r)
+		return NULL;
+	for (int64_t v = 0; v < g->n_nodes; v++) {
+		if (which == 0 && d->a2b[v] >= 0 && d->changes[v])
+			r[k++] = (row){v, fabs(d->cost_b[d->a2b[v]].seconds - d->cost_a[v].seconds)};
+		else if (which == 1 && d->a2b[v] < 0)
+			r[k++] = (row){v, d->cost_a[v].seconds};
+		else if (which == 2 && d->b2a[v] < 0)
+			r[k++] = (row){v, d->cost_b[v].seconds};
+	}
+	qsort(r, (size_t)k, sizeof *r, cmp_row);
+	*n = k;
+	return r;
+}
+
+/* "opcode, computation" for a change mask. */
+static void change_list(uint32_t ch, char *buf, size_t cap)
+{
+	size_t k = 0;
+	buf[0] = '\0';
+	for (int i = 0; i < HD_NCHANGES; i++)
+		if (ch & (1u << i))
+			k += (size_t)snprintf(buf + k, k < cap ? cap - k : 0, "%s%s", k ? ", " : "",
+					      hlo_diff_change_name(1u << i));
+}
+
+/* The fusion instruction of B that runs the fusion body vb moved into, or
+ * NULL. */
+static const char *fused_into(const hlo_diff *d, int64_t vb, char *buf, size_t cap)
+{
+	const hs_graph *b = d->b;
+	const hs_hcomp *hc = &b->hcomps[b->hcomp_of[vb]];
+	if (hc->role != HS_ROLE_FUSION || hc->n_callers < 1)
+		return NULL;
+	return graph_node_name(b, b->hcomp_callers[hc->callers_at], buf, cap);
+}
+
+typedef struct totals {
+	int64_t instrs, fusions, comps;
+	cost_estimate cost;
+} totals;
+
+static totals side_totals(const hs_graph *g, const cost_estimate *est)
+{
+	totals t = {g->n_nodes, graph_n_fusions(g), g->n_hcomps, cost_executed_total(g, est)};
+	return t;
+}
+
+/* ---- text ------------------------------------------------------------------ */
+
+static void time_text(char *buf, size_t cap, double seconds)
+{
+	units_ns(buf, cap, seconds * 1e9, 3);
+}
+
+static void print_totals(const hlo_diff *d, FILE *out)
+{
+	totals ta = side_totals(d->a, d->cost_a), tb = side_totals(d->b, d->cost_b);
+	char x[48], y[48], z[48];
+	fprintf(out, "\n%-16s %16s %16s %16s\n", "", "A", "B", "change");
+	fprintf(out, "%-16s %16" PRId64 " %16" PRId64 " %+16" PRId64 "\n", "instructions", ta.instrs,
+		tb.instrs, tb.instrs - ta.instrs);
+	fprintf(out, "%-16s %16" PRId64 " %16" PRId64 " %+16" PRId64 "\n", "computations", ta.comps,
+		tb.comps, tb.comps - ta.comps);
+	fprintf(out, "%-16s %16" PRId64 " %16" PRId64 " %+16" PRId64 "\n", "fusions", ta.fusions,
+		tb.fusions, tb.fusions - ta.fusions);
+	fprintf(out, "%-16s %16.4g %16.4g %+16.4g\n", "flops", ta.cost.flops, tb.cost.flops,
+		tb.cost.flops - ta.cost.flops);
+	fprintf(out, "%-16s %16.4g %16.4g %+16.4g\n", "bytes", ta.cost.bytes, tb.cost.bytes,
+		tb.cost.bytes - ta.cost.bytes);
+	time_text(x, sizeof x, ta.cost.seconds);
+	time_text(y, sizeof y, tb.cost.seconds);
+	units_ns_signed(z, sizeof z, (tb.cost.seconds - ta.cost.seconds) * 1e9, 3);
+	fprintf(out, "%-16s %16s %16s %16s\n", "analytic time", x, y, z);
+}
+
+static void print_changed(const hlo_diff *d, FILE *out, int64_t limit)
+{
+	int64_t n;
+	row *r = ranked(d, 0, &n);
+	char na[64], nb[64], ch[160], at[256], ca[32], cb[32], fz[64];
+	if (!r)
+		return;
+	fprintf(out, "\nchanged, the largest cost change first (%" PRId64 ")\n", n);
+	if (n)
+		fprintf(out, "  %-32s %-32s %-28s %11s %11s\n", "A", "B", "changes", "cost A", "cost B");
+	for (int64_t i = 0; i < n && (!limit || i < limit); i++) {
+		int64_t va = r[i].v, vb = d->a2b[va];
+		change_list(d->changes[va], ch, sizeof ch);
+		time_text(ca, sizeof ca, d->cost_a[va].seconds);
+		time_text(cb, sizeof cb, d->cost_b[vb].seconds);
+		fprintf(out, "  %-32s %-32s %-28s %11s %11s\n", graph_node_name(d->a, va, na, sizeof na),
+			graph_node_name(d->b, vb, nb, sizeof nb), ch, ca, cb);
+		if (d->changes[va] & HD_ATTRIBUTES) {
+			hlo_diff_attr_changes(d, va, at, sizeof at);
+			fprintf(out, "      attributes: %s\n", at);
+		}
+		if (d->changes[va] & HD_COMPUTATION) {
+			const char *f = fused_into(d, vb, fz, sizeof fz);
+			char c1[96], c2[96];
+			fprintf(out, "      computation: %s -> %s%s%s\n",
+				graph_hcomp_name(d->a, d->a->hcomp_of[va], c1, sizeof c1),
+				graph_hcomp_name(d->b, d->b->hcomp_of[vb], c2, sizeof c2),
+				f ? ", fused into " : "", f ? f : "");
+		}
+	}
+	if (limit && n > limit)
+		fprintf(out, "  ... %" PRId64 " more\n", n - limit);
+	free(r);
+}
+
+static void print_only(const hlo_diff *d, FILE *out, int side, int64_t limit)
+{
+	const hs_graph *g = side == 1 ? d->a : d->b;
+	const cost_estimate *est = side == 1 ? d->cost_a : d->cost_b;
+	int64_t n;
+	row *r = ranked(d, side, &n);
+	char nm[64], cm[96], c[32];
+	if (!r)
+		return;
+	fprintf(out, "\nonly in %s, the costliest first (%" PRId64 ")\n", side == 1 ? "A" : "B", n);
+	for (int64_t i = 0; i < n && (!limit || i < limit); i++) {
+		int64_t v = r[i].v;
+		time_text(c, sizeof c, est[v].seconds);
+		fprintf(out, "  %-32s %-20s %-32s %11s\n", graph_node_name(g, v, nm, sizeof nm),
+			graph_node_opcode_name(g, v), graph_hcomp_name(g, g->hcomp_of[v], cm, sizeof cm), c);
+	}
+	if (limit && n > limit)
+		fprintf(out, "  ... %" PRId64 " more\n", n - limit);
+	free(r);
+}
+
+/* Per computation of A: its counterpart, pairs, changed, only in A; then
+ * B's computations no A computation corresponds to. */
+static void print_by_comp(const hlo_diff *d, FILE *out, int64_t limit)
+{
+	const hs_graph *a = d->a, *b = d->b;
+	char c1[96], c2[96];
+	int64_t shown = 0;
+	fprintf(out, "\nper computation (those with a change)\n  %-36s %-36s %8s %8s %8s\n", "A", "B",
+		"changed", "only A", "only B");
+	uint8_t *seen = calloc((size_t)b->n_hcomps + 1, 1);
+	for (int64_t c = 0; c < a->n_hcomps; c++) {
+		const hs_hcomp *hc = &a->hcomps[c];
+		int64_t ch = 0, oa = 0, ob = 0, w = d->comp_a2b[c];
+		for (int64_t v = hc->first; v < hc->first + hc->count; v++) {
+			ch += d->a2b[v] >= 0 && d->changes[v];
+			oa += d->a2b[v] < 0;
+		}
+		if (w >= 0) {
+			if (seen)
+				seen[w] = 1;
+			for (int64_t v = b->hcomps[w].first; v < b->hcomps[w].first + b->hcomps[w].count; v++)
+				ob += d->b2a[v] < 0;
+		}
+		if (!ch && !oa && !ob && w >= 0)
+			continue;
+		if (!limit || shown++ < limit)
+			fprintf(out, "  %-36s %-36s %8" PRId64 " %8" PRId64 " %8" PRId64 "\n",
+				graph_hcomp_name(a, c, c1, sizeof c1),
+				w >= 0 ? graph_hcomp_name(b, w, c2, sizeof c2) : "(none)", ch, oa, ob);
+	}
+	for (int64_t w = 0; seen && w < b->n_hcomps; w++)
+		if (!seen[w] && (!limit || shown++ < limit))
+			fprintf(out, "  %-36s %-36s %8d %8d %8" PRId64 "\n", "(none)",
+				graph_hcomp_name(b, w, c2, sizeof c2), 0, 0, b->hcomps[w].count);
+	if (limit && shown > limit)
+		fprintf(out, "  ... %" PRId64 " more\n", shown - limit);
+	free(seen);
+}
+
+/* Opcodes whose count or changes differ. */
+typedef struct opstat {
+	const char *op;
+	int64_t a, b, changed;
+} opstat;
+
+static opstat *op_stats(const hlo_diff *d, int64_t *n)
+{
+	opstat *s = calloc((size_t)(d->a->n_nodes + d->b->n_nodes) + 1, sizeof *s);
+	int64_t k = 0;
+	if (!s)
+		return NULL;
+	for (int side = 0; side < 2; side++) {
+		const hs_graph *g = side ? d->b : d->a;
+		for (int64_t v = 0; v < g->n_nodes; v++) {
+			const char *op = graph_node_opcode_name(g, v);
+			int64_t i = 0;
+			while (i < k && strcmp(s[i].op, op) != 0)
+				i++;
+			if (i == k)
+				s[k++].op = op;
+			if (side)
+				s[i].b++;
+			else {
+				s[i].a++;
+				s[i].changed += d->a2b[v] >= 0 && d->changes[v];
+			}
+		}
+	}
+	*n = k;
+	return s;
+}
+
+static void print_by_opcode(const hlo_diff *d, FILE *out)
+{
+	int64_t n;
+	opstat *s = op_stats(d, &n);
+	if (!s)
+		return;
+	fprintf(out, "\nper opcode (those with a change)\n  %-28s %8s %8s %8s\n", "opcode", "A", "B", "changed");
+	for (int64_t i = 0; i < n; i++)
+		if (s[i].a != s[i].b || s[i].changed)
+			fprintf(out, "  %-28s %8" PRId64 " %8" PRId64 " %8" PRId64 "\n", s[i].op, s[i].a, s[i].b,
+				s[i].changed);
+	free(s);
+}
+
+int hlo_diff_print_text(const hlo_diff *d, FILE *out, int64_t limit)
+{
+	fprintf(out, "A  %s: module %s, %" PRId64 " instructions\n", d->a->path, graph_module_name(d->a),
+		d->a->n_nodes);
+	fprintf(out, "B  %s: module %s, %" PRId64 " instructions\n", d->b->path, graph_module_name(d->b),
+		d->b->n_nodes);
+	if (!d->changed && !d->only_a && !d->only_b) {
+		fprintf(out, "no change: every instruction matched, none differs (%" PRId64 " matched)\n",
+			d->matched);
+		print_totals(d, out);
+		return ferror(out) ? -1 : 0;
+	}
+	fprintf(out, "matched %" PRId64 " (%" PRId64 " by name, %" PRId64 " by structure, %" PRId64
+		" by neighbours): %" PRId64 " unchanged, %" PRId64 " changed; only in A %" PRId64
+		", only in B %" PRId64 "\n", d->matched, d->by_how[HD_BY_NAME], d->by_how[HD_BY_STRUCTURE],
+		d->by_how[HD_BY_NEIGHBOURS], d->matched - d->changed, d->changed, d->only_a, d->only_b);
+	print_totals(d, out);
+	print_changed(d, out, limit);
+	print_only(d, out, 1, limit);
+	print_only(d, out, 2, limit);
+	print_by_comp(d, out, limit);
+	print_by_opcode(d, out);
+	return ferror(out) ? -1 : 0;
+}
+
+/* ---- JSON -------------------------------------------------------------------- */
+
+static void json_side(jsonw *w, const hs_graph *g, const cost_estimate *est)
+{
+	totals t = side_totals(g, est);
+	jsonw_obj_begin(w);
+	jsonw_key(w, "file"), jsonw_str(w, g->path);
+	jsonw_key(w, "module"), jsonw_str(w, graph_module_name(g));
+	jsonw_key(w, "instructions"), jsonw_int(w, t.instrs);
+	jsonw_key(w, "computations"), jsonw_int(w, t.comps);
+	jsonw_key(w, "fusions"), jsonw_int(w, t.fusions);
+	jsonw_key(w, "flops"), jsonw_num(w, t.cost.flops);
+	jsonw_key(w, "bytes"), jsonw_num(w, t.cost.bytes);
+	jsonw_key(w, "analytic_ns"), jsonw_num(w, t.cost.seconds * 1e9);
+	jsonw_obj_end(w);
+}
+
+static void json_names(jsonw *w, const hlo_diff *d, int side)
+{
+	int64_t n;
+	row *r = ranked(d, side, &n);
+	const hs_graph *g = side == 1 ? d->a : d->b;
+	char nm[160];
+	jsonw_arr_begin(w);
+	for (int64_t i = 0; r && i < n; i++)
+		jsonw_str(w, graph_node_name(g, r[i].v, nm, sizeof nm));
+	jsonw_arr_end(w);
+	free(r);
+}
+
+static void json_changed(jsonw *w, const hlo_diff *d)
+{
+	int64_t n;
+	row *r = ranked(d, 0, &n);
+	char na[160], nb[160], at[512], c1[160], c2[160];
+	jsonw_arr_begin(w);
+	for (int64_t i = 0; r && i < n; i++) {
+		int64_t va = r[i].v, vb = d->a2b[va];
+		jsonw_obj_begin(w);
+		jsonw_key(w, "a"), jsonw_str(w, graph_node_name(d->a, va, na, sizeof na));
+		jsonw_key(w, "b"), jsonw_str(w, graph_node_name(d->b, vb, nb, sizeof nb));
+		jsonw_key(w, "changes");
+		jsonw_arr_begin(w);
+		for (int k = 0; k < HD_NCHANGES; k++)
+			if (d->changes[va] & (1u << k))
+				jsonw_str(w, hlo_diff_change_name(1u << k));
+		jsonw_arr_end(w);
+		if (d->changes[va] & HD_ATTRIBUTES) {
+			hlo_diff_attr_changes(d, va, at, sizeof at);
+			jsonw_key(w, "attributes"), jsonw_str(w, at);
+		}
+		jsonw_key(w, "computation_a"), jsonw_str(w, graph_hcomp_name(d->a, d->a->hcomp_of[va], c1, sizeof c1));
+		jsonw_key(w, "computation_b"), jsonw_str(w, graph_hcomp_name(d->b, d->b->hcomp_of[vb], c2, sizeof c2));
+		const char *f = fused_into(d, vb, nb, sizeof nb);
+		if ((d->changes[va] & HD_COMPUTATION) && f)
+			jsonw_key(w, "fused_into"), jsonw_str(w, f);
+		jsonw_key(w, "cost_a_ns"), jsonw_num(w, d->cost_a[va].seconds * 1e9);
+		jsonw_key(w, "cost_b_ns"), jsonw_num(w, d->cost_b[vb].seconds * 1e9);
+		jsonw_obj_end(w);
+	}
+	jsonw_arr_end(w);
+	free(r);
+}
+
+static void json_summary(jsonw *w, const hlo_diff *d)
+{
+	int64_t n;
+	char c1[160], c2[160];
+	jsonw_obj_begin(w);
+	jsonw_key(w, "a"), json_side(w, d->a, d->cost_a);
+	jsonw_key(w, "b"), json_side(w, d->b, d->cost_b);
+	jsonw_key(w, "matched_by");
+	jsonw_obj_begin(w);
+	jsonw_key(w, "name"), jsonw_int(w, d->by_how[HD_BY_NAME]);
+	jsonw_key(w, "structure"), jsonw_int(w, d->by_how[HD_BY_STRUCTURE]);
+	jsonw_key(w, "neighbours"), jsonw_int(w, d->by_how[HD_BY_NEIGHBOURS]);
+	jsonw_obj_end(w);
+	jsonw_key(w, "computations");
+	jsonw_arr_begin(w);
+	for (int64_t c = 0; c < d->a->n_hcomps; c++) {
+		const hs_hcomp *hc = &d->a->hcomps[c];
+		int64_t ch = 0, oa = 0, wc = d->comp_a2b[c];
+		for (int64_t v = hc->first; v < hc->first + hc->count; v++) {
+			ch += d->a2b[v] >= 0 && d->changes[v];
+			oa += d->a2b[v] < 0;
+		}
+		jsonw_obj_begin(w);
+		jsonw_key(w, "a"), jsonw_str(w, graph_hcomp_name(d->a, c, c1, sizeof c1));
+		jsonw_key(w, "b");
+		if (wc >= 0)
+			jsonw_str(w, graph_hcomp_name(d->b, wc, c2, sizeof c2));
+		else
+			jsonw_null(w);
+		jsonw_key(w, "changed"), jsonw_int(w, ch);
+		jsonw_key(w, "only_a"), jsonw_int(w, oa);
+		jsonw_obj_end(w);
+	}
+	jsonw_arr_end(w);
+	opstat *s = op_stats(d, &n);
+	jsonw_key(w, "opcodes");
+	jsonw_arr_begin(w);
+	for (int64_t i = 0; s && i < n; i++) {
+		jsonw_obj_begin(w);
+		jsonw_key(w, "opcode"), jsonw_str(w, s[i].op);
+		jsonw_key(w, "a"), jsonw_int(w, s[i].a);
+		jsonw_key(w, "b"), jsonw_int(w, s[i].b);
+		jsonw_key(w, "changed"), jsonw_int(w, s[i].changed);
+		jsonw_obj_end(w);
+	}
+	jsonw_arr_end(w);
+	free(s);
+	jsonw_obj_end(w);
+}
+
+int hlo_diff_print_json(const hlo_diff *d, FILE *out, hs_error *err)
+{
+	jsonw w;
+	jsonw_init(&w, out, 1);
+	jsonw_obj_begin(&w);
+	jsonw_key(&w, "matched"), jsonw_int(&w, d->matched);
+	jsonw_key(&w, "unchanged"), jsonw_int(&w, d->matched - d->changed);
+	jsonw_key(&w, "unmatched_a"), json_names(&w, d, 1);
+	jsonw_key(&w, "unmatched_b"), json_names(&w, d, 2);
+	jsonw_key(&w, "changed"), json_changed(&w, d);
+	jsonw_key(&w, "summary"), json_summary(&w, d);
+	jsonw_obj_end(&w);
+	return jsonw_finish(&w, err);
+}
