@@ -127,6 +127,15 @@ oom:
 	return NULL;
 }
 
+void tui_view_add_pane(tui_view *v, tui_table *tb)
+{
+	if (!v || !tb || v->npanes >= TUI_MAX_PANES)
+		return;
+	v->pane[v->npanes++] = tb;
+	for (int i = 0; i < v->npanes; i++)
+		v->pane[i]->paired = v->npanes > 1;
+}
+
 static void pop_view(tui *t)
 {
 	tui_view *v;
@@ -353,6 +362,9 @@ static int graph_request(tui *t, tui_view *v, tui_req req, const char *arg)
 	case TUI_REQ_COMPUTATIONS:
 		tui_open_hcomps(t, v->doc, "Computations", NULL, 0);
 		return 1;
+	case TUI_REQ_COLLECTIVES:
+		tui_open_collectives(t, v->doc);
+		return 1;
 	case TUI_REQ_CONFIGS:
 		tui_open_configs(t, v->doc);
 		return 1;
@@ -523,7 +535,7 @@ static void run_command(tui *t, const char *line)
 		if (rc != 0)
 			return;
 	}
-	/* query commands whose answer is a view: show ID, config N */
+	/* query commands whose answer is a view: show ID|NAME, config N */
 	if (v && v->doc && argc == 2 && (!strcmp(argv[0], "show") || !strcmp(argv[0], "config"))) {
 		int64_t n;
 		if (hs_parse_i64(argv[1], &n) == 0) {
@@ -532,6 +544,10 @@ static void run_command(tui *t, const char *line)
 					tui_open_node(t, v->doc, n);
 			} else
 				tui_open_config_values(t, v->doc, n);
+			return;
+		}
+		if (!strcmp(argv[0], "show") && (n = graph_find_node(v->doc->g, argv[1])) >= 0) {
+			tui_open_node(t, v->doc, n);
 			return;
 		}
 	}

@@ -8,11 +8,13 @@
 #include <string.h>
 
 #include "loader/hlo.h"
+#include "loader/hlo_module.h"
 #include "model/metrics.h"
 #include "base/parse.h"
+#include "query/query.h"
 #include "tui/tui.h"
 
-#define SHAPE_CAP 80
+#define SHAPE_CAP 128 /* a shape decoded from a bare .npz's features fits */
 
 tui_doc *tui_doc_open(const char *path, const hs_model *m, hs_error *err)
 {
@@ -46,15 +48,17 @@ void tui_doc_unref(tui_doc *d)
 		return;
 	tui_query_free(d);
 	tui_drawing_cache_free(d);
-	graph_free(d->g);
 	free(d->cost);
-	free(d->shape_arena);
+	for (int64_t v = 0; d->shape && v < d->g->n_nodes; v++)
+		free(d->shape[v]);
+	free(d->shape);
 	if (d->pred)
 		predictor_free(d->pred);
 	free(d->pred);
 	tui_doc_fit_off(d);
 	free(d->rank);
 	free(d->comp_root);
+	graph_free(d->g);
 	free(d);
 }
 
@@ -72,22 +76,25 @@ const char *tui_doc_shape(tui_doc *d, int64_t node)
 {
 	if (node < 0 || node >= d->g->n_nodes)
 		return "";
-	if (!d->shape_arena) {
-		d->shape_arena = calloc((size_t)d->g->n_nodes, SHAPE_CAP);
-		if (!d->shape_arena)
+	if (!d->shape && !(d->shape = calloc((size_t)d->g->n_nodes, sizeof *d->shape)))
+		return "?";
+	if (!d->shape[node]) {
+		/* as written, layout included and a tuple whole, from HLO
+		 * input; decoded from the features on a bare .npz */
+		const hm_instr *in = graph_node_instr(d->g, node);
+		char small[SHAPE_CAP];
+		if (in) {
+			int len = hm_shape_text(&in->shape, NULL, 0);
+			if ((d->shape[node] = malloc((size_t)len + 1)))
+				hm_shape_text(&in->shape, d->shape[node], (size_t)len + 1);
+		} else {
+			const char *txt = graph_node_text(d->g, node, HS_HF_SHAPE, small, sizeof small);
+			d->shape[node] = strdup(txt);
+		}
+		if (!d->shape[node])
 			return "?";
 	}
-	char *s = d->shape_arena + (size_t)node * SHAPE_CAP;
-	if (!s[0]) {
-		/* as written, layout included, from HLO input; decoded from
-		 * the features on a bare .npz */
-		const char *txt = graph_node_text(d->g, node, HS_HF_SHAPE, s, SHAPE_CAP);
-		if (txt != s)
-			snprintf(s, SHAPE_CAP, "%s", txt);
-		if (!s[0])
-			snprintf(s, SHAPE_CAP, "?");
-	}
-	return s;
+	return d->shape[node][0] ? d->shape[node] : "?";
 }
 
 const int64_t *tui_doc_ranks(tui_doc *d)
@@ -186,6 +193,7 @@ int64_t tui_doc_comp_root(tui_doc *d, int64_t c)
 int64_t tui_doc_node_arg(struct tui *t, const tui_doc *d, const char *what, const char *arg)
 {
 	int64_t id;
+	char near[160];
 
 	if (hs_parse_i64(arg, &id) == 0) {
 		if (id >= 0 && id < d->g->n_nodes)
@@ -193,9 +201,18 @@ int64_t tui_doc_node_arg(struct tui *t, const tui_doc *d, const char *what, cons
 	} else if (arg && arg[0] && (id = graph_find_node(d->g, arg)) >= 0) {
 		return id;
 	}
-	tui_message(t, 1, "%s: no node '%s' (ids are 0..%lld, or a name such as %s)", what, arg ? arg : "",
-		    (long long)d->g->n_nodes - 1, d->g->n_nodes ? graph_node_name(d->g, 0, (char[64]){0}, 64) : "add.1");
+	if (arg && arg[0] && hs_parse_i64(arg, &id) != 0 && query_suggest_node(d->g, arg, near, sizeof near))
+		tui_message(t, 1, "%s: no node '%s' (did you mean '%s'?)", what, arg, near);
+	else
+		tui_message(t, 1, "%s: no node '%s' (ids are 0..%lld, or a name such as %s)", what, arg ? arg : "",
+			    (long long)d->g->n_nodes - 1,
+			    d->g->n_nodes ? graph_node_name(d->g, 0, (char[64]){0}, 64) : "add.1");
 	return -1;
+}
+
+int tui_doc_is_module(const tui_doc *d)
+{
+	return d->g->module && d->g->n_configs == 0;
 }
 
 /* By the learned opcode id: from HLO input it is already the written name's
@@ -207,7 +224,8 @@ int tui_node_class(const hs_graph *g, int64_t v)
 
 const char *tui_hcomp_label(const hs_graph *g, int64_t c, char *buf, size_t cap)
 {
-	char nb[64];
-	snprintf(buf, cap, "%s (%s)", graph_hcomp_name(g, c, nb, sizeof nb), graph_role_name(g->hcomps[c].role));
+	char nb[64], sb[TUI_NAME_MAX * 4 + 8];
+	snprintf(buf, cap, "%s (%s)", tui_name(graph_hcomp_name(g, c, nb, sizeof nb), sb, sizeof sb),
+		 graph_role_name(g->hcomps[c].role));
 	return buf;
 }

@@ -205,3 +205,62 @@ void tui_bar(char *buf, size_t cap, double frac, int w)
 	}
 	buf[len] = '\0';
 }
+
+const char *tui_mid(const char *s, int w, char *buf, size_t cap)
+{
+	int total = tui_width(s);
+
+	if (total <= w || w < 3 || cap < 8)
+		return s;
+	const char *ell = tui_utf8() ? "\u2026" : "~";
+	int tailw = (w - 1) / 2, headw = w - 1 - tailw, used = 0;
+	const char *p = s, *head_end = NULL, *tail = NULL;
+	while (*p) {
+		wchar_t wc;
+		int cw, n = next_char(p, &wc, &cw);
+		if (!head_end && used + cw > headw)
+			head_end = p;
+		if (!tail && total - used <= tailw)
+			tail = p;
+		used += cw;
+		p += n;
+	}
+	if (!head_end)
+		head_end = p;
+	if (!tail)
+		tail = p;
+	size_t hn = (size_t)(head_end - s), en = strlen(ell), tn = strlen(tail);
+	if (hn + en + tn + 1 > cap) { /* keep within cap: fewer bytes of the head */
+		size_t room = cap - 1 - en - (tn < cap / 2 ? tn : cap / 2);
+		hn = hn < room ? hn : room;
+		while (hn > 0 && (s[hn] & 0xC0) == 0x80)
+			hn--;
+		tn = tn < cap - 1 - en - hn ? tn : cap - 1 - en - hn;
+		tail = tail + strlen(tail) - tn;
+		while (*tail && (*tail & 0xC0) == 0x80)
+			tail++;
+	}
+	snprintf(buf, cap, "%.*s%s%s", (int)hn, s, ell, tail);
+	return buf;
+}
+
+const char *tui_name(const char *s, char *buf, size_t cap)
+{
+	return tui_mid(s, TUI_NAME_MAX, buf, cap);
+}
+
+size_t tui_prefix_bytes(const char *s, int w)
+{
+	const char *p = s;
+	int used = 0;
+
+	while (*p) {
+		wchar_t wc;
+		int cw, n = next_char(p, &wc, &cw);
+		if (used + cw > w)
+			break;
+		used += cw;
+		p += n;
+	}
+	return (size_t)(p - s);
+}

@@ -175,8 +175,13 @@ int tui_table_show_col(tui_table *tb, const char *name, hs_error *err)
 }
 int tui_table_cell(const tui_table *tb, int64_t row, int col, char *buf)
 {
+	return tui_table_cell_cap(tb, row, col, buf, TUI_CELL);
+}
+
+int tui_table_cell_cap(const tui_table *tb, int64_t row, int col, char *buf, size_t cap)
+{
 	buf[0] = '\0';
-	return tb->ops->cell(tb->ctx, row, &tb->cols[col], buf, TUI_CELL);
+	return tb->ops->cell(tb->ctx, row, &tb->cols[col], buf, cap);
 }
 
 double tui_table_value(const tui_table *tb, int64_t row, int col)
@@ -316,6 +321,8 @@ static void fit_widths(tui_table *tb, int64_t first, int rows, int w)
 			for (int64_t r = first; r < first + rows && r < tb->nidx; r++) {
 				tui_table_cell(tb, tb->idx[r], i, buf);
 				int cw = tui_width(buf);
+				if (c->mid && cw > TUI_NAME_MAX)
+					cw = TUI_NAME_MAX;
 				if (cw > c->seen)
 					c->seen = cw;
 			}
@@ -442,7 +449,7 @@ static void scroll_to_cursor(tui_table *tb, int rows)
 void tui_table_draw(WINDOW *win, tui_table *tb, int y, int x, int h, int w, int focused)
 {
 	int cols[128], n, rows, cx;
-	char buf[TUI_CELL + 8];
+	char buf[TUI_CELL + 8], mid[TUI_CELL + 8];
 
 	tb->y = y;
 	tb->x = x;
@@ -490,6 +497,9 @@ void tui_table_draw(WINDOW *win, tui_table *tb, int y, int x, int h, int w, int 
 				a |= A_BOLD;
 			if (c->numeric == 1)
 				tui_put_right(win, y + r, cx, cw, buf, a);
+			else if (c->mid)
+				tui_put(win, y + r, cx, cw,
+					tui_mid(buf, cw < TUI_NAME_MAX ? cw : TUI_NAME_MAX, mid, sizeof mid), a, 1);
 			else
 				tui_put(win, y + r, cx, cw, buf, a, 1);
 			cx += c->shown + 1;
@@ -565,7 +575,7 @@ int tui_table_click(tui_table *tb, int y, int x)
 
 int tui_table_write_csv(const tui_table *tb, const char *path, hs_error *err)
 {
-	char tmp[4096], buf[TUI_CELL];
+	char tmp[4096], *buf;
 	FILE *f;
 	int fd;
 
@@ -573,11 +583,16 @@ int tui_table_write_csv(const tui_table *tb, const char *path, hs_error *err)
 		return hs_fail(err, HS_EUSAGE, "write: give a file name");
 	if (snprintf(tmp, sizeof tmp, "%s.tmp.XXXXXX", path) >= (int)sizeof tmp)
 		return hs_fail(err, HS_EUSAGE, "%s: path too long", path);
+	if (!(buf = malloc(TUI_CELL_FULL)))
+		return hs_fail(err, HS_ENOMEM, "%s: out of memory writing it", path);
 	fd = mkstemp(tmp);
-	if (fd < 0)
+	if (fd < 0) {
+		free(buf);
 		return hs_fail(err, HS_EUSAGE, "%s: cannot create: %s", path, strerror(errno));
+	}
 	f = fdopen(fd, "w");
 	if (!f) {
+		free(buf);
 		close(fd);
 		unlink(tmp);
 		return hs_fail(err, HS_EUSAGE, "%s: %s", path, strerror(errno));
@@ -596,12 +611,13 @@ int tui_table_write_csv(const tui_table *tb, const char *path, hs_error *err)
 			if (!isnan(v))
 				fprintf(f, "%.17g", v);
 			else {
-				tui_table_cell(tb, tb->idx[i], c, buf);
+				tui_table_cell_cap(tb, tb->idx[i], c, buf, TUI_CELL_FULL);
 				csv_write_field(f, buf);
 			}
 		}
 		fputc('\n', f);
 	}
+	free(buf);
 	if (ferror(f) | (fclose(f) != 0)) {
 		unlink(tmp);
 		return hs_fail(err, HS_EUSAGE, "%s: write failed", path);

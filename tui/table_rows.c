@@ -56,6 +56,8 @@ void tui_term_free(tui_term *t)
 		free(t->re);
 	}
 	t->re = NULL;
+	free(t->text);
+	t->text = NULL;
 }
 
 static void free_terms(tui_term *t, int n)
@@ -79,9 +81,10 @@ static int compare_op(const char *op, int cmp)
 	return cmp >= 0;
 }
 
-static int term_match(const tui_table *tb, const tui_term *t, int64_t row)
+/* Whether source row `row` passes term t; buf[cap] takes the cell's text
+ * (whole with cap TUI_CELL_FULL). */
+static int term_match(const tui_table *tb, const tui_term *t, int64_t row, char *buf, size_t cap)
 {
-	char buf[TUI_CELL];
 	const tui_col *c = &tb->cols[t->col];
 
 	if (c->numeric && t->is_num && strcmp(t->op, "~") && strcmp(t->op, "==")) {
@@ -96,9 +99,12 @@ static int term_match(const tui_table *tb, const tui_term *t, int64_t row)
 			return !strcmp(t->op, "!=");
 		return compare_op(t->op, (v > t->num) - (v < t->num));
 	}
-	tui_table_cell(tb, row, t->col, buf);
+	tui_table_cell_cap(tb, row, t->col, buf, cap);
 	if (!strcmp(t->op, "~"))
 		return t->re && regexec(t->re, buf, 0, NULL, 0) == 0;
+	/* "==" (a frequency table's value) is the exact text */
+	if (!strcmp(t->op, "=="))
+		return strcmp(buf, t->text) == 0;
 	return compare_op(t->op, strcasecmp(buf, t->text));
 }
 
@@ -120,23 +126,22 @@ static int compile_term(tui_term *t, hs_error *err)
 	return 0;
 }
 
-/* Plain text as a regular expression that matches it literally. */
-static int escape_regex(const char *s, char *out, size_t cap)
+/* Plain text as a regular expression that matches it literally
+ * (malloc'd), or NULL when out of memory. */
+static char *escape_regex(const char *s)
 {
+	char *out = malloc(strlen(s) * 2 + 1);
 	size_t n = 0;
 
+	if (!out)
+		return NULL;
 	for (; *s; s++) {
-		if (strchr("\\.[]()*+?{}|^$", *s)) {
-			if (n + 1 >= cap)
-				return -1;
+		if (strchr("\\.[]()*+?{}|^$", *s))
 			out[n++] = '\\';
-		}
-		if (n + 1 >= cap)
-			return -1;
 		out[n++] = *s;
 	}
 	out[n] = '\0';
-	return 0;
+	return out;
 }
 
 /* Sorting computes every shown row's key once into 16-byte items and runs
@@ -353,16 +358,21 @@ out:;
 void tui_table_refresh(tui_table *tb)
 {
 	int64_t keep = tui_table_row(tb), n = 0;
+	char small[TUI_CELL], *full = NULL;
 
 	if (!tb->idx)
 		return;
+	/* whole texts: a value of a frequency table is matched whole */
+	if (tb->nterms && !(full = malloc(TUI_CELL_FULL)))
+		full = NULL;
 	for (int64_t r = 0; r < tb->nrows; r++) {
 		int ok = 1;
 		for (int i = 0; i < tb->nterms && ok; i++)
-			ok = term_match(tb, &tb->terms[i], r);
+			ok = term_match(tb, &tb->terms[i], r, full ? full : small, full ? TUI_CELL_FULL : sizeof small);
 		if (ok)
 			tb->idx[n++] = r;
 	}
+	free(full);
 	tb->nidx = n;
 	apply_sort(tb);
 	tb->cur = 0;
@@ -453,9 +463,8 @@ static int parse_term(const tui_table *tb, char *s, tui_term *t, hs_error *err)
 		if (col >= 0) {
 			t->col = col;
 			snprintf(t->op, sizeof t->op, "%s", bop);
-			if (snprintf(t->text, sizeof t->text, "%s", trim(best + strlen(bop))) >= (int)sizeof t->text)
-				return hs_fail(err, HS_EUSAGE, "filter value too long (at most %d bytes)",
-					       (int)sizeof t->text - 1);
+			if (!(t->text = strdup(trim(best + strlen(bop)))))
+				return hs_fail(err, HS_ENOMEM, "out of memory reading a filter");
 			return term_value(tb, t, err);
 		}
 		if (bop[0] != '~' && trim(name)[0] && !strchr(trim(name), ' '))
@@ -465,8 +474,8 @@ static int parse_term(const tui_table *tb, char *s, tui_term *t, hs_error *err)
 		return hs_fail(err, HS_EUSAGE, "empty filter term");
 	t->col = tb->ccol;
 	snprintf(t->op, sizeof t->op, "~");
-	if (escape_regex(s, t->text, sizeof t->text) < 0)
-		return hs_fail(err, HS_EUSAGE, "filter text too long");
+	if (!(t->text = escape_regex(s)))
+		return hs_fail(err, HS_ENOMEM, "out of memory reading a filter");
 	return compile_term(t, err);
 }
 
@@ -526,7 +535,8 @@ int tui_table_add_term(tui_table *tb, int col, const char *op, const char *text)
 	memset(t, 0, sizeof *t);
 	t->col = col;
 	snprintf(t->op, sizeof t->op, "%s", op);
-	snprintf(t->text, sizeof t->text, "%s", text);
+	if (!(t->text = strdup(text)))
+		return -1;
 	if (strcmp(op, "==") && term_value(tb, t, &err) < 0) {
 		tui_term_free(t);
 		return -1;
@@ -555,19 +565,23 @@ void tui_table_filter_text(const tui_table *tb, char *buf, size_t cap)
 
 int tui_table_search(tui_table *tb, const char *s, int dir)
 {
-	char buf[TUI_CELL];
+	char small[TUI_CELL], *full;
+	int found = 0;
 
 	if (!s || !*s || tb->nidx == 0 || tb->ncols == 0)
 		return 0;
 	if (s != tb->search)
 		snprintf(tb->search, sizeof tb->search, "%s", s);
-	for (int64_t k = 1; k <= tb->nidx; k++) {
+	full = malloc(TUI_CELL_FULL); /* a match anywhere in the whole text */
+	for (int64_t k = 1; k <= tb->nidx && !found; k++) {
 		int64_t i = ((tb->cur + dir * k) % tb->nidx + tb->nidx) % tb->nidx;
-		tui_table_cell(tb, tb->idx[i], tb->ccol, buf);
+		char *buf = full ? full : small;
+		tui_table_cell_cap(tb, tb->idx[i], tb->ccol, buf, full ? TUI_CELL_FULL : sizeof small);
 		if (strcasestr(buf, tb->search)) {
 			tb->cur = i;
-			return 1;
+			found = 1;
 		}
 	}
-	return 0;
+	free(full);
+	return found;
 }

@@ -106,6 +106,7 @@ enum {
 	X(DRAW, "draw", 'v', 0, TUI_S_GRAPH, "draw the graph around the selected node, or: draw ID") \
 	X(HIST_BACK, "jump-back", '<', 0, TUI_S_NODE, "back in the jump history")                  \
 	X(HIST_FWD, "jump-forward", '>', 0, TUI_S_NODE, "forward in the jump history")             \
+	X(CALLER, "caller", 'u', 0, TUI_S_NODE, "up to the caller: from a parameter to the operand it stands for, else to the node that calls this computation") \
 	X(MARK, "mark", 'm', 0, TUI_S_CONFIGS, "mark a config (two marks: A and B)")               \
 	X(COMPARE, "compare", 'C', 0, TUI_S_GRAPH, "compare two configs: compare A B [FILE] (configs view: the marks)") \
 	X(FIT, "fit", 'f', 0, TUI_S_CONFIGS, "fit on a share of the measured configs, rank the rest: fit [FRACTION|off]") \
@@ -119,6 +120,7 @@ enum {
 	X(DETAIL, "detail", 'i', 0, TUI_S_CANVAS | TUI_S_NODES, "node detail of the selected node (a drawing: under the cursor)") \
 	X(SPLITS, "splits", 0, 0, TUI_S_GRAPH, "the node_splits segments of the graph")          \
 	X(COMPUTATIONS, "computations", 0, 0, TUI_S_GRAPH, "the HLO computations of the graph")  \
+	X(COLLECTIVES, "collectives", 'r', 0, TUI_S_GRAPH, "the collectives: replica groups, group size, channel id, bytes per device") \
 	X(EXPORT, "export", 'e', 0, TUI_S_CANVAS, "export the drawing: export FILE.dot|svg|png")   \
 	X(EXPAND, "expand", 'x', 0, TUI_S_CANVAS, "draw called computations in full / collapsed into boxes")
 
@@ -160,6 +162,18 @@ int tui_put(WINDOW *win, int y, int x, int w, const char *s, attr_t a, int pad);
 void tui_put_right(WINDOW *win, int y, int x, int w, const char *s, attr_t a);
 /* Display width of a UTF-8 string. */
 int tui_width(const char *s);
+/* Names on screen: an HLO name wider than TUI_NAME_MAX cells is shortened
+ * in the middle, keeping its start and its end (where the numbers that
+ * tell names apart are).  Only what is drawn: queries, filters, frequency
+ * tables and `:write` see whole names. */
+#define TUI_NAME_MAX 40
+/* s when it fits in w cells, else (in buf) its first and last characters
+ * around an ellipsis, w cells in all. */
+const char *tui_mid(const char *s, int w, char *buf, size_t cap);
+/* tui_mid(s, TUI_NAME_MAX, ...). */
+const char *tui_name(const char *s, char *buf, size_t cap);
+/* Bytes of the longest start of s that fits in w cells (to wrap text). */
+size_t tui_prefix_bytes(const char *s, int w);
 /* A horizontal bar of `frac` (0..1) of w cells, with eighth blocks when the
  * terminal speaks UTF-8, '#' otherwise, written into buf. */
 void tui_bar(char *buf, size_t cap, double frac, int w);
@@ -182,6 +196,8 @@ typedef struct tui_col {
 	int width;   /* cells: a bar's width; a text column's width when space is short */
 	int numeric; /* sorted and compared as numbers; right-aligned unless TUI_LEFT */
 	int unit;    /* enum tui_unit: what its numbers print with, and filters accept */
+	int mid;     /* names: drawn shortened in the middle (tui_mid) over TUI_NAME_MAX
+		      * cells or the column's width, never cut at the end */
 	int seen;    /* widest cell drawn so far */
 	int shown;   /* cells it took when last drawn */
 } tui_col;
@@ -203,14 +219,14 @@ typedef double (*tui_order_fn)(void *ctx, int64_t row, const tui_col *c);
 typedef struct tui_term {
 	int col;       /* column index */
 	char op[3];    /* "=", "!=", "<", "<=", ">", ">=", "~" (regular expression), "==" (exact text) */
-	char text[192];
+	char *text;    /* owned (tui_term_free); whole, however long the cell it came from */
 	double num;    /* text as a number of the column's unit */
 	int is_num;
 	int by_value;  /* = and != compare the cells' texts read as numbers of the unit */
 	void *re;      /* "~": the compiled regex_t, owned by the term (tui_term_free) */
 } tui_term;
 
-/* Frees what a term owns (its regex) and clears it. */
+/* Frees what a term owns (its text and regex) and clears it. */
 void tui_term_free(tui_term *t);
 
 typedef struct tui_table {
@@ -293,6 +309,11 @@ int tui_split_rows(int h, int need_a, int need_b);
  * none) of column `col` of source row `row`. */
 #define TUI_CELL 256
 int tui_table_cell(const tui_table *tb, int64_t row, int col, char *buf);
+/* The same into buf[cap]: with cap TUI_CELL_FULL, a cell's whole text (an
+ * op_name of 700 characters, a list of 500 operand names), for what must
+ * see whole values: frequency tables, filters, search, `:write`. */
+#define TUI_CELL_FULL 65536
+int tui_table_cell_cap(const tui_table *tb, int64_t row, int col, char *buf, size_t cap);
 double tui_table_value(const tui_table *tb, int64_t row, int col);
 /* Movement, sort, search, filter...; returns 1 when handled. */
 struct tui;
@@ -319,8 +340,7 @@ typedef struct tui_doc {
 	hs_graph *g;
 	int refs;
 	cost_estimate *cost;     /* lazily, [n_nodes] */
-	char **shape;            /* lazily, [n_nodes], shape text */
-	char *shape_arena;
+	char **shape;            /* lazily, [n_nodes], shape text (each malloc'd) */
 	predictor *pred;         /* lazily: the model's (or the analytic estimate's); NULL if it failed */
 	predictor *fit;          /* `:fit`'s, when one ran; it is then the active predictor */
 	char pred_label[96];
@@ -353,12 +373,18 @@ void tui_doc_fit_off(tui_doc *d);
 int tui_doc_configs_loaded(tui_doc *d, hs_error *err);
 /* The node `arg` names: an id, or an instruction name (graph_find_node:
  * "dot.42", derived "convolution.603").  -1 with a message on the status
- * line ("WHAT: no node ...") when there is none. */
+ * line ("WHAT: no node ...", with the closest name: query_suggest_node)
+ * when there is none. */
 int64_t tui_doc_node_arg(struct tui *t, const tui_doc *d, const char *what, const char *arg);
+/* 1 for a plain HLO module: a module without configs (HLO text, an
+ * HloModuleProto), which views describe as a module, not as a dataset
+ * sample (no runtimes, splits or configurable nodes to speak of). */
+int tui_doc_is_module(const tui_doc *d);
 /* Cell class of node v's opcode as written: its category's colour (an
  * opcode the learned list lacks takes the category of its id). */
 int tui_node_class(const hs_graph *g, int64_t v);
-/* "name (role)" of HLO computation c into buf. */
+/* "name (role)" of HLO computation c into buf, for the screen (a long
+ * name shortened in the middle: tui_name). */
 const char *tui_hcomp_label(const hs_graph *g, int64_t c, char *buf, size_t cap);
 /* Root node of computation c: its last node flagged is_root (nested
  * computations flag their own roots earlier), else its last node. */
@@ -383,7 +409,7 @@ typedef struct tui_view_ops {
 	void (*done)(tui_view *v);
 } tui_view_ops;
 
-#define TUI_MAX_PANES 2
+#define TUI_MAX_PANES 3
 struct tui_view {
 	const tui_view_ops *ops;
 	void *data;
@@ -398,6 +424,9 @@ struct tui_view {
  * when out of memory, ops->done frees it, a message is set, NULL returned. */
 tui_view *tui_push(tui *t, const tui_view_ops *ops, void *data, tui_doc *doc, const char *title,
 		   tui_table *pane0, tui_table *pane1);
+/* Adds a table pane to v (after tui_push), last in focus order; panes
+ * beyond TUI_MAX_PANES are ignored. */
+void tui_view_add_pane(tui_view *v, tui_table *tb);
 /* Closes the top view once the current request returns. */
 void tui_pop_later(tui *t);
 /* A message on the status line until the next key. */
@@ -447,6 +476,8 @@ int tui_open_called(tui *t, tui_doc *d, int64_t v);
 int tui_open_hcomps(tui *t, tui_doc *d, const char *title, const int64_t *idx, int64_t n);
 /* The node_splits segments (view_splits.c). */
 int tui_open_splits(tui *t, tui_doc *d);
+/* Every collective of the graph (view_collectives.c). */
+int tui_open_collectives(tui *t, tui_doc *d);
 int tui_open_node(tui *t, tui_doc *d, int64_t node);
 int tui_open_configs(tui *t, tui_doc *d);
 int tui_open_config_values(tui *t, tui_doc *d, int64_t config);

@@ -108,12 +108,13 @@ static int main_cell(void *ctx, int64_t row, const tui_col *c, char *buf, size_t
 		snprintf(buf, cap, "%lld", (long long)rw->node);
 		return TUI_C_DEFAULT;
 	case CC_OPCODE:
-		snprintf(buf, cap, "%s", hlo_opcode_name(rw->opcode));
-		return TUI_C_CAT + (int)hlo_opcode_category(rw->opcode);
+		snprintf(buf, cap, "%s", graph_node_opcode_name(g, rw->node));
+		return tui_node_class(g, rw->node);
 	case CC_SHAPE: {
-		hlo_shape s;
-		hlo_decode_shape(graph_feat(g, rw->node), g->feat_width, &s);
-		hlo_shape_text(&s, buf, cap);
+		/* as written on HLO input (a tuple whole), decoded on a bare .npz */
+		const char *txt = graph_node_text(g, rw->node, HS_HF_SHAPE, buf, cap);
+		if (txt != buf)
+			snprintf(buf, cap, "%s", txt);
 		return TUI_C_DEFAULT;
 	}
 	case CC_CONTRIB:
@@ -201,12 +202,12 @@ static int side_cell(void *ctx, int64_t row, const tui_col *c, char *buf, size_t
 			snprintf(buf, cap, "%lld", (long long)row);
 			return TUI_C_DEFAULT;
 		case CK_OPCODE:
-			snprintf(buf, cap, "%s", hlo_opcode_name(g->opcode[row]));
-			return TUI_C_CAT + (int)hlo_opcode_category(g->opcode[row]);
+			snprintf(buf, cap, "%s", graph_node_opcode_name(g, row));
+			return tui_node_class(g, row);
 		default: {
-			hlo_shape s;
-			hlo_decode_shape(graph_feat(g, row), g->feat_width, &s);
-			hlo_shape_text(&s, buf, cap);
+			const char *txt = graph_node_text(g, row, HS_HF_SHAPE, buf, cap);
+			if (txt != buf)
+				snprintf(buf, cap, "%s", txt);
 			return TUI_C_DEFAULT;
 		}
 		}
@@ -226,8 +227,8 @@ static int side_cell(void *ctx, int64_t row, const tui_col *c, char *buf, size_t
 		snprintf(buf, cap, "%lld", (long long)nb->node);
 		return TUI_C_DEFAULT;
 	case CN_OPCODE:
-		snprintf(buf, cap, "%s", hlo_opcode_name(g->opcode[nb->node]));
-		return TUI_C_CAT + (int)hlo_opcode_category(g->opcode[nb->node]);
+		snprintf(buf, cap, "%s", graph_node_opcode_name(g, nb->node));
+		return tui_node_class(g, nb->node);
 	case CN_HOPS:
 		snprintf(buf, cap, "%d", nb->hops);
 		return TUI_C_DEFAULT;

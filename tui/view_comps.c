@@ -1,7 +1,10 @@
 /* view_comps.c - the real HLO computations of a graph (graph.h, hcomps):
- * name, role, nodes, root and callers by name.  The table is a pane of the
- * overview and a view of its own (`:computations`, or the pick among the
- * computations a node calls); Enter opens a computation's nodes. */
+ * name, role, nodes, root and callers by name, and the share of the
+ * module's cost the computation's nodes have (of the executed computations'
+ * total, cost_executed_total: a fusion body shows its fusion's share).  The
+ * table is a pane of the overview and a view of its own (`:computations`,
+ * or the pick among the computations a node calls); Enter opens a
+ * computation's nodes. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,11 +20,11 @@ int64_t tui_hcomps_at(const tui_hcomps *h, int64_t row)
 	return h->idx ? h->idx[row] : row;
 }
 
-/* "fusion.3, fusion.7, +2 more" */
+/* "fusion.3, fusion.7, +2 more" (names shortened for the screen) */
 static void callers_text(const hs_graph *g, const hs_hcomp *hc, char *buf, size_t cap)
 {
 	size_t len = 0;
-	char nb[64];
+	char nb[64], sb[TUI_NAME_MAX * 4 + 8];
 
 	buf[0] = '\0';
 	for (int64_t k = 0; k < hc->n_callers && len + 1 < cap; k++) {
@@ -30,7 +33,8 @@ static void callers_text(const hs_graph *g, const hs_hcomp *hc, char *buf, size_
 			return;
 		}
 		int64_t v = g->hcomp_callers[hc->callers_at + k];
-		int n = snprintf(buf + len, cap - len, "%s%s", k ? ", " : "", graph_node_name(g, v, nb, sizeof nb));
+		int n = snprintf(buf + len, cap - len, "%s%s", k ? ", " : "",
+				 tui_name(graph_node_name(g, v, nb, sizeof nb), sb, sizeof sb));
 		len += n > 0 ? (size_t)n : 0;
 	}
 }
@@ -137,7 +141,7 @@ static double hc_value(void *ctx, int64_t row, const tui_col *c)
 		if (!h->ce || h->cost_total <= 0)
 			return NAN;
 		for (int64_t v = hc->first; v < hc->first + hc->count; v++)
-			s += h->ce[v].seconds;
+			s += h->ce[v].unknown ? 0 : h->ce[v].seconds;
 		return 100.0 * s / h->cost_total;
 	}
 	default:
@@ -148,10 +152,10 @@ static double hc_value(void *ctx, int64_t row, const tui_col *c)
 static const tui_table_ops hc_table_ops = {hc_cell, hc_value};
 
 static const tui_col hc_cols[] = {
-	{.name = "computation", .key = HC_NAME, .width = 28},
+	{.name = "computation", .key = HC_NAME, .width = 28, .mid = 1},
 	{.name = "role", .key = HC_ROLE, .width = 8},
 	{.name = "nodes", .key = HC_NODES, .width = 6, .numeric = 1},
-	{.name = "root", .key = HC_ROOT, .width = 20},
+	{.name = "root", .key = HC_ROOT, .width = 20, .mid = 1},
 	{.name = "callers", .key = HC_CALLERS, .width = 24},
 	{.name = "cost", .key = HC_COST, .width = 6, .numeric = 1, .unit = TUI_U_PERCENT},
 };
@@ -177,9 +181,7 @@ int tui_hcomps_table_init(tui_table *tb, tui_hcomps *h, const char *title)
 	if (!h->idx)
 		h->n = g->n_hcomps;
 	h->ce = tui_doc_cost(h->doc);
-	h->cost_total = 0;
-	for (int64_t v = 0; h->ce && v < g->n_nodes; v++)
-		h->cost_total += h->ce[v].seconds;
+	h->cost_total = h->ce ? cost_executed_total(g, h->ce).seconds : 0;
 	int rc = tui_table_init_spec(tb, &hc_table, h, h->n);
 	if (title)
 		snprintf(tb->title, sizeof tb->title, "%s", title);
@@ -255,7 +257,7 @@ int tui_open_called(tui *t, tui_doc *d, int64_t v)
 {
 	const hs_graph *g = d->g;
 	int64_t n = v >= 0 && v < g->n_nodes ? graph_n_called(g, v) : 0;
-	char nb[64], title[160];
+	char nb[64], sb[TUI_NAME_MAX * 4 + 8], title[160];
 
 	if (n == 0)
 		return 0;
@@ -268,7 +270,7 @@ int tui_open_called(tui *t, tui_doc *d, int64_t v)
 	}
 	for (int64_t k = 0; k < n; k++)
 		ids[k] = g->called_idx[g->called_off[v] + k];
-	snprintf(title, sizeof title, "Called by %s", graph_node_name(g, v, nb, sizeof nb));
+	snprintf(title, sizeof title, "Called by %s", tui_name(graph_node_name(g, v, nb, sizeof nb), sb, sizeof sb));
 	int rc = tui_open_hcomps(t, d, title, ids, n);
 	free(ids);
 	if (rc == 0)

@@ -610,7 +610,11 @@ int tui_open_configs(tui *t, tui_doc *d)
 	hs_error err = {0};
 
 	if (g->n_configs <= 0) {
-		tui_message(t, 1, "%s has no configs", g->name);
+		if (tui_doc_is_module(d))
+			tui_message(t, 0, "no configs: %s is a plain HLO module (no compiler configs or measured runtimes)",
+				    g->name);
+		else
+			tui_message(t, 1, "%s has no configs", g->name);
 		return -1;
 	}
 	if (tui_doc_configs_loaded(d, &err) < 0) {
@@ -685,8 +689,8 @@ static int vals_cell(void *ctx, int64_t row, const tui_col *c, char *buf, size_t
 	case VC_OPCODE:
 		if (node < 0 || node >= g->n_nodes)
 			return snprintf(buf, cap, "?"), TUI_C_ERROR;
-		snprintf(buf, cap, "%s", hlo_opcode_name(g->opcode[node]));
-		return TUI_C_CAT + (int)hlo_opcode_category(g->opcode[node]);
+		snprintf(buf, cap, "%s", graph_node_opcode_name(g, node));
+		return tui_node_class(g, node);
 	case VC_SHAPE:
 		snprintf(buf, cap, "%s", tui_doc_shape(cv->doc, node));
 		return TUI_C_DEFAULT;

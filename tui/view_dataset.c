@@ -1,8 +1,11 @@
-/* view_dataset.c - one row per graph file of a folder; Enter opens it. */
+/* view_dataset.c - one row per graph file of a folder; Enter opens it.  A
+ * plain HLO module (HLO text or a protobuf without configs) is of kind
+ * "module", not a layout sample. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "base/plural.h"
 #include "query/query.h"
@@ -11,12 +14,19 @@
 struct dsview {
 	tui_table tab;
 	ds_index *ix;
-	int64_t ntile, nlayout, nbad;
+	int64_t ntile, nlayout, nmodule, nbad;
 	query_session *qs; /* `:` queries over every graph, made on first use */
 };
 
 enum { DC_COLLECTION, DC_SEARCH, DC_SPLIT, DC_KIND, DC_NAME, DC_NODES, DC_EDGES, DC_CONFIGS,
        DC_CFGNODES, DC_RTMIN, DC_RTMAX, DC_NORMMIN, DC_NORMMAX, DC_PATH, DC_STATUS };
+
+/* A plain HLO module: no configs, and not the dataset's .npz. */
+static int entry_is_module(const ds_entry *e)
+{
+	size_t n = strlen(e->path);
+	return !e->error && e->configs == 0 && !(n >= 4 && !strcasecmp(e->path + n - 4, ".npz"));
+}
 
 /* The runtime columns, as `hloscope info` gives them: runtime_* is
  * config_runtime as stored (ns, both kinds), normalized_* is runtime /
@@ -55,7 +65,7 @@ static int ds_cell(void *ctx, int64_t row, const tui_col *c, char *buf, size_t c
 		snprintf(buf, cap, "%s", e->split[0] ? e->split : "-");
 		break;
 	case DC_KIND:
-		snprintf(buf, cap, "%s", bad ? "?" : graph_kind_name(e->kind));
+		snprintf(buf, cap, "%s", bad ? "?" : entry_is_module(e) ? "module" : graph_kind_name(e->kind));
 		break;
 	case DC_NAME:
 		snprintf(buf, cap, "%s", e->name);
@@ -154,6 +164,11 @@ static void ds_draw(tui *t, tui_view *v, WINDOW *win, int y, int x, int h, int w
 
 	snprintf(line, sizeof line, " %zu graph%s under %s: %lld tile, %lld layout", d->ix->n,
 		 hs_s((long long)d->ix->n), d->ix->root, (long long)d->ntile, (long long)d->nlayout);
+	if (d->nmodule) {
+		size_t len = strlen(line);
+		snprintf(line + len, sizeof line - len, ", %lld HLO module%s", (long long)d->nmodule,
+			 hs_s(d->nmodule));
+	}
 
 	tui_put(win, y, x, w, line, A_BOLD, 1);
 	if (d->nbad) {
@@ -238,6 +253,8 @@ int tui_open_dataset(tui *t, ds_index *ix)
 		const ds_entry *e = &ix->entries[i];
 		if (e->error)
 			d->nbad++;
+		else if (entry_is_module(e))
+			d->nmodule++;
 		else if (e->kind == HS_KIND_TILE)
 			d->ntile++;
 		else

@@ -131,7 +131,7 @@ static void draw_view(tui *t, tui_view *v, WINDOW *win, int y, int x, int h, int
 		snprintf(boxes, sizeof boxes, ", %lld box%s", (long long)dr->r->n_boxes,
 			 dr->r->n_boxes == 1 ? "" : "es");
 	snprintf(line, sizeof line, " cursor: node %lld %s  |  %s: %lld node%s, %lld edge%s%s%s",
-		 (long long)dr->cursor_id, hlo_opcode_name(g->opcode[dr->cursor_id]), dr->r->title,
+		 (long long)dr->cursor_id, graph_node_opcode_name(g, dr->cursor_id), dr->r->title,
 		 (long long)dr->r->n_nodes, hs_s(dr->r->n_nodes), (long long)dr->r->n_edges,
 		 hs_s(dr->r->n_edges), boxes,
 		 dr->r->n_more || dr->r->n_fanin ? " (+ collapsed users)" : "");

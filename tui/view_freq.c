@@ -1,6 +1,8 @@
 /* view_freq.c - F on a column: each distinct value of the column over the
  * rows shown, its count, share and a bar (visidata's frequency table);
- * Enter filters the table it came from to that value. */
+ * Enter filters the table it came from to that value.  Values are the
+ * cells' whole texts (tui_table_cell_cap), however long: two op_names that
+ * differ after their 100th character are two values. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -96,8 +98,7 @@ static int freq_request(tui *t, tui_view *v, tui_req req, const char *arg)
 		return 1;
 	/* filter the parent to this value, then go back to it */
 	tui_table *p = f->parent;
-	char text[TUI_CELL];
-	snprintf(text, sizeof text, "%s", f->rows[r].text);
+	const char *text = f->rows[r].text;
 	int col = f->col;
 	tui_pop_later(t);
 	if (tui_table_add_term(p, col, "==", text) < 0)
@@ -123,10 +124,33 @@ static const tui_view_ops freq_ops = {
 	.done = freq_done,
 };
 
+/* The whole text of each of the parent's n shown rows in column col, into
+ * texts[] (each malloc'd); -1 when out of memory (texts[] freed). */
+static int whole_texts(const tui_table *parent, int col, int64_t n, char **texts)
+{
+	char *buf = malloc(TUI_CELL_FULL);
+
+	for (int64_t i = 0; i < n; i++)
+		texts[i] = NULL;
+	for (int64_t i = 0; buf && i < n; i++) {
+		tui_table_cell_cap(parent, parent->idx[i], col, buf, TUI_CELL_FULL);
+		if (!(texts[i] = strdup(buf)))
+			break;
+	}
+	if (buf && (n == 0 || texts[n - 1])) {
+		free(buf);
+		return 0;
+	}
+	free(buf);
+	for (int64_t i = 0; i < n; i++)
+		free(texts[i]);
+	return -1;
+}
+
 int tui_open_freq(tui *t, tui_table *parent, int col)
 {
 	struct freq *f = calloc(1, sizeof *f);
-	char **texts = NULL, *arena = NULL;
+	char **texts = NULL;
 	int64_t n = parent->nidx;
 
 	if (!f)
@@ -135,15 +159,13 @@ int tui_open_freq(tui *t, tui_table *parent, int col)
 	f->col = col;
 	snprintf(f->colname, sizeof f->colname, "%s", parent->cols[col].name);
 	texts = malloc((size_t)(n ? n : 1) * sizeof *texts);
-	arena = malloc((size_t)(n ? n : 1) * 96);
 	f->rows = malloc((size_t)(n ? n : 1) * sizeof *f->rows);
-	if (!texts || !arena || !f->rows)
+	if (!texts || !f->rows)
 		goto oom;
-	for (int64_t i = 0; i < n; i++) {
-		char buf[TUI_CELL];
-		tui_table_cell(parent, parent->idx[i], col, buf);
-		snprintf(arena + i * 96, 96, "%s", buf);
-		texts[i] = arena + i * 96;
+	if (whole_texts(parent, col, n, texts) < 0) {
+		free(texts);
+		texts = NULL;
+		goto oom;
 	}
 	qsort(texts, (size_t)n, sizeof *texts, hs_cmp_str);
 	for (int64_t i = 0; i < n;) {
@@ -151,23 +173,24 @@ int tui_open_freq(tui *t, tui_table *parent, int col)
 		while (j < n && !strcmp(texts[j], texts[i]))
 			j++;
 		struct freq_row *r = &f->rows[f->n++];
-		r->text = strdup(texts[i]);
+		r->text = texts[i]; /* taken; the repeats are freed */
+		texts[i] = NULL;
+		for (int64_t k = i + 1; k < j; k++) {
+			free(texts[k]);
+			texts[k] = NULL;
+		}
 		r->count = j - i;
 		char *end;
-		r->num = strtod(texts[i], &end);
-		if (end == texts[i] || *end)
+		r->num = strtod(r->text, &end);
+		if (end == r->text || *end)
 			r->num = NAN;
-		if (!r->text)
-			goto oom;
 		if (r->count > f->maxcount)
 			f->maxcount = r->count;
 		i = j;
 	}
 	f->total = n;
 	free(texts);
-	free(arena);
 	texts = NULL;
-	arena = NULL;
 	tui_table_init_spec(&f->tab, &freq_table, f, f->n);
 	/* the value column takes the parent's column's name, width and kind */
 	int vw = parent->cols[col].width < 12 ? 12 : parent->cols[col].width;
@@ -176,6 +199,7 @@ int tui_open_freq(tui *t, tui_table *parent, int col)
 		snprintf(vc->name, sizeof vc->name, "%s", f->colname);
 		vc->width = vw > 40 ? 40 : vw;
 		vc->numeric = parent->cols[col].numeric;
+		vc->mid = parent->cols[col].mid;
 	}
 	tui_table_sort(&f->tab, 1, 1);
 	f->tab.cur = 0;
@@ -186,7 +210,6 @@ int tui_open_freq(tui *t, tui_table *parent, int col)
 	return tui_push(t, &freq_ops, f, NULL, title, &f->tab, NULL) ? 0 : -1;
 oom:
 	free(texts);
-	free(arena);
 	if (f) {
 		for (int64_t i = 0; i < f->n; i++)
 			free(f->rows[i].text);

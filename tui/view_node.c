@@ -1,32 +1,27 @@
 /* view_node.c - one node: its HLO name, computation, shape, called
  * computations and metadata (the fields a bare .npz lacks are left out),
- * its non-zero features grouped as the dataset documents them, its
- * operands, users and called computations as a list to jump through, and
- * a back/forward history of jumps. */
+ * its HLO line and attributes as the module writes them, its non-zero
+ * features grouped as the dataset documents them, and a list to jump
+ * through: its operands in the instruction's order (an operand used twice
+ * is listed twice, each with its index), its users, the computations it
+ * calls, and, inside a called computation, the nodes that call it (for a
+ * parameter, with the caller's operand it stands for: graph_param_source).
+ * `u` goes up to the caller; `<` and `>` walk the history of jumps.  The
+ * lines above the panes are node_head.c. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "base/parse.h"
 #include "base/plural.h"
+#include "base/strbuf.h"
 #include "loader/hlo.h"
-#include "tui/tui.h"
-
-struct nodeview {
-	tui_doc *doc;
-	int64_t node;
-	tui_table feats, nbrs;
-	int *feat;       /* feature indices shown */
-	int nfeat;
-	int64_t *nbr;    /* operand ids, user ids, then called computations */
-	int64_t nops, nusers, nnbr;
-	int64_t *hist;   /* jump history */
-	int nhist, hpos, caphist;
-};
+#include "loader/hlo_line.h"
+#include "tui/node_view.h"
 
 enum { FC_GROUP, FC_NAME, FC_INDEX, FC_VALUE };
 enum { BC_REL, BC_ID, BC_NAME, BC_OPCODE, BC_SHAPE };
+enum { AC_NAME, AC_VALUE };
 
 static int feat_cell(void *ctx, int64_t row, const tui_col *c, char *buf, size_t cap)
 {
@@ -67,7 +62,23 @@ static double feat_value(void *ctx, int64_t row, const tui_col *c)
 
 static const tui_table_ops feat_table_ops = {feat_cell, feat_value};
 
-/* A row of the calls (after operands and users): a computation. */
+/* The attributes of the node's HLO line, as written. */
+static int attr_cell(void *ctx, int64_t row, const tui_col *c, char *buf, size_t cap)
+{
+	struct nodeview *nv = ctx;
+	const hlo_line_attr *a = &nv->attr[row];
+
+	if (c->key == AC_NAME) {
+		snprintf(buf, cap, "%.*s", (int)a->name_len, a->name);
+		return TUI_C_HEADER;
+	}
+	snprintf(buf, cap, "%.*s", (int)a->value_len, a->value);
+	return TUI_C_DEFAULT;
+}
+
+static const tui_table_ops attr_table_ops = {attr_cell, NULL};
+
+/* A row of the list that is a computation the node calls. */
 static int call_cell(struct nodeview *nv, int64_t c, const tui_col *col, char *buf, size_t cap)
 {
 	const hs_graph *g = nv->doc->g;
@@ -87,41 +98,58 @@ static int call_cell(struct nodeview *nv, int64_t c, const tui_col *col, char *b
 		return TUI_C_DIM;
 	case BC_SHAPE:
 		snprintf(buf, cap, "%lld node%s", (long long)g->hcomps[c].count, hs_s(g->hcomps[c].count));
-
 		return TUI_C_DIM;
 	}
 	return TUI_C_DEFAULT;
+}
+
+/* The relation column: "operand 2", "user", "caller", "its operand 3". */
+static int rel_cell(const struct nodeview *nv, const struct nbr *b, char *buf, size_t cap)
+{
+	switch (b->kind) {
+	case NB_OPERAND:
+		if (nv->doc->g->operands_exact)
+			snprintf(buf, cap, "operand %lld", (long long)b->index);
+		else
+			snprintf(buf, cap, "operand");
+		return TUI_C_HEADER;
+	case NB_USER:
+		snprintf(buf, cap, "user");
+		return TUI_C_GOOD;
+	case NB_CALLER:
+		snprintf(buf, cap, "caller");
+		return TUI_C_MARK;
+	default: /* NB_SOURCE */
+		snprintf(buf, cap, "%s operand %lld", tui_utf8() ? "\u21b3" : ">", (long long)b->index);
+		return TUI_C_MARK;
+	}
 }
 
 static int nbr_cell(void *ctx, int64_t row, const tui_col *c, char *buf, size_t cap)
 {
 	struct nodeview *nv = ctx;
 	const hs_graph *g = nv->doc->g;
-	int64_t v = nv->nbr[row];
+	const struct nbr *b = &nv->nbr[row];
 	const char *s;
 
-	if (row >= nv->nops + nv->nusers)
-		return call_cell(nv, v, c, buf, cap);
+	if (b->kind == NB_CALL)
+		return call_cell(nv, b->node, c, buf, cap);
 	switch (c->key) {
 	case BC_REL:
-		if (row < nv->nops)
-			snprintf(buf, cap, "operand %lld", (long long)row);
-		else
-			snprintf(buf, cap, "user");
-		return row < nv->nops ? TUI_C_HEADER : TUI_C_GOOD;
+		return rel_cell(nv, b, buf, cap);
 	case BC_ID:
-		snprintf(buf, cap, "%lld", (long long)v);
+		snprintf(buf, cap, "%lld", (long long)b->node);
 		break;
 	case BC_NAME:
-		s = graph_node_name(g, v, buf, cap);
+		s = graph_node_name(g, b->node, buf, cap);
 		if (s != buf)
 			snprintf(buf, cap, "%s", s);
 		break;
 	case BC_OPCODE:
-		snprintf(buf, cap, "%s", graph_node_opcode_name(g, v));
-		return tui_node_class(g, v);
+		snprintf(buf, cap, "%s", graph_node_opcode_name(g, b->node));
+		return tui_node_class(g, b->node);
 	case BC_SHAPE:
-		snprintf(buf, cap, "%s", tui_doc_shape(nv->doc, v));
+		snprintf(buf, cap, "%s", tui_doc_shape(nv->doc, b->node));
 		break;
 	}
 	return TUI_C_DEFAULT;
@@ -130,8 +158,8 @@ static int nbr_cell(void *ctx, int64_t row, const tui_col *c, char *buf, size_t 
 static double nbr_value(void *ctx, int64_t row, const tui_col *c)
 {
 	struct nodeview *nv = ctx;
-	if (c->key == BC_ID && row < nv->nops + nv->nusers)
-		return (double)nv->nbr[row];
+	if (c->key == BC_ID && nv->nbr[row].kind != NB_CALL)
+		return (double)nv->nbr[row].node;
 	return NAN;
 }
 
@@ -153,10 +181,20 @@ static const tui_table_spec feat_table = {
 	.avail = feat_extra_cols, .navail = TUI_N(feat_extra_cols), .ccol = 1,
 };
 
+static const tui_col attr_cols[] = {
+	{.name = "attribute", .key = AC_NAME, .width = 14},
+	{.name = "value", .key = AC_VALUE, .width = 40},
+};
+
+static const tui_table_spec attr_table = {
+	.ops = &attr_table_ops, .title = "Attributes (as written)",
+	.cols = attr_cols, .ncols = TUI_N(attr_cols), .ccol = 1,
+};
+
 static const tui_col nbr_cols[] = {
 	{.name = "", .key = BC_REL, .width = 10},
 	{.name = "id", .key = BC_ID, .width = 6, .numeric = 1},
-	{.name = "name", .key = BC_NAME, .width = 18},
+	{.name = "name", .key = BC_NAME, .width = 18, .mid = 1},
 	{.name = "opcode", .key = BC_OPCODE, .width = 12},
 	{.name = "shape", .key = BC_SHAPE, .width = 20},
 };
@@ -175,7 +213,71 @@ static int cmp_feat_group(const void *a, const void *b, void *ctx)
 	return x - y;
 }
 
-/* Rebuilds both panes for nv->node. */
+/* Appends a row to the list; -1 when out of memory. */
+static int add_nbr(struct nodeview *nv, int kind, int64_t node, int64_t index, int64_t via)
+{
+	if (nv->nnbr == nv->capnbr) {
+		int64_t nc = nv->capnbr ? nv->capnbr * 2 : 16;
+		struct nbr *p = realloc(nv->nbr, (size_t)nc * sizeof *p);
+		if (!p)
+			return -1;
+		nv->nbr = p;
+		nv->capnbr = nc;
+	}
+	nv->nbr[nv->nnbr++] = (struct nbr){.kind = kind, .node = node, .index = index, .via = via};
+	return 0;
+}
+
+/* The list: operands in order, users, calls; inside a called computation
+ * its callers (a parameter's with the operand each passes it), for a
+ * parameter or the computation's root. */
+static int load_nbrs(struct nodeview *nv)
+{
+	const hs_graph *g = nv->doc->g;
+	int64_t v = nv->node, np = graph_hlo_n_operands(g, v), nu = graph_hlo_n_users(g, v);
+	const hs_hcomp *hc = &g->hcomps[g->hcomp_of[v]];
+	int rc = 0;
+
+	nv->nnbr = 0;
+	for (int64_t k = 0; k < np && rc == 0; k++)
+		rc = add_nbr(nv, NB_OPERAND, graph_hlo_operands(g, v)[k], k, -1);
+	for (int64_t k = 0; k < nu && rc == 0; k++)
+		rc = add_nbr(nv, NB_USER, graph_hlo_users(g, v)[k], -1, -1);
+	for (int64_t k = 0; k < graph_n_called(g, v) && rc == 0; k++)
+		rc = add_nbr(nv, NB_CALL, g->called_idx[g->called_off[v] + k], -1, -1);
+	if (graph_param_number(g, v) < 0 && hc->root != v)
+		return rc;
+	for (int64_t k = 0; k < hc->n_callers && rc == 0; k++) {
+		int64_t caller = g->hcomp_callers[hc->callers_at + k];
+		rc = add_nbr(nv, NB_CALLER, caller, -1, -1);
+		int64_t src = g->operands_exact && graph_param_number(g, v) >= 0 ? graph_param_source(g, v, caller) : -1;
+		if (rc == 0 && src >= 0)
+			rc = add_nbr(nv, NB_SOURCE, src, node_source_index(g, v, caller), caller);
+	}
+	return rc;
+}
+
+/* The HLO line and its attributes (none on a bare .npz). */
+static int load_attrs(struct nodeview *nv)
+{
+	hs_strbuf_reset(&nv->hline);
+	nv->nattr = 0;
+	if (graph_node_hlo(nv->doc->g, nv->node, &nv->hline) < 0)
+		return -1;
+	const char *line = hs_strbuf_str(&nv->hline);
+	int n = hlo_line_attrs(line, nv->hline.len, NULL, 0);
+	if (n > nv->capattr) {
+		hlo_line_attr *p = realloc(nv->attr, (size_t)n * sizeof *p);
+		if (!p)
+			return -1;
+		nv->attr = p;
+		nv->capattr = n;
+	}
+	nv->nattr = n > 0 ? hlo_line_attrs(line, nv->hline.len, nv->attr, n) : 0;
+	return 0;
+}
+
+/* Rebuilds the panes for nv->node. */
 static int load_node(struct nodeview *nv)
 {
 	const hs_graph *g = nv->doc->g;
@@ -188,27 +290,17 @@ static int load_node(struct nodeview *nv)
 		if (f[i] != 0)
 			nv->feat[nv->nfeat++] = i;
 	qsort_r(nv->feat, (size_t)nv->nfeat, sizeof *nv->feat, cmp_feat_group, &w);
-	nv->nops = graph_n_operands(g, v);
-	nv->nusers = graph_n_users(g, v);
-	nv->nnbr = nv->nops + nv->nusers + graph_n_called(g, v);
-	free(nv->nbr);
-	nv->nbr = malloc((size_t)(nv->nnbr ? nv->nnbr : 1) * sizeof *nv->nbr);
-	if (!nv->nbr)
+	if (load_nbrs(nv) < 0 || load_attrs(nv) < 0)
 		return -1;
-	for (int64_t k = 0; k < nv->nops; k++)
-		nv->nbr[k] = g->operand_idx[g->operand_off[v] + k];
-	for (int64_t k = 0; k < nv->nusers; k++)
-		nv->nbr[nv->nops + k] = g->user_idx[g->user_off[v] + k];
-	for (int64_t k = nv->nops + nv->nusers; k < nv->nnbr; k++)
-		nv->nbr[k] = g->called_idx[g->called_off[v] + k - nv->nops - nv->nusers];
 	tui_table_set_rows(&nv->feats, nv->nfeat);
 	tui_table_refresh(&nv->feats);
-	nv->feats.cur = 0;
-	snprintf(nv->nbrs.title, sizeof nv->nbrs.title, "%s",
-		 nv->nnbr > nv->nops + nv->nusers ? "Operands, users and calls" : "Operands and users");
+	tui_table_set_rows(&nv->attrs, nv->nattr);
+	tui_table_refresh(&nv->attrs);
+	int calls = graph_n_called(g, v) > 0, callers = nv->nnbr > 0 && nv->nbr[nv->nnbr - 1].kind >= NB_CALLER;
+	snprintf(nv->nbrs.title, sizeof nv->nbrs.title, "%s%s%s", calls || callers ? "Operands, users" : "Operands and users",
+		 calls ? (callers ? ", calls" : " and calls") : "", callers ? " and callers" : "");
 	tui_table_set_rows(&nv->nbrs, nv->nnbr);
 	tui_table_refresh(&nv->nbrs);
-	nv->nbrs.cur = 0;
 	return 0;
 }
 
@@ -217,10 +309,9 @@ static void set_title(tui_view *v, struct nodeview *nv)
 	snprintf(v->title, sizeof v->title, "Node %lld", (long long)nv->node);
 }
 
-static void jump(tui *t, tui_view *v, struct nodeview *nv, int64_t to)
+/* Shows node `to`, recorded in the history. */
+static void show_node(tui *t, tui_view *v, struct nodeview *nv, int64_t to)
 {
-	if (to == nv->node)
-		return;
 	if (nv->hpos + 2 > nv->caphist) {
 		int nc = nv->caphist * 2 + 16;
 		int64_t *p = realloc(nv->hist, (size_t)nc * sizeof *p);
@@ -234,146 +325,31 @@ static void jump(tui *t, tui_view *v, struct nodeview *nv, int64_t to)
 	nv->hist[++nv->hpos] = to;
 	nv->nhist = nv->hpos + 1;
 	nv->node = to;
-	load_node(nv);
+	if (load_node(nv) < 0)
+		tui_message(t, 1, "out of memory");
+	if (tui_focused_table(v) == &nv->attrs && nv->nattr == 0)
+		v->focus = 0;
 	set_title(v, nv);
 }
 
-/* " analytic time 2.41 ms = max(compute ..., memory ... + padding ...) +
- * copy ... + overhead ...; FLOP, bytes" under the recorded layouts. */
-static void analytic_line(const hs_graph *g, const cost_estimate *c, char *buf, size_t cap)
+static void jump(tui *t, tui_view *v, struct nodeview *nv, int64_t to)
 {
-	char t[6][32];
-	const double v[6] = {c ? c->seconds : NAN, c ? c->compute : NAN, c ? c->memory : NAN,
-			     c ? c->padding : NAN, c ? c->copy : NAN, c ? c->overhead : NAN};
-
-	if (!cost_available(g)) {
-		snprintf(buf, cap, " analytic time: n/a (%s)", cost_unavailable_reason(g));
-		return;
-	}
-	for (int i = 0; i < 6; i++)
-		if (!tui_model_hidden(t[i], sizeof t[i]))
-			tui_fmt_seconds(t[i], sizeof t[i], v[i]);
-	if (tui_model_masked())
-		snprintf(buf, cap, " analytic time %s = max(compute %s, memory %s + padding %s) + copy %s + overhead %s;"
-			 " # FLOP, # bytes", t[0], t[1], t[2], t[3], t[4], t[5]);
-	else
-		snprintf(buf, cap, " analytic time %s = max(compute %s, memory %s + padding %s) + copy %s + overhead %s;"
-			 " %.3g FLOP, %.3g bytes", t[0], t[1], t[2], t[3], t[4], t[5], c ? c->flops : NAN,
-			 c ? c->bytes : NAN);
-}
-
-/* Appends " LABEL VALUE" to line when the value is not empty. */
-static void add_field(char *line, size_t cap, const char *label, const char *value)
-{
-	size_t len = strlen(line);
-	if (value[0] && len < cap)
-		snprintf(line + len, cap - len, "%s%s %s", len ? "  " : " ", label, value);
-}
-
-/* The HLO lines under the first two: fusion kind and calls; op_type and
- * op_name; source file and line; custom-call target and sharding.  Only lines with something to say are
- * drawn; returns the rows used. */
-static int draw_hlo_lines(const hs_graph *g, int64_t n, WINDOW *win, int y, int x, int w)
-{
-	char line[1024], b[256], calls[512] = "";
-	int rows = 0;
-	size_t len = 0;
-
-	for (int64_t k = 0; k < graph_n_called(g, n) && len < sizeof calls; k++) {
-		int wr = snprintf(calls + len, sizeof calls - len, "%s%s", k ? ", " : "",
-				  tui_hcomp_label(g, g->called_idx[g->called_off[n] + k], b, sizeof b));
-		len += wr > 0 ? (size_t)wr : 0;
-	}
-	line[0] = '\0';
-	add_field(line, sizeof line, "fusion kind", graph_node_text(g, n, HS_HF_FUSION_KIND, b, sizeof b));
-	add_field(line, sizeof line, "calls", calls);
-	if (line[0])
-		tui_put(win, y + rows++, x, w, line, 0, 1);
-	line[0] = '\0';
-	add_field(line, sizeof line, "op_type", graph_node_text(g, n, HS_HF_OP_TYPE, b, sizeof b));
-	add_field(line, sizeof line, "op_name", graph_node_text(g, n, HS_HF_OP_NAME, b, sizeof b));
-	if (line[0])
-		tui_put(win, y + rows++, x, w, line, tui_attr(TUI_C_SECTION), 1);
-	line[0] = '\0';
-	const char *file = graph_node_text(g, n, HS_HF_SOURCE_FILE, b, sizeof b);
-	if (file[0]) {
-		char src[512], lb[32];
-		const char *ln = graph_node_text(g, n, HS_HF_SOURCE_LINE, lb, sizeof lb);
-		snprintf(src, sizeof src, "%s%s%s", file, ln[0] ? ":" : "", ln);
-		add_field(line, sizeof line, "source", src);
-	}
-	if (line[0])
-		tui_put(win, y + rows++, x, w, line, tui_attr(TUI_C_SECTION), 1);
-	line[0] = '\0';
-	add_field(line, sizeof line, "custom-call target", graph_node_text(g, n, HS_HF_CUSTOM_CALL_TARGET, b, sizeof b));
-	add_field(line, sizeof line, "sharding", graph_node_text(g, n, HS_HF_SHARDING, b, sizeof b));
-	if (line[0])
-		tui_put(win, y + rows++, x, w, line, 0, 1);
-	return rows;
-}
-
-/* The first two lines: name, opcode, shape; computation and split. */
-static void draw_head(struct nodeview *nv, WINDOW *win, int y, int x, int w)
-{
-	const hs_graph *g = nv->doc->g;
-	int64_t n = nv->node, hc = g->hcomp_of[n], sp = g->comp_of[n];
-	const hs_hcomp *c = &g->hcomps[hc];
-	char line[1024], b[256];
-
-	snprintf(line, sizeof line, " node %lld  ", (long long)n);
-	int used = tui_put(win, y, x, w, line, 0, 0);
-	snprintf(line, sizeof line, "%s  ", graph_node_name(g, n, b, sizeof b));
-	used += tui_put(win, y, x + used, w - used, line, A_BOLD, 0);
-	used += tui_put(win, y, x + used, w - used, graph_node_opcode_name(g, n),
-			tui_attr(tui_node_class(g, n)) | A_BOLD, 0);
-	snprintf(line, sizeof line, "  %s", tui_doc_shape(nv->doc, n));
-	tui_put(win, y, x + used, w - used, line, 0, 1);
-	snprintf(line, sizeof line, " computation %s (%s, nodes %lld..%lld)%s", graph_hcomp_name(g, hc, b, sizeof b),
-		 graph_role_name(c->role), (long long)c->first, (long long)(c->first + c->count - 1),
-		 c->root == n ? ", its root" : "");
-	if (g->n_comps > 1) {
-		size_t len = strlen(line);
-		snprintf(line + len, sizeof line - len, "   split %lld (nodes %lld..%lld)%s", (long long)sp,
-			 (long long)g->comp_start[sp], (long long)g->comp_start[sp + 1] - 1,
-			 tui_doc_comp_root(nv->doc, sp) == n ? ", its root" : "");
-	}
-	tui_put(win, y + 1, x, w, line, 0, 1);
+	if (to != nv->node)
+		show_node(t, v, nv, to);
 }
 
 static void node_draw(tui *t, tui_view *v, WINDOW *win, int y, int x, int h, int w)
 {
 	struct nodeview *nv = v->data;
-	const hs_graph *g = nv->doc->g;
-	int64_t n = nv->node;
-	char line[1024];
-	const cost_estimate *ce = tui_doc_cost(nv->doc);
+	int used = node_head_draw(nv, win, y, x, w, h, 8);
 
-	draw_head(nv, win, y, x, w);
-	y += 2;
-	h -= 2;
-	int extra = draw_hlo_lines(g, n, win, y, x, w);
-	y += extra;
-	h -= extra;
-	if (g->cfg_index && g->cfg_index[n] >= 0)
-		snprintf(line, sizeof line, " %lld operand%s  %lld user%s  configurable #%d of %lld",
-			 (long long)graph_n_operands(g, n), hs_s(graph_n_operands(g, n)),
-			 (long long)graph_n_users(g, n), hs_s(graph_n_users(g, n)), g->cfg_index[n],
-			 (long long)g->n_cfg_nodes);
-	else
-		snprintf(line, sizeof line, " %lld operand%s  %lld user%s", (long long)graph_n_operands(g, n),
-			 hs_s(graph_n_operands(g, n)), (long long)graph_n_users(g, n),
-			 hs_s(graph_n_users(g, n)));
-	tui_put(win, y, x, w, line, 0, 1);
-	analytic_line(g, ce ? &ce[n] : NULL, line, sizeof line);
-	tui_put(win, y + 1, x, w, line, 0, 1);
-	snprintf(line, sizeof line,
-		 " jump %d/%d  < back  > forward  Enter jumps to an operand or user, or into a call  Tab: pane  v draws",
-		 nv->hpos + 1, nv->nhist);
-	tui_put(win, y + 2, x, w, line, tui_attr(TUI_C_DIM), 1);
-	y += 3;
-	h -= 3;
-	/* the panes share the width as their columns need it */
+	y += used;
+	h -= used;
+	/* the panes share the width as their columns need it: features and
+	 * attributes on the left, the list on the right */
 	int nl = tui_table_cols_needed(&nv->feats, h - 2), nr = tui_table_cols_needed(&nv->nbrs, h - 2), lw;
+	int na = nv->has_attrs ? tui_table_cols_needed(&nv->attrs, h - 2) : 0;
+	nl = na > nl ? (na < 64 ? na : nl > 64 ? nl : 64) : nl;
 	if (nl + 1 + nr <= w)
 		lw = nl + 1 + (w - nl - 1 - nr) / 2;
 	else
@@ -382,8 +358,80 @@ static void node_draw(tui *t, tui_view *v, WINDOW *win, int y, int x, int h, int
 		lw = w * 3 / 10;
 	if (lw > w * 7 / 10)
 		lw = w * 7 / 10;
-	tui_table_draw(win, &nv->feats, y, x, h, lw - 1, v->focus == 0);
-	tui_table_draw(win, &nv->nbrs, y, x + lw, h, w - lw, v->focus == 1);
+	tui_table *focused = tui_focused_table(v);
+	if (nv->has_attrs && nv->nattr > 0) {
+		int top = tui_split_rows(h, tui_table_rows_needed(&nv->attrs), tui_table_rows_needed(&nv->feats));
+		tui_table_draw(win, &nv->attrs, y, x, top, lw - 1, focused == &nv->attrs);
+		tui_table_draw(win, &nv->feats, y + top, x, h - top, lw - 1, focused == &nv->feats);
+	} else {
+		tui_table_draw(win, &nv->feats, y, x, h, lw - 1, focused == &nv->feats);
+		nv->attrs.h = nv->attrs.w = 0; /* not drawn: no mouse click lands in it */
+	}
+	tui_table_draw(win, &nv->nbrs, y, x + lw, h, w - lw, focused == &nv->nbrs);
+}
+
+/* The row of the list under the cursor, or NULL. */
+static const struct nbr *cursor_nbr(struct nodeview *nv)
+{
+	int64_t r = tui_table_row(&nv->nbrs);
+	return r >= 0 && r < nv->nnbr ? &nv->nbr[r] : NULL;
+}
+
+/* `u`: from a parameter to the operand it stands for in its caller (the
+ * caller under the cursor, else the first), else to the caller. */
+static void go_up(tui *t, tui_view *v, struct nodeview *nv)
+{
+	const hs_graph *g = nv->doc->g;
+	const hs_hcomp *hc = &g->hcomps[g->hcomp_of[nv->node]];
+	const struct nbr *cur = v->focus >= 0 && tui_focused_table(v) == &nv->nbrs ? cursor_nbr(nv) : NULL;
+	int64_t caller = -1;
+	char nb[64], cb[64];
+
+	if (cur && cur->kind == NB_SOURCE)
+		caller = cur->via;
+	else if (cur && cur->kind == NB_CALLER)
+		caller = cur->node;
+	else if (hc->n_callers > 0)
+		caller = g->hcomp_callers[hc->callers_at];
+	if (caller < 0) {
+		tui_message(t, 1, "%s is in the %s computation: nothing calls it",
+			    graph_node_name(g, nv->node, nb, sizeof nb), graph_role_name(hc->role));
+		return;
+	}
+	int64_t src = g->operands_exact && graph_param_number(g, nv->node) >= 0
+			      ? graph_param_source(g, nv->node, caller) : -1;
+	if (src >= 0) {
+		tui_message(t, 0, "parameter %lld stands for operand %lld of %s", (long long)graph_param_number(g, nv->node),
+			    (long long)node_source_index(g, nv->node, caller), graph_node_name(g, caller, cb, sizeof cb));
+		jump(t, v, nv, src);
+	} else {
+		tui_message(t, 0, "%s calls %s", graph_node_name(g, caller, cb, sizeof cb),
+			    graph_hcomp_name(g, g->hcomp_of[nv->node], nb, sizeof nb));
+		jump(t, v, nv, caller);
+	}
+}
+
+static void history(tui *t, tui_view *v, struct nodeview *nv, tui_req req)
+{
+	int np = nv->hpos + (req == TUI_REQ_HIST_BACK ? -1 : 1);
+	if (np < 0 || np >= nv->nhist) {
+		tui_message(t, 1, "no %s in the jump history", req == TUI_REQ_HIST_BACK ? "earlier node" : "later node");
+		return;
+	}
+	int64_t from = nv->node;
+	nv->hpos = np;
+	nv->node = nv->hist[np];
+	if (load_node(nv) < 0)
+		tui_message(t, 1, "out of memory");
+	if (tui_focused_table(v) == &nv->attrs && nv->nattr == 0)
+		v->focus = 0;
+	set_title(v, nv);
+	/* keep the cursor on where we came from when going back */
+	for (int64_t i = 0; i < nv->nbrs.nidx; i++)
+		if (nv->nbr[nv->nbrs.idx[i]].kind != NB_CALL && nv->nbr[nv->nbrs.idx[i]].node == from) {
+			nv->nbrs.cur = i;
+			break;
+		}
 }
 
 static int node_request(tui *t, tui_view *v, tui_req req, const char *arg)
@@ -392,39 +440,30 @@ static int node_request(tui *t, tui_view *v, tui_req req, const char *arg)
 
 	switch (req) {
 	case TUI_REQ_ENTER: {
-		if (v->focus != 1) {
-			v->focus = 1;
-			tui_message(t, 0, "pick an operand or user, then Enter");
+		if (tui_focused_table(v) != &nv->nbrs) {
+			v->focus = 0;
+			tui_message(t, 0, "pick an operand, user, call or caller, then Enter");
 			return 1;
 		}
-		int64_t r = tui_table_row(&nv->nbrs);
-		if (r >= nv->nops + nv->nusers)
-			tui_open_hcomp(t, nv->doc, nv->nbr[r]);
-		else if (r >= 0)
-			jump(t, v, nv, nv->nbr[r]);
+		const struct nbr *b = cursor_nbr(nv);
+		if (b && b->kind == NB_CALL)
+			tui_open_hcomp(t, nv->doc, b->node);
+		else if (b)
+			jump(t, v, nv, b->node);
 		return 1;
 	}
 	case TUI_REQ_HIST_BACK:
-	case TUI_REQ_HIST_FWD: {
-		int np = nv->hpos + (req == TUI_REQ_HIST_BACK ? -1 : 1);
-		if (np < 0 || np >= nv->nhist) {
-			tui_message(t, 1, "no %s in the jump history",
-				    req == TUI_REQ_HIST_BACK ? "earlier node" : "later node");
-			return 1;
-		}
-		int64_t from = nv->node;
-		nv->hpos = np;
-		nv->node = nv->hist[np];
-		load_node(nv);
-		set_title(v, nv);
-		/* keep the cursor on where we came from when going back */
-		for (int64_t i = 0; i < nv->nbrs.nidx; i++)
-			if (nv->nbrs.idx[i] < nv->nops + nv->nusers && nv->nbr[nv->nbrs.idx[i]] == from) {
-				nv->nbrs.cur = i;
-				break;
-			}
+	case TUI_REQ_HIST_FWD:
+		history(t, v, nv, req);
 		return 1;
-	}
+	case TUI_REQ_NEXT_PANE: /* the attributes pane only when the node has some */
+		v->focus = (v->focus + 1) % v->npanes;
+		if (v->pane[v->focus] == &nv->attrs && nv->nattr == 0)
+			v->focus = (v->focus + 1) % v->npanes;
+		return 1;
+	case TUI_REQ_CALLER:
+		go_up(t, v, nv);
+		return 1;
 	case TUI_REQ_DRAW:
 		tui_open_drawing(t, nv->doc, nv->node);
 		return 1;
@@ -444,6 +483,9 @@ static void node_done(tui_view *v)
 	struct nodeview *nv = v->data;
 	tui_table_free(&nv->feats);
 	tui_table_free(&nv->nbrs);
+	tui_table_free(&nv->attrs);
+	hs_strbuf_free(&nv->hline);
+	free(nv->attr);
 	free(nv->feat);
 	free(nv->nbr);
 	free(nv->hist);
@@ -478,17 +520,20 @@ int tui_open_node(tui *t, tui_doc *d, int64_t node)
 	nv->node = node;
 	nv->hist[0] = node;
 	nv->nhist = 1;
+	nv->has_attrs = d->g->module != NULL;
 	tui_table_init_spec(&nv->feats, &feat_table, nv, 0);
 	tui_table_init_spec(&nv->nbrs, &nbr_table, nv, 0);
+	tui_table_init_spec(&nv->attrs, &attr_table, nv, 0);
 	if (load_node(nv) < 0) {
 		node_done(&(tui_view){.data = nv});
 		tui_message(t, 1, "out of memory");
 		return -1;
 	}
-	tui_view *v = tui_push(t, &node_ops, nv, d, "Node", &nv->feats, &nv->nbrs);
+	tui_view *v = tui_push(t, &node_ops, nv, d, "Node", &nv->nbrs, &nv->feats);
 	if (!v)
 		return -1;
+	if (nv->has_attrs)
+		tui_view_add_pane(v, &nv->attrs);
 	set_title(v, nv);
-	v->focus = nv->nnbr ? 1 : 0;
 	return 0;
 }

@@ -1,9 +1,11 @@
 /* view_nodes.c - the node table: all nodes, those of one opcode, one HLO
  * computation or one node_splits segment, or a list from a query.  Names,
- * opcodes and shapes are as written in the HLO (derived on a bare .npz).
- * Any of the node features and HLO fields can be added as a column.  Enter
- * goes into the computation a node calls (fusion, call, while, ...), or
- * opens the node detail of any other node; `i` opens the detail. */
+ * opcodes and shapes are as written in the HLO (derived on a bare .npz);
+ * operands are the instruction's, in its order with repeats (on a bare
+ * .npz the dataset's edges: graph.h, hlo_operand_off).  Any of the node
+ * features and HLO fields can be added as a column.  Enter goes into the
+ * computation a node calls (fusion, call, while, ...), or opens the node
+ * detail of any other node; `i` opens the detail. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,7 +24,7 @@ struct nodes {
 };
 
 enum { NC_ID, NC_NAME, NC_OPCODE, NC_SHAPE, NC_SPLIT, NC_OPS, NC_USERS, NC_CFG, NC_COST, NC_FLOPS,
-       NC_BYTES, NC_CATEGORY, NC_OPERAND_NAMES, NC_USER_NAMES, NC_HFIELD = 500, NC_FEAT = 1000 };
+       NC_BYTES, NC_CATEGORY, NC_OPERAND_NAMES, NC_USER_NAMES, NC_ROLE, NC_HFIELD = 500, NC_FEAT = 1000 };
 
 /* "a, b, c" of the names of n nodes list[0..n). */
 static void names_text(const hs_graph *g, const int64_t *list, int64_t n, char *buf, size_t cap)
@@ -81,17 +83,20 @@ static int node_cell(void *ctx, int64_t row, const tui_col *c, char *buf, size_t
 		snprintf(buf, cap, "%d", g->comp_of[v]);
 		break;
 	case NC_OPERAND_NAMES:
-		names_text(g, g->operand_idx + g->operand_off[v], graph_n_operands(g, v), buf, cap);
+		names_text(g, graph_hlo_operands(g, v), graph_hlo_n_operands(g, v), buf, cap);
 		break;
 	case NC_USER_NAMES:
-		names_text(g, g->user_idx + g->user_off[v], graph_n_users(g, v), buf, cap);
+		names_text(g, graph_hlo_users(g, v), graph_hlo_n_users(g, v), buf, cap);
 		break;
 	case NC_OPS:
-		snprintf(buf, cap, "%lld", (long long)graph_n_operands(g, v));
+		snprintf(buf, cap, "%lld", (long long)graph_hlo_n_operands(g, v));
 		break;
 	case NC_USERS:
-		snprintf(buf, cap, "%lld", (long long)graph_n_users(g, v));
+		snprintf(buf, cap, "%lld", (long long)graph_hlo_n_users(g, v));
 		break;
+	case NC_ROLE:
+		snprintf(buf, cap, "%s", graph_role_name(graph_node_role(g, v)));
+		return TUI_C_DIM;
 	case NC_CFG:
 		if (g->cfg_index && g->cfg_index[v] >= 0) {
 			snprintf(buf, cap, "%s", tui_utf8() ? "\u25c6" : "*");
@@ -101,8 +106,13 @@ static int node_cell(void *ctx, int64_t row, const tui_col *c, char *buf, size_t
 	case NC_COST:
 	case NC_FLOPS:
 	case NC_BYTES:
-		if (!tui_model_hidden(buf, cap))
-			tui_unit_format(buf, cap, c->unit, node_value(nd, row, c));
+		if (tui_model_hidden(buf, cap))
+			break;
+		if (nd->ce && nd->ce[v].unknown) { /* a custom-call the model cannot cost */
+			snprintf(buf, cap, "unknown");
+			return TUI_C_DIM;
+		}
+		tui_unit_format(buf, cap, c->unit, node_value(nd, row, c));
 		break;
 	default:
 		if (c->key >= NC_FEAT)
@@ -126,17 +136,17 @@ static double node_value(void *ctx, int64_t row, const tui_col *c)
 	case NC_SPLIT:
 		return (double)g->comp_of[v];
 	case NC_OPS:
-		return (double)graph_n_operands(g, v);
+		return (double)graph_hlo_n_operands(g, v);
 	case NC_USERS:
-		return (double)graph_n_users(g, v);
+		return (double)graph_hlo_n_users(g, v);
 	case NC_CFG:
 		return g->cfg_index && g->cfg_index[v] >= 0 ? 1 : 0;
 	case NC_COST:
-		return nd->ce ? nd->ce[v].seconds : NAN;
+		return nd->ce && !nd->ce[v].unknown ? nd->ce[v].seconds : NAN;
 	case NC_FLOPS:
-		return nd->ce ? nd->ce[v].flops : NAN;
+		return nd->ce && !nd->ce[v].unknown ? nd->ce[v].flops : NAN;
 	case NC_BYTES:
-		return nd->ce ? nd->ce[v].bytes : NAN;
+		return nd->ce && !nd->ce[v].unknown ? nd->ce[v].bytes : NAN;
 	case NC_HFIELD + HS_HF_SOURCE_LINE: {
 		char b[32];
 		const char *txt = graph_node_text(g, v, HS_HF_SOURCE_LINE, b, sizeof b);
@@ -198,7 +208,7 @@ static const tui_table_ops node_table_ops = {node_cell, node_value};
 
 static const tui_col node_cols[] = {
 	{.name = "id", .key = NC_ID, .width = 6, .numeric = 1},
-	{.name = "name", .key = NC_NAME, .width = 18},
+	{.name = "name", .key = NC_NAME, .width = 18, .mid = 1},
 	{.name = "opcode", .key = NC_OPCODE, .width = 14},
 	{.name = "shape", .key = NC_SHAPE, .width = 24},
 	{.name = "ops", .key = NC_OPS, .width = 4, .numeric = 1},
@@ -209,7 +219,8 @@ static const tui_col node_cols[] = {
 
 /* Besides these, every node feature can be added. */
 static const tui_col node_extra_cols[] = {
-	{.name = "computation", .key = NC_HFIELD + HS_HF_COMPUTATION, .width = 20},
+	{.name = "computation", .key = NC_HFIELD + HS_HF_COMPUTATION, .width = 20, .mid = 1},
+	{.name = "computation_role", .key = NC_ROLE, .width = 11},
 	{.name = "split", .key = NC_SPLIT, .width = 5, .numeric = 1},
 	{.name = "operand_names", .key = NC_OPERAND_NAMES, .width = 30},
 	{.name = "user_names", .key = NC_USER_NAMES, .width = 30},
@@ -308,6 +319,8 @@ static int open_ids(tui *t, tui_doc *d, const char *title, int64_t *ids, int64_t
 	nd->n = n;
 	nd->ce = tui_doc_cost(d);
 	tui_table_init_spec(&nd->tab, &node_table, nd, n);
+	if (tui_doc_is_module(d)) /* no configs: no configurable nodes to mark */
+		tui_table_del_col(&nd->tab, tui_table_find_col(&nd->tab, "cfg"));
 	for (int i = 0; i < g->feat_width; i++) {
 		const char *name = hlo_node_feature_name(i, g->feat_width);
 		int w = (int)strlen(name);

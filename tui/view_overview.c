@@ -1,7 +1,13 @@
 /* view_overview.c - a graph at a glance: module, sizes and runtimes, an
  * opcode table (opcodes as written) and the real HLO computations with
  * their roles and callers (view_comps.c).  Enter lists the nodes of an
- * opcode or of a computation; `:splits` shows the node_splits segments. */
+ * opcode or of a computation; `:splits` shows the node_splits segments.
+ * A plain HLO module (no configs: tui_doc_is_module) is described as a
+ * module: instructions, computations, fusions, collectives, no runtimes,
+ * splits or configurable nodes.  Costs and their shares count each
+ * executed op once: the nodes of executed computations only
+ * (cost_executed_total), a fusion body's or reducer's nodes being part of
+ * their caller's cost. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,8 +33,9 @@ struct overview {
 	tui_hcomps hc;
 	struct opstat *op; /* opcodes present, natural order: count descending */
 	int nopcodes;
-	int64_t n_fusions;
+	int64_t n_fusions, n_collectives;
 	double cost_total, cost_max;
+	cost_estimate executed; /* cost_executed_total */
 	double rt_min, rt_med, rt_max;
 	int64_t best;
 	const cost_estimate *ce;
@@ -164,11 +171,14 @@ static int count_opcodes(struct overview *o)
 		o->op[k].count++;
 		if (g->cfg_index && g->cfg_index[v] >= 0)
 			o->op[k].cfg++;
-		if (o->ce) {
+		if (o->ce && cost_role_executed(graph_node_role(g, v)))
 			o->op[k].cost += o->ce[v].seconds;
-			o->cost_total += o->ce[v].seconds;
-		}
 		o->n_fusions += strcmp(name, "fusion") == 0;
+		o->n_collectives += graph_is_collective_opcode(name);
+	}
+	if (o->ce) {
+		o->executed = cost_executed_total(g, o->ce);
+		o->cost_total = o->executed.seconds;
 	}
 	for (int k = 0; k < o->nopcodes; k++)
 		if (o->op[k].cost > o->cost_max)
@@ -177,9 +187,26 @@ static int count_opcodes(struct overview *o)
 	return 0;
 }
 
-static void ov_draw(tui *t, tui_view *v, WINDOW *win, int y, int x, int h, int w)
+/* The first two lines of a plain HLO module: what it is and its sizes. */
+static void module_lines(const struct overview *o, WINDOW *win, int y, int x, int w)
 {
-	struct overview *o = v->data;
+	const hs_graph *g = o->doc->g;
+	char line[1024];
+
+	snprintf(line, sizeof line, " %s  HLO module %s  %s", g->name, graph_module_name(g), g->path);
+	tui_put(win, y, x, w, line, A_BOLD, 1);
+	snprintf(line, sizeof line,
+		 " %lld instruction%s  %lld computation%s  %lld fusion%s  %lld collective%s  %lld opcode%s",
+		 (long long)g->n_nodes, hs_s(g->n_nodes), (long long)g->n_hcomps, hs_s(g->n_hcomps),
+		 (long long)o->n_fusions, hs_s(o->n_fusions), (long long)o->n_collectives, hs_s(o->n_collectives),
+		 (long long)o->nopcodes, hs_s(o->nopcodes));
+	tui_put(win, y + 1, x, w, line, 0, 1);
+}
+
+/* The first three lines of a dataset sample: kind and sizes, configs and
+ * runtimes. */
+static void sample_lines(const struct overview *o, WINDOW *win, int y, int x, int w)
+{
 	const hs_graph *g = o->doc->g;
 	char line[1024], a[32], b[32], c[32];
 
@@ -213,25 +240,42 @@ static void ov_draw(tui *t, tui_view *v, WINDOW *win, int y, int x, int h, int w
 			 o->rt_min > 0 ? o->rt_max / o->rt_min : 0.0, (long long)o->best);
 	}
 	tui_put(win, y + 2, x, w, line, g->labeled ? tui_attr(TUI_C_GOOD) : tui_attr(TUI_C_DIM), 1);
-	{
-		double fl = 0, by = 0;
-		for (int64_t i = 0; o->ce && i < g->n_nodes; i++) {
-			fl += o->ce[i].flops;
-			by += o->ce[i].bytes;
-		}
-		if (!cost_available(g))
-			snprintf(line, sizeof line, " analytic cost: n/a (%s)   Enter lists nodes, Tab switches pane",
-				 cost_unavailable_reason(g));
-		else if (o->ce && tui_model_masked())
-			snprintf(line, sizeof line,
-				 " analytic cost: # FLOP  # bytes  # ms   Enter lists nodes, Tab switches pane");
-		else if (o->ce)
-			snprintf(line, sizeof line,
-				 " analytic cost: %.3g FLOP  %.3g bytes  %.4g ms   Enter lists nodes, Tab switches pane",
-				 fl, by, o->cost_total * 1e3);
-		else
-			snprintf(line, sizeof line, " Enter lists nodes, Tab switches pane, t all nodes, c configs");
-	}
+}
+
+/* The analytic cost of the executed computations, and the keys. */
+static void cost_line(const struct overview *o, char *line, size_t cap)
+{
+	const hs_graph *g = o->doc->g;
+	const char *keys = tui_doc_is_module(o->doc) ? "Enter lists nodes  Tab: pane  r: collectives"
+						     : "Enter lists nodes, Tab switches pane";
+	char unk[64] = "";
+
+	if (o->ce && o->executed.unknown > 0)
+		snprintf(unk, sizeof unk, " (%d op%s of unknown cost)", o->executed.unknown, hs_s(o->executed.unknown));
+	if (!cost_available(g))
+		snprintf(line, cap, " analytic cost: n/a (%s)   %s", cost_unavailable_reason(g), keys);
+	else if (o->ce && tui_model_masked())
+		snprintf(line, cap, " analytic cost: # FLOP  # bytes  # ms%s   %s", unk, keys);
+	else if (o->ce)
+		snprintf(line, cap, " analytic cost: %.3g FLOP  %.3g bytes  %.4g ms%s   %s", o->executed.flops,
+			 o->executed.bytes, o->cost_total * 1e3, unk, keys);
+	else
+		snprintf(line, cap, " Enter lists nodes, Tab switches pane, t all nodes, c configs");
+}
+
+static void ov_draw(tui *t, tui_view *v, WINDOW *win, int y, int x, int h, int w)
+{
+	struct overview *o = v->data;
+	char line[1024];
+	int module = tui_doc_is_module(o->doc);
+
+	if (module) {
+		module_lines(o, win, y, x, w);
+		tui_put(win, y + 2, x, w, " no configs (a plain HLO module: no compiler configs or measured runtimes)",
+			tui_attr(TUI_C_DIM), 1);
+	} else
+		sample_lines(o, win, y, x, w);
+	cost_line(o, line, sizeof line);
 	tui_put(win, y + 3, x, w, line, tui_attr(TUI_C_DIM), 1);
 	y += 4;
 	h -= 4;
@@ -333,6 +377,8 @@ int tui_open_overview(tui *t, tui_doc *d)
 		o->best = graph_best_config(g);
 	}
 	tui_table_init_spec(&o->ops, &op_table, o, o->nopcodes);
+	if (tui_doc_is_module(d)) /* no configurable nodes to count */
+		tui_table_del_col(&o->ops, tui_table_find_col(&o->ops, "cfg"));
 	o->hc.doc = d;
 	tui_hcomps_table_init(&o->comps, &o->hc, NULL);
 	/* the big ones first: the entry and loop bodies before the reducers */

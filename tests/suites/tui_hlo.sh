@@ -126,3 +126,106 @@ q
 has back at the while's row => 2547/2774
 Q
 EOF2
+
+# Node detail of HLO: the operand a fusion body's parameter stands for and
+# `u` to it; a body's root returns to its caller; a collective's replica
+# groups, channel and bytes, its attributes as written and its HLO line;
+# the collectives view from the overview (r); a plain module says it has no
+# configs.  (tui_hlo_check.sh checks the same on every module against the
+# text.)
+tui_run "HLO parameters and callers session ends cleanly" "$H" "$JIT" <<'EOF2'
+:show parameter_0.2
+has a fusion body's parameter names its caller's operand => parameter 0: operand 0 of triton_softmax.2, exponential.1.0
+has ... listed under the caller => caller      23 triton_softmax.2
+u
+has u goes to that operand => node 22  exponential.1.0  exponential
+has ... and says so => parameter 0 stands for operand 0 of triton_softmax.2
+<
+:goto divide.3
+has a body's root names its caller => root: returns to triton_softmax.2
+:goto Arg_0.5
+has a reducer's parameter is no operand => parameter 0, called by all-reduce.1.0: an element it combines, no operand
+:goto all-reduce.1.0
+golden hlo_node_collective
+has the collective line => collective  replica_groups {{0,1,2,3,4,5,6,7}}  1 group of 8  channel_id 1  128 B per device
+has the attributes as written => replica_groups        {{0,1,2,3,4,5,6,7}}
+has the HLO line => HLO all-reduce.1.0 = f32[32]{0} all-reduce(param), channel_id=1
+:goto trito_softmax.3
+has goto suggests the closest name => goto: no node 'trito_softmax.3' (did you mean 'triton_softmax.3'?)
+o
+r
+golden hlo_collectives
+has r lists the collectives => 20 all-reduce.1.0  all-reduce {{0,1,2,3,4,5,6,7}}      1          8       1        128 B
+q
+c
+has a plain module has no configs => no configs: jit_f_softmax_allreduce_gpu_before_fusion is a plain HLO module
+Q
+EOF2
+
+# An instruction used twice is two operands, each with its index.
+cat >"$T/twice.hlo" <<'EOF2'
+HloModule twice
+
+ENTRY main {
+  x = f32[4]{0} parameter(0)
+  y = f32[4]{0} parameter(1)
+  ROOT m = f32[4]{0} multiply(y, x), metadata={op_name="a"}
+  sq = f32[4]{0} multiply(x, x)
+}
+EOF2
+tui_run "repeated operand session ends cleanly" "$T" twice.hlo <<'EOF2'
+:show sq
+has the first use => operand 0    0 x
+has the second use => operand 1    0 x
+has two operands => 2 operands  0 users
+:goto m
+has in the instruction's order, not sorted => operand 0    1 y
+:goto x
+has a user once however often it uses the node => 2 users
+Q
+EOF2
+
+# Names over 40 characters are shortened in the middle on screen (further
+# when a column is squeezed), whole in :write (and in queries).
+TUI_W=160
+tui_run "long names session ends cleanly" "$H" cut_openxla_msa_jit_run_benchmark.hlo <<'EOF2'
+t
+has a long name is shortened in the middle => ragged_latency_optim…ut_feature_matmul.1
+lacks ... not shown whole => ragged_latency_optimized_reduce_scatter_out_feature_matmul.1
+:write $T/long.csv
+:show copy.22
+has ... in the detail's list too => ragged_latency_optim…ut_feature_matmul.1
+resize 100 30
+:goto 10
+has ... and its header => node 10  ragged_latency_optim…ut_feature_matmul.1  custom-call
+t
+has a squeezed column cuts it further, in the middle too => ragged_latency…ature_matmul.1
+Q
+EOF2
+TUI_W=100
+if grep -q ',ragged_latency_optimized_reduce_scatter_out_feature_matmul\.1,' "$T/long.csv"; then
+	ok ":write keeps the whole name"
+else bad ":write keeps the whole name" "$(grep -m1 ragged "$T/long.csv")"; fi
+
+# F on long values: 21 distinct op_names of up to 756 characters, which
+# share their first 255; Enter filters the table to the one picked, whole.
+tui_run "frequency of long values session ends cleanly" "$H" cut_openxla_hlo_isolation_multiply_reduce_fusion.94.hlo <<'EOF2'
+t
+:column op_name
+F
+has every whole value is its own row => Frequency of op_name over 148 rows: 21 values
+j
+Enter
+has Enter keeps the rows of that value only, whole => 14 rows with op_name = jit(run)/transpose(jvp(
+Q
+EOF2
+
+# A bare .npz: operands are the dataset's edges, said once.
+tui_run "npz operands session ends cleanly" "$DATA" npz/layout/xla/default/train/unet3d.npz <<'EOF2'
+:show 603
+has the dataset's edges, said once => 2 operands  1 user  configurable #15 of 56  (operands: the dataset's edges
+lacks no operand index from sorted edges => operand 0
+r
+has a bare .npz keeps no attributes => 0 collectives by opcode; a bare .npz keeps no attributes
+Q
+EOF2

@@ -1,6 +1,7 @@
 /* test_tui_table.c - the explorer's table engine without a terminal:
  * sorting (numbers, text, ties, missing values), filter expressions and
- * their errors, search with wrap-around, columns shown and hidden, CSV. */
+ * their errors, search with wrap-around, columns shown and hidden, CSV,
+ * whole values past TUI_CELL, names shortened in the middle. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -195,11 +196,58 @@ static int sorted_by_value(const tui_table *tb, int desc)
 	return 1;
 }
 
+/* Long values: row i's text is 600 'a's then "/<i % 3>", so every value
+ * shares its first 600 characters with the others. */
+static int long_cell(void *ctx, int64_t row, const tui_col *c, char *buf, size_t cap)
+{
+	(void)ctx;
+	(void)c;
+	snprintf(buf, cap, "%0600d/%lld", 0, (long long)(row % 3));
+	return TUI_C_DEFAULT;
+}
+
+static const tui_table_ops long_ops = {long_cell, NULL};
+
+/* Whole values where they count (filters, search, :write), names cut in
+ * the middle only on screen. */
+static void whole_values(void)
+{
+	tui_table tb;
+	hs_error err = {0};
+	char *buf = malloc(TUI_CELL_FULL), small[TUI_CELL];
+
+	tui_table_init(&tb, &long_ops, NULL, 30);
+	tui_table_add_col(&tb, "op_name", 0, 30, 0);
+	tui_table_cell(&tb, 2, 0, small);
+	CHECK("a drawn cell is cut to TUI_CELL", strlen(small) == TUI_CELL - 1);
+	CHECK("a whole cell is whole", buf && tui_table_cell_cap(&tb, 2, 0, buf, TUI_CELL_FULL) >= 0 &&
+					       strlen(buf) == 602 && !strcmp(buf + 600, "/2"));
+	CHECK("an exact term matches the whole text",
+	      buf && tui_table_add_term(&tb, 0, "==", buf) == 0 && tb.nidx == 10 && tb.idx[0] == 2);
+	tui_table_filter(&tb, "", &err);
+	tb.cur = 0;
+	CHECK("search sees past the first 255 characters", tui_table_search(&tb, "/1", 1) && tb.cur == 1);
+	tui_table_free(&tb);
+	free(buf);
+
+	char out[64];
+	const char *name = "ragged_latency_optimized_reduce_scatter_out_feature_matmul.1", *m = tui_name(name, out, sizeof out);
+	CHECK("a name over 40 cells is cut in the middle to 40",
+	      m == out && tui_width(m) == TUI_NAME_MAX && !strncmp(m, "ragged_latency_optim", 20) &&
+	      !strcmp(m + strlen(m) - 19, "ut_feature_matmul.1"));
+	CHECK("a name of 40 stays whole", tui_name("0123456789012345678901234567890123456789", out, sizeof out)[39] == '9' &&
+	      strlen(tui_name("0123456789012345678901234567890123456789", out, sizeof out)) == 40);
+	m = tui_mid("get-tuple-element.2547", 15, out, sizeof out);
+	CHECK("a squeezed name keeps its start and its number", tui_width(m) == 15 && !strncmp(m, "get-tup", 7) &&
+	      !strcmp(m + strlen(m) - 7, "ent.2547" + 1));
+}
+
 int main(void)
 {
 	tui_table tb;
 	hs_error err = {0};
 
+	whole_values();
 	make(&tb, 1000);
 	CHECK("all rows shown", tb.nidx == 1000 && tb.idx[999] == 999);
 
@@ -257,8 +305,12 @@ int main(void)
 	CHECK("plain text filters the current column", tui_table_filter(&tb, "N6", &err) == 0 &&
 							   tb.nidx == 142);
 	CHECK("an empty filter clears", tui_table_filter(&tb, "  ", &err) == 0 && tb.nidx == 1000);
-	CHECK("exact term from a frequency table", tui_table_add_term(&tb, 1, "==", "n2") == 0 &&
+	CHECK("exact term from a frequency table", tui_table_add_term(&tb, 1, "==", "N2") == 0 &&
 						       tb.nidx == 143);
+	tui_table_filter(&tb, "", &err);
+	/* a frequency table tells "N2" from "n2": its drill-down does too */
+	CHECK("an exact term is the exact text, case included",
+	      tui_table_add_term(&tb, 1, "==", "n2") == 0 && tb.nidx == 0);
 	tui_table_filter(&tb, "", &err);
 
 	tb.ccol = 1;

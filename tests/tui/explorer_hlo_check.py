@@ -1,0 +1,496 @@
+"""Checks what the explorer shows of an HLO module against the HLO text
+itself, read line by line with regular expressions here (not with the C
+parser):
+
+  node detail  for fusions, their bodies' parameters and roots, nodes with
+               a repeated operand, collectives, while / call / conditional
+               nodes and their bodies' parameters and roots (and a few
+               more): the operands in the instruction's order, repeats kept,
+               each with its index; the users, each once; the called
+               computations; for a parameter or the root of a called
+               computation its callers, and for a parameter the operand
+               each caller passes it (fusion, call, custom-call, map,
+               async-start: operand N; while: operand 0; conditional
+               branch k: operand k + 1; sort: operand N / 2); the
+               attributes as written, in order; and `u` from a parameter
+               lands on that operand;
+  node table   the ops, users and shape columns of every node (a tuple's
+               shape whole, as written);
+  collectives  (`:collectives`) every collective with its replica groups
+               as written, the number of groups and the devices in one,
+               the channel id and the bytes per device (its operands');
+  frequency    F on the op_name column: every distinct value whole (not
+               cut), with its count;
+  overview     of a plain module: instructions, computations, fusions,
+               collectives; its analytic total is the sum of the cost
+               column over the executed computations (neither fusion
+               bodies nor reducers), each executed op once.
+
+Each file is one explorer session (HLOSCOPE_SCRIPT) that writes its tables
+with :write and its screens with :save-display.  Prints PASS / FAIL lines
+for tests/run.sh.
+
+Usage: explorer_hlo_check.py TMPDIR FILE.hlo...
+Environment: HLOSCOPE (the binary), PASS (sanitizer: stderr is checked for
+reports).
+"""
+import csv
+import os
+import re
+import subprocess
+import sys
+from collections import Counter
+
+HLOSCOPE = os.environ["HLOSCOPE"]
+SANITIZER = os.environ.get("PASS") == "sanitizer"
+HEADER = re.compile(r"^(ENTRY\s+)?%?([A-Za-z0-9_.\-]+)\s*(?:\(.*\)\s*->\s*.*)?\{\s*$")
+INSTR = re.compile(r"^\s*(ROOT\s+)?%?([A-Za-z0-9_.\-]+)\s*=\s*(.*)$")
+OPCODE = re.compile(r"\s*([a-z][a-z0-9\-]*)\(")
+QUOTED = r'"((?:[^"\\]|\\.)*)"'
+COLLECTIVES = {"all-reduce", "all-reduce-start", "all-gather", "all-gather-start", "reduce-scatter",
+               "all-to-all", "ragged-all-to-all", "collective-permute", "collective-permute-start",
+               "collective-broadcast"}
+ELEMENT_BYTES = {"pred": 1, "s4": 1, "u4": 1, "s8": 1, "u8": 1, "s16": 2, "u16": 2, "f16": 2, "bf16": 2,
+                 "s32": 4, "u32": 4, "f32": 4, "s64": 8, "u64": 8, "f64": 8, "c64": 8, "c128": 16}
+ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "\\": "\\", '"': '"', "'": "'"}
+CALL_KEYS = ("calls", "to_apply", "condition", "body", "true_computation", "false_computation",
+             "branch_computations", "called_computations", "select", "scatter")
+NAME_MAX = 40
+
+
+def unescape(s):
+    def one(m):
+        e = m.group(1)
+        return chr(int(e, 8)) if e[0] in "01234567" else ESCAPES.get(e, e)
+    return re.sub(r"\\([0-7]{1,3}|.)", one, s)
+
+
+def split_top(text):
+    """text split at its commas at bracket depth 0 outside strings."""
+    parts, cur, depth, quote, esc = [], "", 0, False, False
+    for c in text:
+        if quote:
+            esc, quote = (False, quote) if esc else (c == "\\", c != '"')
+        elif c == '"':
+            quote = True
+        elif c in "([{":
+            depth += 1
+        elif c in ")]}":
+            depth -= 1
+        elif c == "," and depth == 0:
+            parts.append(cur)
+            cur = ""
+            continue
+        cur += c
+    parts.append(cur)
+    return parts
+
+
+def group_end(text, i):
+    """The index just past the bracket group that opens at text[i]."""
+    depth, quote, esc = 0, False, False
+    for j in range(i, len(text)):
+        c = text[j]
+        if quote:
+            esc, quote = (False, quote) if esc else (c == "\\", c != '"')
+        elif c == '"':
+            quote = True
+        elif c in "([{":
+            depth += 1
+        elif c in ")]}":
+            depth -= 1
+            if depth == 0:
+                return j + 1
+    return len(text)
+
+
+def split_shape(rest):
+    """(shape text, the text after it)."""
+    if rest.startswith("("):
+        j = group_end(rest, 0)
+        return rest[:j], rest[j:]
+    parts = rest.split(None, 1)
+    return parts[0], (parts[1] if len(parts) > 1 else "")
+
+
+def shape_bytes(shape):
+    """Bytes of a shape text: elements times element bytes, tuples summed."""
+    total = 0
+    for m in re.finditer(r"\b([a-z]+[0-9]*[a-z0-9]*)\[([0-9,<=]*)\]", shape):
+        n = 1
+        for d in m.group(2).split(","):
+            if d:
+                n *= int(d.replace("<=", ""))
+        total += n * ELEMENT_BYTES.get(m.group(1), 1 if m.group(1).startswith("f8") else 0)
+    return total
+
+
+def parse_instr(comp, line):
+    m = INSTR.match(line)
+    name, rest = m.group(2), m.group(3)
+    shape, after = split_shape(rest)
+    op = OPCODE.match(after)
+    opcode, operands, attrs = (op.group(1) if op else ""), [], []
+    if op:
+        close = group_end(after, op.end() - 1)
+        inside = after[op.end():close - 1]
+        if opcode not in ("constant", "parameter"):
+            parts = [re.sub(r"/\*.*?\*/", " ", p) for p in split_top(inside)]  # /*index=5*/
+            operands = [p.split()[-1].lstrip("%") for p in parts if p.strip()]
+        for part in split_top(after[close:]):
+            if "=" in part:
+                k, v = part.split("=", 1)
+                attrs.append((k.strip(), v.strip()))
+    number = re.match(r"\s*parameter\((\d+)\)", after)
+    calls = []
+    for k, v in attrs:
+        if k in CALL_KEYS:
+            calls += [(k, c.strip().lstrip("%")) for c in v.strip("{}").split(",") if c.strip()]
+    md = dict(attrs).get("metadata", "")
+    opn = re.search(r"(?<![\w])op_name=" + QUOTED, md)
+    return {"name": name, "comp": comp, "root": bool(m.group(1)), "shape": shape, "opcode": opcode,
+            "operands": operands, "attrs": attrs, "calls": calls,
+            "param": int(number.group(1)) if number else -1,
+            "op_name": unescape(opn.group(1)) if opn else "", "text": line.strip()}
+
+
+def read_hlo(path):
+    """Computations {name: [instr]} in file order, the entry's name."""
+    comps, entry, comp = {}, None, None
+    for line in open(path, encoding="utf-8").read().split("\n"):
+        if line.startswith("HloModule"):
+            continue
+        h = HEADER.match(line)
+        if h and "=" not in line.split("(")[0]:
+            comp = h.group(2)
+            comps[comp] = []
+            entry = comp if h.group(1) else entry
+            continue
+        if comp is not None and INSTR.match(line):
+            comps[comp].append(parse_instr(comp, line))
+    return comps, entry or list(comps)[-1]
+
+
+class Module:
+    def __init__(self, path):
+        self.comps, self.entry = read_hlo(path)
+        self.instrs = [i for c in self.comps.values() for i in c]
+        self.by = {(i["comp"], i["name"]): i for i in self.instrs}
+        self.callers = {c: [] for c in self.comps}   # computation -> [(caller, key, position)]
+        for i in self.instrs:
+            for pos, (k, c) in enumerate(i["calls"]):
+                if c in self.callers:
+                    self.callers[c].append((i, k, pos))
+        self.users = {}
+        for i in self.instrs:
+            for o in i["operands"]:
+                self.users.setdefault((i["comp"], o), set()).add(i["name"])
+
+    def role(self, comp):
+        """What a computation is for, from how it is called (graph.h)."""
+        if comp == self.entry:
+            return "entry"
+        for caller, key, _ in self.callers[comp]:
+            op = caller["opcode"]
+            if key == "calls" and op == "fusion":
+                return "fusion"
+            if key in ("to_apply", "select", "scatter"):
+                return "call" if op == "call" else "reducer"
+            if key == "condition":
+                return "while-condition"
+            if key == "body":
+                return "while-body"
+            if key in ("true_computation", "false_computation", "branch_computations"):
+                return "branch"
+            if key == "calls" and op.startswith("async"):
+                return "async"
+        return "other"
+
+    def executed(self, comp):
+        return self.role(comp) not in ("fusion", "reducer")
+
+    def source(self, param, caller, key, pos):
+        """The operand index of `caller` that parameter `param` stands for."""
+        op, n = caller["opcode"], param["param"]
+        if op in ("fusion", "call", "async-start", "custom-call", "map"):
+            k = n
+        elif op == "while":
+            k = 0 if n == 0 else -1
+        elif op == "conditional":  # true is branch 0, false branch 1
+            if key == "branch_computations":
+                branch = [c for kk, c in caller["calls"] if kk == key].index(param["comp"])
+            else:
+                branch = 1 if key == "false_computation" else 0
+            k = branch + 1 if n == 0 else -1
+        elif op == "sort":
+            k = n // 2
+        else:
+            k = -1
+        return k if 0 <= k < len(caller["operands"]) else -1
+
+
+def short(name):
+    if len(name) <= NAME_MAX:
+        return name
+    tail = (NAME_MAX - 1) // 2
+    return name[:NAME_MAX - 1 - tail] + "\u2026" + name[-tail:]
+
+
+def pick_nodes(mod, limit):
+    """Nodes worth a detail check, the interesting ones first."""
+    out, seen = [], set()
+
+    def add(i):
+        key = (i["comp"], i["name"])
+        if key not in seen and len(out) < limit:
+            seen.add(key)
+            out.append(i)
+    for i in mod.instrs:
+        if len(set(i["operands"])) < len(i["operands"]) or i["opcode"] in COLLECTIVES:
+            add(i)
+    for i in mod.instrs:
+        if i["calls"]:
+            add(i)
+            for _, c in i["calls"]:
+                for j in mod.comps.get(c, []):
+                    if j["param"] >= 0 or j["root"]:
+                        add(j)
+    for i in mod.instrs[::max(1, len(mod.instrs) // 20)]:
+        add(i)
+    return out
+
+
+def session(tmp, path, lines):
+    script = os.path.join(tmp, "script")
+    with open(script, "w") as f:
+        f.write("\n".join(lines) + "\n")
+    env = dict(os.environ, HLOSCOPE_SCRIPT=script, COLUMNS="200", LINES="50", TERM="screen-256color",
+               LANG="C.UTF-8", LC_ALL="C.UTF-8")
+    env.pop("HLOSCOPE_MASK_MODEL", None)
+    r = subprocess.run([HLOSCOPE, path], env=env, stdin=subprocess.DEVNULL, capture_output=True, text=True)
+    bad = SANITIZER and re.search(r"ERROR: (AddressSanitizer|LeakSanitizer)|runtime error:", r.stderr)
+    return r.returncode == 0 and not bad, r.stderr[:300]
+
+
+class Missing(Exception):
+    """A table or screen the session should have written and did not, or
+    one of another shape."""
+
+
+def rows(path, width=None):
+    try:
+        with open(path, newline="", encoding="utf-8") as f:
+            out = list(csv.reader(f))[1:]
+    except OSError as e:
+        raise Missing("%s: %s" % (os.path.basename(path), e.strerror))
+    if width and any(len(r) < width for r in out):
+        raise Missing("%s: rows of fewer than %d columns" % (os.path.basename(path), width))
+    return out
+
+
+def dict_rows(path, need=()):
+    try:
+        with open(path, newline="", encoding="utf-8") as f:
+            out = list(csv.DictReader(f))
+    except OSError as e:
+        raise Missing("%s: %s" % (os.path.basename(path), e.strerror))
+    if out and any(k not in out[0] for k in need):
+        raise Missing("%s: no column %s" % (os.path.basename(path), [k for k in need if k not in out[0]]))
+    return out
+
+
+def screen_lines(path):
+    try:
+        return open(path, encoding="utf-8").read().split("\n") + [""] * 8
+    except OSError as e:
+        raise Missing("%s: %s" % (os.path.basename(path), e.strerror))
+
+
+def check(label, ok, detail=""):
+    print(("PASS " if ok else "FAIL ") + label + ("" if ok else ": " + str(detail)[:400]))
+    return ok
+
+
+def detail_want(mod, i):
+    """What the list of node i's detail holds, from the text."""
+    want = {"operands": i["operands"], "users": mod.users.get((i["comp"], i["name"]), set()),
+            "calls": {c for _, c in i["calls"]}, "callers": set(), "sources": set()}
+    if (i["param"] >= 0 or i["root"]) and i["comp"] != mod.entry:
+        for caller, key, pos in mod.callers[i["comp"]]:
+            want["callers"].add(caller["name"])
+            k = mod.source(i, caller, key, pos) if i["param"] >= 0 else -1
+            if k >= 0:
+                want["sources"].add((caller["name"], k, caller["operands"][k]))
+    return want
+
+
+def detail_got(nbrs):
+    got = {"operands": [], "users": set(), "calls": set(), "callers": set(), "sources": set()}
+    caller = None
+    for rel, _, name, *_ in nbrs:
+        if rel.startswith("operand "):
+            got["operands"].append((int(rel.split()[1]), name))
+        elif rel == "user":
+            got["users"].add(name)
+        elif rel == "calls":
+            got["calls"].add(name)
+        elif rel == "caller":
+            caller = name
+            got["callers"].add(name)
+        elif "operand" in rel:
+            got["sources"].add((caller, int(rel.split()[-1]), name))
+    idx = [k for k, _ in got["operands"]]
+    got["operands"] = [n for _, n in got["operands"]] if idx == list(range(len(idx))) else ["bad index", idx]
+    return got
+
+
+def check_details(tmp, path, mod, base):
+    nodes = pick_nodes(mod, 60)
+    lines = [":show %s" % nodes[0]["name"]] if nodes else []
+    ups = []
+    for k, i in enumerate(nodes):
+        lines.append(":goto %s" % i["name"])
+        lines.append(":write %s/nbrs_%d.csv" % (tmp, k))
+        if i["attrs"]:
+            lines += ["Tab", "Tab", ":write %s/attrs_%d.csv" % (tmp, k), "Tab"]
+        w = detail_want(mod, i)
+        if w["sources"]:
+            lines += ["u", ":save-display %s/up_%d.txt" % (tmp, k), "<"]
+            ups.append((k, i, w["sources"]))
+    ok, err = session(tmp, path, lines)
+    good = check("%s: node detail session ends cleanly" % base, ok, err)
+    if not ok:
+        return False
+    for k, i in enumerate(nodes):
+        what = "%s: %s" % (base, i["name"])
+        try:
+            good &= check_detail(tmp, k, mod, i, what)
+        except Missing as e:
+            good &= check(what + ": node detail written", False, e)
+    for k, i, sources in ups:
+        try:
+            head = screen_lines("%s/up_%d.txt" % (tmp, k))[1]
+        except Missing as e:
+            head = str(e)
+        names = {short(s) for _, _, s in sources}
+        good &= check("%s: u from %s lands on the operand it stands for" % (base, i["name"]),
+                      any(re.search(r" node \d+  %s  " % re.escape(n), head) for n in names), head)
+    return good
+
+
+def check_detail(tmp, k, mod, i, what):
+    """The list and the attributes of node i's detail (written as nbrs_K,
+    attrs_K) against the text."""
+    got, want = detail_got(rows("%s/nbrs_%d.csv" % (tmp, k), 3)), detail_want(mod, i)
+    good = True
+    good &= check(what + ": operands in order, repeats kept", got["operands"] == want["operands"],
+                  "%r != %r" % (got["operands"], want["operands"]))
+    good &= check(what + ": users, each once", got["users"] == want["users"],
+                  "%r != %r" % (got["users"], want["users"]))
+    good &= check(what + ": calls apart", got["calls"] == want["calls"], "%r != %r" % (got["calls"], want["calls"]))
+    good &= check(what + ": callers and the operands they pass",
+                  (got["callers"], got["sources"]) == (want["callers"], want["sources"]),
+                  "%r != %r" % ((got["callers"], got["sources"]), (want["callers"], want["sources"])))
+    if i["attrs"]:
+        attrs = [tuple(r) for r in rows("%s/attrs_%d.csv" % (tmp, k))]
+        good &= check(what + ": attributes as written", attrs == i["attrs"], "%r != %r" % (attrs, i["attrs"]))
+    return good
+
+
+def collectives_want(mod):
+    out = []
+    for i in mod.instrs:
+        if i["opcode"] not in COLLECTIVES:
+            continue
+        a = dict(i["attrs"])
+        g = a.get("replica_groups", "")
+        m = re.match(r"\[(\d+),(\d+)\]<=", g)
+        if m:
+            groups, size = int(m.group(1)), int(m.group(2))
+        elif re.match(r"\[(\d+)\]<=", g):
+            groups, size = 1, int(re.match(r"\[(\d+)\]", g).group(1))
+        else:
+            inner = re.findall(r"\{([0-9,\s]*)\}", g[1:-1]) if g.startswith("{") else []
+            sizes = [len([x for x in s.split(",") if x.strip()]) for s in inner]
+            groups, size = (len(sizes), max(sizes)) if sizes and max(sizes) > 0 else (0, 0)
+        ch = a.get("channel_id", "")
+        nbytes = sum(shape_bytes(mod.by[(i["comp"], o)]["shape"]) for o in i["operands"])
+        out.append([i["name"], i["opcode"], g if g else "(none: every device)",
+                    str(groups) if groups else "-", str(size) if size else "-", ch or "-", str(nbytes)])
+    return sorted(out)
+
+
+def check_module_views(tmp, path, mod, base):
+    """Overview, node table, collectives and F on op_name, in one session."""
+    try:
+        return module_views(tmp, path, mod, base)
+    except Missing as e:
+        return check("%s: module views written" % base, False, e)
+
+
+def module_views(tmp, path, mod, base):
+    lines = [":save-display %s/overview.txt" % tmp, "t", ":column computation", ":column flops",
+             ":column bytes", ":write %s/nodes.csv" % tmp, ":column op_name", "F",
+             ":write %s/freq.csv" % tmp, "q", "q", ":collectives", ":write %s/coll.csv" % tmp]
+    ok, err = session(tmp, path, lines)
+    good = check("%s: module views session ends cleanly" % base, ok, err)
+    if not ok:
+        return False
+    screen = screen_lines("%s/overview.txt" % tmp)
+    fusions = sum(i["opcode"] == "fusion" for i in mod.instrs)
+    colls = sum(i["opcode"] in COLLECTIVES for i in mod.instrs)
+    counts = " %d instruction%s  %d computation%s  %d fusion%s  %d collective%s" % (
+        len(mod.instrs), "" if len(mod.instrs) == 1 else "s", len(mod.comps), "" if len(mod.comps) == 1 else "s",
+        fusions, "" if fusions == 1 else "s", colls, "" if colls == 1 else "s")
+    good &= check("%s: the overview counts what the module holds" % base, screen[2].startswith(counts),
+                  "%r, wanted %r" % (screen[2], counts))
+    good &= check("%s: the overview says a plain module has no configs" % base,
+                  screen[3].startswith(" no configs"), screen[3])
+    table = dict_rows("%s/nodes.csv" % tmp, ("name", "computation", "ops", "users", "shape", "cost", "flops",
+                                              "bytes"))
+    bad_counts = []
+    for r in table:
+        i = mod.by.get((r["computation"], r["name"]))
+        if not i or (int(r["ops"]), int(r["users"])) != (len(i["operands"]),
+                                                         len(mod.users.get((i["comp"], i["name"]), ()))):
+            bad_counts.append((r["name"], r["ops"], r["users"]))
+    good &= check("%s: the node table's ops and users are the instructions'" % base,
+                  len(table) == len(mod.instrs) and not bad_counts, bad_counts[:3])
+    bad_shapes = [(r["name"], r["shape"]) for r in table if (r["computation"], r["name"]) in mod.by and
+                  r["shape"] != re.sub(r"/\*.*?\*/", "", mod.by[(r["computation"], r["name"])]["shape"])]
+    good &= check("%s: shapes whole, tuples written out" % base, not bad_shapes, bad_shapes[:2])
+    total = [0.0, 0.0, 0.0]
+    for r in table:
+        if mod.executed(r["computation"]) and r["cost"] != "unknown":
+            total = [total[0] + float(r["cost"]), total[1] + float(r["flops"]), total[2] + float(r["bytes"])]
+    m = re.search(r"analytic cost: (\S+) FLOP  (\S+) bytes  (\S+) ms", screen[4])
+    want = ("%.3g" % total[1], "%.3g" % total[2], "%.4g" % (total[0] * 1e3))
+    good &= check("%s: the overview's total is over the executed computations only" % base,
+                  m is not None and m.groups() == want, "%r, wanted %r" % (screen[4], want))
+    freq = {r[0]: int(r[1]) for r in rows("%s/freq.csv" % tmp, 2)}
+    want_freq = dict(Counter(i["op_name"] for i in mod.instrs))
+    diff = [(k[:60], freq.get(k), want_freq.get(k)) for k in set(freq) | set(want_freq)
+            if freq.get(k) != want_freq.get(k)]
+    good &= check("%s: F on op_name: %d whole values with their counts" % (base, len(want_freq)),
+                  not diff, diff[:3])
+    coll = sorted([r[1], r[2], r[3], r[4], r[5], r[6], r[7]] for r in rows("%s/coll.csv" % tmp, 8))
+    want_coll = collectives_want(mod)
+    good &= check("%s: the collectives view: %d collectives, groups as written, channels, bytes" %
+                  (base, len(want_coll)), coll == want_coll,
+                  [(a, b) for a, b in zip(coll, want_coll) if a != b][:2] or (len(coll), len(want_coll)))
+    return good
+
+
+def main():
+    ok = True
+    for path in sys.argv[2:]:
+        base = os.path.basename(path)
+        mod = Module(path)
+        tmp = os.path.join(sys.argv[1], base)  # each file's own outputs
+        os.makedirs(tmp, exist_ok=True)
+        ok &= check_module_views(tmp, path, mod, base)
+        ok &= check_details(tmp, path, mod, base)
+    sys.exit(0 if ok else 1)
+
+
+main()
