@@ -1,5 +1,9 @@
 /* hloscope info PATH [--json]: a graph's summary, or one row per graph of a
- * dataset folder. */
+ * dataset folder.  A plain HLO module (no compiler configs) is summarized
+ * as a module: its computations by role, instructions, fusions,
+ * collectives and analytic totals over the executed computations; a
+ * dataset graph (an .npz, a raw protobuf with configs) by its arrays,
+ * configs and runtimes.  Opcodes are named as the module writes them. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +16,9 @@
 #include "loader/dataset.h"
 #include "loader/graph.h"
 #include "loader/hlo.h"
+#include "loader/hlo_module.h"
+#include "model/cost.h"
+#include "model/units.h"
 
 /* min, median, max: of config_runtime as stored (ns); norm_*: of runtime /
  * normalizer (tile files; equal to the stored values for layout). */
@@ -49,11 +56,68 @@ static int runtime_summary(const hs_graph *g, struct rt_summary *s)
 	return 0;
 }
 
-static void opcode_counts(const hs_graph *g, int64_t counts[256])
+/* One opcode as the module writes it (unlearned ones included), with its
+ * learned id for the order (0 for unlearned ones) and how many nodes have
+ * it. */
+struct op_count {
+	const char *name;
+	int id;
+	int64_t count;
+};
+
+static int cmp_op_id(const void *a, const void *b)
 {
-	memset(counts, 0, 256 * sizeof *counts);
-	for (int64_t i = 0; i < g->n_nodes; i++)
-		counts[g->opcode[i]]++;
+	const struct op_count *x = a, *y = b;
+	return (x->id > y->id) - (x->id < y->id);
+}
+
+static int cmp_op_count_desc(const void *a, const void *b)
+{
+	const struct op_count *x = a, *y = b;
+	if (x->count != y->count)
+		return x->count < y->count ? 1 : -1;
+	if (x->id != y->id)
+		return (x->id > y->id) - (x->id < y->id);
+	return strcmp(x->name, y->name);
+}
+
+/* The opcode histogram by name as written, in learned-id order (stable:
+ * unlearned names in the order they first appear).  *n distinct; NULL
+ * when out of memory. */
+static struct op_count *opcode_counts(const hs_graph *g, int *n)
+{
+	struct op_count *c = NULL;
+	int used = 0, cap = 0;
+
+	*n = 0;
+	for (int64_t v = 0; v < g->n_nodes; v++) {
+		const char *name = graph_node_opcode_name(g, v);
+		int i = 0;
+		while (i < used && strcmp(c[i].name, name) != 0)
+			i++;
+		if (i == used) {
+			if (used == cap) {
+				int ncap = cap ? 2 * cap : 64;
+				struct op_count *t = realloc(c, (size_t)ncap * sizeof *t);
+				if (!t) {
+					free(c);
+					return NULL;
+				}
+				c = t, cap = ncap;
+			}
+			c[used++] = (struct op_count){name, g->opcode[v], 0};
+		}
+		c[i].count++;
+	}
+	/* by id; an insertion sort is stable, so the unlearned names (id 0)
+	 * keep the order they first appear in */
+	for (int i = 1; i < used; i++)
+		for (int j = i; j > 0 && cmp_op_id(&c[j - 1], &c[j]) > 0; j--) {
+			struct op_count t = c[j];
+			c[j] = c[j - 1], c[j - 1] = t;
+		}
+	*n = used;
+	return c ? c : calloc(1, sizeof *c);
 }
 
 /* A runtime in ns: an integer, or a half for the median of an even count. */
@@ -65,78 +129,246 @@ static void ns_json(jsonw *w, double v)
 		jsonw_num(w, v);
 }
 
+/* What a module is made of and costs: computations by role, collectives,
+ * the analytic totals over the executed computations. */
+struct module_facts {
+	int64_t roles[HS_NROLES];
+	int64_t n_collectives;
+	struct op_count *coll; /* collectives by opcode */
+	int n_coll;
+	int costed;            /* the analytic estimate could read the graph */
+	cost_estimate total;   /* over the executed computations */
+};
+
+static void facts_free(struct module_facts *f)
+{
+	free(f->coll);
+}
+
+static int module_facts(const hs_graph *g, struct module_facts *f)
+{
+	memset(f, 0, sizeof *f);
+	for (int64_t c = 0; c < g->n_hcomps; c++)
+		f->roles[g->hcomps[c].role]++;
+	int n_ops = 0;
+	struct op_count *ops = opcode_counts(g, &n_ops);
+	if (!ops)
+		return -1;
+	f->coll = calloc((size_t)(n_ops ? n_ops : 1), sizeof *f->coll);
+	if (!f->coll) {
+		free(ops);
+		return -1;
+	}
+	for (int i = 0; i < n_ops; i++)
+		if (graph_is_collective_opcode(ops[i].name)) {
+			f->coll[f->n_coll++] = ops[i];
+			f->n_collectives += ops[i].count;
+		}
+	free(ops);
+	f->costed = cost_available(g);
+	if (f->costed) {
+		cost_estimate *est = malloc((size_t)(g->n_nodes ? g->n_nodes : 1) * sizeof *est);
+		if (!est)
+			return -1;
+		cost_analytic(g, est);
+		f->total = cost_executed_total(g, est);
+		free(est);
+	}
+	return 0;
+}
+
+/* A plain module: HLO without compiler configs to rank. */
+static int is_module(const hs_graph *g)
+{
+	return g->module && g->n_configs == 0;
+}
+
+static const char *source_name(const hs_graph *g)
+{
+	switch (g->hlo ? g->hlo->source : HM_SRC_TEXT) {
+	case HM_SRC_HLO_PROTO: return "HloModuleProto";
+	case HM_SRC_MODULE_TUNING: return "TpuGraphs ModuleTuningData";
+	case HM_SRC_TUNING: return "TpuGraphs TuningData";
+	default: return "HLO text";
+	}
+}
+
+static void analytic_json(jsonw *w, const struct module_facts *f)
+{
+	jsonw_key(w, "analytic");
+	if (!f->costed) {
+		jsonw_null(w);
+		return;
+	}
+	jsonw_obj_begin(w);
+	jsonw_key(w, "total_ns"), jsonw_num(w, f->total.seconds * 1e9);
+	jsonw_key(w, "flops"), jsonw_num(w, f->total.flops);
+	jsonw_key(w, "bytes"), jsonw_num(w, f->total.bytes);
+	jsonw_key(w, "unknown_instructions"), jsonw_int(w, f->total.unknown);
+	jsonw_obj_end(w);
+}
+
+static void opcodes_json(jsonw *w, const hs_graph *g)
+{
+	int n = 0;
+	struct op_count *ops = opcode_counts(g, &n);
+	jsonw_key(w, "opcodes");
+	jsonw_obj_begin(w);
+	for (int i = 0; ops && i < n; i++) {
+		jsonw_key(w, ops[i].name);
+		jsonw_int(w, ops[i].count);
+	}
+	jsonw_obj_end(w);
+	free(ops);
+}
+
+static void module_json(jsonw *w, const hs_graph *g, const struct module_facts *f)
+{
+	char entry[160];
+	jsonw_key(w, "format"), jsonw_str(w, source_name(g));
+	jsonw_key(w, "module"), jsonw_str(w, graph_module_name(g));
+	jsonw_key(w, "entry"), jsonw_str(w, graph_hcomp_name(g, g->entry, entry, sizeof entry));
+	jsonw_key(w, "computations"), jsonw_int(w, g->n_hcomps);
+	jsonw_key(w, "computation_roles");
+	jsonw_obj_begin(w);
+	for (int r = 0; r < HS_NROLES; r++)
+		if (f->roles[r])
+			jsonw_key(w, graph_role_name((hs_role)r)), jsonw_int(w, f->roles[r]);
+	jsonw_obj_end(w);
+	jsonw_key(w, "instructions"), jsonw_int(w, g->n_nodes);
+	jsonw_key(w, "fusions"), jsonw_int(w, graph_n_fusions(g));
+	jsonw_key(w, "collectives"), jsonw_int(w, f->n_collectives);
+	jsonw_key(w, "collective_opcodes");
+	jsonw_obj_begin(w);
+	for (int i = 0; i < f->n_coll; i++)
+		jsonw_key(w, f->coll[i].name), jsonw_int(w, f->coll[i].count);
+	jsonw_obj_end(w);
+	jsonw_key(w, "names"), jsonw_str(w, "real");
+	if (g->warning)
+		jsonw_key(w, "warning"), jsonw_str(w, g->warning);
+	analytic_json(w, f);
+	opcodes_json(w, g);
+}
+
+static void dataset_json(jsonw *w, const hs_graph *g, const struct module_facts *f)
+{
+	struct rt_summary rs;
+	char entry[160];
+
+	jsonw_key(w, "module"), jsonw_str(w, graph_module_name(g));
+	jsonw_key(w, "entry"), jsonw_str(w, graph_hcomp_name(g, g->entry, entry, sizeof entry));
+	jsonw_key(w, "nodes"), jsonw_int(w, g->n_nodes);
+	jsonw_key(w, "edges"), jsonw_int(w, g->n_edges);
+	jsonw_key(w, "configs"), jsonw_int(w, g->n_configs);
+	jsonw_key(w, "configurable_nodes"), jsonw_int(w, g->n_cfg_nodes);
+	jsonw_key(w, "computations"), jsonw_int(w, g->n_hcomps);
+	jsonw_key(w, "splits"), jsonw_int(w, g->n_comps);
+	jsonw_key(w, "fusions"), jsonw_int(w, graph_n_fusions(g));
+	jsonw_key(w, "names"), jsonw_str(w, g->module ? "real" : "derived");
+	if (g->warning)
+		jsonw_key(w, "warning"), jsonw_str(w, g->warning);
+	jsonw_key(w, "node_feature_width"), jsonw_int(w, g->feat_width);
+	jsonw_key(w, "config_feature_width");
+	jsonw_int(w, g->kind == HS_KIND_TILE ? g->config_width : g->ncf_width);
+	analytic_json(w, f);
+	opcodes_json(w, g);
+	jsonw_key(w, "runtime");
+	jsonw_obj_begin(w);
+	jsonw_key(w, "labeled"), jsonw_bool(w, g->labeled);
+	if (runtime_summary(g, &rs) == 0) {
+		jsonw_key(w, "min"), ns_json(w, rs.min);
+		jsonw_key(w, "median"), ns_json(w, rs.median);
+		jsonw_key(w, "max"), ns_json(w, rs.max);
+		if (g->kind == HS_KIND_TILE) {
+			jsonw_key(w, "normalized_min"), jsonw_num(w, rs.norm_min);
+			jsonw_key(w, "normalized_median"), jsonw_num(w, rs.norm_median);
+			jsonw_key(w, "normalized_max"), jsonw_num(w, rs.norm_max);
+		}
+		jsonw_key(w, "best_config"), jsonw_int(w, rs.best);
+	}
+	jsonw_obj_end(w);
+}
+
 static int info_file_json(const hs_graph *g)
 {
 	jsonw w;
-	int64_t counts[256];
-	struct rt_summary rs;
+	struct module_facts f;
+	hs_error err;
 
+	hs_error_clear(&err);
+	if (module_facts(g, &f) < 0) {
+		facts_free(&f);
+		return cli_oom("summarizing %s", g->path);
+	}
 	jsonw_init(&w, stdout, 1);
 	jsonw_obj_begin(&w);
-	char entry[64];
 	jsonw_key(&w, "file"), jsonw_str(&w, g->path);
-	jsonw_key(&w, "kind"), jsonw_str(&w, graph_kind_name(g->kind));
-	jsonw_key(&w, "module"), jsonw_str(&w, graph_module_name(g));
-	jsonw_key(&w, "entry"), jsonw_str(&w, graph_hcomp_name(g, g->entry, entry, sizeof entry));
-	jsonw_key(&w, "nodes"), jsonw_int(&w, g->n_nodes);
-	jsonw_key(&w, "edges"), jsonw_int(&w, g->n_edges);
-	jsonw_key(&w, "configs"), jsonw_int(&w, g->n_configs);
-	jsonw_key(&w, "configurable_nodes"), jsonw_int(&w, g->n_cfg_nodes);
-	jsonw_key(&w, "computations"), jsonw_int(&w, g->n_hcomps);
-	jsonw_key(&w, "splits"), jsonw_int(&w, g->n_comps);
-	jsonw_key(&w, "fusions"), jsonw_int(&w, graph_n_fusions(g));
-	jsonw_key(&w, "names"), jsonw_str(&w, g->module ? "real" : "derived");
-	if (g->warning)
-		jsonw_key(&w, "warning"), jsonw_str(&w, g->warning);
-	jsonw_key(&w, "node_feature_width"), jsonw_int(&w, g->feat_width);
-	jsonw_key(&w, "config_feature_width");
-	jsonw_int(&w, g->kind == HS_KIND_TILE ? g->config_width : g->ncf_width);
-	jsonw_key(&w, "opcodes");
-	jsonw_obj_begin(&w);
-	opcode_counts(g, counts);
-	for (int op = 0; op < 256; op++)
-		if (counts[op]) {
-			jsonw_key(&w, hlo_opcode_name(op));
-			jsonw_int(&w, counts[op]);
-		}
+	jsonw_key(&w, "kind"), jsonw_str(&w, is_module(g) ? "module" : graph_kind_name(g->kind));
+	if (is_module(g))
+		module_json(&w, g, &f);
+	else
+		dataset_json(&w, g, &f);
 	jsonw_obj_end(&w);
-	jsonw_key(&w, "runtime");
-	jsonw_obj_begin(&w);
-	jsonw_key(&w, "labeled"), jsonw_bool(&w, g->labeled);
-	if (runtime_summary(g, &rs) == 0) {
-		jsonw_key(&w, "min"), ns_json(&w, rs.min);
-		jsonw_key(&w, "median"), ns_json(&w, rs.median);
-		jsonw_key(&w, "max"), ns_json(&w, rs.max);
-		if (g->kind == HS_KIND_TILE) {
-			jsonw_key(&w, "normalized_min"), jsonw_num(&w, rs.norm_min);
-			jsonw_key(&w, "normalized_median"), jsonw_num(&w, rs.norm_median);
-			jsonw_key(&w, "normalized_max"), jsonw_num(&w, rs.norm_max);
-		}
-		jsonw_key(&w, "best_config"), jsonw_int(&w, rs.best);
-	}
-	jsonw_obj_end(&w);
-	jsonw_obj_end(&w);
-	hs_error err;
-	hs_error_clear(&err);
+	facts_free(&f);
 	return jsonw_finish(&w, &err) < 0 ? cli_report(&err) : 0;
 }
 
-static int cmp_count_desc(const void *a, const void *b)
+static void print_opcodes(const hs_graph *g)
 {
-	const int64_t *x = a, *y = b; /* {count, opcode} */
-	if (x[0] != y[0])
-		return x[0] < y[0] ? 1 : -1;
-	return (x[1] > y[1]) - (x[1] < y[1]);
+	int n = 0;
+	struct op_count *ops = opcode_counts(g, &n);
+	if (!ops)
+		return;
+	qsort(ops, (size_t)n, sizeof *ops, cmp_op_count_desc);
+	printf("opcodes         %d distinct\n", n);
+	for (int i = 0; i < n; i++)
+		printf("  %-24s %7lld  %5.1f%%\n", ops[i].name, (long long)ops[i].count,
+		       g->n_nodes ? 100.0 * (double)ops[i].count / (double)g->n_nodes : 0.0);
+	free(ops);
 }
 
-static int info_file_text(const hs_graph *g)
+/* "8.170 ms over the executed computations (3.44e+11 FLOP, 1.85e+09 bytes)" */
+static void print_analytic(const struct module_facts *f, const hs_graph *g)
 {
-	int64_t counts[256], order[256][2];
-	struct rt_summary rs;
-	int n = 0;
+	char t[48];
+	if (!f->costed) {
+		printf("analytic        n/a: %s\n", cost_unavailable_reason(g));
+		return;
+	}
+	units_ns(t, sizeof t, f->total.seconds * 1e9, 3);
+	printf("analytic        %s over the executed computations (%.4g FLOP, %.4g bytes)", t, f->total.flops,
+	       f->total.bytes);
+	if (f->total.unknown)
+		printf("; %lld instruction%s of unknown cost left out", (long long)f->total.unknown,
+		       hs_s(f->total.unknown));
+	printf("\n");
+}
 
-	char entry[64];
-	printf("file            %s\n", g->path);
+static void print_module(const hs_graph *g, const struct module_facts *f)
+{
+	char entry[160];
+	printf("kind            module (%s, no configs)\n", source_name(g));
+	printf("module          %s\n", graph_module_name(g));
+	printf("computations    %lld (entry %s", (long long)g->n_hcomps,
+	       graph_hcomp_name(g, g->entry, entry, sizeof entry));
+	for (int r = 0; r < HS_NROLES; r++)
+		if (f->roles[r] && r != HS_ROLE_ENTRY)
+			printf(", %s %lld", graph_role_name((hs_role)r), (long long)f->roles[r]);
+	printf(")\n");
+	printf("instructions    %lld, %lld fusion%s\n", (long long)g->n_nodes, (long long)graph_n_fusions(g),
+	       hs_s(graph_n_fusions(g)));
+	printf("collectives     %lld", (long long)f->n_collectives);
+	for (int i = 0; i < f->n_coll; i++)
+		printf("%s %s %lld", i ? "," : ":", f->coll[i].name, (long long)f->coll[i].count);
+	printf("\n");
+	print_analytic(f, g);
+}
+
+static void print_dataset(const hs_graph *g, const struct module_facts *f)
+{
+	struct rt_summary rs;
+	char entry[160];
+
 	printf("kind            %s\n", graph_kind_name(g->kind));
 	printf("module          %s%s\n", graph_module_name(g), g->module ? "" : " (names derived from the arrays)");
 	printf("nodes           %lld\n", (long long)g->n_nodes);
@@ -144,7 +376,6 @@ static int info_file_text(const hs_graph *g)
 	printf("computations    %lld (entry %s), %lld fusion%s\n", (long long)g->n_hcomps,
 	       graph_hcomp_name(g, g->entry, entry, sizeof entry), (long long)graph_n_fusions(g),
 	       hs_s(graph_n_fusions(g)));
-
 	printf("splits          %lld\n", (long long)g->n_comps);
 	printf("configs         %lld\n", (long long)g->n_configs);
 	if (g->kind == HS_KIND_LAYOUT)
@@ -164,18 +395,23 @@ static int info_file_text(const hs_graph *g)
 	} else {
 		printf("runtime         unlabeled (every runtime is 0: a test-split file)\n");
 	}
-	opcode_counts(g, counts);
-	for (int op = 0; op < 256; op++)
-		if (counts[op]) {
-			order[n][0] = counts[op];
-			order[n][1] = op;
-			n++;
-		}
-	qsort(order, (size_t)n, sizeof order[0], cmp_count_desc);
-	printf("opcodes         %d distinct\n", n);
-	for (int i = 0; i < n; i++)
-		printf("  %-24s %7lld  %5.1f%%\n", hlo_opcode_name((int)order[i][1]), (long long)order[i][0],
-		       g->n_nodes ? 100.0 * (double)order[i][0] / (double)g->n_nodes : 0.0);
+	print_analytic(f, g);
+}
+
+static int info_file_text(const hs_graph *g)
+{
+	struct module_facts f;
+	if (module_facts(g, &f) < 0) {
+		facts_free(&f);
+		return cli_oom("summarizing %s", g->path);
+	}
+	printf("file            %s\n", g->path);
+	if (is_module(g))
+		print_module(g, &f);
+	else
+		print_dataset(g, &f);
+	print_opcodes(g);
+	facts_free(&f);
 	return 0;
 }
 

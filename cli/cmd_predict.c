@@ -139,6 +139,20 @@ static void print_json(jsonw *w, const char *path, const hs_graph *g, const pred
 	jsonw_obj_end(w);
 }
 
+/* A plain HLO module has nothing to rank: say so, not an empty table. */
+static int no_configs(const char *path, const hs_graph *g)
+{
+	hs_error err;
+
+	hs_error_clear(&err);
+	if (g->module)
+		hs_fail(&err, HS_EUSAGE, "%s: no configs to rank: a plain HLO module has no compiler "
+			"configurations or runtimes (`hloscope info %s` gives its analytic cost)", path, path);
+	else
+		hs_fail(&err, HS_EUSAGE, "%s: no configs to rank", path);
+	return cli_report(&err);
+}
+
 int cmd_predict(int argc, char **argv)
 {
 	mcli_files files = {0};
@@ -216,6 +230,13 @@ int cmd_predict(int argc, char **argv)
 			continue;
 		}
 		memset(&p, 0, sizeof p);
+		if (g->n_configs == 0) {
+			int st = no_configs(files.path[i], g);
+
+			rc = st > rc ? st : rc;
+			graph_free(g);
+			continue;
+		}
 		ord = malloc((size_t)(g->n_configs ? g->n_configs : 1) * sizeof *ord);
 		if (!ord) {
 			rc = cli_oom("predicting %s", files.path[i]);

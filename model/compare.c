@@ -601,11 +601,13 @@ static int run_layout(compare_result *r, const compare_opts *o, hs_error *err)
 	p->nb = malloc(nr * 2 * COMPARE_MAX_NEIGHBORS * sizeof *p->nb);
 	int64_t *hist_op = calloc(256, sizeof *hist_op);
 	int64_t *hist_comp = calloc((size_t)(ga->n_comps ? ga->n_comps : 1), sizeof *hist_comp);
+	int64_t *hist_hcomp = calloc((size_t)(ga->n_hcomps ? ga->n_hcomps : 1), sizeof *hist_hcomp);
 	compare_neighbor *tmp = malloc(2 * COMPARE_MAX_NEIGHBORS * sizeof *tmp);
 	struct walk wk;
 	int wk_ok = walk_init(&wk, ga) == 0;
 	int rc = 0;
-	if (!r->rows || !p->values || !p->changed || !p->nb || !hist_op || !hist_comp || !tmp || !wk_ok) {
+	if (!r->rows || !p->values || !p->changed || !p->nb || !hist_op || !hist_comp || !hist_hcomp || !tmp ||
+	    !wk_ok) {
 		rc = hs_fail(err, HS_ENOMEM, "%s: out of memory comparing configs", compare_file_label(ga));
 		goto out;
 	}
@@ -628,6 +630,7 @@ static int run_layout(compare_result *r, const compare_opts *o, hs_error *err)
 		if (diff[k]) {
 			hist_op[ga->opcode[v]]++;
 			hist_comp[ga->comp_of[v]]++;
+			hist_hcomp[ga->hcomp_of[v]]++;
 		}
 		if (!diff[k] && !o->all)
 			continue;
@@ -638,6 +641,7 @@ static int run_layout(compare_result *r, const compare_opts *o, hs_error *err)
 		rw->k_b = kb;
 		rw->opcode = ga->opcode[v];
 		rw->comp = ga->comp_of[v];
+		rw->hcomp = ga->hcomp_of[v];
 		rw->differs = diff[k];
 		rw->a = va;
 		rw->b = vb;
@@ -657,11 +661,13 @@ static int run_layout(compare_result *r, const compare_opts *o, hs_error *err)
 	}
 	r->opcodes = count_list(hist_op, 256, &r->n_opcodes);
 	r->comps = count_list(hist_comp, ga->n_comps, &r->n_comps);
-	if (!r->opcodes || !r->comps)
+	r->hcomps = count_list(hist_hcomp, ga->n_hcomps, &r->n_hcomps);
+	if (!r->opcodes || !r->comps || !r->hcomps)
 		rc = hs_fail(err, HS_ENOMEM, "%s: out of memory comparing configs", compare_file_label(ga));
 out:
 	free(hist_op);
 	free(hist_comp);
+	free(hist_hcomp);
 	free(tmp);
 	if (wk_ok)
 		walk_done(&wk);
@@ -758,6 +764,7 @@ void compare_free(compare_result *r)
 	free(r->rows);
 	free(r->opcodes);
 	free(r->comps);
+	free(r->hcomps);
 	free(r);
 }
 

@@ -36,6 +36,10 @@
  *
  * Tile: the 24 config_feat values of A and B and the kernel's nodes.
  *
+ * Rows name their node (its instruction name, derived on a bare .npz:
+ * "convolution.603"), its opcode as written, its HLO computation and, from
+ * an HLO module, its op_name metadata.
+ *
  * Two files: with `gb` set, A is a config of `ga` and B one of `gb`.  The
  * graphs must be equal: same kind, node count, opcodes, edges (as a set)
  * and, for layout, the same configurable nodes; otherwise HS_EUSAGE with a
@@ -106,7 +110,8 @@ typedef struct compare_row {
 	int64_t node;
 	int64_t k_a, k_b;   /* index into each graph's node_config_ids */
 	int opcode;
-	int32_t comp;
+	int32_t comp;       /* its node_splits segment (a "split") */
+	int64_t hcomp;      /* its HLO computation (index into ga->hcomps) */
 	int differs;
 	const float *a, *b; /* [width] values of A and B (owned by the result) */
 	unsigned char *changed; /* [width] 1 where a != b */
@@ -117,7 +122,7 @@ typedef struct compare_row {
 } compare_row;
 
 typedef struct compare_count {
-	int64_t key;        /* opcode id or computation index */
+	int64_t key;        /* opcode id, split or HLO computation index */
 	int64_t count;
 } compare_count;
 
@@ -161,8 +166,10 @@ typedef struct compare_result {
 	compare_row *rows;
 	compare_count *opcodes; /* differing nodes per opcode, count descending */
 	int n_opcodes;
-	compare_count *comps;   /* differing nodes per computation, count descending */
+	compare_count *comps;   /* differing nodes per split (node_splits segment), count descending */
 	int n_comps;
+	compare_count *hcomps;  /* differing nodes per HLO computation, count descending */
+	int n_hcomps;
 	int sort;               /* compare_sort applied */
 	int all;                /* rows hold every configurable node */
 
@@ -235,8 +242,9 @@ int compare_layout_text(const float *v, const float *other,
 enum compare_format { COMPARE_TEXT, COMPARE_JSON };
 int compare_print(FILE *out, const compare_result *r, int format, hs_error *err);
 
-/* The one-line summary ("46 of 56 configurable nodes differ: convolution
- * 43, reshape 3; computations 0 (40), 5 (6)"), like snprintf. */
+/* The one-line summary ("46 of 56 configurable nodes differ; opcodes:
+ * convolution 43, reshape 3; computations: computation.61 (40), entry (6)",
+ * the HLO computations by name), like snprintf. */
 int compare_summary(const compare_result *r, char *buf, size_t cap);
 
 /* compare_run + compare_print + compare_free, for the REPL. */

@@ -20,19 +20,23 @@
  * layout:
  *   configurable_nodes, differing_count
  *   differing_opcodes     {"convolution": 43, ...}
- *   differing_computations [{"computation": 0, "count": 40}, ...]
+ *   differing_computations [{"computation": "computation.61", "count": 40}, ...]
+ *                         (HLO computations by name)
+ *   differing_splits      [{"split": 0, "count": 40}, ...] (node_splits segments)
  *   mismatches_a/_b       layout mismatches between configurable neighbours
  *   contribution_note     why contributions are absent (only then)
  *   contribution_total    sum of every configurable node's part (= predicted
  *                         B - A), contribution_differing that of the
  *                         differing nodes (only with contributions)
  *   value_names           the names of the values in "a" and "b"
- *   differing_nodes       [{"id", "opcode", "computation", "shape", "a": [..],
+ *   differing_nodes       [{"id", "name", "opcode" (as written), "op_name" (null
+ *                           when the file has no metadata), "computation" (its
+ *                           HLO computation's name), "split", "shape", "a": [..],
  *                           "b": [..], "changed": [value indices],
  *                           "contribution" (null when absent),
  *                           "operands": [neighbour], "users": [neighbour],
  *                           "more_operands", "more_users"}]
- *                         neighbour: {"id", "opcode", "hops", "slot",
+ *                         neighbour: {"id", "name", "opcode", "hops", "slot",
  *                           "layout": "output"|"input"|"kernel" (the
  *                           neighbour's layout facing this node),
  *                           "layout_a", "layout_b", "comparable",
@@ -41,7 +45,7 @@
  * tile:
  *   values                [{"index", "name", "a", "b", "differs"}] (all 24)
  *   differing_values      [{"index", "name", "a", "b"}]
- *   kernel_nodes          [{"id", "opcode", "shape"}]
+ *   kernel_nodes          [{"id", "name", "opcode", "op_name", "shape"}]
  */
 #include <math.h>
 #include <stdio.h>
@@ -95,9 +99,23 @@ static void j_mismatch(jsonw *w, const char *key, int m)
 		jsonw_bool(w, m);
 }
 
+/* "op_name": the node's metadata, null when the file has none. */
+static void j_op_name(jsonw *w, const hs_graph *g, int64_t v)
+{
+	char buf[1024];
+	const char *s = graph_node_text(g, v, HS_HF_OP_NAME, buf, sizeof buf);
+
+	jsonw_key(w, "op_name");
+	if (*s)
+		jsonw_str(w, s);
+	else
+		jsonw_null(w);
+}
+
 static void j_neighbors(jsonw *w, const compare_result *r, const compare_row *rw, int side)
 {
 	const hs_graph *g = r->ga, *gb = r->gb;
+	char name[256];
 	jsonw_key(w, side == COMPARE_OPERAND ? "operands" : "users");
 	jsonw_arr_begin(w);
 	for (int k = 0; k < rw->n_nb; k++) {
@@ -112,7 +130,8 @@ static void j_neighbors(jsonw *w, const compare_result *r, const compare_row *rw
 		}
 		jsonw_obj_begin(w);
 		jsonw_key(w, "id"), jsonw_int(w, nb->node);
-		jsonw_key(w, "opcode"), jsonw_str(w, hlo_opcode_name(g->opcode[nb->node]));
+		jsonw_key(w, "name"), jsonw_str(w, graph_node_name(g, nb->node, name, sizeof name));
+		jsonw_key(w, "opcode"), jsonw_str(w, graph_node_opcode_name(g, nb->node));
 		jsonw_key(w, "hops"), jsonw_int(w, nb->hops);
 		jsonw_key(w, "slot"), jsonw_int(w, nb->slot);
 		jsonw_key(w, "layout"), jsonw_str(w, compare_group_name(grp));
@@ -129,7 +148,7 @@ static void j_neighbors(jsonw *w, const compare_result *r, const compare_row *rw
 static void j_rows(jsonw *w, const compare_result *r, const char *key, int differs)
 {
 	const hs_graph *g = r->ga;
-	char sh[256];
+	char sh[256], name[256];
 	hlo_shape s;
 
 	jsonw_key(w, key);
@@ -142,8 +161,11 @@ static void j_rows(jsonw *w, const compare_result *r, const char *key, int diffe
 		hlo_shape_text(&s, sh, sizeof sh);
 		jsonw_obj_begin(w);
 		jsonw_key(w, "id"), jsonw_int(w, rw->node);
-		jsonw_key(w, "opcode"), jsonw_str(w, hlo_opcode_name(rw->opcode));
-		jsonw_key(w, "computation"), jsonw_int(w, rw->comp);
+		jsonw_key(w, "name"), jsonw_str(w, graph_node_name(g, rw->node, name, sizeof name));
+		jsonw_key(w, "opcode"), jsonw_str(w, graph_node_opcode_name(g, rw->node));
+		j_op_name(w, g, rw->node);
+		jsonw_key(w, "computation"), jsonw_str(w, graph_hcomp_name(g, rw->hcomp, name, sizeof name));
+		jsonw_key(w, "split"), jsonw_int(w, rw->comp);
 		jsonw_key(w, "shape"), jsonw_str(w, sh);
 		j_values(w, "a", rw->a, r->width);
 		j_values(w, "b", rw->b, r->width);
@@ -228,11 +250,25 @@ static void j_layout(jsonw *w, const compare_result *r, int all)
 	jsonw_obj_end(w);
 	jsonw_key(w, "differing_computations");
 	jsonw_arr_begin(w);
+	for (int i = 0; i < r->n_hcomps; i++) {
+		char name[160];
+		int pretty = w->pretty;
+		w->pretty = 0;
+		jsonw_obj_begin(w);
+		jsonw_key(w, "computation");
+		jsonw_str(w, graph_hcomp_name(r->ga, r->hcomps[i].key, name, sizeof name));
+		jsonw_key(w, "count"), jsonw_int(w, r->hcomps[i].count);
+		jsonw_obj_end(w);
+		w->pretty = pretty;
+	}
+	jsonw_arr_end(w);
+	jsonw_key(w, "differing_splits");
+	jsonw_arr_begin(w);
 	for (int i = 0; i < r->n_comps; i++) {
 		int pretty = w->pretty;
 		w->pretty = 0;
 		jsonw_obj_begin(w);
-		jsonw_key(w, "computation"), jsonw_int(w, r->comps[i].key);
+		jsonw_key(w, "split"), jsonw_int(w, r->comps[i].key);
 		jsonw_key(w, "count"), jsonw_int(w, r->comps[i].count);
 		jsonw_obj_end(w);
 		w->pretty = pretty;
@@ -273,7 +309,7 @@ static void j_tile_value(jsonw *w, const compare_result *r, int j)
 static void j_tile(jsonw *w, const compare_result *r)
 {
 	const hs_graph *ga = r->ga;
-	char sh[256];
+	char sh[256], name[256];
 	hlo_shape s;
 
 	jsonw_key(w, "values");
@@ -302,7 +338,9 @@ static void j_tile(jsonw *w, const compare_result *r)
 		hlo_shape_text(&s, sh, sizeof sh);
 		jsonw_obj_begin(w);
 		jsonw_key(w, "id"), jsonw_int(w, i);
-		jsonw_key(w, "opcode"), jsonw_str(w, hlo_opcode_name(ga->opcode[i]));
+		jsonw_key(w, "name"), jsonw_str(w, graph_node_name(ga, i, name, sizeof name));
+		jsonw_key(w, "opcode"), jsonw_str(w, graph_node_opcode_name(ga, i));
+		j_op_name(w, ga, i);
 		jsonw_key(w, "shape"), jsonw_str(w, sh);
 		jsonw_obj_end(w);
 	}

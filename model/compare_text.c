@@ -112,13 +112,16 @@ int compare_summary(const compare_result *r, char *buf, size_t cap)
 	for (int i = 0; i < r->n_opcodes; i++)
 		bput(buf, cap, &pos, "%s %s %lld", i ? "," : "", hlo_opcode_name((int)r->opcodes[i].key),
 		     (long long)r->opcodes[i].count);
-	bput(buf, cap, &pos, "; computation%s:", hs_s(r->n_comps));
-	int shown = r->n_comps < 6 ? r->n_comps : 6;
-	for (int i = 0; i < shown; i++)
-		bput(buf, cap, &pos, "%s %lld (%lld)", i ? "," : "", (long long)r->comps[i].key,
-		     (long long)r->comps[i].count);
-	if (r->n_comps > shown)
-		bput(buf, cap, &pos, ", +%d more", r->n_comps - shown);
+	bput(buf, cap, &pos, "; computation%s:", hs_s(r->n_hcomps));
+	int shown = r->n_hcomps < 6 ? r->n_hcomps : 6;
+	for (int i = 0; i < shown; i++) {
+		char name[160];
+
+		bput(buf, cap, &pos, "%s %s (%lld)", i ? "," : "",
+		     graph_hcomp_name(r->ga, r->hcomps[i].key, name, sizeof name), (long long)r->hcomps[i].count);
+	}
+	if (r->n_hcomps > shown)
+		bput(buf, cap, &pos, ", +%d more", r->n_hcomps - shown);
 	return (int)pos;
 }
 
@@ -262,8 +265,8 @@ static void print_layout_rows(FILE *out, const compare_result *r, int all)
 {
 	const hs_graph *g = r->ga;
 	int w = r->width, grouped = w == HLO_LAYOUT_CONFIG_FEATURES;
-	int wid = 4, wop = 6, wsh = 5, wl[3][2] = {{6, 1}, {5, 1}, {6, 1}}, wv = 8;
-	char buf[512], sh[256];
+	int wid = 4, wname = 4, wop = 6, wsh = 5, wl[3][2] = {{6, 1}, {5, 1}, {6, 1}}, wv = 8, op_names = 0;
+	char buf[512], sh[256], name[256];
 	hlo_shape s;
 
 	if (!r->n_rows)
@@ -272,8 +275,11 @@ static void print_layout_rows(FILE *out, const compare_result *r, int all)
 		const compare_row *rw = &r->rows[i];
 		int n = snprintf(buf, sizeof buf, "%lld", (long long)rw->node);
 		wid = n > wid ? n : wid;
-		n = (int)strlen(hlo_opcode_name(rw->opcode));
+		n = (int)strlen(graph_node_name(g, rw->node, name, sizeof name));
+		wname = n > wname ? n : wname;
+		n = (int)strlen(graph_node_opcode_name(g, rw->node));
 		wop = n > wop ? n : wop;
+		op_names |= *graph_node_text(g, rw->node, HS_HF_OP_NAME, buf, sizeof buf) != 0;
 		hlo_decode_shape(graph_feat(g, rw->node), g->feat_width, &s);
 		n = hlo_shape_text(&s, sh, sizeof sh);
 		wsh = n > wsh ? n : wsh;
@@ -293,7 +299,8 @@ static void print_layout_rows(FILE *out, const compare_result *r, int all)
 	if (wsh > 48)
 		wsh = 48;
 	fputc('\n', out);
-	fprintf(out, "%s%*s  %-*s  %-*s", all ? "  " : "", wid, "node", wop, "opcode", wsh, "shape");
+	fprintf(out, "%s%*s  %-*s  %-*s  %-*s", all ? "  " : "", wid, "node", wname, "name", wop, "opcode", wsh,
+		"shape");
 	if (grouped) {
 		for (int gi = 0; gi < 3; gi++) {
 			int span = wl[gi][0] + 2 + wl[gi][1];
@@ -308,14 +315,15 @@ static void print_layout_rows(FILE *out, const compare_result *r, int all)
 	} else {
 		fprintf(out, "  %-*s  %-*s", wv, "A", wv, "B");
 	}
-	fprintf(out, "  contribution\n");
+	fprintf(out, "  contribution%s\n", op_names ? "  op_name" : "");
 
 	for (int64_t i = 0; i < r->n_rows; i++) {
 		const compare_row *rw = &r->rows[i];
 		hlo_decode_shape(graph_feat(g, rw->node), g->feat_width, &s);
 		hlo_shape_text(&s, sh, sizeof sh);
-		fprintf(out, "%s%*lld  %-*s  %-*.*s", all ? (rw->differs ? "* " : "  ") : "", wid,
-			(long long)rw->node, wop, hlo_opcode_name(rw->opcode), wsh, wsh, sh);
+		fprintf(out, "%s%*lld  %-*s  %-*s  %-*.*s", all ? (rw->differs ? "* " : "  ") : "", wid,
+			(long long)rw->node, wname, graph_node_name(g, rw->node, name, sizeof name), wop,
+			graph_node_opcode_name(g, rw->node), wsh, wsh, sh);
 		if (grouped) {
 			for (int gi = 0; gi < 3; gi++) {
 				compare_layout_text(rw->a, rw->b, NULL, gi * LAYOUT_GROUP, buf, sizeof buf);
@@ -329,14 +337,15 @@ static void print_layout_rows(FILE *out, const compare_result *r, int all)
 			values_text(rw->b, rw->changed, w, buf, sizeof buf);
 			fprintf(out, "  %-*s", wv, buf);
 		}
-		if (isnan(rw->contribution)) {
-			fprintf(out, "  -\n");
-		} else if (r->pred_ns) {
+		if (isnan(rw->contribution))
+			snprintf(buf, sizeof buf, "-");
+		else if (r->pred_ns)
 			units_ns_signed(buf, sizeof buf, rw->contribution, 3);
-			fprintf(out, "  %s\n", buf);
-		} else {
-			fprintf(out, "  %+.4g\n", rw->contribution);
-		}
+		else
+			snprintf(buf, sizeof buf, "%+.4g", rw->contribution);
+		const char *on = op_names ? graph_node_text(g, rw->node, HS_HF_OP_NAME, sh, sizeof sh) : "";
+
+		fprintf(out, "  %-*s%s%s\n", *on ? 12 : 0, buf, *on ? "  " : "", on);
 
 		/* Neighbours matter where the layouts changed. */
 		for (int k = 0; k < rw->n_nb && grouped && rw->differs; k++) {
@@ -360,10 +369,10 @@ static void print_layout_rows(FILE *out, const compare_result *r, int all)
 				snprintf(why, sizeof why, " (not comparable: dims renumbered on the way)");
 			else if (compare_consumer_group(g, cons, nb->slot) < 0)
 				snprintf(why, sizeof why, " (operand %d of %s has no layout in the data)", nb->slot,
-					 hlo_opcode_name(g->opcode[cons]));
+					 graph_node_opcode_name(g, cons));
 			fprintf(out, "%s%*s  %s %lld %s, %d hop%s, %s %s -> %s: A %s, B %s%s\n", all ? "  " : "",
 				wid, "", nb->side == COMPARE_OPERAND ? "operand" : "user", (long long)nb->node,
-				hlo_opcode_name(g->opcode[nb->node]), nb->hops, hs_s(nb->hops),
+				graph_node_name(g, nb->node, name, sizeof name), nb->hops, hs_s(nb->hops),
 				compare_group_name(grp), la, lb, mismatch_word(nb->mismatch_a),
 				mismatch_word(nb->mismatch_b), why);
 		}
@@ -389,15 +398,26 @@ static void print_tile_rows(FILE *out, const compare_result *r)
 	}
 	fprintf(out, "\nkernel nodes (%lld)\n", (long long)g->n_nodes);
 	int wid = snprintf(a, sizeof a, "%lld", (long long)(g->n_nodes ? g->n_nodes - 1 : 0));
-	int wop = 6;
+	int wop = 6, wname = 4, wsh = 5, op_names = 0;
+	char name[256], opn[1024];
 	for (int64_t i = 0; i < g->n_nodes; i++) {
-		int n = (int)strlen(hlo_opcode_name(g->opcode[i]));
+		int n = (int)strlen(graph_node_opcode_name(g, i));
 		wop = n > wop ? n : wop;
+		n = (int)strlen(graph_node_name(g, i, name, sizeof name));
+		wname = n > wname ? n : wname;
+		hlo_decode_shape(graph_feat(g, i), g->feat_width, &s);
+		n = hlo_shape_text(&s, sh, sizeof sh);
+		wsh = n > wsh ? n : wsh;
+		op_names |= *graph_node_text(g, i, HS_HF_OP_NAME, opn, sizeof opn) != 0;
 	}
 	for (int64_t i = 0; i < g->n_nodes; i++) {
 		hlo_decode_shape(graph_feat(g, i), g->feat_width, &s);
 		hlo_shape_text(&s, sh, sizeof sh);
-		fprintf(out, "  %*lld  %-*s  %s\n", wid, (long long)i, wop, hlo_opcode_name(g->opcode[i]), sh);
+		const char *on = op_names ? graph_node_text(g, i, HS_HF_OP_NAME, opn, sizeof opn) : "";
+
+		fprintf(out, "  %*lld  %-*s  %-*s  %-*s%s%s\n", wid, (long long)i, wname,
+			graph_node_name(g, i, name, sizeof name), wop, graph_node_opcode_name(g, i), *on ? wsh : 0, sh,
+			*on ? "  " : "", on);
 	}
 }
 

@@ -1,4 +1,9 @@
-/* cost.c - the analytic cost model, per node.
+/* cost.c - the analytic cost model, per node: the dataset's view
+ * (cost_features), every node alone from its features and the dataset's
+ * edges, which the config scores (cost_config.c) and the learned models use.
+ * On an HLO module cost_analytic() gives the module's view instead
+ * (cost_module.c: fusions as kernels, shares, custom-call FLOPs), built on
+ * the same machine and terms.
  *
  * Per node (documented 140-wide features only; shapes decoded by
  * hlo_decode_shape, E(x) = elements of x's output, B(x) = its bytes):
@@ -275,6 +280,15 @@ static int only_unit_dims_differ(const hlo_shape *a, const hlo_shape *b)
 	}
 }
 
+void cost_opcode_classes(uint8_t cls[256])
+{
+	struct ops ops;
+
+	resolve_ops(&ops);
+	for (int op = 0; op < 256; op++)
+		cls[op] = op_class(&ops, op);
+}
+
 int cost_graph_init(cost_graph *cg, const hs_graph *g)
 {
 	size_t n = (size_t)(g->n_nodes ? g->n_nodes : 1);
@@ -297,8 +311,7 @@ int cost_graph_init(cost_graph *cg, const hs_graph *g)
 	/* The class depends on the opcode alone: one per opcode id, not one
 	 * name lookup per node. */
 	uint8_t cls[256];
-	for (int op = 0; op < 256; op++)
-		cls[op] = op_class(&ops, op);
+	cost_opcode_classes(cls);
 	for (int64_t v = 0; v < g->n_nodes; v++) {
 		hlo_decode_shape(graph_feat(g, v), g->feat_width, &cg->shape[v]);
 		cg->bytes_out[v] = (double)hlo_shape_bytes(&cg->shape[v]);
@@ -359,6 +372,13 @@ void cost_node(const cost_graph *cg, int64_t v, cost_lay out, const cost_lay *op
 }
 
 void cost_analytic(const hs_graph *g, cost_estimate *out)
+{
+	if (g->module && cost_module(g, out) == 0)
+		return;
+	cost_features(g, out);
+}
+
+void cost_features(const hs_graph *g, cost_estimate *out)
 {
 	cost_graph cg;
 

@@ -1,11 +1,20 @@
 /* cost.h - analytic per-node cost, no training needed.
  *
- * FLOPs and bytes moved for every node from its decoded features, and a
- * time on a documented TPU-like machine: a roofline of compute and memory
- * that also counts what layouts change (the (8, 128) memory tiles, the
- * copies a layout forces) and a fixed cost per kernel.  cost.c holds the
- * per-node formulas, cost_config.c the config scores; docs/model.md gives
- * each term's reasoning and what it does to Kendall's tau on real files.
+ * FLOPs and bytes moved for every node, and a time on a documented
+ * TPU-like machine: a roofline of compute and memory that also counts what
+ * layouts change (the (8, 128) memory tiles, the copies a layout forces)
+ * and a fixed cost per kernel.  Two views of one model:
+ *   - the dataset's (cost.c, cost_features): every node alone, from its
+ *     decoded features; the config scores (cost_config.c), the learned
+ *     models and everything on a bare .npz use it, unchanged;
+ *   - the module's (cost_module.c): on an HLO module, a fusion is one
+ *     kernel computed from its body, a node inside a fusion body or a
+ *     reducer costs its share of that kernel, custom-calls of known
+ *     libraries get their FLOPs from their attributes, and a module's
+ *     total counts each executed instruction once (cost_executed_total).
+ * cost_analytic() gives the module's view when the graph has a module.
+ * docs/model.md gives each term's reasoning and what it does to Kendall's
+ * tau on real files.
  *
  * The machine is one TensorCore of a TPU v3 chip (a chip has two):
  * 123 TFLOP/s bf16 and 900 GB/s HBM per chip, so half of each per core.
@@ -61,10 +70,20 @@ typedef struct cost_estimate {
 int cost_available(const hs_graph *g);
 const char *cost_unavailable_reason(const hs_graph *g);
 
-/* Fills out[g->n_nodes] under the layouts the graph records.  Never fails
- * on a loaded graph.  Graphs whose node features are not the documented
- * 140 give all zeros. */
+/* Fills out[g->n_nodes] under the layouts the graph records: the module's
+ * view (cost_module) when g has an HLO module, else the dataset's
+ * (cost_features).  Never fails on a loaded graph (out of memory: the
+ * dataset's view, or zeros).  Graphs whose node features are not the
+ * documented 140 give all zeros. */
 void cost_analytic(const hs_graph *g, cost_estimate *out);
+/* The dataset's view: every node alone, from its features and the
+ * dataset's edges, as the config scores and the learned models see it
+ * (identical on an .npz and on the module it was converted from). */
+void cost_features(const hs_graph *g, cost_estimate *out);
+/* The module's view (cost_module.c; its header comment is the model):
+ * 0, or -1 when g has no module, the features are not the documented 140,
+ * or memory runs out (out is then all zeros). */
+int cost_module(const hs_graph *g, cost_estimate *out);
 
 /* Sum of out[0..n) (every field summed; unknown counts the unknown ones). */
 cost_estimate cost_total(const cost_estimate *est, int64_t n);
@@ -134,6 +153,9 @@ enum {
 	COST_C_KERNEL = 8,   /* runs as a kernel of its own: pays COST_OP_SECONDS */
 	COST_C_ADOPTS = 16   /* can write any layout its consumer asks for (fused) */
 };
+
+/* COST_C_* bits of every opcode id (cls[256]). */
+void cost_opcode_classes(uint8_t cls[256]);
 
 /* Returns 0, or -1 (out of memory).  cost_graph_free() releases it. */
 int cost_graph_init(cost_graph *cg, const hs_graph *g);

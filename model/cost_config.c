@@ -218,7 +218,7 @@ static double graph_seconds(const hs_graph *g)
 
 	if (!est)
 		return NAN;
-	cost_analytic(g, est);
+	cost_features(g, est);
 	s = cost_total(est, g->n_nodes).seconds;
 	free(est);
 	return s;

@@ -135,6 +135,17 @@ def check(path, a, b, out, name):
         for r in got["differing_nodes"]: names[r["id"]] = r["opcode"]
         if dict(Counter(names.values())) != got["differing_opcodes"]:
             fails.append("differing_opcodes")
+        # a bare .npz names its nodes opcode.id and has no metadata; rows
+        # give the HLO computation by name and the node_splits segment
+        for r in got["differing_nodes"]:
+            if r["name"] != "%s.%d" % (r["opcode"], r["id"]) or r["op_name"] is not None or \
+                    not isinstance(r["computation"], str) or not isinstance(r["split"], int):
+                fails.append("names of node %d: %r %r %r" % (r["id"], r["name"], r["computation"], r["split"]))
+                break
+        for key, field in (("differing_computations", "computation"), ("differing_splits", "split")):
+            per = Counter(r[field] for r in got["differing_nodes"])
+            if {c[field]: c["count"] for c in got[key]} != dict(per):
+                fails.append(key)
     else:
         cf = d["config_feat"]
         dv = [int(j) for j in np.nonzero(cf[ia] != cf[ib])[0]]
@@ -197,7 +208,7 @@ PYEOF
 if run_ok "model: text shows contributions" "$L" best worst; then
 	if grep -q '^contribution   per node, its part of predicted B - A (analytic estimate)' "$T/out" &&
 		grep -q '^predicted rank ' "$T/out" &&
-		grep -qE '^ *603  convolution .*  ([+-][0-9.]+|0) (ns|us|ms|s)$' "$T/out"; then
+		grep -qE '^ *603  convolution\.603 +convolution .*  ([+-][0-9.]+|0) (ns|us|ms|s)$' "$T/out"; then
 		ok "model: text rows end in a signed contribution with its unit"
 	else
 		bad "model: text rows end in a signed contribution with its unit" "$(head -c 600 "$T/out")"

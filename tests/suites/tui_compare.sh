@@ -22,7 +22,7 @@ m
 C
 golden compare_marks
 has header: measured ratio => B/A  measured 1.000001 (+0.000135%)
-has summary line => 46 of 56 configurable nodes differ; opcodes: convolution 46; computation: 0 (46)
+has summary line => 46 of 56 configurable nodes differ; opcodes: convolution 46; computation: computation.61 (46)
 a
 has a shows every node => every configurable node (56 rows)
 has unchanged rows are listed => 56/56

@@ -115,6 +115,16 @@ static hs_graph *build(const struct spec_node *nodes, int n, const char *path)
 		g->comp_start[nodes[i].comp] = i;
 	}
 	g->comp_start[nc] = n;
+	/* One HLO computation, the entry, as a bare .npz of one root has. */
+	g->n_hcomps = 1;
+	g->hcomps = xcalloc(1, sizeof *g->hcomps);
+	g->hcomps[0] = (hs_hcomp){.role = HS_ROLE_ENTRY, .first = 0, .count = n, .root = n - 1};
+	g->hcomp_of = xcalloc((size_t)n, sizeof(int32_t));
+	g->called_off = xcalloc((size_t)n + 1, sizeof(int64_t));
+	g->hlo_operand_off = g->operand_off;
+	g->hlo_operand_idx = g->operand_idx;
+	g->hlo_user_off = g->user_off;
+	g->hlo_user_idx = g->user_idx;
 	return g;
 }
 
@@ -349,7 +359,10 @@ static void test_layout_diff(void)
 	char sum[512];
 	compare_summary(r, sum, sizeof sum);
 	CHECK("summary line", strstr(sum, "2 of 3 configurable nodes differ") && strstr(sum, "convolution 1") &&
-				      strstr(sum, "dot 1") && strstr(sum, "computation: 1 (2)"));
+				      strstr(sum, "dot 1") && strstr(sum, "computation: entry (2)"));
+	CHECK("rows keep their split and HLO computation", r4 && r4->comp == 1 && r4->hcomp == 0 && r->n_comps == 1 &&
+								   r->comps[0].key == 1 && r->n_hcomps == 1 &&
+								   r->hcomps[0].key == 0 && r->hcomps[0].count == 2);
 
 	/* The analytic estimate (no model) predicts and splits the difference. */
 	CHECK("predictor named", !strcmp(r->pred_label, "analytic estimate"));
@@ -369,7 +382,11 @@ static void test_layout_diff(void)
 	CHECK("text header", text && strstr(text, "config         1") && strstr(text, "50 ns") &&
 				     strstr(text, "1.600000"));
 	CHECK("text marks changes", text && strstr(text, "{0*,1,2*}") && strstr(text, "{0*,1*,2*,3*}"));
-	CHECK("text neighbours", text && strstr(text, "operand 2 convolution, 2 hops, output {3,2,1,0} -> {3,2,1,0}: A ok, B copy"));
+	CHECK("text neighbours",
+	      text && strstr(text, "operand 2 convolution.2, 2 hops, output {3,2,1,0} -> {3,2,1,0}: A ok, B copy"));
+	CHECK("text rows name their nodes", text && strstr(text, "node  name           opcode") &&
+						    strstr(text, "   4  convolution.4  convolution") &&
+						    !strstr(text, "op_name"));
 	free(text);
 	char *json = printed(r, COMPARE_JSON);
 	CHECK("json keys", json && strstr(json, "\"runtime_a\": 50") && strstr(json, "\"runtime_b\": 80") &&
@@ -378,6 +395,11 @@ static void test_layout_diff(void)
 	CHECK("json values", json && strstr(json, "\"b\": [3,2,1,0,-1,-1,0,1,2,3,-1,-1,3,2,1,0,-1,-1]") &&
 				     strstr(json, "\"changed\": [6,7,8,9]"));
 	CHECK("json no unchanged list without --all", json && !strstr(json, "unchanged_nodes"));
+	CHECK("json rows: name, op_name, computation by name, split",
+	      json && strstr(json, "\"name\": \"convolution.4\"") && strstr(json, "\"op_name\": null") &&
+		      strstr(json, "\"computation\": \"entry\",") && strstr(json, "\"split\": 1,") &&
+		      strstr(json, "\"differing_computations\": [{\"computation\":\"entry\",\"count\":2}") &&
+		      strstr(json, "\"differing_splits\": [{\"split\":1,\"count\":2}"));
 	free(json);
 
 	hs_error werr = {0};
