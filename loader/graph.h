@@ -352,7 +352,7 @@ int graph_node_attr(const hs_graph *g, int64_t v, const char *name, struct hs_st
 
 /* ---- collectives (graph_collective.c) --------------------------------- */
 
-/* all-reduce(-start), all-gather(-start), reduce-scatter, all-to-all,
+/* all-reduce(-start), all-gather(-start), reduce-scatter, all-to-all(-start),
  * ragged-all-to-all, collective-permute(-start), collective-broadcast: the
  * instructions that exchange data between devices (their -done halves only
  * wait). */

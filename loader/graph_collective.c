@@ -28,7 +28,8 @@ int graph_is_collective_opcode(const char *op)
 {
 	static const char *const names[] = {
 		"all-reduce", "all-reduce-start", "all-gather", "all-gather-start", "reduce-scatter",
-		"all-to-all", "ragged-all-to-all", "collective-permute", "collective-permute-start",
+		"all-to-all", "all-to-all-start", "ragged-all-to-all", "collective-permute",
+		"collective-permute-start",
 		"collective-broadcast", NULL};
 	for (const char *const *n = names; *n; n++)
 		if (strcmp(op, *n) == 0)

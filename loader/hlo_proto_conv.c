@@ -308,35 +308,62 @@ static void conv_slices(hp_conv *c, const Xla__HloInstructionProto *p, hm_instr 
 	}
 }
 
-/* Attributes hloscope shows but does not featurize, as HLO text names them. */
+/* "{1,2}" */
+static void ints_text(sb *o, const int64_t *v, size_t n)
+{
+	sb_put(o, "{");
+	sb_ints(o, ",", v, n);
+	sb_put(o, "}");
+}
+
+/* Attributes hloscope shows but does not featurize, as HLO text names and
+ * writes them (index, direction, channel_id, replica_groups, the dot
+ * dimension numbers), in the order XLA prints them. */
 static void conv_attrs(hp_conv *c, const Xla__HloInstructionProto *p, hm_instr *in)
 {
-	char num[3][24];
-	const char *names[3], *vals[3];
+	enum { MAX = 8 };
+	sb vals[MAX];
+	const char *names[MAX];
 	int n = 0;
-	if (p->has_tuple_index) {
-		snprintf(num[n], sizeof num[n], "%" PRId64, p->tuple_index);
-		names[n] = "index", vals[n] = num[n], n++;
-	}
+	memset(vals, 0, sizeof vals);
+	if (p->has_tuple_index)
+		names[n] = "index", sb_put(&vals[n++], "%" PRId64, p->tuple_index);
 	if (p->comparison_direction && *p->comparison_direction)
-		names[n] = "direction", vals[n] = p->comparison_direction, n++;
-	if (p->has_channel_id && p->channel_id > 0) {
-		snprintf(num[n], sizeof num[n], "%" PRId64, p->channel_id);
-		names[n] = "channel_id", vals[n] = num[n], n++;
+		names[n] = "direction", sb_put(&vals[n++], "%s", p->comparison_direction);
+	if (p->has_channel_id && p->channel_id > 0)
+		names[n] = "channel_id", sb_put(&vals[n++], "%" PRId64, p->channel_id);
+	if (p->n_replica_groups) {
+		sb *o = &vals[n];
+		names[n++] = "replica_groups";
+		sb_put(o, "{");
+		for (size_t i = 0; i < p->n_replica_groups; i++) {
+			sb_put(o, "%s", i ? "," : "");
+			ints_text(o, p->replica_groups[i]->replica_ids, p->replica_groups[i]->n_replica_ids);
+		}
+		sb_put(o, "}");
 	}
-	if (!n)
-		return;
-	if (!(in->attrs = hs_arena_array(c->a, (size_t)n, sizeof *in->attrs))) {
+	const Xla__DotDimensionNumbers *d = p->dot_dimension_numbers;
+	if (d && d->n_lhs_batch_dimensions)
+		names[n] = "lhs_batch_dims", ints_text(&vals[n++], d->lhs_batch_dimensions, d->n_lhs_batch_dimensions);
+	if (d && d->n_lhs_contracting_dimensions)
+		names[n] = "lhs_contracting_dims",
+		ints_text(&vals[n++], d->lhs_contracting_dimensions, d->n_lhs_contracting_dimensions);
+	if (d && d->n_rhs_batch_dimensions)
+		names[n] = "rhs_batch_dims", ints_text(&vals[n++], d->rhs_batch_dimensions, d->n_rhs_batch_dimensions);
+	if (d && d->n_rhs_contracting_dimensions)
+		names[n] = "rhs_contracting_dims",
+		ints_text(&vals[n++], d->rhs_contracting_dimensions, d->n_rhs_contracting_dimensions);
+	if (n && !(in->attrs = hs_arena_array(c->a, (size_t)n, sizeof *in->attrs)))
 		c->failed = 1;
-		return;
-	}
-	for (int i = 0; i < n; i++) {
+	for (int i = 0; i < n && in->attrs; i++) {
 		in->attrs[i].name = hs_arena_strdup(c->a, names[i]);
-		in->attrs[i].value = hs_arena_strdup(c->a, vals[i]);
-		if (!in->attrs[i].name || !in->attrs[i].value)
+		in->attrs[i].value = vals[i].s ? hs_arena_strdup(c->a, vals[i].s) : NULL;
+		if (!in->attrs[i].name || !in->attrs[i].value || vals[i].failed)
 			c->failed = 1;
 	}
-	in->n_attrs = n;
+	in->n_attrs = in->attrs ? n : 0;
+	for (int i = 0; i < MAX; i++)
+		free(vals[i].s);
 }
 
 void hp_conv_instr(hp_conv *c, const Xla__HloInstructionProto *p, hm_instr *in)

@@ -69,7 +69,7 @@ for line in open(sys.argv[3]):
     elif w[0] == "opcode":
         counts[w[1]] = int(w[2])
 COLLECTIVE = {"all-reduce", "all-reduce-start", "all-gather", "all-gather-start", "reduce-scatter",
-              "all-to-all", "ragged-all-to-all", "collective-permute", "collective-permute-start",
+              "all-to-all", "all-to-all-start", "ragged-all-to-all", "collective-permute", "collective-permute-start",
               "collective-broadcast"}
 fails = []
 def want(key, value):
