@@ -41,7 +41,7 @@ struct cmpview {
 
 enum {
 	CC_MARK, CC_NODE, CC_OPCODE, CC_SHAPE, CC_GROUP, /* + 2 * group + side (0 A, 1 B) */
-	CC_CONTRIB = CC_GROUP + 6, CC_COPIES, CC_COMP,
+	CC_CONTRIB = CC_GROUP + 6, CC_COPIES, CC_COMP, CC_SPLIT, CC_INAME, CC_OPNAME,
 	CC_NAME = 100, CC_TA, CC_TB,
 	CN_SIDE = 200, CN_NODE, CN_OPCODE, CN_HOPS, CN_LAYOUT, CN_A, CN_B, CN_STATUS_A, CN_STATUS_B,
 	CK_NODE = 300, CK_OPCODE, CK_SHAPE,
@@ -132,9 +132,23 @@ static int main_cell(void *ctx, int64_t row, const tui_col *c, char *buf, size_t
 	case CC_COPIES:
 		snprintf(buf, cap, "%d/%d", copies(rw, 0), copies(rw, 1));
 		return copies(rw, 1) != copies(rw, 0) ? TUI_C_MARK : TUI_C_DIM;
-	case CC_COMP:
+	case CC_COMP: {
+		/* the HLO computation by name */
+		const char *t = graph_hcomp_name(g, rw->hcomp, buf, cap);
+		if (t != buf)
+			snprintf(buf, cap, "%s", t);
+		return TUI_C_DEFAULT;
+	}
+	case CC_SPLIT:
 		snprintf(buf, cap, "%d", (int)rw->comp);
 		return TUI_C_DEFAULT;
+	case CC_INAME:
+	case CC_OPNAME: {
+		const char *t = graph_node_text(g, rw->node, c->key == CC_INAME ? HS_HF_NAME : HS_HF_OP_NAME, buf, cap);
+		if (t != buf)
+			snprintf(buf, cap, "%s", t);
+		return TUI_C_DEFAULT;
+	}
 	default: {
 		int k = c->key - CC_GROUP, grp = k / 2, b = k % 2, any = 0;
 		if (r->width != HLO_LAYOUT_CONFIG_FEATURES) {
@@ -174,7 +188,7 @@ static double main_value(void *ctx, int64_t row, const tui_col *c)
 		return rw->contribution;
 	case CC_COPIES:
 		return copies(rw, 1) - copies(rw, 0);
-	case CC_COMP:
+	case CC_SPLIT:
 		return rw->comp;
 	default:
 		return NAN;
@@ -527,6 +541,7 @@ static const tui_view_ops cmp_ops = {
 static const tui_col layout_cols[] = {
 	{.name = "", .key = CC_MARK, .width = 1},
 	{.name = "node", .key = CC_NODE, .width = 5, .numeric = 1},
+	{.name = "name", .key = CC_INAME, .width = 20, .mid = 1},
 	{.name = "opcode", .key = CC_OPCODE, .width = 11},
 	{.name = "contrib", .key = CC_CONTRIB, .width = 9, .numeric = 1},
 	{.name = "out A", .key = CC_GROUP + 0, .width = 10},
@@ -540,7 +555,9 @@ static const tui_col layout_cols[] = {
 };
 
 static const tui_col layout_extra_cols[] = {
-	{.name = "comp", .key = CC_COMP, .width = 5, .numeric = 1},
+	{.name = "computation", .key = CC_COMP, .width = 20, .mid = 1},
+	{.name = "op_name", .key = CC_OPNAME, .width = 40, .mid = 1},
+	{.name = "split", .key = CC_SPLIT, .width = 5, .numeric = 1},
 };
 
 static const tui_table_spec layout_table = {
