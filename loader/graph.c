@@ -651,10 +651,12 @@ static int64_t *take_i64(int64_t **p)
 	return v;
 }
 
-static int from_arrays(hs_graph *g, hf_arrays *a, const src *s, hs_error *err)
+/* lazy: the arrays come without node features, which graph_need_features
+ * computes from the module the caller attaches. */
+static int from_arrays(hs_graph *g, hf_arrays *a, const src *s, int lazy, hs_error *err)
 {
 	int64_t sh[3];
-	if (!a->node_feat || !a->node_opcode || !a->edge_index)
+	if ((!a->node_feat && !lazy) || !a->node_opcode || !a->edge_index)
 		return hs_fail(err, HS_EUSAGE, "%s: arrays without node features", s->path);
 	g->kind = a->kind;
 	float *feat = a->node_feat;
@@ -662,7 +664,7 @@ static int from_arrays(hs_graph *g, hf_arrays *a, const src *s, hs_error *err)
 	a->node_feat = NULL;
 	a->edge_index = NULL;
 	sh[0] = a->n_nodes, sh[1] = HLO_NODE_FEATURES;
-	if (v_node_feat(g, s, feat, 2, sh, err)) {
+	if (v_node_feat(g, s, feat, 2, sh, err)) {   /* feat may be NULL (lazy) */
 		free(edges);
 		return -1;
 	}
@@ -736,7 +738,20 @@ hs_graph *graph_from_arrays(hf_arrays *a, const char *path, const char *name, hs
 	if (!g)
 		return NULL;
 	src s = {path, "", 0};
-	if (from_arrays(g, a, &s, err) || graph_derive_hlo(g, err)) {
+	if (from_arrays(g, a, &s, 0, err) || graph_derive_hlo(g, err)) {
+		graph_free(g);
+		return NULL;
+	}
+	return g;
+}
+
+hs_graph *graph_from_module(hf_arrays *a, const char *path, const char *name, hs_error *err)
+{
+	hs_graph *g = graph_new(path, name, err);
+	if (!g)
+		return NULL;
+	src s = {path, "", 0};
+	if (from_arrays(g, a, &s, 1, err)) {
 		graph_free(g);
 		return NULL;
 	}

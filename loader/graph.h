@@ -68,7 +68,9 @@ typedef struct hs_graph {
 	int64_t n_nodes;
 	int64_t n_edges;
 	uint8_t *opcode;         /* [n_nodes] */
-	float *node_feat;        /* [n_nodes * feat_width] */
+	float *node_feat;        /* [n_nodes * feat_width]: an .npz's array; for an
+	                          * HLO input NULL until graph_need_features (or
+	                          * graph_feat) computes it from the module */
 	int feat_width;
 	int64_t (*edges)[2];     /* [n_edges] {user, operand} in file order */
 
@@ -191,8 +193,25 @@ static inline float graph_ncf(const hs_graph *g, int64_t c, int64_t k, int j)
 	return g->ncf_i8 ? (float)g->ncf_i8[i] : g->ncf_f32[i];
 }
 
+/* Computes an HLO input's node features (the dataset's 140 per node) from
+ * its module, once; a no-op when the graph has them.  0, or -1 and err
+ * (out of memory).  A cache: g is const for its callers. */
+int graph_need_features(const hs_graph *g, hs_error *err);
+/* 1 when node features can be had: the array, or a module to compute it
+ * from (graph_open_parts may open an .npz without them). */
+int graph_has_features(const hs_graph *g);
+/* One node's features without computing every node's: from the array, or
+ * from its instruction; zeros when the graph has none. */
+void graph_node_features(const hs_graph *g, int64_t v, float *out);
+
+/* Node `node`'s features; computes the whole array first when an HLO input
+ * has not yet (graph_need_features: call it where an error can be
+ * reported; here, out of memory gives a row of zeros). */
+const float *graph_feat_slow(const hs_graph *g, int64_t node);
 static inline const float *graph_feat(const hs_graph *g, int64_t node)
 {
+	if (!g->node_feat)
+		return graph_feat_slow(g, node);
 	return g->node_feat + (size_t)node * (size_t)g->feat_width;
 }
 

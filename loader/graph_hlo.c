@@ -10,6 +10,7 @@
 #include "base/strbuf.h"
 #include "graph_impl.h"
 #include "hlo.h"
+#include "hlo_featurize.h"
 #include "hlo_line.h"
 #include "hlo_print.h"
 
@@ -141,7 +142,7 @@ static int finish(hs_graph *g, int ordered, hs_error *err)
 					break;
 				}
 		int pred_root = 0;
-		if (g->feat_width == HLO_NODE_FEATURES) {
+		if (k < 0 && g->feat_width == HLO_NODE_FEATURES) {    /* only when the order is unknown */
 			hlo_shape sh;
 			hlo_decode_shape(graph_feat(g, hc->root), g->feat_width, &sh);
 			pred_root = sh.valid && sh.element_type == HLO_ET_PRED && sh.rank == 0;
@@ -586,4 +587,43 @@ int graph_node_attr(const hs_graph *g, int64_t v, const char *name, hs_strbuf *o
 	}
 	hs_strbuf_free(&line);
 	return rc;
+}
+
+/* ---- node features, computed when asked -------------------------------- */
+
+int graph_has_features(const hs_graph *g)
+{
+	return g->node_feat || (g->module && g->feat_width == HLO_NODE_FEATURES);
+}
+
+int graph_need_features(const hs_graph *g, hs_error *err)
+{
+	if (g->node_feat || !g->module || g->feat_width != HLO_NODE_FEATURES)
+		return 0;
+	float *f = malloc(((size_t)g->n_nodes ? (size_t)g->n_nodes : 1) * HLO_NODE_FEATURES * sizeof *f);
+	if (!f)
+		return hs_fail(err, HS_ENOMEM, "%s: out of memory for the node features of %lld nodes",
+			       g->path, (long long)g->n_nodes);
+	for (int64_t v = 0; v < g->n_nodes; v++)
+		hf_node_features(hm_instr_at(g->module, v), f + (size_t)v * HLO_NODE_FEATURES);
+	((hs_graph *)g)->node_feat = f;   /* a cache: computed once, then kept */
+	return 0;
+}
+
+void graph_node_features(const hs_graph *g, int64_t v, float *out)
+{
+	if (g->node_feat)
+		memcpy(out, g->node_feat + (size_t)v * (size_t)g->feat_width, (size_t)g->feat_width * sizeof *out);
+	else if (g->module && g->feat_width == HLO_NODE_FEATURES)
+		hf_node_features(hm_instr_at(g->module, v), out);
+	else
+		memset(out, 0, (size_t)g->feat_width * sizeof *out);
+}
+
+const float *graph_feat_slow(const hs_graph *g, int64_t node)
+{
+	static const float zeros[HLO_NODE_FEATURES];
+	if (graph_need_features(g, NULL) != 0 || !g->node_feat)
+		return g->feat_width <= HLO_NODE_FEATURES ? zeros : NULL;
+	return g->node_feat + (size_t)node * (size_t)g->feat_width;
 }

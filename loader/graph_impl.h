@@ -30,6 +30,12 @@ hs_graph *graph_open_npz(const char *path, hs_error *err);
 
 /* The HLO structure: derived from the arrays, or released. */
 int graph_derive_hlo(hs_graph *g, hs_error *err);
+/* graph_from_arrays for arrays featurized without node features
+ * (HF_NO_FEATURES) and with no HLO structure: the caller attaches the
+ * module (graph_attach_hlo), from which graph_need_features computes the
+ * features when something asks for them. */
+struct hf_arrays;
+hs_graph *graph_from_module(struct hf_arrays *a, const char *path, const char *name, hs_error *err);
 void graph_free_hlo(hs_graph *g);
 
 /* graph_check_file for an HLO input: every module it holds (or the one

@@ -158,13 +158,15 @@ static hs_graph *open_hlo(const char *path, const char *file, const char *sel, h
 		return NULL;
 	}
 	hf_arrays a;
-	if (hf_featurize(&f->modules[i], f->tuning ? f->tuning[i] : NULL, hf_kind(f, i), 0, &a, err)) {
+	/* the features wait until something asks (graph_need_features) */
+	if (hf_featurize(&f->modules[i], f->tuning ? f->tuning[i] : NULL, hf_kind(f, i), HF_NO_FEATURES, &a,
+			 err)) {
 		hs_error_prefix(err, "%s: module '%s'", file, f->modules[i].name);
 		hm_file_free(f);
 		return NULL;
 	}
 	char *name = sel ? strdup(f->modules[i].name) : stem(file);
-	hs_graph *g = name ? graph_from_arrays(&a, path, name, err) : NULL;
+	hs_graph *g = name ? graph_from_module(&a, path, name, err) : NULL;
 	if (!name)
 		hs_fail(err, HS_ENOMEM, "%s: out of memory", path);
 	free(name);

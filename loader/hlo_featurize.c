@@ -10,7 +10,7 @@
 #include "hlo.h"
 
 /* PrimitiveType -> position in the one-hot at feature 2 (-1: none). */
-static int onehot_index(int t)
+int hf_element_type_index(int t)
 {
 	static const int order[] = {HM_INVALID, HM_PRED, HM_S8, HM_S16, HM_S32, HM_S64, HM_U8,
 				    HM_U16, HM_U32, HM_U64, HM_F16, HM_F32, HM_F64, HM_BF16,
@@ -79,7 +79,7 @@ void hf_node_features(const hm_instr *in, float out[140])
 	memset(out, 0, 140 * sizeof *out);
 	o[0] = in->is_root ? 1.0f : 0.0f;
 	o += 2; /* 1: element_size_in_bits, always 0 */
-	int oh = onehot_index(s->element_type);
+	int oh = hf_element_type_index(s->element_type);
 	if (oh >= 0)
 		o[oh] = 1.0f;
 	o += 19;

@@ -77,6 +77,11 @@ void hf_arrays_free(hf_arrays *a);
 /* A deep copy (for validating arrays while keeping them). */
 int hf_arrays_copy(const hf_arrays *a, hf_arrays *out, hs_error *err);
 
+/* The index of an element type (PrimitiveType number, HM_*) in the node
+ * features' one-hot (hlo_element_type, HLO_ET_*), or -1 for a type newer
+ * than the dataset. */
+int hf_element_type_index(int t);
+
 /* The 140 features of one instruction. */
 void hf_node_features(const hm_instr *in, float out[140]);
 

@@ -276,7 +276,7 @@ int query_cmd_show(query_parser *p, query_result *out)
 	show_cost(s, &b, v);
 	if (show_line(s, &b, v) < 0)
 		b.oom = 1;
-	if (g->node_feat)
+	if (graph_has_features(g))
 		show_features(g, &b, v);
 	if (b.oom) {
 		free(b.s);

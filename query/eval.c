@@ -19,9 +19,9 @@ double query_field_num(query_session *s, const query_field *f, int64_t row)
 	switch (f->kind) {
 	case QF_FEATURE:
 		/* a folder's field may be past a graph's width */
-		if (f->index >= g->feat_width || !g->node_feat)
+		if (f->index >= g->feat_width || !graph_has_features(g))
 			return NAN;
-		return (double)g->node_feat[(size_t)row * (size_t)g->feat_width + (size_t)f->index];
+		return (double)graph_feat(g, row)[f->index];
 	case QF_ID:
 	case QF_CONFIG:
 		return (double)row;
@@ -230,7 +230,7 @@ static void field_block(query_session *s, const query_field *f, const int64_t *r
 
 	switch (f->kind) {
 	case QF_FEATURE: {
-		if (f->index >= g->feat_width || !g->node_feat)
+		if (f->index >= g->feat_width || graph_need_features(g, NULL) != 0 || !g->node_feat)
 			break;
 		const float *base = g->node_feat + f->index;
 		size_t w = (size_t)g->feat_width;

@@ -13,6 +13,7 @@
 #include <strings.h>
 
 #include "base/strbuf.h"
+#include "loader/hlo_featurize.h"
 #include "loader/hlo_module.h"
 #include "model/metrics.h"
 #include "query/query_impl.h"
@@ -444,7 +445,19 @@ const query_shape_info *query_shape(query_session *s, int64_t v)
 {
 	query_shape_info *si = &s->shapes[v];
 
-	if (!si->done && !s->g->node_feat) { /* a graph opened without them */
+	const hm_instr *in = si->done ? NULL : graph_node_instr(s->g, v);
+	if (in) { /* the module's own shape: no features needed */
+		const hm_shape *hs = &in->shape;
+		double e = 1;
+		for (int i = 0; i < hs->rank; i++)
+			e *= (double)hs->dims[i];
+		int tuple = hs->element_type == HM_TUPLE;
+		si->valid = 1;
+		si->rank = (int16_t)(tuple ? 0 : hs->rank);
+		si->elem = (int16_t)hf_element_type_index(hs->element_type);
+		si->elements = tuple || hs->element_type == HM_TOKEN ? 0 : e;
+		si->done = 1;
+	} else if (!si->done && !graph_has_features(s->g)) { /* a graph opened without them */
 		si->done = 1;
 	} else if (!si->done) {
 		hlo_shape sh;
@@ -587,7 +600,7 @@ static const char *make_shape(query_session *s, int f, int64_t v, char *buf, siz
 {
 	hlo_shape sh;
 
-	if (!s->g->node_feat)
+	if (!graph_has_features(s->g))
 		return "?";
 	hlo_decode_shape(graph_feat(s->g, v), s->g->feat_width, &sh);
 	if (hlo_shape_text(&sh, buf, cap) < 0)
@@ -696,7 +709,7 @@ static const char *make_htext(query_session *s, int f, int64_t v, char *buf, siz
 
 	if (f == HS_HF_COMPUTATION && !g->hcomp_of) /* no structure (graph_open_parts) */
 		return "";
-	if (f == HS_HF_SHAPE && !g->module && !g->node_feat)
+	if (f == HS_HF_SHAPE && !g->module && !graph_has_features(g))
 		return "";
 	return graph_node_text(g, v, (hs_hfield)f, buf, cap);
 }
@@ -712,7 +725,7 @@ int query_need_cost(query_session *s, hs_error *err)
 {
 	if (s->cost)
 		return 0;
-	if (!s->g->node_feat || !s->g->operand_off)
+	if (!graph_has_features(s->g) || !s->g->operand_off)
 		return hs_fail(err, HS_EDATA, "%s: cost needs the node features and edges", s->g->name);
 	size_t n = (size_t)s->g->n_nodes;
 	s->cost = calloc(n ? n : 1, sizeof *s->cost);
