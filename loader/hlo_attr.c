@@ -294,7 +294,7 @@ static int control_predecessors(hp *p)
 
 /* {size=3x3 stride=2x2 pad=1_1x1_1 lhs_dilate=1x1 rhs_dilate=1x1
  *  rhs_reversal=0x1}, defaults filled: stride and dilations 1, pads 0. */
-static int window(hp *p, hm_instr *in)
+static int window(hp *p, hm_instr_x *x)
 {
 	static const char *const keys[] = {"size", "stride", "pad", "lhs_dilate",
 					   "rhs_dilate", "rhs_reversal"};
@@ -333,12 +333,12 @@ static int window(hp *p, hm_instr *in)
 					  keys[k], n[k], n[0]);
 	if (!v[0])
 		return 0;
-	in->n_window = n[0];
-	in->window = hs_arena_array(p->a, (size_t)n[0], sizeof *in->window);
-	if (!in->window)
+	x->n_window = n[0];
+	x->window = hs_arena_array(p->a, (size_t)n[0], sizeof *x->window);
+	if (!x->window)
 		return hp_oom(p);
 	for (int i = 0; i < n[0]; i++) {
-		hm_window_dim *w = &in->window[i];
+		hm_window_dim *w = &x->window[i];
 		w->size = v[0][i];
 		w->stride = v[1] ? v[1][i] : 1;
 		w->padding_low = v[2] ? v[2][2 * i] : 0;
@@ -381,12 +381,12 @@ static int label_side(const char *s, size_t n, char a, char b, int64_t *ia,
 
 /* b01f_01io->b01f: b batch, f feature, digits spatial in order; kernel i
  * input feature, o output feature. */
-static int dim_labels(hp *p, hm_instr *in)
+static int dim_labels(hp *p, hm_instr_x *x)
 {
 	hlo_tok lhs = p->tok;
 	int64_t sp[3][10];
 	int ns[3];
-	hm_conv_dims *c = &in->conv;
+	hm_conv_dims *c = &x->conv;
 
 	if (p->tok.kind != HT_WORD)
 		return hp_expected(p, "dim_labels such as b01f_01io->b01f");
@@ -427,7 +427,7 @@ static int dim_labels(hp *p, hm_instr *in)
 }
 
 /* {[start:limit(:stride)], ...}; stride defaults to 1. */
-static int slice(hp *p, hm_instr *in)
+static int slice(hp *p, hm_instr_x *x)
 {
 	p->slices.n = 0;
 	if (hp_expect(p, HT_LBRACE, "to open the slice") != 0)
@@ -451,24 +451,24 @@ static int slice(hp *p, hm_instr *in)
 		return -1;
 	int n = (int)p->slices.n;
 	const struct hp_slice *s = p->slices.v;
-	in->n_slice = n;
+	x->n_slice = n;
 	if (!n)
 		return 0;
-	in->slice_start = hs_arena_array(p->a, (size_t)n * 3, sizeof(int64_t));
-	if (!in->slice_start)
+	x->slice_start = hs_arena_array(p->a, (size_t)n * 3, sizeof(int64_t));
+	if (!x->slice_start)
 		return hp_oom(p);
-	in->slice_limit = in->slice_start + n;
-	in->slice_stride = in->slice_start + 2 * n;
+	x->slice_limit = x->slice_start + n;
+	x->slice_stride = x->slice_start + 2 * n;
 	for (int i = 0; i < n; i++) {
-		in->slice_start[i] = s[i].start;
-		in->slice_limit[i] = s[i].limit;
-		in->slice_stride[i] = s[i].stride;
+		x->slice_start[i] = s[i].start;
+		x->slice_limit[i] = s[i].limit;
+		x->slice_stride[i] = s[i].stride;
 	}
 	return 0;
 }
 
 /* low_high[_interior] per dimension, joined by 'x': 0_0x0_6, 1_1_2. */
-static int padding(hp *p, hm_instr *in)
+static int padding(hp *p, hm_instr_x *x)
 {
 	int64_t *v;
 	int n;
@@ -478,14 +478,14 @@ static int padding(hp *p, hm_instr *in)
 	int64_t *a = hs_arena_array(p->a, (size_t)n * 3, sizeof *a);
 	if (!a)
 		return hp_oom(p);
-	in->n_padding = n;
-	in->pad_low = a;
-	in->pad_high = a + n;
-	in->pad_interior = a + 2 * n;
+	x->n_padding = n;
+	x->pad_low = a;
+	x->pad_high = a + n;
+	x->pad_interior = a + 2 * n;
 	for (int i = 0; i < n; i++) {
-		in->pad_low[i] = v[3 * i];
-		in->pad_high[i] = v[3 * i + 1];
-		in->pad_interior[i] = v[3 * i + 2];
+		x->pad_low[i] = v[3 * i];
+		x->pad_high[i] = v[3 * i + 1];
+		x->pad_interior[i] = v[3 * i + 2];
 	}
 	return 0;
 }
@@ -628,17 +628,17 @@ done:
 
 /* backend_config="..." (JSON or escaped bytes) or a bare JSON {...}, kept
  * as written. */
-static int backend_config(hp *p, hm_instr *in)
+static int backend_config(hp *p, hm_instr_x *x)
 {
 	if (p->tok.kind == HT_STRING) {
-		in->backend_config = hs_arena_strndup(p->a, p->tok.text, p->tok.len);
-		if (!in->backend_config)
+		x->backend_config = hs_arena_strndup(p->a, p->tok.text, p->tok.len);
+		if (!x->backend_config)
 			return hp_oom(p);
 		hp_next(p);
 		return 0;
 	}
 	return hp_raw(p, p->tok.kind == HT_LBRACE ? HLS_ONE : HLS_COMMA | HLS_LINE,
-		      &in->backend_config, "the backend_config");
+		      &x->backend_config, "the backend_config");
 }
 
 /* ---- the attribute -------------------------------------------------- */
@@ -669,17 +669,7 @@ static int field_value(hp *p, const struct attr_def *d, hm_instr *in)
 	switch (d->kind) {
 	case AK_COMP: return callees(p, d->role, 0);
 	case AK_COMPS: return callees(p, d->role, 1);
-	case AK_WINDOW: return window(p, in);
-	case AK_DIM_LABELS: return dim_labels(p, in);
-	case AK_SLICE: return slice(p, in);
-	case AK_PADDING: return padding(p, in);
 	case AK_DIMENSIONS: return hp_int_list(p, &in->dimensions, &in->n_dimensions, "dimensions");
-	case AK_DYNAMIC_SLICE_SIZES:
-		return hp_int_list(p, &in->dynamic_slice_sizes, &in->n_dynamic_slice_sizes,
-				   "dynamic_slice_sizes");
-	case AK_FEATURE_GROUPS: return number_attr(p, &in->feature_group_count, "a group count");
-	case AK_BATCH_GROUPS: return number_attr(p, &in->batch_group_count, "a group count");
-	case AK_IS_STABLE: return bool_attr(p, &in->is_stable);
 	case AK_FUSION_KIND:
 		if (p->tok.kind != HT_WORD)
 			return hp_expected(p, "a fusion kind (kLoop, kInput, kOutput, kCustom)");
@@ -693,8 +683,25 @@ static int field_value(hp *p, const struct attr_def *d, hm_instr *in)
 			return -1;
 		in->sharding = hs_arena_strndup(p->a, p->lx.buf + start, p->prev_end - start);
 		return in->sharding ? 0 : hp_oom(p);
-	case AK_BACKEND_CONFIG: return backend_config(p, in);
 	case AK_CONTROL: return control_predecessors(p);
+	default:
+		break;
+	}
+	/* the rest live in the instruction's rare fields */
+	hm_instr_x *x = hm_instr_x_make(p->a, in);
+	if (!x)
+		return hp_oom(p);
+	switch (d->kind) {
+	case AK_WINDOW: return window(p, x);
+	case AK_DIM_LABELS: return dim_labels(p, x);
+	case AK_SLICE: return slice(p, x);
+	case AK_PADDING: return padding(p, x);
+	case AK_DYNAMIC_SLICE_SIZES:
+		return hp_int_list(p, &x->dynamic_slice_sizes, &x->n_dynamic_slice_sizes, "dynamic_slice_sizes");
+	case AK_FEATURE_GROUPS: return number_attr(p, &x->feature_group_count, "a group count");
+	case AK_BATCH_GROUPS: return number_attr(p, &x->batch_group_count, "a group count");
+	case AK_IS_STABLE: return bool_attr(p, &x->is_stable);
+	case AK_BACKEND_CONFIG: return backend_config(p, x);
 	default: return -1;
 	}
 }
@@ -768,15 +775,18 @@ int hp_attribute(hp *p, hm_instr *in)
 	return text_value(p, d ? d->kind : AK_RAW, name);
 }
 
-void hp_attribute_defaults(hp *p, hm_instr *in)
+int hp_attribute_defaults(hp *p, hm_instr *in)
 {
-	(void)p;
 	if (strcmp(in->opcode, "convolution") == 0) {
-		if (in->feature_group_count == HM_NONE)
-			in->feature_group_count = 1;
-		if (in->batch_group_count == HM_NONE)
-			in->batch_group_count = 1;
+		hm_instr_x *x = hm_instr_x_make(p->a, in);
+		if (!x)
+			return hp_oom(p);
+		if (x->feature_group_count == HM_NONE)
+			x->feature_group_count = 1;
+		if (x->batch_group_count == HM_NONE)
+			x->batch_group_count = 1;
 	}
+	return 0;
 }
 
 /* ---- module header -------------------------------------------------- */

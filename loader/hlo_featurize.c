@@ -87,8 +87,8 @@ void hf_node_features(const hm_instr *in, float out[140])
 	*o++ = (float)s->n_tuple;                                    /* 29 */
 	*o++ = none0(in->parameter_number);                          /* 30 */
 	o = first(o, 6, in->dimensions, in->n_dimensions);           /* 31-36 */
-	const hm_window_dim *w = in->window;
-	int nw = in->n_window;
+	const hm_window_dim *w = HM_X(in)->window;
+	int nw = HM_X(in)->n_window;
 	o = seq_window(o, w, nw, offsetof(hm_window_dim, size));     /* 37-44 */
 	o = seq_window(o, w, nw, offsetof(hm_window_dim, stride));
 	o = seq_window(o, w, nw, offsetof(hm_window_dim, padding_low));
@@ -104,7 +104,7 @@ void hf_node_features(const hm_instr *in, float out[140])
 	o[6] = (float)yes;
 	o[7] = (float)(nw - yes);
 	o += 8;                                                      /* 85-92 */
-	const hm_conv_dims *c = &in->conv;
+	const hm_conv_dims *c = &HM_X(in)->conv;
 	*o++ = (float)c->input_batch;                                /* 93 */
 	*o++ = (float)c->input_feature;
 	o = first(o, 4, c->input_spatial, c->n_input_spatial);
@@ -113,15 +113,15 @@ void hf_node_features(const hm_instr *in, float out[140])
 	o = first(o, 4, c->kernel_spatial, c->n_kernel_spatial);
 	*o++ = (float)c->output_batch;
 	*o++ = (float)c->output_feature;                             /* 106 */
-	*o++ = none0(in->feature_group_count);                       /* 107 */
-	*o++ = none0(in->batch_group_count);                         /* 108 */
-	o = seq(o, 2, in->slice_start, in->n_slice, 0);           /* 109-112 */
-	o = seq(o, 2, in->slice_stride, in->n_slice, 0);          /* 113-116 */
-	o = seq(o, 2, in->slice_limit, in->n_slice, 0);           /* 117-120 */
-	o = seq(o, 2, in->dynamic_slice_sizes, in->n_dynamic_slice_sizes, 0); /* 121-124 */
-	o = seq(o, 2, in->pad_low, in->n_padding, 0);             /* 125-128 */
-	o = seq(o, 2, in->pad_high, in->n_padding, 0);            /* 129-132 */
-	*o++ = in->is_stable ? 1.0f : 0.0f;                          /* 133 */
+	*o++ = none0(HM_X(in)->feature_group_count);                       /* 107 */
+	*o++ = none0(HM_X(in)->batch_group_count);                         /* 108 */
+	o = seq(o, 2, HM_X(in)->slice_start, HM_X(in)->n_slice, 0);           /* 109-112 */
+	o = seq(o, 2, HM_X(in)->slice_stride, HM_X(in)->n_slice, 0);          /* 113-116 */
+	o = seq(o, 2, HM_X(in)->slice_limit, HM_X(in)->n_slice, 0);           /* 117-120 */
+	o = seq(o, 2, HM_X(in)->dynamic_slice_sizes, HM_X(in)->n_dynamic_slice_sizes, 0); /* 121-124 */
+	o = seq(o, 2, HM_X(in)->pad_low, HM_X(in)->n_padding, 0);             /* 125-128 */
+	o = seq(o, 2, HM_X(in)->pad_high, HM_X(in)->n_padding, 0);            /* 129-132 */
+	*o++ = HM_X(in)->is_stable ? 1.0f : 0.0f;                          /* 133 */
 	first(o, 6, s->minor_to_major, s->layout_rank);              /* 134-139 */
 }
 

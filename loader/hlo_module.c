@@ -8,6 +8,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+const hm_instr_x hm_instr_x_none = {.feature_group_count = HM_NONE, .batch_group_count = HM_NONE};
+
+hm_instr_x *hm_instr_x_make(hs_arena *a, hm_instr *in)
+{
+	if (!in->x && (in->x = hs_arena_alloc(a, sizeof *in->x)))
+		*in->x = hm_instr_x_none;
+	return in->x;
+}
+
 void hm_file_free(hm_file *f)
 {
 	if (!f)

@@ -87,6 +87,35 @@ typedef struct hm_attr {       /* an attribute kept as written */
 	char *value;
 } hm_attr;
 
+struct hm_instr;
+
+/* The fields of an instruction that few instructions have, kept apart
+ * so that a module of a million instructions stays small. */
+typedef struct hm_instr_x {
+	int n_window;
+	hm_window_dim *window;     /* [n_window]; text defaults filled in */
+	hm_conv_dims conv;
+	int64_t feature_group_count; /* HM_NONE when not given */
+	int64_t batch_group_count;   /* HM_NONE when not given */
+	int n_slice;
+	int64_t *slice_start, *slice_limit, *slice_stride;  /* [n_slice] */
+	int n_dynamic_slice_sizes;
+	int64_t *dynamic_slice_sizes;
+	int n_padding;
+	int64_t *pad_low, *pad_high, *pad_interior;         /* [n_padding] */
+	int is_stable;
+	char *backend_config;      /* as written (JSON, or escaped bytes) or NULL */
+	char *literal;             /* constant(...) contents as written, or NULL */
+} hm_instr_x;
+
+/* An instruction's rare fields: its own, or all absent (group counts
+ * HM_NONE) when it has none. */
+extern const hm_instr_x hm_instr_x_none;
+#define HM_X(in) ((const hm_instr_x *)((in)->x ? (in)->x : &hm_instr_x_none))
+/* For a reader filling them in: the instruction's own, made (in arena a)
+ * on first use; NULL when out of memory. */
+hm_instr_x *hm_instr_x_make(hs_arena *a, struct hm_instr *in);
+
 typedef struct hm_instr {
 	char *name;                /* without '%' */
 	char *opcode;              /* as written: "fusion", "all-reduce-start", "my-new-op" */
@@ -105,24 +134,13 @@ typedef struct hm_instr {
 	int64_t parameter_number;  /* parameters; HM_NONE otherwise */
 	int n_dimensions;
 	int64_t *dimensions;       /* the "dimensions" attribute */
-	int n_window;
-	hm_window_dim *window;     /* [n_window]; text defaults filled in */
-	hm_conv_dims conv;
-	int64_t feature_group_count; /* HM_NONE when not given */
-	int64_t batch_group_count;   /* HM_NONE when not given */
-	int n_slice;
-	int64_t *slice_start, *slice_limit, *slice_stride;  /* [n_slice] */
-	int n_dynamic_slice_sizes;
-	int64_t *dynamic_slice_sizes;
-	int n_padding;
-	int64_t *pad_low, *pad_high, *pad_interior;         /* [n_padding] */
-	int is_stable;
+	struct hm_instr_x *x;      /* what few instructions have (windows,
+	                            * convolutions, slices, ...): read it with
+	                            * HM_X(in), NULL when it has none of it */
 
 	char *fusion_kind;         /* "kLoop", ... or NULL */
 	char *custom_call_target;  /* or NULL */
 	char *sharding;            /* as text ("{replicated}") or NULL */
-	char *backend_config;      /* as written (JSON, or escaped bytes) or NULL */
-	char *literal;             /* constant(...) contents as written, or NULL */
 
 	/* metadata */
 	char *op_type, *op_name, *source_file;  /* NULL when absent */

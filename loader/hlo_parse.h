@@ -175,8 +175,9 @@ void hp_names_clear(hp_names *t);
 int hp_shape(hp *p, hm_shape *out);   /* out may be NULL: checked, not kept */
 /* One instruction attribute 'name=value' (hlo_attr.c). */
 int hp_attribute(hp *p, hm_instr *in);
-/* Defaults XLA's parser fills in after the attributes (hlo_attr.c). */
-void hp_attribute_defaults(hp *p, hm_instr *in);
+/* Defaults XLA's parser fills in after the attributes (hlo_attr.c); -1
+ * when out of memory. */
+int hp_attribute_defaults(hp *p, hm_instr *in);
 /* One module header attribute (hlo_attr.c). */
 int hp_module_attribute(hp *p);
 

@@ -272,9 +272,9 @@ static void print_called(FILE *out, const pr_index *ix, const hm_instr *in)
  * dimension? */
 static int window_all(const hm_instr *in, size_t off, int64_t x)
 {
-	for (int i = 0; i < in->n_window; i++) {
+	for (int i = 0; i < HM_X(in)->n_window; i++) {
 		int64_t v;
-		memcpy(&v, (const char *)&in->window[i] + off, sizeof v);
+		memcpy(&v, (const char *)&HM_X(in)->window[i] + off, sizeof v);
 		if (v != x)
 			return 0;
 	}
@@ -285,8 +285,8 @@ static int window_all(const hm_instr *in, size_t off, int64_t x)
 static void print_window_field(FILE *out, const hm_instr *in, const char *name, size_t off)
 {
 	fprintf(out, "%s%s=", strcmp(name, "size") ? " " : "", name);
-	for (int i = 0; i < in->n_window; i++) {
-		const hm_window_dim *w = &in->window[i];
+	for (int i = 0; i < HM_X(in)->n_window; i++) {
+		const hm_window_dim *w = &HM_X(in)->window[i];
 		int64_t v;
 		memcpy(&v, (const char *)w + off, sizeof v);
 		if (i)
@@ -304,8 +304,8 @@ static void print_window(FILE *out, const hm_instr *in)
 {
 	int rev = 0;
 
-	for (int i = 0; i < in->n_window; i++)
-		rev |= in->window[i].window_reversal;
+	for (int i = 0; i < HM_X(in)->n_window; i++)
+		rev |= HM_X(in)->window[i].window_reversal;
 	fputs(", window={", out);
 	print_window_field(out, in, "size", offsetof(hm_window_dim, size));
 	if (!window_all(in, offsetof(hm_window_dim, stride), 1))
@@ -319,8 +319,8 @@ static void print_window(FILE *out, const hm_instr *in)
 		print_window_field(out, in, "rhs_dilate", offsetof(hm_window_dim, window_dilation));
 	if (rev) {
 		fputs(" rhs_reversal=", out);
-		for (int i = 0; i < in->n_window; i++)
-			fprintf(out, "%s%d", i ? "x" : "", in->window[i].window_reversal ? 1 : 0);
+		for (int i = 0; i < HM_X(in)->n_window; i++)
+			fprintf(out, "%s%d", i ? "x" : "", HM_X(in)->window[i].window_reversal ? 1 : 0);
 	}
 	fputc('}', out);
 }
@@ -376,44 +376,44 @@ static void print_fields(FILE *out, const hm_instr *in)
 		print_ints(out, in->dimensions, in->n_dimensions, ",");
 		fputc('}', out);
 	}
-	if (in->n_window)
+	if (HM_X(in)->n_window)
 		print_window(out, in);
-	if (in->conv.present)
-		print_dim_labels(out, &in->conv);
-	if (in->n_slice) {
+	if (HM_X(in)->conv.present)
+		print_dim_labels(out, &HM_X(in)->conv);
+	if (HM_X(in)->n_slice) {
 		fputs(", slice={", out);
-		for (int i = 0; i < in->n_slice; i++) {
-			fprintf(out, "%s[%lld:%lld", i ? ", " : "", (long long)in->slice_start[i],
-				(long long)in->slice_limit[i]);
-			if (in->slice_stride[i] != 1)
-				fprintf(out, ":%lld", (long long)in->slice_stride[i]);
+		for (int i = 0; i < HM_X(in)->n_slice; i++) {
+			fprintf(out, "%s[%lld:%lld", i ? ", " : "", (long long)HM_X(in)->slice_start[i],
+				(long long)HM_X(in)->slice_limit[i]);
+			if (HM_X(in)->slice_stride[i] != 1)
+				fprintf(out, ":%lld", (long long)HM_X(in)->slice_stride[i]);
 			fputc(']', out);
 		}
 		fputc('}', out);
 	}
-	if (in->n_padding) {
+	if (HM_X(in)->n_padding) {
 		fputs(", padding=", out);
-		for (int i = 0; i < in->n_padding; i++) {
-			fprintf(out, "%s%lld_%lld", i ? "x" : "", (long long)in->pad_low[i],
-				(long long)in->pad_high[i]);
-			if (in->pad_interior[i])
-				fprintf(out, "_%lld", (long long)in->pad_interior[i]);
+		for (int i = 0; i < HM_X(in)->n_padding; i++) {
+			fprintf(out, "%s%lld_%lld", i ? "x" : "", (long long)HM_X(in)->pad_low[i],
+				(long long)HM_X(in)->pad_high[i]);
+			if (HM_X(in)->pad_interior[i])
+				fprintf(out, "_%lld", (long long)HM_X(in)->pad_interior[i]);
 		}
 	}
-	if (in->n_dynamic_slice_sizes) {
+	if (HM_X(in)->n_dynamic_slice_sizes) {
 		fputs(", dynamic_slice_sizes={", out);
-		print_ints(out, in->dynamic_slice_sizes, in->n_dynamic_slice_sizes, ",");
+		print_ints(out, HM_X(in)->dynamic_slice_sizes, HM_X(in)->n_dynamic_slice_sizes, ",");
 		fputc('}', out);
 	}
-	if (in->feature_group_count != HM_NONE && in->feature_group_count != 1)
-		fprintf(out, ", feature_group_count=%lld", (long long)in->feature_group_count);
-	if (in->batch_group_count != HM_NONE && in->batch_group_count != 1)
-		fprintf(out, ", batch_group_count=%lld", (long long)in->batch_group_count);
+	if (HM_X(in)->feature_group_count != HM_NONE && HM_X(in)->feature_group_count != 1)
+		fprintf(out, ", feature_group_count=%lld", (long long)HM_X(in)->feature_group_count);
+	if (HM_X(in)->batch_group_count != HM_NONE && HM_X(in)->batch_group_count != 1)
+		fprintf(out, ", batch_group_count=%lld", (long long)HM_X(in)->batch_group_count);
 	if (in->custom_call_target) {
 		fputs(", custom_call_target=", out);
 		print_string(out, in->custom_call_target);
 	}
-	if (in->is_stable)
+	if (HM_X(in)->is_stable)
 		fputs(", is_stable=true", out);
 }
 
@@ -482,7 +482,7 @@ static void print_instr_line(FILE *out, const pr_index *ix, const hm_instr *in)
 		fprintf(out, "%lld", (long long)(in->parameter_number == HM_NONE ? 0
 						 : in->parameter_number));
 	} else if (in->opcode && strcmp(in->opcode, "constant") == 0) {
-		fputs(in->literal ? in->literal : "{...}", out);
+		fputs(HM_X(in)->literal ? HM_X(in)->literal : "{...}", out);
 	} else {
 		for (int i = 0; i < in->n_operands; i++) {
 			const hm_instr *op = ix_instr(ix, in->operand_ids[i]);
@@ -504,12 +504,12 @@ static void print_instr_line(FILE *out, const pr_index *ix, const hm_instr *in)
 	print_kept(out, in, 1);
 	print_control(out, ix, in);
 	print_metadata(out, in);
-	if (in->backend_config) {
+	if (HM_X(in)->backend_config) {
 		fputs(", backend_config=", out);
-		if (in->backend_config[0] == '"' || in->backend_config[0] == '{')
-			fputs(in->backend_config, out);
+		if (HM_X(in)->backend_config[0] == '"' || HM_X(in)->backend_config[0] == '{')
+			fputs(HM_X(in)->backend_config, out);
 		else
-			print_string(out, in->backend_config);
+			print_string(out, HM_X(in)->backend_config);
 	}
 }
 
@@ -631,16 +631,16 @@ static void dump_fields(FILE *out, const hm_instr *in)
 		dump_list(out, "default_layout", in->shape.minor_to_major, in->shape.layout_rank);
 	if (in->n_dimensions)
 		dump_list(out, "dimensions", in->dimensions, in->n_dimensions);
-	for (int i = 0; i < in->n_window; i++) {
-		const hm_window_dim *w = &in->window[i];
+	for (int i = 0; i < HM_X(in)->n_window; i++) {
+		const hm_window_dim *w = &HM_X(in)->window[i];
 		fprintf(out, "    window[%d] size=%lld stride=%lld pad=%lld_%lld lhs_dilate=%lld "
 			"rhs_dilate=%lld reversal=%d\n", i, (long long)w->size,
 			(long long)w->stride, (long long)w->padding_low,
 			(long long)w->padding_high, (long long)w->base_dilation,
 			(long long)w->window_dilation, w->window_reversal);
 	}
-	if (in->conv.present) {
-		const hm_conv_dims *c = &in->conv;
+	if (HM_X(in)->conv.present) {
+		const hm_conv_dims *c = &HM_X(in)->conv;
 		fprintf(out, "    conv input b=%lld f=%lld spatial={", (long long)c->input_batch,
 			(long long)c->input_feature);
 		print_ints(out, c->input_spatial, c->n_input_spatial, ",");
@@ -652,22 +652,22 @@ static void dump_fields(FILE *out, const hm_instr *in)
 		print_ints(out, c->output_spatial, c->n_output_spatial, ",");
 		fputs("}\n", out);
 	}
-	if (in->feature_group_count != HM_NONE)
-		fprintf(out, "    feature_group_count=%lld\n", (long long)in->feature_group_count);
-	if (in->batch_group_count != HM_NONE)
-		fprintf(out, "    batch_group_count=%lld\n", (long long)in->batch_group_count);
-	for (int i = 0; i < in->n_slice; i++)
+	if (HM_X(in)->feature_group_count != HM_NONE)
+		fprintf(out, "    feature_group_count=%lld\n", (long long)HM_X(in)->feature_group_count);
+	if (HM_X(in)->batch_group_count != HM_NONE)
+		fprintf(out, "    batch_group_count=%lld\n", (long long)HM_X(in)->batch_group_count);
+	for (int i = 0; i < HM_X(in)->n_slice; i++)
 		fprintf(out, "    slice[%d] start=%lld limit=%lld stride=%lld\n", i,
-			(long long)in->slice_start[i], (long long)in->slice_limit[i],
-			(long long)in->slice_stride[i]);
-	if (in->n_dynamic_slice_sizes)
-		dump_list(out, "dynamic_slice_sizes", in->dynamic_slice_sizes,
-			  in->n_dynamic_slice_sizes);
-	for (int i = 0; i < in->n_padding; i++)
+			(long long)HM_X(in)->slice_start[i], (long long)HM_X(in)->slice_limit[i],
+			(long long)HM_X(in)->slice_stride[i]);
+	if (HM_X(in)->n_dynamic_slice_sizes)
+		dump_list(out, "dynamic_slice_sizes", HM_X(in)->dynamic_slice_sizes,
+			  HM_X(in)->n_dynamic_slice_sizes);
+	for (int i = 0; i < HM_X(in)->n_padding; i++)
 		fprintf(out, "    padding[%d] low=%lld high=%lld interior=%lld\n", i,
-			(long long)in->pad_low[i], (long long)in->pad_high[i],
-			(long long)in->pad_interior[i]);
-	if (in->is_stable)
+			(long long)HM_X(in)->pad_low[i], (long long)HM_X(in)->pad_high[i],
+			(long long)HM_X(in)->pad_interior[i]);
+	if (HM_X(in)->is_stable)
 		fputs("    is_stable=1\n", out);
 }
 
@@ -688,8 +688,8 @@ static void dump_texts(FILE *out, const hm_instr *in)
 		fprintf(out, "    source_line=%lld\n", (long long)in->source_line);
 	if (in->sharding)
 		fprintf(out, "    sharding=%s\n", in->sharding);
-	if (in->backend_config)
-		fprintf(out, "    backend_config=%s\n", in->backend_config);
+	if (HM_X(in)->backend_config)
+		fprintf(out, "    backend_config=%s\n", HM_X(in)->backend_config);
 	for (int i = 0; i < in->n_attrs; i++)
 		fprintf(out, "    attr %s=%s\n", in->attrs[i].name, in->attrs[i].value);
 }
@@ -701,8 +701,8 @@ static void dump_instr(FILE *out, const pr_index *ix, const hm_instr *in)
 	fprintf(out, " %s(", in->opcode);
 	if (in->parameter_number != HM_NONE)
 		fprintf(out, "%lld", (long long)in->parameter_number);
-	if (in->literal)
-		fputs(in->literal, out);
+	if (HM_X(in)->literal)
+		fputs(HM_X(in)->literal, out);
 	for (int i = 0; i < in->n_operands; i++) {
 		if (i)
 			fputs(", ", out);

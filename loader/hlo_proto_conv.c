@@ -217,7 +217,7 @@ static void conv_shape(hp_conv *c, const Xla__ShapeProto *p, hm_shape *s)
 		conv_shape(c, p->tuple_shapes[i], &s->tuple[i]); /* depth bounded by the walk */
 }
 
-static void conv_window(hp_conv *c, const Xla__Window *w, hm_instr *in)
+static void conv_window(hp_conv *c, const Xla__Window *w, hm_instr_x *x)
 {
 	if (!w || !w->n_dimensions)
 		return;
@@ -225,15 +225,15 @@ static void conv_window(hp_conv *c, const Xla__Window *w, hm_instr *in)
 		c->bad = "window";
 		return;
 	}
-	in->window = hs_arena_array(c->a, w->n_dimensions, sizeof *in->window);
-	if (!in->window) {
+	x->window = hs_arena_array(c->a, w->n_dimensions, sizeof *x->window);
+	if (!x->window) {
 		c->failed = 1;
 		return;
 	}
-	in->n_window = (int)w->n_dimensions;
+	x->n_window = (int)w->n_dimensions;
 	for (size_t i = 0; i < w->n_dimensions; i++) {
 		const Xla__WindowDimension *d = w->dimensions[i];
-		hm_window_dim *o = &in->window[i];
+		hm_window_dim *o = &x->window[i];
 		o->size = d->size;
 		o->stride = d->stride;
 		o->padding_low = d->padding_low;
@@ -263,7 +263,7 @@ static void conv_convolution(hp_conv *c, const Xla__ConvolutionDimensionNumbers 
 				     &o->n_output_spatial, "output_spatial_dimensions");
 }
 
-static void conv_slices(hp_conv *c, const Xla__HloInstructionProto *p, hm_instr *in)
+static void conv_slices(hp_conv *c, const Xla__HloInstructionProto *p, hm_instr_x *x)
 {
 	size_t n = p->n_slice_dimensions;
 	if (n > INT_MAX) {
@@ -271,18 +271,18 @@ static void conv_slices(hp_conv *c, const Xla__HloInstructionProto *p, hm_instr 
 		return;
 	}
 	if (n) {
-		in->slice_start = hs_arena_array(c->a, n, sizeof(int64_t));
-		in->slice_limit = hs_arena_array(c->a, n, sizeof(int64_t));
-		in->slice_stride = hs_arena_array(c->a, n, sizeof(int64_t));
-		if (!in->slice_start || !in->slice_limit || !in->slice_stride) {
+		x->slice_start = hs_arena_array(c->a, n, sizeof(int64_t));
+		x->slice_limit = hs_arena_array(c->a, n, sizeof(int64_t));
+		x->slice_stride = hs_arena_array(c->a, n, sizeof(int64_t));
+		if (!x->slice_start || !x->slice_limit || !x->slice_stride) {
 			c->failed = 1;
 			return;
 		}
-		in->n_slice = (int)n;
+		x->n_slice = (int)n;
 		for (size_t i = 0; i < n; i++) {
-			in->slice_start[i] = p->slice_dimensions[i]->start;
-			in->slice_limit[i] = p->slice_dimensions[i]->limit;
-			in->slice_stride[i] = p->slice_dimensions[i]->stride;
+			x->slice_start[i] = p->slice_dimensions[i]->start;
+			x->slice_limit[i] = p->slice_dimensions[i]->limit;
+			x->slice_stride[i] = p->slice_dimensions[i]->stride;
 		}
 	}
 	const Xla__PaddingConfig *pc = p->padding_config;
@@ -293,18 +293,18 @@ static void conv_slices(hp_conv *c, const Xla__HloInstructionProto *p, hm_instr 
 		return;
 	}
 	n = pc->n_dimensions;
-	in->pad_low = hs_arena_array(c->a, n, sizeof(int64_t));
-	in->pad_high = hs_arena_array(c->a, n, sizeof(int64_t));
-	in->pad_interior = hs_arena_array(c->a, n, sizeof(int64_t));
-	if (!in->pad_low || !in->pad_high || !in->pad_interior) {
+	x->pad_low = hs_arena_array(c->a, n, sizeof(int64_t));
+	x->pad_high = hs_arena_array(c->a, n, sizeof(int64_t));
+	x->pad_interior = hs_arena_array(c->a, n, sizeof(int64_t));
+	if (!x->pad_low || !x->pad_high || !x->pad_interior) {
 		c->failed = 1;
 		return;
 	}
-	in->n_padding = (int)n;
+	x->n_padding = (int)n;
 	for (size_t i = 0; i < n; i++) {
-		in->pad_low[i] = pc->dimensions[i]->edge_padding_low;
-		in->pad_high[i] = pc->dimensions[i]->edge_padding_high;
-		in->pad_interior[i] = pc->dimensions[i]->interior_padding;
+		x->pad_low[i] = pc->dimensions[i]->edge_padding_low;
+		x->pad_high[i] = pc->dimensions[i]->edge_padding_high;
+		x->pad_interior[i] = pc->dimensions[i]->interior_padding;
 	}
 }
 
@@ -368,6 +368,7 @@ static void conv_attrs(hp_conv *c, const Xla__HloInstructionProto *p, hm_instr *
 
 void hp_conv_instr(hp_conv *c, const Xla__HloInstructionProto *p, hm_instr *in)
 {
+	hm_instr_x x = hm_instr_x_none;     /* kept when anything in it is set */
 	memset(in, 0, sizeof *in);
 	if (!(in->name = hs_arena_strdup(c->a, p->name ? p->name : "")) ||
 	    !(in->opcode = hs_arena_strdup(c->a, p->opcode ? p->opcode : "")))
@@ -381,14 +382,14 @@ void hp_conv_instr(hp_conv *c, const Xla__HloInstructionProto *p, hm_instr *in)
 					       &in->n_control_predecessors, "control_predecessor_ids");
 	in->parameter_number = p->has_parameter_number ? p->parameter_number : HM_NONE;
 	in->dimensions = copy_i64(c, p->dimensions, p->n_dimensions, &in->n_dimensions, "dimensions");
-	conv_window(c, p->window, in);
-	conv_convolution(c, p->convolution_dimension_numbers, &in->conv);
-	in->feature_group_count = p->has_feature_group_count ? p->feature_group_count : HM_NONE;
-	in->batch_group_count = p->has_batch_group_count ? p->batch_group_count : HM_NONE;
-	conv_slices(c, p, in);
-	in->dynamic_slice_sizes = copy_i64(c, p->dynamic_slice_sizes, p->n_dynamic_slice_sizes,
-					   &in->n_dynamic_slice_sizes, "dynamic_slice_sizes");
-	in->is_stable = p->has_is_stable && p->is_stable;
+	conv_window(c, p->window, &x);
+	conv_convolution(c, p->convolution_dimension_numbers, &x.conv);
+	x.feature_group_count = p->has_feature_group_count ? p->feature_group_count : HM_NONE;
+	x.batch_group_count = p->has_batch_group_count ? p->batch_group_count : HM_NONE;
+	conv_slices(c, p, &x);
+	x.dynamic_slice_sizes = copy_i64(c, p->dynamic_slice_sizes, p->n_dynamic_slice_sizes,
+					   &x.n_dynamic_slice_sizes, "dynamic_slice_sizes");
+	x.is_stable = p->has_is_stable && p->is_stable;
 	in->fusion_kind = opt_str(c->a, p->fusion_kind, &c->failed);
 	in->custom_call_target = opt_str(c->a, p->custom_call_target, &c->failed);
 	if (p->sharding) {
@@ -399,7 +400,7 @@ void hp_conv_instr(hp_conv *c, const Xla__HloInstructionProto *p, hm_instr *in)
 		free(o.s);
 	}
 	if (p->has_backend_config && p->backend_config.len &&
-	    !(in->backend_config = bytes_text(c->a, p->backend_config.data, p->backend_config.len)))
+	    !(x.backend_config = bytes_text(c->a, p->backend_config.data, p->backend_config.len)))
 		c->failed = 1;
 	if (p->metadata) {
 		in->op_type = opt_str(c->a, p->metadata->op_type, &c->failed);
@@ -408,6 +409,12 @@ void hp_conv_instr(hp_conv *c, const Xla__HloInstructionProto *p, hm_instr *in)
 		in->source_line = p->metadata->has_source_line ? p->metadata->source_line : 0;
 	}
 	conv_attrs(c, p, in);
+	if (memcmp(&x, &hm_instr_x_none, sizeof x) != 0) {
+		if (!hm_instr_x_make(c->a, in))
+			c->failed = 1;
+		else
+			*in->x = x;
+	}
 }
 
 static int64_t *copy_bounds(hp_conv *c, const int64_t *v, size_t n, int *out_n)

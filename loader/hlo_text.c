@@ -50,7 +50,10 @@ static int literal(hp *p, hm_instr *in)
 
 	if (p->tok.kind == HT_RPAREN)
 		return hp_expected(p, "a literal");
-	if (hp_raw(p, 0, &in->literal, "the literal") != 0)
+	hm_instr_x *x = hm_instr_x_make(p->a, in);
+	if (!x)
+		return hp_oom(p);
+	if (hp_raw(p, 0, &x->literal, "the literal") != 0)
 		return -1;
 	/* every token of it must be one a literal can hold */
 	size_t end = p->tok.pos;
@@ -148,8 +151,6 @@ static int instruction(hp *p)
 	size_t len;
 
 	in.parameter_number = HM_NONE;
-	in.feature_group_count = HM_NONE;
-	in.batch_group_count = HM_NONE;
 	in.src_off = (int64_t)p->tok.pos;
 	p->operands.n = p->callees.n = p->attrs.n = p->ctrl.n = p->seen.n = 0;
 	p->frame_id = -1;
@@ -189,7 +190,8 @@ static int instruction(hp *p)
 	while (hp_accept(p, HT_COMMA))
 		if (hp_attribute(p, &in) != 0)
 			return -1;
-	hp_attribute_defaults(p, &in);
+	if (hp_attribute_defaults(p, &in) != 0)
+		return -1;
 	in.src_len = (int64_t)p->prev_end - in.src_off;
 	return finish_instruction(p, &in, len);
 }

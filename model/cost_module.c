@@ -305,9 +305,9 @@ static double contracted_guess(const hm_shape *l, const hm_shape *r, const hm_sh
 /* 2 E(y) E(w) / C_out; -1 when the dimension numbers are not known. */
 static double conv_flops(const hm_instr *in, const hm_shape *y, const hm_shape *w)
 {
-	int64_t k = in->conv.kernel_output_feature;
+	int64_t k = HM_X(in)->conv.kernel_output_feature;
 
-	if (!in->conv.present || !y || !w || no_elements(w) || k < 0 || k >= w->rank)
+	if (!HM_X(in)->conv.present || !y || !w || no_elements(w) || k < 0 || k >= w->rank)
 		return -1;
 	if (w->dims[k] <= 0)
 		return 0;
@@ -318,8 +318,8 @@ static double window_product(const hm_instr *in)
 {
 	double p = 1;
 
-	for (int i = 0; i < in->n_window; i++)
-		p *= in->window[i].size > 0 ? (double)in->window[i].size : 1;
+	for (int i = 0; i < HM_X(in)->n_window; i++)
+		p *= HM_X(in)->window[i].size > 0 ? (double)HM_X(in)->window[i].size : 1;
 	return p;
 }
 
@@ -377,7 +377,7 @@ static int cc_flops(const mctx *m, int64_t v, const hm_instr *in, double *flops,
 	*bytes = -1;
 	switch (kind) {
 	case CC_GEMM:
-		if (dims_product(json_key(in->backend_config, "lhs_contracting_dimensions"), op0, &k))
+		if (dims_product(json_key(HM_X(in)->backend_config, "lhs_contracting_dimensions"), op0, &k))
 			f = 2 * elems(res) * k;
 		else if (op0 && op1)
 			f = 2 * elems(res) * contracted_guess(op0, op1, res);
@@ -392,7 +392,7 @@ static int cc_flops(const mctx *m, int64_t v, const hm_instr *in, double *flops,
 		f = conv_flops(in, op1, res);
 		break;
 	case CC_TPU:
-		est = json_key(in->backend_config, "cost_estimate");
+		est = json_key(HM_X(in)->backend_config, "cost_estimate");
 		if (est && json_number(json_key(est, "flops"), &f) && json_number(json_key(est, "bytes_accessed"), &k))
 			*bytes = k;
 		else

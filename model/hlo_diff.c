@@ -159,10 +159,10 @@ static uint64_t node_hash(const hs_graph *g, int64_t v)
 	h = mix(h, (uint64_t)in->parameter_number);
 	for (int i = 0; i < in->n_dimensions; i++)
 		h = mix(h, (uint64_t)in->dimensions[i]);
-	for (int i = 0; i < in->n_slice; i++)
-		h = mix(mix(mix(h, (uint64_t)in->slice_start[i]), (uint64_t)in->slice_limit[i]),
-			(uint64_t)in->slice_stride[i]);
-	h = mix(h, str_hash(in->literal));
+	for (int i = 0; i < HM_X(in)->n_slice; i++)
+		h = mix(mix(mix(h, (uint64_t)HM_X(in)->slice_start[i]), (uint64_t)HM_X(in)->slice_limit[i]),
+			(uint64_t)HM_X(in)->slice_stride[i]);
+	h = mix(h, str_hash(HM_X(in)->literal));
 	h = mix(h, str_hash(in->custom_call_target));
 	h = mix(h, str_hash(in->fusion_kind));
 	for (int i = 0; i < in->n_attrs; i++)
