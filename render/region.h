@@ -198,8 +198,8 @@ void region_free(region *r);
 
 /* For an AROUND spec: the largest radius <= s->radius whose region fits
  * s->limit (placeholders not counted; the center collapsed when that is
- * what makes it fit), or -1 when even radius 0 does not (or the spec is
- * not valid).  Lets a view shrink instead of failing. */
+ * what makes it fit) and the work budget, or -1 when even radius 0 does
+ * not (or the spec is not valid).  Lets a view shrink instead of failing. */
 int64_t region_fit_radius(const hs_graph *g, const region_spec *s);
 
 /* Collapses the called computations of a region into boxes, as the top of

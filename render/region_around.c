@@ -147,7 +147,6 @@ int64_t region_fit_radius(const hs_graph *g, const region_spec *s)
 {
 	bfs b;
 	int64_t limit = region_effective_limit(s), best, count;
-
 	int cap = 0;
 
 	if (!g || s->kind != REGION_AROUND || check_around(g, s, NULL))
@@ -161,10 +160,23 @@ int64_t region_fit_radius(const hs_graph *g, const region_spec *s)
 			return -1;
 	}
 	best = depth_in_limit(&b, limit, &count);
-	/* Past the deepest level reached the region stops growing. */
-	if (best == b.max_depth)
-		best = s->radius;
+	int64_t deepest = b.max_depth;
 	bfs_free(&b);
+	/* Past the deepest level reached the region stops growing. */
+	if (best == deepest)
+		best = s->radius;
+	/* The work budget, and bodies drawn whole, can refuse what the node
+	 * count lets through: step down until the region is taken. */
+	while (best >= 0) {
+		region_spec t = *s;
+		t.radius = best;
+		region *r = region_select(g, &t, NULL);
+		if (r) {
+			region_free(r);
+			break;
+		}
+		best = (best < deepest ? best : deepest) - 1;
+	}
 	return best;
 }
 

@@ -384,6 +384,20 @@ static void test_around(hs_graph *g)
 	r = region_select(g, &s, &err);
 	CHECK("limit 0 means none", r && r->n_nodes > 500 && r->work.total > 20000);
 	region_free(r);
+	/* The fit radius keeps within the work budget too. */
+	s.max_work = 0;
+	fit = region_fit_radius(g, &s);
+	t = s;
+	t.radius = fit;
+	r = region_select(g, &t, &err);
+	CHECK("fit radius fits the work budget", fit >= 0 && fit < 40 && r &&
+	      r->work.total <= REGION_DEFAULT_WORK);
+	region_free(r);
+	t.radius = fit + 1;
+	hs_error_clear(&err);
+	r = region_select(g, &t, &err);
+	CHECK("fit radius + 1 is over the work budget", !r && strstr(err.msg, "Graphviz would take long"));
+	region_free(r);
 
 	/* Errors. */
 	region_spec_init(&s);
