@@ -1218,6 +1218,67 @@ static void test_fit(void)
 	agclose(G);
 }
 
+/* ---- HLO operands and calls on a real module --------------------------- */
+
+static int64_t edge_index(const region *r, int64_t user, int64_t operand, int *count)
+{
+	int64_t at = -1;
+
+	*count = 0;
+	for (int64_t k = 0; k < r->n_edges; k++)
+		if (r->edges[k][0] == user && r->edges[k][1] == operand) {
+			at = k;
+			(*count)++;
+		}
+	return at;
+}
+
+static void test_hlo_edges(void)
+{
+	char path[2048], label[48], small[6];
+	hs_error err = {0};
+	region_spec s;
+	int count;
+
+	snprintf(path, sizeof path, "%s/../hlo/graphsage_tf_cpu_benchmark.hlo", data_root);
+	hs_graph *g = graph_open(path, &err);
+	if (!g) {
+		printf("FAIL open graphsage: %s\n", err.msg);
+		return;
+	}
+	/* %Square.1 = multiply(%concat.5, %concat.5): one edge, labelled "0,1". */
+	region_spec_init(&s);
+	s.center = graph_find_node(g, "Square.1");
+	region *r = region_select(g, &s, &err);
+	int64_t k = r ? edge_index(r, s.center, graph_find_node(g, "concat.5"), &count) : -1;
+	CHECK("a repeated operand is one edge", k >= 0 && count == 1);
+	CHECK("labelled with both positions", k >= 0 && !strcmp(region_edge_label(r, k, label, sizeof label), "0,1"));
+	CHECK("a label cut to its buffer ends in an ellipsis",
+	      k >= 0 && !strcmp(region_edge_label(r, k, small, sizeof small), "0,\xe2\x80\xa6"));
+	int64_t u = graph_find_node(g, "Sum.6");
+	k = r ? edge_index(r, u, s.center, &count) : -1;
+	CHECK("a single operand has no label", k >= 0 && !*region_edge_label(r, k, label, sizeof label));
+	region_free(r);
+	/* %Sum.9 = reduce(%Sum.6, %Sum.8), to_apply=...: operands 0 and 1, and
+	 * the reducer as a box joined by a link, or with --expand all its root
+	 * joined by a call edge. */
+	s.center = graph_find_node(g, "Sum.9");
+	r = region_select(g, &s, &err);
+	k = r ? edge_index(r, s.center, graph_find_node(g, "Sum.8"), &count) : -1;
+	CHECK("the second operand is labelled 1", k >= 0 && !strcmp(region_edge_label(r, k, label, sizeof label), "1"));
+	CHECK("the reducer is a box joined to its caller", r && r->n_boxes == 1 && r->n_links == 1 &&
+	      r->links[0][0] == s.center && REGION_IS_BOX(r->links[0][1]) && r->n_calls == 0);
+	region_free(r);
+	s.expand = "all";
+	r = region_select(g, &s, &err);
+	int64_t root = g->hcomps[g->called_idx[g->called_off[s.center]]].root;
+	CHECK("expanded, the reducer's root is joined by a call edge", r && r->n_boxes == 0 &&
+	      r->n_calls == 1 && r->calls[0][0] == s.center && r->calls[0][1] == root);
+	CHECK("a call is no operand edge", r && edge_index(r, s.center, root, &count) < 0);
+	region_free(r);
+	graph_free(g);
+}
+
 int main(int argc, char **argv)
 {
 	const char *d = getenv("DATA");
@@ -1237,6 +1298,7 @@ int main(int argc, char **argv)
 	if (!unet || !rnn || !tile)
 		return 1;
 	test_synthetic();
+	test_hlo_edges();
 	test_around(unet);
 	test_path(tile);
 	test_other_kinds(unet, rnn, tile);
