@@ -319,9 +319,12 @@ static int path_ends(const hs_graph *g, const region_spec *s, path_sel *p, int64
 		p->start = s->to;
 		p->end = s->from;
 		distances(g, p->start, 0, da, queue);
-		if (da[p->end] < 0)
-			return hs_fail(err, HS_EUSAGE, "no path between node %" PRId64 " and node %"
-				       PRId64 ": neither depends on the other", s->from, s->to);
+		if (da[p->end] < 0) {
+			char ra[200], rz[200];
+			return hs_fail(err, HS_EUSAGE, "no path between %s and %s: neither depends on "
+				       "the other", region_node_ref(g, s->from, ra, sizeof ra),
+				       region_node_ref(g, s->to, rz, sizeof rz));
+		}
 	}
 	distances(g, p->end, 1, dz, queue);
 	p->dist = da[p->end];

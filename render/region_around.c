@@ -258,25 +258,26 @@ static void over_limit(const hs_graph *g, const region_spec *s, const bfs *b, in
 		       hs_error *err)
 {
 	int64_t best_n, best = depth_in_limit(b, region_effective_limit(s), &best_n);
-	char buf[160];
+	char buf[160], ref[200];
 
+	region_node_ref(g, s->center, ref, sizeof ref);
 	if (best >= 0)
 		hs_fail(err, HS_EUSAGE,
-			"the region within %" PRId64 " step%s of node %" PRId64
+			"the region within %" PRId64 " step%s of %s"
 			" has %" PRId64 " nodes, more than the limit of %" PRId64
 			"; use --radius %" PRId64 " (%" PRId64 " node%s), --direction"
 			" operands or users, --computation %s, --limit %" PRId64
 			" or --force",
-			s->radius, hs_s(s->radius), s->center, total, s->limit, best, best_n,
+			s->radius, hs_s(s->radius), ref, total, s->limit, best, best_n,
 			hs_s(best_n), g->hcomp_of ? graph_hcomp_name(g, g->hcomp_of[s->center], buf, sizeof buf)
 					       : "entry",
 			total);
 	else
 		hs_fail(err, HS_EUSAGE,
-			"the region around node %" PRId64 " has %" PRId64
+			"the region around %s has %" PRId64
 			" nodes, more than the limit of %" PRId64
 			"; use --limit %" PRId64 " or --force",
-			s->center, total, s->limit, total);
+			ref, total, s->limit, total);
 }
 
 /* The BFS marked in `in` (zeroed first), named computations drawn whole;
