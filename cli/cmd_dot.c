@@ -10,6 +10,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
 
 #include "base/clock.h"
 #include "base/parse.h"
@@ -26,7 +28,11 @@ static const char help_text[] =
 	"usage: hloscope dot FILE REGION [-o OUT] [options]\n"
 	"\n"
 	"Draws part of an HLO graph with Graphviz: edges go from operand to user,\n"
-	"nodes are colored by opcode category as XLA's graph dumper does.\n"
+	"nodes are colored by opcode category as XLA's graph dumper does.  Edges are\n"
+	"the HLO operands: where a node has several, each edge is labelled with the\n"
+	"operand's index (\"0,1\" for multiply(x, x)).  A node that calls a\n"
+	"computation is joined to it by a dotted call edge (from its root or box).\n"
+	"On a bare .npz the edges are the dataset's, call edges included.\n"
 	"\n"
 	"REGION (exactly one; a node is its id or its name, dot.42):\n"
 	"  --around ID          nodes near node ID\n"
@@ -35,8 +41,12 @@ static const char help_text[] =
 	"    --max-users N      collapse the users of nodes with more than N users\n"
 	"                       into one \"N more users\" box (default 16, 0 = never)\n"
 	"    --max-operands N   likewise \"N more operands\" (default 16, 0 = never)\n"
+	"                       The center keeps all of its own unless the region\n"
+	"                       would be over --limit, or the option is given: then\n"
+	"                       it keeps its first N (in HLO order) and one box\n"
 	"  --path A B           every path between nodes A and B\n"
-	"    --max-nodes N      keep at most N nodes, shortest paths first\n"
+	"    --max-nodes N      keep at most N nodes, shortest paths first (also\n"
+	"                       within --max-work)\n"
 	"  --computation NAME   the HLO computation NAME (fused_computation.3, entry;\n"
 	"                       computation.K on a bare .npz), its callees as boxes\n"
 	"  --computation K      a plain number K: node_splits segment K, as --split K\n"
@@ -48,8 +58,10 @@ static const char help_text[] =
 	"A called computation (fusion body, while body or condition, reducer, ...)\n"
 	"that the region reaches is drawn as one box with its name, role and size;\n"
 	"nodes are grouped in one cluster per HLO computation.\n"
-	"  --expand NAMES       draw these computations (comma-separated) in full\n"
-	"  --expand all         collapse nothing\n"
+	"  --expand NAMES       draw these computations (comma-separated) whole,\n"
+	"                       every node of the body, when the region reaches or\n"
+	"                       calls them\n"
+	"  --expand all         collapse nothing (the nodes the region reached)\n"
 	"\n"
 	"Output:\n"
 	"  -o OUT               .dot, .svg or .png file (\"-\" for stdout, with -T); a PNG\n"
@@ -57,7 +69,9 @@ static const char help_text[] =
 	"                       4 times longer than wide) is drawn left to right, then\n"
 	"                       scaled down, as stderr says; SVG keeps the full size\n"
 	"  -T FMT               dot, svg or png (overrides OUT's extension)\n"
-	"  --text               print the terminal drawing to stdout\n"
+	"  --text               print the terminal drawing to stdout; one wider than\n"
+	"                       COLUMNS (or the terminal) is printed in strips of that\n"
+	"                       width, left to right, as its first line says\n"
 	"  --cells              DOT output sized in terminal cells, as --text lays it out\n"
 	"  --heat FEATURE|cost  fill nodes by a node feature (name or index) or by the\n"
 	"                       analytic cost model's seconds, with a legend\n"
@@ -67,14 +81,17 @@ static const char help_text[] =
 	"                       A and B (index, best, worst or default; model/compare.h),\n"
 	"                       each with its layouts A -> B, and a legend\n"
 	"  --limit N            refuse regions over N nodes (default 500)\n"
+	"  --max-work N         refuse regions whose layout would take Graphviz long:\n"
+	"                       nodes + edges + the ranks long edges cross, over N\n"
+	"                       (default 20,000, about 10 s); --time prints it\n"
 	"  --force              lay out any size\n"
-	"  --time               print where the time went to stderr\n";
+	"  --time               print where the time went, and the region's size, to stderr\n";
 
 typedef struct dot_args {
 	const char *file, *out, *fmt, *heat, *heat_scale;
 	const char *around, *radius, *direction, *max_users, *max_operands, *expand, *path_a,
 		*path_b, *max_nodes,
-		*computation, *split, *nodes, *highlight, *limit, *compare_a, *compare_b;
+		*computation, *split, *nodes, *highlight, *limit, *max_work, *compare_a, *compare_b;
 	int configurable, force, text, cells, timing, n_kinds;
 } dot_args;
 
@@ -180,6 +197,8 @@ static int parse_args(int argc, char **argv, dot_args *a)
 			slot = &a->highlight;
 		} else if (!strcmp(o, "--limit")) {
 			slot = &a->limit;
+		} else if (!strcmp(o, "--max-work")) {
+			slot = &a->max_work;
 		} else if (!strcmp(o, "-o") || !strcmp(o, "--output")) {
 			slot = &a->out;
 		} else if (!strcmp(o, "-T") || !strcmp(o, "--format")) {
@@ -277,9 +296,13 @@ static int resolve_node(const hs_graph *g, const char *opt, const char *text, in
 
 	if (*id != -2)
 		return 0;
-	*id = graph_find_node(g, text[0] == '%' ? text + 1 : text);
+	const char *name = text[0] == '%' ? text + 1 : text;
+	*id = graph_find_node(g, name);
 	if (*id >= 0)
 		return 0;
+	if (query_suggest_node(g, name, buf, sizeof buf))
+		return cli_usage_error("dot", "%s: %s has no node named '%s' (did you mean '%s'?)", opt,
+				       g->name, text, buf);
 	return cli_usage_error("dot", "%s: %s has no node named '%s' (names look like %s)", opt,
 			       g->name, text, g->n_nodes ? graph_node_name(g, 0, buf, sizeof buf) : "dot.42");
 }
@@ -314,6 +337,12 @@ static int build_spec(const dot_args *a, region_spec *s, int64_t **ids)
 		if (s->limit == 0)
 			return cli_usage_error("dot", "--limit must be 1 or more (or use --force)");
 	}
+	if (a->max_work) {
+		if (count_opt("--max-work", a->max_work, &s->max_work))
+			return 1;
+		if (s->max_work == 0)
+			return cli_usage_error("dot", "--max-work must be 1 or more (or use --force)");
+	}
 	if (a->around) {
 		s->kind = REGION_AROUND;
 		if (node_opt("--around", a->around, &s->center))
@@ -338,6 +367,9 @@ static int build_spec(const dot_args *a, region_spec *s, int64_t **ids)
 		if (a->max_operands &&
 		    count_opt("--max-operands", a->max_operands, &s->operand_threshold))
 			return 1;
+		/* asked for: the center's crowd is collapsed too */
+		s->collapse_center = (a->max_users ? REGION_USERS : 0) |
+				     (a->max_operands ? REGION_OPERANDS : 0);
 	} else if (a->path_a) {
 		s->kind = REGION_PATH;
 		if (node_opt("--path", a->path_a, &s->from) || node_opt("--path", a->path_b, &s->to))
@@ -482,16 +514,89 @@ static int compare_picture(hs_graph *g, const dot_args *a, int64_t **hl, size_t 
 
 typedef struct timing {
 	double start, open, region, export, layout, graphviz, draw;
+	const region *r;
 } timing;
 
 #define TEXT_BAND 48 /* rows drawn at a time */
+#define TEXT_MIN_WIDTH 20
+
+/* The columns the drawing may take: COLUMNS when it is a number, else the
+ * terminal's width when stdout is one, else 0 (no limit: a file or a pipe
+ * gets the whole drawing). */
+static int text_width(void)
+{
+	const char *c = getenv("COLUMNS");
+	struct winsize ws;
+	int64_t v;
+
+	if (c && *c && hs_parse_i64(c, &v) == 0 && v > 0)
+		return v < TEXT_MIN_WIDTH ? TEXT_MIN_WIDTH : v > 100000 ? 100000 : (int)v;
+	if (isatty(STDOUT_FILENO) && ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0)
+		return ws.ws_col < TEXT_MIN_WIDTH ? TEXT_MIN_WIDTH : ws.ws_col;
+	return 0;
+}
+
+/* Columns x0 .. x0 + cw - 1 of the drawing, all its rows, in bands of
+ * rows (a big drawing never needs all its cells at once; edges are routed
+ * once, for the whole drawing, so bands join exactly).  0, 2 on a write
+ * error, 3 out of memory. */
+static int print_columns(const hs_layout *L, const lay_routes *R, int x0, int cw, int h)
+{
+	int band = h < TEXT_BAND ? h : TEXT_BAND;
+	canvas *cv = canvas_new(cw, band);
+
+	for (int y0 = 0; cv && y0 < h; y0 += band) {
+		if (h - y0 < cv->height) {
+			canvas_free(cv);
+			cv = canvas_new(cw, h - y0);
+			if (!cv)
+				break;
+		}
+		canvas_draw_routed(cv, L, R, x0, y0, -1);
+		if (canvas_write(cv, stdout) != 0) {
+			canvas_free(cv);
+			fprintf(stderr, "hloscope dot: cannot write the drawing to stdout\n");
+			return 2;
+		}
+	}
+	if (!cv)
+		return cli_oom("drawing %d x %d cells", cw, h);
+	canvas_free(cv);
+	return 0;
+}
+
+/* The drawing, whole or, when it is wider than the terminal (text_width),
+ * in strips of the terminal's width, left to right, each under a rule
+ * that says which columns it holds. */
+static int print_drawing(const hs_layout *L, const lay_routes *R)
+{
+	int w, h, tw = text_width(), rc = 0;
+
+	canvas_extent(L, &w, &h);
+	if (!tw || w <= tw)
+		return print_columns(L, R, 0, w, h);
+	int strips = (w + tw - 1) / tw;
+	printf("the drawing is %d columns wide, wider than the terminal's %d%s: printed in %d "
+	       "strips of %d columns, left to right (-o FILE.svg draws it whole)\n", w, tw,
+	       getenv("COLUMNS") ? " (COLUMNS)" : "", strips, tw);
+	for (int x0 = 0; x0 < w && rc == 0; x0 += tw) {
+		int cw = w - x0 < tw ? w - x0 : tw;
+		char rule[64];
+		int n = snprintf(rule, sizeof rule, "── columns %d-%d of %d ", x0 + 1, x0 + cw, w);
+		printf("%s", rule);
+		for (int k = n - 4; k < tw; k++) /* "──" is 6 bytes, 2 columns */
+			printf("─");
+		printf("\n");
+		rc = print_columns(L, R, x0, cw, h);
+	}
+	return rc;
+}
 
 static int print_text(const region *r, const dot_opts *o, timing *tm)
 {
 	hs_error err = {0};
 	hs_layout *L = layout_region(r, o, &err);
-	canvas *cv;
-	int w, h, band;
+	int rc;
 
 	if (!L)
 		return cli_report(&err);
@@ -500,6 +605,8 @@ static int print_text(const region *r, const dot_opts *o, timing *tm)
 	double t0 = hs_now_seconds();
 	printf("%s: %" PRId64 " node%s, %" PRId64 " edge%s", r->title, r->n_nodes, hs_s(r->n_nodes),
 	       r->n_edges, hs_s(r->n_edges));
+	if (r->n_calls)
+		printf(", %" PRId64 " call edge%s", r->n_calls, hs_s(r->n_calls));
 	if (r->n_more)
 		printf(", %" PRId64 " collapsed user group%s", r->n_more, hs_s(r->n_more));
 	if (r->n_fanin)
@@ -515,35 +622,13 @@ static int print_text(const region *r, const dot_opts *o, timing *tm)
 		       dot_heat_edge(&L->scale, DOT_HEAT_BINS / 2),
 		       dot_heat_edge(&L->scale, DOT_HEAT_BINS));
 	}
-	/* Drawn and printed in bands of rows: a big drawing never needs all its
-	 * cells at once (edges are routed once, for the whole drawing, so bands
-	 * join exactly). */
 	lay_routes *R = route_layout(L);
-	canvas_extent(L, &w, &h);
-	band = h < TEXT_BAND ? h : TEXT_BAND;
-	cv = R || !L->n_edges ? canvas_new(w, band) : NULL;
-	for (int y0 = 0; cv && y0 < h; y0 += band) {
-		if (h - y0 < cv->height) {
-			canvas_free(cv);
-			cv = canvas_new(w, h - y0);
-			if (!cv)
-				break;
-		}
-		canvas_draw_routed(cv, L, R, 0, y0, -1);
-		if (canvas_write(cv, stdout) != 0) {
-			canvas_free(cv);
-			route_free(R);
-			layout_free(L);
-			fprintf(stderr, "hloscope dot: cannot write the drawing to stdout\n");
-			return 2;
-		}
-	}
+	rc = R || !L->n_edges ? print_drawing(L, R) : cli_oom("routing %d edges", L->n_edges);
 	route_free(R);
 	layout_free(L);
-	if (!cv)
-		return cli_oom("drawing %d x %d cells", w, h);
-	canvas_free(cv);
 	tm->draw = hs_now_seconds() - t0;
+	if (rc)
+		return rc;
 	return fflush(stdout) == 0 ? 0 : 2;
 }
 
@@ -557,6 +642,11 @@ static void print_timing(const timing *t, double end)
 		fprintf(stderr, ", layout %.1f ms (Graphviz dot %.1f ms), drawing and printing "
 			"%.1f ms", 1e3 * t->layout, 1e3 * t->graphviz, 1e3 * t->draw);
 	fprintf(stderr, ", total %.1f ms\n", 1e3 * (end - t->start));
+	if (t->r) {
+		char what[240];
+		region_work_text(&t->r->work, what, sizeof what);
+		fprintf(stderr, "region: %s\n", what);
+	}
 }
 
 int cmd_dot(int argc, char **argv)
@@ -660,6 +750,7 @@ int cmd_dot(int argc, char **argv)
 		goto out;
 	}
 	tm.region = hs_now_seconds();
+	tm.r = r;
 	if (a.out) {
 		opts.terminal = a.cells;
 		if (!strcmp(a.out, "-")) {

@@ -321,9 +321,12 @@ static int draw(query_parser *p, query_result *out, const struct export_req *q)
 	if (dot_fit_text(&fit, NULL, fitted, sizeof fitted) <= 0)
 		fitted[0] = '\0';
 	out->kind = QUERY_BLOCK;
-	out->text = query_asprintf("wrote %s (%s: %s, %lld node%s, %lld edge%s)\n%s%s", q->path, q->fmt,
+	char calls[48] = "";
+	if (r->n_calls)
+		snprintf(calls, sizeof calls, ", %lld call edge%s", (long long)r->n_calls, hs_s(r->n_calls));
+	out->text = query_asprintf("wrote %s (%s: %s, %lld node%s, %lld edge%s%s)\n%s%s", q->path, q->fmt,
 				   r->title, (long long)r->n_nodes, hs_s(r->n_nodes),
-				   (long long)r->n_edges, hs_s(r->n_edges), fitted,
+				   (long long)r->n_edges, hs_s(r->n_edges), calls, fitted,
 				   fitted[0] ? "\n" : "");
 	rc = out->text ? 0 : query_oom(p);
 done:

@@ -2,6 +2,7 @@
 #include "render/canvas.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -11,7 +12,7 @@ _Static_assert(HLO_NCATEGORIES <= 8, "canvas reserves 8 category colors");
 _Static_assert(DOT_HEAT_BINS <= 8, "canvas reserves 8 heat colors");
 
 /* Edge direction bits in canvas_cell.lines. */
-enum { L_UP = 1, L_DOWN = 2, L_LEFT = 4, L_RIGHT = 8, L_SOLID = 16, L_DASHED = 32 };
+enum { L_UP = 1, L_DOWN = 2, L_LEFT = 4, L_RIGHT = 8, L_SOLID = 16, L_DASHED = 32, L_DOTTED = 64 };
 /* canvas_cell.pad: arrow in bits 0-2, tee in bits 3-5 (1 down, 2 up, 3 left, 4 right). */
 enum { A_DOWN = 1, A_UP = 2, A_LEFT = 3, A_RIGHT = 4 };
 
@@ -218,11 +219,17 @@ static int dir_bit(int fx, int fy, int tx, int ty)
 	return 0;
 }
 
-static void mark_line(pen *p, int x, int y, int bits, int dashed)
+/* The line style of an edge: dashed to a placeholder, dotted for a call. */
+static int edge_style(const lay_edge *e)
+{
+	return e->dashed ? L_DASHED : e->call ? L_DOTTED : L_SOLID;
+}
+
+static void mark_line(pen *p, int x, int y, int bits, int style)
 {
 	canvas_cell *c = cell(p, x, y);
 	if (c)
-		c->lines |= (uint8_t)(bits | (dashed ? L_DASHED : L_SOLID));
+		c->lines |= (uint8_t)(bits | style);
 }
 
 /* Edge e along its route (route.h): the line from the cell below the
@@ -241,7 +248,7 @@ static void draw_route(pen *p, const lay_routes *R, const lay_edge *e, int32_t i
 	for (int32_t k = 0; k + 1 < n; k++) {
 		int x = pt[2 * k], y = pt[2 * k + 1], tx = pt[2 * k + 2], ty = pt[2 * k + 3];
 		int fwd = dir_bit(x, y, tx, ty), rev = dir_bit(tx, ty, x, y);
-		mark_line(p, x, y, back | fwd, e->dashed);
+		mark_line(p, x, y, back | fwd, edge_style(e));
 		/* the cells between, clipped to the window */
 		int dx = tx != x; /* a row, else a column */
 		int lo = dx ? (x < tx ? x : tx) : (y < ty ? y : ty), hi = dx ? (x > tx ? x : tx) : (y > ty ? y : ty);
@@ -251,11 +258,11 @@ static void draw_route(pen *p, const lay_routes *R, const lay_edge *e, int32_t i
 			continue;
 		}
 		for (int v = lo + 1 > wlo ? lo + 1 : wlo; v < hi && v <= whi; v++)
-			mark_line(p, dx ? v : x, dx ? y : v, fwd | rev, e->dashed);
+			mark_line(p, dx ? v : x, dx ? y : v, fwd | rev, edge_style(e));
 		back = rev;
 	}
 	int x = pt[2 * n - 2], y = pt[2 * n - 1];
-	mark_line(p, x, y, back | L_DOWN, e->dashed); /* into the user's top border */
+	mark_line(p, x, y, back | L_DOWN, edge_style(e)); /* into the user's top border */
 	canvas_cell *c = cell(p, x, y);
 	if (c)
 		c->pad = (uint8_t)((c->pad & ~7) | A_DOWN);
@@ -266,11 +273,12 @@ static void draw_route(pen *p, const lay_routes *R, const lay_edge *e, int32_t i
 
 static wchar_t line_glyph(int m)
 {
-	int dashed = (m & L_DASHED) && !(m & L_SOLID);
+	int dashed = (m & L_DASHED) && !(m & (L_SOLID | L_DOTTED));
+	int dotted = (m & L_DOTTED) && !(m & (L_SOLID | L_DASHED));
 
 	switch (m & 15) {
-	case L_UP: case L_DOWN: case L_UP | L_DOWN: return dashed ? L'╎' : L'│';
-	case L_LEFT: case L_RIGHT: case L_LEFT | L_RIGHT: return dashed ? L'╌' : L'─';
+	case L_UP: case L_DOWN: case L_UP | L_DOWN: return dashed ? L'╎' : dotted ? L'┊' : L'│';
+	case L_LEFT: case L_RIGHT: case L_LEFT | L_RIGHT: return dashed ? L'╌' : dotted ? L'┈' : L'─';
 	case L_DOWN | L_RIGHT: return L'╭';
 	case L_DOWN | L_LEFT: return L'╮';
 	case L_UP | L_RIGHT: return L'╰';
@@ -293,10 +301,11 @@ static void finish_lines(canvas *c)
 		canvas_cell *k = &c->cells[i];
 		if (!k->lines && !(k->pad & 7))
 			continue;
-		int dashed = (k->lines & L_DASHED) && !(k->lines & L_SOLID);
+		int dashed = (k->lines & L_DASHED) && !(k->lines & (L_SOLID | L_DOTTED));
+		int dotted = (k->lines & L_DOTTED) && !(k->lines & (L_SOLID | L_DASHED));
 		k->ch = (k->pad & 7) ? arrows[k->pad & 7] : line_glyph(k->lines);
 		k->color = dashed ? CANVAS_C_PLACEHOLDER : CANVAS_C_EDGE;
-		k->attr = 0;
+		k->attr = dotted ? CANVAS_A_DIM : 0;
 	}
 }
 
@@ -399,6 +408,18 @@ static void draw_node(pen *p, const hs_layout *L, int32_t i, int cursor)
 			 iattr | (k == 0 ? CANVAS_A_BOLD : 0));
 }
 
+/* Edge i's label (route_label.c) in its user's top border. */
+static void draw_label(pen *p, const lay_routes *R, int32_t i)
+{
+	int32_t n = R->off[i + 1] - R->off[i];
+	int x = R->label_at ? R->label_at[i] : -1;
+
+	if (x < 0 || n <= 0)
+		return;
+	int y = R->pts[2 * (size_t)(R->off[i + 1] - 1) + 1] + 1;
+	put_text(p, x, y, R->label[i], ROUTE_LABEL_MAX, CANVAS_C_EDGE, CANVAS_A_BOLD);
+}
+
 void canvas_draw_routed(canvas *c, const hs_layout *L, const lay_routes *R, int x0, int y0, int32_t cursor)
 {
 	pen p = {c, x0, y0};
@@ -413,6 +434,8 @@ void canvas_draw_routed(canvas *c, const hs_layout *L, const lay_routes *R, int 
 	finish_lines(c);
 	for (int32_t i = 0; i < L->n_nodes; i++)
 		draw_node(&p, L, i, i == cursor);
+	for (int32_t i = 0; R && i < L->n_edges && i < R->n_edges; i++)
+		draw_label(&p, R, i);
 }
 
 void canvas_draw(canvas *c, const hs_layout *L, int x0, int y0, int32_t cursor)

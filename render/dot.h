@@ -15,7 +15,13 @@
  * Heat mode fills nodes from any per-node number on a white-yellow-red ramp
  * (log scale when the values span more than two decades) and adds a legend.
  *
- * Regions of more than DOT_BIG_REGION nodes get Graphviz's mclimit=0.3 and
+ * Edges are HLO operands (region.h); where the user has several operands an
+ * edge's head label gives the operand index ("0,1" for a repeated one), as
+ * XLA's dumper does.  Call edges (a callee's root or box to its caller) are
+ * dotted and gray.
+ *
+ * Regions of more than DOT_BIG_REGION nodes, or of more layout work than
+ * DOT_BIG_WORK (region_work: long edges), get Graphviz's mclimit=0.3 and
  * nslimit=0.5, bounding its crossing minimisation and network simplex
  * (minutes become seconds, at some cost in crossings).
  *
@@ -35,6 +41,7 @@
 #include <graphviz/cgraph.h>
 
 #include "base/error.h"
+#include "loader/hlo.h"
 #include "render/region.h"
 
 /* Graphviz's context, declared here so that this header does not pull in
@@ -42,6 +49,7 @@
 typedef struct GVC_s GVC_t;
 
 #define DOT_BIG_REGION 500
+#define DOT_BIG_WORK 5000  /* region_work.total past which the same limits apply */
 
 typedef struct dot_opts {
 	const double *heat;      /* [g->n_nodes] or NULL; NaN = no value */
@@ -139,6 +147,11 @@ int dot_box_lines(const region *r, int64_t k, int maxw, char *l1, char *l2, size
 void dot_more_label(const region_more *m, int operands, char *buf, size_t cap);
 /* Copies `src` into dst (cap bytes) cut to `maxw` columns with "…". */
 void dot_cut_text(char *dst, size_t cap, const char *src, int maxw);
+
+/* The opcode category node `id` is drawn in: the learned opcode's, or for
+ * an opcode the dataset never learned (as written on a module) that of its
+ * synchronous twin (all-to-all-start: all-to-all), collective or other. */
+hlo_category dot_node_category(const hs_graph *g, int64_t id);
 
 /* Heat helpers shared with the terminal drawing: the bin (0..DOT_HEAT_BINS-1)
  * of value v on the scale of [lo, hi], or -1 for NaN; and the bin's color. */

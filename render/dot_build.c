@@ -52,9 +52,50 @@ void dot_cut_text(char *dst, size_t cap, const char *src, int maxw)
 	dst[o + 3] = '\0';
 }
 
+hlo_category dot_node_category(const hs_graph *g, int64_t id)
+{
+	char base[64];
+	const char *op;
+	size_t n;
+	int k;
+
+	if (g->opcode[id] != 0 || !g->module)
+		return hlo_opcode_category(g->opcode[id]);
+	/* An opcode the dataset never learned, as written: its synchronous
+	 * twin's category (all-to-all-start is all-to-all's), a collective's,
+	 * or erf's, an elementwise function. */
+	op = graph_node_opcode_name(g, id);
+	snprintf(base, sizeof base, "%s", op);
+	n = strlen(base);
+	for (const char *suf = "-start\0-done\0-update\0"; *suf; suf += strlen(suf) + 1) {
+		size_t m = strlen(suf);
+		if (n > m && !strcmp(base + n - m, suf))
+			base[n - m] = '\0';
+	}
+	k = hlo_opcode_id(base);
+	if (k > 0)
+		return hlo_opcode_category(k);
+	if (graph_is_collective_opcode(base))
+		return HLO_CAT_COLLECTIVE;
+	return !strcmp(base, "erf") ? HLO_CAT_ELEMENTWISE : HLO_CAT_OTHER;
+}
+
 static void shape_of(const hs_graph *g, int64_t id, hlo_shape *sh)
 {
 	hlo_decode_shape(graph_feat(g, id), g->feat_width, sh);
+}
+
+/* Node id's shape text in buf, cut to `maxw` columns with "…" (a tuple of
+ * hundreds of elements is written whole by HLO). */
+static const char *shape_cut(const hs_graph *g, int64_t id, char *buf, size_t cap, int maxw)
+{
+	char full[1024];
+
+	graph_node_text(g, id, HS_HF_SHAPE, full, sizeof full);
+	if (strlen(full) == sizeof full - 1) /* cut by the buffer */
+		maxw = maxw < (int)sizeof full - 8 ? maxw : (int)sizeof full - 8;
+	dot_cut_text(buf, cap, full, maxw);
+	return buf;
 }
 
 static int fit_lines(const char *a, const char *b, int maxw, char *l1, char *l2, size_t cap)
@@ -94,25 +135,11 @@ int dot_box_lines(const region *r, int64_t k, int maxw, char *l1, char *l2, size
 	return fit_lines(name, b, maxw, l1, l2, cap);
 }
 
-/* 1234567 -> "1,234,567". */
-static void thousands(int64_t v, char *buf, size_t cap)
-{
-	char d[32];
-	int n = snprintf(d, sizeof d, "%" PRId64, v), o = 0;
-
-	for (int i = 0; i < n && (size_t)o + 2 < cap; i++) {
-		if (i > 0 && d[i - 1] != '-' && (n - i) % 3 == 0)
-			buf[o++] = ',';
-		buf[o++] = d[i];
-	}
-	buf[o] = '\0';
-}
-
 void dot_more_label(const region_more *m, int operands, char *buf, size_t cap)
 {
 	char n[32];
 
-	thousands(m->hidden, n, sizeof n);
+	region_thousands(m->hidden, n, sizeof n);
 	snprintf(buf, cap, "%s more %s%s", n, operands ? "operand" : "user", hs_s(m->hidden));
 }
 
@@ -210,12 +237,12 @@ static void append_lines(char *label, size_t cap, int len, const char *lines)
 static void style_node(builder *b, Agnode_t *n, int64_t id)
 {
 	const hs_graph *g = b->g;
-	hlo_category cat = hlo_opcode_category(g->opcode[id]);
+	hlo_category cat = dot_node_category(g, id);
 	int focus = id == b->r->focus || id == b->r->focus2;
 	int hl = b->hl && b->hl[id];
 	int cfg = g->kind == HS_KIND_LAYOUT && g->cfg_index && g->cfg_index[id] >= 0;
 	int bin = -1;
-	char label[1024], tip[512], shape[160], heatline[96] = "";
+	char label[1024], tip[768], shape[400], heatline[96] = "";
 	if (b->heat)
 		bin = dot_heat_bin(&b->scale, b->o->heat[id]);
 	if (b->o->terminal) {
@@ -224,7 +251,7 @@ static void style_node(builder *b, Agnode_t *n, int64_t id)
 						   sizeof l1));
 		return;
 	}
-	graph_node_text(g, id, HS_HF_SHAPE, shape, sizeof shape);
+	shape_cut(g, id, shape, sizeof shape, 120);
 	if (b->heat) {
 		double v = b->o->heat[id];
 		if (isfinite(v))
@@ -249,9 +276,9 @@ static void style_node(builder *b, Agnode_t *n, int64_t id)
 		append_lines(label, sizeof label, len, b->o->notes[id]);
 	set(n, b->n_label, label);
 	snprintf(tip, sizeof tip, "node %" PRId64 " %s, %s %s, in %s: %" PRId64
-		 " operand%s, %" PRId64 " user%s%s", id, name, op, shape, comp, graph_n_operands(g, id),
-		 hs_s(graph_n_operands(g, id)), graph_n_users(g, id),
-		 hs_s(graph_n_users(g, id)), cfg ? ", configurable" : "");
+		 " operand%s, %" PRId64 " user%s%s", id, name, op, shape, comp, graph_hlo_n_operands(g, id),
+		 hs_s(graph_hlo_n_operands(g, id)), graph_hlo_n_users(g, id),
+		 hs_s(graph_hlo_n_users(g, id)), cfg ? ", configurable" : "");
 	set(n, b->n_tip, tip);
 	if (b->heat) {
 		set(n, b->n_fill, dot_heat_fill(bin));
@@ -289,7 +316,7 @@ static double edge_bytes(const hs_graph *g, int64_t operand)
 static void style_edge(builder *b, Agedge_t *e, int64_t operand)
 {
 	double bytes = edge_bytes(b->g, operand);
-	char v[200], hb[32], shape[160];
+	char v[600], hb[32], shape[400];
 	hlo_shape sh;
 
 	if (bytes > 1024) {
@@ -302,8 +329,12 @@ static void style_edge(builder *b, Agedge_t *e, int64_t operand)
 	}
 	if (b->o->terminal)
 		return;
-	shape_of(b->g, operand, &sh);
-	hlo_shape_text(&sh, shape, sizeof shape);
+	if (b->g->module) {
+		shape_cut(b->g, operand, shape, sizeof shape, 120);
+	} else {
+		shape_of(b->g, operand, &sh);
+		hlo_shape_text(&sh, shape, sizeof shape);
+	}
 	if (bytes > 0) {
 		human_bytes(bytes, hb, sizeof hb);
 		snprintf(v, sizeof v, "%s, %s", shape, hb);
@@ -311,6 +342,30 @@ static void style_edge(builder *b, Agedge_t *e, int64_t operand)
 		snprintf(v, sizeof v, "%s", shape);
 	}
 	set(e, b->e_tip, v);
+}
+
+/* A call edge (the callee's root or box to its caller): dotted, gray. */
+static void style_call(builder *b, Agedge_t *e, const char *caller_tip)
+{
+	set(e, b->e_style, "dotted");
+	if (b->o->terminal)
+		return;
+	set(e, b->e_color, "#7f7f7f");
+	set(e, b->e_tip, caller_tip);
+}
+
+/* Edge k's operand indices as its head label (XLA's dumper does the same
+ * when a node has several operands). */
+static void label_edge(builder *b, Agedge_t *e, int64_t k)
+{
+	char label[48];
+
+	if (b->o->terminal || !*region_edge_label(b->r, k, label, sizeof label))
+		return;
+	agsafeset(e, "headlabel", label, "");
+	agsafeset(e, "labeldistance", "1.5", "");
+	agsafeset(e, "labelfontsize", "8", "");
+	agsafeset(e, "labelfontname", "Helvetica", "");
 }
 
 /* Appends text to an HTML-like label, escaped; p advances. */
@@ -413,10 +468,12 @@ static void graph_defaults(builder *b, int terminal)
 		attr(b->G, AGRAPH, "nodesep", "0.25");
 		attr(b->G, AGRAPH, "ranksep", "0.4");
 	}
-	/* Past the default region limit Graphviz's crossing minimisation and
-	 * network simplex dominate (a 1,300-node radius region: 76 s of CPU
-	 * unbounded, 3 s with these); bound their iterations. */
-	if (r->n_nodes + r->n_more > DOT_BIG_REGION) {
+	/* Past the default region limit, or with long edges (each rank an edge
+	 * crosses is one more node to place), Graphviz's crossing minimisation
+	 * and network simplex dominate (a 1,300-node radius region: 76 s of CPU
+	 * unbounded, 3 s with these; a 485-node path whose edges cross 20,000
+	 * ranks: 28 s, 3 s); bound their iterations. */
+	if (r->n_nodes + r->n_more > DOT_BIG_REGION || r->work.total > DOT_BIG_WORK) {
 		attr(b->G, AGRAPH, "mclimit", "0.3");
 		attr(b->G, AGRAPH, "nslimit", "0.5");
 	}
@@ -509,7 +566,7 @@ static int add_placeholders(builder *b, Agraph_t **clusters, Agnode_t **nodes,
 			set(n, b->n_style, "dashed,rounded");
 			snprintf(label, sizeof label, "node %" PRId64 " has %" PRId64 " %s; %" PRId64
 				 " %s not drawn", owner,
-				 operands ? graph_n_operands(b->g, owner) : graph_n_users(b->g, owner),
+				 operands ? graph_hlo_n_operands(b->g, owner) : graph_hlo_n_users(b->g, owner),
 				 operands ? "operands" : "users", more[k].hidden,
 				 hs_plural(more[k].hidden, "is", "are"));
 			set(n, b->n_tip, label);
@@ -528,7 +585,7 @@ static int add_boxes(builder *b, Agnode_t **nodes, Agnode_t **boxes)
 {
 	const region *r = b->r;
 	const hs_graph *g = b->g;
-	char name[64], l1[200], l2[200], label[420];
+	char name[64], l1[800], l2[200], label[1200], cbuf[160];
 
 	for (int64_t k = 0; k < r->n_boxes; k++) {
 		int64_t c = r->boxes[k].comp;
@@ -547,9 +604,10 @@ static int add_boxes(builder *b, Agnode_t **nodes, Agnode_t **boxes)
 		if (strcmp(hlo_category_font(HLO_CAT_CONTROL), "#000000") != 0)
 			set(boxes[k], b->n_font, hlo_category_font(HLO_CAT_CONTROL));
 		set(boxes[k], b->n_peri, "2");
+		const char *full = graph_hcomp_name(g, c, cbuf, sizeof cbuf);
 		snprintf(label, sizeof label, "%s: %" PRId64 " of its %" PRId64 " nodes in the region,"
-			 " collapsed (dot --expand %s draws them)", l1, r->boxes[k].inside,
-			 g->hcomps[c].count, l1);
+			 " collapsed (dot --expand %s draws them)", full, r->boxes[k].inside,
+			 g->hcomps[c].count, full);
 		set(boxes[k], b->n_tip, label);
 	}
 	for (int64_t k = 0; k < r->n_links; k++) {
@@ -560,7 +618,38 @@ static int add_boxes(builder *b, Agnode_t **nodes, Agnode_t **boxes)
 		if (!e)
 			return -1;
 		/* a box's value is its computation's root */
-		style_edge(b, e, REGION_IS_BOX(o) ? g->hcomps[r->boxes[REGION_BOX_INDEX(o)].comp].root : o);
+		int64_t value = REGION_IS_BOX(o) ? g->hcomps[r->boxes[REGION_BOX_INDEX(o)].comp].root : o;
+		if (g->operands_exact) {
+			char tip[400], who[160], cb[160];
+			int64_t caller = REGION_IS_BOX(u) ? g->hcomps[r->boxes[REGION_BOX_INDEX(u)].comp].root : u;
+			snprintf(tip, sizeof tip, "%s%s calls %s", REGION_IS_BOX(u) ? "a node of " : "",
+				 REGION_IS_BOX(u) ? graph_hcomp_name(g, g->hcomp_of[caller], who, sizeof who)
+						  : graph_node_name(g, caller, who, sizeof who),
+				 graph_hcomp_name(g, r->boxes[REGION_BOX_INDEX(o)].comp, cb, sizeof cb));
+			style_call(b, e, tip);
+		} else
+			style_edge(b, e, value);
+	}
+	return 0;
+}
+
+/* The call edges between drawn nodes: from the callee's root to its
+ * caller.  -1 when out of memory. */
+static int add_calls(builder *b, Agnode_t **nodes)
+{
+	const region *r = b->r;
+	char tip[400], n1[160], n2[160], cbuf[160];
+
+	for (int64_t k = 0; k < r->n_calls; k++) {
+		int64_t caller = r->calls[k][0], root = r->calls[k][1];
+		Agedge_t *e = agedge(b->G, nodes[region_index_of(r, root)],
+				     nodes[region_index_of(r, caller)], NULL, 1);
+		if (!e)
+			return -1;
+		snprintf(tip, sizeof tip, "%s calls %s (root %s)", graph_node_name(b->g, caller, n1, sizeof n1),
+			 graph_hcomp_name(b->g, b->g->hcomp_of[root], cbuf, sizeof cbuf),
+			 graph_node_name(b->g, root, n2, sizeof n2));
+		style_call(b, e, tip);
 	}
 	return 0;
 }
@@ -588,8 +677,9 @@ static int add_nodes(builder *b, Agraph_t **clusters, Agnode_t **nodes)
 		if (!e)
 			return -1;
 		style_edge(b, e, operand);
+		label_edge(b, e, k);
 	}
-	return 0;
+	return add_calls(b, nodes);
 }
 
 Agraph_t *dot_build(const region *r, const dot_opts *o, hs_error *err)

@@ -87,7 +87,7 @@ static void region_node(const region *r, const dot_opts *o, const hs_layout *L, 
 	ln->id = id;
 	snprintf(name, 64, "n%" PRId64, id);
 	dot_node_lines(g, id, LAYOUT_LABEL_MAX, ln->label[0], ln->label[1], sizeof ln->label[0]);
-	ln->category = (uint8_t)hlo_opcode_category(g->opcode[id]);
+	ln->category = (uint8_t)dot_node_category(g, id);
 	if (id == r->focus || id == r->focus2)
 		ln->flags |= LAY_FOCUS;
 	if (hl && hl[id])
@@ -240,6 +240,39 @@ static int32_t node_index(const hs_layout *L, const region *r, const char *name)
 	return -1;
 }
 
+/* Position of {a, b} in n sorted pairs, or -1. */
+static int64_t find_pair(const int64_t (*p)[2], int64_t n, int64_t a, int64_t b)
+{
+	int64_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		int64_t mid = lo + (hi - lo) / 2;
+		if (p[mid][0] < a || (p[mid][0] == a && p[mid][1] < b))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < n && p[lo][0] == a && p[lo][1] == b ? lo : -1;
+}
+
+/* Whether the edge from t to h is a call, and its operand label. */
+static void edge_kind(const region *r, const lay_node *t, const lay_node *h, lay_edge *le)
+{
+	if ((t->flags | h->flags) & LAY_COLLAPSED) {
+		le->call = r->g->operands_exact; /* on a module every link is a call */
+		return;
+	}
+	if ((t->flags | h->flags) & LAY_PLACEHOLDER)
+		return;
+	if (find_pair((const int64_t(*)[2])r->calls, r->n_calls, h->id, t->id) >= 0) {
+		le->call = 1;
+		return;
+	}
+	int64_t k = find_pair((const int64_t(*)[2])r->edges, r->n_edges, h->id, t->id);
+	if (k >= 0)
+		region_edge_label(r, k, le->label, sizeof le->label);
+}
+
 /* L->edges in graph order (the tail is the operand), after read_nodes().
  * 0, or -1 with err set. */
 static int read_edges(hs_layout *L, Agraph_t *G, const region *r, double ox, double top,
@@ -267,6 +300,7 @@ static int read_edges(hs_layout *L, Agraph_t *G, const region *r, double ox, dou
 			const lay_node *t = &L->nodes[le->tail], *h = &L->nodes[le->head];
 			le->dashed = ((t->flags | h->flags) & LAY_PLACEHOLDER) &&
 				     !((t->flags | h->flags) & LAY_COLLAPSED);
+			edge_kind(r, t, h, le);
 			if (!le->dashed) {
 				/* the tensor of the operand, or of a box's root */
 				int64_t v = t->flags & LAY_COLLAPSED ? g->hcomps[t->id].root : t->id;

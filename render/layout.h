@@ -61,6 +61,8 @@ typedef struct lay_edge {
 	double *pts;          /* [2 * n_pts] x, y pairs, tail end first */
 	double bytes;         /* tensor bytes carried (0 if unknown) */
 	int dashed;           /* edge to or from a users / operands placeholder */
+	int call;             /* a call edge: callee's root or box to the caller */
+	char label[16];       /* the operand indices in the user ("0,1"), or "" */
 } lay_edge;
 
 typedef struct lay_cluster {

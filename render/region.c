@@ -9,6 +9,7 @@
 
 #include "base/cmp.h"
 #include "base/plural.h"
+#include "render/region_impl.h"
 
 void region_spec_init(region_spec *s)
 {
@@ -71,6 +72,7 @@ void region_free(region *r)
 	free(r->fanin);
 	free(r->boxes);
 	free(r->links);
+	free(r->calls);
 	free(r);
 }
 
@@ -88,8 +90,7 @@ int64_t region_index_of(const region *r, int64_t id)
 	return lo < r->n_nodes && r->nodes[lo] == id ? lo : -1;
 }
 
-static int check_node(const hs_graph *g, int64_t id, const char *what,
-		      hs_error *err)
+int region_check_node(const hs_graph *g, int64_t id, const char *what, hs_error *err)
 {
 	if (id < 0 || id >= g->n_nodes)
 		return hs_fail(err, HS_EUSAGE,
@@ -99,131 +100,56 @@ static int check_node(const hs_graph *g, int64_t id, const char *what,
 	return 0;
 }
 
-static int64_t effective_limit(const region_spec *s)
+int64_t region_effective_limit(const region_spec *s)
 {
 	return s->force || s->limit <= 0 ? INT64_MAX : s->limit;
 }
 
-/* ---- breadth-first search for AROUND ---------------------------------- */
-
-typedef struct bfs {
-	int64_t *depth;    /* [n] -1 outside */
-	uint8_t *collapsed;/* [n] 1: users skipped because there were too many;
-	                    * 2: operands skipped (both: 3) */
-	int64_t *order;    /* nodes in visiting order */
-	int64_t n_order;
-	int64_t *per_depth;/* [radius_seen + 1] counts */
-	int64_t max_depth;
-} bfs;
-
-static void bfs_free(bfs *b)
-{
-	free(b->depth);
-	free(b->collapsed);
-	free(b->order);
-	free(b->per_depth);
-}
-
-static int around_bfs(const hs_graph *g, const region_spec *s, bfs *b,
-		      hs_error *err)
-{
-	int64_t n = g->n_nodes, head = 0;
-
-	memset(b, 0, sizeof *b);
-	b->depth = malloc((size_t)n * sizeof *b->depth);
-	b->collapsed = calloc((size_t)n, 1);
-	b->order = malloc((size_t)n * sizeof *b->order);
-	b->per_depth = calloc((size_t)n + 1, sizeof *b->per_depth);
-	if (!b->depth || !b->collapsed || !b->order || !b->per_depth) {
-		bfs_free(b);
-		return hs_fail(err, HS_ENOMEM, "%s: out of memory selecting a region",
-			       g->name);
-	}
-	for (int64_t i = 0; i < n; i++)
-		b->depth[i] = -1;
-	b->depth[s->center] = 0;
-	b->order[b->n_order++] = s->center;
-	while (head < b->n_order) {
-		int64_t v = b->order[head++], d = b->depth[v];
-
-		b->per_depth[d]++;
-		if (d > b->max_depth)
-			b->max_depth = d;
-		if (d >= s->radius)
-			continue;
-		if ((s->dir & REGION_OPERANDS) && v != s->center && s->operand_threshold > 0 &&
-		    graph_n_operands(g, v) > s->operand_threshold) {
-			b->collapsed[v] |= 2;
-		} else if (s->dir & REGION_OPERANDS) {
-			for (int64_t k = g->operand_off[v]; k < g->operand_off[v + 1]; k++) {
-				int64_t w = g->operand_idx[k];
-				if (b->depth[w] < 0) {
-					b->depth[w] = d + 1;
-					b->order[b->n_order++] = w;
-				}
-			}
-		}
-		if (s->dir & REGION_USERS) {
-			if (v != s->center && s->user_threshold > 0 &&
-			    graph_n_users(g, v) > s->user_threshold) {
-				b->collapsed[v] |= 1;
-				continue;
-			}
-			for (int64_t k = g->user_off[v]; k < g->user_off[v + 1]; k++) {
-				int64_t w = g->user_idx[k];
-				if (b->depth[w] < 0) {
-					b->depth[w] = d + 1;
-					b->order[b->n_order++] = w;
-				}
-			}
-		}
-	}
-	return 0;
-}
-
-static int check_around(const hs_graph *g, const region_spec *s, hs_error *err)
-{
-	if (check_node(g, s->center, "center", err))
-		return -1;
-	if (s->radius < 0)
-		return hs_fail(err, HS_EUSAGE, "radius must be 0 or more, not %" PRId64,
-			       s->radius);
-	if (s->dir != REGION_OPERANDS && s->dir != REGION_USERS && s->dir != REGION_BOTH)
-		return hs_fail(err, HS_EUSAGE, "direction must be operands, users or both");
-	if (s->user_threshold < 0 || s->operand_threshold < 0)
-		return hs_fail(err, HS_EUSAGE, "thresholds must be 0 or more, not %" PRId64,
-			       s->user_threshold < 0 ? s->user_threshold : s->operand_threshold);
-	return 0;
-}
-
-int64_t region_fit_radius(const hs_graph *g, const region_spec *s)
-{
-	bfs b;
-	int64_t limit = effective_limit(s), sum = 0, best = -1;
-
-	if (!g || s->kind != REGION_AROUND || check_around(g, s, NULL) ||
-	    around_bfs(g, s, &b, NULL))
-		return -1;
-	for (int64_t d = 0; d <= b.max_depth; d++) {
-		sum += b.per_depth[d];
-		if (sum > limit)
-			break;
-		best = d;
-	}
-	/* Past the deepest level reached the region stops growing. */
-	if (best == b.max_depth)
-		best = s->radius;
-	bfs_free(&b);
-	return best;
-}
-
 /* ---- building the region from a membership mask ----------------------- */
 
-static region *region_from_mask(const hs_graph *g, const uint8_t *in,
-				hs_error *err)
+/* Sorts n pairs and, when `unique`, drops repeats; returns the count. */
+static int64_t sort_pairs(int64_t (*p)[2], int64_t n, int unique)
+{
+	int64_t k = 0;
+
+	qsort(p, (size_t)n, sizeof *p, hs_cmp_i64_pair);
+	if (!unique)
+		return n;
+	for (int64_t i = 0; i < n; i++)
+		if (k == 0 || hs_cmp_i64_pair(p[i], p[k - 1]) != 0) {
+			p[k][0] = p[i][0];
+			p[k][1] = p[i][1];
+			k++;
+		}
+	return k;
+}
+
+/* The call edges among the marked nodes: {caller, callee's root}. */
+static int64_t mask_calls(const hs_graph *g, const uint8_t *in, int64_t (*out)[2])
+{
+	int64_t n = 0;
+
+	for (int64_t v = 0; v < g->n_nodes; v++) {
+		if (!in[v])
+			continue;
+		for (int64_t k = g->called_off[v]; k < g->called_off[v + 1]; k++) {
+			int64_t root = g->hcomps[g->called_idx[k]].root;
+			if (in[root] && root != v) {
+				if (out) {
+					out[n][0] = v;
+					out[n][1] = root;
+				}
+				n++;
+			}
+		}
+	}
+	return n;
+}
+
+region *region_from_mask(const hs_graph *g, const uint8_t *in, hs_error *err)
 {
 	region *r = calloc(1, sizeof *r);
-	int64_t n = 0, ne = 0;
+	int64_t n = 0, ne = 0, nc = g->operands_exact ? mask_calls(g, in, NULL) : 0;
 
 	if (!r)
 		goto oom;
@@ -233,19 +159,20 @@ static region *region_from_mask(const hs_graph *g, const uint8_t *in,
 		if (!in[v])
 			continue;
 		n++;
-		for (int64_t k = g->operand_off[v]; k < g->operand_off[v + 1]; k++)
-			ne += in[g->operand_idx[k]] != 0;
+		for (int64_t k = 0; k < graph_hlo_n_operands(g, v); k++)
+			ne += in[graph_hlo_operands(g, v)[k]] != 0;
 	}
 	r->nodes = malloc(((size_t)n + 1) * sizeof *r->nodes);
 	r->edges = malloc(((size_t)ne + 1) * sizeof *r->edges);
-	if (!r->nodes || !r->edges)
+	r->calls = malloc(((size_t)nc + 1) * sizeof *r->calls);
+	if (!r->nodes || !r->edges || !r->calls)
 		goto oom;
 	for (int64_t v = 0; v < g->n_nodes; v++) {
 		if (!in[v])
 			continue;
 		r->nodes[r->n_nodes++] = v;
-		for (int64_t k = g->operand_off[v]; k < g->operand_off[v + 1]; k++) {
-			int64_t w = g->operand_idx[k];
+		for (int64_t k = 0; k < graph_hlo_n_operands(g, v); k++) {
+			int64_t w = graph_hlo_operands(g, v)[k];
 			if (in[w]) {
 				r->edges[r->n_edges][0] = v;
 				r->edges[r->n_edges][1] = w;
@@ -253,7 +180,11 @@ static region *region_from_mask(const hs_graph *g, const uint8_t *in,
 			}
 		}
 	}
-	qsort(r->edges, (size_t)r->n_edges, sizeof *r->edges, hs_cmp_i64_pair);
+	/* On a module a repeated operand is one edge (labelled "0,1"); a bare
+	 * .npz keeps its edges as the file has them. */
+	r->n_edges = sort_pairs(r->edges, r->n_edges, g->operands_exact);
+	if (nc)
+		r->n_calls = sort_pairs(r->calls, mask_calls(g, in, r->calls), 1);
 	return r;
 oom:
 	region_free(r);
@@ -271,138 +202,24 @@ static uint64_t fnv1a(uint64_t h, const void *p, size_t n)
 	return h;
 }
 
-/* ---- the five kinds --------------------------------------------------- */
+/* ---- the kinds (AROUND in region_around.c) ---------------------------- */
 
-/* Placeholders for the users (what = 1) or operands (what = 2) of the
- * collapsed nodes of a region (mask `in`) that did not make it in; `seen`
- * is a zeroed scratch mask, left zeroed.  -1 when out of memory. */
-static int placeholders(const hs_graph *g, const bfs *b, const uint8_t *in, uint8_t *seen,
-			int what, region_more **out, int64_t *n_out)
-{
-	const int64_t *off = what == 1 ? g->user_off : g->operand_off;
-	const int64_t *idx = what == 1 ? g->user_idx : g->operand_idx;
-	int64_t n = 0;
-
-	for (int64_t v = 0; v < g->n_nodes; v++)
-		n += in[v] && (b->collapsed[v] & what);
-	*n_out = 0;
-	if (!n)
-		return 0;
-	*out = calloc((size_t)n, sizeof **out);
-	if (!*out)
-		return -1;
-	for (int64_t v = 0; v < g->n_nodes; v++) {
-		int64_t hidden = 0;
-		if (!in[v] || !(b->collapsed[v] & what))
-			continue;
-		for (int64_t k = off[v]; k < off[v + 1]; k++) {
-			int64_t w = idx[k];
-			if (!in[w] && !seen[w]) {
-				seen[w] = 1;
-				hidden++;
-			}
-		}
-		for (int64_t k = off[v]; k < off[v + 1]; k++)
-			seen[idx[k]] = 0;
-		if (hidden > 0) {
-			(*out)[*n_out].owner = v;
-			(*out)[*n_out].hidden = hidden;
-			(*n_out)++;
-		}
-	}
-	return 0;
-}
-
-static region *select_around(const hs_graph *g, const region_spec *s,
-			     hs_error *err)
-{
-	bfs b;
-	uint8_t *in = NULL, *seen = NULL;
-	region *r = NULL;
-	int64_t limit = effective_limit(s), total;
-
-	if (check_around(g, s, err) || around_bfs(g, s, &b, err))
-		return NULL;
-	total = b.n_order;
-	if (total > limit) {
-		int64_t sum = 0, best = -1, best_n = 0;
-		for (int64_t d = 0; d <= b.max_depth; d++) {
-			sum += b.per_depth[d];
-			if (sum > limit)
-				break;
-			best = d;
-			best_n = sum;
-		}
-		if (best >= 0)
-			hs_fail(err, HS_EUSAGE,
-				"the region within %" PRId64 " step%s of node %" PRId64
-				" has %" PRId64 " nodes, more than the limit of %" PRId64
-				"; use --radius %" PRId64 " (%" PRId64 " node%s), --direction"
-				" operands or users, --computation %d, --limit %" PRId64
-				" or --force",
-				s->radius, hs_s(s->radius), s->center, total, s->limit, best, best_n, hs_s(best_n),
-
-				g->comp_of ? g->comp_of[s->center] : 0, total);
-		else
-			hs_fail(err, HS_EUSAGE,
-				"the region around node %" PRId64 " has %" PRId64
-				" nodes, more than the limit of %" PRId64
-				"; use --limit %" PRId64 " or --force",
-				s->center, total, s->limit, total);
-		bfs_free(&b);
-		return NULL;
-	}
-	in = calloc((size_t)g->n_nodes, 1);
-	seen = calloc((size_t)g->n_nodes, 1);
-	if (!in || !seen) {
-		hs_fail(err, HS_ENOMEM, "%s: out of memory selecting a region", g->name);
-		goto out;
-	}
-	for (int64_t i = 0; i < b.n_order; i++)
-		in[b.order[i]] = 1;
-	r = region_from_mask(g, in, err);
-	if (!r)
-		goto out;
-	r->kind = REGION_AROUND;
-	r->focus = s->center;
-
-	if (placeholders(g, &b, in, seen, 1, &r->more, &r->n_more) < 0 ||
-	    placeholders(g, &b, in, seen, 2, &r->fanin, &r->n_fanin) < 0) {
-		region_free(r);
-		r = NULL;
-		hs_fail(err, HS_ENOMEM, "%s: out of memory selecting a region", g->name);
-		goto out;
-	}
-	snprintf(r->key, sizeof r->key, "around:%" PRId64 ":r%" PRId64 ":%s:u%" PRId64 ":o%" PRId64,
-		 s->center, s->radius, region_dir_name(s->dir), s->user_threshold,
-		 s->operand_threshold);
-	snprintf(r->title, sizeof r->title, "%s: %" PRId64 " step%s around node %" PRId64
-		 " (%s)", g->name, s->radius, hs_s(s->radius), s->center,
-		 region_dir_name(s->dir));
-out:
-	free(in);
-	free(seen);
-	bfs_free(&b);
-	return r;
-}
-
-/* Distances along operand edges (forward = v is an operand of the node
- * before) or user edges from `start`; -1 when unreachable. */
+/* Distances from `start` along the steps towards operands (users = 0:
+ * each node depends on the one before) or towards users; -1 when
+ * unreachable. */
 static void distances(const hs_graph *g, int64_t start, int users, int64_t *dist,
 		      int64_t *queue)
 {
 	int64_t head = 0, tail = 0;
-	const int64_t *off = users ? g->user_off : g->operand_off;
-	const int64_t *idx = users ? g->user_idx : g->operand_idx;
 
 	for (int64_t i = 0; i < g->n_nodes; i++)
 		dist[i] = -1;
 	dist[start] = 0;
 	queue[tail++] = start;
 	while (head < tail) {
-		int64_t v = queue[head++];
-		for (int64_t k = off[v]; k < off[v + 1]; k++) {
-			int64_t w = idx[k];
+		int64_t v = queue[head++], n = region_n_steps(g, v, users);
+		for (int64_t k = 0; k < n; k++) {
+			int64_t w = region_step(g, v, users, k);
 			if (dist[w] < 0) {
 				dist[w] = dist[v] + 1;
 				queue[tail++] = w;
@@ -411,14 +228,154 @@ static void distances(const hs_graph *g, int64_t start, int users, int64_t *dist
 	}
 }
 
+/* What select_path knows once the distances are in. */
+typedef struct path_sel {
+	const hs_graph *g;
+	const int64_t *da, *dz; /* from the start along operands, from the end along users */
+	int64_t start, end, dist;
+} path_sel;
+
+/* Marks the nodes on the paths of length <= shortest + slack; returns how
+ * many. */
+static int64_t mark_slack(const path_sel *p, int64_t slack, uint8_t *in)
+{
+	int64_t kept = 0;
+
+	for (int64_t v = 0; v < p->g->n_nodes; v++) {
+		in[v] = p->da[v] >= 0 && p->dz[v] >= 0 && p->da[v] + p->dz[v] - p->dist <= slack;
+		kept += in[v];
+	}
+	return kept;
+}
+
+/* Marks one shortest path, taking the smallest id at every fork. */
+static int64_t mark_one_path(const path_sel *p, uint8_t *in)
+{
+	const hs_graph *g = p->g;
+	int64_t v = p->start, kept = 1;
+
+	memset(in, 0, (size_t)g->n_nodes);
+	in[v] = 1;
+	while (v != p->end) {
+		int64_t next = -1, n = region_n_steps(g, v, 0);
+		for (int64_t k = 0; k < n; k++) {
+			int64_t w = region_step(g, v, 0, k);
+			if (p->da[w] == p->da[v] + 1 && p->dz[w] == p->dz[v] - 1 && (next < 0 || w < next))
+				next = w;
+		}
+		if (next < 0)
+			break; /* cannot happen: dz[v] > 0 has such an operand */
+		v = next;
+		in[v] = 1;
+		kept++;
+	}
+	return kept;
+}
+
+/* The layout work of the marked nodes, or -1 when out of memory. */
+static int64_t mask_work(const hs_graph *g, const uint8_t *in)
+{
+	region *r = region_from_mask(g, in, NULL);
+	int64_t w = r && region_measure(r) == 0 ? r->work.total : -1;
+
+	region_free(r);
+	return w;
+}
+
+/* The largest slack <= hi whose paths fit the work budget (binary search:
+ * more paths, more work), or -1 when not even the shortest ones do. */
+static int64_t slack_in_budget(const path_sel *p, int64_t hi, int64_t budget, uint8_t *in)
+{
+	int64_t lo = -1;
+
+	mark_slack(p, hi, in);
+	int64_t w = mask_work(p->g, in);
+	if (w >= 0 && w <= budget)
+		return hi;
+	while (lo < hi - 1) { /* lo fits (or is -1), hi does not */
+		int64_t mid = lo + (hi - lo) / 2;
+		mark_slack(p, mid, in);
+		w = mask_work(p->g, in);
+		if (w >= 0 && w <= budget)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* Both orientations: start consumes ... consumes end.  0, or -1 with err
+ * set when neither node depends on the other. */
+static int path_ends(const hs_graph *g, const region_spec *s, path_sel *p, int64_t *da,
+		     int64_t *dz, int64_t *queue, hs_error *err)
+{
+	p->g = g;
+	p->da = da;
+	p->dz = dz;
+	p->start = s->from;
+	p->end = s->to;
+	distances(g, p->start, 0, da, queue);
+	if (da[p->end] < 0) {
+		p->start = s->to;
+		p->end = s->from;
+		distances(g, p->start, 0, da, queue);
+		if (da[p->end] < 0) {
+			char ra[200], rz[200];
+			return hs_fail(err, HS_EUSAGE, "no path between %s and %s: neither depends on "
+				       "the other", region_node_ref(g, s->from, ra, sizeof ra),
+				       region_node_ref(g, s->to, rz, sizeof rz));
+		}
+	}
+	distances(g, p->end, 1, dz, queue);
+	p->dist = da[p->end];
+	return 0;
+}
+
+/* Marks what the path region draws: the paths up to the largest slack
+ * that fits the node cap and the work budget, else one shortest path.
+ * Returns the nodes kept, or -1 with err set. */
+static int64_t path_mask(const path_sel *p, const region_spec *s, int64_t *hist, uint8_t *in,
+			 int64_t *on_path, hs_error *err)
+{
+	int64_t max_slack = 0, sum = 0, keep = -1;
+	int64_t cap = s->max_nodes > 0 ? s->max_nodes : region_effective_limit(s);
+
+	*on_path = 0;
+	for (int64_t v = 0; v < p->g->n_nodes; v++) {
+		if (p->da[v] < 0 || p->dz[v] < 0)
+			continue;
+		int64_t slack = p->da[v] + p->dz[v] - p->dist;
+		hist[slack]++;
+		(*on_path)++;
+		if (slack > max_slack)
+			max_slack = slack;
+	}
+	for (int64_t sl = 0; sl <= max_slack && sum + hist[sl] <= cap; sl++) {
+		sum += hist[sl];
+		keep = sl;
+	}
+	if (keep >= 0 && !s->force)
+		keep = slack_in_budget(p, keep, region_work_budget(s), in);
+	if (keep >= 0)
+		return mark_slack(p, keep, in);
+	if (p->dist + 1 > cap)
+		return hs_fail(err, HS_EUSAGE,
+			       "the shortest path between node %" PRId64 " and node %" PRId64
+			       " has %" PRId64 " nodes, more than the cap of %" PRId64
+			       "; raise --max-nodes (or --limit) or use --force",
+			       s->from, s->to, p->dist + 1, cap);
+	return mark_one_path(p, in);
+}
+
 static region *select_path(const hs_graph *g, const region_spec *s, hs_error *err)
 {
-	int64_t n = g->n_nodes, a = s->from, z = s->to;
+	int64_t n = g->n_nodes, a = s->from, z = s->to, kept, on_path;
 	int64_t *da = NULL, *dz = NULL, *queue = NULL, *hist = NULL;
 	uint8_t *in = NULL;
 	region *r = NULL;
+	path_sel p;
 
-	if (check_node(g, a, "path start", err) || check_node(g, z, "path end", err))
+	if (region_check_node(g, a, "path start", err) || region_check_node(g, z, "path end", err))
 		return NULL;
 	if (s->max_nodes < 0) {
 		hs_fail(err, HS_EUSAGE, "--max-nodes must be 1 or more, not %" PRId64,
@@ -434,76 +391,10 @@ static region *select_path(const hs_graph *g, const region_spec *s, hs_error *er
 		hs_fail(err, HS_ENOMEM, "%s: out of memory selecting a region", g->name);
 		goto out;
 	}
-	/* start consumes ... consumes end: follow operands from start and users
-	 * from end; try both orientations. */
-	int64_t start = a, end = z;
-	distances(g, start, 0, da, queue);
-	if (da[end] < 0) {
-		start = z;
-		end = a;
-		distances(g, start, 0, da, queue);
-		if (da[end] < 0) {
-			hs_fail(err, HS_EUSAGE,
-				"no path between node %" PRId64 " and node %" PRId64
-				": neither depends on the other", a, z);
-			goto out;
-		}
-	}
-	distances(g, end, 1, dz, queue);
-
-	int64_t dist = da[end], on_path = 0, max_slack = 0;
-	for (int64_t v = 0; v < n; v++) {
-		if (da[v] < 0 || dz[v] < 0)
-			continue;
-		int64_t slack = da[v] + dz[v] - dist;
-		hist[slack]++;
-		on_path++;
-		if (slack > max_slack)
-			max_slack = slack;
-	}
-	int64_t cap = s->max_nodes > 0 ? s->max_nodes : effective_limit(s);
-	int64_t sum = 0, keep_slack = -1, kept = 0;
-	for (int64_t sl = 0; sl <= max_slack; sl++) {
-		if (sum + hist[sl] > cap)
-			break;
-		sum += hist[sl];
-		keep_slack = sl;
-	}
-	if (keep_slack >= 0) {
-		for (int64_t v = 0; v < n; v++)
-			if (da[v] >= 0 && dz[v] >= 0 && da[v] + dz[v] - dist <= keep_slack)
-				in[v] = 1;
-		kept = sum;
-	} else {
-		/* Not even every shortest path fits: one shortest path, taking the
-		 * smallest id at every fork. */
-		if (dist + 1 > cap) {
-			hs_fail(err, HS_EUSAGE,
-				"the shortest path between node %" PRId64 " and node %" PRId64
-				" has %" PRId64 " nodes, more than the cap of %" PRId64
-				"; raise --max-nodes (or --limit) or use --force",
-				a, z, dist + 1, cap);
-			goto out;
-		}
-		int64_t v = start;
-		in[v] = 1;
-		kept = 1;
-		while (v != end) {
-			int64_t next = -1;
-			for (int64_t k = g->operand_off[v]; k < g->operand_off[v + 1]; k++) {
-				int64_t w = g->operand_idx[k];
-				if (da[w] == da[v] + 1 && dz[w] == dz[v] - 1 &&
-				    (next < 0 || w < next))
-					next = w;
-			}
-			if (next < 0)
-				break; /* cannot happen: dz[v] > 0 has such an operand */
-			v = next;
-			in[v] = 1;
-			kept++;
-		}
-	}
-	if (kept > effective_limit(s)) {
+	if (path_ends(g, s, &p, da, dz, queue, err) < 0 ||
+	    (kept = path_mask(&p, s, hist, in, &on_path, err)) < 0)
+		goto out;
+	if (kept > region_effective_limit(s)) {
 		hs_fail(err, HS_EUSAGE,
 			"the paths between node %" PRId64 " and node %" PRId64 " have %"
 			PRId64 " nodes, more than the limit of %" PRId64
@@ -519,17 +410,18 @@ static region *select_path(const hs_graph *g, const region_spec *s, hs_error *er
 	r->focus2 = z;
 	r->truncated = kept < on_path;
 	r->omitted = on_path - kept;
-	snprintf(r->key, sizeof r->key, "path:%" PRId64 ":%" PRId64 ":m%" PRId64,
-		 a, z, cap == INT64_MAX ? 0 : cap);
+	int64_t cap = s->max_nodes > 0 ? s->max_nodes : region_effective_limit(s);
+	snprintf(r->key, sizeof r->key, "path:%" PRId64 ":%" PRId64 ":m%" PRId64 ":w%" PRId64,
+		 a, z, cap == INT64_MAX ? 0 : cap, s->force ? 0 : region_work_budget(s));
+	char ra[200], rz[200];
+	region_node_ref(g, a, ra, sizeof ra);
+	region_node_ref(g, z, rz, sizeof rz);
 	if (r->truncated)
 		snprintf(r->title, sizeof r->title,
-			 "%s: paths from node %" PRId64 " to node %" PRId64
-			 " (%" PRId64 " of %" PRId64 " nodes; longer paths left out)",
-			 g->name, a, z, kept, on_path);
+			 "%s: paths from %s to %s (%" PRId64 " of %" PRId64
+			 " nodes; longer paths left out)", g->name, ra, rz, kept, on_path);
 	else
-		snprintf(r->title, sizeof r->title,
-			 "%s: every path from node %" PRId64 " to node %" PRId64,
-			 g->name, a, z);
+		snprintf(r->title, sizeof r->title, "%s: every path from %s to %s", g->name, ra, rz);
 out:
 	free(da);
 	free(dz);
@@ -597,7 +489,7 @@ static region *select_hcomp(const hs_graph *g, const region_spec *s, hs_error *e
 		hs_fail(err, HS_ENOMEM, "%s: out of memory selecting a region", g->name);
 		return NULL;
 	}
-	if (drawn > effective_limit(s)) {
+	if (drawn > region_effective_limit(s)) {
 		hs_fail(err, HS_EUSAGE,
 			"computation %s draws %" PRId64 " nodes and boxes, more than the limit of %"
 			PRId64 "; draw part of it with --around ID --radius K, or use --limit %"
@@ -634,7 +526,7 @@ static region *select_computation(const hs_graph *g, const region_spec *s,
 		return NULL;
 	}
 	int64_t lo = g->comp_start[s->comp], hi = g->comp_start[s->comp + 1];
-	if (hi - lo > effective_limit(s)) {
+	if (hi - lo > region_effective_limit(s)) {
 		hs_fail(err, HS_EUSAGE,
 			"split %" PRId64 " has %" PRId64 " nodes, more than the limit of %"
 			PRId64 "; draw part of it with --around ID --radius K, or use --limit %"
@@ -670,7 +562,7 @@ static region *select_nodes(const hs_graph *g, const region_spec *s, hs_error *e
 		return NULL;
 	}
 	for (size_t i = 0; i < s->n_ids; i++)
-		if (check_node(g, s->ids[i], "selected", err))
+		if (region_check_node(g, s->ids[i], "selected", err))
 			return NULL;
 	in = calloc((size_t)g->n_nodes, 1);
 	if (!in) {
@@ -681,7 +573,7 @@ static region *select_nodes(const hs_graph *g, const region_spec *s, hs_error *e
 		count += !in[s->ids[i]];
 		in[s->ids[i]] = 1;
 	}
-	if (count > effective_limit(s)) {
+	if (count > region_effective_limit(s)) {
 		free(in);
 		hs_fail(err, HS_EUSAGE,
 			"the %" PRId64 " selected nodes are more than the limit of %" PRId64
@@ -730,14 +622,16 @@ static region *select_configurable(const hs_graph *g, const region_spec *s,
 		if (v < 0 || v >= g->n_nodes)
 			continue; /* the loader validates; be safe anyway */
 		in[v] = 1;
-		for (int64_t j = g->operand_off[v]; j < g->operand_off[v + 1]; j++)
-			in[g->operand_idx[j]] = 1;
-		for (int64_t j = g->user_off[v]; j < g->user_off[v + 1]; j++)
-			in[g->user_idx[j]] = 1;
+		for (int64_t j = 0; j < graph_hlo_n_operands(g, v); j++)
+			in[graph_hlo_operands(g, v)[j]] = 1;
+		for (int64_t j = 0; j < graph_hlo_n_users(g, v); j++)
+			in[graph_hlo_users(g, v)[j]] = 1;
 	}
+	if (s->expand)
+		region_expand_named(g, s->expand, in);
 	for (int64_t v = 0; v < g->n_nodes; v++)
 		count += in[v];
-	if (count > effective_limit(s)) {
+	if (count > region_effective_limit(s)) {
 		free(in);
 		hs_fail(err, HS_EUSAGE,
 			"the %" PRId64 " configurable nodes and their neighbours make %" PRId64
@@ -769,7 +663,7 @@ region *region_select(const hs_graph *g, const region_spec *s, hs_error *err)
 	}
 	region *r = NULL;
 	switch (s->kind) {
-	case REGION_AROUND: r = select_around(g, s, err); break;
+	case REGION_AROUND: r = region_select_around(g, s, err); break;
 	case REGION_PATH: r = select_path(g, s, err); break;
 	case REGION_COMPUTATION: r = select_computation(g, s, err); break;
 	case REGION_NODES: r = select_nodes(g, s, err); break;
@@ -779,6 +673,23 @@ region *region_select(const hs_graph *g, const region_spec *s, hs_error *err)
 		return NULL;
 	}
 	if (r && region_collapse(r, s, err) < 0) {
+		region_free(r);
+		return NULL;
+	}
+	if (r && region_measure(r) < 0) {
+		region_free(r);
+		hs_fail(err, HS_ENOMEM, "%s: out of memory selecting a region", g->name);
+		return NULL;
+	}
+	if (r && !s->force && r->work.total > region_work_budget(s)) {
+		char what[240], budget[32];
+		region_work_text(&r->work, what, sizeof what);
+		region_thousands(region_work_budget(s), budget, sizeof budget);
+		hs_fail(err, HS_EUSAGE, "%s: %s; Graphviz would take long to lay that out (the budget "
+			"is %s): draw less of it (%s) or use --force", r->title, what,
+			budget, r->kind == REGION_AROUND ? "a smaller --radius, --direction "
+			"operands or users, --max-users, --max-operands" : r->kind == REGION_PATH ?
+			"--max-nodes" : "--around ID --radius K");
 		region_free(r);
 		return NULL;
 	}

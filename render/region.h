@@ -3,20 +3,36 @@
  * A region is a set of node ids of one hs_graph, the edges among them and,
  * for radius regions, dashed "N more users" placeholders standing for the
  * users of a busy node that were left out (as XLA's graph dumper does).
+ *
+ * Edges are HLO operands (graph.h): one edge from each operand to its user,
+ * a repeated operand (multiply(x, x)) once; region_edge_label() gives its
+ * operand indices ("0,1") where the user has several operands.  Called
+ * computations are the calls relation, not operands: a call edge joins the
+ * callee's root (or the callee's box, below) to its caller.  On a bare .npz
+ * the edges are the dataset's (call edges included, no call steps) and carry
+ * no labels, as before.
+ *
  * Five kinds:
  *   REGION_AROUND        nodes within `radius` steps of `center`, following
- *                        operands, users or both (undirected); the users of
- *                        a node other than the center with more than
- *                        `user_threshold` users are not followed but
- *                        collapsed into one placeholder, and likewise the
- *                        operands of a node other than the center with more
- *                        than `operand_threshold` operands ("1,478 more
- *                        operands" is one box, not 1,478);
+ *                        operands, users or both (undirected), calls
+ *                        included; the users of a node other than the
+ *                        center with more than `user_threshold` users are
+ *                        not followed but collapsed into one placeholder,
+ *                        and likewise the operands of a node other than the
+ *                        center with more than `operand_threshold` operands
+ *                        ("1,478 more operands" is one box, not 1,478).
+ *                        When the region is over the limit (or
+ *                        `collapse_center` is set) and the center itself
+ *                        has more operands (users) than the threshold, the
+ *                        center keeps its first ones (in HLO order) and
+ *                        the rest are one placeholder too
+ *                        (`center_collapsed`), before the limit refuses;
  *   REGION_PATH          every node on a dependency path between `from` and
  *                        `to` (either may be the consumer), capped at
- *                        `max_nodes`: whole sets of the paths of length
- *                        <= shortest + s for the largest s that fits, else
- *                        one shortest path (`truncated` is set);
+ *                        `max_nodes` and at the work budget (below): whole
+ *                        sets of the paths of length <= shortest + s for
+ *                        the largest s that fits, else one shortest path
+ *                        (`truncated` is set);
  *   REGION_COMPUTATION   either a real HLO computation `hcomp` (an index
  *                        in g->hcomps): its nodes, and the computations it
  *                        calls (which are boxes unless expanded; an
@@ -33,10 +49,17 @@
  * the whole computation (its name, role and node count), unless it holds
  * what the region is about (the center; the configurable nodes; PATH and
  * NODES regions collapse nothing) or `expand` names it (region_collapse.c);
- * edges into and out of it go to the box.  `expand` is NULL (collapse), "all", or computation names
- * separated by commas.
- * A region with more than `limit` nodes (default 500) is refused unless
- * `force` is set; the message gives its size and what to try instead.
+ * edges into and out of it go to the box.  `expand` is NULL (collapse),
+ * "all" (collapse nothing: the nodes the region reached are drawn), or
+ * computation names separated by commas: each named computation that the
+ * region reaches or calls is drawn whole, every node of its body.
+ *
+ * Limits: a region with more than `limit` nodes (default 500) is refused
+ * unless `force` is set, and so is one whose layout would keep Graphviz
+ * busy for long: `work` (nodes, edges, and the ranks long edges cross,
+ * each of which Graphviz lays out as one more node) over `max_work`
+ * (default REGION_DEFAULT_WORK).  The message gives the size and what to
+ * try instead.
  *
  * `limit` <= 0 means no limit.
  *
@@ -70,6 +93,10 @@ typedef enum region_dir {
 #define REGION_DEFAULT_LIMIT 500
 #define REGION_DEFAULT_USER_THRESHOLD 16
 #define REGION_DEFAULT_OPERAND_THRESHOLD 16
+/* Layout work (region_work.total) a region may need without --force:
+ * about 10 s of Graphviz on this machine's 2 cores (measured on real
+ * modules: see region_work.c). */
+#define REGION_DEFAULT_WORK 20000
 
 typedef struct region_spec {
 	region_kind kind;
@@ -78,6 +105,9 @@ typedef struct region_spec {
 	region_dir dir;         /* AROUND, default BOTH */
 	int64_t user_threshold; /* AROUND: collapse users past this; 0 = never */
 	int64_t operand_threshold; /* AROUND: collapse operands past this; 0 = never */
+	int collapse_center;    /* AROUND: REGION_USERS, REGION_OPERANDS or both:
+	                         * those thresholds hold at the center too, not
+	                         * only when the region is over the limit */
 	const char *expand;     /* called computations drawn in full: NULL, "all"
 	                         * or names separated by commas (borrowed) */
 	int64_t from, to;       /* PATH */
@@ -87,8 +117,18 @@ typedef struct region_spec {
 	const int64_t *ids;     /* NODES: ids (any order, duplicates ok) */
 	size_t n_ids;
 	int64_t limit;          /* refuse larger regions; default 500 */
-	int force;              /* lay out whatever the size */
+	int64_t max_work;       /* refuse regions of more layout work; 0 = default */
+	int force;              /* lay out whatever the size and work */
 } region_spec;
+
+/* What laying a region out costs Graphviz: its nodes (boxes and
+ * placeholders included), its edges, the ranks of its longest chain, and
+ * the ranks its edges cross beyond their first (Graphviz's "virtual
+ * nodes", which dominate its time on long edges).  total = nodes + edges +
+ * crossed. */
+typedef struct region_work {
+	int64_t nodes, edges, ranks, crossed, total;
+} region_work;
 
 /* Placeholder for users (or operands) left out of an AROUND region. */
 typedef struct region_more {
@@ -124,15 +164,26 @@ typedef struct region {
 	region_box *boxes;      /* [n_boxes] collapsed computations, by index */
 	int64_t n_links;
 	int64_t (*links)[2];    /* [n_links] {user, operand} where one or both are
-	                         * boxes (REGION_BOX_REF); each pair once */
+	                         * boxes (REGION_BOX_REF); each pair once; on a
+	                         * module every link is a call (caller, callee) */
+	int64_t n_calls;
+	int64_t (*calls)[2];    /* [n_calls] {caller, callee's root}, both drawn
+	                         * nodes (a module only; on a bare .npz the call
+	                         * edges are among `edges`); sorted */
 	int64_t collapsed;      /* region nodes the boxes stand for */
+	int center_collapsed;   /* AROUND: REGION_USERS, REGION_OPERANDS (or both):
+	                         * the center's users or operands past the
+	                         * thresholds are placeholders */
+	region_work work;       /* filled by region_select */
 	int64_t focus;          /* AROUND center, PATH from; else -1 */
 	int64_t focus2;         /* PATH to; else -1 */
 	int truncated;          /* PATH: paths were left out to fit max_nodes */
 	int64_t omitted;        /* PATH: nodes on paths left out */
 	char key[96];           /* identifies the region in a graph, e.g.
 	                         * "around:1234:r2:both:u16" (cache key) */
-	char title[160];        /* "unet3d: 2 steps around node 1234 (both)" */
+	char title[256];        /* "unet3d: 2 steps around node 1234 (both)"; on a
+	                         * module "jit_f: 2 steps around dot.42 (node 1234,
+	                         * both)" */
 } region;
 
 /* Defaults: kind AROUND, center 0, radius 1, both directions, threshold 16,
@@ -141,13 +192,14 @@ void region_spec_init(region_spec *s);
 
 /* Errors (HS_EUSAGE): node id or computation out of range, negative radius,
  * no path between the two nodes, a layout-only region on a tile graph, a
- * region over the limit. */
+ * region over the limit or the work budget. */
 region *region_select(const hs_graph *g, const region_spec *s, hs_error *err);
 void region_free(region *r);
 
 /* For an AROUND spec: the largest radius <= s->radius whose region fits
- * s->limit (placeholders not counted), or -1 when even radius 0 does not
- * (or the spec is not valid).  Lets a view shrink instead of failing. */
+ * s->limit (placeholders not counted; the center collapsed when that is
+ * what makes it fit) and the work budget, or -1 when even radius 0 does
+ * not (or the spec is not valid).  Lets a view shrink instead of failing. */
 int64_t region_fit_radius(const hs_graph *g, const region_spec *s);
 
 /* Collapses the called computations of a region into boxes, as the top of
@@ -162,6 +214,22 @@ int64_t region_find_hcomp(const hs_graph *g, const char *name);
 /* 1 when `expand` (NULL, "all" or names separated by commas) draws
  * computation c in full. */
 int region_expands(const hs_graph *g, const char *expand, int64_t c);
+
+/* The label of edge k of r->edges: the operand indices of the operand in
+ * its user, "2" or, for a repeated operand, "0,1" (cut with "…" past cap),
+ * when the user has more than one operand on a module; "" otherwise (a bare
+ * .npz, whose edges are not the HLO operands).  Returns buf. */
+const char *region_edge_label(const region *r, int64_t k, char *buf, size_t cap);
+
+/* "485 nodes and 692 edges on 290 ranks, whose edges cross 19,959 ranks
+ * more (layout work 21,136)"; like snprintf. */
+int region_work_text(const region_work *w, char *buf, size_t cap);
+/* 1234567 -> "1,234,567" (cap bytes). */
+void region_thousands(int64_t v, char *buf, size_t cap);
+
+/* "dot.42 (node 1234)" on a module, "node 1234" on a bare .npz (whose
+ * names are derived); for titles and messages.  Returns buf. */
+const char *region_node_ref(const hs_graph *g, int64_t id, char *buf, size_t cap);
 
 /* Position of node `id` in r->nodes, or -1. */
 int64_t region_index_of(const region *r, int64_t id);

@@ -114,11 +114,43 @@ static void keep_placeholders(const hs_graph *g, const int64_t *comp_box, region
 	*n = k;
 }
 
+/* Appends {u, o} to the links when one end is a box (and they differ), or
+ * returns 1 when both are nodes. */
+static int add_link(region *r, int64_t u, int64_t o, int64_t *nl)
+{
+	if (!REGION_IS_BOX(u) && !REGION_IS_BOX(o))
+		return 1;
+	if (u != o) {
+		r->links[*nl][0] = u;
+		r->links[*nl][1] = o;
+		(*nl)++;
+	}
+	return 0;
+}
+
+/* On a module, the calls of the region's nodes whose callee is a box: a
+ * link from the box to the caller (or the caller's box). */
+static void call_links(region *r, const int64_t *comp_box, int64_t *nl)
+{
+	const hs_graph *g = r->g;
+
+	if (!g->operands_exact)
+		return;
+	for (int64_t i = 0; i < r->n_nodes; i++) {
+		int64_t v = r->nodes[i];
+		for (int64_t k = g->called_off[v]; k < g->called_off[v + 1]; k++) {
+			int64_t b = comp_box[g->called_idx[k]];
+			if (b >= 0)
+				add_link(r, ref_of(g, comp_box, v), REGION_BOX_REF(b), nl);
+		}
+	}
+}
+
 /* Rewrites nodes and edges once the boxes are chosen.  -1: out of memory. */
 static int rewrite(region *r, const int64_t *comp_box, const int64_t *inside)
 {
 	const hs_graph *g = r->g;
-	int64_t nn = 0, ne = 0, nl = 0;
+	int64_t nn = 0, ne = 0, nc = 0, nl = 0, ncalled = 0;
 
 	for (int64_t c = 0; c < g->n_hcomps; c++)
 		if (comp_box[c] >= 0) {
@@ -126,27 +158,36 @@ static int rewrite(region *r, const int64_t *comp_box, const int64_t *inside)
 			r->boxes[comp_box[c]].inside = inside[c];
 			r->collapsed += inside[c];
 		}
-	r->links = malloc(((size_t)r->n_edges + 1) * sizeof *r->links);
+	for (int64_t i = 0; i < r->n_nodes; i++)
+		ncalled += graph_n_called(g, r->nodes[i]);
+	r->links = malloc(((size_t)(r->n_edges + r->n_calls + ncalled) + 1) * sizeof *r->links);
 	if (!r->links)
 		return -1;
+	call_links(r, comp_box, &nl);
 	for (int64_t i = 0; i < r->n_nodes; i++)
 		if (comp_box[g->hcomp_of[r->nodes[i]]] < 0)
 			r->nodes[nn++] = r->nodes[i];
 	for (int64_t k = 0; k < r->n_edges; k++) {
 		int64_t u = ref_of(g, comp_box, r->edges[k][0]);
 		int64_t o = ref_of(g, comp_box, r->edges[k][1]);
-		if (!REGION_IS_BOX(u) && !REGION_IS_BOX(o)) {
+		if (add_link(r, u, o, &nl)) {
 			r->edges[ne][0] = u;
 			r->edges[ne][1] = o;
 			ne++;
-		} else if (u != o) {
-			r->links[nl][0] = u;
-			r->links[nl][1] = o;
-			nl++;
+		}
+	}
+	for (int64_t k = 0; k < r->n_calls; k++) {
+		int64_t u = ref_of(g, comp_box, r->calls[k][0]);
+		int64_t o = ref_of(g, comp_box, r->calls[k][1]);
+		if (add_link(r, u, o, &nl)) {
+			r->calls[nc][0] = u;
+			r->calls[nc][1] = o;
+			nc++;
 		}
 	}
 	r->n_nodes = nn;
 	r->n_edges = ne;
+	r->n_calls = nc;
 	qsort(r->links, (size_t)nl, sizeof *r->links, hs_cmp_i64_pair);
 	r->n_links = 0;
 	for (int64_t k = 0; k < nl; k++)

@@ -537,7 +537,7 @@ lay_routes *route_layout(const hs_layout *L)
 	}
 	R->pts = all.xy;
 	all.xy = NULL;
-	ok = 1;
+	ok = route_place_labels(R, L) == 0;
 out:
 	grid_free(&gr);
 	free(s.g);
@@ -562,5 +562,7 @@ void route_free(lay_routes *R)
 	free(R->off);
 	free(R->pts);
 	free(R->bbox);
+	free(R->label_at);
+	free(R->label);
 	free(R);
 }

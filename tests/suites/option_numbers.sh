@@ -47,6 +47,7 @@ refuse "eval --analytic-terms mxu,,copy" "--analytic-terms needs names joined by
 refuse "eval --analytic-terms mxu," "an empty item" eval "$LAY" --analytic-terms mxu,
 refuse "eval --analytic-terms ''" "an empty item" eval "$LAY" --analytic-terms ""
 refuse "dot --limit 12abc" "limit needs a number" dot "$LAY" --around 1 --limit 12abc -o "$O"
+refuse "dot --max-work 2k" "max-work needs a number" dot "$LAY" --around 1 --max-work 2k -o "$O"
 refuse "dot --radius ' 2'" "radius" dot "$LAY" --around 1 --radius " 2" -o "$O"
 refuse "dot --around 99999999999999999999 (overflow)" "around needs a node id" \
 	dot "$LAY" --around 99999999999999999999 -o "$O"

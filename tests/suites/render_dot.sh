@@ -14,20 +14,22 @@ COUNT="$ROOT/$HLOSCOPE_BUILD/tests/test_render"
 
 # Expected "NODES EDGES" of the Graphviz graph from the --text header:
 # region nodes + placeholders + collapsed computations (+ 1 legend with
-# --heat), edges + placeholders + edges to and from collapsed computations.
+# --heat), edges + call edges + placeholders + edges to and from collapsed
+# computations.
 expected_counts() { # header-file heat(0/1)
 	sed -n '1{s/^.*: \([0-9]* nodes\)/\1/;p;}' "$1" | awk -v h="$2" '{
-		n = 0; e = 0; m = 0; c = 0; l = 0
+		n = 0; e = -1; m = 0; c = 0; l = 0; k = 0
 		for (i = 1; i <= NF; i++) {
 			w = $(i + 1); sub(/,$/, "", w)
 			if (w == "nodes" && n == 0) n = $i
-			else if (w == "edges" && e == 0) e = $i
+			else if (w ~ /^edges?$/ && e < 0) e = $i
+			else if (w == "call") k = $i
 			else if (w == "collapsed") {
 				if ($(i + 2) ~ /^computation/) { c = $i; l = $(i + 5) }
 				else m += $i
 			}
 		}
-		print n + m + c + h, e + m + l }'
+		print n + m + c + h, (e < 0 ? 0 : e) + k + m + l }'
 }
 
 # dot_case NAME FILE ARGS...: golden DOT, agmemread counts, golden text.

@@ -136,6 +136,12 @@ static hs_graph *synth_graph(int64_t n, const int64_t (*e)[2], int64_t ne)
 	}
 	free(po);
 	free(pu);
+	/* no module: the HLO operands are the dataset's edges, as graph_open
+	 * makes them */
+	g->hlo_operand_off = g->operand_off;
+	g->hlo_operand_idx = g->operand_idx;
+	g->hlo_user_off = g->user_off;
+	g->hlo_user_idx = g->user_idx;
 	g->n_comps = 1;
 	g->comp_start = malloc(2 * sizeof(int64_t));
 	g->comp_start[0] = 0;
@@ -231,6 +237,32 @@ static void test_synthetic(void)
 	CHECK("synthetic: users of the center", r && r->n_nodes == 21);
 	region_free(r);
 	s.radius = 2;
+	s.limit = 21;
+	/* Over the limit, the center's crowd of users is collapsed: its first
+	 * 16 users (11..26) and 31, which uses 11; 27..30 in a placeholder. */
+	r = region_select(g, &s, &err);
+	CHECK("synthetic: over the limit, the center's users collapse",
+	      r && r->n_nodes == 18 && r->center_collapsed == REGION_USERS && r->n_more == 1 &&
+	      r->more[0].owner == 10 && r->more[0].hidden == 4 && region_index_of(r, 26) >= 0 &&
+	      region_index_of(r, 27) < 0 && region_index_of(r, 31) >= 0);
+	region_free(r);
+	CHECK("synthetic: fit radius with the center collapsed", region_fit_radius(g, &s) == 2);
+	s.limit = 22;
+	r = region_select(g, &s, &err);
+	CHECK("synthetic: within the limit the center keeps every user",
+	      r && r->n_nodes == 22 && !r->center_collapsed && r->n_more == 0);
+	region_free(r);
+	s.collapse_center = REGION_USERS;
+	r = region_select(g, &s, &err);
+	CHECK("synthetic: collapse_center collapses it anyway", r && r->n_nodes == 18 &&
+	      r->center_collapsed == REGION_USERS);
+	region_free(r);
+	s.collapse_center = REGION_OPERANDS;
+	r = region_select(g, &s, &err);
+	CHECK("synthetic: collapse_center of operands leaves the users", r && r->n_nodes == 22);
+	region_free(r);
+	s.collapse_center = 0;
+	s.user_threshold = 0; /* never collapse: the limit refuses */
 	s.limit = 21;
 	hs_error_clear(&err);
 	CHECK("synthetic: one over the limit", !region_select(g, &s, &err) &&
@@ -342,8 +374,29 @@ static void test_around(hs_graph *g)
 	region_free(r);
 	s.force = 0;
 	s.limit = 0;
+	hs_error_clear(&err);
 	r = region_select(g, &s, &err);
-	CHECK("limit 0 means none", r && r->n_nodes > 500);
+	/* unet3d's skip connections: 2,191 nodes whose edges cross 338,132
+	 * ranks, 465 s of Graphviz even bounded: the work budget refuses */
+	CHECK("limit 0 lifts the node limit, not the work budget", !r && err.status == HS_EUSAGE &&
+	      strstr(err.msg, "Graphviz would take long") && strstr(err.msg, "use --force"));
+	s.max_work = INT64_MAX;
+	r = region_select(g, &s, &err);
+	CHECK("limit 0 means none", r && r->n_nodes > 500 && r->work.total > 20000);
+	region_free(r);
+	/* The fit radius keeps within the work budget too. */
+	s.max_work = 0;
+	fit = region_fit_radius(g, &s);
+	t = s;
+	t.radius = fit;
+	r = region_select(g, &t, &err);
+	CHECK("fit radius fits the work budget", fit >= 0 && fit < 40 && r &&
+	      r->work.total <= REGION_DEFAULT_WORK);
+	region_free(r);
+	t.radius = fit + 1;
+	hs_error_clear(&err);
+	r = region_select(g, &t, &err);
+	CHECK("fit radius + 1 is over the work budget", !r && strstr(err.msg, "Graphviz would take long"));
 	region_free(r);
 
 	/* Errors. */
@@ -1165,6 +1218,67 @@ static void test_fit(void)
 	agclose(G);
 }
 
+/* ---- HLO operands and calls on a real module --------------------------- */
+
+static int64_t edge_index(const region *r, int64_t user, int64_t operand, int *count)
+{
+	int64_t at = -1;
+
+	*count = 0;
+	for (int64_t k = 0; k < r->n_edges; k++)
+		if (r->edges[k][0] == user && r->edges[k][1] == operand) {
+			at = k;
+			(*count)++;
+		}
+	return at;
+}
+
+static void test_hlo_edges(void)
+{
+	char path[2048], label[48], small[6];
+	hs_error err = {0};
+	region_spec s;
+	int count;
+
+	snprintf(path, sizeof path, "%s/../hlo/graphsage_tf_cpu_benchmark.hlo", data_root);
+	hs_graph *g = graph_open(path, &err);
+	if (!g) {
+		printf("FAIL open graphsage: %s\n", err.msg);
+		return;
+	}
+	/* %Square.1 = multiply(%concat.5, %concat.5): one edge, labelled "0,1". */
+	region_spec_init(&s);
+	s.center = graph_find_node(g, "Square.1");
+	region *r = region_select(g, &s, &err);
+	int64_t k = r ? edge_index(r, s.center, graph_find_node(g, "concat.5"), &count) : -1;
+	CHECK("a repeated operand is one edge", k >= 0 && count == 1);
+	CHECK("labelled with both positions", k >= 0 && !strcmp(region_edge_label(r, k, label, sizeof label), "0,1"));
+	CHECK("a label cut to its buffer ends in an ellipsis",
+	      k >= 0 && !strcmp(region_edge_label(r, k, small, sizeof small), "0,\xe2\x80\xa6"));
+	int64_t u = graph_find_node(g, "Sum.6");
+	k = r ? edge_index(r, u, s.center, &count) : -1;
+	CHECK("a single operand has no label", k >= 0 && !*region_edge_label(r, k, label, sizeof label));
+	region_free(r);
+	/* %Sum.9 = reduce(%Sum.6, %Sum.8), to_apply=...: operands 0 and 1, and
+	 * the reducer as a box joined by a link, or with --expand all its root
+	 * joined by a call edge. */
+	s.center = graph_find_node(g, "Sum.9");
+	r = region_select(g, &s, &err);
+	k = r ? edge_index(r, s.center, graph_find_node(g, "Sum.8"), &count) : -1;
+	CHECK("the second operand is labelled 1", k >= 0 && !strcmp(region_edge_label(r, k, label, sizeof label), "1"));
+	CHECK("the reducer is a box joined to its caller", r && r->n_boxes == 1 && r->n_links == 1 &&
+	      r->links[0][0] == s.center && REGION_IS_BOX(r->links[0][1]) && r->n_calls == 0);
+	region_free(r);
+	s.expand = "all";
+	r = region_select(g, &s, &err);
+	int64_t root = g->hcomps[g->called_idx[g->called_off[s.center]]].root;
+	CHECK("expanded, the reducer's root is joined by a call edge", r && r->n_boxes == 0 &&
+	      r->n_calls == 1 && r->calls[0][0] == s.center && r->calls[0][1] == root);
+	CHECK("a call is no operand edge", r && edge_index(r, s.center, root, &count) < 0);
+	region_free(r);
+	graph_free(g);
+}
+
 int main(int argc, char **argv)
 {
 	const char *d = getenv("DATA");
@@ -1184,6 +1298,7 @@ int main(int argc, char **argv)
 	if (!unet || !rnn || !tile)
 		return 1;
 	test_synthetic();
+	test_hlo_edges();
 	test_around(unet);
 	test_path(tile);
 	test_other_kinds(unet, rnn, tile);
