@@ -630,7 +630,8 @@ static int run_layout(compare_result *r, const compare_opts *o, hs_error *err)
 		if (diff[k]) {
 			hist_op[ga->opcode[v]]++;
 			hist_comp[ga->comp_of[v]]++;
-			hist_hcomp[ga->hcomp_of[v]]++;
+			if (ga->hcomp_of)
+				hist_hcomp[ga->hcomp_of[v]]++;
 		}
 		if (!diff[k] && !o->all)
 			continue;
@@ -641,7 +642,7 @@ static int run_layout(compare_result *r, const compare_opts *o, hs_error *err)
 		rw->k_b = kb;
 		rw->opcode = ga->opcode[v];
 		rw->comp = ga->comp_of[v];
-		rw->hcomp = ga->hcomp_of[v];
+		rw->hcomp = ga->hcomp_of ? ga->hcomp_of[v] : -1;
 		rw->differs = diff[k];
 		rw->a = va;
 		rw->b = vb;

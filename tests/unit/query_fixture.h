@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "loader/graph.h"
+#include "loader/graph_impl.h"
 #include "loader/hlo.h"
 
 static void fixture_shape(float *f, int et, int rank, const int *dims)
@@ -123,6 +124,12 @@ static hs_graph *fixture_graph(void)
 			g->ncf_i8[c * ncf + j] = (int8_t)(j == 0 ? c : j == 1 ? 1 - c : -1);
 	}
 	g->cfg_node_ids[0] = 2;
+	/* the structure every opened graph has: operands, computations, calls */
+	hs_error err = {0};
+	if (graph_derive_hlo(g, &err)) {
+		graph_free(g);
+		return NULL;
+	}
 	return g;
 }
 

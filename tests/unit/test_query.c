@@ -88,14 +88,14 @@ static void test_structure(void)
 	CHECK("splits: one row per segment", run("splits", &r, &err) == 0 && r.table.nrows == 2 &&
 	      col_of(&r.table, "split") == 0 && query_cell_at(&r.table, 1, 1)->num == 3);
 	query_result_free(&r);
-	CHECK("computations: none without the structure", run("computations", &r, &err) == 0 &&
-	      r.table.nrows == 0);
+	CHECK("computations: the entry the arrays imply", run("computations", &r, &err) == 0 &&
+	      r.table.nrows == 1);
 	query_result_free(&r);
 	CHECK("collectives: none", run("collectives where id >= 0 sort by id limit 3", &r, &err) == 0 &&
 	      r.table.nrows == 0 && r.table.ncols == 9);
 	query_result_free(&r);
-	CHECK("attr, hlo, role: empty without a module",
-	      run("nodes where attr('kind') = '' and hlo = '' and computation_role = '' show id", &r,
+	CHECK("attr, hlo: empty without a module; the role the arrays imply",
+	      run("nodes where attr('kind') = '' and hlo = '' and computation_role = 'entry' show id", &r,
 		  &err) == 0 && r.table.nrows == 6);
 	query_result_free(&r);
 	CHECK("attr: text, in count by", run("count by attr(channel_id)", &r, &err) == 0 &&
