@@ -450,7 +450,7 @@ const char *graph_node_text(const hs_graph *g, int64_t v, hs_hfield f, char *buf
 		return cap ? buf : "";
 	case HS_HF_SOURCE_LINE:
 		if (in && in->source_line && cap)
-			snprintf(buf, cap, "%" PRId64, in->source_line);
+			snprintf(buf, cap, "%d", in->source_line);
 		return cap ? buf : "";
 	default:
 		break;
@@ -462,7 +462,7 @@ const char *graph_node_text(const hs_graph *g, int64_t v, hs_hfield f, char *buf
 	case HS_HF_OP_TYPE: return or_empty(in->op_type);
 	case HS_HF_OP_NAME: return or_empty(in->op_name);
 	case HS_HF_SOURCE_FILE: return or_empty(in->source_file);
-	case HS_HF_CUSTOM_CALL_TARGET: return or_empty(in->custom_call_target);
+	case HS_HF_CUSTOM_CALL_TARGET: return or_empty(HM_X(in)->custom_call_target);
 	case HS_HF_SHARDING: return or_empty(in->sharding);
 	default: return "";
 	}

@@ -127,8 +127,13 @@ static int finish_instruction(hp *p, hm_instr *in, size_t name_len)
 	in->id = p->next_instr_id++;
 	in->n_operands = (int)p->operands.n;
 	in->operand_ids = hp_arena_copy(p, &p->operands);
-	in->n_control_predecessors = (int)p->ctrl.n;
-	in->control_predecessor_ids = hp_arena_copy(p, &p->ctrl);
+	if (p->ctrl.n) {
+		hm_instr_x *x = hm_instr_x_make(p->a, in);
+		if (!x)
+			return hp_oom(p);
+		x->n_control_predecessors = (int)p->ctrl.n;
+		x->control_predecessor_ids = hp_arena_copy(p, &p->ctrl);
+	}
 	in->n_attrs = (int)p->attrs.n;
 	in->attrs = hp_arena_copy(p, &p->attrs);
 	if (p->failed || record_callees(p, in) != 0)
@@ -192,7 +197,7 @@ static int instruction(hp *p)
 			return -1;
 	if (hp_attribute_defaults(p, &in) != 0)
 		return -1;
-	in.src_len = (int64_t)p->prev_end - in.src_off;
+	in.src_len = (int)((int64_t)p->prev_end - in.src_off);   /* < HLO_TEXT_MAX_BYTES */
 	return finish_instruction(p, &in, len);
 }
 
@@ -295,8 +300,16 @@ static int computation(hp *p)
 		if (ins[i].is_root)
 			c.root_id = ins[i].id;
 	c.n_instrs = (int)p->instrs.n;
-	c.instrs = hp_arena_copy(p, &p->instrs);
-	if (!c.instrs)
+	if (hs_vec_bytes(&p->instrs) >= 256 * 1024) {
+		/* a big computation keeps the scratch array itself (trimmed):
+		 * a copy would hold both at once */
+		hm_instr *trimmed = realloc(p->instrs.v, hs_vec_bytes(&p->instrs));
+		c.instrs = trimmed ? trimmed : p->instrs.v;
+		p->instrs.v = NULL;
+		p->instrs.n = p->instrs.cap = 0;
+		if (hs_arena_adopt(p->a, c.instrs) != 0)
+			return hp_oom(p);
+	} else if (!(c.instrs = hp_arena_copy(p, &p->instrs)))
 		return -1;
 	int line = at.line;
 	if (HP_PUSH(p, comp_lines, line) != 0 ||
@@ -490,7 +503,7 @@ static void resolve_frames(hp *p)
 			continue;
 		hm_instr *in = call_site(p, r[i].comp, r[i].instr);
 		in->source_file = fn->name;
-		in->source_line = loc->line;
+		in->source_line = loc->line >= INT32_MIN && loc->line <= INT32_MAX ? (int)loc->line : 0;
 	}
 }
 
@@ -547,6 +560,7 @@ static int module(hp *p, hm_module *m)
 		return -1;
 	/* what every reader does last; the parser has refused already what
 	 * the check refuses, so a failure here is out of memory or a limit */
+	m->refs_checked = 1;
 	if (hm_module_check(p->a, m, p->err) != 0) {
 		hs_error_prefix(p->err, "%s", p->file);
 		p->failed = 1;

@@ -358,8 +358,8 @@ static double plain_flops(const mctx *m, int64_t v, const hm_instr *in, int op)
 
 static int cc_kind_of(const hm_instr *in)
 {
-	for (size_t i = 0; in->custom_call_target && i < sizeof cc_targets / sizeof *cc_targets; i++)
-		if (strcmp(in->custom_call_target, cc_targets[i].name) == 0)
+	for (size_t i = 0; HM_X(in)->custom_call_target && i < sizeof cc_targets / sizeof *cc_targets; i++)
+		if (strcmp(HM_X(in)->custom_call_target, cc_targets[i].name) == 0)
 			return cc_targets[i].kind;
 	return CC_UNKNOWN;
 }
