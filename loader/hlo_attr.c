@@ -276,7 +276,7 @@ static int control_predecessors(hp *p)
 		size_t len;
 		if (hp_name(p, &s, &len, "an instruction name") != 0)
 			return -1;
-		int idx = hp_names_find(&p->instr_names, s, len);
+		int idx = hp_names_find(p, &p->instr_names, s, len);
 		if (idx < 0)
 			return hp_fail_at(p, at.line, at.col, at.pos,
 					  "unknown control predecessor '%.*s' in computation '%s'",

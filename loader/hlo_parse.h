@@ -23,15 +23,17 @@
  * type, so one cannot be grown for one type and filled with another. */
 typedef HS_VEC(int64_t) hp_vec_i64;
 
-/* name -> index, open addressing; names point into the arena or buffer. */
+/* name -> index of a computation (p->comps) or of an instruction of the
+ * computation being read (p->instrs), open addressing.  A slot is its
+ * name's hash and the index (-1: empty); the name itself is the one the
+ * computation or instruction holds, so a million names take 16 MB. */
 typedef struct hp_names {
 	struct hp_slot {
-		const char *name;
-		size_t len;
 		uint32_t hash;
-		int idx;
+		int32_t idx;
 	} *slots;
 	size_t cap, n;
+	int comps;                 /* 1: indices into p->comps, else p->instrs */
 } hp_names;
 
 /* Who calls which computation, by role; the order of roles is the order of
@@ -96,6 +98,15 @@ typedef struct hp {
 	const char *type_text;     /* the last element type word read, */
 	size_t type_len;           /* its length (0: none), */
 	int type_id;               /* and its id */
+
+	/* integer arrays shapes share (dims, layouts): content -> one arena
+	 * copy; at most HP_SHARED_MAX of them */
+	struct hp_shared {
+		uint64_t hash;
+		int64_t *v;
+		size_t n;
+	} *shared;
+	size_t shared_cap, shared_n;
 
 	/* the module being read */
 	HS_VEC(hm_comp) comps;
@@ -167,8 +178,13 @@ int hp_int_list(hp *p, int64_t **out, int *n, const char *what);
  * when out of memory, which is then set). */
 #define hp_arena_copy(p, vec) hp_arena_copy_raw((p), (vec)->v, (vec)->n, sizeof *(vec)->v)
 void *hp_arena_copy_raw(hp *p, const void *v, size_t n, size_t elem);
+/* An arena array equal to v[0, n) that other shapes may share (read
+ * only): dims and layouts repeat across a module.  NULL when n is 0 or
+ * out of memory (then set). */
+int64_t *hp_shared_i64(hp *p, const int64_t *v, size_t n);
+#define HP_SHARED_MAX (1u << 16)
 int hp_names_add(hp *p, hp_names *t, const char *name, size_t len, int idx);
-int hp_names_find(const hp_names *t, const char *name, size_t len);
+int hp_names_find(const hp *p, const hp_names *t, const char *name, size_t len);
 void hp_names_clear(hp_names *t);
 
 /* ---- grammar elements ---- */

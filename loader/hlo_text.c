@@ -32,7 +32,7 @@ static int operand(hp *p)
 	size_t len;
 	if (hp_name(p, &s, &len, "an operand name") != 0)
 		return -1;
-	int idx = hp_names_find(&p->instr_names, s, len);
+	int idx = hp_names_find(p, &p->instr_names, s, len);
 	if (idx < 0)
 		return hp_fail_at(p, at.line, at.col, at.pos,
 				  "unknown operand '%.*s' (no instruction of that name "
@@ -170,7 +170,7 @@ static int instruction(hp *p)
 	hlo_tok at = p->tok;
 	if (hp_name(p, &name, &len, "an instruction name") != 0)
 		return -1;
-	int dup = hp_names_find(&p->instr_names, name, len);
+	int dup = hp_names_find(p, &p->instr_names, name, len);
 	if (dup >= 0)
 		return hp_fail_at(p, at.line, at.col, at.pos,
 				  "instruction '%.*s' is defined twice in computation '%s' "
@@ -261,7 +261,7 @@ static int computation(hp *p)
 	hlo_tok at = p->tok;
 	if (hp_name(p, &name, &len, "a computation name") != 0)
 		return -1;
-	int dup = hp_names_find(&p->comp_names, name, len);
+	int dup = hp_names_find(p, &p->comp_names, name, len);
 	if (dup >= 0)
 		return hp_fail_at(p, at.line, at.col, at.pos,
 				  "computation '%.*s' is defined twice (first on line %d)",
@@ -413,7 +413,7 @@ static int resolve_calls(hp *p)
 
 	for (size_t i = 0; i < p->calls.n; i++) {
 		hp_call *c = &calls[i];
-		int idx = hp_names_find(&p->comp_names, c->name, c->len);
+		int idx = hp_names_find(p, &p->comp_names, c->name, c->len);
 		if (idx < 0)
 			return hp_fail_at(p, c->line, c->col, c->pos, "unknown computation '%.*s'",
 					  (int)(c->len > 200 ? 200 : c->len), c->name);
@@ -593,6 +593,7 @@ static void free_scratch(hp *p)
 	hs_vec_free(&p->seen);
 	free(p->comp_names.slots);
 	free(p->instr_names.slots);
+	free(p->shared);
 }
 
 /* Parses text[0, n), which the file keeps (text[n] must be writable: it
@@ -620,6 +621,7 @@ static hm_file *parse_kept(char *text, size_t n, const char *name, hlo_text_wher
 	p.where = where;
 	p.f = f;
 	p.a = &f->arena;
+	p.comp_names.comps = 1;
 	f->path = hs_arena_strdup(p.a, name);
 	if (!f->path)
 		hp_oom(&p);
@@ -783,4 +785,75 @@ int hlo_text_sniff(const void *buf, size_t n)
 	char c = s[i + 9];
 	return !((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
 		 (c >= '0' && c <= '9') || c == '_' || c == '.' || c == '-');
+}
+
+/* Does a line that starts at s (n bytes of it at most) open a module? */
+static int module_line(const char *s, size_t n)
+{
+	size_t i = 0;
+	while (i < n && (s[i] == ' ' || s[i] == '\t' || s[i] == '\r'))
+		i++;
+	if (n - i < 9 || memcmp(s + i, "HloModule", 9) != 0)
+		return 0;
+	if (n - i == 9)
+		return 1;
+	char c = s[i + 9];
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
+int64_t hlo_text_count_modules(const char *path)
+{
+	enum { CHUNK = 1 << 20, KEEP = 256 };
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	char *buf = malloc(CHUNK + KEEP);
+	int64_t count = 0;
+	size_t carry = 0;      /* buf[0, carry): the start of a line not judged yet */
+	int midline = 0;       /* the next byte read goes on a line already judged */
+	int failed = !buf;
+	while (!failed) {
+		ssize_t r = read(fd, buf + carry, CHUNK);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0) {
+			failed = 1;
+			break;
+		}
+		size_t end = carry + (size_t)r, pos = 0;
+		int eof = r == 0;
+		carry = 0;
+		if (midline) {
+			const char *nl = memchr(buf, '\n', end);
+			if (!nl) {
+				if (eof)
+					break;
+				continue;
+			}
+			pos = (size_t)(nl - buf) + 1;
+			midline = 0;
+		}
+		while (pos < end) {
+			size_t avail = end - pos;
+			const char *nl = memchr(buf + pos, '\n', avail < KEEP ? avail : KEEP);
+			if (!nl && avail < KEEP && !eof) {
+				memmove(buf, buf + pos, avail);   /* judged with the next read */
+				carry = avail;
+				break;
+			}
+			count += module_line(buf + pos, nl ? (size_t)(nl - buf) - pos : avail < KEEP ? avail : KEEP);
+			if (!nl)
+				nl = memchr(buf + pos, '\n', avail);
+			if (!nl) {
+				midline = 1;
+				break;
+			}
+			pos = (size_t)(nl - buf) + 1;
+		}
+		if (eof)
+			break;
+	}
+	free(buf);
+	close(fd);
+	return failed ? 0 : count;
 }

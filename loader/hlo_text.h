@@ -87,4 +87,10 @@ int hlo_text_caret(const hlo_text_where *w, char *buf, size_t cap);
  * the word HloModule. */
 int hlo_text_sniff(const void *buf, size_t n);
 
+/* How many modules the text file at `path` holds, without parsing it: the
+ * lines that start (after blanks) with the word HloModule, as the parser
+ * starts a module (a whole read streams at the speed of memchr).  0 when
+ * the file cannot be read. */
+int64_t hlo_text_count_modules(const char *path);
+
 #endif

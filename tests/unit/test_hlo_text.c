@@ -102,6 +102,73 @@ static void test_read_file(void)
 	unlink(path);
 }
 
+/* Writes n bytes to a new temporary file; its path in path[]. */
+static int temp_with(char *path, const char *text, size_t n)
+{
+	strcpy(path, "/tmp/test_hlo_text.XXXXXX");
+	int fd = mkstemp(path);
+	if (fd < 0)
+		return -1;
+	int ok = write(fd, text, n) == (ssize_t)n;
+	close(fd);
+	return ok ? 0 : -1;
+}
+
+/* Modules counted without a parse agree with the parser. */
+static void test_count_modules(void)
+{
+	static const struct {
+		const char *what, *text;
+		int64_t n;
+	} cases[] = {
+		{"one", "HloModule a\nENTRY e {\n  ROOT x = f32[] parameter(0)\n}\n", 1},
+		{"two", "HloModule a\nENTRY e {\n  ROOT x = f32[] parameter(0)\n}\n"
+			"HloModule b, is_scheduled=true\nENTRY e {\n  ROOT y = s32[] parameter(0)\n}\n", 2},
+		{"indented, CRLF, no last newline",
+		 "  HloModule a\r\nENTRY e {\r\n  ROOT x = f32[] parameter(0)\r\n}\r\n\tHloModule b\r\n}", 2},
+		{"not at a line start, or a longer word",
+		 "HloModule a\n x = f32[] custom-call(), backend_config=\"HloModule b\"\nHloModules c\n", 1},
+		{"a bare last word", "HloModule a\nHloModule", 2},
+		{"none", "", 0},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+		char path[64], what[96];
+		int ok = temp_with(path, cases[i].text, strlen(cases[i].text)) == 0;
+		snprintf(what, sizeof what, "count modules: %s", cases[i].what);
+		CHECK(what, ok && hlo_text_count_modules(path) == cases[i].n);
+		unlink(path);
+	}
+	/* lines across the 1 MB reads: a 3 MB line, module lines at every
+	 * offset around a read's end */
+	size_t n = 3u << 20;
+	char *big = malloc(n + 4096);
+	int64_t want = 0;
+	size_t at = 0;
+	if (!big) {
+		CHECK("count modules: memory", 0);
+		return;
+	}
+	at += (size_t)sprintf(big, "HloModule m0\n");
+	want++;
+	memset(big + at, 'x', (1u << 20) + 5);
+	at += (1u << 20) + 5;
+	big[at++] = '\n';
+	while (at < n) {
+		at += (size_t)sprintf(big + at, "HloModule m%lld\n", (long long)want);
+		want++;
+		size_t pad = (size_t)(want * 7919 % 300);
+		memset(big + at, ' ', pad);
+		at += pad;
+		big[at++] = '\n';
+	}
+	char path[64];
+	int ok = temp_with(path, big, at) == 0;
+	CHECK("count modules: lines across reads", ok && hlo_text_count_modules(path) == want);
+	unlink(path);
+	free(big);
+	CHECK("count modules: a missing file has none", hlo_text_count_modules("/nonexistent/x.hlo") == 0);
+}
+
 /* The same module from the proto and from its printed text featurizes to
  * the same arrays. */
 static void test_proto_agrees(void)
@@ -150,6 +217,7 @@ int main(void)
 	test_error_place();
 	test_sniff();
 	test_read_file();
+	test_count_modules();
 	test_proto_agrees();
 	T_DONE();
 }
