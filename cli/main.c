@@ -1,10 +1,12 @@
 /* main.c - hloscope's entry point: dispatches to the subcommands in
  * commands.h.  `hloscope PATH` opens the explorer. */
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "cli/commands.h"
 #include "query/query.h"
@@ -91,8 +93,30 @@ static int not_a_command(const char *arg, int e)
 	return 1;
 }
 
+/* A text input is read through a read-only mapping of the file
+ * (loader/hlo_text.c): if another program truncates the file while it is
+ * mapped, reading the pages past its new end is a SIGBUS.  Say so and
+ * stop as for bad data (nothing is written half: outputs go through a
+ * temporary file). */
+static void on_input_shrank(int sig)
+{
+	static const char msg[] =
+		"hloscope: an input file shrank while it was being read (rewritten by another program?); "
+		"stopped\n";
+	(void)sig;
+	if (write(STDERR_FILENO, msg, sizeof msg - 1) < 0) {
+		/* nothing more to do */
+	}
+	_exit(2);
+}
+
 int main(int argc, char **argv)
 {
+	struct sigaction bus;
+	memset(&bus, 0, sizeof bus);
+	bus.sa_handler = on_input_shrank;
+	sigemptyset(&bus.sa_mask);
+	sigaction(SIGBUS, &bus, NULL);
 	if (argc < 2) {
 		usage(stderr);
 		return 1;

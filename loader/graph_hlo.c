@@ -549,9 +549,9 @@ int graph_node_hlo(const hs_graph *g, int64_t v, hs_strbuf *out)
 	const hm_instr *in = graph_node_instr(g, v);
 	if (!in)
 		return 0;
-	if (g->hlo->text && in->src_len > 0 &&
-	    (size_t)(in->src_off + in->src_len) <= g->hlo->text_len) {
-		hs_strbuf_putn(out, g->hlo->text + in->src_off, (size_t)in->src_len);
+	const char *line = in->src_len > 0 ? hm_file_text_at(g->hlo, in->src_off, in->src_len) : NULL;
+	if (line) {
+		hs_strbuf_putn(out, line, (size_t)in->src_len);
 		return out->failed ? -1 : 1;
 	}
 	char *buf = NULL;

@@ -7,6 +7,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 const hm_instr_x hm_instr_x_none = {.feature_group_count = HM_NONE, .batch_group_count = HM_NONE};
 
@@ -22,8 +25,25 @@ void hm_file_free(hm_file *f)
 	if (!f)
 		return;
 	hs_arena_free(&f->arena);
-	free(f->text);
+	if (f->text_mapped) {
+		munmap(f->text, f->text_mapped);
+		close(f->text_fd);
+	} else {
+		free(f->text);
+	}
 	free(f);
+}
+
+const char *hm_file_text_at(const hm_file *f, int64_t off, int64_t len)
+{
+	if (!f || !f->text || off < 0 || len < 0 || (uint64_t)off + (uint64_t)len > f->text_len)
+		return NULL;
+	if (f->text_mapped) {
+		struct stat st;
+		if (fstat(f->text_fd, &st) != 0 || st.st_size < off + len)
+			return NULL;
+	}
+	return f->text + off;
 }
 
 /* ---- element types -------------------------------------------------- */

@@ -246,14 +246,27 @@ typedef struct hm_file {
 	                            * one by selection (hlo_proto_read_sel) */
 	int selected;              /* then: the file's index of modules[0]; both
 	                            * mean something only when total > n_modules */
-	char *text;                /* HLO text input: the whole text as read (malloc'd,
-	                            * NUL-terminated), for each instruction's own
-	                            * line; NULL for protobufs */
+	char *text;                /* HLO text input: the whole text as read,
+	                            * NUL-terminated, for each instruction's own
+	                            * line; NULL for protobufs.  A regular file's
+	                            * text is its pages mapped read-only
+	                            * (text_mapped: the mapping's length), which
+	                            * the reader gives back behind it as it goes
+	                            * and which come back from the page cache
+	                            * when a line is read; else malloc'd. */
 	size_t text_len;
+	size_t text_mapped;
+	size_t text_released;      /* mapped: bytes given back so far (reader) */
+	int text_fd;               /* mapped: the file, open (to see it shrink) */
 	hs_arena arena;            /* owns everything above */
 } hm_file;
 
 void hm_file_free(hm_file *f);
+
+/* The text input's bytes [off, off + len), NULL when there are none: no
+ * text, out of range, or a mapped file that has shrunk since it was read
+ * (reading its pages would be a SIGBUS). */
+const char *hm_file_text_at(const hm_file *f, int64_t off, int64_t len);
 
 /* Name of an element type as HLO text writes it ("f32", "pred", "token"),
  * "?" when unknown; and back (-1 when unknown). */

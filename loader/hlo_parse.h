@@ -53,10 +53,11 @@ typedef struct hp_callee {
 	size_t pos;
 } hp_callee;
 
-/* A called computation waiting for the module's end to be resolved. */
+/* A call of a computation: for the cycle check at the module's end, and
+ * resolved then when it was not as it was read. */
 typedef struct hp_call {
 	int comp, instr, slot;
-	const char *name;
+	const char *name;          /* NULL: resolved already */
 	size_t len;
 	int line, col;
 	size_t pos;

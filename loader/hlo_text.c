@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -112,9 +113,13 @@ static int record_callees(hp *p, hm_instr *in)
 	if (!in->called_ids)
 		return hp_oom(p);
 	for (size_t i = 0; i < n; i++) {
+		/* a computation defined already (XLA prints callees first) is
+		 * resolved now: the module's end then need not read the text
+		 * of every call again */
+		int idx = hp_names_find(p, &p->comp_names, c[i].name, c[i].len);
 		hp_call call = {(int)p->comps.n, (int)p->instrs.n, (int)i,
-				c[i].name, c[i].len, c[i].line, c[i].col, c[i].pos};
-		in->called_ids[i] = -1;
+				idx >= 0 ? NULL : c[i].name, c[i].len, c[i].line, c[i].col, c[i].pos};
+		in->called_ids[i] = idx;
 		if (HP_PUSH(p, calls, call) != 0)
 			return -1;
 	}
@@ -199,6 +204,20 @@ static int instruction(hp *p)
 		return -1;
 	in.src_len = (int)((int64_t)p->prev_end - in.src_off);   /* < HLO_TEXT_MAX_BYTES */
 	return finish_instruction(p, &in, len);
+}
+
+/* Gives back the pages of a mapped text before byte `upto` (they come back
+ * from the page cache if read again): a module's text is read once, so
+ * the file need not be resident all at once. */
+static void release_text(hm_file *f, size_t upto)
+{
+	if (!f->text_mapped || upto < f->text_released + (16u << 20))
+		return;
+	upto &= ~((size_t)sysconf(_SC_PAGESIZE) - 1);
+	if (upto > f->text_released) {
+		madvise(f->text + f->text_released, upto - f->text_released, MADV_DONTNEED);
+		f->text_released = upto;
+	}
 }
 
 /* ---- computations --------------------------------------------------- */
@@ -286,6 +305,7 @@ static int computation(hp *p)
 				       c.name, open.line);
 		if (instruction(p) != 0)
 			return -1;
+		release_text(p->f, p->tok.pos);
 	}
 	hp_next(p);
 	if (computation_attributes(p) != 0)
@@ -413,6 +433,8 @@ static int resolve_calls(hp *p)
 
 	for (size_t i = 0; i < p->calls.n; i++) {
 		hp_call *c = &calls[i];
+		if (!c->name)
+			continue;   /* resolved as it was read */
 		int idx = hp_names_find(p, &p->comp_names, c->name, c->len);
 		if (idx < 0)
 			return hp_fail_at(p, c->line, c->col, c->pos, "unknown computation '%.*s'",
@@ -537,6 +559,7 @@ static int module(hp *p, hm_module *m)
 	while (p->tok.kind != HT_EOF && !hp_is_word(p, "HloModule")) {
 		if (is_stack_table(p) ? stack_table(p) : computation(p))
 			return -1;
+		release_text(p->f, p->tok.pos);
 	}
 	if (p->comps.n == 0)
 		return hp_fail(p, "module '%s' has no computations", m->name);
@@ -596,10 +619,11 @@ static void free_scratch(hp *p)
 	free(p->shared);
 }
 
-/* Parses text[0, n), which the file keeps (text[n] must be writable: it
- * becomes the terminator); text is freed on failure. */
-static hm_file *parse_kept(char *text, size_t n, const char *name, hlo_text_where *where,
-			   hs_error *err)
+/* Parses text[0, n), which the file keeps (text[n] must be writable or
+ * already NUL: it becomes the terminator); text is freed (unmapped when
+ * `mapped` is its mapping's length) on failure. */
+static hm_file *parse_kept(char *text, size_t n, size_t mapped, int fd, const char *name,
+			   hlo_text_where *where, hs_error *err)
 {
 	hp p = {0};
 	HS_VEC(hm_module) mods = {0};
@@ -608,13 +632,21 @@ static hm_file *parse_kept(char *text, size_t n, const char *name, hlo_text_wher
 	if (where)
 		memset(where, 0, sizeof *where);
 	if (!f) {
-		free(text);
+		if (mapped) {
+			munmap(text, mapped);
+			close(fd);
+		} else {
+			free(text);
+		}
 		hs_fail(err, HS_ENOMEM, "%s: out of memory", name);
 		return NULL;
 	}
-	text[n] = '\0';
+	if (text[n] != '\0')   /* a mapping's last page is zero past the end */
+		text[n] = '\0';
 	f->text = text;
 	f->text_len = n;
+	f->text_mapped = mapped;
+	f->text_fd = fd;
 	f->source = HM_SRC_TEXT;
 	p.file = name;
 	p.err = err;
@@ -631,7 +663,13 @@ static hm_file *parse_kept(char *text, size_t n, const char *name, hlo_text_wher
 	if (!f->path || n > HLO_TEXT_MAX_BYTES)
 		goto fail;
 	hlo_lex_init(&p.lx, text, n);
-	const char *nul = memchr(text, '\0', n);
+	const char *nul = NULL;
+	for (size_t at = 0; at < n && !nul; at += 32u << 20) {
+		size_t len = n - at < (32u << 20) ? n - at : 32u << 20;
+		nul = memchr(text + at, '\0', len);
+		release_text(f, at + len);
+	}
+	f->text_released = 0;   /* the parse reads it again from the start */
 	if (nul) {
 		/* text is never binary; names and kept values are C strings */
 		hlo_lex_seek(&p.lx, (size_t)(nul - text));
@@ -674,7 +712,7 @@ hm_file *hlo_text_parse_where(const char *text, size_t n, const char *name,
 		return NULL;
 	}
 	memcpy(copy, text, n);
-	return parse_kept(copy, n, name, where, err);
+	return parse_kept(copy, n, 0, -1, name, where, err);
 }
 
 hm_file *hlo_text_parse(const char *text, size_t n, const char *name, hs_error *err)
@@ -733,15 +771,45 @@ static char *read_all(const char *path, size_t *n, hs_error *err)
 	return NULL;
 }
 
+/* A regular file's text mapped read-only, when its last page has room for
+ * the terminator (zero past the end); NULL when it cannot be (then the
+ * text is read). */
+static char *map_text(const char *path, size_t *n, size_t *mapped, int *fd_out)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return NULL;
+	struct stat st;
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	char *t = NULL;
+	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 &&
+	    (uint64_t)st.st_size <= HLO_TEXT_MAX_BYTES && (size_t)st.st_size % page != 0) {
+		size_t len = (size_t)st.st_size;
+		void *m = mmap(NULL, len, PROT_READ, MAP_PRIVATE, fd, 0);
+		if (m != MAP_FAILED) {
+			madvise(m, len, MADV_SEQUENTIAL);
+			t = m;
+			*n = len;
+			*mapped = len;
+			*fd_out = fd;
+			return t;
+		}
+	}
+	close(fd);
+	return t;
+}
+
 hm_file *hlo_text_read_where(const char *path, hlo_text_where *where, hs_error *err)
 {
-	size_t n;
+	size_t n, mapped = 0;
+	int fd = -1;
 	if (where)
 		memset(where, 0, sizeof *where);
-	char *buf = read_all(path, &n, err);
-	if (!buf)
+	char *buf = map_text(path, &n, &mapped, &fd);
+	if (!buf && !(buf = read_all(path, &n, err)))
 		return NULL;
-	return parse_kept(buf, n, path, where, err);   /* read_all leaves room for the terminator */
+	/* read_all leaves room for the terminator */
+	return parse_kept(buf, n, mapped, fd, path, where, err);
 }
 
 hm_file *hlo_text_read(const char *path, hs_error *err)

@@ -46,6 +46,8 @@ static void on_quit_signal(int sig)
 /* A crash: no ncurses call is safe here, so put the terminal back by hand
  * (leave the alternate screen, show the cursor, cooked mode) and die of the
  * same signal. */
+static struct sigaction outer_bus;   /* the program's own SIGBUS handler */
+
 static void on_fatal_signal(int sig)
 {
 	static const char reset[] = "\033[?1000l\033[?1002l\033[?1006l\033[?25h\033[?1049l\r\n";
@@ -56,6 +58,10 @@ static void on_fatal_signal(int sig)
 			/* nothing more to do */
 		}
 	}
+	/* a mapped input that shrank: the program says so (cli/main.c) */
+	if (sig == SIGBUS && !(outer_bus.sa_flags & SA_SIGINFO) && outer_bus.sa_handler != SIG_DFL &&
+	    outer_bus.sa_handler != SIG_IGN)
+		outer_bus.sa_handler(sig);
 	signal(sig, SIG_DFL);
 	raise(sig);
 }
@@ -76,7 +82,7 @@ static void install_signals(void)
 	sa.sa_handler = on_fatal_signal;
 	sa.sa_flags = SA_RESETHAND;
 	sigaction(SIGSEGV, &sa, NULL);
-	sigaction(SIGBUS, &sa, NULL);
+	sigaction(SIGBUS, &sa, &outer_bus);
 	sigaction(SIGFPE, &sa, NULL);
 	sigaction(SIGILL, &sa, NULL);
 	sigaction(SIGABRT, &sa, NULL);
@@ -88,6 +94,9 @@ static void restore_signals(void)
 	int sigs[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT};
 	for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
 		signal(sigs[i], SIG_DFL);
+#if !defined(__SANITIZE_ADDRESS__) && !defined(__SANITIZE_UNDEFINED__)
+	sigaction(SIGBUS, &outer_bus, NULL);
+#endif
 }
 
 /* ---- Views ------------------------------------------------------------ */

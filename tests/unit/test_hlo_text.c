@@ -169,6 +169,41 @@ static void test_count_modules(void)
 	CHECK("count modules: a missing file has none", hlo_text_count_modules("/nonexistent/x.hlo") == 0);
 }
 
+/* A regular file is mapped, not copied; a line is read from it while the
+ * file has it, and not once the file has shrunk (a SIGBUS otherwise). */
+static void test_mapped(void)
+{
+	const char *text = "HloModule m\nENTRY e {\n  ROOT x = f32[8]{0} parameter(0)\n}\n";
+	char path[64];
+	hs_error err = {0};
+	int ok = temp_with(path, text, strlen(text)) == 0;
+	hm_file *f = ok ? hlo_text_read(path, &err) : NULL;
+	const hm_instr *in = f ? &f->modules[0].comps[0].instrs[0] : NULL;
+	CHECK("mapped: a regular file's text is a mapping", f && f->text_mapped == strlen(text));
+	const char *line = in ? hm_file_text_at(f, in->src_off, in->src_len) : NULL;
+	CHECK("mapped: the instruction's line from it",
+	      line && in->src_len == 31 && memcmp(line, "ROOT x = f32[8]{0} parameter(0)", 31) == 0);
+	CHECK("mapped: out of range is none", f && !hm_file_text_at(f, 0, (int64_t)strlen(text) + 1) &&
+	      !hm_file_text_at(f, -1, 1));
+	ok &= truncate(path, 10) == 0;
+	CHECK("mapped: once the file has shrunk, none (not a SIGBUS)",
+	      ok && in && !hm_file_text_at(f, in->src_off, in->src_len));
+	hm_file_free(f);
+	unlink(path);
+	/* a size that fills its last page leaves no room for the terminator:
+	 * the text is read instead */
+	char page[4096];
+	memset(page, ' ', sizeof page);
+	memcpy(page, text, strlen(text));
+	page[sizeof page - 1] = '\n';
+	ok = temp_with(path, page, sizeof page) == 0;
+	f = ok ? hlo_text_read(path, &err) : NULL;
+	CHECK("mapped: a file of whole pages is read, not mapped", f && f->text_mapped == 0 &&
+	      f->text_len == sizeof page && f->modules[0].n_instrs == 1);
+	hm_file_free(f);
+	unlink(path);
+}
+
 /* The same module from the proto and from its printed text featurizes to
  * the same arrays. */
 static void test_proto_agrees(void)
@@ -218,6 +253,7 @@ int main(void)
 	test_sniff();
 	test_read_file();
 	test_count_modules();
+	test_mapped();
 	test_proto_agrees();
 	T_DONE();
 }
