@@ -102,6 +102,34 @@ char *hs_arena_strdup(hs_arena *a, const char *s)
 	return hs_arena_strndup(a, s, strlen(s));
 }
 
+void hs_arena_merge(hs_arena *dst, hs_arena *src)
+{
+	/* src's blocks go behind dst's current one (whose free space stays
+	 * in use); src's adopted list ahead of dst's */
+	if (src->head) {
+		hs_arena_block *last = src->head;
+		while (last->next)
+			last = last->next;
+		if (dst->head) {
+			last->next = dst->head->next;
+			dst->head->next = src->head;
+		} else {
+			dst->head = src->head;
+		}
+	}
+	if (src->adopted) {
+		struct hs_arena_adopted *last = src->adopted;
+		while (last->next)
+			last = last->next;
+		last->next = dst->adopted;
+		dst->adopted = src->adopted;
+	}
+	dst->used_total += src->used_total;
+	src->head = NULL;
+	src->adopted = NULL;
+	src->used_total = 0;
+}
+
 void hs_arena_free(hs_arena *a)
 {
 	for (struct hs_arena_adopted *d = a->adopted; d; d = d->next)

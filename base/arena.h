@@ -36,6 +36,9 @@ void *hs_arena_bytes(hs_arena *a, size_t n);
  * grown with realloc joins the arena this way instead of being copied.
  * -1 when out of memory (then p is freed at once and gone). */
 int hs_arena_adopt(hs_arena *a, void *p);
+/* Everything src holds now belongs to dst (freed with it); src is left
+ * empty.  What one thread built in its own arena joins another's. */
+void hs_arena_merge(hs_arena *dst, hs_arena *src);
 void hs_arena_free(hs_arena *a);
 
 #endif

@@ -256,7 +256,6 @@ typedef struct hm_file {
 	                            * when a line is read; else malloc'd. */
 	size_t text_len;
 	size_t text_mapped;
-	size_t text_released;      /* mapped: bytes given back so far (reader) */
 	int text_fd;               /* mapped: the file, open (to see it shrink) */
 	hs_arena arena;            /* owns everything above */
 } hm_file;

@@ -109,6 +109,11 @@ typedef struct hp {
 	} *shared;
 	size_t shared_cap, shared_n;
 
+	size_t released;           /* a mapped text: bytes given back before here */
+	struct hp_split *split;    /* a module's second half read by a thread, or NULL */
+	int split_retry;           /* a split read failed: read the text in one piece */
+	int no_split;              /* read it in one piece */
+
 	/* the module being read */
 	HS_VEC(hm_comp) comps;
 	hp_names comp_names;
@@ -187,6 +192,23 @@ int64_t *hp_shared_i64(hp *p, const int64_t *v, size_t n);
 int hp_names_add(hp *p, hp_names *t, const char *name, size_t len, int idx);
 int hp_names_find(const hp *p, const hp_names *t, const char *name, size_t len);
 void hp_names_clear(hp_names *t);
+
+/* ---- modules (hlo_text.c) ---- */
+void hp_reset_module(hp *p);
+/* One item of a module: a stack table or a computation (then the text
+ * behind it given back). */
+int hp_module_item(hp *p);
+void hp_release_text(hp *p);
+void hp_free_scratch(hp *p);
+
+/* ---- the split read (hlo_text_split.c) ---- */
+/* At a module's first computation: when the module is big, starts a thread
+ * on its second half, and p's text ends where that starts. */
+void hp_split_start(hp *p);
+/* After p's own read (rc its verdict): joins the thread and appends its
+ * computations; rc, or -1 (p->split_retry set: the split failed, read
+ * the text in one piece for the verdict). */
+int hp_split_finish(hp *p, int rc);
 
 /* ---- grammar elements ---- */
 int hp_shape(hp *p, hm_shape *out);   /* out may be NULL: checked, not kept */

@@ -208,16 +208,22 @@ static int instruction(hp *p)
 
 /* Gives back the pages of a mapped text before byte `upto` (they come back
  * from the page cache if read again): a module's text is read once, so
- * the file need not be resident all at once. */
-static void release_text(hm_file *f, size_t upto)
+ * the file need not be resident all at once.  *released: how far it has
+ * given back so far. */
+static void release_upto(const hm_file *f, size_t *released, size_t upto)
 {
-	if (!f->text_mapped || upto < f->text_released + (16u << 20))
+	if (!f->text_mapped || upto < *released + (16u << 20))
 		return;
 	upto &= ~((size_t)sysconf(_SC_PAGESIZE) - 1);
-	if (upto > f->text_released) {
-		madvise(f->text + f->text_released, upto - f->text_released, MADV_DONTNEED);
-		f->text_released = upto;
+	if (upto > *released) {
+		madvise(f->text + *released, upto - *released, MADV_DONTNEED);
+		*released = upto;
 	}
+}
+
+void hp_release_text(hp *p)
+{
+	release_upto(p->f, &p->released, p->tok.pos);
 }
 
 /* ---- computations --------------------------------------------------- */
@@ -305,7 +311,7 @@ static int computation(hp *p)
 				       c.name, open.line);
 		if (instruction(p) != 0)
 			return -1;
-		release_text(p->f, p->tok.pos);
+		hp_release_text(p);
 	}
 	hp_next(p);
 	if (computation_attributes(p) != 0)
@@ -529,7 +535,7 @@ static void resolve_frames(hp *p)
 	}
 }
 
-static void reset_module(hp *p)
+void hp_reset_module(hp *p)
 {
 	p->comps.n = p->calls.n = p->frame_refs.n = p->mod_attrs.n = p->comp_lines.n = 0;
 	p->st.file_names.n = p->st.locations.n = p->st.frames.n = 0;
@@ -538,13 +544,21 @@ static void reset_module(hp *p)
 	p->entry_line = 0;
 }
 
+int hp_module_item(hp *p)
+{
+	int rc = is_stack_table(p) ? stack_table(p) : computation(p);
+	if (!rc)
+		hp_release_text(p);
+	return rc;
+}
+
 /* 'HloModule' name (',' attribute)* (stack-table | computation)* */
 static int module(hp *p, hm_module *m)
 {
 	const char *name;
 	size_t len;
 
-	reset_module(p);
+	hp_reset_module(p);
 	if (!hp_is_word(p, "HloModule"))
 		return hp_expected(p, "'HloModule'");
 	hp_next(p);
@@ -556,11 +570,12 @@ static int module(hp *p, hm_module *m)
 	while (hp_accept(p, HT_COMMA))
 		if (hp_module_attribute(p) != 0)
 			return -1;
-	while (p->tok.kind != HT_EOF && !hp_is_word(p, "HloModule")) {
-		if (is_stack_table(p) ? stack_table(p) : computation(p))
-			return -1;
-		release_text(p->f, p->tok.pos);
-	}
+	hp_split_start(p);    /* a big module: its second half read by a thread */
+	int rc = 0;
+	while (!rc && p->tok.kind != HT_EOF && !hp_is_word(p, "HloModule"))
+		rc = hp_module_item(p);
+	if (hp_split_finish(p, rc) != 0)
+		return -1;
 	if (p->comps.n == 0)
 		return hp_fail(p, "module '%s' has no computations", m->name);
 	if (resolve_calls(p) != 0)
@@ -594,7 +609,7 @@ static int module(hp *p, hm_module *m)
 
 /* ---- files ---------------------------------------------------------- */
 
-static void free_scratch(hp *p)
+void hp_free_scratch(hp *p)
 {
 	hs_vec_free(&p->comps);
 	hs_vec_free(&p->comp_lines);
@@ -664,12 +679,12 @@ static hm_file *parse_kept(char *text, size_t n, size_t mapped, int fd, const ch
 		goto fail;
 	hlo_lex_init(&p.lx, text, n);
 	const char *nul = NULL;
+	size_t released = 0;
 	for (size_t at = 0; at < n && !nul; at += 32u << 20) {
 		size_t len = n - at < (32u << 20) ? n - at : 32u << 20;
 		nul = memchr(text + at, '\0', len);
-		release_text(f, at + len);
+		release_upto(f, &released, at + len);
 	}
-	f->text_released = 0;   /* the parse reads it again from the start */
 	if (nul) {
 		/* text is never binary; names and kept values are C strings */
 		hlo_lex_seek(&p.lx, (size_t)(nul - text));
@@ -681,8 +696,28 @@ static hm_file *parse_kept(char *text, size_t n, size_t mapped, int fd, const ch
 	do {
 		hm_module m = {0};
 		m.id = (int64_t)mods.n;
-		if (module(&p, &m) != 0 || hp_push(&p, &mods, m) != 0)
-			goto fail;
+		if (module(&p, &m) != 0 || hp_push(&p, &mods, m) != 0) {
+			if (!p.split_retry)
+				goto fail;
+			/* the read in two halves failed: again in one piece, for
+			 * the verdict and its place as they are without threads */
+			mods.n = 0;
+			hp_free_scratch(&p);
+			hs_arena_free(&f->arena);
+			p = (hp){.file = name, .err = err, .where = where, .f = f, .a = &f->arena,
+				 .no_split = 1};
+			p.comp_names.comps = 1;
+			hs_error_clear(err);
+			if (where)
+				memset(where, 0, sizeof *where);
+			if (!(f->path = hs_arena_strdup(p.a, name))) {
+				hp_oom(&p);
+				goto fail;
+			}
+			hlo_lex_init(&p.lx, text, n);
+			hp_next(&p);
+			continue;
+		}
 	} while (p.tok.kind != HT_EOF);
 	f->n_modules = (int)mods.n;
 	f->modules = hp_arena_copy(&p, &mods);
@@ -692,11 +727,11 @@ static hm_file *parse_kept(char *text, size_t n, size_t mapped, int fd, const ch
 		goto fail;
 	}
 	free(mods.v);
-	free_scratch(&p);
+	hp_free_scratch(&p);
 	return f;
 fail:
 	free(mods.v);
-	free_scratch(&p);
+	hp_free_scratch(&p);
 	hm_file_free(f);
 	return NULL;
 }
