@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/progress.h"
 #include "cli/commands.h"
 #include "query/query.h"
 
@@ -110,8 +111,27 @@ static void on_input_shrank(int sig)
 	_exit(2);
 }
 
+/* Long work (reading a big module, costing it) says how far it is on
+ * stderr when that is a terminal, on one line cleared when it is done;
+ * Ctrl-C stops it as it stops any command. */
+static int show_progress(void *ctx, const char *what, double done, double total)
+{
+	(void)ctx;
+	if (!what)
+		fputs("\r\033[K", stderr);
+	else if (total > 0)
+		fprintf(stderr, "\rhloscope: %s %3.0f%%\033[K", what, 100 * done / total);
+	else
+		fprintf(stderr, "\rhloscope: %s...\033[K", what);
+	fflush(stderr);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
+	static hs_progress progress = {.fn = show_progress, .after = 0.5};
+	if (isatty(STDERR_FILENO))
+		hs_progress_push(&progress);
 	struct sigaction bus;
 	memset(&bus, 0, sizeof bus);
 	bus.sa_handler = on_input_shrank;

@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/progress.h"
 #include "graph_impl.h"
 #include "hlo_featurize.h"
 #include "hlo_proto.h"
@@ -291,6 +292,7 @@ hs_graph *graph_open(const char *path, hs_error *err)
 		g = open_hlo(path, file, sel, err);
 	}
 	free(file);
+	hs_progress_end();
 	return g;
 }
 

@@ -2,6 +2,8 @@
  * token helpers, scratch vectors and name tables (see hlo_parse.h). */
 #include "hlo_parse.h"
 
+#include "base/progress.h"
+
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -59,6 +61,21 @@ int hp_fail(hp *p, const char *fmt, ...)
 	vsnprintf(msg, sizeof msg, fmt, ap);
 	va_end(ap);
 	return hp_fail_at(p, p->tok.line, p->tok.col, p->tok.pos, "%s", msg);
+}
+
+int hp_stop_if_asked(hp *p)
+{
+	if (p->halt && *p->halt) {
+		p->failed = 1;    /* the other half failed: the split is given up */
+		return -1;
+	}
+	if (!hs_progress_tick("reading", (double)p->tok.pos, (double)p->lx.n))
+		return 0;
+	if (!p->failed) {
+		p->failed = 1;
+		hs_fail(p->err, HS_ESTOPPED, "%s: stopped while reading (line %d)", p->file, p->tok.line);
+	}
+	return -1;
 }
 
 int hp_oom(hp *p)

@@ -113,6 +113,7 @@ typedef struct hp {
 	struct hp_split *split;    /* a module's second half read by a thread, or NULL */
 	int split_retry;           /* a split read failed: read the text in one piece */
 	int no_split;              /* read it in one piece */
+	_Atomic int *halt;         /* a split half: set when the other half failed */
 
 	/* the module being read */
 	HS_VEC(hm_comp) comps;
@@ -154,6 +155,9 @@ int hp_fail(hp *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
  * complaint when the token is bad input). */
 int hp_expected(hp *p, const char *what);
 int hp_oom(hp *p);
+/* A tick of base/progress.h: -1 (status HS_ESTOPPED) when the reader was
+ * asked to stop, else 0. */
+int hp_stop_if_asked(hp *p);
 
 /* ---- tokens ---- */
 void hp_next(hp *p);

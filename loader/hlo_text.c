@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "base/cmp.h"
+#include "base/progress.h"
 #include "hlo_parse.h"
 
 /* ---- instructions --------------------------------------------------- */
@@ -311,6 +312,8 @@ static int computation(hp *p)
 				       c.name, open.line);
 		if (instruction(p) != 0)
 			return -1;
+		if ((p->instrs.n & 1023) == 0 && (hp_stop_if_asked(p) != 0))
+			return -1;
 		hp_release_text(p);
 	}
 	hp_next(p);
@@ -549,7 +552,7 @@ int hp_module_item(hp *p)
 	int rc = is_stack_table(p) ? stack_table(p) : computation(p);
 	if (!rc)
 		hp_release_text(p);
-	return rc;
+	return rc ? rc : hp_stop_if_asked(p);
 }
 
 /* 'HloModule' name (',' attribute)* (stack-table | computation)* */
@@ -697,7 +700,7 @@ static hm_file *parse_kept(char *text, size_t n, size_t mapped, int fd, const ch
 		hm_module m = {0};
 		m.id = (int64_t)mods.n;
 		if (module(&p, &m) != 0 || hp_push(&p, &mods, m) != 0) {
-			if (!p.split_retry)
+			if (!p.split_retry || hs_progress_stopped())
 				goto fail;
 			/* the read in two halves failed: again in one piece, for
 			 * the verdict and its place as they are without threads */

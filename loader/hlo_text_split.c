@@ -37,6 +37,7 @@ struct hp_split {
 	hs_error err;
 	size_t at, end;            /* its bytes */
 	int rc;
+	_Atomic int halt;          /* the first half failed: stop */
 };
 
 /* Where the second half starts: the first byte of a line that opens a
@@ -106,6 +107,7 @@ void hp_split_start(hp *p)
 	s->w.err = &s->err;
 	s->w.comp_names.comps = 1;
 	s->w.lx.buf = p->lx.buf;
+	s->w.halt = &s->halt;
 	if (pthread_create(&s->thread, NULL, read_half, s) != 0) {
 		free(s);
 		return;
@@ -178,6 +180,8 @@ int hp_split_finish(hp *p, int rc)
 	struct hp_split *s = p->split;
 	if (!s)
 		return rc;
+	if (rc || p->failed)
+		s->halt = 1;      /* its work is wasted: stop it soon */
 	pthread_join(s->thread, NULL);
 	p->split = NULL;
 	if (!rc && !s->rc && !p->failed && p->tok.kind == HT_EOF && merge(p, &s->w) == 0) {

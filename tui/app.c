@@ -224,6 +224,37 @@ int tui_take_interrupt(tui *t)
 	return 1;
 }
 
+/* Long work (reading a big module, costing it, ...) while the screen is
+ * up: its progress on the status line; Esc or Ctrl-C stops it (a key
+ * typed ahead stays for the loop). */
+static int on_long_work(void *ctx, const char *what, double done, double total)
+{
+	tui *t = ctx;
+	if (!what) {
+		t->msg[0] = '\0';
+		return 0;
+	}
+	if (tui_take_interrupt(t))
+		return 1;
+	if (t->script)
+		return 0;      /* scripted screens stay as the script makes them */
+	if (t->win) {
+		wint_t wc;
+		nodelay(t->win, TRUE);
+		int r = wget_wch(t->win, &wc);
+		nodelay(t->win, FALSE);
+		if (r == OK && wc == 27)
+			return 1;
+		if (r != ERR)
+			unget_wch((wchar_t)wc);
+	}
+	if (total > 0)
+		tui_status_now(t, "%s: %.0f%%  (Esc or Ctrl-C stops)", what, 100 * done / total);
+	else
+		tui_status_now(t, "%s...  (Esc or Ctrl-C stops)", what);
+	return 0;
+}
+
 /* ---- Drawing ------------------------------------------------------------ */
 
 static void draw_title(tui *t, int w)
@@ -677,11 +708,14 @@ static int start_curses(tui *t, hs_error *err)
 		  ,
 		  NULL);
 	mouseinterval(0);
+	t->progress = (hs_progress){.fn = on_long_work, .ctx = t, .after = 0.3};
+	hs_progress_push(&t->progress);
 	return 0;
 }
 
 static void stop_curses(tui *t)
 {
+	hs_progress_pop(&t->progress);
 	if (t->screen) {
 		mousemask(0, NULL);
 		endwin();

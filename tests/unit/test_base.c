@@ -11,6 +11,7 @@
 #include "base/jsonr.h"
 #include "base/jsonw.h"
 #include "base/parse.h"
+#include "base/progress.h"
 #include "base/rng.h"
 #include "base/strbuf.h"
 #include "base/vec.h"
@@ -376,6 +377,46 @@ static void test_arena(void)
 	CHECK("arena: free empties it", a.head == NULL && a.adopted == NULL && a.used_total == 0);
 }
 
+static int hook_calls, hook_cleared, hook_stop_at;
+
+static int hook(void *ctx, const char *what, double done, double total)
+{
+	(void)ctx;
+	(void)done;
+	(void)total;
+	if (!what) {
+		hook_cleared++;
+		return 0;
+	}
+	return ++hook_calls >= hook_stop_at;
+}
+
+static void test_progress(void)
+{
+	CHECK("progress: no hook, no stop", hs_progress_tick("x", 1, 2) == 0 && !hs_progress_stopped());
+	hs_progress outer = {.fn = hook, .after = 0}, inner = {.fn = hook, .after = 3600};
+	hook_stop_at = 2;
+	hs_progress_push(&outer);
+	int first = hs_progress_tick("reading", 1, 10);
+	int again = hs_progress_tick("reading", 2, 10);   /* within 0.1 s: not called */
+	CHECK("progress: the hook is called, then not again within a tenth of a second",
+	      first == 0 && again == 0 && hook_calls == 1);
+	hs_progress_push(&inner);
+	CHECK("progress: the innermost hook, not before its `after`",
+	      hs_progress_tick("costing", 1, 2) == 0 && hook_calls == 1);
+	hs_progress_end();
+	CHECK("progress: end clears only a hook that showed something", hook_cleared == 0);
+	hs_progress_pop(&inner);
+	outer.last = -1;   /* as if a tenth of a second went by */
+	CHECK("progress: a hook that says stop stops the work, and keeps saying it",
+	      hs_progress_tick("reading", 3, 10) == 1 && hook_calls == 2 && hs_progress_stopped() &&
+	      hs_progress_tick("reading", 4, 10) == 1 && hook_calls == 2);
+	hs_progress_end();
+	CHECK("progress: end clears the line it showed", hook_cleared == 1);
+	hs_progress_pop(&outer);
+	CHECK("progress: popped, none again", hs_progress_tick("x", 1, 2) == 0 && !hs_progress_stopped());
+}
+
 static void test_strbuf(void)
 {
 	hs_strbuf b = {0};
@@ -456,6 +497,7 @@ int main(void)
 	test_jsonr();
 	test_vec();
 	test_arena();
+	test_progress();
 	test_strbuf();
 	test_jsonw_documents();
 	test_jsonw_depth();

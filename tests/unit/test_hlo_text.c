@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "loader/hlo_print.h"
+#include "base/progress.h"
 #include "loader/hlo_text.h"
 #include "t.h"
 
@@ -204,6 +205,53 @@ static void test_mapped(void)
 	unlink(path);
 }
 
+static int stop_now(void *ctx, const char *what, double done, double total)
+{
+	(void)what;
+	(void)done;
+	(void)total;
+	return ++*(int *)ctx >= 1;
+}
+
+/* A read asked to stop stops, with HS_ESTOPPED and nothing left behind
+ * (ASan), in one piece and in two halves. */
+static void test_stop(void)
+{
+	size_t cap = 4u << 20, n = 0;
+	char *text = malloc(cap);
+	if (!text) {
+		CHECK("stop: memory", 0);
+		return;
+	}
+	n += (size_t)snprintf(text, cap, "HloModule big\n");
+	for (int c = 0; c < 200; c++) {
+		n += (size_t)snprintf(text + n, cap - n, "c%d {\n  p = f32[] parameter(0)\n", c);
+		n += (size_t)snprintf(text + n, cap - n, "  n0 = f32[] negate(p)\n");
+		for (int i = 1; i < 600; i++)
+			n += (size_t)snprintf(text + n, cap - n, "  n%d = f32[] negate(n%d)\n", i, i - 1);
+		n += (size_t)snprintf(text + n, cap - n, "  ROOT r = f32[] copy(n599)\n}\n");
+	}
+	for (int split = 0; split < 2; split++) {
+		int calls = 0;
+		hs_progress p = {.fn = stop_now, .ctx = &calls, .after = 0};
+		hs_error err = {0};
+		hlo_text_set_split_min(split ? 1 : 0);
+		hs_progress_push(&p);
+		hm_file *f = hlo_text_parse(text, n, "big.hlo", &err);
+		hs_progress_pop(&p);
+		char what[80];
+		snprintf(what, sizeof what, "stop: a read asked to stop says so (%s)", split ? "two halves" : "one piece");
+		CHECK(what, !f && err.status == HS_ESTOPPED && strstr(err.msg, "big.hlo: stopped while reading"));
+		hm_file_free(f);
+	}
+	hlo_text_set_split_min(8u << 20);
+	hs_error err = {0};
+	hm_file *f = hlo_text_parse(text, n, "big.hlo", &err);
+	CHECK("stop: without a hook it reads", f && f->modules[0].n_comps == 200 && f->modules[0].n_instrs == 200 * 602);
+	hm_file_free(f);
+	free(text);
+}
+
 /* The same module from the proto and from its printed text featurizes to
  * the same arrays. */
 static void test_proto_agrees(void)
@@ -254,6 +302,7 @@ int main(void)
 	test_read_file();
 	test_count_modules();
 	test_mapped();
+	test_stop();
 	test_proto_agrees();
 	T_DONE();
 }
