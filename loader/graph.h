@@ -128,6 +128,8 @@ typedef struct hs_graph {
 	 * are written into the caller's buffer, never stored. */
 	struct hm_file *hlo;     /* owned, or NULL when names are derived */
 	const struct hm_module *module; /* the graph's module in hlo, or NULL */
+	uint64_t serial;         /* a number no other graph of the process has, given on
+	                          * first need (graph_feat_slow's rows are kept by it) */
 	char *module_name;       /* the module's name; NULL when derived */
 	int64_t n_hcomps;        /* >= 1 */
 	hs_hcomp *hcomps;        /* [n_hcomps] in node order */
@@ -204,9 +206,12 @@ int graph_has_features(const hs_graph *g);
  * from its instruction; zeros when the graph has none. */
 void graph_node_features(const hs_graph *g, int64_t v, float *out);
 
-/* Node `node`'s features; computes the whole array first when an HLO input
- * has not yet (graph_need_features: call it where an error can be
- * reported; here, out of memory gives a row of zeros). */
+/* Node `node`'s features.  An HLO input whose whole array has not been
+ * computed (graph_need_features) computes the one row, kept in the calling
+ * thread's ring of the last 256 rows asked for: the pointer stays good
+ * until 255 other rows have been computed in that thread (a loop over
+ * every node should call graph_need_features first).  A graph without
+ * features gives a row of zeros. */
 const float *graph_feat_slow(const hs_graph *g, int64_t node);
 static inline const float *graph_feat(const hs_graph *g, int64_t node)
 {

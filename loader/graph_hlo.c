@@ -620,10 +620,36 @@ void graph_node_features(const hs_graph *g, int64_t v, float *out)
 		memset(out, 0, (size_t)g->feat_width * sizeof *out);
 }
 
+/* The rows graph_feat_slow computed last in this thread: a ring (the
+ * oldest is overwritten) found through a small index by node. */
+enum { FEAT_RING = 256, FEAT_INDEX = 1024 };
+struct feat_row {
+	uint64_t serial;
+	int64_t node;
+	float f[HLO_NODE_FEATURES];
+};
+static _Thread_local struct feat_row feat_ring[FEAT_RING];   /* 147 KB a thread */
+static _Thread_local int16_t feat_index[FEAT_INDEX]; /* node % FEAT_INDEX -> slot + 1 */
+static _Thread_local int feat_next;
+static _Atomic uint64_t graph_serials;
+
 const float *graph_feat_slow(const hs_graph *g, int64_t node)
 {
 	static const float zeros[HLO_NODE_FEATURES];
-	if (graph_need_features(g, NULL) != 0 || !g->node_feat)
+	if (g->node_feat)
+		return g->node_feat + (size_t)node * (size_t)g->feat_width;
+	if (!g->module || g->feat_width != HLO_NODE_FEATURES || node < 0 || node >= g->n_nodes)
 		return g->feat_width <= HLO_NODE_FEATURES ? zeros : NULL;
-	return g->node_feat + (size_t)node * (size_t)g->feat_width;
+	if (!g->serial)
+		((hs_graph *)g)->serial = ++graph_serials;   /* a cache key: g stays const */
+	int slot = feat_index[node % FEAT_INDEX] - 1;
+	if (slot >= 0 && feat_ring[slot].serial == g->serial && feat_ring[slot].node == node)
+		return feat_ring[slot].f;
+	slot = feat_next;
+	feat_next = (feat_next + 1) % FEAT_RING;
+	feat_ring[slot].serial = g->serial;
+	feat_ring[slot].node = node;
+	hf_node_features(hm_instr_at(g->module, node), feat_ring[slot].f);
+	feat_index[node % FEAT_INDEX] = (int16_t)(slot + 1);
+	return feat_ring[slot].f;
 }
