@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/hash.h"
 #include "base/plural.h"
 #include "query/commands.h"
 
@@ -43,15 +44,6 @@ static uint64_t hash_num(double v)
 	return u;
 }
 
-static uint64_t hash_text(const char *s)
-{
-	uint64_t h = 1469598103934665603ull;
-
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 1099511628211ull;
-	return h;
-}
-
 static int same_key(const struct groups *gs, const struct group *g, double num, const char *text)
 {
 	if (gs->text)
@@ -71,7 +63,7 @@ static int grow(struct groups *gs)
 	for (size_t i = 0; i < gs->cap; i++) {
 		if (!gs->g[i].used)
 			continue;
-		uint64_t h = gs->text ? hash_text(gs->g[i].text) : hash_num(gs->g[i].num);
+		uint64_t h = gs->text ? hs_fnv1a(gs->g[i].text, HS_FNV_BASIS) : hash_num(gs->g[i].num);
 		size_t j = h & (cap - 1);
 		while (ng[j].used)
 			j = (j + 1) & (cap - 1);
@@ -88,7 +80,7 @@ static struct group *group_find(struct groups *gs, double num, const char *text)
 {
 	if (gs->n * 2 >= gs->cap && grow(gs) < 0)
 		return NULL;
-	uint64_t h = gs->text ? hash_text(text) : hash_num(num);
+	uint64_t h = gs->text ? hs_fnv1a(text, HS_FNV_BASIS) : hash_num(num);
 	size_t j = h & (gs->cap - 1);
 	while (gs->g[j].used) {
 		if (same_key(gs, &gs->g[j], num, text))

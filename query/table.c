@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/hash.h"
 #include "query/query_impl.h"
 
 /* ---- arena ---------------------------------------------------------- */
@@ -91,15 +92,6 @@ struct query_strpool {
 	size_t cap, used;
 };
 
-static uint64_t str_hash(const char *s)
-{
-	uint64_t h = 1469598103934665603ull;
-
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 1099511628211ull;
-	return h;
-}
-
 static int pool_grow(struct query_strpool *p)
 {
 	size_t cap = p->cap ? p->cap * 2 : 64;
@@ -110,7 +102,7 @@ static int pool_grow(struct query_strpool *p)
 	for (size_t i = 0; i < p->cap; i++) {
 		if (!p->slot[i])
 			continue;
-		size_t j = str_hash(p->slot[i]) & (cap - 1);
+		size_t j = hs_fnv1a(p->slot[i], HS_FNV_BASIS) & (cap - 1);
 		while (slot[j])
 			j = (j + 1) & (cap - 1);
 		slot[j] = p->slot[i];
@@ -223,7 +215,7 @@ const char *query_tb_str(query_tb *b, const char *text, hs_error *err)
 		return "";
 	if (p->used * 2 >= p->cap && pool_grow(p) < 0)
 		goto oom;
-	size_t j = str_hash(text) & (p->cap - 1);
+	size_t j = hs_fnv1a(text, HS_FNV_BASIS) & (p->cap - 1);
 	while (p->slot[j]) {
 		if (strcmp(p->slot[j], text) == 0)
 			return p->slot[j];

@@ -21,6 +21,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/hash.h"
 #include "base/rng.h"
 #include "loader/hlo.h"
 #include "loader/npz.h"

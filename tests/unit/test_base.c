@@ -7,6 +7,7 @@
 #include "base/clock.h"
 #include "base/cmp.h"
 #include "base/error.h"
+#include "base/hash.h"
 #include "base/jsonr.h"
 #include "base/jsonw.h"
 #include "base/parse.h"
@@ -310,7 +311,24 @@ static void test_rng(void)
 		hi = u > hi ? u : hi;
 	}
 	CHECK("rng: units fall in [0, 1)", lo >= 0 && lo < 0.01 && hi < 1 && hi > 0.99);
-	CHECK("rng: FNV-1a of 'a' is the published value", hs_fnv1a("a", HS_FNV_BASIS) == 0xaf63dc4c8601ec8cu);
+}
+
+static void test_hash(void)
+{
+	CHECK("hash: FNV-1a of 'a' is the published value", hs_fnv1a("a", HS_FNV_BASIS) == 0xaf63dc4c8601ec8cu);
+	CHECK("hash: FNV-1a 32 of 'a' is the published value", hs_fnv1a32("a", HS_FNV32_BASIS) == 0xe40c292cu);
+	CHECK("hash: FNV-1a of nothing is the basis",
+	      hs_fnv1a("", HS_FNV_BASIS) == HS_FNV_BASIS && hs_fnv1a_bytes("x", 0, HS_FNV_BASIS) == HS_FNV_BASIS);
+	CHECK("hash: bytes, text and byte steps agree",
+	      hs_fnv1a_bytes("foobar", 6, HS_FNV_BASIS) == hs_fnv1a("foobar", HS_FNV_BASIS) &&
+	      hs_fnv1a_byte('r', hs_fnv1a("fooba", HS_FNV_BASIS)) == hs_fnv1a("foobar", HS_FNV_BASIS) &&
+	      hs_fnv1a32_bytes("foobar", 6, HS_FNV32_BASIS) == hs_fnv1a32("foobar", HS_FNV32_BASIS));
+	/* published test vectors of FNV-1a for "foobar" */
+	CHECK("hash: FNV-1a of 'foobar', 64 and 32 bits",
+	      hs_fnv1a("foobar", HS_FNV_BASIS) == 0x85944171f73967e8u &&
+	      hs_fnv1a32("foobar", HS_FNV32_BASIS) == 0xbf9cf968u);
+	CHECK("hash: pieces chain into the hash of the whole",
+	      hs_fnv1a("bar", hs_fnv1a("foo", HS_FNV_BASIS)) == hs_fnv1a("foobar", HS_FNV_BASIS));
 }
 
 /* ---- vec, strbuf ------------------------------------------------------ */
@@ -431,5 +449,6 @@ int main(void)
 	test_cmp();
 	test_parse();
 	test_rng();
+	test_hash();
 	T_DONE();
 }
