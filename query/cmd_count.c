@@ -24,7 +24,7 @@ struct groups {
 	struct group *g;
 	size_t cap, n;
 	int text;
-	query_arena keys;  /* text keys */
+	hs_arena keys;  /* text keys */
 	int64_t rows;      /* rows counted (that matched `where`) */
 	int64_t total;     /* rows looked at */
 };
@@ -87,7 +87,7 @@ static struct group *group_find(struct groups *gs, double num, const char *text)
 			return &gs->g[j];
 		j = (j + 1) & (gs->cap - 1);
 	}
-	if (gs->text && !(text = query_arena_strndup(&gs->keys, text, strlen(text))))
+	if (gs->text && !(text = hs_arena_strndup(&gs->keys, text, strlen(text))))
 		return NULL;
 	gs->g[j].used = 1;
 	gs->g[j].num = num;
@@ -101,7 +101,7 @@ static void groups_free(void *part)
 	struct groups *gs = part;
 
 	free(gs->g);
-	query_arena_free(&gs->keys);
+	hs_arena_free(&gs->keys);
 	gs->g = NULL;
 }
 
