@@ -495,8 +495,7 @@ static int compare_picture(hs_graph *g, const dot_args *a, int64_t **hl, size_t 
 	if (m < 0 || (m > 0 && !grown) || !*notes) {
 		free(ch);
 		compare_free(r);
-		fprintf(stderr, "hloscope dot: out of memory\n");
-		return 2;
+		return cli_oom("marking the nodes whose configs differ");
 	}
 	if (m > 0) {
 		memcpy(grown + *n, ch, (size_t)m * sizeof *ch);
