@@ -4,6 +4,7 @@
  * Oracles: regions are checked against the raw edge list (not the CSR the
  * code uses), DOT output is parsed back with agmemread, the canvas against
  * the layout's own boxes. */
+#include <ctype.h>
 #include <dirent.h>
 #include <inttypes.h>
 #include <math.h>
@@ -15,6 +16,7 @@
 
 #include "loader/graph.h"
 #include "loader/hlo.h"
+#include "render/palette.h"
 #include "render/render.h"
 #include "tests/unit/t.h"
 
@@ -1065,7 +1067,7 @@ static void test_layout(hs_graph *unet, hs_graph *tile)
 	region_free(r);
 	CHECK("canvas_new refuses silly sizes", !canvas_new(0, 5) && !canvas_new(5, -1));
 	CHECK("colors", !strcmp(canvas_color_rgb(CANVAS_C_CATEGORY + HLO_CAT_PARAMETER),
-				hlo_category_fill(HLO_CAT_PARAMETER)) &&
+				palette_fill(HLO_CAT_PARAMETER)) &&
 	      !strcmp(canvas_color_rgb(CANVAS_C_HEAT + 7), dot_heat_fill(7)));
 }
 
@@ -1290,6 +1292,36 @@ static void test_hlo_edges(void)
 	graph_free(g);
 }
 
+static int is_hex_color(const char *s)
+{
+	if (!s || strlen(s) != 7 || s[0] != '#')
+		return 0;
+	for (int i = 1; i < 7; i++)
+		if (!isxdigit((unsigned char)s[i]) || isupper((unsigned char)s[i]))
+			return 0;
+	return 1;
+}
+
+/* The drawing's colours of the opcode categories (render/palette.h). */
+static void test_palette(void)
+{
+	int colors_ok = 1;
+	for (int c = 0; c < HLO_NCATEGORIES; c++)
+		if (!is_hex_color(palette_fill(c)) || !is_hex_color(palette_font(c)) ||
+		    !is_hex_color(palette_stroke(c)))
+			colors_ok = 0;
+	CHECK("category colors are #rrggbb", colors_ok);
+	CHECK("dumper dark blue for convolution",
+	      strcmp(palette_fill(HLO_CAT_CONVOLUTION), "#1565c0") == 0 &&
+		      strcmp(palette_font(HLO_CAT_CONVOLUTION), "#ffffff") == 0);
+	CHECK("dumper yellow for elementwise", strcmp(palette_fill(HLO_CAT_ELEMENTWISE), "#fff9c4") == 0);
+	CHECK("dark fills get white text",
+	      strcmp(palette_font(HLO_CAT_CONTROL), "#ffffff") == 0 &&
+		      strcmp(palette_font(HLO_CAT_ELEMENTWISE), "#000000") == 0);
+	CHECK("a category out of range is painted as other",
+	      strcmp(palette_fill((hlo_category)99), palette_fill(HLO_CAT_OTHER)) == 0);
+}
+
 int main(int argc, char **argv)
 {
 	const char *d = getenv("DATA");
@@ -1308,6 +1340,7 @@ int main(int argc, char **argv)
 	hs_graph *unet = open_real(UNET), *rnn = open_real(RNN), *tile = open_real(TILE);
 	if (!unet || !rnn || !tile)
 		return 1;
+	test_palette();
 	test_synthetic();
 	test_hlo_edges();
 	test_around(unet);
