@@ -183,6 +183,16 @@ $(B)/tests/zipcat_zlib: tests/tools/zipcat.c $(ZLIB_LIB)
 -include $(B)/zlib/loader/inflater.d $(TOOLS:=.d)
 endif
 
+# A preload library that makes allocations fail from the Nth on
+# (tests/suites/out_of_memory.sh); not under the sanitizers, whose
+# allocator it would fight.
+ifneq ($(V),asan)
+TOOLS += $(B)/tests/failalloc.so
+$(B)/tests/failalloc.so: tests/tools/failalloc.c
+	@mkdir -p $(@D)
+	$(CC) $(BASE_CFLAGS) $(OPT) -fPIC -shared -o $@ $< -ldl
+endif
+
 units: $(B)/hloscope $(UNITS) $(TOOLS) $(REPLAYS)
 
 -include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(UNIT_OBJ:.o=.d) $(REPLAYS:=.d) $(PROTO_OBJ:.o=.d)

@@ -1,0 +1,263 @@
+/* test_kit.c - the kit of base/ that touches the file system: the atomic
+ * file writer (base/afile.h), the folder walker (base/walk.h) and the
+ * path helpers (base/path.h). */
+#include <dirent.h>
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "base/afile.h"
+#include "base/error.h"
+#include "base/path.h"
+#include "base/strbuf.h"
+#include "base/walk.h"
+#include "t.h"
+
+static char root[256];
+
+/* Entries of dir whose name contains ".tmp.": what a writer left behind. */
+static int temps_in(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	int n = 0;
+
+	if (!d)
+		return -1;
+	while ((e = readdir(d)))
+		n += strstr(e->d_name, ".tmp.") != NULL;
+	closedir(d);
+	return n;
+}
+
+static char *slurp(const char *path)
+{
+	static char buf[256];
+	FILE *f = fopen(path, "r");
+	size_t n;
+
+	if (!f)
+		return NULL;
+	n = fread(buf, 1, sizeof buf - 1, f);
+	buf[n] = '\0';
+	fclose(f);
+	return buf;
+}
+
+static void test_afile_writes(void)
+{
+	char path[512], *s;
+	struct stat st;
+	hs_error err = {0};
+
+	snprintf(path, sizeof path, "%s/out.txt", root);
+	mode_t old = umask(022);
+	hs_afile *af = hs_afile_open(path, &err);
+	CHECK("afile: opens beside the target", af != NULL && temps_in(root) == 1);
+	CHECK("afile: nothing at the name before commit", af && access(path, F_OK) != 0);
+	if (af) {
+		fprintf(hs_afile_stream(af), "hello %d\n", 42);
+		CHECK("afile: commit", hs_afile_commit(af, &err) == 0);
+	}
+	s = slurp(path);
+	CHECK("afile: the content at the name, no temporary left",
+	      s && strcmp(s, "hello 42\n") == 0 && temps_in(root) == 0);
+	CHECK("afile: mode 0644 under umask 022", stat(path, &st) == 0 && (st.st_mode & 0777) == 0644);
+	umask(077);
+	CHECK("afile: replaces a file, whole", hs_afile_write(path, "second\n", 7, &err) == 0 &&
+	      (s = slurp(path)) && strcmp(s, "second\n") == 0);
+	CHECK("afile: mode 0600 under umask 077 (0644 minus the umask)",
+	      stat(path, &st) == 0 && (st.st_mode & 0777) == 0600);
+	umask(old);
+	af = hs_afile_open(path, &err);
+	if (af) {
+		fputs("never seen", hs_afile_stream(af));
+		hs_afile_abort(af);
+	}
+	s = slurp(path);
+	CHECK("afile: abort leaves the old file and no temporary",
+	      af && s && strcmp(s, "second\n") == 0 && temps_in(root) == 0);
+}
+
+static void test_afile_failures(void)
+{
+	char path[512], dir[512];
+	hs_error err = {0};
+
+	snprintf(path, sizeof path, "%s/no/such/dir/x.txt", root);
+	CHECK("afile: a missing folder is HS_EDATA naming the file and the reason",
+	      hs_afile_open(path, &err) == NULL && err.status == HS_EDATA &&
+	      strstr(err.msg, "cannot write ") && strstr(err.msg, "no/such/dir/x.txt: No such file"));
+
+	/* a rename onto a folder fails: the temporary goes, the folder stays */
+	snprintf(dir, sizeof dir, "%s/isdir", root);
+	mkdir(dir, 0755);
+	hs_error_clear(&err);
+	hs_afile *af = hs_afile_open(dir, &err);
+	if (af)
+		fputs("content", hs_afile_stream(af));
+	int rc = af ? hs_afile_commit(af, &err) : 0;
+	struct stat st;
+	CHECK("afile: a rename onto a folder fails with HS_EDATA and its reason",
+	      af && rc < 0 && err.status == HS_EDATA && strstr(err.msg, "isdir") &&
+	      strstr(err.msg, "rename") && strstr(err.msg, "Is a directory"));
+	CHECK("afile: ... and leaves no temporary file, the folder as it was",
+	      temps_in(root) == 0 && stat(dir, &st) == 0 && S_ISDIR(st.st_mode));
+
+	/* a write that fails (a file size limit: EFBIG) is reported with its
+	 * errno at commit, however the caller wrote */
+	struct rlimit lim, small;
+	snprintf(path, sizeof path, "%s/big.bin", root);
+	signal(SIGXFSZ, SIG_IGN);
+	getrlimit(RLIMIT_FSIZE, &lim);
+	small = lim;
+	small.rlim_cur = 4096;
+	setrlimit(RLIMIT_FSIZE, &small);
+	hs_error_clear(&err);
+	af = hs_afile_open(path, &err);
+	if (af)
+		for (int i = 0; i < 2000; i++)
+			fprintf(hs_afile_stream(af), "line %d of a file larger than the limit\n", i);
+	rc = af ? hs_afile_commit(af, &err) : 0;
+	setrlimit(RLIMIT_FSIZE, &lim);
+	signal(SIGXFSZ, SIG_DFL);
+	CHECK("afile: a failed write is HS_EDATA with the write's errno",
+	      af && rc < 0 && err.status == HS_EDATA && strstr(err.msg, "big.bin: File too large"));
+	CHECK("afile: ... and leaves nothing", temps_in(root) == 0 && access(path, F_OK) != 0);
+}
+
+/* ---- walk ----------------------------------------------------------- */
+
+/* Each visit as a line "KIND rel depth" ("F a/z.hlo 1"). */
+static int record(const hs_walk_entry *e, void *ctx, hs_error *err)
+{
+	static const char kinds[] = "FBUD";
+	hs_strbuf *b = ctx;
+	hs_strbuf_printf(b, "%c %s %d%s\n", kinds[e->kind], e->rel, e->depth,
+			 e->kind == HS_WALK_BROKEN && e->errnum == ENOENT ? " ENOENT" : "");
+	return strcmp(e->name, "stop.txt") ? 0 : hs_fail(err, HS_EUSAGE, "stopped at %s", e->path);
+}
+
+static int touch(const char *rel)
+{
+	char path[512];
+	snprintf(path, sizeof path, "%s/w/%s", root, rel);
+	FILE *f = fopen(path, "w");
+	return f && fclose(f) == 0 ? 0 : -1;
+}
+
+static int mkdir_w(const char *rel)
+{
+	char path[512];
+	snprintf(path, sizeof path, "%s/w/%s", root, rel);
+	return mkdir(path, 0755);
+}
+
+static void test_walk(void)
+{
+	char w[512], path[600];
+	hs_strbuf b = {0};
+	hs_error err = {0};
+
+	snprintf(w, sizeof w, "%s/w", root);
+	/* made in an order that is not the sorted one */
+	int made = mkdir(w, 0755) == 0 && mkdir_w("d1") == 0 && mkdir_w("d1/d2") == 0 &&
+		   mkdir_w("d1/d2/d3") == 0 && touch("d1/d2/d3/deep.npz") == 0 && touch("d1/d2/f.npz") == 0 &&
+		   touch("b.npz") == 0 && mkdir_w("a") == 0 && touch("a/z.hlo") == 0 && touch("a/.hidden") == 0 &&
+		   touch("a/B.pb") == 0 && touch(".dot.npz") == 0;
+	snprintf(path, sizeof path, "%s/c", w);
+	made = made && symlink("a", path) == 0;        /* a second link to a: walked once */
+	snprintf(path, sizeof path, "%s/loop", w);
+	made = made && symlink(".", path) == 0;        /* a loop */
+	snprintf(path, sizeof path, "%s/dangling.npz", w);
+	made = made && symlink("nowhere", path) == 0;  /* broken */
+	CHECK("walk: a scratch tree", made);
+
+	int rc = hs_walk(w, 3, record, &b, &err);
+	const char *want = "F a/B.pb 1\n"
+			   "F a/z.hlo 1\n"
+			   "F b.npz 0\n"
+			   "D d1/d2/d3 2\n"
+			   "F d1/d2/f.npz 2\n"
+			   "B dangling.npz 0 ENOENT\n";
+	CHECK("walk: sorted names, folders where they fall, hidden names, loops and second links skipped",
+	      rc == 0 && strcmp(hs_strbuf_str(&b), want) == 0);
+	CHECK("walk: the folder past the depth limit is reported, not entered",
+	      strstr(hs_strbuf_str(&b), "D d1/d2/d3 2") && !strstr(hs_strbuf_str(&b), "deep.npz"));
+	if (rc != 0 || strcmp(hs_strbuf_str(&b), want) != 0)
+		printf("# got:\n%s# err: %s\n", hs_strbuf_str(&b), err.msg);
+	hs_strbuf_reset(&b);
+	rc = hs_walk(w, HS_WALK_MAX_DEPTH, record, &b, &err);
+	CHECK("walk: within the limit everything is visited",
+	      rc == 0 && strstr(hs_strbuf_str(&b), "F d1/d2/d3/deep.npz 3") && !strstr(hs_strbuf_str(&b), "D "));
+	hs_strbuf_reset(&b);
+	rc = hs_walk(w, HS_WALK_MAX_DEPTH, record, &b, &err);
+	CHECK("walk: the same tree, the same sequence", rc == 0 && strstr(hs_strbuf_str(&b), "F a/B.pb 1\nF a/z.hlo 1"));
+
+	/* the visitor stops the walk with its error */
+	CHECK("walk: a stop file", touch("a/stop.txt") == 0);
+	hs_strbuf_reset(&b);
+	hs_error_clear(&err);
+	rc = hs_walk(w, HS_WALK_MAX_DEPTH, record, &b, &err);
+	CHECK("walk: a visitor's error stops it and is returned",
+	      rc < 0 && err.status == HS_EUSAGE && strstr(err.msg, "stopped at") &&
+	      !strstr(hs_strbuf_str(&b), "b.npz"));
+
+	hs_error_clear(&err);
+	snprintf(path, sizeof path, "%s/no/such", root);
+	CHECK("walk: a root that cannot be read is HS_EDATA with the reason",
+	      hs_walk(path, HS_WALK_MAX_DEPTH, record, &b, &err) < 0 && err.status == HS_EDATA &&
+	      strstr(err.msg, "no/such: cannot read folder: No such file"));
+	if (geteuid() != 0) {
+		snprintf(path, sizeof path, "%s/a", w);
+		chmod(path, 0);
+		hs_strbuf_reset(&b);
+		rc = hs_walk(w, HS_WALK_MAX_DEPTH, record, &b, &err);
+		CHECK("walk: an unreadable folder is reported", rc == 0 && strstr(hs_strbuf_str(&b), "U a 0"));
+		chmod(path, 0755);
+	}
+	hs_strbuf_free(&b);
+}
+
+static void test_path(void)
+{
+	char *s;
+	CHECK("path: base", !strcmp(hs_path_base("npz/layout/unet3d.npz"), "unet3d.npz") &&
+	      !strcmp(hs_path_base("unet3d.npz"), "unet3d.npz") && !strcmp(hs_path_base("dir/"), ""));
+	CHECK("path: stem strips the last extension",
+	      (s = hs_path_stem("npz/layout/unet3d.npz")) && !strcmp(s, "unet3d"));
+	free(s);
+	CHECK("path: stem of an XLA dump file keeps the dots before it",
+	      (s = hs_path_stem("d/module_0001.jit_f.before_optimizations.txt")) &&
+	      !strcmp(s, "module_0001.jit_f.before_optimizations"));
+	free(s);
+	CHECK("path: a leading dot is no extension, no dot no change",
+	      hs_path_stem_len("x/.hidden") == 7 && hs_path_stem_len("x/README") == 6 && hs_path_stem_len("a.b/c") == 1);
+	CHECK("path: join", (s = hs_path_join("npz", "unet3d.npz")) && !strcmp(s, "npz/unet3d.npz"));
+	free(s);
+}
+
+int main(void)
+{
+	const char *tmp = getenv("TMPDIR");
+
+	snprintf(root, sizeof root, "%s/hs_kit_XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	if (!mkdtemp(root)) {
+		printf("FAIL kit: cannot make a scratch folder: %s\n", strerror(errno));
+		return 1;
+	}
+	test_afile_writes();
+	test_afile_failures();
+	test_walk();
+	test_path();
+	char cmd[300];
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", root);
+	if (system(cmd) != 0)
+		printf("# could not remove %s\n", root);
+	T_DONE();
+}
