@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "base/cmp.h"
+#include "base/hash.h"
 #include "base/plural.h"
 #include "hlo.h"
 
@@ -308,10 +309,7 @@ typedef struct opcode_map {
 
 static unsigned name_hash(const char *s)
 {
-	unsigned h = 2166136261u;
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 16777619u;
-	return h;
+	return hs_fnv1a32(s, HS_FNV32_BASIS);
 }
 
 static void opcode_map_init(opcode_map *om)

@@ -11,6 +11,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/hash.h"
+#include "base/strbuf.h"
+
 const hm_instr_x hm_instr_x_none = {.feature_group_count = HM_NONE, .batch_group_count = HM_NONE};
 
 hm_instr_x *hm_instr_x_make(hs_arena *a, hm_instr *in)
@@ -91,63 +94,43 @@ int hm_element_type_bytes(int t)
 
 /* ---- shape text ----------------------------------------------------- */
 
-struct out {
-	char *buf;
-	size_t cap, len;
-};
-
-__attribute__((format(printf, 2, 3))) static void put(struct out *o, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	size_t room = o->len < o->cap ? o->cap - o->len : 0;
-	int n = vsnprintf(room ? o->buf + o->len : NULL, room, fmt, ap);
-	va_end(ap);
-	if (n > 0)
-		o->len += (size_t)n;
-}
-
-static void shape_text(struct out *o, const hm_shape *s, int depth)
+static void shape_text(hs_strbuf *o, const hm_shape *s, int depth)
 {
 	if (s->element_type == HM_TUPLE) {
-		put(o, "(");
+		hs_strbuf_putc(o, '(');
 		if (depth > 64)
-			put(o, "...");
+			hs_strbuf_puts(o, "...");
 		else
 			for (int i = 0; i < s->n_tuple; i++) {
 				if (i)
-					put(o, ", ");
+					hs_strbuf_puts(o, ", ");
 				shape_text(o, &s->tuple[i], depth + 1);
 			}
-		put(o, ")");
+		hs_strbuf_putc(o, ')');
 		return;
 	}
-	put(o, "%s[", hm_element_type_name(s->element_type));
+	hs_strbuf_printf(o, "%s[", hm_element_type_name(s->element_type));
 	for (int i = 0; i < s->rank; i++)
-		put(o, "%s%s%lld", i ? "," : "", s->dynamic && s->dynamic[i] ? "<=" : "",
-		    (long long)s->dims[i]);
-	put(o, "]");
+		hs_strbuf_printf(o, "%s%s%lld", i ? "," : "", s->dynamic && s->dynamic[i] ? "<=" : "",
+				 (long long)s->dims[i]);
+	hs_strbuf_putc(o, ']');
 	if (s->has_layout && (s->layout_rank > 0 || s->layout_extra)) {
-		put(o, "{");
+		hs_strbuf_putc(o, '{');
 		for (int i = 0; i < s->layout_rank; i++)
-			put(o, "%s%lld", i ? "," : "", (long long)s->minor_to_major[i]);
+			hs_strbuf_printf(o, "%s%lld", i ? "," : "", (long long)s->minor_to_major[i]);
 		if (s->layout_extra && *s->layout_extra)
-			put(o, ":%s", s->layout_extra);
-		put(o, "}");
+			hs_strbuf_printf(o, ":%s", s->layout_extra);
+		hs_strbuf_putc(o, '}');
 	}
 }
 
 int hm_shape_text(const hm_shape *s, char *buf, size_t cap)
 {
-	struct out o = {buf, buf ? cap : 0, 0};
-	if (o.cap)
-		buf[0] = '\0';
+	hs_strbuf o = hs_strbuf_fixed(buf, cap);
 	if (s)
 		shape_text(&o, s, 0);
 	else
-		put(&o, "?");
-	if (o.cap && o.len >= o.cap)
-		buf[o.cap - 1] = '\0';
+		hs_strbuf_putc(&o, '?');
 	return o.len > INT_MAX ? INT_MAX : (int)o.len;
 }
 
@@ -273,10 +256,7 @@ const hm_comp *hm_find_comp(const hm_module *m, int64_t id)
 
 static size_t hash_str(const char *s)
 {
-	uint64_t h = 1469598103934665603ULL;
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 1099511628211ULL;
-	return mix(h);
+	return mix(hs_fnv1a(s, HS_FNV_BASIS));
 }
 
 /* Names used twice: open addressing over indices, keyed by a name and a

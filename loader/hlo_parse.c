@@ -2,6 +2,7 @@
  * token helpers, scratch vectors and name tables (see hlo_parse.h). */
 #include "hlo_parse.h"
 
+#include "base/hash.h"
 #include "base/progress.h"
 
 #include <stdarg.h>
@@ -299,13 +300,7 @@ void *hp_arena_copy_raw(hp *p, const void *v, size_t n, size_t elem)
 
 static uint64_t i64s_hash(const int64_t *v, size_t n)
 {
-	uint64_t h = 0x9e3779b97f4a7c15ULL ^ n;
-	for (size_t i = 0; i < n; i++) {
-		h ^= (uint64_t)v[i];
-		h *= 0x100000001b3ULL;
-		h ^= h >> 29;
-	}
-	return h;
+	return hs_fnv1a_bytes(v, n * sizeof *v, HS_FNV_BASIS);
 }
 
 int64_t *hp_shared_i64(hp *p, const int64_t *v, size_t n)
@@ -354,12 +349,7 @@ int64_t *hp_shared_i64(hp *p, const int64_t *v, size_t n)
 
 static uint32_t name_hash(const char *s, size_t n)
 {
-	uint32_t h = 2166136261u;      /* FNV-1a */
-	for (size_t i = 0; i < n; i++) {
-		h ^= (unsigned char)s[i];
-		h *= 16777619u;
-	}
-	return h;
+	return hs_fnv1a32_bytes(s, n, HS_FNV32_BASIS);
 }
 
 /* The name behind a slot: held by its computation or instruction (an

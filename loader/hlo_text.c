@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/caret.h"
 #include "base/cmp.h"
 #include "base/progress.h"
 #include "hlo_parse.h"
@@ -866,7 +867,7 @@ int hlo_text_caret(const hlo_text_where *w, char *buf, size_t cap)
 {
 	if (!w || w->line <= 0 || w->text_col <= 0)
 		return cap ? (buf[0] = '\0', 0) : 0;
-	return snprintf(buf, cap, "  %s\n  %*s^\n", w->text, w->text_col - 1, "");
+	return hs_caret(buf, cap, w->text, w->text_col);
 }
 
 int hlo_text_sniff(const void *buf, size_t n)
