@@ -56,11 +56,15 @@ double query_field_num(query_session *s, const query_field *f, int64_t row)
 	case QF_NORMALIZER:
 		return g->normalizer ? (double)g->normalizer[row] : NAN;
 	case QF_PREDICTED:
-		return s->predicted[row];
+		return s->active->score[row];
 	case QF_RUNTIME_RANK:
-		return s->runtime_rank[row];
+		return g->labeled ? (double)s->rank[row] : NAN;
 	case QF_PREDICTED_RANK:
-		return s->predicted_rank[row];
+		return (double)s->active->rank[row];
+	case QF_OVERLAY: {
+		const hs_overlay_col *c = &s->overlays[f->index >> 16].cols[f->index & 0xffff];
+		return c->num ? c->num[row] : NAN;
+	}
 	case QF_CONFIG_FEATURE:
 		if (f->index >= g->config_width || !g->config_feat)
 			return NAN;
@@ -95,6 +99,10 @@ const char *query_field_text(query_session *s, const query_field *f, int64_t row
 	}
 	case QF_SHAPE:
 		return query_shape_text(s, row);
+	case QF_OVERLAY: {
+		const hs_overlay_col *c = &s->overlays[f->index >> 16].cols[f->index & 0xffff];
+		return c->text && c->text[row] ? c->text[row] : "";
+	}
 	default:
 		return f->kind >= QF_G_FILE ? query_graph_text(s, f) : "";
 	}

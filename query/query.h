@@ -47,7 +47,10 @@
 #include "base/error.h"
 #include "loader/dataset.h"
 #include "loader/graph.h"
+#include "loader/overlay.h"
+#include "model/cost.h"
 #include "model/model.h"
+#include "model/predictor.h"
 
 typedef struct query_session query_session;
 
@@ -121,8 +124,54 @@ void query_session_free(query_session *s);
 /* Rebinds to another graph (dropping every cache of the old one). */
 void query_session_set_graph(query_session *s, hs_graph *g);
 hs_graph *query_session_graph(const query_session *s);
-/* The model behind `predicted` (NULL, the default: the analytic estimate). */
+/* The model behind `predicted` (NULL, the default: the analytic estimate).
+ * A fit (query_session_fit) stays the active predictor until it is
+ * dropped. */
 void query_session_set_model(query_session *s, const hs_model *m);
+
+/* What a session knows about its graph.  A session on one graph owns every
+ * number derived from it: made on first use, kept until the session is
+ * rebound, and shared by whoever holds the session (the explorer holds one
+ * per open graph: its views and its `:` line read the same costs, ranks
+ * and predictions, so a fit reaches them all).  Each fails with err set:
+ * HS_ENOMEM when out of memory, HS_EDATA when the graph is at fault; never
+ * NULL without an error. */
+
+/* The analytic cost of every node (model/cost.h), [n_nodes]. */
+const cost_estimate *query_session_cost(query_session *s, hs_error *err);
+/* The measured runtimes' competition ranks (1 = fastest, ties share;
+ * metrics_ranks), [n_configs], into *rank: NULL when the graph has no
+ * measured runtimes (a test file).  0, or -1 with err set. */
+int query_session_ranks(query_session *s, const int64_t **rank, hs_error *err);
+/* Node v's shape as HLO writes it: the module's text (a tuple in full), or
+ * decoded from the features on a bare .npz; "" when the graph has neither,
+ * "?" when out of memory.  Stable until the session is rebound. */
+const char *query_session_shape(query_session *s, int64_t v);
+/* The root of node_splits segment k: its last node marked is_root (the
+ * 140 documented features), else its last node; -1 with err set when out
+ * of memory or k is out of range. */
+int64_t query_session_split_root(query_session *s, int64_t k, hs_error *err);
+
+/* The active predictor (model/predictor.h), what `predicted` and
+ * `predicted_rank` read: the fit when one is set, else the model's (the
+ * analytic estimate without a model).  NULL with err set when it cannot
+ * predict (err says why, without the model's name: model_describe). */
+const predictor *query_session_predictor(query_session *s, hs_error *err);
+/* Fits on a random `fraction` of the measured configs (predictor_from_fit
+ * with `seed`) and makes the fit the active predictor.  0, or -1 with err
+ * set (the previous predictor stays). */
+int query_session_fit(query_session *s, double fraction, uint64_t seed, hs_error *err);
+/* Drops the fit: the model's predictor is active again. */
+void query_session_fit_off(query_session *s);
+
+/* Lays data over the graph's nodes (loader/overlay.h): the session takes
+ * *o (left empty) and each of its columns becomes a node field under its
+ * own name (numeric or text as the column), missing where the data gives
+ * none.  -1 with err set when a column's name is a field already
+ * (HS_EUSAGE), the data was read for a graph of another size (HS_EUSAGE),
+ * or out of memory; *o is then left to the caller.  Rebinding the session
+ * drops them. */
+int query_session_add_overlay(query_session *s, hs_overlay *o, hs_error *err);
 
 /* A session over every graph file of a folder index (borrowed: the caller
  * keeps it alive and frees it after the session).  Entries with an error

@@ -70,6 +70,8 @@ enum query_field_kind {
 	QF_HTEXT,        /* text: graph_node_text field `index` (hs_hfield) */
 	QF_SOURCE_LINE,  /* metadata source_line; null when absent */
 	QF_HLO,          /* text: the instruction's HLO line */
+	QF_OVERLAY,      /* a column of data laid over the nodes: overlay
+	                  * index >> 16, column index & 0xffff (type as the column's) */
 	/* config scope */
 	QF_CONFIG,
 	QF_RUNTIME,
@@ -253,11 +255,19 @@ struct query_session {
 	struct query_attr_map *attrs; /* attr('NAME') texts, one map per name */
 	size_t n_attrs;
 	cost_estimate *cost;        /* [n_nodes] */
-	double *predicted;          /* [n_configs] */
-	double *runtime_rank;       /* [n_configs] 1 = fastest; NaN unlabeled */
-	double *predicted_rank;     /* [n_configs] */
-	char *predicted_error;      /* why `predicted` is not available */
-	int predicted_status;
+	int64_t *rank;              /* [n_configs] 1 = fastest measured (labeled graphs) */
+	int64_t *split_root;        /* [n_comps] the root of each node_splits segment */
+	/* The active predictor: `fit` when one is set, else the model's (or
+	 * the analytic estimate's) `pred`, made on first use; when that
+	 * failed, why (pred_error, pred_status) instead. */
+	predictor *pred;
+	predictor *fit;
+	const predictor *active;    /* set by query_need_predicted */
+	char *pred_error;
+	int pred_status;
+	/* Data laid over the graph's nodes: their columns are node fields. */
+	hs_overlay *overlays;
+	int n_overlays;
 };
 
 /* A session for a worker of a folder query: no field tables (the plan was
@@ -374,9 +384,14 @@ double query_graph_num(query_session *s, const query_field *f);
 const char *query_graph_text(query_session *s, const query_field *f);
 int query_need_runtime_summary(query_session *s, hs_error *err);
 
-/* Session caches. */
+/* Session caches (derived.c).  query_drop_caches drops everything derived
+ * from the bound graph (the fit and the overlays too); query_drop_prediction
+ * the model's predictor only (a new model). */
+void query_drop_caches(query_session *s);
+void query_drop_prediction(query_session *s);
 int query_need_shapes(query_session *s, hs_error *err);
 int query_need_cost(query_session *s, hs_error *err);
+/* The active predictor into s->active ("predicted: why" when it fails). */
 int query_need_predicted(query_session *s, hs_error *err);
 /* A node's shape as HLO text (cached; needs no query_need_shapes). */
 const char *query_shape_text(query_session *s, int64_t node);

@@ -13,16 +13,6 @@
 #include "query/query.h"
 #include "tui/tui.h"
 
-static query_session *session(tui *t, tui_doc *d, hs_error *err)
-{
-	if (!d->qs) {
-		d->qs = query_session_new(d->g, err);
-		if (d->qs)
-			query_session_set_model(d->qs, d->model);
-	}
-	return d->qs;
-}
-
 struct qview {
 	tui_doc *doc;
 	query_session *fs; /* the folder session of a folder result (the dataset
@@ -283,11 +273,7 @@ void tui_run_query(tui *t, tui_view *v, const char *text)
 	query_session *s, *fs = NULL;
 
 	if (v && v->doc) {
-		s = session(t, v->doc, &err);
-		if (!s) {
-			tui_message(t, 1, "query: %s", err.msg);
-			return;
-		}
+		s = v->doc->qs;
 	} else if (!(s = fs = folder_session(t, v))) {
 		tui_message(t, 1, "unknown command '%s'; queries need an open graph or folder "
 			       "(? lists commands)", text);
@@ -335,12 +321,11 @@ void tui_run_query(tui *t, tui_view *v, const char *text)
 int tui_query_complete(tui *t, const char *line, int start, tui_word_fn add, void *ctx)
 {
 	tui_view *v = tui_top(t);
-	hs_error err = {0};
 	int files = 0;
 	char word[512];
 
 	snprintf(word, sizeof word, "%s", line + start);
-	query_session *s = v && v->doc ? session(t, v->doc, &err) : folder_session(t, v);
+	query_session *s = v && v->doc ? v->doc->qs : folder_session(t, v);
 	if (!s && (!v || !v->doc)) {
 		if (start == 0)
 			for (size_t i = 0; query_command_name(i); i++)
@@ -362,11 +347,4 @@ int tui_query_knows(const char *name)
 		if (!strcmp(query_command_name(i), name))
 			return 1;
 	return 0;
-}
-
-void tui_query_free(tui_doc *d)
-{
-	if (d->qs)
-		query_session_free(d->qs);
-	d->qs = NULL;
 }

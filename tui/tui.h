@@ -31,6 +31,7 @@
 #include "model/cost.h"
 #include "model/model.h"
 #include "model/predictor.h"
+#include "query/query.h"
 
 /* ---- Entry point ---------------------------------------------------- */
 
@@ -334,43 +335,27 @@ int tui_table_write_csv(const tui_table *tb, const char *path, hs_error *err);
 int tui_table_click(tui_table *tb, int y, int x); /* 1 if inside */
 int tui_table_contains(const tui_table *tb, int y, int x);
 
-/* ---- Documents: an open graph and what was computed about it (doc.c) - */
+/* ---- Documents: an open graph and its session (doc.c) -------------- */
 
+/* Everything derived about the graph (costs, shapes, runtime ranks, the
+ * active predictor, data laid over it) is the query session's (query/query.h:
+ * query_session_cost, query_session_predictor, query_session_fit, ...), one
+ * per document: the views and the `:` line share it, so a `:fit` reaches
+ * every view and every query. */
 typedef struct tui_doc {
 	hs_graph *g;
 	int refs;
-	cost_estimate *cost;     /* lazily, [n_nodes] */
-	char **shape;            /* lazily, [n_nodes], shape text (each malloc'd) */
-	predictor *pred;         /* lazily: the model's (or the analytic estimate's); NULL if it failed */
-	predictor *fit;          /* `:fit`'s, when one ran; it is then the active predictor */
-	char pred_label[96];
-	char pred_error[256];
-	int pred_tried;
-	int64_t *rank;           /* [n_configs] 1 = fastest (ties share); NULL if unlabeled */
-	int is_root_feat;        /* index of "is_root" or -1 */
-	int64_t *comp_root;      /* [n_comps] */
-	const hs_model *model;   /* borrowed */
-	struct query_session *qs;     /* lazily, for the `:` line */
+	const hs_model *model;        /* borrowed */
+	struct query_session *qs;     /* the graph's session, made with the document */
 	struct layout_cache *layouts; /* lazily, for drawings */
 } tui_doc;
 
 tui_doc *tui_doc_open(const char *path, const hs_model *m, hs_error *err);
 tui_doc *tui_doc_ref(tui_doc *d);
 void tui_doc_unref(tui_doc *d);
-const cost_estimate *tui_doc_cost(tui_doc *d);
+/* Node v's shape as HLO writes it (query_session_shape), "?" when there
+ * is none. */
 const char *tui_doc_shape(tui_doc *d, int64_t node);
-/* Rank of each config by measured runtime (1 = fastest, ties share the
- * rank, metrics_ranks); NULL if unlabeled. */
-const int64_t *tui_doc_ranks(tui_doc *d);
-/* The active predictor: `:fit`'s when one ran, else the model's (computed
- * once); NULL with d->pred_error set when it failed. */
-const predictor *tui_doc_predictor(tui_doc *d);
-/* Fits on `fraction` of the measured configs (seed 1) and makes that the
- * active predictor.  0, or -1 with err set (the previous one stays). */
-int tui_doc_fit(tui_doc *d, double fraction, hs_error *err);
-/* Drops the fit: the model's predictor is active again. */
-void tui_doc_fit_off(tui_doc *d);
-int tui_doc_configs_loaded(tui_doc *d, hs_error *err);
 /* The node `arg` names: an id, or an instruction name (graph_find_node:
  * "dot.42", derived "convolution.603").  -1 with a message on the status
  * line ("WHAT: no node ...", with the closest name: query_suggest_node)
@@ -386,10 +371,6 @@ int tui_node_class(const hs_graph *g, int64_t v);
 /* "name (role)" of HLO computation c into buf, for the screen (a long
  * name shortened in the middle: tui_name). */
 const char *tui_hcomp_label(const hs_graph *g, int64_t c, char *buf, size_t cap);
-/* Root node of computation c: its last node flagged is_root (nested
- * computations flag their own roots earlier), else its last node. */
-int64_t tui_doc_comp_root(tui_doc *d, int64_t c);
-
 /* ---- Views ------------------------------------------------------------ */
 
 typedef struct tui tui;
@@ -575,9 +556,6 @@ typedef void (*tui_word_fn)(void *ctx, const char *word, const char *prefix);
 int tui_query_complete(tui *t, const char *line, int start, tui_word_fn add, void *ctx);
 /* 1 when `name` is a command of the query language. */
 int tui_query_knows(const char *name);
-/* Frees the document's query session (doc.c calls it when the last
- * reference goes). */
-void tui_query_free(tui_doc *d);
 /* The folder session of a dataset view, for `:` queries over all its graphs
  * (made on first use, owned by the view), or NULL when v is no dataset
  * view or out of memory (message set). */

@@ -308,6 +308,7 @@ static int open_ids(tui *t, tui_doc *d, const char *title, int64_t *ids, int64_t
 {
 	struct nodes *nd = calloc(1, sizeof *nd);
 	const hs_graph *g = d->g;
+	hs_error err = {0};
 
 	if (!nd) {
 		free(ids);
@@ -317,7 +318,12 @@ static int open_ids(tui *t, tui_doc *d, const char *title, int64_t *ids, int64_t
 	nd->doc = d;
 	nd->ids = ids;
 	nd->n = n;
-	nd->ce = tui_doc_cost(d);
+	if (!(nd->ce = query_session_cost(d->qs, &err))) {
+		free(ids);
+		free(nd);
+		tui_message(t, 1, "%s", err.msg);
+		return -1;
+	}
 	tui_table_init_spec(&nd->tab, &node_table, nd, n);
 	if (tui_doc_is_module(d)) /* no configs: no configurable nodes to mark */
 		tui_table_del_col(&nd->tab, tui_table_find_col(&nd->tab, "cfg"));

@@ -313,12 +313,15 @@ static int ov_request(tui *t, tui_view *v, tui_req req, const char *arg)
 	}
 	if (req == TUI_REQ_DRAW) {
 		int64_t r = tui_table_row(&o->comps), node = -1;
+		hs_error err = {0};
 		if (v->focus == 1 && r >= 0)
 			node = o->doc->g->hcomps[tui_hcomps_at(&o->hc, r)].root;
 		else if (o->doc->g->n_nodes > 0)
-			node = tui_doc_comp_root(o->doc, o->doc->g->n_comps - 1);
+			node = query_session_split_root(o->doc->qs, o->doc->g->n_comps - 1, &err);
 		if (node >= 0)
 			tui_open_drawing(t, o->doc, node);
+		else if (err.status)
+			tui_message(t, 1, "%s", err.msg);
 		return 1;
 	}
 	if (req == TUI_REQ_GOTO) {
@@ -349,13 +352,18 @@ int tui_open_overview(tui *t, tui_doc *d)
 	struct overview *o = calloc(1, sizeof *o);
 	const hs_graph *g = d->g;
 	char title[160];
+	hs_error err = {0};
 
 	if (!o) {
 		tui_message(t, 1, "out of memory");
 		return -1;
 	}
 	o->doc = d;
-	o->ce = tui_doc_cost(d);
+	if (!(o->ce = query_session_cost(d->qs, &err))) {
+		free(o);
+		tui_message(t, 1, "%s", err.msg);
+		return -1;
+	}
 	if (count_opcodes(o) < 0) {
 		ov_done(&(tui_view){.data = o});
 		tui_message(t, 1, "out of memory");
