@@ -10,7 +10,7 @@
  *                dataset (`hloscope synth`), whose every byte derives from
  *                the seed through it, so changing it changes every file.
  *
- * and hs_fnv1a, the FNV-1a hash that turns names into seeds.  Everything is
+ * A seed made from a name comes from base/hash.h's hs_fnv1a.  Everything is
  * inline: the generators sit in training's inner loops.
  */
 #ifndef HS_RNG_H
@@ -118,21 +118,6 @@ static inline double hs_xoshiro_normal(hs_xoshiro *r)
 	double u1 = 1.0 - hs_xoshiro_unit(r), u2 = hs_xoshiro_unit(r);
 
 	return sqrt(-2.0 * log(u1)) * cos(6.283185307179586 * u2);
-}
-
-/* ---- seeds from names ----------------------------------------------------- */
-
-#define HS_FNV_BASIS 0xcbf29ce484222325ULL
-
-/* FNV-1a of the bytes of s, starting from h (HS_FNV_BASIS, or another basis
- * for a second, independent hash). */
-static inline uint64_t hs_fnv1a(const char *s, uint64_t h)
-{
-	for (; *s; s++) {
-		h ^= (unsigned char)*s;
-		h *= 0x100000001b3ULL;
-	}
-	return h;
 }
 
 #endif

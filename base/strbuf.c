@@ -4,10 +4,17 @@
 #include <stdlib.h>
 #include <string.h>
 
+hs_strbuf hs_strbuf_fixed(char *buf, size_t cap)
+{
+	if (buf && cap)
+		buf[0] = '\0';
+	return (hs_strbuf){.s = buf && cap ? buf : NULL, .cap = buf ? cap : 0, .fixed = 1};
+}
+
 /* Room for `more` bytes and the terminator. */
 static int reserve(hs_strbuf *b, size_t more)
 {
-	if (b->failed)
+	if (b->failed || b->fixed)
 		return -1;
 	if (more >= (size_t)-1 - b->len - 1) {
 		b->failed = 1;
@@ -33,10 +40,12 @@ void hs_strbuf_vprintf(hs_strbuf *b, const char *fmt, va_list ap)
 {
 	va_list again;
 	va_copy(again, ap);
-	size_t room = b->failed || !b->s ? 0 : b->cap - b->len;
+	size_t room = b->failed || !b->s || b->len >= b->cap ? 0 : b->cap - b->len;
 	int k = vsnprintf(room ? b->s + b->len : NULL, room, fmt, ap);
 	if (k < 0) {
-		b->failed = 1;
+		b->failed = !b->fixed;
+	} else if (b->fixed) {
+		b->len += (size_t)k;      /* vsnprintf cut it and kept it terminated */
 	} else if ((size_t)k < room) {
 		b->len += (size_t)k;
 	} else if (reserve(b, (size_t)k) == 0) {
@@ -54,8 +63,24 @@ void hs_strbuf_printf(hs_strbuf *b, const char *fmt, ...)
 	va_end(ap);
 }
 
+/* The bytes of a fixed one that fit; counted whole. */
+static void putn_fixed(hs_strbuf *b, const char *s, size_t n)
+{
+	if (b->len < b->cap) {
+		size_t k = b->cap - b->len - 1 < n ? b->cap - b->len - 1 : n;
+		if (k)
+			memcpy(b->s + b->len, s, k);
+		b->s[b->len + k] = '\0';
+	}
+	b->len = n > (size_t)-1 - b->len ? (size_t)-1 : b->len + n;
+}
+
 void hs_strbuf_putn(hs_strbuf *b, const char *s, size_t n)
 {
+	if (b->fixed) {
+		putn_fixed(b, s, n);
+		return;
+	}
 	if (reserve(b, n) != 0)
 		return;
 	if (n)
@@ -89,6 +114,11 @@ const char *hs_strbuf_str(const hs_strbuf *b)
 
 char *hs_strbuf_take(hs_strbuf *b)
 {
+	if (b->fixed) {
+		char *copy = strdup(hs_strbuf_str(b));
+		*b = (hs_strbuf){0};
+		return copy;
+	}
 	char *s = b->failed ? NULL : b->s ? b->s : strdup("");
 	if (b->failed)
 		free(b->s);
@@ -98,6 +128,7 @@ char *hs_strbuf_take(hs_strbuf *b)
 
 void hs_strbuf_free(hs_strbuf *b)
 {
-	free(b->s);
+	if (!b->fixed)
+		free(b->s);
 	*b = (hs_strbuf){0};
 }

@@ -10,6 +10,16 @@
  * A failed allocation sets `failed` and makes every later call a no-op, so
  * a sequence of appends is checked once at its end.  The text is always
  * NUL-terminated once anything was appended.
+ *
+ * Over a buffer of the caller's (a fixed one: nothing is allocated):
+ *
+ *     char buf[64];
+ *     hs_strbuf b = hs_strbuf_fixed(buf, sizeof buf);
+ *     hs_strbuf_printf(&b, "%s[%d]", type, n);
+ *     return b.len;        // as snprintf counts: b.len >= sizeof buf when cut
+ *
+ * What does not fit is cut (buf stays terminated when its size is not 0);
+ * `len` counts the whole text, as snprintf does, and `failed` stays 0.
  */
 #ifndef HS_STRBUF_H
 #define HS_STRBUF_H
@@ -21,7 +31,11 @@ typedef struct hs_strbuf {
 	char *s;        /* NULL until the first append */
 	size_t len, cap;
 	int failed;     /* an allocation failed: the text is incomplete */
+	int fixed;      /* the caller's buffer of cap bytes: never grown, never freed */
 } hs_strbuf;
+
+/* A builder over buf[0, cap) (buf may be NULL when cap is 0: it only counts). */
+hs_strbuf hs_strbuf_fixed(char *buf, size_t cap);
 
 void hs_strbuf_printf(hs_strbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void hs_strbuf_vprintf(hs_strbuf *b, const char *fmt, va_list ap) __attribute__((format(printf, 2, 0)));
@@ -33,7 +47,7 @@ void hs_strbuf_reset(hs_strbuf *b);
 /* The text; "" when nothing was appended. */
 const char *hs_strbuf_str(const hs_strbuf *b);
 /* Hands the text over (malloc'd; the caller frees it) and empties b; NULL
- * when an allocation failed. */
+ * when an allocation failed.  Of a fixed one, a malloc'd copy of what fits. */
 char *hs_strbuf_take(hs_strbuf *b);
 void hs_strbuf_free(hs_strbuf *b);
 

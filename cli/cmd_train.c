@@ -3,13 +3,13 @@
  * with more than --max-configs configs (20000) train on a random subset,
  * which bounds memory on the real dataset's largest files. */
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "base/parse.h"
 #include "base/plural.h"
+#include "base/strbuf.h"
 #include "cli/commands.h"
 #include "cli/modelcli.h"
 #include "loader/graph.h"
@@ -96,19 +96,6 @@ static int parse_int_opt(const char *name, const char *v, long long lo, long lon
 				       hi, v ? v : "");
 	*out = (int)x;
 	return 0;
-}
-
-static void meta_add(char *meta, size_t cap, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static void meta_add(char *meta, size_t cap, const char *fmt, ...)
-{
-	size_t n = strlen(meta);
-	va_list ap;
-
-	if (n >= cap - 1)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(meta + n, cap - n, fmt, ap);
-	va_end(ap);
 }
 
 static void summary(const char *head, const train_report *r)
@@ -257,27 +244,24 @@ static char *train_meta(const train_args *a, const train_data *d, const nn_head 
 			const train_report *rl, const nn_head *htl, const train_report *rt)
 {
 	const train_opts *o = &a->o;
-	size_t meta_cap = 1 << 16;
-	char *meta = calloc(meta_cap, 1);
+	hs_strbuf meta = {0};
 
-	if (!meta)
-		return NULL;
-	meta_add(meta, meta_cap, "format=hloscope model %d\nseed=%llu\nepochs=%d\nbatch=%d\nlr=%g\nloss=%s\n"
-		 "hidden=%d\nlayers=%d\ncfg_hops=%d\nmax_configs=%lld\n", MODEL_FORMAT_VERSION,
-		 (unsigned long long)o->seed, o->epochs, o->batch, o->lr,
-		 o->loss == NN_LOSS_HINGE ? "hinge" : "listmle", o->hidden, o->layers, o->cfg_hops,
-		 a->max_configs);
+	hs_strbuf_printf(&meta, "format=hloscope model %d\nseed=%llu\nepochs=%d\nbatch=%d\nlr=%g\nloss=%s\n"
+			 "hidden=%d\nlayers=%d\ncfg_hops=%d\nmax_configs=%lld\n", MODEL_FORMAT_VERSION,
+			 (unsigned long long)o->seed, o->epochs, o->batch, o->lr,
+			 o->loss == NN_LOSS_HINGE ? "hinge" : "listmle", o->hidden, o->layers, o->cfg_hops,
+			 a->max_configs);
 	if (hl)
-		meta_add(meta, meta_cap, "layout_graphs=%lld\nlayout_valid_tau=%.4f\nlayout_best_epoch=%d\n",
-			 (long long)rl->graphs, rl->best_tau, rl->best_epoch);
+		hs_strbuf_printf(&meta, "layout_graphs=%lld\nlayout_valid_tau=%.4f\nlayout_best_epoch=%d\n",
+				 (long long)rl->graphs, rl->best_tau, rl->best_epoch);
 	if (htl)
-		meta_add(meta, meta_cap, "tile_graphs=%lld\ntile_valid_tau=%.4f\ntile_best_epoch=%d\n",
-			 (long long)rt->graphs, rt->best_tau, rt->best_epoch);
+		hs_strbuf_printf(&meta, "tile_graphs=%lld\ntile_valid_tau=%.4f\ntile_best_epoch=%d\n",
+				 (long long)rt->graphs, rt->best_tau, rt->best_epoch);
 	for (int i = 0; i < d->lt.n; i++)
-		meta_add(meta, meta_cap, "trained_on=%s\n", d->lt.p[i]->path);
+		hs_strbuf_printf(&meta, "trained_on=%s\n", d->lt.p[i]->path);
 	for (int i = 0; i < d->tt.n; i++)
-		meta_add(meta, meta_cap, "trained_on=%s\n", d->tt.p[i]->path);
-	return meta;
+		hs_strbuf_printf(&meta, "trained_on=%s\n", d->tt.p[i]->path);
+	return hs_strbuf_take(&meta);
 }
 
 int cmd_train(int argc, char **argv)

@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/strbuf.h"
+
 /* ---- opcodes ------------------------------------------------------------ */
 
 /* X(id, name, category): ids as tpu_graphs' LEARNED_HLO_OPCODE_LIST and
@@ -751,49 +753,27 @@ void hlo_decode_shape(const float *feat, int width, hlo_shape *out)
 		out->element_count = mul_sat(out->element_count, out->dims[i]);
 }
 
-/* snprintf into a growing position, counting what did not fit. */
-struct out {
-	char *buf;
-	size_t cap, len;
-};
-
-static void put(struct out *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void put(struct out *o, const char *fmt, ...)
-{
-	va_list ap;
-	size_t room = o->len < o->cap ? o->cap - o->len : 0;
-	int n;
-
-	va_start(ap, fmt);
-	n = vsnprintf(room ? o->buf + o->len : NULL, room, fmt, ap);
-	va_end(ap);
-	if (n > 0)
-		o->len += (size_t)n;
-}
-
 int hlo_shape_text(const hlo_shape *s, char *buf, size_t cap)
 {
-	struct out o = {buf, buf ? cap : 0, 0};
+	hs_strbuf o = hs_strbuf_fixed(buf, cap);
 
-	if (o.cap)
-		buf[0] = '\0';
 	if (!s || !s->valid) {
-		put(&o, "?");
+		hs_strbuf_puts(&o, "?");
 	} else if (s->is_tuple) {
 		if (s->tuple_size == 0)
-			put(&o, "()");
+			hs_strbuf_puts(&o, "()");
 		else
-			put(&o, "(tuple of %lld)", s->tuple_size);
+			hs_strbuf_printf(&o, "(tuple of %lld)", s->tuple_size);
 	} else {
-		put(&o, "%s[", hlo_element_type_name(s->element_type));
+		hs_strbuf_printf(&o, "%s[", hlo_element_type_name(s->element_type));
 		for (int i = 0; i < s->rank && i < HLO_MAX_RANK; i++)
-			put(&o, "%s%lld", i ? "," : "", s->dims[i]);
-		put(&o, "]");
+			hs_strbuf_printf(&o, "%s%lld", i ? "," : "", s->dims[i]);
+		hs_strbuf_puts(&o, "]");
 		if (s->has_layout && s->rank > 0) {
-			put(&o, "{");
+			hs_strbuf_puts(&o, "{");
 			for (int i = 0; i < s->rank && i < HLO_MAX_RANK; i++)
-				put(&o, "%s%d", i ? "," : "", s->minor_to_major[i]);
-			put(&o, "}");
+				hs_strbuf_printf(&o, "%s%d", i ? "," : "", s->minor_to_major[i]);
+			hs_strbuf_puts(&o, "}");
 		}
 	}
 	return o.len > INT_MAX ? INT_MAX : (int)o.len;

@@ -6,54 +6,19 @@
 
 #include <inttypes.h>
 #include <limits.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/strbuf.h"
 #include "pbwire.h"
 
 /* ---- text from messages ------------------------------------------------ */
 
-typedef struct sb {
-	char *s;
-	size_t len, cap;
-	int failed;
-} sb;
-
-__attribute__((format(printf, 2, 3))) static void sb_put(sb *o, const char *fmt, ...)
-{
-	va_list ap;
-	for (int tries = 0; tries < 2 && !o->failed; tries++) {
-		va_start(ap, fmt);
-		size_t room = o->cap - o->len;
-		int k = vsnprintf(o->s ? o->s + o->len : NULL, room, fmt, ap);
-		va_end(ap);
-		if (k < 0) {
-			o->failed = 1;
-			return;
-		}
-		if ((size_t)k < room) {
-			o->len += (size_t)k;
-			return;
-		}
-		size_t cap = o->cap ? o->cap : 64;
-		while (cap <= o->len + (size_t)k)
-			cap *= 2;
-		char *p = realloc(o->s, cap);
-		if (!p) {
-			o->failed = 1;
-			return;
-		}
-		o->s = p;
-		o->cap = cap;
-	}
-}
-
-static void sb_ints(sb *o, const char *sep, const int64_t *v, size_t n)
+static void sb_ints(hs_strbuf *o, const char *sep, const int64_t *v, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
-		sb_put(o, "%s%" PRId64, i ? sep : "", v[i]);
+		hs_strbuf_printf(o, "%s%" PRId64, i ? sep : "", v[i]);
 }
 
 static const char *const sharding_types[] = {"replicated", "maximal", "tuple", "other", "manual",
@@ -62,54 +27,54 @@ static const char *const sharding_types[] = {"replicated", "maximal", "tuple", "
 /* XLA's sharding text: {replicated}, {maximal device=3}, {manual},
  * {devices=[2,1]0,1}, {devices=[16,1,1]<=[16]}, {devices=[2,2]<=[2,2]T(1,0)
  * last_tile_dim_replicate}, tuples {{replicated}, {maximal device=0}}. */
-static void sharding_text(sb *o, const Xla__OpSharding *s, int depth)
+static void sharding_text(hs_strbuf *o, const Xla__OpSharding *s, int depth)
 {
 	int t = s->has_type ? s->type : 0;
 	if (t == 2) {
-		sb_put(o, "{");
+		hs_strbuf_puts(o, "{");
 		for (size_t i = 0; i < s->n_tuple_shardings && depth < 64; i++) {
 			if (i)
-				sb_put(o, ", ");
+				hs_strbuf_puts(o, ", ");
 			sharding_text(o, s->tuple_shardings[i], depth + 1);
 		}
-		sb_put(o, "}");
+		hs_strbuf_puts(o, "}");
 		return;
 	}
 	if (t == 1) {
-		sb_put(o, "{maximal device=%" PRId64 "}", s->n_tile_assignment_devices ? s->tile_assignment_devices[0] : 0);
+		hs_strbuf_printf(o, "{maximal device=%" PRId64 "}", s->n_tile_assignment_devices ? s->tile_assignment_devices[0] : 0);
 		return;
 	}
 	if (t != 3) {
-		sb_put(o, "{%s}", t >= 0 && t < 7 ? sharding_types[t] : "?");
+		hs_strbuf_printf(o, "{%s}", t >= 0 && t < 7 ? sharding_types[t] : "?");
 		return;
 	}
-	sb_put(o, "{devices=[");
+	hs_strbuf_puts(o, "{devices=[");
 	sb_ints(o, ",", s->tile_assignment_dimensions, s->n_tile_assignment_dimensions);
-	sb_put(o, "]");
+	hs_strbuf_puts(o, "]");
 	if (s->n_iota_reshape_dims) {
-		sb_put(o, "<=[");
+		hs_strbuf_puts(o, "<=[");
 		sb_ints(o, ",", s->iota_reshape_dims, s->n_iota_reshape_dims);
-		sb_put(o, "]");
+		hs_strbuf_puts(o, "]");
 		if (s->n_iota_transpose_perm) {
-			sb_put(o, "T(");
+			hs_strbuf_puts(o, "T(");
 			for (size_t i = 0; i < s->n_iota_transpose_perm; i++)
-				sb_put(o, "%s%d", i ? "," : "", s->iota_transpose_perm[i]);
-			sb_put(o, ")");
+				hs_strbuf_printf(o, "%s%d", i ? "," : "", s->iota_transpose_perm[i]);
+			hs_strbuf_puts(o, ")");
 		}
 	} else {
 		sb_ints(o, ",", s->tile_assignment_devices, s->n_tile_assignment_devices);
 	}
 	if (s->has_replicate_on_last_tile_dim && s->replicate_on_last_tile_dim)
-		sb_put(o, " last_tile_dim_replicate");
+		hs_strbuf_puts(o, " last_tile_dim_replicate");
 	if (s->n_last_tile_dims) {
-		sb_put(o, " last_tile_dims={");
+		hs_strbuf_puts(o, " last_tile_dims={");
 		for (size_t i = 0; i < s->n_last_tile_dims; i++) {
 			int k = s->last_tile_dims[i];
-			sb_put(o, "%s%s", i ? ", " : "", k >= 0 && k < 7 ? sharding_types[k] : "?");
+			hs_strbuf_printf(o, "%s%s", i ? ", " : "", k >= 0 && k < 7 ? sharding_types[k] : "?");
 		}
-		sb_put(o, "}");
+		hs_strbuf_puts(o, "}");
 	}
-	sb_put(o, "}");
+	hs_strbuf_puts(o, "}");
 }
 
 /* Bytes as text: kept as is when printable, else with \ooo escapes. */
@@ -170,16 +135,16 @@ static void conv_layout(hp_conv *c, const Xla__LayoutProto *l, hm_shape *s)
 	if (!l->n_tiles && !(l->has_element_size_in_bits && l->element_size_in_bits) &&
 	    !(l->has_memory_space && l->memory_space))
 		return;
-	sb o = {0};
+	hs_strbuf o = {0};
 	for (size_t i = 0; i < l->n_tiles; i++) {
-		sb_put(&o, "%s(", i ? "" : "T");
+		hs_strbuf_printf(&o, "%s(", i ? "" : "T");
 		sb_ints(&o, ",", l->tiles[i]->dimensions, l->tiles[i]->n_dimensions);
-		sb_put(&o, ")");
+		hs_strbuf_puts(&o, ")");
 	}
 	if (l->has_element_size_in_bits && l->element_size_in_bits)
-		sb_put(&o, "E(%" PRId64 ")", l->element_size_in_bits);
+		hs_strbuf_printf(&o, "E(%" PRId64 ")", l->element_size_in_bits);
 	if (l->has_memory_space && l->memory_space)
-		sb_put(&o, "S(%" PRId64 ")", l->memory_space);
+		hs_strbuf_printf(&o, "S(%" PRId64 ")", l->memory_space);
 	if (o.failed || !(s->layout_extra = hs_arena_strndup(c->a, o.s, o.len)))
 		c->failed = 1;
 	free(o.s);
@@ -309,11 +274,11 @@ static void conv_slices(hp_conv *c, const Xla__HloInstructionProto *p, hm_instr_
 }
 
 /* "{1,2}" */
-static void ints_text(sb *o, const int64_t *v, size_t n)
+static void ints_text(hs_strbuf *o, const int64_t *v, size_t n)
 {
-	sb_put(o, "{");
+	hs_strbuf_puts(o, "{");
 	sb_ints(o, ",", v, n);
-	sb_put(o, "}");
+	hs_strbuf_puts(o, "}");
 }
 
 /* Attributes hloscope shows but does not featurize, as HLO text names and
@@ -322,25 +287,25 @@ static void ints_text(sb *o, const int64_t *v, size_t n)
 static void conv_attrs(hp_conv *c, const Xla__HloInstructionProto *p, hm_instr *in)
 {
 	enum { MAX = 8 };
-	sb vals[MAX];
+	hs_strbuf vals[MAX];
 	const char *names[MAX];
 	int n = 0;
 	memset(vals, 0, sizeof vals);
 	if (p->has_tuple_index)
-		names[n] = "index", sb_put(&vals[n++], "%" PRId64, p->tuple_index);
+		names[n] = "index", hs_strbuf_printf(&vals[n++], "%" PRId64, p->tuple_index);
 	if (p->comparison_direction && *p->comparison_direction)
-		names[n] = "direction", sb_put(&vals[n++], "%s", p->comparison_direction);
+		names[n] = "direction", hs_strbuf_printf(&vals[n++], "%s", p->comparison_direction);
 	if (p->has_channel_id && p->channel_id > 0)
-		names[n] = "channel_id", sb_put(&vals[n++], "%" PRId64, p->channel_id);
+		names[n] = "channel_id", hs_strbuf_printf(&vals[n++], "%" PRId64, p->channel_id);
 	if (p->n_replica_groups) {
-		sb *o = &vals[n];
+		hs_strbuf *o = &vals[n];
 		names[n++] = "replica_groups";
-		sb_put(o, "{");
+		hs_strbuf_puts(o, "{");
 		for (size_t i = 0; i < p->n_replica_groups; i++) {
-			sb_put(o, "%s", i ? "," : "");
+			hs_strbuf_printf(o, "%s", i ? "," : "");
 			ints_text(o, p->replica_groups[i]->replica_ids, p->replica_groups[i]->n_replica_ids);
 		}
-		sb_put(o, "}");
+		hs_strbuf_puts(o, "}");
 	}
 	const Xla__DotDimensionNumbers *d = p->dot_dimension_numbers;
 	if (d && d->n_lhs_batch_dimensions)
@@ -393,7 +358,7 @@ void hp_conv_instr(hp_conv *c, const Xla__HloInstructionProto *p, hm_instr *in)
 	in->fusion_kind = opt_str(c->a, p->fusion_kind, &c->failed);
 	in->custom_call_target = opt_str(c->a, p->custom_call_target, &c->failed);
 	if (p->sharding) {
-		sb o = {0};
+		hs_strbuf o = {0};
 		sharding_text(&o, p->sharding, 0);
 		if (o.failed || !(in->sharding = hs_arena_strndup(c->a, o.s, o.len)))
 			c->failed = 1;

@@ -12,7 +12,7 @@
 #include "base/csv.h"
 #include "base/jsonr.h"
 #include "base/parse.h"
-#include "base/rng.h"
+#include "base/hash.h"
 #include "base/strbuf.h"
 #include "base/vec.h"
 

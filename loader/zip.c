@@ -13,6 +13,7 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#include "base/afile.h"
 #include "base/vec.h"
 #include "inflater.h"
 
@@ -623,8 +624,9 @@ struct wentry {
 };
 
 struct zip_writer {
-	char *path, *tmp;
-	FILE *fp;
+	hs_afile *af;
+	const char *path;    /* af's */
+	FILE *fp;            /* af's stream */
 	uint64_t pos;
 	HS_VEC(struct wentry) e;
 };
@@ -639,35 +641,23 @@ static void put32(uint8_t *p, uint32_t v)
 zip_writer *zip_writer_open(const char *path, hs_error *err)
 {
 	zip_writer *w = calloc(1, sizeof *w);
-	size_t n = strlen(path) + 16;
-	if (!w || !(w->path = strdup(path)) || !(w->tmp = malloc(n))) {
-		if (w)
-			free(w->path);
-		free(w);
+	if (!w) {
 		hs_fail(err, HS_ENOMEM, "%s: out of memory opening it for writing", path);
 		return NULL;
 	}
-	snprintf(w->tmp, n, "%s.tmp.XXXXXX", path);
-	int fd = mkstemp(w->tmp);
-	if (fd < 0 || !(w->fp = fdopen(fd, "wb"))) {
-		hs_fail(err, HS_EDATA, "%s: cannot create: %s", path, strerror(errno));
-		if (fd >= 0) {
-			close(fd);
-			unlink(w->tmp);
-		}
-		free(w->tmp);
-		free(w->path);
+	if (!(w->af = hs_afile_open(path, err))) {
 		free(w);
 		return NULL;
 	}
-	fchmod(fd, 0644);
+	w->path = hs_afile_path(w->af);
+	w->fp = hs_afile_stream(w->af);
 	return w;
 }
 
 static int wr(zip_writer *w, const void *p, size_t n, hs_error *err)
 {
 	if (n && fwrite(p, 1, n, w->fp) != n)
-		return hs_fail(err, HS_EDATA, "%s: write failed: %s", w->path, strerror(errno));
+		return hs_fail(err, HS_EDATA, "cannot write %s: %s", w->path, strerror(errno ? errno : EIO));
 	w->pos += n;
 	return 0;
 }
@@ -794,21 +784,13 @@ int zip_writer_finish(zip_writer *w, hs_error *err)
 		put32(r + 16, (uint32_t)cd_off);
 		rc = wr(w, r, sizeof r, err);
 	}
-	if (!rc && (fflush(w->fp) != 0 || fsync(fileno(w->fp)) != 0))
-		rc = hs_fail(err, HS_EDATA, "%s: write failed: %s", w->path, strerror(errno));
-	if (fclose(w->fp) != 0 && !rc)
-		rc = hs_fail(err, HS_EDATA, "%s: write failed: %s", w->path, strerror(errno));
-	w->fp = NULL;
-	if (!rc && rename(w->tmp, w->path) != 0)
-		rc = hs_fail(err, HS_EDATA, "%s: cannot rename into place: %s", w->path,
-			     strerror(errno));
 	if (rc)
-		unlink(w->tmp);
+		hs_afile_abort(w->af);
+	else
+		rc = hs_afile_commit(w->af, err);
 	for (size_t i = 0; i < w->e.n; i++)
 		free(w->e.v[i].name);
 	hs_vec_free(&w->e);
-	free(w->tmp);
-	free(w->path);
 	free(w);
 	return rc ? -1 : 0;
 }
@@ -817,13 +799,9 @@ void zip_writer_abort(zip_writer *w)
 {
 	if (!w)
 		return;
-	if (w->fp)
-		fclose(w->fp);
-	unlink(w->tmp);
+	hs_afile_abort(w->af);
 	for (size_t i = 0; i < w->e.n; i++)
 		free(w->e.v[i].name);
 	hs_vec_free(&w->e);
-	free(w->tmp);
-	free(w->path);
 	free(w);
 }

@@ -71,10 +71,11 @@ uint32_t zip_crc32(uint32_t crc, const void *buf, size_t n);
  * "isa-l 2.30.0" or "zlib 1.2.13" (static string). */
 const char *zip_inflater_name(void);
 
-/* Writing.  zip_writer_open() creates `path`.tmp.XXXXXX next to `path`;
- * zip_writer_finish() writes the central directory and renames it into
- * place; zip_writer_abort() removes it.  Nothing partial is ever left at
- * `path`. */
+/* Writing, through base/afile.h.  zip_writer_open() creates
+ * `path`.tmp.XXXXXX next to `path`; zip_writer_finish() writes the central
+ * directory and renames it into place; zip_writer_abort() removes it.
+ * Nothing partial is ever left at `path`; a file that cannot be written is
+ * HS_EDATA. */
 typedef struct zip_writer zip_writer;
 zip_writer *zip_writer_open(const char *path, hs_error *err);
 /* A member's bytes in pieces (e.g. an .npy header and the caller's array,

@@ -1,38 +1,21 @@
 /* compare_picture.c - what a drawing of a comparison shows beside its
  * highlight: each changed node's values, A then B, and a legend.  See
  * compare.h. */
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "base/plural.h"
+#include "base/strbuf.h"
 #include "model/compare.h"
 #include "model/compare_impl.h"
-
-static void put(char *buf, size_t cap, size_t *pos, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-static void put(char *buf, size_t cap, size_t *pos, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (*pos >= cap)
-		return;
-	va_start(ap, fmt);
-	int n = vsnprintf(buf + *pos, cap - *pos, fmt, ap);
-	va_end(ap);
-	if (n > 0)
-		*pos = *pos + (size_t)n < cap ? *pos + (size_t)n : cap;
-}
 
 /* One row's note: a line per layout group that differs ("output {1,0,2} →
  * {0,1,2}"); for a width other than three groups, the changed entries. */
 static char *row_note(const compare_result *r, const compare_row *rw)
 {
 	char buf[512], a[96], b[96];
-	size_t pos = 0;
-
-	buf[0] = '\0';
+	hs_strbuf o = hs_strbuf_fixed(buf, sizeof buf);
 	if (r->width == 3 * LAYOUT_GROUP) {
 		for (int gi = 0; gi < 3; gi++) {
 			int any = 0;
@@ -42,13 +25,13 @@ static char *row_note(const compare_result *r, const compare_row *rw)
 				continue;
 			compare_layout_text(rw->a, rw->b, NULL, gi * LAYOUT_GROUP, a, sizeof a);
 			compare_layout_text(rw->b, rw->a, NULL, gi * LAYOUT_GROUP, b, sizeof b);
-			put(buf, sizeof buf, &pos, "%s%s %s → %s", pos ? "\n" : "", compare_group_name(gi),
+			hs_strbuf_printf(&o, "%s%s %s → %s", o.len ? "\n" : "", compare_group_name(gi),
 			    a, b);
 		}
 	} else {
 		for (int j = 0, k = 0; j < r->width && k < 4; j++)
 			if (rw->changed[j])
-				put(buf, sizeof buf, &pos, "%s[%d] %g → %g", k++ ? "\n" : "", j,
+				hs_strbuf_printf(&o, "%s[%d] %g → %g", k++ ? "\n" : "", j,
 				    (double)rw->a[j], (double)rw->b[j]);
 	}
 	return strdup(buf);
@@ -96,22 +79,20 @@ static void side_label(const compare_side_info *s, char *buf, size_t cap)
 int compare_legend_text(const compare_result *r, char *buf, size_t cap)
 {
 	char a[64], b[64], sum[512];
-	size_t pos = 0;
+	hs_strbuf o = hs_strbuf_fixed(buf, cap);
 
-	if (cap)
-		buf[0] = '\0';
 	side_label(&r->A, a, sizeof a);
 	side_label(&r->B, b, sizeof b);
 	compare_summary(r, sum, sizeof sum);
 	if (r->kind == HS_KIND_TILE) {
-		put(buf, cap, &pos, "blue border: the kernel, whose tile config differs\n"
+		hs_strbuf_printf(&o, "blue border: the kernel, whose tile config differs\n"
 		    "A = %s, B = %s\n%s", a, b, sum);
-		return (int)pos;
+		return (int)o.len;
 	}
-	put(buf, cap, &pos, "blue border: the layout differs between A and B\nA = %s, B = %s\n", a, b);
-	put(buf, cap, &pos, "%lld of %lld configurable node%s differ%s\n", (long long)r->n_differ,
+	hs_strbuf_printf(&o, "blue border: the layout differs between A and B\nA = %s, B = %s\n", a, b);
+	hs_strbuf_printf(&o, "%lld of %lld configurable node%s differ%s\n", (long long)r->n_differ,
 	    (long long)r->n_cfg, hs_s(r->n_cfg), hs_plural(r->n_differ, "s", ""));
-	put(buf, cap, &pos, "on each: the layouts that change, A → B\n"
+	hs_strbuf_printf(&o, "on each: the layouts that change, A → B\n"
 	    "(minor to major; - = left to the compiler)");
-	return (int)pos;
+	return (int)o.len;
 }

@@ -3,11 +3,11 @@
  * runtimes, ranks) and the rows of differing nodes with their neighbours,
  * or a tile config's values and kernel nodes (see compare.h). */
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "base/plural.h"
+#include "base/strbuf.h"
 #include "loader/hlo.h"
 #include "model/compare.h"
 #include "model/compare_impl.h"
@@ -22,28 +22,13 @@ static int put_value(char *buf, size_t cap, float v)
 	return snprintf(buf, cap, "%g", (double)v);
 }
 
-/* snprintf that keeps a running position and never overflows. */
-static void bput(char *buf, size_t cap, size_t *pos, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-static void bput(char *buf, size_t cap, size_t *pos, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	int n = vsnprintf(*pos < cap ? buf + *pos : NULL, *pos < cap ? cap - *pos : 0, fmt, ap);
-	va_end(ap);
-	if (n > 0)
-		*pos += (size_t)n;
-}
-
 int compare_layout_text(const float *v, const float *other, const unsigned char *changed, int j0,
 			char *buf, size_t cap)
 {
 	int len = 0;
-	size_t pos = 0;
+	hs_strbuf o = hs_strbuf_fixed(buf, cap);
 	char num[32];
 
-	if (cap)
-		buf[0] = 0;
 	for (int i = 0; i < LAYOUT_GROUP; i++)
 		if (v[j0 + i] != -1 || (other && other[j0 + i] != -1))
 			len = i + 1;
@@ -53,76 +38,72 @@ int compare_layout_text(const float *v, const float *other, const unsigned char 
 		any_changed |= changed && changed[j0 + i];
 	}
 	if (!len || unset) {
-		bput(buf, cap, &pos, "-%s", any_changed ? "*" : "");
-		return (int)pos;
+		hs_strbuf_printf(&o, "-%s", any_changed ? "*" : "");
+		return (int)o.len;
 	}
-	bput(buf, cap, &pos, "{");
+	hs_strbuf_puts(&o, "{");
 	for (int i = 0; i < len; i++) {
 		put_value(num, sizeof num, v[j0 + i]);
-		bput(buf, cap, &pos, "%s%s%s", i ? "," : "", num,
+		hs_strbuf_printf(&o, "%s%s%s", i ? "," : "", num,
 		     changed && changed[j0 + i] ? "*" : "");
 	}
-	bput(buf, cap, &pos, "}");
-	return (int)pos;
+	hs_strbuf_puts(&o, "}");
+	return (int)o.len;
 }
 
 /* Generic rows (a width other than 18): every value, comma-separated. */
 static void values_text(const float *v, const unsigned char *changed, int w, char *buf, size_t cap)
 {
-	size_t pos = 0;
+	hs_strbuf o = hs_strbuf_fixed(buf, cap);
 	char num[32];
-	if (cap)
-		buf[0] = 0;
 	for (int j = 0; j < w; j++) {
 		put_value(num, sizeof num, v[j]);
-		bput(buf, cap, &pos, "%s%s%s", j ? "," : "", num, changed && changed[j] ? "*" : "");
+		hs_strbuf_printf(&o, "%s%s%s", j ? "," : "", num, changed && changed[j] ? "*" : "");
 	}
 }
 
 int compare_summary(const compare_result *r, char *buf, size_t cap)
 {
-	size_t pos = 0;
-	if (cap)
-		buf[0] = 0;
+	hs_strbuf o = hs_strbuf_fixed(buf, cap);
 	if (r->kind == HS_KIND_TILE) {
 		if (!r->tile_n_differ) {
-			bput(buf, cap, &pos, "no value differs: A and B have the same %d config values", r->width);
+			hs_strbuf_printf(&o, "no value differs: A and B have the same %d config values", r->width);
 			if (r->A.labeled && r->B.labeled && r->A.runtime != r->B.runtime)
-				bput(buf, cap, &pos, " (their runtimes differ by measurement noise alone)");
-			return (int)pos;
+				hs_strbuf_puts(&o, " (their runtimes differ by measurement noise alone)");
+			return (int)o.len;
 		}
-		bput(buf, cap, &pos, "%d of %d value%s differ%s:", r->tile_n_differ, r->width, hs_s(r->width),
+		hs_strbuf_printf(&o, "%d of %d value%s differ%s:", r->tile_n_differ, r->width, hs_s(r->width),
 		     hs_plural(r->tile_n_differ, "s", ""));
 
 		for (int j = 0, k = 0; j < r->width; j++)
 			if (r->tile_changed[j])
-				bput(buf, cap, &pos, "%s %s", k++ ? "," : "", hlo_tile_config_name(j, r->width));
-		return (int)pos;
+				hs_strbuf_printf(&o, "%s %s", k++ ? "," : "", hlo_tile_config_name(j, r->width));
+		return (int)o.len;
 	}
 	if (!r->n_differ) {
-		bput(buf, cap, &pos, "no configurable node differs: A and B have the same values on all %lld",
+		hs_strbuf_printf(&o, "no configurable node differs: A and B have the same values on all %lld",
 		     (long long)r->n_cfg);
 		if (r->A.labeled && r->B.labeled && r->A.runtime != r->B.runtime)
-			bput(buf, cap, &pos, " (their runtimes differ by measurement noise alone)");
-		return (int)pos;
+			hs_strbuf_puts(&o, " (their runtimes differ by measurement noise alone)");
+		return (int)o.len;
 	}
-	bput(buf, cap, &pos, "%lld of %lld configurable node%s differ%s; opcodes:", (long long)r->n_differ,
+	hs_strbuf_printf(&o, "%lld of %lld configurable node%s differ%s; opcodes:", (long long)r->n_differ,
 	     (long long)r->n_cfg, hs_s(r->n_cfg), hs_plural(r->n_differ, "s", ""));
 
 	for (int i = 0; i < r->n_opcodes; i++)
-		bput(buf, cap, &pos, "%s %s %lld", i ? "," : "", hlo_opcode_name((int)r->opcodes[i].key),
+		hs_strbuf_printf(&o, "%s %s %lld", i ? "," : "", hlo_opcode_name((int)r->opcodes[i].key),
 		     (long long)r->opcodes[i].count);
-	bput(buf, cap, &pos, "; computation%s:", hs_s(r->n_hcomps));
+	hs_strbuf_printf(&o, "; computation%s:", hs_s(r->n_hcomps));
 	int shown = r->n_hcomps < 6 ? r->n_hcomps : 6;
 	for (int i = 0; i < shown; i++) {
 		char name[160];
 
-		bput(buf, cap, &pos, "%s %s (%lld)", i ? "," : "",
+		hs_strbuf_printf(&o, "%s %s (%lld)", i ? "," : "",
 		     graph_hcomp_name(r->ga, r->hcomps[i].key, name, sizeof name), (long long)r->hcomps[i].count);
 	}
 	if (r->n_hcomps > shown)
-		bput(buf, cap, &pos, ", +%d more", r->n_hcomps - shown);
-	return (int)pos;
+		hs_strbuf_printf(&o, ", +%d more", r->n_hcomps - shown);
+	return (int)o.len;
 }
 
 static const char *mismatch_word(int m)
@@ -146,15 +127,14 @@ static void header_line(FILE *out, const char *label, const char *a, const char 
 			const char *note, int colw)
 {
 	char line[1024];
-	size_t pos = 0;
+	hs_strbuf o = hs_strbuf_fixed(line, sizeof line);
 
-	bput(line, sizeof line, &pos, "%-*s %-*s %-*s", LABEL_W, label, colw, a, colw, b);
+	hs_strbuf_printf(&o, "%-*s %-*s %-*s", LABEL_W, label, colw, a, colw, b);
 	if (ratio && *ratio)
-		bput(line, sizeof line, &pos, " %s", ratio);
+		hs_strbuf_printf(&o, " %s", ratio);
 	if (note && *note)
-		bput(line, sizeof line, &pos, "%s%s", ratio && *ratio ? "  " : " ", note);
-	if (pos >= sizeof line)
-		pos = sizeof line - 1;
+		hs_strbuf_printf(&o, "%s%s", ratio && *ratio ? "  " : " ", note);
+	size_t pos = o.len < sizeof line ? o.len : sizeof line - 1;
 	while (pos > 0 && line[pos - 1] == ' ')
 		pos--;
 	line[pos] = 0;

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "base/cmp.h"
+#include "base/hash.h"
 #include "base/rng.h"
 #include "base/strbuf.h"
 #include "base/vec.h"

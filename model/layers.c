@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/hash.h"
 #include "base/rng.h"
 #include "base/vec.h"
 #include "loader/hlo.h"
@@ -22,12 +23,7 @@ typedef struct builder {
 
 static uint64_t path_hash(const char *s, size_t n)
 {
-	uint64_t h = HS_FNV_BASIS;
-	for (size_t i = 0; i < n; i++) {
-		h ^= (unsigned char)s[i];
-		h *= 0x100000001b3ULL;
-	}
-	return h;
+	return hs_fnv1a_bytes(s, n, HS_FNV_BASIS);
 }
 
 static int grow_table(builder *b)

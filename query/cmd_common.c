@@ -53,7 +53,7 @@ query_expr *query_field_expr(query_parser *p, int scope, const char *name)
 
 	if (!f)
 		return NULL;
-	e = query_arena_alloc(&p->arena, sizeof *e);
+	e = hs_arena_alloc(&p->arena, sizeof *e);
 	if (!e)
 		return NULL;
 	e->kind = QE_FIELD;
@@ -66,7 +66,7 @@ const char *query_expr_source(query_parser *p, const query_expr *e)
 {
 	if (!e->len)
 		return e->field ? e->field->name : "?";
-	const char *s = query_arena_strndup(&p->arena, p->src + e->pos, e->len);
+	const char *s = hs_arena_strndup(&p->arena, p->src + e->pos, e->len);
 	return s ? s : "?";
 }
 
@@ -422,33 +422,4 @@ int query_has_col(const query_colspec *cols, int n, const query_expr *e)
 		if (cols[i].e->kind == QE_FIELD && e->kind == QE_FIELD && cols[i].e->field == e->field)
 			return 1;
 	return 0;
-}
-
-void query_bprintf(query_buf *b, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (b->oom)
-		return;
-	for (;;) {
-		va_start(ap, fmt);
-		int k = vsnprintf(b->s ? b->s + b->n : NULL, b->s ? b->cap - b->n : 0, fmt, ap);
-		va_end(ap);
-		if (k < 0) {
-			b->oom = 1;
-			return;
-		}
-		if (b->s && b->n + (size_t)k < b->cap) {
-			b->n += (size_t)k;
-			return;
-		}
-		size_t cap = (b->cap ? b->cap * 2 : 1024) + (size_t)k;
-		char *s = realloc(b->s, cap);
-		if (!s) {
-			b->oom = 1;
-			return;
-		}
-		b->s = s;
-		b->cap = cap;
-	}
 }

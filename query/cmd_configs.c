@@ -199,7 +199,7 @@ int query_cmd_compare(query_parser *p, query_result *out)
 		const query_token *t = query_peek(p);
 		pos[i] = t->pos;
 		if (t->kind == TK_NUM || t->kind == TK_WORD) {
-			sel[i] = query_arena_strndup(&p->arena, p->src + t->pos, t->len);
+			sel[i] = hs_arena_strndup(&p->arena, p->src + t->pos, t->len);
 			if (!sel[i])
 				return query_oom(p);
 			query_advance(p);

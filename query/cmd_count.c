@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/hash.h"
 #include "base/plural.h"
 #include "query/commands.h"
 
@@ -23,7 +24,7 @@ struct groups {
 	struct group *g;
 	size_t cap, n;
 	int text;
-	query_arena keys;  /* text keys */
+	hs_arena keys;  /* text keys */
 	int64_t rows;      /* rows counted (that matched `where`) */
 	int64_t total;     /* rows looked at */
 };
@@ -41,15 +42,6 @@ static uint64_t hash_num(double v)
 	u *= 0xff51afd7ed558ccdull;
 	u ^= u >> 33;
 	return u;
-}
-
-static uint64_t hash_text(const char *s)
-{
-	uint64_t h = 1469598103934665603ull;
-
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 1099511628211ull;
-	return h;
 }
 
 static int same_key(const struct groups *gs, const struct group *g, double num, const char *text)
@@ -71,7 +63,7 @@ static int grow(struct groups *gs)
 	for (size_t i = 0; i < gs->cap; i++) {
 		if (!gs->g[i].used)
 			continue;
-		uint64_t h = gs->text ? hash_text(gs->g[i].text) : hash_num(gs->g[i].num);
+		uint64_t h = gs->text ? hs_fnv1a(gs->g[i].text, HS_FNV_BASIS) : hash_num(gs->g[i].num);
 		size_t j = h & (cap - 1);
 		while (ng[j].used)
 			j = (j + 1) & (cap - 1);
@@ -88,14 +80,14 @@ static struct group *group_find(struct groups *gs, double num, const char *text)
 {
 	if (gs->n * 2 >= gs->cap && grow(gs) < 0)
 		return NULL;
-	uint64_t h = gs->text ? hash_text(text) : hash_num(num);
+	uint64_t h = gs->text ? hs_fnv1a(text, HS_FNV_BASIS) : hash_num(num);
 	size_t j = h & (gs->cap - 1);
 	while (gs->g[j].used) {
 		if (same_key(gs, &gs->g[j], num, text))
 			return &gs->g[j];
 		j = (j + 1) & (gs->cap - 1);
 	}
-	if (gs->text && !(text = query_arena_strndup(&gs->keys, text, strlen(text))))
+	if (gs->text && !(text = hs_arena_strndup(&gs->keys, text, strlen(text))))
 		return NULL;
 	gs->g[j].used = 1;
 	gs->g[j].num = num;
@@ -109,7 +101,7 @@ static void groups_free(void *part)
 	struct groups *gs = part;
 
 	free(gs->g);
-	query_arena_free(&gs->keys);
+	hs_arena_free(&gs->keys);
 	gs->g = NULL;
 }
 

@@ -20,28 +20,28 @@
 
 /* "N: id name, id name, ... (K more)"; on a bare .npz the opcode stands
  * for the derived name. */
-static void list_nodes(query_session *s, query_buf *b, const int64_t *idx, int64_t n)
+static void list_nodes(query_session *s, hs_strbuf *b, const int64_t *idx, int64_t n)
 {
 	const hs_graph *g = s->g;
 
-	query_bprintf(b, "%lld", (long long)n);
+	hs_strbuf_printf(b, "%lld", (long long)n);
 	for (int64_t i = 0; idx && i < n && i < SHOW_MAX; i++)
-		query_bprintf(b, "%s%lld %s", i ? ", " : ": ", (long long)idx[i],
+		hs_strbuf_printf(b, "%s%lld %s", i ? ", " : ": ", (long long)idx[i],
 			      g->module ? graph_node_name(g, idx[i], NULL, 0) : query_opcode_text(s, idx[i]));
 	if (n > SHOW_MAX)
-		query_bprintf(b, ", ... (%lld more)", (long long)(n - SHOW_MAX));
-	query_bprintf(b, "\n");
+		hs_strbuf_printf(b, ", ... (%lld more)", (long long)(n - SHOW_MAX));
+	hs_strbuf_puts(b, "\n");
 }
 
 /* "name (node 12)" of a node, for callers. */
-static void node_ref(query_session *s, query_buf *b, int64_t v)
+static void node_ref(query_session *s, hs_strbuf *b, int64_t v)
 {
-	query_bprintf(b, "%s (node %lld)", query_htext(s, HS_HF_NAME, v), (long long)v);
+	hs_strbuf_printf(b, "%s (node %lld)", query_htext(s, HS_HF_NAME, v), (long long)v);
 }
 
 /* A parameter of a called computation: the operand each caller passes it
  * (graph_param_source); a reducer's parameters are the values it combines. */
-static void show_parameter(query_session *s, query_buf *b, int64_t v)
+static void show_parameter(query_session *s, hs_strbuf *b, int64_t v)
 {
 	const hs_graph *g = s->g;
 	int64_t num = graph_param_number(g, v);
@@ -51,14 +51,14 @@ static void show_parameter(query_session *s, query_buf *b, int64_t v)
 		return;
 	const int64_t *callers = g->hcomp_callers + c->callers_at;
 	if (graph_param_source(g, v, callers[0]) < 0) { /* a reducer's: a value */
-		query_bprintf(b, "  parameter     %lld of a %s: a value its caller%s combine%s (", (long long)num,
+		hs_strbuf_printf(b, "  parameter     %lld of a %s: a value its caller%s combine%s (", (long long)num,
 			      graph_role_name(c->role), c->n_callers == 1 ? "" : "s",
 			      c->n_callers == 1 ? "s" : "");
 		for (int64_t i = 0; i < c->n_callers && i < SHOW_MAX; i++) {
-			query_bprintf(b, "%s", i ? ", " : "");
+			hs_strbuf_printf(b, "%s", i ? ", " : "");
 			node_ref(s, b, callers[i]);
 		}
-		query_bprintf(b, "%s), not one of %s operands\n", c->n_callers > SHOW_MAX ? ", ..." : "",
+		hs_strbuf_printf(b, "%s), not one of %s operands\n", c->n_callers > SHOW_MAX ? ", ..." : "",
 			      c->n_callers == 1 ? "its" : "their");
 		return;
 	}
@@ -66,19 +66,19 @@ static void show_parameter(query_session *s, query_buf *b, int64_t v)
 		int64_t caller = callers[i], src = graph_param_source(g, v, caller);
 		if (src < 0)
 			continue;
-		query_bprintf(b, "  parameter     %lld = operand %lld of ", (long long)num,
+		hs_strbuf_printf(b, "  parameter     %lld = operand %lld of ", (long long)num,
 			      (long long)graph_param_operand(g, v, caller));
 		node_ref(s, b, caller);
-		query_bprintf(b, ": %lld %s\n", (long long)src, query_htext(s, HS_HF_NAME, src));
+		hs_strbuf_printf(b, ": %lld %s\n", (long long)src, query_htext(s, HS_HF_NAME, src));
 	}
 	if (c->n_callers > SHOW_MAX)
-		query_bprintf(b, "  parameter     ... (%lld more callers)\n",
+		hs_strbuf_printf(b, "  parameter     ... (%lld more callers)\n",
 			      (long long)(c->n_callers - SHOW_MAX));
 }
 
 /* The root of a computation: the module's result, or what its callers
  * return. */
-static void show_root(query_session *s, query_buf *b, int64_t v)
+static void show_root(query_session *s, hs_strbuf *b, int64_t v)
 {
 	const hs_graph *g = s->g;
 	int64_t hc = g->hcomp_of[v];
@@ -87,26 +87,26 @@ static void show_root(query_session *s, query_buf *b, int64_t v)
 	if (c->root != v)
 		return;
 	if (hc == g->entry) {
-		query_bprintf(b, "  root of       the entry computation: the module's result\n");
+		hs_strbuf_puts(b, "  root of       the entry computation: the module's result\n");
 		return;
 	}
-	query_bprintf(b, "  root of       %s, returned to ", query_htext(s, HS_HF_COMPUTATION, v));
+	hs_strbuf_printf(b, "  root of       %s, returned to ", query_htext(s, HS_HF_COMPUTATION, v));
 	const int64_t *callers = g->hcomp_callers + c->callers_at;
 	for (int64_t i = 0; i < c->n_callers && i < SHOW_MAX; i++) {
-		query_bprintf(b, "%s", i ? ", " : "");
+		hs_strbuf_printf(b, "%s", i ? ", " : "");
 		node_ref(s, b, callers[i]);
 	}
 	if (!c->n_callers)
-		query_bprintf(b, "no caller");
+		hs_strbuf_puts(b, "no caller");
 	if (c->n_callers > SHOW_MAX)
-		query_bprintf(b, ", ... (%lld more)", (long long)(c->n_callers - SHOW_MAX));
-	query_bprintf(b, "\n");
+		hs_strbuf_printf(b, ", ... (%lld more)", (long long)(c->n_callers - SHOW_MAX));
+	hs_strbuf_puts(b, "\n");
 }
 
 /* The node's HLO context: its computation, the node_splits segment when
  * there are several, what it calls, parameters and roots, its metadata
  * (lines only for what it has). */
-static void show_hlo(query_session *s, query_buf *b, int64_t v)
+static void show_hlo(query_session *s, hs_strbuf *b, int64_t v)
 {
 	static const struct {
 		int f;
@@ -121,20 +121,20 @@ static void show_hlo(query_session *s, query_buf *b, int64_t v)
 
 	if (g->hcomp_of) {
 		const hs_hcomp *c = &g->hcomps[g->hcomp_of[v]];
-		query_bprintf(b, "  computation   %s (%s, %lld node%s)\n",
+		hs_strbuf_printf(b, "  computation   %s (%s, %lld node%s)\n",
 			      query_htext(s, HS_HF_COMPUTATION, v), graph_role_name(c->role),
 			      (long long)c->count, c->count == 1 ? "" : "s");
 	}
 	int comp = g->comp_of ? g->comp_of[v] : 0;
 	if (g->comp_start && g->n_comps > 1 && comp >= 0 && comp < g->n_comps)
-		query_bprintf(b, "  split         %d of %lld (nodes %lld..%lld)\n", comp,
+		hs_strbuf_printf(b, "  split         %d of %lld (nodes %lld..%lld)\n", comp,
 			      (long long)g->n_comps, (long long)g->comp_start[comp],
 			      (long long)g->comp_start[comp + 1] - 1);
 	if (!g->hcomp_of)
 		return;
 	for (int64_t i = g->called_off[v]; i < g->called_off[v + 1]; i++) {
 		const hs_hcomp *k = &g->hcomps[g->called_idx[i]];
-		query_bprintf(b, "  calls         %s (%s, %lld node%s)\n",
+		hs_strbuf_printf(b, "  calls         %s (%s, %lld node%s)\n",
 			      graph_hcomp_name(g, g->called_idx[i], buf, sizeof buf),
 			      graph_role_name(k->role), (long long)k->count, k->count == 1 ? "" : "s");
 	}
@@ -144,28 +144,28 @@ static void show_hlo(query_session *s, query_buf *b, int64_t v)
 		const char *t = query_htext(s, meta[i].f, v);
 		if (!*t)
 			continue;
-		query_bprintf(b, "  %-12s  %s", meta[i].label, t);
+		hs_strbuf_printf(b, "  %-12s  %s", meta[i].label, t);
 		if (meta[i].f == HS_HF_SOURCE_FILE && *query_htext(s, HS_HF_SOURCE_LINE, v))
-			query_bprintf(b, ":%s", query_htext(s, HS_HF_SOURCE_LINE, v));
-		query_bprintf(b, "\n");
+			hs_strbuf_printf(b, ":%s", query_htext(s, HS_HF_SOURCE_LINE, v));
+		hs_strbuf_puts(b, "\n");
 	}
 }
 
 /* Operands and users, and on a bare .npz what they are. */
-static void show_edges(query_session *s, query_buf *b, int64_t v)
+static void show_edges(query_session *s, hs_strbuf *b, int64_t v)
 {
 	const hs_graph *g = s->g;
 
-	query_bprintf(b, "  operands      ");
+	hs_strbuf_puts(b, "  operands      ");
 	if (!query_operands_exact(g))
-		query_bprintf(b, "(the dataset's edges: sorted, repeats merged, called roots included) ");
+		hs_strbuf_puts(b, "(the dataset's edges: sorted, repeats merged, called roots included) ");
 	list_nodes(s, b, query_operands(g, v), query_n_operands(g, v));
-	query_bprintf(b, "  users         ");
+	hs_strbuf_puts(b, "  users         ");
 	list_nodes(s, b, query_users(g, v), query_n_users(g, v));
 }
 
 /* The analytic estimate, or why there is none. */
-static void show_cost(query_session *s, query_buf *b, int64_t v)
+static void show_cost(query_session *s, hs_strbuf *b, int64_t v)
 {
 	const hs_graph *g = s->g;
 	const cost_estimate *c = &s->cost[v];
@@ -173,32 +173,32 @@ static void show_cost(query_session *s, query_buf *b, int64_t v)
 
 	if (c->unknown) {
 		const char *target = query_htext(s, HS_HF_CUSTOM_CALL_TARGET, v);
-		query_bprintf(b, "  cost          unknown (the model does not know what %s%s%s computes)\n",
+		hs_strbuf_printf(b, "  cost          unknown (the model does not know what %s%s%s computes)\n",
 			      *target ? "custom-call target \"" : "this ", *target ? target : "op",
 			      *target ? "\"" : "");
 		return;
 	}
 	query_fmt_short(c->seconds, num, sizeof num);
-	query_bprintf(b, "  cost          %s s", num);
+	hs_strbuf_printf(b, "  cost          %s s", num);
 	query_fmt_short(c->flops, num, sizeof num);
-	query_bprintf(b, " (flops %s", num);
+	hs_strbuf_printf(b, " (flops %s", num);
 	query_fmt_short(c->bytes, num, sizeof num);
-	query_bprintf(b, ", bytes %s; analytic", num);
+	hs_strbuf_printf(b, ", bytes %s; analytic", num);
 	hs_role role = g->hcomp_of && g->module ? graph_node_role(g, v) : HS_ROLE_ENTRY;
 	if (role == HS_ROLE_FUSION || role == HS_ROLE_REDUCER)
-		query_bprintf(b, "; its share of its caller's kernel");
-	query_bprintf(b, ")\n");
+		hs_strbuf_puts(b, "; its share of its caller's kernel");
+	hs_strbuf_puts(b, ")\n");
 }
 
 /* The instruction's HLO line and its attributes, as written. */
-static int show_line(query_session *s, query_buf *b, int64_t v)
+static int show_line(query_session *s, hs_strbuf *b, int64_t v)
 {
 	const char *line = query_dtext(s, QUERY_DT_HLO, v);
 	size_t n = strlen(line);
 
 	if (!n)
 		return 0;
-	query_bprintf(b, "  hlo           %s\n", line);
+	hs_strbuf_printf(b, "  hlo           %s\n", line);
 	int k = hlo_line_attrs(line, n, NULL, 0);
 	if (k <= 0)
 		return 0;
@@ -210,16 +210,16 @@ static int show_line(query_session *s, query_buf *b, int64_t v)
 	for (int i = 0; i < k; i++)
 		if ((int)a[i].name_len > width)
 			width = (int)a[i].name_len;
-	query_bprintf(b, "  attributes    %d\n", k);
+	hs_strbuf_printf(b, "  attributes    %d\n", k);
 	for (int i = 0; i < k; i++)
-		query_bprintf(b, "    %-*.*s  %.*s\n", width, (int)a[i].name_len, a[i].name,
+		hs_strbuf_printf(b, "    %-*.*s  %.*s\n", width, (int)a[i].name_len, a[i].name,
 			      (int)a[i].value_len, a[i].value);
 	free(a);
 	return 0;
 }
 
 /* Features that are not zero, by group, in feature order. */
-static void show_features(const hs_graph *g, query_buf *b, int64_t v)
+static void show_features(const hs_graph *g, hs_strbuf *b, int64_t v)
 {
 	const float *f = graph_feat(g, v);
 	int w = g->feat_width, nz = 0, width = 0;
@@ -233,18 +233,18 @@ static void show_features(const hs_graph *g, query_buf *b, int64_t v)
 		if (len > width)
 			width = len;
 	}
-	query_bprintf(b, "features that are not zero: %d of %d\n", nz, w);
+	hs_strbuf_printf(b, "features that are not zero: %d of %d\n", nz, w);
 	for (int grp = 0; grp < HLO_NGROUPS; grp++) {
 		int header = 0;
 		for (int i = 0; i < w; i++) {
 			if (f[i] == 0 || (int)hlo_node_feature_group(i, w) != grp)
 				continue;
 			if (!header) {
-				query_bprintf(b, "  %s\n", hlo_group_name((hlo_group)grp));
+				hs_strbuf_printf(b, "  %s\n", hlo_group_name((hlo_group)grp));
 				header = 1;
 			}
 			query_fmt_exact((double)f[i], num, sizeof num);
-			query_bprintf(b, "    %-*s  %s\n", width, hlo_node_feature_name(i, w), num);
+			hs_strbuf_printf(b, "    %-*s  %s\n", width, hlo_node_feature_name(i, w), num);
 		}
 	}
 }
@@ -254,35 +254,35 @@ int query_cmd_show(query_parser *p, query_result *out)
 	long long v = query_parse_node(p);
 	query_session *s = p->s;
 	hs_graph *g = s->g;
-	query_buf b = {0};
+	hs_strbuf b = {0};
 
 	if (v < 0 || query_expect_end(p, "end of line after the node id") < 0)
 		return -1;
 	if (query_need_cost(s, p->err) < 0)
 		return query_data_fail(p, p->err);
 	int op = g->opcode[v];
-	query_bprintf(&b, "node %lld %s: %s (%s)\n", v, query_htext(s, HS_HF_NAME, v),
+	hs_strbuf_printf(&b, "node %lld %s: %s (%s)\n", v, query_htext(s, HS_HF_NAME, v),
 		      query_opcode_text(s, v), hlo_category_name(hlo_opcode_category(op)));
-	query_bprintf(&b, "  shape         %s\n", query_shape_text(s, v));
+	hs_strbuf_printf(&b, "  shape         %s\n", query_shape_text(s, v));
 	show_hlo(s, &b, v);
 	show_edges(s, &b, v);
 	if (g->kind == HS_KIND_LAYOUT && g->n_configs > 0) {
 		if (g->cfg_index && g->cfg_index[v] >= 0)
-			query_bprintf(&b, "  configurable  yes (row %d of %lld in node_config_ids)\n",
+			hs_strbuf_printf(&b, "  configurable  yes (row %d of %lld in node_config_ids)\n",
 				      g->cfg_index[v], (long long)g->n_cfg_nodes);
 		else
-			query_bprintf(&b, "  configurable  no\n");
+			hs_strbuf_puts(&b, "  configurable  no\n");
 	}
 	show_cost(s, &b, v);
 	if (show_line(s, &b, v) < 0)
-		b.oom = 1;
+		b.failed = 1;
 	if (graph_has_features(g))
 		show_features(g, &b, v);
-	if (b.oom) {
-		free(b.s);
+	if (b.failed) {
+		hs_strbuf_free(&b);
 		return query_oom(p);
 	}
 	out->kind = QUERY_BLOCK;
-	out->text = b.s ? b.s : strdup("");
+	out->text = hs_strbuf_take(&b);
 	return out->text ? 0 : query_oom(p);
 }

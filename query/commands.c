@@ -13,6 +13,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "base/strbuf.h"
 #include "loader/hlo.h"
 #include "query/commands.h"
 
@@ -270,35 +271,35 @@ static int cmd_quit(query_parser *p, query_result *out)
 static int cmd_help(query_parser *p, query_result *out)
 {
 	const query_token *t = query_peek(p);
-	query_buf b = {0};
+	hs_strbuf b = {0};
 
 	if (t->kind == TK_END) {
-		query_bprintf(&b, "Commands (help COMMAND for details and examples):\n");
+		hs_strbuf_puts(&b, "Commands (help COMMAND for details and examples):\n");
 		for (size_t i = 0; i < NCOMMANDS; i++) {
 			char left[96];
 			snprintf(left, sizeof left, "%s %s", commands[i].name, commands[i].args);
 			if (strlen(left) > 34) {
-				query_bprintf(&b, "  %s\n  %-34s %s\n", left, "", commands[i].summary);
+				hs_strbuf_printf(&b, "  %s\n  %-34s %s\n", left, "", commands[i].summary);
 			} else {
-				query_bprintf(&b, "  %-34s %s\n", left, commands[i].summary);
+				hs_strbuf_printf(&b, "  %-34s %s\n", left, commands[i].summary);
 			}
 		}
-		query_bprintf(&b, "Expressions use fields (help fields) and operators "
+		hs_strbuf_printf(&b, "Expressions use fields (help fields) and operators "
 			      "(help expressions).\n");
 	} else if (t->kind == TK_WORD && (strcasecmp(t->str, "expressions") == 0 ||
 					  strcasecmp(t->str, "expr") == 0)) {
 		query_advance(p);
-		query_bprintf(&b, "%s", expressions_help);
+		hs_strbuf_printf(&b, "%s", expressions_help);
 	} else if (t->kind == TK_WORD && strcasecmp(t->str, "fields") == 0) {
 		query_advance(p);
 		query_session *s = p->s;
-		query_bprintf(&b, "Node fields (derived):\n");
+		hs_strbuf_puts(&b, "Node fields (derived):\n");
 		for (size_t i = 0; i < s->n_node_fields; i++)
 			if (s->node_fields[i].kind != QF_FEATURE)
-				query_bprintf(&b, "  %-18s %-6s %s\n", s->node_fields[i].name,
+				hs_strbuf_printf(&b, "  %-18s %-6s %s\n", s->node_fields[i].name,
 					      s->node_fields[i].type == QUERY_NUM ? "number" : "text",
 					      s->node_fields[i].help);
-		query_bprintf(&b, "Node features (%d, by group; `fields TEXT` lists them with help):\n",
+		hs_strbuf_printf(&b, "Node features (%d, by group; `fields TEXT` lists them with help):\n",
 			      s->g->feat_width);
 		for (int grp = 0; grp < HLO_NGROUPS; grp++) {
 			int col = 0, any = 0;
@@ -308,33 +309,33 @@ static int cmd_help(query_parser *p, query_result *out)
 				    (int)hlo_node_feature_group(f->index, s->g->feat_width) != grp)
 					continue;
 				if (!any)
-					query_bprintf(&b, "  %s:\n   ", hlo_group_name((hlo_group)grp));
+					hs_strbuf_printf(&b, "  %s:\n   ", hlo_group_name((hlo_group)grp));
 				any = 1;
 				int len = (int)strlen(f->name) + 1;
 				if (col + len > 76) {
-					query_bprintf(&b, "\n   ");
+					hs_strbuf_puts(&b, "\n   ");
 					col = 0;
 				}
-				query_bprintf(&b, " %s", f->name);
+				hs_strbuf_printf(&b, " %s", f->name);
 				col += len;
 			}
 			if (any)
-				query_bprintf(&b, "\n");
+				hs_strbuf_puts(&b, "\n");
 		}
-		query_bprintf(&b, "Config fields (configs):\n");
+		hs_strbuf_puts(&b, "Config fields (configs):\n");
 		for (size_t i = 0; i < s->n_config_fields; i++)
 			if (s->config_fields[i].kind != QF_CONFIG_FEATURE)
-				query_bprintf(&b, "  %-18s %s\n", s->config_fields[i].name,
+				hs_strbuf_printf(&b, "  %-18s %s\n", s->config_fields[i].name,
 					      s->config_fields[i].help);
 		if (s->g->kind == HS_KIND_TILE)
-			query_bprintf(&b, "  and the %d tile config features (fields config)\n",
+			hs_strbuf_printf(&b, "  and the %d tile config features (fields config)\n",
 				      s->g->config_width);
 		size_t ng;
 		const query_field *gf = query_graph_fields(&ng);
-		query_bprintf(&b, "Graph fields (graphs; node and config fields through count(...), "
+		hs_strbuf_printf(&b, "Graph fields (graphs; node and config fields through count(...), "
 			      "sum, min, max, mean):\n");
 		for (size_t i = 0; i < ng; i++)
-			query_bprintf(&b, "  %-18s %s\n", gf[i].name, gf[i].help);
+			hs_strbuf_printf(&b, "  %-18s %s\n", gf[i].name, gf[i].help);
 	} else if (t->kind == TK_WORD) {
 		const struct command *c = find_command(t->str);
 		if (!c) {
@@ -351,21 +352,21 @@ static int cmd_help(query_parser *p, query_result *out)
 					     t->str, t->pos + 1);
 		}
 		query_advance(p);
-		query_bprintf(&b, "%s %s\n  %s\n%s", c->name, c->args, c->summary, c->help);
+		hs_strbuf_printf(&b, "%s %s\n  %s\n%s", c->name, c->args, c->summary, c->help);
 	} else {
 		return query_fail_expected(p, "a command name");
 	}
 	if (query_expect_end(p, "end of line") < 0) {
-		free(b.s);
+		hs_strbuf_free(&b);
 		return -1;
 	}
-	if (b.oom) {
-		free(b.s);
+	if (b.failed) {
+		hs_strbuf_free(&b);
 		return query_oom(p);
 	}
 	out->kind = QUERY_BLOCK;
-	out->text = b.s;
-	return 0;
+	out->text = hs_strbuf_take(&b);
+	return out->text ? 0 : query_oom(p);
 }
 
 /* ---- entry points ---------------------------------------------------- */

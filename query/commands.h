@@ -79,16 +79,6 @@ int query_need_number(query_parser *p, const query_expr *e, const char *what);
 /* A malloc'd formatted string, or NULL when out of memory. */
 char *query_asprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
-/* A growing text block; b->s is malloc'd (the caller frees it), b->oom is
- * set when an append failed (later appends do nothing). */
-typedef struct query_buf {
-	char *s;
-	size_t n, cap;
-	int oom;
-} query_buf;
-
-void query_bprintf(query_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
 /* "12 nodes", "3 of 2774 nodes match", "..., first 10 shown", then
  * `extra`; malloc'd, NULL when out of memory. */
 char *query_count_note(int64_t n, int64_t total, int64_t shown, const char *what,

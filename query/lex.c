@@ -36,7 +36,7 @@ void query_parser_done(query_parser *p)
 	free(p->regexes);
 	p->regexes = NULL;
 	p->n_regexes = p->cap_regexes = 0;
-	query_arena_free(&p->arena);
+	hs_arena_free(&p->arena);
 }
 
 int query_fail_at(query_parser *p, size_t pos, const char *fmt, ...)
@@ -152,7 +152,7 @@ static int lex_string(query_parser *p, size_t i, query_token *t)
 	const char *s = p->src;
 	char q = s[i];
 	size_t j = i + 1;
-	char *out = query_arena_alloc(&p->arena, p->n - i + 1);
+	char *out = hs_arena_alloc(&p->arena, p->n - i + 1);
 	size_t o = 0;
 
 	if (!out)
@@ -216,7 +216,7 @@ static void lex(query_parser *p)
 	} else if (is_word_start(c)) {
 		t->kind = TK_WORD;
 		t->len = lex_word_len(s, i, p->n);
-		t->str = query_arena_strndup(&p->arena, s + i, t->len);
+		t->str = hs_arena_strndup(&p->arena, s + i, t->len);
 		if (!t->str)
 			rc = query_fail_oom(p, "reading a word");
 	} else {
@@ -353,7 +353,7 @@ static char *unquote(query_parser *p, const char *s, size_t n)
 		s++;
 		n -= 2;
 	}
-	return query_arena_strndup(&p->arena, s, n);
+	return hs_arena_strndup(&p->arena, s, n);
 }
 
 char *query_rest(query_parser *p)

@@ -55,7 +55,7 @@ static long long parse_node_name(query_parser *p)
 		size_t e = pos + (p->src[pos] == '%');
 		while (e < p->n && is_name_char((unsigned char)p->src[e]))
 			e++;
-		name = query_arena_strndup(&p->arena, p->src + pos, e - pos);
+		name = hs_arena_strndup(&p->arena, p->src + pos, e - pos);
 		if (!name)
 			return query_fail_oom(p, "reading a node name");
 		p->pos = e;

@@ -37,7 +37,7 @@ static query_expr *new_expr(query_parser *p, int kind, size_t pos, size_t len)
 			      QUERY_MAX_TERMS);
 		return NULL;
 	}
-	query_expr *e = query_arena_alloc(&p->arena, sizeof *e);
+	query_expr *e = hs_arena_alloc(&p->arena, sizeof *e);
 
 	if (!e) {
 		query_fail_oom(p, "parsing the query");
@@ -376,7 +376,7 @@ static query_expr *parse_agg(query_parser *p, int agg)
 	if (!(e = new_expr(p, QE_AGG, pos, r->pos + r->len - pos)))
 		return NULL;
 	if (p->naggs % 8 == 0) {
-		query_expr **v = query_arena_alloc(&p->arena, (size_t)(p->naggs + 8) * sizeof *v);
+		query_expr **v = hs_arena_alloc(&p->arena, (size_t)(p->naggs + 8) * sizeof *v);
 		if (!v) {
 			query_fail_at(p, pos, "out of memory");
 			return NULL;
@@ -610,7 +610,7 @@ static int is_opcode_field(const query_expr *e)
 static query_expr *make_opset(query_parser *p, query_expr *field, query_expr **lits, int n,
 			      int negate, size_t pos, size_t len)
 {
-	uint8_t *set = query_arena_alloc(&p->arena, 256);
+	uint8_t *set = hs_arena_alloc(&p->arena, 256);
 	query_expr *e = new_expr(p, QE_OPSET, pos, len);
 
 	if (!set || !e)
@@ -697,7 +697,7 @@ static query_expr *parse_in(query_parser *p, query_expr *a, int negate)
 	if (is_opcode_field(a) && all_lit && all_learned(items, n))
 		return make_opset(p, a, items, n, negate, a->pos, end - a->pos);
 	query_expr *e = new_expr(p, QE_IN, a->pos, end - a->pos);
-	query_expr **list = query_arena_alloc(&p->arena, (size_t)n * sizeof *list);
+	query_expr **list = hs_arena_alloc(&p->arena, (size_t)n * sizeof *list);
 	if (!e || !list)
 		return NULL;
 	memcpy(list, items, (size_t)n * sizeof *list);

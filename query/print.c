@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/caret.h"
 #include "base/csv.h"
 #include "base/jsonw.h"
 #include "query/query_impl.h"
@@ -170,27 +171,9 @@ int query_write(FILE *out, const query_result *r, query_format fmt, hs_error *er
 
 int query_error_caret(const char *msg, const char *line, int column, char *buf, size_t cap)
 {
-	size_t n = 0;
-	int k;
-
-#define PUT(...)                                                                 \
-	do {                                                                     \
-		k = snprintf(buf ? buf + (n < cap ? n : cap) : NULL,             \
-			     buf && n < cap ? cap - n : 0, __VA_ARGS__);         \
-		if (k > 0)                                                       \
-			n += (size_t)k;                                          \
-	} while (0)
-
-	PUT("%s\n", msg ? msg : "");
-	if (column > 0 && line) {
-		size_t len = strcspn(line, "\n");
-		PUT("  %.*s\n  ", (int)len, line);
-		for (int i = 0; i < column - 1; i++)
-			PUT("%c", (size_t)i < len && line[i] == '\t' ? '\t' : ' ');
-		PUT("^\n");
-	}
-#undef PUT
-	if (buf && cap)
-		buf[n < cap ? n : cap - 1] = '\0';
-	return (int)n;
+	int n = snprintf(buf, cap, "%s\n", msg ? msg : "");
+	if (n < 0)
+		return n;
+	size_t k = (size_t)n;
+	return n + hs_caret(buf && k < cap ? buf + k : NULL, buf && k < cap ? cap - k : 0, line, column);
 }

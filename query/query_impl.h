@@ -21,23 +21,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "base/arena.h"
 #include "loader/dataset.h"
 #include "loader/hlo.h"
 #include "model/cost.h"
 #include "query/query.h"
-
-/* ---- arena ---------------------------------------------------------- */
-
-typedef struct query_chunk query_chunk;
-typedef struct query_arena {
-	query_chunk *head;
-} query_arena;
-
-/* Zeroed memory that lives until query_arena_free; NULL only when out of
- * memory. */
-void *query_arena_alloc(query_arena *a, size_t n);
-char *query_arena_strndup(query_arena *a, const char *s, size_t n);
-void query_arena_free(query_arena *a);
 
 /* ---- fields --------------------------------------------------------- */
 
@@ -292,7 +280,7 @@ typedef struct query_parser {
 	query_session *s;
 	int scope;             /* enum query_scope for field lookups */
 	hs_error *err;
-	query_arena arena;
+	hs_arena arena;
 	regex_t **regexes;     /* to regfree */
 	size_t n_regexes, cap_regexes;
 	query_expr **aggs;     /* the aggregates parsed, by slot (arena) */

@@ -1,79 +1,26 @@
-/* table.c - the arena, result tables and number formatting of the query
- * language.
+/* table.c - the result tables and number formatting of the query language.
  *
  * A result table's cells live in one block that starts with a hidden header
- * holding the chain of chunks where its text cells are stored, so that
+ * holding the arena (base/arena.h) where its text cells are stored, so that
  * query_table_free() can release everything from the public struct alone.
  * Text cells are interned while a table is built: a column of 40,000 opcode
  * names stores each name once.
  */
 #include <errno.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/hash.h"
 #include "query/query_impl.h"
-
-/* ---- arena ---------------------------------------------------------- */
-
-struct query_chunk {
-	query_chunk *next;
-	size_t used, cap;
-	_Alignas(16) unsigned char data[];
-};
-
-void *query_arena_alloc(query_arena *a, size_t n)
-{
-	query_chunk *c = a->head;
-
-	n = (n + 15) & ~(size_t)15;
-	if (n == 0)
-		n = 16;
-	if (!c || c->cap - c->used < n) {
-		size_t cap = n > 8192 ? n : 8192;
-		c = malloc(sizeof *c + cap);
-		if (!c)
-			return NULL;
-		c->used = 0;
-		c->cap = cap;
-		c->next = a->head;
-		a->head = c;
-	}
-	void *p = c->data + c->used;
-	c->used += n;
-	memset(p, 0, n);
-	return p;
-}
-
-char *query_arena_strndup(query_arena *a, const char *s, size_t n)
-{
-	char *d = query_arena_alloc(a, n + 1);
-
-	if (d) {
-		memcpy(d, s, n);
-		d[n] = '\0';
-	}
-	return d;
-}
-
-void query_arena_free(query_arena *a)
-{
-	query_chunk *c = a->head;
-
-	while (c) {
-		query_chunk *next = c->next;
-		free(c);
-		c = next;
-	}
-	a->head = NULL;
-}
 
 /* ---- tables --------------------------------------------------------- */
 
 /* The block behind query_table.cells. */
 struct cell_block {
-	query_arena strings;
+	hs_arena strings;
 	size_t pad;
 	query_cell cells[];
 };
@@ -91,15 +38,6 @@ struct query_strpool {
 	size_t cap, used;
 };
 
-static uint64_t str_hash(const char *s)
-{
-	uint64_t h = 1469598103934665603ull;
-
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 1099511628211ull;
-	return h;
-}
-
 static int pool_grow(struct query_strpool *p)
 {
 	size_t cap = p->cap ? p->cap * 2 : 64;
@@ -110,7 +48,7 @@ static int pool_grow(struct query_strpool *p)
 	for (size_t i = 0; i < p->cap; i++) {
 		if (!p->slot[i])
 			continue;
-		size_t j = str_hash(p->slot[i]) & (cap - 1);
+		size_t j = hs_fnv1a(p->slot[i], HS_FNV_BASIS) & (cap - 1);
 		while (slot[j])
 			j = (j + 1) & (cap - 1);
 		slot[j] = p->slot[i];
@@ -171,6 +109,9 @@ int query_tb_reserve(query_tb *b, size_t n, hs_error *err)
 		return 0;
 	size_t ncols = (size_t)t->ncols;
 	struct cell_block *blk = block_of(t);
+	if (n > (SIZE_MAX - sizeof *blk) / (ncols ? ncols : 1) / sizeof(query_cell) ||
+	    n > SIZE_MAX / sizeof(int64_t))
+		return hs_fail(err, HS_ENOMEM, "out of memory for a table of %zu rows", n);
 	size_t bytes = sizeof *blk + n * ncols * sizeof(query_cell);
 	struct cell_block *nb = realloc(blk, bytes);
 	if (!nb)
@@ -223,13 +164,13 @@ const char *query_tb_str(query_tb *b, const char *text, hs_error *err)
 		return "";
 	if (p->used * 2 >= p->cap && pool_grow(p) < 0)
 		goto oom;
-	size_t j = str_hash(text) & (p->cap - 1);
+	size_t j = hs_fnv1a(text, HS_FNV_BASIS) & (p->cap - 1);
 	while (p->slot[j]) {
 		if (strcmp(p->slot[j], text) == 0)
 			return p->slot[j];
 		j = (j + 1) & (p->cap - 1);
 	}
-	char *copy = query_arena_strndup(&blk->strings, text, strlen(text));
+	char *copy = hs_arena_strndup(&blk->strings, text, strlen(text));
 	if (!copy)
 		goto oom;
 	p->slot[j] = copy;
@@ -262,7 +203,7 @@ void query_table_free(query_table *t)
 	free(t->cols);
 	free(t->types);
 	if (blk) {
-		query_arena_free(&blk->strings);
+		hs_arena_free(&blk->strings);
 		free(blk);
 	}
 	free(t->node);

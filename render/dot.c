@@ -16,6 +16,7 @@
 #include <graphviz/gvc.h>
 #include <graphviz/gvplugin.h>
 
+#include "base/afile.h"
 
 /* ---- the Graphviz context --------------------------------------------- */
 
@@ -388,65 +389,24 @@ int dot_write_stream(Agraph_t *g, FILE *fp, const char *fmt, dot_fit *fit, hs_er
 			       !strcmp(fmt, "png") ? " (PNG needs Graphviz's gd plugin, "
 						     "libgvplugin_gd)" : "");
 	if (ferror(fp))
-		return hs_fail(err, HS_EUSAGE, "writing %s failed: %s", fmt, strerror(errno));
+		return hs_fail(err, HS_EDATA, "writing %s failed: %s", fmt, strerror(errno ? errno : EIO));
 	return 0;
 }
 
 int dot_write(Agraph_t *g, const char *path, const char *fmt, dot_fit *fit, hs_error *err)
 {
-	size_t len = strlen(path);
-	char *tmp = malloc(len + 16);
-	int fd, rc, saved;
-	FILE *fp;
-	mode_t mask;
-
-	if (!tmp)
-		return hs_fail(err, HS_ENOMEM, "%s: out of memory writing it", path);
-	if (!dot_format_known(fmt)) {
-		free(tmp);
+	if (!dot_format_known(fmt))
 		return hs_fail(err, HS_EUSAGE, "unknown output format '%s' (dot, svg or png)",
 			       fmt ? fmt : "");
+	hs_afile *af = hs_afile_open(path, err);
+	if (!af)
+		return -1;
+	if (dot_write_stream(g, hs_afile_stream(af), fmt, fit, err) != 0) {
+		hs_afile_abort(af);
+		hs_error_prefix(err, "%s", path);
+		return -1;
 	}
-	snprintf(tmp, len + 16, "%s.tmp.XXXXXX", path);
-	fd = mkstemp(tmp);
-	if (fd < 0) {
-		saved = errno;
-		free(tmp);
-		return hs_fail(err, HS_EUSAGE, "cannot write %s: %s", path, strerror(saved));
-	}
-	mask = umask(0);
-	umask(mask);
-	if (fchmod(fd, 0666 & ~mask) != 0) {
-		/* keep mkstemp's 0600: not worth failing for */
-	}
-	fp = fdopen(fd, "wb");
-	if (!fp) {
-		saved = errno;
-		close(fd);
-		unlink(tmp);
-		free(tmp);
-		return hs_fail(err, HS_EDATA, "cannot write %s: %s", path, strerror(saved));
-	}
-	rc = dot_write_stream(g, fp, fmt, fit, err);
-	if (fflush(fp) != 0 && rc == 0) {
-		saved = errno;
-		rc = hs_fail(err, HS_EUSAGE, "cannot write %s: %s", path, strerror(saved));
-	}
-	if (fclose(fp) != 0 && rc == 0) {
-		saved = errno;
-		rc = hs_fail(err, HS_EUSAGE, "cannot write %s: %s", path, strerror(saved));
-	}
-	if (rc == 0 && rename(tmp, path) != 0) {
-		saved = errno;
-		rc = hs_fail(err, HS_EUSAGE, "cannot write %s: %s", path, strerror(saved));
-	}
-	if (rc != 0) {
-		unlink(tmp);
-		if (strncmp(err ? err->msg : "", "cannot write", 12) != 0)
-			hs_error_prefix(err, "%s", path);
-	}
-	free(tmp);
-	return rc;
+	return hs_afile_commit(af, err);
 }
 
 int dot_export(const region *r, const dot_opts *o, const char *path,

@@ -109,8 +109,9 @@ void dot_fit_done(Agraph_t *g);
  * plain top-to-bottom drawing.  Like snprintf. */
 int dot_fit_text(const dot_fit *f, const char *path, char *buf, size_t cap);
 
-/* Writes `g` to `path` in `fmt` through a temporary file in the same folder
- * and a rename: "dot" is agwrite's text without layout; "svg" / "png" are
+/* Writes `g` to `path` in `fmt` through base/afile.h (a temporary file in
+ * the same folder and a rename; a file that cannot be written is HS_EDATA,
+ * an unknown format HS_EUSAGE): "dot" is agwrite's text without layout; "svg" / "png" are
  * laid out with dot and rendered by gvRender, PNG fitted (dot_fit, filled
  * when `fit` is not NULL; zeroed for other formats).  On failure nothing is
  * left at `path` (an existing file there is untouched). */

@@ -11,6 +11,7 @@
 #include <graphviz/gvc.h>
 
 #include "base/clock.h"
+#include "base/hash.h"
 #include "base/plural.h"
 #include "loader/hlo.h"
 
@@ -45,29 +46,19 @@ int32_t layout_find(const hs_layout *L, int64_t id)
 	return -1;
 }
 
-static uint64_t fnv(uint64_t h, const void *p, size_t n)
-{
-	const uint8_t *b = p;
-	for (size_t i = 0; i < n; i++) {
-		h ^= b[i];
-		h *= 1099511628211ULL;
-	}
-	return h;
-}
-
 static void make_key(const region *r, const dot_opts *o, char *out, size_t cap)
 {
-	uint64_t h = 1469598103934665603ULL;
+	uint64_t h = HS_FNV_BASIS;
 
 	if (o->heat) {
 		for (int64_t i = 0; i < r->n_nodes; i++)
-			h = fnv(h, &o->heat[r->nodes[i]], sizeof(double));
-		h = fnv(h, &o->heat_log, sizeof o->heat_log);
+			h = hs_fnv1a_bytes(&o->heat[r->nodes[i]], sizeof(double), h);
+		h = hs_fnv1a_bytes(&o->heat_log, sizeof o->heat_log, h);
 	}
 	if (o->highlight && o->n_highlight)
-		h = fnv(h, o->highlight, o->n_highlight * sizeof *o->highlight);
-	h = fnv(h, &o->clusters, sizeof o->clusters);
-	h = fnv(h, &r->n_boxes, sizeof r->n_boxes);
+		h = hs_fnv1a_bytes(o->highlight, o->n_highlight * sizeof *o->highlight, h);
+	h = hs_fnv1a_bytes(&o->clusters, sizeof o->clusters, h);
+	h = hs_fnv1a_bytes(&r->n_boxes, sizeof r->n_boxes, h);
 	snprintf(out, cap, "%s|%s|%016" PRIx64, r->g->path ? r->g->path : r->g->name,
 		 r->key, h);
 }

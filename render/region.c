@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "base/cmp.h"
+#include "base/hash.h"
 #include "base/plural.h"
 #include "render/region_impl.h"
 
@@ -190,16 +191,6 @@ oom:
 	region_free(r);
 	hs_fail(err, HS_ENOMEM, "%s: out of memory selecting a region", g->name);
 	return NULL;
-}
-
-static uint64_t fnv1a(uint64_t h, const void *p, size_t n)
-{
-	const uint8_t *b = p;
-	for (size_t i = 0; i < n; i++) {
-		h ^= b[i];
-		h *= 1099511628211ULL;
-	}
-	return h;
 }
 
 /* ---- the kinds (AROUND in region_around.c) ---------------------------- */
@@ -555,7 +546,7 @@ static region *select_nodes(const hs_graph *g, const region_spec *s, hs_error *e
 	uint8_t *in;
 	region *r;
 	int64_t count = 0;
-	uint64_t h = 1469598103934665603ULL;
+	uint64_t h = HS_FNV_BASIS;
 
 	if (s->n_ids == 0 || !s->ids) {
 		hs_fail(err, HS_EUSAGE, "no nodes to draw: the set is empty");
@@ -588,7 +579,7 @@ static region *select_nodes(const hs_graph *g, const region_spec *s, hs_error *e
 	r->kind = REGION_NODES;
 	if (r->n_nodes == 1)
 		r->focus = r->nodes[0];
-	h = fnv1a(h, r->nodes, (size_t)r->n_nodes * sizeof *r->nodes);
+	h = hs_fnv1a_bytes(r->nodes, (size_t)r->n_nodes * sizeof *r->nodes, h);
 	snprintf(r->key, sizeof r->key, "nodes:%" PRId64 ":%016" PRIx64, r->n_nodes, h);
 	snprintf(r->title, sizeof r->title, "%s: %" PRId64 " selected node%s", g->name,
 		 r->n_nodes, hs_s(r->n_nodes));

@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "base/cmp.h"
+#include "base/hash.h"
 
 /* 1 when the comma-separated list names computation c. */
 static int listed(const hs_graph *g, const char *list, int64_t c)
@@ -204,13 +205,9 @@ static int rewrite(region *r, const int64_t *comp_box, const int64_t *inside)
 /* Makes the cache key say what is expanded. */
 static void key_expand(region *r, const char *expand)
 {
-	uint64_t h = 1469598103934665603ULL;
+	uint64_t h = hs_fnv1a(expand, HS_FNV_BASIS);
 	size_t n = strlen(r->key);
 
-	for (const char *p = expand; *p; p++) {
-		h ^= (unsigned char)*p;
-		h *= 1099511628211ULL;
-	}
 	snprintf(r->key + n, sizeof r->key - n, ":x%016" PRIx64, h);
 }
 

@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "base/error.h"
+#include "base/hash.h"
 #include "synth/graph.h"
 #include "synth/plan.h"
 
@@ -153,11 +154,7 @@ static inline void synth_cset_free(synth_cset *s)
 
 static inline uint64_t synth_choice_hash(const int16_t *c, int n)
 {
-	uint64_t h = 0xcbf29ce484222325ull;
-	for (int i = 0; i < n; i++) {
-		h ^= (uint16_t)c[i];
-		h *= 0x100000001b3ull;
-	}
+	uint64_t h = hs_fnv1a_bytes(c, sizeof *c * (size_t)n, HS_FNV_BASIS);
 	return h ? h : 1;
 }
 

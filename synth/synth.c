@@ -21,7 +21,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/hash.h"
 #include "base/rng.h"
+#include "base/strbuf.h"
 #include "loader/hlo.h"
 #include "loader/npz.h"
 #include "synth/configs.h"
@@ -38,35 +40,17 @@ typedef struct write_ctx {
 	const char *root;     /* the temporary folder */
 	uint64_t seed;
 	synth_report rep;
-	char *readme;         /* the file table for the README */
-	size_t readme_n, readme_cap;
+	hs_strbuf readme;     /* the file table for the README */
 } write_ctx;
 
 static int ctx_note(write_ctx *cx, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static int ctx_note(write_ctx *cx, const char *fmt, ...)
 {
-	char line[512];
 	va_list ap;
 	va_start(ap, fmt);
-	int n = vsnprintf(line, sizeof line, fmt, ap);
+	hs_strbuf_vprintf(&cx->readme, fmt, ap);
 	va_end(ap);
-	if (n < 0)
-		return -1;
-	if ((size_t)n >= sizeof line)
-		n = (int)sizeof line - 1;
-	if (cx->readme_n + (size_t)n + 1 > cx->readme_cap) {
-		size_t cap = cx->readme_cap ? cx->readme_cap * 2 : 4096;
-		while (cap < cx->readme_n + (size_t)n + 1)
-			cap *= 2;
-		char *r = realloc(cx->readme, cap);
-		if (!r)
-			return -1;
-		cx->readme = r;
-		cx->readme_cap = cap;
-	}
-	memcpy(cx->readme + cx->readme_n, line, (size_t)n + 1);
-	cx->readme_n += (size_t)n;
-	return 0;
+	return cx->readme.failed ? -1 : 0;
 }
 
 static int file_size(const char *path, int64_t *out)
@@ -393,7 +377,7 @@ static int write_all(write_ctx *cx, hs_error *err)
 	if (ctx_note(cx, "%s", seedline) < 0)
 		return hs_fail(err, HS_ENOMEM, "synth: out of memory writing the README");
 	snprintf(path, sizeof path, "%s/README", cx->root);
-	if (write_text(path, 1, NULL, cx->readme, err) < 0)
+	if (write_text(path, 1, NULL, hs_strbuf_str(&cx->readme), err) < 0)
 		return -1;
 	char marker[128];
 	snprintf(marker, sizeof marker, "hloscope synth output, seed %llu\n",
@@ -523,7 +507,7 @@ int synth_write(const char *dir_in, uint64_t seed, synth_report *rep, hs_error *
 	cx.root = tmp;
 	cx.seed = seed;
 	int rc = write_all(&cx, err);
-	free(cx.readme);
+	hs_strbuf_free(&cx.readme);
 	if (rc < 0) {
 		remove_tree(tmp);
 		return -1;

@@ -19,7 +19,7 @@
  * name the path.
  *
  * The module, bottom to top (each header says more; the seeded random
- * stream and the name hash are base/rng.h's hs_xoshiro and hs_fnv1a):
+ * stream is base/rng.h's hs_xoshiro, the name hash base/hash.h's hs_fnv1a):
  *   graph.h   graph.c     HLO graphs under construction, one builder per op
  *             layers.c    composite layers (batch norm, softmax, dense, ...)
  *             encode.c    a graph as the files hold it (features, edges)

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/afile.h"
 #include "tui/app.h"
 
 /* SGR code of colour c (-1 = default) with bases 30/90/38 for the
@@ -93,40 +94,24 @@ static void row_text(int y, int cols, int attrs, char *out, size_t cap)
 
 int tui_capture_screen(const char *path, int attrs, hs_error *err)
 {
-	char tmp[4096];
-	int rows, cols, fd;
-	FILE *f;
+	int rows, cols;
+	hs_afile *af;
 
 	if (!path || !*path)
 		return hs_fail(err, HS_EUSAGE, "save-display: give a file name");
-	if (snprintf(tmp, sizeof tmp, "%s.tmp.XXXXXX", path) >= (int)sizeof tmp)
-		return hs_fail(err, HS_EUSAGE, "%s: path too long", path);
-	fd = mkstemp(tmp);
-	if (fd < 0)
-		return hs_fail(err, HS_EUSAGE, "%s: cannot create: %s", path, strerror(errno));
-	f = fdopen(fd, "w");
-	if (!f) {
-		close(fd);
-		unlink(tmp);
-		return hs_fail(err, HS_EUSAGE, "%s: %s", path, strerror(errno));
-	}
 	getmaxyx(curscr, rows, cols);
 	size_t cap = (size_t)cols * 48 + 64;
 	char *line = malloc(cap);
-	for (int y = 0; line && y < rows; y++) {
+	if (!line)
+		return hs_fail(err, HS_ENOMEM, "%s: out of memory saving the screen", path);
+	if (!(af = hs_afile_open(path, err))) {
+		free(line);
+		return -1;
+	}
+	for (int y = 0; y < rows; y++) {
 		row_text(y, cols, attrs, line, cap);
-		fprintf(f, "%s\n", line);
+		fprintf(hs_afile_stream(af), "%s\n", line);
 	}
-	int bad = !line || ferror(f);
 	free(line);
-	if ((fclose(f) != 0) | bad) {
-		unlink(tmp);
-		return hs_fail(err, HS_EUSAGE, "%s: write failed", path);
-	}
-	if (rename(tmp, path) != 0) {
-		int e = errno;
-		unlink(tmp);
-		return hs_fail(err, HS_EUSAGE, "%s: %s", path, strerror(e));
-	}
-	return 0;
+	return hs_afile_commit(af, err);
 }

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/afile.h"
 #include "base/csv.h"
 #include "base/parse.h"
 #include "base/plural.h"
@@ -575,28 +576,19 @@ int tui_table_click(tui_table *tb, int y, int x)
 
 int tui_table_write_csv(const tui_table *tb, const char *path, hs_error *err)
 {
-	char tmp[4096], *buf;
+	char *buf;
+	hs_afile *af;
 	FILE *f;
-	int fd;
 
 	if (!path || !*path)
 		return hs_fail(err, HS_EUSAGE, "write: give a file name");
-	if (snprintf(tmp, sizeof tmp, "%s.tmp.XXXXXX", path) >= (int)sizeof tmp)
-		return hs_fail(err, HS_EUSAGE, "%s: path too long", path);
 	if (!(buf = malloc(TUI_CELL_FULL)))
 		return hs_fail(err, HS_ENOMEM, "%s: out of memory writing it", path);
-	fd = mkstemp(tmp);
-	if (fd < 0) {
+	if (!(af = hs_afile_open(path, err))) {
 		free(buf);
-		return hs_fail(err, HS_EUSAGE, "%s: cannot create: %s", path, strerror(errno));
+		return -1;
 	}
-	f = fdopen(fd, "w");
-	if (!f) {
-		free(buf);
-		close(fd);
-		unlink(tmp);
-		return hs_fail(err, HS_EUSAGE, "%s: %s", path, strerror(errno));
-	}
+	f = hs_afile_stream(af);
 	for (int c = 0; c < tb->ncols; c++) {
 		if (c)
 			fputc(',', f);
@@ -618,16 +610,7 @@ int tui_table_write_csv(const tui_table *tb, const char *path, hs_error *err)
 		fputc('\n', f);
 	}
 	free(buf);
-	if (ferror(f) | (fclose(f) != 0)) {
-		unlink(tmp);
-		return hs_fail(err, HS_EUSAGE, "%s: write failed", path);
-	}
-	if (rename(tmp, path) != 0) {
-		int e = errno;
-		unlink(tmp);
-		return hs_fail(err, HS_EUSAGE, "%s: %s", path, strerror(e));
-	}
-	return 0;
+	return hs_afile_commit(af, err);
 }
 
 /* ---- Requests ------------------------------------------------------------- */

@@ -279,10 +279,13 @@ bad_case 1 "unknown computation to expand" "no computation named 'bogus'" \
 	"$ROOT/tests/data/hlo/jit_f_softmax_allreduce_gpu_before_fusion.hlo" --around 20 --expand bogus -o "$O"
 bad_case 1 "max-operands without around" "go with --around" "$T2" --path 64 2 --max-operands 3 -o "$O"
 bad_case 1 "over a set limit" "more than the limit of 3" "$T2" --path 64 2 --limit 3 --max-nodes 10 -o "$O"
-bad_case 1 "unwritable output folder" "cannot write .*/no/such/dir/x.svg: No such file" \
+# A file that cannot be written is bad data (exit 2), as in every command
+# that writes one (base/afile.h), not bad usage.
+bad_case 2 "unwritable output folder" "cannot write .*/no/such/dir/x.svg: No such file" \
 	"$T2" --around 5 -o "$T/no/such/dir/x.svg"
 mkdir -p "$T/isdir.svg"
-bad_case 1 "output is a folder" "cannot write .*isdir.svg" "$T2" --around 5 -o "$T/isdir.svg"
+bad_case 2 "output is a folder" "cannot write .*isdir.svg: cannot rename .*: Is a directory" \
+	"$T2" --around 5 -o "$T/isdir.svg"
 bad_case 2 "missing file" "No such file" "$T/missing.npz" --around 5 -o "$O"
 printf 'not a zip file at all\n' >"$T/junk.npz"
 bad_case 2 "corrupt file" "junk.npz" "$T/junk.npz" --around 5 -o "$O"

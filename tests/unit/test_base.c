@@ -4,9 +4,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/caret.h"
 #include "base/clock.h"
 #include "base/cmp.h"
 #include "base/error.h"
+#include "base/hash.h"
 #include "base/jsonr.h"
 #include "base/jsonw.h"
 #include "base/parse.h"
@@ -310,7 +312,41 @@ static void test_rng(void)
 		hi = u > hi ? u : hi;
 	}
 	CHECK("rng: units fall in [0, 1)", lo >= 0 && lo < 0.01 && hi < 1 && hi > 0.99);
-	CHECK("rng: FNV-1a of 'a' is the published value", hs_fnv1a("a", HS_FNV_BASIS) == 0xaf63dc4c8601ec8cu);
+}
+
+static void test_caret(void)
+{
+	char buf[64], small[8];
+	int n = hs_caret(buf, sizeof buf, "nodes where shap = 1\nnext line", 13);
+	CHECK("caret: the line, then ^ under the column", strcmp(buf, "  nodes where shap = 1\n"
+							      "              ^\n") == 0 && n == (int)strlen(buf));
+	CHECK("caret: tabs before the column stay tabs",
+	      hs_caret(buf, sizeof buf, "\tab", 3) > 0 && strcmp(buf, "  \tab\n  \t ^\n") == 0);
+	CHECK("caret: a column past the end points after the last byte",
+	      hs_caret(buf, sizeof buf, "ab", 3) > 0 && strcmp(buf, "  ab\n    ^\n") == 0);
+	CHECK("caret: nothing without a column or a line",
+	      hs_caret(buf, sizeof buf, "ab", 0) == 0 && buf[0] == '\0' && hs_caret(buf, sizeof buf, NULL, 2) == 0);
+	int m = hs_caret(small, sizeof small, "nodes where shap = 1", 13);
+	CHECK("caret: cut like snprintf, the whole length returned", m == n && strlen(small) == sizeof small - 1);
+	CHECK("caret: counts without a buffer", hs_caret(NULL, 0, "nodes where shap = 1", 13) == n);
+}
+
+static void test_hash(void)
+{
+	CHECK("hash: FNV-1a of 'a' is the published value", hs_fnv1a("a", HS_FNV_BASIS) == 0xaf63dc4c8601ec8cu);
+	CHECK("hash: FNV-1a 32 of 'a' is the published value", hs_fnv1a32("a", HS_FNV32_BASIS) == 0xe40c292cu);
+	CHECK("hash: FNV-1a of nothing is the basis",
+	      hs_fnv1a("", HS_FNV_BASIS) == HS_FNV_BASIS && hs_fnv1a_bytes("x", 0, HS_FNV_BASIS) == HS_FNV_BASIS);
+	CHECK("hash: bytes, text and byte steps agree",
+	      hs_fnv1a_bytes("foobar", 6, HS_FNV_BASIS) == hs_fnv1a("foobar", HS_FNV_BASIS) &&
+	      hs_fnv1a_byte('r', hs_fnv1a("fooba", HS_FNV_BASIS)) == hs_fnv1a("foobar", HS_FNV_BASIS) &&
+	      hs_fnv1a32_bytes("foobar", 6, HS_FNV32_BASIS) == hs_fnv1a32("foobar", HS_FNV32_BASIS));
+	/* published test vectors of FNV-1a for "foobar" */
+	CHECK("hash: FNV-1a of 'foobar', 64 and 32 bits",
+	      hs_fnv1a("foobar", HS_FNV_BASIS) == 0x85944171f73967e8u &&
+	      hs_fnv1a32("foobar", HS_FNV32_BASIS) == 0xbf9cf968u);
+	CHECK("hash: pieces chain into the hash of the whole",
+	      hs_fnv1a("bar", hs_fnv1a("foo", HS_FNV_BASIS)) == hs_fnv1a("foobar", HS_FNV_BASIS));
 }
 
 /* ---- vec, strbuf ------------------------------------------------------ */
@@ -368,6 +404,27 @@ static void test_strbuf(void)
 	hs_strbuf_puts(&b, "lost");
 	CHECK("strbuf: after a failure appends are no-ops", b.len == 0 && b.s == NULL);
 	CHECK("strbuf: take after a failure is NULL", hs_strbuf_take(&b) == NULL);
+
+	char buf[8];
+	hs_strbuf f = hs_strbuf_fixed(buf, sizeof buf);
+	hs_strbuf_printf(&f, "%s", "abc");
+	hs_strbuf_putc(&f, 'd');
+	CHECK("strbuf fixed: appends into the caller's buffer", f.s == buf && strcmp(buf, "abcd") == 0 && f.len == 4);
+	hs_strbuf_printf(&f, "%d", 12345);
+	hs_strbuf_puts(&f, "xyz");
+	CHECK("strbuf fixed: cut to the buffer, terminated, counted whole as snprintf counts",
+	      strcmp(buf, "abcd123") == 0 && f.len == 4 + 5 + 3 && !f.failed);
+	s = hs_strbuf_take(&f);
+	CHECK("strbuf fixed: take copies what fits", s && strcmp(s, "abcd123") == 0);
+	free(s);
+	f = hs_strbuf_fixed(NULL, 0);
+	hs_strbuf_printf(&f, "%s-%d", "ab", 7);
+	hs_strbuf_putn(&f, "cd", 2);
+	CHECK("strbuf fixed: without a buffer it only counts", f.len == 6 && strcmp(hs_strbuf_str(&f), "") == 0);
+	f = hs_strbuf_fixed(buf, 1);
+	hs_strbuf_puts(&f, "abc");
+	CHECK("strbuf fixed: a buffer of one byte holds the terminator", buf[0] == '\0' && f.len == 3);
+	hs_strbuf_free(&f); /* never frees the caller's buffer */
 }
 
 /* ---- jsonr ----------------------------------------------------------------- */
@@ -431,5 +488,7 @@ int main(void)
 	test_cmp();
 	test_parse();
 	test_rng();
+	test_hash();
+	test_caret();
 	T_DONE();
 }
