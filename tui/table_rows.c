@@ -13,6 +13,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "base/hash.h"
 #include "tui/tui.h"
 
 static int scratch(tui_table *tb);
@@ -232,12 +233,12 @@ static int text_ranks(tui_table *tb, int col, uint64_t *out)
 	memset(slot, 0xff, cap * sizeof *slot);
 	for (int64_t i = 0; i < n; i++) {
 		char buf[TUI_CELL], *d = arena + (size_t)i * TEXT_KEY;
-		uint64_t h = 1469598103934665603ULL;
+		uint64_t h = HS_FNV_BASIS;
 		int j = 0;
 		tui_table_cell(tb, i, col, buf);
 		for (; buf[j] && j < TEXT_KEY - 1; j++) {
 			d[j] = (char)tolower((unsigned char)buf[j]);
-			h = (h ^ (unsigned char)d[j]) * 1099511628211ULL;
+			h = hs_fnv1a_byte((unsigned char)d[j], h);
 		}
 		d[j] = '\0';
 		size_t b = (size_t)h & (cap - 1);
@@ -253,10 +254,7 @@ static int text_ranks(tui_table *tb, int col, uint64_t *out)
 	for (int64_t r = 0; r < nd; r++) {
 		/* find the bucket of this distinct string again */
 		const char *d = distinct[r];
-		uint64_t h = 1469598103934665603ULL;
-		for (const char *p = d; *p; p++)
-			h = (h ^ (unsigned char)*p) * 1099511628211ULL;
-		size_t b = (size_t)h & (cap - 1);
+		size_t b = (size_t)hs_fnv1a(d, HS_FNV_BASIS) & (cap - 1);
 		while (strcmp(arena + (size_t)slot[b] * TEXT_KEY, d))
 			b = (b + 1) & (cap - 1);
 		rank[b] = (uint64_t)r;
