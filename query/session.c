@@ -18,46 +18,46 @@
 /* ---- fields --------------------------------------------------------- */
 
 static const query_field node_derived[] = {
-	{"id", QF_ID, 0, QUERY_NUM, "node index (0-based, as in edge_index)"},
-	{"name", QF_HTEXT, HS_HF_NAME, QUERY_TEXT, "instruction name (dot.42); derived on a bare .npz: opcode.id"},
-	{"opcode", QF_OPCODE, 0, QUERY_TEXT, "HLO opcode name (compare with a bare word: opcode = dot); as written when not a learned opcode"},
-	{"opcode_id", QF_OPCODE_ID, 0, QUERY_NUM, "opcode id as stored in node_opcode"},
-	{"category", QF_CATEGORY, 0, QUERY_TEXT, "opcode category (elementwise, data-movement, convolution, ...)"},
-	{"computation", QF_HTEXT, HS_HF_COMPUTATION, QUERY_TEXT, "the HLO computation holding the node (entry, fused_computation.3; derived on a bare .npz: entry, computation.K); compared with a number it means split"},
-	{"computation_name", QF_HTEXT, HS_HF_COMPUTATION, QUERY_TEXT, "the same as computation"},
-	{"computation_role", QF_ROLE, 0, QUERY_TEXT, "what the node's computation is for: entry, fusion, reducer, while-body, while-condition, branch, call, async, other"},
-	{"split", QF_SPLIT, 0, QUERY_NUM, "the node_splits segment holding the node (0 when the graph has one)"},
-	{"operands", QF_OPERANDS, 0, QUERY_NUM, "number of operands in HLO order, a repeated one counted each time (the dataset's edges on a bare .npz)"},
-	{"operand_count", QF_OPERANDS, 0, QUERY_NUM, "the same as operands"},
-	{"operand_names", QF_OPERAND_NAMES, 0, QUERY_TEXT, "the operands' names in HLO order, repeats kept: \"a, b, a\" (the dataset's edges on a bare .npz)"},
-	{"users", QF_USERS, 0, QUERY_NUM, "number of users: the nodes that have it as an operand, each once"},
-	{"elem", QF_ELEM, 0, QUERY_TEXT, "output element type (f32, bf16, pred, tuple, ...)"},
-	{"shape", QF_SHAPE, 0, QUERY_TEXT, "output shape as HLO writes it: bf16[8,56,56,64]{3,2,1,0}, (f32[], s32[2]{0})"},
-	{"rank", QF_RANK, 0, QUERY_NUM, "output rank"},
-	{"elements", QF_ELEMENTS, 0, QUERY_NUM, "output element count"},
-	{"configurable", QF_CONFIGURABLE, 0, QUERY_NUM, "1 for nodes with layout configs (layout graphs), else 0"},
-	{"cost", QF_COST, 0, QUERY_NUM, "analytic time estimate in seconds (model/cost.h); null when the model does not know the op's cost"},
-	{"flops", QF_FLOPS, 0, QUERY_NUM, "analytic floating-point operations; null when unknown"},
-	{"bytes", QF_BYTES, 0, QUERY_NUM, "analytic bytes read and written; null when unknown"},
-	{"hlo", QF_HLO, 0, QUERY_TEXT, "the instruction's whole HLO line, as written (printed for a protobuf); empty on .npz"},
-	{"fusion_kind", QF_HTEXT, HS_HF_FUSION_KIND, QUERY_TEXT, "kLoop, kInput, kOutput, kCustom (fusions); empty otherwise and on .npz"},
-	{"op_type", QF_HTEXT, HS_HF_OP_TYPE, QUERY_TEXT, "metadata op_type (framework op); empty when absent and on .npz"},
-	{"op_name", QF_HTEXT, HS_HF_OP_NAME, QUERY_TEXT, "metadata op_name; empty when absent and on .npz"},
-	{"source_file", QF_HTEXT, HS_HF_SOURCE_FILE, QUERY_TEXT, "metadata source_file; empty when absent and on .npz"},
-	{"source_line", QF_SOURCE_LINE, 0, QUERY_NUM, "metadata source_line; null when absent and on .npz"},
-	{"custom_call_target", QF_HTEXT, HS_HF_CUSTOM_CALL_TARGET, QUERY_TEXT, "custom-call target; empty otherwise and on .npz"},
-	{"sharding", QF_HTEXT, HS_HF_SHARDING, QUERY_TEXT, "sharding as written ({replicated}); empty when absent and on .npz"},
+	{"id", QF_ID, 0, QUERY_NUM, "node index (0-based, as in edge_index)", QUERY_U_NONE},
+	{"name", QF_HTEXT, HS_HF_NAME, QUERY_TEXT, "instruction name (dot.42); derived on a bare .npz: opcode.id", QUERY_U_NONE},
+	{"opcode", QF_OPCODE, 0, QUERY_TEXT, "HLO opcode name (compare with a bare word: opcode = dot); as written when not a learned opcode", QUERY_U_NONE},
+	{"opcode_id", QF_OPCODE_ID, 0, QUERY_NUM, "opcode id as stored in node_opcode", QUERY_U_NONE},
+	{"category", QF_CATEGORY, 0, QUERY_TEXT, "opcode category (elementwise, data-movement, convolution, ...)", QUERY_U_NONE},
+	{"computation", QF_HTEXT, HS_HF_COMPUTATION, QUERY_TEXT, "the HLO computation holding the node (entry, fused_computation.3; derived on a bare .npz: entry, computation.K); compared with a number it means split", QUERY_U_NONE},
+	{"computation_name", QF_HTEXT, HS_HF_COMPUTATION, QUERY_TEXT, "the same as computation", QUERY_U_NONE},
+	{"computation_role", QF_ROLE, 0, QUERY_TEXT, "what the node's computation is for: entry, fusion, reducer, while-body, while-condition, branch, call, async, other", QUERY_U_NONE},
+	{"split", QF_SPLIT, 0, QUERY_NUM, "the node_splits segment holding the node (0 when the graph has one)", QUERY_U_NONE},
+	{"operands", QF_OPERANDS, 0, QUERY_NUM, "number of operands in HLO order, a repeated one counted each time (the dataset's edges on a bare .npz)", QUERY_U_NONE},
+	{"operand_count", QF_OPERANDS, 0, QUERY_NUM, "the same as operands", QUERY_U_NONE},
+	{"operand_names", QF_OPERAND_NAMES, 0, QUERY_TEXT, "the operands' names in HLO order, repeats kept: \"a, b, a\" (the dataset's edges on a bare .npz)", QUERY_U_NONE},
+	{"users", QF_USERS, 0, QUERY_NUM, "number of users: the nodes that have it as an operand, each once", QUERY_U_NONE},
+	{"elem", QF_ELEM, 0, QUERY_TEXT, "output element type (f32, bf16, pred, tuple, ...)", QUERY_U_NONE},
+	{"shape", QF_SHAPE, 0, QUERY_TEXT, "output shape as HLO writes it: bf16[8,56,56,64]{3,2,1,0}, (f32[], s32[2]{0})", QUERY_U_NONE},
+	{"rank", QF_RANK, 0, QUERY_NUM, "output rank", QUERY_U_NONE},
+	{"elements", QF_ELEMENTS, 0, QUERY_NUM, "output element count", QUERY_U_NONE},
+	{"configurable", QF_CONFIGURABLE, 0, QUERY_NUM, "1 for nodes with layout configs (layout graphs), else 0", QUERY_U_NONE},
+	{"cost", QF_COST, 0, QUERY_NUM, "analytic time estimate in seconds (model/cost.h); null when the model does not know the op's cost", QUERY_U_SECONDS},
+	{"flops", QF_FLOPS, 0, QUERY_NUM, "analytic floating-point operations; null when unknown", QUERY_U_FLOP},
+	{"bytes", QF_BYTES, 0, QUERY_NUM, "analytic bytes read and written; null when unknown", QUERY_U_BYTES},
+	{"hlo", QF_HLO, 0, QUERY_TEXT, "the instruction's whole HLO line, as written (printed for a protobuf); empty on .npz", QUERY_U_NONE},
+	{"fusion_kind", QF_HTEXT, HS_HF_FUSION_KIND, QUERY_TEXT, "kLoop, kInput, kOutput, kCustom (fusions); empty otherwise and on .npz", QUERY_U_NONE},
+	{"op_type", QF_HTEXT, HS_HF_OP_TYPE, QUERY_TEXT, "metadata op_type (framework op); empty when absent and on .npz", QUERY_U_NONE},
+	{"op_name", QF_HTEXT, HS_HF_OP_NAME, QUERY_TEXT, "metadata op_name; empty when absent and on .npz", QUERY_U_NONE},
+	{"source_file", QF_HTEXT, HS_HF_SOURCE_FILE, QUERY_TEXT, "metadata source_file; empty when absent and on .npz", QUERY_U_NONE},
+	{"source_line", QF_SOURCE_LINE, 0, QUERY_NUM, "metadata source_line; null when absent and on .npz", QUERY_U_NONE},
+	{"custom_call_target", QF_HTEXT, HS_HF_CUSTOM_CALL_TARGET, QUERY_TEXT, "custom-call target; empty otherwise and on .npz", QUERY_U_NONE},
+	{"sharding", QF_HTEXT, HS_HF_SHARDING, QUERY_TEXT, "sharding as written ({replicated}); empty when absent and on .npz", QUERY_U_NONE},
 };
 #define N_NODE_DERIVED (sizeof node_derived / sizeof node_derived[0])
 
 static const query_field config_derived[] = {
-	{"config", QF_CONFIG, 0, QUERY_NUM, "config index"},
-	{"runtime", QF_RUNTIME, 0, QUERY_NUM, "measured runtime (tile: normalized; layout: ns); null when hidden"},
-	{"runtime_ns", QF_RUNTIME_NS, 0, QUERY_NUM, "config_runtime as stored (ns); null when hidden"},
-	{"normalizer", QF_NORMALIZER, 0, QUERY_NUM, "config_runtime_normalizers (tile graphs)"},
-	{"predicted", QF_PREDICTED, 0, QUERY_NUM, "the active predictor's score: the model's (the analytic estimate without one), or the explorer's :fit once one ran; lower = faster"},
-	{"runtime_rank", QF_RUNTIME_RANK, 0, QUERY_NUM, "1 = fastest measured config"},
-	{"predicted_rank", QF_PREDICTED_RANK, 0, QUERY_NUM, "1 = fastest predicted config"},
+	{"config", QF_CONFIG, 0, QUERY_NUM, "config index", QUERY_U_NONE},
+	{"runtime", QF_RUNTIME, 0, QUERY_NUM, "measured runtime (tile: normalized; layout: ns); null when hidden", QUERY_U_NONE},
+	{"runtime_ns", QF_RUNTIME_NS, 0, QUERY_NUM, "config_runtime as stored (ns); null when hidden", QUERY_U_NS},
+	{"normalizer", QF_NORMALIZER, 0, QUERY_NUM, "config_runtime_normalizers (tile graphs)", QUERY_U_NONE},
+	{"predicted", QF_PREDICTED, 0, QUERY_NUM, "the active predictor's score: the model's (the analytic estimate without one), or the explorer's :fit once one ran; lower = faster", QUERY_U_NONE},
+	{"runtime_rank", QF_RUNTIME_RANK, 0, QUERY_NUM, "1 = fastest measured config", QUERY_U_NONE},
+	{"predicted_rank", QF_PREDICTED_RANK, 0, QUERY_NUM, "1 = fastest predicted config", QUERY_U_NONE},
 };
 #define N_CONFIG_DERIVED (sizeof config_derived / sizeof config_derived[0])
 
@@ -145,7 +145,10 @@ static int build_fields(query_session *s, hs_error *err)
 	for (size_t i = 0; i < N_CONFIG_DERIVED; i++) {
 		if (config_derived[i].kind == QF_NORMALIZER && g->kind != HS_KIND_TILE)
 			continue;
-		s->config_fields[nc++] = config_derived[i];
+		s->config_fields[nc] = config_derived[i];
+		if (config_derived[i].kind == QF_RUNTIME && g->kind == HS_KIND_LAYOUT)
+			s->config_fields[nc].unit = QUERY_U_NS; /* tile: normalized, no unit */
+		nc++;
 	}
 	for (int i = 0; i < cw; i++) {
 		query_field *f = &s->config_fields[nc];
@@ -258,6 +261,36 @@ query_session *query_session_new_dataset(const ds_index *ix, hs_error *err)
 	return s;
 }
 
+query_session *query_session_new_table(const query_column *cols, int ncols, hs_error *err)
+{
+	query_session *s = calloc(1, sizeof *s);
+	size_t n = (size_t)(ncols > 0 ? ncols : 1);
+
+	if (!s || !(s->node_fields = calloc(n, sizeof *s->node_fields)) ||
+	    !(s->feature_names = calloc(n, sizeof *s->feature_names)) ||
+	    !(s->colbuf = calloc(n, sizeof *s->colbuf)))
+		goto oom;
+	s->table = 1;
+	for (int i = 0; i < ncols; i++) {
+		if (!(s->feature_names[i] = strdup(cols[i].name)))
+			goto oom;
+		s->node_fields[i] = (query_field){
+			.name = s->feature_names[i],
+			.kind = QF_COLUMN,
+			.index = i,
+			.type = cols[i].type,
+			.help = "a column of the table",
+			.unit = cols[i].unit,
+		};
+		s->n_node_fields++;
+	}
+	return s;
+oom:
+	query_session_free(s);
+	hs_fail(err, HS_ENOMEM, "out of memory reading a filter");
+	return NULL;
+}
+
 query_session *query_session_worker(const query_session *parent)
 {
 	hs_error err;
@@ -293,6 +326,9 @@ void query_session_free(query_session *s)
 {
 	if (!s)
 		return;
+	for (size_t i = 0; s->colbuf && i < s->n_node_fields; i++)
+		free(s->colbuf[i]);
+	free(s->colbuf);
 	query_drop_caches(s);
 	free_fields(s);
 	for (int i = 0; i < 256; i++)

@@ -291,10 +291,8 @@ void tui_run_query(tui *t, tui_view *v, const char *text)
 		int col = query_error_column(s);
 		if (fs && query_stopped(fs))
 			tui_message(t, 1, "query %s (Ctrl-C); nothing shown", err.msg);
-		else if (col > 0)
-			tui_message(t, 1, "%s  [%.*s>>%s]", err.msg, col - 1, text, text + col - 1);
 		else
-			tui_message(t, 1, "%s", err.msg);
+			tui_error_at(t, "", err.msg, text, col);
 		query_result_free(&res);
 		return;
 	}
@@ -316,6 +314,14 @@ void tui_run_query(tui *t, tui_view *v, const char *text)
 		break;
 	}
 	query_result_free(&res);
+}
+
+void tui_error_at(tui *t, const char *what, const char *msg, const char *line, int col)
+{
+	if (col > 0)
+		tui_message(t, 1, "%s%s  [%.*s>>%s]", what, msg, col - 1, line, line + col - 1);
+	else
+		tui_message(t, 1, "%s%s", what, msg);
 }
 
 int tui_query_complete(tui *t, const char *line, int start, tui_word_fn add, void *ctx)

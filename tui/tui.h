@@ -91,7 +91,7 @@ enum {
 	X(SEARCH, "search", '/', 0, TUI_S_TABLE, "search the current column")                      \
 	X(NEXT, "next", 'n', 0, TUI_S_TABLE, "next match")                                         \
 	X(PREV, "prev", 'N', 0, TUI_S_TABLE, "previous match")                                     \
-	X(FILTER, "filter", '\\', 0, TUI_S_TABLE, "filter rows: TEXT, COL=V, COL>N, COL<12 us, COL~RE") \
+	X(FILTER, "filter", '\\', 0, TUI_S_TABLE, "filter rows: TEXT, or COL=V, COL<12 us, COL~RE joined by and/or/not") \
 	X(SORT_ASC, "sort", '[', 0, TUI_S_TABLE, "sort ascending on the current column")           \
 	X(SORT_DESC, "sort-desc", ']', 0, TUI_S_TABLE, "sort descending on the current column")    \
 	X(FREQ, "freq", 'F', 0, TUI_S_TABLE, "frequency table of the current column")              \
@@ -216,20 +216,6 @@ typedef struct tui_table_ops {
  * NAN where it has none. */
 typedef double (*tui_order_fn)(void *ctx, int64_t row, const tui_col *c);
 
-#define TUI_MAX_TERMS 8
-typedef struct tui_term {
-	int col;       /* column index */
-	char op[3];    /* "=", "!=", "<", "<=", ">", ">=", "~" (regular expression), "==" (exact text) */
-	char *text;    /* owned (tui_term_free); whole, however long the cell it came from */
-	double num;    /* text as a number of the column's unit */
-	int is_num;
-	int by_value;  /* = and != compare the cells' texts read as numbers of the unit */
-	void *re;      /* "~": the compiled regex_t, owned by the term (tui_term_free) */
-} tui_term;
-
-/* Frees what a term owns (its text and regex) and clears it. */
-void tui_term_free(tui_term *t);
-
 typedef struct tui_table {
 	const tui_table_ops *ops;
 	void *ctx;
@@ -241,8 +227,9 @@ typedef struct tui_table {
 	int ccol, lcol;         /* current column, first column drawn after the frozen ones */
 	int frozen;             /* leftmost columns always drawn */
 	int sort_col, sort_desc;
-	tui_term terms[TUI_MAX_TERMS];
-	int nterms;
+	struct query_filter *filter; /* the `\` filter in force over the columns, or NULL */
+	int nterms;             /* its conditions joined by a top-level `and`; 0: none */
+	int filter_col;         /* the column of the filter text the last error names, 0: none */
 	char search[128];
 	char title[96];         /* drawn above the header when set */
 	tui_col *avail;         /* columns that `+` can add */
@@ -320,11 +307,23 @@ double tui_table_value(const tui_table *tb, int64_t row, int col);
 struct tui;
 int tui_table_request(struct tui *t, tui_table *tb, tui_req req, const char *arg);
 void tui_table_sort(tui_table *tb, int col, int desc);
-/* Parses "TEXT", "COL=V", "A>3 and B~x"; empty clears.  -1 + err on bad input. */
+/* The `\` filter: a condition over the columns in the query language
+ * (query_filter_new: "opcode = dot or users > 1", "cost < 12 us", "name ~
+ * ^fusion"), or plain text the current column contains; empty clears.  -1
+ * with err set (and tb->filter_col the column of expr it names) when it is
+ * none: the filter in force stays. */
 int tui_table_filter(tui_table *tb, const char *expr, hs_error *err);
-/* Adds one term (frequency table drill-down). */
+/* Adds "COL OP TEXT" to the filter with `and` (a frequency table's
+ * drill-down: "==", the exact text); -1 when it cannot (out of memory). */
 int tui_table_add_term(tui_table *tb, int col, const char *op, const char *text);
+/* The filter in force as it reads back (query_filter_text), "" for none. */
 void tui_table_filter_text(const tui_table *tb, char *buf, size_t cap);
+/* Before column `col` is hidden: the filter's text without the terms that
+ * read it (malloc'd; NULL when there is no filter), for tui_table_refilter. */
+char *tui_table_filter_without(const tui_table *tb, int col);
+/* After the columns changed: the filter `text` (NULL: the one in force)
+ * compiled over them; cleared when it no longer compiles. */
+void tui_table_refilter(tui_table *tb, const char *text);
 /* Moves to the next row (dir 1 / -1) whose current column contains s;
  * returns 1 when found. */
 int tui_table_search(tui_table *tb, const char *s, int dir);
@@ -490,28 +489,21 @@ int64_t tui_hcomps_at(const tui_hcomps *h, int64_t row);
 
 /* ---- Numbers as text (format.c) ------------------------------------------ */
 
-/* Units of a column's numbers: one table of suffixes per kind serves the
- * formatter (how the column prints) and the parser (what a filter on the
- * column accepts): a filter "cost < 12 us" reads what the cells show. */
+/* Units of a column's numbers: the query language's (enum query_unit), so
+ * that the formatter (how the column prints) and the filter (what it reads:
+ * "cost < 12 us") share one table of suffixes per kind. */
 enum tui_unit {
-	TUI_U_NONE,    /* plain numbers */
-	TUI_U_NS,      /* durations in nanoseconds: "23.271 s", "1.234 ms", "12 ns" */
-	TUI_U_SECONDS, /* durations in seconds: "12.3 us", "1.5 ms" */
-	TUI_U_BYTES,   /* "2.1 GB", "512 B" (also kB, MB, TB, KiB, MiB, GiB, TiB) */
-	TUI_U_FLOP,    /* "1.5 GFLOP" (kFLOP, MFLOP, TFLOP, PFLOP) */
-	TUI_U_PERCENT, /* "24.6%" */
-	TUI_NUNITS
+	TUI_U_NONE = QUERY_U_NONE,       /* plain numbers */
+	TUI_U_NS = QUERY_U_NS,           /* durations in nanoseconds: "23.271 s", "1.234 ms", "12 ns" */
+	TUI_U_SECONDS = QUERY_U_SECONDS, /* durations in seconds: "12.3 us", "1.5 ms" */
+	TUI_U_BYTES = QUERY_U_BYTES,     /* "2.1 GB", "512 B" (also kB, MB, TB, KiB, MiB, GiB, TiB) */
+	TUI_U_FLOP = QUERY_U_FLOP,       /* "1.5 GFLOP" (kFLOP, MFLOP, TFLOP, PFLOP) */
+	TUI_U_PERCENT = QUERY_U_PERCENT, /* "24.6%" */
+	TUI_NUNITS = QUERY_NUNITS
 };
-/* v (in the unit's base: ns, s, bytes, FLOP, percent) as its columns print
- * it; "-" for NaN. */
+/* query_unit_format and query_unit_parse. */
 void tui_unit_format(char *buf, size_t cap, int unit, double v);
-/* A number with an optional unit of the kind ("12 us", "1ms", "2.1GB",
- * "5%"; a bare number is in the base unit) into *out in the base unit.
- * Returns 0, or -1 when s is no such number. */
 int tui_unit_parse(const char *s, int unit, double *out);
-/* "a duration", "a size in bytes"... and an example ("12 us"), for messages. */
-const char *tui_unit_what(int unit);
-const char *tui_unit_example(int unit);
 
 /* Runtime text: normalized for tile, ns/us/ms/s for layout. */
 void tui_fmt_runtime(char *buf, size_t cap, const hs_graph *g, double v);
@@ -554,6 +546,9 @@ void tui_run_query(tui *t, tui_view *v, const char *text);
  * candidate; returns 1 when the position takes a file path. */
 typedef void (*tui_word_fn)(void *ctx, const char *word, const char *prefix);
 int tui_query_complete(tui *t, const char *line, int start, tui_word_fn add, void *ctx);
+/* An error of the query language on the status line: "WHAT MSG  [li>>ne]",
+ * the mark before the 1-based column `col` of `line` (none when col is 0). */
+void tui_error_at(tui *t, const char *what, const char *msg, const char *line, int col);
 /* 1 when `name` is a command of the query language. */
 int tui_query_knows(const char *name);
 /* The folder session of a dataset view, for `:` queries over all its graphs
