@@ -1,95 +1,114 @@
 /* hloscope check PATH...: decompress and validate every file (a folder: every
- * .npz, .pb and .hlo below it; a file of several modules: every module).  Prints "OK FILE" or "FILE: problem" per file; exit 0 when
- * all are sound, 2 otherwise. */
-#include <dirent.h>
+ * .npz, .pb and .hlo below it, walked by base/walk.h in name order; a file of
+ * several modules: every module).  Prints "OK FILE" or "FILE: problem" per
+ * file; a folder that cannot be read or is nested too deep is a problem too.
+ * Exit 0 when all are sound, 2 otherwise, 3 when out of memory. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
-#include "base/cmp.h"
 #include "base/plural.h"
+#include "base/walk.h"
 #include "cli/commands.h"
 #include "loader/graph.h"
 
-static int has_suffix(const char *name, size_t len, const char *suffix)
+static int has_suffix(const char *name, const char *suffix)
 {
-	size_t k = strlen(suffix);
+	size_t len = strlen(name), k = strlen(suffix);
 	return len > k && strcmp(name + len - k, suffix) == 0;
 }
 
-/* Checks `path`, recursing into folders in name order; returns problems. */
-static int check_path(const char *path, int depth, int *files)
+static int is_graph_name(const char *name)
+{
+	return has_suffix(name, ".npz") || has_suffix(name, ".pb") || has_suffix(name, ".hlo");
+}
+
+/* Checks one file (or FILE#N); 1 when it has a problem. */
+static int check_file(const char *path, int *files)
+{
+	hs_error err = {0};
+	(*files)++;
+	if (graph_check_file(path, &err)) {
+		printf("%s\n", err.msg);
+		return 1;
+	}
+	printf("OK %s\n", path);
+	return 0;
+}
+
+struct walk_state {
+	int bad, files;
+};
+
+/* One name below a folder (base/walk.h): a graph file is checked; a folder
+ * that could not be walked is a problem, never skipped in silence. */
+static int visit(const hs_walk_entry *e, void *ctx, hs_error *err)
+{
+	struct walk_state *ws = ctx;
+	(void)err;
+	switch (e->kind) {
+	case HS_WALK_FILE:
+		if (is_graph_name(e->name))
+			ws->bad += check_file(e->path, &ws->files);
+		break;
+	case HS_WALK_BROKEN:
+		if (is_graph_name(e->name)) {
+			fprintf(stderr, "hloscope check: %s: %s\n", e->path, strerror(e->errnum));
+			ws->bad++;
+		}
+		break;
+	case HS_WALK_UNREADABLE:
+		printf("%s: cannot read folder: %s\n", e->path, strerror(e->errnum));
+		ws->bad++;
+		break;
+	case HS_WALK_TOO_DEEP:
+		printf("%s: not checked: a folder nested more than %d deep\n", e->path, HS_WALK_MAX_DEPTH);
+		ws->bad++;
+		break;
+	}
+	return 0;
+}
+
+/* Checks `path`: a file, one module of a file (FILE#N), or every graph file
+ * below a folder in name order.  The problems found, or -1 when the walk
+ * itself failed (reported; *status is its exit status). */
+static int check_path(const char *path, int *files, int *status)
 {
 	struct stat st;
-	int module = 0; /* FILE#N: one module of a file */
 	if (stat(path, &st) != 0) {
 		int e = errno;
 		const char *hash = strrchr(path, '#');
 		char *file = hash ? strndup(path, (size_t)(hash - path)) : NULL;
-		module = file && stat(file, &st) == 0 && S_ISREG(st.st_mode);
+		if (hash && !file) {
+			*status = cli_oom("checking %s", path);
+			return -1;
+		}
+		int module = file && stat(file, &st) == 0 && S_ISREG(st.st_mode);
 		free(file);
 		if (!module) {
 			fprintf(stderr, "hloscope check: %s: %s\n", path, strerror(e));
 			return 1;
 		}
+		return check_file(path, files);
 	}
-	if (module || !S_ISDIR(st.st_mode)) {
-		hs_error err = {0};
-		(*files)++;
-		if (graph_check_file(path, &err)) {
+	if (!S_ISDIR(st.st_mode))
+		return check_file(path, files);
+	struct walk_state ws = {0, 0};
+	hs_error err = {0};
+	int rc = hs_walk(path, HS_WALK_MAX_DEPTH, visit, &ws, &err);
+	*files += ws.files;
+	if (rc < 0) {
+		if (err.status == HS_EDATA) {
+			/* the folder itself cannot be listed: a problem of this path */
 			printf("%s\n", err.msg);
-			return 1;
+			return ws.bad + 1;
 		}
-		printf("OK %s\n", path);
-		return 0;
+		*status = cli_report(&err);
+		return -1;
 	}
-	if (depth > 32)
-		return 0;
-	DIR *d = opendir(path);
-	if (!d) {
-		printf("%s: cannot read folder\n", path);
-		return 1;
-	}
-	char **names = NULL;
-	size_t n = 0, cap = 0;
-	struct dirent *de;
-	while ((de = readdir(d))) {
-		if (de->d_name[0] == '.')
-			continue;
-		size_t len = strlen(de->d_name);
-		char *full = malloc(strlen(path) + len + 2);
-		if (!full)
-			break;
-		sprintf(full, "%s/%s", path, de->d_name);
-		struct stat cs;
-		int dir = stat(full, &cs) == 0 && S_ISDIR(cs.st_mode);
-		if (!dir && !has_suffix(de->d_name, len, ".npz") && !has_suffix(de->d_name, len, ".pb") &&
-		    !has_suffix(de->d_name, len, ".hlo")) {
-			free(full);
-			continue;
-		}
-		if (n == cap) {
-			char **nn = realloc(names, (cap = cap ? cap * 2 : 16) * sizeof *nn);
-			if (!nn) {
-				free(full);
-				break;
-			}
-			names = nn;
-		}
-		names[n++] = full;
-	}
-	closedir(d);
-	if (n > 1)
-		qsort(names, n, sizeof *names, hs_cmp_str);
-	int bad = 0;
-	for (size_t i = 0; i < n; i++) {
-		bad += check_path(names[i], depth + 1, files);
-		free(names[i]);
-	}
-	free(names);
-	return bad;
+	return ws.bad;
 }
 
 int cmd_check(int argc, char **argv)
@@ -101,8 +120,12 @@ int cmd_check(int argc, char **argv)
 		if (argv[i][0] == '-' && argv[i][1])
 			return cli_usage_error("check", "unknown option '%s'", argv[i]);
 	}
-	for (int i = 1; i < argc; i++)
-		bad += check_path(argv[i], 0, &files);
+	for (int i = 1; i < argc; i++) {
+		int status = 0, n = check_path(argv[i], &files, &status);
+		if (n < 0)
+			return status;
+		bad += n;
+	}
 	if (files == 0 && bad == 0) {
 		fprintf(stderr, "hloscope check: no .npz, .pb or .hlo files found\n");
 		return 2;

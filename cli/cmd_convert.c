@@ -125,17 +125,15 @@ static int convert_all(const hm_file *f, const char *dir)
 	int bad = 0;
 	for (int i = 0; i < f->n_modules; i++) {
 		char *out = module_path(dir, f, i);
-		if (!out) {
-			fprintf(stderr, "hloscope convert: out of memory\n");
-			return 2;
-		}
+		if (!out)
+			return cli_oom("naming the output of module %d", i);
 		if (convert_module(f, i, out, &err)) {
-			cli_report(&err);
-			bad = 1;
+			int status = cli_report(&err);  /* the worst: out of memory is 3 */
+			bad = status > bad ? status : bad;
 		}
 		free(out);
 	}
-	return bad ? 2 : 0;
+	return bad;
 }
 
 int cmd_convert(int argc, char **argv)
@@ -179,7 +177,8 @@ int cmd_convert(int argc, char **argv)
 		rc = convert_all(f, out);
 	} else if (stat(out, &st) == 0 && S_ISDIR(st.st_mode)) {
 		char *path = module_path(out, f, module);
-		rc = !path ? 2 : convert_module(f, module, path, &err) ? cli_report(&err) : 0;
+		rc = !path ? cli_oom("naming the output of module %d", module)
+			   : convert_module(f, module, path, &err) ? cli_report(&err) : 0;
 		free(path);
 	} else {
 		rc = convert_module(f, module, out, &err) ? cli_report(&err) : 0;

@@ -325,9 +325,24 @@ static int resolve_computation(const hs_graph *g, const char *text, int64_t *hco
 			       "query `count by computation_name` lists them)", g->name, text);
 }
 
+/* The ways out of a refused region, as dot's options (render/region.h): the
+ * library describes the region, dot names the flags. */
+static const region_words dot_words = {
+	.around = "--around ID",
+	.radius = "--radius",
+	.direction = "--direction operands or users",
+	.computation = "--computation",
+	.limit = "--limit",
+	.max_nodes = "--max-nodes",
+	.max_users = "--max-users",
+	.max_operands = "--max-operands",
+	.force = "--force",
+};
+
 static int build_spec(const dot_args *a, region_spec *s, int64_t **ids)
 {
 	region_spec_init(s);
+	s->words = &dot_words;
 	*ids = NULL;
 	s->force = a->force;
 	s->expand = a->expand;
@@ -495,8 +510,7 @@ static int compare_picture(hs_graph *g, const dot_args *a, int64_t **hl, size_t 
 	if (m < 0 || (m > 0 && !grown) || !*notes) {
 		free(ch);
 		compare_free(r);
-		fprintf(stderr, "hloscope dot: out of memory\n");
-		return 2;
+		return cli_oom("marking the nodes whose configs differ");
 	}
 	if (m > 0) {
 		memcpy(grown + *n, ch, (size_t)m * sizeof *ch);

@@ -71,7 +71,7 @@ int cmd_dump(int argc, char **argv)
 	long long limit = -1;
 
 	if (!names)
-		return 2;
+		return cli_oom("reading the arguments");
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--limit")) {
 			if (i + 1 >= argc || (limit = cli_parse_count(argv[i + 1])) < 0) {

@@ -38,10 +38,11 @@ static void min_median_max(double *v, size_t n, double *min, double *median, dou
 	*median = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
+/* 0, 1 when the graph has no runtimes, -1 when out of memory. */
 static int runtime_summary(const hs_graph *g, struct rt_summary *s)
 {
 	if (!g->labeled || g->n_configs == 0)
-		return -1;
+		return 1;
 	size_t n = (size_t)g->n_configs;
 	double *v = malloc(n * sizeof *v);
 	if (!v)
@@ -129,9 +130,16 @@ static void ns_json(jsonw *w, double v)
 		jsonw_num(w, v);
 }
 
-/* What a module is made of and costs: computations by role, collectives,
- * the analytic totals over the executed computations. */
+/* What a module is made of and costs: computations by role, opcodes,
+ * collectives, runtimes, the analytic totals over the executed
+ * computations.  Everything that allocates is computed here, before
+ * anything is printed, so that out of memory is exit 3, never a part left
+ * out. */
 struct module_facts {
+	struct op_count *ops;  /* the opcode histogram (opcode_counts) */
+	int n_ops;
+	struct rt_summary rs;
+	int has_rs;            /* the graph has runtimes */
 	int64_t roles[HS_NROLES];
 	int64_t n_collectives;
 	struct op_count *coll; /* collectives by opcode */
@@ -142,6 +150,7 @@ struct module_facts {
 
 static void facts_free(struct module_facts *f)
 {
+	free(f->ops);
 	free(f->coll);
 }
 
@@ -150,21 +159,21 @@ static int module_facts(const hs_graph *g, struct module_facts *f)
 	memset(f, 0, sizeof *f);
 	for (int64_t c = 0; c < g->n_hcomps; c++)
 		f->roles[g->hcomps[c].role]++;
-	int n_ops = 0;
-	struct op_count *ops = opcode_counts(g, &n_ops);
+	struct op_count *ops = f->ops = opcode_counts(g, &f->n_ops);
 	if (!ops)
 		return -1;
-	f->coll = calloc((size_t)(n_ops ? n_ops : 1), sizeof *f->coll);
-	if (!f->coll) {
-		free(ops);
+	f->coll = calloc((size_t)(f->n_ops ? f->n_ops : 1), sizeof *f->coll);
+	if (!f->coll)
 		return -1;
-	}
-	for (int i = 0; i < n_ops; i++)
+	for (int i = 0; i < f->n_ops; i++)
 		if (graph_is_collective_opcode(ops[i].name)) {
 			f->coll[f->n_coll++] = ops[i];
 			f->n_collectives += ops[i].count;
 		}
-	free(ops);
+	int rs = runtime_summary(g, &f->rs);
+	if (rs < 0)
+		return -1;
+	f->has_rs = rs == 0;
 	f->costed = cost_available(g);
 	if (f->costed) {
 		cost_estimate *est = malloc((size_t)(g->n_nodes ? g->n_nodes : 1) * sizeof *est);
@@ -208,18 +217,15 @@ static void analytic_json(jsonw *w, const struct module_facts *f)
 	jsonw_obj_end(w);
 }
 
-static void opcodes_json(jsonw *w, const hs_graph *g)
+static void opcodes_json(jsonw *w, const struct module_facts *f)
 {
-	int n = 0;
-	struct op_count *ops = opcode_counts(g, &n);
 	jsonw_key(w, "opcodes");
 	jsonw_obj_begin(w);
-	for (int i = 0; ops && i < n; i++) {
-		jsonw_key(w, ops[i].name);
-		jsonw_int(w, ops[i].count);
+	for (int i = 0; i < f->n_ops; i++) {
+		jsonw_key(w, f->ops[i].name);
+		jsonw_int(w, f->ops[i].count);
 	}
 	jsonw_obj_end(w);
-	free(ops);
 }
 
 static void module_json(jsonw *w, const hs_graph *g, const struct module_facts *f)
@@ -247,12 +253,12 @@ static void module_json(jsonw *w, const hs_graph *g, const struct module_facts *
 	if (g->warning)
 		jsonw_key(w, "warning"), jsonw_str(w, g->warning);
 	analytic_json(w, f);
-	opcodes_json(w, g);
+	opcodes_json(w, f);
 }
 
 static void dataset_json(jsonw *w, const hs_graph *g, const struct module_facts *f)
 {
-	struct rt_summary rs;
+	const struct rt_summary rs = f->rs;
 	char entry[160];
 
 	jsonw_key(w, "module"), jsonw_str(w, graph_module_name(g));
@@ -271,11 +277,11 @@ static void dataset_json(jsonw *w, const hs_graph *g, const struct module_facts 
 	jsonw_key(w, "config_feature_width");
 	jsonw_int(w, g->kind == HS_KIND_TILE ? g->config_width : g->ncf_width);
 	analytic_json(w, f);
-	opcodes_json(w, g);
+	opcodes_json(w, f);
 	jsonw_key(w, "runtime");
 	jsonw_obj_begin(w);
 	jsonw_key(w, "labeled"), jsonw_bool(w, g->labeled);
-	if (runtime_summary(g, &rs) == 0) {
+	if (f->has_rs) {
 		jsonw_key(w, "min"), ns_json(w, rs.min);
 		jsonw_key(w, "median"), ns_json(w, rs.median);
 		jsonw_key(w, "max"), ns_json(w, rs.max);
@@ -313,18 +319,16 @@ static int info_file_json(const hs_graph *g)
 	return jsonw_finish(&w, &err) < 0 ? cli_report(&err) : 0;
 }
 
-static void print_opcodes(const hs_graph *g)
+static void print_opcodes(const hs_graph *g, const struct module_facts *f)
 {
-	int n = 0;
-	struct op_count *ops = opcode_counts(g, &n);
-	if (!ops)
-		return;
+	int n = f->n_ops;
+	struct op_count *ops = f->ops;
+
 	qsort(ops, (size_t)n, sizeof *ops, cmp_op_count_desc);
 	printf("opcodes         %d distinct\n", n);
 	for (int i = 0; i < n; i++)
 		printf("  %-24s %7lld  %5.1f%%\n", ops[i].name, (long long)ops[i].count,
 		       g->n_nodes ? 100.0 * (double)ops[i].count / (double)g->n_nodes : 0.0);
-	free(ops);
 }
 
 /* "8.170 ms over the executed computations (3.44e+11 FLOP, 1.85e+09 bytes)" */
@@ -366,7 +370,7 @@ static void print_module(const hs_graph *g, const struct module_facts *f)
 
 static void print_dataset(const hs_graph *g, const struct module_facts *f)
 {
-	struct rt_summary rs;
+	const struct rt_summary rs = f->rs;
 	char entry[160];
 
 	printf("kind            %s\n", graph_kind_name(g->kind));
@@ -385,7 +389,7 @@ static void print_dataset(const hs_graph *g, const struct module_facts *f)
 		printf("config features %d\n", g->config_width);
 	printf("node features   %d%s\n", g->feat_width,
 	       g->feat_width == HLO_NODE_FEATURES ? "" : " (not the documented 140: generic names)");
-	if (runtime_summary(g, &rs) == 0) {
+	if (f->has_rs) {
 		printf("runtime         min %.0f  median %.*f  max %.0f ns\n", rs.min,
 		       rs.median == floor(rs.median) ? 0 : 1, rs.median, rs.max);
 		if (g->kind == HS_KIND_TILE)
@@ -410,7 +414,7 @@ static int info_file_text(const hs_graph *g)
 		print_module(g, &f);
 	else
 		print_dataset(g, &f);
-	print_opcodes(g);
+	print_opcodes(g, &f);
 	facts_free(&f);
 	return 0;
 }

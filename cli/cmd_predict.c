@@ -208,8 +208,7 @@ int cmd_predict(int argc, char **argv)
 	 * memory and written only when every file was scored, so that a bad
 	 * file leaves no partial submission behind. */
 	if ((csv || json) && !(out = open_memstream(&doc, &doc_len))) {
-		fprintf(stderr, "hloscope predict: out of memory\n");
-		rc = 2;
+		rc = cli_oom("building the --%s document", csv ? "csv" : "json");
 		goto done;
 	}
 	if (csv)

@@ -77,7 +77,7 @@ static int measured_file(const char *path, int64_t n, uint8_t *measured, double 
 	double *rt;
 
 	if (!f)
-		return hs_fail(err, HS_EUSAGE, "%s: %s", path, strerror(errno));
+		return hs_fail(err, HS_EDATA, "%s: %s", path, strerror(errno));
 	if (!(rt = malloc((size_t)(n ? n : 1) * sizeof *rt))) {
 		fclose(f);
 		return hs_fail(err, HS_ENOMEM, "out of memory reading the measured configs");
@@ -132,6 +132,11 @@ int mcli_measured(const char *arg, int64_t n, uint8_t *measured, double **runtim
 	memset(measured, 0, (size_t)n);
 	if (stat(arg, &st) == 0 && S_ISREG(st.st_mode))
 		return measured_file(arg, n, measured, runtime, err);
+	/* A path (it has a '/' or a '.', as in main.c) that is missing or no
+	 * file: bad input, not bad usage. */
+	if (strpbrk(arg, "/."))
+		return hs_fail(err, HS_EDATA, "%s: %s", arg,
+			       stat(arg, &st) != 0 ? strerror(errno) : "not a file of measured configs");
 	if (!*p)
 		goto bad;
 	while (*p) {

@@ -28,7 +28,9 @@ void mcli_files_free(mcli_files *f);
  * list of config indices and ranges ("0,5,10-19").  Sets measured[i] = 1
  * for each config named; with a file, *runtime becomes a new array [n]
  * (NAN where not measured, freed by the caller), else stays NULL.
- * Errors (HS_EUSAGE) name the file and line, or the list item. */
+ * Errors (HS_EUSAGE) name the file and line, or the list item; a path
+ * (an ARG with a '/' or a '.') that is missing or no file, or a file that
+ * cannot be read, is HS_EDATA ("m.csv: No such file or directory"). */
 int mcli_measured(const char *arg, int64_t n, uint8_t *measured, double **runtime, hs_error *err);
 
 /* The Kaggle submission ID of a file: "layout:COLLECTION:SEARCH:NAME" or

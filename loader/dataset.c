@@ -2,7 +2,6 @@
 #include "base/plural.h"
 #include "dataset.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdlib.h>
@@ -11,15 +10,14 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/path.h"
 #include "base/vec.h"
+#include "base/walk.h"
 #include "dump.h"
 #include "graph_impl.h"
 #include "hlo_featurize.h"
 #include "hlo_proto.h"
 #include "npz.h"
-
-/* Deeper folders than this are not entered (a guard, not a real limit). */
-#define MAX_DEPTH 64
 
 /* ---- path classification ------------------------------------------------ */
 
@@ -250,8 +248,6 @@ struct walk {
 	ds_index *ix;
 	size_t cap;
 	const char *real_root; /* for classification; may be NULL */
-	struct stat *seen;     /* directories entered, by device and inode */
-	size_t n_seen, cap_seen;
 	hs_error *err;
 	int index;             /* 0: list the files without opening them */
 	HS_VEC(ds_report) reports;
@@ -260,19 +256,6 @@ struct walk {
 static int out_of_memory(struct walk *w)
 {
 	return hs_fail(w->err, HS_ENOMEM, "%s: out of memory scanning the folder", w->ix->root);
-}
-
-static char *join(const char *a, const char *b)
-{
-	size_t na = strlen(a), nb = strlen(b);
-	char *s = malloc(na + nb + 2);
-
-	if (s) {
-		memcpy(s, a, na);
-		s[na] = '/';
-		memcpy(s + na + 1, b, nb + 1);
-	}
-	return s;
 }
 
 static int ends_with(const char *name, const char *suffix)
@@ -290,25 +273,6 @@ static int ends_with_npz(const char *name)
 static int is_hlo_name(const char *name)
 {
 	return ends_with(name, ".pb") || ends_with(name, ".hlo");
-}
-
-/* Remembers a directory; returns 1 when it was entered before (a symlink
- * loop or a second link to it), 0 when new, -1 on allocation failure. */
-static int seen_before(struct walk *w, const struct stat *st)
-{
-	for (size_t i = 0; i < w->n_seen; i++)
-		if (w->seen[i].st_dev == st->st_dev && w->seen[i].st_ino == st->st_ino)
-			return 1;
-	if (w->n_seen == w->cap_seen) {
-		size_t cap = w->cap_seen ? 2 * w->cap_seen : 16;
-		struct stat *p = realloc(w->seen, cap * sizeof *p);
-		if (!p)
-			return -1;
-		w->seen = p;
-		w->cap_seen = cap;
-	}
-	w->seen[w->n_seen++] = *st;
-	return 0;
 }
 
 /* A new entry at the end of the index; path, rel and name are copied. */
@@ -345,7 +309,7 @@ static ds_entry *new_entry(struct walk *w, const char *path, const char *rel, co
 static int classify(struct walk *w, ds_entry *e, const char *path, const char *rel)
 {
 	if (w->real_root) {
-		char *full = join(w->real_root, rel);
+		char *full = hs_path_join(w->real_root, rel);
 		if (!full)
 			return out_of_memory(w);
 		dataset_classify_path(full, e);
@@ -375,7 +339,7 @@ static int set_error(struct walk *w, ds_entry *e, const char *file, const hs_err
 static int add_file(struct walk *w, const char *path, const char *rel, const char *name)
 {
 	hs_error ferr = {0};
-	ds_entry *e = new_entry(w, path, rel, name, strlen(name) - 4);
+	ds_entry *e = new_entry(w, path, rel, name, hs_path_stem_len(name));
 	if (!e || classify(w, e, path, rel))
 		return -1;
 	if (w->index && index_file(e, &ferr))
@@ -412,10 +376,9 @@ static int index_module(ds_entry *e, const hm_file *f, int i, hs_error *err)
 static int add_hlo_file(struct walk *w, const char *path, const char *rel, const char *name)
 {
 	hs_error ferr = {0};
-	const char *dot = strrchr(name, '.');
 	hm_file *f = graph_read_hlo_file(path, 0, &ferr);
 	if (!f || f->n_modules == 1) {
-		ds_entry *e = new_entry(w, path, rel, name, (size_t)(dot - name));
+		ds_entry *e = new_entry(w, path, rel, name, hs_path_stem_len(name));
 		if (!e || classify(w, e, path, rel)) {
 			hm_file_free(f);
 			return -1;
@@ -513,54 +476,50 @@ static int add_dump_file(struct walk *w, const char *path, const char *rel, cons
 	return mark_dump(w, from, dn);
 }
 
-static int walk_dir(struct walk *w, const char *path, const char *rel, int depth)
+/* A folder the walk could not enter (unreadable, or nested too deep): an
+ * entry whose error says so, so that it is seen, not silently left out. */
+static int add_folder_error(struct walk *w, const hs_walk_entry *we)
 {
-	DIR *d = opendir(path);
-	struct dirent *de;
+	ds_entry *e = new_entry(w, we->path, we->rel, we->name, strlen(we->name));
+	if (!e || classify(w, e, we->path, we->rel))
+		return -1;
+	char msg[160];
+	if (we->kind == HS_WALK_TOO_DEEP)
+		snprintf(msg, sizeof msg, "a folder nested more than %d deep: not entered", HS_WALK_MAX_DEPTH);
+	else
+		snprintf(msg, sizeof msg, "cannot read folder: %s", strerror(we->errnum));
+	if (!(e->error = strdup(msg)))
+		return out_of_memory(w);
+	return 0;
+}
+
+/* One name of the folder walk (base/walk.h). */
+static int visit(const hs_walk_entry *we, void *ctx, hs_error *err)
+{
+	struct walk *w = ctx;
+	const struct stat *st = we->st;
 	xla_dump_name dn;
-	int rc = 0;
 
-	if (!d) {
-		if (depth == 0)
-			return hs_fail(w->err, HS_EDATA, "%s: cannot read folder: %s", path, strerror(errno));
-		return 0; /* an unreadable subfolder is skipped */
+	(void)err; /* w->err is the same */
+	switch (we->kind) {
+	case HS_WALK_BROKEN:
+		/* A dangling link named *.npz is a file that fails. */
+		return ends_with_npz(we->name) ? add_file(w, we->path, we->rel, we->name) : 0;
+	case HS_WALK_UNREADABLE:
+	case HS_WALK_TOO_DEEP:
+		return add_folder_error(w, we);
+	case HS_WALK_FILE:
+		break;
 	}
-	while (rc == 0 && (de = readdir(d))) {
-		struct stat st;
-		char *child, *crel;
-
-		if (de->d_name[0] == '.')
-			continue; /* ".", "..", hidden files and folders */
-		child = join(path, de->d_name);
-		crel = *rel ? join(rel, de->d_name) : strdup(de->d_name);
-		if (!child || !crel) {
-			free(child);
-			free(crel);
-			rc = out_of_memory(w);
-			break;
-		}
-		if (stat(child, &st) != 0) {
-			/* A dangling link named *.npz is a file that fails. */
-			if (ends_with_npz(de->d_name))
-				rc = add_file(w, child, crel, de->d_name);
-		} else if (S_ISDIR(st.st_mode)) {
-			int seen = depth + 1 < MAX_DEPTH ? seen_before(w, &st) : 1;
-			if (seen < 0)
-				rc = out_of_memory(w);
-			else if (!seen)
-				rc = walk_dir(w, child, crel, depth + 1);
-		} else if (S_ISREG(st.st_mode) && xla_dump_parse(de->d_name, &dn)) {
-			rc = add_dump_file(w, child, crel, de->d_name, &dn, &st);
-		} else if (S_ISREG(st.st_mode) && ends_with_npz(de->d_name)) {
-			rc = add_file(w, child, crel, de->d_name);
-		} else if (S_ISREG(st.st_mode) && is_hlo_name(de->d_name)) {
-			rc = add_hlo_file(w, child, crel, de->d_name);
-		}
-		free(child);
-		free(crel);
-	}
-	closedir(d);
-	return rc;
+	if (!S_ISREG(st->st_mode))
+		return 0;
+	if (xla_dump_parse(we->name, &dn))
+		return add_dump_file(w, we->path, we->rel, we->name, &dn, st);
+	if (ends_with_npz(we->name))
+		return add_file(w, we->path, we->rel, we->name);
+	if (is_hlo_name(we->name))
+		return add_hlo_file(w, we->path, we->rel, we->name);
+	return 0;
 }
 
 /* By relative path; the modules of one file (FILE#N) by N; the stages of
@@ -672,17 +631,14 @@ static ds_index *scan(const char *dir, int index, hs_error *err)
 	w.ix = ix;
 	w.real_root = real;
 	w.err = err;
-	rc = seen_before(&w, &st) < 0 ? out_of_memory(&w) : walk_dir(&w, ix->root, "", 0);
+	rc = hs_walk(ix->root, HS_WALK_MAX_DEPTH, visit, &w, err);
 	ix->reports = w.reports.v;
 	ix->n_reports = w.reports.n;
+	free(real);
 	if (rc != 0) {
-		free(real);
-		free(w.seen);
 		dataset_free(ix);
 		return NULL;
 	}
-	free(real);
-	free(w.seen);
 	if (ix->n > 1)
 		qsort(ix->entries, ix->n, sizeof *ix->entries, cmp_rel);
 	if (ix->n_reports > 1)

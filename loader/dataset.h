@@ -69,9 +69,11 @@ typedef struct ds_index {
  * the files of XLA dump folders (dump.h: HLO text and protobufs of every
  * stage, one entry per stage: a .hlo.pb beside its .txt twin is not read;
  * a compressed .xz one is an entry with an error; buffer assignments and
- * memory usage reports go to `reports`), following symbolic
- * links but entering each folder once (so link loops end), skipping hidden
- * files and folders (names starting with '.') and unreadable subfolders.
+ * memory usage reports go to `reports`), walked by base/walk.h: following
+ * symbolic links but entering each folder once (so link loops end),
+ * skipping hidden files and folders (names starting with '.'); a subfolder
+ * that cannot be read or is nested too deep (HS_WALK_MAX_DEPTH) is an entry
+ * of its own whose error says so.
  * kind comes from the arrays present (as graph_open decides), collection,
  * search and split from the folder names (of the real path, so scanning
  * npz/tile/xla/train itself still says "xla" and "train").  The shapes are

@@ -8,6 +8,7 @@
 #include <strings.h>
 
 #include "base/cmp.h"
+#include "base/path.h"
 #include "base/plural.h"
 #include "graph_impl.h"
 #include "hlo.h"
@@ -371,16 +372,6 @@ static int require(npz *a, const char *name, hs_error *err)
 	return 0;
 }
 
-char *graph_file_stem(const char *path)
-{
-	const char *b = strrchr(path, '/');
-	b = b ? b + 1 : path;
-	size_t n = strlen(b);
-	if (n > 4 && strcasecmp(b + n - 4, ".npz") == 0)
-		n -= 4;
-	return strndup(b, n);
-}
-
 static int load_nodes_edges(hs_graph *g, npz *a, const src *s, hs_error *err)
 {
 	npy_header h;
@@ -457,7 +448,7 @@ hs_graph *graph_new(const char *path, const char *name, hs_error *err)
 		return NULL;
 	}
 	g->path = strdup(path);
-	g->name = name ? strdup(name) : graph_file_stem(path);
+	g->name = name ? strdup(name) : hs_path_stem(path);
 	if (!g->path || !g->name) {
 		graph_free(g);
 		hs_fail(err, HS_ENOMEM, "%s: out of memory opening the graph", path);

@@ -17,11 +17,9 @@
 typedef enum graph_src { GRAPH_SRC_NPZ, GRAPH_SRC_PROTO, GRAPH_SRC_TEXT, GRAPH_SRC_MISSING } graph_src;
 graph_src graph_source_of(const char *path);
 
-/* A graph with only its path and name set (name NULL: the file's stem). */
+/* A graph with only its path and name set (name NULL: the file's stem,
+ * hs_path_stem of base/path.h). */
 hs_graph *graph_new(const char *path, const char *name, hs_error *err);
-/* The file's name without folder and ".npz" (malloc'd; NULL when out of
- * memory). */
-char *graph_file_stem(const char *path);
 /* Reads integer array `name` as int64 in C order (malloc'd), its header in
  * *h; a float array or a value past int64 is HS_EDATA.  (graph.c) */
 int64_t *graph_read_i64(npz *a, const char *name, npy_header *h, hs_error *err);

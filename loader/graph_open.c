@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/path.h"
 #include "graph_impl.h"
 #include "hlo_featurize.h"
 #include "hlo_proto.h"
@@ -92,16 +93,6 @@ static int pick_module(const hm_file *f, const char *file, const char *sel, hs_e
 		       f->n_modules - 1, file, f->modules[0].name);
 }
 
-/* The file name without folders and its extension. */
-static char *stem(const char *path)
-{
-	const char *b = strrchr(path, '/');
-	b = b ? b + 1 : path;
-	const char *dot = strrchr(b, '.');
-	size_t n = dot && dot != b ? (size_t)(dot - b) : strlen(b);
-	return strndup(b, n);
-}
-
 /* Reads FILE for the module SEL names (NULL: the file's only module, or -1
  * in *module when it holds several).  A selected module of a TuningData is
  * read alone. */
@@ -165,7 +156,7 @@ static hs_graph *open_hlo(const char *path, const char *file, const char *sel, h
 		hm_file_free(f);
 		return NULL;
 	}
-	char *name = sel ? strdup(f->modules[i].name) : stem(file);
+	char *name = sel ? strdup(f->modules[i].name) : hs_path_stem(file);
 	hs_graph *g = name ? graph_from_module(&a, path, name, err) : NULL;
 	if (!name)
 		hs_fail(err, HS_ENOMEM, "%s: out of memory", path);

@@ -243,42 +243,30 @@ hlo_category hlo_opcode_category(int id)
 
 /* ---- categories ------------------------------------------------------- */
 
-/* Colors from XLA's hlo_graph_dumper (material.io palette): fill, stroke,
- * font; then the curses color approximating the fill, and brightness. */
-static const struct category_row {
-	const char *name, *fill, *stroke, *font;
-	int term, bright;
-} categories[HLO_NCATEGORIES] = {
-	[HLO_CAT_OTHER] = {"other", "#ffffff", "#000000", "#000000", 7, 0},
-	[HLO_CAT_ELEMENTWISE] = {"elementwise", "#fff9c4", "#cbc693", "#000000", 3, 0},
-	[HLO_CAT_DATA_MOVEMENT] = {"data-movement", "#c8e6c9", "#97b498", "#000000", 2, 0},
-	[HLO_CAT_CONVOLUTION] = {"convolution", "#1565c0", "#003c8f", "#ffffff", 4, 0},
-	[HLO_CAT_REDUCTION] = {"reduction", "#e1bee7", "#af8eb5", "#000000", 5, 0},
-	[HLO_CAT_PARAMETER] = {"parameter", "#ffb74d", "#c88719", "#000000", 1, 1},
-	[HLO_CAT_COLLECTIVE] = {"collective", "#bcaaa4", "#8c7b75", "#000000", 1, 0},
-	[HLO_CAT_CONTROL] = {"control", "#2e7d32", "#005005", "#ffffff", 6, 0},
+/* The kinds of XLA's hlo_graph_dumper; how each is painted is
+ * presentation: render/palette.h (drawings), tui/draw.c (the explorer). */
+static const char *const categories[HLO_NCATEGORIES] = {
+	[HLO_CAT_OTHER] = "other",
+	[HLO_CAT_ELEMENTWISE] = "elementwise",
+	[HLO_CAT_DATA_MOVEMENT] = "data-movement",
+	[HLO_CAT_CONVOLUTION] = "convolution",
+	[HLO_CAT_REDUCTION] = "reduction",
+	[HLO_CAT_PARAMETER] = "parameter",
+	[HLO_CAT_COLLECTIVE] = "collective",
+	[HLO_CAT_CONTROL] = "control",
 };
 
-static const struct category_row *category(hlo_category c)
+const char *hlo_category_name(hlo_category c)
 {
-	if ((int)c < 0 || c >= HLO_NCATEGORIES)
-		c = HLO_CAT_OTHER;
-	return &categories[c];
+	return categories[(int)c < 0 || c >= HLO_NCATEGORIES ? HLO_CAT_OTHER : c];
 }
-
-const char *hlo_category_name(hlo_category c) { return category(c)->name; }
-const char *hlo_category_fill(hlo_category c) { return category(c)->fill; }
-const char *hlo_category_stroke(hlo_category c) { return category(c)->stroke; }
-const char *hlo_category_font(hlo_category c) { return category(c)->font; }
-int hlo_category_term_color(hlo_category c) { return category(c)->term; }
-int hlo_category_term_bright(hlo_category c) { return category(c)->bright; }
 
 int hlo_category_id(const char *name)
 {
 	if (!name)
 		return -1;
 	for (int c = 0; c < HLO_NCATEGORIES; c++)
-		if (name_eq(name, categories[c].name))
+		if (name_eq(name, categories[c]))
 			return c;
 	return -1;
 }

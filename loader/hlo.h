@@ -4,13 +4,14 @@
  * graph colors), so they cannot drift:
  *   - opcode names for XLA's learned opcode ids 0..120 (0 = unknown; the
  *     retired ids 97 and 101 have names too);
- *   - opcode categories, colored as XLA's graph dumper colors them;
+ *   - opcode categories, as XLA's graph dumper groups them (their colours
+ *     are presentation: render/palette.h, tui/draw.c);
  *   - the 140 node feature names and the group each belongs to;
  *   - the 24 tile config feature names and the 18 layout config names.
  * Widths other than the documented ones get generic names f0..fN / c0..cN.
  *
  * Sources: tpu_graphs/process_data/xla/hlo_opcode.h (opcode ids), the
- * tpu_graphs README (feature order), XLA's hlo_graph_dumper.cc (colors).
+ * tpu_graphs README (feature order), XLA's hlo_graph_dumper.cc (categories).
  *
  * Ownership: every string returned here is static and must not be freed.
  * Functions are thread-safe; names built on demand ("opcode-200", "f4096")
@@ -55,21 +56,6 @@ hlo_category hlo_opcode_category(int id);
  * "parameter", "collective", "control"; hlo_category_id() maps back (-1). */
 const char *hlo_category_name(hlo_category c);
 int hlo_category_id(const char *name);
-/* Graphviz fill color ("#rrggbb"), border color and a matching font color
- * for a category, as XLA's graph dumper paints them (white fill for OTHER;
- * parameters use the dumper's darker orange so they stand out). */
-const char *hlo_category_fill(hlo_category c);
-const char *hlo_category_stroke(hlo_category c);
-const char *hlo_category_font(hlo_category c);
-/* A curses color number approximating the fill on an 8/16-color terminal:
- * 0 black, 1 red, 2 green, 3 yellow, 4 blue, 5 magenta, 6 cyan, 7 white
- * (the values of COLOR_BLACK..COLOR_WHITE).  OTHER 7, ELEMENTWISE 3,
- * DATA_MOVEMENT 2, CONVOLUTION 4, REDUCTION 5, PARAMETER 1, COLLECTIVE 1,
- * CONTROL 6.  hlo_category_term_bright() says which ones to draw bright
- * (A_BOLD, or color + 8 with 16 colors): PARAMETER (orange) is bright red,
- * COLLECTIVE (brown) plain red, so the two stay apart. */
-int hlo_category_term_color(hlo_category c);
-int hlo_category_term_bright(hlo_category c);
 
 /* Feature groups as the dataset documents them. */
 typedef enum hlo_group {

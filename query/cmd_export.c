@@ -194,11 +194,22 @@ done:
 	return best;
 }
 
+/* The ways out of a refused region, in export's own words (it has no
+ * limit or thresholds to raise). */
+static const region_words export_words = {
+	.around = "around ID",
+	.radius = "radius",
+	.direction = "up or down",
+	.computation = "computation",
+	.force = "force",
+};
+
 static int parse_region(query_parser *p, struct export_req *q)
 {
 	region_spec *spec = &q->spec;
 
 	region_spec_init(spec);
+	spec->words = &export_words;
 	q->region_pos = query_peek(p)->pos;
 	if (query_accept_kw(p, "around"))
 		return parse_around(p, spec);

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "loader/hlo.h"
+#include "render/palette.h"
 
 _Static_assert(HLO_NCATEGORIES <= 8, "canvas reserves 8 category colors");
 _Static_assert(DOT_HEAT_BINS <= 8, "canvas reserves 8 heat colors");
@@ -523,7 +524,7 @@ int canvas_write(const canvas *c, FILE *fp)
 const char *canvas_color_rgb(int color)
 {
 	if (color >= CANVAS_C_CATEGORY && color < CANVAS_C_CATEGORY + HLO_NCATEGORIES)
-		return hlo_category_fill((hlo_category)(color - CANVAS_C_CATEGORY));
+		return palette_fill((hlo_category)(color - CANVAS_C_CATEGORY));
 	if (color >= CANVAS_C_HEAT && color < CANVAS_C_HEAT + DOT_HEAT_BINS)
 		return dot_heat_fill(color - CANVAS_C_HEAT);
 	switch (color) {

@@ -4,7 +4,7 @@
  * follows XLA's graph dumper: rankdir=TB, edges from operand to user (data
  * flows down), nodes labelled "id: opcode" over the HLO shape text (with
  * real HLO names, "name" over "id: opcode" over the shape) and filled by
- * opcode category (hlo_category_fill), one cluster per real HLO computation
+ * opcode category (render/palette.h), one cluster per real HLO computation
  * when the graph has more than one (labelled with its name and role),
  * placeholders dashed ("12 more users", "1,478 more operands"), collapsed
  * computations (region.h) one double-bordered box labelled with their name,

@@ -13,6 +13,7 @@
 #include "base/plural.h"
 #include "loader/hlo.h"
 #include "render/layout.h"
+#include "render/palette.h"
 
 /* ---- labels ----------------------------------------------------------- */
 
@@ -285,11 +286,11 @@ static void style_node(builder *b, Agnode_t *n, int64_t id)
 		if (bin >= DOT_HEAT_BINS - 2)
 			set(n, b->n_font, "#ffffff");
 	} else {
-		set(n, b->n_fill, hlo_category_fill(cat));
-		if (strcmp(hlo_category_font(cat), "#000000") != 0)
-			set(n, b->n_font, hlo_category_font(cat));
-		if (strcmp(hlo_category_stroke(cat), "#000000") != 0)
-			set(n, b->n_color, hlo_category_stroke(cat));
+		set(n, b->n_fill, palette_fill(cat));
+		if (strcmp(palette_font(cat), "#000000") != 0)
+			set(n, b->n_font, palette_font(cat));
+		if (strcmp(palette_stroke(cat), "#000000") != 0)
+			set(n, b->n_color, palette_stroke(cat));
 	}
 	/* Thick borders are square: gd draws thick rounded ones badly. */
 	if (focus) {
@@ -600,9 +601,9 @@ static int add_boxes(builder *b, Agnode_t **nodes, Agnode_t **boxes)
 		}
 		snprintf(label, sizeof label, "%s\\n%s", l1, l2);
 		set(boxes[k], b->n_label, label);
-		set(boxes[k], b->n_fill, hlo_category_fill(HLO_CAT_CONTROL));
-		if (strcmp(hlo_category_font(HLO_CAT_CONTROL), "#000000") != 0)
-			set(boxes[k], b->n_font, hlo_category_font(HLO_CAT_CONTROL));
+		set(boxes[k], b->n_fill, palette_fill(HLO_CAT_CONTROL));
+		if (strcmp(palette_font(HLO_CAT_CONTROL), "#000000") != 0)
+			set(boxes[k], b->n_font, palette_font(HLO_CAT_CONTROL));
 		set(boxes[k], b->n_peri, "2");
 		const char *full = graph_hcomp_name(g, c, cbuf, sizeof cbuf);
 		snprintf(label, sizeof label, "%s: %" PRId64 " of its %" PRId64 " nodes in the region,"

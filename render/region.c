@@ -3,6 +3,7 @@
 #include "render/region.h"
 
 #include <inttypes.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,6 +11,7 @@
 #include "base/cmp.h"
 #include "base/hash.h"
 #include "base/plural.h"
+#include "base/strbuf.h"
 #include "render/region_impl.h"
 
 void region_spec_init(region_spec *s)
@@ -26,6 +28,37 @@ void region_spec_init(region_spec *s)
 	s->comp = -1;
 	s->hcomp = -1;
 	s->limit = REGION_DEFAULT_LIMIT;
+}
+
+/* ---- the ways out of a refusal ---------------------------------------- */
+
+const region_words *region_words_of(const region_spec *s)
+{
+	static const region_words none;
+	return s->words ? s->words : &none;
+}
+
+void region_way(region_ways *w, const char *word, const char *tail, ...)
+{
+	va_list ap;
+
+	if (!word || w->n >= REGION_MAX_WAYS)
+		return;
+	hs_strbuf b = hs_strbuf_fixed(w->item[w->n++], sizeof w->item[0]);
+	hs_strbuf_puts(&b, word);
+	va_start(ap, tail);
+	hs_strbuf_vprintf(&b, tail, ap);
+	va_end(ap);
+}
+
+void region_ways_text(const region_ways *w, const char *prefix, char *buf, size_t cap)
+{
+	hs_strbuf b = hs_strbuf_fixed(buf, cap);
+
+	for (int i = 0; i < w->n; i++) {
+		hs_strbuf_puts(&b, i == 0 ? prefix : i == w->n - 1 ? " or " : ", ");
+		hs_strbuf_puts(&b, w->item[i]);
+	}
 }
 
 const char *region_kind_name(region_kind k)
@@ -349,12 +382,21 @@ static int64_t path_mask(const path_sel *p, const region_spec *s, int64_t *hist,
 		keep = slack_in_budget(p, keep, region_work_budget(s), in);
 	if (keep >= 0)
 		return mark_slack(p, keep, in);
-	if (p->dist + 1 > cap)
+	if (p->dist + 1 > cap) {
+		const region_words *x = region_words_of(s);
+		region_ways w = {0};
+		char ways[400];
+		if (x->max_nodes && x->limit)
+			region_way(&w, "raise ", "%s (or %s)", x->max_nodes, x->limit);
+		else
+			region_way(&w, x->max_nodes ? "raise " : NULL, "%s", x->max_nodes);
+		region_way(&w, x->force ? "use " : NULL, "%s", x->force);
+		region_ways_text(&w, "; ", ways, sizeof ways);
 		return hs_fail(err, HS_EUSAGE,
 			       "the shortest path between node %" PRId64 " and node %" PRId64
-			       " has %" PRId64 " nodes, more than the cap of %" PRId64
-			       "; raise --max-nodes (or --limit) or use --force",
-			       s->from, s->to, p->dist + 1, cap);
+			       " has %" PRId64 " nodes, more than the cap of %" PRId64 "%s",
+			       s->from, s->to, p->dist + 1, cap, ways);
+	}
 	return mark_one_path(p, in);
 }
 
@@ -369,7 +411,7 @@ static region *select_path(const hs_graph *g, const region_spec *s, hs_error *er
 	if (region_check_node(g, a, "path start", err) || region_check_node(g, z, "path end", err))
 		return NULL;
 	if (s->max_nodes < 0) {
-		hs_fail(err, HS_EUSAGE, "--max-nodes must be 1 or more, not %" PRId64,
+		hs_fail(err, HS_EUSAGE, "a path's node cap must be 1 or more, not %" PRId64,
 			s->max_nodes);
 		return NULL;
 	}
@@ -386,11 +428,17 @@ static region *select_path(const hs_graph *g, const region_spec *s, hs_error *er
 	    (kept = path_mask(&p, s, hist, in, &on_path, err)) < 0)
 		goto out;
 	if (kept > region_effective_limit(s)) {
+		const region_words *x = region_words_of(s);
+		region_ways w = {0};
+		char ways[400];
+		region_way(&w, x->max_nodes, " %" PRId64, s->limit);
+		region_way(&w, x->limit, " %" PRId64, kept);
+		region_way(&w, x->force, "%s", "");
+		region_ways_text(&w, "; use ", ways, sizeof ways);
 		hs_fail(err, HS_EUSAGE,
 			"the paths between node %" PRId64 " and node %" PRId64 " have %"
-			PRId64 " nodes, more than the limit of %" PRId64
-			"; use --max-nodes %" PRId64 ", --limit %" PRId64 " or --force",
-			a, z, kept, s->limit, s->limit, kept);
+			PRId64 " nodes, more than the limit of %" PRId64 "%s",
+			a, z, kept, s->limit, ways);
 		goto out;
 	}
 	r = region_from_mask(g, in, err);
@@ -463,6 +511,27 @@ done:
 	return in;
 }
 
+/* The ways out of a computation or split over the limit: "; draw part of
+ * it with AROUND RADIUS K, or use LIMIT N or FORCE", in the front end's
+ * words. */
+static void limit_ways(const region_spec *s, int64_t n, char *buf, size_t cap)
+{
+	const region_words *x = region_words_of(s);
+	region_ways w = {0};
+	char list[400];
+
+	region_way(&w, x->limit, " %" PRId64, n);
+	region_way(&w, x->force, "%s", "");
+	hs_strbuf b = hs_strbuf_fixed(buf, cap);
+	if (x->around && x->radius) {
+		hs_strbuf_printf(&b, "; draw part of it with %s %s K", x->around, x->radius);
+		region_ways_text(&w, ", or use ", list, sizeof list);
+	} else {
+		region_ways_text(&w, "; use ", list, sizeof list);
+	}
+	hs_strbuf_puts(&b, list);
+}
+
 static region *select_hcomp(const hs_graph *g, const region_spec *s, hs_error *err)
 {
 	char buf[160];
@@ -481,10 +550,11 @@ static region *select_hcomp(const hs_graph *g, const region_spec *s, hs_error *e
 		return NULL;
 	}
 	if (drawn > region_effective_limit(s)) {
+		char ways[600];
+		limit_ways(s, drawn, ways, sizeof ways);
 		hs_fail(err, HS_EUSAGE,
 			"computation %s draws %" PRId64 " nodes and boxes, more than the limit of %"
-			PRId64 "; draw part of it with --around ID --radius K, or use --limit %"
-			PRId64 " or --force", name, drawn, s->limit, drawn);
+			PRId64 "%s", name, drawn, s->limit, ways);
 		free(in);
 		return NULL;
 	}
@@ -518,10 +588,11 @@ static region *select_computation(const hs_graph *g, const region_spec *s,
 	}
 	int64_t lo = g->comp_start[s->comp], hi = g->comp_start[s->comp + 1];
 	if (hi - lo > region_effective_limit(s)) {
+		char ways[600];
+		limit_ways(s, hi - lo, ways, sizeof ways);
 		hs_fail(err, HS_EUSAGE,
 			"split %" PRId64 " has %" PRId64 " nodes, more than the limit of %"
-			PRId64 "; draw part of it with --around ID --radius K, or use --limit %"
-			PRId64 " or --force", s->comp, hi - lo, s->limit, hi - lo);
+			PRId64 "%s", s->comp, hi - lo, s->limit, ways);
 		return NULL;
 	}
 	in = calloc((size_t)g->n_nodes, 1);
@@ -566,10 +637,15 @@ static region *select_nodes(const hs_graph *g, const region_spec *s, hs_error *e
 	}
 	if (count > region_effective_limit(s)) {
 		free(in);
+		const region_words *x = region_words_of(s);
+		region_ways w = {0};
+		char ways[400];
+		region_way(&w, x->limit, " %" PRId64, count);
+		region_way(&w, x->force, "%s", "");
+		region_ways_text(&w, ", or use ", ways, sizeof ways);
 		hs_fail(err, HS_EUSAGE,
 			"the %" PRId64 " selected nodes are more than the limit of %" PRId64
-			"; narrow the selection, or use --limit %" PRId64 " or --force",
-			count, s->limit, count);
+			"; narrow the selection%s", count, s->limit, ways);
 		return NULL;
 	}
 	r = region_from_mask(g, in, err);
@@ -624,10 +700,16 @@ static region *select_configurable(const hs_graph *g, const region_spec *s,
 		count += in[v];
 	if (count > region_effective_limit(s)) {
 		free(in);
+		const region_words *x = region_words_of(s);
+		region_ways w = {0};
+		char ways[400];
+		region_way(&w, x->limit, " %" PRId64, count);
+		region_way(&w, x->force, "%s", "");
+		region_ways_text(&w, "; use ", ways, sizeof ways);
 		hs_fail(err, HS_EUSAGE,
 			"the %" PRId64 " configurable nodes and their neighbours make %" PRId64
-			" nodes, more than the limit of %" PRId64 "; use --limit %" PRId64
-			" or --force", g->n_cfg_nodes, count, s->limit, count);
+			" nodes, more than the limit of %" PRId64 "%s", g->n_cfg_nodes, count,
+			s->limit, ways);
 		return NULL;
 	}
 	r = region_from_mask(g, in, err);
@@ -640,6 +722,36 @@ static region *select_configurable(const hs_graph *g, const region_spec *s,
 		 "%s: %" PRId64 " configurable node%s and %s neighbours", g->name,
 		 g->n_cfg_nodes, hs_s(g->n_cfg_nodes), hs_plural(g->n_cfg_nodes, "its", "their"));
 	return r;
+}
+
+/* How to draw less of a region whose layout is over the work budget:
+ * " (A, B) or use FORCE", in the front end's words. */
+static void less_ways(const region *r, const region_spec *s, char *buf, size_t cap)
+{
+	const region_words *x = region_words_of(s);
+	region_ways w = {0};
+	char list[500];
+
+	if (r->kind == REGION_AROUND) {
+		region_way(&w, x->radius ? "a smaller " : NULL, "%s", x->radius);
+		region_way(&w, x->direction, "%s", "");
+		region_way(&w, x->max_users, "%s", "");
+		region_way(&w, x->max_operands, "%s", "");
+	} else if (r->kind == REGION_PATH) {
+		region_way(&w, x->max_nodes, "%s", "");
+	} else if (x->around && x->radius) {
+		region_way(&w, x->around, " %s K", x->radius);
+	}
+	/* the alternatives in parentheses are joined by commas only */
+	hs_strbuf b = hs_strbuf_fixed(buf, cap);
+	for (int i = 0; i < w.n; i++)
+		hs_strbuf_printf(&b, "%s%s", i ? ", " : " (", w.item[i]);
+	if (w.n)
+		hs_strbuf_putc(&b, ')');
+	region_ways f = {0};
+	region_way(&f, x->force ? "use " : NULL, "%s", x->force);
+	region_ways_text(&f, " or ", list, sizeof list);
+	hs_strbuf_puts(&b, list);
 }
 
 region *region_select(const hs_graph *g, const region_spec *s, hs_error *err)
@@ -673,14 +785,12 @@ region *region_select(const hs_graph *g, const region_spec *s, hs_error *err)
 		return NULL;
 	}
 	if (r && !s->force && r->work.total > region_work_budget(s)) {
-		char what[240], budget[32];
+		char what[240], budget[32], how[600];
 		region_work_text(&r->work, what, sizeof what);
 		region_thousands(region_work_budget(s), budget, sizeof budget);
+		less_ways(r, s, how, sizeof how);
 		hs_fail(err, HS_EUSAGE, "%s: %s; Graphviz would take long to lay that out (the budget "
-			"is %s): draw less of it (%s) or use --force", r->title, what,
-			budget, r->kind == REGION_AROUND ? "a smaller --radius, --direction "
-			"operands or users, --max-users, --max-operands" : r->kind == REGION_PATH ?
-			"--max-nodes" : "--around ID --radius K");
+			"is %s): draw less of it%s", r->title, what, budget, how);
 		region_free(r);
 		return NULL;
 	}

@@ -59,7 +59,8 @@
  * busy for long: `work` (nodes, edges, and the ranks long edges cross,
  * each of which Graphviz lays out as one more node) over `max_work`
  * (default REGION_DEFAULT_WORK).  The message gives the size and what to
- * try instead.
+ * try instead, in the words of the front end that asked (`words`): the
+ * library names no option of any front end.
  *
  * `limit` <= 0 means no limit.
  *
@@ -93,10 +94,28 @@ typedef enum region_dir {
 #define REGION_DEFAULT_LIMIT 500
 #define REGION_DEFAULT_USER_THRESHOLD 16
 #define REGION_DEFAULT_OPERAND_THRESHOLD 16
-/* Layout work (region_work.total) a region may need without --force:
+/* Layout work (region_work.total) a region may need without `force`:
  * about 10 s of Graphviz on this machine's 2 cores (measured on real
  * modules: see region_work.c). */
 #define REGION_DEFAULT_WORK 20000
+
+/* How a front end spells the ways out of a refused region, each an option
+ * of its own: the CLI's "--radius", the query language's "radius".  A
+ * refusal suggests the ways whose word is set; a NULL field, or NULL
+ * `words` in the spec, leaves that way out of the message (the explorer
+ * chooses the radius itself).  A word is followed by its value where it
+ * takes one ("--radius 7", "--limit 2312"). */
+typedef struct region_words {
+	const char *around;       /* a region around a node:        "--around ID" */
+	const char *radius;       /* its radius, before a number:   "--radius" */
+	const char *direction;    /* one direction only:            "--direction operands or users" */
+	const char *computation;  /* one computation, before a name: "--computation" */
+	const char *limit;        /* the node limit, before a number: "--limit" */
+	const char *max_nodes;    /* the path cap, before a number: "--max-nodes" */
+	const char *max_users;    /* the user threshold:            "--max-users" */
+	const char *max_operands; /* the operand threshold:         "--max-operands" */
+	const char *force;        /* every limit lifted:            "--force" */
+} region_words;
 
 typedef struct region_spec {
 	region_kind kind;
@@ -119,6 +138,7 @@ typedef struct region_spec {
 	int64_t limit;          /* refuse larger regions; default 500 */
 	int64_t max_work;       /* refuse regions of more layout work; 0 = default */
 	int force;              /* lay out whatever the size and work */
+	const region_words *words; /* the ways a refusal suggests (borrowed); NULL: none */
 } region_spec;
 
 /* What laying a region out costs Graphviz: its nodes (boxes and

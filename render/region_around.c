@@ -258,26 +258,30 @@ static void over_limit(const hs_graph *g, const region_spec *s, const bfs *b, in
 		       hs_error *err)
 {
 	int64_t best_n, best = depth_in_limit(b, region_effective_limit(s), &best_n);
-	char buf[160], ref[200];
+	const region_words *x = region_words_of(s);
+	region_ways w = {0};
+	char buf[160], ref[200], ways[800];
 
 	region_node_ref(g, s->center, ref, sizeof ref);
+	if (best >= 0) {
+		region_way(&w, x->radius, " %" PRId64 " (%" PRId64 " node%s)", best, best_n, hs_s(best_n));
+		region_way(&w, x->direction, "%s", "");
+		region_way(&w, x->computation, " %s",
+			   g->hcomp_of ? graph_hcomp_name(g, g->hcomp_of[s->center], buf, sizeof buf) : "entry");
+	}
+	region_way(&w, x->limit, " %" PRId64, total);
+	region_way(&w, x->force, "%s", "");
+	region_ways_text(&w, "; use ", ways, sizeof ways);
 	if (best >= 0)
 		hs_fail(err, HS_EUSAGE,
 			"the region within %" PRId64 " step%s of %s"
-			" has %" PRId64 " nodes, more than the limit of %" PRId64
-			"; use --radius %" PRId64 " (%" PRId64 " node%s), --direction"
-			" operands or users, --computation %s, --limit %" PRId64
-			" or --force",
-			s->radius, hs_s(s->radius), ref, total, s->limit, best, best_n,
-			hs_s(best_n), g->hcomp_of ? graph_hcomp_name(g, g->hcomp_of[s->center], buf, sizeof buf)
-					       : "entry",
-			total);
+			" has %" PRId64 " nodes, more than the limit of %" PRId64 "%s",
+			s->radius, hs_s(s->radius), ref, total, s->limit, ways);
 	else
 		hs_fail(err, HS_EUSAGE,
 			"the region around %s has %" PRId64
-			" nodes, more than the limit of %" PRId64
-			"; use --limit %" PRId64 " or --force",
-			ref, total, s->limit, total);
+			" nodes, more than the limit of %" PRId64 "%s",
+			ref, total, s->limit, ways);
 }
 
 /* The BFS marked in `in` (zeroed first), named computations drawn whole;

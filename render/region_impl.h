@@ -51,6 +51,21 @@ static inline int64_t region_n_plain_steps(const hs_graph *g, int64_t v, int use
 }
 
 int region_check_node(const hs_graph *g, int64_t id, const char *what, hs_error *err);
+
+/* The ways out of a refusal, as the front end spells them (region_words):
+ * collected, then joined "A", "A or B", "A, B or C". */
+#define REGION_MAX_WAYS 8
+typedef struct region_ways {
+	char item[REGION_MAX_WAYS][160];
+	int n;
+} region_ways;
+/* The spec's words, or words that are all NULL. */
+const region_words *region_words_of(const region_spec *s);
+/* Adds "WORD" and the formatted tail when word is set. */
+void region_way(region_ways *w, const char *word, const char *tail, ...)
+	__attribute__((format(printf, 3, 4)));
+/* PREFIX and the ways joined, or "" when there are none. */
+void region_ways_text(const region_ways *w, const char *prefix, char *buf, size_t cap);
 int64_t region_effective_limit(const region_spec *s);
 /* The region of the nodes marked in `in` ([g->n_nodes]): its edges (HLO
  * operands, a repeated operand once on a module) and call edges. */

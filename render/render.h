@@ -4,6 +4,7 @@
  *   dot.h     a region as a cgraph graph; DOT / SVG / PNG export
  *   layout.h  Graphviz dot layout read back as numbers; per-region cache
  *   canvas.h  the layout drawn in character cells; cursor moves between nodes
+ *   palette.h the colours of opcode categories (XLA's graph dumper)
  *
  * Typical use by a graph view:
  *   region_spec s; region_spec_init(&s); s.center = id; s.radius = 2;
@@ -18,6 +19,7 @@
 #include "render/canvas.h"
 #include "render/dot.h"
 #include "render/layout.h"
+#include "render/palette.h"
 #include "render/region.h"
 
 #endif

@@ -74,6 +74,17 @@ void tui_colors_init(int no_color)
 	}
 }
 
+int tui_category_color8(hlo_category c, int *bold)
+{
+	for (size_t i = 0; i < sizeof palette / sizeof palette[0]; i++)
+		if (palette[i].cls == TUI_C_CAT + (int)c) {
+			*bold = (palette[i].extra8 & A_BOLD) != 0;
+			return palette[i].fg8;
+		}
+	*bold = 0;
+	return -1;
+}
+
 attr_t tui_attr(int cls)
 {
 	if (cls < 0 || cls >= TUI_NCLASSES)

@@ -27,6 +27,7 @@
 #include "loader/dataset.h"
 #include "base/error.h"
 #include "loader/graph.h"
+#include "loader/hlo.h"
 #include "model/compare.h"
 #include "model/cost.h"
 #include "model/model.h"
@@ -156,6 +157,10 @@ enum tui_class {
 
 void tui_colors_init(int no_color);
 attr_t tui_attr(int cls);
+/* A category's colour on an 8/16-colour terminal (COLOR_*, or -1 for the
+ * terminal's default); *bold is set when it is drawn bold, which tells
+ * apart two categories of one colour (parameter and collective: red). */
+int tui_category_color8(hlo_category c, int *bold);
 /* UTF-8 text at (y, x), at most w cells, truncated with an ellipsis; pads
  * with spaces to w cells when `pad`.  Returns the cells written. */
 int tui_put(WINDOW *win, int y, int x, int w, const char *s, attr_t a, int pad);

@@ -2,7 +2,9 @@
 # base_once: the basics of base/ exist once.  Each rule below finds a copy
 # that was once written outside base/ (a clock, a comparator, a generator, a
 # JSON escaper, a CSV quoter, a vector grown by an element size its caller
-# passes: issue 25's overflow) or an allocation failure reported as something
+# passes: issue 25's overflow; issue 23's FNV-1a hashes, printf appenders, a
+# second arena, temporary files renamed into place, caret formatters, folder
+# walkers, file-stem helpers) or an allocation failure reported as something
 # other than HS_ENOMEM; a hit is a FAIL naming the file and line, to be
 # replaced by a call into base/.  The rules also run on a made-up tree with
 # one copy of each, so that they are seen to fail.
@@ -16,8 +18,19 @@ rules() {
 		-type f \( -name '*.c' -o -name '*.h' \) -print | sed 's|^\./||' | sort |
 		xargs -r awk -v sq="'" '
 		BEGIN { quote_if = "if \\(\\*s == " sq "\"" sq "\\)"; put_quote = "fputc\\(" sq "\"" sq ", " }
-		FNR == 1 { quote = 0; cmp = 0 }
+		FNR == 1 { quote = 0; cmp = 0; prev = ""; sig = "" }
 		function hit(why, line) { print FILENAME ":" (line ? line : FNR) ": " why " (use base/)" }
+		FNR == 1 { lib = FILENAME !~ /^tests\// }
+		/^[A-Za-z_][A-Za-z0-9_ *]*\(/ { sig = $0 }
+		lib && /(1099511628211|0x100000001b3|16777619)/ && ($0 ~ /\^/ || prev ~ /\^=/) {
+			hit("an FNV-1a hash: base/hash.h")
+		}
+		lib && /vsnprintf\([^;]*\+/ { hit("a printf appender: base/strbuf.h") }
+		lib && /_Alignas\([0-9]+\) unsigned char [a-z_]+\[\];/ { hit("an arena: base/arena.h") }
+		lib && /mkstemp\(/ { hit("a temporary file renamed into place: base/afile.h") }
+		lib && /\^\\n"/ && $0 !~ /^[ \t]*(\/\*|\*)/ { hit("a caret formatter: base/caret.h") }
+		lib && /opendir\(/ && sig ~ /depth/ { hit("a folder walker: base/walk.h") }
+		lib && /^(static )?(const )?char \*[a-z_]*stem\(/ { hit("a file-stem helper: base/path.h") }
 		/clock_gettime\(/ { hit("a clock: base/clock.h") }
 		/=[ \t]*\*\(const (int64_t|double) \*\)[a-z]+, [a-z]+ = \*\(const (int64_t|double) \*\)[a-z]+;/ {
 			cmp = FNR
@@ -35,6 +48,7 @@ rules() {
 		/(hs_fail|hs_vfail)\([^,]+, HS_E(DATA|USAGE),.*out of memory/ {
 			hit("an allocation failure that is not HS_ENOMEM: base/error.h")
 		}
+		{ prev = $0 }
 		')
 }
 
@@ -65,6 +79,26 @@ cat >"$S/tui/table.c" <<'EOF'
 		fputc(*s, f);
 	}
 EOF
+cat >"$S/query/kit.c" <<'EOF'
+		h = (h ^ (unsigned char)*s) * 1099511628211ull;
+		h ^= b[i];
+		h *= 16777619u;
+	.g = hs_splitmix_seed(o->seed * 0x100000001b3ULL + (uint64_t)kind),
+	int k = vsnprintf(b->s ? b->s + b->n : NULL, b->cap - b->n, fmt, ap);
+	_Alignas(16) unsigned char data[];
+	fd = mkstemp(tmp);
+	return snprintf(buf, cap, "  %s\n  %*s^\n", w->text, w->col - 1, "");
+/* "MSG\n  LINE\n  ^\n" in a comment is no copy */
+static int check_path(const char *path, int depth, int *files)
+{
+	DIR *d = opendir(path);
+}
+static int list_completions(const char *dir)
+{
+	DIR *d = opendir(dir);
+}
+static char *stem(const char *path)
+EOF
 printf 'clock_gettime(CLOCK_MONOTONIC, &ts);\n' >"$S/base/clock.c"
 printf 'clock_gettime(CLOCK_MONOTONIC, &ts);\n' >"$S/build/release/x.c"
 rules "$S" >"$T/made_up"
@@ -73,22 +107,47 @@ loader/text.c:1: a vector grown by an element size its caller passes: base/vec.h
 model/train.c:1: a clock: base/clock.h (use base/)
 model/train.c:4: a qsort comparator of a plain type: base/cmp.h (use base/)
 model/train.c:7: a splitmix64 generator: base/rng.h (use base/)
+query/kit.c:1: an FNV-1a hash: base/hash.h (use base/)
+query/kit.c:3: an FNV-1a hash: base/hash.h (use base/)
+query/kit.c:5: a printf appender: base/strbuf.h (use base/)
+query/kit.c:6: an arena: base/arena.h (use base/)
+query/kit.c:7: a temporary file renamed into place: base/afile.h (use base/)
+query/kit.c:8: a caret formatter: base/caret.h (use base/)
+query/kit.c:12: a folder walker: base/walk.h (use base/)
+query/kit.c:18: a file-stem helper: base/path.h (use base/)
 query/print.c:1: a JSON string escaper: base/jsonw.h (use base/)
 query/print.c:2: an allocation failure that is not HS_ENOMEM: base/error.h (use base/)
 tui/table.c:3: a CSV quote doubler: base/csv.h (use base/)
 EOF
 if diff "$T/made_up.want" "$T/made_up" >"$T/made_up.diff"; then
-	ok "base_once: the rules find the 7 copies of a made-up tree"
+	ok "base_once: the rules find the 15 copies of a made-up tree"
 else
 	bad "base_once: rules on a made-up tree" "$(tr '\n' '|' <"$T/made_up.diff")"
 fi
 
-rules "$ROOT" >"$T/real"
+# Copies in files others were changing while issue 23's kit was built: the
+# lead (loader speed; the model files after issue 24) and the session part
+# (tui/table_rows.c) replace them.  Each line goes with its copy; a copy of
+# another kind in these files, or a new one anywhere, still fails.
+PENDING='loader/hlo_module.c: an FNV-1a hash
+loader/hlo_module.c: a printf appender
+loader/hlo_parse.c: an FNV-1a hash
+loader/hlo_featurize.c: an FNV-1a hash
+loader/hlo_text.c: a caret formatter
+model/prep.c: an FNV-1a hash
+model/model.c: a temporary file renamed into place
+tui/table_rows.c: an FNV-1a hash'
+
+rules "$ROOT" | awk -v pending="$PENDING" '
+	BEGIN { n = split(pending, p, "\n"); for (i = 1; i <= n; i++) want[p[i]] = 1 }
+	{ key = $0; sub(/:[0-9]+: /, ": ", key); sub(/: base\/.*$/, "", key) }
+	key in want { print > "/dev/stderr"; next }
+	{ print }' >"$T/real" 2>"$T/pending"
 if [ -s "$T/real" ]; then
 	while IFS= read -r line; do
 		bad "base_once" "$line"
 	done <"$T/real"
 else
-	ok "base_once: no clock, comparator, generator, JSON escaper, CSV quoter or untyped vector outside base/, no out of memory but HS_ENOMEM"
+	ok "base_once: no clock, comparator, generator, JSON escaper, CSV quoter, untyped vector, FNV-1a hash, printf appender, arena, temporary file renamed into place, caret formatter, folder walker or file stem outside base/, no out of memory but HS_ENOMEM ($(wc -l <"$T/pending") copies pending in files of the lead and the session part)"
 fi
 exit 0

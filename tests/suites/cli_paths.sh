@@ -1,9 +1,11 @@
 #!/bin/sh
 # cli_paths: a path that does not exist gets one message in every command,
 # "hloscope CMD: PATH: No such file or directory", exit 2 (bad data) and
-# nothing on stdout; a mistyped command gets a did-you-mean (exit 1), a
-# mistyped path the same message as in the commands (exit 2); predict --csv
-# and --json write nothing unless every file scored.
+# nothing on stdout; an output that cannot be written exits 2 too, and
+# check reports the folders it cannot walk; a mistyped command gets a
+# did-you-mean (exit 1), a mistyped path the same message as in the
+# commands (exit 2); predict --csv and --json write nothing unless every
+# file scored.
 . tests/lib.sh
 
 H=$HLOSCOPE
@@ -54,6 +56,48 @@ expect_status 2 "cli_paths: check of a folder without graphs exits 2" "$H" check
 grep -qxF "hloscope check: no .npz, .pb or .hlo files found" "$T/err" &&
 	ok "cli_paths: check of a folder without graphs names what it looked for" ||
 	bad "cli_paths: check of an empty folder" "$(head -c 200 "$T/err")"
+
+# check walks folders with base/walk.h: a folder nested past its limit (64)
+# is a problem named on stdout, not skipped in silence (exit 2, the rest
+# still checked); a link loop ends.
+D=$T/deep
+mkdir -p "$D/$(printf 'd/%.0s' $(seq 65))"
+ln -s "$LAY" "$D/top.npz"
+ln -s "$LAY" "$D/$(printf 'd/%.0s' $(seq 65))bottom.npz"
+ln -s .. "$D/d/loop"
+expect_status 2 "cli_paths: check of a tree deeper than the walk's limit exits 2" "$H" check "$D"
+grep -q "^$D/$(printf 'd/%.0s' $(seq 63))d: not checked: a folder nested more than 64 deep$" "$T/out" &&
+	grep -qxF "OK $D/top.npz" "$T/out" && ! grep -q bottom "$T/out" &&
+	ok "cli_paths: check names the folder it did not enter and checks the rest" ||
+	bad "cli_paths: check of a deep tree" "$(head -c 300 "$T/out")"
+rm -r "$D/d"
+mkdir -p "$D/d"
+ln -s .. "$D/d/loop"
+expect_status 0 "cli_paths: check through a link loop ends, each file once" "$H" check "$D"
+[ "$(grep -c '^OK ' "$T/out")" -eq 1 ] && ok "cli_paths: ... one OK line" ||
+	bad "cli_paths: check through a loop" "$(head -c 300 "$T/out")"
+
+# An output that cannot be written: exit 2 (bad data, as an input that
+# cannot be read), "cannot write PATH: REASON", and no temporary file left
+# (base/afile.h), in every command that writes one.
+nowrite() {
+	name=$1
+	shift
+	"$H" "$@" >"$T/out" 2>"$T/err"
+	rc=$?
+	if [ "$rc" -ne 2 ]; then
+		bad "cli_paths: $name" "exit $rc, wanted 2; stderr: $(head -c 200 "$T/err")"
+	elif ! grep -q "cannot write $T/no/dir/" "$T/err"; then
+		bad "cli_paths: $name" "stderr: $(head -c 300 "$T/err")"
+	elif [ -n "$(find "$T" -name '*.tmp.*' | head -1)" ]; then
+		bad "cli_paths: $name" "left $(find "$T" -name '*.tmp.*' | head -1)"
+	else
+		ok "cli_paths: $name"
+	fi
+}
+nowrite "convert to a missing folder" convert "$ROOT/tests/data/hlo/tpu_op_fusion.261.HloModuleProto.pb" \
+	-o "$T/no/dir/x.npz"
+nowrite "dot to a missing folder" dot "$LAY" --around 5 -o "$T/no/dir/x.dot"
 
 # hloscope PATH with a mistyped path, and a mistyped command.
 expect_status 2 "cli_paths: hloscope MISSING-PATH exits 2" "$H" "$N"

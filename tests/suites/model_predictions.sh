@@ -101,6 +101,10 @@ expect_err 1 "fit --measured with a bad list" "neither a file nor a list" "$H" f
 expect_err 1 "fit --measured out of range" "out of range 0..1158" "$H" fit "$UNET" --measured 5-2000
 printf 'config,runtime\n3,abc\n' >"$T/bad.csv"
 expect_err 1 "fit --measured CSV with a bad line" "bad.csv:2" "$H" fit "$UNET" --measured "$T/bad.csv"
+# a missing file is bad input (2) and named, not a usage error (issue 23)
+expect_err 2 "fit --measured with a missing file" "nope.csv: No such file or directory" \
+	"$H" fit "$UNET" --measured "$T/nope.csv"
+expect_err 2 "fit --measured with a folder" "$T: not a file of measured configs" "$H" fit "$UNET" --measured "$T"
 expect_err 1 "fit with both --measured and --train-fraction" "one of --train-fraction" \
 	"$H" fit "$UNET" --measured 0-9 --train-fraction 0.2
 expect_err 1 "fit --measured with one config" "at least 2 measured" "$H" fit "$UNET" --measured 5

@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/walk.h"
 #include "loader/dataset.h"
 #include "loader/dump.h"
 #include "loader/graph.h"
@@ -361,12 +362,16 @@ static void test_scratch(void)
 	}
 	dataset_free(ix);
 
-	/* An unreadable subfolder is skipped (root ignores permissions). */
+	/* An unreadable subfolder is not entered, and is an entry with its
+	 * error (root ignores permissions). */
 	if (geteuid() != 0) {
 		CHECK("lock a folder", chmod(tmp_path("c"), 0) == 0);
 		ix = dataset_scan(dir, &err);
 		CHECK("unreadable subfolder skipped", ix && !find(ix, "c/garbage.npz") &&
 							      find(ix, "a/tile/xla/valid/good.npz"));
+		e = ix ? find(ix, "c") : NULL;
+		CHECK("unreadable subfolder listed with its error",
+		      e && e->error && strstr(e->error, "cannot read folder: Permission denied"));
 		dataset_free(ix);
 		chmod(tmp_path("c"), 0755);
 	}
@@ -394,6 +399,21 @@ static void test_errors(void)
 	dataset_free(ix);
 	CHECK("empty folder", mkdirs("empty") == 0 && (ix = dataset_scan(tmp_path("empty"), &err)) &&
 				      ix->n == 0 && ix->entries == NULL);
+	dataset_free(ix);
+
+	/* A folder nested past the walk's limit is not entered and is an
+	 * entry that says so (base/walk.h), not left out in silence. */
+	char deep[300] = "deep";
+	for (int i = 0; i < HS_WALK_MAX_DEPTH + 1; i++)
+		strcat(deep, "/d");
+	char rel[320];
+	snprintf(rel, sizeof rel, "%s/g.npz", deep);
+	CHECK("a tree deeper than the limit", mkdirs(deep) == 0 && write_sample(tmp_path(rel), 't', 0, 0) == 0);
+	ix = dataset_scan(tmp_path("deep"), &err);
+	const ds_entry *e = ix && ix->n == 1 ? &ix->entries[0] : NULL;
+	CHECK("the folder past the limit is an entry with its error",
+	      e && e->error && strstr(e->error, "nested more than 64 deep: not entered") &&
+	      strlen(e->rel) == 2 * HS_WALK_MAX_DEPTH - 1);
 	dataset_free(ix);
 }
 

@@ -13,6 +13,9 @@
 
 #include "base/afile.h"
 #include "base/error.h"
+#include "base/path.h"
+#include "base/strbuf.h"
+#include "base/walk.h"
 #include "t.h"
 
 static char root[256];
@@ -128,6 +131,117 @@ static void test_afile_failures(void)
 	CHECK("afile: ... and leaves nothing", temps_in(root) == 0 && access(path, F_OK) != 0);
 }
 
+/* ---- walk ----------------------------------------------------------- */
+
+/* Each visit as a line "KIND rel depth" ("F a/z.hlo 1"). */
+static int record(const hs_walk_entry *e, void *ctx, hs_error *err)
+{
+	static const char kinds[] = "FBUD";
+	hs_strbuf *b = ctx;
+	hs_strbuf_printf(b, "%c %s %d%s\n", kinds[e->kind], e->rel, e->depth,
+			 e->kind == HS_WALK_BROKEN && e->errnum == ENOENT ? " ENOENT" : "");
+	return strcmp(e->name, "stop.txt") ? 0 : hs_fail(err, HS_EUSAGE, "stopped at %s", e->path);
+}
+
+static int touch(const char *rel)
+{
+	char path[512];
+	snprintf(path, sizeof path, "%s/w/%s", root, rel);
+	FILE *f = fopen(path, "w");
+	return f && fclose(f) == 0 ? 0 : -1;
+}
+
+static int mkdir_w(const char *rel)
+{
+	char path[512];
+	snprintf(path, sizeof path, "%s/w/%s", root, rel);
+	return mkdir(path, 0755);
+}
+
+static void test_walk(void)
+{
+	char w[512], path[600];
+	hs_strbuf b = {0};
+	hs_error err = {0};
+
+	snprintf(w, sizeof w, "%s/w", root);
+	/* made in an order that is not the sorted one */
+	int made = mkdir(w, 0755) == 0 && mkdir_w("d1") == 0 && mkdir_w("d1/d2") == 0 &&
+		   mkdir_w("d1/d2/d3") == 0 && touch("d1/d2/d3/deep.npz") == 0 && touch("d1/d2/f.npz") == 0 &&
+		   touch("b.npz") == 0 && mkdir_w("a") == 0 && touch("a/z.hlo") == 0 && touch("a/.hidden") == 0 &&
+		   touch("a/B.pb") == 0 && touch(".dot.npz") == 0;
+	snprintf(path, sizeof path, "%s/c", w);
+	made = made && symlink("a", path) == 0;        /* a second link to a: walked once */
+	snprintf(path, sizeof path, "%s/loop", w);
+	made = made && symlink(".", path) == 0;        /* a loop */
+	snprintf(path, sizeof path, "%s/dangling.npz", w);
+	made = made && symlink("nowhere", path) == 0;  /* broken */
+	CHECK("walk: a scratch tree", made);
+
+	int rc = hs_walk(w, 3, record, &b, &err);
+	const char *want = "F a/B.pb 1\n"
+			   "F a/z.hlo 1\n"
+			   "F b.npz 0\n"
+			   "D d1/d2/d3 2\n"
+			   "F d1/d2/f.npz 2\n"
+			   "B dangling.npz 0 ENOENT\n";
+	CHECK("walk: sorted names, folders where they fall, hidden names, loops and second links skipped",
+	      rc == 0 && strcmp(hs_strbuf_str(&b), want) == 0);
+	CHECK("walk: the folder past the depth limit is reported, not entered",
+	      strstr(hs_strbuf_str(&b), "D d1/d2/d3 2") && !strstr(hs_strbuf_str(&b), "deep.npz"));
+	if (rc != 0 || strcmp(hs_strbuf_str(&b), want) != 0)
+		printf("# got:\n%s# err: %s\n", hs_strbuf_str(&b), err.msg);
+	hs_strbuf_reset(&b);
+	rc = hs_walk(w, HS_WALK_MAX_DEPTH, record, &b, &err);
+	CHECK("walk: within the limit everything is visited",
+	      rc == 0 && strstr(hs_strbuf_str(&b), "F d1/d2/d3/deep.npz 3") && !strstr(hs_strbuf_str(&b), "D "));
+	hs_strbuf_reset(&b);
+	rc = hs_walk(w, HS_WALK_MAX_DEPTH, record, &b, &err);
+	CHECK("walk: the same tree, the same sequence", rc == 0 && strstr(hs_strbuf_str(&b), "F a/B.pb 1\nF a/z.hlo 1"));
+
+	/* the visitor stops the walk with its error */
+	CHECK("walk: a stop file", touch("a/stop.txt") == 0);
+	hs_strbuf_reset(&b);
+	hs_error_clear(&err);
+	rc = hs_walk(w, HS_WALK_MAX_DEPTH, record, &b, &err);
+	CHECK("walk: a visitor's error stops it and is returned",
+	      rc < 0 && err.status == HS_EUSAGE && strstr(err.msg, "stopped at") &&
+	      !strstr(hs_strbuf_str(&b), "b.npz"));
+
+	hs_error_clear(&err);
+	snprintf(path, sizeof path, "%s/no/such", root);
+	CHECK("walk: a root that cannot be read is HS_EDATA with the reason",
+	      hs_walk(path, HS_WALK_MAX_DEPTH, record, &b, &err) < 0 && err.status == HS_EDATA &&
+	      strstr(err.msg, "no/such: cannot read folder: No such file"));
+	if (geteuid() != 0) {
+		snprintf(path, sizeof path, "%s/a", w);
+		chmod(path, 0);
+		hs_strbuf_reset(&b);
+		rc = hs_walk(w, HS_WALK_MAX_DEPTH, record, &b, &err);
+		CHECK("walk: an unreadable folder is reported", rc == 0 && strstr(hs_strbuf_str(&b), "U a 0"));
+		chmod(path, 0755);
+	}
+	hs_strbuf_free(&b);
+}
+
+static void test_path(void)
+{
+	char *s;
+	CHECK("path: base", !strcmp(hs_path_base("npz/layout/unet3d.npz"), "unet3d.npz") &&
+	      !strcmp(hs_path_base("unet3d.npz"), "unet3d.npz") && !strcmp(hs_path_base("dir/"), ""));
+	CHECK("path: stem strips the last extension",
+	      (s = hs_path_stem("npz/layout/unet3d.npz")) && !strcmp(s, "unet3d"));
+	free(s);
+	CHECK("path: stem of an XLA dump file keeps the dots before it",
+	      (s = hs_path_stem("d/module_0001.jit_f.before_optimizations.txt")) &&
+	      !strcmp(s, "module_0001.jit_f.before_optimizations"));
+	free(s);
+	CHECK("path: a leading dot is no extension, no dot no change",
+	      hs_path_stem_len("x/.hidden") == 7 && hs_path_stem_len("x/README") == 6 && hs_path_stem_len("a.b/c") == 1);
+	CHECK("path: join", (s = hs_path_join("npz", "unet3d.npz")) && !strcmp(s, "npz/unet3d.npz"));
+	free(s);
+}
+
 int main(void)
 {
 	const char *tmp = getenv("TMPDIR");
@@ -139,6 +253,8 @@ int main(void)
 	}
 	test_afile_writes();
 	test_afile_failures();
+	test_walk();
+	test_path();
 	char cmd[300];
 	snprintf(cmd, sizeof cmd, "rm -rf '%s'", root);
 	if (system(cmd) != 0)

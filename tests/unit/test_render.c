@@ -4,6 +4,7 @@
  * Oracles: regions are checked against the raw edge list (not the CSR the
  * code uses), DOT output is parsed back with agmemread, the canvas against
  * the layout's own boxes. */
+#include <ctype.h>
 #include <dirent.h>
 #include <inttypes.h>
 #include <math.h>
@@ -15,6 +16,7 @@
 
 #include "loader/graph.h"
 #include "loader/hlo.h"
+#include "render/palette.h"
 #include "render/render.h"
 #include "tests/unit/t.h"
 
@@ -264,6 +266,8 @@ static void test_synthetic(void)
 	s.collapse_center = 0;
 	s.user_threshold = 0; /* never collapse: the limit refuses */
 	s.limit = 21;
+	static const region_words dot_like = {.radius = "--radius", .limit = "--limit", .force = "--force"};
+	s.words = &dot_like; /* the ways out in the words dot gives (cli/cmd_dot.c) */
 	hs_error_clear(&err);
 	CHECK("synthetic: one over the limit", !region_select(g, &s, &err) &&
 	      strstr(err.msg, "has 22 nodes") && strstr(err.msg, "--radius 1 (21 nodes)"));
@@ -348,16 +352,24 @@ static void test_around(hs_graph *g)
 	CHECK("center's users are all drawn", r && r->n_nodes == 22 && r->n_more == 0);
 	region_free(r);
 
-	/* Size limit, message and fit radius. */
+	/* Size limit, message and fit radius.  The message names the ways out
+	 * in the caller's words (a front end's options), none of its own. */
+	static const region_words words = {.radius = "RADIUS", .limit = "LIMIT", .force = "FORCE"};
 	region_spec_init(&s);
 	s.center = 1000;
 	s.radius = 40;
 	hs_error_clear(&err);
 	r = region_select(g, &s, &err);
 	CHECK("over the limit is refused", !r && err.status == HS_EUSAGE);
+	CHECK("without words the message names no way out, and no option",
+	      strstr(err.msg, "more than the limit of 500") && !strstr(err.msg, "; use") &&
+	      !strstr(err.msg, "--"));
+	s.words = &words;
+	hs_error_clear(&err);
+	r = region_select(g, &s, &err);
 	CHECK("limit message tells size, limit and a radius",
-	      strstr(err.msg, "more than the limit of 500") && strstr(err.msg, "--radius ") &&
-	      strstr(err.msg, "--force"));
+	      !r && strstr(err.msg, "more than the limit of 500") && strstr(err.msg, "; use RADIUS ") &&
+	      strstr(err.msg, ", LIMIT ") && strstr(err.msg, " or FORCE") && !strstr(err.msg, "--"));
 	int64_t fit = region_fit_radius(g, &s);
 	region_spec t = s;
 	t.radius = fit;
@@ -379,7 +391,7 @@ static void test_around(hs_graph *g)
 	/* unet3d's skip connections: 2,191 nodes whose edges cross 338,132
 	 * ranks, 465 s of Graphviz even bounded: the work budget refuses */
 	CHECK("limit 0 lifts the node limit, not the work budget", !r && err.status == HS_EUSAGE &&
-	      strstr(err.msg, "Graphviz would take long") && strstr(err.msg, "use --force"));
+	      strstr(err.msg, "Graphviz would take long") && strstr(err.msg, "(a smaller RADIUS) or use FORCE"));
 	s.max_work = INT64_MAX;
 	r = region_select(g, &s, &err);
 	CHECK("limit 0 means none", r && r->n_nodes > 500 && r->work.total > 20000);
@@ -799,8 +811,9 @@ static void test_dot(hs_graph *unet, hs_graph *rnn, hs_graph *tile)
 	char bad[1200];
 	snprintf(bad, sizeof bad, "%s/no/such/dir/x.svg", scratch);
 	hs_error_clear(&err);
-	CHECK("unwritable folder is a usage error", dot_write(G, bad, "svg", NULL, &err) == -1 &&
-	      err.status == HS_EUSAGE && strstr(err.msg, "No such file"));
+	CHECK("unwritable folder is bad data, as every file that cannot be written (base/afile.h)",
+	      dot_write(G, bad, "svg", NULL, &err) == -1 && err.status == HS_EDATA &&
+	      strstr(err.msg, "No such file"));
 	snprintf(bad, sizeof bad, "%s/adir", scratch);
 	mkdir(bad, 0755);
 	hs_error_clear(&err);
@@ -1054,7 +1067,7 @@ static void test_layout(hs_graph *unet, hs_graph *tile)
 	region_free(r);
 	CHECK("canvas_new refuses silly sizes", !canvas_new(0, 5) && !canvas_new(5, -1));
 	CHECK("colors", !strcmp(canvas_color_rgb(CANVAS_C_CATEGORY + HLO_CAT_PARAMETER),
-				hlo_category_fill(HLO_CAT_PARAMETER)) &&
+				palette_fill(HLO_CAT_PARAMETER)) &&
 	      !strcmp(canvas_color_rgb(CANVAS_C_HEAT + 7), dot_heat_fill(7)));
 }
 
@@ -1279,6 +1292,36 @@ static void test_hlo_edges(void)
 	graph_free(g);
 }
 
+static int is_hex_color(const char *s)
+{
+	if (!s || strlen(s) != 7 || s[0] != '#')
+		return 0;
+	for (int i = 1; i < 7; i++)
+		if (!isxdigit((unsigned char)s[i]) || isupper((unsigned char)s[i]))
+			return 0;
+	return 1;
+}
+
+/* The drawing's colours of the opcode categories (render/palette.h). */
+static void test_palette(void)
+{
+	int colors_ok = 1;
+	for (int c = 0; c < HLO_NCATEGORIES; c++)
+		if (!is_hex_color(palette_fill(c)) || !is_hex_color(palette_font(c)) ||
+		    !is_hex_color(palette_stroke(c)))
+			colors_ok = 0;
+	CHECK("category colors are #rrggbb", colors_ok);
+	CHECK("dumper dark blue for convolution",
+	      strcmp(palette_fill(HLO_CAT_CONVOLUTION), "#1565c0") == 0 &&
+		      strcmp(palette_font(HLO_CAT_CONVOLUTION), "#ffffff") == 0);
+	CHECK("dumper yellow for elementwise", strcmp(palette_fill(HLO_CAT_ELEMENTWISE), "#fff9c4") == 0);
+	CHECK("dark fills get white text",
+	      strcmp(palette_font(HLO_CAT_CONTROL), "#ffffff") == 0 &&
+		      strcmp(palette_font(HLO_CAT_ELEMENTWISE), "#000000") == 0);
+	CHECK("a category out of range is painted as other",
+	      strcmp(palette_fill((hlo_category)99), palette_fill(HLO_CAT_OTHER)) == 0);
+}
+
 int main(int argc, char **argv)
 {
 	const char *d = getenv("DATA");
@@ -1297,6 +1340,7 @@ int main(int argc, char **argv)
 	hs_graph *unet = open_real(UNET), *rnn = open_real(RNN), *tile = open_real(TILE);
 	if (!unet || !rnn || !tile)
 		return 1;
+	test_palette();
 	test_synthetic();
 	test_hlo_edges();
 	test_around(unet);
