@@ -497,6 +497,57 @@ static void test_session(void)
 	query_result_free(&r);
 }
 
+/* Out of memory is an error, never a silent NULL: a graph whose arrays
+ * would not fit in any address space (the pointers are never read: every
+ * allocation fails first). */
+static void test_session_oom(void)
+{
+	hs_graph g;
+	float feat[1] = {0};
+	int64_t off[1] = {0};
+	double rt[1] = {0};
+	hs_error err;
+	const int64_t *rank = NULL;
+
+	memset(&g, 0, sizeof g);
+	g.path = (char *)"huge.npz";
+	g.name = (char *)"huge";
+	g.kind = HS_KIND_LAYOUT;
+	g.n_nodes = g.n_configs = g.n_comps = (int64_t)1 << 58;
+	g.node_feat = feat;
+	g.operand_off = off;
+	g.runtime = rt;
+	g.labeled = 1;
+	g.ncf_loaded = 1;
+	hs_error_clear(&err);
+	query_session *s = query_session_new(&g, &err);
+	CHECK("oom: a session on a huge graph", s != NULL);
+	if (!s)
+		return;
+	CHECK("oom: the cost says so", query_session_cost(s, &err) == NULL && err.status == HS_ENOMEM &&
+	      strstr(err.msg, "out of memory"));
+	hs_error_clear(&err);
+	CHECK("oom: the ranks say so", query_session_ranks(s, &rank, &err) < 0 && !rank && err.status == HS_ENOMEM);
+	hs_error_clear(&err);
+	CHECK("oom: a split root says so", query_session_split_root(s, 0, &err) < 0 && err.status == HS_ENOMEM);
+	hs_error_clear(&err);
+	CHECK("oom: the predictor says so", query_session_predictor(s, &err) == NULL && err.status == HS_ENOMEM);
+	hs_error_clear(&err);
+	CHECK("oom: ... every time it is asked (not kept as the model's failure)",
+	      query_session_predictor(s, &err) == NULL && err.status == HS_ENOMEM);
+	hs_error_clear(&err);
+	CHECK("oom: a fit says so", query_session_fit(s, 0.5, 1, &err) < 0 && err.status == HS_ENOMEM);
+	query_session_free(s);
+}
+
+/* A huge request returns NULL under the sanitizers too (ASAN_OPTIONS, when
+ * set, adds to this). */
+__attribute__((used)) const char *__asan_default_options(void);
+const char *__asan_default_options(void)
+{
+	return "allocator_may_return_null=1";
+}
+
 static void test_rebind(void)
 {
 	const char *data = getenv("DATA");
@@ -674,6 +725,7 @@ int main(void)
 	test_completion();
 	test_tables_of_api();
 	test_session();
+	test_session_oom();
 	test_rebind();
 	test_limits();
 	test_generated(3000);
