@@ -487,6 +487,33 @@ static compare_count *count_list(const int64_t *hist, int64_t nkeys, int *n)
 	return out;
 }
 
+/* The caller's predictors (compare_opts.pred_a, pred_b), when both are
+ * there for the graphs and say the same thing: 1 with their scores copied. */
+static int given_predictions(compare_result *r, const compare_opts *o)
+{
+	struct compare_priv *p = r->priv;
+	const predictor *pa = o->pred_a, *pb = r->gb == r->ga ? o->pred_a : o->pred_b;
+
+	if (!pa || !pb || pa->n != r->ga->n_configs || pb->n != r->gb->n_configs || strcmp(pa->label, pb->label))
+		return 0;
+	snprintf(r->pred_label, sizeof r->pred_label, "%s", pa->label);
+	r->pred_ns = pa->time_kind == PRED_TIME_NS;
+	p->pred_a = malloc((size_t)(pa->n ? pa->n : 1) * sizeof *p->pred_a);
+	p->pred_b = r->gb == r->ga ? p->pred_a : malloc((size_t)(pb->n ? pb->n : 1) * sizeof *p->pred_b);
+	if (!p->pred_a || !p->pred_b) {
+		snprintf(r->pred_error, sizeof r->pred_error, "out of memory");
+		free(p->pred_a);
+		if (p->pred_b != p->pred_a)
+			free(p->pred_b);
+		p->pred_a = p->pred_b = NULL;
+		return 1;
+	}
+	memcpy(p->pred_a, pa->score, (size_t)pa->n * sizeof *p->pred_a);
+	if (p->pred_b != p->pred_a)
+		memcpy(p->pred_b, pb->score, (size_t)pb->n * sizeof *p->pred_b);
+	return 1;
+}
+
 static void predictions(compare_result *r, const compare_opts *o)
 {
 	struct compare_priv *p = r->priv;
@@ -496,6 +523,11 @@ static void predictions(compare_result *r, const compare_opts *o)
 	r->pred_ns = o->model == NULL;
 	if (!o->predict) {
 		snprintf(r->pred_error, sizeof r->pred_error, "not requested");
+		return;
+	}
+	if (given_predictions(r, o)) {
+		if (p->pred_a)
+			goto ranks;
 		return;
 	}
 	p->pred_a = malloc((size_t)(r->ga->n_configs ? r->ga->n_configs : 1) * sizeof *p->pred_a);
@@ -516,6 +548,7 @@ static void predictions(compare_result *r, const compare_opts *o)
 			return;
 		}
 	}
+ranks:
 	r->A.predicted = p->pred_a[r->A.config];
 	r->B.predicted = p->pred_b[r->B.config];
 	r->A.pred_rank = rank_of(p->pred_a, r->ga->n_configs, r->A.config);
@@ -546,6 +579,10 @@ static void contributions(compare_result *r, const compare_opts *o)
 	if (r->gb != r->ga) {
 		snprintf(r->contrib_note, sizeof r->contrib_note,
 			 "absent: per-node contributions need A and B in one file");
+		return;
+	}
+	if (o->pred_a && o->pred_a->trained && !strcmp(r->pred_label, o->pred_a->label)) {
+		snprintf(r->contrib_note, sizeof r->contrib_note, "absent: a fit gives no per-node contributions");
 		return;
 	}
 	out = malloc((size_t)(r->n_cfg ? r->n_cfg : 1) * sizeof *out);

@@ -210,6 +210,8 @@ int query_cmd_compare(query_parser *p, query_result *out)
 	}
 	compare_opts_init(&o);
 	o.model = p->s->model;
+	if (!p->s->ix && !p->plan_only && query_need_predicted(p->s, NULL) == 0)
+		o.pred_a = o.pred_b = p->s->active; /* the session's: a fit in the explorer */
 	while (query_peek(p)->kind != TK_END && !p->failed) {
 		if (query_accept_kw(p, "all")) {
 			o.all = 1;

@@ -61,7 +61,7 @@ fi
 
 # One session per graph: after `:fit` the `:` line's predicted and
 # predicted_rank are the fit's (the configs view's prank, config by config),
-# and after `:fit off` the model's again.
+# so is the comparison's, and after `:fit off` the model's again.
 tui_run "fit and queries session ends cleanly" "$DATA" "$UNET" <<'EOF'
 c
 :fit 0.5
@@ -69,6 +69,12 @@ c
 :configs show config, predicted_rank, predicted
 :write $T/fit_query.csv
 has the query names the fit => predicted by fit, kernel ridge on 50%
+q
+:compare best worst
+has the comparison predicts with the fit => [fit, kernel ridge on 50% (580 configs)]
+resize 160 30
+has ... which gives no per-node contributions => contribution absent: a fit gives no per-node contributions
+resize 100 30
 q
 :fit off
 :configs show config, predicted_rank
