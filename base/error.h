@@ -17,6 +17,7 @@ enum hs_status {
 	HS_EUSAGE = 1, /* the caller asked for something that makes no sense */
 	HS_EDATA = 2,  /* the input file is bad, missing or unreadable */
 	HS_ENOMEM = 3, /* the machine ran out of a resource (an allocation failed) */
+	HS_ESTOPPED = 4, /* stopped on request (base/progress.h): nothing is wrong */
 };
 
 typedef struct hs_error {

@@ -1,11 +1,14 @@
 /* main.c - hloscope's entry point: dispatches to the subcommands in
  * commands.h.  `hloscope PATH` opens the explorer. */
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
+#include "base/progress.h"
 #include "cli/commands.h"
 #include "query/query.h"
 
@@ -91,8 +94,49 @@ static int not_a_command(const char *arg, int e)
 	return 1;
 }
 
+/* A text input is read through a read-only mapping of the file
+ * (loader/hlo_text.c): if another program truncates the file while it is
+ * mapped, reading the pages past its new end is a SIGBUS.  Say so and
+ * stop as for bad data (nothing is written half: outputs go through a
+ * temporary file). */
+static void on_input_shrank(int sig)
+{
+	static const char msg[] =
+		"hloscope: an input file shrank while it was being read (rewritten by another program?); "
+		"stopped\n";
+	(void)sig;
+	if (write(STDERR_FILENO, msg, sizeof msg - 1) < 0) {
+		/* nothing more to do */
+	}
+	_exit(2);
+}
+
+/* Long work (reading a big module, costing it) says how far it is on
+ * stderr when that is a terminal, on one line cleared when it is done;
+ * Ctrl-C stops it as it stops any command. */
+static int show_progress(void *ctx, const char *what, double done, double total)
+{
+	(void)ctx;
+	if (!what)
+		fputs("\r\033[K", stderr);
+	else if (total > 0)
+		fprintf(stderr, "\rhloscope: %s %3.0f%%\033[K", what, 100 * done / total);
+	else
+		fprintf(stderr, "\rhloscope: %s...\033[K", what);
+	fflush(stderr);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
+	static hs_progress progress = {.fn = show_progress, .after = 0.5};
+	if (isatty(STDERR_FILENO))
+		hs_progress_push(&progress);
+	struct sigaction bus;
+	memset(&bus, 0, sizeof bus);
+	bus.sa_handler = on_input_shrank;
+	sigemptyset(&bus.sa_mask);
+	sigaction(SIGBUS, &bus, NULL);
 	if (argc < 2) {
 		usage(stderr);
 		return 1;

@@ -17,6 +17,7 @@
 #include "graph_impl.h"
 #include "hlo_featurize.h"
 #include "hlo_proto.h"
+#include "hlo_text.h"
 #include "npz.h"
 
 /* ---- path classification ------------------------------------------------ */
@@ -588,9 +589,9 @@ int dataset_is_collection(const char *path)
 	/* A protobuf: only its first module is decoded, f->total counts them
 	 * all (the explorer opens the file right after, so a whole read here
 	 * would decode a large TuningData twice). */
-	hm_file *f = src == GRAPH_SRC_PROTO
-			     ? hlo_proto_read_sel(path, "0", HLO_PROTO_NO_RUNS, NULL)
-			     : graph_read_hlo_file(path, HLO_PROTO_NO_RUNS, NULL);
+	if (src == GRAPH_SRC_TEXT)   /* counted, not parsed: it is opened next */
+		return hlo_text_count_modules(path) > 1;
+	hm_file *f = hlo_proto_read_sel(path, "0", HLO_PROTO_NO_RUNS, NULL);
 	int several = f && (f->total > f->n_modules ? f->total : f->n_modules) > 1;
 	hm_file_free(f);
 	return several;

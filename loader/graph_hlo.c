@@ -450,7 +450,7 @@ const char *graph_node_text(const hs_graph *g, int64_t v, hs_hfield f, char *buf
 		return cap ? buf : "";
 	case HS_HF_SOURCE_LINE:
 		if (in && in->source_line && cap)
-			snprintf(buf, cap, "%" PRId64, in->source_line);
+			snprintf(buf, cap, "%d", in->source_line);
 		return cap ? buf : "";
 	default:
 		break;
@@ -462,7 +462,7 @@ const char *graph_node_text(const hs_graph *g, int64_t v, hs_hfield f, char *buf
 	case HS_HF_OP_TYPE: return or_empty(in->op_type);
 	case HS_HF_OP_NAME: return or_empty(in->op_name);
 	case HS_HF_SOURCE_FILE: return or_empty(in->source_file);
-	case HS_HF_CUSTOM_CALL_TARGET: return or_empty(in->custom_call_target);
+	case HS_HF_CUSTOM_CALL_TARGET: return or_empty(HM_X(in)->custom_call_target);
 	case HS_HF_SHARDING: return or_empty(in->sharding);
 	default: return "";
 	}
@@ -549,9 +549,9 @@ int graph_node_hlo(const hs_graph *g, int64_t v, hs_strbuf *out)
 	const hm_instr *in = graph_node_instr(g, v);
 	if (!in)
 		return 0;
-	if (g->hlo->text && in->src_len > 0 &&
-	    (size_t)(in->src_off + in->src_len) <= g->hlo->text_len) {
-		hs_strbuf_putn(out, g->hlo->text + in->src_off, (size_t)in->src_len);
+	const char *line = in->src_len > 0 ? hm_file_text_at(g->hlo, in->src_off, in->src_len) : NULL;
+	if (line) {
+		hs_strbuf_putn(out, line, (size_t)in->src_len);
 		return out->failed ? -1 : 1;
 	}
 	char *buf = NULL;

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "base/path.h"
+#include "base/progress.h"
 #include "graph_impl.h"
 #include "hlo_featurize.h"
 #include "hlo_proto.h"
@@ -282,6 +283,7 @@ hs_graph *graph_open(const char *path, hs_error *err)
 		g = open_hlo(path, file, sel, err);
 	}
 	free(file);
+	hs_progress_end();
 	return g;
 }
 

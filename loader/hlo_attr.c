@@ -276,7 +276,7 @@ static int control_predecessors(hp *p)
 		size_t len;
 		if (hp_name(p, &s, &len, "an instruction name") != 0)
 			return -1;
-		int idx = hp_names_find(&p->instr_names, s, len);
+		int idx = hp_names_find(p, &p->instr_names, s, len);
 		if (idx < 0)
 			return hp_fail_at(p, at.line, at.col, at.pos,
 					  "unknown control predecessor '%.*s' in computation '%s'",
@@ -511,8 +511,16 @@ static int metadata(hp *p, hm_instr *in)
 			rc = hp_string(p, &in->op_name, "a string");
 		else if (IS("source_file"))
 			rc = hp_string(p, &in->source_file, "a string");
-		else if (IS("source_line"))
-			rc = hp_int(p, &in->source_line, "a line number");
+		else if (IS("source_line")) {
+			int64_t line;
+			hlo_tok at = p->tok;
+			rc = hp_int(p, &line, "a line number");
+			if (!rc && (line < INT32_MIN || line > INT32_MAX))
+				rc = hp_fail_at(p, at.line, at.col, at.pos,
+						"source_line %lld is out of range (a 32-bit number)",
+						(long long)line);
+			in->source_line = rc ? 0 : (int)line;
+		}
 		else if (IS("stack_frame_id"))
 			rc = hp_int(p, &p->frame_id, "a stack frame id");
 		else if (p->tok.kind == HT_LBRACE)
@@ -676,7 +684,6 @@ static int field_value(hp *p, const struct attr_def *d, hm_instr *in)
 		in->fusion_kind = hs_arena_strndup(p->a, p->tok.text, p->tok.len);
 		hp_next(p);
 		return in->fusion_kind ? 0 : hp_oom(p);
-	case AK_TARGET: return hp_string(p, &in->custom_call_target, "a string");
 	case AK_METADATA: return metadata(p, in);
 	case AK_SHARDING:
 		if (sharding(p) != 0)
@@ -692,6 +699,7 @@ static int field_value(hp *p, const struct attr_def *d, hm_instr *in)
 	if (!x)
 		return hp_oom(p);
 	switch (d->kind) {
+	case AK_TARGET: return hp_string(p, &x->custom_call_target, "a string");
 	case AK_WINDOW: return window(p, x);
 	case AK_DIM_LABELS: return dim_labels(p, x);
 	case AK_SLICE: return slice(p, x);

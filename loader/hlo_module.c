@@ -7,6 +7,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 const hm_instr_x hm_instr_x_none = {.feature_group_count = HM_NONE, .batch_group_count = HM_NONE};
 
@@ -22,8 +25,25 @@ void hm_file_free(hm_file *f)
 	if (!f)
 		return;
 	hs_arena_free(&f->arena);
-	free(f->text);
+	if (f->text_mapped) {
+		munmap(f->text, f->text_mapped);
+		close(f->text_fd);
+	} else {
+		free(f->text);
+	}
 	free(f);
+}
+
+const char *hm_file_text_at(const hm_file *f, int64_t off, int64_t len)
+{
+	if (!f || !f->text || off < 0 || len < 0 || (uint64_t)off + (uint64_t)len > f->text_len)
+		return NULL;
+	if (f->text_mapped) {
+		struct stat st;
+		if (fstat(f->text_fd, &st) != 0 || st.st_size < off + len)
+			return NULL;
+	}
+	return f->text + off;
 }
 
 /* ---- element types -------------------------------------------------- */
@@ -133,11 +153,15 @@ int hm_shape_text(const hm_shape *s, char *buf, size_t cap)
 
 /* ---- the id index --------------------------------------------------- */
 
-/* Open addressing, int64 key -> int32 value (-1 = empty slot). */
+/* int64 key -> int32 value.  Keys that fill most of a range (the text
+ * reader numbers instructions 0, 1, 2, ...) index an array directly
+ * (dense: vals[key - base], -1 where none); others go through open
+ * addressing (keys, vals; -1 = empty slot). */
 typedef struct id_map {
 	size_t mask;
-	int64_t *keys;
+	int64_t *keys;             /* NULL when dense */
 	int32_t *vals;
+	int64_t base;              /* dense: the smallest key */
 } id_map;
 
 struct hm_index {
@@ -156,8 +180,19 @@ static size_t mix(uint64_t x)
 	return (size_t)x;
 }
 
-static int map_init(hs_arena *a, id_map *m, size_t n)
+/* A map for n keys in [lo, hi]. */
+static int map_init(hs_arena *a, id_map *m, size_t n, int64_t lo, int64_t hi)
 {
+	if (n && lo <= hi && (uint64_t)hi - (uint64_t)lo < 2 * (uint64_t)n + 64) {
+		size_t span = (size_t)((uint64_t)hi - (uint64_t)lo) + 1;
+		m->keys = NULL;
+		m->base = lo;
+		m->mask = span;    /* dense: the number of slots */
+		if (!(m->vals = hs_arena_array(a, span, sizeof *m->vals)))
+			return -1;
+		memset(m->vals, 0xff, span * sizeof *m->vals);
+		return 0;
+	}
 	size_t cap = 16;
 	while (cap < 2 * n)
 		cap *= 2;
@@ -173,6 +208,13 @@ static int map_init(hs_arena *a, id_map *m, size_t n)
 /* Inserts key -> val; returns the value already there (>= 0) or -1. */
 static int32_t map_put(id_map *m, int64_t key, int32_t val)
 {
+	if (!m->keys) {    /* dense: init saw every key in range */
+		int32_t *slot = &m->vals[(uint64_t)key - (uint64_t)m->base];
+		if (*slot >= 0)
+			return *slot;
+		*slot = val;
+		return -1;
+	}
 	size_t i = mix((uint64_t)key) & m->mask;
 	while (m->vals[i] >= 0) {
 		if (m->keys[i] == key)
@@ -188,6 +230,10 @@ static int32_t map_get(const id_map *m, int64_t key)
 {
 	if (!m->vals)
 		return -1;
+	if (!m->keys) {
+		uint64_t k = (uint64_t)key - (uint64_t)m->base;
+		return k < m->mask ? m->vals[k] : -1;
+	}
 	size_t i = mix((uint64_t)key) & m->mask;
 	while (m->vals[i] >= 0) {
 		if (m->keys[i] == key)
@@ -424,7 +470,18 @@ static int index_module(hs_arena *a, hm_module *m, hs_error *err)
 			return hs_fail(err, HS_EDATA, "more than %d instructions", INT32_MAX);
 	}
 	m->n_instrs = total;
-	if (map_init(a, &ix->instrs, (size_t)total) || map_init(a, &ix->comps, (size_t)m->n_comps) ||
+	int64_t lo = INT64_MAX, hi = INT64_MIN, clo = INT64_MAX, chi = INT64_MIN;
+	for (int c = 0; c < m->n_comps; c++) {
+		const hm_comp *cp = &m->comps[c];
+		clo = cp->id < clo ? cp->id : clo;
+		chi = cp->id > chi ? cp->id : chi;
+		for (int i = 0; i < cp->n_instrs; i++) {
+			lo = cp->instrs[i].id < lo ? cp->instrs[i].id : lo;
+			hi = cp->instrs[i].id > hi ? cp->instrs[i].id : hi;
+		}
+	}
+	if (map_init(a, &ix->instrs, (size_t)total, lo, hi) ||
+	    map_init(a, &ix->comps, (size_t)m->n_comps, clo, chi) ||
 	    !(ix->at = hs_arena_array(a, (size_t)total ? (size_t)total : 1, sizeof *ix->at)))
 		return hs_fail(err, HS_ENOMEM, "out of memory");
 	int64_t node = 0;
@@ -488,7 +545,7 @@ int hm_module_check(hs_arena *a, hm_module *m, hs_error *err)
 	for (int64_t i = 0; i < m->n_instrs; i++)
 		if (!ix->at[i]->name)
 			ix->at[i]->name = "";
-	if (check_names(&tmp, ix->at, err))
+	if (!m->refs_checked && check_names(&tmp, ix->at, err))
 		return -1;
 	for (int c = 0; c < m->n_comps; c++) {
 		hm_comp *cp = &m->comps[c];
@@ -500,9 +557,10 @@ int hm_module_check(hs_arena *a, hm_module *m, hs_error *err)
 		for (int i = 0; i < cp->n_instrs; i++) {
 			hm_instr *in = &cp->instrs[i];
 			in->is_root = in->id == cp->root_id;
-			if (check_refs(&tmp, in, "operand", in->n_operands, in->operand_ids, err) ||
-			    check_refs(&tmp, in, "control predecessor", in->n_control_predecessors,
-				       in->control_predecessor_ids, err))
+			if (!m->refs_checked &&
+			    (check_refs(&tmp, in, "operand", in->n_operands, in->operand_ids, err) ||
+			     check_refs(&tmp, in, "control predecessor", HM_X(in)->n_control_predecessors,
+					HM_X(in)->control_predecessor_ids, err)))
 				return -1;
 			for (int k = 0; k < in->n_called; k++)
 				if (hm_find_comp_index(&tmp, in->called_ids[k]) < 0)

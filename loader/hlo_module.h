@@ -106,6 +106,9 @@ typedef struct hm_instr_x {
 	int is_stable;
 	char *backend_config;      /* as written (JSON, or escaped bytes) or NULL */
 	char *literal;             /* constant(...) contents as written, or NULL */
+	char *custom_call_target;  /* or NULL */
+	int n_control_predecessors;
+	int64_t *control_predecessor_ids;
 } hm_instr_x;
 
 /* An instruction's rare fields: its own, or all absent (group counts
@@ -121,43 +124,41 @@ typedef struct hm_instr {
 	char *opcode;              /* as written: "fusion", "all-reduce-start", "my-new-op" */
 	int64_t id;                /* unique within the module (proto id, or assigned) */
 	hm_shape shape;
-	int is_root;
 
-	int n_operands;
 	int64_t *operand_ids;      /* [n_operands] in order; may repeat */
-	int n_called;
 	int64_t *called_ids;       /* [n_called] computation ids: to_apply, calls,
 	                            * while body then condition, branches, ... */
-	int n_control_predecessors;
-	int64_t *control_predecessor_ids;
-
 	int64_t parameter_number;  /* parameters; HM_NONE otherwise */
-	int n_dimensions;
-	int64_t *dimensions;       /* the "dimensions" attribute */
+	int64_t *dimensions;       /* [n_dimensions] the "dimensions" attribute */
 	struct hm_instr_x *x;      /* what few instructions have (windows,
-	                            * convolutions, slices, ...): read it with
+	                            * convolutions, slices, custom-call target,
+	                            * control predecessors, ...): read it with
 	                            * HM_X(in), NULL when it has none of it */
 
 	char *fusion_kind;         /* "kLoop", ... or NULL */
-	char *custom_call_target;  /* or NULL */
 	char *sharding;            /* as text ("{replicated}") or NULL */
 
 	/* metadata */
 	char *op_type, *op_name, *source_file;  /* NULL when absent */
-	int64_t source_line;       /* 0 when absent */
 
-	int n_attrs;               /* every other attribute, in order */
-	hm_attr *attrs;
+	hm_attr *attrs;            /* [n_attrs] every other attribute, in order */
 
-	/* where it came from: text line (1-based, 0 for proto), and its bytes
-	 * in hm_file.text ("ROOT %name = ... attributes", no newline; 0, 0 for
-	 * proto) */
-	int line;
-	int64_t src_off, src_len;
+	/* where it came from: its bytes in hm_file.text ("ROOT %name = ...
+	 * attributes", no newline; 0, 0 for proto) */
+	int64_t src_off;
+
+	int n_operands;
+	int n_called;
+	int n_dimensions;
+	int n_attrs;
+	int source_line;           /* metadata; 0 when absent */
+	int line;                  /* text line (1-based), 0 for proto */
+	int src_len;
+	int is_root;
 
 	/* Filled by hm_module_check, not by the readers. */
 	int comp;                  /* index of its computation in hm_module.comps */
-	int64_t node;              /* position in module order (the node id) */
+	int32_t node;              /* position in module order (the node id) */
 } hm_instr;
 
 /* ---- computations and modules --------------------------------------- */
@@ -185,6 +186,11 @@ typedef struct hm_module {
 	                            * input_output_alias, ...), in order */
 	hm_attr *attrs;
 	int entry;                 /* index of the entry computation; set by hm_module_check */
+	int refs_checked;          /* set by a reader that has refused already
+	                            * names used twice and references to no
+	                            * instruction (the text parser resolves
+	                            * names as it reads): hm_module_check
+	                            * skips those two checks */
 	struct hm_index *index;    /* id lookups, built by hm_module_check (NULL before) */
 } hm_module;
 
@@ -240,14 +246,26 @@ typedef struct hm_file {
 	                            * one by selection (hlo_proto_read_sel) */
 	int selected;              /* then: the file's index of modules[0]; both
 	                            * mean something only when total > n_modules */
-	char *text;                /* HLO text input: the whole text as read (malloc'd,
-	                            * NUL-terminated), for each instruction's own
-	                            * line; NULL for protobufs */
+	char *text;                /* HLO text input: the whole text as read,
+	                            * NUL-terminated, for each instruction's own
+	                            * line; NULL for protobufs.  A regular file's
+	                            * text is its pages mapped read-only
+	                            * (text_mapped: the mapping's length), which
+	                            * the reader gives back behind it as it goes
+	                            * and which come back from the page cache
+	                            * when a line is read; else malloc'd. */
 	size_t text_len;
+	size_t text_mapped;
+	int text_fd;               /* mapped: the file, open (to see it shrink) */
 	hs_arena arena;            /* owns everything above */
 } hm_file;
 
 void hm_file_free(hm_file *f);
+
+/* The text input's bytes [off, off + len), NULL when there are none: no
+ * text, out of range, or a mapped file that has shrunk since it was read
+ * (reading its pages would be a SIGBUS). */
+const char *hm_file_text_at(const hm_file *f, int64_t off, int64_t len);
 
 /* Name of an element type as HLO text writes it ("f32", "pred", "token"),
  * "?" when unknown; and back (-1 when unknown). */

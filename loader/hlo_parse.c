@@ -2,6 +2,8 @@
  * token helpers, scratch vectors and name tables (see hlo_parse.h). */
 #include "hlo_parse.h"
 
+#include "base/progress.h"
+
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -59,6 +61,21 @@ int hp_fail(hp *p, const char *fmt, ...)
 	vsnprintf(msg, sizeof msg, fmt, ap);
 	va_end(ap);
 	return hp_fail_at(p, p->tok.line, p->tok.col, p->tok.pos, "%s", msg);
+}
+
+int hp_stop_if_asked(hp *p)
+{
+	if (p->halt && *p->halt) {
+		p->failed = 1;    /* the other half failed: the split is given up */
+		return -1;
+	}
+	if (!hs_progress_tick("reading", (double)p->tok.pos, (double)p->lx.n))
+		return 0;
+	if (!p->failed) {
+		p->failed = 1;
+		hs_fail(p->err, HS_ESTOPPED, "%s: stopped while reading (line %d)", p->file, p->tok.line);
+	}
+	return -1;
 }
 
 int hp_oom(hp *p)
@@ -278,6 +295,61 @@ void *hp_arena_copy_raw(hp *p, const void *v, size_t n, size_t elem)
 	return a;
 }
 
+/* ---- shared integer arrays ------------------------------------------ */
+
+static uint64_t i64s_hash(const int64_t *v, size_t n)
+{
+	uint64_t h = 0x9e3779b97f4a7c15ULL ^ n;
+	for (size_t i = 0; i < n; i++) {
+		h ^= (uint64_t)v[i];
+		h *= 0x100000001b3ULL;
+		h ^= h >> 29;
+	}
+	return h;
+}
+
+int64_t *hp_shared_i64(hp *p, const int64_t *v, size_t n)
+{
+	if (n == 0)
+		return NULL;
+	uint64_t h = i64s_hash(v, n);
+	if (p->shared_cap) {
+		for (size_t i = h & (p->shared_cap - 1);; i = (i + 1) & (p->shared_cap - 1)) {
+			struct hp_shared *s = &p->shared[i];
+			if (!s->v)
+				break;
+			if (s->hash == h && s->n == n && memcmp(s->v, v, n * sizeof *v) == 0)
+				return s->v;
+		}
+	}
+	int64_t *copy = hp_arena_copy_raw(p, v, n, sizeof *v);
+	if (!copy || p->shared_n >= HP_SHARED_MAX)
+		return copy;          /* past the limit: a copy of its own */
+	if ((p->shared_n + 1) * 2 > p->shared_cap) {
+		size_t cap = p->shared_cap ? p->shared_cap * 2 : 256;
+		struct hp_shared *ns = calloc(cap, sizeof *ns);
+		if (!ns)
+			return copy;  /* sharing is a saving, not a need */
+		for (size_t i = 0; i < p->shared_cap; i++) {
+			if (!p->shared[i].v)
+				continue;
+			size_t j = p->shared[i].hash & (cap - 1);
+			while (ns[j].v)
+				j = (j + 1) & (cap - 1);
+			ns[j] = p->shared[i];
+		}
+		free(p->shared);
+		p->shared = ns;
+		p->shared_cap = cap;
+	}
+	size_t i = h & (p->shared_cap - 1);
+	while (p->shared[i].v)
+		i = (i + 1) & (p->shared_cap - 1);
+	p->shared[i] = (struct hp_shared){h, copy, n};
+	p->shared_n++;
+	return copy;
+}
+
 /* ---- name tables ---------------------------------------------------- */
 
 static uint32_t name_hash(const char *s, size_t n)
@@ -290,33 +362,46 @@ static uint32_t name_hash(const char *s, size_t n)
 	return h;
 }
 
-int hp_names_find(const hp_names *t, const char *name, size_t len)
+/* The name behind a slot: held by its computation or instruction (an
+ * instruction being added is not in p->instrs yet, but is never looked
+ * at before it is). */
+static const char *slot_name(const hp *p, const hp_names *t, int32_t idx)
+{
+	return t->comps ? p->comps.v[idx].name : p->instrs.v[idx].name;
+}
+
+int hp_names_find(const hp *p, const hp_names *t, const char *name, size_t len)
 {
 	if (!t->cap)
 		return -1;
 	uint32_t h = name_hash(name, len);
 	for (size_t i = h & (t->cap - 1);; i = (i + 1) & (t->cap - 1)) {
 		const struct hp_slot *s = &t->slots[i];
-		if (!s->name)
+		if (s->idx < 0)
 			return -1;
-		if (s->hash == h && s->len == len && memcmp(s->name, name, len) == 0)
-			return s->idx;
+		if (s->hash == h) {
+			const char *n = slot_name(p, t, s->idx);
+			if (strncmp(n, name, len) == 0 && n[len] == '\0')
+				return s->idx;
+		}
 	}
 }
 
 int hp_names_add(hp *p, hp_names *t, const char *name, size_t len, int idx)
 {
-	if ((t->n + 1) * 2 > t->cap) {
+	/* at most 70% full: a miss (every new name is one) stays a few probes */
+	if ((t->n + 1) * 10 > t->cap * 7) {
 		size_t cap = t->cap ? t->cap * 2 : 64;
-		struct hp_slot *ns = calloc(cap, sizeof *ns);
+		struct hp_slot *ns = malloc(cap * sizeof *ns);
 		if (!ns)
 			return hp_oom(p);
+		memset(ns, 0xff, cap * sizeof *ns);
 		for (size_t i = 0; i < t->cap; i++) {
 			struct hp_slot *s = &t->slots[i];
-			if (!s->name)
+			if (s->idx < 0)
 				continue;
 			size_t j = s->hash & (cap - 1);
-			while (ns[j].name)
+			while (ns[j].idx >= 0)
 				j = (j + 1) & (cap - 1);
 			ns[j] = *s;
 		}
@@ -326,9 +411,9 @@ int hp_names_add(hp *p, hp_names *t, const char *name, size_t len, int idx)
 	}
 	uint32_t h = name_hash(name, len);
 	size_t i = h & (t->cap - 1);
-	while (t->slots[i].name)
+	while (t->slots[i].idx >= 0)
 		i = (i + 1) & (t->cap - 1);
-	t->slots[i] = (struct hp_slot){name, len, h, idx};
+	t->slots[i] = (struct hp_slot){h, idx};
 	t->n++;
 	return 0;
 }
@@ -336,6 +421,6 @@ int hp_names_add(hp *p, hp_names *t, const char *name, size_t len, int idx)
 void hp_names_clear(hp_names *t)
 {
 	if (t->n)
-		memset(t->slots, 0, t->cap * sizeof *t->slots);
+		memset(t->slots, 0xff, t->cap * sizeof *t->slots);
 	t->n = 0;
 }

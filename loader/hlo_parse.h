@@ -23,15 +23,17 @@
  * type, so one cannot be grown for one type and filled with another. */
 typedef HS_VEC(int64_t) hp_vec_i64;
 
-/* name -> index, open addressing; names point into the arena or buffer. */
+/* name -> index of a computation (p->comps) or of an instruction of the
+ * computation being read (p->instrs), open addressing.  A slot is its
+ * name's hash and the index (-1: empty); the name itself is the one the
+ * computation or instruction holds, so a million names take 16 MB. */
 typedef struct hp_names {
 	struct hp_slot {
-		const char *name;
-		size_t len;
 		uint32_t hash;
-		int idx;
+		int32_t idx;
 	} *slots;
 	size_t cap, n;
+	int comps;                 /* 1: indices into p->comps, else p->instrs */
 } hp_names;
 
 /* Who calls which computation, by role; the order of roles is the order of
@@ -51,10 +53,11 @@ typedef struct hp_callee {
 	size_t pos;
 } hp_callee;
 
-/* A called computation waiting for the module's end to be resolved. */
+/* A call of a computation: for the cycle check at the module's end, and
+ * resolved then when it was not as it was read. */
 typedef struct hp_call {
 	int comp, instr, slot;
-	const char *name;
+	const char *name;          /* NULL: resolved already */
 	size_t len;
 	int line, col;
 	size_t pos;
@@ -97,6 +100,21 @@ typedef struct hp {
 	size_t type_len;           /* its length (0: none), */
 	int type_id;               /* and its id */
 
+	/* integer arrays shapes share (dims, layouts): content -> one arena
+	 * copy; at most HP_SHARED_MAX of them */
+	struct hp_shared {
+		uint64_t hash;
+		int64_t *v;
+		size_t n;
+	} *shared;
+	size_t shared_cap, shared_n;
+
+	size_t released;           /* a mapped text: bytes given back before here */
+	struct hp_split *split;    /* a module's second half read by a thread, or NULL */
+	int split_retry;           /* a split read failed: read the text in one piece */
+	int no_split;              /* read it in one piece */
+	_Atomic int *halt;         /* a split half: set when the other half failed */
+
 	/* the module being read */
 	HS_VEC(hm_comp) comps;
 	hp_names comp_names;
@@ -137,6 +155,9 @@ int hp_fail(hp *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
  * complaint when the token is bad input). */
 int hp_expected(hp *p, const char *what);
 int hp_oom(hp *p);
+/* A tick of base/progress.h: -1 (status HS_ESTOPPED) when the reader was
+ * asked to stop, else 0. */
+int hp_stop_if_asked(hp *p);
 
 /* ---- tokens ---- */
 void hp_next(hp *p);
@@ -167,9 +188,31 @@ int hp_int_list(hp *p, int64_t **out, int *n, const char *what);
  * when out of memory, which is then set). */
 #define hp_arena_copy(p, vec) hp_arena_copy_raw((p), (vec)->v, (vec)->n, sizeof *(vec)->v)
 void *hp_arena_copy_raw(hp *p, const void *v, size_t n, size_t elem);
+/* An arena array equal to v[0, n) that other shapes may share (read
+ * only): dims and layouts repeat across a module.  NULL when n is 0 or
+ * out of memory (then set). */
+int64_t *hp_shared_i64(hp *p, const int64_t *v, size_t n);
+#define HP_SHARED_MAX (1u << 16)
 int hp_names_add(hp *p, hp_names *t, const char *name, size_t len, int idx);
-int hp_names_find(const hp_names *t, const char *name, size_t len);
+int hp_names_find(const hp *p, const hp_names *t, const char *name, size_t len);
 void hp_names_clear(hp_names *t);
+
+/* ---- modules (hlo_text.c) ---- */
+void hp_reset_module(hp *p);
+/* One item of a module: a stack table or a computation (then the text
+ * behind it given back). */
+int hp_module_item(hp *p);
+void hp_release_text(hp *p);
+void hp_free_scratch(hp *p);
+
+/* ---- the split read (hlo_text_split.c) ---- */
+/* At a module's first computation: when the module is big, starts a thread
+ * on its second half, and p's text ends where that starts. */
+void hp_split_start(hp *p);
+/* After p's own read (rc its verdict): joins the thread and appends its
+ * computations; rc, or -1 (p->split_retry set: the split failed, read
+ * the text in one piece for the verdict). */
+int hp_split_finish(hp *p, int rc);
 
 /* ---- grammar elements ---- */
 int hp_shape(hp *p, hm_shape *out);   /* out may be NULL: checked, not kept */

@@ -409,9 +409,9 @@ static void print_fields(FILE *out, const hm_instr *in)
 		fprintf(out, ", feature_group_count=%lld", (long long)HM_X(in)->feature_group_count);
 	if (HM_X(in)->batch_group_count != HM_NONE && HM_X(in)->batch_group_count != 1)
 		fprintf(out, ", batch_group_count=%lld", (long long)HM_X(in)->batch_group_count);
-	if (in->custom_call_target) {
+	if (HM_X(in)->custom_call_target) {
 		fputs(", custom_call_target=", out);
-		print_string(out, in->custom_call_target);
+		print_string(out, HM_X(in)->custom_call_target);
 	}
 	if (HM_X(in)->is_stable)
 		fputs(", is_stable=true", out);
@@ -433,10 +433,10 @@ static void print_kept(FILE *out, const hm_instr *in, int late)
 
 static void print_control(FILE *out, const pr_index *ix, const hm_instr *in)
 {
-	if (in->n_control_predecessors) {
+	if (HM_X(in)->n_control_predecessors) {
 		fputs(", control-predecessors={", out);
-		for (int i = 0; i < in->n_control_predecessors; i++) {
-			const hm_instr *c = ix_instr(ix, in->control_predecessor_ids[i]);
+		for (int i = 0; i < HM_X(in)->n_control_predecessors; i++) {
+			const hm_instr *c = ix_instr(ix, HM_X(in)->control_predecessor_ids[i]);
 			if (i)
 				fputs(", ", out);
 			print_name(out, c ? c->name : "?");
@@ -674,7 +674,7 @@ static void dump_fields(FILE *out, const hm_instr *in)
 static void dump_texts(FILE *out, const hm_instr *in)
 {
 	const struct { const char *label, *value; } texts[] = {
-		{"fusion_kind", in->fusion_kind}, {"custom_call_target", in->custom_call_target},
+		{"fusion_kind", in->fusion_kind}, {"custom_call_target", HM_X(in)->custom_call_target},
 		{"op_type", in->op_type}, {"op_name", in->op_name},
 		{"source_file", in->source_file},
 	};
@@ -718,12 +718,12 @@ static void dump_instr(FILE *out, const pr_index *ix, const hm_instr *in)
 		}
 		fputc('\n', out);
 	}
-	if (in->n_control_predecessors) {
+	if (HM_X(in)->n_control_predecessors) {
 		fputs("    control_predecessors=", out);
-		for (int i = 0; i < in->n_control_predecessors; i++) {
+		for (int i = 0; i < HM_X(in)->n_control_predecessors; i++) {
 			if (i)
 				fputs(", ", out);
-			dump_ref(out, ix, in->control_predecessor_ids[i], 0);
+			dump_ref(out, ix, HM_X(in)->control_predecessor_ids[i], 0);
 		}
 		fputc('\n', out);
 	}

@@ -343,8 +343,8 @@ void hp_conv_instr(hp_conv *c, const Xla__HloInstructionProto *p, hm_instr *in)
 	in->operand_ids = copy_i64(c, p->operand_ids, p->n_operand_ids, &in->n_operands, "operand_ids");
 	in->called_ids = copy_i64(c, p->called_computation_ids, p->n_called_computation_ids, &in->n_called,
 				  "called_computation_ids");
-	in->control_predecessor_ids = copy_i64(c, p->control_predecessor_ids, p->n_control_predecessor_ids,
-					       &in->n_control_predecessors, "control_predecessor_ids");
+	x.control_predecessor_ids = copy_i64(c, p->control_predecessor_ids, p->n_control_predecessor_ids,
+					     &x.n_control_predecessors, "control_predecessor_ids");
 	in->parameter_number = p->has_parameter_number ? p->parameter_number : HM_NONE;
 	in->dimensions = copy_i64(c, p->dimensions, p->n_dimensions, &in->n_dimensions, "dimensions");
 	conv_window(c, p->window, &x);
@@ -356,7 +356,7 @@ void hp_conv_instr(hp_conv *c, const Xla__HloInstructionProto *p, hm_instr *in)
 					   &x.n_dynamic_slice_sizes, "dynamic_slice_sizes");
 	x.is_stable = p->has_is_stable && p->is_stable;
 	in->fusion_kind = opt_str(c->a, p->fusion_kind, &c->failed);
-	in->custom_call_target = opt_str(c->a, p->custom_call_target, &c->failed);
+	x.custom_call_target = opt_str(c->a, p->custom_call_target, &c->failed);
 	if (p->sharding) {
 		hs_strbuf o = {0};
 		sharding_text(&o, p->sharding, 0);

@@ -10,10 +10,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "base/cmp.h"
+#include "base/progress.h"
 #include "hlo_parse.h"
 
 /* ---- instructions --------------------------------------------------- */
@@ -32,7 +34,7 @@ static int operand(hp *p)
 	size_t len;
 	if (hp_name(p, &s, &len, "an operand name") != 0)
 		return -1;
-	int idx = hp_names_find(&p->instr_names, s, len);
+	int idx = hp_names_find(p, &p->instr_names, s, len);
 	if (idx < 0)
 		return hp_fail_at(p, at.line, at.col, at.pos,
 				  "unknown operand '%.*s' (no instruction of that name "
@@ -112,9 +114,13 @@ static int record_callees(hp *p, hm_instr *in)
 	if (!in->called_ids)
 		return hp_oom(p);
 	for (size_t i = 0; i < n; i++) {
+		/* a computation defined already (XLA prints callees first) is
+		 * resolved now: the module's end then need not read the text
+		 * of every call again */
+		int idx = hp_names_find(p, &p->comp_names, c[i].name, c[i].len);
 		hp_call call = {(int)p->comps.n, (int)p->instrs.n, (int)i,
-				c[i].name, c[i].len, c[i].line, c[i].col, c[i].pos};
-		in->called_ids[i] = -1;
+				idx >= 0 ? NULL : c[i].name, c[i].len, c[i].line, c[i].col, c[i].pos};
+		in->called_ids[i] = idx;
 		if (HP_PUSH(p, calls, call) != 0)
 			return -1;
 	}
@@ -127,8 +133,13 @@ static int finish_instruction(hp *p, hm_instr *in, size_t name_len)
 	in->id = p->next_instr_id++;
 	in->n_operands = (int)p->operands.n;
 	in->operand_ids = hp_arena_copy(p, &p->operands);
-	in->n_control_predecessors = (int)p->ctrl.n;
-	in->control_predecessor_ids = hp_arena_copy(p, &p->ctrl);
+	if (p->ctrl.n) {
+		hm_instr_x *x = hm_instr_x_make(p->a, in);
+		if (!x)
+			return hp_oom(p);
+		x->n_control_predecessors = (int)p->ctrl.n;
+		x->control_predecessor_ids = hp_arena_copy(p, &p->ctrl);
+	}
 	in->n_attrs = (int)p->attrs.n;
 	in->attrs = hp_arena_copy(p, &p->attrs);
 	if (p->failed || record_callees(p, in) != 0)
@@ -165,7 +176,7 @@ static int instruction(hp *p)
 	hlo_tok at = p->tok;
 	if (hp_name(p, &name, &len, "an instruction name") != 0)
 		return -1;
-	int dup = hp_names_find(&p->instr_names, name, len);
+	int dup = hp_names_find(p, &p->instr_names, name, len);
 	if (dup >= 0)
 		return hp_fail_at(p, at.line, at.col, at.pos,
 				  "instruction '%.*s' is defined twice in computation '%s' "
@@ -192,8 +203,28 @@ static int instruction(hp *p)
 			return -1;
 	if (hp_attribute_defaults(p, &in) != 0)
 		return -1;
-	in.src_len = (int64_t)p->prev_end - in.src_off;
+	in.src_len = (int)((int64_t)p->prev_end - in.src_off);   /* < HLO_TEXT_MAX_BYTES */
 	return finish_instruction(p, &in, len);
+}
+
+/* Gives back the pages of a mapped text before byte `upto` (they come back
+ * from the page cache if read again): a module's text is read once, so
+ * the file need not be resident all at once.  *released: how far it has
+ * given back so far. */
+static void release_upto(const hm_file *f, size_t *released, size_t upto)
+{
+	if (!f->text_mapped || upto < *released + (16u << 20))
+		return;
+	upto &= ~((size_t)sysconf(_SC_PAGESIZE) - 1);
+	if (upto > *released) {
+		madvise(f->text + *released, upto - *released, MADV_DONTNEED);
+		*released = upto;
+	}
+}
+
+void hp_release_text(hp *p)
+{
+	release_upto(p->f, &p->released, p->tok.pos);
 }
 
 /* ---- computations --------------------------------------------------- */
@@ -256,7 +287,7 @@ static int computation(hp *p)
 	hlo_tok at = p->tok;
 	if (hp_name(p, &name, &len, "a computation name") != 0)
 		return -1;
-	int dup = hp_names_find(&p->comp_names, name, len);
+	int dup = hp_names_find(p, &p->comp_names, name, len);
 	if (dup >= 0)
 		return hp_fail_at(p, at.line, at.col, at.pos,
 				  "computation '%.*s' is defined twice (first on line %d)",
@@ -281,6 +312,9 @@ static int computation(hp *p)
 				       c.name, open.line);
 		if (instruction(p) != 0)
 			return -1;
+		if ((p->instrs.n & 1023) == 0 && (hp_stop_if_asked(p) != 0))
+			return -1;
+		hp_release_text(p);
 	}
 	hp_next(p);
 	if (computation_attributes(p) != 0)
@@ -295,8 +329,16 @@ static int computation(hp *p)
 		if (ins[i].is_root)
 			c.root_id = ins[i].id;
 	c.n_instrs = (int)p->instrs.n;
-	c.instrs = hp_arena_copy(p, &p->instrs);
-	if (!c.instrs)
+	if (hs_vec_bytes(&p->instrs) >= 256 * 1024) {
+		/* a big computation keeps the scratch array itself (trimmed):
+		 * a copy would hold both at once */
+		hm_instr *trimmed = realloc(p->instrs.v, hs_vec_bytes(&p->instrs));
+		c.instrs = trimmed ? trimmed : p->instrs.v;
+		p->instrs.v = NULL;
+		p->instrs.n = p->instrs.cap = 0;
+		if (hs_arena_adopt(p->a, c.instrs) != 0)
+			return hp_oom(p);
+	} else if (!(c.instrs = hp_arena_copy(p, &p->instrs)))
 		return -1;
 	int line = at.line;
 	if (HP_PUSH(p, comp_lines, line) != 0 ||
@@ -400,7 +442,9 @@ static int resolve_calls(hp *p)
 
 	for (size_t i = 0; i < p->calls.n; i++) {
 		hp_call *c = &calls[i];
-		int idx = hp_names_find(&p->comp_names, c->name, c->len);
+		if (!c->name)
+			continue;   /* resolved as it was read */
+		int idx = hp_names_find(p, &p->comp_names, c->name, c->len);
 		if (idx < 0)
 			return hp_fail_at(p, c->line, c->col, c->pos, "unknown computation '%.*s'",
 					  (int)(c->len > 200 ? 200 : c->len), c->name);
@@ -490,11 +534,11 @@ static void resolve_frames(hp *p)
 			continue;
 		hm_instr *in = call_site(p, r[i].comp, r[i].instr);
 		in->source_file = fn->name;
-		in->source_line = loc->line;
+		in->source_line = loc->line >= INT32_MIN && loc->line <= INT32_MAX ? (int)loc->line : 0;
 	}
 }
 
-static void reset_module(hp *p)
+void hp_reset_module(hp *p)
 {
 	p->comps.n = p->calls.n = p->frame_refs.n = p->mod_attrs.n = p->comp_lines.n = 0;
 	p->st.file_names.n = p->st.locations.n = p->st.frames.n = 0;
@@ -503,13 +547,21 @@ static void reset_module(hp *p)
 	p->entry_line = 0;
 }
 
+int hp_module_item(hp *p)
+{
+	int rc = is_stack_table(p) ? stack_table(p) : computation(p);
+	if (!rc)
+		hp_release_text(p);
+	return rc ? rc : hp_stop_if_asked(p);
+}
+
 /* 'HloModule' name (',' attribute)* (stack-table | computation)* */
 static int module(hp *p, hm_module *m)
 {
 	const char *name;
 	size_t len;
 
-	reset_module(p);
+	hp_reset_module(p);
 	if (!hp_is_word(p, "HloModule"))
 		return hp_expected(p, "'HloModule'");
 	hp_next(p);
@@ -521,10 +573,12 @@ static int module(hp *p, hm_module *m)
 	while (hp_accept(p, HT_COMMA))
 		if (hp_module_attribute(p) != 0)
 			return -1;
-	while (p->tok.kind != HT_EOF && !hp_is_word(p, "HloModule")) {
-		if (is_stack_table(p) ? stack_table(p) : computation(p))
-			return -1;
-	}
+	hp_split_start(p);    /* a big module: its second half read by a thread */
+	int rc = 0;
+	while (!rc && p->tok.kind != HT_EOF && !hp_is_word(p, "HloModule"))
+		rc = hp_module_item(p);
+	if (hp_split_finish(p, rc) != 0)
+		return -1;
 	if (p->comps.n == 0)
 		return hp_fail(p, "module '%s' has no computations", m->name);
 	if (resolve_calls(p) != 0)
@@ -547,6 +601,7 @@ static int module(hp *p, hm_module *m)
 		return -1;
 	/* what every reader does last; the parser has refused already what
 	 * the check refuses, so a failure here is out of memory or a limit */
+	m->refs_checked = 1;
 	if (hm_module_check(p->a, m, p->err) != 0) {
 		hs_error_prefix(p->err, "%s", p->file);
 		p->failed = 1;
@@ -557,7 +612,7 @@ static int module(hp *p, hm_module *m)
 
 /* ---- files ---------------------------------------------------------- */
 
-static void free_scratch(hp *p)
+void hp_free_scratch(hp *p)
 {
 	hs_vec_free(&p->comps);
 	hs_vec_free(&p->comp_lines);
@@ -579,12 +634,14 @@ static void free_scratch(hp *p)
 	hs_vec_free(&p->seen);
 	free(p->comp_names.slots);
 	free(p->instr_names.slots);
+	free(p->shared);
 }
 
-/* Parses text[0, n), which the file keeps (text[n] must be writable: it
- * becomes the terminator); text is freed on failure. */
-static hm_file *parse_kept(char *text, size_t n, const char *name, hlo_text_where *where,
-			   hs_error *err)
+/* Parses text[0, n), which the file keeps (text[n] must be writable or
+ * already NUL: it becomes the terminator); text is freed (unmapped when
+ * `mapped` is its mapping's length) on failure. */
+static hm_file *parse_kept(char *text, size_t n, size_t mapped, int fd, const char *name,
+			   hlo_text_where *where, hs_error *err)
 {
 	hp p = {0};
 	HS_VEC(hm_module) mods = {0};
@@ -593,19 +650,28 @@ static hm_file *parse_kept(char *text, size_t n, const char *name, hlo_text_wher
 	if (where)
 		memset(where, 0, sizeof *where);
 	if (!f) {
-		free(text);
+		if (mapped) {
+			munmap(text, mapped);
+			close(fd);
+		} else {
+			free(text);
+		}
 		hs_fail(err, HS_ENOMEM, "%s: out of memory", name);
 		return NULL;
 	}
-	text[n] = '\0';
+	if (text[n] != '\0')   /* a mapping's last page is zero past the end */
+		text[n] = '\0';
 	f->text = text;
 	f->text_len = n;
+	f->text_mapped = mapped;
+	f->text_fd = fd;
 	f->source = HM_SRC_TEXT;
 	p.file = name;
 	p.err = err;
 	p.where = where;
 	p.f = f;
 	p.a = &f->arena;
+	p.comp_names.comps = 1;
 	f->path = hs_arena_strdup(p.a, name);
 	if (!f->path)
 		hp_oom(&p);
@@ -615,7 +681,13 @@ static hm_file *parse_kept(char *text, size_t n, const char *name, hlo_text_wher
 	if (!f->path || n > HLO_TEXT_MAX_BYTES)
 		goto fail;
 	hlo_lex_init(&p.lx, text, n);
-	const char *nul = memchr(text, '\0', n);
+	const char *nul = NULL;
+	size_t released = 0;
+	for (size_t at = 0; at < n && !nul; at += 32u << 20) {
+		size_t len = n - at < (32u << 20) ? n - at : 32u << 20;
+		nul = memchr(text + at, '\0', len);
+		release_upto(f, &released, at + len);
+	}
 	if (nul) {
 		/* text is never binary; names and kept values are C strings */
 		hlo_lex_seek(&p.lx, (size_t)(nul - text));
@@ -627,8 +699,28 @@ static hm_file *parse_kept(char *text, size_t n, const char *name, hlo_text_wher
 	do {
 		hm_module m = {0};
 		m.id = (int64_t)mods.n;
-		if (module(&p, &m) != 0 || hp_push(&p, &mods, m) != 0)
-			goto fail;
+		if (module(&p, &m) != 0 || hp_push(&p, &mods, m) != 0) {
+			if (!p.split_retry || hs_progress_stopped())
+				goto fail;
+			/* the read in two halves failed: again in one piece, for
+			 * the verdict and its place as they are without threads */
+			mods.n = 0;
+			hp_free_scratch(&p);
+			hs_arena_free(&f->arena);
+			p = (hp){.file = name, .err = err, .where = where, .f = f, .a = &f->arena,
+				 .no_split = 1};
+			p.comp_names.comps = 1;
+			hs_error_clear(err);
+			if (where)
+				memset(where, 0, sizeof *where);
+			if (!(f->path = hs_arena_strdup(p.a, name))) {
+				hp_oom(&p);
+				goto fail;
+			}
+			hlo_lex_init(&p.lx, text, n);
+			hp_next(&p);
+			continue;
+		}
 	} while (p.tok.kind != HT_EOF);
 	f->n_modules = (int)mods.n;
 	f->modules = hp_arena_copy(&p, &mods);
@@ -638,11 +730,11 @@ static hm_file *parse_kept(char *text, size_t n, const char *name, hlo_text_wher
 		goto fail;
 	}
 	free(mods.v);
-	free_scratch(&p);
+	hp_free_scratch(&p);
 	return f;
 fail:
 	free(mods.v);
-	free_scratch(&p);
+	hp_free_scratch(&p);
 	hm_file_free(f);
 	return NULL;
 }
@@ -658,7 +750,7 @@ hm_file *hlo_text_parse_where(const char *text, size_t n, const char *name,
 		return NULL;
 	}
 	memcpy(copy, text, n);
-	return parse_kept(copy, n, name, where, err);
+	return parse_kept(copy, n, 0, -1, name, where, err);
 }
 
 hm_file *hlo_text_parse(const char *text, size_t n, const char *name, hs_error *err)
@@ -717,15 +809,45 @@ static char *read_all(const char *path, size_t *n, hs_error *err)
 	return NULL;
 }
 
+/* A regular file's text mapped read-only, when its last page has room for
+ * the terminator (zero past the end); NULL when it cannot be (then the
+ * text is read). */
+static char *map_text(const char *path, size_t *n, size_t *mapped, int *fd_out)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return NULL;
+	struct stat st;
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	char *t = NULL;
+	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 &&
+	    (uint64_t)st.st_size <= HLO_TEXT_MAX_BYTES && (size_t)st.st_size % page != 0) {
+		size_t len = (size_t)st.st_size;
+		void *m = mmap(NULL, len, PROT_READ, MAP_PRIVATE, fd, 0);
+		if (m != MAP_FAILED) {
+			madvise(m, len, MADV_SEQUENTIAL);
+			t = m;
+			*n = len;
+			*mapped = len;
+			*fd_out = fd;
+			return t;
+		}
+	}
+	close(fd);
+	return t;
+}
+
 hm_file *hlo_text_read_where(const char *path, hlo_text_where *where, hs_error *err)
 {
-	size_t n;
+	size_t n, mapped = 0;
+	int fd = -1;
 	if (where)
 		memset(where, 0, sizeof *where);
-	char *buf = read_all(path, &n, err);
-	if (!buf)
+	char *buf = map_text(path, &n, &mapped, &fd);
+	if (!buf && !(buf = read_all(path, &n, err)))
 		return NULL;
-	return parse_kept(buf, n, path, where, err);   /* read_all leaves room for the terminator */
+	/* read_all leaves room for the terminator */
+	return parse_kept(buf, n, mapped, fd, path, where, err);
 }
 
 hm_file *hlo_text_read(const char *path, hs_error *err)
@@ -769,4 +891,75 @@ int hlo_text_sniff(const void *buf, size_t n)
 	char c = s[i + 9];
 	return !((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
 		 (c >= '0' && c <= '9') || c == '_' || c == '.' || c == '-');
+}
+
+/* Does a line that starts at s (n bytes of it at most) open a module? */
+static int module_line(const char *s, size_t n)
+{
+	size_t i = 0;
+	while (i < n && (s[i] == ' ' || s[i] == '\t' || s[i] == '\r'))
+		i++;
+	if (n - i < 9 || memcmp(s + i, "HloModule", 9) != 0)
+		return 0;
+	if (n - i == 9)
+		return 1;
+	char c = s[i + 9];
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
+int64_t hlo_text_count_modules(const char *path)
+{
+	enum { CHUNK = 1 << 20, KEEP = 256 };
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	char *buf = malloc(CHUNK + KEEP);
+	int64_t count = 0;
+	size_t carry = 0;      /* buf[0, carry): the start of a line not judged yet */
+	int midline = 0;       /* the next byte read goes on a line already judged */
+	int failed = !buf;
+	while (!failed) {
+		ssize_t r = read(fd, buf + carry, CHUNK);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0) {
+			failed = 1;
+			break;
+		}
+		size_t end = carry + (size_t)r, pos = 0;
+		int eof = r == 0;
+		carry = 0;
+		if (midline) {
+			const char *nl = memchr(buf, '\n', end);
+			if (!nl) {
+				if (eof)
+					break;
+				continue;
+			}
+			pos = (size_t)(nl - buf) + 1;
+			midline = 0;
+		}
+		while (pos < end) {
+			size_t avail = end - pos;
+			const char *nl = memchr(buf + pos, '\n', avail < KEEP ? avail : KEEP);
+			if (!nl && avail < KEEP && !eof) {
+				memmove(buf, buf + pos, avail);   /* judged with the next read */
+				carry = avail;
+				break;
+			}
+			count += module_line(buf + pos, nl ? (size_t)(nl - buf) - pos : avail < KEEP ? avail : KEEP);
+			if (!nl)
+				nl = memchr(buf + pos, '\n', avail);
+			if (!nl) {
+				midline = 1;
+				break;
+			}
+			pos = (size_t)(nl - buf) + 1;
+		}
+		if (eof)
+			break;
+	}
+	free(buf);
+	close(fd);
+	return failed ? 0 : count;
 }

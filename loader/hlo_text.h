@@ -83,8 +83,19 @@ hm_file *hlo_text_parse_where(const char *text, size_t n, const char *name,
  * the whole text, 0 when the place has no line. */
 int hlo_text_caret(const hlo_text_where *w, char *buf, size_t cap);
 
+/* The size of a module's text from which it is read by two threads (8 MB
+ * unless set; 0: always in one piece).  For tests and benchmarks: the
+ * result is the same either way. */
+void hlo_text_set_split_min(size_t bytes);
+
 /* 1 when buf looks like HLO text: after blanks and comments it starts with
  * the word HloModule. */
 int hlo_text_sniff(const void *buf, size_t n);
+
+/* How many modules the text file at `path` holds, without parsing it: the
+ * lines that start (after blanks) with the word HloModule, as the parser
+ * starts a module (a whole read streams at the speed of memchr).  0 when
+ * the file cannot be read. */
+int64_t hlo_text_count_modules(const char *path);
 
 #endif

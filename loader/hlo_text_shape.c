@@ -101,7 +101,7 @@ check:
 		return 0;
 	out->has_layout = 1;
 	out->layout_rank = rank;
-	out->minor_to_major = hp_arena_copy(p, &p->ints);
+	out->minor_to_major = hp_shared_i64(p, p->ints.v, p->ints.n);
 	out->layout_extra = extra;
 	return rank && !out->minor_to_major ? -1 : 0;
 }
@@ -194,7 +194,7 @@ static int array_shape(hp *p, hm_shape *out)
 	if (out) {
 		out->element_type = type;
 		out->rank = rank;
-		out->dims = hp_arena_copy(p, &p->dims);
+		out->dims = hp_shared_i64(p, p->dims.v, p->dims.n);
 		out->dynamic = any_dynamic ? hp_arena_copy(p, &p->dyn) : NULL;
 		if (rank && (!out->dims || (any_dynamic && !out->dynamic)))
 			return -1;
@@ -203,12 +203,16 @@ static int array_shape(hp *p, hm_shape *out)
 		return layout(p, out, rank);
 	if (out && rank > 0 && type != HM_TOKEN && type != HM_OPAQUE) {
 		/* XLA's parser fills the default layout: major to minor */
-		out->layout_rank = rank;
-		out->minor_to_major = hs_arena_array(p->a, (size_t)rank, sizeof(int64_t));
-		if (!out->minor_to_major)
+		int64_t small[16];
+		int64_t *m2m = rank <= 16 ? small : hs_arena_array(p->a, (size_t)rank, sizeof *m2m);
+		if (!m2m)
 			return hp_oom(p);
 		for (int i = 0; i < rank; i++)
-			out->minor_to_major[i] = rank - 1 - i;
+			m2m[i] = rank - 1 - i;
+		out->layout_rank = rank;
+		out->minor_to_major = m2m == small ? hp_shared_i64(p, m2m, (size_t)rank) : m2m;
+		if (!out->minor_to_major)
+			return -1;
 	}
 	return 0;
 }

@@ -110,7 +110,11 @@ typedef struct mctx {
 	const hm_module *mod;
 	uint8_t cls[256];
 	int overhead;        /* kernels pay COST_OP_SECONDS */
-	cost_estimate *own;  /* [n] each node as a kernel of its own; a fusion: its body as one */
+	cost_estimate *own;  /* [n] each node as a kernel of its own; a fusion: its body as one
+	                      * (the caller's output array: an executed node's own
+	                      * estimate is its final one) */
+	cost_estimate *body; /* [largest computation] scratch: a body's own estimates
+	                      * while its nodes get their shares */
 	double *hbm;         /* [n] fusion bodies: bytes a node moves in memory */
 	int64_t *order;      /* [n_hcomps] computations, callers first */
 	msum *sum;           /* [n_hcomps] */
@@ -358,8 +362,8 @@ static double plain_flops(const mctx *m, int64_t v, const hm_instr *in, int op)
 
 static int cc_kind_of(const hm_instr *in)
 {
-	for (size_t i = 0; in->custom_call_target && i < sizeof cc_targets / sizeof *cc_targets; i++)
-		if (strcmp(in->custom_call_target, cc_targets[i].name) == 0)
+	for (size_t i = 0; HM_X(in)->custom_call_target && i < sizeof cc_targets / sizeof *cc_targets; i++)
+		if (strcmp(HM_X(in)->custom_call_target, cc_targets[i].name) == 0)
 			return cc_targets[i].kind;
 	return CC_UNKNOWN;
 }
@@ -687,8 +691,10 @@ static double weight(double a, double sa, double b, double sb, double c, double 
 	return is_root;
 }
 
-/* Adds frac of the caller's estimate s to the nodes of computation k. */
-static void share(const mctx *m, const cost_estimate *s, double frac, int64_t k, cost_estimate *est)
+/* Adds frac of the caller's estimate s to the nodes of computation k,
+ * whose own estimates are own[0, count). */
+static void share(const mctx *m, const cost_estimate *s, double frac, int64_t k, const cost_estimate *own,
+		  cost_estimate *est)
 {
 	const hs_hcomp *hc = &m->g->hcomps[k];
 	int64_t end = hc->first + hc->count;
@@ -697,12 +703,12 @@ static void share(const mctx *m, const cost_estimate *s, double frac, int64_t k,
 	double run = s->seconds - s->overhead - s->copy;
 
 	for (int64_t v = hc->first; v < end; v++) {
-		sf += m->own[v].flops;
-		sc += m->own[v].compute;
+		sf += own[v - hc->first].flops;
+		sc += own[v - hc->first].compute;
 		sb += hc->role == HS_ROLE_FUSION ? m->hbm[v] : 0;
 	}
 	for (int64_t v = hc->first; v < end; v++) {
-		const cost_estimate *o = &m->own[v];
+		const cost_estimate *o = &own[v - hc->first];
 		cost_estimate *e = &est[v];
 		double h = hc->role == HS_ROLE_FUSION ? m->hbm[v] : 0;
 		int root = v == hc->root;
@@ -776,14 +782,14 @@ static int comp_order(mctx *m)
 
 static void mctx_free(mctx *m)
 {
-	free(m->own);
+	free(m->body);
 	free(m->hbm);
 	free(m->order);
 	free(m->sum);
 	free(m->mark);
 }
 
-static int mctx_init(mctx *m, const hs_graph *g)
+static int mctx_init(mctx *m, const hs_graph *g, cost_estimate *out)
 {
 	size_t n = (size_t)(g->n_nodes ? g->n_nodes : 1), nc = (size_t)(g->n_hcomps ? g->n_hcomps : 1);
 
@@ -796,12 +802,16 @@ static int mctx_init(mctx *m, const hs_graph *g)
 	m->id_sort = hlo_opcode_id("sort");
 	m->id_all_to_all = hlo_opcode_id("all-to-all");
 	m->id_done = hlo_opcode_id("all-reduce-done");
-	m->own = calloc(n, sizeof *m->own);
+	int64_t largest = 1;
+	for (int64_t k = 0; k < g->n_hcomps; k++)
+		largest = g->hcomps[k].count > largest ? g->hcomps[k].count : largest;
+	m->own = out;
+	m->body = calloc((size_t)largest, sizeof *m->body);
 	m->hbm = calloc(n, sizeof *m->hbm);
 	m->order = calloc(nc, sizeof *m->order);
 	m->sum = calloc(nc, sizeof *m->sum);
 	m->mark = malloc(n * sizeof *m->mark);
-	if (!m->own || !m->hbm || !m->order || !m->sum || !m->mark || comp_order(m) < 0) {
+	if (!m->body || !m->hbm || !m->order || !m->sum || !m->mark || comp_order(m) < 0) {
 		mctx_free(m);
 		return -1;
 	}
@@ -815,7 +825,7 @@ int cost_module(const hs_graph *g, cost_estimate *out)
 	mctx m;
 
 	memset(out, 0, (size_t)g->n_nodes * sizeof *out);
-	if (!g->module || !cost_available(g) || g->module->n_instrs != g->n_nodes || mctx_init(&m, g) < 0)
+	if (!g->module || !cost_available(g) || g->module->n_instrs != g->n_nodes || mctx_init(&m, g, out) < 0)
 		return -1;
 	/* Callees first: a fusion's kernel needs its body's sums. */
 	for (int64_t i = g->n_hcomps - 1; i >= 0; i--) {
@@ -838,15 +848,17 @@ int cost_module(const hs_graph *g, cost_estimate *out)
 	for (int64_t i = 0; i < g->n_hcomps; i++) {
 		const hs_hcomp *hc = &g->hcomps[m.order[i]];
 
-		if (cost_role_executed(hc->role)) {
-			memcpy(out + hc->first, m.own + hc->first, (size_t)hc->count * sizeof *out);
-			continue;
-		}
+		if (cost_role_executed(hc->role))
+			continue;   /* its own estimates are the final ones, in place */
+		/* a body: its own estimates aside, then its shares in their place
+		 * (its callers come before it: theirs are final) */
+		memcpy(m.body, out + hc->first, (size_t)hc->count * sizeof *out);
+		memset(out + hc->first, 0, (size_t)hc->count * sizeof *out);
 		for (int64_t j = 0; j < hc->n_callers; j++) {
 			int64_t c = g->hcomp_callers[hc->callers_at + j];
 			int n = inner_callees(g, c);
 
-			share(&m, &out[c], n > 0 ? 1.0 / n : 1, m.order[i], out);
+			share(&m, &out[c], n > 0 ? 1.0 / n : 1, m.order[i], m.body, out);
 		}
 	}
 	mctx_free(&m);

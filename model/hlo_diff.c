@@ -164,7 +164,7 @@ static uint64_t node_hash(const hs_graph *g, int64_t v)
 		h = mix(mix(mix(h, (uint64_t)HM_X(in)->slice_start[i]), (uint64_t)HM_X(in)->slice_limit[i]),
 			(uint64_t)HM_X(in)->slice_stride[i]);
 	h = mix(h, str_hash(HM_X(in)->literal));
-	h = mix(h, str_hash(in->custom_call_target));
+	h = mix(h, str_hash(HM_X(in)->custom_call_target));
 	h = mix(h, str_hash(in->fusion_kind));
 	for (int i = 0; i < in->n_attrs; i++)
 		h = mix(mix(h, str_hash(in->attrs[i].name)), str_hash(in->attrs[i].value));

@@ -46,6 +46,8 @@ static void on_quit_signal(int sig)
 /* A crash: no ncurses call is safe here, so put the terminal back by hand
  * (leave the alternate screen, show the cursor, cooked mode) and die of the
  * same signal. */
+static struct sigaction outer_bus;   /* the program's own SIGBUS handler */
+
 static void on_fatal_signal(int sig)
 {
 	static const char reset[] = "\033[?1000l\033[?1002l\033[?1006l\033[?25h\033[?1049l\r\n";
@@ -56,6 +58,10 @@ static void on_fatal_signal(int sig)
 			/* nothing more to do */
 		}
 	}
+	/* a mapped input that shrank: the program says so (cli/main.c) */
+	if (sig == SIGBUS && !(outer_bus.sa_flags & SA_SIGINFO) && outer_bus.sa_handler != SIG_DFL &&
+	    outer_bus.sa_handler != SIG_IGN)
+		outer_bus.sa_handler(sig);
 	signal(sig, SIG_DFL);
 	raise(sig);
 }
@@ -76,7 +82,7 @@ static void install_signals(void)
 	sa.sa_handler = on_fatal_signal;
 	sa.sa_flags = SA_RESETHAND;
 	sigaction(SIGSEGV, &sa, NULL);
-	sigaction(SIGBUS, &sa, NULL);
+	sigaction(SIGBUS, &sa, &outer_bus);
 	sigaction(SIGFPE, &sa, NULL);
 	sigaction(SIGILL, &sa, NULL);
 	sigaction(SIGABRT, &sa, NULL);
@@ -88,6 +94,9 @@ static void restore_signals(void)
 	int sigs[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT};
 	for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
 		signal(sigs[i], SIG_DFL);
+#if !defined(__SANITIZE_ADDRESS__) && !defined(__SANITIZE_UNDEFINED__)
+	sigaction(SIGBUS, &outer_bus, NULL);
+#endif
 }
 
 /* ---- Views ------------------------------------------------------------ */
@@ -213,6 +222,37 @@ int tui_take_interrupt(tui *t)
 		return 0;
 	got_signal = 0;
 	return 1;
+}
+
+/* Long work (reading a big module, costing it, ...) while the screen is
+ * up: its progress on the status line; Esc or Ctrl-C stops it (a key
+ * typed ahead stays for the loop). */
+static int on_long_work(void *ctx, const char *what, double done, double total)
+{
+	tui *t = ctx;
+	if (!what) {
+		t->msg[0] = '\0';
+		return 0;
+	}
+	if (tui_take_interrupt(t))
+		return 1;
+	if (t->script)
+		return 0;      /* scripted screens stay as the script makes them */
+	if (t->win) {
+		wint_t wc;
+		nodelay(t->win, TRUE);
+		int r = wget_wch(t->win, &wc);
+		nodelay(t->win, FALSE);
+		if (r == OK && wc == 27)
+			return 1;
+		if (r != ERR)
+			unget_wch((wchar_t)wc);
+	}
+	if (total > 0)
+		tui_status_now(t, "%s: %.0f%%  (Esc or Ctrl-C stops)", what, 100 * done / total);
+	else
+		tui_status_now(t, "%s...  (Esc or Ctrl-C stops)", what);
+	return 0;
 }
 
 /* ---- Drawing ------------------------------------------------------------ */
@@ -673,11 +713,14 @@ static int start_curses(tui *t, hs_error *err)
 		  ,
 		  NULL);
 	mouseinterval(0);
+	t->progress = (hs_progress){.fn = on_long_work, .ctx = t, .after = 0.3};
+	hs_progress_push(&t->progress);
 	return 0;
 }
 
 static void stop_curses(tui *t)
 {
+	hs_progress_pop(&t->progress);
 	if (t->screen) {
 		mousemask(0, NULL);
 		endwin();

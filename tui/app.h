@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <wchar.h>
 
+#include "base/progress.h"
 #include "tui/lineedit.h"
 #include "tui/tui.h"
 
@@ -89,6 +90,7 @@ int tui_capture_screen(const char *path, int attrs, hs_error *err);
 #define TUI_LINE_CAP (LINEEDIT_MAX * 4 + 1)
 
 struct tui {
+	hs_progress progress;    /* long work while the screen is up: its status line */
 	SCREEN *screen;
 	FILE *devnull_out, *devnull_in; /* the scripted screen's terminal */
 	WINDOW *win;

@@ -7,6 +7,8 @@
  * out) and a caret that can be
  * drawn.  An accepted one is dumped, printed as HLO text, read back and
  * printed again: the printed text must read back and be a fixed point.
+ * Read again in two halves by two threads, it must give the same module or
+ * the same refusal.
  * Then it is opened as every command opens it (graph_open: featurized, with
  * its real names and structure) and every name, text field and cost of the
  * graph is read (fuzz_util.h).  Any broken promise aborts; crashes, leaks
@@ -68,6 +70,28 @@ static void check_round_trip(const hm_file *f)
 	free(t1);
 }
 
+/* Read in two halves by two threads (every module of two computations or
+ * more), the text must give what one piece gives: the same module, or the
+ * same refusal. */
+static void check_split(const uint8_t *data, size_t size, const hm_file *f, const hs_error *err)
+{
+	hs_error err2 = {0};
+	hlo_text_set_split_min(1);
+	hm_file *g = hlo_text_parse((const char *)data, size, "fuzz.hlo", &err2);
+	hlo_text_set_split_min(8u << 20);
+	size_t n1 = 0, n2 = 0;
+	char *d1 = f ? print_text(f, 1, &n1) : NULL, *d2 = g ? print_text(g, 1, &n2) : NULL;
+	int same = f ? g && d1 && d2 && n1 == n2 && memcmp(d1, d2, n1) == 0
+		     : !g && err2.status == err->status && strcmp(err2.msg, err->msg) == 0;
+	if (!same) {
+		fprintf(stderr, "read in two halves: %s / %s\n", f ? "read" : err->msg, g ? "read" : err2.msg);
+		abort();
+	}
+	free(d1);
+	free(d2);
+	hm_file_free(g);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	hs_error err = {0};
@@ -76,6 +100,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	(void)hlo_text_sniff(data, size);
 	hm_file *f = hlo_text_parse_where((const char *)data, size, "fuzz.hlo", &where, &err);
+	check_split(data, size, f, &err);
 	if (!f) {
 		if ((err.status != HS_EDATA && err.status != HS_ENOMEM) ||
 		    strncmp(err.msg, "fuzz.hlo:", 9) != 0) {

@@ -16,6 +16,10 @@
  * FILE "-" reads standard input (named "input.hlo" in messages).  A parse
  * error prints the message and a caret under the place, exit status 2;
  * bad usage exits 1.
+ *
+ * HLO_SPLIT_MIN=BYTES: the size from which a module is read by two threads
+ * (hlo_text_set_split_min; 1 splits every module that has two
+ * computations), to see that a split read gives what one piece gives.
  */
 #include <malloc.h>
 #include <stdint.h>
@@ -390,6 +394,9 @@ static int batch(void)
 
 int main(int argc, char **argv)
 {
+	const char *split = getenv("HLO_SPLIT_MIN");
+	if (split && *split)
+		hlo_text_set_split_min((size_t)strtoull(split, NULL, 10));
 	if (argc == 2 && strcmp(argv[1], "batch") == 0)
 		return batch();
 	if (argc < 3) {

@@ -24,9 +24,15 @@ for f in "$T"/gen/*.hlo; do
 		bad "$name: round trip" "$(grep -m2 -E 'ERROR|runtime error|round' "$T/err" | tr '\n' '|')"
 		continue
 	fi
+	"$H" dump "$f" >"$T/one" 2>&1
+	if ! HLO_SPLIT_MIN=1 "$H" dump "$f" >"$T/two" 2>"$T/err" || ! no_sanitizer_report "$T/err" ||
+	   ! cmp -s "$T/one" "$T/two"; then
+		bad "$name: read in two halves" "$(diff "$T/one" "$T/two" | head -4 | tr '\n' '|')"
+		continue
+	fi
 	n=$((n + 1))
 done
-[ "$n" -eq 24 ] && ok "24 generated modules: counts as generated, print -> parse -> print a fixed point"
+[ "$n" -eq 24 ] && ok "24 generated modules: counts as generated, print -> parse -> print a fixed point, the same read in two halves by two threads"
 if need numpy; then
 	mkdir -p "$T/npz"
 	"$PY" tests/hlo/check_convert.py "$HLOSCOPE" "$T/npz" "$T"/gen/*.hlo >"$T/conv" 2>&1 ||

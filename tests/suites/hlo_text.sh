@@ -11,7 +11,9 @@
 #     under make check-asan);
 #   - hloscope convert of the real files against tests/hlo/hlo_featurize.py,
 #     a python featurization of the same text (when convert reads HLO text);
-#   - hlo_text_sniff.
+#   - hlo_text_sniff;
+#   - the tests and the real files again with each module read in two halves
+#     by two threads (HLO_SPLIT_MIN=1): the same modules, the same errors.
 . tests/lib.sh
 H="$ROOT/$HLOSCOPE_BUILD/tests/hlo_tool"
 if [ ! -x "$H" ]; then
@@ -20,6 +22,10 @@ if [ ! -x "$H" ]; then
 fi
 
 "$PY" tests/hlo/runner.py "$H" tests/hlo/*.test
+# The same tests with every module of two computations or more read in two
+# halves by two threads (loader/hlo_text_split.c): the same structures, the
+# same errors at the same places.
+HLO_SPLIT_MIN=1 "$PY" tests/hlo/runner.py "$H" tests/hlo/*.test | sed 's/^\(PASS\|FAIL\) /\1 split read: /'
 
 HLO_DATA=$ROOT/tests/data/hlo
 
@@ -38,6 +44,12 @@ else
 			ok "real $n: $(head -1 "$T/c.txt" | sed 's/^module [^ ]* //') as counted in python"
 		else
 			bad "real $n counts" "$(diff "$T/py.txt" "$T/c.txt" | head -5 | tr '\n' '|')$(head -c 200 "$T/err")"
+		fi
+		"$H" dump "$f" >"$T/one" 2>&1
+		if HLO_SPLIT_MIN=1 "$H" dump "$f" >"$T/two" 2>&1 && cmp -s "$T/one" "$T/two"; then
+			ok "real $n: read in two halves, the same module"
+		else
+			bad "real $n read in two halves" "$(diff "$T/one" "$T/two" | head -5 | tr '\n' '|')"
 		fi
 		if "$H" roundtrip "$f" >"$T/out" 2>"$T/err"; then
 			ok "real $n: $(sed 's/^round trip: //' "$T/out")"

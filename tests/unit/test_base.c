@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/arena.h"
 #include "base/caret.h"
 #include "base/clock.h"
 #include "base/cmp.h"
@@ -12,6 +13,7 @@
 #include "base/jsonr.h"
 #include "base/jsonw.h"
 #include "base/parse.h"
+#include "base/progress.h"
 #include "base/rng.h"
 #include "base/strbuf.h"
 #include "base/vec.h"
@@ -379,6 +381,78 @@ static void test_vec(void)
 	CHECK("vec: free empties it", ints.v == NULL && ints.n == 0 && ints.cap == 0);
 }
 
+static void test_arena(void)
+{
+	hs_arena a = {0};
+	int ok = 1;
+	/* aligned blocks between packed strings stay aligned */
+	for (int i = 0; i < 5000; i++) {
+		char *s = hs_arena_strdup(&a, i % 3 ? "ab" : "abcdefg");
+		int64_t *v = hs_arena_array(&a, 3, sizeof *v);
+		ok &= s && v && ((uintptr_t)v % 16) == 0 && strcmp(s, i % 3 ? "ab" : "abcdefg") == 0;
+		ok &= v[0] == 0 && v[1] == 0 && v[2] == 0;   /* zeroed */
+		v[2] = i;
+	}
+	CHECK("arena: arrays 16-byte aligned and zeroed between unaligned strings", ok);
+	char *p1 = hs_arena_bytes(&a, 3), *p2 = hs_arena_bytes(&a, 5);
+	CHECK("arena: bytes are packed one after another", p1 && p2 && p2 == p1 + 3);
+	size_t before = a.used_total;
+	char *big = hs_arena_alloc(&a, 1 << 20);
+	CHECK("arena: a large request gets its own block, counted", big && a.used_total == before + (1 << 20));
+	char *q = hs_arena_bytes(&a, 1);
+	CHECK("arena: the current block goes on after a large one", q == p2 + 5);
+	/* adopted memory is freed with the arena (ASan reports a leak if not) */
+	int ad = 1;
+	for (int i = 0; i < 100; i++)
+		ad &= hs_arena_adopt(&a, malloc(1000 + (size_t)i)) == 0;
+	CHECK("arena: adopt takes malloc'd blocks; NULL is nothing", ad && hs_arena_adopt(&a, NULL) == 0);
+	CHECK("arena: a size that overflows is refused",
+	      hs_arena_array(&a, SIZE_MAX / 2, 4) == NULL && hs_arena_alloc(&a, SIZE_MAX - 8) == NULL &&
+	      hs_arena_strndup(&a, "x", SIZE_MAX) == NULL);
+	hs_arena_free(&a);
+	CHECK("arena: free empties it", a.head == NULL && a.adopted == NULL && a.used_total == 0);
+}
+
+static int hook_calls, hook_cleared, hook_stop_at;
+
+static int hook(void *ctx, const char *what, double done, double total)
+{
+	(void)ctx;
+	(void)done;
+	(void)total;
+	if (!what) {
+		hook_cleared++;
+		return 0;
+	}
+	return ++hook_calls >= hook_stop_at;
+}
+
+static void test_progress(void)
+{
+	CHECK("progress: no hook, no stop", hs_progress_tick("x", 1, 2) == 0 && !hs_progress_stopped());
+	hs_progress outer = {.fn = hook, .after = 0}, inner = {.fn = hook, .after = 3600};
+	hook_stop_at = 2;
+	hs_progress_push(&outer);
+	int first = hs_progress_tick("reading", 1, 10);
+	int again = hs_progress_tick("reading", 2, 10);   /* within 0.1 s: not called */
+	CHECK("progress: the hook is called, then not again within a tenth of a second",
+	      first == 0 && again == 0 && hook_calls == 1);
+	hs_progress_push(&inner);
+	CHECK("progress: the innermost hook, not before its `after`",
+	      hs_progress_tick("costing", 1, 2) == 0 && hook_calls == 1);
+	hs_progress_end();
+	CHECK("progress: end clears only a hook that showed something", hook_cleared == 0);
+	hs_progress_pop(&inner);
+	outer.last = -1;   /* as if a tenth of a second went by */
+	CHECK("progress: a hook that says stop stops the work, and keeps saying it",
+	      hs_progress_tick("reading", 3, 10) == 1 && hook_calls == 2 && hs_progress_stopped() &&
+	      hs_progress_tick("reading", 4, 10) == 1 && hook_calls == 2);
+	hs_progress_end();
+	CHECK("progress: end clears the line it showed", hook_cleared == 1);
+	hs_progress_pop(&outer);
+	CHECK("progress: popped, none again", hs_progress_tick("x", 1, 2) == 0 && !hs_progress_stopped());
+}
+
 static void test_strbuf(void)
 {
 	hs_strbuf b = {0};
@@ -479,6 +553,8 @@ int main(void)
 {
 	test_jsonr();
 	test_vec();
+	test_arena();
+	test_progress();
 	test_strbuf();
 	test_jsonw_documents();
 	test_jsonw_depth();

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "loader/hlo_print.h"
+#include "base/progress.h"
 #include "loader/hlo_text.h"
 #include "t.h"
 
@@ -102,6 +103,155 @@ static void test_read_file(void)
 	unlink(path);
 }
 
+/* Writes n bytes to a new temporary file; its path in path[]. */
+static int temp_with(char *path, const char *text, size_t n)
+{
+	strcpy(path, "/tmp/test_hlo_text.XXXXXX");
+	int fd = mkstemp(path);
+	if (fd < 0)
+		return -1;
+	int ok = write(fd, text, n) == (ssize_t)n;
+	close(fd);
+	return ok ? 0 : -1;
+}
+
+/* Modules counted without a parse agree with the parser. */
+static void test_count_modules(void)
+{
+	static const struct {
+		const char *what, *text;
+		int64_t n;
+	} cases[] = {
+		{"one", "HloModule a\nENTRY e {\n  ROOT x = f32[] parameter(0)\n}\n", 1},
+		{"two", "HloModule a\nENTRY e {\n  ROOT x = f32[] parameter(0)\n}\n"
+			"HloModule b, is_scheduled=true\nENTRY e {\n  ROOT y = s32[] parameter(0)\n}\n", 2},
+		{"indented, CRLF, no last newline",
+		 "  HloModule a\r\nENTRY e {\r\n  ROOT x = f32[] parameter(0)\r\n}\r\n\tHloModule b\r\n}", 2},
+		{"not at a line start, or a longer word",
+		 "HloModule a\n x = f32[] custom-call(), backend_config=\"HloModule b\"\nHloModules c\n", 1},
+		{"a bare last word", "HloModule a\nHloModule", 2},
+		{"none", "", 0},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+		char path[64], what[96];
+		int ok = temp_with(path, cases[i].text, strlen(cases[i].text)) == 0;
+		snprintf(what, sizeof what, "count modules: %s", cases[i].what);
+		CHECK(what, ok && hlo_text_count_modules(path) == cases[i].n);
+		unlink(path);
+	}
+	/* lines across the 1 MB reads: a 3 MB line, module lines at every
+	 * offset around a read's end */
+	size_t n = 3u << 20;
+	char *big = malloc(n + 4096);
+	int64_t want = 0;
+	size_t at = 0;
+	if (!big) {
+		CHECK("count modules: memory", 0);
+		return;
+	}
+	at += (size_t)sprintf(big, "HloModule m0\n");
+	want++;
+	memset(big + at, 'x', (1u << 20) + 5);
+	at += (1u << 20) + 5;
+	big[at++] = '\n';
+	while (at < n) {
+		at += (size_t)sprintf(big + at, "HloModule m%lld\n", (long long)want);
+		want++;
+		size_t pad = (size_t)(want * 7919 % 300);
+		memset(big + at, ' ', pad);
+		at += pad;
+		big[at++] = '\n';
+	}
+	char path[64];
+	int ok = temp_with(path, big, at) == 0;
+	CHECK("count modules: lines across reads", ok && hlo_text_count_modules(path) == want);
+	unlink(path);
+	free(big);
+	CHECK("count modules: a missing file has none", hlo_text_count_modules("/nonexistent/x.hlo") == 0);
+}
+
+/* A regular file is mapped, not copied; a line is read from it while the
+ * file has it, and not once the file has shrunk (a SIGBUS otherwise). */
+static void test_mapped(void)
+{
+	const char *text = "HloModule m\nENTRY e {\n  ROOT x = f32[8]{0} parameter(0)\n}\n";
+	char path[64];
+	hs_error err = {0};
+	int ok = temp_with(path, text, strlen(text)) == 0;
+	hm_file *f = ok ? hlo_text_read(path, &err) : NULL;
+	const hm_instr *in = f ? &f->modules[0].comps[0].instrs[0] : NULL;
+	CHECK("mapped: a regular file's text is a mapping", f && f->text_mapped == strlen(text));
+	const char *line = in ? hm_file_text_at(f, in->src_off, in->src_len) : NULL;
+	CHECK("mapped: the instruction's line from it",
+	      line && in->src_len == 31 && memcmp(line, "ROOT x = f32[8]{0} parameter(0)", 31) == 0);
+	CHECK("mapped: out of range is none", f && !hm_file_text_at(f, 0, (int64_t)strlen(text) + 1) &&
+	      !hm_file_text_at(f, -1, 1));
+	ok &= truncate(path, 10) == 0;
+	CHECK("mapped: once the file has shrunk, none (not a SIGBUS)",
+	      ok && in && !hm_file_text_at(f, in->src_off, in->src_len));
+	hm_file_free(f);
+	unlink(path);
+	/* a size that fills its last page leaves no room for the terminator:
+	 * the text is read instead */
+	char page[4096];
+	memset(page, ' ', sizeof page);
+	memcpy(page, text, strlen(text));
+	page[sizeof page - 1] = '\n';
+	ok = temp_with(path, page, sizeof page) == 0;
+	f = ok ? hlo_text_read(path, &err) : NULL;
+	CHECK("mapped: a file of whole pages is read, not mapped", f && f->text_mapped == 0 &&
+	      f->text_len == sizeof page && f->modules[0].n_instrs == 1);
+	hm_file_free(f);
+	unlink(path);
+}
+
+static int stop_now(void *ctx, const char *what, double done, double total)
+{
+	(void)what;
+	(void)done;
+	(void)total;
+	return ++*(int *)ctx >= 1;
+}
+
+/* A read asked to stop stops, with HS_ESTOPPED and nothing left behind
+ * (ASan), in one piece and in two halves. */
+static void test_stop(void)
+{
+	size_t cap = 4u << 20, n = 0;
+	char *text = malloc(cap);
+	if (!text) {
+		CHECK("stop: memory", 0);
+		return;
+	}
+	n += (size_t)snprintf(text, cap, "HloModule big\n");
+	for (int c = 0; c < 200; c++) {
+		n += (size_t)snprintf(text + n, cap - n, "c%d {\n  p = f32[] parameter(0)\n", c);
+		n += (size_t)snprintf(text + n, cap - n, "  n0 = f32[] negate(p)\n");
+		for (int i = 1; i < 600; i++)
+			n += (size_t)snprintf(text + n, cap - n, "  n%d = f32[] negate(n%d)\n", i, i - 1);
+		n += (size_t)snprintf(text + n, cap - n, "  ROOT r = f32[] copy(n599)\n}\n");
+	}
+	for (int split = 0; split < 2; split++) {
+		int calls = 0;
+		hs_progress p = {.fn = stop_now, .ctx = &calls, .after = 0};
+		hs_error err = {0};
+		hlo_text_set_split_min(split ? 1 : 0);
+		hs_progress_push(&p);
+		hm_file *f = hlo_text_parse(text, n, "big.hlo", &err);
+		hs_progress_pop(&p);
+		char what[80];
+		snprintf(what, sizeof what, "stop: a read asked to stop says so (%s)", split ? "two halves" : "one piece");
+		CHECK(what, !f && err.status == HS_ESTOPPED && strstr(err.msg, "big.hlo: stopped while reading"));
+		hm_file_free(f);
+	}
+	hlo_text_set_split_min(8u << 20);
+	hs_error err = {0};
+	hm_file *f = hlo_text_parse(text, n, "big.hlo", &err);
+	CHECK("stop: without a hook it reads", f && f->modules[0].n_comps == 200 && f->modules[0].n_instrs == 200 * 602);
+	hm_file_free(f);
+	free(text);
+}
+
 /* The same module from the proto and from its printed text featurizes to
  * the same arrays. */
 static void test_proto_agrees(void)
@@ -150,6 +300,9 @@ int main(void)
 	test_error_place();
 	test_sniff();
 	test_read_file();
+	test_count_modules();
+	test_mapped();
+	test_stop();
 	test_proto_agrees();
 	T_DONE();
 }
