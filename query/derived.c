@@ -491,6 +491,14 @@ const char *query_session_shape(query_session *s, int64_t v)
 	return query_shape_text(s, v);
 }
 
+int query_session_runtime_summary(query_session *s, double out[3], hs_error *err)
+{
+	if (query_need_runtime_summary(s, err) < 0)
+		return -1;
+	memcpy(out, s->rt_summary, sizeof s->rt_summary);
+	return 0;
+}
+
 int64_t query_session_split_root(query_session *s, int64_t k, hs_error *err)
 {
 	const hs_graph *g = s->g;

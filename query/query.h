@@ -173,6 +173,10 @@ int query_session_ranks(query_session *s, const int64_t **rank, hs_error *err);
  * decoded from the features on a bare .npz; "" when the graph has neither,
  * "?" when out of memory.  Stable until the session is rebound. */
 const char *query_session_shape(query_session *s, int64_t v);
+/* The measured runtimes' minimum, median (as numpy.median) and maximum into
+ * out[3] (the graphs command's runtime_min, _median, _max); NaN when the
+ * graph has none measured.  0, or -1 with err set. */
+int query_session_runtime_summary(query_session *s, double out[3], hs_error *err);
 /* The root of node_splits segment k: its last node marked is_root (the
  * 140 documented features), else its last node; -1 with err set when out
  * of memory or k is out of range. */

@@ -458,6 +458,9 @@ static void test_session(void)
 	/* runtimes 30, 10, 20 ns */
 	CHECK("session: runtime ranks", query_session_ranks(S, &rank, &err) == 0 && rank &&
 	      rank[0] == 3 && rank[1] == 1 && rank[2] == 2);
+	double rt[3];
+	CHECK("session: runtime min, median, max", query_session_runtime_summary(S, rt, &err) == 0 &&
+	      rt[0] == 10 && rt[1] == 20 && rt[2] == 30);
 	CHECK("session: the root of a segment is its is_root node, else its last",
 	      query_session_split_root(S, 1, &err) == 5 && query_session_split_root(S, 0, &err) == 2);
 	CHECK("session: a segment out of range is an error",
@@ -530,6 +533,10 @@ static void test_session_oom(void)
 	CHECK("oom: the ranks say so", query_session_ranks(s, &rank, &err) < 0 && !rank && err.status == HS_ENOMEM);
 	hs_error_clear(&err);
 	CHECK("oom: a split root says so", query_session_split_root(s, 0, &err) < 0 && err.status == HS_ENOMEM);
+	hs_error_clear(&err);
+	double summary[3];
+	CHECK("oom: the runtime summary says so", query_session_runtime_summary(s, summary, &err) < 0 &&
+	      err.status == HS_ENOMEM);
 	hs_error_clear(&err);
 	CHECK("oom: the predictor says so", query_session_predictor(s, &err) == NULL && err.status == HS_ENOMEM);
 	hs_error_clear(&err);
