@@ -1,8 +1,8 @@
 /* derived.c - what a session derives about its graph, made on first use
  * and dropped when the session is rebound: decoded shapes and texts per
  * node (in hashes by node id, so that showing 200 of 40,000 nodes touches
- * little memory), the analytic cost of every node, the runtime ranks, the
- * roots of the node_splits segments, the active predictor (the model's or
+ * little memory), the analytic cost of every node, the runtime ranks (and
+ * the runtimes' summary, cmd_graphs.c), the roots of the node_splits segments, the active predictor (the model's or
  * a fit) and the data laid over the nodes.  query/query.h says what the
  * explorer and the commands read of it.
  */
