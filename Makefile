@@ -31,6 +31,16 @@ ifeq ($(INFLATE),isal)
   INFLATE_CFLAGS := -DHS_HAVE_ISAL
 endif
 
+# Deflater of the .npz files we write: libdeflate when pkg-config finds it
+# (the same format, about twice as fast at zlib's default level), else
+# zlib.  `make DEFLATE=zlib` forces zlib.
+HAVE_LIBDEFLATE := $(shell pkg-config --exists libdeflate 2>/dev/null && echo yes)
+DEFLATE ?= $(if $(HAVE_LIBDEFLATE),libdeflate,zlib)
+ifeq ($(DEFLATE),libdeflate)
+  PKGS += libdeflate
+  INFLATE_CFLAGS += -DHS_HAVE_LIBDEFLATE
+endif
+
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 
@@ -171,6 +181,16 @@ $(B)/tests/zipcat_zlib: tests/tools/zipcat.c $(ZLIB_LIB)
 	$(COMPILE) $(LDFLAGS) -MMD -MP -o $@ $< $(ZLIB_LIB) $(LDLIBS)
 
 -include $(B)/zlib/loader/inflater.d $(TOOLS:=.d)
+endif
+
+# A preload library that makes allocations fail from the Nth on
+# (tests/suites/out_of_memory.sh); not under the sanitizers, whose
+# allocator it would fight.
+ifneq ($(V),asan)
+TOOLS += $(B)/tests/failalloc.so
+$(B)/tests/failalloc.so: tests/tools/failalloc.c
+	@mkdir -p $(@D)
+	$(CC) $(BASE_CFLAGS) $(OPT) -fPIC -shared -o $@ $< -ldl
 endif
 
 units: $(B)/hloscope $(UNITS) $(TOOLS) $(REPLAYS)

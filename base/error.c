@@ -1,5 +1,6 @@
 #include "error.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -33,6 +34,11 @@ void hs_error_prefix(hs_error *err, const char *fmt, ...)
 	va_end(ap);
 	memcpy(old, err->msg, sizeof old);
 	snprintf(err->msg, sizeof err->msg, "%s: %s", prefix, old);
+}
+
+int hs_errno_status(int e)
+{
+	return e == ENOMEM ? HS_ENOMEM : HS_EDATA;
 }
 
 void hs_error_clear(hs_error *err)

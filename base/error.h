@@ -37,4 +37,8 @@ void hs_error_prefix(hs_error *err, const char *fmt, ...)
 
 void hs_error_clear(hs_error *err);
 
+/* The status of a read or a write that failed with errno e: HS_ENOMEM for
+ * ENOMEM (a stream into memory ran out of it), else HS_EDATA. */
+int hs_errno_status(int e);
+
 #endif

@@ -194,7 +194,9 @@ int jsonw_finish(jsonw *w, hs_error *err)
 		return hs_fail(err, HS_EUSAGE, "JSON writer: %s", w->fault);
 	fputc('\n', w->out);
 	errno = 0;
-	if (fflush(w->out) != 0 || ferror(w->out))
-		return hs_fail(err, HS_EDATA, "writing JSON: %s", strerror(errno ? errno : EIO));
+	if (fflush(w->out) != 0 || ferror(w->out)) {
+		int e = errno ? errno : EIO;
+		return hs_fail(err, hs_errno_status(e), "writing JSON: %s", strerror(e));
+	}
 	return 0;
 }

@@ -99,6 +99,24 @@ void hs_strbuf_putc(hs_strbuf *b, char c)
 	hs_strbuf_putn(b, &c, 1);
 }
 
+static ssize_t stream_write(void *cookie, const char *buf, size_t n)
+{
+	hs_strbuf *b = cookie;
+
+	hs_strbuf_putn(b, buf, n);
+	return b->failed ? -1 : (ssize_t)n;
+}
+
+FILE *hs_strbuf_open(hs_strbuf *b)
+{
+	cookie_io_functions_t io = {.write = stream_write};
+	FILE *f = b->failed ? NULL : fopencookie(b, "w", io);
+
+	if (!f)
+		b->failed = 1;
+	return f;
+}
+
 void hs_strbuf_reset(hs_strbuf *b)
 {
 	b->len = 0;

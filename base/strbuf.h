@@ -26,6 +26,7 @@
 
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdio.h>
 
 typedef struct hs_strbuf {
 	char *s;        /* NULL until the first append */
@@ -42,6 +43,12 @@ void hs_strbuf_vprintf(hs_strbuf *b, const char *fmt, va_list ap) __attribute__(
 void hs_strbuf_putn(hs_strbuf *b, const char *s, size_t n);
 void hs_strbuf_puts(hs_strbuf *b, const char *s);
 void hs_strbuf_putc(hs_strbuf *b, char c);
+/* A stdio stream that appends what is written to b: fclose it, then read
+ * b.  Unlike open_memstream, whose text is silently cut when memory runs
+ * out, a write that cannot be kept fails: ferror is set, fclose returns
+ * EOF and b->failed is set.  NULL (b->failed set) when the stream cannot
+ * be made.  For a library that writes to a FILE * (Graphviz, jsonw). */
+FILE *hs_strbuf_open(hs_strbuf *b);
 /* Empties it, keeping the memory (and clearing `failed`). */
 void hs_strbuf_reset(hs_strbuf *b);
 /* The text; "" when nothing was appended. */

@@ -55,6 +55,8 @@ static int list_names(walker *w, const char *path, name_vec *names)
 	DIR *d = opendir(path);
 	struct dirent *de;
 
+	if (!d && errno == ENOMEM)
+		return out_of_memory(w);
 	if (!d)
 		return errno ? errno : EIO;
 	for (;;) {
@@ -75,7 +77,7 @@ static int list_names(walker *w, const char *path, name_vec *names)
 	closedir(d);
 	if (e) {
 		free_names(names);
-		return e;
+		return e == ENOMEM ? out_of_memory(w) : e;
 	}
 	if (names->n > 1)
 		qsort(names->v, names->n, sizeof *names->v, hs_cmp_str);
@@ -91,6 +93,8 @@ static int walk_entry(walker *w, const char *path, const char *rel, const char *
 	struct stat st;
 
 	if (stat(path, &st) != 0) {
+		if (errno == ENOMEM)
+			return out_of_memory(w);
 		e.kind = HS_WALK_BROKEN;
 		e.errnum = errno;
 		return w->visit(&e, w->ctx, w->err) ? -1 : 0;
@@ -148,7 +152,7 @@ int hs_walk(const char *root, int max_depth, hs_walk_fn visit, void *ctx, hs_err
 	int rc;
 
 	if (stat(root, &st) != 0)
-		return hs_fail(err, HS_EDATA, "%s: cannot read folder: %s", root, strerror(errno));
+		return hs_fail(err, hs_errno_status(errno), "%s: cannot read folder: %s", root, strerror(errno));
 	if (seen_before(&w, &st) < 0)
 		rc = out_of_memory(&w);
 	else

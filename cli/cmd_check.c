@@ -25,12 +25,17 @@ static int is_graph_name(const char *name)
 	return has_suffix(name, ".npz") || has_suffix(name, ".pb") || has_suffix(name, ".hlo");
 }
 
-/* Checks one file (or FILE#N); 1 when it has a problem. */
-static int check_file(const char *path, int *files)
+/* Checks one file (or FILE#N): 0 sound, 1 a problem (printed), -1 out of
+ * memory (in *fatal: the check cannot go on). */
+static int check_file(const char *path, int *files, hs_error *fatal)
 {
 	hs_error err = {0};
 	(*files)++;
 	if (graph_check_file(path, &err)) {
+		if (err.status == HS_ENOMEM) {
+			*fatal = err;
+			return -1;
+		}
 		printf("%s\n", err.msg);
 		return 1;
 	}
@@ -47,11 +52,14 @@ struct walk_state {
 static int visit(const hs_walk_entry *e, void *ctx, hs_error *err)
 {
 	struct walk_state *ws = ctx;
-	(void)err;
 	switch (e->kind) {
 	case HS_WALK_FILE:
-		if (is_graph_name(e->name))
-			ws->bad += check_file(e->path, &ws->files);
+		if (is_graph_name(e->name)) {
+			int rc = check_file(e->path, &ws->files, err);
+			if (rc < 0)
+				return -1;
+			ws->bad += rc;
+		}
 		break;
 	case HS_WALK_BROKEN:
 		if (is_graph_name(e->name)) {
@@ -77,6 +85,7 @@ static int visit(const hs_walk_entry *e, void *ctx, hs_error *err)
 static int check_path(const char *path, int *files, int *status)
 {
 	struct stat st;
+	int module = 0;
 	if (stat(path, &st) != 0) {
 		int e = errno;
 		const char *hash = strrchr(path, '#');
@@ -85,16 +94,20 @@ static int check_path(const char *path, int *files, int *status)
 			*status = cli_oom("checking %s", path);
 			return -1;
 		}
-		int module = file && stat(file, &st) == 0 && S_ISREG(st.st_mode);
+		module = file && stat(file, &st) == 0 && S_ISREG(st.st_mode);
 		free(file);
 		if (!module) {
 			fprintf(stderr, "hloscope check: %s: %s\n", path, strerror(e));
 			return 1;
 		}
-		return check_file(path, files);
 	}
-	if (!S_ISDIR(st.st_mode))
-		return check_file(path, files);
+	if (module || !S_ISDIR(st.st_mode)) {
+		hs_error fatal = {0};
+		int rc = check_file(path, files, &fatal);
+		if (rc < 0)
+			*status = cli_report(&fatal);
+		return rc;
+	}
 	struct walk_state ws = {0, 0};
 	hs_error err = {0};
 	int rc = hs_walk(path, HS_WALK_MAX_DEPTH, visit, &ws, &err);

@@ -456,12 +456,12 @@ static double *heat_values(const hs_graph *g, const char *what, char *name, size
 	}
 	if (!strcmp(what, "cost")) {
 		cost_estimate *c = malloc((size_t)g->n_nodes * sizeof *c);
-		if (!c) {
+		if (!c || cost_analytic(g, c) < 0) {
+			free(c);
 			free(v);
 			*status = cli_oom("computing --heat %s", what);
 			return NULL;
 		}
-		cost_analytic(g, c);
 		for (int64_t i = 0; i < g->n_nodes; i++)
 			v[i] = c[i].seconds;
 		free(c);

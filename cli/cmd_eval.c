@@ -129,10 +129,12 @@ static int parse_args(int argc, char **argv, eval_args *a)
 	return 0;
 }
 
-/* The metrics of one graph's predictions into a new row of res. */
-static void add_row(eval_result *res, const char *path, const hs_graph *g, const double *pred)
+/* The metrics of one graph's predictions into a new row of res; -1 when
+ * out of memory (no row). */
+static int add_row(eval_result *res, const char *path, const hs_graph *g, const double *pred)
 {
-	row *r = &res->rows[res->nrows++];
+	row *r = &res->rows[res->nrows];
+	metrics_record rec;
 
 	r->file = strdup(path);
 	r->kind = g->kind;
@@ -140,10 +142,20 @@ static void add_row(eval_result *res, const char *path, const hs_graph *g, const
 	r->tau = r->tau_tb = r->opa = NAN;
 	for (int k = 0; k < 3; k++)
 		r->top[k] = NAN;
+	int bad = !r->file;
+	if (!bad && g->kind == HS_KIND_LAYOUT)
+		bad = metrics_track_record(pred, g->runtime, NULL, (size_t)g->n_configs, &rec) < 0;
+	for (int k = 0; !bad && g->kind != HS_KIND_LAYOUT && k < 3; k++)
+		bad = metrics_topk(pred, g->runtime, (size_t)g->n_configs, (size_t)topk[k], &r->top[k]) < 0;
+	if (bad) {
+		free(r->file);
+		return -1;
+	}
+	res->nrows++;
 	if (g->kind == HS_KIND_LAYOUT) {
-		r->tau = metrics_kendall_tau(pred, g->runtime, (size_t)g->n_configs);
-		r->tau_tb = metrics_kendall_tau_tiebroken(pred, g->runtime, (size_t)g->n_configs);
-		r->opa = metrics_opa(pred, g->runtime, (size_t)g->n_configs);
+		r->tau = rec.tau;
+		r->tau_tb = rec.tau_tiebroken;
+		r->opa = rec.opa;
 		res->layout_n++;
 		if (!isnan(r->tau)) {
 			res->tau_sum += r->tau;
@@ -151,14 +163,13 @@ static void add_row(eval_result *res, const char *path, const hs_graph *g, const
 			res->tau_n++;
 		}
 	} else {
-		for (int k = 0; k < 3; k++)
-			r->top[k] = metrics_topk_error(pred, g->runtime, (size_t)g->n_configs, (size_t)topk[k]);
 		res->tile_n++;
 		if (!isnan(r->top[1])) {
 			res->top5_sum += r->top[1];
 			res->top5_n++;
 		}
 	}
+	return 0;
 }
 
 /* Evaluates one file: a row, or a note when it is skipped.  Returns 0, or
@@ -191,10 +202,10 @@ static int eval_file(const char *path, const hs_model *m, unsigned terms, eval_r
 		graph_free(g);
 		return st;
 	}
-	add_row(res, path, g, pred);
+	int rc = add_row(res, path, g, pred) < 0 ? cli_oom("measuring the predictions of %s", path) : 0;
 	free(pred);
 	graph_free(g);
-	return 0;
+	return rc;
 }
 
 /* 0, or the exit status of a write error it printed. */

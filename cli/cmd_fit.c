@@ -102,15 +102,16 @@ static void fmt_time(const fit_out *o, double v, char *buf, size_t cap)
 		snprintf(buf, cap, "%.*f", o->decimals + 1, v);
 }
 
-/* Enough decimals to tell apart the times print_next shows. */
-static void choose_decimals(fit_out *o, long long top)
+/* Enough decimals to tell apart the times print_next shows; -1 when out
+ * of memory. */
+static int choose_decimals(fit_out *o, long long top)
 {
 	int64_t n = o->g->n_configs, m = 0;
 	double *v = malloc((size_t)(2 * n + 1) * sizeof *v);
 
 	o->decimals = 3;
 	if (!v)
-		return;
+		return -1;
 	for (int64_t i = 0; i < n && m < 2 * top; i++) {
 		int64_t c = o->order[i];
 
@@ -123,6 +124,7 @@ static void choose_decimals(fit_out *o, long long top)
 	}
 	o->decimals = units_decimals(v, (size_t)m, 3, 9);
 	free(v);
+	return o->decimals < 0 ? -1 : 0;
 }
 
 static const char *runtime_key(const hs_graph *g)
@@ -310,19 +312,26 @@ int cmd_fit(int argc, char **argv)
 	if (a.measured)
 		o.measured = malloc(n);
 	if (!o.pred || !o.is_train || !o.order || !o.rank || !o.tied || (a.measured && !o.measured)) {
-		hs_fail(&err, HS_ENOMEM, "out of memory");
+		hs_fail(&err, HS_ENOMEM, "%s: out of memory fitting it", a.file);
 		goto fail;
 	}
 	if (a.measured && mcli_measured(a.measured, o.g->n_configs, o.measured, &csv_rt, &err) < 0)
 		goto fail;
 	fo = (fit_opts){.fraction = a.frac, .seed = (uint64_t)a.seed, .measured = o.measured, .runtime = csv_rt};
 	o.rt = csv_rt ? csv_rt : o.g->runtime;
-	if (fit_run(o.g, &fo, &o.r, o.pred, o.is_train, &err) < 0 ||
-	    metrics_rank_order(o.pred, n, o.order) < 0 || metrics_ranks(o.pred, n, o.rank, o.tied) < 0 ||
-	    calib_fit(o.pred, o.rt, o.is_train, o.g->n_configs, &o.cal, &err) < 0)
+	if (fit_run(o.g, &fo, &o.r, o.pred, o.is_train, &err) < 0)
+		goto fail;
+	if (metrics_rank_order(o.pred, n, o.order) < 0 || metrics_ranks(o.pred, n, o.rank, o.tied) < 0) {
+		hs_fail(&err, HS_ENOMEM, "%s: out of memory ranking the configs", a.file);
+		goto fail;
+	}
+	if (calib_fit(o.pred, o.rt, o.is_train, o.g->n_configs, &o.cal, &err) < 0)
 		goto fail;
 	o.csv = csv_rt != NULL;
-	choose_decimals(&o, a.top > 0 ? a.top : 0);
+	if (choose_decimals(&o, a.top > 0 ? a.top : 0) < 0) {
+		hs_fail(&err, HS_ENOMEM, "%s: out of memory choosing the decimals", a.file);
+		goto fail;
+	}
 	if (a.json) {
 		if (print_json(&a, &o, &err) < 0)
 			goto fail;

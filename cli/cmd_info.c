@@ -177,9 +177,10 @@ static int module_facts(const hs_graph *g, struct module_facts *f)
 	f->costed = cost_available(g);
 	if (f->costed) {
 		cost_estimate *est = malloc((size_t)(g->n_nodes ? g->n_nodes : 1) * sizeof *est);
-		if (!est)
+		if (!est || cost_analytic(g, est) < 0) {
+			free(est);
 			return -1;
-		cost_analytic(g, est);
+		}
 		f->total = cost_executed_total(g, est);
 		free(est);
 	}

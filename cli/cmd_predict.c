@@ -10,6 +10,7 @@
 
 #include "base/jsonw.h"
 #include "base/plural.h"
+#include "base/strbuf.h"
 #include "cli/commands.h"
 #include "cli/modelcli.h"
 #include "loader/graph.h"
@@ -53,7 +54,11 @@ static int print_table(const char *path, const hs_graph *g, const predictor *p, 
 		if (g->labeled && g->kind == HS_KIND_LAYOUT)
 			shownv[m++] = g->runtime[ord[i]];
 	}
-	dec = units_decimals(shownv, (size_t)m, 3, 9);
+	if ((dec = units_decimals(shownv, (size_t)m, 3, 9)) < 0) {
+		free(mr);
+		free(shownv);
+		return -1;
+	}
 	predictor_record_text(p, rec, sizeof rec);
 	printf("%s: %s, %lld config%s\n", path, graph_kind_name(g->kind), (long long)n, hs_s(n));
 
@@ -163,8 +168,7 @@ int cmd_predict(int argc, char **argv)
 	long long top = -1;
 	jsonw w;
 	FILE *out = NULL;   /* --csv / --json: the document, kept in memory */
-	char *doc = NULL;
-	size_t doc_len = 0;
+	hs_strbuf doc = {0};
 
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--model") || !strcmp(argv[i], "-m")) {
@@ -207,7 +211,7 @@ int cmd_predict(int argc, char **argv)
 	/* --csv and --json are all or nothing: the whole document is built in
 	 * memory and written only when every file was scored, so that a bad
 	 * file leaves no partial submission behind. */
-	if ((csv || json) && !(out = open_memstream(&doc, &doc_len))) {
+	if ((csv || json) && !(out = hs_strbuf_open(&doc))) {
 		rc = cli_oom("building the --%s document", csv ? "csv" : "json");
 		goto done;
 	}
@@ -279,9 +283,13 @@ int cmd_predict(int argc, char **argv)
 		}
 	}
 	if (out) {
-		fclose(out);
+		/* the document lives in memory: a write that failed ran out of it */
+		int lost = ferror(out) | (fclose(out) != 0);
 		errno = 0;
-		if (rc == 0 && (fwrite(doc, 1, doc_len, stdout) != doc_len || fflush(stdout) != 0)) {
+		if (lost && rc == 0) {
+			rc = cli_oom("building the --%s document", csv ? "csv" : "json");
+		} else if (rc == 0 && (fwrite(hs_strbuf_str(&doc), 1, doc.len, stdout) != doc.len ||
+				       fflush(stdout) != 0)) {
 			fprintf(stderr, "hloscope predict: writing standard output: %s\n",
 				strerror(errno ? errno : EIO));
 			rc = 2;
@@ -291,7 +299,7 @@ int cmd_predict(int argc, char **argv)
 		}
 	}
 done:
-	free(doc);
+	hs_strbuf_free(&doc);
 	model_free(m);
 	mcli_files_free(&files);
 	return rc;

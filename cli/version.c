@@ -50,6 +50,7 @@ void cli_version(FILE *out)
 	/* The library that inflates .npz members ("isa-l 2.30.0" or "zlib
 	 * 1.2.13"), so that a bug report says which one read the file. */
 	fprintf(out, "inflater: %s\n", zip_inflater_name());
+	fprintf(out, "deflater: %s\n", zip_deflater_name());
 	if (gvc)
 		gvFreeContext(gvc);
 }

@@ -554,21 +554,14 @@ int graph_node_hlo(const hs_graph *g, int64_t v, hs_strbuf *out)
 		hs_strbuf_putn(out, line, (size_t)in->src_len);
 		return out->failed ? -1 : 1;
 	}
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *mem = open_memstream(&buf, &len);
-	if (!mem) {
-		out->failed = 1;
+	FILE *mem = hs_strbuf_open(out);
+	if (!mem)
 		return -1;
-	}
 	int rc = hm_instr_print(mem, g->module, in);
 	if (fclose(mem) != 0 || rc != 0) {
-		free(buf);
 		out->failed = 1;
 		return -1;
 	}
-	hs_strbuf_putn(out, buf, len);
-	free(buf);
 	return out->failed ? -1 : 1;
 }
 

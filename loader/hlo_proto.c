@@ -29,25 +29,28 @@ typedef struct scratch {
 	unsigned char *buf;
 	size_t cap, used, high;  /* high: what the last message needed */
 	HS_VEC(void *) extra;    /* allocations that did not fit, freed at reset */
+	int failed;              /* an allocation failed since the last reset */
 } scratch;
 
 static void *scratch_alloc(void *data, size_t size)
 {
 	scratch *s = data;
 	size_t need = (size + 15) & ~(size_t)15;
-	if (need < size)
+	if (need < size) {
+		s->failed = 1;
 		return NULL;
+	}
 	s->high += need;
 	if (s->cap - s->used >= need) {
 		void *p = s->buf + s->used;
 		s->used += need;
 		return p;
 	}
-	if (hs_vec_reserve(&s->extra, s->extra.n + 1) != 0)
-		return NULL;
-	void *p = malloc(size);
+	void *p = hs_vec_reserve(&s->extra, s->extra.n + 1) == 0 ? malloc(size) : NULL;
 	if (p)
 		s->extra.v[s->extra.n++] = p;
+	else
+		s->failed = 1;
 	return p;
 }
 
@@ -72,6 +75,7 @@ static void scratch_reset(scratch *s)
 		}
 	}
 	s->used = s->high = 0;
+	s->failed = 0;
 }
 
 static void scratch_done(scratch *s)
@@ -217,6 +221,8 @@ static int read_computation(rd *r, const pbwire_field *slice, hm_comp *cp)
 		if (f.number != 2 || f.wire != PB_LEN)
 			continue;
 		Xla__HloInstructionProto *p = xla__hlo_instruction_proto__unpack(&r->alloc, f.len, r->b + f.start);
+		if (!p && r->sc.failed)
+			return oom(r);
 		if (!p)
 			return hs_fail(r->err, HS_EDATA, "%s: byte %zu: protobuf-c could not decode this instruction after its wire format checked",
 				       r->name, f.at);
@@ -290,6 +296,8 @@ static int read_module(rd *r, const pbwire_field *slices, size_t n_slices, hm_mo
 static int read_run(rd *r, const pbwire_field *slice, hm_run *run)
 {
 	TpuGraphs__ConfigProfile *p = tpu_graphs__config_profile__unpack(&r->alloc, slice->len, r->b + slice->start);
+	if (!p && r->sc.failed)
+		return oom(r);
 	if (!p)
 		return hs_fail(r->err, HS_EDATA, "%s: byte %zu: protobuf-c could not decode this run after its wire format checked",
 			       r->name, slice->at);

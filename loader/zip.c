@@ -15,6 +15,9 @@
 
 #include "base/afile.h"
 #include "base/vec.h"
+#ifdef HS_HAVE_LIBDEFLATE
+#include <libdeflate.h>
+#endif
 #include "inflater.h"
 
 #define SIG_LOCAL 0x04034b50u
@@ -22,9 +25,13 @@
 #define SIG_EOCD 0x06054b50u
 #define SIG_EOCD64 0x06064b50u
 #define SIG_EOCD64_LOC 0x07064b50u
-/* zlib level of the members we write: zlib's default, as numpy's
- * savez_compressed (level 1 was measured 1.5x faster on convert's arrays but
- * wrote files twice as large). */
+/* Level of the members we write: 6, zlib's default, as numpy's
+ * savez_compressed.  With libdeflate (HS_HAVE_LIBDEFLATE) level 6 runs
+ * about twice as fast as zlib's but writes 20-30% more bytes on convert's
+ * arrays (measured: a 3,000-instruction module's .npz 50.9 KB against
+ * 42.1 KB, a 230k-instruction one's 2.90 MB against 2.21 MB); its level 7
+ * matches zlib's size at zlib's speed.  zlib at level 1 was measured 1.5x
+ * faster than at 6 but wrote files twice as large. */
 #define ZIP_WRITE_LEVEL 6
 #define DEFLATE_MAX_RATIO 1032 /* deflate's best case is about 1032:1 */
 
@@ -38,6 +45,15 @@ static uint64_t le64(const uint8_t *p) { return le32(p) | (uint64_t)le32(p + 4) 
 uint32_t zip_crc32(uint32_t crc, const void *buf, size_t n) { return inflater_crc32(crc, buf, n); }
 
 const char *zip_inflater_name(void) { return inflater_name(); }
+
+const char *zip_deflater_name(void)
+{
+#ifdef HS_HAVE_LIBDEFLATE
+	return "libdeflate " LIBDEFLATE_VERSION_STRING;
+#else
+	return "zlib " ZLIB_VERSION;
+#endif
+}
 
 /* Reads exactly n bytes at off; -1 with err on a short read. */
 static int src_read(const zip_archive *z, uint64_t off, void *buf, size_t n, hs_error *err)
@@ -662,6 +678,48 @@ static int wr(zip_writer *w, const void *p, size_t n, hs_error *err)
 	return 0;
 }
 
+#ifdef HS_HAVE_LIBDEFLATE
+/* Deflates the parts into one raw deflate stream with libdeflate (the same
+ * format; whole buffers; see ZIP_WRITE_LEVEL for speed and size against
+ * zlib); *out is malloc'd. */
+static int deflate_parts(zip_writer *w, const char *name, const zip_part *parts, int n_parts, size_t n,
+			 uint8_t **out, size_t *out_n, hs_error *err)
+{
+	const void *in = n_parts == 1 ? parts[0].data : NULL;
+	uint8_t *joined = NULL;
+	if (n_parts != 1) {
+		/* one buffer: libdeflate compresses whole buffers */
+		if (!(joined = malloc(n ? n : 1)))
+			return hs_fail(err, HS_ENOMEM, "%s: out of memory compressing member %s", w->path, name);
+		size_t at = 0;
+		for (int i = 0; i < n_parts; i++) {
+			if (parts[i].size)
+				memcpy(joined + at, parts[i].data, parts[i].size);
+			at += parts[i].size;
+		}
+		in = joined;
+	}
+	struct libdeflate_compressor *c = libdeflate_alloc_compressor(ZIP_WRITE_LEVEL);
+	size_t bound = c ? libdeflate_deflate_compress_bound(c, n) : 0;
+	uint8_t *comp = c ? malloc(bound ? bound : 1) : NULL;
+	if (!comp) {
+		free(joined);
+		if (c)
+			libdeflate_free_compressor(c);
+		return hs_fail(err, HS_ENOMEM, "%s: out of memory compressing member %s", w->path, name);
+	}
+	size_t got = libdeflate_deflate_compress(c, in, n, comp, bound);
+	libdeflate_free_compressor(c);
+	free(joined);
+	if (!got) {
+		free(comp);
+		return hs_fail(err, HS_EDATA, "%s: deflate of member %s failed", w->path, name);
+	}
+	*out = comp;
+	*out_n = got;
+	return 0;
+}
+#else
 /* Deflates the parts into one raw deflate stream; *out is malloc'd. */
 static int deflate_parts(zip_writer *w, const char *name, const zip_part *parts, int n_parts, size_t n,
 			 uint8_t **out, size_t *out_n, hs_error *err)
@@ -698,6 +756,7 @@ static int deflate_parts(zip_writer *w, const char *name, const zip_part *parts,
 	*out = comp;
 	return 0;
 }
+#endif
 
 int zip_writer_addv(zip_writer *w, const char *name, const zip_part *parts, int n_parts, int deflate_it,
 		    hs_error *err)

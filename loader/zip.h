@@ -70,6 +70,9 @@ uint32_t zip_crc32(uint32_t crc, const void *buf, size_t n);
 /* The inflate library this build reads members with, and its version:
  * "isa-l 2.30.0" or "zlib 1.2.13" (static string). */
 const char *zip_inflater_name(void);
+/* The library that deflates the members we write ("libdeflate 1.14" or
+ * "zlib 1.2.13"). */
+const char *zip_deflater_name(void);
 
 /* Writing, through base/afile.h.  zip_writer_open() creates
  * `path`.tmp.XXXXXX next to `path`; zip_writer_finish() writes the central

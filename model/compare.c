@@ -488,8 +488,9 @@ static compare_count *count_list(const int64_t *hist, int64_t nkeys, int *n)
 }
 
 /* The caller's predictors (compare_opts.pred_a, pred_b), when both are
- * there for the graphs and say the same thing: 1 with their scores copied. */
-static int given_predictions(compare_result *r, const compare_opts *o)
+ * there for the graphs and say the same thing: 1 with their scores copied,
+ * 0 when they are not given, -1 (err set) when memory runs out. */
+static int given_predictions(compare_result *r, const compare_opts *o, hs_error *err)
 {
 	struct compare_priv *p = r->priv;
 	const predictor *pa = o->pred_a, *pb = r->gb == r->ga ? o->pred_a : o->pred_b;
@@ -501,12 +502,11 @@ static int given_predictions(compare_result *r, const compare_opts *o)
 	p->pred_a = malloc((size_t)(pa->n ? pa->n : 1) * sizeof *p->pred_a);
 	p->pred_b = r->gb == r->ga ? p->pred_a : malloc((size_t)(pb->n ? pb->n : 1) * sizeof *p->pred_b);
 	if (!p->pred_a || !p->pred_b) {
-		snprintf(r->pred_error, sizeof r->pred_error, "out of memory");
 		free(p->pred_a);
 		if (p->pred_b != p->pred_a)
 			free(p->pred_b);
 		p->pred_a = p->pred_b = NULL;
-		return 1;
+		return hs_fail(err, HS_ENOMEM, "%s: out of memory predicting", r->ga->name);
 	}
 	memcpy(p->pred_a, pa->score, (size_t)pa->n * sizeof *p->pred_a);
 	if (p->pred_b != p->pred_a)
@@ -514,7 +514,9 @@ static int given_predictions(compare_result *r, const compare_opts *o)
 	return 1;
 }
 
-static void predictions(compare_result *r, const compare_opts *o)
+/* The predictions of A and B; a model that cannot predict leaves them
+ * absent, with its reason; -1 (err set) only when memory runs out. */
+static int predictions(compare_result *r, const compare_opts *o, hs_error *err)
 {
 	struct compare_priv *p = r->priv;
 	hs_error e = {0};
@@ -523,29 +525,35 @@ static void predictions(compare_result *r, const compare_opts *o)
 	r->pred_ns = o->model == NULL;
 	if (!o->predict) {
 		snprintf(r->pred_error, sizeof r->pred_error, "not requested");
-		return;
+		return 0;
 	}
-	if (given_predictions(r, o)) {
-		if (p->pred_a)
-			goto ranks;
-		return;
-	}
+	int given = given_predictions(r, o, err);
+	if (given < 0)
+		return -1;
+	if (given)
+		goto ranks;
 	p->pred_a = malloc((size_t)(r->ga->n_configs ? r->ga->n_configs : 1) * sizeof *p->pred_a);
 	if (!p->pred_a || model_predict_configs(o->model, r->ga, p->pred_a, &e)) {
-		snprintf(r->pred_error, sizeof r->pred_error, "%s", p->pred_a ? e.msg : "out of memory");
+		int oom = !p->pred_a || e.status == HS_ENOMEM;
 		free(p->pred_a);
 		p->pred_a = NULL;
-		return;
+		if (oom)
+			return hs_fail(err, HS_ENOMEM, "%s: out of memory predicting", r->ga->name);
+		snprintf(r->pred_error, sizeof r->pred_error, "%s", e.msg);
+		return 0;
 	}
 	p->pred_b = p->pred_a;
 	if (r->gb != r->ga) {
 		p->pred_b = malloc((size_t)(r->gb->n_configs ? r->gb->n_configs : 1) * sizeof *p->pred_b);
 		if (!p->pred_b || model_predict_configs(o->model, r->gb, p->pred_b, &e)) {
-			snprintf(r->pred_error, sizeof r->pred_error, "%s", p->pred_b ? e.msg : "out of memory");
+			int oom = !p->pred_b || e.status == HS_ENOMEM;
 			free(p->pred_a);
 			free(p->pred_b);
 			p->pred_a = p->pred_b = NULL;
-			return;
+			if (oom)
+				return hs_fail(err, HS_ENOMEM, "%s: out of memory predicting", r->gb->name);
+			snprintf(r->pred_error, sizeof r->pred_error, "%s", e.msg);
+			return 0;
 		}
 	}
 ranks:
@@ -558,12 +566,13 @@ ranks:
 	r->predicted_diff = r->B.predicted - r->A.predicted;
 	if (isfinite(r->A.predicted) && isfinite(r->B.predicted) && r->A.predicted > 0 && r->B.predicted > 0)
 		r->predicted_ratio = r->B.predicted / r->A.predicted;
+	return 0;
 }
 
 /* The model's per-node share of the predicted difference (B - A), from
  * model_node_contributions(); absent across two files, where no single
  * graph holds both configs, and when the model cannot give it. */
-static void contributions(compare_result *r, const compare_opts *o)
+static int contributions(compare_result *r, const compare_opts *o, hs_error *err)
 {
 	struct compare_priv *p = r->priv;
 	hs_error e = {0};
@@ -574,22 +583,26 @@ static void contributions(compare_result *r, const compare_opts *o)
 	r->has_contribution = 0;
 	if (!o->predict) {
 		snprintf(r->contrib_note, sizeof r->contrib_note, "absent: predictions not requested");
-		return;
+		return 0;
 	}
 	if (r->gb != r->ga) {
 		snprintf(r->contrib_note, sizeof r->contrib_note,
 			 "absent: per-node contributions need A and B in one file");
-		return;
+		return 0;
 	}
 	if (o->pred_a && o->pred_a->trained && !strcmp(r->pred_label, o->pred_a->label)) {
 		snprintf(r->contrib_note, sizeof r->contrib_note, "absent: a fit gives no per-node contributions");
-		return;
+		return 0;
 	}
 	out = malloc((size_t)(r->n_cfg ? r->n_cfg : 1) * sizeof *out);
-	if (!out || model_node_contributions(o->model, r->ga, r->A.config, r->B.config, out, &e)) {
-		snprintf(r->contrib_note, sizeof r->contrib_note, "absent: %s", out ? e.msg : "out of memory");
+	if (!out)
+		return hs_fail(err, HS_ENOMEM, "%s: out of memory computing contributions", r->ga->name);
+	if (model_node_contributions(o->model, r->ga, r->A.config, r->B.config, out, &e)) {
 		free(out);
-		return;
+		if (e.status == HS_ENOMEM)
+			return hs_fail(err, HS_ENOMEM, "%s: out of memory computing contributions", r->ga->name);
+		snprintf(r->contrib_note, sizeof r->contrib_note, "absent: %s", e.msg);
+		return 0;
 	}
 	for (int64_t i = 0; i < r->n_rows; i++)
 		r->rows[i].contribution = out[r->rows[i].k_a];
@@ -601,6 +614,7 @@ static void contributions(compare_result *r, const compare_opts *o)
 	}
 	r->has_contribution = 1;
 	free(out);
+	return 0;
 }
 
 static int run_layout(compare_result *r, const compare_opts *o, hs_error *err)
@@ -776,11 +790,12 @@ compare_result *compare_run(hs_graph *ga, hs_graph *gb, const char *sel_a, const
 		compare_free(r);
 		return NULL;
 	}
-	predictions(r, o);
-	if (r->kind == HS_KIND_LAYOUT) {
-		contributions(r, o);
-		compare_sort_rows(r, o->sort);
+	if (predictions(r, o, err) < 0 || (r->kind == HS_KIND_LAYOUT && contributions(r, o, err) < 0)) {
+		compare_free(r);
+		return NULL;
 	}
+	if (r->kind == HS_KIND_LAYOUT)
+		compare_sort_rows(r, o->sort);
 	return r;
 }
 

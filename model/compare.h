@@ -51,8 +51,9 @@
  *
  * Errors: HS_EUSAGE for a bad selector, an index out of range, best/worst
  * on an unlabeled file, no default config, unequal graphs; HS_EDATA when
- * node configs fail to load.  Predictions that fail are not an error: the
- * result holds pred_error instead.
+ * node configs fail to load; HS_ENOMEM when memory runs out (predicting
+ * too).  Predictions the model cannot make are not an error: the result
+ * holds pred_error instead.
  *
  * Ownership: compare_run() returns a result freed by compare_free().  The
  * result borrows the graphs and the model, which must outlive it; all rows

@@ -371,23 +371,25 @@ void cost_node(const cost_graph *cg, int64_t v, cost_lay out, const cost_lay *op
 	c->seconds = fmax(c->compute, c->memory + c->padding) + c->overhead;
 }
 
-void cost_analytic(const hs_graph *g, cost_estimate *out)
+int cost_analytic(const hs_graph *g, cost_estimate *out)
 {
-	if (g->module && cost_module(g, out) == 0)
-		return;
-	cost_features(g, out);
+	int rc = g->module ? cost_module(g, out) : 1;
+	return rc <= 0 ? rc : cost_features(g, out);
 }
 
-void cost_features(const hs_graph *g, cost_estimate *out)
+int cost_features(const hs_graph *g, cost_estimate *out)
 {
 	cost_graph cg;
 
 	memset(out, 0, (size_t)g->n_nodes * sizeof *out);
-	if (!cost_available(g) || cost_graph_init(&cg, g) < 0)
-		return;
+	if (!cost_available(g))
+		return 0;
+	if (cost_graph_init(&cg, g) < 0)
+		return -1;
 	for (int64_t v = 0; v < g->n_nodes; v++)
 		cost_node(&cg, v, cost_lay_recorded(&cg.shape[v]), NULL, COST_T_ALL, &out[v]);
 	cost_graph_free(&cg);
+	return 0;
 }
 
 static void add_estimate(cost_estimate *t, const cost_estimate *e)

@@ -72,17 +72,18 @@ const char *cost_unavailable_reason(const hs_graph *g);
 
 /* Fills out[g->n_nodes] under the layouts the graph records: the module's
  * view (cost_module) when g has an HLO module, else the dataset's
- * (cost_features).  Never fails on a loaded graph (out of memory: the
- * dataset's view, or zeros).  Graphs whose node features are not the
- * documented 140 give all zeros. */
-void cost_analytic(const hs_graph *g, cost_estimate *out);
+ * (cost_features).  Graphs whose node features are not the documented 140
+ * give all zeros.  0, or -1 when memory runs out (out is then all zeros,
+ * never a part: the caller reports HS_ENOMEM). */
+int cost_analytic(const hs_graph *g, cost_estimate *out);
 /* The dataset's view: every node alone, from its features and the
  * dataset's edges, as the config scores and the learned models see it
- * (identical on an .npz and on the module it was converted from). */
-void cost_features(const hs_graph *g, cost_estimate *out);
+ * (identical on an .npz and on the module it was converted from).  0, or
+ * -1 when memory runs out (out all zeros). */
+int cost_features(const hs_graph *g, cost_estimate *out);
 /* The module's view (cost_module.c; its header comment is the model):
- * 0, or -1 when g has no module, the features are not the documented 140,
- * or memory runs out (out is then all zeros). */
+ * 0; 1 when g has no module or the features are not the documented 140;
+ * -1 when memory runs out (out is then all zeros). */
 int cost_module(const hs_graph *g, cost_estimate *out);
 
 /* Sum of out[0..n) (every field summed; unknown counts the unknown ones). */

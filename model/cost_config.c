@@ -216,9 +216,10 @@ static double graph_seconds(const hs_graph *g)
 	cost_estimate *est = malloc((size_t)(g->n_nodes ? g->n_nodes : 1) * sizeof *est);
 	double s;
 
-	if (!est)
+	if (!est || cost_features(g, est) < 0) {
+		free(est);
 		return NAN;
-	cost_features(g, est);
+	}
 	s = cost_total(est, g->n_nodes).seconds;
 	free(est);
 	return s;

@@ -825,7 +825,9 @@ int cost_module(const hs_graph *g, cost_estimate *out)
 	mctx m;
 
 	memset(out, 0, (size_t)g->n_nodes * sizeof *out);
-	if (!g->module || !cost_available(g) || g->module->n_instrs != g->n_nodes || mctx_init(&m, g, out) < 0)
+	if (!g->module || !cost_available(g) || g->module->n_instrs != g->n_nodes)
+		return 1;
+	if (mctx_init(&m, g, out) < 0)
 		return -1;
 	/* Callees first: a fusion's kernel needs its body's sums. */
 	for (int64_t i = g->n_hcomps - 1; i >= 0; i--) {

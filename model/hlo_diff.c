@@ -622,9 +622,7 @@ static int costs(hlo_diff *d)
 	d->cost_b = calloc((size_t)d->b->n_nodes + 1, sizeof *d->cost_b);
 	if (!d->cost_a || !d->cost_b)
 		return -1;
-	cost_analytic(d->a, d->cost_a);
-	cost_analytic(d->b, d->cost_b);
-	return 0;
+	return cost_analytic(d->a, d->cost_a) < 0 || cost_analytic(d->b, d->cost_b) < 0 ? -1 : 0;
 }
 
 int hlo_diff_run(hlo_diff *d, const hs_graph *a, const hs_graph *b, unsigned flags, hs_error *err)

@@ -132,45 +132,45 @@ int metrics_count_pairs(const double *pred, const double *runtime, size_t n,
 	return 0;
 }
 
+/* The three measures from the pair counts (n >= 2). */
+static double tau_of(const metrics_pairs *p)
+{
+	double d = (double)(p->pairs - p->ties_pred) * (double)(p->pairs - p->ties_truth);
+	return d <= 0 ? NAN : (double)(p->concordant - p->discordant) / sqrt(d);
+}
+
+static double tau_tiebroken_of(const metrics_pairs *p)
+{
+	double d = (double)p->pairs * (double)(p->pairs - p->ties_truth);
+	if (p->ties_pred == p->pairs || d <= 0)
+		return NAN;
+	return (double)(p->concordant - p->discordant) / sqrt(d);
+}
+
+static double opa_of(const metrics_pairs *p)
+{
+	int64_t ordered = p->pairs - p->ties_truth;
+	if (ordered <= 0 || p->ties_pred == p->pairs)
+		return NAN;
+	return (double)p->concordant / (double)ordered;
+}
+
 double metrics_kendall_tau(const double *pred, const double *runtime, size_t n)
 {
 	metrics_pairs p;
-	double d;
-
-	if (n < 2 || metrics_count_pairs(pred, runtime, n, &p) < 0)
-		return NAN;
-	d = (double)(p.pairs - p.ties_pred) * (double)(p.pairs - p.ties_truth);
-	if (d <= 0)
-		return NAN;
-	return (double)(p.concordant - p.discordant) / sqrt(d);
+	return n < 2 || metrics_count_pairs(pred, runtime, n, &p) < 0 ? NAN : tau_of(&p);
 }
 
 double metrics_kendall_tau_tiebroken(const double *pred, const double *runtime, size_t n)
 {
 	metrics_pairs p;
-	double d;
-
-	if (n < 2 || metrics_count_pairs(pred, runtime, n, &p) < 0)
-		return NAN;
-	if (p.ties_pred == p.pairs)
-		return NAN;
-	d = (double)p.pairs * (double)(p.pairs - p.ties_truth);
-	if (d <= 0)
-		return NAN;
-	return (double)(p.concordant - p.discordant) / sqrt(d);
+	return n < 2 || metrics_count_pairs(pred, runtime, n, &p) < 0 ? NAN : tau_tiebroken_of(&p);
 }
 
 double metrics_opa(const double *pred, const double *runtime, size_t n)
 {
 	metrics_pairs p;
-	int64_t ordered;
-
-	if (n < 2 || metrics_count_pairs(pred, runtime, n, &p) < 0)
-		return NAN;
-	ordered = p.pairs - p.ties_truth;
-	if (ordered <= 0 || p.ties_pred == p.pairs)
-		return NAN;
-	return (double)p.concordant / (double)ordered;
+	return n < 2 || metrics_count_pairs(pred, runtime, n, &p) < 0 ? NAN : opa_of(&p);
 }
 
 int metrics_track_record(const double *pred, const double *runtime, const uint8_t *use, size_t n,
@@ -192,12 +192,16 @@ int metrics_track_record(const double *pred, const double *runtime, const uint8_
 			y[m++] = runtime[i];
 		}
 	out->n = (int64_t)m;
-	out->tau = metrics_kendall_tau(p, y, m);
-	out->tau_tiebroken = metrics_kendall_tau_tiebroken(p, y, m);
-	out->opa = metrics_opa(p, y, m);
+	metrics_pairs c;
+	int rc = m >= 2 ? metrics_count_pairs(p, y, m, &c) : 0;
+	if (m >= 2 && rc == 0) {
+		out->tau = tau_of(&c);
+		out->tau_tiebroken = tau_tiebroken_of(&c);
+		out->opa = opa_of(&c);
+	}
 	free(p);
 	free(y);
-	return 0;
+	return rc;
 }
 
 struct keyed {
@@ -255,17 +259,24 @@ int metrics_ranks(const double *score, size_t n, int64_t *rank, uint8_t *tied)
 double metrics_topk_error(const double *pred, const double *runtime, size_t n,
 			  size_t k)
 {
+	double e;
+	return metrics_topk(pred, runtime, n, k, &e) < 0 ? NAN : e;
+}
+
+int metrics_topk(const double *pred, const double *runtime, size_t n, size_t k, double *out)
+{
 	int64_t *order;
 	double best = INFINITY, best_k = INFINITY;
 
+	*out = NAN;
 	if (n == 0 || k == 0)
-		return NAN;
+		return 0;
 	if (k > n)
 		k = n;
 	order = malloc(n * sizeof *order);
 	if (!order || metrics_rank_order(pred, n, order) < 0) {
 		free(order);
-		return NAN;
+		return -1;
 	}
 	for (size_t i = 0; i < n; i++)
 		if (runtime[i] < best)
@@ -274,7 +285,7 @@ double metrics_topk_error(const double *pred, const double *runtime, size_t n,
 		if (runtime[order[i]] < best_k)
 			best_k = runtime[order[i]];
 	free(order);
-	if (!(best > 0) || !isfinite(best_k))
-		return NAN;
-	return best_k / best - 1.0;
+	if (best > 0 && isfinite(best_k))
+		*out = best_k / best - 1.0;
+	return 0;
 }

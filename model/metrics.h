@@ -31,7 +31,9 @@ int metrics_count_pairs(const double *pred, const double *runtime, size_t n,
 
 /* Kendall's tau-b with ties in either vector:
  *   (concordant - discordant) / sqrt((n0 - n1) * (n0 - n2)).
- * NAN when n < 2 or when either vector is constant (0/0), as scipy. */
+ * NAN when n < 2 or when either vector is constant (0/0), as scipy.
+ * These three count the pairs each time, and are NAN when memory runs out
+ * too: metrics_track_record counts once and says so. */
 double metrics_kendall_tau(const double *pred, const double *runtime, size_t n);
 
 /* Kendall's tau-b with the ties in `pred` broken at random, as its
@@ -57,8 +59,9 @@ typedef struct metrics_record {
 	double opa;
 } metrics_record;
 
-/* The record over the configs i with use[i] != 0 (use NULL: all n).
- * Undefined values are NAN as above.  Returns 0, or -1 when out of memory. */
+/* The record over the configs i with use[i] != 0 (use NULL: all n), the
+ * pairs counted once.  Undefined values are NAN as above.  Returns 0, or -1
+ * when out of memory. */
 int metrics_track_record(const double *pred, const double *runtime, const uint8_t *use, size_t n,
 			 metrics_record *out);
 
@@ -71,8 +74,10 @@ int metrics_ranks(const double *score, size_t n, int64_t *rank, uint8_t *tied);
 
 /* Top-k slowdown error: (best runtime among the k configs with the lowest
  * scores / best runtime overall) - 1.  Score ties are broken by the lower
- * index.  k is clamped to n.  NAN when n == 0 or k == 0 or the best runtime
- * is not positive. */
+ * index.  k is clamped to n.  *out is NAN when n == 0 or k == 0 or the best
+ * runtime is not positive.  Returns 0, or -1 when out of memory. */
+int metrics_topk(const double *pred, const double *runtime, size_t n, size_t k, double *out);
+/* The same as a value: NAN also when out of memory. */
 double metrics_topk_error(const double *pred, const double *runtime, size_t n,
 			  size_t k);
 

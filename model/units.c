@@ -39,12 +39,12 @@ void units_ns_signed(char *buf, size_t cap, double ns, int decimals)
 
 int units_decimals(const double *v, size_t n, int lo, int hi)
 {
-	double *s = malloc((n ? n : 1) * sizeof *s);
+	double few[64], *s = n <= 64 ? few : malloc(n * sizeof *s);
 	size_t m = 0;
 	int d;
 
 	if (!s)
-		return hi;
+		return -1;
 	for (size_t i = 0; i < n; i++)
 		if (isfinite(v[i]))
 			s[m++] = v[i];
@@ -63,6 +63,7 @@ int units_decimals(const double *v, size_t n, int lo, int hi)
 		if (!clash)
 			break;
 	}
-	free(s);
+	if (s != few)
+		free(s);
 	return d;
 }

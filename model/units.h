@@ -19,7 +19,8 @@ void units_ns_signed(char *buf, size_t cap, double ns, int decimals);
 /* The fewest decimals in [lo, hi] with which units_ns writes every two
  * different values of v[0..n) differently (hi if none suffices).  Runtimes
  * that differ by less than a thousandth of their unit (23.2706 s and
- * 23.2706 s) need more than the usual 3. */
+ * 23.2706 s) need more than the usual 3.  -1 when out of memory (never
+ * for n <= 64). */
 int units_decimals(const double *v, size_t n, int lo, int hi);
 
 #endif

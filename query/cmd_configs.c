@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "base/plural.h"
+#include "base/strbuf.h"
 #include "loader/hlo.h"
 #include "model/compare.h"
 #include "query/commands.h"
@@ -192,8 +193,7 @@ int query_cmd_compare(query_parser *p, query_result *out)
 	size_t pos[2];
 	compare_opts o;
 	FILE *f;
-	char *text = NULL;
-	size_t len = 0;
+	hs_strbuf text = {0};
 
 	for (int i = 0; i < 2; i++) {
 		const query_token *t = query_peek(p);
@@ -239,17 +239,18 @@ int query_cmd_compare(query_parser *p, query_result *out)
 			return query_data_fail(p, &e);
 		}
 	}
-	f = open_memstream(&text, &len);
-	if (!f)
+	if (!(f = hs_strbuf_open(&text)))
 		return query_oom(p);
 	int rc = compare_write(f, p->s->g, NULL, sel[0], sel[1], &o, COMPARE_TEXT, p->err);
-	if (fclose(f) != 0 && rc == 0)
-		rc = query_oom(p);
+	if (fclose(f) != 0 && rc == 0) {
+		hs_strbuf_free(&text);
+		return query_oom(p);
+	}
 	if (rc < 0) {
-		free(text);
+		hs_strbuf_free(&text);
 		return query_data_fail(p, p->err);
 	}
 	out->kind = QUERY_BLOCK;
-	out->text = text;
-	return 0;
+	out->text = hs_strbuf_take(&text);
+	return out->text ? 0 : query_oom(p);
 }

@@ -39,17 +39,16 @@ static void cell_short(const query_table *t, int64_t r, int c, char *buf, size_t
 	*text = buf;
 }
 
-static void write_table(FILE *out, const query_result *res)
+/* 0, or -1 when out of memory (nothing written). */
+static int write_table(FILE *out, const query_result *res)
 {
 	const query_table *t = &res->table;
 	size_t *w = calloc((size_t)t->ncols + 1, sizeof *w);
 	char buf[64];
 	const char *s;
 
-	if (!w) {
-		errno = ENOMEM;
-		return;
-	}
+	if (!w)
+		return -1;
 	for (int c = 0; c < t->ncols; c++)
 		w[c] = strlen(t->cols[c]);
 	for (int64_t r = 0; r < t->nrows; r++)
@@ -80,6 +79,7 @@ static void write_table(FILE *out, const query_result *res)
 	if (res->note)
 		fprintf(out, "(%s)\n", res->note);
 	free(w);
+	return 0;
 }
 
 static void write_csv(FILE *out, const query_table *t)
@@ -148,8 +148,9 @@ int query_write(FILE *out, const query_result *r, query_format fmt, hs_error *er
 			write_csv(out, &r->table);
 		else if (fmt == QUERY_FMT_JSON)
 			write_json(out, &r->table);
-		else
-			write_table(out, r);
+		else if (write_table(out, r) < 0)
+			return hs_fail(err, HS_ENOMEM, "out of memory writing a table of %d columns",
+				       r->table.ncols);
 		break;
 	case QUERY_BLOCK:
 		if (fmt == QUERY_FMT_JSON) {
@@ -163,9 +164,10 @@ int query_write(FILE *out, const query_result *r, query_format fmt, hs_error *er
 	default:
 		return 0;
 	}
-	if (fflush(out) != 0 || ferror(out))
-		return hs_fail(err, HS_EDATA, "writing the result: %s",
-			       strerror(errno ? errno : EIO));
+	if (fflush(out) != 0 || ferror(out)) {
+		int e = errno ? errno : EIO;
+		return hs_fail(err, hs_errno_status(e), "writing the result: %s", strerror(e));
+	}
 	return 0;
 }
 

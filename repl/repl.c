@@ -22,6 +22,7 @@
 #include <readline/readline.h>
 
 #include "base/plural.h"
+#include "base/strbuf.h"
 #include "repl/repl.h"
 
 #define HISTORY_MAX 2000
@@ -402,19 +403,22 @@ static int run_line(query_session *s, hs_graph **g, query_format *fmt, const cha
 		query_result_free(&r);
 		return quit;
 	}
-	char *text = NULL;
-	size_t len = 0;
-	FILE *m = open_memstream(&text, &len);
+	hs_strbuf text = {0};
+	FILE *m = hs_strbuf_open(&text);
 	if (!m) {
 		fprintf(stderr, "error: out of memory writing the result\n");
 		query_result_free(&r);
 		return 0;
 	}
-	if (query_write(m, &r, *fmt, &err) < 0)
-		fprintf(stderr, "error: %s\n", err.msg);
-	fclose(m);
-	show(text, len);
-	free(text);
+	int wrote = query_write(m, &r, *fmt, &err);
+	if (fclose(m) != 0) {
+		fprintf(stderr, "error: out of memory writing the result\n");
+	} else {
+		if (wrote < 0)
+			fprintf(stderr, "error: %s\n", err.msg);
+		show(hs_strbuf_str(&text), text.len);
+	}
+	hs_strbuf_free(&text);
 	query_result_free(&r);
 	return 0;
 }

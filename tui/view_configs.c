@@ -40,8 +40,10 @@ static int decimals_for(const double *v, int64_t n, int ns, int lo, int hi)
 	double *s;
 	int d;
 
-	if (ns)
-		return units_decimals(v, (size_t)n, lo, hi);
+	if (ns) {
+		int u = units_decimals(v, (size_t)n, lo, hi);
+		return u < 0 ? hi : u; /* out of memory: enough decimals anyway */
+	}
 	int64_t m = 0;
 
 	if (!(s = malloc((size_t)(n ? n : 1) * sizeof *s)))

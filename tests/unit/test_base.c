@@ -1,4 +1,5 @@
 /* Unit tests of base/: the basics every layer shares. */
+#include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -499,6 +500,25 @@ static void test_strbuf(void)
 	hs_strbuf_puts(&f, "abc");
 	CHECK("strbuf fixed: a buffer of one byte holds the terminator", buf[0] == '\0' && f.len == 3);
 	hs_strbuf_free(&f); /* never frees the caller's buffer */
+
+	hs_strbuf m = {0};
+	FILE *st = hs_strbuf_open(&m);
+	for (int i = 0; st && i < 3000; i++)
+		fprintf(st, "%d,", i);
+	CHECK("strbuf stream: what is written is appended, whole",
+	      st && fclose(st) == 0 && !m.failed && m.len == 13890 && !strncmp(hs_strbuf_str(&m), "0,1,2,", 6));
+	hs_strbuf_reset(&m);
+	st = hs_strbuf_open(&m);
+	fputs("kept", st);
+	fflush(st);
+	m.failed = 1; /* as when an allocation fails: the next write cannot be kept */
+	fputs("lost", st);
+	CHECK("strbuf stream: a write that cannot be kept fails, not in silence",
+	      st && fclose(st) == EOF && m.failed);
+	hs_strbuf_free(&m);
+	CHECK("errno status: ENOMEM is out of memory, anything else bad data",
+	      hs_errno_status(ENOMEM) == HS_ENOMEM && hs_errno_status(EIO) == HS_EDATA &&
+	      hs_errno_status(ENOSPC) == HS_EDATA);
 }
 
 /* ---- jsonr ----------------------------------------------------------------- */
