@@ -10,6 +10,7 @@
 
 #include "base/progress.h"
 #include "cli/commands.h"
+#include "loader/hlo_text.h"
 #include "query/query.h"
 
 struct command {
@@ -130,6 +131,11 @@ static int show_progress(void *ctx, const char *what, double done, double total)
 int main(int argc, char **argv)
 {
 	static hs_progress progress = {.fn = show_progress, .after = 0.5};
+	/* HLOSCOPE_THREADS=1: one thread reads a big module (on a machine
+	 * busy with other work two gain nothing) */
+	const char *threads = getenv("HLOSCOPE_THREADS");
+	if (threads && strcmp(threads, "1") == 0)
+		hlo_text_set_split_min(0);
 	if (isatty(STDERR_FILENO))
 		hs_progress_push(&progress);
 	struct sigaction bus;

@@ -202,7 +202,9 @@ void hp_reset_module(hp *p);
 /* One item of a module: a stack table or a computation (then the text
  * behind it given back). */
 int hp_module_item(hp *p);
-void hp_release_text(hp *p);
+/* Gives back the pages of a mapped text behind the cursor (all: to the
+ * last whole page, else in steps of 16 MB). */
+void hp_release_text(hp *p, int all);
 void hp_free_scratch(hp *p);
 
 /* ---- the split read (hlo_text_split.c) ---- */

@@ -118,8 +118,13 @@ static int record_callees(hp *p, hm_instr *in)
 		 * resolved now: the module's end then need not read the text
 		 * of every call again */
 		int idx = hp_names_find(p, &p->comp_names, c[i].name, c[i].len);
+		/* one left for later keeps its name in the arena: the text behind
+		 * the reader is given back (hp_release_text) */
+		const char *later = NULL;
+		if (idx < 0 && !(later = hs_arena_strndup(p->a, c[i].name, c[i].len)))
+			return hp_oom(p);
 		hp_call call = {(int)p->comps.n, (int)p->instrs.n, (int)i,
-				idx >= 0 ? NULL : c[i].name, c[i].len, c[i].line, c[i].col, c[i].pos};
+				later, c[i].len, c[i].line, c[i].col, c[i].pos};
 		in->called_ids[i] = idx;
 		if (HP_PUSH(p, calls, call) != 0)
 			return -1;
@@ -211,9 +216,9 @@ static int instruction(hp *p)
  * from the page cache if read again): a module's text is read once, so
  * the file need not be resident all at once.  *released: how far it has
  * given back so far. */
-static void release_upto(const hm_file *f, size_t *released, size_t upto)
+static void release_upto(const hm_file *f, size_t *released, size_t upto, int all)
 {
-	if (!f->text_mapped || upto < *released + (16u << 20))
+	if (!f->text_mapped || (!all && upto < *released + (16u << 20)))
 		return;
 	upto &= ~((size_t)sysconf(_SC_PAGESIZE) - 1);
 	if (upto > *released) {
@@ -222,9 +227,10 @@ static void release_upto(const hm_file *f, size_t *released, size_t upto)
 	}
 }
 
-void hp_release_text(hp *p)
+void hp_release_text(hp *p, int all)
 {
-	release_upto(p->f, &p->released, p->tok.pos);
+	if (p->f)
+		release_upto(p->f, &p->released, p->tok.pos, all);
 }
 
 /* ---- computations --------------------------------------------------- */
@@ -314,7 +320,7 @@ static int computation(hp *p)
 			return -1;
 		if ((p->instrs.n & 1023) == 0 && (hp_stop_if_asked(p) != 0))
 			return -1;
-		hp_release_text(p);
+		hp_release_text(p, 0);
 	}
 	hp_next(p);
 	if (computation_attributes(p) != 0)
@@ -551,7 +557,7 @@ int hp_module_item(hp *p)
 {
 	int rc = is_stack_table(p) ? stack_table(p) : computation(p);
 	if (!rc)
-		hp_release_text(p);
+		hp_release_text(p, 0);
 	return rc ? rc : hp_stop_if_asked(p);
 }
 
@@ -579,6 +585,7 @@ static int module(hp *p, hm_module *m)
 		rc = hp_module_item(p);
 	if (hp_split_finish(p, rc) != 0)
 		return -1;
+	hp_release_text(p, 1);
 	if (p->comps.n == 0)
 		return hp_fail(p, "module '%s' has no computations", m->name);
 	if (resolve_calls(p) != 0)
@@ -686,7 +693,7 @@ static hm_file *parse_kept(char *text, size_t n, size_t mapped, int fd, const ch
 	for (size_t at = 0; at < n && !nul; at += 32u << 20) {
 		size_t len = n - at < (32u << 20) ? n - at : 32u << 20;
 		nul = memchr(text + at, '\0', len);
-		release_upto(f, &released, at + len);
+		release_upto(f, &released, at + len, 0);
 	}
 	if (nul) {
 		/* text is never binary; names and kept values are C strings */

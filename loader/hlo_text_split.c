@@ -42,7 +42,9 @@ struct hp_split {
 
 /* Where the second half starts: the first byte of a line that opens a
  * computation after a line "}" (a comment may follow it), at or after the
- * middle of [from, n); 0 when there is none or another module follows. */
+ * middle of [from, n); 0 when there is none or a module starts there.  (A
+ * file of several modules: the half stops at the next one, which gives up
+ * the split.) */
 static size_t split_point(const char *t, size_t from, size_t n)
 {
 	const char *end = t + n;
@@ -64,8 +66,8 @@ static size_t split_point(const char *t, size_t from, size_t n)
 			continue;
 		if ((size_t)(end - q) >= 9 && memcmp(q, "HloModule", 9) == 0)
 			return 0;
-		if (memmem(q, (size_t)(end - q), "\nHloModule", 10))
-			return 0;    /* several modules: read one piece at a time */
+		/* a second module after it shows when the half meets it (no scan
+		 * here: it would bring the whole half's pages in at once) */
 		return (size_t)(q - t);
 	}
 	return 0;
@@ -85,6 +87,7 @@ static void *read_half(void *arg)
 		s->rc = hp_module_item(w);
 	if (!s->rc && (w->failed || w->tok.kind != HT_EOF))
 		s->rc = -1;
+	hp_release_text(w, 1);
 	return NULL;
 }
 
@@ -182,6 +185,7 @@ int hp_split_finish(hp *p, int rc)
 		return rc;
 	if (rc || p->failed)
 		s->halt = 1;      /* its work is wasted: stop it soon */
+	hp_release_text(p, 1);
 	pthread_join(s->thread, NULL);
 	p->split = NULL;
 	if (!rc && !s->rc && !p->failed && p->tok.kind == HT_EOF && merge(p, &s->w) == 0) {
