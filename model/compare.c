@@ -916,8 +916,8 @@ int compare_print(FILE *out, const compare_result *r, int format, hs_error *err)
 	} else {
 		compare_print_text(out, r, all);
 	}
-	if (fflush(out) != 0 || ferror(out))
-		return hs_fail(err, HS_EDATA, "writing the comparison: %s", strerror(errno));
+	if (fflush(out) != 0 || ferror(out)) /* a stream into memory that ran out is out of memory */
+		return hs_fail(err, hs_errno_status(errno), "writing the comparison: %s", strerror(errno));
 	return 0;
 }
 
