@@ -83,6 +83,7 @@ int tui_table_init_spec(tui_table *tb, const tui_table_spec *spec, void *ctx, in
 
 	tui_table_init(tb, spec->ops, ctx, nrows);
 	tb->order = spec->order;
+	tb->text = spec->text;
 	for (int i = 0; i < spec->ncols; i++)
 		if (push_col(&tb->cols, &tb->ncols, &tb->capcols, &spec->cols[i]) < 0)
 			rc = -1;

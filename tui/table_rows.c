@@ -58,7 +58,12 @@ static double cell_num(void *ctx, int64_t row, int col)
 
 static const char *cell_text(void *ctx, int64_t row, int col, char *buf, size_t cap)
 {
-	tui_table_cell_cap(ctx, row, col, buf, cap);
+	const tui_table *tb = ctx;
+	const char *s = tb->text ? tb->text(tb->ctx, row, &tb->cols[col]) : NULL;
+
+	if (s)
+		return s;
+	tui_table_cell_cap(tb, row, col, buf, cap);
 	return buf;
 }
 
@@ -410,11 +415,16 @@ int tui_table_search(tui_table *tb, const char *s, int dir)
 	if (s != tb->search)
 		snprintf(tb->search, sizeof tb->search, "%s", s);
 	full = malloc(TUI_CELL_FULL); /* a match anywhere in the whole text */
+	int64_t i = tb->cur;
 	for (int64_t k = 1; k <= tb->nidx && !found; k++) {
-		int64_t i = ((tb->cur + dir * k) % tb->nidx + tb->nidx) % tb->nidx;
-		char *buf = full ? full : small;
-		tui_table_cell_cap(tb, tb->idx[i], tb->ccol, buf, full ? TUI_CELL_FULL : sizeof small);
-		if (strcasestr(buf, tb->search)) {
+		i += dir; /* the next row, round the end */
+		if (i >= tb->nidx)
+			i = 0;
+		else if (i < 0)
+			i = tb->nidx - 1;
+		const char *text = cell_text(tb, tb->idx[i], tb->ccol, full ? full : small,
+					     full ? TUI_CELL_FULL : sizeof small);
+		if (strcasestr(text, tb->search)) {
 			tb->cur = i;
 			found = 1;
 		}

@@ -221,6 +221,11 @@ typedef struct tui_table_ops {
  * NAN where it has none. */
 typedef double (*tui_order_fn)(void *ctx, int64_t row, const tui_col *c);
 
+/* Optional, per table: a cell's whole text when it lies in memory that
+ * outlives the call (a name the graph holds), saving the filter its
+ * formatting; NULL for a cell that must be formatted (cell). */
+typedef const char *(*tui_text_fn)(void *ctx, int64_t row, const tui_col *c);
+
 typedef struct tui_table {
 	const tui_table_ops *ops;
 	void *ctx;
@@ -240,6 +245,7 @@ typedef struct tui_table {
 	tui_col *avail;         /* columns that `+` can add */
 	int navail, capavail;
 	tui_order_fn order;     /* NULL: text columns sort by their text */
+	tui_text_fn text;       /* NULL: every cell is formatted */
 	uint64_t *rank;         /* text sort: rank of each source row's text, cached */
 	struct skey *scratch;   /* sort buffers for nrows rows */
 	int rank_key;           /* ... for the column with this key and name */
@@ -255,6 +261,7 @@ void tui_table_init(tui_table *tb, const tui_table_ops *ops, void *ctx, int64_t 
 typedef struct tui_table_spec {
 	const tui_table_ops *ops;
 	tui_order_fn order;   /* may be NULL */
+	tui_text_fn text;     /* may be NULL */
 	const char *title;    /* may be NULL */
 	const tui_col *cols;  /* shown, in order */
 	int ncols;

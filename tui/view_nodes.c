@@ -13,6 +13,7 @@
 
 #include "base/parse.h"
 #include "loader/hlo.h"
+#include "loader/hlo_module.h"
 #include "tui/tui.h"
 
 struct nodes {
@@ -56,6 +57,26 @@ static void fmt_num(char *buf, size_t cap, double v)
 }
 
 static double node_value(void *ctx, int64_t row, const tui_col *c);
+
+/* The texts the graph holds, as the cells show them whole (filters). */
+static const char *node_text(void *ctx, int64_t row, const tui_col *c)
+{
+	struct nodes *nd = ctx;
+	const hs_graph *g = nd->doc->g;
+	int64_t v = nd->ids[row];
+	const hm_instr *in;
+
+	switch (c->key) {
+	case NC_OPCODE:
+		return graph_node_opcode_name(g, v);
+	case NC_CATEGORY:
+		return hlo_category_name((hlo_category)(tui_node_class(g, v) - TUI_C_CAT));
+	case NC_NAME:
+		return (in = graph_node_instr(g, v)) ? in->name : NULL;
+	default:
+		return NULL;
+	}
+}
 
 static int node_cell(void *ctx, int64_t row, const tui_col *c, char *buf, size_t cap)
 {
@@ -237,7 +258,7 @@ static const tui_col node_extra_cols[] = {
 };
 
 static const tui_table_spec node_table = {
-	.ops = &node_table_ops, .order = node_order,
+	.ops = &node_table_ops, .order = node_order, .text = node_text,
 	.cols = node_cols, .ncols = TUI_N(node_cols),
 	.avail = node_extra_cols, .navail = TUI_N(node_extra_cols),
 	.frozen = 1,

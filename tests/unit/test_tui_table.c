@@ -257,6 +257,13 @@ static int k_paren(int64_t i) { return (i % 7 == 1 || i % 7 == 2) && i % 10 != 9
 static int k_not(int64_t i) { return i % 7 != 1; }
 static int k_missing_or(int64_t i) { return i % 10 == 9 || i < 3; }
 
+static const char *stable_name(void *ctx, int64_t row, const tui_col *c)
+{
+	static const char *const names[7] = {"N0", "N1", "N2", "N3", "N4", "N5", "N6"};
+	(void)ctx;
+	return c->key == 1 ? names[row % 7] : NULL;
+}
+
 static void expressions(void)
 {
 	tui_table tb;
@@ -292,6 +299,28 @@ static void expressions(void)
 	tui_table_show_col(&tb, "name", &err);
 	CHECK("showing it back keeps the filter on the right columns",
 	      tui_table_filter(&tb, "name = n3", &err) == 0 && tb.nidx == 143);
+	tui_table_free(&tb);
+
+	/* cells a table holds as stable text (tui_table.text) filter and are
+	 * searched as their formatted twins */
+	tui_table plain;
+	make(&plain, 1000);
+	make(&tb, 1000);
+	tb.text = stable_name;
+	int same = 1;
+	const char *conds[] = {"name = n1 or name = N2", "name ~ ^n[3-5]$", "n6", "name in (n0, n4) and value > 20"};
+	for (size_t i = 0; i < sizeof conds / sizeof conds[0]; i++) {
+		tb.ccol = plain.ccol = 1;
+		tui_table_filter(&tb, conds[i], &err);
+		tui_table_filter(&plain, conds[i], &err);
+		same &= tb.nidx == plain.nidx && !memcmp(tb.idx, plain.idx, (size_t)tb.nidx * sizeof *tb.idx);
+	}
+	CHECK("stable texts filter as the formatted cells", same && tb.nidx > 0);
+	tui_table_filter(&tb, "", &err);
+	tb.cur = 0;
+	CHECK("... and are searched alike", tui_table_search(&tb, "n5", 1) && tb.cur == 5 &&
+	      tui_table_search(&tb, "n5", -1) && tb.cur == 999 - (999 - 5) % 7);
+	tui_table_free(&plain);
 	tui_table_free(&tb);
 
 	/* a column named with a space or a sign is one name */
