@@ -487,6 +487,33 @@ static compare_count *count_list(const int64_t *hist, int64_t nkeys, int *n)
 	return out;
 }
 
+/* The caller's predictors (compare_opts.pred_a, pred_b), when both are
+ * there for the graphs and say the same thing: 1 with their scores copied,
+ * 0 when they are not given, -1 (err set) when memory runs out. */
+static int given_predictions(compare_result *r, const compare_opts *o, hs_error *err)
+{
+	struct compare_priv *p = r->priv;
+	const predictor *pa = o->pred_a, *pb = r->gb == r->ga ? o->pred_a : o->pred_b;
+
+	if (!pa || !pb || pa->n != r->ga->n_configs || pb->n != r->gb->n_configs || strcmp(pa->label, pb->label))
+		return 0;
+	snprintf(r->pred_label, sizeof r->pred_label, "%s", pa->label);
+	r->pred_ns = pa->time_kind == PRED_TIME_NS;
+	p->pred_a = malloc((size_t)(pa->n ? pa->n : 1) * sizeof *p->pred_a);
+	p->pred_b = r->gb == r->ga ? p->pred_a : malloc((size_t)(pb->n ? pb->n : 1) * sizeof *p->pred_b);
+	if (!p->pred_a || !p->pred_b) {
+		free(p->pred_a);
+		if (p->pred_b != p->pred_a)
+			free(p->pred_b);
+		p->pred_a = p->pred_b = NULL;
+		return hs_fail(err, HS_ENOMEM, "%s: out of memory predicting", r->ga->name);
+	}
+	memcpy(p->pred_a, pa->score, (size_t)pa->n * sizeof *p->pred_a);
+	if (p->pred_b != p->pred_a)
+		memcpy(p->pred_b, pb->score, (size_t)pb->n * sizeof *p->pred_b);
+	return 1;
+}
+
 /* The predictions of A and B; a model that cannot predict leaves them
  * absent, with its reason; -1 (err set) only when memory runs out. */
 static int predictions(compare_result *r, const compare_opts *o, hs_error *err)
@@ -500,6 +527,11 @@ static int predictions(compare_result *r, const compare_opts *o, hs_error *err)
 		snprintf(r->pred_error, sizeof r->pred_error, "not requested");
 		return 0;
 	}
+	int given = given_predictions(r, o, err);
+	if (given < 0)
+		return -1;
+	if (given)
+		goto ranks;
 	p->pred_a = malloc((size_t)(r->ga->n_configs ? r->ga->n_configs : 1) * sizeof *p->pred_a);
 	if (!p->pred_a || model_predict_configs(o->model, r->ga, p->pred_a, &e)) {
 		int oom = !p->pred_a || e.status == HS_ENOMEM;
@@ -524,6 +556,7 @@ static int predictions(compare_result *r, const compare_opts *o, hs_error *err)
 			return 0;
 		}
 	}
+ranks:
 	r->A.predicted = p->pred_a[r->A.config];
 	r->B.predicted = p->pred_b[r->B.config];
 	r->A.pred_rank = rank_of(p->pred_a, r->ga->n_configs, r->A.config);
@@ -555,6 +588,10 @@ static int contributions(compare_result *r, const compare_opts *o, hs_error *err
 	if (r->gb != r->ga) {
 		snprintf(r->contrib_note, sizeof r->contrib_note,
 			 "absent: per-node contributions need A and B in one file");
+		return 0;
+	}
+	if (o->pred_a && o->pred_a->trained && !strcmp(r->pred_label, o->pred_a->label)) {
+		snprintf(r->contrib_note, sizeof r->contrib_note, "absent: a fit gives no per-node contributions");
 		return 0;
 	}
 	out = malloc((size_t)(r->n_cfg ? r->n_cfg : 1) * sizeof *out);
@@ -879,8 +916,8 @@ int compare_print(FILE *out, const compare_result *r, int format, hs_error *err)
 	} else {
 		compare_print_text(out, r, all);
 	}
-	if (fflush(out) != 0 || ferror(out))
-		return hs_fail(err, HS_EDATA, "writing the comparison: %s", strerror(errno));
+	if (fflush(out) != 0 || ferror(out)) /* a stream into memory that ran out is out of memory */
+		return hs_fail(err, hs_errno_status(errno), "writing the comparison: %s", strerror(errno));
 	return 0;
 }
 

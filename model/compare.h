@@ -69,6 +69,7 @@
 #include "base/error.h"
 #include "loader/graph.h"
 #include "model/model.h"
+#include "model/predictor.h"
 
 #define COMPARE_MAX_HOPS 4      /* neighbour walk depth */
 #define COMPARE_MAX_NEIGHBORS 8 /* per side and row; more are counted */
@@ -91,6 +92,12 @@ typedef struct compare_opts {
 	compare_sort sort;
 	const hs_model *model;/* borrowed; NULL = the analytic estimate */
 	int predict;          /* compute predicted runtimes and ranks (default 1) */
+	/* The predictors the caller has already (the explorer's and the query
+	 * language's active one, a fit included), of A's graph and of B's
+	 * (the same when one graph holds both): their scores, label and unit
+	 * are used instead of the model's when both are given and have one
+	 * label.  A fit gives no per-node contributions.  NULL: the model's. */
+	const predictor *pred_a, *pred_b;
 } compare_opts;
 
 void compare_opts_init(compare_opts *o);

@@ -94,7 +94,7 @@ int query_cmd_configs(query_parser *p, query_result *out)
 		snprintf(extra, sizeof extra, "; fastest measured: config %lld", (long long)best);
 	if (have_pred)
 		snprintf(extra + strlen(extra), sizeof extra - strlen(extra), "; predicted by %s",
-			 model_describe(p->s->model));
+			 p->s->active->label);
 	else if (why)
 		snprintf(extra + strlen(extra), sizeof extra - strlen(extra), "; %s", why);
 	out->note = query_count_note(n, g->n_configs, shown, "config", c->where != NULL, extra);
@@ -177,7 +177,7 @@ int query_cmd_config(query_parser *p, query_result *out)
 	query_tb_done(&b);
 	if (query_need_predicted(p->s, NULL) == 0)
 		out->note = query_asprintf("config %lld of %lld; runtime %s ns; predicted rank %.0f",
-					   k, (long long)g->n_configs, rt, p->s->predicted_rank[k]);
+					   k, (long long)g->n_configs, rt, (double)p->s->active->rank[k]);
 	else
 		out->note = query_asprintf("config %lld of %lld; runtime %s ns", k,
 					   (long long)g->n_configs, rt);
@@ -210,6 +210,8 @@ int query_cmd_compare(query_parser *p, query_result *out)
 	}
 	compare_opts_init(&o);
 	o.model = p->s->model;
+	if (!p->s->ix && !p->plan_only && query_need_predicted(p->s, NULL) == 0)
+		o.pred_a = o.pred_b = p->s->active; /* the session's: a fit in the explorer */
 	while (query_peek(p)->kind != TK_END && !p->failed) {
 		if (query_accept_kw(p, "all")) {
 			o.all = 1;

@@ -56,11 +56,17 @@ double query_field_num(query_session *s, const query_field *f, int64_t row)
 	case QF_NORMALIZER:
 		return g->normalizer ? (double)g->normalizer[row] : NAN;
 	case QF_PREDICTED:
-		return s->predicted[row];
+		return s->active->score[row];
 	case QF_RUNTIME_RANK:
-		return s->runtime_rank[row];
+		return g->labeled ? (double)s->rank[row] : NAN;
 	case QF_PREDICTED_RANK:
-		return s->predicted_rank[row];
+		return (double)s->active->rank[row];
+	case QF_OVERLAY: {
+		const hs_overlay_col *c = &s->overlays[f->index >> 16].cols[f->index & 0xffff];
+		return c->num ? c->num[row] : NAN;
+	}
+	case QF_COLUMN:
+		return s->cells->num(s->cells->ctx, row, f->index);
 	case QF_CONFIG_FEATURE:
 		if (f->index >= g->config_width || !g->config_feat)
 			return NAN;
@@ -95,6 +101,16 @@ const char *query_field_text(query_session *s, const query_field *f, int64_t row
 	}
 	case QF_SHAPE:
 		return query_shape_text(s, row);
+	case QF_OVERLAY: {
+		const hs_overlay_col *c = &s->overlays[f->index >> 16].cols[f->index & 0xffff];
+		return c->text && c->text[row] ? c->text[row] : "";
+	}
+	case QF_COLUMN: { /* a buffer per column: two columns compare at once */
+		char **buf = &s->colbuf[f->index];
+		if (!*buf && !(*buf = malloc(s->cells->cap)))
+			return "?";
+		return s->cells->text(s->cells->ctx, row, f->index, *buf, s->cells->cap);
+	}
 	default:
 		return f->kind >= QF_G_FILE ? query_graph_text(s, f) : "";
 	}
@@ -111,9 +127,19 @@ const char *query_eval_text(query_session *s, const query_expr *e, int64_t row)
 	return "";
 }
 
-static int text_cmp(query_session *s, const query_expr *a, const query_expr *b, int64_t row)
+static int text_cmp(query_session *s, const query_expr *e, int64_t row)
 {
-	return strcmp(query_eval_text(s, a, row), query_eval_text(s, b, row));
+	const char *x = query_eval_text(s, e->a, row), *y = query_eval_text(s, e->b, row);
+
+	return e->icase ? strcasecmp(x, y) : strcmp(x, y);
+}
+
+/* A table column's number as its cell shows it, read back in its unit. */
+static double shown_num(query_session *s, const query_field *f, int64_t row)
+{
+	double v;
+
+	return query_unit_parse(query_field_text(s, f, row), f->unit, &v) == 0 ? v : NAN;
 }
 
 static double compare(int op, double c)
@@ -148,7 +174,7 @@ double query_eval_num(query_session *s, const query_expr *e, int64_t row)
 	case QE_NUM:
 		return e->num;
 	case QE_FIELD:
-		return query_field_num(s, e->field, row);
+		return e->shown ? shown_num(s, e->field, row) : query_field_num(s, e->field, row);
 	case QE_NEG:
 		return -query_eval_num(s, e->a, row);
 	case QE_NOT:
@@ -165,7 +191,7 @@ double query_eval_num(query_session *s, const query_expr *e, int64_t row)
 	}
 	case QE_CMP:
 		if (e->a->type == QUERY_TEXT)
-			return compare(e->op, text_cmp(s, e->a, e->b, row));
+			return compare(e->op, text_cmp(s, e, row));
 		return compare_num(e->op, query_eval_num(s, e->a, row),
 				   query_eval_num(s, e->b, row));
 	case QE_AND:
@@ -179,7 +205,8 @@ double query_eval_num(query_session *s, const query_expr *e, int64_t row)
 		if (e->a->type == QUERY_TEXT) {
 			const char *x = query_eval_text(s, e->a, row);
 			for (int i = 0; i < e->nlist && !hit; i++)
-				hit = strcmp(x, query_eval_text(s, e->list[i], row)) == 0;
+				hit = (e->icase ? strcasecmp(x, query_eval_text(s, e->list[i], row))
+						: strcmp(x, query_eval_text(s, e->list[i], row))) == 0;
 		} else {
 			double x = query_eval_num(s, e->a, row);
 			for (int i = 0; i < e->nlist && !hit; i++)
@@ -195,6 +222,8 @@ double query_eval_num(query_session *s, const query_expr *e, int64_t row)
 		return (e->opset[s->g->opcode[row]] != 0) != e->negate;
 	case QE_AGG:
 		return s->agg ? s->agg[e->slot] : NAN;
+	case QE_MISSING:
+		return isnan(query_eval_num(s, e->a, row)) != e->negate;
 	default:
 		return NAN;
 	}
@@ -273,6 +302,8 @@ static void eval_block(query_session *s, const query_expr *e, const int64_t *r, 
 			out[i] = e->num;
 		return;
 	case QE_FIELD:
+		if (e->shown)
+			break;
 		field_block(s, e->field, r, n, out);
 		return;
 	case QE_NEG:

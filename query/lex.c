@@ -4,7 +4,10 @@
  * raw (a file path) instead of as tokens.  Words are [A-Za-z_][A-Za-z0-9_]*
  * and, when the hyphenated whole is an HLO opcode name, may go on with
  * "-word" parts: `get-tuple-element` is one word, `users-operands` is a
- * subtraction.  '#' starts a comment that runs to the end of the line.
+ * subtraction.  '#' starts a comment that runs to the end of the line.  A
+ * number may end in a unit ("12us", "12 us", "2.1 GB", "5%": a '%' that no
+ * operand follows); the parser converts it to the unit of what it is
+ * compared with.
  */
 #include <ctype.h>
 #include <stdarg.h>
@@ -107,6 +110,47 @@ static size_t lex_word_len(const char *s, size_t i, size_t n)
 	return best - i;
 }
 
+/* Words that end an operand: they never start one. */
+int query_clause_word(const char *w, size_t n)
+{
+	static const char *const words[] = {"and", "or", "sort", "limit", "show", "where", "by", "asc", "desc"};
+
+	for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
+		if (strlen(words[i]) == n && !strncasecmp(w, words[i], n))
+			return 1;
+	return 0;
+}
+
+/* 1 when no operand starts at s[i] (after spaces): the end, a closing or
+ * comparing sign, or a clause word; so a '%' before it is a percentage. */
+static int no_operand_at(const char *s, size_t i, size_t n)
+{
+	while (i < n && isspace((unsigned char)s[i]))
+		i++;
+	if (i >= n || strchr(")],=<>!~&|#", s[i]))
+		return 1;
+	if (!is_word_start((unsigned char)s[i]))
+		return 0;
+	size_t e = i;
+	while (e < n && is_word_char((unsigned char)s[e]))
+		e++;
+	return query_clause_word(s + i, e - i);
+}
+
+/* The end of a unit after the number that ends at j ("12us", "12 us",
+ * "5%"), or j when none follows. */
+static size_t unit_end(const char *s, size_t j, size_t n)
+{
+	size_t k = j;
+
+	while (k < n && (s[k] == ' ' || s[k] == '\t'))
+		k++;
+	size_t u = query_unit_suffix(s + k, n - k);
+	if (!u || (s[k] == '%' && !no_operand_at(s, k + 1, n)))
+		return j;
+	return k + u;
+}
+
 static int lex_number(query_parser *p, size_t i, query_token *t)
 {
 	const char *s = p->src;
@@ -129,7 +173,8 @@ static int lex_number(query_parser *p, size_t i, query_token *t)
 			j = k;
 		}
 	}
-	if (j < p->n && (is_word_char((unsigned char)s[j]) || s[j] == '.')) {
+	size_t end = unit_end(s, j, p->n);
+	if (end == j && j < p->n && (is_word_char((unsigned char)s[j]) || s[j] == '.')) {
 		size_t k = j;
 		while (k < p->n && (is_word_char((unsigned char)s[k]) || s[k] == '.'))
 			k++;
@@ -143,7 +188,8 @@ static int lex_number(query_parser *p, size_t i, query_token *t)
 	buf[j - i] = '\0';
 	t->kind = TK_NUM;
 	t->num = strtod(buf, NULL);
-	t->len = j - i;
+	t->unit = end > j;
+	t->len = end - i;
 	return 0;
 }
 
@@ -390,6 +436,68 @@ char *query_raw_word(query_parser *p, size_t *pos)
 	p->pos = e;
 	p->have = 0;
 	return unquote(p, p->src + i, e - i);
+}
+
+/* An unquoted regular expression from the next non-space byte: up to a
+ * space, or a ')' or ',' that no bracket of its own opened (a backslash
+ * escapes the byte after it); -1 with an error when there is none. */
+static int raw_regex(query_parser *p, query_token *t)
+{
+	const char *s = p->src;
+	size_t i = p->pos, e;
+	int depth = 0;
+
+	while (i < p->n && isspace((unsigned char)s[i]))
+		i++;
+	for (e = i; e < p->n && !isspace((unsigned char)s[e]); e++) {
+		if (s[e] == '\\' && e + 1 < p->n) {
+			e++;
+			continue;
+		}
+		if (strchr("([{", s[e]))
+			depth++;
+		else if (strchr(")]}", s[e]) && depth > 0)
+			depth--;
+		else if ((s[e] == ')' || s[e] == ',') && depth == 0)
+			break;
+	}
+	memset(t, 0, sizeof *t);
+	t->kind = TK_STR;
+	t->pos = i;
+	t->len = e - i;
+	if (e == i || s[i] == '#')
+		return -1;
+	t->str = hs_arena_strndup(&p->arena, s + i, e - i);
+	if (!t->str)
+		return query_fail_oom(p, "reading a regular expression");
+	p->pos = e;
+	p->have = 0;
+	return 0;
+}
+
+int query_regex_token(query_parser *p, query_token *t)
+{
+	size_t i = p->have ? p->tok.pos : p->pos;
+
+	while (i < p->n && isspace((unsigned char)p->src[i]))
+		i++;
+	if (p->have || (i < p->n && (p->src[i] == '"' || p->src[i] == '\''))) {
+		*t = *query_peek(p);
+		if (t->kind != TK_STR && t->kind != TK_WORD)
+			return query_fail_expected(p, "a regular expression (a string or a word)");
+		query_advance(p);
+		return 0;
+	}
+	if (raw_regex(p, t) == 0)
+		return 0;
+	if (p->failed)
+		return -1;
+	return query_fail_expected(p, "a regular expression (a string or a word)");
+}
+
+size_t query_word_len(const char *s, size_t n)
+{
+	return n && is_word_start((unsigned char)s[0]) ? lex_word_len(s, 0, n) : 0;
 }
 
 const char *query_tok_desc(query_parser *p, char *buf, size_t cap)

@@ -9,14 +9,21 @@
  *                | ('~' | '!~') literal ]
  *   sum   := prod (('+' | '-') prod)*
  *   prod  := unary (('*' | '/' | '%') unary)*
- *   unary := '-' unary | '+' unary | NUMBER | STRING | WORD | '(' or ')'
+ *   unary := '-' unary | '+' unary | NUMBER [UNIT] | STRING | WORD | '(' or ')'
+ *          | '-'   (alone: no value, compared with = or !=)
  *
  * Values are numbers or text; booleans are numbers (0 / 1).  A bare word is
  * a field name, except where text is expected (compared with a text field,
  * in an `in` list of one, or right of `~`): there it is a text literal, so
  * `opcode = convolution` needs no quotes.  Literals compared with `opcode`,
  * `elem` and `category` must name a real opcode, element type or category
- * (a typo is an error with a suggestion, not an empty result).
+ * (a typo is an error with a suggestion, not an empty result).  A number
+ * with a unit ("12 us") is converted to the unit of what it is compared
+ * with (cost: seconds, runtime: ns); anywhere else it is an error.
+ *
+ * A table's filter (query_filter_new, s->table) reads the table's columns:
+ * unknown names are "no column", text compares ignoring case (except
+ * `==`), a numeric column compared with text reads its cells' text.
  */
 #include <ctype.h>
 #include <math.h>
@@ -77,198 +84,6 @@ static const char *op_text(int op)
 	case TK_NOT: return "not";
 	default: return "?";
 	}
-}
-
-/* ---- names ---------------------------------------------------------- */
-
-static int fail_unknown_field(query_parser *p, const query_expr *w)
-{
-	const char *sug = query_suggest_field(p->s, p->scope, w->str);
-
-	if (sug)
-		return query_fail_at(p, w->pos,
-				     "unknown field '%s' at column %zu (did you mean '%s'?)",
-				     w->str, w->pos + 1, sug);
-	return query_fail_at(p, w->pos, "unknown field '%s' at column %zu (see 'help fields')",
-			     w->str, w->pos + 1);
-}
-
-/* Describes an expression for messages: its source text, shortened. */
-static const char *expr_text(query_parser *p, const query_expr *e, char *buf, size_t cap)
-{
-	int n = (int)(e->len > 40 ? 40 : e->len);
-
-	snprintf(buf, cap, "'%.*s%s'", n, p->src + e->pos, e->len > 40 ? "..." : "");
-	return buf;
-}
-
-/* e must be a number: a field, a number literal or a numeric operation. */
-static int need_num(query_parser *p, const query_expr *e, const char *what)
-{
-	char b[64];
-
-	if (e->kind == QE_WORD)
-		return fail_unknown_field(p, e);
-	if (e->type != QUERY_NUM)
-		return query_fail_at(p, e->pos, "%s needs a number, but %s at column %zu is text",
-				     what, expr_text(p, e, b, sizeof b), e->pos + 1);
-	return 0;
-}
-
-/* 1 when `name` is the written opcode of a node of the graph whose opcode
- * is not a learned one (over a folder, see folder_opcode). */
-static int written_opcode(const query_session *s, const char *name)
-{
-	const hs_graph *g = s->g;
-
-	if (s->ix || !g->module)
-		return 0;
-	for (int64_t v = 0; v < g->n_nodes; v++)
-		if (g->opcode[v] == 0 && strcmp(graph_node_opcode_name(g, v), name) == 0)
-			return 1;
-	return 0;
-}
-
-/* Over a folder the graphs are not known while parsing: a name outside the
- * learned list is taken as written (it matches the nodes of HLO text that
- * write it, none of an npz file) when it is an XLA opcode or too far from
- * any learned name to be a misspelling of one. */
-static int folder_opcode(const query_session *s, const char *name, const char *const *names,
-			 size_t n)
-{
-	return s->ix && (hlo_opcode_is_unlearned(name) || !query_suggest(name, names, n));
-}
-
-/* 1 when every literal is a learned opcode (then `opcode` compares ids). */
-static int all_learned(query_expr *const *lits, int n)
-{
-	for (int i = 0; i < n; i++)
-		if (lits[i]->kind != QE_STR || hlo_opcode_id(lits[i]->str) < 0)
-			return 0;
-	return 1;
-}
-
-/* Vocabulary a literal compared with a field must belong to. */
-static int check_vocabulary(query_parser *p, const query_expr *field, const query_expr *lit)
-{
-	const char *names[256];
-	size_t n = 0;
-	const char *kind;
-
-	if (field->kind != QE_FIELD)
-		return 0;
-	switch (field->field->kind) {
-	case QF_OPCODE:
-		if (hlo_opcode_id(lit->str) >= 0 || written_opcode(p->s, lit->str))
-			return 0;
-		for (int i = 0; i <= HLO_MAX_OPCODE; i++)
-			names[n++] = hlo_opcode_name(i);
-		if (folder_opcode(p->s, lit->str, names, n))
-			return 0;
-		kind = "opcode";
-		break;
-	case QF_ELEM:
-		if (hlo_element_type_id(lit->str) >= 0 || !*lit->str)
-			return 0;
-		for (int i = 0; i < hlo_element_type_count(); i++)
-			names[n++] = hlo_element_type_name(i);
-		kind = "element type";
-		break;
-	case QF_CATEGORY:
-		if (hlo_category_id(lit->str) >= 0)
-			return 0;
-		for (int i = 0; i < HLO_NCATEGORIES; i++)
-			names[n++] = hlo_category_name((hlo_category)i);
-		kind = "category";
-		break;
-	default:
-		return 0;
-	}
-	const char *sug = query_suggest(lit->str, names, n);
-	if (sug && field->field->kind == QF_OPCODE && p->s->ix) /* an opcode written so: ~ */
-		return query_fail_at(p, lit->pos,
-				     "unknown opcode '%s' at column %zu (did you mean '%s'? "
-				     "for nodes whose HLO text writes it: opcode ~ '^%s$')",
-				     lit->str, lit->pos + 1, sug, lit->str);
-	if (sug)
-		return query_fail_at(p, lit->pos, "unknown %s '%s' at column %zu (did you mean '%s'?)",
-				     kind, lit->str, lit->pos + 1, sug);
-	return query_fail_at(p, lit->pos, "unknown %s '%s' at column %zu", kind, lit->str,
-			     lit->pos + 1);
-}
-
-/* A bare word (or a field named by a bare word) on the literal side of a
- * comparison with text turns into a text literal. */
-static int is_bare(const query_expr *e)
-{
-	return e->kind == QE_WORD || (e->kind == QE_FIELD && e->str);
-}
-
-static void make_literal(query_expr *e)
-{
-	e->kind = QE_STR;
-	e->type = QUERY_TEXT;
-	e->field = NULL;
-}
-
-/* `computation` (the HLO computation's name) compared with a number means
- * the node_splits segment, as it did before computations had names:
- * `computation = 2` is `split = 2`.  1 when e was turned into `split`. */
-static int as_split(query_parser *p, query_expr *e)
-{
-	if (e->kind != QE_FIELD || e->field->kind != QF_HTEXT || e->field->index != HS_HF_COMPUTATION ||
-	    strcmp(e->field->name, "computation") != 0)
-		return 0;
-	const query_field *f = query_find_field(p->s, QS_NODE, "split");
-	if (!f)
-		return 0;
-	e->field = f;
-	e->type = f->type;
-	return 1;
-}
-
-/* Resolves `lit` against `other` for equality-like use; checks types. */
-static int resolve_pair(query_parser *p, query_expr *a, query_expr *b, int op)
-{
-	char ba[64], bb[64];
-
-	/* Text on one side makes a bare word on the other a literal; a word
-	 * that names a text field stays a field unless it is an opcode name
-	 * compared with `opcode`. */
-	if (a->type == QUERY_TEXT && a->kind != QE_WORD && is_bare(b)) {
-		if (b->kind == QE_WORD ||
-		    (b->type == QUERY_TEXT && a->kind == QE_FIELD &&
-		     a->field->kind == QF_OPCODE && hlo_opcode_id(b->str) >= 0))
-			make_literal(b);
-	} else if (b->type == QUERY_TEXT && b->kind != QE_WORD && is_bare(a)) {
-		if (a->kind == QE_WORD ||
-		    (a->type == QUERY_TEXT && b->kind == QE_FIELD &&
-		     b->field->kind == QF_OPCODE && hlo_opcode_id(a->str) >= 0))
-			make_literal(a);
-	}
-	if (a->kind == QE_WORD)
-		return fail_unknown_field(p, a);
-	if (b->kind == QE_WORD)
-		return fail_unknown_field(p, b);
-	if (a->type != b->type && (as_split(p, a) || as_split(p, b)))
-		return 0;
-	if (a->type != b->type) {
-		const query_expr *t = a->type == QUERY_TEXT ? a : b;
-		int hint = t->kind == QE_FIELD && t->field->kind == QF_OPCODE;
-		return query_fail_at(p, b->pos, "cannot compare %s (%s) with %s (%s) at column %zu%s",
-				     expr_text(p, a, ba, sizeof ba),
-				     a->type == QUERY_TEXT ? "text" : "a number",
-				     expr_text(p, b, bb, sizeof bb),
-				     b->type == QUERY_TEXT ? "text" : "a number", b->pos + 1,
-				     hint ? " (opcode_id is the numeric id)" : "");
-	}
-	if (a->type == QUERY_TEXT && (op == TK_EQ || op == TK_NE)) {
-		if (b->kind == QE_STR && check_vocabulary(p, a, b) < 0)
-			return -1;
-		if (a->kind == QE_STR && check_vocabulary(p, b, a) < 0)
-			return -1;
-	}
-	return 0;
 }
 
 /* ---- primaries ------------------------------------------------------ */
@@ -359,11 +174,11 @@ static query_expr *parse_agg(query_parser *p, int agg)
 	}
 	p->scope = QS_AUTO;
 	a = query_parse_expr(p);
-	if (!a || need_num(p, a, agg == QA_COUNT ? "count(...)" : name) < 0)
+	if (!a || query_need_num(p, a, agg == QA_COUNT ? "count(...)" : name) < 0)
 		return NULL;
 	if (query_accept_kw(p, "where")) {
 		where = query_parse_expr(p);
-		if (!where || need_num(p, where, "where") < 0)
+		if (!where || query_need_num(p, where, "where") < 0)
 			return NULL;
 	}
 	const query_token *r = query_peek(p);
@@ -467,6 +282,39 @@ static query_expr *parse_unary(query_parser *p)
 	return e;
 }
 
+/* A table's column whose name is longer than the word at t and starts
+ * there ("group size", "bytes/device", "sum(cost)"), the longest: it is
+ * one field.  NULL when none is. */
+static const query_field *long_column(query_parser *p, const query_token *t)
+{
+	const query_field *best = NULL;
+	size_t best_len = t->len;
+
+	for (size_t i = 0; p->s->table && i < p->s->n_node_fields; i++) {
+		const query_field *f = &p->s->node_fields[i];
+		size_t n = strlen(f->name), end = t->pos + n;
+		if (n > best_len && end <= p->n && !strncasecmp(p->src + t->pos, f->name, n) &&
+		    (end == p->n || !(isalnum((unsigned char)p->src[end]) || p->src[end] == '_'))) {
+			best = f;
+			best_len = n;
+		}
+	}
+	return best;
+}
+
+/* `-` that no operand follows: no value (NaN), for = and !=. */
+static int is_missing(query_parser *p, const query_token *minus)
+{
+	size_t i = minus->pos + minus->len;
+
+	while (i < p->n && isspace((unsigned char)p->src[i]))
+		i++;
+	if (i >= p->n || strchr("),#", p->src[i]) || (p->src[i] == '&' && i + 1 < p->n && p->src[i + 1] == '&') ||
+	    (p->src[i] == '|' && i + 1 < p->n && p->src[i + 1] == '|'))
+		return 1;
+	return query_word_len(p->src + i, p->n - i) > 0 && query_clause_word(p->src + i, query_word_len(p->src + i, p->n - i));
+}
+
 static query_expr *parse_unary_inner(query_parser *p)
 {
 	const query_token *t = query_peek(p);
@@ -475,8 +323,10 @@ static query_expr *parse_unary_inner(query_parser *p)
 	switch (t->kind) {
 	case TK_NUM:
 		e = new_expr(p, QE_NUM, t->pos, t->len);
-		if (e)
+		if (e) {
 			e->num = t->num;
+			e->unit_lit = (uint8_t)t->unit;
+		}
 		query_advance(p);
 		return e;
 	case TK_STR:
@@ -488,6 +338,17 @@ static query_expr *parse_unary_inner(query_parser *p)
 		query_advance(p);
 		return e;
 	case TK_WORD: {
+		const query_field *lf = long_column(p, t);
+		if (lf) {
+			e = new_expr(p, QE_FIELD, t->pos, strlen(lf->name));
+			if (e) {
+				e->field = lf;
+				e->type = lf->type;
+			}
+			p->pos = t->pos + strlen(lf->name);
+			p->have = 0;
+			return e;
+		}
 		if (is_reserved(t->str)) {
 			query_fail_expected(p, "a value");
 			return NULL;
@@ -495,6 +356,11 @@ static query_expr *parse_unary_inner(query_parser *p)
 		int agg = p->scope == QS_GRAPH ? agg_kind(t->str) : -1;
 		if (agg >= 0)
 			return parse_agg(p, agg);
+		if (is_attr_call(p, t) && p->s->table) {
+			query_fail_at(p, t->pos, "attr(...) at column %zu reads a node's attribute; a table's "
+				      "filter reads its columns", t->pos + 1);
+			return NULL;
+		}
 		if (is_attr_call(p, t))
 			return parse_attr(p);
 		const query_field *f = lookup_field(p, t);
@@ -531,9 +397,18 @@ static query_expr *parse_unary_inner(query_parser *p)
 	case TK_PLUS: {
 		int neg = t->kind == TK_MINUS;
 		size_t pos = t->pos;
+		if (neg && is_missing(p, t)) {
+			e = new_expr(p, QE_NUM, pos, 1);
+			if (e) {
+				e->num = NAN;
+				e->missing = 1;
+			}
+			query_advance(p);
+			return e;
+		}
 		query_advance(p);
 		query_expr *a = parse_unary(p);
-		if (!a || need_num(p, a, neg ? "'-'" : "'+'") < 0)
+		if (!a || query_need_num(p, a, neg ? "'-'" : "'+'") < 0)
 			return NULL;
 		if (!neg)
 			return a;
@@ -569,11 +444,11 @@ static query_expr *parse_arith(query_parser *p, const int *ops, int nops,
 			break;
 		char what[16];
 		snprintf(what, sizeof what, "'%s'", op_text(op));
-		if (need_num(p, a, what) < 0)
+		if (query_need_num(p, a, what) < 0)
 			return NULL;
 		query_advance(p);
 		query_expr *b = next(p);
-		if (!b || need_num(p, b, what) < 0)
+		if (!b || query_need_num(p, b, what) < 0)
 			return NULL;
 		query_expr *e = new_expr(p, QE_ARITH, 0, 0);
 		if (!e)
@@ -632,11 +507,13 @@ static int compile_regex(query_parser *p, query_expr *lit)
 
 	if (!re)
 		return query_fail_oom(p, "compiling a regular expression");
-	int rc = regcomp(re, lit->str, REG_EXTENDED | REG_NOSUB);
+	int rc = regcomp(re, lit->str, REG_EXTENDED | REG_NOSUB | (p->s->table ? REG_ICASE : 0));
 	if (rc != 0) {
 		char msg[128];
 		regerror(rc, re, msg, sizeof msg);
 		free(re);
+		if (p->s->table) /* the filter's caret says where */
+			return query_fail_at(p, lit->pos, "bad regular expression '%s': %s", lit->str, msg);
 		return query_fail_at(p, lit->pos, "bad regular expression '%s' at column %zu: %s",
 				     lit->str, lit->pos + 1, msg);
 	}
@@ -666,7 +543,7 @@ static query_expr *parse_in(query_parser *p, query_expr *a, int negate)
 		return NULL;
 	}
 	if (a->kind == QE_WORD) {
-		fail_unknown_field(p, a);
+		query_fail_unknown_field(p, a);
 		return NULL;
 	}
 	for (;;) {
@@ -676,7 +553,7 @@ static query_expr *parse_in(query_parser *p, query_expr *a, int negate)
 			return NULL;
 		}
 		query_expr *b = parse_sum(p);
-		if (!b || resolve_pair(p, a, b, TK_EQ) < 0)
+		if (!b || query_resolve_pair(p, a, b, TK_EQ) < 0)
 			return NULL;
 		items[n++] = b;
 		if (query_accept(p, TK_COMMA))
@@ -694,17 +571,56 @@ static query_expr *parse_in(query_parser *p, query_expr *a, int negate)
 	int all_lit = 1;
 	for (int i = 0; i < n; i++)
 		all_lit &= items[i]->kind == QE_STR;
-	if (is_opcode_field(a) && all_lit && all_learned(items, n))
+	if (is_opcode_field(a) && all_lit && query_all_learned(items, n))
 		return make_opset(p, a, items, n, negate, a->pos, end - a->pos);
 	query_expr *e = new_expr(p, QE_IN, a->pos, end - a->pos);
 	query_expr **list = hs_arena_alloc(&p->arena, (size_t)n * sizeof *list);
 	if (!e || !list)
 		return NULL;
+	e->icase = p->s->table && a->type == QUERY_TEXT;
 	memcpy(list, items, (size_t)n * sizeof *list);
 	e->a = a;
 	e->list = list;
 	e->nlist = n;
 	e->negate = negate;
+	return e;
+}
+
+/* a = - or a != - (either side): a has no value, or has one. */
+static query_expr *parse_missing(query_parser *p, query_expr *a, query_expr *b, int op)
+{
+	query_expr *m = a->missing ? a : b, *x = m == a ? b : a;
+
+	if (x->kind == QE_WORD) {
+		query_fail_unknown_field(p, x);
+		return NULL;
+	}
+	if (x->missing || (op != TK_EQ && op != TK_NE)) {
+		query_fail_at(p, m->pos, "'-' at column %zu is no value: it compares only with = and != "
+			      "(cost = -)", m->pos + 1);
+		return NULL;
+	}
+	if (x->type == QUERY_TEXT && !p->s->table) {
+		query_fail_at(p, m->pos, "'-' at column %zu is no value, but %s is text (quote it: '-')",
+			      m->pos + 1, x->field ? x->field->name : "that");
+		return NULL;
+	}
+	query_expr *e = new_expr(p, x->type == QUERY_TEXT ? QE_CMP : QE_MISSING, 0, 0);
+	if (!e)
+		return NULL;
+	span(e, a, b);
+	if (x->type == QUERY_TEXT) { /* a table's text cell that shows "-" */
+		query_make_literal(m);
+		m->missing = 0;
+		m->str = "-";
+		e->op = op;
+		e->a = x;
+		e->b = m;
+		e->icase = 1;
+		return e;
+	}
+	e->a = x;
+	e->negate = op == TK_NE;
 	return e;
 }
 
@@ -718,13 +634,16 @@ static query_expr *parse_cmp(query_parser *p)
 	int op = t->kind;
 
 	if (op >= TK_EQ && op <= TK_GE) {
+		int exact = op == TK_EQ && t->len == 2; /* `==`: a table's exact text */
 		query_advance(p);
 		query_expr *b = parse_sum(p);
-		if (!b || resolve_pair(p, a, b, op) < 0)
+		if (b && (a->missing || b->missing))
+			return parse_missing(p, a, b, op);
+		if (!b || query_resolve_pair(p, a, b, op) < 0)
 			return NULL;
 		if ((op == TK_EQ || op == TK_NE) &&
-		    ((is_opcode_field(a) && all_learned(&b, 1)) ||
-		     (is_opcode_field(b) && all_learned(&a, 1)))) {
+		    ((is_opcode_field(a) && query_all_learned(&b, 1)) ||
+		     (is_opcode_field(b) && query_all_learned(&a, 1)))) {
 			query_expr *f = is_opcode_field(a) ? a : b;
 			query_expr *l = f == a ? b : a;
 			return make_opset(p, f, &l, 1, op == TK_NE, a->pos, b->pos + b->len - a->pos);
@@ -735,6 +654,7 @@ static query_expr *parse_cmp(query_parser *p)
 		e->op = op;
 		e->a = a;
 		e->b = b;
+		e->icase = p->s->table && a->type == QUERY_TEXT && !exact;
 		span(e, a, b);
 		return e;
 	}
@@ -759,26 +679,25 @@ static query_expr *parse_cmp(query_parser *p)
 	if (op == TK_MATCH || op == TK_NMATCH) {
 		char b1[64];
 		if (a->kind == QE_WORD) {
-			fail_unknown_field(p, a);
+			query_fail_unknown_field(p, a);
 			return NULL;
 		}
+		if (a->type != QUERY_TEXT && p->s->table && a->kind == QE_FIELD)
+			a->type = QUERY_TEXT; /* a table's numbers as their cells show them */
 		if (a->type != QUERY_TEXT) {
 			query_fail_at(p, a->pos, "'%s' matches text, but %s at column %zu is a number",
-				      op_text(op), expr_text(p, a, b1, sizeof b1), a->pos + 1);
+				      op_text(op), query_expr_desc(p, a, b1, sizeof b1), a->pos + 1);
 			return NULL;
 		}
 		query_advance(p);
-		const query_token *r = query_peek(p);
-		if (r->kind != TK_STR && r->kind != TK_WORD) {
-			query_fail_expected(p, "a regular expression (a string or a word)");
+		query_token r;
+		if (query_regex_token(p, &r) < 0)
 			return NULL;
-		}
-		query_expr *lit = new_expr(p, QE_STR, r->pos, r->len);
+		query_expr *lit = new_expr(p, QE_STR, r.pos, r.len);
 		if (!lit)
 			return NULL;
-		lit->str = r->str;
+		lit->str = r.str;
 		lit->type = QUERY_TEXT;
-		query_advance(p);
 		if (compile_regex(p, lit) < 0)
 			return NULL;
 		query_expr *e = new_expr(p, QE_MATCH, 0, 0);
@@ -810,7 +729,7 @@ static query_expr *parse_not(query_parser *p)
 		p->depth++;
 		query_expr *a = parse_not(p);
 		p->depth--;
-		if (!a || need_num(p, a, "'not'") < 0)
+		if (!a || query_need_num(p, a, "'not'") < 0)
 			return NULL;
 		query_expr *e = new_expr(p, QE_NOT, pos, a->pos + a->len - pos);
 		if (e)
@@ -818,6 +737,54 @@ static query_expr *parse_not(query_parser *p)
 		return e;
 	}
 	return parse_cmp(p);
+}
+
+/* The literals e compares a text field with for equality (x = 'a', or x
+ * in ('a', ...)) into *lits, their number as the result; 0 when e is no
+ * such comparison. */
+static int text_choices(const query_expr *e, query_expr *const **lits)
+{
+	const query_expr *x = e->a;
+
+	if (!x || x->kind != QE_FIELD || x->type != QUERY_TEXT || x->shown)
+		return 0;
+	if (e->kind == QE_CMP && e->op == TK_EQ && e->b->kind == QE_STR) {
+		*lits = &e->b;
+		return 1;
+	}
+	if (e->kind != QE_IN || e->negate)
+		return 0;
+	for (int i = 0; i < e->nlist; i++)
+		if (e->list[i]->kind != QE_STR)
+			return 0;
+	*lits = e->list;
+	return e->nlist;
+}
+
+/* x = 'a' or x = 'b' (or x in (...)) of one text field becomes x in ('a',
+ * 'b'), which reads x once per row: a table's `opcode = convolution or
+ * opcode = dot` formats each cell once.  NULL when a or b is no such
+ * comparison, or they read different fields. */
+static query_expr *fold_or(query_parser *p, query_expr *a, query_expr *b)
+{
+	query_expr *const *la, *const *lb;
+	int na = text_choices(a, &la), nb = text_choices(b, &lb);
+
+	if (!na || !nb || a->a->field != b->a->field || a->icase != b->icase)
+		return NULL;
+	query_expr *e = new_expr(p, QE_IN, 0, 0);
+	query_expr **list = hs_arena_alloc(&p->arena, (size_t)(na + nb) * sizeof *list);
+	if (!e || !list)
+		return NULL;
+	memcpy(list, la, (size_t)na * sizeof *list);
+	memcpy(list + na, lb, (size_t)nb * sizeof *list);
+	e->a = a->a;
+	e->op = TK_OR; /* written as an `or` */
+	e->list = list;
+	e->nlist = na + nb;
+	e->icase = a->icase;
+	span(e, a, b);
+	return e;
 }
 
 /* One left-associative level of `and` / `or`: operands from `next`, joined
@@ -833,13 +800,20 @@ static query_expr *parse_logical(query_parser *p, int tk, const char *word, int 
 		const query_token *t = query_peek(p);
 		if (!((int)t->kind == tk || (t->kind == TK_WORD && strcasecmp(t->str, word) == 0)))
 			break;
-		if (need_num(p, a, what) < 0)
+		if (query_need_num(p, a, what) < 0)
 			return NULL;
 		query_advance(p);
 		query_expr *b = next(p);
-		if (!b || need_num(p, b, what) < 0)
+		if (!b || query_need_num(p, b, what) < 0)
 			return NULL;
-		query_expr *e = new_expr(p, op, 0, 0);
+		query_expr *e = op == QE_OR ? fold_or(p, a, b) : NULL;
+		if (e) {
+			a = e;
+			continue;
+		}
+		if (p->failed)
+			return NULL;
+		e = new_expr(p, op, 0, 0);
 		if (!e)
 			return NULL;
 		e->a = a;
@@ -860,14 +834,41 @@ static query_expr *parse_or(query_parser *p)
 	return parse_logical(p, TK_OR, "or", QE_OR, parse_and);
 }
 
+/* A number with a unit or a `-` that no comparison took: the first one. */
+static const query_expr *stray_literal(const query_expr *e)
+{
+	const query_expr *s = NULL;
+
+	if (!e)
+		return NULL;
+	if (e->kind == QE_NUM && (e->unit_lit || e->missing))
+		return e;
+	if ((s = stray_literal(e->a)) || (s = stray_literal(e->b)))
+		return s;
+	for (int i = 0; i < e->nlist && !s; i++)
+		s = stray_literal(e->list[i]);
+	return s;
+}
+
 query_expr *query_parse_expr(query_parser *p)
 {
 	query_expr *e = parse_or(p);
+	const query_expr *s;
 
 	if (!e || p->failed)
 		return NULL;
 	if (e->kind == QE_WORD) {
-		fail_unknown_field(p, e);
+		query_fail_unknown_field(p, e);
+		return NULL;
+	}
+	if ((s = stray_literal(e)) && s->missing) {
+		query_fail_at(p, s->pos, "'-' at column %zu is no value: it compares only with = and != "
+			      "(cost = -)", s->pos + 1);
+		return NULL;
+	}
+	if (s) {
+		query_fail_at(p, s->pos, "'%.*s' at column %zu has a unit: compare it with a field that has "
+			      "one (cost < 12 us)", (int)s->len, p->src + s->pos, s->pos + 1);
 		return NULL;
 	}
 	return e;
@@ -883,7 +884,7 @@ long long query_parse_count(query_parser *p, const char *what)
 		query_fail_expected(p, what);
 		return -1;
 	}
-	if (t->num < 0 || t->num != floor(t->num) || t->num > 9e15) {
+	if (t->unit || t->num < 0 || t->num != floor(t->num) || t->num > 9e15) {
 		query_fail_at(p, t->pos, "expected %s at column %zu, found '%.*s'", what,
 			      t->pos + 1, (int)t->len, p->src + t->pos);
 		return -1;

@@ -45,9 +45,13 @@
 #include <stdio.h>
 
 #include "base/error.h"
+#include "base/strbuf.h"
 #include "loader/dataset.h"
 #include "loader/graph.h"
+#include "loader/overlay.h"
+#include "model/cost.h"
 #include "model/model.h"
+#include "model/predictor.h"
 
 typedef struct query_session query_session;
 
@@ -115,14 +119,89 @@ typedef struct query_result {
 	size_t nskipped;
 } query_result;
 
+/* Units of numbers: what a field's (or a table column's) values are in,
+ * how they print and what the language reads as a number of them: "12 us",
+ * "1.5ms", "2.1 GB", "1.5 GFLOP", "5%" (query/unit.c).  Durations come in
+ * two bases, nanoseconds (runtimes) and seconds (analytic costs); "12 us"
+ * is 12000 of the one and 1.2e-5 of the other. */
+enum query_unit {
+	QUERY_U_NONE,    /* plain numbers */
+	QUERY_U_NS,      /* durations in nanoseconds: "23.271 s", "1.234 ms", "12 ns" */
+	QUERY_U_SECONDS, /* durations in seconds: "12.3 us", "1.5 ms" */
+	QUERY_U_BYTES,   /* "2.1 GB", "512 B" (also kB, MB, TB, KiB, MiB, GiB, TiB, bytes) */
+	QUERY_U_FLOP,    /* "1.5 GFLOP" (kFLOP, MFLOP, TFLOP, PFLOP; a plural s) */
+	QUERY_U_PERCENT, /* "24.6%" */
+	QUERY_NUNITS
+};
+/* v (in the unit's base: ns, s, bytes, FLOP, percent) as a column of the
+ * unit prints it, the largest step it reaches; "-" for NaN. */
+void query_unit_format(char *buf, size_t cap, int unit, double v);
+/* A number with an optional suffix of the unit ("12 us", "1ms", "2.1GB",
+ * "5%"; a bare number is in the base unit; suffixes ignore case) into *out
+ * in the base unit.  0, or -1 when s is no such number. */
+int query_unit_parse(const char *s, int unit, double *out);
+/* "a duration", "a size"... and an example ("12 us, 1.5 ms"), for messages. */
+const char *query_unit_what(int unit);
+const char *query_unit_example(int unit);
+
 /* Sessions. */
 query_session *query_session_new(hs_graph *g, hs_error *err);
 void query_session_free(query_session *s);
 /* Rebinds to another graph (dropping every cache of the old one). */
 void query_session_set_graph(query_session *s, hs_graph *g);
 hs_graph *query_session_graph(const query_session *s);
-/* The model behind `predicted` (NULL, the default: the analytic estimate). */
+/* The model behind `predicted` (NULL, the default: the analytic estimate).
+ * A fit (query_session_fit) stays the active predictor until it is
+ * dropped. */
 void query_session_set_model(query_session *s, const hs_model *m);
+
+/* What a session knows about its graph.  A session on one graph owns every
+ * number derived from it: made on first use, kept until the session is
+ * rebound, and shared by whoever holds the session (the explorer holds one
+ * per open graph: its views and its `:` line read the same costs, ranks
+ * and predictions, so a fit reaches them all).  Each fails with err set:
+ * HS_ENOMEM when out of memory, HS_EDATA when the graph is at fault; never
+ * NULL without an error. */
+
+/* The analytic cost of every node (model/cost.h), [n_nodes]. */
+const cost_estimate *query_session_cost(query_session *s, hs_error *err);
+/* The measured runtimes' competition ranks (1 = fastest, ties share;
+ * metrics_ranks), [n_configs], into *rank: NULL when the graph has no
+ * measured runtimes (a test file).  0, or -1 with err set. */
+int query_session_ranks(query_session *s, const int64_t **rank, hs_error *err);
+/* Node v's shape as HLO writes it: the module's text (a tuple in full), or
+ * decoded from the features on a bare .npz; "" when the graph has neither,
+ * "?" when out of memory.  Stable until the session is rebound. */
+const char *query_session_shape(query_session *s, int64_t v);
+/* The measured runtimes' minimum, median (as numpy.median) and maximum into
+ * out[3] (the graphs command's runtime_min, _median, _max); NaN when the
+ * graph has none measured.  0, or -1 with err set. */
+int query_session_runtime_summary(query_session *s, double out[3], hs_error *err);
+/* The root of node_splits segment k: its last node marked is_root (the
+ * 140 documented features), else its last node; -1 with err set when out
+ * of memory or k is out of range. */
+int64_t query_session_split_root(query_session *s, int64_t k, hs_error *err);
+
+/* The active predictor (model/predictor.h), what `predicted` and
+ * `predicted_rank` read: the fit when one is set, else the model's (the
+ * analytic estimate without a model).  NULL with err set when it cannot
+ * predict (err says why, without the model's name: model_describe). */
+const predictor *query_session_predictor(query_session *s, hs_error *err);
+/* Fits on a random `fraction` of the measured configs (predictor_from_fit
+ * with `seed`) and makes the fit the active predictor.  0, or -1 with err
+ * set (the previous predictor stays). */
+int query_session_fit(query_session *s, double fraction, uint64_t seed, hs_error *err);
+/* Drops the fit: the model's predictor is active again. */
+void query_session_fit_off(query_session *s);
+
+/* Lays data over the graph's nodes (loader/overlay.h): the session takes
+ * *o (left empty) and each of its columns becomes a node field under its
+ * own name (numeric or text as the column), missing where the data gives
+ * none.  -1 with err set when a column's name is a field already
+ * (HS_EUSAGE), the data was read for a graph of another size (HS_EUSAGE),
+ * or out of memory; *o is then left to the caller.  Rebinding the session
+ * drops them. */
+int query_session_add_overlay(query_session *s, hs_overlay *o, hs_error *err);
 
 /* A session over every graph file of a folder index (borrowed: the caller
  * keeps it alive and frees it after the session).  Entries with an error
@@ -170,6 +249,69 @@ int query_write(FILE *out, const query_result *r, query_format fmt,
 		hs_error *err);
 /* "table", "csv", "json" -> format, or -1. */
 int query_format_parse(const char *name);
+
+/* ---- Filters over a table the caller holds (the explorer's `\`) ------
+ *
+ * A condition over the columns of a table, in the query language: the
+ * column names are its fields (a name of several words, "group size", is
+ * one field), and expressions are the language's: comparisons, `in`, `~`,
+ * `and` / `or` / `not`, parentheses, quotes, numbers with the column's unit
+ * ("cost < 12 us", "share > 5%").  As the table shows its cells:
+ *   - text compares ignoring case (`=`, `<`, `in`, `~`), but `==` is the
+ *     exact text;
+ *   - a numeric column compares its value; compared with a string or a word
+ *     that is no column (`=`, `!=`) or matched with `~`, its text as shown;
+ *     `= 1.23 ms` (a unit, `=` or `!=`) reads back the number the cell shows;
+ *   - `-` is no value: `value = -`, `value != -`;
+ *   - an unquoted regular expression runs to the next space (or a `)` or
+ *     `,` it does not open): `name ~ ^N[0-2]$`.
+ * Text with none of = < > ~ or `in (` is plain text: the rows whose column
+ * `plain_col` contains it, ignoring case (COL~TEXT with TEXT escaped). */
+typedef struct query_column {
+	const char *name;
+	query_type type; /* QUERY_NUM: the column has numbers (and their text) */
+	int unit;        /* enum query_unit of its numbers */
+} query_column;
+
+typedef struct query_cells {
+	void *ctx;
+	/* The number of a cell of a QUERY_NUM column; NAN for none. */
+	double (*num)(void *ctx, int64_t row, int col);
+	/* The text of a cell as the table shows it, whole, into buf (cap
+	 * bytes); returns buf or a text that stays valid as long. */
+	const char *(*text)(void *ctx, int64_t row, int col, char *buf, size_t cap);
+	size_t cap;      /* bytes of the buffer the filter gives text() */
+} query_cells;
+
+typedef struct query_filter query_filter;
+
+/* Compiles `text` over the columns.  NULL with err set (and *err_col the
+ * 1-based column of `text` it names, 0 for none) when it is no condition
+ * over them (HS_EUSAGE) or out of memory. */
+query_filter *query_filter_new(const char *text, const query_column *cols, int ncols, int plain_col,
+			       hs_error *err, int *err_col);
+void query_filter_free(query_filter *f);
+/* The condition as it reads back: spaces around comparisons dropped and
+ * others single (`cost<12 us and users>1`), plain text as COL~REGEX. */
+const char *query_filter_text(const query_filter *f);
+/* The conditions joined by a top-level `and` (1 for any other). */
+int query_filter_terms(const query_filter *f);
+/* Appends to `out` f's text and `term` joined by `and` (f's in parentheses
+ * when its top level is an `or`): the filter with one more condition. */
+void query_filter_join(const query_filter *f, const char *term, hs_strbuf *out);
+/* The rows of first .. first + n - 1 that pass, in order, into keep[n]:
+ * their count. */
+int64_t query_filter_range(query_filter *f, const query_cells *src, int64_t first, int64_t n,
+			   int64_t *keep);
+/* The filter's text without the top-level terms that read column `col`
+ * (all of it when there is one term; "" then), malloc'd: the filter to
+ * compile once the column is gone.  NULL when out of memory. */
+char *query_filter_without(const query_filter *f, int col);
+/* Appends to `out` the condition COL OP VALUE ready to join a filter's
+ * text, VALUE as text: a bare word, or quoted as the language reads it back
+ * ("==": the exact text, COL=="jit(run)/add").  -1 when out of memory. */
+int query_filter_term(const query_column *cols, int ncols, int col, const char *op, const char *value,
+		      hs_strbuf *out);
 
 /* Tab completion of the word at line[start, end): command names, then what
  * the position takes (field names, opcode names, keywords).  Sets *files to

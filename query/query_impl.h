@@ -27,6 +27,10 @@
 #include "model/cost.h"
 #include "query/query.h"
 
+/* The length of the unit suffix (of any kind) at s[0, n), or 0: the
+ * lexer's "12us", "12 us". */
+size_t query_unit_suffix(const char *s, size_t n);
+
 /* ---- fields --------------------------------------------------------- */
 
 /* QS_AUTO: the first field named decides (stats and count work on nodes
@@ -58,6 +62,10 @@ enum query_field_kind {
 	QF_HTEXT,        /* text: graph_node_text field `index` (hs_hfield) */
 	QF_SOURCE_LINE,  /* metadata source_line; null when absent */
 	QF_HLO,          /* text: the instruction's HLO line */
+	QF_OVERLAY,      /* a column of data laid over the nodes: overlay
+	                  * index >> 16, column index & 0xffff (type as the column's) */
+	QF_COLUMN,       /* a table's filter (query_filter): column `index`, read
+	                  * through the session's query_rows */
 	/* config scope */
 	QF_CONFIG,
 	QF_RUNTIME,
@@ -95,9 +103,10 @@ enum query_field_kind {
 typedef struct query_field {
 	const char *name;
 	int kind;          /* enum query_field_kind */
-	int index;         /* QF_FEATURE, QF_CONFIG_FEATURE */
+	int index;         /* QF_FEATURE, QF_CONFIG_FEATURE, QF_OVERLAY, QF_COLUMN */
 	query_type type;
 	const char *help;
+	int unit;          /* enum query_unit of its numbers: "cost < 12 us" */
 } query_field;
 
 /* Parentheses, unary operators and `not` nest at most this deep. */
@@ -122,7 +131,8 @@ enum query_tok {
 typedef struct query_token {
 	int kind;
 	size_t pos, len;  /* span in the line (bytes) */
-	double num;       /* TK_NUM */
+	double num;       /* TK_NUM: the number as written, before its unit */
+	int unit;         /* TK_NUM: a unit suffix ends the token ("12 us", "5%") */
 	const char *str;  /* TK_STR: unescaped text; TK_WORD: the word (arena) */
 } query_token;
 
@@ -134,7 +144,7 @@ enum query_expr_kind {
 	QE_ARITH,    /* op: TK_PLUS .. TK_PCT */
 	QE_CMP,      /* op: TK_EQ .. TK_GE */
 	QE_AND, QE_OR,
-	QE_IN,       /* a in list (negate: not in) */
+	QE_IN,       /* a in list (negate: not in; op TK_OR: written as a = x or a = y) */
 	QE_MATCH,    /* a ~ regex (negate: !~) */
 	QE_OPSET,    /* opcode in a set of ids (negate: not in) */
 	QE_WORD,     /* a bare word not yet resolved: only inside the parser */
@@ -143,6 +153,7 @@ enum query_expr_kind {
 	QE_AGG,      /* graph scope: op (enum query_agg) of a over the rows where b
 	              * holds (b may be NULL); scope says nodes or configs; the
 	              * value of the current graph is s->agg[slot] */
+	QE_MISSING,  /* a = - (no value): a is NaN (negate: a != -) */
 };
 
 enum query_agg { QA_COUNT, QA_SUM, QA_MIN, QA_MAX, QA_MEAN };
@@ -163,6 +174,12 @@ typedef struct query_expr {
 	int nlist;
 	int scope;                /* QE_AGG: QS_NODE or QS_CONFIG */
 	int slot;                 /* QE_AGG: index into the session's agg[] */
+	uint8_t unit_lit;         /* QE_NUM written with a unit, until a comparison
+	                           * converts it to the other side's unit */
+	uint8_t missing;          /* QE_NUM: `-`, no value, until a comparison takes it */
+	uint8_t icase;            /* QE_CMP, QE_IN of text: ignore case (a table's filter) */
+	uint8_t shown;            /* QE_FIELD of a table column: the number its cell
+	                           * shows, read back in its unit ("t = 1.23 ms") */
 } query_expr;
 
 /* ---- session -------------------------------------------------------- */
@@ -241,11 +258,25 @@ struct query_session {
 	struct query_attr_map *attrs; /* attr('NAME') texts, one map per name */
 	size_t n_attrs;
 	cost_estimate *cost;        /* [n_nodes] */
-	double *predicted;          /* [n_configs] */
-	double *runtime_rank;       /* [n_configs] 1 = fastest; NaN unlabeled */
-	double *predicted_rank;     /* [n_configs] */
-	char *predicted_error;      /* why `predicted` is not available */
-	int predicted_status;
+	int64_t *rank;              /* [n_configs] 1 = fastest measured (labeled graphs) */
+	int64_t *split_root;        /* [n_comps] the root of each node_splits segment */
+	/* The active predictor: `fit` when one is set, else the model's (or
+	 * the analytic estimate's) `pred`, made on first use; when that
+	 * failed, why (pred_error, pred_status) instead. */
+	predictor *pred;
+	predictor *fit;
+	const predictor *active;    /* set by query_need_predicted */
+	char *pred_error;
+	int pred_status;
+	/* Data laid over the graph's nodes: their columns are node fields. */
+	hs_overlay *overlays;
+	int n_overlays;
+
+	/* A table's filter (query_filter_new): no graph; the node fields are
+	 * the table's columns, read through `rows` into a buffer per column. */
+	int table;
+	const query_cells *cells;
+	char **colbuf;              /* [n_node_fields] */
 };
 
 /* A session for a worker of a folder query: no field tables (the plan was
@@ -255,6 +286,9 @@ query_session *query_session_worker(const query_session *parent);
 /* Binds a session to a graph and its file (both borrowed), dropping the
  * caches of the previous one but keeping the field tables. */
 void query_session_bind(query_session *s, hs_graph *g, const query_graph_ref *ref);
+/* A session for a table's filter: no graph, the columns as its node fields
+ * (names copied).  NULL with err set when out of memory. */
+query_session *query_session_new_table(const query_column *cols, int ncols, hs_error *err);
 
 /* ---- parser --------------------------------------------------------- */
 
@@ -297,6 +331,15 @@ int query_accept(query_parser *p, int kind);
 char *query_rest(query_parser *p);
 /* The next whitespace-delimited chunk (quoted strings allowed); for paths. */
 char *query_raw_word(query_parser *p, size_t *pos);
+/* The regular expression right of `~` into *t (a TK_STR, consumed): a
+ * string, or unquoted up to a space (or a ')' or ',' it does not open). */
+int query_regex_token(query_parser *p, query_token *t);
+/* The length of the word s[0, n) starts with as the lexer reads it (0: no
+ * word starts there). */
+size_t query_word_len(const char *s, size_t n);
+/* 1 for a word that ends an operand (and, or, sort, limit, show, where, by,
+ * asc, desc). */
+int query_clause_word(const char *w, size_t n);
 
 /* Sets an error at byte offset `pos` of the line (column pos + 1). */
 int query_fail_at(query_parser *p, size_t pos, const char *fmt, ...)
@@ -312,6 +355,18 @@ const char *query_tok_desc(query_parser *p, char *buf, size_t cap);
 
 /* A whole expression in p->scope; type checked, words resolved. */
 query_expr *query_parse_expr(query_parser *p);
+/* For parse.c, from resolve.c: "unknown field" (a table's filter: "no
+ * column") with a suggestion; an expression's source for messages
+ * ('opcode_id + 1'); fails unless e is a number; 1 when every literal is a
+ * learned opcode; a bare word turned into a text literal; the two sides of
+ * a comparison with operator op resolved against each other (words,
+ * vocabularies, units, types). */
+int query_fail_unknown_field(query_parser *p, const query_expr *w);
+const char *query_expr_desc(query_parser *p, const query_expr *e, char *buf, size_t cap);
+int query_need_num(query_parser *p, const query_expr *e, const char *what);
+int query_all_learned(query_expr *const *lits, int n);
+void query_make_literal(query_expr *e);
+int query_resolve_pair(query_parser *p, query_expr *a, query_expr *b, int op);
 /* A non-negative integer (node ids, limits); -1 on error. */
 long long query_parse_count(query_parser *p, const char *what);
 /* A node id in range; -1 on error. */
@@ -362,9 +417,14 @@ double query_graph_num(query_session *s, const query_field *f);
 const char *query_graph_text(query_session *s, const query_field *f);
 int query_need_runtime_summary(query_session *s, hs_error *err);
 
-/* Session caches. */
+/* Session caches (derived.c).  query_drop_caches drops everything derived
+ * from the bound graph (the fit and the overlays too); query_drop_prediction
+ * the model's predictor only (a new model). */
+void query_drop_caches(query_session *s);
+void query_drop_prediction(query_session *s);
 int query_need_shapes(query_session *s, hs_error *err);
 int query_need_cost(query_session *s, hs_error *err);
+/* The active predictor into s->active ("predicted: why" when it fails). */
 int query_need_predicted(query_session *s, hs_error *err);
 /* A node's shape as HLO text (cached; needs no query_need_shapes). */
 const char *query_shape_text(query_session *s, int64_t node);

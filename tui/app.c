@@ -384,12 +384,17 @@ static void run_command(tui *t, const char *line);
 static int graph_request(tui *t, tui_view *v, tui_req req, const char *arg)
 {
 	switch (req) {
-	case TUI_REQ_DRAW:
+	case TUI_REQ_DRAW: {
 		/* views with a node under the cursor draw around it; the others
 		 * around the root of the graph's last computation */
-		if (v->doc->g->n_nodes > 0)
-			tui_open_drawing(t, v->doc, tui_doc_comp_root(v->doc, v->doc->g->n_comps - 1));
+		hs_error err = {0};
+		int64_t root = v->doc->g->n_nodes > 0 ? query_session_split_root(v->doc->qs, v->doc->g->n_comps - 1, &err) : -1;
+		if (root >= 0)
+			tui_open_drawing(t, v->doc, root);
+		else if (err.status)
+			tui_message(t, 1, "%s", err.msg);
 		return 1;
+	}
 	case TUI_REQ_COMPARE:
 		tui_compare_request(t, v, arg);
 		return 1;

@@ -215,7 +215,7 @@ static void draw_head(const struct nodeview *nv, WINDOW *win, int y, int x, int 
 		size_t len = strlen(line);
 		snprintf(line + len, sizeof line - len, "   split %lld (nodes %lld..%lld)%s", (long long)sp,
 			 (long long)g->comp_start[sp], (long long)g->comp_start[sp + 1] - 1,
-			 tui_doc_comp_root(nv->doc, sp) == n ? ", its root" : "");
+			 query_session_split_root(nv->doc->qs, sp, NULL) == n ? ", its root" : "");
 	}
 	tui_put(win, y + 1, x, w, line, 0, 1);
 }
@@ -242,7 +242,7 @@ int node_head_draw(struct nodeview *nv, WINDOW *win, int y, int x, int w, int h,
 	const hs_graph *g = nv->doc->g;
 	int64_t n = nv->node;
 	char line[1024];
-	const cost_estimate *ce = tui_doc_cost(nv->doc);
+	const cost_estimate *ce = query_session_cost(nv->doc->qs, NULL); /* made by tui_open_node */
 	int room = h - keep - 5, rows = 2; /* 5: the lines always drawn */
 
 	draw_head(nv, win, y, x, w);

@@ -13,16 +13,6 @@
 #include "query/query.h"
 #include "tui/tui.h"
 
-static query_session *session(tui *t, tui_doc *d, hs_error *err)
-{
-	if (!d->qs) {
-		d->qs = query_session_new(d->g, err);
-		if (d->qs)
-			query_session_set_model(d->qs, d->model);
-	}
-	return d->qs;
-}
-
 struct qview {
 	tui_doc *doc;
 	query_session *fs; /* the folder session of a folder result (the dataset
@@ -283,11 +273,7 @@ void tui_run_query(tui *t, tui_view *v, const char *text)
 	query_session *s, *fs = NULL;
 
 	if (v && v->doc) {
-		s = session(t, v->doc, &err);
-		if (!s) {
-			tui_message(t, 1, "query: %s", err.msg);
-			return;
-		}
+		s = v->doc->qs;
 	} else if (!(s = fs = folder_session(t, v))) {
 		tui_message(t, 1, "unknown command '%s'; queries need an open graph or folder "
 			       "(? lists commands)", text);
@@ -305,10 +291,8 @@ void tui_run_query(tui *t, tui_view *v, const char *text)
 		int col = query_error_column(s);
 		if (fs && query_stopped(fs))
 			tui_message(t, 1, "query %s (Ctrl-C); nothing shown", err.msg);
-		else if (col > 0)
-			tui_message(t, 1, "%s  [%.*s>>%s]", err.msg, col - 1, text, text + col - 1);
 		else
-			tui_message(t, 1, "%s", err.msg);
+			tui_error_at(t, "", err.msg, text, col);
 		query_result_free(&res);
 		return;
 	}
@@ -332,15 +316,22 @@ void tui_run_query(tui *t, tui_view *v, const char *text)
 	query_result_free(&res);
 }
 
+void tui_error_at(tui *t, const char *what, const char *msg, const char *line, int col)
+{
+	if (col > 0)
+		tui_message(t, 1, "%s%s  [%.*s>>%s]", what, msg, col - 1, line, line + col - 1);
+	else
+		tui_message(t, 1, "%s%s", what, msg);
+}
+
 int tui_query_complete(tui *t, const char *line, int start, tui_word_fn add, void *ctx)
 {
 	tui_view *v = tui_top(t);
-	hs_error err = {0};
 	int files = 0;
 	char word[512];
 
 	snprintf(word, sizeof word, "%s", line + start);
-	query_session *s = v && v->doc ? session(t, v->doc, &err) : folder_session(t, v);
+	query_session *s = v && v->doc ? v->doc->qs : folder_session(t, v);
 	if (!s && (!v || !v->doc)) {
 		if (start == 0)
 			for (size_t i = 0; query_command_name(i); i++)
@@ -362,11 +353,4 @@ int tui_query_knows(const char *name)
 		if (!strcmp(query_command_name(i), name))
 			return 1;
 	return 0;
-}
-
-void tui_query_free(tui_doc *d)
-{
-	if (d->qs)
-		query_session_free(d->qs);
-	d->qs = NULL;
 }

@@ -29,8 +29,7 @@ void tui_table_init(tui_table *tb, const tui_table_ops *ops, void *ctx, int64_t 
 
 void tui_table_free(tui_table *tb)
 {
-	for (int i = 0; i < tb->nterms; i++)
-		tui_term_free(&tb->terms[i]);
+	query_filter_free(tb->filter);
 	free(tb->scratch);
 	free(tb->rank);
 	free(tb->cols);
@@ -84,6 +83,7 @@ int tui_table_init_spec(tui_table *tb, const tui_table_spec *spec, void *ctx, in
 
 	tui_table_init(tb, spec->ops, ctx, nrows);
 	tb->order = spec->order;
+	tb->text = spec->text;
 	for (int i = 0; i < spec->ncols; i++)
 		if (push_col(&tb->cols, &tb->ncols, &tb->capcols, &spec->cols[i]) < 0)
 			rc = -1;
@@ -116,14 +116,12 @@ int tui_table_find_col(const tui_table *tb, const char *name)
 	return -1;
 }
 
-/* Column indices stored in terms and sort follow a removal or insertion. */
+/* The sort column follows a removal or insertion (the filter is compiled
+ * again over the new columns). */
 static void shift_cols(tui_table *tb, int at, int delta)
 {
 	if (tb->sort_col >= at)
 		tb->sort_col = (delta < 0 && tb->sort_col == at) ? -1 : tb->sort_col + delta;
-	for (int i = 0; i < tb->nterms; i++)
-		if (tb->terms[i].col > at || (delta > 0 && tb->terms[i].col == at))
-			tb->terms[i].col += delta;
 }
 
 void tui_table_del_col(tui_table *tb, int i)
@@ -131,14 +129,7 @@ void tui_table_del_col(tui_table *tb, int i)
 	if (i < 0 || i >= tb->ncols || tb->ncols <= 1)
 		return;
 	tui_col c = tb->cols[i];
-	/* drop filter terms on it */
-	int k = 0;
-	for (int j = 0; j < tb->nterms; j++)
-		if (tb->terms[j].col != i)
-			tb->terms[k++] = tb->terms[j];
-		else
-			tui_term_free(&tb->terms[j]);
-	tb->nterms = k;
+	char *kept = tui_table_filter_without(tb, i); /* the terms that do not read it */
 	memmove(tb->cols + i, tb->cols + i + 1, (size_t)(tb->ncols - i - 1) * sizeof c);
 	tb->ncols--;
 	shift_cols(tb, i, -1);
@@ -147,7 +138,11 @@ void tui_table_del_col(tui_table *tb, int i)
 		tb->frozen--;
 	if (tb->ccol >= tb->ncols)
 		tb->ccol = tb->ncols - 1;
-	tui_table_refresh(tb);
+	if (tb->filter)
+		tui_table_refilter(tb, kept ? kept : "");
+	else
+		tui_table_refresh(tb);
+	free(kept);
 }
 
 int tui_table_show_col(tui_table *tb, const char *name, hs_error *err)
@@ -170,6 +165,8 @@ int tui_table_show_col(tui_table *tb, const char *name, hs_error *err)
 		memmove(tb->avail + i, tb->avail + i + 1, (size_t)(tb->navail - i - 1) * sizeof c);
 		tb->navail--;
 		tb->ccol = at;
+		if (tb->filter) /* its columns moved */
+			tui_table_refilter(tb, NULL);
 		return 0;
 	}
 	return hs_fail(err, HS_EUSAGE, "no column '%s' (Tab completes names)", name);
@@ -721,7 +718,7 @@ static int filter_request(tui *t, tui_table *tb, const char *arg)
 			return 1;
 	}
 	if (tui_table_filter(tb, s, &err) < 0)
-		tui_message(t, 1, "filter: %s", err.msg);
+		tui_error_at(t, "filter: ", err.msg, s, tb->filter_col);
 	else if (tb->nterms) {
 		tui_table_filter_text(tb, cur, sizeof cur);
 		tui_message(t, 0, "%lld of %lld row%s: %s", (long long)tb->nidx, (long long)tb->nrows,

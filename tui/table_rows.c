@@ -1,5 +1,6 @@
-/* table_rows.c - which rows a table shows and in what order: filter terms,
- * sorting on any column, and search; every change of the rows goes through
+/* table_rows.c - which rows a table shows and in what order: the filter (a
+ * condition of the query language over the columns), sorting on any
+ * column, and search; every change of the rows goes through
  * tui_table_refresh.
  *
  * Sorting computes the key of every shown row once and sorts an index
@@ -13,6 +14,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "base/hash.h"
 #include "tui/tui.h"
 
 static int scratch(tui_table *tb);
@@ -45,103 +47,51 @@ void tui_table_set_rows(tui_table *tb, int64_t nrows)
 
 /* ---- Filtering ------------------------------------------------------------ */
 
-/* Filters read a column's cells as the column prints them: `~` is a POSIX
- * extended regular expression (the query language's `~`), ignoring case as
- * plain text and search do; numbers may carry the column's unit. */
+/* The filter is the query language's (query_filter_new): the columns are
+ * its fields, read as the table shows them, whole (TUI_CELL_FULL), numbers
+ * by their value and with the column's unit. */
 
-void tui_term_free(tui_term *t)
+static double cell_num(void *ctx, int64_t row, int col)
 {
-	if (t->re) {
-		regfree(t->re);
-		free(t->re);
-	}
-	t->re = NULL;
-	free(t->text);
-	t->text = NULL;
+	return tui_table_value(ctx, row, col);
 }
 
-static void free_terms(tui_term *t, int n)
+static const char *cell_text(void *ctx, int64_t row, int col, char *buf, size_t cap)
 {
-	for (int i = 0; i < n; i++)
-		tui_term_free(&t[i]);
+	const tui_table *tb = ctx;
+	const char *s = tb->text ? tb->text(tb->ctx, row, &tb->cols[col]) : NULL;
+
+	if (s)
+		return s;
+	tui_table_cell_cap(tb, row, col, buf, cap);
+	return buf;
 }
 
-static int compare_op(const char *op, int cmp)
+/* text compiled over the columns; NULL with err (and tb->filter_col) set. */
+static query_filter *compile(tui_table *tb, const char *text, hs_error *err)
 {
-	if (!strcmp(op, "=") || !strcmp(op, "=="))
-		return cmp == 0;
-	if (!strcmp(op, "!="))
-		return cmp != 0;
-	if (!strcmp(op, "<"))
-		return cmp < 0;
-	if (!strcmp(op, "<="))
-		return cmp <= 0;
-	if (!strcmp(op, ">"))
-		return cmp > 0;
-	return cmp >= 0;
-}
+	query_column *qc = malloc((size_t)(tb->ncols > 0 ? tb->ncols : 1) * sizeof *qc);
+	query_filter *f;
 
-/* Whether source row `row` passes term t; buf[cap] takes the cell's text
- * (whole with cap TUI_CELL_FULL). */
-static int term_match(const tui_table *tb, const tui_term *t, int64_t row, char *buf, size_t cap)
-{
-	const tui_col *c = &tb->cols[t->col];
-
-	if (c->numeric && t->is_num && strcmp(t->op, "~") && strcmp(t->op, "==")) {
-		double v;
-		if (t->by_value) { /* "= 12.3 us": the cell as printed, read back */
-			tui_table_cell(tb, row, t->col, buf);
-			if (tui_unit_parse(buf, c->unit, &v) < 0)
-				v = NAN;
-		} else
-			v = tui_table_value(tb, row, t->col);
-		if (isnan(v))
-			return !strcmp(t->op, "!=");
-		return compare_op(t->op, (v > t->num) - (v < t->num));
-	}
-	tui_table_cell_cap(tb, row, t->col, buf, cap);
-	if (!strcmp(t->op, "~"))
-		return t->re && regexec(t->re, buf, 0, NULL, 0) == 0;
-	/* "==" (a frequency table's value) is the exact text */
-	if (!strcmp(t->op, "=="))
-		return strcmp(buf, t->text) == 0;
-	return compare_op(t->op, strcasecmp(buf, t->text));
-}
-
-/* Compiles t->text for `~`; -1 + err when it is no regular expression. */
-static int compile_term(tui_term *t, hs_error *err)
-{
-	regex_t *re = calloc(1, sizeof *re);
-
-	if (!re)
-		return hs_fail(err, HS_ENOMEM, "out of memory compiling a filter");
-	int rc = regcomp(re, t->text, REG_EXTENDED | REG_ICASE | REG_NOSUB);
-	if (rc != 0) {
-		char msg[128];
-		regerror(rc, re, msg, sizeof msg);
-		free(re);
-		return hs_fail(err, HS_EUSAGE, "bad regular expression '%s': %s", t->text, msg);
-	}
-	t->re = re;
-	return 0;
-}
-
-/* Plain text as a regular expression that matches it literally
- * (malloc'd), or NULL when out of memory. */
-static char *escape_regex(const char *s)
-{
-	char *out = malloc(strlen(s) * 2 + 1);
-	size_t n = 0;
-
-	if (!out)
+	tb->filter_col = 0;
+	if (!qc) {
+		hs_fail(err, HS_ENOMEM, "out of memory reading a filter");
 		return NULL;
-	for (; *s; s++) {
-		if (strchr("\\.[]()*+?{}|^$", *s))
-			out[n++] = '\\';
-		out[n++] = *s;
 	}
-	out[n] = '\0';
-	return out;
+	for (int i = 0; i < tb->ncols; i++)
+		qc[i] = (query_column){tb->cols[i].name, tb->cols[i].numeric ? QUERY_NUM : QUERY_TEXT,
+				       tb->cols[i].unit};
+	f = query_filter_new(text, qc, tb->ncols, tb->ccol, err, &tb->filter_col);
+	free(qc);
+	return f;
+}
+
+static void set_filter(tui_table *tb, query_filter *f)
+{
+	query_filter_free(tb->filter);
+	tb->filter = f;
+	tb->nterms = f ? query_filter_terms(f) : 0;
+	tui_table_refresh(tb);
 }
 
 /* Sorting computes every shown row's key once into 16-byte items and runs
@@ -232,12 +182,12 @@ static int text_ranks(tui_table *tb, int col, uint64_t *out)
 	memset(slot, 0xff, cap * sizeof *slot);
 	for (int64_t i = 0; i < n; i++) {
 		char buf[TUI_CELL], *d = arena + (size_t)i * TEXT_KEY;
-		uint64_t h = 1469598103934665603ULL;
+		uint64_t h = HS_FNV_BASIS;
 		int j = 0;
 		tui_table_cell(tb, i, col, buf);
 		for (; buf[j] && j < TEXT_KEY - 1; j++) {
 			d[j] = (char)tolower((unsigned char)buf[j]);
-			h = (h ^ (unsigned char)d[j]) * 1099511628211ULL;
+			h = hs_fnv1a_byte((unsigned char)d[j], h);
 		}
 		d[j] = '\0';
 		size_t b = (size_t)h & (cap - 1);
@@ -253,10 +203,7 @@ static int text_ranks(tui_table *tb, int col, uint64_t *out)
 	for (int64_t r = 0; r < nd; r++) {
 		/* find the bucket of this distinct string again */
 		const char *d = distinct[r];
-		uint64_t h = 1469598103934665603ULL;
-		for (const char *p = d; *p; p++)
-			h = (h ^ (unsigned char)*p) * 1099511628211ULL;
-		size_t b = (size_t)h & (cap - 1);
+		size_t b = (size_t)hs_fnv1a(d, HS_FNV_BASIS) & (cap - 1);
 		while (strcmp(arena + (size_t)slot[b] * TEXT_KEY, d))
 			b = (b + 1) & (cap - 1);
 		rank[b] = (uint64_t)r;
@@ -358,21 +305,16 @@ out:;
 void tui_table_refresh(tui_table *tb)
 {
 	int64_t keep = tui_table_row(tb), n = 0;
-	char small[TUI_CELL], *full = NULL;
 
 	if (!tb->idx)
 		return;
-	/* whole texts: a value of a frequency table is matched whole */
-	if (tb->nterms && !(full = malloc(TUI_CELL_FULL)))
-		full = NULL;
-	for (int64_t r = 0; r < tb->nrows; r++) {
-		int ok = 1;
-		for (int i = 0; i < tb->nterms && ok; i++)
-			ok = term_match(tb, &tb->terms[i], r, full ? full : small, full ? TUI_CELL_FULL : sizeof small);
-		if (ok)
+	if (tb->filter) {
+		query_cells src = {(void *)tb, cell_num, cell_text, TUI_CELL_FULL};
+		n = query_filter_range(tb->filter, &src, 0, tb->nrows, tb->idx);
+	} else {
+		for (int64_t r = 0; r < tb->nrows; r++)
 			tb->idx[n++] = r;
 	}
-	free(full);
 	tb->nidx = n;
 	apply_sort(tb);
 	tb->cur = 0;
@@ -396,169 +338,69 @@ void tui_table_sort(tui_table *tb, int col, int desc)
 		tui_table_goto(tb, keep);
 }
 
-static char *trim(char *s)
-{
-	while (isspace((unsigned char)*s))
-		s++;
-	size_t n = strlen(s);
-	while (n && isspace((unsigned char)s[n - 1]))
-		s[--n] = '\0';
-	if (n >= 2 && (s[0] == '"' || s[0] == '\'') && s[n - 1] == s[0]) {
-		s[n - 1] = '\0';
-		s++;
-	}
-	return s;
-}
-
-/* The value of "COL OP VALUE" on a known column: a regular expression for
- * `~`, a number (with the column's unit) for a numeric column, else text. */
-static int term_value(const tui_table *tb, tui_term *t, hs_error *err)
-{
-	const tui_col *c = &tb->cols[t->col];
-	char *end;
-
-	if (!strcmp(t->op, "~"))
-		return compile_term(t, err);
-	if (!c->numeric || !t->text[0])
-		return 0;
-	errno = 0;
-	t->num = strtod(t->text, &end);
-	t->is_num = !*end && !errno;
-	if (!t->is_num && c->unit && tui_unit_parse(t->text, c->unit, &t->num) == 0) {
-		t->is_num = 1;
-		t->by_value = !strcmp(t->op, "=") || !strcmp(t->op, "!=");
-	}
-	/* = and != also take text ("-" for no value) */
-	if (!t->is_num && t->op[0] != '=' && t->op[0] != '!')
-		return hs_fail(err, HS_EUSAGE, "'%s' is not %s (column %s; e.g. %s)", t->text,
-			       tui_unit_what(c->unit), c->name, tui_unit_example(c->unit));
-	return 0;
-}
-
-/* One term: "COL OP VALUE" with a known column, or plain text (contained in
- * the current column, as a regular expression that matches it literally). */
-static int parse_term(const tui_table *tb, char *s, tui_term *t, hs_error *err)
-{
-	static const char *ops[] = {"==", "!=", "<=", ">=", "=", "<", ">", "~"};
-	char *best = NULL;
-	const char *bop = NULL;
-
-	memset(t, 0, sizeof *t);
-	s = trim(s);
-	for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++) {
-		char *p = strstr(s, ops[i]);
-		if (p && (!best || p < best)) {
-			best = p;
-			bop = ops[i];
-		}
-	}
-	if (best) {
-		char name[64];
-		size_t n = (size_t)(best - s);
-		if (n >= sizeof name)
-			n = sizeof name - 1;
-		memcpy(name, s, n);
-		name[n] = '\0';
-		int col = tui_table_find_col(tb, trim(name));
-		if (col >= 0) {
-			t->col = col;
-			snprintf(t->op, sizeof t->op, "%s", bop);
-			if (!(t->text = strdup(trim(best + strlen(bop)))))
-				return hs_fail(err, HS_ENOMEM, "out of memory reading a filter");
-			return term_value(tb, t, err);
-		}
-		if (bop[0] != '~' && trim(name)[0] && !strchr(trim(name), ' '))
-			return hs_fail(err, HS_EUSAGE, "no column '%s' in this table", trim(name));
-	}
-	if (!*s)
-		return hs_fail(err, HS_EUSAGE, "empty filter term");
-	t->col = tb->ccol;
-	snprintf(t->op, sizeof t->op, "~");
-	if (!(t->text = escape_regex(s)))
-		return hs_fail(err, HS_ENOMEM, "out of memory reading a filter");
-	return compile_term(t, err);
-}
-
 int tui_table_filter(tui_table *tb, const char *expr, hs_error *err)
 {
-	char buf[512], *p;
-	tui_term terms[TUI_MAX_TERMS];
-	int n = 0;
+	const char *p = expr ? expr : "";
+	query_filter *f;
 
-	snprintf(buf, sizeof buf, "%s", expr ? expr : "");
-	p = trim(buf);
+	while (isspace((unsigned char)*p))
+		p++;
 	if (!*p) {
-		free_terms(tb->terms, tb->nterms);
-		tb->nterms = 0;
-		tui_table_refresh(tb);
+		tb->filter_col = 0;
+		set_filter(tb, NULL);
 		return 0;
 	}
-	for (;;) {
-		char *amp = strchr(p, '&'), *and = strstr(p, " and "), *cut = NULL;
-		size_t skip = 0;
-		if (and && (!amp || and < amp)) {
-			cut = and;
-			skip = 5;
-		} else if (amp) {
-			cut = amp;
-			skip = 1;
-		}
-		if (cut)
-			*cut = '\0';
-		if (n == TUI_MAX_TERMS) {
-			free_terms(terms, n);
-			return hs_fail(err, HS_EUSAGE, "at most %d filter terms", TUI_MAX_TERMS);
-		}
-		if (parse_term(tb, p, &terms[n], err) < 0) {
-			free_terms(terms, n + 1);
-			return -1;
-		}
-		n++;
-		if (!cut)
-			break;
-		p = cut + skip;
-	}
-	free_terms(tb->terms, tb->nterms);
-	memcpy(tb->terms, terms, (size_t)n * sizeof terms[0]);
-	tb->nterms = n;
-	tui_table_refresh(tb);
+	if (!(f = compile(tb, expr, err)))
+		return -1;
+	set_filter(tb, f);
 	return 0;
 }
 
 int tui_table_add_term(tui_table *tb, int col, const char *op, const char *text)
 {
 	hs_error err = {0};
+	hs_strbuf term = {0}, all = {0};
+	query_column *qc = malloc((size_t)(tb->ncols > 0 ? tb->ncols : 1) * sizeof *qc);
+	query_filter *f = NULL;
 
-	if (tb->nterms == TUI_MAX_TERMS || col < 0 || col >= tb->ncols)
-		return -1;
-	tui_term *t = &tb->terms[tb->nterms];
-	memset(t, 0, sizeof *t);
-	t->col = col;
-	snprintf(t->op, sizeof t->op, "%s", op);
-	if (!(t->text = strdup(text)))
-		return -1;
-	if (strcmp(op, "==") && term_value(tb, t, &err) < 0) {
-		tui_term_free(t);
-		return -1;
+	if (qc && col >= 0 && col < tb->ncols) {
+		for (int i = 0; i < tb->ncols; i++)
+			qc[i] = (query_column){tb->cols[i].name, QUERY_TEXT, 0};
+		query_filter_term(qc, tb->ncols, col, op, text, &term);
+		if (tb->filter)
+			query_filter_join(tb->filter, hs_strbuf_str(&term), &all);
+		else
+			hs_strbuf_puts(&all, hs_strbuf_str(&term));
+		if (!term.failed && !all.failed)
+			f = compile(tb, hs_strbuf_str(&all), &err);
 	}
-	tb->nterms++;
-	tui_table_refresh(tb);
+	free(qc);
+	hs_strbuf_free(&term);
+	hs_strbuf_free(&all);
+	if (!f)
+		return -1;
+	set_filter(tb, f);
 	return 0;
 }
 
 void tui_table_filter_text(const tui_table *tb, char *buf, size_t cap)
 {
-	size_t len = 0;
+	snprintf(buf, cap, "%s", tb->filter ? query_filter_text(tb->filter) : "");
+}
 
-	buf[0] = '\0';
-	for (int i = 0; i < tb->nterms && len < cap; i++) {
-		const tui_term *t = &tb->terms[i];
-		int n = snprintf(buf + len, cap - len, "%s%s%s%s", i ? " and " : "",
-				 tb->cols[t->col].name, t->op, t->text);
-		if (n < 0)
-			break;
-		len += (size_t)n;
-	}
+char *tui_table_filter_without(const tui_table *tb, int col)
+{
+	return tb->filter ? query_filter_without(tb->filter, col) : NULL;
+}
+
+void tui_table_refilter(tui_table *tb, const char *text)
+{
+	hs_error err = {0};
+	char *again = !text && tb->filter ? strdup(query_filter_text(tb->filter)) : NULL;
+	const char *t = text ? text : again;
+
+	set_filter(tb, t && *t ? compile(tb, t, &err) : NULL);
+	free(again);
 }
 
 /* ---- Search ---------------------------------------------------------------- */
@@ -573,11 +415,16 @@ int tui_table_search(tui_table *tb, const char *s, int dir)
 	if (s != tb->search)
 		snprintf(tb->search, sizeof tb->search, "%s", s);
 	full = malloc(TUI_CELL_FULL); /* a match anywhere in the whole text */
+	int64_t i = tb->cur;
 	for (int64_t k = 1; k <= tb->nidx && !found; k++) {
-		int64_t i = ((tb->cur + dir * k) % tb->nidx + tb->nidx) % tb->nidx;
-		char *buf = full ? full : small;
-		tui_table_cell_cap(tb, tb->idx[i], tb->ccol, buf, full ? TUI_CELL_FULL : sizeof small);
-		if (strcasestr(buf, tb->search)) {
+		i += dir; /* the next row, round the end */
+		if (i >= tb->nidx)
+			i = 0;
+		else if (i < 0)
+			i = tb->nidx - 1;
+		const char *text = cell_text(tb, tb->idx[i], tb->ccol, full ? full : small,
+					     full ? TUI_CELL_FULL : sizeof small);
+		if (strcasestr(text, tb->search)) {
 			tb->cur = i;
 			found = 1;
 		}

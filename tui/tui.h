@@ -32,6 +32,7 @@
 #include "model/cost.h"
 #include "model/model.h"
 #include "model/predictor.h"
+#include "query/query.h"
 
 /* ---- Entry point ---------------------------------------------------- */
 
@@ -91,7 +92,7 @@ enum {
 	X(SEARCH, "search", '/', 0, TUI_S_TABLE, "search the current column")                      \
 	X(NEXT, "next", 'n', 0, TUI_S_TABLE, "next match")                                         \
 	X(PREV, "prev", 'N', 0, TUI_S_TABLE, "previous match")                                     \
-	X(FILTER, "filter", '\\', 0, TUI_S_TABLE, "filter rows: TEXT, COL=V, COL>N, COL<12 us, COL~RE") \
+	X(FILTER, "filter", '\\', 0, TUI_S_TABLE, "filter rows: TEXT, or COL=V, COL<12 us, COL~RE joined by and/or/not") \
 	X(SORT_ASC, "sort", '[', 0, TUI_S_TABLE, "sort ascending on the current column")           \
 	X(SORT_DESC, "sort-desc", ']', 0, TUI_S_TABLE, "sort descending on the current column")    \
 	X(FREQ, "freq", 'F', 0, TUI_S_TABLE, "frequency table of the current column")              \
@@ -220,19 +221,10 @@ typedef struct tui_table_ops {
  * NAN where it has none. */
 typedef double (*tui_order_fn)(void *ctx, int64_t row, const tui_col *c);
 
-#define TUI_MAX_TERMS 8
-typedef struct tui_term {
-	int col;       /* column index */
-	char op[3];    /* "=", "!=", "<", "<=", ">", ">=", "~" (regular expression), "==" (exact text) */
-	char *text;    /* owned (tui_term_free); whole, however long the cell it came from */
-	double num;    /* text as a number of the column's unit */
-	int is_num;
-	int by_value;  /* = and != compare the cells' texts read as numbers of the unit */
-	void *re;      /* "~": the compiled regex_t, owned by the term (tui_term_free) */
-} tui_term;
-
-/* Frees what a term owns (its text and regex) and clears it. */
-void tui_term_free(tui_term *t);
+/* Optional, per table: a cell's whole text when it lies in memory that
+ * outlives the call (a name the graph holds), saving the filter its
+ * formatting; NULL for a cell that must be formatted (cell). */
+typedef const char *(*tui_text_fn)(void *ctx, int64_t row, const tui_col *c);
 
 typedef struct tui_table {
 	const tui_table_ops *ops;
@@ -245,13 +237,15 @@ typedef struct tui_table {
 	int ccol, lcol;         /* current column, first column drawn after the frozen ones */
 	int frozen;             /* leftmost columns always drawn */
 	int sort_col, sort_desc;
-	tui_term terms[TUI_MAX_TERMS];
-	int nterms;
+	struct query_filter *filter; /* the `\` filter in force over the columns, or NULL */
+	int nterms;             /* its conditions joined by a top-level `and`; 0: none */
+	int filter_col;         /* the column of the filter text the last error names, 0: none */
 	char search[128];
 	char title[96];         /* drawn above the header when set */
 	tui_col *avail;         /* columns that `+` can add */
 	int navail, capavail;
 	tui_order_fn order;     /* NULL: text columns sort by their text */
+	tui_text_fn text;       /* NULL: every cell is formatted */
 	uint64_t *rank;         /* text sort: rank of each source row's text, cached */
 	struct skey *scratch;   /* sort buffers for nrows rows */
 	int rank_key;           /* ... for the column with this key and name */
@@ -267,6 +261,7 @@ void tui_table_init(tui_table *tb, const tui_table_ops *ops, void *ctx, int64_t 
 typedef struct tui_table_spec {
 	const tui_table_ops *ops;
 	tui_order_fn order;   /* may be NULL */
+	tui_text_fn text;     /* may be NULL */
 	const char *title;    /* may be NULL */
 	const tui_col *cols;  /* shown, in order */
 	int ncols;
@@ -324,11 +319,23 @@ double tui_table_value(const tui_table *tb, int64_t row, int col);
 struct tui;
 int tui_table_request(struct tui *t, tui_table *tb, tui_req req, const char *arg);
 void tui_table_sort(tui_table *tb, int col, int desc);
-/* Parses "TEXT", "COL=V", "A>3 and B~x"; empty clears.  -1 + err on bad input. */
+/* The `\` filter: a condition over the columns in the query language
+ * (query_filter_new: "opcode = dot or users > 1", "cost < 12 us", "name ~
+ * ^fusion"), or plain text the current column contains; empty clears.  -1
+ * with err set (and tb->filter_col the column of expr it names) when it is
+ * none: the filter in force stays. */
 int tui_table_filter(tui_table *tb, const char *expr, hs_error *err);
-/* Adds one term (frequency table drill-down). */
+/* Adds "COL OP TEXT" to the filter with `and` (a frequency table's
+ * drill-down: "==", the exact text); -1 when it cannot (out of memory). */
 int tui_table_add_term(tui_table *tb, int col, const char *op, const char *text);
+/* The filter in force as it reads back (query_filter_text), "" for none. */
 void tui_table_filter_text(const tui_table *tb, char *buf, size_t cap);
+/* Before column `col` is hidden: the filter's text without the terms that
+ * read it (malloc'd; NULL when there is no filter), for tui_table_refilter. */
+char *tui_table_filter_without(const tui_table *tb, int col);
+/* After the columns changed: the filter `text` (NULL: the one in force)
+ * compiled over them; cleared when it no longer compiles. */
+void tui_table_refilter(tui_table *tb, const char *text);
 /* Moves to the next row (dir 1 / -1) whose current column contains s;
  * returns 1 when found. */
 int tui_table_search(tui_table *tb, const char *s, int dir);
@@ -339,43 +346,27 @@ int tui_table_write_csv(const tui_table *tb, const char *path, hs_error *err);
 int tui_table_click(tui_table *tb, int y, int x); /* 1 if inside */
 int tui_table_contains(const tui_table *tb, int y, int x);
 
-/* ---- Documents: an open graph and what was computed about it (doc.c) - */
+/* ---- Documents: an open graph and its session (doc.c) -------------- */
 
+/* Everything derived about the graph (costs, shapes, runtime ranks, the
+ * active predictor, data laid over it) is the query session's (query/query.h:
+ * query_session_cost, query_session_predictor, query_session_fit, ...), one
+ * per document: the views and the `:` line share it, so a `:fit` reaches
+ * every view and every query. */
 typedef struct tui_doc {
 	hs_graph *g;
 	int refs;
-	cost_estimate *cost;     /* lazily, [n_nodes] */
-	char **shape;            /* lazily, [n_nodes], shape text (each malloc'd) */
-	predictor *pred;         /* lazily: the model's (or the analytic estimate's); NULL if it failed */
-	predictor *fit;          /* `:fit`'s, when one ran; it is then the active predictor */
-	char pred_label[96];
-	char pred_error[256];
-	int pred_tried;
-	int64_t *rank;           /* [n_configs] 1 = fastest (ties share); NULL if unlabeled */
-	int is_root_feat;        /* index of "is_root" or -1 */
-	int64_t *comp_root;      /* [n_comps] */
-	const hs_model *model;   /* borrowed */
-	struct query_session *qs;     /* lazily, for the `:` line */
+	const hs_model *model;        /* borrowed */
+	struct query_session *qs;     /* the graph's session, made with the document */
 	struct layout_cache *layouts; /* lazily, for drawings */
 } tui_doc;
 
 tui_doc *tui_doc_open(const char *path, const hs_model *m, hs_error *err);
 tui_doc *tui_doc_ref(tui_doc *d);
 void tui_doc_unref(tui_doc *d);
-const cost_estimate *tui_doc_cost(tui_doc *d);
+/* Node v's shape as HLO writes it (query_session_shape), "?" when there
+ * is none. */
 const char *tui_doc_shape(tui_doc *d, int64_t node);
-/* Rank of each config by measured runtime (1 = fastest, ties share the
- * rank, metrics_ranks); NULL if unlabeled. */
-const int64_t *tui_doc_ranks(tui_doc *d);
-/* The active predictor: `:fit`'s when one ran, else the model's (computed
- * once); NULL with d->pred_error set when it failed. */
-const predictor *tui_doc_predictor(tui_doc *d);
-/* Fits on `fraction` of the measured configs (seed 1) and makes that the
- * active predictor.  0, or -1 with err set (the previous one stays). */
-int tui_doc_fit(tui_doc *d, double fraction, hs_error *err);
-/* Drops the fit: the model's predictor is active again. */
-void tui_doc_fit_off(tui_doc *d);
-int tui_doc_configs_loaded(tui_doc *d, hs_error *err);
 /* The node `arg` names: an id, or an instruction name (graph_find_node:
  * "dot.42", derived "convolution.603").  -1 with a message on the status
  * line ("WHAT: no node ...", with the closest name: query_suggest_node)
@@ -391,10 +382,6 @@ int tui_node_class(const hs_graph *g, int64_t v);
 /* "name (role)" of HLO computation c into buf, for the screen (a long
  * name shortened in the middle: tui_name). */
 const char *tui_hcomp_label(const hs_graph *g, int64_t c, char *buf, size_t cap);
-/* Root node of computation c: its last node flagged is_root (nested
- * computations flag their own roots earlier), else its last node. */
-int64_t tui_doc_comp_root(tui_doc *d, int64_t c);
-
 /* ---- Views ------------------------------------------------------------ */
 
 typedef struct tui tui;
@@ -514,28 +501,21 @@ int64_t tui_hcomps_at(const tui_hcomps *h, int64_t row);
 
 /* ---- Numbers as text (format.c) ------------------------------------------ */
 
-/* Units of a column's numbers: one table of suffixes per kind serves the
- * formatter (how the column prints) and the parser (what a filter on the
- * column accepts): a filter "cost < 12 us" reads what the cells show. */
+/* Units of a column's numbers: the query language's (enum query_unit), so
+ * that the formatter (how the column prints) and the filter (what it reads:
+ * "cost < 12 us") share one table of suffixes per kind. */
 enum tui_unit {
-	TUI_U_NONE,    /* plain numbers */
-	TUI_U_NS,      /* durations in nanoseconds: "23.271 s", "1.234 ms", "12 ns" */
-	TUI_U_SECONDS, /* durations in seconds: "12.3 us", "1.5 ms" */
-	TUI_U_BYTES,   /* "2.1 GB", "512 B" (also kB, MB, TB, KiB, MiB, GiB, TiB) */
-	TUI_U_FLOP,    /* "1.5 GFLOP" (kFLOP, MFLOP, TFLOP, PFLOP) */
-	TUI_U_PERCENT, /* "24.6%" */
-	TUI_NUNITS
+	TUI_U_NONE = QUERY_U_NONE,       /* plain numbers */
+	TUI_U_NS = QUERY_U_NS,           /* durations in nanoseconds: "23.271 s", "1.234 ms", "12 ns" */
+	TUI_U_SECONDS = QUERY_U_SECONDS, /* durations in seconds: "12.3 us", "1.5 ms" */
+	TUI_U_BYTES = QUERY_U_BYTES,     /* "2.1 GB", "512 B" (also kB, MB, TB, KiB, MiB, GiB, TiB) */
+	TUI_U_FLOP = QUERY_U_FLOP,       /* "1.5 GFLOP" (kFLOP, MFLOP, TFLOP, PFLOP) */
+	TUI_U_PERCENT = QUERY_U_PERCENT, /* "24.6%" */
+	TUI_NUNITS = QUERY_NUNITS
 };
-/* v (in the unit's base: ns, s, bytes, FLOP, percent) as its columns print
- * it; "-" for NaN. */
+/* query_unit_format and query_unit_parse. */
 void tui_unit_format(char *buf, size_t cap, int unit, double v);
-/* A number with an optional unit of the kind ("12 us", "1ms", "2.1GB",
- * "5%"; a bare number is in the base unit) into *out in the base unit.
- * Returns 0, or -1 when s is no such number. */
 int tui_unit_parse(const char *s, int unit, double *out);
-/* "a duration", "a size in bytes"... and an example ("12 us"), for messages. */
-const char *tui_unit_what(int unit);
-const char *tui_unit_example(int unit);
 
 /* Runtime text: normalized for tile, ns/us/ms/s for layout. */
 void tui_fmt_runtime(char *buf, size_t cap, const hs_graph *g, double v);
@@ -578,11 +558,11 @@ void tui_run_query(tui *t, tui_view *v, const char *text);
  * candidate; returns 1 when the position takes a file path. */
 typedef void (*tui_word_fn)(void *ctx, const char *word, const char *prefix);
 int tui_query_complete(tui *t, const char *line, int start, tui_word_fn add, void *ctx);
+/* An error of the query language on the status line: "WHAT MSG  [li>>ne]",
+ * the mark before the 1-based column `col` of `line` (none when col is 0). */
+void tui_error_at(tui *t, const char *what, const char *msg, const char *line, int col);
 /* 1 when `name` is a command of the query language. */
 int tui_query_knows(const char *name);
-/* Frees the document's query session (doc.c calls it when the last
- * reference goes). */
-void tui_query_free(tui_doc *d);
 /* The folder session of a dataset view, for `:` queries over all its graphs
  * (made on first use, owned by the view), or NULL when v is no dataset
  * view or out of memory (message set). */

@@ -623,6 +623,9 @@ int tui_open_compare(tui *t, tui_doc *d, const char *sel_a, const char *sel_b, c
 	compare_opts_init(&o);
 	o.all = 1;
 	o.model = tui_model(t);
+	/* the graphs' active predictors: a :fit's too */
+	o.pred_a = d->g->n_configs > 0 ? query_session_predictor(d->qs, NULL) : NULL;
+	o.pred_b = db && db->g->n_configs > 0 ? query_session_predictor(db->qs, NULL) : o.pred_a;
 	r = compare_run(d->g, db ? db->g : NULL, sel_a, sel_b, &o, &err);
 	if (!r) {
 		tui_message(t, 1, "compare: %s", err.msg);

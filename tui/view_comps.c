@@ -180,7 +180,9 @@ int tui_hcomps_table_init(tui_table *tb, tui_hcomps *h, const char *title)
 
 	if (!h->idx)
 		h->n = g->n_hcomps;
-	h->ce = tui_doc_cost(h->doc);
+	h->ce = query_session_cost(h->doc->qs, NULL); /* NULL: out of memory, below */
+	if (!h->ce)
+		return -1;
 	h->cost_total = h->ce ? cost_executed_total(g, h->ce).seconds : 0;
 	int rc = tui_table_init_spec(tb, &hc_table, h, h->n);
 	if (title)
@@ -237,7 +239,13 @@ static const tui_view_ops comps_ops = {
 int tui_open_hcomps(tui *t, tui_doc *d, const char *title, const int64_t *idx, int64_t n)
 {
 	struct comps *cs = calloc(1, sizeof *cs);
+	hs_error err = {0};
 
+	if (!query_session_cost(d->qs, &err)) { /* the table's cost column */
+		free(cs);
+		tui_message(t, 1, "%s", err.msg);
+		return -1;
+	}
 	if (!cs || (idx && !(cs->idx = malloc((size_t)(n ? n : 1) * sizeof *cs->idx)))) {
 		free(cs);
 		tui_message(t, 1, "out of memory");

@@ -122,7 +122,7 @@ static void setup_predictor(struct configs *cv, const predictor *p)
 
 static const predictor *active(struct configs *cv)
 {
-	const predictor *p = tui_doc_predictor(cv->doc);
+	const predictor *p = query_session_predictor(cv->doc->qs, NULL);
 
 	if (p != cv->shown)
 		setup_predictor(cv, p);
@@ -452,8 +452,11 @@ static void cfg_draw(tui *t, tui_view *v, WINDOW *win, int y, int x, int h, int 
 			 : p->time_kind == PRED_TIME_CALIBRATED ? "calibrated times" : "scores, lower is faster");
 	else if (!cv->doc->model && !cost_available(g))
 		snprintf(what, sizeof what, "analytic estimate: n/a (%s)", cost_unavailable_reason(g));
-	else
-		snprintf(what, sizeof what, "%s: %s", cv->doc->pred_label, cv->doc->pred_error);
+	else {
+		hs_error err = {0};
+		query_session_predictor(cv->doc->qs, &err);
+		snprintf(what, sizeof what, "%s: %s", model_describe(cv->doc->model), err.msg);
+	}
 	snprintf(line, sizeof line, " predictor: %s", what);
 	tui_put(win, y, x, w, line, A_BOLD, 1);
 	if (p) {
@@ -495,8 +498,8 @@ static void fit_request(tui *t, struct configs *cv, const char *arg)
 
 	cv->shown = NULL; /* a new predictor may reuse the old one's address */
 	if (arg && !strcmp(arg, "off")) {
-		tui_doc_fit_off(cv->doc);
-		tui_message(t, 0, "fit off: predictions from the %s again", cv->doc->pred_label);
+		query_session_fit_off(cv->doc->qs);
+		tui_message(t, 0, "fit off: predictions from the %s again", model_describe(cv->doc->model));
 		active(cv);
 		return;
 	}
@@ -507,7 +510,7 @@ static void fit_request(tui *t, struct configs *cv, const char *arg)
 			return;
 		}
 	}
-	if (tui_doc_fit(cv->doc, f, &err) < 0) {
+	if (query_session_fit(cv->doc->qs, f, 1, &err) < 0) {
 		tui_message(t, 1, "fit: %s", err.msg);
 		return;
 	}
@@ -619,7 +622,8 @@ int tui_open_configs(tui *t, tui_doc *d)
 			tui_message(t, 1, "%s has no configs", g->name);
 		return -1;
 	}
-	if (tui_doc_configs_loaded(d, &err) < 0) {
+	const int64_t *rank;
+	if (graph_load_node_configs(d->g, &err) < 0 || query_session_ranks(d->qs, &rank, &err) < 0) {
 		tui_message(t, 1, "%s", err.msg);
 		return -1;
 	}
@@ -631,7 +635,7 @@ int tui_open_configs(tui *t, tui_doc *d)
 	cv->doc = d;
 	cv->mark_a = cv->mark_b = -1;
 	cv->fit_fraction = FIT_DEFAULT;
-	cv->rank = tui_doc_ranks(d);
+	cv->rank = rank;
 	cv->deflt = g->kind == HS_KIND_LAYOUT ? graph_default_config(d->g, &err) : -1;
 	cv->rt_dec = g->labeled ? decimals_for(g->runtime, g->n_configs, g->kind == HS_KIND_LAYOUT,
 					       g->kind == HS_KIND_LAYOUT ? 3 : 4, 9)
@@ -792,7 +796,8 @@ static void vals_draw(tui *t, tui_view *v, WINDOW *win, int y, int x, int h, int
 	char line[256], rt[32];
 
 	tui_fmt_runtime(rt, sizeof rt, g, g->labeled ? g->runtime[cv->config] : NAN);
-	const int64_t *rank = tui_doc_ranks(cv->doc);
+	const int64_t *rank;
+	query_session_ranks(cv->doc->qs, &rank, NULL); /* made by tui_open_config_values */
 	if (rank)
 		snprintf(line, sizeof line, " config %lld  runtime %s  rank %lld of %lld", (long long)cv->config, rt,
 			 (long long)rank[cv->config], (long long)g->n_configs);
@@ -844,7 +849,8 @@ int tui_open_config_values(tui *t, tui_doc *d, int64_t config)
 		tui_message(t, 1, "no config %lld", (long long)config);
 		return -1;
 	}
-	if (tui_doc_configs_loaded(d, &err) < 0) {
+	const int64_t *rank;
+	if (graph_load_node_configs(d->g, &err) < 0 || query_session_ranks(d->qs, &rank, &err) < 0) {
 		tui_message(t, 1, "%s", err.msg);
 		return -1;
 	}

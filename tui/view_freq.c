@@ -102,7 +102,7 @@ static int freq_request(tui *t, tui_view *v, tui_req req, const char *arg)
 	int col = f->col;
 	tui_pop_later(t);
 	if (tui_table_add_term(p, col, "==", text) < 0)
-		tui_message(t, 1, "too many filter terms (\\ with an empty line clears them)");
+		tui_message(t, 1, "out of memory filtering on %s = %s", p->cols[col].name, text);
 	else
 		tui_message(t, 0, "%lld row%s with %s = %s", (long long)p->nidx, hs_s(p->nidx),
 			    p->cols[col].name, text);

@@ -14,9 +14,9 @@ struct help {
 };
 
 static const char *help_extra[][2] = {
-	{"filter", "\\ TEXT keeps rows whose current column contains TEXT; or"},
-	{"", "  COL=V, COL!=V, COL<N, COL>=N, COL~RE (regular expression, any case);"},
-	{"", "  numbers take the column's unit (cost<12 us); join terms with 'and'"},
+	{"filter", "\\ TEXT keeps rows whose current column contains TEXT; or a query"},
+	{"", "  condition on the columns: COL=V, COL<N, COL~RE, COL in (A, B), joined by"},
+	{"", "  and, or, not, (...); numbers take the column's unit (cost<12 us), - is none"},
 	{"prompts", "a default shows selected: typing replaces it, Right or End edit it"},
 	{"search", "/ TEXT finds TEXT in the current column; n and N repeat"},
 	{"mouse", "click selects a row and a column, the wheel scrolls"},

@@ -500,10 +500,15 @@ static const tui_view_ops node_ops = {
 int tui_open_node(tui *t, tui_doc *d, int64_t node)
 {
 	struct nodeview *nv;
+	hs_error err = {0};
 
 	if (node < 0 || node >= d->g->n_nodes) {
 		tui_message(t, 1, "no node %lld (ids are 0..%lld)", (long long)node,
 			    (long long)d->g->n_nodes - 1);
+		return -1;
+	}
+	if (!query_session_cost(d->qs, &err)) { /* the analytic time in the head */
+		tui_message(t, 1, "%s", err.msg);
 		return -1;
 	}
 	nv = calloc(1, sizeof *nv);

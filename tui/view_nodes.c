@@ -13,6 +13,7 @@
 
 #include "base/parse.h"
 #include "loader/hlo.h"
+#include "loader/hlo_module.h"
 #include "tui/tui.h"
 
 struct nodes {
@@ -56,6 +57,26 @@ static void fmt_num(char *buf, size_t cap, double v)
 }
 
 static double node_value(void *ctx, int64_t row, const tui_col *c);
+
+/* The texts the graph holds, as the cells show them whole (filters). */
+static const char *node_text(void *ctx, int64_t row, const tui_col *c)
+{
+	struct nodes *nd = ctx;
+	const hs_graph *g = nd->doc->g;
+	int64_t v = nd->ids[row];
+	const hm_instr *in;
+
+	switch (c->key) {
+	case NC_OPCODE:
+		return graph_node_opcode_name(g, v);
+	case NC_CATEGORY:
+		return hlo_category_name((hlo_category)(tui_node_class(g, v) - TUI_C_CAT));
+	case NC_NAME:
+		return (in = graph_node_instr(g, v)) ? in->name : NULL;
+	default:
+		return NULL;
+	}
+}
 
 static int node_cell(void *ctx, int64_t row, const tui_col *c, char *buf, size_t cap)
 {
@@ -237,7 +258,7 @@ static const tui_col node_extra_cols[] = {
 };
 
 static const tui_table_spec node_table = {
-	.ops = &node_table_ops, .order = node_order,
+	.ops = &node_table_ops, .order = node_order, .text = node_text,
 	.cols = node_cols, .ncols = TUI_N(node_cols),
 	.avail = node_extra_cols, .navail = TUI_N(node_extra_cols),
 	.frozen = 1,
@@ -308,6 +329,7 @@ static int open_ids(tui *t, tui_doc *d, const char *title, int64_t *ids, int64_t
 {
 	struct nodes *nd = calloc(1, sizeof *nd);
 	const hs_graph *g = d->g;
+	hs_error err = {0};
 
 	if (!nd) {
 		free(ids);
@@ -317,7 +339,12 @@ static int open_ids(tui *t, tui_doc *d, const char *title, int64_t *ids, int64_t
 	nd->doc = d;
 	nd->ids = ids;
 	nd->n = n;
-	nd->ce = tui_doc_cost(d);
+	if (!(nd->ce = query_session_cost(d->qs, &err))) {
+		free(ids);
+		free(nd);
+		tui_message(t, 1, "%s", err.msg);
+		return -1;
+	}
 	tui_table_init_spec(&nd->tab, &node_table, nd, n);
 	if (tui_doc_is_module(d)) /* no configs: no configurable nodes to mark */
 		tui_table_del_col(&nd->tab, tui_table_find_col(&nd->tab, "cfg"));

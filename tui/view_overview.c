@@ -13,7 +13,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "base/cmp.h"
 #include "base/parse.h"
 #include "base/plural.h"
 #include "loader/hlo.h"
@@ -313,12 +312,15 @@ static int ov_request(tui *t, tui_view *v, tui_req req, const char *arg)
 	}
 	if (req == TUI_REQ_DRAW) {
 		int64_t r = tui_table_row(&o->comps), node = -1;
+		hs_error err = {0};
 		if (v->focus == 1 && r >= 0)
 			node = o->doc->g->hcomps[tui_hcomps_at(&o->hc, r)].root;
 		else if (o->doc->g->n_nodes > 0)
-			node = tui_doc_comp_root(o->doc, o->doc->g->n_comps - 1);
+			node = query_session_split_root(o->doc->qs, o->doc->g->n_comps - 1, &err);
 		if (node >= 0)
 			tui_open_drawing(t, o->doc, node);
+		else if (err.status)
+			tui_message(t, 1, "%s", err.msg);
 		return 1;
 	}
 	if (req == TUI_REQ_GOTO) {
@@ -349,33 +351,33 @@ int tui_open_overview(tui *t, tui_doc *d)
 	struct overview *o = calloc(1, sizeof *o);
 	const hs_graph *g = d->g;
 	char title[160];
+	hs_error err = {0};
 
 	if (!o) {
 		tui_message(t, 1, "out of memory");
 		return -1;
 	}
 	o->doc = d;
-	o->ce = tui_doc_cost(d);
+	if (!(o->ce = query_session_cost(d->qs, &err))) {
+		free(o);
+		tui_message(t, 1, "%s", err.msg);
+		return -1;
+	}
 	if (count_opcodes(o) < 0) {
 		ov_done(&(tui_view){.data = o});
 		tui_message(t, 1, "out of memory");
 		return -1;
 	}
-	o->rt_min = o->rt_med = o->rt_max = NAN;
-	o->best = -1;
-	if (g->labeled && g->n_configs > 0) {
-		double *s = malloc((size_t)g->n_configs * sizeof *s);
-		if (s) {
-			memcpy(s, g->runtime, (size_t)g->n_configs * sizeof *s);
-			qsort(s, (size_t)g->n_configs, sizeof *s, hs_cmp_double);
-			o->rt_min = s[0];
-			o->rt_max = s[g->n_configs - 1];
-			o->rt_med = g->n_configs % 2 ? s[g->n_configs / 2]
-						     : (s[g->n_configs / 2 - 1] + s[g->n_configs / 2]) / 2;
-			free(s);
-		}
-		o->best = graph_best_config(g);
+	double rt[3];
+	if (query_session_runtime_summary(d->qs, rt, &err) < 0) {
+		ov_done(&(tui_view){.data = o});
+		tui_message(t, 1, "%s", err.msg);
+		return -1;
 	}
+	o->rt_min = rt[0];
+	o->rt_med = rt[1];
+	o->rt_max = rt[2];
+	o->best = g->labeled && g->n_configs > 0 ? graph_best_config(g) : -1;
 	tui_table_init_spec(&o->ops, &op_table, o, o->nopcodes);
 	if (tui_doc_is_module(d)) /* no configurable nodes to count */
 		tui_table_del_col(&o->ops, tui_table_find_col(&o->ops, "cfg"));

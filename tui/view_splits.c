@@ -51,7 +51,7 @@ static int split_cell(void *ctx, int64_t row, const tui_col *c, char *buf, size_
 
 	switch (c->key) {
 	case SC_ROOT: {
-		int64_t r = tui_doc_comp_root(o->doc, row);
+		int64_t r = query_session_split_root(o->doc->qs, row, NULL);
 		char nb[64];
 		if (r < 0) {
 			snprintf(buf, cap, "-");
@@ -131,10 +131,15 @@ static int splits_request(tui *t, tui_view *v, tui_req req, const char *arg)
 		if (r >= 0)
 			tui_open_nodes(t, o->doc, NULL, r);
 		return 1;
-	case TUI_REQ_DRAW:
-		if (r >= 0 && tui_doc_comp_root(o->doc, r) >= 0)
-			tui_open_drawing(t, o->doc, tui_doc_comp_root(o->doc, r));
+	case TUI_REQ_DRAW: {
+		hs_error err = {0};
+		int64_t root = r >= 0 ? query_session_split_root(o->doc->qs, r, &err) : -1;
+		if (root >= 0)
+			tui_open_drawing(t, o->doc, root);
+		else if (err.status)
+			tui_message(t, 1, "%s", err.msg);
 		return 1;
+	}
 	default:
 		return 0;
 	}
@@ -155,13 +160,18 @@ static const tui_view_ops splits_ops = {
 int tui_open_splits(tui *t, tui_doc *d)
 {
 	struct splits *o = calloc(1, sizeof *o);
+	hs_error err = {0};
 
 	if (!o) {
 		tui_message(t, 1, "out of memory");
 		return -1;
 	}
 	o->doc = d;
-	o->ce = tui_doc_cost(d);
+	if (!(o->ce = query_session_cost(d->qs, &err))) {
+		free(o);
+		tui_message(t, 1, "%s", err.msg);
+		return -1;
+	}
 	for (int64_t v = 0; o->ce && v < d->g->n_nodes; v++)
 		o->cost_total += o->ce[v].seconds;
 	tui_table_init_spec(&o->tab, &split_table, o, d->g->n_comps);

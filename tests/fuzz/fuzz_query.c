@@ -3,11 +3,13 @@
  * Each input is split into lines; every line runs through query_exec() on
  * the in-memory fixture graph, its result is written in all three formats
  * and completion is asked at a few positions.  Lines mentioning `export`
- * are skipped: they would write files.
+ * are skipped: they would write files.  Every line is also a table's filter
+ * (query_filter_new, the explorer's `\`) over four columns of 20 rows.
  *
  *   make fuzz && build/fuzz/fuzz_query -max_total_time=60 tests/fuzz/corpus/query
  * tests/fuzz/replay.c runs the same function on saved inputs (make units).
  */
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,6 +19,47 @@
 #include "query/query.h"
 #include "tests/unit/query_fixture.h"
 
+/* A table of 20 rows: id, name "n<i % 3>", t (i microseconds, shown as
+ * such), "group size" (none every 4th row). */
+static double cell_num(void *ctx, int64_t row, int col)
+{
+	return col == 0 ? (double)row : col == 2 ? (double)row * 1e-6 : col == 3 && row % 4 ? (double)row : NAN;
+}
+
+static const char *cell_text(void *ctx, int64_t row, int col, char *buf, size_t cap)
+{
+	if (col == 1)
+		snprintf(buf, cap, "n%d", (int)(row % 3));
+	else if (col == 2)
+		query_unit_format(buf, cap, QUERY_U_SECONDS, (double)row * 1e-6);
+	else
+		query_unit_format(buf, cap, QUERY_U_NONE, cell_num(ctx, row, col));
+	return buf;
+}
+
+static void fuzz_filter_line(const char *line)
+{
+	static const query_column cols[] = {{"id", QUERY_NUM, QUERY_U_NONE}, {"name", QUERY_TEXT, QUERY_U_NONE},
+					    {"t", QUERY_NUM, QUERY_U_SECONDS}, {"group size", QUERY_NUM, QUERY_U_NONE}};
+	static const query_cells src = {NULL, cell_num, cell_text, 64};
+	int64_t keep[20];
+	hs_error err;
+	int col;
+	query_filter *f = query_filter_new(line, cols, 4, 1, &err, &col);
+
+	if (!f)
+		return;
+	query_filter_range(f, &src, 0, 20, keep);
+	for (int c = 0; c < 4; c++)
+		free(query_filter_without(f, c));
+	hs_strbuf term = {0}, all = {0};
+	query_filter_term(cols, 4, 1, "==", line, &term);
+	query_filter_join(f, hs_strbuf_str(&term), &all);
+	hs_strbuf_free(&term);
+	hs_strbuf_free(&all);
+	query_filter_free(f);
+}
+
 static int fuzz_query_line(query_session *s, FILE *sink, const char *line)
 {
 	query_result r;
@@ -24,6 +67,7 @@ static int fuzz_query_line(query_session *s, FILE *sink, const char *line)
 	char buf[256];
 	size_t n = strlen(line);
 
+	fuzz_filter_line(line);
 	if (strcasestr(line, "export"))
 		return 0;
 	if (query_exec(s, line, &r, &err) == 0) {

@@ -102,6 +102,8 @@ sweep "check of a folder" check "$T/two"
 sweep "dump" dump "$L" node_opcode --limit 3
 sweep "diff" diff "$P" "$ROOT/tests/data/raw/op_tuning_data.pb#2"
 sweep "query" query "$TL" 'nodes where opcode = convolution limit 3' 'count by opcode limit 3'
+sweep "query of the session's numbers" query "$L" 'configs where runtime < 23.3 s sort by predicted_rank limit 3' \
+	'nodes where cost > 12 us or opcode = dot limit 3' 'compare best worst'
 # dot up to its refusal (Graphviz is not reached: 2.43's agopen crashes
 # when an allocation fails inside it, which no caller can catch)
 sweep "dot refusing a region over the limit" dot "$L" --around 1000 --radius 100 -o "$T/x.dot"

@@ -59,6 +59,38 @@ else
 	bad "runtime digits" "rank $ra '$a' vs rank $rb '$b'"
 fi
 
+# One session per graph: after `:fit` the `:` line's predicted and
+# predicted_rank are the fit's (the configs view's prank, config by config),
+# so is the comparison's, and after `:fit off` the model's again.
+tui_run "fit and queries session ends cleanly" "$DATA" "$UNET" <<'EOF'
+c
+:fit 0.5
+:write $T/fit_view.csv
+:configs show config, predicted_rank, predicted
+:write $T/fit_query.csv
+has the query names the fit => predicted by fit, kernel ridge on 50%
+q
+:compare best worst
+has the comparison predicts with the fit => [fit, kernel ridge on 50% (580 configs)]
+resize 160 30
+has ... which gives no per-node contributions => contribution absent: a fit gives no per-node contributions
+resize 100 30
+q
+:fit off
+:configs show config, predicted_rank
+:write $T/model_query.csv
+has ... and the model once the fit is off => predicted by analytic estimate
+Q
+EOF
+view=$(awk -F, 'NR > 1 {sub(/=$/, "", $5); print $1, $5}' "$T/fit_view.csv" 2>/dev/null | md5sum)
+query=$(awk -F, 'NR > 1 {print $1, $2}' "$T/fit_query.csv" 2>/dev/null | md5sum)
+model=$(awk -F, 'NR > 1 {print $1, $2}' "$T/model_query.csv" 2>/dev/null | md5sum)
+rows=$(awk 'END {print NR - 1}' "$T/fit_query.csv" 2>/dev/null)
+[ "$rows" = 1159 ] && [ "$view" = "$query" ] && ok "after :fit, predicted_rank in a : query is the fit's prank of every config" ||
+	bad "fit reaches queries" "$rows rows; $(sed -n 2,3p "$T/fit_query.csv" | tr '\n' ' ') vs $(sed -n 2,3p "$T/fit_view.csv" | tr '\n' ' ')"
+[ "$model" != "$query" ] && ok "after :fit off, predicted_rank is the model's again" ||
+	bad "fit off reaches queries" "the ranks stayed the fit's"
+
 # Unmasked: units and ties are what the user reads.
 XENV="HLOSCOPE_MASK_MODEL=0" tui_run "unmasked configs session ends cleanly" "$DATA" "$UNET" <<'EOF'
 c

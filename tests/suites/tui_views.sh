@@ -303,6 +303,72 @@ for c in "re_f32|shape ~ \"^f32\"|shape~^f32" "cost_us|cost < 0.000012|cost<12 u
 	fi
 done
 
+# The filter is the query language over the view's columns: `or`, `not`,
+# parentheses, `in`, quotes, numbers with units (issue 23: `opcode =
+# convolution or opcode = dot` kept 0 of 2,774 rows).  Oracle: numpy's count
+# of the dataset's opcode ids (26 convolution, 34 dot, 45 get-tuple-element,
+# 75 reshape), its runtimes, and the opcodes' shares.
+tui_run "filter expressions session ends cleanly" "$DATA" "$UNET" <<'EOF'
+t
+\
+type opcode = convolution or opcode = dot
+Enter
+save or_dot
+\
+type opcode = convolution or opcode = get-tuple-element
+Enter
+save or_gte
+\
+type opcode in (convolution, "reshape")
+Enter
+save in_list
+\
+type (opcode = convolution or opcode = reshape) and not opcode = reshape
+Enter
+save parens_not
+resize 220 30
+\
+type opcode = convolution or
+Enter
+has a bad filter shows the language's error with its caret => filter: expected a value (a number, a field, a string or '(') at column 24, found end of line  [opcode = convolution or>>]
+has ... and keeps the filter in force => [(opcode=convolution or opcode=reshape) and not opcode=reshape]
+\
+type nope > 3 or users > 1
+Enter
+has an unknown column is named, the caret under it => filter: no column 'nope' in this table (did you mean 'name'?)  [>>nope > 3 or users > 1]
+q
+\
+type share > 5%
+Enter
+save share
+c
+\
+type runtime > 23.2709 s or rank <= 3
+Enter
+save runtime
+Q
+EOF
+if need numpy; then
+	"$PY" - "$DATA/$UNET" >"$T/counts" <<'PYEOF'
+import sys
+import numpy as np
+z = np.load(sys.argv[1])
+op, rt = z["node_opcode"], z["config_runtime"]
+ids, n = np.unique(op, return_counts=True)
+order = np.argsort(np.argsort(rt, kind="stable"), kind="stable")
+print("or_dot", np.isin(op, [26, 34]).sum())
+print("or_gte", np.isin(op, [26, 45]).sum())
+print("in_list", np.isin(op, [26, 75]).sum())
+print("parens_not", (op == 26).sum())
+print("share", (100.0 * n / len(op) > 5).sum())
+print("runtime", ((rt > 23.2709e9) | (order < 3)).sum())
+PYEOF
+	while read -r shot want; do
+		if grep -qE "^$want of [0-9]+ rows: " "$S/$shot.txt"; then ok "filter $shot keeps numpy's $want rows"; else
+			bad "filter $shot keeps numpy's $want rows" "$(tail -1 "$S/$shot.txt")"; fi
+	done <"$T/counts"
+fi
+
 # Completion: a prompt for one name takes what Tab completed (no trailing
 # space left for Enter to refuse); so do `:` commands and file prompts.
 : >"$T/written-by-tab.csv"

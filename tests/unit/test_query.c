@@ -440,6 +440,121 @@ static void test_tables_of_api(void)
 	CHECK("help: every command has help", ok);
 }
 
+/* What the session derives about its graph (query_session_cost, _ranks,
+ * _split_root, _predictor, _fit, _add_overlay) is what the fields read:
+ * one cache per graph for the explorer's views and the query language. */
+static void test_session(void)
+{
+	hs_error err;
+	query_result r;
+	const int64_t *rank = NULL;
+
+	hs_error_clear(&err);
+	const cost_estimate *ce = query_session_cost(S, &err);
+	CHECK("session: cost of every node", ce != NULL && run("nodes show cost", &r, &err) == 0 &&
+	      r.table.nrows == 6 && (isnan(query_cell_at(&r.table, 2, 0)->num) ? ce[2].unknown
+	      : query_cell_at(&r.table, 2, 0)->num == ce[2].seconds));
+	query_result_free(&r);
+	/* runtimes 30, 10, 20 ns */
+	CHECK("session: runtime ranks", query_session_ranks(S, &rank, &err) == 0 && rank &&
+	      rank[0] == 3 && rank[1] == 1 && rank[2] == 2);
+	double rt[3];
+	CHECK("session: runtime min, median, max", query_session_runtime_summary(S, rt, &err) == 0 &&
+	      rt[0] == 10 && rt[1] == 20 && rt[2] == 30);
+	CHECK("session: the root of a segment is its is_root node, else its last",
+	      query_session_split_root(S, 1, &err) == 5 && query_session_split_root(S, 0, &err) == 2);
+	CHECK("session: a segment out of range is an error",
+	      query_session_split_root(S, 2, &err) < 0 && err.status == HS_EUSAGE);
+	const predictor *p = query_session_predictor(S, &err);
+	int same = p != NULL && run("configs show config, predicted, predicted_rank", &r, &err) == 0 &&
+		   r.table.nrows == 3;
+	for (int64_t i = 0; same && i < 3; i++)
+		same = query_cell_at(&r.table, i, 1)->num == p->score[i] &&
+		       query_cell_at(&r.table, i, 2)->num == (double)p->rank[i];
+	CHECK("session: predicted and predicted_rank are the active predictor's", same);
+	query_result_free(&r);
+	CHECK("session: a fit needs configs on both sides", query_session_fit(S, 0.5, 1, &err) < 0 &&
+	      query_session_predictor(S, &err) == p);
+
+	hs_overlay o;
+	hs_graph *g = query_session_graph(S);
+	const char *csv = "name,time_us,unit\ndot.2,7.5,ms\nadd.4,2,us\nparameter.0,,s\n";
+	CHECK("overlay: read for the fixture",
+	      overlay_parse(g, csv, strlen(csv), "data.csv", &o, &err) == 0 && o.matched == 3);
+	CHECK("overlay: its columns are node fields", query_session_add_overlay(S, &o, &err) == 0 &&
+	      o.n_cols == 0 && run("nodes where time_us > 1 show name, time_us, unit", &r, &err) == 0 &&
+	      r.table.nrows == 2 && strcmp(query_cell_at(&r.table, 0, 0)->text, "dot.2") == 0 &&
+	      query_cell_at(&r.table, 0, 1)->num == 7.5 && strcmp(query_cell_at(&r.table, 1, 2)->text, "us") == 0);
+	query_result_free(&r);
+	CHECK("overlay: missing where the data gives none", run("nodes where time_us = time_us", &r, &err) == 0 &&
+	      r.table.nrows == 2);
+	query_result_free(&r);
+	const char *clash = "name,cost\ndot.2,1\n";
+	CHECK("overlay: a column named as a field is refused",
+	      overlay_parse(g, clash, strlen(clash), "clash.csv", &o, &err) == 0 &&
+	      query_session_add_overlay(S, &o, &err) < 0 && err.status == HS_EUSAGE &&
+	      strstr(err.msg, "'cost' is a field already") && o.n_cols == 1);
+	overlay_free(&o);
+	CHECK("overlay: a rebind drops it", (query_session_set_graph(S, g), 1) &&
+	      run("nodes where time_us > 1", &r, &err) < 0 && strstr(err.msg, "unknown field 'time_us'"));
+	query_result_free(&r);
+}
+
+/* Out of memory is an error, never a silent NULL: a graph whose arrays
+ * would not fit in any address space (the pointers are never read: every
+ * allocation fails first). */
+static void test_session_oom(void)
+{
+	hs_graph g;
+	float feat[1] = {0};
+	int64_t off[1] = {0};
+	double rt[1] = {0};
+	hs_error err;
+	const int64_t *rank = NULL;
+
+	memset(&g, 0, sizeof g);
+	g.path = (char *)"huge.npz";
+	g.name = (char *)"huge";
+	g.kind = HS_KIND_LAYOUT;
+	g.n_nodes = g.n_configs = g.n_comps = (int64_t)1 << 58;
+	g.node_feat = feat;
+	g.operand_off = off;
+	g.runtime = rt;
+	g.labeled = 1;
+	g.ncf_loaded = 1;
+	hs_error_clear(&err);
+	query_session *s = query_session_new(&g, &err);
+	CHECK("oom: a session on a huge graph", s != NULL);
+	if (!s)
+		return;
+	CHECK("oom: the cost says so", query_session_cost(s, &err) == NULL && err.status == HS_ENOMEM &&
+	      strstr(err.msg, "out of memory"));
+	hs_error_clear(&err);
+	CHECK("oom: the ranks say so", query_session_ranks(s, &rank, &err) < 0 && !rank && err.status == HS_ENOMEM);
+	hs_error_clear(&err);
+	CHECK("oom: a split root says so", query_session_split_root(s, 0, &err) < 0 && err.status == HS_ENOMEM);
+	hs_error_clear(&err);
+	double summary[3];
+	CHECK("oom: the runtime summary says so", query_session_runtime_summary(s, summary, &err) < 0 &&
+	      err.status == HS_ENOMEM);
+	hs_error_clear(&err);
+	CHECK("oom: the predictor says so", query_session_predictor(s, &err) == NULL && err.status == HS_ENOMEM);
+	hs_error_clear(&err);
+	CHECK("oom: ... every time it is asked (not kept as the model's failure)",
+	      query_session_predictor(s, &err) == NULL && err.status == HS_ENOMEM);
+	hs_error_clear(&err);
+	CHECK("oom: a fit says so", query_session_fit(s, 0.5, 1, &err) < 0 && err.status == HS_ENOMEM);
+	query_session_free(s);
+}
+
+/* A huge request returns NULL under the sanitizers too (ASAN_OPTIONS, when
+ * set, adds to this). */
+__attribute__((used)) const char *__asan_default_options(void);
+const char *__asan_default_options(void)
+{
+	return "allocator_may_return_null=1";
+}
+
 static void test_rebind(void)
 {
 	const char *data = getenv("DATA");
@@ -474,6 +589,23 @@ static void test_rebind(void)
 	query_result_free(&r);
 	CHECK("rebind: configs", run("configs sort by runtime limit 1", &r, &err) == 0 &&
 	      r.table.config[0] == 209);
+	query_result_free(&r);
+	CHECK("fit: on a fifth of unet3d's configs", query_session_fit(S, 0.2, 1, &err) == 0);
+	const predictor *fit = query_session_predictor(S, &err);
+	int same = fit && fit->trained && run("configs show config, predicted, predicted_rank", &r, &err) == 0 &&
+		   r.table.nrows == g->n_configs;
+	for (int64_t i = 0; same && i < r.table.nrows; i++)
+		same = query_cell_at(&r.table, i, 1)->num == fit->score[i] &&
+		       query_cell_at(&r.table, i, 2)->num == (double)fit->rank[i];
+	CHECK("fit: predicted and predicted_rank are the fit's", same);
+	query_result_free(&r);
+	CHECK("fit: the configs note names it", run("configs limit 1", &r, &err) == 0 && r.note &&
+	      strstr(r.note, "predicted by fit, kernel ridge on 20%"));
+	query_result_free(&r);
+	query_session_fit_off(S);
+	const predictor *model = query_session_predictor(S, &err);
+	CHECK("fit off: the model's predictor again", model && model != fit && !model->trained &&
+	      run("configs limit 1", &r, &err) == 0 && strstr(r.note, "predicted by analytic estimate"));
 	query_result_free(&r);
 	query_session_set_graph(S, old);
 	graph_free(g);
@@ -599,6 +731,8 @@ int main(void)
 	test_printers();
 	test_completion();
 	test_tables_of_api();
+	test_session();
+	test_session_oom();
 	test_rebind();
 	test_limits();
 	test_generated(3000);

@@ -242,6 +242,96 @@ static void whole_values(void)
 	      !strcmp(m + strlen(m) - 7, "ent.2547" + 1));
 }
 
+/* The filter is the query language over the columns (issue 23: `or`,
+ * `not`, parentheses, `in` and quotes; the old filter kept 0 rows of `a or
+ * b`).  Row i: id i, name "N<i % 7>", value (i * 37) % 101, none every 10th. */
+static int64_t want_rows(int (*keep)(int64_t))
+{
+	int64_t n = 0;
+	for (int64_t i = 0; i < 1000; i++)
+		n += keep(i);
+	return n;
+}
+static int k_or(int64_t i) { return i % 7 == 1 || i % 7 == 2; }
+static int k_paren(int64_t i) { return (i % 7 == 1 || i % 7 == 2) && i % 10 != 9 && (i * 37) % 101 > 50; }
+static int k_not(int64_t i) { return i % 7 != 1; }
+static int k_missing_or(int64_t i) { return i % 10 == 9 || i < 3; }
+
+static const char *stable_name(void *ctx, int64_t row, const tui_col *c)
+{
+	static const char *const names[7] = {"N0", "N1", "N2", "N3", "N4", "N5", "N6"};
+	(void)ctx;
+	return c->key == 1 ? names[row % 7] : NULL;
+}
+
+static void expressions(void)
+{
+	tui_table tb;
+	hs_error err = {0};
+	char text[256];
+
+	make(&tb, 1000);
+	CHECK("a or b keeps the rows of both", tui_table_filter(&tb, "name = n1 or name = N2", &err) == 0 &&
+						    tb.nidx == want_rows(k_or) && tb.nterms == 1);
+	CHECK("parentheses group", tui_table_filter(&tb, "(name = n1 or name = n2) and value > 50", &err) == 0 &&
+				       tb.nidx == want_rows(k_paren) && tb.nterms == 2);
+	CHECK("in takes a list, quoted or not", tui_table_filter(&tb, "name in (n1, 'N2')", &err) == 0 &&
+						    tb.nidx == want_rows(k_or));
+	CHECK("not negates", tui_table_filter(&tb, "not name = \"n1\"", &err) == 0 && tb.nidx == want_rows(k_not));
+	CHECK("- is no value, in any term", tui_table_filter(&tb, "value = - or id < 3", &err) == 0 &&
+						     tb.nidx == want_rows(k_missing_or));
+	CHECK("a condition needs a whole expression", tui_table_filter(&tb, "name = n1 or", &err) < 0 &&
+							  strstr(err.msg, "expected a value") && tb.filter_col == 13 &&
+							  tb.nidx == want_rows(k_missing_or));
+	tui_table_filter(&tb, "name=n1 or name=n2", &err);
+	tui_table_add_term(&tb, 1, "==", "N1");
+	tui_table_filter_text(&tb, text, sizeof text);
+	CHECK("a term added to an or is and-ed with all of it", !strcmp(text, "(name=n1 or name=n2) and name==N1") &&
+								    tb.nidx == 143);
+	tui_table_filter(&tb, "value > 50 and name = n3 and id >= 10", &err);
+	tui_table_del_col(&tb, 1);
+	tui_table_filter_text(&tb, text, sizeof text);
+	int64_t want = 0;
+	for (int64_t i = 10; i < 1000; i++)
+		want += i % 10 != 9 && (i * 37) % 101 > 50;
+	CHECK("hiding a column drops the terms that read it", !strcmp(text, "value>50 and id>=10") &&
+								  tb.nterms == 2 && tb.nidx == want);
+	tui_table_show_col(&tb, "name", &err);
+	CHECK("showing it back keeps the filter on the right columns",
+	      tui_table_filter(&tb, "name = n3", &err) == 0 && tb.nidx == 143);
+	tui_table_free(&tb);
+
+	/* cells a table holds as stable text (tui_table.text) filter and are
+	 * searched as their formatted twins */
+	tui_table plain;
+	make(&plain, 1000);
+	make(&tb, 1000);
+	tb.text = stable_name;
+	int same = 1;
+	const char *conds[] = {"name = n1 or name = N2", "name ~ ^n[3-5]$", "n6", "name in (n0, n4) and value > 20"};
+	for (size_t i = 0; i < sizeof conds / sizeof conds[0]; i++) {
+		tb.ccol = plain.ccol = 1;
+		tui_table_filter(&tb, conds[i], &err);
+		tui_table_filter(&plain, conds[i], &err);
+		same &= tb.nidx == plain.nidx && !memcmp(tb.idx, plain.idx, (size_t)tb.nidx * sizeof *tb.idx);
+	}
+	CHECK("stable texts filter as the formatted cells", same && tb.nidx > 0);
+	tui_table_filter(&tb, "", &err);
+	tb.cur = 0;
+	CHECK("... and are searched alike", tui_table_search(&tb, "n5", 1) && tb.cur == 5 &&
+	      tui_table_search(&tb, "n5", -1) && tb.cur == 999 - (999 - 5) % 7);
+	tui_table_free(&plain);
+	tui_table_free(&tb);
+
+	/* a column named with a space or a sign is one name */
+	tui_table_init(&tb, &ops, NULL, 1000);
+	tui_table_add_col(&tb, "row id", 0, 6, 1);
+	tui_table_add_col(&tb, "bytes/device", 2, 6, 1);
+	CHECK("column names of several words", tui_table_filter(&tb, "row id < 10 and bytes/device >= 0", &err) == 0 &&
+						   tb.nidx == 9);
+	tui_table_free(&tb);
+}
+
 int main(void)
 {
 	tui_table tb;
@@ -349,5 +439,6 @@ int main(void)
 	tui_table_free(&tb);
 	units();
 	regexes();
+	expressions();
 	T_DONE();
 }
