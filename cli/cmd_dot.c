@@ -1,6 +1,6 @@
-/* hloscope dot FILE REGION [-o OUT] [-T dot|svg|png] [--heat FEATURE|cost]
- *              [--limit N] [--force] [--highlight IDS] [--compare A B] [--text]
- *              [--cells]
+/* hloscope dot FILE REGION [-o OUT] [-T dot|svg|png] [--heat FIELD] [--data FILE]
+ *              [--limit N] [--collapse MODE] [--force] [--highlight IDS]
+ *              [--compare A B] [--text] [--cells] [--progress]
  *
  * Draws a region of an HLO graph with Graphviz (linked, no `dot` process):
  * to a DOT, SVG or PNG file (written to a temporary file and renamed), and
@@ -10,17 +10,18 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
 #include <unistd.h>
 
 #include "base/clock.h"
 #include "base/parse.h"
 #include "base/plural.h"
+#include "base/progress.h"
 #include "cli/commands.h"
+#include "cli/dotcli.h"
 #include "loader/graph.h"
 #include "loader/hlo.h"
 #include "model/compare.h"
-#include "model/cost.h"
+#include "query/draw.h"
 #include "query/query.h"
 #include "render/render.h"
 
@@ -54,6 +55,10 @@ static const char help_text[] =
 	"  --split K            node_splits segment K (0 ..; a layout graph's splits)\n"
 	"  --configurable       configurable nodes of a layout graph and their neighbours\n"
 	"  --nodes IDS          these nodes (\"1,5,9-12\") and the edges among them\n"
+	"  --layer PATH         the op_name namespace PATH (jit(f)/transformer/layer_3;\n"
+	"                       \"/\" the whole module): its own nodes, and one box per\n"
+	"                       child namespace with its size and analytic cost; a run\n"
+	"                       of repeated blocks is one box, \"layer_0..23 x24\"\n"
 	"\n"
 	"A called computation (fusion body, while body or condition, reducer, ...)\n"
 	"that the region reaches is drawn as one box with its name, role and size;\n"
@@ -62,6 +67,9 @@ static const char help_text[] =
 	"                       every node of the body, when the region reaches or\n"
 	"                       calls them\n"
 	"  --expand all         collapse nothing (the nodes the region reached)\n"
+	"                       With --layer, NAMES may be child namespaces (their own\n"
+	"                       nodes drawn, their children boxes; `mlp` opens every\n"
+	"                       one of that name, `layer_3/mlp` one) and computations\n"
 	"\n"
 	"Output:\n"
 	"  -o OUT               .dot, .svg or .png file (\"-\" for stdout, with -T); a PNG\n"
@@ -73,26 +81,42 @@ static const char help_text[] =
 	"                       COLUMNS (or the terminal) is printed in strips of that\n"
 	"                       width, left to right, as its first line says\n"
 	"  --cells              DOT output sized in terminal cells, as --text lays it out\n"
-	"  --heat FEATURE|cost  fill nodes by a node feature (name or index) or by the\n"
-	"                       analytic cost model's seconds, with a legend\n"
+	"  --heat FIELD         fill nodes by a number, with a legend: a node field of the\n"
+	"                       query language (a feature by name or index, cost in\n"
+	"                       seconds, flops, bytes, a column of --data) or an\n"
+	"                       expression of them (\"flops / bytes\"); a box is filled\n"
+	"                       by the sum over its executed instructions\n"
 	"  --heat-scale S       linear, log or auto (default)\n"
+	"  --data FILE          your own numbers per instruction laid over the graph, as\n"
+	"                       fields for --heat: a CSV (a header line, first column\n"
+	"                       name or id), a JSON object {name: {field: value}} or an\n"
+	"                       XLA buffer assignment (buffer_bytes)\n"
 	"  --highlight IDS      draw these nodes with a thick blue border\n"
 	"  --compare A B        highlight the nodes whose values differ between configs\n"
 	"                       A and B (index, best, worst or default; model/compare.h),\n"
 	"                       each with its layouts A -> B, and a legend\n"
-	"  --limit N            refuse regions over N nodes (default 500)\n"
-	"  --max-work N         refuse regions whose layout would take Graphviz long:\n"
-	"                       nodes + edges + the ranks long edges cross, over N\n"
-	"                       (default 20,000, about 10 s); --time prints it\n"
-	"  --force              lay out any size\n"
+	"  --limit N            draw at most N boxes (default 2,500): a larger region is\n"
+	"                       collapsed (--collapse), as stderr and the legend say\n"
+	"  --collapse MODE      what a region over --limit becomes: auto (default: by\n"
+	"                       layer where op_name has layers, else by computation),\n"
+	"                       layer or computation (also within the limit), none\n"
+	"                       (refused, with its size and what to do)\n"
+	"  --max-work N         the layout work Graphviz may take: nodes + edges + the\n"
+	"                       ranks long edges cross (default 12,000, a few seconds;\n"
+	"                       --time prints it); over it the longest edges are cut\n"
+	"                       into stubs beside their users, and a region still over\n"
+	"                       it is refused at once\n"
+	"  --force              lay out any size: nothing collapsed, cut or refused\n"
+	"  --progress           say what is being done on stderr every second (on a\n"
+	"                       terminal it is shown anyway, on one line)\n"
 	"  --time               print where the time went, and the region's size, to stderr\n";
 
 typedef struct dot_args {
-	const char *file, *out, *fmt, *heat, *heat_scale;
+	const char *file, *out, *fmt, *heat, *heat_scale, *data, *layer, *collapse;
 	const char *around, *radius, *direction, *max_users, *max_operands, *expand, *path_a,
 		*path_b, *max_nodes,
 		*computation, *split, *nodes, *highlight, *limit, *max_work, *compare_a, *compare_b;
-	int configurable, force, text, cells, timing, n_kinds;
+	int configurable, force, text, cells, timing, progress, n_kinds;
 } dot_args;
 
 /* One item of an id list, "N" or "N-M", the len bytes at p; 0 or -1. */
@@ -193,6 +217,13 @@ static int parse_args(int argc, char **argv, dot_args *a)
 		} else if (!strcmp(o, "--nodes")) {
 			slot = &a->nodes;
 			a->n_kinds++;
+		} else if (!strcmp(o, "--layer")) {
+			slot = &a->layer;
+			a->n_kinds++;
+		} else if (!strcmp(o, "--data")) {
+			slot = &a->data;
+		} else if (!strcmp(o, "--collapse")) {
+			slot = &a->collapse;
 		} else if (!strcmp(o, "--highlight")) {
 			slot = &a->highlight;
 		} else if (!strcmp(o, "--limit")) {
@@ -238,6 +269,9 @@ static int parse_args(int argc, char **argv, dot_args *a)
 		} else if (!strcmp(o, "--time")) {
 			a->timing = 1;
 			continue;
+		} else if (!strcmp(o, "--progress")) {
+			a->progress = 1;
+			continue;
 		} else if (o[0] == '-' && o[1]) {
 			return cli_usage_error("dot", "unknown option '%s' (see hloscope dot --help)", o);
 		} else if (!a->file) {
@@ -254,10 +288,11 @@ static int parse_args(int argc, char **argv, dot_args *a)
 		return cli_usage_error("dot", "needs a FILE");
 	if (a->n_kinds == 0)
 		return cli_usage_error("dot", "needs a region: --around ID, --path A B, "
-				       "--computation NAME, --split K, --configurable or --nodes IDS");
+				       "--computation NAME, --split K, --configurable, --nodes IDS or "
+				       "--layer PATH");
 	if (a->n_kinds > 1)
 		return cli_usage_error("dot", "give one region only (--around, --path, "
-				       "--computation, --split, --configurable or --nodes)");
+				       "--computation, --split, --configurable, --nodes or --layer)");
 	if ((a->radius || a->direction || a->max_users || a->max_operands) && !a->around)
 		return cli_usage_error("dot", "--radius, --direction, --max-users and --max-operands "
 				       "go with --around");
@@ -337,7 +372,26 @@ static const region_words dot_words = {
 	.max_users = "--max-users",
 	.max_operands = "--max-operands",
 	.force = "--force",
+	.collapse = "--collapse layer",
 };
+
+/* --collapse MODE; 0, or the exit status. */
+static int collapse_opt(const char *text, region_spec *s)
+{
+	static const struct {
+		const char *name;
+		region_collapse_mode mode;
+	} modes[] = {{"auto", REGION_COLLAPSE_AUTO}, {"layer", REGION_COLLAPSE_LAYER},
+		     {"computation", REGION_COLLAPSE_COMPUTATION}, {"none", REGION_COLLAPSE_NONE}};
+
+	for (size_t i = 0; i < sizeof modes / sizeof modes[0]; i++)
+		if (!strcmp(text, modes[i].name)) {
+			s->collapse = modes[i].mode;
+			return 0;
+		}
+	return cli_usage_error("dot", "--collapse must be auto, layer, computation or none, not '%s'",
+			       text);
+}
 
 static int build_spec(const dot_args *a, region_spec *s, int64_t **ids)
 {
@@ -346,6 +400,14 @@ static int build_spec(const dot_args *a, region_spec *s, int64_t **ids)
 	*ids = NULL;
 	s->force = a->force;
 	s->expand = a->expand;
+	s->limit = REGION_FILE_LIMIT;
+	s->collapse = REGION_COLLAPSE_AUTO;
+	s->cut_long_edges = 1;
+	if (a->collapse && collapse_opt(a->collapse, s))
+		return 1;
+	/* asked for, a collapse draws a picture of the whole, not 2,500 boxes */
+	if (s->collapse == REGION_COLLAPSE_LAYER || s->collapse == REGION_COLLAPSE_COMPUTATION)
+		s->limit = REGION_COLLAPSE_LIMIT;
 	if (a->limit) {
 		if (count_opt("--limit", a->limit, &s->limit))
 			return 1;
@@ -410,6 +472,8 @@ static int build_spec(const dot_args *a, region_spec *s, int64_t **ids)
 					       "not '%s'", a->computation);
 	} else if (a->configurable) {
 		s->kind = REGION_CONFIGURABLE;
+	} else if (a->layer) {
+		s->kind = REGION_LAYER; /* the nodes and groups once the graph is open */
 	} else {
 		s->kind = REGION_NODES;
 		int st = parse_ids("--nodes", a->nodes, ids, &s->n_ids);
@@ -418,75 +482,6 @@ static int build_spec(const dot_args *a, region_spec *s, int64_t **ids)
 		s->ids = *ids;
 	}
 	return 0;
-}
-
-/* An unknown --heat name: the closest feature name, and the command that
- * lists them all.  Returns the exit status (1). */
-static int heat_unknown(const hs_graph *g, const char *what)
-{
-	const char **names = malloc(((size_t)g->feat_width + 1) * sizeof *names);
-	const char *sug = NULL;
-
-	if (names) {
-		for (int i = 0; i < g->feat_width; i++)
-			names[i] = hlo_node_feature_name(i, g->feat_width);
-		names[g->feat_width] = "cost";
-		sug = query_suggest(what, names, (size_t)g->feat_width + 1);
-	}
-	char mean[160] = "";
-	if (sug)
-		snprintf(mean, sizeof mean, " (did you mean '%s'?)", sug);
-	free(names);
-	return cli_usage_error("dot", "--heat: no node feature named '%s'%s: give a feature "
-			       "name, an index 0..%d or cost (`hloscope query %s fields` lists the "
-			       "names)", what, mean, g->feat_width - 1, g->path);
-}
-
-/* Per-node heat values; NULL with a message on failure. */
-static double *heat_values(const hs_graph *g, const char *what, char *name, size_t cap,
-			   int *status)
-{
-	double *v = malloc((size_t)g->n_nodes * sizeof *v);
-	int64_t idx;
-
-	*status = 0;
-	if (!v) {
-		*status = cli_oom("computing --heat %s", what);
-		return NULL;
-	}
-	if (!strcmp(what, "cost")) {
-		cost_estimate *c = malloc((size_t)g->n_nodes * sizeof *c);
-		if (!c || cost_analytic(g, c) < 0) {
-			free(c);
-			free(v);
-			*status = cli_oom("computing --heat %s", what);
-			return NULL;
-		}
-		for (int64_t i = 0; i < g->n_nodes; i++)
-			v[i] = c[i].seconds;
-		free(c);
-		snprintf(name, cap, "cost (s)");
-		return v;
-	}
-	if (hs_parse_i64(what, &idx) == 0) {
-		if (idx < 0 || idx >= g->feat_width) {
-			free(v);
-			*status = cli_usage_error("dot", "--heat: feature index %s is out of range "
-						  "(0..%d)", what, g->feat_width - 1);
-			return NULL;
-		}
-	} else {
-		idx = hlo_node_feature_index_w(what, g->feat_width);
-		if (idx < 0) {
-			free(v);
-			*status = heat_unknown(g, what);
-			return NULL;
-		}
-	}
-	for (int64_t i = 0; i < g->n_nodes; i++)
-		v[i] = graph_feat(g, i)[idx];
-	snprintf(name, cap, "%s", hlo_node_feature_name((int)idx, g->feat_width));
-	return v;
 }
 
 /* --compare A B: the changed nodes join the highlight (*hl, *n), each with
@@ -526,141 +521,174 @@ static int compare_picture(hs_graph *g, const dot_args *a, int64_t **hl, size_t 
 	return 0;
 }
 
-typedef struct timing {
-	double start, open, region, export, layout, graphviz, draw;
-	const region *r;
-} timing;
-
-#define TEXT_BAND 48 /* rows drawn at a time */
-#define TEXT_MIN_WIDTH 20
-
-/* The columns the drawing may take: COLUMNS when it is a number, else the
- * terminal's width when stdout is one, else 0 (no limit: a file or a pipe
- * gets the whole drawing). */
-static int text_width(void)
+/* -o, -T, --cells and --heat-scale: the format into *fmt.  0, or the exit
+ * status. */
+static int output_opts(const dot_args *a, const char **fmt, dot_opts *opts)
 {
-	const char *c = getenv("COLUMNS");
-	struct winsize ws;
-	int64_t v;
-
-	if (c && *c && hs_parse_i64(c, &v) == 0 && v > 0)
-		return v < TEXT_MIN_WIDTH ? TEXT_MIN_WIDTH : v > 100000 ? 100000 : (int)v;
-	if (isatty(STDOUT_FILENO) && ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0)
-		return ws.ws_col < TEXT_MIN_WIDTH ? TEXT_MIN_WIDTH : ws.ws_col;
+	if (a->out) {
+		*fmt = a->fmt ? a->fmt : dot_format_for_path(a->out);
+		if (!*fmt)
+			return cli_usage_error("dot", "cannot tell the format of '%s' from its name; "
+					       "use -T dot, svg or png", a->out);
+		if (!dot_format_known(*fmt))
+			return cli_usage_error("dot", "unknown format '%s' (dot, svg or png)", *fmt);
+		if (a->cells && strcmp(*fmt, "dot") != 0)
+			return cli_usage_error("dot", "--cells only applies to DOT output");
+	} else if (a->fmt || a->cells) {
+		return cli_usage_error("dot", "-T and --cells need -o OUT");
+	}
+	if (a->heat_scale) {
+		if (!strcmp(a->heat_scale, "linear"))
+			opts->heat_log = 0;
+		else if (!strcmp(a->heat_scale, "log"))
+			opts->heat_log = 1;
+		else if (!strcmp(a->heat_scale, "auto"))
+			opts->heat_log = -1;
+		else
+			return cli_usage_error("dot", "--heat-scale must be linear, log or auto");
+	}
+	if (a->data && !a->heat)
+		return cli_usage_error("dot", "--data gives fields for --heat: add --heat FIELD");
+	if (a->collapse && a->force)
+		return cli_usage_error("dot", "--collapse and --force: --force draws every node, "
+				       "collapsing nothing");
 	return 0;
 }
 
-/* Columns x0 .. x0 + cw - 1 of the drawing, all its rows, in bands of
- * rows (a big drawing never needs all its cells at once; edges are routed
- * once, for the whole drawing, so bands join exactly).  0, 2 on a write
- * error, 3 out of memory. */
-static int print_columns(const hs_layout *L, const lay_routes *R, int x0, int cw, int h)
-{
-	int band = h < TEXT_BAND ? h : TEXT_BAND;
-	canvas *cv = canvas_new(cw, band);
+/* What a drawing holds beside its region. */
+typedef struct dot_run {
+	hs_graph *g;
+	query_session *s;
+	query_draw *d;
+	query_layer_draw layer;
+	int64_t *ids, *hl;
+	size_t n_hl;
+	double *heat;
+	char heat_name[128];
+	char **notes, legend[1024];
+	dcli_timing tm;
+} dot_run;
 
-	for (int y0 = 0; cv && y0 < h; y0 += band) {
-		if (h - y0 < cv->height) {
-			canvas_free(cv);
-			cv = canvas_new(cw, h - y0);
-			if (!cv)
-				break;
-		}
-		canvas_draw_routed(cv, L, R, x0, y0, -1);
-		if (canvas_write(cv, stdout) != 0) {
-			canvas_free(cv);
-			fprintf(stderr, "hloscope dot: cannot write the drawing to stdout\n");
-			return 2;
-		}
-	}
-	if (!cv)
-		return cli_oom("drawing %d x %d cells", cw, h);
-	canvas_free(cv);
+/* --progress: a line a second, and one when the work changes, on stderr
+ * whatever stderr is. */
+typedef struct progress_state {
+	double next;
+	char phase[96];
+} progress_state;
+
+static int progress_line(void *ctx, const char *what, double done, double total)
+{
+	progress_state *p = ctx;
+	double now = hs_now_seconds();
+
+	if (!what)
+		return 0;
+	const char *comma = strrchr(what, ',');
+	size_t n = comma ? (size_t)(comma - what) : strlen(what);
+	int same = strlen(p->phase) == n && !strncmp(p->phase, what, n);
+	if (same && now < p->next)
+		return 0;
+	snprintf(p->phase, sizeof p->phase, "%.*s", (int)n, what);
+	double *next = &p->next;
+	if (total > 0)
+		fprintf(stderr, "hloscope dot: %s %.0f%%\n", what, 100 * done / total);
+	else
+		fprintf(stderr, "hloscope dot: %s\n", what);
+	*next = now + 1;
 	return 0;
 }
 
-/* The drawing, whole or, when it is wider than the terminal (text_width),
- * in strips of the terminal's width, left to right, each under a rule
- * that says which columns it holds. */
-static int print_drawing(const hs_layout *L, const lay_routes *R)
-{
-	int w, h, tw = text_width(), rc = 0;
-
-	canvas_extent(L, &w, &h);
-	if (!tw || w <= tw)
-		return print_columns(L, R, 0, w, h);
-	int strips = (w + tw - 1) / tw;
-	printf("the drawing is %d columns wide, wider than the terminal's %d%s: printed in %d "
-	       "strips of %d columns, left to right (-o FILE.svg draws it whole)\n", w, tw,
-	       getenv("COLUMNS") ? " (COLUMNS)" : "", strips, tw);
-	for (int x0 = 0; x0 < w && rc == 0; x0 += tw) {
-		int cw = w - x0 < tw ? w - x0 : tw;
-		char rule[64];
-		int n = snprintf(rule, sizeof rule, "── columns %d-%d of %d ", x0 + 1, x0 + cw, w);
-		printf("%s", rule);
-		for (int k = n - 4; k < tw; k++) /* "──" is 6 bytes, 2 columns */
-			printf("─");
-		printf("\n");
-		rc = print_columns(L, R, x0, cw, h);
-	}
-	return rc;
-}
-
-static int print_text(const region *r, const dot_opts *o, timing *tm)
+/* The graph's names resolved, the session with --data, the heat, the
+ * highlight and the layer.  0, or the exit status. */
+static int prepare(const dot_args *a, region_spec *spec, dot_opts *opts, dot_run *x)
 {
 	hs_error err = {0};
-	hs_layout *L = layout_region(r, o, &err);
+	hs_graph *g = x->g;
 	int rc;
 
-	if (!L)
-		return cli_report(&err);
-	tm->layout = L->seconds_total;
-	tm->graphviz = L->seconds_graphviz;
-	double t0 = hs_now_seconds();
-	printf("%s: %" PRId64 " node%s, %" PRId64 " edge%s", r->title, r->n_nodes, hs_s(r->n_nodes),
-	       r->n_edges, hs_s(r->n_edges));
-	if (r->n_calls)
-		printf(", %" PRId64 " call edge%s", r->n_calls, hs_s(r->n_calls));
-	if (r->n_more)
-		printf(", %" PRId64 " collapsed user group%s", r->n_more, hs_s(r->n_more));
-	if (r->n_fanin)
-		printf(", %" PRId64 " collapsed operand group%s", r->n_fanin, hs_s(r->n_fanin));
-	if (r->n_boxes)
-		printf(", %" PRId64 " collapsed computation%s (%" PRId64 " node%s, %" PRId64 " edge%s)",
-		       r->n_boxes, hs_s(r->n_boxes), r->collapsed, hs_s(r->collapsed), r->n_links,
-		       hs_s(r->n_links));
-	printf("\n");
-	if (L->heat && L->scale.any) {
-		printf("heat %s%s: ", o->heat_name, L->scale.log ? " (log scale)" : "");
-		printf("▁ %.3g  ▄ %.3g  █ %.3g\n", dot_heat_edge(&L->scale, 0),
-		       dot_heat_edge(&L->scale, DOT_HEAT_BINS / 2),
-		       dot_heat_edge(&L->scale, DOT_HEAT_BINS));
-	}
-	lay_routes *R = route_layout(L);
-	rc = R || !L->n_edges ? print_drawing(L, R) : cli_oom("routing %d edges", L->n_edges);
-	route_free(R);
-	layout_free(L);
-	tm->draw = hs_now_seconds() - t0;
-	if (rc)
+	if ((rc = resolve_node(g, "--around", a->around ? a->around : "", &spec->center)) != 0 ||
+	    (rc = resolve_node(g, "--path", a->path_a ? a->path_a : "", &spec->from)) != 0 ||
+	    (rc = resolve_node(g, "--path", a->path_b ? a->path_b : "", &spec->to)) != 0 ||
+	    (rc = resolve_computation(g, a->computation ? a->computation : "", &spec->hcomp)) != 0)
 		return rc;
-	return fflush(stdout) == 0 ? 0 : 2;
+	for (size_t i = 0; i < x->n_hl; i++)
+		if (x->hl[i] >= g->n_nodes)
+			return cli_usage_error("dot", "--highlight: node %" PRId64 " is out of range: "
+					       "%s has %" PRId64 " node%s (0..%" PRId64 ")", x->hl[i],
+					       g->name, g->n_nodes, hs_s(g->n_nodes), g->n_nodes - 1);
+	if (a->compare_a && (rc = compare_picture(g, a, &x->hl, &x->n_hl, &x->notes, x->legend,
+						  sizeof x->legend)))
+		return rc;
+	opts->notes = (const char *const *)x->notes;
+	opts->highlight_legend = x->legend[0] ? x->legend : NULL;
+	opts->highlight = x->hl;
+	opts->n_highlight = x->n_hl;
+	x->s = query_session_new(g, &err);
+	x->d = x->s ? query_draw_new(x->s, &err) : NULL;
+	if (!x->d)
+		return cli_report(&err);
+	if (a->data && (rc = dcli_load_data(x->s, a->data)) != 0)
+		return rc;
+	if (a->heat) {
+		x->heat = dcli_heat(x->d, g, a->heat, x->heat_name, sizeof x->heat_name, &rc);
+		if (!x->heat)
+			return rc;
+		opts->heat = x->heat;
+		opts->heat_name = x->heat_name;
+		opts->heat_sum = query_draw_executed(x->d);
+	}
+	spec->grouper = query_draw_grouper;
+	spec->grouper_ctx = x->d;
+	if (a->layer) {
+		if (query_draw_layer(x->d, a->layer, a->expand, &x->layer, &err) < 0)
+			return cli_report(&err);
+		spec->ids = x->layer.ids;
+		spec->n_ids = x->layer.n_ids;
+		spec->groups = &x->layer.groups;
+		spec->layer = x->layer.path[0] ? x->layer.path : "/";
+		spec->expand = x->layer.expand_comps;
+	}
+	return 0;
 }
 
-static void print_timing(const timing *t, double end)
+/* The region into -o OUT (or stdout with -o -).  0, or the exit status. */
+static int write_out(const dot_args *a, const char *fmt, const region *r, dot_opts *opts)
 {
-	fprintf(stderr, "time: load %.1f ms, region %.1f ms", 1e3 * (t->open - t->start),
-		1e3 * (t->region - t->open));
-	if (t->export > 0)
-		fprintf(stderr, ", export %.1f ms", 1e3 * t->export);
-	if (t->layout > 0)
-		fprintf(stderr, ", layout %.1f ms (Graphviz dot %.1f ms), drawing and printing "
-			"%.1f ms", 1e3 * t->layout, 1e3 * t->graphviz, 1e3 * t->draw);
-	fprintf(stderr, ", total %.1f ms\n", 1e3 * (end - t->start));
-	if (t->r) {
-		char what[240];
-		region_work_text(&t->r->work, what, sizeof what);
-		fprintf(stderr, "region: %s\n", what);
+	hs_error err = {0};
+	dot_fit fit;
+	int rc;
+
+	opts->terminal = a->cells;
+	if (!strcmp(a->out, "-")) {
+		Agraph_t *G = dot_build(r, opts, &err);
+		rc = G ? dot_write_stream(G, stdout, fmt, &fit, &err) : -1;
+		if (G)
+			agclose(G);
+		if (rc == 0 && fflush(stdout) != 0)
+			rc = hs_fail(&err, HS_EUSAGE, "cannot write to stdout");
+	} else {
+		rc = dot_export(r, opts, a->out, fmt, &fit, &err);
 	}
+	opts->terminal = 0;
+	if (rc)
+		return cli_report(&err);
+	char fitted[600];
+	if (dot_fit_text(&fit, a->out, fitted, sizeof fitted) > 0)
+		fprintf(stderr, "hloscope dot: %s\n", fitted);
+	return 0;
+}
+
+static void run_free(dot_run *x)
+{
+	if (x->g)
+		compare_notes_free(x->notes, x->g->n_nodes);
+	query_draw_layer_free(&x->layer);
+	query_draw_free(x->d);
+	query_session_free(x->s);
+	graph_free(x->g);
+	free(x->ids);
+	free(x->hl);
+	free(x->heat);
 }
 
 int cmd_dot(int argc, char **argv)
@@ -669,18 +697,14 @@ int cmd_dot(int argc, char **argv)
 	region_spec spec;
 	dot_opts opts;
 	hs_error err = {0};
-	hs_graph *g = NULL;
 	region *r = NULL;
-	int64_t *ids = NULL, *hl = NULL;
-	size_t n_hl = 0;
-	double *heat = NULL;
-	char heat_name[128];
 	const char *fmt = NULL;
+	dot_run x;
+	progress_state pstate = {0};
+	hs_progress forced = {.fn = progress_line, .ctx = &pstate, .after = 0};
 	int rc;
-	timing tm = {0};
-	dot_fit fit;
-	char **notes = NULL, legend[1024] = "";
 
+	memset(&x, 0, sizeof x);
 	for (int i = 1; i < argc; i++)
 		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
 			fputs(help_text, stdout);
@@ -688,115 +712,43 @@ int cmd_dot(int argc, char **argv)
 		}
 	if ((rc = parse_args(argc, argv, &a)) != 0)
 		return rc;
-	if ((rc = build_spec(&a, &spec, &ids)) != 0)
+	if ((rc = build_spec(&a, &spec, &x.ids)) != 0)
 		return rc;
 	dot_opts_init(&opts);
-	if (a.out) {
-		fmt = a.fmt ? a.fmt : dot_format_for_path(a.out);
-		if (!fmt) {
-			rc = cli_usage_error("dot", "cannot tell the format of '%s' from its name; "
-					     "use -T dot, svg or png", a.out);
-			goto out;
-		}
-		if (!dot_format_known(fmt)) {
-			rc = cli_usage_error("dot", "unknown format '%s' (dot, svg or png)", fmt);
-			goto out;
-		}
-		if (a.cells && strcmp(fmt, "dot") != 0) {
-			rc = cli_usage_error("dot", "--cells only applies to DOT output");
-			goto out;
-		}
-	} else if (a.fmt || a.cells) {
-		rc = cli_usage_error("dot", "-T and --cells need -o OUT");
+	if ((rc = output_opts(&a, &fmt, &opts)) != 0 ||
+	    (a.highlight && (rc = parse_ids("--highlight", a.highlight, &x.hl, &x.n_hl)) != 0))
 		goto out;
-	}
-	if (a.heat_scale) {
-		if (!strcmp(a.heat_scale, "linear"))
-			opts.heat_log = 0;
-		else if (!strcmp(a.heat_scale, "log"))
-			opts.heat_log = 1;
-		else if (!strcmp(a.heat_scale, "auto"))
-			opts.heat_log = -1;
-		else {
-			rc = cli_usage_error("dot", "--heat-scale must be linear, log or auto");
-			goto out;
-		}
-	}
-	if (a.highlight && (rc = parse_ids("--highlight", a.highlight, &hl, &n_hl)) != 0)
-		goto out;
-
-	tm.start = hs_now_seconds();
-	g = graph_open(a.file, &err);
-	if (!g) {
+	if (a.progress)
+		hs_progress_push(&forced);
+	x.tm.start = hs_now_seconds();
+	x.g = graph_open(a.file, &err);
+	if (!x.g) {
 		rc = cli_report(&err);
 		goto out;
 	}
-	tm.open = hs_now_seconds();
-	if ((rc = resolve_node(g, "--around", a.around ? a.around : "", &spec.center)) != 0 ||
-	    (rc = resolve_node(g, "--path", a.path_a ? a.path_a : "", &spec.from)) != 0 ||
-	    (rc = resolve_node(g, "--path", a.path_b ? a.path_b : "", &spec.to)) != 0 ||
-	    (rc = resolve_computation(g, a.computation ? a.computation : "", &spec.hcomp)) != 0)
+	x.tm.open = hs_now_seconds();
+	if ((rc = prepare(&a, &spec, &opts, &x)) != 0)
 		goto out;
-	for (size_t i = 0; i < n_hl; i++)
-		if (hl[i] >= g->n_nodes) {
-			rc = cli_usage_error("dot", "--highlight: node %" PRId64 " is out of range: "
-					     "%s has %" PRId64 " node%s (0..%" PRId64 ")", hl[i],
-					     g->name, g->n_nodes, hs_s(g->n_nodes), g->n_nodes - 1);
-
-			goto out;
-		}
-	if (a.compare_a && (rc = compare_picture(g, &a, &hl, &n_hl, &notes, legend, sizeof legend)))
-		goto out;
-	opts.notes = (const char *const *)notes;
-	opts.highlight_legend = legend[0] ? legend : NULL;
-	opts.highlight = hl;
-	opts.n_highlight = n_hl;
-	if (a.heat) {
-		heat = heat_values(g, a.heat, heat_name, sizeof heat_name, &rc);
-		if (!heat)
-			goto out;
-		opts.heat = heat;
-		opts.heat_name = heat_name;
-	}
-	r = region_select(g, &spec, &err);
+	r = region_select(x.g, &spec, &err);
 	if (!r) {
 		rc = cli_report(&err);
 		goto out;
 	}
-	tm.region = hs_now_seconds();
-	tm.r = r;
-	if (a.out) {
-		opts.terminal = a.cells;
-		if (!strcmp(a.out, "-")) {
-			Agraph_t *G = dot_build(r, &opts, &err);
-			rc = G ? dot_write_stream(G, stdout, fmt, &fit, &err) : -1;
-			if (G)
-				agclose(G);
-			if (rc == 0 && fflush(stdout) != 0)
-				rc = hs_fail(&err, HS_EUSAGE, "cannot write to stdout");
-		} else {
-			rc = dot_export(r, &opts, a.out, fmt, &fit, &err);
-		}
-		if (rc) {
-			rc = cli_report(&err);
-			goto out;
-		}
-		char fitted[600];
-		if (dot_fit_text(&fit, a.out, fitted, sizeof fitted) > 0)
-			fprintf(stderr, "hloscope dot: %s\n", fitted);
-		opts.terminal = 0;
-		tm.export = hs_now_seconds() - tm.region;
-	}
-	rc = a.text ? print_text(r, &opts, &tm) : 0;
+	if (r->note[0])
+		fprintf(stderr, "hloscope dot: %s\n", r->note);
+	x.tm.region = hs_now_seconds();
+	x.tm.r = r;
+	if (a.out && (rc = write_out(&a, fmt, r, &opts)) != 0)
+		goto out;
+	if (a.out)
+		x.tm.export = hs_now_seconds() - x.tm.region;
+	rc = a.text ? dcli_print_text(r, &opts, &x.tm) : 0;
 	if (a.timing && rc == 0)
-		print_timing(&tm, hs_now_seconds());
+		dcli_print_timing(&x.tm, hs_now_seconds());
 out:
+	if (a.progress)
+		hs_progress_pop(&forced);
 	region_free(r);
-	if (g)
-		compare_notes_free(notes, g->n_nodes);
-	graph_free(g);
-	free(ids);
-	free(hl);
-	free(heat);
+	run_free(&x);
 	return rc;
 }

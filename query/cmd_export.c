@@ -1,8 +1,11 @@
 /* cmd_export.c - the query command `export`: a region of the graph (around
- * a node, a path, a computation, the configurable nodes, or the nodes that
- * match) drawn through Graphviz into a DOT, SVG or PNG file, optionally
- * filled by a number (heat).  Regions come from render/region.h, files
- * from render/dot.h (written atomically).
+ * a node, a path, a computation, the configurable nodes, the nodes that
+ * match, or a layer of op_name) drawn through Graphviz into a DOT, SVG or
+ * PNG file, optionally filled by a number (heat).  Regions come from
+ * render/region.h, layers and heat from query/draw.h, files from
+ * render/dot.h (written atomically).  As `hloscope dot`: at most `limit`
+ * boxes (2,500), a larger region collapsed by layer or computation, long
+ * edges cut into stubs.
  */
 #include <ctype.h>
 #include <stdio.h>
@@ -11,6 +14,7 @@
 
 #include "base/plural.h"
 #include "query/commands.h"
+#include "query/draw.h"
 #include "render/dot.h"
 #include "render/region.h"
 
@@ -51,6 +55,8 @@ struct export_req {
 	query_expr *heat;   /* NULL: no heat */
 	char *path;         /* -o FILE (parser arena); NULL until given */
 	size_t path_pos;
+	char *layer;        /* REGION_LAYER: the namespace (parser arena) */
+	size_t layer_pos;
 };
 
 static int parse_format(query_parser *p, struct export_req *q)
@@ -201,7 +207,9 @@ static const region_words export_words = {
 	.radius = "radius",
 	.direction = "up or down",
 	.computation = "computation",
+	.limit = "limit",
 	.force = "force",
+	.collapse = "collapse layer",
 };
 
 static int parse_region(query_parser *p, struct export_req *q)
@@ -210,6 +218,9 @@ static int parse_region(query_parser *p, struct export_req *q)
 
 	region_spec_init(spec);
 	spec->words = &export_words;
+	spec->limit = REGION_FILE_LIMIT;
+	spec->collapse = REGION_COLLAPSE_AUTO;
+	spec->cut_long_edges = 1;
 	q->region_pos = query_peek(p)->pos;
 	if (query_accept_kw(p, "around"))
 		return parse_around(p, spec);
@@ -233,6 +244,15 @@ static int parse_region(query_parser *p, struct export_req *q)
 		spec->kind = REGION_CONFIGURABLE;
 		return 0;
 	}
+	if (query_accept_kw(p, "layer")) {
+		spec->kind = REGION_LAYER;
+		q->layer = query_raw_word(p, &q->layer_pos);
+		if (!q->layer)
+			return -1;
+		if (!*q->layer)
+			return query_fail_expected(p, "a layer's path after layer (/ for the whole module)");
+		return 0;
+	}
 	if (query_accept_kw(p, "where")) {
 		spec->kind = REGION_NODES;
 		q->where = query_parse_expr(p);
@@ -241,10 +261,26 @@ static int parse_region(query_parser *p, struct export_req *q)
 		return 0;
 	}
 	return query_fail_expected(p, "a region: around, path, computation, split, "
-				      "configurable or where");
+				      "configurable, where or layer");
 }
 
-/* heat EXPR, expand NAMES, force and -o FILE, up to the end of the line. */
+/* collapse auto|layer|computation|none. */
+static int parse_collapse(query_parser *p, region_spec *spec)
+{
+	static const char *const names[] = {"none", "auto", "layer", "computation"};
+	static const region_collapse_mode modes[] = {REGION_COLLAPSE_NONE, REGION_COLLAPSE_AUTO,
+						     REGION_COLLAPSE_LAYER, REGION_COLLAPSE_COMPUTATION};
+
+	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+		if (query_accept_kw(p, names[i])) {
+			spec->collapse = modes[i];
+			return 0;
+		}
+	return query_fail_expected(p, "auto, layer, computation or none after collapse");
+}
+
+/* heat EXPR, expand NAMES, limit N, collapse MODE, force and -o FILE, up to
+ * the end of the line. */
 static int parse_options(query_parser *p, struct export_req *q)
 {
 	for (;;) {
@@ -256,6 +292,16 @@ static int parse_options(query_parser *p, struct export_req *q)
 				return -1;
 		} else if (query_accept_kw(p, "force")) {
 			q->spec.force = 1;
+		} else if (query_accept_kw(p, "limit")) {
+			long long n = query_parse_count(p, "a number of boxes");
+			if (n < 0)
+				return -1;
+			if (n == 0)
+				return query_fail_expected(p, "a limit of 1 or more");
+			q->spec.limit = n;
+		} else if (query_accept_kw(p, "collapse")) {
+			if (parse_collapse(p, &q->spec) < 0)
+				return -1;
 		} else if (query_accept_kw(p, "expand")) {
 			/* called computations drawn in full: NAME[,NAME...] or all */
 			q->spec.expand = query_raw_word(p, NULL);
@@ -273,7 +319,8 @@ static int parse_options(query_parser *p, struct export_req *q)
 		} else if (query_peek(p)->kind == TK_END) {
 			return 0;
 		} else {
-			return query_fail_expected(p, "heat EXPR, expand NAMES, force or -o FILE");
+			return query_fail_expected(p, "heat EXPR, expand NAMES, limit N, collapse MODE, force "
+						      "or -o FILE");
 		}
 	}
 }
@@ -298,22 +345,73 @@ static double *heat_values(query_parser *p, const query_expr *heat)
 	return v;
 }
 
+/* A layer region: its nodes and groups into q->spec (from ld).  0, or -1
+ * with the error at the layer's column. */
+static int layer_spec(query_parser *p, query_draw *d, struct export_req *q, query_layer_draw *ld)
+{
+	hs_error e;
+
+	hs_error_clear(&e);
+	if (query_draw_layer(d, q->layer, q->spec.expand, ld, &e) < 0) {
+		if (e.status == HS_EUSAGE)
+			return query_fail_at(p, q->layer_pos, "%s (layer at column %zu)", e.msg, q->layer_pos + 1);
+		return query_data_fail(p, &e);
+	}
+	q->spec.ids = ld->ids;
+	q->spec.n_ids = ld->n_ids;
+	q->spec.groups = &ld->groups;
+	q->spec.layer = ld->path[0] ? ld->path : "/";
+	q->spec.expand = ld->expand_comps;
+	return 0;
+}
+
+/* "wrote FILE (svg: TITLE, 12 nodes, 14 edges, ...)" and what was done to
+ * fit the region. */
+static char *wrote(const struct export_req *q, const region *r, const char *fitted)
+{
+	char calls[48] = "", boxes[96] = "", note[700] = "";
+	int64_t groups = 0;
+
+	for (int64_t k = 0; k < r->n_boxes; k++)
+		groups += r->boxes[k].group >= 0;
+	if (r->n_calls)
+		snprintf(calls, sizeof calls, ", %lld call edge%s", (long long)r->n_calls, hs_s(r->n_calls));
+	if (groups)
+		snprintf(boxes, sizeof boxes, ", %lld %s box%s", (long long)groups, r->groups->what,
+			 groups == 1 ? "" : "es");
+	if (r->note[0])
+		snprintf(note, sizeof note, "note: %s\n", r->note);
+	return query_asprintf("wrote %s (%s: %s, %lld node%s, %lld edge%s%s%s)\n%s%s%s", q->path, q->fmt,
+			      r->title, (long long)r->n_nodes, hs_s(r->n_nodes), (long long)r->n_edges,
+			      hs_s(r->n_edges), calls, boxes, note, fitted, fitted[0] ? "\n" : "");
+}
+
 /* Selects the region, draws it into the file and says what was written. */
-static int draw(query_parser *p, query_result *out, const struct export_req *q)
+static int draw(query_parser *p, query_result *out, struct export_req *q)
 {
 	double *heatv = NULL;
-	region *r;
+	region *r = NULL;
 	dot_opts o;
 	hs_error e;
 	int rc = -1;
+	query_layer_draw ld;
+	query_draw *d = query_draw_new(p->s, p->err);
 
+	memset(&ld, 0, sizeof ld);
+	if (!d)
+		return query_data_fail(p, p->err);
 	hs_error_clear(&e);
+	q->spec.grouper = query_draw_grouper;
+	q->spec.grouper_ctx = d;
+	if (q->layer && layer_spec(p, d, q, &ld) < 0)
+		goto done;
 	r = region_select(p->s->g, &q->spec, &e);
 	if (!r) {
 		if (e.status == HS_EUSAGE)
-			return query_fail_at(p, q->region_pos, "%s (region at column %zu)", e.msg,
-					     q->region_pos + 1);
-		return query_data_fail(p, &e);
+			query_fail_at(p, q->region_pos, "%s (region at column %zu)", e.msg, q->region_pos + 1);
+		else
+			query_data_fail(p, &e);
+		goto done;
 	}
 	dot_opts_init(&o);
 	if (q->heat) {
@@ -322,6 +420,7 @@ static int draw(query_parser *p, query_result *out, const struct export_req *q)
 			goto done;
 		o.heat = heatv;
 		o.heat_name = query_expr_source(p, q->heat);
+		o.heat_sum = query_draw_executed(d);
 	}
 	dot_fit fit;
 	char fitted[512];
@@ -332,17 +431,13 @@ static int draw(query_parser *p, query_result *out, const struct export_req *q)
 	if (dot_fit_text(&fit, NULL, fitted, sizeof fitted) <= 0)
 		fitted[0] = '\0';
 	out->kind = QUERY_BLOCK;
-	char calls[48] = "";
-	if (r->n_calls)
-		snprintf(calls, sizeof calls, ", %lld call edge%s", (long long)r->n_calls, hs_s(r->n_calls));
-	out->text = query_asprintf("wrote %s (%s: %s, %lld node%s, %lld edge%s%s)\n%s%s", q->path, q->fmt,
-				   r->title, (long long)r->n_nodes, hs_s(r->n_nodes),
-				   (long long)r->n_edges, hs_s(r->n_edges), calls, fitted,
-				   fitted[0] ? "\n" : "");
+	out->text = wrote(q, r, fitted);
 	rc = out->text ? 0 : query_oom(p);
 done:
 	region_free(r);
 	free(heatv);
+	query_draw_layer_free(&ld);
+	query_draw_free(d);
 	return rc;
 }
 

@@ -151,7 +151,7 @@ static const struct command commands[] = {
 	 "  compare best worst\n"
 	 "  compare default 12 sort by contribution\n",
 	 query_cmd_compare, "best worst default all sort by id contribution", QS_CONFIG, 1},
-	{"export", "dot|svg|png REGION [heat EXPR] [expand NAMES|all] [force] -o FILE",
+	{"export", "dot|svg|png REGION [heat EXPR] [expand NAMES|all] [limit N] [collapse MODE] [force] -o FILE",
 	 "draw part of the graph with Graphviz into a file",
 	 "REGION is one of:\n"
 	 "  around ID [radius K] [up|down|both]   nodes within K steps (default 1)\n"
@@ -162,16 +162,27 @@ static const struct command commands[] = {
 	 "                                        `computation K`, a plain number)\n"
 	 "  configurable                          configurable nodes and neighbours\n"
 	 "  where EXPR                            the nodes that match\n"
-	 "`heat EXPR` fills nodes by a number (e.g. cost); regions over 500 nodes\n"
-	 "are refused unless `force` is given.  The file is written atomically.\n"
+	 "  layer PATH                            an op_name namespace (/ the whole\n"
+	 "                                        module): its own nodes, one box per\n"
+	 "                                        child namespace (size, cost), a run\n"
+	 "                                        of repeated blocks one box\n"
+	 "`heat EXPR` fills nodes by a number (e.g. cost, or a column of data laid\n"
+	 "over the graph), a box by the sum over its executed instructions.  A\n"
+	 "region over `limit` boxes (2,500) is collapsed by layer (or by\n"
+	 "computation where op_name has none), as the note says; `collapse layer`\n"
+	 "or `collapse computation` asks for it (100 boxes), `collapse none`\n"
+	 "refuses instead.  Edges too long for Graphviz to lay out quickly are cut\n"
+	 "into stubs; `force` lifts every limit.  The file is written atomically.\n"
 	 "A called computation the region reaches (fusion body, while body,\n"
-	 "reducer, ...) is one box; `expand NAME,NAME` or `expand all` draws it.\n"
+	 "reducer, ...) is one box; `expand NAME,NAME` or `expand all` draws it\n"
+	 "(with `layer`, NAME may be a child namespace too).\n"
 	 "  export svg around 17 radius 2 -o n17.svg\n"
 	 "  export png where opcode = convolution heat cost -o conv.png\n"
-	 "  export dot computation entry -o entry.dot\n",
+	 "  export dot computation entry -o entry.dot\n"
+	 "  export svg layer jit(train_step)/transformer heat cost -o layers.svg\n",
 	 query_cmd_export,
-	 "dot svg png around radius up down both path computation split configurable where heat "
-	 "expand all force -o",
+	 "dot svg png around radius up down both path computation split configurable where layer heat "
+	 "expand all limit collapse auto none force -o",
 	 QS_NODE, 1},
 	{"graphs", "[where EXPR] [sort by EXPR [asc|desc]] [limit N] [show EXPR, ...]",
 	 "one row per graph: file, kind, sizes, runtimes, aggregates of its nodes",
@@ -655,7 +666,7 @@ char **query_complete(const query_session *cs, const char *line, int start, int 
 			goto out;
 		}
 		if (n == 2) {
-			strv_add_words(&sv, "around path computation split configurable where", prefix, plen);
+			strv_add_words(&sv, "around path computation split configurable where layer", prefix, plen);
 			goto out;
 		}
 	}

@@ -359,7 +359,7 @@ static void draw_node(pen *p, const hs_layout *L, int32_t i, int cursor)
 	if (n->flags & LAY_COLLAPSED) {
 		st = &st_comp;
 		bcolor = CANVAS_C_CATEGORY + n->category;
-		icolor = CANVAS_C_CATEGORY + n->category;
+		icolor = n->heat >= 0 ? CANVAS_C_HEAT + n->heat : CANVAS_C_CATEGORY + n->category;
 	} else if (n->flags & LAY_PLACEHOLDER) {
 		st = &st_more;
 		bcolor = CANVAS_C_PLACEHOLDER;
@@ -399,7 +399,7 @@ static void draw_node(pen *p, const hs_layout *L, int32_t i, int cursor)
 	put(p, x + w - 1, y + h - 1, st->br, bcolor, battr);
 	/* Marks in the top border. */
 	int mx = x + 1;
-	if (L->heat && !(n->flags & LAY_PLACEHOLDER) && mx < x + w - 1)
+	if (L->heat && (!(n->flags & LAY_PLACEHOLDER) || (n->flags & LAY_GROUP)) && mx < x + w - 1)
 		put(p, mx++, y, n->heat >= 0 ? levels[n->heat] : L'·', icolor, battr);
 	if ((n->flags & LAY_CONFIGURABLE) && mx + 3 < x + w - 1)
 		mx += put_text(p, mx, y, "cfg", 3, bcolor, battr | CANVAS_A_BOLD);

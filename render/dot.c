@@ -10,13 +10,17 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <pthread.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <graphviz/gvc.h>
 #include <graphviz/gvplugin.h>
 
 #include "base/afile.h"
+#include "base/clock.h"
+#include "base/progress.h"
 
 /* ---- the Graphviz context --------------------------------------------- */
 
@@ -225,6 +229,93 @@ void dot_shutdown(void)
 	}
 }
 
+/* ---- long Graphviz work, with a progress line ---------------------------- */
+
+/* gvLayout and gvRender run in a thread of their own (with a large stack:
+ * Graphviz recurses deeply on big graphs) while the calling thread ticks
+ * base/progress.h with what is being done and for how long, so that a
+ * layout of seconds shows a line on the terminal.  Graphviz is only ever
+ * used by one thread at a time. */
+typedef struct gv_job {
+	int (*fn)(struct gv_job *j);
+	GVC_t *gvc;
+	Agraph_t *g;
+	const char *fmt;
+	FILE *fp;
+	int rc, done;
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+} gv_job;
+
+#define GV_STACK_BYTES ((size_t)256 << 20)
+
+static void *gv_job_main(void *arg)
+{
+	gv_job *j = arg;
+	int rc = j->fn(j);
+
+	pthread_mutex_lock(&j->mu);
+	j->rc = rc;
+	j->done = 1;
+	pthread_cond_signal(&j->cv);
+	pthread_mutex_unlock(&j->mu);
+	return NULL;
+}
+
+static int gv_run(gv_job *j, const char *what)
+{
+	pthread_attr_t attr;
+	pthread_t th;
+	double t0 = hs_now_seconds();
+	char line[200];
+
+	pthread_mutex_init(&j->mu, NULL);
+	pthread_cond_init(&j->cv, NULL);
+	j->done = 0;
+	int started = pthread_attr_init(&attr) == 0;
+	if (started) {
+		pthread_attr_setstacksize(&attr, GV_STACK_BYTES);
+		started = pthread_create(&th, &attr, gv_job_main, j) == 0;
+		pthread_attr_destroy(&attr);
+	}
+	if (!started) { /* no thread: the work here, without a line */
+		j->rc = j->fn(j);
+	} else {
+		pthread_mutex_lock(&j->mu);
+		while (!j->done) {
+			struct timespec ts;
+			hs_deadline_after(&ts, 0.1);
+			if (pthread_cond_timedwait(&j->cv, &j->mu, &ts) != 0 && !j->done) {
+				pthread_mutex_unlock(&j->mu);
+				double el = hs_now_seconds() - t0;
+				snprintf(line, sizeof line, "%s, %.1f s", what, el);
+				hs_progress_tick(line, el, 0);
+				pthread_mutex_lock(&j->mu);
+			}
+		}
+		pthread_mutex_unlock(&j->mu);
+		pthread_join(th, NULL);
+	}
+	pthread_mutex_destroy(&j->mu);
+	pthread_cond_destroy(&j->cv);
+	return j->rc;
+}
+
+static int render_job(gv_job *j)
+{
+	return gvRender(j->gvc, j->g, j->fmt, j->fp);
+}
+
+static int gv_render(GVC_t *gvc, Agraph_t *g, const char *fmt, FILE *fp)
+{
+	gv_job j = {.fn = render_job, .gvc = gvc, .g = g, .fmt = fmt, .fp = fp};
+	char what[96];
+	snprintf(what, sizeof what, "writing the %s", !strcmp(fmt, "png") ? "PNG" : "SVG");
+	int rc = gv_run(&j, what);
+	hs_progress_end();
+	return rc;
+}
+
 #if defined(__SANITIZE_ADDRESS__)
 #include <sanitizer/lsan_interface.h>
 
@@ -257,13 +348,13 @@ const char *__lsan_default_suppressions(void)
  * HLOSCOPE_LSAN_PRECISE asks for the precise suppressions.  Everything of
  * ours (the graph, its attributes, the rendered text) is allocated outside
  * that window and stays checked. */
-int dot_gv_layout(GVC_t *gvc, Agraph_t *g)
+static int layout_job(gv_job *j)
 {
 	int precise = getenv("HLOSCOPE_LSAN_PRECISE") != NULL;
 
 	if (!precise)
 		__lsan_disable();
-	int rc = gvLayout(gvc, g, "dot");
+	int rc = gvLayout(j->gvc, j->g, "dot");
 
 	if (!precise)
 		__lsan_enable();
@@ -278,11 +369,24 @@ const char *__lsan_default_options(void)
 }
 #endif
 #if !defined(__SANITIZE_ADDRESS__)
-int dot_gv_layout(GVC_t *gvc, Agraph_t *g)
+static int layout_job(gv_job *j)
 {
-	return gvLayout(gvc, g, "dot");
+	return gvLayout(j->gvc, j->g, "dot");
 }
 #endif
+
+int dot_gv_layout(GVC_t *gvc, Agraph_t *g)
+{
+	gv_job j = {.fn = layout_job, .gvc = gvc, .g = g};
+	char what[96], n[32], e[32];
+
+	region_thousands(agnnodes(g), n, sizeof n);
+	region_thousands(agnedges(g), e, sizeof e);
+	snprintf(what, sizeof what, "laying out %s boxes and %s edges with Graphviz", n, e);
+	int rc = gv_run(&j, what);
+	hs_progress_end();
+	return rc;
+}
 
 /* ---- formats --------------------------------------------------------- */
 
@@ -377,7 +481,7 @@ int dot_write_stream(Agraph_t *g, FILE *fp, const char *fmt, dot_fit *fit, hs_er
 		return hs_fail(err, HS_EDATA, "Graphviz dot layout failed: %s",
 			       gv_error_text());
 	}
-	rc = gvRender(gvc, g, fmt, fp);
+	rc = gv_render(gvc, g, fmt, fp);
 	gvFreeLayout(gvc, g);
 	if (png) {
 		dot_fit_done(g);

@@ -66,6 +66,8 @@ typedef struct dot_opts {
 	int terminal;            /* geometry for the terminal drawing: boxes sized
 	                          * in character cells (LAYOUT_CELL_W/H points),
 	                          * empty labels, no legend; see layout.h */
+	const uint8_t *heat_sum; /* [g->n_nodes] or NULL: the nodes whose heat a
+	                          * group box sums (NULL: all of them) */
 } dot_opts;
 
 void dot_opts_init(dot_opts *o);
@@ -90,8 +92,14 @@ int dot_format_known(const char *fmt);
 #define DOT_PNG_DPI 96.0
 #define DOT_STRIP_PX 4000
 #define DOT_STRIP_RATIO 4.0
+/* A top-to-bottom layout that took longer than this is not laid out again
+ * left to right (that would double the time): it is zoomed out instead. */
+#define DOT_FIT_RELAYOUT_SECONDS 2.0
 typedef struct dot_fit {
 	int tried;          /* 1 when the top-to-bottom layout did not fit */
+	int slow;           /* 1 when left to right was not tried: the layout
+	                     * took over DOT_FIT_RELAYOUT_SECONDS */
+	double seconds;     /* the top-to-bottom layout's time */
 	int full_w, full_h; /* px of the top-to-bottom layout */
 	int left_right;     /* 1: drawn left to right instead */
 	double scale;       /* zoom applied, 1 = full size */
@@ -146,6 +154,9 @@ int dot_node_lines(const hs_graph *g, int64_t id, int maxw, char *l1, char *l2,
  * nodes"; and for a placeholder: "12 more users" / "1,478 more operands". */
 int dot_box_lines(const region *r, int64_t k, int maxw, char *l1, char *l2, size_t cap);
 void dot_more_label(const region_more *m, int operands, char *buf, size_t cap);
+/* The label of stub k: "↑ dot.42" (a node) or "↑ layer_3" (a box), cut to
+ * maxw columns.  Returns its width. */
+int dot_stub_label(const region *r, int64_t k, int maxw, char *buf, size_t cap);
 /* Copies `src` into dst (cap bytes) cut to `maxw` columns with "…". */
 void dot_cut_text(char *dst, size_t cap, const char *src, int maxw);
 
@@ -168,5 +179,12 @@ int dot_heat_bin(const dot_heat_scale *s, double v);
 const char *dot_heat_fill(int bin); /* "#rrggbb" */
 /* The lower bound of bin b on the scale (b == DOT_HEAT_BINS gives hi). */
 double dot_heat_edge(const dot_heat_scale *s, int b);
+/* The heat of each group box of a region: the sum of the finite values of
+ * its nodes (those of o->heat_sum), NaN when none has one; [r->n_boxes],
+ * NaN for computation boxes (malloc'd; NULL when out of memory or no
+ * heat).  And the scale over the region's nodes and those boxes. */
+double *dot_box_heat(const region *r, const dot_opts *o);
+void dot_heat_scale_region(const region *r, const dot_opts *o, const double *box_heat,
+			   dot_heat_scale *s);
 
 #endif

@@ -128,12 +128,40 @@ int dot_node_lines(const hs_graph *g, int64_t id, int maxw, char *l1, char *l2,
 int dot_box_lines(const region *r, int64_t k, int maxw, char *l1, char *l2, size_t cap)
 {
 	const hs_graph *g = r->g;
-	const hs_hcomp *c = &g->hcomps[r->boxes[k].comp];
 	char nbuf[160], b[96];
+
+	if (r->boxes[k].group >= 0) {
+		int64_t gi = r->boxes[k].group;
+		const char *d = r->groups->detail[gi];
+		if (!d) {
+			char n[32];
+			region_thousands(r->boxes[k].inside, n, sizeof n);
+			snprintf(b, sizeof b, "%s node%s", n, hs_s(r->boxes[k].inside));
+			d = b;
+		}
+		return fit_lines(r->groups->label[gi] ? r->groups->label[gi] : "", d, maxw, l1, l2, cap);
+	}
+	const hs_hcomp *c = &g->hcomps[r->boxes[k].comp];
 	const char *name = graph_hcomp_name(g, r->boxes[k].comp, nbuf, sizeof nbuf);
 	snprintf(b, sizeof b, "%s, %" PRId64 " node%s", graph_role_name(c->role), c->count,
 		 hs_s(c->count));
 	return fit_lines(name, b, maxw, l1, l2, cap);
+}
+
+int dot_stub_label(const region *r, int64_t k, int maxw, char *buf, size_t cap)
+{
+	const region_stub *st = &r->stubs[k];
+	char name[160], text[200];
+
+	if (REGION_IS_BOX(st->operand)) {
+		char l1[160], l2[160];
+		dot_box_lines(r, REGION_BOX_INDEX(st->operand), 120, l1, l2, sizeof l1);
+		snprintf(text, sizeof text, "\xe2\x86\x91 %s", l1);
+	} else {
+		snprintf(text, sizeof text, "\xe2\x86\x91 %s", graph_node_name(r->g, st->operand, name, sizeof name));
+	}
+	dot_cut_text(buf, cap, text, maxw);
+	return utf8_width(buf);
 }
 
 void dot_more_label(const region_more *m, int operands, char *buf, size_t cap)
@@ -176,6 +204,7 @@ typedef struct builder {
 	uint8_t *hl;             /* [n_nodes] highlight mask, or NULL */
 	dot_heat_scale scale;
 	int heat;
+	double *box_heat;        /* [r->n_boxes] with heat, or NULL */
 	/* attribute symbols */
 	Agsym_t *n_label, *n_fill, *n_font, *n_color, *n_pen, *n_style, *n_peri,
 		*n_tip, *n_width, *n_height;
@@ -580,8 +609,75 @@ static int add_placeholders(builder *b, Agraph_t **clusters, Agnode_t **nodes,
 	return 0;
 }
 
-/* The collapsed computations, one box each (named "comp<c>"), and the
- * edges between them and the nodes.  -1 when out of memory. */
+/* Box k's name in the graph: "comp<c>" for a computation, "grp<g>" for
+ * a group. */
+static void box_name(const region *r, int64_t k, char *name, size_t cap)
+{
+	if (r->boxes[k].group >= 0)
+		snprintf(name, cap, "grp%" PRId64, r->boxes[k].group);
+	else
+		snprintf(name, cap, "comp%" PRId64, r->boxes[k].comp);
+}
+
+/* A group box: its fill (heat, or the groups' blue) and tooltip. */
+static void style_group(builder *b, Agnode_t *n, int64_t k)
+{
+	const region *r = b->r;
+	int64_t gi = r->boxes[k].group;
+	char tip[600], l1[400], l2[200], cnt[32];
+
+	if (b->heat) {
+		double v = b->box_heat ? b->box_heat[k] : NAN;
+		int bin = dot_heat_bin(&b->scale, v);
+		set(n, b->n_fill, dot_heat_fill(bin));
+		if (bin >= DOT_HEAT_BINS - 2)
+			set(n, b->n_font, "#ffffff");
+	} else {
+		set(n, b->n_fill, "#dbe9f6");
+	}
+	set(n, b->n_peri, "2");
+	if (r->groups->tip[gi]) {
+		set(n, b->n_tip, r->groups->tip[gi]);
+		return;
+	}
+	dot_box_lines(r, k, 300, l1, l2, sizeof l1);
+	region_thousands(r->boxes[k].inside, cnt, sizeof cnt);
+	snprintf(tip, sizeof tip, "%s: %s (%s node%s of the region, one %s)", l1, l2, cnt,
+		 hs_s(r->boxes[k].inside), r->groups->what);
+	set(n, b->n_tip, tip);
+}
+
+/* A link: its style (a call, or an operand edge by the bytes it carries). */
+static void style_link(builder *b, Agedge_t *e, int64_t k)
+{
+	const region *r = b->r;
+	const hs_graph *g = b->g;
+	int64_t u = r->links[k][0], o = r->links[k][1];
+	char tip[400], who[160], cb[160];
+
+	if (!r->link_info[k].call) {
+		style_edge(b, e, r->link_info[k].value);
+		return;
+	}
+	if (!REGION_IS_BOX(o) || r->boxes[REGION_BOX_INDEX(o)].comp < 0) {
+		style_call(b, e, "a call");
+		return;
+	}
+	int64_t bu = REGION_IS_BOX(u) ? REGION_BOX_INDEX(u) : -1;
+	const char *caller;
+	if (bu >= 0 && r->boxes[bu].group >= 0)
+		caller = r->groups->label[r->boxes[bu].group];
+	else if (bu >= 0)
+		caller = graph_hcomp_name(g, r->boxes[bu].comp, who, sizeof who);
+	else
+		caller = graph_node_name(g, u, who, sizeof who);
+	snprintf(tip, sizeof tip, "%s%s calls %s", bu >= 0 ? "a node of " : "", caller,
+		 graph_hcomp_name(g, r->boxes[REGION_BOX_INDEX(o)].comp, cb, sizeof cb));
+	style_call(b, e, tip);
+}
+
+/* The collapsed computations and the groups, one box each (box_name), and
+ * the edges between them and the nodes.  -1 when out of memory. */
 static int add_boxes(builder *b, Agnode_t **nodes, Agnode_t **boxes)
 {
 	const region *r = b->r;
@@ -590,7 +686,7 @@ static int add_boxes(builder *b, Agnode_t **nodes, Agnode_t **boxes)
 
 	for (int64_t k = 0; k < r->n_boxes; k++) {
 		int64_t c = r->boxes[k].comp;
-		snprintf(name, sizeof name, "comp%" PRId64, c);
+		box_name(r, k, name, sizeof name);
 		boxes[k] = agnode(b->G, name, 1);
 		if (!boxes[k])
 			return -1;
@@ -599,8 +695,20 @@ static int add_boxes(builder *b, Agnode_t **nodes, Agnode_t **boxes)
 			terminal_size(b, boxes[k], w);
 			continue;
 		}
-		snprintf(label, sizeof label, "%s\\n%s", l1, l2);
+		int len = snprintf(label, sizeof label, "%s\\n%s", l1, l2);
+		if (c < 0 && b->heat) {
+			double v = b->box_heat ? b->box_heat[k] : NAN;
+			const char *hn = b->o->heat_name ? b->o->heat_name : "heat";
+			if (isfinite(v))
+				snprintf(label + len, sizeof label - (size_t)len, "\\n%s = %.6g", hn, v);
+			else
+				snprintf(label + len, sizeof label - (size_t)len, "\\n%s = n/a", hn);
+		}
 		set(boxes[k], b->n_label, label);
+		if (c < 0) {
+			style_group(b, boxes[k], k);
+			continue;
+		}
 		set(boxes[k], b->n_fill, palette_fill(HLO_CAT_CONTROL));
 		if (strcmp(palette_font(HLO_CAT_CONTROL), "#000000") != 0)
 			set(boxes[k], b->n_font, palette_font(HLO_CAT_CONTROL));
@@ -618,20 +726,69 @@ static int add_boxes(builder *b, Agnode_t **nodes, Agnode_t **boxes)
 		Agedge_t *e = agedge(b->G, to, hu, NULL, 1);
 		if (!e)
 			return -1;
-		/* a box's value is its computation's root */
-		int64_t value = REGION_IS_BOX(o) ? g->hcomps[r->boxes[REGION_BOX_INDEX(o)].comp].root : o;
-		if (g->operands_exact) {
-			char tip[400], who[160], cb[160];
-			int64_t caller = REGION_IS_BOX(u) ? g->hcomps[r->boxes[REGION_BOX_INDEX(u)].comp].root : u;
-			snprintf(tip, sizeof tip, "%s%s calls %s", REGION_IS_BOX(u) ? "a node of " : "",
-				 REGION_IS_BOX(u) ? graph_hcomp_name(g, g->hcomp_of[caller], who, sizeof who)
-						  : graph_node_name(g, caller, who, sizeof who),
-				 graph_hcomp_name(g, r->boxes[REGION_BOX_INDEX(o)].comp, cb, sizeof cb));
-			style_call(b, e, tip);
-		} else
-			style_edge(b, e, value);
+		style_link(b, e, k);
 	}
 	return 0;
+}
+
+/* The long edges cut (region_stub): a small dashed box beside the user,
+ * in its cluster, naming the operand, and a short edge to the user.  -1
+ * when out of memory. */
+static int add_stubs(builder *b, Agraph_t **clusters, Agnode_t **nodes, Agnode_t **boxes)
+{
+	const region *r = b->r;
+	char name[64], label[300], tip[600], ref[200];
+
+	for (int64_t k = 0; k < r->n_stubs; k++) {
+		const region_stub *st = &r->stubs[k];
+		int box = REGION_IS_BOX(st->user);
+		Agraph_t *parent = box ? b->G : cluster_of(b, clusters, comp_of(b->g, st->user));
+		Agnode_t *user = box ? boxes[REGION_BOX_INDEX(st->user)] : nodes[region_index_of(r, st->user)];
+		snprintf(name, sizeof name, "stub%" PRId64, k);
+		Agnode_t *n = parent ? agnode(parent, name, 1) : NULL;
+		if (!n || !user)
+			return -1;
+		int w = dot_stub_label(r, k, b->o->terminal ? LAYOUT_LABEL_MAX : 120, label, sizeof label);
+		Agedge_t *e = agedge(b->G, n, user, NULL, 1);
+		if (!e)
+			return -1;
+		if (b->o->terminal) {
+			terminal_size(b, n, w);
+			set(e, b->e_style, "dashed");
+			continue;
+		}
+		set(n, b->n_label, label);
+		set(n, b->n_style, "dashed,rounded");
+		agsafeset(n, "fontsize", "8", "");
+		snprintf(tip, sizeof tip, "a long edge cut: %s is drawn higher up (operand of this user)",
+			 REGION_IS_BOX(st->operand) ? label + 4 : region_node_ref(b->g, st->operand, ref, sizeof ref));
+		set(n, b->n_tip, tip);
+		if (st->call)
+			style_call(b, e, tip);
+		else
+			style_edge(b, e, st->value);
+		set(e, b->e_style, st->call ? "dotted" : "dashed");
+		if (st->label[0]) {
+			agsafeset(e, "headlabel", (char *)st->label, "");
+			agsafeset(e, "labelfontsize", "8", "");
+		}
+	}
+	return 0;
+}
+
+/* What was done to fit the region (r->note) as a legend of its own. */
+static void add_note(builder *b)
+{
+	size_t cap = 2048;
+	char *html = malloc(cap);
+
+	if (!html)
+		return;
+	char *p = html + sprintf(html, "<TABLE BORDER=\"1\" CELLBORDER=\"0\" CELLSPACING=\"0\" "
+				 "CELLPADDING=\"4\" COLOR=\"#7f7f7f\"><TR><TD ALIGN=\"LEFT\">");
+	p = html_text(p, html + cap - 64, b->r->note);
+	sprintf(p, "</TD></TR></TABLE>");
+	legend_node(b, "note", html, "what was done to draw the region within its limits");
 }
 
 /* The call edges between drawn nodes: from the callee's root to its
@@ -700,7 +857,8 @@ Agraph_t *dot_build(const region *r, const dot_opts *o, hs_error *err)
 	b.g = r->g;
 	if (o->heat) {
 		b.heat = 1;
-		dot_heat_scale_of(o->heat, r->nodes, r->n_nodes, o->heat_log, &b.scale);
+		b.box_heat = dot_box_heat(r, o);
+		dot_heat_scale_region(r, o, b.box_heat, &b.scale);
 	}
 	if (o->highlight && o->n_highlight) {
 		b.hl = calloc((size_t)b.g->n_nodes, 1);
@@ -723,17 +881,21 @@ Agraph_t *dot_build(const region *r, const dot_opts *o, hs_error *err)
 	}
 	graph_defaults(&b, o->terminal);
 	if (add_nodes(&b, clusters, nodes) < 0 || add_boxes(&b, nodes, boxes) < 0 ||
+	    add_stubs(&b, clusters, nodes, boxes) < 0 ||
 	    add_placeholders(&b, clusters, nodes, r->more, r->n_more, 0) < 0 ||
 	    add_placeholders(&b, clusters, nodes, r->fanin, r->n_fanin, 1) < 0)
 		goto oom;
 	if (b.heat && !o->terminal)
 		add_legend(&b);
+	if (r->note[0] && !o->terminal)
+		add_note(&b);
 	if (b.hl && o->highlight_legend && *o->highlight_legend && !o->terminal)
 		add_highlight_legend(&b);
 	free(nodes);
 	free(boxes);
 	free(clusters);
 	free(b.hl);
+	free(b.box_heat);
 	return b.G;
 oom:
 	if (b.G)
@@ -742,6 +904,7 @@ oom:
 	free(boxes);
 	free(clusters);
 	free(b.hl);
+	free(b.box_heat);
 	hs_fail(err, HS_ENOMEM, "out of memory building the Graphviz graph");
 	return NULL;
 }

@@ -8,6 +8,8 @@
 
 #include <graphviz/gvc.h>
 
+#include "base/clock.h"
+
 #define PX_PER_PT (DOT_PNG_DPI / 72.0)
 #define GRAPH_PAD 4.0 /* Graphviz's default pad around the drawing, points */
 
@@ -102,12 +104,17 @@ int dot_fit_layout(GVC_t *gvc, Agraph_t *g, dot_fit *fit)
 
 	memset(&f, 0, sizeof f);
 	f.scale = 1;
+	double t0 = hs_now_seconds();
 	if (dot_gv_layout(gvc, g) != 0)
 		return -1;
+	f.seconds = hs_now_seconds() - t0;
 	layout_px(g, &w, &h);
 	f.full_w = (int)lround(w);
 	f.full_h = (int)lround(h);
-	if (wants_fit(w, h)) {
+	if (wants_fit(w, h) && f.seconds > DOT_FIT_RELAYOUT_SECONDS) {
+		f.tried = 1;
+		f.slow = 1;
+	} else if (wants_fit(w, h)) {
 		f.tried = 1;
 		gvFreeLayout(gvc, g);
 		left_right(g, &s);
@@ -166,6 +173,11 @@ int dot_fit_text(const dot_fit *f, const char *path, char *buf, size_t cap)
 		snprintf(why, sizeof why, "over the %d px limit", DOT_PNG_MAX_PX);
 	else
 		snprintf(why, sizeof why, "a strip");
+	if (f->scale < 1 && f->slow)
+		return snprintf(buf, cap, "%s%sscaled to %d%%, %d x %d px: top to bottom it is "
+				"%d x %d px, %s; not laid out again left to right, the layout took %.1f s "
+				"(an .svg keeps the full size)", path ? path : "", path ? ": " : "",
+				(int)floor(f->scale * 100), f->w, f->h, f->full_w, f->full_h, why, f->seconds);
 	if (f->scale < 1)
 		return snprintf(buf, cap, "%s%s%sscaled to %d%%, %d x %d px: top to bottom it is "
 				"%d x %d px, %s (an .svg keeps the full size)", path ? path : "",

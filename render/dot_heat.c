@@ -3,6 +3,7 @@
 #include "render/dot.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* ColorBrewer YlOrRd, 8 classes. */
@@ -83,4 +84,60 @@ double dot_heat_edge(const dot_heat_scale *s, int b)
 	if (b >= DOT_HEAT_BINS)
 		return s->hi;
 	return s->log ? pow(10.0, x) : x;
+}
+
+double *dot_box_heat(const region *r, const dot_opts *o)
+{
+	const hs_graph *g = r->g;
+	const region_groups *gr = r->groups;
+
+	if (!o->heat || !r->n_boxes)
+		return NULL;
+	double *v = malloc((size_t)r->n_boxes * sizeof *v);
+	int64_t *box = gr ? malloc(((size_t)gr->n + 1) * sizeof *box) : NULL;
+	uint8_t *any = calloc((size_t)r->n_boxes, 1);
+	if (!v || (gr && !box) || !any) {
+		free(v);
+		free(box);
+		free(any);
+		return NULL;
+	}
+	for (int64_t k = 0; gr && k < gr->n; k++)
+		box[k] = -1;
+	for (int64_t k = 0; k < r->n_boxes; k++) {
+		v[k] = 0;
+		if (gr && r->boxes[k].group >= 0)
+			box[r->boxes[k].group] = k;
+	}
+	for (int64_t n = 0; gr && n < g->n_nodes; n++) {
+		int32_t k = gr->of[n];
+		if (k < 0 || box[k] < 0 || !isfinite(o->heat[n]) || (o->heat_sum && !o->heat_sum[n]))
+			continue;
+		v[box[k]] += o->heat[n];
+		any[box[k]] = 1;
+	}
+	for (int64_t k = 0; k < r->n_boxes; k++)
+		if (!any[k])
+			v[k] = NAN;
+	free(box);
+	free(any);
+	return v;
+}
+
+void dot_heat_scale_region(const region *r, const dot_opts *o, const double *box_heat,
+			   dot_heat_scale *s)
+{
+	int64_t n = r->n_nodes + (box_heat ? r->n_boxes : 0);
+	double *v = malloc(((size_t)n + 1) * sizeof *v);
+
+	if (!v) { /* the nodes alone, then */
+		dot_heat_scale_of(o->heat, r->nodes, r->n_nodes, o->heat_log, s);
+		return;
+	}
+	for (int64_t i = 0; i < r->n_nodes; i++)
+		v[i] = o->heat[r->nodes[i]];
+	for (int64_t k = 0; box_heat && k < r->n_boxes; k++)
+		v[r->n_nodes + k] = box_heat[k];
+	dot_heat_scale_of(v, NULL, n, o->heat_log, s);
+	free(v);
 }

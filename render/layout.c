@@ -101,30 +101,56 @@ static void placeholder_node(const region_more *m, int operands, lay_node *ln, c
 	ln->category = HLO_CAT_OTHER;
 }
 
-/* Box k of the region, a collapsed computation. */
-static void box_node(const region *r, int64_t k, lay_node *ln, char *name)
+/* Box k of the region, a collapsed computation or a group (heat: the
+ * boxes' values, dot_box_heat, or NULL). */
+static void box_node(const region *r, const hs_layout *L, const double *heat, int64_t k,
+		     lay_node *ln, char *name)
 {
-	ln->id = r->boxes[k].comp;
+	int group = r->boxes[k].group >= 0;
+
+	ln->id = group ? r->boxes[k].group : r->boxes[k].comp;
 	ln->hidden = r->boxes[k].inside;
-	snprintf(name, 64, "comp%" PRId64, ln->id);
+	snprintf(name, 64, "%s%" PRId64, group ? "grp" : "comp", ln->id);
 	dot_box_lines(r, k, LAYOUT_LABEL_MAX, ln->label[0], ln->label[1], sizeof ln->label[0]);
-	ln->flags = LAY_PLACEHOLDER | LAY_COLLAPSED;
-	ln->heat = -1;
+	ln->flags = LAY_PLACEHOLDER | LAY_COLLAPSED | (group ? LAY_GROUP : 0);
+	ln->heat = (int8_t)(group && heat ? dot_heat_bin(&L->scale, heat[k]) : -1);
 	ln->category = HLO_CAT_CONTROL;
 }
 
+/* Stub k of the region: a long edge cut, naming its operand. */
+static void stub_node(const region *r, int64_t k, lay_node *ln, char *name)
+{
+	ln->id = k;
+	snprintf(name, 64, "stub%" PRId64, k);
+	dot_stub_label(r, k, LAYOUT_LABEL_MAX, ln->label[0], sizeof ln->label[0]);
+	ln->flags = LAY_PLACEHOLDER | LAY_STUB;
+	ln->heat = -1;
+	ln->category = HLO_CAT_OTHER;
+}
+
 /* What entry i of L->nodes is: 0 a region node, 1 a users placeholder, 2 an
- * operands placeholder, 3 a box; *k is its index in that array. */
+ * operands placeholder, 3 a box, 4 a stub; *k is its index in that array. */
 static int entry_kind(const region *r, int64_t i, int64_t *k)
 {
-	int64_t starts[4] = {0, r->n_nodes, r->n_nodes + r->n_more,
-			     r->n_nodes + r->n_more + r->n_fanin};
-	int kind = 3;
+	int64_t starts[5] = {0, r->n_nodes, r->n_nodes + r->n_more,
+			     r->n_nodes + r->n_more + r->n_fanin,
+			     r->n_nodes + r->n_more + r->n_fanin + r->n_boxes};
+	int kind = 4;
 
 	while (kind > 0 && i < starts[kind])
 		kind--;
 	*k = i - starts[kind];
 	return kind;
+}
+
+/* The region's reference (a node id, or REGION_BOX_REF) of entry i, or
+ * INT64_MIN for a placeholder or a stub. */
+static int64_t entry_ref(const region *r, const hs_layout *L, int32_t i)
+{
+	int64_t k;
+	int kind = entry_kind(r, i, &k);
+
+	return kind == 0 ? L->nodes[i].id : kind == 3 ? REGION_BOX_REF(k) : INT64_MIN;
 }
 
 /* L->nodes: region nodes, then placeholders, placed where dot put them
@@ -136,21 +162,24 @@ static int read_nodes(hs_layout *L, Agraph_t *G, const region *r, const dot_opts
 	uint8_t *hl = NULL;
 	char name[64];
 
-	L->n_nodes = (int32_t)(r->n_nodes + r->n_more + r->n_fanin + r->n_boxes);
+	L->n_nodes = (int32_t)(r->n_nodes + r->n_more + r->n_fanin + r->n_boxes + r->n_stubs);
 	L->nodes = calloc((size_t)L->n_nodes + 1, sizeof *L->nodes);
 	if (!L->nodes)
 		return out_of_memory(r, err);
+	double *box_heat = o->heat ? dot_box_heat(r, o) : NULL;
 	if (o->highlight && o->n_highlight) {
 		hl = calloc((size_t)g->n_nodes, 1);
-		if (!hl)
+		if (!hl) {
+			free(box_heat);
 			return out_of_memory(r, err);
+		}
 		for (size_t i = 0; i < o->n_highlight; i++)
 			if (o->highlight[i] >= 0 && o->highlight[i] < g->n_nodes)
 				hl[o->highlight[i]] = 1;
 	}
 	if (o->heat) {
 		L->heat = 1;
-		dot_heat_scale_of(o->heat, r->nodes, r->n_nodes, o->heat_log, &L->scale);
+		dot_heat_scale_region(r, o, box_heat, &L->scale);
 	}
 	for (int32_t i = 0; i < L->n_nodes; i++) {
 		lay_node *ln = &L->nodes[i];
@@ -161,13 +190,22 @@ static int read_nodes(hs_layout *L, Agraph_t *G, const region *r, const dot_opts
 		case 0: region_node(r, o, L, hl, r->nodes[k], ln, name); break;
 		case 1: placeholder_node(&r->more[k], 0, ln, name); break;
 		case 2: placeholder_node(&r->fanin[k], 1, ln, name); break;
-		default: box_node(r, k, ln, name); break;
+		case 3: box_node(r, L, box_heat, k, ln, name); break;
+		default: stub_node(r, k, ln, name); break;
 		}
-		ln->comp = ln->flags & LAY_COLLAPSED ? (int32_t)ln->id
-			   : g->hcomp_of ? g->hcomp_of[ln->id] : 0;
+		if (ln->flags & LAY_GROUP)
+			ln->comp = -1;
+		else if (ln->flags & LAY_COLLAPSED)
+			ln->comp = (int32_t)ln->id;
+		else if (ln->flags & LAY_STUB)
+			ln->comp = REGION_IS_BOX(r->stubs[ln->id].user) || !g->hcomp_of ? -1
+				   : g->hcomp_of[r->stubs[ln->id].user];
+		else
+			ln->comp = g->hcomp_of ? g->hcomp_of[ln->id] : 0;
 		n = agnode(G, name, 0);
 		if (!n) {
 			free(hl);
+			free(box_heat);
 			return hs_fail(err, HS_EDATA, "layout: node %s missing from the graph", name);
 		}
 		ln->x = ND_coord(n).x - ox;
@@ -176,6 +214,7 @@ static int read_nodes(hs_layout *L, Agraph_t *G, const region *r, const dot_opts
 		ln->h = ND_height(n) * 72.0;
 	}
 	free(hl);
+	free(box_heat);
 	return 0;
 }
 
@@ -215,7 +254,9 @@ static int32_t node_index(const hs_layout *L, const region *r, const char *name)
 		const char *prefix;
 		int flags;
 	} kinds[] = {{"more", LAY_PLACEHOLDER}, {"fanin", LAY_PLACEHOLDER | LAY_OPERANDS},
-		     {"comp", LAY_PLACEHOLDER | LAY_COLLAPSED}};
+		     {"comp", LAY_PLACEHOLDER | LAY_COLLAPSED},
+		     {"grp", LAY_PLACEHOLDER | LAY_COLLAPSED | LAY_GROUP},
+		     {"stub", LAY_PLACEHOLDER | LAY_STUB}};
 
 	if (name[0] == 'n')
 		return layout_find(L, strtoll(name + 1, NULL, 10));
@@ -246,22 +287,36 @@ static int64_t find_pair(const int64_t (*p)[2], int64_t n, int64_t a, int64_t b)
 	return lo < n && p[lo][0] == a && p[lo][1] == b ? lo : -1;
 }
 
-/* Whether the edge from t to h is a call, and its operand label. */
-static void edge_kind(const region *r, const lay_node *t, const lay_node *h, lay_edge *le)
+/* Whether the edge from entry ti to entry hi is a call, its operand label
+ * and the node whose value it carries (-1: none, a placeholder's). */
+static int64_t edge_kind(const region *r, const hs_layout *L, int32_t ti, int32_t hi, lay_edge *le)
 {
+	const lay_node *t = &L->nodes[ti], *h = &L->nodes[hi];
+
+	if (t->flags & LAY_STUB) {
+		const region_stub *st = &r->stubs[t->id];
+		le->call = st->call;
+		snprintf(le->label, sizeof le->label, "%s", st->label);
+		return st->value;
+	}
 	if ((t->flags | h->flags) & LAY_COLLAPSED) {
-		le->call = r->g->operands_exact; /* on a module every link is a call */
-		return;
+		int64_t k = find_pair((const int64_t(*)[2])r->links, r->n_links, entry_ref(r, L, hi),
+				      entry_ref(r, L, ti));
+		if (k < 0)
+			return -1;
+		le->call = r->link_info[k].call;
+		return r->link_info[k].value;
 	}
 	if ((t->flags | h->flags) & LAY_PLACEHOLDER)
-		return;
+		return -1;
 	if (find_pair((const int64_t(*)[2])r->calls, r->n_calls, h->id, t->id) >= 0) {
 		le->call = 1;
-		return;
+		return t->id;
 	}
 	int64_t k = find_pair((const int64_t(*)[2])r->edges, r->n_edges, h->id, t->id);
 	if (k >= 0)
 		region_edge_label(r, k, le->label, sizeof le->label);
+	return t->id;
 }
 
 /* L->edges in graph order (the tail is the operand), after read_nodes().
@@ -291,10 +346,9 @@ static int read_edges(hs_layout *L, Agraph_t *G, const region *r, double ox, dou
 			const lay_node *t = &L->nodes[le->tail], *h = &L->nodes[le->head];
 			le->dashed = ((t->flags | h->flags) & LAY_PLACEHOLDER) &&
 				     !((t->flags | h->flags) & LAY_COLLAPSED);
-			edge_kind(r, t, h, le);
-			if (!le->dashed) {
-				/* the tensor of the operand, or of a box's root */
-				int64_t v = t->flags & LAY_COLLAPSED ? g->hcomps[t->id].root : t->id;
+			/* the tensor of the operand, or of what a box gives */
+			int64_t v = edge_kind(r, L, le->tail, le->head, le);
+			if (v >= 0 && (!le->dashed || (t->flags & LAY_STUB))) {
 				hlo_shape sh;
 				hlo_decode_shape(graph_feat(g, v), g->feat_width, &sh);
 				le->bytes = (double)hlo_shape_bytes(&sh);

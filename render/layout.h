@@ -37,7 +37,10 @@ enum lay_flag {
 	LAY_PLACEHOLDER = 8,  /* not a node: an "N more users" / "N more operands"
 	                       * box, or a collapsed computation */
 	LAY_OPERANDS = 16,    /* placeholder: "N more operands" */
-	LAY_COLLAPSED = 32,   /* placeholder: a collapsed computation (id: its index) */
+	LAY_COLLAPSED = 32,   /* placeholder: a collapsed computation (id: its index)
+	                       * or, with LAY_GROUP, a group (id: its index) */
+	LAY_GROUP = 64,       /* with LAY_COLLAPSED: a group of the region (region.h) */
+	LAY_STUB = 128,       /* placeholder: a long edge cut (id: the stub's index) */
 };
 
 typedef struct lay_node {
@@ -52,7 +55,7 @@ typedef struct lay_node {
 	uint8_t category;     /* hlo_category */
 	uint8_t flags;        /* enum lay_flag */
 	int8_t heat;          /* 0..DOT_HEAT_BINS-1, or -1 without heat */
-	int32_t comp;         /* real HLO computation (g->hcomp_of) */
+	int32_t comp;         /* real HLO computation (g->hcomp_of); -1 for a group */
 } lay_node;
 
 typedef struct lay_edge {
@@ -75,8 +78,9 @@ typedef struct hs_layout {
 	double width, height;  /* drawing size, points */
 	int32_t n_nodes;
 	lay_node *nodes;       /* region nodes in r->nodes order, then the "more
-	                        * users" placeholders, the "more operands" ones and
-	                        * the collapsed computations, each in region order */
+	                        * users" placeholders, the "more operands" ones,
+	                        * the boxes (collapsed computations and groups)
+	                        * and the stubs of long edges, each in region order */
 	int32_t n_edges;
 	lay_edge *edges;
 	int32_t n_clusters;

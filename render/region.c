@@ -69,6 +69,7 @@ const char *region_kind_name(region_kind k)
 	case REGION_COMPUTATION: return "computation";
 	case REGION_NODES: return "nodes";
 	case REGION_CONFIGURABLE: return "configurable";
+	case REGION_LAYER: return "layer";
 	}
 	return "?";
 }
@@ -106,7 +107,13 @@ void region_free(region *r)
 	free(r->fanin);
 	free(r->boxes);
 	free(r->links);
+	free(r->link_info);
+	free(r->stubs);
 	free(r->calls);
+	if (r->own_groups) {
+		region_groups_free(r->own_groups);
+		free(r->own_groups);
+	}
 	free(r);
 }
 
@@ -532,7 +539,7 @@ static void limit_ways(const region_spec *s, int64_t n, char *buf, size_t cap)
 	hs_strbuf_puts(&b, list);
 }
 
-static region *select_hcomp(const hs_graph *g, const region_spec *s, hs_error *err)
+static region *select_hcomp(const hs_graph *g, const region_spec *s, int64_t *over, hs_error *err)
 {
 	char buf[160];
 	int64_t drawn;
@@ -556,6 +563,7 @@ static region *select_hcomp(const hs_graph *g, const region_spec *s, hs_error *e
 			"computation %s draws %" PRId64 " nodes and boxes, more than the limit of %"
 			PRId64 "%s", name, drawn, s->limit, ways);
 		free(in);
+		*over = drawn;
 		return NULL;
 	}
 	region *r = region_from_mask(g, in, err);
@@ -570,14 +578,14 @@ static region *select_hcomp(const hs_graph *g, const region_spec *s, hs_error *e
 	return r;
 }
 
-static region *select_computation(const hs_graph *g, const region_spec *s,
+static region *select_computation(const hs_graph *g, const region_spec *s, int64_t *over,
 				  hs_error *err)
 {
 	uint8_t *in;
 	region *r;
 
 	if (s->hcomp >= 0)
-		return select_hcomp(g, s, err);
+		return select_hcomp(g, s, over, err);
 	if (s->comp < 0 || s->comp >= g->n_comps) {
 		hs_fail(err, HS_EUSAGE,
 			"unknown split %" PRId64 ": %s has %" PRId64
@@ -593,6 +601,7 @@ static region *select_computation(const hs_graph *g, const region_spec *s,
 		hs_fail(err, HS_EUSAGE,
 			"split %" PRId64 " has %" PRId64 " nodes, more than the limit of %"
 			PRId64 "%s", s->comp, hi - lo, s->limit, ways);
+		*over = hi - lo;
 		return NULL;
 	}
 	in = calloc((size_t)g->n_nodes, 1);
@@ -612,7 +621,7 @@ static region *select_computation(const hs_graph *g, const region_spec *s,
 	return r;
 }
 
-static region *select_nodes(const hs_graph *g, const region_spec *s, hs_error *err)
+static region *select_nodes(const hs_graph *g, const region_spec *s, int64_t *over, hs_error *err)
 {
 	uint8_t *in;
 	region *r;
@@ -646,6 +655,7 @@ static region *select_nodes(const hs_graph *g, const region_spec *s, hs_error *e
 		hs_fail(err, HS_EUSAGE,
 			"the %" PRId64 " selected nodes are more than the limit of %" PRId64
 			"; narrow the selection%s", count, s->limit, ways);
+		*over = count;
 		return NULL;
 	}
 	r = region_from_mask(g, in, err);
@@ -662,7 +672,7 @@ static region *select_nodes(const hs_graph *g, const region_spec *s, hs_error *e
 	return r;
 }
 
-static region *select_configurable(const hs_graph *g, const region_spec *s,
+static region *select_configurable(const hs_graph *g, const region_spec *s, int64_t *over,
 				   hs_error *err)
 {
 	uint8_t *in;
@@ -710,6 +720,7 @@ static region *select_configurable(const hs_graph *g, const region_spec *s,
 			"the %" PRId64 " configurable nodes and their neighbours make %" PRId64
 			" nodes, more than the limit of %" PRId64 "%s", g->n_cfg_nodes, count,
 			s->limit, ways);
+		*over = count;
 		return NULL;
 	}
 	r = region_from_mask(g, in, err);
@@ -742,6 +753,8 @@ static void less_ways(const region *r, const region_spec *s, char *buf, size_t c
 	} else if (x->around && x->radius) {
 		region_way(&w, x->around, " %s K", x->radius);
 	}
+	if (r->kind != REGION_PATH && !r->groups)
+		region_way(&w, x->collapse, "%s", "");
 	/* the alternatives in parentheses are joined by commas only */
 	hs_strbuf b = hs_strbuf_fixed(buf, cap);
 	for (int i = 0; i < w.n; i++)
@@ -754,6 +767,142 @@ static void less_ways(const region *r, const region_spec *s, char *buf, size_t c
 	hs_strbuf_puts(&b, list);
 }
 
+/* A namespace of op_name: the nodes the caller listed (those at or under
+ * it), grouped by the caller's groups when collapsed (region_collapse). */
+static region *select_layer(const hs_graph *g, const region_spec *s, hs_error *err)
+{
+	if (!s->layer || s->n_ids == 0 || !s->ids) {
+		hs_fail(err, HS_EUSAGE, "the layer %s has no nodes to draw", s->layer ? s->layer : "(none)");
+		return NULL;
+	}
+	uint8_t *in = calloc((size_t)g->n_nodes, 1);
+	if (!in) {
+		hs_fail(err, HS_ENOMEM, "%s: out of memory selecting a region", g->name);
+		return NULL;
+	}
+	for (size_t i = 0; i < s->n_ids; i++)
+		if (s->ids[i] >= 0 && s->ids[i] < g->n_nodes)
+			in[s->ids[i]] = 1;
+	region *r = region_from_mask(g, in, err);
+	free(in);
+	if (!r)
+		return NULL;
+	r->kind = REGION_LAYER;
+	char n[32];
+	region_thousands(r->n_nodes, n, sizeof n);
+	snprintf(r->key, sizeof r->key, "layer:%016" PRIx64, hs_fnv1a(s->layer, HS_FNV_BASIS));
+	snprintf(r->title, sizeof r->title, "%s: layer %s (%s node%s)", g->name, s->layer, n,
+		 hs_s(r->n_nodes));
+	return r;
+}
+
+region *region_select_kind(const hs_graph *g, const region_spec *s, int64_t *over, hs_error *err)
+{
+	int64_t ignored = 0;
+
+	if (!over)
+		over = &ignored;
+	*over = 0;
+	switch (s->kind) {
+	case REGION_AROUND: return region_select_around(g, s, over, err);
+	case REGION_PATH: return select_path(g, s, err);
+	case REGION_COMPUTATION: return select_computation(g, s, over, err);
+	case REGION_NODES: return select_nodes(g, s, over, err);
+	case REGION_CONFIGURABLE: return select_configurable(g, s, over, err);
+	case REGION_LAYER: return select_layer(g, s, err);
+	}
+	hs_fail(err, HS_EUSAGE, "unknown region kind %d", (int)s->kind);
+	return NULL;
+}
+
+void region_note_add(region *r, const char *fmt, ...)
+{
+	va_list ap;
+	size_t n = strlen(r->note);
+	hs_strbuf b = hs_strbuf_fixed(r->note + n, sizeof r->note - n);
+
+	if (n)
+		hs_strbuf_puts(&b, "; ");
+	va_start(ap, fmt);
+	hs_strbuf_vprintf(&b, fmt, ap);
+	va_end(ap);
+}
+
+/* The boxes a collapsed region draws. */
+static int64_t drawn(const region *r)
+{
+	return r->n_nodes + r->n_boxes;
+}
+
+/* A layer region over its limit, refused: its size and the ways out. */
+static void layer_over(const region *r, const region_spec *s, hs_error *err)
+{
+	const region_words *x = region_words_of(s);
+	region_ways w = {0};
+	char ways[400];
+
+	region_way(&w, x->limit, " %" PRId64, drawn(r));
+	region_way(&w, x->collapse, "%s", "");
+	region_way(&w, x->force, "%s", "");
+	region_ways_text(&w, "; use ", ways, sizeof ways);
+	hs_fail(err, HS_EUSAGE, "%s draws %" PRId64 " nodes and boxes, more than the limit of %" PRId64
+		"%s", r->title, drawn(r), s->limit, ways);
+}
+
+/* The region as asked for, collapsed; NULL with *over set when it is over
+ * the limit and may be grouped instead. */
+static region *select_plain(const hs_graph *g, const region_spec *s, int64_t *over, hs_error *err)
+{
+	region *r = region_select_kind(g, s, over, err);
+
+	if (!r)
+		return NULL;
+	r->groups = s->groups;
+	if (region_collapse(r, s, err) < 0) {
+		region_free(r);
+		return NULL;
+	}
+	if (r->kind == REGION_LAYER && drawn(r) > region_effective_limit(s)) {
+		*over = drawn(r);
+		layer_over(r, s, err);
+		region_free(r);
+		return NULL;
+	}
+	return r;
+}
+
+/* Over the work budget: the longest edges cut into stubs, or refused with
+ * the region's size and what to do. */
+static region *within_budget(region *r, const region_spec *s, hs_error *err)
+{
+	int64_t budget = region_work_budget(s);
+	char what[240], before[240], n[32], how[600];
+
+	if (s->force || r->work.total <= budget)
+		return r;
+	region_work_text(&r->work, before, sizeof before);
+	int cut = s->cut_long_edges ? region_cut_long_edges(r, budget) : 1;
+	if (cut < 0) {
+		hs_fail(err, HS_ENOMEM, "%s: out of memory selecting a region", r->g->name);
+		region_free(r);
+		return NULL;
+	}
+	if (cut == 0)
+		return r;
+	region_work_text(&r->work, what, sizeof what);
+	region_thousands(budget, n, sizeof n);
+	less_ways(r, s, how, sizeof how);
+	if (r->n_stubs)
+		hs_fail(err, HS_EUSAGE, "%s: %s; with its %" PRId64 " longest edges cut it is still %s; "
+			"Graphviz would take long to lay that out (the budget is %s): draw less of it%s",
+			r->title, before, r->n_stubs, what, n, how);
+	else
+		hs_fail(err, HS_EUSAGE, "%s: %s; Graphviz would take long to lay that out (the budget "
+			"is %s): draw less of it%s", r->title, before, n, how);
+	region_free(r);
+	return NULL;
+}
+
 region *region_select(const hs_graph *g, const region_spec *s, hs_error *err)
 {
 	if (!g || !s) {
@@ -764,35 +913,26 @@ region *region_select(const hs_graph *g, const region_spec *s, hs_error *err)
 		hs_fail(err, HS_EUSAGE, "%s has no nodes to draw", g->name);
 		return NULL;
 	}
+	int64_t over = 0;
 	region *r = NULL;
-	switch (s->kind) {
-	case REGION_AROUND: r = region_select_around(g, s, err); break;
-	case REGION_PATH: r = select_path(g, s, err); break;
-	case REGION_COMPUTATION: r = select_computation(g, s, err); break;
-	case REGION_NODES: r = select_nodes(g, s, err); break;
-	case REGION_CONFIGURABLE: r = select_configurable(g, s, err); break;
-	default:
-		hs_fail(err, HS_EUSAGE, "unknown region kind %d", (int)s->kind);
-		return NULL;
-	}
-	if (r && region_collapse(r, s, err) < 0) {
-		region_free(r);
-		return NULL;
+	int asked = s->collapse == REGION_COLLAPSE_LAYER || s->collapse == REGION_COLLAPSE_COMPUTATION;
+	int groupable = s->kind != REGION_PATH && !s->force;
+
+	if (asked && s->kind != REGION_PATH) {
+		r = region_select_grouped(g, s, 0, NULL, err);
+	} else {
+		r = select_plain(g, s, &over, err);
+		if (!r && over > 0 && groupable && s->collapse == REGION_COLLAPSE_AUTO) {
+			char why[sizeof err->msg];
+			snprintf(why, sizeof why, "%s", err->msg);
+			hs_error_clear(err);
+			r = region_select_grouped(g, s, over, why, err);
+		}
 	}
 	if (r && region_measure(r) < 0) {
 		region_free(r);
 		hs_fail(err, HS_ENOMEM, "%s: out of memory selecting a region", g->name);
 		return NULL;
 	}
-	if (r && !s->force && r->work.total > region_work_budget(s)) {
-		char what[240], budget[32], how[600];
-		region_work_text(&r->work, what, sizeof what);
-		region_thousands(region_work_budget(s), budget, sizeof budget);
-		less_ways(r, s, how, sizeof how);
-		hs_fail(err, HS_EUSAGE, "%s: %s; Graphviz would take long to lay that out (the budget "
-			"is %s): draw less of it%s", r->title, what, budget, how);
-		region_free(r);
-		return NULL;
-	}
-	return r;
+	return r ? within_budget(r, s, err) : NULL;
 }

@@ -54,13 +54,29 @@
  * computation names separated by commas: each named computation that the
  * region reaches or calls is drawn whole, every node of its body.
  *
- * Limits: a region with more than `limit` nodes (default 500) is refused
- * unless `force` is set, and so is one whose layout would keep Graphviz
- * busy for long: `work` (nodes, edges, and the ranks long edges cross,
- * each of which Graphviz lays out as one more node) over `max_work`
- * (default REGION_DEFAULT_WORK).  The message gives the size and what to
- * try instead, in the words of the front end that asked (`words`): the
- * library names no option of any front end.
+ * A sixth kind, REGION_LAYER, is a namespace of op_name (model/layers.h,
+ * which this layer cannot read: the caller gives the nodes at or under it
+ * in `ids` and their grouping in `groups`): the namespace's own nodes, and
+ * one box per child namespace (or per run of repeated ones).
+ *
+ * Groups: `groups` (region_groups, below) maps nodes to groups, each drawn
+ * as one box (its label, size and cost as the caller wrote them) with the
+ * edges between them; a group takes its nodes before any called
+ * computation does (region_collapse.c).
+ *
+ * Limits: a region with more than `limit` boxes (nodes and collapsed boxes;
+ * default 500, REGION_FILE_LIMIT for drawings to a file) is refused unless
+ * `force` is set, or, when `collapse` asks for it, collapsed: the nodes
+ * grouped by layer (the caller's `grouper`) or by computation until it
+ * draws at most `limit` boxes, as r->note says.  A region whose layout
+ * would keep Graphviz busy for long, `work` (nodes, edges, and the ranks
+ * long edges cross, each of which Graphviz lays out as one more node) over
+ * `max_work` (default REGION_DEFAULT_WORK), is refused, or, with
+ * `cut_long_edges`, has its longest edges cut into stubs (region_stub: a
+ * small box beside the user naming the operand) until it fits, and is
+ * refused when even that does not do.  The message
+ * gives the size and what to try instead, in the words of the front end
+ * that asked (`words`): the library names no option of any front end.
  *
  * `limit` <= 0 means no limit.
  *
@@ -74,6 +90,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "base/arena.h"
 #include "base/error.h"
 #include "loader/graph.h"
 
@@ -83,7 +100,17 @@ typedef enum region_kind {
 	REGION_COMPUTATION,
 	REGION_NODES,
 	REGION_CONFIGURABLE,
+	REGION_LAYER,
 } region_kind;
+
+/* What a region over its limit turns into (region_spec.collapse). */
+typedef enum region_collapse_mode {
+	REGION_COLLAPSE_NONE,        /* refused (the default) */
+	REGION_COLLAPSE_AUTO,        /* grouped by layer when the grouper finds
+	                              * layers, else by computation */
+	REGION_COLLAPSE_LAYER,       /* grouped by layer, over the limit or not */
+	REGION_COLLAPSE_COMPUTATION, /* one box per computation, over the limit or not */
+} region_collapse_mode;
 
 typedef enum region_dir {
 	REGION_OPERANDS = 1,
@@ -92,12 +119,19 @@ typedef enum region_dir {
 } region_dir;
 
 #define REGION_DEFAULT_LIMIT 500
+/* The boxes of a drawing to a file or as text (dot, export): Graphviz lays
+ * out that many within seconds when its edges are short (region_stub). */
+#define REGION_FILE_LIMIT 2500
+/* The boxes of a region collapsed because the front end asked for it
+ * (--collapse layer) rather than because it is over the limit. */
+#define REGION_COLLAPSE_LIMIT 100
 #define REGION_DEFAULT_USER_THRESHOLD 16
 #define REGION_DEFAULT_OPERAND_THRESHOLD 16
 /* Layout work (region_work.total) a region may need without `force`:
- * about 10 s of Graphviz on this machine's 2 cores (measured on real
- * modules: see region_work.c). */
-#define REGION_DEFAULT_WORK 20000
+ * about 3.5 s of Graphviz on this machine's 2 cores for an SVG of 4,000
+ * boxes (measured on real modules: see region_work.c), so that a PNG or a
+ * terminal drawing of 2,500 boxes stays within 10 s. */
+#define REGION_DEFAULT_WORK 12000
 
 /* How a front end spells the ways out of a refused region, each an option
  * of its own: the CLI's "--radius", the query language's "radius".  A
@@ -115,7 +149,43 @@ typedef struct region_words {
 	const char *max_users;    /* the user threshold:            "--max-users" */
 	const char *max_operands; /* the operand threshold:         "--max-operands" */
 	const char *force;        /* every limit lifted:            "--force" */
+	const char *collapse;     /* grouped by layer:              "--collapse layer" */
 } region_words;
+
+/* Groups of nodes, each drawn as one box (REGION_LAYER's child namespaces,
+ * a region collapsed by layer or by computation).  Made by
+ * region_groups_init and filled by the caller; freed by region_groups_free. */
+typedef struct region_groups {
+	int32_t *of;          /* [g->n_nodes]: each node's group, -1: none (drawn as itself) */
+	int64_t n;            /* groups */
+	char **label;         /* [n] the box's first line: "layer_3", "layer_0..23 x24" */
+	char **detail;        /* [n] its second line: "412 nodes, 1.21 ms" (NULL: the count) */
+	char **tip;           /* [n] its tooltip (NULL: label and detail) */
+	char what[32];        /* what a group is: "layer", "computation" */
+	char note[400];       /* how the grouping was chosen ("" when asked for) */
+	hs_arena arena;       /* the arrays and strings above */
+} region_groups;
+
+/* of[] all -1 and n empty labels; 0, or -1 with err set (out of memory). */
+int region_groups_init(region_groups *gr, const hs_graph *g, int64_t n, hs_error *err);
+/* Copies text into the arena (NULL when out of memory). */
+char *region_groups_strdup(region_groups *gr, const char *text);
+void region_groups_free(region_groups *gr);
+/* One group per computation of the nodes listed (every node of the graph
+ * when nodes is NULL), labelled with the computation's name and role and
+ * detailed with the count.  0, or -1 with err set. */
+int region_groups_by_computation(const hs_graph *g, const int64_t *nodes, int64_t n,
+				 region_groups *out, hs_error *err);
+
+/* The caller's grouping of a region over its limit: the nodes (ascending
+ * ids) of the region, the most boxes it may draw and the mode asked for
+ * (LAYER or AUTO); fills *out (region_groups_init) so that the nodes draw
+ * in at most `limit` boxes, or leaves out->n at 0 when it finds no such
+ * grouping (then the region is grouped by computation, or refused).  0, or
+ * -1 with err set. */
+typedef int (*region_grouper)(void *ctx, const hs_graph *g, const int64_t *nodes, int64_t n,
+			      int64_t limit, region_collapse_mode mode, region_groups *out,
+			      hs_error *err);
 
 typedef struct region_spec {
 	region_kind kind;
@@ -139,6 +209,13 @@ typedef struct region_spec {
 	int64_t max_work;       /* refuse regions of more layout work; 0 = default */
 	int force;              /* lay out whatever the size and work */
 	const region_words *words; /* the ways a refusal suggests (borrowed); NULL: none */
+	const region_groups *groups; /* LAYER (else NULL): nodes drawn as group boxes (borrowed) */
+	const char *layer;      /* LAYER: the namespace's path, for the title and key */
+	region_collapse_mode collapse; /* over the limit: refused (NONE) or grouped */
+	region_grouper grouper; /* groups by layer; NULL: by computation only */
+	void *grouper_ctx;
+	int cut_long_edges;     /* over the work budget: cut the longest edges
+	                         * into stubs (region_stub) rather than refuse */
 } region_spec;
 
 /* What laying a region out costs Graphviz: its nodes (boxes and
@@ -156,11 +233,29 @@ typedef struct region_more {
 	int64_t hidden; /* how many of its users (operands) are not in the region */
 } region_more;
 
-/* A called computation drawn as one box. */
+/* A called computation, or a group, drawn as one box. */
 typedef struct region_box {
-	int64_t comp;   /* index in g->hcomps */
+	int64_t comp;   /* index in g->hcomps; -1 for a group */
 	int64_t inside; /* nodes of the region it stands for */
+	int64_t group;  /* index in the region's groups; -1 for a computation */
 } region_box;
+
+/* A link's drawing: the node whose value it carries (the operand, or the
+ * root of a callee), and whether it is a call rather than an operand. */
+typedef struct region_link {
+	int64_t value;
+	int call;
+} region_link;
+
+/* A long edge cut (region.h): drawn as a small box beside its user naming
+ * the operand, joined to the user by a short edge. */
+typedef struct region_stub {
+	int64_t user;     /* a node, or a box (REGION_BOX_REF) */
+	int64_t operand;  /* likewise: what the stub names */
+	int64_t value;    /* the node whose value the edge carries */
+	int call;         /* 1: a call edge */
+	char label[16];   /* the operand indices in the user, as region_edge_label */
+} region_stub;
 
 /* In region.links, box k of region.boxes is written REGION_BOX_REF(k). */
 #define REGION_BOX_REF(k) (-2 - (int64_t)(k))
@@ -181,11 +276,19 @@ typedef struct region {
 	int64_t n_fanin;
 	region_more *fanin;     /* [n_fanin] "N more operands", sorted by owner */
 	int64_t n_boxes;
-	region_box *boxes;      /* [n_boxes] collapsed computations, by index */
+	region_box *boxes;      /* [n_boxes] collapsed computations, by index,
+	                         * then the groups, by index */
 	int64_t n_links;
 	int64_t (*links)[2];    /* [n_links] {user, operand} where one or both are
-	                         * boxes (REGION_BOX_REF); each pair once; on a
-	                         * module every link is a call (caller, callee) */
+	                         * boxes (REGION_BOX_REF); each pair once, sorted */
+	region_link *link_info; /* [n_links] what each link carries */
+	int64_t n_stubs;
+	region_stub *stubs;     /* [n_stubs] long edges cut (region.h), by user */
+	const region_groups *groups; /* the grouping drawn (the spec's, or owned), or NULL */
+	region_groups *own_groups; /* made for a region over its limit */
+	int64_t grouped;        /* region nodes the group boxes stand for */
+	char note[600];         /* what was done to fit ("" when nothing): collapsed
+	                         * by layer or computation, long edges cut */
 	int64_t n_calls;
 	int64_t (*calls)[2];    /* [n_calls] {caller, callee's root}, both drawn
 	                         * nodes (a module only; on a bare .npz the call
@@ -207,7 +310,7 @@ typedef struct region {
 } region;
 
 /* Defaults: kind AROUND, center 0, radius 1, both directions, threshold 16,
- * limit 500, no force, from/to/comp/hcomp/focus -1. */
+ * limit 500, no force, no collapse, from/to/comp/hcomp/focus -1. */
 void region_spec_init(region_spec *s);
 
 /* Errors (HS_EUSAGE): node id or computation out of range, negative radius,

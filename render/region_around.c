@@ -335,7 +335,7 @@ out:
 	return r;
 }
 
-region *region_select_around(const hs_graph *g, const region_spec *s, hs_error *err)
+region *region_select_around(const hs_graph *g, const region_spec *s, int64_t *over, hs_error *err)
 {
 	bfs b;
 	uint8_t *in = NULL;
@@ -365,6 +365,8 @@ region *region_select_around(const hs_graph *g, const region_spec *s, hs_error *
 	}
 	if (total > limit) {
 		over_limit(g, s, &b, total, err);
+		if (over)
+			*over = total;
 		goto out;
 	}
 	r = around_region(g, s, &b, in, center_cap, err);

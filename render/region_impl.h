@@ -70,7 +70,23 @@ int64_t region_effective_limit(const region_spec *s);
 /* The region of the nodes marked in `in` ([g->n_nodes]): its edges (HLO
  * operands, a repeated operand once on a module) and call edges. */
 region *region_from_mask(const hs_graph *g, const uint8_t *in, hs_error *err);
-region *region_select_around(const hs_graph *g, const region_spec *s, hs_error *err);
+/* The kinds' selections (region.c, region_around.c): a region of raw
+ * nodes, nothing collapsed yet; over the limit, NULL with err set and
+ * *over (when not NULL) the boxes it would draw. */
+region *region_select_around(const hs_graph *g, const region_spec *s, int64_t *over, hs_error *err);
+region *region_select_kind(const hs_graph *g, const region_spec *s, int64_t *over, hs_error *err);
+/* A region over its limit grouped (region_group.c): the nodes of the spec
+ * selected whatever their number, grouped as s->collapse asks, collapsed.
+ * NULL with err set when no grouping fits (then `why`, the refusal of the
+ * region as it was, is the message's start). */
+region *region_select_grouped(const hs_graph *g, const region_spec *s, int64_t over,
+			      const char *why, hs_error *err);
+/* Cuts the longest edges of a region over the work budget into stubs
+ * (region_stub.c) until it fits: 0 (r->work measured again), 1 when even
+ * that does not bring it within `budget`, -1 when out of memory. */
+int region_cut_long_edges(region *r, int64_t budget);
+/* "12 long edges drawn as stubs" and friends, appended to r->note. */
+void region_note_add(region *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Adds to `in` every node of the computations `expand` names (not "all")
  * that a node of `in` calls or that has a node in `in`, until none is
  * left; returns the nodes marked. */

@@ -242,7 +242,12 @@ bad_case 1 "unknown derived computation name: did you mean" \
 bad_case 1 "unknown computation name, nothing close" "named 'x' (the query \`count by computation_name\` lists them)" \
 	"$UNET" --computation x -o "$O"
 bad_case 1 "computation over the limit" "computation computation.61 draws 2188 nodes and boxes, more than the limit of 500" \
-	"$UNET" --computation computation.61 -o "$O"
+	"$UNET" --computation computation.61 --limit 500 --collapse none -o "$O"
+bad_case 1 "--collapse with --force" "--collapse and --force" "$UNET" --computation computation.61 \
+	--collapse layer --force -o "$O"
+bad_case 1 "unknown --collapse" "must be auto, layer, computation or none, not 'deep'" "$UNET" \
+	--computation computation.61 --collapse deep -o "$O"
+bad_case 1 "--data without --heat" "--data gives fields for --heat" "$UNET" --around 5 --data "$T/x.csv" -o "$O"
 bad_case 1 "--split and --computation" "one region only" "$UNET" --split 0 --computation entry -o "$O"
 bad_case 1 "path end out of range" "path end node 99 is out of range" "$T2" --path 64 99 -o "$O"
 bad_case 1 "no path between nodes" "no path between node 0 and node 1" "$T2" --path 0 1 -o "$O"
@@ -254,9 +259,9 @@ bad_case 1 "bad id list" "node ids like" "$T2" --nodes 3,x -o "$O"
 bad_case 1 "id list out of range" "node 70 is out of range" "$T2" --nodes 3,70 -o "$O"
 bad_case 1 "highlight out of range" "highlight: node 100 is out of range" \
 	"$T2" --around 5 --highlight 100 -o "$O"
-bad_case 1 "unknown heat feature" "no node feature named 'nope'" "$T2" --around 5 --heat nope -o "$O"
+bad_case 1 "unknown heat feature" "--heat nope: unknown field 'nope'" "$T2" --around 5 --heat nope -o "$O"
 bad_case 1 "heat feature index out of range" "out of range" "$T2" --around 5 --heat 140 -o "$O"
-bad_case 1 "unknown heat feature: did you mean" "named 'cots' (did you mean 'cost'?)" \
+bad_case 1 "unknown heat feature: did you mean" "unknown field 'cots' at column 1 (did you mean 'cost'?)" \
 	"$T2" --around 5 --heat cots -o "$O"
 bad_case 1 "unknown heat feature: near a feature name" "(did you mean 'shape_dimensions_sum'?)" \
 	"$T2" --around 5 --heat shape_dimension_sum -o "$O"
@@ -272,7 +277,8 @@ bad_case 1 "unknown -T format" "unknown format 'pdf'" "$T2" --around 5 -T pdf -o
 bad_case 1 "--cells with svg" "only applies to DOT" "$T2" --around 5 --cells -o "$O"
 bad_case 1 "limit of zero" "--limit must be 1 or more" "$T2" --around 5 --limit 0 -o "$O"
 bad_case 1 "over the limit" "has 2312 nodes, more than the limit of 500; use --radius 7 (384 nodes)" \
-	"$UNET" --around 1000 --radius 100 -o "$O"
+	"$UNET" --around 1000 --radius 100 --limit 500 --collapse none -o "$O"
+bad_case 1 "heat of a text field" "--heat opcode: " "$T2" --around 5 --heat opcode -o "$O"
 bad_case 1 "unknown node name" "has no node named 'nope' (names look like Arg_0.5)" \
 	"$ROOT/tests/data/hlo/jit_f_softmax_allreduce_gpu_before_fusion.hlo" --around nope -o "$O"
 bad_case 1 "unknown computation to expand" "no computation named 'bogus'" \

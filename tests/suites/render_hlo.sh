@@ -81,16 +81,136 @@ fi
 grep -q '1,968 nodes and 2,490 edges on 779 ranks.*(layout work 61,477)' "$T/pf.err" &&
 	ok "--force keeps every path (work 61,477, not laid out for DOT)" ||
 	bad "--path --force" "$(tail -1 "$T/pf.err")"
-# Any region over the budget is refused at once, with its size and what to
-# do; the default budget on the entry of llama2.
-expect_status 1 "a region over the work budget is refused" \
-	"$HLOSCOPE" dot "$LLAMA" --computation entry --limit 5000 -o "$T/big.svg"
-if grep -q 'whose edges cross [0-9,]* ranks more (layout work [0-9,]*); Graphviz would take long to lay that out (the budget is 20,000): draw less of it (--around ID --radius K) or use --force' "$T/err" &&
+# A region over the budget has its longest edges cut into stubs beside
+# their users until it fits (each naming an operand of its user in the
+# text, tests/render/dot_layers_check.py); one whose nodes and edges alone
+# are over it is refused at once, with its size and what to do.
+"$PY" tests/render/dot_layers_check.py stubs "$LLAMA" --computation entry --limit 5000
+"$HLOSCOPE" dot "$LLAMA" --computation entry --limit 5000 -o "$T/big.dot" --time 2>"$T/big.err"
+work=$(sed -n 's/.*(layout work \([0-9,]*\)).*/\1/p' "$T/big.err" | tr -d ,)
+if grep -q '^hloscope dot: [0-9,]* long edges cut: each drawn as a stub beside its user' "$T/big.err" &&
+	[ -n "$work" ] && [ "$work" -le 12000 ]; then
+	ok "over the work budget, long edges are cut into stubs until it fits ($work)"
+else
+	bad "long edges cut into stubs" "work '$work': $(head -c 300 "$T/big.err")"
+fi
+grep -q 'long edges cut: each drawn as a stub' "$T/big.dot" && ok "the drawing's legend says the edges were cut" ||
+	bad "the legend says the edges were cut" "$(grep -c stub "$T/big.dot")"
+expect_status 1 "a region over the work budget even with its edges cut is refused" \
+	"$HLOSCOPE" dot "$LLAMA" --computation entry --limit 5000 --max-work 3000 -o "$T/big.svg"
+if grep -q 'whose edges cross [0-9,]* ranks more (layout work [0-9,]*); with its [0-9,]* longest edges cut it is still [0-9,]* nodes .*; Graphviz would take long to lay that out (the budget is 3,000): draw less of it (--around ID --radius K, --collapse layer) or use --force' "$T/err" &&
 	[ ! -e "$T/big.svg" ]; then
 	ok "the refusal gives the size and what to do"
 else
-	bad "the refusal gives the size and what to do" "$(head -c 400 "$T/err")"
+	bad "the refusal gives the size and what to do" "$(head -c 600 "$T/err")"
 fi
+
+# ---- layers of op_name --------------------------------------------------------
+# i3d's namespaces (7 levels, repeated inception blocks) and a generated
+# transformer's layers: own nodes, one box per child namespace (its size as
+# the text counts it), runs of repeats one box, the edges between them.
+I3D="$H/i3d_tf_xla_cluster_1.hlo"
+"$PY" tools/gen_transformer_hlo.py --layers 24 -o "$T/t24.hlo"
+"$PY" tests/render/dot_layers_check.py layers "$I3D" RGB/inception_i3d
+"$PY" tests/render/dot_layers_check.py layers "$I3D" RGB/inception_i3d/Mixed_4c
+"$PY" tests/render/dot_layers_check.py layers "$T/t24.hlo" 'jit(train_step)/transformer'
+"$PY" tests/render/dot_layers_check.py layers "$T/t24.hlo" 'jit(train_step)/transformer/layer_3'
+"$HLOSCOPE" dot "$T/t24.hlo" --layer 'jit(train_step)/transformer' --text >"$T/run.txt" 2>"$T/err"
+grep -q '│ layer_0..23 x24 ' "$T/run.txt" && ok "24 repeated layers are one box 'layer_0..23 x24'" ||
+	bad "a run of repeats is one box" "$(head -c 400 "$T/run.txt") $(head -c 200 "$T/err")"
+golden render/hlo_layer_run.txt "$T/run.txt"
+# --expand opens a namespace: the run splits around it.
+"$HLOSCOPE" dot "$T/t24.hlo" --layer 'jit(train_step)/transformer' --expand layer_3 -T dot -o "$T/x3.dot"
+if grep -q 'label="layer_0..2 x3' "$T/x3.dot" && grep -q 'label="layer_4..23 x20' "$T/x3.dot" &&
+	grep -q 'label="mlp\\n' "$T/x3.dot"; then
+	ok "--expand layer_3 opens it, the run split around it (layer_0..2 x3, layer_4..23 x20)"
+else
+	bad "--expand a layer" "$(grep -o 'label="[^"]*"' "$T/x3.dot" | head -8 | tr '\n' ' ')"
+fi
+expect_status 1 "--layer with a typo" "$HLOSCOPE" dot "$I3D" --layer RGB/inception_i3d/Mixed_4x -o "$T/o.svg"
+grep -q "has no layer 'RGB/inception_i3d/Mixed_4x' (did you mean 'RGB/inception_i3d/Mixed_4" "$T/err" &&
+	ok "--layer: did you mean" || bad "--layer: did you mean" "$(head -c 300 "$T/err")"
+expect_status 1 "--expand with a word that is no layer or computation" \
+	"$HLOSCOPE" dot "$I3D" --layer RGB/inception_i3d --expand Mixed_4z -o "$T/o.svg"
+grep -q "no layer or computation named 'Mixed_4z' (did you mean 'Mixed_4" "$T/err" &&
+	ok "--expand: did you mean" || bad "--expand: did you mean" "$(head -c 300 "$T/err")"
+
+# ---- regions over the limit collapse instead of failing ---------------------------
+# The entry of a 200-layer transformer is 2,602 boxes: collapsed by layer,
+# the note on stderr and in the legend.  --collapse computation on a region
+# that spans computations; --collapse none refuses as before.
+"$PY" tools/gen_transformer_hlo.py --layers 200 -o "$T/t200.hlo"
+"$HLOSCOPE" dot "$T/t200.hlo" --computation main -T dot -o "$T/c.dot" --text >"$T/c.txt" 2>"$T/err"
+if grep -q '^hloscope dot: the region draws 2,602 boxes, more than the limit of 2,500: collapsed by layer into 2 boxes for its 4,604 nodes (1 run of repeated blocks folded)$' "$T/err" &&
+	grep -q 'collapsed by layer into 2 boxes' "$T/c.dot" && grep -q '│ layer_0..199 x200 ' "$T/c.txt"; then
+	ok "over the limit, the entry is collapsed by layer, as stderr and the legend say"
+else
+	bad "collapsed by layer" "$(head -c 300 "$T/err") $(head -3 "$T/c.txt")"
+fi
+expect_status 1 "--collapse none refuses a region over the limit" \
+	"$HLOSCOPE" dot "$T/t200.hlo" --computation main --collapse none -o "$T/o.svg"
+grep -q "computation main draws 2602 nodes and boxes, more than the limit of 2500; draw part of it with --around ID --radius K, or use --limit 2602 or --force" "$T/err" &&
+	ok "--collapse none: the size and what to do" || bad "--collapse none" "$(head -c 300 "$T/err")"
+"$HLOSCOPE" dot "$LLAMA" --around tuple.6427 --radius 2 --collapse computation --text >"$T/cc.txt" 2>"$T/err"
+grep -q 'computation box' "$T/cc.txt" && grep -q '^note: collapsed by computation into ' "$T/cc.txt" &&
+	ok "--collapse computation: one box per computation" ||
+	bad "--collapse computation" "$(head -3 "$T/cc.txt") $(head -c 200 "$T/err")"
+
+# ---- --data and --heat FIELD ------------------------------------------------------
+# A CSV of per-op times (two rows naming no instruction) laid over i3d;
+# --heat of its column fills nodes and layer boxes, a box by the sum of its
+# instructions' times (python sums them from the CSV and the text).
+"$PY" - "$I3D" "$T/prof.csv" <<'EOF'
+import re, sys
+names = re.findall(r"^\s*(?:ROOT\s+)?%?([\w.\-]+)\s*=", open(sys.argv[1]).read(), re.M)
+with open(sys.argv[2], "w") as f:
+    f.write("name,time_us\n")
+    for k, n in enumerate(names):
+        f.write("%s,%d\n" % (n, 1 + k % 7))
+    f.write("not.an.op,5\nnor.this,6\n")
+EOF
+"$HLOSCOPE" dot "$I3D" --layer RGB/inception_i3d --data "$T/prof.csv" --heat time_us -T dot -o "$T/heat.dot" 2>"$T/err"
+grep -q "prof.csv: 2 of [0-9]* rows name no instruction of i3d_tf_xla_cluster_1: not.an.op, nor.this" "$T/err" &&
+	ok "--data: the rows that name no instruction are counted, by name" ||
+	bad "--data unmatched rows" "$(head -c 300 "$T/err")"
+res=$("$PY" - "$I3D" "$T/prof.csv" "$T/heat.dot" <<'EOF'
+import sys
+sys.path.insert(0, "tests/render")
+from dot_layers_check import read, no_html
+from dot_hlo_check import parse_dot
+ins = read(sys.argv[1])
+t = dict(l.strip().split(",") for l in open(sys.argv[2]).readlines()[1:])
+nodes, _ = parse_dot(no_html(open(sys.argv[3]).read()))
+top = "RGB/inception_i3d/"
+want = {}
+for i in ins:
+    if i["layer"].startswith(top) and i["name"] in t:
+        k = i["layer"][len(top):].split("/")[0]
+        want[k] = want.get(k, 0) + int(t[i["name"]])
+got = {}
+for n, at in nodes.items():
+    lines = at.get("label", "").split("\\n")
+    if n.startswith("grp") and " x" not in lines[0]:
+        got[lines[0]] = float(lines[2].split(" = ")[1])
+bad = [(k, got[k], want.get(k)) for k in got if got[k] != want.get(k)]
+print("ok %d" % len(got) if got and not bad else "sums differ: %s" % bad[:3])
+EOF
+)
+case $res in ok*) ok "--heat time_us: each of ${res#ok } layer boxes holds the sum of its instructions' times" ;;
+*) false ;; esac ||
+	bad "--heat of a data column on layer boxes" "$res"
+printf 'name,time_us\nconvert.1170,3\nconvert.1172,x,4\n' >"$T/bad.csv"
+expect_status 2 "--data: a malformed line is bad data" \
+	"$HLOSCOPE" dot "$I3D" --layer / --data "$T/bad.csv" --heat time_us -o "$T/o.svg"
+grep -q 'bad.csv:3' "$T/err" && [ ! -e "$T/o.svg" ] && ok "--data: the malformed line is named, nothing drawn" ||
+	bad "--data malformed line" "$(head -c 300 "$T/err")"
+
+# ---- a progress line ---------------------------------------------------------------
+# --progress says what is being done every second, whatever stderr is (on
+# a terminal it is one line, rewritten).
+"$HLOSCOPE" dot "$I3D" --computation entry --progress -o "$T/p.svg" 2>"$T/err"
+grep -q '^hloscope dot: laying out [0-9,]* boxes and [0-9,]* edges with Graphviz, [0-9.]* s$' "$T/err" &&
+	ok "--progress: a line while Graphviz lays the drawing out" || bad "--progress" "$(head -c 300 "$T/err")"
 
 # ---- names: did-you-mean ------------------------------------------------------
 expect_status 1 "--around with a typo" "$HLOSCOPE" dot "$SOFTMAX" --around all-reduce.1 -o "$T/o.svg"
