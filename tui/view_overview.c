@@ -148,10 +148,13 @@ static int count_opcodes(struct overview *o)
 
 	for (int i = 0; i < 256; i++)
 		slot[i] = -1;
+	int fusion = hlo_opcode_id("fusion");
 	for (int64_t v = 0; v < g->n_nodes; v++) {
-		const char *name = graph_node_opcode_name(g, v);
+		/* a learned id names one opcode: its name is looked at only the
+		 * first time, or for opcodes the dataset has no id for (0) */
 		int id = g->opcode[v], k = slot[id];
-		if (k < 0 || strcmp(o->op[k].name, name) != 0) {
+		const char *name = k < 0 || id == 0 ? graph_node_opcode_name(g, v) : o->op[k].name;
+		if (k < 0 || (id == 0 && strcmp(o->op[k].name, name) != 0)) {
 			for (k = 0; k < o->nopcodes && strcmp(o->op[k].name, name) != 0; k++)
 				;
 			if (k == o->nopcodes) {
@@ -172,7 +175,7 @@ static int count_opcodes(struct overview *o)
 			o->op[k].cfg++;
 		if (o->ce && cost_role_executed(graph_node_role(g, v)))
 			o->op[k].cost += o->ce[v].seconds;
-		o->n_fusions += strcmp(name, "fusion") == 0;
+		o->n_fusions += id ? id == fusion : strcmp(name, "fusion") == 0;
 		o->n_collectives += graph_is_collective_opcode(name);
 	}
 	if (o->ce) {
