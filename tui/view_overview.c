@@ -16,6 +16,7 @@
 #include "base/parse.h"
 #include "base/plural.h"
 #include "loader/hlo.h"
+#include "model/units.h"
 #include "tui/tui.h"
 
 /* One opcode as written; `id` is its learned id (its colour). */
@@ -257,10 +258,13 @@ static void cost_line(const struct overview *o, char *line, size_t cap)
 	if (!cost_available(g))
 		snprintf(line, cap, " analytic cost: n/a (%s)   %s", cost_unavailable_reason(g), keys);
 	else if (o->ce && tui_model_masked())
-		snprintf(line, cap, " analytic cost: # FLOP  # bytes  # ms%s   %s", unk, keys);
-	else if (o->ce)
-		snprintf(line, cap, " analytic cost: %.3g FLOP  %.3g bytes  %.4g ms%s   %s", o->executed.flops,
-			 o->executed.bytes, o->cost_total * 1e3, unk, keys);
+		snprintf(line, cap, " analytic cost: # FLOP  # bytes  #%s   %s", unk, keys);
+	else if (o->ce) {
+		char time[32];
+		units_ns(time, sizeof time, o->cost_total * 1e9, 3);   /* "181.940 s", "983 ns" */
+		snprintf(line, cap, " analytic cost: %.3g FLOP  %.3g bytes  %s%s   %s", o->executed.flops,
+			 o->executed.bytes, time, unk, keys);
+	}
 	else
 		snprintf(line, cap, " Enter lists nodes, Tab switches pane, t all nodes, c configs");
 }
