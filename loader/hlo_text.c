@@ -192,8 +192,9 @@ static int instruction(hp *p)
 	if (!in.name)
 		return hp_oom(p);
 	in.line = at.line;
-	if (hp_expect(p, HT_EQUAL, "after the instruction name") != 0 ||
-	    hp_shape(p, &in.shape) != 0)
+	hm_shape shape = {0};
+	if (hp_expect(p, HT_EQUAL, "after the instruction name") != 0 || hp_shape(p, &shape) != 0 ||
+	    !(in.shape = hp_shared_shape(p, &shape)))
 		return -1;
 	if (p->tok.kind != HT_WORD || p->tok.pct)
 		return hp_expected(p, "an opcode");
@@ -643,6 +644,7 @@ void hp_free_scratch(hp *p)
 	free(p->comp_names.slots);
 	free(p->instr_names.slots);
 	free(p->shared);
+	free(p->shapes);
 }
 
 /* Parses text[0, n), which the file keeps (text[n] must be writable or

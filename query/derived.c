@@ -98,7 +98,7 @@ const query_shape_info *query_shape(query_session *s, int64_t v)
 
 	const hm_instr *in = si->done ? NULL : graph_node_instr(s->g, v);
 	if (in) { /* the module's own shape: no features needed */
-		const hm_shape *hs = &in->shape;
+		const hm_shape *hs = in->shape;
 		double e = 1;
 		for (int i = 0; i < hs->rank; i++)
 			e *= (double)hs->dims[i];
@@ -268,11 +268,11 @@ static const char *make_dtext(query_session *s, const void *arg, int64_t v, hs_s
 	switch (kind) {
 	case QUERY_DT_SHAPE: {
 		const hm_instr *in = graph_node_instr(g, v);
-		int len = hm_shape_text(&in->shape, NULL, 0);
+		int len = hm_shape_text(in->shape, NULL, 0);
 		char *t = malloc((size_t)len + 1);
 		if (!t)
 			return "?";
-		hm_shape_text(&in->shape, t, (size_t)len + 1);
+		hm_shape_text(in->shape, t, (size_t)len + 1);
 		hs_strbuf_puts(b, t);
 		free(t);
 		return NULL;
