@@ -191,7 +191,7 @@ static void dep_node(lctx *x, const int32_t *row, int64_t v, cost_estimate *est)
 		}
 	}
 	cost_node(&x->cg, v, out, x->opbuf, x->terms, est);
-	est->copy = copy;
+	est->copy += copy;
 	est->seconds += copy;
 }
 
