@@ -1,4 +1,16 @@
-/* fit.c - kernel ridge regression on one graph's config features.
+/* fit.c - kernel ridge regression on one graph's config features, on top
+ * of the analytic estimate as a prior.
+ *
+ * The model is y = ymean + beta (p - pmean) + f(x): p the prior (the rank
+ * of the config's analytic estimate among the graph's configs, scaled to
+ * unit variance), beta its weight, not penalized, and f a kernel ridge
+ * residual on the config features.  With F the Cholesky factor of the
+ * centred kernel plus the ridge, beta = pc . F^-1 yc / pc . F^-1 pc and the
+ * dual weights are F^-1 (yc - beta pc) (pc, yc: p and y less their means
+ * over the training configs).  The candidates cross-validation chooses
+ * among are that model, the residual alone (beta = 0) and the prior alone
+ * (f = 0, beta by least squares): where the measurements teach nothing the
+ * fit ranks as the estimate does.
  *
  * Everything is computed from Gram matrices over the training configs, so
  * cross-validation over targets, ridge strengths and feature mixes costs
@@ -13,8 +25,9 @@
 
 #include "base/plural.h"
 #include "base/rng.h"
-#include "model/metrics.h"
+#include "model/cost.h"
 #include "model/fit_impl.h"
+#include "model/metrics.h"
 #include "model/prep.h"
 
 #define FOLDS 3
@@ -24,8 +37,10 @@
 /* Model selection (cross-validation) uses at most this many of them. */
 #define CV_MAX 600
 
-static const double lambdas[] = {0.003, 0.03, 0.3, 3.0};
+static const double lambdas[] = {1e-5, 3e-4, 0.003, 0.03, 0.3, 3.0};
 #define N_LAMBDA (sizeof lambdas / sizeof lambdas[0])
+/* Candidate li == PRIOR_ONLY: no residual, the prior alone. */
+#define PRIOR_ONLY N_LAMBDA
 
 /* ---- kernel ridge --------------------------------------------------------------- */
 
@@ -175,11 +190,60 @@ static void kr_alpha(const double *factor, int64_t ns, const double *y, double *
 	*ymean = ym;
 }
 
+/* The prior's weight beta for the centred prior pc[ns] through the factor,
+ * and the dual weights alpha (F^-1 yc on entry) made F^-1 (yc - beta pc).
+ * work holds ns doubles.  0 when pc carries nothing. */
+static double kr_prior(const double *factor, int64_t ns, const double *pc, double *alpha, double *work)
+{
+	double num = 0, den = 0, beta;
+
+	memcpy(work, pc, (size_t)ns * sizeof *work);
+	chol_solve(factor, ns, work);
+	for (int64_t a = 0; a < ns; a++) {
+		num += pc[a] * alpha[a];
+		den += pc[a] * work[a];
+	}
+	if (!(den > 0))
+		return 0;
+	beta = num / den;
+	for (int64_t a = 0; a < ns; a++)
+		alpha[a] -= beta * work[a];
+	return beta;
+}
+
+/* Least-squares slope of y on the centred prior pc (the prior alone). */
+static double prior_slope(const double *pc, const double *y, int64_t ns)
+{
+	double ym = 0, num = 0, den = 0;
+
+	for (int64_t a = 0; a < ns; a++)
+		ym += y[a];
+	ym /= (double)ns;
+	for (int64_t a = 0; a < ns; a++) {
+		num += pc[a] * (y[a] - ym);
+		den += pc[a] * pc[a];
+	}
+	return den > 0 ? num / den : 0;
+}
+
+/* pc[a] = prior[ids[a]] less their mean (returned); zeros without a prior. */
+static double center_prior(const double *prior, const int64_t *ids, int64_t ns, double *pc)
+{
+	double m = 0;
+
+	for (int64_t a = 0; a < ns; a++)
+		m += pc[a] = prior ? prior[ids[a]] : 0;
+	m /= (double)(ns ? ns : 1);
+	for (int64_t a = 0; a < ns; a++)
+		pc[a] -= m;
+	return m;
+}
+
 /* ---- fit ------------------------------------------------------------------------ */
 
 typedef struct scratch {
-	double *G, *G1, *G0, *Gm, *Gc, *base, *work, *alpha, *r, *y, *y0, *score, *truth;
-	int64_t *S, *T;
+	double *G, *G1, *G0, *Gm, *Gc, *base, *work, *alpha, *r, *y, *y0, *score, *truth, *pc, *pw;
+	int64_t *S, *T, *ids;
 } scratch;
 
 static void scratch_free(scratch *s)
@@ -197,76 +261,86 @@ static void scratch_free(scratch *s)
 	free(s->y0);
 	free(s->score);
 	free(s->truth);
+	free(s->pc);
+	free(s->pw);
 	free(s->S);
 	free(s->T);
+	free(s->ids);
 }
 
-/* Mean 3-fold tau over the training set of every target (rank 1, the
- * ranks; 0, the standardized log) and ridge strength: tau[rank][l], NAN
- * where no fold could be solved.  Each fold is centred once and factored
- * once per strength; both targets share the factor. */
-static void cv_taus(const double *rt, const int64_t *train, int64_t n, const double *G, scratch *s,
-		    double tau[2][N_LAMBDA])
-{
-	double sum[2][N_LAMBDA] = {{0}};
-	int cnt[2][N_LAMBDA] = {{0}};
+/* Cross-validated taus, tau[target][li][prior]: target 1 the ranks, 0
+ * the standardized log; li a ridge strength, or PRIOR_ONLY; prior 1 with
+ * the analytic prior (only when there is one).  NAN where no fold could be
+ * solved or the candidate does not exist. */
+typedef double cv_grid[2][N_LAMBDA + 1][2];
 
+/* The held-out fold's scores of one candidate into s->score[nt]. */
+static void fold_scores(const double *G, int64_t n, const scratch *s, int64_t ns, int64_t nt, double gbar,
+			double ym, double beta, double pmean, const double *prior, const int64_t *train,
+			int residual)
+{
+	for (int64_t t = 0; t < nt; t++) {
+		int64_t i = s->T[t];
+		double v = ym + (prior ? beta * (prior[train[i]] - pmean) : 0);
+
+		for (int64_t a = 0; residual && a < ns; a++)
+			v += s->alpha[a] * (G[i * n + s->S[a]] - s->r[i] - s->r[s->S[a]] + gbar);
+		s->score[t] = v;
+	}
+}
+
+/* The tie-broken tau of every candidate (cv_grid) on each of the FOLDS
+ * folds of the training set (NAN where it could not be solved): every
+ * FOLDS-th config from the f-th, or with `blocks` the f-th consecutive
+ * third (another partition, for checking a choice made on the first).
+ * Each fold is centred once and factored once per strength; both targets
+ * and both prior settings share the factor. */
+static void cv_taus(const double *rt, const double *prior, const int64_t *train, int64_t n, const double *G,
+		    scratch *s, int blocks, cv_grid fold_tau[FOLDS])
+{
 	for (int f = 0; f < FOLDS; f++) {
 		int64_t ns = 0, nt = 0;
-		double gbar, tr, *y[2] = {s->y0, s->y};
+		double gbar, tr, *y[2] = {s->y0, s->y}, pmean;
 
+		for (int rank = 0; rank < 2; rank++)
+			for (size_t li = 0; li <= N_LAMBDA; li++)
+				fold_tau[f][rank][li][0] = fold_tau[f][rank][li][1] = NAN;
 		for (int64_t i = 0; i < n; i++) {
-			if (i % FOLDS == f)
+			if ((blocks ? i * FOLDS / n : i % FOLDS) == f)
 				s->T[nt++] = i;
 			else
 				s->S[ns++] = i;
 		}
-		int64_t *ids = malloc((size_t)ns * sizeof *ids);
-
-		if (!ids)
-			goto fail;
 		for (int64_t a = 0; a < ns; a++)
-			ids[a] = train[s->S[a]];
-		if (make_target(rt, ids, ns, 0, y[0]) < 0 || make_target(rt, ids, ns, 1, y[1]) < 0) {
-			free(ids);
-			goto fail;
-		}
-		free(ids);
+			s->ids[a] = train[s->S[a]];
+		if (make_target(rt, s->ids, ns, 0, y[0]) < 0 || make_target(rt, s->ids, ns, 1, y[1]) < 0)
+			continue;
+		pmean = center_prior(prior, s->ids, ns, s->pc);
 		for (int64_t t = 0; t < nt; t++)
 			s->truth[t] = rt[train[s->T[t]]];
 		kr_center(G, n, s->S, ns, s->r, &gbar, s->base, &tr);
-		for (size_t li = 0; li < N_LAMBDA; li++) {
-			if (kr_factor(s->base, ns, lambdas[li], tr, s->work) < 0)
+		for (size_t li = 0; li <= N_LAMBDA; li++) {
+			if (li < N_LAMBDA && kr_factor(s->base, ns, lambdas[li], tr, s->work) < 0)
 				continue;
-			for (int rank = 0; rank < 2; rank++) {
-				double ym;
+			for (int rank = 0; rank < 2; rank++)
+				for (int pr = li == PRIOR_ONLY; pr <= (prior != NULL); pr++) {
+					double ym = 0, beta = 0;
 
-				kr_alpha(s->work, ns, y[rank], s->alpha, &ym);
-				for (int64_t t = 0; t < nt; t++) {
-					int64_t i = s->T[t];
-					double v = ym;
-
-					for (int64_t a = 0; a < ns; a++)
-						v += s->alpha[a] * (G[i * n + s->S[a]] - s->r[i] - s->r[s->S[a]] + gbar);
-					s->score[t] = v;
+					if (li == PRIOR_ONLY) {
+						for (int64_t a = 0; a < ns; a++)
+							ym += y[rank][a] / (double)ns;
+						beta = prior_slope(s->pc, y[rank], ns);
+					} else {
+						kr_alpha(s->work, ns, y[rank], s->alpha, &ym);
+						if (pr)
+							beta = kr_prior(s->work, ns, s->pc, s->alpha, s->pw);
+					}
+					fold_scores(G, n, s, ns, nt, gbar, ym, beta, pmean, prior, train, li != PRIOR_ONLY);
+					fold_tau[f][rank][li][pr] =
+						metrics_kendall_tau_tiebroken(s->score, s->truth, (size_t)nt);
 				}
-				double t = metrics_kendall_tau(s->score, s->truth, (size_t)nt);
-
-				if (!isnan(t)) {
-					sum[rank][li] += t;
-					cnt[rank][li]++;
-				}
-			}
 		}
 	}
-	for (int rank = 0; rank < 2; rank++)
-		for (size_t li = 0; li < N_LAMBDA; li++)
-			tau[rank][li] = cnt[rank][li] ? sum[rank][li] / cnt[rank][li] : NAN;
-	return;
-fail:
-	for (int rank = 0; rank < 2; rank++)
-		for (size_t li = 0; li < N_LAMBDA; li++)
-			tau[rank][li] = NAN;
 }
 
 static void mix_gram(const scratch *s, int64_t n, const mix *m, double k0, double *out)
@@ -299,6 +373,10 @@ typedef struct fitrun {
 	const mix *best_mix;
 	double best_lam, best_cv;
 	int best_rank;
+	int best_li;          /* index in lambdas, or PRIOR_ONLY */
+	int best_prior;       /* 1: with the analytic prior */
+	double *prior;        /* [C] the prior (NULL: the estimate is n/a or constant) */
+	double beta;          /* its weight in the final model */
 	double *all;          /* [C] scores */
 } fitrun;
 
@@ -307,7 +385,59 @@ static void fitrun_free(fitrun *x)
 	fitdata_free(&x->f);
 	scratch_free(&x->s);
 	free(x->perm);
+	free(x->prior);
 	free(x->all);
+}
+
+/* The prior: the analytic estimate's rank among the configs (ties share
+ * the mean rank), standardized.  NULL, and no error, when the estimate is
+ * not available, fails, or gives every config the same score. */
+static int make_prior(fitrun *x, hs_error *err)
+{
+	hs_graph *g = x->g;
+	int64_t C = x->C, *ord;
+	double *est, m = 0, v = 0;
+	hs_error ignored = {0};
+
+	if (!cost_available(g) || C < 2)
+		return 0;
+	est = malloc((size_t)C * sizeof *est);
+	ord = malloc((size_t)C * sizeof *ord);
+	x->prior = malloc((size_t)C * sizeof *x->prior);
+	if (!est || !ord || !x->prior) {
+		free(est);
+		free(ord);
+		return hs_fail(err, HS_ENOMEM, "%s: out of memory fitting", g->name);
+	}
+	if (cost_predict_configs(g, est, &ignored) < 0 || metrics_rank_order(est, (size_t)C, ord) < 0) {
+		free(x->prior);
+		x->prior = NULL;
+		goto out;
+	}
+	for (int64_t i = 0; i < C;) {
+		int64_t j = i;
+
+		while (j + 1 < C && est[ord[j + 1]] == est[ord[i]])
+			j++;
+		for (int64_t t = i; t <= j; t++)
+			x->prior[ord[t]] = (double)(i + j) / 2.0;
+		i = j + 1;
+	}
+	for (int64_t c = 0; c < C; c++)
+		m += x->prior[c] / (double)C;
+	for (int64_t c = 0; c < C; c++)
+		v += (x->prior[c] - m) * (x->prior[c] - m) / (double)C;
+	if (!(v > 0)) {
+		free(x->prior);
+		x->prior = NULL;
+		goto out;
+	}
+	for (int64_t c = 0; c < C; c++)
+		x->prior[c] = (x->prior[c] - m) / sqrt(v);
+out:
+	free(est);
+	free(ord);
+	return 0;
 }
 
 /* Features, the cap, and the kernel candidates. */
@@ -335,10 +465,11 @@ static int prepare(fitrun *x, hs_graph *g, fit_result *r, hs_error *err)
 		}
 	}
 	x->best_mix = &x->mixes[0];
-	x->best_lam = 0.3;
+	x->best_li = 4; /* 0.3 */
+	x->best_lam = lambdas[x->best_li];
 	x->best_rank = 1;
 	x->best_cv = -INFINITY;
-	return 0;
+	return make_prior(x, err);
 }
 
 /* perm[0..n_tr) is the training set: a random share of all configs, or a
@@ -408,62 +539,150 @@ static int alloc_scratch(fitrun *x, hs_error *err)
 	s->truth = malloc(C * sizeof *s->truth);
 	s->S = malloc((size_t)x->n_tr * sizeof *s->S);
 	s->T = malloc((size_t)x->n_tr * sizeof *s->T);
+	s->ids = malloc((size_t)x->n_tr * sizeof *s->ids);
+	s->pc = malloc((size_t)x->n_tr * sizeof *s->pc);
+	s->pw = malloc((size_t)x->n_tr * sizeof *s->pw);
 	x->all = malloc(C * sizeof *x->all);
 	if (!s->G || (lay && (!s->G1 || !s->G0)) || !s->Gm || !s->Gc || !s->base || !s->work || !s->alpha ||
-	    !s->r || !s->y || !s->y0 || !s->score || !s->truth || !s->S || !s->T || !x->all ||
+	    !s->r || !s->y || !s->y0 || !s->score || !s->truth || !s->S || !s->T || !s->ids || !s->pc ||
+	    !s->pw || !x->all ||
 	    fit_grams(&x->f, x->perm, x->n_tr, s->G, s->G1, s->G0) < 0)
 		return hs_fail(err, HS_ENOMEM, "%s: out of memory fitting", x->g->name);
 	return 0;
 }
 
-/* Target, ridge strength and kernel mix by 3-fold CV on the first n_cv
- * training configs. */
+/* Cross-validation runs on two partitions of the training set: FOLDS
+ * folds each, CV_RUNS * FOLDS taus per candidate. */
+#define CV_RUNS 2
+#define CV_FOLDS (CV_RUNS * FOLDS)
+
+/* Mean over the folds where it is defined (NAN when it never is). */
+static double fold_mean(cv_grid f[CV_FOLDS], int rank, size_t li, int pr)
+{
+	double sum = 0;
+	int k = 0;
+
+	for (int i = 0; i < CV_FOLDS; i++)
+		if (!isnan(f[i][rank][li][pr])) {
+			sum += f[i][rank][li][pr];
+			k++;
+		}
+	return k ? sum / k : NAN;
+}
+
+/* Whether the candidate beats the prior alone (target prank) by more than
+ * the standard error of their difference, fold by fold. */
+static int beats_prior(cv_grid f[CV_FOLDS], int rank, size_t li, int pr, int prank)
+{
+	double d[CV_FOLDS], m = 0, v = 0;
+	int k = 0;
+
+	for (int i = 0; i < CV_FOLDS; i++)
+		if (!isnan(f[i][rank][li][pr]) && !isnan(f[i][prank][PRIOR_ONLY][1]))
+			m += d[k++] = f[i][rank][li][pr] - f[i][prank][PRIOR_ONLY][1];
+	if (k < 2)
+		return 1;
+	m /= k;
+	for (int i = 0; i < k; i++)
+		v += (d[i] - m) * (d[i] - m);
+	return m > sqrt(v / (k - 1) / k);
+}
+
+/* Target, ridge strength, kernel mix and the prior's use by
+ * cross-validation on the first n_cv training configs (two partitions of
+ * FOLDS folds): the candidate with the best mean tie-broken tau (ties go
+ * to the first: ranks, the earlier mix, the weaker ridge, without the
+ * prior), except that the prior alone (the analytic estimate's order)
+ * wins when it ranks the held-out folds at all (mean tau > 0) and that
+ * candidate does not beat it by more than a standard error of their
+ * difference over the folds: measurements that do not clearly improve on
+ * the estimate do not replace it. */
 static void select_model(fitrun *x)
 {
 	int64_t n = x->n_tr, m = x->n_cv;
 	scratch *s = &x->s;
+	double prior_tau = -INFINITY;
+	int prior_rank = 1, wins = 1;
+	cv_grid (*f)[CV_FOLDS] = malloc((size_t)x->n_mix * sizeof *f);
 
-	if (m < 3 * FOLDS)
-		return;
+	if (m < 3 * FOLDS || !f) {
+		free(f);
+		return; /* the defaults stand */
+	}
 	for (int mi = 0; mi < x->n_mix; mi++) {
 		mix_gram(s, n, &x->mixes[mi], x->k0, s->Gm);
 		for (int64_t a = 0; a < m; a++)
 			for (int64_t b = 0; b < m; b++)
 				s->Gc[a * m + b] = s->Gm[a * n + b];
-		double tau[2][N_LAMBDA];
+		for (int run = 0; run < CV_RUNS; run++)
+			cv_taus(x->rt, x->prior, x->perm, m, s->Gc, s, run, f[mi] + run * FOLDS);
+		for (int rank = 1; rank >= 0; rank--) {
+			double pt = fold_mean(f[mi], rank, PRIOR_ONLY, 1);
 
-		cv_taus(x->rt, x->perm, m, s->Gc, s, tau);
-		for (int rank = 1; rank >= 0; rank--)
-			for (size_t li = 0; li < N_LAMBDA; li++) {
-				double t = tau[rank][li];
+			if (pt > prior_tau) {
+				prior_tau = pt;
+				prior_rank = rank;
+			}
+			for (size_t li = 0; li < N_LAMBDA; li++)
+				for (int pr = 0; pr < 2; pr++) {
+					double t = fold_mean(f[mi], rank, li, pr);
 
-				if (!isnan(t) && t > x->best_cv) {
+					if (isnan(t) || t <= x->best_cv)
+						continue;
 					x->best_cv = t;
+					x->best_li = (int)li;
 					x->best_lam = lambdas[li];
 					x->best_rank = rank;
+					x->best_prior = pr;
 					x->best_mix = &x->mixes[mi];
+					wins = beats_prior(f[mi], rank, li, pr, prior_rank);
 				}
-			}
+		}
 	}
+	if (x->prior && prior_tau > 0 && !wins) {
+		x->best_cv = prior_tau;
+		x->best_li = PRIOR_ONLY;
+		x->best_lam = NAN;
+		x->best_rank = prior_rank;
+		x->best_prior = 1;
+		x->best_mix = &x->mixes[0];
+	}
+	free(f);
 }
 
+/* The chosen model on every training config, every config scored. */
 static int final_fit(fitrun *x, hs_error *err)
 {
 	scratch *s = &x->s;
 	int64_t n = x->n_tr;
-	double gbar, tr, ym;
+	double gbar, tr, ym = 0, pmean;
+	const double *prior = x->best_prior ? x->prior : NULL;
 
 	mix_gram(s, n, x->best_mix, x->k0, s->Gm);
 	for (int64_t i = 0; i < n; i++)
 		s->S[i] = i;
 	if (make_target(x->rt, x->perm, n, x->best_rank, s->y) < 0)
 		return hs_fail(err, HS_ENOMEM, "%s: out of memory fitting", x->g->name);
-	kr_center(s->Gm, n, s->S, n, s->r, &gbar, s->work, &tr);
-	if (kr_factor(s->work, n, x->best_lam, tr, s->work) < 0)
-		return hs_fail(err, HS_EDATA, "%s: the ridge system could not be solved", x->g->name);
-	kr_alpha(s->work, n, s->y, s->alpha, &ym);
+	pmean = center_prior(prior, x->perm, n, s->pc);
+	x->beta = 0;
+	if (x->best_li == PRIOR_ONLY) {
+		for (int64_t a = 0; a < n; a++) {
+			ym += s->y[a] / (double)n;
+			s->alpha[a] = 0;
+		}
+		x->beta = prior_slope(s->pc, s->y, n);
+	} else {
+		kr_center(s->Gm, n, s->S, n, s->r, &gbar, s->work, &tr);
+		if (kr_factor(s->work, n, x->best_lam, tr, s->work) < 0)
+			return hs_fail(err, HS_EDATA, "%s: the ridge system could not be solved", x->g->name);
+		kr_alpha(s->work, n, s->y, s->alpha, &ym);
+		if (prior)
+			x->beta = kr_prior(s->work, n, s->pc, s->alpha, s->pw);
+	}
 	if (fit_score_all(&x->f, x->perm, n, s->alpha, ym, x->best_mix, x->k0, x->all) < 0)
 		return hs_fail(err, HS_ENOMEM, "%s: out of memory fitting", x->g->name);
+	for (int64_t c = 0; prior && c < x->C; c++)
+		x->all[c] += x->beta * (prior[c] - pmean);
 	return 0;
 }
 
@@ -520,10 +739,21 @@ int fit_run(hs_graph *g, const fit_opts *o, fit_result *r, double *pred, uint8_t
 	r->lambda = x.best_lam;
 	memcpy(r->kernel, x.best_mix->c, sizeof r->kernel);
 	r->target = x.best_rank ? "rank" : "log";
+	r->prior_available = x.prior != NULL;
+	r->prior_used = x.best_prior;
+	r->residual = x.best_li != PRIOR_ONLY;
+	r->prior_weight = x.best_prior ? x.beta : NAN;
 	rc = 0;
 out:
 	fitrun_free(&x);
 	return rc;
+}
+
+const char *fit_model_name(const fit_result *r)
+{
+	if (!r->residual)
+		return "analytic estimate alone";
+	return r->prior_used ? "analytic estimate + kernel ridge" : "kernel ridge";
 }
 
 int fit_heldout(hs_graph *g, double fraction, uint64_t seed, fit_result *r, double *pred,
