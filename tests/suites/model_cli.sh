@@ -150,6 +150,73 @@ check 0 "fit --json at 20% on unet3d" "$H" fit "$UNET" --train-fraction 0.2 --se
 ftau=$(py "import json; d = json.load(open('$T/out')); assert d['train_configs'] == 232 and d['heldout_configs'] == 927; print(d['heldout_kendall_tau'])")
 py "import sys; sys.exit(0 if $ftau > 0.6 else 1)" && ok "fit at 20% on unet3d: tau $ftau (ridge baseline 0.23)" ||
 	bad "fit tau" "$ftau"
+# The fit builds on the analytic estimate: on the held-out configs it ranks
+# better than the estimate does (tie-broken tau: the estimate ties many).
+check 0 "predict --json: the analytic estimate's scores" "$H" predict "$UNET" --json
+cp "$T/out" "$T/est.json"
+check 0 "fit --json at 20% on unet3d again" "$H" fit "$UNET" --train-fraction 0.2 --seed 1 --json
+cp "$T/out" "$T/fit.json"
+py "
+import json, sys
+import numpy as np
+f = json.load(open('$T/fit.json')); e = np.array(json.load(open('$T/est.json'))[0]['scores'])
+assert f['prior'] == 'analytic estimate' and f['model'].startswith('analytic estimate'), (f['prior'], f['model'])
+c = np.array([h['config'] for h in f['heldout']]); y = np.array([h['runtime_ns'] for h in f['heldout']], float)
+def tb(p, y):
+    i, j = np.triu_indices(len(p), 1)
+    s = np.sign(p[i] - p[j]) * np.sign(y[i] - y[j]); n0 = len(i); n2 = np.sum(y[i] == y[j])
+    return s.sum() / np.sqrt(n0 * (n0 - n2))
+t_est = tb(e[c], y); t_fit = f['heldout_kendall_tau_tiebroken']
+assert abs(tb(np.array([h['score'] for h in f['heldout']]), y) - t_fit) < 1e-9
+print('fit %.3f, estimate %.3f on the same %d held-out configs' % (t_fit, t_est, len(c)))
+sys.exit(0 if t_fit > t_est + 0.3 else 1)
+" >"$T/cmp" && ok "fit beats the estimate it builds on: $(cat "$T/cmp")" || bad "fit vs estimate" "$(cat "$T/cmp")"
+
+# Runtimes that are the analytic estimate itself: the measurements teach
+# nothing more, and the fit falls back to the estimate's order.
+py "
+import numpy as np, json
+d = dict(np.load('$UNET')); e = np.array(json.load(open('$T/est.json'))[0]['scores'])
+d['config_runtime'] = np.round(e).astype(np.int64)
+np.savez('$T/as_estimate.npz', **d)
+"
+check 0 "fit on runtimes equal to the estimate" "$H" fit "$T/as_estimate.npz" --train-fraction 0.2 --seed 1 --json
+py "
+import json, sys
+d = json.load(open('$T/out'))
+print(d['model'], 'tau-b', d['heldout_kendall_tau'], 'lambda', d['lambda'])
+sys.exit(0 if d['model'] == 'analytic estimate alone' and d['heldout_kendall_tau'] == 1 and d['lambda'] is None else 1)
+" >"$T/cmp" && ok "fit falls back to the estimate when it is right: $(cat "$T/cmp")" || bad "fit fallback" "$(cat "$T/cmp")"
+check 0 "fit text names the model" "$H" fit "$T/as_estimate.npz" --train-fraction 0.2 --seed 1
+grep -q "^model: analytic estimate alone (weight" "$T/out" && ok "fit says it kept the estimate" ||
+	bad "fit model line" "$(sed -n 3p "$T/out")"
+
+# Absolute times: calibrated on the measured configs where there are any.
+py "
+import json, sys
+import numpy as np
+d = json.load(open('$T/est.json'))[0]; y = np.load('$UNET')['config_runtime'].astype(float)
+t = np.array(d['calibrated_predicted_ns']); raw = np.array(d['predicted_ns'])
+m = np.argsort(y)[len(y) // 2]
+r = np.median(y / raw)
+assert d['time_kind'] == 'calibrated' and d['calibration']['method'] == 'scale', d['time_kind']
+assert abs(d['calibration']['factor'] - r) / r < 1e-9 and d['calibration']['configs'] == len(y)
+assert np.allclose(t, raw * r) and (np.argsort(t, kind='stable') == np.argsort(raw, kind='stable')).all()
+print('median config: measured / calibrated %.3f, measured / raw estimate %.2f' % (y[m] / t[m], y[m] / raw[m]))
+sys.exit(0 if 1 / 3 < y[m] / t[m] < 3 else 1)
+" >"$T/cmp" && ok "predict --json: calibrated times ($(cat "$T/cmp"))" || bad "calibrated times" "$(cat "$T/cmp")"
+check 0 "predict --json on a file without runtimes" "$H" predict "$REAL/layout/nlp/random/test" --json
+py "
+import json, sys
+d = json.load(open('$T/out'))[0]
+sys.exit(0 if d['time_kind'] == 'estimate' and 'calibrated_predicted_ns' not in d and d['predicted_ns'] == d['scores'] else 1)
+" && ok "predict --json: an unlabeled file's times are the bare estimate" || bad "time_kind estimate" "$(head -c 300 "$T/out")"
+check 0 "predict --json with a learned model" "$H" predict "$DEMO/npz/layout/xla/default/valid" --model "$T/m.hsm" --json
+py "
+import json, sys
+d = json.load(open('$T/out'))[0]
+sys.exit(0 if d['time_kind'] == 'calibrated' and d['calibration']['method'] == 'isotonic' and 'predicted_ns' not in d else 1)
+" && ok "predict --json: a learned ranker's times are calibrated (isotonic)" || bad "time_kind model" "$(head -c 300 "$T/out")"
 check 0 "fit on a tile file" "$H" fit "$REAL/tile/xla/valid/inception_v3_batch_128_train_426e203f19335d17.npz" --train-fraction 0.5
 grep -q "held-out Kendall tau" "$T/out" && ok "fit prints the held-out tau" || bad "fit text" "$(cat "$T/out")"
 
