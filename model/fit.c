@@ -192,7 +192,9 @@ static void kr_alpha(const double *factor, int64_t ns, const double *y, double *
 
 /* The prior's weight beta for the centred prior pc[ns] through the factor,
  * and the dual weights alpha (F^-1 yc on entry) made F^-1 (yc - beta pc).
- * work holds ns doubles.  0 when pc carries nothing. */
+ * work holds ns doubles.  0 when pc carries nothing.  beta is not negative:
+ * the estimate is taken to order configs the right way round, or not at
+ * all (with a few configs a negative weight is mostly noise). */
 static double kr_prior(const double *factor, int64_t ns, const double *pc, double *alpha, double *work)
 {
 	double num = 0, den = 0, beta;
@@ -203,7 +205,7 @@ static double kr_prior(const double *factor, int64_t ns, const double *pc, doubl
 		num += pc[a] * alpha[a];
 		den += pc[a] * work[a];
 	}
-	if (!(den > 0))
+	if (!(den > 0) || !(num > 0))
 		return 0;
 	beta = num / den;
 	for (int64_t a = 0; a < ns; a++)
@@ -211,7 +213,10 @@ static double kr_prior(const double *factor, int64_t ns, const double *pc, doubl
 	return beta;
 }
 
-/* Least-squares slope of y on the centred prior pc (the prior alone). */
+/* Least-squares slope of y on the centred prior pc (the prior alone); where
+ * it is not positive, a small positive one: the prior alone ranks as the
+ * estimate does whatever its weight (kr_prior says why not the other way
+ * round). */
 static double prior_slope(const double *pc, const double *y, int64_t ns)
 {
 	double ym = 0, num = 0, den = 0;
@@ -223,7 +228,7 @@ static double prior_slope(const double *pc, const double *y, int64_t ns)
 		num += pc[a] * (y[a] - ym);
 		den += pc[a] * pc[a];
 	}
-	return den > 0 ? num / den : 0;
+	return den > 0 && num > 0 ? num / den : 1e-6;
 }
 
 /* pc[a] = prior[ids[a]] less their mean (returned); zeros without a prior. */
@@ -606,8 +611,15 @@ static void select_model(fitrun *x)
 	cv_grid (*f)[CV_FOLDS] = malloc((size_t)x->n_mix * sizeof *f);
 
 	if (m < 3 * FOLDS || !f) {
+		/* Too few configs to choose by: the estimate alone, or failing
+		 * that the defaults. */
 		free(f);
-		return; /* the defaults stand */
+		if (x->prior) {
+			x->best_li = PRIOR_ONLY;
+			x->best_lam = NAN;
+			x->best_prior = 1;
+		}
+		return;
 	}
 	for (int mi = 0; mi < x->n_mix; mi++) {
 		mix_gram(s, n, &x->mixes[mi], x->k0, s->Gm);
