@@ -37,12 +37,17 @@ static const struct help helps[] = {
 	 "                       20230813); also --seed=N\n"},
 	{"train",
 	 "Trains the learned config rankers (a layout head and a tile head) on every\n"
-	 "labeled .npz in PATH... (files or folders) and writes them to MODEL.\n"
+	 "labeled .npz in PATH... (files or folders) and writes them to MODEL.  Each\n"
+	 "head corrects the analytic estimate; after training, the correction is\n"
+	 "scaled by the gate (1, 1/2, 1/4 or 0) that ranks the validation configs\n"
+	 "best, 0 leaving the estimate alone.\n"
 	 "  -o, --output MODEL   the model file to write (required)\n"
 	 "  --epochs N           passes over the data (default 40)\n"
 	 "  --seed S             random seed (default 1)\n"
 	 "  --threads N          worker threads, 1-256 (default 1; same result)\n"
-	 "  --valid PATH         held-out files for the validation tau\n"
+	 "  --valid PATH         held-out files for the validation tau and the gate\n"
+	 "                       (default: 15% of each training graph's configs,\n"
+	 "                       which says nothing of graphs not trained on)\n"
 	 "  --hidden N           hidden width, 4-512 (default 64)\n"
 	 "  --layers N           message-passing layers, 1-4 (default 2)\n"
 	 "  --cfg-hops N         steps kept around configurable nodes, 0-16 (default 3)\n"
@@ -76,7 +81,9 @@ static const struct help helps[] = {
 	 "  --top N              list only the N best configs\n"},
 	{"fit",
 	 "The autotuning case: fits on some of FILE's measured configs and reports\n"
-	 "how well it ranks the rest.  One of --train-fraction or --measured.\n"
+	 "how well it ranks the rest: the analytic estimate plus a kernel ridge\n"
+	 "residual, or the estimate alone when the measurements do not clearly\n"
+	 "improve on it (cross-validated).  One of --train-fraction or --measured.\n"
 	 "  --train-fraction F   fit on a random fraction, between 0 and 1\n"
 	 "  --measured LIST|CSV  fit on these configs: indices and ranges (0,5,10-19),\n"
 	 "                       or a file of config,runtime_ns lines for a graph\n"

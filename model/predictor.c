@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/cmp.h"
 #include "model/calibrate.h"
 #include "model/fit.h"
 
@@ -27,13 +28,6 @@ static int alloc(predictor *p, hs_graph *g, hs_error *err)
 	return 0;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
 /* The analytic estimate's times: times the median ratio of measured
  * runtime to estimate over the configs of `use` (NULL: all) where both are
  * positive, when the graph has measured runtimes and there is one. */
@@ -48,7 +42,7 @@ static int calibrate_estimate(predictor *p, const hs_graph *g, const uint8_t *us
 		if ((!use || use[i]) && g->runtime[i] > 0 && p->score[i] > 0)
 			lr[m++] = log(g->runtime[i] / p->score[i]);
 	if (m > 0) {
-		qsort(lr, (size_t)m, sizeof *lr, cmp_double);
+		qsort(lr, (size_t)m, sizeof *lr, hs_cmp_double);
 		f = exp(m % 2 ? lr[m / 2] : (lr[m / 2 - 1] + lr[m / 2]) / 2);
 		p->time_kind = PRED_TIME_CALIBRATED;
 		p->calib_factor = f;
