@@ -222,6 +222,22 @@ import json, sys
 d = json.load(open('$T/out'))[0]
 sys.exit(0 if d['time_kind'] == 'calibrated' and d['calibration']['method'] == 'isotonic' and 'predicted_ns' not in d else 1)
 " && ok "predict --json: a learned ranker's times are calibrated (isotonic)" || bad "time_kind model" "$(head -c 300 "$T/out")"
+# A tile kernel whose root is a tuple (fusion.191 of op_tuning_data.pb, 579
+# configs): the tile terms follow the largest array it holds; before, every
+# config got the same estimate.
+K191=$DATA/../raw/op_tuning_data.reference/op_tuning_data.01.fusion.191.npz
+check 0 "eval the estimate on a kernel with a tuple root" "$H" eval "$K191" --json
+check 0 "predict the same kernel" "$H" predict "$K191" --json
+py "
+import json, sys
+import numpy as np
+d = json.load(open('$T/out'))[0]; z = np.load('$K191')
+y = z['config_runtime'] / z['config_runtime_normalizers']; s = np.array(d['scores'])
+i, j = np.triu_indices(len(s), 1)
+t = np.sum(np.sign(s[i] - s[j]) * np.sign(y[i] - y[j])) / np.sqrt(len(i) * (len(i) - np.sum(y[i] == y[j])))
+print('%d distinct scores, tie-broken tau %.3f' % (len(np.unique(s)), t))
+sys.exit(0 if len(np.unique(s)) > 10 and t > 0.5 else 1)
+" >"$T/cmp" && ok "a tuple-rooted kernel's configs are told apart: $(cat "$T/cmp")" || bad "tuple root" "$(cat "$T/cmp")"
 check 0 "fit on a tile file" "$H" fit "$REAL/tile/xla/valid/inception_v3_batch_128_train_426e203f19335d17.npz" --train-fraction 0.5
 grep -q "held-out Kendall tau" "$T/out" && ok "fit prints the held-out tau" || bad "fit text" "$(cat "$T/out")"
 
