@@ -19,7 +19,8 @@
  *   tile     T * pad + n_tiles * COST_TILE_STEP_SECONDS, where T is the
  *            sum of every node's seconds, the output tile t_i =
  *            output_bounds_i (config features 8..13; 0 = untiled) over the
- *            root's output dims d_i, n_tiles = prod ceil(d_i / t_i) and
+ *            root's output dims d_i (a tuple root: its largest array
+ *            operand), n_tiles = prod ceil(d_i / t_i) and
  *            pad = prod(ceil(d_i / t_i) * t_i) / prod(d_i).
  */
 #include <math.h>
