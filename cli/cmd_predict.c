@@ -61,9 +61,9 @@ static int print_table(const char *path, const hs_graph *g, const predictor *p, 
 		printf("predictor: %s (its own times, uncalibrated: no measured runtimes here to scale them by; "
 		       "docs/model.md says how far they are from measured ones on real files)\n", p->label);
 	else if (!isnan(p->calib_factor))
-		printf("predictor: %s (times calibrated on the %lld measured configs: the estimate x %.3g, "
+		printf("predictor: %s (times calibrated on the %lld measured config%s: the estimate x %.3g, "
 		       "the median ratio of measured to estimated)\n", p->label, (long long)p->calib_configs,
-		       p->calib_factor);
+		       hs_s(p->calib_configs), p->calib_factor);
 	else
 		printf("predictor: %s (%s)\n", p->label,
 		       p->time_kind == PRED_TIME_CALIBRATED ? "scores calibrated to times on the measured configs"
