@@ -254,18 +254,10 @@ static char *train_meta(const train_args *a, const train_data *d, const nn_head 
 			 o->loss == NN_LOSS_HINGE ? "hinge" : "listmle", o->hidden, o->layers, o->cfg_hops,
 			 a->max_configs);
 	if (hl)
-		hs_strbuf_printf(&meta, "layout_graphs=%lld
-layout_valid_tau=%.4f
-layout_best_epoch=%d
-layout_gate=%g
-",
+		hs_strbuf_printf(&meta, "layout_graphs=%lld\nlayout_valid_tau=%.4f\nlayout_best_epoch=%d\nlayout_gate=%g\n",
 				 (long long)rl->graphs, rl->best_tau, rl->best_epoch, rl->gate);
 	if (htl)
-		hs_strbuf_printf(&meta, "tile_graphs=%lld
-tile_valid_tau=%.4f
-tile_best_epoch=%d
-tile_gate=%g
-",
+		hs_strbuf_printf(&meta, "tile_graphs=%lld\ntile_valid_tau=%.4f\ntile_best_epoch=%d\ntile_gate=%g\n",
 				 (long long)rt->graphs, rt->best_tau, rt->best_epoch, rt->gate);
 	for (int i = 0; i < d->lt.n; i++)
 		hs_strbuf_printf(&meta, "trained_on=%s\n", d->lt.p[i]->path);
