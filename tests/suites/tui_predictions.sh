@@ -68,10 +68,10 @@ c
 :write $T/fit_view.csv
 :configs show config, predicted_rank, predicted
 :write $T/fit_query.csv
-has the query names the fit => predicted by fit, kernel ridge on 50%
+has the query names the fit => predicted by fit on 50% (580 configs)
 q
 :compare best worst
-has the comparison predicts with the fit => [fit, kernel ridge on 50% (580 configs)]
+has the comparison predicts with the fit => [fit on 50% (580 configs)
 resize 160 30
 has ... which gives no per-node contributions => contribution absent: a fit gives no per-node contributions
 resize 100 30

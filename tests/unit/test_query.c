@@ -600,7 +600,7 @@ static void test_rebind(void)
 	CHECK("fit: predicted and predicted_rank are the fit's", same);
 	query_result_free(&r);
 	CHECK("fit: the configs note names it", run("configs limit 1", &r, &err) == 0 && r.note &&
-	      strstr(r.note, "predicted by fit, kernel ridge on 20%"));
+	      strstr(r.note, "predicted by fit on 20%"));
 	query_result_free(&r);
 	query_session_fit_off(S);
 	const predictor *model = query_session_predictor(S, &err);
