@@ -736,7 +736,7 @@ int fit_run(hs_graph *g, const fit_opts *o, fit_result *r, double *pred, uint8_t
 	memset(r, 0, sizeof *r);
 	r->heldout_tau = r->heldout_tau_tiebroken = r->heldout_opa = r->cv_tau = NAN;
 	if (!o->measured && !(o->fraction > 0 && o->fraction < 1))
-		return hs_fail(err, HS_EUSAGE, "--train-fraction must be between 0 and 1 (exclusive)");
+		return hs_fail(err, HS_EUSAGE, "the training fraction must be between 0 and 1 (exclusive)");
 	if (!o->runtime && !g->labeled)
 		return hs_fail(err, HS_EUSAGE, "%s: no measured runtimes (test split): nothing to fit", g->name);
 	x.rt = o->runtime ? o->runtime : g->runtime;

@@ -22,15 +22,6 @@ void fitdata_free(fitdata *f)
 	free(f->val);
 }
 
-static int bucket_of(float v)
-{
-	if (v == -1)
-		return 0;
-	if (v >= 0 && v <= 5 && v == floorf(v))
-		return (int)v + 1;
-	return PREP_BUCKETS - 1;
-}
-
 int fit_layout_features(hs_graph *g, fitdata *f, hs_error *err)
 {
 	prep_opts po = {.radius = 0, .cfg_hops = 0};
@@ -63,7 +54,7 @@ int fit_layout_features(hs_graph *g, fitdata *f, hs_error *err)
 	for (int64_t e = 0; e < p->n_entries; e++)
 		for (int j = 0; j < f->W; j++)
 			f->bucket[(size_t)e * (size_t)f->W + (size_t)j] =
-				(uint8_t)bucket_of(p->entry_val[(size_t)e * (size_t)f->W + (size_t)j]);
+				(uint8_t)prep_bucket(p->entry_val[(size_t)e * (size_t)f->W + (size_t)j]);
 	return 0;
 }
 

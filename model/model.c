@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/afile.h"
 #include "loader/zip.h"
 #include "model/cost.h"
 #include "model/nn.h"
@@ -161,10 +162,6 @@ int model_save(const hs_model *m, const char *path, hs_error *err)
 	buf b = {0};
 	size_t mlen = m->meta ? strlen(m->meta) : 0;
 	uint32_t sections = 1 + (m->layout != NULL) + (m->tile != NULL);
-	char *tmp;
-	int fd;
-	FILE *f;
-
 	put(&b, MAGIC, 8);
 	put_u32(&b, MODEL_FORMAT_VERSION);
 	put_u32(&b, sections);
@@ -180,46 +177,9 @@ int model_save(const hs_model *m, const char *path, hs_error *err)
 		free(b.p);
 		return hs_fail(err, HS_ENOMEM, "%s: out of memory writing the model", path);
 	}
-	tmp = malloc(strlen(path) + 16);
-	if (!tmp) {
-		free(b.p);
-		return hs_fail(err, HS_ENOMEM, "%s: out of memory writing the model", path);
-	}
-	sprintf(tmp, "%s.tmp.XXXXXX", path);
-	fd = mkstemp(tmp);
-	if (fd < 0) {
-		hs_fail(err, HS_EDATA, "%s: cannot create a temporary file next to it: %s", path,
-			strerror(errno));
-		free(tmp);
-		free(b.p);
-		return -1;
-	}
-	f = fdopen(fd, "wb");
-	if (!f || fwrite(b.p, 1, b.n, f) != b.n || fflush(f) != 0 || fsync(fileno(f)) != 0) {
-		int e = errno;
-
-		if (f)
-			fclose(f);
-		else
-			close(fd);
-		unlink(tmp);
-		hs_fail(err, HS_EDATA, "%s: write failed: %s", path, strerror(e));
-		free(tmp);
-		free(b.p);
-		return -1;
-	}
-	if (fclose(f) != 0 || rename(tmp, path) != 0) {
-		int e = errno;
-
-		unlink(tmp);
-		hs_fail(err, HS_EDATA, "%s: cannot write: %s", path, strerror(e));
-		free(tmp);
-		free(b.p);
-		return -1;
-	}
-	free(tmp);
+	int rc = hs_afile_write(path, b.p, b.n, err);
 	free(b.p);
-	return 0;
+	return rc;
 }
 
 /* ---- reading -------------------------------------------------------------------- */

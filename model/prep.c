@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "base/cmp.h"
+#include "base/hash.h"
 #include "base/rng.h"
 #include "loader/hlo.h"
 #include "model/cost.h"
@@ -83,12 +84,7 @@ static char *xstrdup(const char *s, int *oom)
 
 static uint64_t fnv1a(const uint8_t *p, size_t n)
 {
-	uint64_t h = 1469598103934665603ULL;
-
-	for (size_t i = 0; i < n; i++) {
-		h ^= p[i];
-		h *= 1099511628211ULL;
-	}
+	uint64_t h = hs_fnv1a_bytes(p, n, HS_FNV_BASIS);
 	return h ^ (h >> 29);
 }
 
@@ -397,7 +393,7 @@ static void layout_dense(const float *l, const hlo_shape *s, int f0, int f1, flo
 	out[9] = f1 >= 0 && r > 1 && (int)l[1] == f1;
 }
 
-static int bucket(float v)
+int prep_bucket(float v)
 {
 	if (v == -1)
 		return 0;
@@ -549,7 +545,7 @@ static void fill_entries(prep *p, const hs_graph *g, int64_t k, const struct nod
 		for (int j = 0; j < W; j++) {
 			val[j] = ncf_at(data, es, K, W, first[e], k, j);
 			p->entry_hot[(size_t)e * (size_t)W + (size_t)j] =
-				(int16_t)(j * PREP_BUCKETS + bucket(val[j]));
+				(int16_t)(j * PREP_BUCKETS + prep_bucket(val[j]));
 		}
 		if (W == HLO_LAYOUT_CONFIG_FEATURES) {
 			for (int t = 0; t < 3; t++)

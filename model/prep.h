@@ -34,6 +34,10 @@
 
 /* One-hot buckets per layout config position: -1, 0..5, other. */
 #define PREP_BUCKETS 8
+/* The bucket of a layout value (node_config_feat): -1 is 0, the whole
+ * numbers 0..5 are 1..6, anything else PREP_BUCKETS - 1.  The learned
+ * rankers' features and fit's count features share it. */
+int prep_bucket(float v);
 /* Dense features per entry when the config width is the documented 18:
  * PREP_DENSE_T for each of the output, input and kernel layouts (see
  * prep.c's layout_dense). */
