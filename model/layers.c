@@ -439,3 +439,57 @@ void layers_opcode_mix(const hs_graph *g, const hs_layers *l, int64_t k, char *b
 		mix[best].n = 0;
 	}
 }
+
+int64_t layers_next_sibling(const hs_layers *l, int64_t k)
+{
+	if (l->v[k].parent >= 0)
+		return l->v[k].next_sibling;
+	for (int64_t s = k + 1; s < l->n; s++)
+		if (l->v[s].parent < 0)
+			return s;
+	return -1;
+}
+
+/* The runs among the siblings that start at `first`. */
+static void runs_of(const hs_layers *l, int64_t first, int top, int64_t *len)
+{
+	int64_t run = -1;
+	for (int64_t s = first, prev = -1; s >= 0; prev = s, s = top ? s + 1 : l->v[s].next_sibling) {
+		if (top) {
+			while (s < l->n && l->v[s].parent >= 0)
+				s++;
+			if (s >= l->n)
+				break;
+		}
+		len[s] = 1;
+		int64_t grp = l->v[s].repeat_group;
+		if (grp && prev >= 0 && run >= 0 && l->v[run].repeat_group == grp) {
+			len[run]++;
+			len[s] = 0;
+		} else {
+			run = s;
+		}
+	}
+}
+
+void layers_runs(const hs_layers *l, int64_t *len)
+{
+	for (int64_t k = 0; k < l->n; k++)
+		len[k] = 1;
+	runs_of(l, 0, 1, len);
+	for (int64_t k = 0; k < l->n; k++)
+		if (l->v[k].first_child >= 0)
+			runs_of(l, l->v[k].first_child, 0, len);
+}
+
+void layers_run_label(const hs_layers *l, int64_t k, int64_t len, char *buf, size_t cap)
+{
+	int64_t last = k;
+	for (int64_t i = 1; i < len; i++) {
+		int64_t nx = layers_next_sibling(l, last);
+		if (nx < 0)
+			break;
+		last = nx;
+	}
+	snprintf(buf, cap, "%s ... %s: %lld repeats of one block", l->v[k].name, l->v[last].name, (long long)len);
+}
