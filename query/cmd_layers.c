@@ -159,7 +159,7 @@ static const char *entry_text(const emit *e, const entry *en, int c)
 	if (c == LC_PATH)
 		return e->l->v[en->k].path;
 	if (c == LC_OPCODES)
-		return e->sums->mix[en->k];
+		return query_layer_sums_mix(e->p->s, e->sums, en->k);
 	return e->l->v[en->k].name;
 }
 
@@ -203,7 +203,7 @@ static int emit_row(emit *e, const entry *en)
 	int64_t row = query_tb_row(&e->b, L->first_node, -1, e->p->err);
 	if (row < 0 || query_tb_text(&e->b, row, LC_LAYER, hs_strbuf_str(&e->text), e->p->err) < 0 ||
 	    query_tb_text(&e->b, row, LC_PATH, L->path, e->p->err) < 0 ||
-	    query_tb_text(&e->b, row, LC_OPCODES, e->sums->mix[en->k], e->p->err) < 0)
+	    query_tb_text(&e->b, row, LC_OPCODES, query_layer_sums_mix(e->p->s, e->sums, en->k), e->p->err) < 0)
 		return -1;
 	for (int c = 0; c < e->ncols; c++)
 		if (c != LC_LAYER && c != LC_PATH && c != LC_OPCODES)

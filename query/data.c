@@ -124,6 +124,8 @@ void query_layer_sums_free(query_layer_sums *sums)
 	free(sums->bytes);
 	free(sums->data_name);
 	free(sums->data);
+	free(sums->own_off);
+	free(sums->own_idx);
 	memset(sums, 0, sizeof *sums);
 }
 
@@ -134,71 +136,6 @@ void query_layer_sums_free(query_layer_sums *sums)
  * share one key). */
 #define MIX_KEYS (256 + 64)
 
-typedef struct mix_map {
-	uint64_t *key;       /* namespace * MIX_KEYS + opcode key + 1; 0 empty */
-	int64_t *count;
-	size_t cap, n;
-} mix_map;
-
-static int mix_grow(mix_map *m)
-{
-	size_t cap = m->cap ? m->cap * 2 : 4096;
-	uint64_t *key = calloc(cap, sizeof *key);
-	int64_t *count = calloc(cap, sizeof *count);
-	if (!key || !count) {
-		free(key);
-		free(count);
-		return -1;
-	}
-	for (size_t i = 0; i < m->cap; i++) {
-		if (!m->key[i])
-			continue;
-		size_t j = (size_t)(m->key[i] * 0x9e3779b97f4a7c15ULL >> 20) & (cap - 1);
-		while (key[j])
-			j = (j + 1) & (cap - 1);
-		key[j] = m->key[i];
-		count[j] = m->count[i];
-	}
-	free(m->key);
-	free(m->count);
-	m->key = key;
-	m->count = count;
-	m->cap = cap;
-	return 0;
-}
-
-static int mix_add(mix_map *m, uint64_t key, int64_t n)
-{
-	if ((m->n + 1) * 2 > m->cap && mix_grow(m) != 0)
-		return -1;
-	key++;
-	size_t j = (size_t)(key * 0x9e3779b97f4a7c15ULL >> 20) & (m->cap - 1);
-	while (m->key[j] && m->key[j] != key)
-		j = (j + 1) & (m->cap - 1);
-	if (!m->key[j]) {
-		m->key[j] = key;
-		m->n++;
-	}
-	m->count[j] += n;
-	return 0;
-}
-
-typedef struct mix_row {
-	int64_t ns, count;
-	int op;
-} mix_row;
-
-static int cmp_mix_row(const void *a, const void *b)
-{
-	const mix_row *x = a, *y = b;
-	if (x->ns != y->ns)
-		return x->ns < y->ns ? -1 : 1;
-	if (x->count != y->count)
-		return x->count > y->count ? -1 : 1;
-	return (x->op > y->op) - (x->op < y->op);
-}
-
-/* The opcode names behind the keys, as query_opcode_text reads them. */
 typedef struct mix_names {
 	const char *unlearned[64];
 	int n;
@@ -217,65 +154,41 @@ static int opcode_key(query_session *s, mix_names *nm, int64_t v)
 	return 256 + nm->n - 1;
 }
 
-static const char *key_name(const query_session *s, const mix_names *nm, int key)
-{
-	return key < 256 ? s->opcode_names[key] : nm->unlearned[key - 256];
-}
-
-/* The three commonest opcodes of each namespace, with their share. */
-static int opcode_mix(query_session *s, const uint8_t *keep, query_layer_sums *out)
+/* Counts the opcodes of the kept nodes at or under k into count[]. */
+static void count_under(query_session *s, query_layer_sums *sums, mix_names *nm, int64_t k, int64_t *count)
 {
 	const hs_layers *l = s->layers;
-	mix_map own = {0}, all = {0};
-	mix_names nm = {.n = 0};
-	mix_row *rows = NULL;
-	int rc = -1;
+	for (int64_t i = sums->own_off[k]; i < sums->own_off[k + 1]; i++)
+		count[opcode_key(s, nm, sums->own_idx[i])]++;
+	for (int64_t c = l->v[k].first_child; c >= 0; c = l->v[c].next_sibling)
+		count_under(s, sums, nm, c, count);
+}
 
-	for (int64_t v = 0; v < s->g->n_nodes; v++)
-		if ((!keep || keep[v]) &&
-		    mix_add(&own, (uint64_t)l->layer_of[v] * MIX_KEYS + (uint64_t)opcode_key(s, &nm, v), 1) != 0)
-			goto done;
-	for (size_t i = 0; i < own.cap; i++) {
-		if (!own.key[i])
-			continue;
-		int64_t ns = (int64_t)((own.key[i] - 1) / MIX_KEYS);
-		uint64_t op = (own.key[i] - 1) % MIX_KEYS;
-		for (int64_t a = ns; a >= 0; a = l->v[a].parent)
-			if (mix_add(&all, (uint64_t)a * MIX_KEYS + op, own.count[i]) != 0)
-				goto done;
+const char *query_layer_sums_mix(query_session *s, query_layer_sums *sums, int64_t k)
+{
+	if (sums->mix[k])
+		return sums->mix[k];
+	int64_t count[MIX_KEYS] = {0};
+	mix_names nm = {.n = 0};
+	char buf[256];
+	size_t at = 0;
+	buf[0] = '\0';
+	count_under(s, sums, &nm, k, count);
+	for (int r = 0; r < 3 && sums->nodes[k]; r++) {
+		int best = -1;
+		for (int i = 0; i < MIX_KEYS; i++)
+			if (count[i] && (best < 0 || count[i] > count[best]))
+				best = i;
+		if (best < 0)
+			break;
+		int64_t pct = (200 * count[best] / sums->nodes[k] + 1) / 2; /* rounded */
+		at += (size_t)snprintf(buf + at, at < sizeof buf ? sizeof buf - at : 0, "%s%s %s%lld%%", r ? ", " : "",
+				       best < 256 ? s->opcode_names[best] : nm.unlearned[best - 256], pct ? "" : "<",
+				       (long long)(pct ? pct : 1));
+		count[best] = 0;
 	}
-	rows = malloc((all.n + 1) * sizeof *rows);
-	if (!rows)
-		goto done;
-	size_t n = 0;
-	for (size_t i = 0; i < all.cap; i++)
-		if (all.key[i])
-			rows[n++] = (mix_row){(int64_t)((all.key[i] - 1) / MIX_KEYS), all.count[i],
-					      (int)((all.key[i] - 1) % MIX_KEYS)};
-	qsort(rows, n, sizeof *rows, cmp_mix_row);
-	for (size_t i = 0, j; i < n; i = j) {
-		char buf[256];
-		size_t at = 0;
-		int64_t ns = rows[i].ns;
-		for (j = i; j < n && rows[j].ns == ns; j++)
-			;
-		for (size_t r = i; r < j && r < i + 3; r++) {
-			int64_t pct = (200 * rows[r].count / out->nodes[ns] + 1) / 2; /* rounded */
-			at += (size_t)snprintf(buf + at, at < sizeof buf ? sizeof buf - at : 0, "%s%s %s%lld%%",
-					       r > i ? ", " : "", key_name(s, &nm, rows[r].op), pct ? "" : "<",
-					       (long long)(pct ? pct : 1));
-		}
-		if (!(out->mix[ns] = strdup(buf)))
-			goto done;
-	}
-	rc = 0;
-done:
-	free(own.key);
-	free(own.count);
-	free(all.key);
-	free(all.count);
-	free(rows);
-	return rc;
+	sums->mix[k] = strdup(buf);
+	return sums->mix[k] ? sums->mix[k] : "";
 }
 
 /* ---- sums ------------------------------------------------------------------- */
@@ -293,8 +206,9 @@ static int sums_alloc(query_layer_sums *out, int64_t n, int nd)
 	out->mix = calloc(k, sizeof *out->mix);
 	out->data_name = calloc((size_t)nd + 1, sizeof *out->data_name);
 	out->data = malloc(k * ((size_t)nd + 1) * sizeof *out->data);
+	out->own_off = calloc(k + 1, sizeof *out->own_off);
 	return out->nodes && out->configurable && out->cost && out->flops && out->bytes && out->mix &&
-			       out->data_name && out->data
+			       out->data_name && out->data && out->own_off
 		       ? 0
 		       : -1;
 }
@@ -347,11 +261,23 @@ int query_layer_sums_make(query_session *s, const uint8_t *keep, query_layer_sum
 				*y = isnan(*y) ? x : *y + x;
 		}
 	}
-	if (opcode_mix(s, keep, out) != 0)
-		goto oom;
+	/* the kept nodes by their own namespace, for the opcode mixes */
+	for (int64_t v = 0; v < g->n_nodes; v++)
+		if (!keep || keep[v])
+			out->own_off[l->layer_of[v] + 1]++;
 	for (int64_t k = 0; k < l->n; k++)
-		if (!out->mix[k] && !(out->mix[k] = strdup("")))
-			goto oom;
+		out->own_off[k + 1] += out->own_off[k];
+	if (!(out->own_idx = malloc(((size_t)out->own_off[l->n] + 1) * sizeof *out->own_idx)))
+		goto oom;
+	int64_t *at = calloc((size_t)l->n + 1, sizeof *at);
+	if (!at)
+		goto oom;
+	for (int64_t v = 0; v < g->n_nodes; v++)
+		if (!keep || keep[v]) {
+			int64_t k = l->layer_of[v];
+			out->own_idx[out->own_off[k] + at[k]++] = v;
+		}
+	free(at);
 	return 0;
 oom:
 	query_layer_sums_free(out);

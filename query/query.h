@@ -232,10 +232,12 @@ const hs_layers *query_session_layers(query_session *s, hs_error *err);
  * of `keep` (NULL: every node; else keep[v] != 0), each node counted in its
  * own namespace and every one above it: nodes, configurable nodes, the
  * analytic cost, flops and bytes of the executed instructions (as
- * model/layers.h sums them), the sum of each numeric data field (NaN when
- * none of the nodes has a value) and the opcode mix, the three commonest
- * opcodes with their share ("dot 50%, add 25%, fusion 25%").  Linear in
- * nodes times the tree's depth. */
+ * model/layers.h sums them) and the sum of each numeric data field (NaN when
+ * none of the nodes has a value).  Linear in nodes and namespaces.  The
+ * opcode mix of a namespace, its three commonest opcodes with their share
+ * ("dot 50%, add 25%, fusion 25%"), is made when first asked for
+ * (query_layer_sums_mix: linear in the nodes under it; "" when out of
+ * memory). */
 typedef struct query_layer_sums {
 	int64_t n;                  /* namespaces */
 	int64_t *nodes, *configurable; /* [n] */
@@ -243,10 +245,12 @@ typedef struct query_layer_sums {
 	int n_data;                 /* numeric data fields */
 	const char **data_name;     /* [n_data] (the session's: valid while it is bound) */
 	double *data;               /* [n * n_data], row-major */
-	char **mix;                 /* [n] */
+	int64_t *own_off, *own_idx; /* the kept nodes of each namespace's own: CSR */
+	char **mix;                 /* [n], NULL until asked for */
 } query_layer_sums;
 int query_layer_sums_make(query_session *s, const uint8_t *keep, query_layer_sums *out, hs_error *err);
 void query_layer_sums_free(query_layer_sums *sums);
+const char *query_layer_sums_mix(query_session *s, query_layer_sums *sums, int64_t k);
 /* A session over every graph file of a folder index (borrowed: the caller
  * keeps it alive and frees it after the session).  Entries with an error
  * are skipped with it; the others are opened as queries need them, so
