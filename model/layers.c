@@ -508,3 +508,10 @@ void layers_run_label(const hs_layers *l, int64_t k, int64_t len, char *buf, siz
 	}
 	snprintf(buf, cap, "%s ... %s: %lld repeats of one block", l->v[k].name, l->v[last].name, (long long)len);
 }
+
+size_t layers_op_name_layer(const char *op_name)
+{
+	size_t len, cuts[1];
+	components(op_name, &len, cuts, 1);
+	return len;
+}

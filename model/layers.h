@@ -83,6 +83,10 @@ void layers_opcode_mix(const hs_graph *g, const hs_layers *l, int64_t k, char *b
  * (1 when k repeats nothing). */
 int64_t layers_run(const hs_layers *l, int64_t k, int64_t *first, int64_t *last);
 
+/* The length of op_name's layer: the bytes before its last '/' outside
+ * brackets; 0 for a one-component op_name (the top level). */
+size_t layers_op_name_layer(const char *op_name);
+
 /* Every run of repeats at once, linear in namespaces: len[k] (l->n of
  * them) is the length of the run namespace k starts (2 or more), 0 for a
  * later member of a run, 1 for a namespace in none.  Runs are consecutive

@@ -404,6 +404,22 @@ static int graph_request(tui *t, tui_view *v, tui_req req, const char *arg)
 	case TUI_REQ_SPLITS:
 		tui_open_splits(t, v->doc);
 		return 1;
+	case TUI_REQ_LAYERS:
+		tui_open_layers(t, v->doc, -1);
+		return 1;
+	case TUI_REQ_DATA: {
+		hs_error err = {0};
+		if (!arg || !*arg) {
+			tui_message(t, 1, "data FILE: a CSV (name,FIELD,...) or JSON {name: {field: value}} to lay over the nodes");
+		} else if (query_session_load_data(v->doc->qs, arg, &err) != 0) {
+			tui_message(t, 1, "%s", err.msg);
+		} else {
+			char *note = query_session_data_note(v->doc->qs, query_session_data_count(v->doc->qs) - 1);
+			tui_message(t, 0, "%s; views opened from now on show its fields (+ adds them)", note ? note : arg);
+			free(note);
+		}
+		return 1;
+	}
 	case TUI_REQ_COMPUTATIONS:
 		tui_open_hcomps(t, v->doc, "Computations", NULL, 0);
 		return 1;
