@@ -912,6 +912,18 @@ int tui_run(const tui_options *o, hs_error *err)
 		rc = -1;
 		goto out;
 	}
+	if (o->ndata && ix) {
+		hs_fail(err, HS_EUSAGE, "%s: data is laid over one graph, not over a folder", o->path);
+		dataset_free(ix);
+		rc = -1;
+		goto out;
+	}
+	for (int i = 0; i < o->ndata; i++) /* before the screen: a bad file fails here */
+		if (query_session_load_data(d->qs, o->data[i], err) != 0) {
+			tui_doc_unref(d);
+			rc = -1;
+			goto out;
+		}
 	if (t.bench)
 		fprintf(t.bench, "loaded_ms %.3f\n", tui_clock_ms());
 	if (start_curses(&t, err) < 0) {
@@ -925,6 +937,13 @@ int tui_run(const tui_options *o, hs_error *err)
 		tui_open_dataset(&t, ix);
 	else {
 		tui_open_overview(&t, d);
+		for (int i = 0; i < o->ndata; i++) /* rows that named no instruction: said once */
+			if (query_session_data(d->qs, i)->unmatched) {
+				char *note = query_session_data_note(d->qs, i);
+				if (note)
+					tui_message(&t, 0, "%s", note);
+				free(note);
+			}
 		tui_doc_unref(d);
 	}
 	if (t.nviews > 0)

@@ -43,6 +43,8 @@ typedef struct tui_options {
 	const char *script;     /* script file, run without a terminal (script.c); NULL = none */
 	const char *bench_log;  /* file that receives timings; NULL = none */
 	int mask_model;         /* numbers from the cost model and predictions print as "#" */
+	const char *const *data; /* data files laid over the graph (--data), ndata of them */
+	int ndata;
 } tui_options;
 
 /* Loads `o->path` (before the terminal is touched: a bad file fails here
