@@ -144,9 +144,10 @@ static const struct cc_target {
 
 /* ---- shapes ------------------------------------------------------------ */
 
-static int is_op(const hm_instr *in, const char *op)
+static inline int is_op(const hm_instr *in, const char *op)
 {
-	return strcmp(in->opcode, op) == 0;
+	/* most opcodes differ in their first letter: no call for them */
+	return in->opcode[0] == op[0] && strcmp(in->opcode, op) == 0;
 }
 
 static int ends_with(const char *s, const char *tail)
