@@ -31,10 +31,7 @@ static uint64_t path_hash(const char *s, size_t n)
  * differ in their last characters (layer_17, layer_18), so mix first. */
 static size_t slot_of(uint64_t h, size_t cap)
 {
-	h ^= h >> 29;
-	h *= 0xbf58476d1ce4e5b9ULL;
-	h ^= h >> 32;
-	return (size_t)h & (cap - 1);
+	return (size_t)hs_splitmix64(&h) & (cap - 1);
 }
 
 static int grow_table(builder *b)
