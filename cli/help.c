@@ -17,7 +17,10 @@ static const struct help helps[] = {
 	{"info",
 	 "PATH is a .npz graph or a folder; for a folder, one row per graph, read\n"
 	 "from the array headers only.\n"
-	 "  --json               one JSON object instead of the text summary\n"},
+	 "  --json               one JSON object instead of the text summary\n"
+	 "  --data FILE          lay a data file over the graph (a CSV 'name,FIELD,...'\n"
+	 "                       or JSON {name: {field: value}}; repeatable): its\n"
+	 "                       rows, the instructions matched, each field's sum\n"},
 	{"dump",
 	 "Prints each ARRAY of FILE in C order whatever the file's order, one row of\n"
 	 "the last axis per line: integers exactly, floats with %.9g.  ARRAY may\n"
@@ -124,6 +127,10 @@ static const struct help helps[] = {
 	 "  -f SCRIPT            run the lines of SCRIPT\n"
 	 "  --csv, --json        output format (default: a table; also --table)\n"
 	 "  --model M            predictions from a model written by train\n"
+	 "  --data FILE          lay a data file over the graph (a CSV 'name,FIELD,...'\n"
+	 "                       or JSON {name: {field: value}}; repeatable): its\n"
+	 "                       columns are node fields, summed by layers and\n"
+	 "                       computations; rows naming no instruction are listed\n"
 	 "  --time               print each query's time to stderr\n"
 	 "  --threads N          folders: graphs read at once (default: the CPUs)\n"
 	 "  --skip-bad           folders: list unreadable files and skip them\n"

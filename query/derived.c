@@ -77,6 +77,10 @@ void query_drop_caches(query_session *s)
 	free(s->overlays);
 	s->overlays = NULL;
 	s->n_overlays = 0;
+	if (s->layers)
+		layers_free(s->layers);
+	free(s->layers);
+	s->layers = NULL;
 	s->rt_done = 0;
 }
 
@@ -547,6 +551,8 @@ int query_prepare_field(query_session *s, const query_field *f, hs_error *err)
 	case QF_PREDICTED:
 	case QF_PREDICTED_RANK:
 		return query_need_predicted(s, err);
+	case QF_LAYER:
+		return query_session_layers(s, err) ? 0 : -1;
 	case QF_RUNTIME_RANK:
 		return need_runtime_rank(s, err);
 	case QF_G_RUNTIME_MIN:
