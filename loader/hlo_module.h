@@ -262,6 +262,9 @@ typedef struct hm_file {
 	size_t text_len;
 	size_t text_mapped;
 	int text_fd;               /* mapped: the file, open (to see it shrink) */
+	_Atomic int64_t text_size_seen; /* mapped: its size when last looked at, */
+	_Atomic int64_t text_seen_ms;   /* and when (hm_file_text_at looks at most
+	                                 * every 50 ms) */
 	hs_arena arena;            /* owns everything above */
 } hm_file;
 
@@ -269,7 +272,9 @@ void hm_file_free(hm_file *f);
 
 /* The text input's bytes [off, off + len), NULL when there are none: no
  * text, out of range, or a mapped file that has shrunk since it was read
- * (reading its pages would be a SIGBUS). */
+ * (reading its pages would be a SIGBUS; the size is looked at again after
+ * 50 ms, so a file cut in between is still a SIGBUS, which the command line
+ * turns into a message and exit status 2). */
 const char *hm_file_text_at(const hm_file *f, int64_t off, int64_t len);
 
 /* Name of an element type as HLO text writes it ("f32", "pred", "token"),
