@@ -469,14 +469,26 @@ static int match_comps(hlo_diff *d)
 			d->comp_a2b[votes[i][0]] = votes[i][1];
 		}
 	}
-	if (a->module && b->module)
-		for (int64_t c = 0; c < a->n_hcomps; c++) {
-			int64_t w = graph_find_hcomp(b, graph_hcomp_name(a, c, buf, sizeof buf));
-			if (w >= 0)
-				d->comp_a2b[c] = w;
-		}
 	free(votes);
 	free(best_n);
+	if (!a->module || !b->module)
+		return 0;
+	/* by name: B's names in a table (a search per computation would be
+	 * quadratic: 100,000 computations took a minute) */
+	key_table tb;
+	if (table_init(&tb, b->n_hcomps) != 0)
+		return -1;
+	for (int64_t c = 0; c < b->n_hcomps; c++)
+		table_add(&tb, str_hash(graph_hcomp_name(b, c, buf, sizeof buf)), c);
+	for (int64_t c = 0; c < a->n_hcomps; c++) {
+		const char *name = graph_hcomp_name(a, c, buf, sizeof buf);
+		key_slot *s = table_slot(&tb, str_hash(name));
+		char nb[160];
+		int64_t w = s->count == 1 ? s->first : s->count > 1 ? graph_find_hcomp(b, name) : -1;
+		if (w >= 0 && strcmp(name, graph_hcomp_name(b, w, nb, sizeof nb)) == 0)
+			d->comp_a2b[c] = w;
+	}
+	free(tb.s);
 	return 0;
 }
 
