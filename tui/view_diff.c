@@ -531,5 +531,8 @@ int tui_open_diff(tui *t, tui_doc *a, tui_doc *b, const char *path_a, const char
 	if (!dv->s.d.changed && !dv->s.d.only_a && !dv->s.d.only_b)
 		tui_message(t, 0, "no change: every instruction matched, none differs (%lld matched)",
 			    (long long)dv->s.d.matched);
+	else
+		tui_message(t, 0, "%lld changed, %lld only in A, %lld only in B; Enter: a pair side by side, v: draw",
+			    (long long)dv->s.d.changed, (long long)dv->s.d.only_a, (long long)dv->s.d.only_b);
 	return 0;
 }

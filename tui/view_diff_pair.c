@@ -223,7 +223,9 @@ static int field_differs(const struct pairview *pv, const field *f)
 		const hs_graph *a = d->a, *b = d->b;
 		if (f->k >= graph_hlo_n_operands(a, pv->a) || f->k >= graph_hlo_n_operands(b, pv->b))
 			return 1;
-		return d->a2b[graph_hlo_operands(a, pv->a)[f->k]] != graph_hlo_operands(b, pv->b)[f->k];
+		/* as the diff judges: a parameter of a fusion body stands for the
+		 * caller's operand, so an op moved into a fusion reads the same */
+		return (ch & HD_OPERANDS) && d->a2b[graph_hlo_operands(a, pv->a)[f->k]] != graph_hlo_operands(b, pv->b)[f->k];
 	}
 	case F_ATTR: {
 		if (f->ia < 0 || f->ib < 0)
