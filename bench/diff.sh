@@ -21,7 +21,8 @@ for L in 600 1000 50000; do
 	[ -f "$f" ] || { "$PY" "$GEN" --layers "$L" -o "$f.tmp" && mv "$f.tmp" "$f"; } ||
 		{ echo "diff: could not write $f"; exit 1; }
 	m="$CACHE/transformer-$L.mutated.hlo"
-	[ -f "$m" ] || "$PY" - "$f" "$m.tmp" <<'PYEOF' && mv "$m.tmp" "$m" || { echo "diff: could not write $m"; exit 1; }
+	[ -f "$m" ] && continue
+	"$PY" - "$f" "$m.tmp" <<'PYEOF' || { echo "diff: could not write $m"; exit 1; }
 import re, sys
 src, dst = sys.argv[1:]
 tok = re.compile(r"%([A-Za-z0-9_.\-]+)")
@@ -39,6 +40,7 @@ with open(src) as f, open(dst, "w") as o:
             line = tok.sub(lambda mm: "%" + names.get(mm.group(1), mm.group(1)), line)
         o.write(line)
 PYEOF
+	mv "$m.tmp" "$m"
 done
 "$PY" - "$HS" "$CACHE" <<'PYEOF' || exit 1
 import json, os, re, subprocess, sys, time
