@@ -13,6 +13,7 @@
 #include "base/jsonw.h"
 #include "base/plural.h"
 #include "cli/commands.h"
+#include "cli/info_data.h"
 #include "loader/dataset.h"
 #include "loader/dump.h"
 #include "loader/graph.h"
@@ -297,7 +298,7 @@ static void dataset_json(jsonw *w, const hs_graph *g, const struct module_facts 
 	jsonw_obj_end(w);
 }
 
-static int info_file_json(const hs_graph *g)
+static int info_file_json(const hs_graph *g, query_session *data)
 {
 	jsonw w;
 	struct module_facts f;
@@ -316,6 +317,8 @@ static int info_file_json(const hs_graph *g)
 		module_json(&w, g, &f);
 	else
 		dataset_json(&w, g, &f);
+	if (data)
+		info_data_json(&w, data);
 	jsonw_obj_end(&w);
 	facts_free(&f);
 	return jsonw_finish(&w, &err) < 0 ? cli_report(&err) : 0;
@@ -404,7 +407,7 @@ static void print_dataset(const hs_graph *g, const struct module_facts *f)
 	print_analytic(f, g);
 }
 
-static int info_file_text(const hs_graph *g)
+static int info_file_text(const hs_graph *g, query_session *data)
 {
 	struct module_facts f;
 	if (module_facts(g, &f) < 0) {
@@ -416,6 +419,8 @@ static int info_file_text(const hs_graph *g)
 		print_module(g, &f);
 	else
 		print_dataset(g, &f);
+	if (data)
+		info_data_text(data);
 	print_opcodes(g, &f);
 	facts_free(&f);
 	return 0;
@@ -582,29 +587,53 @@ static int info_folder(const char *dir, int json)
 int cmd_info(int argc, char **argv)
 {
 	const char *path = NULL;
-	int json = 0;
+	const char **data = calloc((size_t)argc + 1, sizeof *data);
+	int json = 0, ndata = 0, rc;
+	if (!data)
+		return cli_oom("reading the arguments");
 	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--json"))
+		if (!strcmp(argv[i], "--json")) {
 			json = 1;
-		else if (argv[i][0] == '-' && argv[i][1])
+		} else if (!strcmp(argv[i], "--data")) {
+			if (i + 1 >= argc) {
+				free(data);
+				return cli_usage_error("info", "--data needs a file");
+			}
+			data[ndata++] = argv[++i];
+		} else if (argv[i][0] == '-' && argv[i][1]) {
+			free(data);
 			return cli_usage_error("info", "unknown option '%s'", argv[i]);
-		else if (!path)
+		} else if (!path) {
 			path = argv[i];
-		else
+		} else {
+			free(data);
 			return cli_usage_error("info", "unexpected argument '%s'", argv[i]);
+		}
 	}
-	if (!path)
-		return cli_usage_error("info", "needs a PATH (a .npz file or a folder)");
-	if (dataset_is_collection(path))
+	if (!path || (ndata && dataset_is_collection(path))) {
+		free(data);
+		return cli_usage_error("info", path ? "--data lays data over one graph, not over a folder"
+						    : "needs a PATH (a .npz file or a folder)");
+	}
+	if (dataset_is_collection(path)) {
+		free(data);
 		return info_folder(path, json);
+	}
 	hs_error err = {0};
 	hs_graph *g = graph_open(path, &err);
-	if (!g)
+	query_session *s = NULL;
+	if (!g) {
+		free(data);
 		return cli_report(&err);
+	}
 	if (g->warning && !json)
 		fprintf(stderr, "hloscope: note: %s\n", g->warning);
-	int rc = json ? info_file_json(g) : info_file_text(g);
+	rc = info_data_open(g, data, ndata, &s);
+	if (!rc)
+		rc = json ? info_file_json(g, s) : info_file_text(g, s);
+	query_session_free(s);
 	graph_free(g);
+	free(data);
 	if (fflush(stdout) != 0) {
 		fprintf(stderr, "hloscope info: write error on standard output\n");
 		return 2;

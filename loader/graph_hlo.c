@@ -441,7 +441,7 @@ const char *graph_node_text(const hs_graph *g, int64_t v, hs_hfield f, char *buf
 		return graph_hcomp_name(g, g->hcomp_of[v], buf, cap);
 	case HS_HF_SHAPE:
 		if (in) {
-			hm_shape_text(&in->shape, buf, cap);
+			hm_shape_text(in->shape, buf, cap);
 		} else {
 			hlo_shape sh;
 			hlo_decode_shape(graph_feat(g, v), g->feat_width, &sh);

@@ -14,6 +14,7 @@
 #include "base/hash.h"
 #include "base/strbuf.h"
 
+const hm_shape hm_shape_none;
 const hm_instr_x hm_instr_x_none = {.feature_group_count = HM_NONE, .batch_group_count = HM_NONE};
 
 hm_instr_x *hm_instr_x_make(hs_arena *a, hm_instr *in)

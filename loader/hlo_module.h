@@ -63,6 +63,10 @@ typedef struct hm_shape {
 	struct hm_shape *tuple;    /* [n_tuple] */
 } hm_shape;
 
+/* An invalid shape of rank 0, for an instruction whose shape could not be
+ * made (the reader fails then; never seen in a module that was read). */
+extern const hm_shape hm_shape_none;
+
 /* ---- instructions --------------------------------------------------- */
 
 #define HM_NONE INT64_MIN      /* an int64 attribute that was not given */
@@ -123,7 +127,8 @@ typedef struct hm_instr {
 	char *name;                /* without '%' */
 	char *opcode;              /* as written: "fusion", "all-reduce-start", "my-new-op" */
 	int64_t id;                /* unique within the module (proto id, or assigned) */
-	hm_shape shape;
+	const hm_shape *shape;     /* never NULL; read only: instructions of equal shapes
+	                            * may share one (the text reader's) */
 
 	int64_t *operand_ids;      /* [n_operands] in order; may repeat */
 	int64_t *called_ids;       /* [n_called] computation ids: to_apply, calls,

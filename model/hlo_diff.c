@@ -156,7 +156,7 @@ static uint64_t node_hash(const hs_graph *g, int64_t v)
 			h = mix(h, (uint64_t)(int64_t)(f[i] * 1024.0f));
 		return h;
 	}
-	h = mix(h, shape_hash(&in->shape, 1));
+	h = mix(h, shape_hash(in->shape, 1));
 	h = mix(h, (uint64_t)in->parameter_number);
 	for (int i = 0; i < in->n_dimensions; i++)
 		h = mix(h, (uint64_t)in->dimensions[i]);
@@ -608,9 +608,9 @@ static uint32_t pair_changes(const hlo_diff *d, int64_t va)
 		ch |= HD_OPCODE;
 	const hm_instr *ia = graph_node_instr(a, va), *ib = graph_node_instr(b, vb);
 	if (ia && ib) {
-		if (shape_hash(&ia->shape, 0) != shape_hash(&ib->shape, 0))
+		if (shape_hash(ia->shape, 0) != shape_hash(ib->shape, 0))
 			ch |= HD_SHAPE;
-		else if (shape_hash(&ia->shape, 1) != shape_hash(&ib->shape, 1))
+		else if (shape_hash(ia->shape, 1) != shape_hash(ib->shape, 1))
 			ch |= HD_LAYOUT;
 		if (attrs_differ(d, va, NULL))
 			ch |= HD_ATTRIBUTES;

@@ -43,6 +43,8 @@ typedef struct tui_options {
 	const char *script;     /* script file, run without a terminal (script.c); NULL = none */
 	const char *bench_log;  /* file that receives timings; NULL = none */
 	int mask_model;         /* numbers from the cost model and predictions print as "#" */
+	const char *const *data; /* data files laid over the graph (--data), ndata of them */
+	int ndata;
 	const char *diff_b;     /* path is A of `hloscope diff A B` and this B: the diff view; NULL = none */
 } tui_options;
 
@@ -67,8 +69,9 @@ enum {
 	TUI_S_PANES = 256, /* views of two panes (computed) */
 	TUI_S_COLUMNS = 512, /* the focused table can show or hide columns (computed) */
 	TUI_S_NODES = 1024,  /* node tables */
-	TUI_S_DIFF = 2048,   /* two modules side by side (view_diff.c, view_diff_pair.c) */
-	TUI_S_DATASET = 4096,/* a folder's graphs, a dump module's passes (view_dataset.c, view_passes.c) */
+	TUI_S_TREE = 2048,   /* the layers tree (view_layers.c) */
+	TUI_S_DIFF = 4096,   /* two modules side by side (view_diff.c, view_diff_pair.c) */
+	TUI_S_DATASET = 8192,/* a folder's graphs, a dump module's passes (view_dataset.c, view_passes.c) */
 };
 
 #define TUI_CTRL(c) ((c) & 0x1f)
@@ -128,6 +131,9 @@ enum {
 	X(COLLECTIVES, "collectives", 'r', 0, TUI_S_GRAPH, "the collectives: replica groups, group size, channel id, bytes per device") \
 	X(EXPORT, "export", 'e', 0, TUI_S_CANVAS, "export the drawing: export FILE.dot|svg|png")   \
 	X(EXPAND, "expand", 'x', 0, TUI_S_CANVAS, "draw called computations in full / collapsed into boxes") \
+	X(LAYERS, "layers", 'y', 0, TUI_S_GRAPH, "the model's layers: namespaces of op_name as a tree (a node: its layer)") \
+	X(EXPAND_ALL, "expand-all", '*', 0, TUI_S_TREE, "expand every layer and every run of repeated blocks") \
+	X(DATA, "data", 0, 0, TUI_S_GRAPH, "lay your data over the nodes: data FILE (CSV or JSON by instruction name)") \
 	X(DIFF, "diff", 'd', 0, TUI_S_GRAPH | TUI_S_DATASET, "diff this module with another: diff FILE (a dump: the stage with the one before)") \
 	X(PASSES, "passes", 0, 0, TUI_S_DATASET, "the stages of a dump module in pass order, instructions and fusions after each")
 
@@ -471,6 +477,9 @@ int tui_open_called(tui *t, tui_doc *d, int64_t v);
 /* A table of real HLO computations (view_comps.c): ids in idx[0..n)
  * (copied), or all of them when idx is NULL. */
 int tui_open_hcomps(tui *t, tui_doc *d, const char *title, const int64_t *idx, int64_t n);
+/* The model's layers as a tree (view_layers.c); node >= 0: opened down to
+ * that node's layer, the cursor on it. */
+int tui_open_layers(tui *t, tui_doc *d, int64_t node);
 /* The node_splits segments (view_splits.c). */
 int tui_open_splits(tui *t, tui_doc *d);
 /* Every collective of the graph (view_collectives.c). */
