@@ -15,6 +15,7 @@
 #include "cli/commands.h"
 #include "cli/info_data.h"
 #include "loader/dataset.h"
+#include "loader/dump.h"
 #include "loader/graph.h"
 #include "loader/hlo.h"
 #include "loader/hlo_module.h"
@@ -435,6 +436,76 @@ static void fmt_range(const ds_entry *e, char *buf, size_t cap)
 		snprintf(buf, cap, "%.0f..%.0f", e->ns_min, e->ns_max);
 }
 
+/* The facts of a dump folder's file (loader/dump.h): its module, stage
+ * and sizes. */
+static void dump_json(jsonw *w, const ds_entry *e)
+{
+	jsonw_key(w, "module"), jsonw_str(w, e->dump_module);
+	jsonw_key(w, "stage"), jsonw_str(w, e->stage);
+	jsonw_key(w, "bytes"), jsonw_int(w, e->file_bytes);
+	if (!e->error) {
+		jsonw_key(w, "instructions"), jsonw_int(w, e->nodes);
+		jsonw_key(w, "fusions"), jsonw_int(w, e->fusions);
+	}
+}
+
+static void reports_json(jsonw *w, const ds_index *ix)
+{
+	jsonw_key(w, "reports");
+	jsonw_arr_begin(w);
+	for (size_t i = 0; i < ix->n_reports; i++) {
+		const ds_report *r = &ix->reports[i];
+		jsonw_obj_begin(w);
+		jsonw_key(w, "file"), jsonw_str(w, r->rel);
+		jsonw_key(w, "module"), jsonw_str(w, r->dump_module);
+		jsonw_key(w, "kind"), jsonw_str(w, xla_dump_kind_name((xla_dump_kind)r->kind));
+		jsonw_key(w, "bytes"), jsonw_int(w, r->bytes);
+		jsonw_obj_end(w);
+	}
+	jsonw_arr_end(w);
+}
+
+/* A folder of XLA dumps as text: each stage of each module, then the
+ * reports; a file that could not be read is listed with why. */
+static int dump_text(const ds_index *ix)
+{
+	int bad = 0;
+	printf("%-32s %-44s %8s %8s %10s  %s\n", "module", "stage", "instrs", "fusions", "bytes", "file");
+	for (size_t i = 0; i < ix->n; i++) {
+		const ds_entry *e = &ix->entries[i];
+		char n[32] = "-", f[32] = "-";
+		if (!e->error) {
+			snprintf(n, sizeof n, "%lld", (long long)e->nodes);
+			snprintf(f, sizeof f, "%lld", (long long)e->fusions);
+		}
+		printf("%-32s %-44s %8s %8s %10lld  %s\n", e->dump_module ? e->dump_module : "-",
+		       e->stage ? e->stage : "-", n, f, (long long)e->file_bytes, e->rel);
+		if (e->error) {
+			printf("  skipped: %s\n", e->error);
+			bad++;
+		}
+	}
+	for (size_t i = 0; i < ix->n_reports; i++) {
+		const ds_report *r = &ix->reports[i];
+		printf("%-32s %-44s %8s %8s %10lld  %s\n", r->dump_module,
+		       xla_dump_kind_name((xla_dump_kind)r->kind), "-", "-", (long long)r->bytes, r->rel);
+	}
+	printf("%zu file%s, %zu report%s", ix->n, hs_s((long long)ix->n), ix->n_reports,
+	       hs_s((long long)ix->n_reports));
+	if (bad)
+		printf("; %d skipped (could not be read)", bad);
+	printf("\n");
+	return bad;
+}
+
+static int has_dumps(const ds_index *ix)
+{
+	for (size_t i = 0; i < ix->n; i++)
+		if (ix->entries[i].dump_module)
+			return 1;
+	return ix->n_reports > 0;
+}
+
 static int info_folder(const char *dir, int json)
 {
 	hs_error err = {0};
@@ -453,6 +524,8 @@ static int info_folder(const char *dir, int json)
 			const ds_entry *e = &ix->entries[i];
 			jsonw_obj_begin(&w);
 			jsonw_key(&w, "file"), jsonw_str(&w, e->rel);
+			if (e->dump_module)
+				dump_json(&w, e);
 			if (e->error) {
 				jsonw_key(&w, "error"), jsonw_str(&w, e->error);
 				bad++;
@@ -478,11 +551,15 @@ static int info_folder(const char *dir, int json)
 			jsonw_obj_end(&w);
 		}
 		jsonw_arr_end(&w);
+		if (has_dumps(ix))
+			reports_json(&w, ix);
 		jsonw_obj_end(&w);
 		if (jsonw_finish(&w, &err) < 0) {
 			dataset_free(ix);
 			return cli_report(&err);
 		}
+	} else if (has_dumps(ix)) {
+		bad = dump_text(ix);
 	} else {
 		printf("%-6s %-4s %-7s %-5s %8s %8s %7s %6s  %-24s %s\n", "kind", "coll", "search",
 		       "split", "nodes", "edges", "configs", "cfgn", "runtime", "file");

@@ -112,10 +112,14 @@ static const struct help helps[] = {
 	 "there.  Prints the totals side by side, the changed pairs (opcode, shape,\n"
 	 "layout, operands, attributes, computation) largest cost change first, the\n"
 	 "instructions only in A and only in B, and per-computation and per-opcode\n"
-	 "summaries.  Exit 0 whether or not anything changed.\n"
+	 "summaries.  Exit 0 whether or not anything changed.  On a terminal,\n"
+	 "without options, it opens the explorer's diff view instead: the summary,\n"
+	 "the computations, both modules' instructions side by side with matched\n"
+	 "ones on one row (piped, it prints the report).\n"
+	 "  --text               the text report, even on a terminal\n"
 	 "  --json               one JSON object: matched, unmatched_a, unmatched_b,\n"
 	 "                       changed (a, b, changes), summary\n"
-	 "  --names-only         match by names only (no structure)\n"
+	 "  --names-only         match by names only (no structure; the report)\n"
 	 "  --limit N            rows per list in the text report (default 20;\n"
 	 "                       0: all)\n"},
 	{"query",

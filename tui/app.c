@@ -398,6 +398,16 @@ static int graph_request(tui *t, tui_view *v, tui_req req, const char *arg)
 	case TUI_REQ_COMPARE:
 		tui_compare_request(t, v, arg);
 		return 1;
+	case TUI_REQ_DIFF: {
+		/* :diff FILE: this module with another */
+		const char *p = arg ? arg : tui_prompt(t, "diff with: ", TUI_P_PATH, NULL);
+		if (p && *p) {
+			char path[2048];
+			snprintf(path, sizeof path, "%s", p);
+			tui_open_diff(t, v->doc, NULL, NULL, path);
+		}
+		return 1;
+	}
 	case TUI_REQ_NODES:
 		tui_open_nodes(t, v->doc, NULL, -1);
 		return 1;
@@ -864,6 +874,16 @@ static int load_start(tui *t, const char *path, ds_index **ix, tui_doc **d, hs_e
 	/* FILE#N names one module of a file (graph_open checks it). */
 	if (stat(path, &st) != 0 && !strchr(path, '#'))
 		return hs_fail(err, HS_EDATA, "%s: %s", path, strerror(errno));
+	if (t->o->diff_b) { /* hloscope diff A B: both modules, read before the terminal */
+		if (!(*d = tui_doc_open(path, t->model, err)))
+			return -1;
+		if (!(t->diff_b = tui_doc_open(t->o->diff_b, t->model, err))) {
+			tui_doc_unref(*d);
+			*d = NULL;
+			return -1;
+		}
+		return 0;
+	}
 	if (dataset_is_collection(path)) /* a folder, or a file of several modules */
 		*ix = dataset_scan(path, err);
 	else
@@ -921,6 +941,7 @@ int tui_run(const tui_options *o, hs_error *err)
 	for (int i = 0; i < o->ndata; i++) /* before the screen: a bad file fails here */
 		if (query_session_load_data(d->qs, o->data[i], err) != 0) {
 			tui_doc_unref(d);
+			tui_doc_unref(t.diff_b);
 			rc = -1;
 			goto out;
 		}
@@ -930,12 +951,18 @@ int tui_run(const tui_options *o, hs_error *err)
 		if (ix)
 			dataset_free(ix);
 		tui_doc_unref(d);
+		tui_doc_unref(t.diff_b);
 		rc = -1;
 		goto out;
 	}
 	if (ix)
 		tui_open_dataset(&t, ix);
-	else {
+	else if (t.diff_b) {
+		tui_open_diff(&t, d, t.diff_b, NULL, NULL);
+		tui_doc_unref(d);
+		tui_doc_unref(t.diff_b);
+		t.diff_b = NULL;
+	} else {
 		tui_open_overview(&t, d);
 		for (int i = 0; i < o->ndata; i++) /* rows that named no instruction: said once */
 			if (query_session_data(d->qs, i)->unmatched) {
