@@ -54,7 +54,7 @@ static const struct {
 	unsigned bit;
 } term_names[] = {
 	{"mxu", COST_T_MXU}, {"padding", COST_T_PADDING}, {"copy", COST_T_COPY},
-	{"overhead", COST_T_OVERHEAD}, {"mxu-operands", COST_T_MXU_OPERANDS},
+	{"overhead", COST_T_OVERHEAD}, {"relayout", COST_T_RELAYOUT}, {"mxu-operands", COST_T_MXU_OPERANDS},
 };
 
 /* "all", "none" or names joined by commas (one comma between names). */
@@ -88,7 +88,7 @@ static int parse_terms(const char *s, unsigned *out)
 				break;
 		if (i == sizeof term_names / sizeof term_names[0])
 			return cli_usage_error("eval", "unknown analytic term '%s' (terms: mxu, padding, copy, overhead, "
-					       "mxu-operands; or all, none)", tok);
+					       "relayout, mxu-operands; or all, none)", tok);
 		*out |= term_names[i].bit;
 	}
 	return 0;

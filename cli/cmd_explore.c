@@ -24,8 +24,8 @@
 
 static void explore_usage(FILE *out)
 {
-	fprintf(out, "usage: hloscope PATH [--model FILE]\n"
-		     "       hloscope explore PATH [--model FILE]\n"
+	fprintf(out, "usage: hloscope PATH [--model FILE] [--data FILE]...\n"
+		     "       hloscope explore PATH [--model FILE] [--data FILE]...\n"
 		     "PATH is a .npz graph or a folder of them.  In the explorer, ? lists the keys.\n");
 }
 
@@ -37,24 +37,40 @@ int cmd_explore(int argc, char **argv)
 
 	tui_clock_ms();
 	memset(&o, 0, sizeof o);
+	const char **data = calloc((size_t)argc + 1, sizeof *data);
+	if (!data)
+		return cli_oom("reading the arguments");
+	o.data = data;
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
 			explore_usage(stdout);
+			free(data);
 			return 0;
 		} else if (!strcmp(argv[i], "--model")) {
 			if (i + 1 >= argc) {
 				fprintf(stderr, "hloscope explore: --model needs a file\n");
 				explore_usage(stderr);
+				free(data);
 				return 1;
 			}
 			o.model_path = argv[++i];
+		} else if (!strcmp(argv[i], "--data")) {
+			if (i + 1 >= argc) {
+				fprintf(stderr, "hloscope explore: --data needs a file\n");
+				explore_usage(stderr);
+				free(data);
+				return 1;
+			}
+			data[o.ndata++] = argv[++i];
 		} else if (argv[i][0] == '-' && argv[i][1]) {
 			fprintf(stderr, "hloscope explore: unknown option '%s'\n", argv[i]);
 			explore_usage(stderr);
+			free(data);
 			return 1;
 		} else if (o.path) {
 			fprintf(stderr, "hloscope explore: one PATH only ('%s' is extra)\n", argv[i]);
 			explore_usage(stderr);
+			free(data);
 			return 1;
 		} else {
 			o.path = argv[i];
@@ -63,6 +79,7 @@ int cmd_explore(int argc, char **argv)
 	if (!o.path) {
 		fprintf(stderr, "hloscope explore: give a .npz file or a folder\n");
 		explore_usage(stderr);
+		free(data);
 		return 1;
 	}
 	o.bench_log = getenv("HLOSCOPE_BENCH");
@@ -75,6 +92,7 @@ int cmd_explore(int argc, char **argv)
 	const char *mask = getenv("HLOSCOPE_MASK_MODEL");
 	o.mask_model = mask && *mask && strcmp(mask, "0") != 0;
 	rc = tui_run(&o, &err);
+	free(data);
 	if (rc < 0)
 		return cli_report(&err);
 	return rc;

@@ -14,6 +14,7 @@
 #include "cli/modelcli.h"
 #include "loader/graph.h"
 #include "model/calibrate.h"
+#include "model/cost.h"
 #include "model/fit.h"
 #include "model/metrics.h"
 #include "model/units.h"
@@ -169,6 +170,9 @@ static int print_json(const fit_args *a, const fit_out *o, hs_error *err)
 	jsonw_key(&w, "heldout_configs"), jsonw_int(&w, r->n_heldout);
 	jsonw_key(&w, "heldout_measured"), jsonw_int(&w, r->n_checked);
 	jsonw_key(&w, "features"), jsonw_int(&w, r->n_features);
+	jsonw_key(&w, "model"), jsonw_str(&w, fit_model_name(r));
+	jsonw_key(&w, "prior"), r->prior_available ? jsonw_str(&w, "analytic estimate") : jsonw_null(&w);
+	jsonw_key(&w, "prior_weight"), jsonw_num(&w, r->prior_weight);
 	jsonw_key(&w, "target"), jsonw_str(&w, r->target);
 	jsonw_key(&w, "lambda"), jsonw_num(&w, r->lambda);
 	if (g->kind == HS_KIND_LAYOUT) {
@@ -255,16 +259,22 @@ static void print_text(const fit_args *a, const fit_out *o)
 	if (r->capped)
 		printf("note: %lld configs asked for; this graph trains on at most %lld (the training-set cap)\n",
 		       (long long)r->n_wanted, (long long)r->cap);
-	if (g->kind == HS_KIND_LAYOUT)
-		printf("model: kernel ridge on %lld layout features (kernel weights: node choices %.3g, "
-		       "values %.3g, counts %.3g), %s target, lambda %g", (long long)r->n_features, r->kernel[0],
-		       r->kernel[1], r->kernel[2], r->target, r->lambda);
-	else
-		printf("model: kernel ridge on %lld tile config features, %s target, lambda %g",
-		       (long long)r->n_features, r->target, r->lambda);
+	printf("model: %s", fit_model_name(r));
+	if (r->prior_used)
+		printf(" (weight %.3g)", r->prior_weight);
+	if (r->residual && g->kind == HS_KIND_LAYOUT)
+		printf(", kernel ridge on %lld layout features (kernel weights: node choices %.3g, "
+		       "values %.3g, counts %.3g), lambda %g", (long long)r->n_features, r->kernel[0],
+		       r->kernel[1], r->kernel[2], r->lambda);
+	else if (r->residual)
+		printf(", kernel ridge on %lld tile config features, lambda %g", (long long)r->n_features, r->lambda);
+	printf(", %s target", r->target);
 	if (!isnan(r->cv_tau))
-		printf(" (3-fold CV tau %.4f)", r->cv_tau);
+		printf(" (cross-validated tau %.4f, ties broken at random)", r->cv_tau);
 	printf("\n");
+	if (!r->prior_available)
+		printf("note: no analytic estimate to build on (%s)\n",
+		       cost_available(g) ? "it gives every config the same score" : cost_unavailable_reason(g));
 	if (r->n_checked >= 2 && r->n_checked < r->n_heldout)
 		printf("checked on the %lld held-out config%s with a measured runtime\n", (long long)r->n_checked,
 		       hs_s(r->n_checked));

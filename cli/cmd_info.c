@@ -13,7 +13,9 @@
 #include "base/jsonw.h"
 #include "base/plural.h"
 #include "cli/commands.h"
+#include "cli/info_data.h"
 #include "loader/dataset.h"
+#include "loader/dump.h"
 #include "loader/graph.h"
 #include "loader/hlo.h"
 #include "loader/hlo_module.h"
@@ -296,7 +298,7 @@ static void dataset_json(jsonw *w, const hs_graph *g, const struct module_facts 
 	jsonw_obj_end(w);
 }
 
-static int info_file_json(const hs_graph *g)
+static int info_file_json(const hs_graph *g, query_session *data)
 {
 	jsonw w;
 	struct module_facts f;
@@ -315,6 +317,8 @@ static int info_file_json(const hs_graph *g)
 		module_json(&w, g, &f);
 	else
 		dataset_json(&w, g, &f);
+	if (data)
+		info_data_json(&w, data);
 	jsonw_obj_end(&w);
 	facts_free(&f);
 	return jsonw_finish(&w, &err) < 0 ? cli_report(&err) : 0;
@@ -403,7 +407,7 @@ static void print_dataset(const hs_graph *g, const struct module_facts *f)
 	print_analytic(f, g);
 }
 
-static int info_file_text(const hs_graph *g)
+static int info_file_text(const hs_graph *g, query_session *data)
 {
 	struct module_facts f;
 	if (module_facts(g, &f) < 0) {
@@ -415,6 +419,8 @@ static int info_file_text(const hs_graph *g)
 		print_module(g, &f);
 	else
 		print_dataset(g, &f);
+	if (data)
+		info_data_text(data);
 	print_opcodes(g, &f);
 	facts_free(&f);
 	return 0;
@@ -428,6 +434,76 @@ static void fmt_range(const ds_entry *e, char *buf, size_t cap)
 		snprintf(buf, cap, "unlabeled");
 	else
 		snprintf(buf, cap, "%.0f..%.0f", e->ns_min, e->ns_max);
+}
+
+/* The facts of a dump folder's file (loader/dump.h): its module, stage
+ * and sizes. */
+static void dump_json(jsonw *w, const ds_entry *e)
+{
+	jsonw_key(w, "module"), jsonw_str(w, e->dump_module);
+	jsonw_key(w, "stage"), jsonw_str(w, e->stage);
+	jsonw_key(w, "bytes"), jsonw_int(w, e->file_bytes);
+	if (!e->error) {
+		jsonw_key(w, "instructions"), jsonw_int(w, e->nodes);
+		jsonw_key(w, "fusions"), jsonw_int(w, e->fusions);
+	}
+}
+
+static void reports_json(jsonw *w, const ds_index *ix)
+{
+	jsonw_key(w, "reports");
+	jsonw_arr_begin(w);
+	for (size_t i = 0; i < ix->n_reports; i++) {
+		const ds_report *r = &ix->reports[i];
+		jsonw_obj_begin(w);
+		jsonw_key(w, "file"), jsonw_str(w, r->rel);
+		jsonw_key(w, "module"), jsonw_str(w, r->dump_module);
+		jsonw_key(w, "kind"), jsonw_str(w, xla_dump_kind_name((xla_dump_kind)r->kind));
+		jsonw_key(w, "bytes"), jsonw_int(w, r->bytes);
+		jsonw_obj_end(w);
+	}
+	jsonw_arr_end(w);
+}
+
+/* A folder of XLA dumps as text: each stage of each module, then the
+ * reports; a file that could not be read is listed with why. */
+static int dump_text(const ds_index *ix)
+{
+	int bad = 0;
+	printf("%-32s %-44s %8s %8s %10s  %s\n", "module", "stage", "instrs", "fusions", "bytes", "file");
+	for (size_t i = 0; i < ix->n; i++) {
+		const ds_entry *e = &ix->entries[i];
+		char n[32] = "-", f[32] = "-";
+		if (!e->error) {
+			snprintf(n, sizeof n, "%lld", (long long)e->nodes);
+			snprintf(f, sizeof f, "%lld", (long long)e->fusions);
+		}
+		printf("%-32s %-44s %8s %8s %10lld  %s\n", e->dump_module ? e->dump_module : "-",
+		       e->stage ? e->stage : "-", n, f, (long long)e->file_bytes, e->rel);
+		if (e->error) {
+			printf("  skipped: %s\n", e->error);
+			bad++;
+		}
+	}
+	for (size_t i = 0; i < ix->n_reports; i++) {
+		const ds_report *r = &ix->reports[i];
+		printf("%-32s %-44s %8s %8s %10lld  %s\n", r->dump_module,
+		       xla_dump_kind_name((xla_dump_kind)r->kind), "-", "-", (long long)r->bytes, r->rel);
+	}
+	printf("%zu file%s, %zu report%s", ix->n, hs_s((long long)ix->n), ix->n_reports,
+	       hs_s((long long)ix->n_reports));
+	if (bad)
+		printf("; %d skipped (could not be read)", bad);
+	printf("\n");
+	return bad;
+}
+
+static int has_dumps(const ds_index *ix)
+{
+	for (size_t i = 0; i < ix->n; i++)
+		if (ix->entries[i].dump_module)
+			return 1;
+	return ix->n_reports > 0;
 }
 
 static int info_folder(const char *dir, int json)
@@ -448,6 +524,8 @@ static int info_folder(const char *dir, int json)
 			const ds_entry *e = &ix->entries[i];
 			jsonw_obj_begin(&w);
 			jsonw_key(&w, "file"), jsonw_str(&w, e->rel);
+			if (e->dump_module)
+				dump_json(&w, e);
 			if (e->error) {
 				jsonw_key(&w, "error"), jsonw_str(&w, e->error);
 				bad++;
@@ -473,11 +551,15 @@ static int info_folder(const char *dir, int json)
 			jsonw_obj_end(&w);
 		}
 		jsonw_arr_end(&w);
+		if (has_dumps(ix))
+			reports_json(&w, ix);
 		jsonw_obj_end(&w);
 		if (jsonw_finish(&w, &err) < 0) {
 			dataset_free(ix);
 			return cli_report(&err);
 		}
+	} else if (has_dumps(ix)) {
+		bad = dump_text(ix);
 	} else {
 		printf("%-6s %-4s %-7s %-5s %8s %8s %7s %6s  %-24s %s\n", "kind", "coll", "search",
 		       "split", "nodes", "edges", "configs", "cfgn", "runtime", "file");
@@ -505,29 +587,53 @@ static int info_folder(const char *dir, int json)
 int cmd_info(int argc, char **argv)
 {
 	const char *path = NULL;
-	int json = 0;
+	const char **data = calloc((size_t)argc + 1, sizeof *data);
+	int json = 0, ndata = 0, rc;
+	if (!data)
+		return cli_oom("reading the arguments");
 	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--json"))
+		if (!strcmp(argv[i], "--json")) {
 			json = 1;
-		else if (argv[i][0] == '-' && argv[i][1])
+		} else if (!strcmp(argv[i], "--data")) {
+			if (i + 1 >= argc) {
+				free(data);
+				return cli_usage_error("info", "--data needs a file");
+			}
+			data[ndata++] = argv[++i];
+		} else if (argv[i][0] == '-' && argv[i][1]) {
+			free(data);
 			return cli_usage_error("info", "unknown option '%s'", argv[i]);
-		else if (!path)
+		} else if (!path) {
 			path = argv[i];
-		else
+		} else {
+			free(data);
 			return cli_usage_error("info", "unexpected argument '%s'", argv[i]);
+		}
 	}
-	if (!path)
-		return cli_usage_error("info", "needs a PATH (a .npz file or a folder)");
-	if (dataset_is_collection(path))
+	if (!path || (ndata && dataset_is_collection(path))) {
+		free(data);
+		return cli_usage_error("info", path ? "--data lays data over one graph, not over a folder"
+						    : "needs a PATH (a .npz file or a folder)");
+	}
+	if (dataset_is_collection(path)) {
+		free(data);
 		return info_folder(path, json);
+	}
 	hs_error err = {0};
 	hs_graph *g = graph_open(path, &err);
-	if (!g)
+	query_session *s = NULL;
+	if (!g) {
+		free(data);
 		return cli_report(&err);
+	}
 	if (g->warning && !json)
 		fprintf(stderr, "hloscope: note: %s\n", g->warning);
-	int rc = json ? info_file_json(g) : info_file_text(g);
+	rc = info_data_open(g, data, ndata, &s);
+	if (!rc)
+		rc = json ? info_file_json(g, s) : info_file_text(g, s);
+	query_session_free(s);
 	graph_free(g);
+	free(data);
 	if (fflush(stdout) != 0) {
 		fprintf(stderr, "hloscope info: write error on standard output\n");
 		return 2;

@@ -62,10 +62,17 @@ static int print_table(const char *path, const hs_graph *g, const predictor *p, 
 	predictor_record_text(p, rec, sizeof rec);
 	printf("%s: %s, %lld config%s\n", path, graph_kind_name(g->kind), (long long)n, hs_s(n));
 
-	printf("predictor: %s (%s)\n", p->label,
-	       p->time_kind == PRED_TIME_NS ? "predicted times"
-	       : p->time_kind == PRED_TIME_CALIBRATED ? "scores calibrated to times on the measured configs"
-						      : "unitless scores, lower is faster");
+	if (p->time_kind == PRED_TIME_NS)
+		printf("predictor: %s (its own times, uncalibrated: no measured runtimes here to scale them by; "
+		       "docs/model.md says how far they are from measured ones on real files)\n", p->label);
+	else if (!isnan(p->calib_factor))
+		printf("predictor: %s (times calibrated on the %lld measured config%s: the estimate x %.3g, "
+		       "the median ratio of measured to estimated)\n", p->label, (long long)p->calib_configs,
+		       hs_s(p->calib_configs), p->calib_factor);
+	else
+		printf("predictor: %s (%s)\n", p->label,
+		       p->time_kind == PRED_TIME_CALIBRATED ? "scores calibrated to times on the measured configs"
+							    : "unitless scores, lower is faster");
 	printf("track record on this file: %s\n", rec);
 	if (p->n_tied)
 		printf("ties: %lld configs share their rank with another (marked =)\n", (long long)p->n_tied);
@@ -113,12 +120,25 @@ static void print_json(jsonw *w, const char *path, const hs_graph *g, const pred
 	jsonw_key(w, "kind"), jsonw_str(w, graph_kind_name(g->kind));
 	jsonw_key(w, "configs"), jsonw_int(w, n);
 	jsonw_key(w, "predictor"), jsonw_str(w, p->label);
+	jsonw_key(w, "time_kind");
+	if (predictor_time_kind_json(p))
+		jsonw_str(w, predictor_time_kind_json(p));
+	else
+		jsonw_null(w);
 	json_array(w, "scores", p->score, n);
-	if (p->time_kind == PRED_TIME_NS)
-		json_array(w, "predicted_ns", p->time, n);
-	else if (p->time_kind == PRED_TIME_CALIBRATED)
+	if (p->time_kind == PRED_TIME_NS || !isnan(p->calib_factor))
+		json_array(w, "predicted_ns", p->score, n);
+	if (p->time_kind == PRED_TIME_CALIBRATED) {
 		json_array(w, g->kind == HS_KIND_TILE ? "calibrated_predicted_normalized" : "calibrated_predicted_ns",
 			   p->time, n);
+		jsonw_key(w, "calibration");
+		jsonw_obj_begin(w);
+		jsonw_key(w, "method"), jsonw_str(w, isnan(p->calib_factor) ? "isotonic" : "scale");
+		if (!isnan(p->calib_factor))
+			jsonw_key(w, "factor"), jsonw_num(w, p->calib_factor);
+		jsonw_key(w, "configs"), jsonw_int(w, p->calib_configs);
+		jsonw_obj_end(w);
+	}
 	jsonw_key(w, "ranks");
 	jsonw_arr_begin(w);
 	for (int64_t c = 0; c < n; c++)

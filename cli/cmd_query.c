@@ -50,6 +50,8 @@ struct batch {
 	int progress;         /* 1 on a terminal, 2 forced (a line each), 0 never */
 	int progress_shown;   /* a progress line is on the terminal */
 	double next_line;     /* forced progress: when the next line is due */
+	const char **data;    /* --data FILE, in order */
+	int ndata;
 	char **reported;      /* skipped files listed so far, sorted */
 	size_t nreported;
 	int skipped;          /* some file was skipped */
@@ -291,7 +293,7 @@ static int run_script(struct batch *b, const char *path)
 static void usage(FILE *out)
 {
 	fprintf(out, "usage: hloscope query PATH ['QUERY'...] [-f SCRIPT] [--csv|--json] [--model M] "
-		     "[--time]\n"
+		     "[--data FILE]... [--time]\n"
 		     "                      [--threads N] [--skip-bad] [--progress|--no-progress]\n"
 		     "Runs queries (or the lines of SCRIPT, or of stdin) on a graph file, or on every\n"
 		     "graph of a folder PATH.  Try: hloscope query FILE help\n");
@@ -324,7 +326,8 @@ static int parse_args(int argc, char **argv, struct batch *b, struct item *items
 		} else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
 			usage(stdout);
 			return -1;
-		} else if (!strcmp(a, "-f") || !strcmp(a, "--model") || !strcmp(a, "--threads")) {
+		} else if (!strcmp(a, "-f") || !strcmp(a, "--model") || !strcmp(a, "--threads") ||
+			   !strcmp(a, "--data")) {
 			if (i + 1 >= argc)
 				return cli_usage_error("query", "%s needs a value", a);
 			const char *v = argv[++i];
@@ -333,6 +336,8 @@ static int parse_args(int argc, char **argv, struct batch *b, struct item *items
 				items[(*nitems)++].text = v;
 			} else if (!strcmp(a, "--model")) {
 				*model = v;
+			} else if (!strcmp(a, "--data")) {
+				b->data[b->ndata++] = v;
 			} else {
 				long long n = cli_parse_count(v);
 				if (n < 1 || n > 256)
@@ -361,14 +366,22 @@ int cmd_query(int argc, char **argv)
 		return cli_oom("reading the arguments");
 	b.fmt = QUERY_FMT_TABLE;
 	b.progress = isatty(STDERR_FILENO);
+	b.data = calloc((size_t)argc + 1, sizeof *b.data);
+	if (!b.data) {
+		free(items);
+		free(b.data);
+		return cli_oom("reading the arguments");
+	}
 	rc = parse_args(argc, argv, &b, items, &nitems, &path, &model_path);
 	if (rc) {
 		free(items);
+		free(b.data);
 		return rc < 0 ? 0 : rc;
 	}
 	hs_error_clear(&err);
 	if (model_path && !(m = model_load(model_path, &err))) {
 		free(items);
+		free(b.data);
 		return cli_report(&err);
 	}
 	b.model = m;
@@ -376,6 +389,14 @@ int cmd_query(int argc, char **argv)
 		rc = cli_report(&err);
 		goto done;
 	}
+	if (b.ndata && b.ix) {
+		rc = cli_usage_error("query", "--data lays data over one graph, not over a folder");
+		goto done;
+	}
+	for (int i = 0; i < b.ndata && !rc; i++)
+		rc = cli_load_data(b.s, b.data[i]);
+	if (rc)
+		goto done;
 	if (nitems == 0) {
 		if (isatty(STDIN_FILENO))
 			fprintf(stderr, "hloscope query: reading queries from standard input "
@@ -400,5 +421,6 @@ done:
 		free(b.reported[i]);
 	free(b.reported);
 	free(items);
+		free(b.data);
 	return rc;
 }

@@ -106,10 +106,11 @@ static void summary(const char *head, const train_report *r)
 		snprintf(tau, sizeof tau, "n/a (nothing held out)");
 	else
 		snprintf(tau, sizeof tau, "%.4f", r->best_tau);
-	printf("  %s: %lld graph%s, %lld config%s (%lld distinct); best valid tau %s at epoch %d; "
-	       "%.2f s/epoch\n", head, (long long)r->graphs, hs_s(r->graphs), (long long)r->configs,
-	       hs_s(r->configs),
-	       (long long)r->distinct_configs, tau, r->best_epoch, r->seconds_per_epoch);
+	printf("  %s: %lld graph%s, %lld config%s (%lld distinct); best valid tau %s (ties broken at random) "
+	       "at epoch %d; correction gate %g%s; %.2f s/epoch\n", head, (long long)r->graphs, hs_s(r->graphs),
+	       (long long)r->configs, hs_s(r->configs), (long long)r->distinct_configs, tau, r->best_epoch,
+	       r->gate, r->gate == 0 ? " (the analytic estimate alone ranks the validation configs best)" : "",
+	       r->seconds_per_epoch);
 }
 
 /* What the command line asks for. */
@@ -227,6 +228,7 @@ static int load_data(const train_args *a, train_data *d)
 	po.cfg_hops = a->o.cfg_hops;
 	po.max_configs = a->max_configs;
 	po.seed = a->o.seed;
+	po.prior = 1;
 	if (load_all(&a->files, &po, &d->lt, &d->tt, &d->skipped, &err) < 0 ||
 	    load_all(&a->vfiles, &po, &d->lv, &d->tv, &d->skipped, &err) < 0)
 		return cli_report(&err);
@@ -252,11 +254,11 @@ static char *train_meta(const train_args *a, const train_data *d, const nn_head 
 			 o->loss == NN_LOSS_HINGE ? "hinge" : "listmle", o->hidden, o->layers, o->cfg_hops,
 			 a->max_configs);
 	if (hl)
-		hs_strbuf_printf(&meta, "layout_graphs=%lld\nlayout_valid_tau=%.4f\nlayout_best_epoch=%d\n",
-				 (long long)rl->graphs, rl->best_tau, rl->best_epoch);
+		hs_strbuf_printf(&meta, "layout_graphs=%lld\nlayout_valid_tau=%.4f\nlayout_best_epoch=%d\nlayout_gate=%g\n",
+				 (long long)rl->graphs, rl->best_tau, rl->best_epoch, rl->gate);
 	if (htl)
-		hs_strbuf_printf(&meta, "tile_graphs=%lld\ntile_valid_tau=%.4f\ntile_best_epoch=%d\n",
-				 (long long)rt->graphs, rt->best_tau, rt->best_epoch);
+		hs_strbuf_printf(&meta, "tile_graphs=%lld\ntile_valid_tau=%.4f\ntile_best_epoch=%d\ntile_gate=%g\n",
+				 (long long)rt->graphs, rt->best_tau, rt->best_epoch, rt->gate);
 	for (int i = 0; i < d->lt.n; i++)
 		hs_strbuf_printf(&meta, "trained_on=%s\n", d->lt.p[i]->path);
 	for (int i = 0; i < d->tt.n; i++)

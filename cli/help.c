@@ -17,7 +17,10 @@ static const struct help helps[] = {
 	{"info",
 	 "PATH is a .npz graph or a folder; for a folder, one row per graph, read\n"
 	 "from the array headers only.\n"
-	 "  --json               one JSON object instead of the text summary\n"},
+	 "  --json               one JSON object instead of the text summary\n"
+	 "  --data FILE          lay a data file over the graph (a CSV 'name,FIELD,...'\n"
+	 "                       or JSON {name: {field: value}}; repeatable): its\n"
+	 "                       rows, the instructions matched, each field's sum\n"},
 	{"dump",
 	 "Prints each ARRAY of FILE in C order whatever the file's order, one row of\n"
 	 "the last axis per line: integers exactly, floats with %.9g.  ARRAY may\n"
@@ -37,12 +40,17 @@ static const struct help helps[] = {
 	 "                       20230813); also --seed=N\n"},
 	{"train",
 	 "Trains the learned config rankers (a layout head and a tile head) on every\n"
-	 "labeled .npz in PATH... (files or folders) and writes them to MODEL.\n"
+	 "labeled .npz in PATH... (files or folders) and writes them to MODEL.  Each\n"
+	 "head corrects the analytic estimate; after training, the correction is\n"
+	 "scaled by the gate (1, 1/2, 1/4 or 0) that ranks the validation configs\n"
+	 "best, 0 leaving the estimate alone.\n"
 	 "  -o, --output MODEL   the model file to write (required)\n"
 	 "  --epochs N           passes over the data (default 40)\n"
 	 "  --seed S             random seed (default 1)\n"
 	 "  --threads N          worker threads, 1-256 (default 1; same result)\n"
-	 "  --valid PATH         held-out files for the validation tau\n"
+	 "  --valid PATH         held-out files for the validation tau and the gate\n"
+	 "                       (default: 15% of each training graph's configs,\n"
+	 "                       which says nothing of graphs not trained on)\n"
 	 "  --hidden N           hidden width, 4-512 (default 64)\n"
 	 "  --layers N           message-passing layers, 1-4 (default 2)\n"
 	 "  --cfg-hops N         steps kept around configurable nodes, 0-16 (default 3)\n"
@@ -58,13 +66,17 @@ static const struct help helps[] = {
 	 "  -m, --model MODEL    a model written by train (default: the analytic\n"
 	 "                       estimate)\n"
 	 "  --analytic-terms LIST  the analytic estimate with only these terms:\n"
-	 "                       mxu, padding, copy, overhead, mxu-operands (comma\n"
-	 "                       separated), all (the default) or none\n"
+	 "                       mxu, padding, copy, overhead, relayout,\n"
+	 "                       mxu-operands (comma separated), all (the default)\n"
+	 "                       or none\n"
 	 "  --json               one JSON object\n"},
 	{"predict",
 	 "Scores and ranks every config of each FILE (or of every .npz in a folder):\n"
 	 "the predictor, its track record on the file, predicted times with their\n"
-	 "unit (a learned ranker's calibrated on the measured configs), ties marked =.\n"
+	 "unit, ties marked =.  On a file with measured runtimes the times are\n"
+	 "calibrated on them (the analytic estimate times the median ratio of\n"
+	 "measured to estimated; a learned ranker's scores through a monotone map);\n"
+	 "elsewhere the analytic estimate's own, uncalibrated (--json: time_kind).\n"
 	 "  -m, --model MODEL    a model written by train (default: the analytic\n"
 	 "                       estimate)\n"
 	 "  --csv                the Kaggle submission format (ID,TopConfigs)\n"
@@ -72,7 +84,9 @@ static const struct help helps[] = {
 	 "  --top N              list only the N best configs\n"},
 	{"fit",
 	 "The autotuning case: fits on some of FILE's measured configs and reports\n"
-	 "how well it ranks the rest.  One of --train-fraction or --measured.\n"
+	 "how well it ranks the rest: the analytic estimate plus a kernel ridge\n"
+	 "residual, or the estimate alone when the measurements do not clearly\n"
+	 "improve on it (cross-validated).  One of --train-fraction or --measured.\n"
 	 "  --train-fraction F   fit on a random fraction, between 0 and 1\n"
 	 "  --measured LIST|CSV  fit on these configs: indices and ranges (0,5,10-19),\n"
 	 "                       or a file of config,runtime_ns lines for a graph\n"
@@ -98,10 +112,14 @@ static const struct help helps[] = {
 	 "there.  Prints the totals side by side, the changed pairs (opcode, shape,\n"
 	 "layout, operands, attributes, computation) largest cost change first, the\n"
 	 "instructions only in A and only in B, and per-computation and per-opcode\n"
-	 "summaries.  Exit 0 whether or not anything changed.\n"
+	 "summaries.  Exit 0 whether or not anything changed.  On a terminal,\n"
+	 "without options, it opens the explorer's diff view instead: the summary,\n"
+	 "the computations, both modules' instructions side by side with matched\n"
+	 "ones on one row (piped, it prints the report).\n"
+	 "  --text               the text report, even on a terminal\n"
 	 "  --json               one JSON object: matched, unmatched_a, unmatched_b,\n"
 	 "                       changed (a, b, changes), summary\n"
-	 "  --names-only         match by names only (no structure)\n"
+	 "  --names-only         match by names only (no structure; the report)\n"
 	 "  --limit N            rows per list in the text report (default 20;\n"
 	 "                       0: all)\n"},
 	{"query",
@@ -113,6 +131,10 @@ static const struct help helps[] = {
 	 "  -f SCRIPT            run the lines of SCRIPT\n"
 	 "  --csv, --json        output format (default: a table; also --table)\n"
 	 "  --model M            predictions from a model written by train\n"
+	 "  --data FILE          lay a data file over the graph (a CSV 'name,FIELD,...'\n"
+	 "                       or JSON {name: {field: value}}; repeatable): its\n"
+	 "                       columns are node fields, summed by layers and\n"
+	 "                       computations; rows naming no instruction are listed\n"
 	 "  --time               print each query's time to stderr\n"
 	 "  --threads N          folders: graphs read at once (default: the CPUs)\n"
 	 "  --skip-bad           folders: list unreadable files and skip them\n"

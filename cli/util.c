@@ -4,6 +4,7 @@
 
 #include "base/parse.h"
 #include "cli/commands.h"
+#include "query/query.h"
 
 const char *cli_command_usage(const char *name);
 
@@ -56,4 +57,20 @@ long long cli_parse_count(const char *s)
 	if (hs_parse_i64(s, &v) < 0 || v < 0)
 		return -1;
 	return v;
+}
+
+int cli_load_data(query_session *s, const char *path)
+{
+	hs_error err = {0};
+	if (query_session_load_data(s, path, &err) != 0)
+		return cli_report(&err);
+	int k = query_session_data_count(s) - 1;
+	if (query_session_data(s, k)->unmatched) {
+		char *note = query_session_data_note(s, k);
+		if (!note)
+			return cli_oom("describing %s", path);
+		fprintf(stderr, "hloscope%s%s: %s\n", command_name ? " " : "", command_name ? command_name : "", note);
+		free(note);
+	}
+	return 0;
 }

@@ -328,10 +328,12 @@ static int set_error(struct walk *w, ds_entry *e, const char *file, const hs_err
 	size_t np = strlen(file);
 	if (strncmp(msg, file, np) == 0 && strncmp(msg + np, ": ", 2) == 0)
 		msg += np + 2;
+	else if (strncmp(msg, file, np) == 0 && msg[np] == ':' && msg[np + 1] >= '0' && msg[np + 1] <= '9')
+		msg += np + 1; /* "FILE:3:1: ..." keeps "3:1: ..." */
 	e->error = strdup(*msg ? msg : "could not be read");
 	if (!e->error)
 		return out_of_memory(w);
-	e->nodes = e->edges = e->configs = e->cfg_nodes = 0;
+	e->nodes = e->edges = e->configs = e->cfg_nodes = e->fusions = 0;
 	e->labeled = 0;
 	e->runtime_min = e->runtime_max = e->ns_min = e->ns_max = 0;
 	return 0;
@@ -358,6 +360,10 @@ static int index_module(ds_entry *e, const hm_file *f, int i, hs_error *err)
 		return -1;
 	}
 	e->kind = a.kind;
+	e->fusions = 0;
+	for (int c = 0; c < f->modules[i].n_comps; c++)
+		for (int k = 0; k < f->modules[i].comps[c].n_instrs; k++)
+			e->fusions += strcmp(f->modules[i].comps[c].instrs[k].opcode, "fusion") == 0;
 	e->nodes = a.n_nodes;
 	e->edges = a.n_edges;
 	e->configs = a.n_configs;
@@ -514,13 +520,17 @@ static int visit(const hs_walk_entry *we, void *ctx, hs_error *err)
 	}
 	if (!S_ISREG(st->st_mode))
 		return 0;
+	size_t from = w->ix->n;
+	int rc = 0;
 	if (xla_dump_parse(we->name, &dn))
-		return add_dump_file(w, we->path, we->rel, we->name, &dn, st);
-	if (ends_with_npz(we->name))
-		return add_file(w, we->path, we->rel, we->name);
-	if (is_hlo_name(we->name))
-		return add_hlo_file(w, we->path, we->rel, we->name);
-	return 0;
+		rc = add_dump_file(w, we->path, we->rel, we->name, &dn, st);
+	else if (ends_with_npz(we->name))
+		rc = add_file(w, we->path, we->rel, we->name);
+	else if (is_hlo_name(we->name))
+		rc = add_hlo_file(w, we->path, we->rel, we->name);
+	for (size_t i = from; rc == 0 && i < w->ix->n; i++)
+		w->ix->entries[i].file_bytes = (int64_t)st->st_size;
+	return rc;
 }
 
 /* By relative path; the modules of one file (FILE#N) by N; the stages of
@@ -678,4 +688,19 @@ void dataset_free(ds_index *ix)
 	free(ix->reports);
 	free(ix->root);
 	free(ix);
+}
+
+const ds_report *dataset_dump_report(const ds_index *ix, const ds_entry *e, int kind)
+{
+	if (!e->dump_module)
+		return NULL;
+	const char *slash = strrchr(e->rel, '/');
+	size_t dir = slash ? (size_t)(slash - e->rel) + 1 : 0;
+	for (size_t i = 0; i < ix->n_reports; i++) {
+		const ds_report *r = &ix->reports[i];
+		if (r->kind == kind && strcmp(r->dump_module, e->dump_module) == 0 &&
+		    strncmp(r->rel, e->rel, dir) == 0 && !strchr(r->rel + dir, '/'))
+			return r;
+	}
+	return NULL;
 }

@@ -41,6 +41,8 @@ typedef struct ds_entry {
 	 * compiler's order; NULL, NULL, 0 for any other file. */
 	char *dump_module, *stage;
 	int64_t stage_order;
+	int64_t fusions;     /* an HLO module's fusion instructions (0 for .npz) */
+	int64_t file_bytes;  /* the file's size */
 	char *error;         /* non-NULL when the file could not be indexed: what
 	                      * went wrong and where inside the file (array, byte);
 	                      * the file itself is `path`.  Counts are then 0 and
@@ -88,6 +90,10 @@ ds_index *dataset_scan(const char *dir, hs_error *err);
  * guesses (kind/collection/search/split) only; counts are 0 and error NULL.
  * For readers that open every file anyway (folder queries). */
 ds_index *dataset_list(const char *dir, hs_error *err);
+
+/* The report of `kind` (XD_BUFFER_ASSIGNMENT, XD_MEMORY_REPORT) of entry
+ * e's dump module in e's folder, or NULL. */
+const ds_report *dataset_dump_report(const ds_index *ix, const ds_entry *e, int kind);
 
 /* 1 when `path` opens as a dataset: a folder, or a file of several modules
  * (reads the file, without its runs). */

@@ -135,6 +135,8 @@ typedef struct hs_graph {
 	hs_hcomp *hcomps;        /* [n_hcomps] in node order */
 	int32_t *hcomp_of;       /* [n_nodes] */
 	int64_t entry;           /* index of the entry computation */
+	int64_t *hcomp_index;    /* graph_find_hcomp's name table, made on first use */
+	size_t hcomp_index_cap;
 	int64_t *hcomp_callers;  /* caller nodes, grouped by computation */
 	int64_t *called_off;     /* [n_nodes + 1]: node v calls the computations */
 	int32_t *called_idx;     /*   called_idx[called_off[v] .. called_off[v + 1]) */

@@ -100,7 +100,7 @@ int graph_collective(const hs_graph *g, int64_t v, hs_collective *out)
 	for (int i = 0; i < in->n_operands; i++) {
 		const hm_instr *op = hm_find_instr(g->module, in->operand_ids[i]);
 		if (op)
-			out->bytes += hm_shape_bytes(&op->shape);
+			out->bytes += hm_shape_bytes(op->shape);
 	}
 	return 1;
 }

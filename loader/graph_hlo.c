@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/hash.h"
 #include "base/plural.h"
 #include "base/strbuf.h"
 #include "graph_impl.h"
@@ -23,6 +24,9 @@ void graph_free_hlo(hs_graph *g)
 	free(g->hcomp_callers);
 	free(g->called_off);
 	free(g->called_idx);
+	free(g->hcomp_index);
+	g->hcomp_index = NULL;
+	g->hcomp_index_cap = 0;
 	if (g->hlo_operand_off != g->operand_off) {
 		free(g->hlo_operand_off);
 		free(g->hlo_operand_idx);
@@ -441,7 +445,7 @@ const char *graph_node_text(const hs_graph *g, int64_t v, hs_hfield f, char *buf
 		return graph_hcomp_name(g, g->hcomp_of[v], buf, cap);
 	case HS_HF_SHAPE:
 		if (in) {
-			hm_shape_text(&in->shape, buf, cap);
+			hm_shape_text(in->shape, buf, cap);
 		} else {
 			hlo_shape sh;
 			hlo_decode_shape(graph_feat(g, v), g->feat_width, &sh);
@@ -535,12 +539,45 @@ int64_t graph_param_operand(const hs_graph *g, int64_t param, int64_t caller)
 	return at >= 0 && at < graph_hlo_n_operands(g, caller) ? at : -1;
 }
 
+/* graph_find_hcomp's table: computation names -> index, open addressing
+ * (-1 empty), made on first use; NULL when out of memory (then a search). */
+static const int64_t *hcomp_index(const hs_graph *g)
+{
+	if (g->hcomp_index || !g->hcomps)
+		return g->hcomp_index;
+	size_t cap = 16;
+	while (cap < 2 * (size_t)g->n_hcomps)
+		cap *= 2;
+	int64_t *t = malloc(cap * sizeof *t);
+	if (!t)
+		return NULL;
+	memset(t, 0xff, cap * sizeof *t);
+	char buf[160];
+	for (int64_t c = 0; c < g->n_hcomps; c++) {
+		size_t i = hs_fnv1a(graph_hcomp_name(g, c, buf, sizeof buf), HS_FNV_BASIS) & (cap - 1);
+		while (t[i] >= 0)
+			i = (i + 1) & (cap - 1);
+		t[i] = c;
+	}
+	((hs_graph *)g)->hcomp_index = t;   /* a cache: g is const for its callers */
+	((hs_graph *)g)->hcomp_index_cap = cap;
+	return t;
+}
+
 int64_t graph_find_hcomp(const hs_graph *g, const char *name)
 {
 	char buf[160];
-	for (int64_t c = 0; g->hcomps && c < g->n_hcomps; c++)
-		if (strcmp(graph_hcomp_name(g, c, buf, sizeof buf), name) == 0)
-			return c;
+	const int64_t *t = hcomp_index(g);
+	if (t) {
+		size_t cap = g->hcomp_index_cap;
+		for (size_t i = hs_fnv1a(name, HS_FNV_BASIS) & (cap - 1); t[i] >= 0; i = (i + 1) & (cap - 1))
+			if (strcmp(graph_hcomp_name(g, t[i], buf, sizeof buf), name) == 0)
+				return t[i];
+	} else {
+		for (int64_t c = 0; g->hcomps && c < g->n_hcomps; c++)
+			if (strcmp(graph_hcomp_name(g, c, buf, sizeof buf), name) == 0)
+				return c;
+	}
 	return g->hcomps && strcmp(name, "entry") == 0 ? g->entry : -1;
 }
 

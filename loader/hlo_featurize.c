@@ -76,7 +76,7 @@ static float *seq_window(float *o, const hm_window_dim *w, int nw, size_t off)
 void hf_node_features(const hm_instr *in, float out[140])
 {
 	float *o = out;
-	const hm_shape *s = &in->shape;
+	const hm_shape *s = in->shape;
 	memset(out, 0, 140 * sizeof *out);
 	o[0] = in->is_root ? 1.0f : 0.0f;
 	o += 2; /* 1: element_size_in_bits, always 0 */

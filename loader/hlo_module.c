@@ -11,9 +11,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/clock.h"
 #include "base/hash.h"
 #include "base/strbuf.h"
 
+const hm_shape hm_shape_none;
 const hm_instr_x hm_instr_x_none = {.feature_group_count = HM_NONE, .batch_group_count = HM_NONE};
 
 hm_instr_x *hm_instr_x_make(hs_arena *a, hm_instr *in)
@@ -42,8 +44,17 @@ const char *hm_file_text_at(const hm_file *f, int64_t off, int64_t len)
 	if (!f || !f->text || off < 0 || len < 0 || (uint64_t)off + (uint64_t)len > f->text_len)
 		return NULL;
 	if (f->text_mapped) {
-		struct stat st;
-		if (fstat(f->text_fd, &st) != 0 || st.st_size < off + len)
+		/* the file's size, looked at again after 50 ms: a reader of a
+		 * million lines makes no million fstat calls (a file cut within
+		 * those 50 ms is the SIGBUS the command line reports) */
+		hm_file *w = (hm_file *)f;   /* the cache of a const file */
+		int64_t now = (int64_t)(hs_now_seconds() * 1e3);
+		if (now - w->text_seen_ms >= 50 || w->text_size_seen < off + len) {
+			struct stat st;
+			w->text_size_seen = fstat(f->text_fd, &st) == 0 ? (int64_t)st.st_size : -1;
+			w->text_seen_ms = now;
+		}
+		if (w->text_size_seen < off + len)
 			return NULL;
 	}
 	return f->text + off;

@@ -63,6 +63,10 @@ typedef struct hm_shape {
 	struct hm_shape *tuple;    /* [n_tuple] */
 } hm_shape;
 
+/* An invalid shape of rank 0, for an instruction whose shape could not be
+ * made (the reader fails then; never seen in a module that was read). */
+extern const hm_shape hm_shape_none;
+
 /* ---- instructions --------------------------------------------------- */
 
 #define HM_NONE INT64_MIN      /* an int64 attribute that was not given */
@@ -123,7 +127,8 @@ typedef struct hm_instr {
 	char *name;                /* without '%' */
 	char *opcode;              /* as written: "fusion", "all-reduce-start", "my-new-op" */
 	int64_t id;                /* unique within the module (proto id, or assigned) */
-	hm_shape shape;
+	const hm_shape *shape;     /* never NULL; read only: instructions of equal shapes
+	                            * may share one (the text reader's) */
 
 	int64_t *operand_ids;      /* [n_operands] in order; may repeat */
 	int64_t *called_ids;       /* [n_called] computation ids: to_apply, calls,
@@ -257,6 +262,9 @@ typedef struct hm_file {
 	size_t text_len;
 	size_t text_mapped;
 	int text_fd;               /* mapped: the file, open (to see it shrink) */
+	_Atomic int64_t text_size_seen; /* mapped: its size when last looked at, */
+	_Atomic int64_t text_seen_ms;   /* and when (hm_file_text_at looks at most
+	                                 * every 50 ms) */
 	hs_arena arena;            /* owns everything above */
 } hm_file;
 
@@ -264,7 +272,9 @@ void hm_file_free(hm_file *f);
 
 /* The text input's bytes [off, off + len), NULL when there are none: no
  * text, out of range, or a mapped file that has shrunk since it was read
- * (reading its pages would be a SIGBUS). */
+ * (reading its pages would be a SIGBUS; the size is looked at again after
+ * 50 ms, so a file cut in between is still a SIGBUS, which the command line
+ * turns into a message and exit status 2). */
 const char *hm_file_text_at(const hm_file *f, int64_t off, int64_t len);
 
 /* Name of an element type as HLO text writes it ("f32", "pred", "token"),

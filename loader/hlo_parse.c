@@ -345,6 +345,85 @@ int64_t *hp_shared_i64(hp *p, const int64_t *v, size_t n)
 	return copy;
 }
 
+/* ---- shared shapes --------------------------------------------------- */
+
+static uint64_t shape_hash(const hm_shape *s, int depth)
+{
+	uint64_t h = hs_fnv1a_bytes(&s->element_type, sizeof s->element_type, HS_FNV_BASIS);
+	h = hs_fnv1a_bytes(s->dims, (size_t)s->rank * sizeof *s->dims, h ^ (uint64_t)s->rank);
+	h = hs_fnv1a_bytes(s->minor_to_major, (size_t)s->layout_rank * sizeof *s->minor_to_major,
+			   h ^ (uint64_t)s->layout_rank << 8 ^ (uint64_t)s->has_layout << 16);
+	if (s->dynamic)
+		h = hs_fnv1a_bytes(s->dynamic, (size_t)s->rank, h ^ 1);
+	if (s->layout_extra)
+		h = hs_fnv1a(s->layout_extra, h ^ 2);
+	for (int i = 0; i < s->n_tuple && depth < 64; i++)
+		h = (h ^ shape_hash(&s->tuple[i], depth + 1)) * HS_FNV_PRIME;
+	return h ^ (uint64_t)s->n_tuple << 24;
+}
+
+static int shape_same(const hm_shape *a, const hm_shape *b, int depth)
+{
+	if (a->element_type != b->element_type || a->rank != b->rank || a->has_layout != b->has_layout ||
+	    a->layout_rank != b->layout_rank || a->n_tuple != b->n_tuple || !a->dynamic != !b->dynamic ||
+	    !a->layout_extra != !b->layout_extra || depth > 64)
+		return 0;
+	if ((a->rank && memcmp(a->dims, b->dims, (size_t)a->rank * sizeof *a->dims)) ||
+	    (a->layout_rank &&
+	     memcmp(a->minor_to_major, b->minor_to_major, (size_t)a->layout_rank * sizeof *a->minor_to_major)) ||
+	    (a->dynamic && memcmp(a->dynamic, b->dynamic, (size_t)a->rank)) ||
+	    (a->layout_extra && strcmp(a->layout_extra, b->layout_extra)))
+		return 0;
+	for (int i = 0; i < a->n_tuple; i++)
+		if (!shape_same(&a->tuple[i], &b->tuple[i], depth + 1))
+			return 0;
+	return 1;
+}
+
+const hm_shape *hp_shared_shape(hp *p, const hm_shape *s)
+{
+	uint64_t h = shape_hash(s, 0);
+	if (p->shapes_cap)
+		for (size_t i = h & (p->shapes_cap - 1);; i = (i + 1) & (p->shapes_cap - 1)) {
+			const hm_shape *t = p->shapes[i];
+			if (!t)
+				break;
+			if (shape_same(t, s, 0))
+				return t;
+		}
+	hm_shape *copy = hs_arena_alloc(p->a, sizeof *copy);
+	if (!copy) {
+		hp_oom(p);
+		return NULL;
+	}
+	*copy = *s;   /* its arrays are in the arena already */
+	if (p->shapes_n >= HP_SHARED_MAX)
+		return copy;
+	if ((p->shapes_n + 1) * 2 > p->shapes_cap) {
+		size_t cap = p->shapes_cap ? p->shapes_cap * 2 : 256;
+		const hm_shape **ns = calloc(cap, sizeof *ns);
+		if (!ns)
+			return copy;   /* sharing is a saving, not a need */
+		for (size_t i = 0; i < p->shapes_cap; i++) {
+			if (!p->shapes[i])
+				continue;
+			size_t j = shape_hash(p->shapes[i], 0) & (cap - 1);
+			while (ns[j])
+				j = (j + 1) & (cap - 1);
+			ns[j] = p->shapes[i];
+		}
+		free(p->shapes);
+		p->shapes = ns;
+		p->shapes_cap = cap;
+	}
+	size_t i = h & (p->shapes_cap - 1);
+	while (p->shapes[i])
+		i = (i + 1) & (p->shapes_cap - 1);
+	p->shapes[i] = copy;
+	p->shapes_n++;
+	return copy;
+}
+
 /* ---- name tables ---------------------------------------------------- */
 
 static uint32_t name_hash(const char *s, size_t n)

@@ -108,6 +108,8 @@ typedef struct hp {
 		size_t n;
 	} *shared;
 	size_t shared_cap, shared_n;
+	const hm_shape **shapes;   /* shapes instructions share: open addressing */
+	size_t shapes_cap, shapes_n;
 
 	size_t released;           /* a mapped text: bytes given back before here */
 	struct hp_split *split;    /* a module's second half read by a thread, or NULL */
@@ -193,6 +195,10 @@ void *hp_arena_copy_raw(hp *p, const void *v, size_t n, size_t elem);
  * out of memory (then set). */
 int64_t *hp_shared_i64(hp *p, const int64_t *v, size_t n);
 #define HP_SHARED_MAX (1u << 16)
+/* An arena shape equal to *s (shared with every instruction of that shape
+ * read so far, up to HP_SHARED_MAX shapes; then a copy of its own); NULL
+ * when out of memory (then set). */
+const hm_shape *hp_shared_shape(hp *p, const hm_shape *s);
 int hp_names_add(hp *p, hp_names *t, const char *name, size_t len, int idx);
 int hp_names_find(const hp *p, const hp_names *t, const char *name, size_t len);
 void hp_names_clear(hp_names *t);

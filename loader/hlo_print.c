@@ -247,7 +247,7 @@ static void print_called(FILE *out, const pr_index *ix, const hm_instr *in)
 		print_comp_ref(out, ix, in->called_ids[1]);
 	} else if (strcmp(op, "conditional") == 0) {
 		const hm_instr *pred = in->n_operands ? ix_instr(ix, in->operand_ids[0]) : NULL;
-		if (n == 2 && pred && pred->shape.element_type == HM_PRED) {
+		if (n == 2 && pred && pred->shape->element_type == HM_PRED) {
 			fputs(", true_computation=", out);
 			print_comp_ref(out, ix, in->called_ids[0]);
 			fputs(", false_computation=", out);
@@ -476,7 +476,7 @@ static void print_instr_line(FILE *out, const pr_index *ix, const hm_instr *in)
 	fputs(in->is_root ? "ROOT " : "", out);
 	print_name(out, in->name);
 	fputs(" = ", out);
-	hm_shape_print(out, &in->shape, 1);
+	hm_shape_print(out, in->shape, 1);
 	fprintf(out, " %s(", in->opcode && *in->opcode ? in->opcode : "unknown");
 	if (in->opcode && strcmp(in->opcode, "parameter") == 0) {
 		fprintf(out, "%lld", (long long)(in->parameter_number == HM_NONE ? 0
@@ -489,7 +489,7 @@ static void print_instr_line(FILE *out, const pr_index *ix, const hm_instr *in)
 			if (i)
 				fputs(", ", out);
 			if (op) {
-				hm_shape_print(out, &op->shape, 1);
+				hm_shape_print(out, op->shape, 1);
 				fputc(' ', out);
 			}
 			print_name(out, op ? op->name : "?");
@@ -566,11 +566,11 @@ static int print_signature(FILE *out, const hm_comp *c)
 		for (; s && *s; s++)
 			fputc(word_byte((unsigned char)*s) && !(s[0] == '-' && s[1] == '>') ? *s : '_', out);
 		fputs(": ", out);
-		hm_shape_print(out, &params[i]->shape, 0);
+		hm_shape_print(out, params[i]->shape, 0);
 	}
 	fputs(") -> ", out);
 	if (root)
-		hm_shape_print(out, &root->shape, 0);
+		hm_shape_print(out, root->shape, 0);
 	else
 		fputs("()", out);
 	free(params);
@@ -627,8 +627,8 @@ static void dump_list(FILE *out, const char *label, const int64_t *v, int n)
 
 static void dump_fields(FILE *out, const hm_instr *in)
 {
-	if (!in->shape.has_layout && in->shape.layout_rank)
-		dump_list(out, "default_layout", in->shape.minor_to_major, in->shape.layout_rank);
+	if (!in->shape->has_layout && in->shape->layout_rank)
+		dump_list(out, "default_layout", in->shape->minor_to_major, in->shape->layout_rank);
 	if (in->n_dimensions)
 		dump_list(out, "dimensions", in->dimensions, in->n_dimensions);
 	for (int i = 0; i < HM_X(in)->n_window; i++) {
@@ -697,7 +697,7 @@ static void dump_texts(FILE *out, const hm_instr *in)
 static void dump_instr(FILE *out, const pr_index *ix, const hm_instr *in)
 {
 	fprintf(out, "  #%lld %s%s = ", (long long)in->id, in->is_root ? "ROOT " : "", in->name);
-	hm_shape_print(out, &in->shape, 1);
+	hm_shape_print(out, in->shape, 1);
 	fprintf(out, " %s(", in->opcode);
 	if (in->parameter_number != HM_NONE)
 		fprintf(out, "%lld", (long long)in->parameter_number);

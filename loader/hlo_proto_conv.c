@@ -339,7 +339,12 @@ void hp_conv_instr(hp_conv *c, const Xla__HloInstructionProto *p, hm_instr *in)
 	    !(in->opcode = hs_arena_strdup(c->a, p->opcode ? p->opcode : "")))
 		c->failed = 1;
 	in->id = p->has_id ? p->id : 0;
-	conv_shape(c, p->shape, &in->shape);
+	hm_shape *shape = hs_arena_alloc(c->a, sizeof *shape);
+	if (shape)
+		conv_shape(c, p->shape, shape);
+	else
+		c->failed = 1;
+	in->shape = shape ? shape : &hm_shape_none;
 	in->operand_ids = copy_i64(c, p->operand_ids, p->n_operand_ids, &in->n_operands, "operand_ids");
 	in->called_ids = copy_i64(c, p->called_computation_ids, p->n_called_computation_ids, &in->n_called,
 				  "called_computation_ids");

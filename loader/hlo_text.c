@@ -192,8 +192,9 @@ static int instruction(hp *p)
 	if (!in.name)
 		return hp_oom(p);
 	in.line = at.line;
-	if (hp_expect(p, HT_EQUAL, "after the instruction name") != 0 ||
-	    hp_shape(p, &in.shape) != 0)
+	hm_shape shape = {0};
+	if (hp_expect(p, HT_EQUAL, "after the instruction name") != 0 || hp_shape(p, &shape) != 0 ||
+	    !(in.shape = hp_shared_shape(p, &shape)))
 		return -1;
 	if (p->tok.kind != HT_WORD || p->tok.pct)
 		return hp_expected(p, "an opcode");
@@ -643,6 +644,7 @@ void hp_free_scratch(hp *p)
 	free(p->comp_names.slots);
 	free(p->instr_names.slots);
 	free(p->shared);
+	free(p->shapes);
 }
 
 /* Parses text[0, n), which the file keeps (text[n] must be writable or
@@ -917,15 +919,18 @@ static int module_line(const char *s, size_t n)
 
 int64_t hlo_text_count_modules(const char *path)
 {
+	/* the word is looked for (memmem skips most bytes); a hit counts when
+	 * only blanks stand between it and its line's start */
 	enum { CHUNK = 1 << 20, KEEP = 256 };
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return 0;
-	char *buf = malloc(CHUNK + KEEP);
+	char *buf = malloc(CHUNK + KEEP + 1);
 	int64_t count = 0;
-	size_t carry = 0;      /* buf[0, carry): the start of a line not judged yet */
-	int midline = 0;       /* the next byte read goes on a line already judged */
+	size_t carry = 1;      /* buf[0, carry): the tail of the text before */
 	int failed = !buf;
+	if (buf)
+		buf[0] = '\n';  /* the file's start is a line's start */
 	while (!failed) {
 		ssize_t r = read(fd, buf + carry, CHUNK);
 		if (r < 0 && errno == EINTR)
@@ -934,38 +939,39 @@ int64_t hlo_text_count_modules(const char *path)
 			failed = 1;
 			break;
 		}
-		size_t end = carry + (size_t)r, pos = 0;
+		size_t end = carry + (size_t)r;
 		int eof = r == 0;
-		carry = 0;
-		if (midline) {
-			const char *nl = memchr(buf, '\n', end);
-			if (!nl) {
-				if (eof)
-					break;
-				continue;
-			}
-			pos = (size_t)(nl - buf) + 1;
-			midline = 0;
-		}
-		while (pos < end) {
-			size_t avail = end - pos;
-			const char *nl = memchr(buf + pos, '\n', avail < KEEP ? avail : KEEP);
-			if (!nl && avail < KEEP && !eof) {
-				memmove(buf, buf + pos, avail);   /* judged with the next read */
-				carry = avail;
+		/* hits wholly inside [0, end), their line start found within
+		 * the kept tail; a hit that may run past end waits for the next
+		 * read unless the text has ended */
+		size_t limit = eof ? end : end > KEEP ? end - KEEP : 0, from = 0;
+		const char *hit;
+		while (from < end && (hit = memmem(buf + from, end - from, "HloModule", 9))) {
+			size_t at = (size_t)(hit - buf);
+			if (at >= limit && !eof)
 				break;
-			}
-			count += module_line(buf + pos, nl ? (size_t)(nl - buf) - pos : avail < KEEP ? avail : KEEP);
-			if (!nl)
-				nl = memchr(buf + pos, '\n', avail);
-			if (!nl) {
-				midline = 1;
-				break;
-			}
-			pos = (size_t)(nl - buf) + 1;
+			size_t s = at;
+			while (s > 0 && (buf[s - 1] == ' ' || buf[s - 1] == '\t' || buf[s - 1] == '\r'))
+				s--;
+			if (s > 0 && buf[s - 1] == '\n')
+				count += module_line(buf + s, end - s < KEEP ? end - s : KEEP);
+			from = at + 9;
 		}
 		if (eof)
 			break;
+		/* keep the last KEEP bytes (a hit near the end and its line's
+		 * blanks before it); the first kept byte is never a hit's start */
+		size_t keep = end < KEEP ? end : KEEP;
+		size_t first = end - keep;
+		if (from > first) {
+			/* hits before `from` were counted: do not count them again */
+			memmove(buf, buf + from - 1, end - from + 1);
+			buf[0] = buf[0] == '\n' ? '\n' : 'x';
+			carry = end - from + 1;
+		} else {
+			memmove(buf, buf + first, keep);
+			carry = keep;
+		}
 	}
 	free(buf);
 	close(fd);

@@ -114,6 +114,8 @@ static uint8_t op_class(const struct ops *o, int op)
 		c |= COST_C_FREE;
 	if (op == o->conv || op == o->dot)
 		c |= COST_C_MXU;
+	if (op == o->reshape)
+		c |= COST_C_RESHAPE;
 	if (op == o->conv || op == o->dot || cat == HLO_CAT_REDUCTION || op == o->copy || op == o->transpose)
 		c |= COST_C_TILED;
 	if (cat == HLO_CAT_CONVOLUTION || cat == HLO_CAT_REDUCTION || cat == HLO_CAT_COLLECTIVE ||
@@ -240,9 +242,25 @@ int cost_lay_equal(cost_lay a, cost_lay b)
 	return a.m0 == b.m0 && a.m1 == b.m1;
 }
 
+int cost_lay_row_major(const hlo_shape *s, cost_lay l)
+{
+	int d[HLO_MAX_RANK];
+
+	for (int i = 0; i < s->rank && i < HLO_MAX_RANK; i++)
+		d[i] = s->rank - 1 - i;
+	return cost_lay_equal(l, cost_lay_of(d, s->rank, s));
+}
+
 static double round_up(double d, double t)
 {
 	return ceil(d / t) * t / d;
+}
+
+int cost_tile_rows(const hlo_shape *s)
+{
+	int b = s->element_type >= 0 ? hlo_element_type_bytes(s->element_type) : 0;
+
+	return b == 1 || b == 2 ? COST_TILE_SECOND_MINOR * 4 / b : COST_TILE_SECOND_MINOR;
 }
 
 double cost_pad_factor(const hlo_shape *s, cost_lay l)
@@ -254,7 +272,7 @@ double cost_pad_factor(const hlo_shape *s, cost_lay l)
 	if (l.m0 >= 0 && l.m0 < s->rank && s->dims[l.m0] > 0)
 		f *= round_up((double)s->dims[l.m0], COST_TILE_MINOR);
 	if (l.m1 >= 0 && l.m1 < s->rank && s->dims[l.m1] > 0)
-		f *= round_up((double)s->dims[l.m1], COST_TILE_SECOND_MINOR);
+		f *= round_up((double)s->dims[l.m1], cost_tile_rows(s));
 	return f;
 }
 
@@ -335,12 +353,49 @@ void cost_graph_free(cost_graph *cg)
 	memset(cg, 0, sizeof *cg);
 }
 
+/* Position of dim d among the dims of s larger than 1 (-1 for none). */
+static int nonunit_pos(const hlo_shape *s, int d)
+{
+	int p = 0;
+
+	if (d < 0 || d >= s->rank)
+		return -1;
+	for (int i = 0; i < d; i++)
+		p += s->dims[i] != 1;
+	return p;
+}
+
+/* A reshape is a bitcast when it keeps every element where it was: its
+ * operand and its output both laid out row-major, or, when it only adds or
+ * drops dims of size 1, the same dims minor in both.  Otherwise XLA runs it
+ * as a copy: its operand read and its output written, each in its own
+ * tiles, plus a kernel's overhead. */
+static double reshape_copy(const cost_graph *cg, int64_t v, cost_lay out, const cost_lay *ops)
+{
+	const hs_graph *g = cg->g;
+	const hlo_shape *s = &cg->shape[v], *in;
+	cost_lay l;
+
+	if (graph_n_operands(g, v) < 1)
+		return 0;
+	in = operand(cg, v, 0);
+	l = ops ? ops[0] : cost_lay_recorded(in);
+	if (cost_lay_row_major(s, out) && cost_lay_row_major(in, l))
+		return 0;
+	if ((cg->cls[v] & COST_C_FREE) && nonunit_pos(in, l.m0) == nonunit_pos(s, out.m0) &&
+	    nonunit_pos(in, l.m1) == nonunit_pos(s, out.m1))
+		return 0;
+	return (cg->bytes_out[g->operand_idx[g->operand_off[v]]] * cost_pad_factor(in, l) +
+		cg->bytes_out[v] * cost_pad_factor(s, out)) / COST_HBM_BYTES_PER_S +
+	       (cg->layout_overhead ? COST_OP_SECONDS : 0);
+}
+
 void cost_node(const cost_graph *cg, int64_t v, cost_lay out, const cost_lay *ops, unsigned terms,
 	       cost_estimate *c)
 {
 	const hs_graph *g = cg->g;
 	uint8_t cls = cg->cls[v];
-	double bytes = 0, pad = 0, mxu = 1;
+	double bytes = 0, pad = 0, mxu = 1, relayout = 0;
 
 	memset(c, 0, sizeof *c);
 	if (!cost_available(g))
@@ -362,13 +417,16 @@ void cost_node(const cost_graph *cg, int64_t v, cost_lay out, const cost_lay *op
 	}
 	if ((cls & COST_C_MXU) && (terms & COST_T_MXU))
 		mxu = cost_pad_factor(&cg->shape[v], out);
+	if ((cls & COST_C_RESHAPE) && (terms & COST_T_RELAYOUT))
+		relayout = reshape_copy(cg, v, out, ops);
 	c->flops = cg->flops[v];
 	c->bytes = bytes;
 	c->compute = c->flops * mxu / COST_PEAK_FLOPS;
 	c->memory = bytes / COST_HBM_BYTES_PER_S;
 	c->padding = terms & COST_T_PADDING ? pad / COST_HBM_BYTES_PER_S : 0;
 	c->overhead = cg->layout_overhead && (cls & COST_C_KERNEL) && (terms & COST_T_OVERHEAD) ? COST_OP_SECONDS : 0;
-	c->seconds = fmax(c->compute, c->memory + c->padding) + c->overhead;
+	c->copy = relayout;
+	c->seconds = fmax(c->compute, c->memory + c->padding) + c->copy + c->overhead;
 }
 
 int cost_analytic(const hs_graph *g, cost_estimate *out)

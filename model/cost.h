@@ -42,7 +42,8 @@ enum {
 	COST_T_PADDING = 2,  /* memory traffic of tile padding */
 	COST_T_COPY = 4,     /* copies a layout forces between producer and consumer */
 	COST_T_OVERHEAD = 8, /* fixed cost per kernel */
-	COST_T_ALL = 15,
+	COST_T_RELAYOUT = 32, /* a reshape whose layouts make it a copy, not a bitcast */
+	COST_T_ALL = COST_T_MXU | COST_T_PADDING | COST_T_COPY | COST_T_OVERHEAD | COST_T_RELAYOUT,
 	/* Not in COST_T_ALL (docs/model.md says why): the padding of conv and
 	 * dot operands, on top of COST_T_PADDING. */
 	COST_T_MXU_OPERANDS = 16
@@ -132,10 +133,18 @@ typedef struct cost_lay {
 cost_lay cost_lay_of(const int *l, int n, const hlo_shape *s);
 /* The recorded layout of s (row-major when the graph records none). */
 cost_lay cost_lay_recorded(const hlo_shape *s);
-/* Size factor of s stored in (8, 128) tiles under l: the minor dim padded
- * to a multiple of 128, the second minor to a multiple of 8. */
+/* Rows of a TPU memory tile for s's element type: 8 of 32 bits, and the
+ * narrower types packed into them (16 for 16-bit types such as bf16, 32
+ * for 8-bit ones); 8 when the type is not known. */
+int cost_tile_rows(const hlo_shape *s);
+/* Size factor of s stored in (rows, 128) tiles under l: the minor dim
+ * padded to a multiple of 128, the second minor to a multiple of
+ * cost_tile_rows(s). */
 double cost_pad_factor(const hlo_shape *s, cost_lay l);
 int cost_lay_equal(cost_lay a, cost_lay b);
+/* 1 when l orders s's dims of size > 1 as the row-major layout does (in
+ * its two minor dims). */
+int cost_lay_row_major(const hlo_shape *s, cost_lay l);
 
 /* Per-node facts computed once per graph. */
 typedef struct cost_graph {
@@ -152,7 +161,8 @@ enum {
 	COST_C_MXU = 2,      /* convolution, dot */
 	COST_C_TILED = 4,    /* padding counts: conv, dot, reductions, copy, transpose */
 	COST_C_KERNEL = 8,   /* runs as a kernel of its own: pays COST_OP_SECONDS */
-	COST_C_ADOPTS = 16   /* can write any layout its consumer asks for (fused) */
+	COST_C_ADOPTS = 16,  /* can write any layout its consumer asks for (fused) */
+	COST_C_RESHAPE = 32  /* a reshape: a bitcast only when both layouts are row-major */
 };
 
 /* COST_C_* bits of every opcode id (cls[256]). */

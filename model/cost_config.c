@@ -19,7 +19,8 @@
  *   tile     T * pad + n_tiles * COST_TILE_STEP_SECONDS, where T is the
  *            sum of every node's seconds, the output tile t_i =
  *            output_bounds_i (config features 8..13; 0 = untiled) over the
- *            root's output dims d_i, n_tiles = prod ceil(d_i / t_i) and
+ *            root's output dims d_i (a tuple root: its largest array
+ *            operand), n_tiles = prod ceil(d_i / t_i) and
  *            pad = prod(ceil(d_i / t_i) * t_i) / prod(d_i).
  */
 #include <math.h>
@@ -191,7 +192,7 @@ static void dep_node(lctx *x, const int32_t *row, int64_t v, cost_estimate *est)
 		}
 	}
 	cost_node(&x->cg, v, out, x->opbuf, x->terms, est);
-	est->copy = copy;
+	est->copy += copy;
 	est->seconds += copy;
 }
 
@@ -247,7 +248,9 @@ static double tile_factor(const hs_graph *g, int64_t c, const hlo_shape *root, d
 	return pad;
 }
 
-/* The root's output shape: the last node marked is_root, else the last. */
+/* The root's output shape: the last node marked is_root, else the last.
+ * A root that is a tuple (a kernel with several outputs) stands for its
+ * largest array operand, found through nested tuples (at most 4 deep). */
 static void root_shape(const hs_graph *g, hlo_shape *root)
 {
 	int64_t r = g->n_nodes - 1;
@@ -255,10 +258,31 @@ static void root_shape(const hs_graph *g, hlo_shape *root)
 	for (int64_t v = 0; v < g->n_nodes; v++)
 		if (g->feat_width > HLO_F_IS_ROOT && graph_feat(g, v)[HLO_F_IS_ROOT] > 0.5f)
 			r = v;
-	if (r >= 0)
+	memset(root, 0, sizeof *root);
+	if (r < 0)
+		return;
+	hlo_decode_shape(graph_feat(g, r), g->feat_width, root);
+	for (int depth = 0; depth < 4 && root->is_tuple; depth++) {
+		int64_t best = -1, tup = -1;
+		long long most = -1;
+
+		for (int64_t e = g->operand_off[r]; e < g->operand_off[r + 1]; e++) {
+			int64_t o = g->operand_idx[e];
+			hlo_shape s;
+
+			hlo_decode_shape(graph_feat(g, o), g->feat_width, &s);
+			if (s.is_tuple && tup < 0)
+				tup = o;
+			else if (s.valid && !s.is_tuple && s.element_count > most) {
+				most = s.element_count;
+				best = o;
+			}
+		}
+		r = tup >= 0 ? tup : best;
+		if (r < 0)
+			return;
 		hlo_decode_shape(graph_feat(g, r), g->feat_width, root);
-	else
-		memset(root, 0, sizeof *root);
+	}
 }
 
 int cost_tile_terms(const hs_graph *g, double *pad, double *tiles, double *base_seconds)

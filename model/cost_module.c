@@ -144,9 +144,10 @@ static const struct cc_target {
 
 /* ---- shapes ------------------------------------------------------------ */
 
-static int is_op(const hm_instr *in, const char *op)
+static inline int is_op(const hm_instr *in, const char *op)
 {
-	return strcmp(in->opcode, op) == 0;
+	/* most opcodes differ in their first letter: no call for them */
+	return in->opcode[0] == op[0] && strcmp(in->opcode, op) == 0;
 }
 
 static int ends_with(const char *s, const char *tail)
@@ -224,7 +225,7 @@ static const hm_shape *operand_shape(const mctx *m, int64_t v, int i)
 	int64_t o = operand_node(m, v, i);
 	const hm_instr *in = o >= 0 ? node(m, o) : NULL;
 
-	return in ? &in->shape : NULL;
+	return in ? in->shape : NULL;
 }
 
 /* ---- reading attributes as written --------------------------------------- */
@@ -331,7 +332,7 @@ static double window_product(const hm_instr *in)
  * (stand-in) learned opcode is op. */
 static double plain_flops(const mctx *m, int64_t v, const hm_instr *in, int op)
 {
-	const hm_shape *out = &in->shape, *in0 = operand_shape(m, v, 0);
+	const hm_shape *out = in->shape, *in0 = operand_shape(m, v, 0);
 	const char *name = hlo_opcode_name(op);
 	double eo = elems(out), e0 = elems(in0), k;
 
@@ -372,7 +373,7 @@ static int cc_kind_of(const hm_instr *in)
  * in *bytes, else -1); CC_UNKNOWN when nothing is known of it. */
 static int cc_flops(const mctx *m, int64_t v, const hm_instr *in, double *flops, double *bytes)
 {
-	const hm_shape *res = result_of(&in->shape), *op0 = operand_shape(m, v, 0), *op1 = operand_shape(m, v, 1);
+	const hm_shape *res = result_of(in->shape), *op0 = operand_shape(m, v, 0), *op1 = operand_shape(m, v, 1);
 	int kind = cc_kind_of(in);
 	double k, f = -1;
 	const char *est;
@@ -432,7 +433,7 @@ static double read_bytes(const mctx *m, int64_t v, const hm_instr *in, int pos, 
 	double full = bytes_of(operand_shape(m, v, pos));
 
 	if (pos == 0 && reads_part(in))
-		return fmin(full, bytes_of(&in->shape));
+		return fmin(full, bytes_of(in->shape));
 	if (pos == 0 && in_place && updates_in_place(in))
 		return 0;
 	return full;
@@ -442,7 +443,7 @@ static double write_bytes(const mctx *m, int64_t v, const hm_instr *in, int in_p
 {
 	if (in_place && updates_in_place(in))
 		return bytes_of(operand_shape(m, v, is_op(in, "scatter") ? 2 : 1));
-	return bytes_of(&in->shape);
+	return bytes_of(in->shape);
 }
 
 /* ---- one instruction ----------------------------------------------------- */
@@ -498,7 +499,7 @@ static int unit_reshape(const hm_shape *a, const hm_shape *b)
 static int moves_nothing(const mctx *m, int64_t v, const hm_instr *in)
 {
 	return ends_with(in->opcode, "-done") || is_op(in, "async-start") || is_op(in, "async-update") ||
-	       (is_op(in, "reshape") && unit_reshape(&in->shape, operand_shape(m, v, 0)));
+	       (is_op(in, "reshape") && unit_reshape(in->shape, operand_shape(m, v, 0)));
 }
 
 /* Bytes v moves on its own: each distinct operand once, and its output;
@@ -507,7 +508,7 @@ static double own_bytes(mctx *m, int64_t v, const hm_instr *in, int mxu, double 
 {
 	double bytes = write_bytes(m, v, in, 1), b;
 
-	*pad = bytes * (pad_factor(&in->shape) - 1);
+	*pad = bytes * (pad_factor(in->shape) - 1);
 	for (int i = 0; i < graph_hlo_n_operands(m->g, v); i++) {
 		int64_t o = operand_node(m, v, i);
 
@@ -566,7 +567,7 @@ static void own_node(mctx *m, int64_t v)
 			c->bytes = given;
 		c->padding = cls & COST_C_TILED ? pad : 0;
 	}
-	finish(m, c, matrix ? pad_factor(result_of(&in->shape)) : 1,
+	finish(m, c, matrix ? pad_factor(result_of(in->shape)) : 1,
 	       (cls & COST_C_KERNEL) && !(cls & COST_C_FREE));
 }
 
@@ -618,7 +619,7 @@ static int writes_output(const mctx *m, int64_t u, int64_t root)
 static double param_reads(const mctx *m, int64_t p, int64_t root)
 {
 	const hs_graph *g = m->g;
-	double full = bytes_of(&node(m, p)->shape), total = 0;
+	double full = bytes_of(node(m, p)->shape), total = 0;
 
 	for (int64_t k = 0; k < graph_hlo_n_users(g, p); k++) {
 		int64_t u = graph_hlo_users(g, p)[k];
@@ -673,7 +674,7 @@ static void sum_comp(mctx *m, int64_t k)
 			s->tiled |= m->sum[g->called_idx[i]].tiled;
 		if (hc->role == HS_ROLE_FUSION) {
 			s->hbm += m->hbm[v];
-			s->pad += m->hbm[v] * (pad_factor(in ? &in->shape : NULL) - 1);
+			s->pad += m->hbm[v] * (pad_factor(in ? in->shape : NULL) - 1);
 		}
 	}
 }

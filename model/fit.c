@@ -1,4 +1,16 @@
-/* fit.c - kernel ridge regression on one graph's config features.
+/* fit.c - kernel ridge regression on one graph's config features, on top
+ * of the analytic estimate as a prior.
+ *
+ * The model is y = ymean + beta (p - pmean) + f(x): p the prior (the rank
+ * of the config's analytic estimate among the graph's configs, scaled to
+ * unit variance), beta its weight, not penalized, and f a kernel ridge
+ * residual on the config features.  With F the Cholesky factor of the
+ * centred kernel plus the ridge, beta = pc . F^-1 yc / pc . F^-1 pc and the
+ * dual weights are F^-1 (yc - beta pc) (pc, yc: p and y less their means
+ * over the training configs).  The candidates cross-validation chooses
+ * among are that model, the residual alone (beta = 0) and the prior alone
+ * (f = 0, beta by least squares): where the measurements teach nothing the
+ * fit ranks as the estimate does.
  *
  * Everything is computed from Gram matrices over the training configs, so
  * cross-validation over targets, ridge strengths and feature mixes costs
@@ -13,285 +25,22 @@
 
 #include "base/plural.h"
 #include "base/rng.h"
+#include "model/cost.h"
+#include "model/fit_impl.h"
 #include "model/metrics.h"
 #include "model/prep.h"
 
 #define FOLDS 3
-#define MAX_ONEHOT 32
 /* Layout Gram matrices cost n^2 * K node comparisons: the training set
  * shrinks below FIT_MAX_TRAIN so that n^2 * K stays under this. */
 #define GRAM_BUDGET 6e8
 /* Model selection (cross-validation) uses at most this many of them. */
 #define CV_MAX 600
 
-static const double lambdas[] = {0.003, 0.03, 0.3, 3.0};
+static const double lambdas[] = {1e-5, 3e-4, 0.003, 0.03, 0.3, 3.0};
 #define N_LAMBDA (sizeof lambdas / sizeof lambdas[0])
-
-/* ---- features ------------------------------------------------------------------ */
-
-typedef struct fitdata {
-	int kind;
-	int64_t C;
-	/* Layout: the prep's entries and rows; nodes whose row varies. */
-	prep *p;
-	int64_t *used;          /* [n_used] node indices */
-	int64_t n_used;
-	int W;
-	uint8_t *bucket;        /* [n_entries * W] one-hot bucket of each position */
-	int *opi;               /* [K] index of the node's opcode among n_ops */
-	int n_ops;
-	int64_t d0;             /* n_ops * W * PREP_BUCKETS count features */
-	/* Tile: explicit sparse rows, columns ascending. */
-	int64_t d;
-	int64_t *off, *col;
-	double *val;
-} fitdata;
-
-static void fitdata_free(fitdata *f)
-{
-	prep_free(f->p);
-	free(f->used);
-	free(f->bucket);
-	free(f->opi);
-	free(f->off);
-	free(f->col);
-	free(f->val);
-}
-
-static int bucket_of(float v)
-{
-	if (v == -1)
-		return 0;
-	if (v >= 0 && v <= 5 && v == floorf(v))
-		return (int)v + 1;
-	return PREP_BUCKETS - 1;
-}
-
-static int layout_features(hs_graph *g, fitdata *f, hs_error *err)
-{
-	prep_opts po = {.radius = 0, .cfg_hops = 0};
-	prep *p = prep_layout(g, &po, err);
-
-	if (!p)
-		return -1;
-	f->p = p;
-	f->W = p->ncf_width;
-	f->used = malloc((size_t)(p->K ? p->K : 1) * sizeof *f->used);
-	f->bucket = malloc((size_t)(p->n_entries * f->W > 0 ? p->n_entries * f->W : 1));
-	f->opi = malloc((size_t)(p->K ? p->K : 1) * sizeof *f->opi);
-	if (!f->used || !f->bucket || !f->opi)
-		return hs_fail(err, HS_ENOMEM, "%s: out of memory preparing the fit", g->name);
-	{
-		int seen[256];
-
-		memset(seen, -1, sizeof seen);
-		for (int64_t k = 0; k < p->K; k++) {
-			int op = g->opcode[p->cfg_node[k]];
-
-			if (p->entry_base[k + 1] - p->entry_base[k] > 1)
-				f->used[f->n_used++] = k;
-			if (seen[op] < 0)
-				seen[op] = f->n_ops++;
-			f->opi[k] = seen[op];
-		}
-		f->d0 = (int64_t)f->n_ops * f->W * PREP_BUCKETS;
-	}
-	for (int64_t e = 0; e < p->n_entries; e++)
-		for (int j = 0; j < f->W; j++)
-			f->bucket[(size_t)e * (size_t)f->W + (size_t)j] =
-				(uint8_t)bucket_of(p->entry_val[(size_t)e * (size_t)f->W + (size_t)j]);
-	return 0;
-}
-
-static int cmp_float(const void *a, const void *b)
-{
-	float x = *(const float *)a, y = *(const float *)b;
-
-	return (x > y) - (x < y);
-}
-
-/* Standardized t(x) of every varying column, plus an indicator per
- * distinct value of columns with at most MAX_ONEHOT of them. */
-static int tile_features(const hs_graph *g, fitdata *f, hs_error *err)
-{
-	int w = g->config_width;
-	int64_t C = g->n_configs, nnz = 0, d = w;
-	size_t ws = (size_t)(w ? w : 1);
-	float *vals = malloc((size_t)(C ? C : 1) * sizeof *vals);
-	float (*distinct)[MAX_ONEHOT] = calloc(ws, sizeof *distinct);
-	int *nd = calloc(ws, sizeof *nd);
-	int64_t *base = calloc(ws, sizeof *base);
-	double *mean = calloc(ws, sizeof *mean), *sd = calloc(ws, sizeof *sd);
-	int rc = -1;
-
-	if (!vals || !distinct || !nd || !base || !mean || !sd)
-		goto out;
-	for (int j = 0; j < w; j++) {
-		int64_t n = 0;
-		double s1 = 0, s2 = 0;
-
-		for (int64_t c = 0; c < C; c++) {
-			float x = g->config_feat[(size_t)c * (size_t)w + (size_t)j], t = prep_t(x);
-
-			vals[c] = x;
-			s1 += t;
-			s2 += (double)t * t;
-		}
-		mean[j] = C ? s1 / (double)C : 0;
-		sd[j] = C ? sqrt(fmax(s2 / (double)C - mean[j] * mean[j], 0)) : 0;
-		qsort(vals, (size_t)C, sizeof *vals, cmp_float);
-		for (int64_t c = 0; c < C; c++)
-			if (c == 0 || vals[c] != vals[c - 1])
-				n++;
-		if (n > 1 && n <= MAX_ONEHOT) {
-			int k = 0;
-
-			for (int64_t c = 0; c < C; c++)
-				if (c == 0 || vals[c] != vals[c - 1])
-					distinct[j][k++] = vals[c];
-			nd[j] = k;
-			base[j] = d;
-			d += k;
-		}
-	}
-	f->d = d;
-	f->off = malloc((size_t)(C + 1) * sizeof *f->off);
-	f->col = malloc((size_t)(C * 2 * w > 0 ? C * 2 * w : 1) * sizeof *f->col);
-	f->val = malloc((size_t)(C * 2 * w > 0 ? C * 2 * w : 1) * sizeof *f->val);
-	if (!f->off || !f->col || !f->val)
-		goto out;
-	for (int64_t c = 0; c < C; c++) {
-		const float *x = g->config_feat + (size_t)c * (size_t)w;
-
-		f->off[c] = nnz;
-		for (int j = 0; j < w; j++)
-			if (sd[j] > 1e-12) {
-				f->col[nnz] = j;
-				f->val[nnz++] = (prep_t(x[j]) - mean[j]) / sd[j];
-			}
-		for (int j = 0; j < w; j++)
-			for (int k = 0; k < nd[j]; k++)
-				if (distinct[j][k] == x[j]) {
-					f->col[nnz] = base[j] + k;
-					f->val[nnz++] = 1;
-				}
-	}
-	f->off[C] = nnz;
-	rc = 0;
-out:
-	free(vals);
-	free(distinct);
-	free(nd);
-	free(base);
-	free(mean);
-	free(sd);
-	return rc < 0 ? hs_fail(err, HS_ENOMEM, "%s: out of memory preparing the fit", g->name) : 0;
-}
-
-static int64_t feature_count(const fitdata *f)
-{
-	int64_t n = 0;
-
-	if (f->kind == HS_KIND_TILE)
-		return f->d;
-	for (int64_t i = 0; i < f->n_used; i++) {
-		int64_t k = f->used[i];
-
-		n += f->p->entry_base[k + 1] - f->p->entry_base[k] + PREP_BUCKETS * f->W;
-	}
-	return n + f->d0;
-}
-
-/* ---- Gram matrices -------------------------------------------------------------- */
-
-static double sdot(const fitdata *f, int64_t a, int64_t b)
-{
-	int64_t i = f->off[a], j = f->off[b], ie = f->off[a + 1], je = f->off[b + 1];
-	double t = 0;
-
-	while (i < ie && j < je) {
-		if (f->col[i] == f->col[j])
-			t += f->val[i++] * f->val[j++];
-		else if (f->col[i] < f->col[j])
-			i++;
-		else
-			j++;
-	}
-	return t;
-}
-
-/* Count features of config c: raw[d] for d = (opcode, position, bucket),
- * the number of varying nodes with that opcode and that value there. */
-static void counts(const fitdata *f, int64_t c, double *raw)
-{
-	const int32_t *row = f->p->rows + (size_t)c * (size_t)f->p->K;
-	int W = f->W;
-
-	memset(raw, 0, (size_t)f->d0 * sizeof *raw);
-	for (int64_t u = 0; u < f->n_used; u++) {
-		int64_t k = f->used[u];
-		const uint8_t *b = f->bucket + (size_t)row[k] * (size_t)W;
-
-		for (int j = 0; j < W; j++)
-			raw[((size_t)f->opi[k] * (size_t)W + (size_t)j) * PREP_BUCKETS + b[j]] += 1;
-	}
-}
-
-/* Raw Gram matrices over the configs idx[0..n), each n x n row-major:
- * G2 node choices (tile: the explicit features), and for layout G1
- * per-position values and G0 counts.  Returns -1 when out of memory. */
-static int grams(const fitdata *f, const int64_t *idx, int64_t n, double *G2, double *G1, double *G0)
-{
-	double *cnt = NULL;
-
-	if (f->kind == HS_KIND_LAYOUT) {
-		cnt = malloc((size_t)(n * f->d0 > 0 ? n * f->d0 : 1) * sizeof *cnt);
-		if (!cnt)
-			return -1;
-		for (int64_t a = 0; a < n; a++)
-			counts(f, idx[a], cnt + (size_t)a * (size_t)f->d0);
-	}
-	for (int64_t a = 0; a < n; a++)
-		for (int64_t b = 0; b <= a; b++) {
-			double g2 = 0, g1 = 0, g0 = 0;
-
-			if (f->kind == HS_KIND_TILE) {
-				g2 = sdot(f, idx[a], idx[b]);
-			} else {
-				const int32_t *ra = f->p->rows + (size_t)idx[a] * (size_t)f->p->K;
-				const int32_t *rb = f->p->rows + (size_t)idx[b] * (size_t)f->p->K;
-				const double *ca = cnt + (size_t)a * (size_t)f->d0, *cb = cnt + (size_t)b * (size_t)f->d0;
-				int W = f->W;
-
-				for (int64_t i = 0; i < f->n_used; i++) {
-					int64_t k = f->used[i];
-					int32_t ea = ra[k], eb = rb[k];
-
-					if (ea == eb) {
-						g2 += 1;
-						g1 += W;
-					} else {
-						const uint8_t *ba = f->bucket + (size_t)ea * (size_t)W;
-						const uint8_t *bb = f->bucket + (size_t)eb * (size_t)W;
-						int m = 0;
-
-						for (int j = 0; j < W; j++)
-							m += ba[j] == bb[j];
-						g1 += m;
-					}
-				}
-				for (int64_t d = 0; d < f->d0; d++)
-					g0 += ca[d] * cb[d];
-			}
-			G2[a * n + b] = G2[b * n + a] = g2;
-			if (G1) {
-				G1[a * n + b] = G1[b * n + a] = g1;
-				G0[a * n + b] = G0[b * n + a] = g0;
-			}
-		}
-	free(cnt);
-	return 0;
-}
+/* Candidate li == PRIOR_ONLY: no residual, the prior alone. */
+#define PRIOR_ONLY N_LAMBDA
 
 /* ---- kernel ridge --------------------------------------------------------------- */
 
@@ -441,11 +190,65 @@ static void kr_alpha(const double *factor, int64_t ns, const double *y, double *
 	*ymean = ym;
 }
 
+/* The prior's weight beta for the centred prior pc[ns] through the factor,
+ * and the dual weights alpha (F^-1 yc on entry) made F^-1 (yc - beta pc).
+ * work holds ns doubles.  0 when pc carries nothing.  beta is not negative:
+ * the estimate is taken to order configs the right way round, or not at
+ * all (with a few configs a negative weight is mostly noise). */
+static double kr_prior(const double *factor, int64_t ns, const double *pc, double *alpha, double *work)
+{
+	double num = 0, den = 0, beta;
+
+	memcpy(work, pc, (size_t)ns * sizeof *work);
+	chol_solve(factor, ns, work);
+	for (int64_t a = 0; a < ns; a++) {
+		num += pc[a] * alpha[a];
+		den += pc[a] * work[a];
+	}
+	if (!(den > 0) || !(num > 0))
+		return 0;
+	beta = num / den;
+	for (int64_t a = 0; a < ns; a++)
+		alpha[a] -= beta * work[a];
+	return beta;
+}
+
+/* Least-squares slope of y on the centred prior pc (the prior alone); where
+ * it is not positive, a small positive one: the prior alone ranks as the
+ * estimate does whatever its weight (kr_prior says why not the other way
+ * round). */
+static double prior_slope(const double *pc, const double *y, int64_t ns)
+{
+	double ym = 0, num = 0, den = 0;
+
+	for (int64_t a = 0; a < ns; a++)
+		ym += y[a];
+	ym /= (double)ns;
+	for (int64_t a = 0; a < ns; a++) {
+		num += pc[a] * (y[a] - ym);
+		den += pc[a] * pc[a];
+	}
+	return den > 0 && num > 0 ? num / den : 1e-6;
+}
+
+/* pc[a] = prior[ids[a]] less their mean (returned); zeros without a prior. */
+static double center_prior(const double *prior, const int64_t *ids, int64_t ns, double *pc)
+{
+	double m = 0;
+
+	for (int64_t a = 0; a < ns; a++)
+		m += pc[a] = prior ? prior[ids[a]] : 0;
+	m /= (double)(ns ? ns : 1);
+	for (int64_t a = 0; a < ns; a++)
+		pc[a] -= m;
+	return m;
+}
+
 /* ---- fit ------------------------------------------------------------------------ */
 
 typedef struct scratch {
-	double *G, *G1, *G0, *Gm, *Gc, *base, *work, *alpha, *r, *y, *y0, *score, *truth;
-	int64_t *S, *T;
+	double *G, *G1, *G0, *Gm, *Gc, *base, *work, *alpha, *r, *y, *y0, *score, *truth, *pc, *pw;
+	int64_t *S, *T, *ids;
 } scratch;
 
 static void scratch_free(scratch *s)
@@ -463,220 +266,92 @@ static void scratch_free(scratch *s)
 	free(s->y0);
 	free(s->score);
 	free(s->truth);
+	free(s->pc);
+	free(s->pw);
 	free(s->S);
 	free(s->T);
+	free(s->ids);
 }
 
-/* Mean 3-fold tau over the training set of every target (rank 1, the
- * ranks; 0, the standardized log) and ridge strength: tau[rank][l], NAN
- * where no fold could be solved.  Each fold is centred once and factored
- * once per strength; both targets share the factor. */
-static void cv_taus(const double *rt, const int64_t *train, int64_t n, const double *G, scratch *s,
-		    double tau[2][N_LAMBDA])
-{
-	double sum[2][N_LAMBDA] = {{0}};
-	int cnt[2][N_LAMBDA] = {{0}};
+/* Cross-validated taus, tau[target][li][prior]: target 1 the ranks, 0
+ * the standardized log; li a ridge strength, or PRIOR_ONLY; prior 1 with
+ * the analytic prior (only when there is one).  NAN where no fold could be
+ * solved or the candidate does not exist. */
+typedef double cv_grid[2][N_LAMBDA + 1][2];
 
+/* The held-out fold's scores of one candidate into s->score[nt]. */
+static void fold_scores(const double *G, int64_t n, const scratch *s, int64_t ns, int64_t nt, double gbar,
+			double ym, double beta, double pmean, const double *prior, const int64_t *train,
+			int residual)
+{
+	for (int64_t t = 0; t < nt; t++) {
+		int64_t i = s->T[t];
+		double v = ym + (prior ? beta * (prior[train[i]] - pmean) : 0);
+
+		for (int64_t a = 0; residual && a < ns; a++)
+			v += s->alpha[a] * (G[i * n + s->S[a]] - s->r[i] - s->r[s->S[a]] + gbar);
+		s->score[t] = v;
+	}
+}
+
+/* The tie-broken tau of every candidate (cv_grid) on each of the FOLDS
+ * folds of the training set (NAN where it could not be solved): every
+ * FOLDS-th config from the f-th, or with `blocks` the f-th consecutive
+ * third (another partition, for checking a choice made on the first).
+ * Each fold is centred once and factored once per strength; both targets
+ * and both prior settings share the factor. */
+static void cv_taus(const double *rt, const double *prior, const int64_t *train, int64_t n, const double *G,
+		    scratch *s, int blocks, cv_grid fold_tau[FOLDS])
+{
 	for (int f = 0; f < FOLDS; f++) {
 		int64_t ns = 0, nt = 0;
-		double gbar, tr, *y[2] = {s->y0, s->y};
+		double gbar, tr, *y[2] = {s->y0, s->y}, pmean;
 
+		for (int rank = 0; rank < 2; rank++)
+			for (size_t li = 0; li <= N_LAMBDA; li++)
+				fold_tau[f][rank][li][0] = fold_tau[f][rank][li][1] = NAN;
 		for (int64_t i = 0; i < n; i++) {
-			if (i % FOLDS == f)
+			if ((blocks ? i * FOLDS / n : i % FOLDS) == f)
 				s->T[nt++] = i;
 			else
 				s->S[ns++] = i;
 		}
-		int64_t *ids = malloc((size_t)ns * sizeof *ids);
-
-		if (!ids)
-			goto fail;
 		for (int64_t a = 0; a < ns; a++)
-			ids[a] = train[s->S[a]];
-		if (make_target(rt, ids, ns, 0, y[0]) < 0 || make_target(rt, ids, ns, 1, y[1]) < 0) {
-			free(ids);
-			goto fail;
-		}
-		free(ids);
+			s->ids[a] = train[s->S[a]];
+		if (make_target(rt, s->ids, ns, 0, y[0]) < 0 || make_target(rt, s->ids, ns, 1, y[1]) < 0)
+			continue;
+		pmean = center_prior(prior, s->ids, ns, s->pc);
 		for (int64_t t = 0; t < nt; t++)
 			s->truth[t] = rt[train[s->T[t]]];
 		kr_center(G, n, s->S, ns, s->r, &gbar, s->base, &tr);
-		for (size_t li = 0; li < N_LAMBDA; li++) {
-			if (kr_factor(s->base, ns, lambdas[li], tr, s->work) < 0)
+		for (size_t li = 0; li <= N_LAMBDA; li++) {
+			if (li < N_LAMBDA && kr_factor(s->base, ns, lambdas[li], tr, s->work) < 0)
 				continue;
-			for (int rank = 0; rank < 2; rank++) {
-				double ym;
+			for (int rank = 0; rank < 2; rank++)
+				for (int pr = li == PRIOR_ONLY; pr <= (prior != NULL); pr++) {
+					double ym = 0, beta = 0;
 
-				kr_alpha(s->work, ns, y[rank], s->alpha, &ym);
-				for (int64_t t = 0; t < nt; t++) {
-					int64_t i = s->T[t];
-					double v = ym;
-
-					for (int64_t a = 0; a < ns; a++)
-						v += s->alpha[a] * (G[i * n + s->S[a]] - s->r[i] - s->r[s->S[a]] + gbar);
-					s->score[t] = v;
+					if (li == PRIOR_ONLY) {
+						for (int64_t a = 0; a < ns; a++)
+							ym += y[rank][a] / (double)ns;
+						beta = prior_slope(s->pc, y[rank], ns);
+					} else {
+						kr_alpha(s->work, ns, y[rank], s->alpha, &ym);
+						if (pr)
+							beta = kr_prior(s->work, ns, s->pc, s->alpha, s->pw);
+					}
+					fold_scores(G, n, s, ns, nt, gbar, ym, beta, pmean, prior, train, li != PRIOR_ONLY);
+					fold_tau[f][rank][li][pr] =
+						metrics_kendall_tau_tiebroken(s->score, s->truth, (size_t)nt);
 				}
-				double t = metrics_kendall_tau(s->score, s->truth, (size_t)nt);
-
-				if (!isnan(t)) {
-					sum[rank][li] += t;
-					cnt[rank][li]++;
-				}
-			}
 		}
 	}
-	for (int rank = 0; rank < 2; rank++)
-		for (size_t li = 0; li < N_LAMBDA; li++)
-			tau[rank][li] = cnt[rank][li] ? sum[rank][li] / cnt[rank][li] : NAN;
-	return;
-fail:
-	for (int rank = 0; rank < 2; rank++)
-		for (size_t li = 0; li < N_LAMBDA; li++)
-			tau[rank][li] = NAN;
 }
-
-/* The kernel is c[0] G2 + c[1] G1 + c[2] G0 / (varying nodes). */
-typedef struct mix {
-	double c[3];
-} mix;
 
 static void mix_gram(const scratch *s, int64_t n, const mix *m, double k0, double *out)
 {
 	for (int64_t i = 0; i < n * n; i++)
 		out[i] = m->c[0] * s->G[i] + (s->G1 ? m->c[1] * s->G1[i] + m->c[2] * k0 * s->G0[i] : 0);
-}
-
-/* Tile: the sparse features fold into one weight per feature. */
-static int score_tile(const fitdata *f, const int64_t *train, int64_t n, const double *alpha,
-		      double asum, double ym, const mix *m, double *out)
-{
-	double *w = calloc((size_t)(f->d ? f->d : 1), sizeof *w), *mu = calloc((size_t)(f->d ? f->d : 1), sizeof *mu);
-	double b = ym;
-
-	if (!w || !mu) {
-		free(w);
-		free(mu);
-		return -1;
-	}
-	for (int64_t i = 0; i < n; i++)
-		for (int64_t t = f->off[train[i]]; t < f->off[train[i] + 1]; t++) {
-			w[f->col[t]] += alpha[i] * f->val[t];
-			mu[f->col[t]] += f->val[t] / (double)n;
-		}
-	for (int64_t j = 0; j < f->d; j++) {
-		w[j] = m->c[0] * (w[j] - asum * mu[j]);
-		b -= mu[j] * w[j];
-	}
-	for (int64_t cc = 0; cc < f->C; cc++) {
-		double v = b;
-
-		for (int64_t t = f->off[cc]; t < f->off[cc + 1]; t++)
-			v += f->val[t] * w[f->col[t]];
-		out[cc] = v;
-	}
-	free(w);
-	free(mu);
-	return 0;
-}
-
-/* Layout: every block is a sum over nodes of per-entry indicators, so all
- * of them fold into one weight per entry. */
-static int score_layout(const fitdata *f, const int64_t *train, int64_t n, const double *alpha,
-			double asum, double ym, const mix *m, double k0, double *out)
-{
-	const prep *p = f->p;
-	int W = f->W;
-	size_t n1 = (size_t)p->K * (size_t)W * PREP_BUCKETS, ne = (size_t)(p->n_entries ? p->n_entries : 1);
-	double *v2 = calloc(ne, sizeof *v2), *m2 = calloc(ne, sizeof *m2), *ew = calloc(ne, sizeof *ew);
-	double *v1 = calloc(n1 ? n1 : 1, sizeof *v1), *m1 = calloc(n1 ? n1 : 1, sizeof *m1);
-	double *v0 = calloc((size_t)(f->d0 ? f->d0 : 1), sizeof *v0), *m0 = calloc((size_t)(f->d0 ? f->d0 : 1), sizeof *m0);
-	double b = ym, c0 = m->c[2] * k0;
-	int rc = -1;
-
-	if (!v2 || !m2 || !ew || !v1 || !m1 || !v0 || !m0)
-		goto out;
-	for (int64_t i = 0; i < n; i++) {
-		const int32_t *row = p->rows + (size_t)train[i] * (size_t)p->K;
-
-		for (int64_t u = 0; u < f->n_used; u++) {
-			int64_t k = f->used[u];
-			int32_t e = row[k];
-
-			v2[e] += alpha[i];
-			m2[e] += 1.0 / (double)n;
-			for (int j = 0; j < W; j++) {
-				uint8_t bk = f->bucket[(size_t)e * (size_t)W + (size_t)j];
-				size_t x1 = ((size_t)k * (size_t)W + (size_t)j) * PREP_BUCKETS + bk;
-				size_t x0 = ((size_t)f->opi[k] * (size_t)W + (size_t)j) * PREP_BUCKETS + bk;
-
-				v1[x1] += alpha[i];
-				m1[x1] += 1.0 / (double)n;
-				v0[x0] += alpha[i];
-				m0[x0] += 1.0 / (double)n;
-			}
-		}
-	}
-	for (size_t e = 0; e < (size_t)p->n_entries; e++) {
-		v2[e] -= asum * m2[e];
-		b -= m->c[0] * m2[e] * v2[e];
-	}
-	for (size_t x = 0; x < n1; x++) {
-		v1[x] -= asum * m1[x];
-		b -= m->c[1] * m1[x] * v1[x];
-	}
-	for (int64_t x = 0; x < f->d0; x++) {
-		v0[x] -= asum * m0[x];
-		b -= c0 * m0[x] * v0[x];
-	}
-	for (int64_t u = 0; u < f->n_used; u++) {
-		int64_t k = f->used[u];
-
-		for (int64_t e = p->entry_base[k]; e < p->entry_base[k + 1]; e++) {
-			double v = m->c[0] * v2[e];
-
-			for (int j = 0; j < W; j++) {
-				uint8_t bk = f->bucket[(size_t)e * (size_t)W + (size_t)j];
-
-				v += m->c[1] * v1[((size_t)k * (size_t)W + (size_t)j) * PREP_BUCKETS + bk];
-				v += c0 * v0[((size_t)f->opi[k] * (size_t)W + (size_t)j) * PREP_BUCKETS + bk];
-			}
-			ew[e] = v;
-		}
-	}
-	for (int64_t cc = 0; cc < f->C; cc++) {
-		const int32_t *row = p->rows + (size_t)cc * (size_t)p->K;
-		double v = b;
-
-		for (int64_t u = 0; u < f->n_used; u++)
-			v += ew[row[f->used[u]]];
-		out[cc] = v;
-	}
-	rc = 0;
-out:
-	free(v2);
-	free(m2);
-	free(ew);
-	free(v1);
-	free(m1);
-	free(v0);
-	free(m0);
-	return rc;
-}
-
-/* Scores every config with the model fitted on train[0..n) (alpha over
- * all of them).  For each feature block with raw features phi and kernel
- * weight c: f(x) = ym + sum_B c_B (phi_B(x) - mu_B) . v_B, with
- * v_B = sum_i alpha_i phi_B(x_i) - mu_B sum_i alpha_i. */
-static int score_all(const fitdata *f, const int64_t *train, int64_t n, const double *alpha, double ym,
-		     const mix *m, double k0, double *out)
-{
-	double asum = 0;
-
-	for (int64_t i = 0; i < n; i++)
-		asum += alpha[i];
-	if (f->kind == HS_KIND_TILE)
-		return score_tile(f, train, n, alpha, asum, ym, m, out);
-	return score_layout(f, train, n, alpha, asum, ym, m, k0, out);
 }
 
 /* Candidate kernels for layout: node choices (categorical), per-position
@@ -703,6 +378,10 @@ typedef struct fitrun {
 	const mix *best_mix;
 	double best_lam, best_cv;
 	int best_rank;
+	int best_li;          /* index in lambdas, or PRIOR_ONLY */
+	int best_prior;       /* 1: with the analytic prior */
+	double *prior;        /* [C] the prior (NULL: the estimate is n/a or constant) */
+	double beta;          /* its weight in the final model */
 	double *all;          /* [C] scores */
 } fitrun;
 
@@ -711,7 +390,59 @@ static void fitrun_free(fitrun *x)
 	fitdata_free(&x->f);
 	scratch_free(&x->s);
 	free(x->perm);
+	free(x->prior);
 	free(x->all);
+}
+
+/* The prior: the analytic estimate's rank among the configs (ties share
+ * the mean rank), standardized.  NULL, and no error, when the estimate is
+ * not available, fails, or gives every config the same score. */
+static int make_prior(fitrun *x, hs_error *err)
+{
+	hs_graph *g = x->g;
+	int64_t C = x->C, *ord;
+	double *est, m = 0, v = 0;
+	hs_error ignored = {0};
+
+	if (!cost_available(g) || C < 2)
+		return 0;
+	est = malloc((size_t)C * sizeof *est);
+	ord = malloc((size_t)C * sizeof *ord);
+	x->prior = malloc((size_t)C * sizeof *x->prior);
+	if (!est || !ord || !x->prior) {
+		free(est);
+		free(ord);
+		return hs_fail(err, HS_ENOMEM, "%s: out of memory fitting", g->name);
+	}
+	if (cost_predict_configs(g, est, &ignored) < 0 || metrics_rank_order(est, (size_t)C, ord) < 0) {
+		free(x->prior);
+		x->prior = NULL;
+		goto out;
+	}
+	for (int64_t i = 0; i < C;) {
+		int64_t j = i;
+
+		while (j + 1 < C && est[ord[j + 1]] == est[ord[i]])
+			j++;
+		for (int64_t t = i; t <= j; t++)
+			x->prior[ord[t]] = (double)(i + j) / 2.0;
+		i = j + 1;
+	}
+	for (int64_t c = 0; c < C; c++)
+		m += x->prior[c] / (double)C;
+	for (int64_t c = 0; c < C; c++)
+		v += (x->prior[c] - m) * (x->prior[c] - m) / (double)C;
+	if (!(v > 0)) {
+		free(x->prior);
+		x->prior = NULL;
+		goto out;
+	}
+	for (int64_t c = 0; c < C; c++)
+		x->prior[c] = (x->prior[c] - m) / sqrt(v);
+out:
+	free(est);
+	free(ord);
+	return 0;
 }
 
 /* Features, the cap, and the kernel candidates. */
@@ -725,7 +456,7 @@ static int prepare(fitrun *x, hs_graph *g, fit_result *r, hs_error *err)
 	x->mixes = &tile_mix;
 	x->n_mix = 1;
 	r->cap = FIT_MAX_TRAIN;
-	if ((g->kind == HS_KIND_LAYOUT ? layout_features(g, &x->f, err) : tile_features(g, &x->f, err)) < 0)
+	if ((g->kind == HS_KIND_LAYOUT ? fit_layout_features(g, &x->f, err) : fit_tile_features(g, &x->f, err)) < 0)
 		return -1;
 	if (g->kind == HS_KIND_LAYOUT) {
 		x->mixes = layout_mixes;
@@ -739,10 +470,11 @@ static int prepare(fitrun *x, hs_graph *g, fit_result *r, hs_error *err)
 		}
 	}
 	x->best_mix = &x->mixes[0];
-	x->best_lam = 0.3;
+	x->best_li = 4; /* 0.3 */
+	x->best_lam = lambdas[x->best_li];
 	x->best_rank = 1;
 	x->best_cv = -INFINITY;
-	return 0;
+	return make_prior(x, err);
 }
 
 /* perm[0..n_tr) is the training set: a random share of all configs, or a
@@ -812,62 +544,167 @@ static int alloc_scratch(fitrun *x, hs_error *err)
 	s->truth = malloc(C * sizeof *s->truth);
 	s->S = malloc((size_t)x->n_tr * sizeof *s->S);
 	s->T = malloc((size_t)x->n_tr * sizeof *s->T);
+	s->ids = malloc((size_t)x->n_tr * sizeof *s->ids);
+	s->pc = malloc((size_t)x->n_tr * sizeof *s->pc);
+	s->pw = malloc((size_t)x->n_tr * sizeof *s->pw);
 	x->all = malloc(C * sizeof *x->all);
 	if (!s->G || (lay && (!s->G1 || !s->G0)) || !s->Gm || !s->Gc || !s->base || !s->work || !s->alpha ||
-	    !s->r || !s->y || !s->y0 || !s->score || !s->truth || !s->S || !s->T || !x->all ||
-	    grams(&x->f, x->perm, x->n_tr, s->G, s->G1, s->G0) < 0)
+	    !s->r || !s->y || !s->y0 || !s->score || !s->truth || !s->S || !s->T || !s->ids || !s->pc ||
+	    !s->pw || !x->all ||
+	    fit_grams(&x->f, x->perm, x->n_tr, s->G, s->G1, s->G0) < 0)
 		return hs_fail(err, HS_ENOMEM, "%s: out of memory fitting", x->g->name);
 	return 0;
 }
 
-/* Target, ridge strength and kernel mix by 3-fold CV on the first n_cv
- * training configs. */
+/* Cross-validation runs on two partitions of the training set: FOLDS
+ * folds each, CV_RUNS * FOLDS taus per candidate; from CV_ONE_RUN configs
+ * on, where a fold's tau is steadier, on one (half the time). */
+#define CV_RUNS 2
+#define CV_FOLDS (CV_RUNS * FOLDS)
+#define CV_ONE_RUN 300
+
+/* Mean over the folds where it is defined (NAN when it never is). */
+static double fold_mean(cv_grid f[CV_FOLDS], int rank, size_t li, int pr)
+{
+	double sum = 0;
+	int k = 0;
+
+	for (int i = 0; i < CV_FOLDS; i++)
+		if (!isnan(f[i][rank][li][pr])) {
+			sum += f[i][rank][li][pr];
+			k++;
+		}
+	return k ? sum / k : NAN;
+}
+
+/* Whether the candidate beats the prior alone (target prank) by more than
+ * the standard error of their difference, fold by fold. */
+static int beats_prior(cv_grid f[CV_FOLDS], int rank, size_t li, int pr, int prank)
+{
+	double d[CV_FOLDS], m = 0, v = 0;
+	int k = 0;
+
+	for (int i = 0; i < CV_FOLDS; i++)
+		if (!isnan(f[i][rank][li][pr]) && !isnan(f[i][prank][PRIOR_ONLY][1]))
+			m += d[k++] = f[i][rank][li][pr] - f[i][prank][PRIOR_ONLY][1];
+	if (k < 2)
+		return 1;
+	m /= k;
+	for (int i = 0; i < k; i++)
+		v += (d[i] - m) * (d[i] - m);
+	return m > sqrt(v / (k - 1) / k);
+}
+
+/* Target, ridge strength, kernel mix and the prior's use by
+ * cross-validation on the first n_cv training configs (two partitions of
+ * FOLDS folds): the candidate with the best mean tie-broken tau (ties go
+ * to the first: ranks, the earlier mix, the weaker ridge, without the
+ * prior), except that the prior alone (the analytic estimate's order)
+ * wins when it ranks the held-out folds at all (mean tau > 0) and that
+ * candidate does not beat it by more than a standard error of their
+ * difference over the folds: measurements that do not clearly improve on
+ * the estimate do not replace it. */
 static void select_model(fitrun *x)
 {
 	int64_t n = x->n_tr, m = x->n_cv;
 	scratch *s = &x->s;
+	double prior_tau = -INFINITY;
+	int prior_rank = 1, wins = 1;
+	cv_grid (*f)[CV_FOLDS] = malloc((size_t)x->n_mix * sizeof *f);
 
-	if (m < 3 * FOLDS)
+	if (m < 3 * FOLDS || !f) {
+		/* Too few configs to choose by: the estimate alone, or failing
+		 * that the defaults. */
+		free(f);
+		if (x->prior) {
+			x->best_li = PRIOR_ONLY;
+			x->best_lam = NAN;
+			x->best_prior = 1;
+		}
 		return;
+	}
 	for (int mi = 0; mi < x->n_mix; mi++) {
 		mix_gram(s, n, &x->mixes[mi], x->k0, s->Gm);
 		for (int64_t a = 0; a < m; a++)
 			for (int64_t b = 0; b < m; b++)
 				s->Gc[a * m + b] = s->Gm[a * n + b];
-		double tau[2][N_LAMBDA];
+		for (int run = 0; run < CV_RUNS; run++) {
+			if (run == 0 || m < CV_ONE_RUN) {
+				cv_taus(x->rt, x->prior, x->perm, m, s->Gc, s, run, f[mi] + run * FOLDS);
+				continue;
+			}
+			for (int i = run * FOLDS; i < (run + 1) * FOLDS; i++)
+				for (int rank = 0; rank < 2; rank++)
+					for (size_t li = 0; li <= N_LAMBDA; li++)
+						f[mi][i][rank][li][0] = f[mi][i][rank][li][1] = NAN;
+		}
+		for (int rank = 1; rank >= 0; rank--) {
+			double pt = fold_mean(f[mi], rank, PRIOR_ONLY, 1);
 
-		cv_taus(x->rt, x->perm, m, s->Gc, s, tau);
-		for (int rank = 1; rank >= 0; rank--)
-			for (size_t li = 0; li < N_LAMBDA; li++) {
-				double t = tau[rank][li];
+			if (pt > prior_tau) {
+				prior_tau = pt;
+				prior_rank = rank;
+			}
+			for (size_t li = 0; li < N_LAMBDA; li++)
+				for (int pr = 0; pr < 2; pr++) {
+					double t = fold_mean(f[mi], rank, li, pr);
 
-				if (!isnan(t) && t > x->best_cv) {
+					if (isnan(t) || t <= x->best_cv)
+						continue;
 					x->best_cv = t;
+					x->best_li = (int)li;
 					x->best_lam = lambdas[li];
 					x->best_rank = rank;
+					x->best_prior = pr;
 					x->best_mix = &x->mixes[mi];
+					wins = beats_prior(f[mi], rank, li, pr, prior_rank);
 				}
-			}
+		}
 	}
+	if (x->prior && prior_tau > 0 && !wins) {
+		x->best_cv = prior_tau;
+		x->best_li = PRIOR_ONLY;
+		x->best_lam = NAN;
+		x->best_rank = prior_rank;
+		x->best_prior = 1;
+		x->best_mix = &x->mixes[0];
+	}
+	free(f);
 }
 
+/* The chosen model on every training config, every config scored. */
 static int final_fit(fitrun *x, hs_error *err)
 {
 	scratch *s = &x->s;
 	int64_t n = x->n_tr;
-	double gbar, tr, ym;
+	double gbar, tr, ym = 0, pmean;
+	const double *prior = x->best_prior ? x->prior : NULL;
 
 	mix_gram(s, n, x->best_mix, x->k0, s->Gm);
 	for (int64_t i = 0; i < n; i++)
 		s->S[i] = i;
 	if (make_target(x->rt, x->perm, n, x->best_rank, s->y) < 0)
 		return hs_fail(err, HS_ENOMEM, "%s: out of memory fitting", x->g->name);
-	kr_center(s->Gm, n, s->S, n, s->r, &gbar, s->work, &tr);
-	if (kr_factor(s->work, n, x->best_lam, tr, s->work) < 0)
-		return hs_fail(err, HS_EDATA, "%s: the ridge system could not be solved", x->g->name);
-	kr_alpha(s->work, n, s->y, s->alpha, &ym);
-	if (score_all(&x->f, x->perm, n, s->alpha, ym, x->best_mix, x->k0, x->all) < 0)
+	pmean = center_prior(prior, x->perm, n, s->pc);
+	x->beta = 0;
+	if (x->best_li == PRIOR_ONLY) {
+		for (int64_t a = 0; a < n; a++) {
+			ym += s->y[a] / (double)n;
+			s->alpha[a] = 0;
+		}
+		x->beta = prior_slope(s->pc, s->y, n);
+	} else {
+		kr_center(s->Gm, n, s->S, n, s->r, &gbar, s->work, &tr);
+		if (kr_factor(s->work, n, x->best_lam, tr, s->work) < 0)
+			return hs_fail(err, HS_EDATA, "%s: the ridge system could not be solved", x->g->name);
+		kr_alpha(s->work, n, s->y, s->alpha, &ym);
+		if (prior)
+			x->beta = kr_prior(s->work, n, s->pc, s->alpha, s->pw);
+	}
+	if (fit_score_all(&x->f, x->perm, n, s->alpha, ym, x->best_mix, x->k0, x->all) < 0)
 		return hs_fail(err, HS_ENOMEM, "%s: out of memory fitting", x->g->name);
+	for (int64_t c = 0; prior && c < x->C; c++)
+		x->all[c] += x->beta * (prior[c] - pmean);
 	return 0;
 }
 
@@ -899,7 +736,7 @@ int fit_run(hs_graph *g, const fit_opts *o, fit_result *r, double *pred, uint8_t
 	memset(r, 0, sizeof *r);
 	r->heldout_tau = r->heldout_tau_tiebroken = r->heldout_opa = r->cv_tau = NAN;
 	if (!o->measured && !(o->fraction > 0 && o->fraction < 1))
-		return hs_fail(err, HS_EUSAGE, "--train-fraction must be between 0 and 1 (exclusive)");
+		return hs_fail(err, HS_EUSAGE, "the training fraction must be between 0 and 1 (exclusive)");
 	if (!o->runtime && !g->labeled)
 		return hs_fail(err, HS_EUSAGE, "%s: no measured runtimes (test split): nothing to fit", g->name);
 	x.rt = o->runtime ? o->runtime : g->runtime;
@@ -920,14 +757,25 @@ int fit_run(hs_graph *g, const fit_opts *o, fit_result *r, double *pred, uint8_t
 	heldout_metrics(&x, o, r);
 	r->n_train = x.n_tr;
 	r->n_heldout = x.C - x.n_tr;
-	r->n_features = feature_count(&x.f);
+	r->n_features = fit_feature_count(&x.f);
 	r->lambda = x.best_lam;
 	memcpy(r->kernel, x.best_mix->c, sizeof r->kernel);
 	r->target = x.best_rank ? "rank" : "log";
+	r->prior_available = x.prior != NULL;
+	r->prior_used = x.best_prior;
+	r->residual = x.best_li != PRIOR_ONLY;
+	r->prior_weight = x.best_prior ? x.beta : NAN;
 	rc = 0;
 out:
 	fitrun_free(&x);
 	return rc;
+}
+
+const char *fit_model_name(const fit_result *r)
+{
+	if (!r->residual)
+		return "analytic estimate alone";
+	return r->prior_used ? "analytic estimate + kernel ridge" : "kernel ridge";
 }
 
 int fit_heldout(hs_graph *g, double fraction, uint64_t seed, fit_result *r, double *pred,

@@ -55,7 +55,11 @@ typedef struct fit_result {
 	double heldout_tau_tiebroken; /* metrics_kendall_tau_tiebroken on them */
 	double heldout_opa;
 	double cv_tau;          /* best cross-validated tau (NAN without CV) */
-	double lambda;          /* chosen ridge strength (relative) */
+	double lambda;          /* chosen ridge strength (relative; NAN for the prior alone) */
+	int prior_available;    /* the analytic estimate ranks this graph's configs */
+	int prior_used;         /* the chosen model builds on it */
+	int residual;           /* the chosen model has a kernel ridge part (0: the prior alone) */
+	double prior_weight;    /* the prior's weight beta (NAN when not used) */
 	double kernel[3];       /* weights of the node-choice, per-position and
 				 * count kernels (layout; tile uses [0] only) */
 	const char *target;     /* "rank" or "log" */
@@ -69,6 +73,10 @@ typedef struct fit_result {
  * Errors: HS_EUSAGE for a fraction outside (0, 1), no runtimes to train
  * on, or fewer than 2 configs on either side. */
 int fit_run(hs_graph *g, const fit_opts *o, fit_result *r, double *pred, uint8_t *is_train, hs_error *err);
+
+/* "analytic estimate + kernel ridge", "analytic estimate alone" or
+ * "kernel ridge": the model the fit chose. */
+const char *fit_model_name(const fit_result *r);
 
 /* fit_run with a random `fraction` of the configs. */
 int fit_heldout(hs_graph *g, double fraction, uint64_t seed, fit_result *r, double *pred,

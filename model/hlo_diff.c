@@ -156,7 +156,7 @@ static uint64_t node_hash(const hs_graph *g, int64_t v)
 			h = mix(h, (uint64_t)(int64_t)(f[i] * 1024.0f));
 		return h;
 	}
-	h = mix(h, shape_hash(&in->shape, 1));
+	h = mix(h, shape_hash(in->shape, 1));
 	h = mix(h, (uint64_t)in->parameter_number);
 	for (int i = 0; i < in->n_dimensions; i++)
 		h = mix(h, (uint64_t)in->dimensions[i]);
@@ -469,14 +469,26 @@ static int match_comps(hlo_diff *d)
 			d->comp_a2b[votes[i][0]] = votes[i][1];
 		}
 	}
-	if (a->module && b->module)
-		for (int64_t c = 0; c < a->n_hcomps; c++) {
-			int64_t w = graph_find_hcomp(b, graph_hcomp_name(a, c, buf, sizeof buf));
-			if (w >= 0)
-				d->comp_a2b[c] = w;
-		}
 	free(votes);
 	free(best_n);
+	if (!a->module || !b->module)
+		return 0;
+	/* by name: B's names in a table (a search per computation would be
+	 * quadratic: 100,000 computations took a minute) */
+	key_table tb;
+	if (table_init(&tb, b->n_hcomps) != 0)
+		return -1;
+	for (int64_t c = 0; c < b->n_hcomps; c++)
+		table_add(&tb, str_hash(graph_hcomp_name(b, c, buf, sizeof buf)), c);
+	for (int64_t c = 0; c < a->n_hcomps; c++) {
+		const char *name = graph_hcomp_name(a, c, buf, sizeof buf);
+		key_slot *s = table_slot(&tb, str_hash(name));
+		char nb[160];
+		int64_t w = s->count == 1 ? s->first : s->count > 1 ? graph_find_hcomp(b, name) : -1;
+		if (w >= 0 && strcmp(name, graph_hcomp_name(b, w, nb, sizeof nb)) == 0)
+			d->comp_a2b[c] = w;
+	}
+	free(tb.s);
 	return 0;
 }
 
@@ -493,6 +505,33 @@ static int is_name_attr(const char *name, size_t n)
 	return 0;
 }
 
+static int same_str(const char *a, const char *b)
+{
+	return a == b || (a && b && strcmp(a, b) == 0);
+}
+
+/* 1 when the readers' fields of two instructions say their attributes are
+ * the same (dimensions, fusion kind, sharding, metadata, every other
+ * attribute as written; an instruction with rare fields is left to the
+ * text): then their lines need not be read, which on a module of a million
+ * instructions is most of the time spent on changes. */
+static int attrs_surely_equal(const hm_instr *a, const hm_instr *b)
+{
+	if (!a || !b || a->x || b->x || a->n_dimensions != b->n_dimensions || a->n_attrs != b->n_attrs ||
+	    a->source_line != b->source_line)
+		return 0;
+	if (a->n_dimensions && memcmp(a->dimensions, b->dimensions, (size_t)a->n_dimensions * sizeof *a->dimensions))
+		return 0;
+	if (!same_str(a->fusion_kind, b->fusion_kind) || !same_str(a->sharding, b->sharding) ||
+	    !same_str(a->op_type, b->op_type) || !same_str(a->op_name, b->op_name) ||
+	    !same_str(a->source_file, b->source_file))
+		return 0;
+	for (int i = 0; i < a->n_attrs; i++)
+		if (!same_str(a->attrs[i].name, b->attrs[i].name) || !same_str(a->attrs[i].value, b->attrs[i].value))
+			return 0;
+	return 1;
+}
+
 /* The attributes of a pair that differ: their names into out (when not
  * NULL); 1 when any does.  Attributes that name computations or
  * instructions are compared through the matching. */
@@ -501,6 +540,8 @@ static int attrs_differ(const hlo_diff *d, int64_t va, hs_strbuf *out)
 	hs_strbuf la = {0}, lb = {0};
 	hlo_line_attr xa[64], xb[64];
 	int rc = 0;
+	if (!out && attrs_surely_equal(graph_node_instr(d->a, va), graph_node_instr(d->b, d->a2b[va])))
+		goto called;
 	if (graph_node_hlo(d->a, va, &la) != 1 || graph_node_hlo(d->b, d->a2b[va], &lb) != 1)
 		goto done;
 	int na = hlo_line_attrs(la.s, la.len, xa, 64), nb = hlo_line_attrs(lb.s, lb.len, xb, 64);
@@ -525,6 +566,7 @@ static int attrs_differ(const hlo_diff *d, int64_t va, hs_strbuf *out)
 				hs_strbuf_printf(out, "%s%.*s", out->len ? ", " : "", (int)x[i].name_len, x[i].name);
 		}
 	}
+called:;
 	/* computations called, through the matching */
 	const hs_graph *a = d->a, *b = d->b;
 	int64_t vb = d->a2b[va], ka = graph_n_called(a, va), kb = graph_n_called(b, vb);
@@ -566,9 +608,9 @@ static uint32_t pair_changes(const hlo_diff *d, int64_t va)
 		ch |= HD_OPCODE;
 	const hm_instr *ia = graph_node_instr(a, va), *ib = graph_node_instr(b, vb);
 	if (ia && ib) {
-		if (shape_hash(&ia->shape, 0) != shape_hash(&ib->shape, 0))
+		if (shape_hash(ia->shape, 0) != shape_hash(ib->shape, 0))
 			ch |= HD_SHAPE;
-		else if (shape_hash(&ia->shape, 1) != shape_hash(&ib->shape, 1))
+		else if (shape_hash(ia->shape, 1) != shape_hash(ib->shape, 1))
 			ch |= HD_LAYOUT;
 		if (attrs_differ(d, va, NULL))
 			ch |= HD_ATTRIBUTES;

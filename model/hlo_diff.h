@@ -80,6 +80,13 @@ void hlo_diff_free(hlo_diff *d);
 /* "opcode", "shape", "layout", "operands", "attributes", "computation". */
 const char *hlo_diff_change_name(unsigned bit);
 
+/* "opcode, computation" for a mask of HD_* bits, into buf ("" for none). */
+void hlo_diff_change_list(uint32_t ch, char *buf, size_t cap);
+/* The fusion instruction of B whose body holds vb (an op moved into a
+ * fusion: "fused into fusion.12"), its name into buf; NULL when vb is in no
+ * fusion body. */
+const char *hlo_diff_fused_into(const hlo_diff *d, int64_t vb, char *buf, size_t cap);
+
 /* The attributes in which a's pair differs, ", "-separated, into buf
  * ("replica_groups, channel_id"); "" when none. */
 void hlo_diff_attr_changes(const hlo_diff *d, int64_t va, char *buf, size_t cap);

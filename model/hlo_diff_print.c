@@ -46,8 +46,7 @@ static row *ranked(const hlo_diff *d, int which, int64_t *n)
 	return r;
 }
 
-/* "opcode, computation" for a change mask. */
-static void change_list(uint32_t ch, char *buf, size_t cap)
+void hlo_diff_change_list(uint32_t ch, char *buf, size_t cap)
 {
 	size_t k = 0;
 	buf[0] = '\0';
@@ -57,9 +56,7 @@ static void change_list(uint32_t ch, char *buf, size_t cap)
 					      hlo_diff_change_name(1u << i));
 }
 
-/* The fusion instruction of B that runs the fusion body vb moved into, or
- * NULL. */
-static const char *fused_into(const hlo_diff *d, int64_t vb, char *buf, size_t cap)
+const char *hlo_diff_fused_into(const hlo_diff *d, int64_t vb, char *buf, size_t cap)
 {
 	const hs_graph *b = d->b;
 	const hs_hcomp *hc = &b->hcomps[b->hcomp_of[vb]];
@@ -119,7 +116,7 @@ static void print_changed(const hlo_diff *d, FILE *out, int64_t limit)
 		fprintf(out, "  %-32s %-32s %-28s %11s %11s\n", "A", "B", "changes", "cost A", "cost B");
 	for (int64_t i = 0; i < n && (!limit || i < limit); i++) {
 		int64_t va = r[i].v, vb = d->a2b[va];
-		change_list(d->changes[va], ch, sizeof ch);
+		hlo_diff_change_list(d->changes[va], ch, sizeof ch);
 		time_text(ca, sizeof ca, d->cost_a[va].seconds);
 		time_text(cb, sizeof cb, d->cost_b[vb].seconds);
 		fprintf(out, "  %-32s %-32s %-28s %11s %11s\n", graph_node_name(d->a, va, na, sizeof na),
@@ -129,7 +126,7 @@ static void print_changed(const hlo_diff *d, FILE *out, int64_t limit)
 			fprintf(out, "      attributes: %s\n", at);
 		}
 		if (d->changes[va] & HD_COMPUTATION) {
-			const char *f = fused_into(d, vb, fz, sizeof fz);
+			const char *f = hlo_diff_fused_into(d, vb, fz, sizeof fz);
 			char c1[96], c2[96];
 			fprintf(out, "      computation: %s -> %s%s%s\n",
 				graph_hcomp_name(d->a, d->a->hcomp_of[va], c1, sizeof c1),
@@ -327,7 +324,7 @@ static void json_changed(jsonw *w, const hlo_diff *d)
 		}
 		jsonw_key(w, "computation_a"), jsonw_str(w, graph_hcomp_name(d->a, d->a->hcomp_of[va], c1, sizeof c1));
 		jsonw_key(w, "computation_b"), jsonw_str(w, graph_hcomp_name(d->b, d->b->hcomp_of[vb], c2, sizeof c2));
-		const char *f = fused_into(d, vb, nb, sizeof nb);
+		const char *f = hlo_diff_fused_into(d, vb, nb, sizeof nb);
 		if ((d->changes[va] & HD_COMPUTATION) && f)
 			jsonw_key(w, "fused_into"), jsonw_str(w, f);
 		jsonw_key(w, "cost_a_ns"), jsonw_num(w, d->cost_a[va].seconds * 1e9);

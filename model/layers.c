@@ -16,7 +16,8 @@
 typedef struct builder {
 	hs_layers *l;
 	HS_VEC(hs_layer) v;
-	int64_t *slot;         /* path hash table: namespace + 1, 0 empty */
+	HS_VEC(size_t) len;    /* each namespace's path length */
+	struct slot { uint64_t h; int64_t k; } *slot; /* path hash table: hash, namespace + 1 (0 empty) */
 	size_t cap;
 	hs_error *err;
 } builder;
@@ -26,18 +27,24 @@ static uint64_t path_hash(const char *s, size_t n)
 	return hs_fnv1a_bytes(s, n, HS_FNV_BASIS);
 }
 
+/* A slot of the table for hash h: FNV's low bits alone cluster paths that
+ * differ in their last characters (layer_17, layer_18), so mix first. */
+static size_t slot_of(uint64_t h, size_t cap)
+{
+	return (size_t)hs_splitmix64(&h) & (cap - 1);
+}
+
 static int grow_table(builder *b)
 {
 	size_t cap = b->cap ? b->cap * 2 : 1024;
-	int64_t *slot = calloc(cap, sizeof *slot);
+	struct slot *slot = calloc(cap, sizeof *slot);
 	if (!slot)
 		return -1;
 	for (size_t i = 0; i < b->cap; i++) {
-		if (!b->slot[i])
+		if (!b->slot[i].k)
 			continue;
-		const char *p = b->v.v[b->slot[i] - 1].path;
-		size_t j = (size_t)path_hash(p, strlen(p)) & (cap - 1);
-		while (slot[j])
+		size_t j = slot_of(b->slot[i].h, cap);
+		while (slot[j].k)
 			j = (j + 1) & (cap - 1);
 		slot[j] = b->slot[i];
 	}
@@ -47,16 +54,18 @@ static int grow_table(builder *b)
 	return 0;
 }
 
-/* The namespace with path s[0, n), made (under `parent`) when new. */
-static int64_t namespace_of(builder *b, const char *s, size_t n, int64_t parent, int depth)
+/* The namespace with path s[0, n) whose hash is h, made (under `parent`)
+ * when new.  The table keeps each hash: a probe reads a namespace only
+ * when its hash is the one sought. */
+static int64_t namespace_at(builder *b, const char *s, size_t n, uint64_t h, int64_t parent, int depth)
 {
 	if ((b->v.n + 1) * 2 > b->cap && grow_table(b) != 0)
 		return -1;
-	size_t j = (size_t)path_hash(s, n) & (b->cap - 1);
-	while (b->slot[j]) {
-		const hs_layer *e = &b->v.v[b->slot[j] - 1];
-		if (strlen(e->path) == n && memcmp(e->path, s, n) == 0)
-			return b->slot[j] - 1;
+	size_t j = slot_of(h, b->cap);
+	while (b->slot[j].k) {
+		int64_t k = b->slot[j].k - 1;
+		if (b->slot[j].h == h && b->len.v[k] == n && memcmp(b->v.v[k].path, s, n) == 0)
+			return k;
 		j = (j + 1) & (b->cap - 1);
 	}
 	char *path = hs_arena_strndup(&b->l->arena, s, n);
@@ -70,11 +79,16 @@ static int64_t namespace_of(builder *b, const char *s, size_t n, int64_t parent,
 			name = path + i + 1;
 	}
 	hs_layer e = {path, name, parent, depth, -1, -1, 0, 0, 0, 0, 0, 0, 0, -1, 0};
-	if (hs_vec_push(&b->v, e) != 0)
+	if (hs_vec_push(&b->v, e) != 0 || hs_vec_push(&b->len, n) != 0)
 		return -1;
 	int64_t k = (int64_t)b->v.n - 1;
-	b->slot[j] = k + 1;
+	b->slot[j] = (struct slot){h, k + 1};
 	return k;
+}
+
+static int64_t namespace_of(builder *b, const char *s, size_t n, int64_t parent, int depth)
+{
+	return namespace_at(b, s, n, path_hash(s, n), parent, depth);
 }
 
 /* Where op_name's layer ends (before its last '/' at bracket depth 0),
@@ -99,13 +113,16 @@ static int components(const char *s, size_t *layer_len, size_t *cuts, int max)
 	return k;
 }
 
-/* Every node's namespace, making the tree. */
+/* Every node's namespace, making the tree.  Neighbours share most of
+ * their path: the namespaces of the components the previous op_name had
+ * alike are taken again without a lookup. */
 static int place_nodes(builder *b, const hs_graph *g)
 {
 	hs_layers *l = b->l;
-	int64_t top = -1, none = -1, prev_ns = -1;
+	int64_t top = -1, none = -1, prev_ns[64];
 	const char *prev = NULL;
-	size_t prev_len = 0, cuts[64];
+	size_t prev_cuts[64], cuts[64];
+	int prev_nc = 0;
 	for (int64_t v = 0; v < g->n_nodes; v++) {
 		const char *op = graph_node_text(g, v, HS_HF_OP_NAME, NULL, 0);
 		size_t len = 0;
@@ -118,15 +135,25 @@ static int place_nodes(builder *b, const hs_graph *g)
 				*which = namespace_of(b, p, strlen(p), -1, 1);
 			}
 			ns = *which;
-		} else if (prev && prev_len == len && memcmp(prev, op, len) == 0) {
-			ns = prev_ns;        /* neighbours often share a layer */
 		} else {
-			for (int i = 0; i < nc && cuts[i] <= len; i++)
-				if ((ns = namespace_of(b, op, cuts[i], ns, i + 1)) < 0)
+			int i = 0, same = prev != NULL;
+			uint64_t h = HS_FNV_BASIS; /* of op[0, cuts[i]), grown a component at a time */
+			for (; i < nc && cuts[i] <= len; i++) {
+				size_t from = i ? cuts[i - 1] : 0;
+				h = hs_fnv1a_bytes(op + from, cuts[i] - from, h);
+				/* component i is the previous one's when every byte up to its end is */
+				same = same && i < prev_nc && prev_cuts[i] == cuts[i] &&
+				       memcmp(prev + (i ? cuts[i - 1] : 0), op + (i ? cuts[i - 1] : 0),
+					      cuts[i] - (i ? cuts[i - 1] : 0)) == 0;
+				if (same)
+					ns = prev_ns[i];
+				else if ((ns = namespace_at(b, op, cuts[i], h, ns, i + 1)) < 0)
 					return -1;
+				prev_ns[i] = ns;
+				prev_cuts[i] = cuts[i];
+			}
 			prev = op;
-			prev_len = len;
-			prev_ns = ns;
+			prev_nc = i;
 		}
 		if (ns < 0)
 			return -1;
@@ -196,68 +223,52 @@ static void roll_up(const hs_graph *g, const cost_estimate *est, hs_layers *l)
 
 /* ---- repeated blocks ------------------------------------------------------- */
 
-typedef struct fp_row {
-	int64_t ns;
-	uint64_t fp;
-} fp_row;
-
-static int cmp_fp_row(const void *a, const void *b)
-{
-	const fp_row *x = a, *y = b;
-	if (x->ns != y->ns)
-		return x->ns < y->ns ? -1 : 1;
-	return (x->fp > y->fp) - (x->fp < y->fp);
-}
-
-/* The ancestor of namespace k at depth d, or -1 when k is shallower. */
-static int64_t ancestor(const hs_layers *l, int64_t k, int d)
-{
-	while (k >= 0 && l->v[k].depth > d)
-		k = l->v[k].parent;
-	return k >= 0 && l->v[k].depth == d ? k : -1;
-}
-
-/* Each namespace's structure hash, depth by depth. */
+/* Each namespace's structure hash, depth by depth: per node a hash of
+ * its opcode and of its operands' hashes inside the namespace of that
+ * depth; the namespace's hash is a sum of its nodes' (mixed), which does
+ * not depend on their order. */
 static int shape_hashes(const hs_graph *g, hs_layers *l)
 {
 	int64_t n = g->n_nodes;
 	uint64_t *fp = malloc(((size_t)n + 1) * sizeof *fp);
-	int64_t *anc = malloc(((size_t)n + 1) * sizeof *anc);
-	fp_row *rows = malloc(((size_t)n + 1) * sizeof *rows);
-	if (!fp || !anc || !rows) {
+	int64_t *anc_ns = malloc(((size_t)l->n + 1) * sizeof *anc_ns);
+	uint64_t *op_h = malloc(((size_t)n + 1) * sizeof *op_h);
+	if (!fp || !anc_ns || !op_h) {
 		free(fp);
-		free(anc);
-		free(rows);
+		free(anc_ns);
+		free(op_h);
 		return -1;
 	}
+	for (int64_t v = 0; v < n; v++)
+		op_h[v] = hs_fnv1a(graph_node_opcode_name(g, v), HS_FNV_BASIS);
 	for (int d = 1; d <= l->max_depth; d++) {
-		int64_t k = 0;
+		/* the ancestor at depth d of each namespace (parents come first) */
+		for (int64_t k = 0; k < l->n; k++) {
+			const hs_layer *e = &l->v[k];
+			anc_ns[k] = e->depth == d ? k : e->depth < d ? -1 : anc_ns[e->parent];
+			if (e->depth == d)
+				l->v[k].shape = 0x1a7e25ULL;
+		}
 		for (int64_t v = 0; v < n; v++) {
-			anc[v] = ancestor(l, l->layer_of[v], d);
-			uint64_t h = hs_fnv1a(graph_node_opcode_name(g, v), HS_FNV_BASIS);
-			for (int64_t i = 0; i < graph_hlo_n_operands(g, v); i++) {
-				int64_t o = graph_hlo_operands(g, v)[i];
-				uint64_t x = o < v && anc[v] >= 0 && anc[o] == anc[v] ? fp[o] : 0x0075151deULL;
+			int64_t a = anc_ns[l->layer_of[v]];
+			uint64_t h = op_h[v];
+			const int64_t *ops = g->hlo_operand_off ? graph_hlo_operands(g, v) : NULL;
+			for (int64_t i = 0, no = ops ? graph_hlo_n_operands(g, v) : 0; i < no; i++) {
+				int64_t o = ops[i];
+				uint64_t x = o < v && a >= 0 && anc_ns[l->layer_of[o]] == a ? fp[o] : 0x0075151deULL;
 				h ^= x + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
 				h = hs_splitmix64(&h);
 			}
 			fp[v] = h;
-			if (anc[v] >= 0)
-				rows[k++] = (fp_row){anc[v], h};
-		}
-		qsort(rows, (size_t)k, sizeof *rows, cmp_fp_row);
-		for (int64_t i = 0, j; i < k; i = j) {
-			uint64_t h = 0x1a7e25ULL;
-			for (j = i; j < k && rows[j].ns == rows[i].ns; j++) {
-				h ^= rows[j].fp + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
-				h = hs_splitmix64(&h);
+			if (a >= 0) {
+				uint64_t m = h;
+				l->v[a].shape += hs_splitmix64(&m);
 			}
-			l->v[rows[i].ns].shape = h;
 		}
 	}
 	free(fp);
-	free(anc);
-	free(rows);
+	free(anc_ns);
+	free(op_h);
 	return 0;
 }
 
@@ -344,6 +355,7 @@ int layers_build(const hs_graph *g, const cost_estimate *est, hs_layers *out, hs
 done:
 	free(b.slot);
 	hs_vec_free(&b.v);
+	hs_vec_free(&b.len);
 	if (rc) {
 		layers_free(out);
 		hs_fail(err, HS_ENOMEM, "%s: out of memory finding the layers", g->path);
@@ -438,4 +450,65 @@ void layers_opcode_mix(const hs_graph *g, const hs_layers *l, int64_t k, char *b
 				       (long long)(100 * mix[best].n / total));
 		mix[best].n = 0;
 	}
+}
+
+int64_t layers_next_sibling(const hs_layers *l, int64_t k)
+{
+	if (l->v[k].parent >= 0)
+		return l->v[k].next_sibling;
+	for (int64_t s = k + 1; s < l->n; s++)
+		if (l->v[s].parent < 0)
+			return s;
+	return -1;
+}
+
+/* The runs among the siblings that start at `first`. */
+static void runs_of(const hs_layers *l, int64_t first, int top, int64_t *len)
+{
+	int64_t run = -1;
+	for (int64_t s = first, prev = -1; s >= 0; prev = s, s = top ? s + 1 : l->v[s].next_sibling) {
+		if (top) {
+			while (s < l->n && l->v[s].parent >= 0)
+				s++;
+			if (s >= l->n)
+				break;
+		}
+		len[s] = 1;
+		int64_t grp = l->v[s].repeat_group;
+		if (grp && prev >= 0 && run >= 0 && l->v[run].repeat_group == grp) {
+			len[run]++;
+			len[s] = 0;
+		} else {
+			run = s;
+		}
+	}
+}
+
+void layers_runs(const hs_layers *l, int64_t *len)
+{
+	for (int64_t k = 0; k < l->n; k++)
+		len[k] = 1;
+	runs_of(l, 0, 1, len);
+	for (int64_t k = 0; k < l->n; k++)
+		if (l->v[k].first_child >= 0)
+			runs_of(l, l->v[k].first_child, 0, len);
+}
+
+void layers_run_label(const hs_layers *l, int64_t k, int64_t len, char *buf, size_t cap)
+{
+	int64_t last = k;
+	for (int64_t i = 1; i < len; i++) {
+		int64_t nx = layers_next_sibling(l, last);
+		if (nx < 0)
+			break;
+		last = nx;
+	}
+	snprintf(buf, cap, "%s ... %s: %lld repeats of one block", l->v[k].name, l->v[last].name, (long long)len);
+}
+
+size_t layers_op_name_layer(const char *op_name)
+{
+	size_t len, cuts[1];
+	components(op_name, &len, cuts, 1);
+	return len;
 }

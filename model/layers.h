@@ -70,7 +70,7 @@ void layers_free(hs_layers *l);
 /* A namespace by path, or -1. */
 int64_t layers_find(const hs_layers *l, const char *path);
 
-/* Node v's layer as text: its namespace's path ("" at the top level: the
+/* Node v's layer as text: its namespace's path ("(top level)" when the
  * op_name had one component; "(no op_name)" without one). */
 const char *layers_node_path(const hs_layers *l, int64_t v);
 
@@ -82,5 +82,21 @@ void layers_opcode_mix(const hs_graph *g, const hs_layers *l, int64_t k, char *b
  * consecutive among its siblings, the run's first and last and how many
  * (1 when k repeats nothing). */
 int64_t layers_run(const hs_layers *l, int64_t k, int64_t *first, int64_t *last);
+
+/* The length of op_name's layer: the bytes before its last '/' outside
+ * brackets; 0 for a one-component op_name (the top level). */
+size_t layers_op_name_layer(const char *op_name);
+
+/* Every run of repeats at once, linear in namespaces: len[k] (l->n of
+ * them) is the length of the run namespace k starts (2 or more), 0 for a
+ * later member of a run, 1 for a namespace in none.  Runs are consecutive
+ * siblings (top-level namespaces are siblings too) of one repeat group. */
+void layers_runs(const hs_layers *l, int64_t *len);
+/* The label of a run of `len` repeats starting at k: "layer_0 ... layer_23:
+ * 24 repeats of one block" into buf. */
+void layers_run_label(const hs_layers *l, int64_t k, int64_t len, char *buf, size_t cap);
+/* The next sibling of k (the next top-level namespace for a top-level one),
+ * or -1. */
+int64_t layers_next_sibling(const hs_layers *l, int64_t k);
 
 #endif

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/afile.h"
 #include "loader/zip.h"
 #include "model/cost.h"
 #include "model/nn.h"
@@ -21,12 +22,13 @@
 struct hs_model {
 	nn_head *layout, *tile;
 	char *meta;
+	uint32_t version;   /* the file format it was read from (or written in) */
 	char desc[96];
 };
 
 static void describe(hs_model *m)
 {
-	snprintf(m->desc, sizeof m->desc, "sage-ranker v%d (%s)", MODEL_FORMAT_VERSION,
+	snprintf(m->desc, sizeof m->desc, "sage-ranker v%u (%s)", m->version,
 		 m->layout && m->tile ? "layout+tile" : m->layout ? "layout" : "tile");
 }
 
@@ -46,6 +48,7 @@ hs_model *model_from_heads(nn_head *layout, nn_head *tile, const char *meta, hs_
 	}
 	m->layout = layout;
 	m->tile = tile;
+	m->version = MODEL_FORMAT_VERSION;
 	describe(m);
 	return m;
 }
@@ -159,10 +162,6 @@ int model_save(const hs_model *m, const char *path, hs_error *err)
 	buf b = {0};
 	size_t mlen = m->meta ? strlen(m->meta) : 0;
 	uint32_t sections = 1 + (m->layout != NULL) + (m->tile != NULL);
-	char *tmp;
-	int fd;
-	FILE *f;
-
 	put(&b, MAGIC, 8);
 	put_u32(&b, MODEL_FORMAT_VERSION);
 	put_u32(&b, sections);
@@ -178,46 +177,9 @@ int model_save(const hs_model *m, const char *path, hs_error *err)
 		free(b.p);
 		return hs_fail(err, HS_ENOMEM, "%s: out of memory writing the model", path);
 	}
-	tmp = malloc(strlen(path) + 16);
-	if (!tmp) {
-		free(b.p);
-		return hs_fail(err, HS_ENOMEM, "%s: out of memory writing the model", path);
-	}
-	sprintf(tmp, "%s.tmp.XXXXXX", path);
-	fd = mkstemp(tmp);
-	if (fd < 0) {
-		hs_fail(err, HS_EDATA, "%s: cannot create a temporary file next to it: %s", path,
-			strerror(errno));
-		free(tmp);
-		free(b.p);
-		return -1;
-	}
-	f = fdopen(fd, "wb");
-	if (!f || fwrite(b.p, 1, b.n, f) != b.n || fflush(f) != 0 || fsync(fileno(f)) != 0) {
-		int e = errno;
-
-		if (f)
-			fclose(f);
-		else
-			close(fd);
-		unlink(tmp);
-		hs_fail(err, HS_EDATA, "%s: write failed: %s", path, strerror(e));
-		free(tmp);
-		free(b.p);
-		return -1;
-	}
-	if (fclose(f) != 0 || rename(tmp, path) != 0) {
-		int e = errno;
-
-		unlink(tmp);
-		hs_fail(err, HS_EDATA, "%s: cannot write: %s", path, strerror(e));
-		free(tmp);
-		free(b.p);
-		return -1;
-	}
-	free(tmp);
+	int rc = hs_afile_write(path, b.p, b.n, err);
 	free(b.p);
-	return 0;
+	return rc;
 }
 
 /* ---- reading -------------------------------------------------------------------- */
@@ -244,9 +206,15 @@ static int get_f32s(const uint8_t *p, float *out, size_t n)
 	return 0;
 }
 
+/* A version 1 head lacks the last two parameters (nn.h: the prior's
+ * weight and the gate); it reads as pw = 0, gate = 1, the scores it gave. */
+#define V1_MISSING 2
+
 static nn_head *parse_head(const char *path, const char *tag, uint64_t at, const uint8_t *p,
-			   uint64_t len, hs_error *err)
+			   uint64_t len, uint32_t version, hs_error *err)
 {
+	size_t stored;
+
 	nn_dims d;
 	nn_off o;
 	const char *bad;
@@ -280,13 +248,14 @@ static nn_head *parse_head(const char *path, const char *tag, uint64_t at, const
 		return NULL;
 	}
 	nn_offsets(&d, &o);
-	if (get_u64(p + HEAD_U32S * 4) != o.total) {
+	stored = version == 1 ? o.total - V1_MISSING : o.total;
+	if (get_u64(p + HEAD_U32S * 4) != stored) {
 		hs_fail(err, HS_EDATA, "%s: section %s at byte %llu: %llu parameters, the widths need %zu",
 			path, tag, (unsigned long long)at,
-			(unsigned long long)get_u64(p + HEAD_U32S * 4), o.total);
+			(unsigned long long)get_u64(p + HEAD_U32S * 4), stored);
 		return NULL;
 	}
-	need = HEAD_U32S * 4 + 8 + 4 * (2 * (uint64_t)d.fin + o.total) +
+	need = HEAD_U32S * 4 + 8 + 4 * (2 * (uint64_t)d.fin + stored) +
 	       (d.kind == HS_KIND_TILE ? 8 * (uint64_t)d.ctw : 0);
 	if (need != len) {
 		hs_fail(err, HS_EDATA, "%s: section %s at byte %llu: %llu bytes, its widths need %llu",
@@ -310,8 +279,12 @@ static nn_head *parse_head(const char *path, const char *tag, uint64_t at, const
 			goto nonfinite;
 		p += 8 * (size_t)d.ctw;
 	}
-	if (get_f32s(p, hd->theta, o.total) < 0)
+	if (get_f32s(p, hd->theta, stored) < 0)
 		goto nonfinite;
+	if (version == 1) {
+		hd->theta[o.pw] = 0;
+		hd->theta[o.gate] = 1;
+	}
 	return hd;
 nonfinite:
 	nn_head_free(hd);
@@ -365,8 +338,8 @@ static int check_header(const char *path, const uint8_t *data, long size, hs_err
 	if (size < 20)
 		return hs_fail(err, HS_EDATA, "%s: truncated: %ld bytes, a model file has at least 20", path, size);
 	version = get_u32(data + 8);
-	if (version != MODEL_FORMAT_VERSION)
-		return hs_fail(err, HS_EDATA, "%s: model format version %u; this hloscope reads version %d",
+	if (version < 1 || version > MODEL_FORMAT_VERSION)
+		return hs_fail(err, HS_EDATA, "%s: model format version %u; this hloscope reads versions 1 to %d",
 			       path, version, MODEL_FORMAT_VERSION);
 	crc_stored = get_u32(data + size - 4);
 	crc = zip_crc32(0, data, (size_t)size - 4);
@@ -383,9 +356,10 @@ struct model_parts {
 	char *meta;
 };
 
-/* One section: the tag at data + at, its content of len bytes after. */
+/* One section of a file of that format version: the tag at data + at, its
+ * content of len bytes after. */
 static int read_section(const char *path, const uint8_t *data, uint64_t at, const char *tag,
-			uint64_t len, struct model_parts *mp, hs_error *err)
+			uint64_t len, uint32_t version, struct model_parts *mp, hs_error *err)
 {
 	if (!strcmp(tag, "META")) {
 		free(mp->meta);
@@ -402,11 +376,11 @@ static int read_section(const char *path, const uint8_t *data, uint64_t at, cons
 		if (*slot)
 			return hs_fail(err, HS_EDATA, "%s: section %s at byte %llu: a second %s head", path, tag,
 				       (unsigned long long)at, tag[0] == 'L' ? "layout" : "tile");
-		*slot = parse_head(path, tag, at, data + at + 12, len, err);
+		*slot = parse_head(path, tag, at, data + at + 12, len, version, err);
 		return *slot ? 0 : -1;
 	}
-	return hs_fail(err, HS_EDATA, "%s: byte %llu: unknown section \"%.4s\" in a version %d file", path,
-		       (unsigned long long)at, tag, MODEL_FORMAT_VERSION);
+	return hs_fail(err, HS_EDATA, "%s: byte %llu: unknown section \"%.4s\" in a version %u file", path,
+		       (unsigned long long)at, tag, version);
 }
 
 /* The sections after the 16-byte header, up to the checksum. */
@@ -428,7 +402,7 @@ static int read_sections(const char *path, const uint8_t *data, long size, struc
 		if (len > (uint64_t)size - 4 - (at + 12))
 			return hs_fail(err, HS_EDATA, "%s: section %s at byte %llu: length %llu runs past the end",
 				       path, tag, (unsigned long long)at, (unsigned long long)len);
-		if (read_section(path, data, at, tag, len, mp, err) < 0)
+		if (read_section(path, data, at, tag, len, get_u32(data + 8), mp, err) < 0)
 			return -1;
 		at += 12 + len;
 	}
@@ -451,8 +425,11 @@ hs_model *model_load(const char *path, hs_error *err)
 		return NULL;
 	if (check_header(path, data, size, err) == 0 && read_sections(path, data, size, &mp, err) == 0) {
 		m = model_from_heads(mp.layout, mp.tile, mp.meta, err);
-		if (m)
+		if (m) {
 			mp.layout = mp.tile = NULL;
+			m->version = get_u32(data + 8);
+			describe(m);
+		}
 	}
 	nn_head_free(mp.layout);
 	nn_head_free(mp.tile);
@@ -525,6 +502,26 @@ int model_predict_configs(const hs_model *m, hs_graph *g, double *out, hs_error 
 	return rc;
 }
 
+/* The prior's part of score(b) - score(a), pw (z_b - z_a), added to
+ * out[K]: shared among the configurable nodes as the analytic estimate's
+ * own difference is (cost_node_contributions), equally when that is 0.
+ * work holds K doubles. */
+static int prior_contributions(const nn_head *hd, const prep *p, hs_graph *g, int64_t a, int64_t b,
+			       double *out, double *work, hs_error *err)
+{
+	double dz = p->prior ? hd->theta[hd->o.pw] * (p->prior[b] - p->prior[a]) : 0, sum = 0;
+
+	if (dz == 0 || p->K == 0)
+		return 0;
+	if (cost_node_contributions(g, a, b, work, err) < 0)
+		return -1;
+	for (int64_t k = 0; k < p->K; k++)
+		sum += work[k];
+	for (int64_t k = 0; k < p->K; k++)
+		out[k] += sum != 0 ? dz * work[k] / sum : dz / (double)p->K;
+	return 0;
+}
+
 int model_node_contributions(const hs_model *m, hs_graph *g, int64_t a, int64_t b, double *out,
 			     hs_error *err)
 {
@@ -548,11 +545,13 @@ int model_node_contributions(const hs_model *m, hs_graph *g, int64_t a, int64_t 
 	rc = ws && sa ? nn_node_scores(hd, p, a, sa, ws) : -1;
 	if (rc == 0)
 		rc = nn_node_scores(hd, p, b, out, ws);
-	if (rc == 0)
+	if (rc == 0) {
 		for (int64_t k = 0; k < p->K; k++)
-			out[k] -= sa[k];
-	else
+			out[k] = hd->theta[hd->o.gate] * (out[k] - sa[k]);
+		rc = prior_contributions(hd, p, g, a, b, out, sa, err);
+	} else {
 		hs_fail(err, HS_ENOMEM, "%s: out of memory computing node contributions", g->name);
+	}
 	free(sa);
 	nn_ws_free(ws);
 	prep_free(p);

@@ -6,11 +6,11 @@
  * the analytic estimate of cost.h is then used, and model_describe() says
  * so.
  *
- * Model file format, version 1 (all integers little-endian):
+ * Model file format, version 2 (all integers little-endian):
  *
  *   offset  size  field
  *   0       8     magic "HLOSCMDL"
- *   8       4     u32 format version (1)
+ *   8       4     u32 format version (2; 1 is read too)
  *   12      4     u32 number of sections
  *   16      ...   sections, each: 4-byte ASCII tag, u64 payload length, payload
  *   end-4   4     u32 CRC-32 (zlib's) of every byte before it
@@ -27,8 +27,11 @@
  *             u64       parameter count (must equal what the widths imply)
  *             f32[fin]  node feature means, f32[fin] standard deviations
  *             tile only: f32[ctw] config means, f32[ctw] deviations
- *             f32[...]  parameters in nn.h's order (nn_offsets)
- *   Unknown section tags are an error in version 1.
+ *             f32[...]  parameters in nn.h's order (nn_offsets); the last
+ *                       two are the analytic prior's weight and the gate
+ *   Unknown section tags are an error.  A version 1 file has no prior: its
+ *   heads lack the last two parameters and read as weight 0, gate 1 (the
+ *   scores they always gave).
  *
  * Ownership: model_load() returns a model freed by model_free().
  */
@@ -40,7 +43,7 @@
 #include "base/error.h"
 #include "loader/graph.h"
 
-#define MODEL_FORMAT_VERSION 1
+#define MODEL_FORMAT_VERSION 2
 
 typedef struct hs_model hs_model;
 

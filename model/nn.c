@@ -73,6 +73,8 @@ void nn_offsets(const nn_dims *d, nn_off *o)
 		TAKE(b2t, r);
 		TAKE(wt, r);
 	}
+	TAKE(pw, 1);
+	TAKE(gate, 1);
 #undef TAKE
 	o->total = t;
 }
@@ -141,6 +143,8 @@ nn_head *nn_head_new(const nn_dims *d, uint64_t seed)
 		init_uniform(hd->theta + hd->o.t2, h * r, sqrt(6.0 / (double)h), &g);
 		init_uniform(hd->theta + hd->o.wt, r, sqrt(3.0 / (double)r), &g);
 	}
+	hd->theta[hd->o.pw] = 1;
+	hd->theta[hd->o.gate] = 1;
 	return hd;
 }
 
@@ -191,6 +195,7 @@ void nn_ws_free(nn_ws *ws)
 	free(ws->s);
 	free(ws->ds);
 	free(ws->y);
+	free(ws->raw);
 	free(ws->cfg);
 	free(ws);
 }
@@ -269,6 +274,10 @@ int nn_ws_configs(nn_ws *ws, size_t n)
 	if (!a)
 		return -1;
 	ws->y = a;
+	a = realloc(ws->raw, (n ? n : 1) * sizeof *a);
+	if (!a)
+		return -1;
+	ws->raw = a;
 	int64_t *c = realloc(ws->cfg, (n ? n : 1) * sizeof *c);
 	if (!c)
 		return -1;
@@ -288,15 +297,46 @@ static int compatible(const nn_head *hd, const prep *p)
 	return p->config_width == hd->d.ctw;
 }
 
+double nn_total(const nn_head *hd, const prep *p, int64_t c, double score)
+{
+	return (double)hd->theta[hd->o.pw] * (p->prior ? p->prior[c] : 0) + (double)hd->theta[hd->o.gate] * score;
+}
+
+void nn_prior_apply(const nn_head *hd, const prep *p, int64_t n, nn_ws *ws)
+{
+	for (int64_t i = 0; i < n; i++) {
+		ws->raw[i] = ws->s[i];
+		ws->s[i] = nn_total(hd, p, ws->cfg[i], ws->s[i]);
+	}
+}
+
+void nn_prior_back(const nn_head *hd, const prep *p, int64_t n, nn_ws *ws, float *g)
+{
+	double dpw = 0, dgate = 0, gate = hd->theta[hd->o.gate];
+
+	for (int64_t i = 0; i < n; i++) {
+		dpw += ws->ds[i] * (p->prior ? p->prior[ws->cfg[i]] : 0);
+		dgate += ws->ds[i] * ws->raw[i];
+		ws->ds[i] *= gate;
+	}
+	g[hd->o.pw] += (float)dpw;
+	g[hd->o.gate] += (float)dgate;
+}
+
 int nn_score(const nn_head *hd, const prep *p, const int64_t *cfgs, int64_t n, double *out,
 	     nn_ws *ws)
 {
+	int rc;
+
 	if (!compatible(hd, p))
 		return -1;
 	if (n == 0)
 		return 0;
-	return p->kind == HS_KIND_LAYOUT ? nn_layout_score(hd, p, cfgs, n, out, ws)
-					 : nn_tile_score(hd, p, cfgs, n, out, ws);
+	rc = p->kind == HS_KIND_LAYOUT ? nn_layout_score(hd, p, cfgs, n, out, ws)
+				       : nn_tile_score(hd, p, cfgs, n, out, ws);
+	for (int64_t i = 0; rc == 0 && i < n; i++)
+		out[i] = nn_total(hd, p, cfgs[i], out[i]);
+	return rc;
 }
 
 int nn_node_scores(const nn_head *hd, const prep *p, int64_t config, double *out, nn_ws *ws)

@@ -22,6 +22,15 @@
  *   g = mean_v hL_v ;  a = relu(Tg^T g + Tc^T u_c + bt)
  *   score(c) = wt^T relu(T2^T a + b2t)
  *
+ * On top of either head, the analytic estimate as the base (prep.prior:
+ * z_c, its standardized log, 0 when the prep has none):
+ *   total(c) = pw * z_c + gate * score(c)
+ * pw is trained with the rest (no weight decay); gate is not trained:
+ * train.c sets it after training to the value in {1, 1/2, 1/4, 0} that
+ * ranks the validation configs best, so a correction that does not help
+ * on them is dropped and the model ranks as the estimate does.  The heads'
+ * own terms (nn_node_scores) are the correction before the gate.
+ *
  * Matrices are stored input-major: W[i * out + o].
  *
  * Ownership: nn_head_new() returns a head freed by nn_head_free();
@@ -58,6 +67,7 @@ typedef struct nn_off {
 	size_t ws[NN_MAX_LAYERS], wo[NN_MAX_LAYERS], wu[NN_MAX_LAYERS], bl[NN_MAX_LAYERS];
 	size_t ae, ac, b1, bs, bo, bu, be, b2, rr, br, w;  /* layout */
 	size_t tg, tc, bt, t2, b2t, wt;                     /* tile */
+	size_t pw, gate;                                    /* the prior's weight, the correction's gate */
 	size_t total;
 } nn_off;
 
@@ -82,13 +92,13 @@ typedef struct nn_ws nn_ws;
 nn_ws *nn_ws_new(void);
 void nn_ws_free(nn_ws *ws);
 
-/* Scores configs cfgs[0..n) of a standardized prep (lower = faster).
- * Returns 0, or -1 when out of memory. */
+/* Scores configs cfgs[0..n) of a standardized prep (lower = faster): the
+ * totals, prior included.  Returns 0, or -1 when out of memory. */
 int nn_score(const nn_head *hd, const prep *p, const int64_t *cfgs, int64_t n,
 	     double *out, nn_ws *ws);
 
 /* Per-configurable-node terms s_k of one layout config (out[p->K]); they
- * sum to the config's score. */
+ * sum to the config's score before the prior and the gate. */
 int nn_node_scores(const nn_head *hd, const prep *p, int64_t config, double *out,
 		   nn_ws *ws);
 
@@ -106,5 +116,8 @@ double nn_loss_grad(const nn_head *hd, const prep *p, const int64_t *uniq, int64
 /* The loss alone on scores s[n] with runtimes y[n]; ds[n] (may be NULL)
  * receives d loss / d s. */
 double nn_rank_loss(const double *s, const double *y, int64_t n, int loss, double *ds);
+
+/* The total of a head's score (nn.h, above) for config c of prep p. */
+double nn_total(const nn_head *hd, const prep *p, int64_t c, double score);
 
 #endif

@@ -54,7 +54,7 @@ struct nn_ws {
 	float *base, *dbase;  /* [K * h] */
 	/* Per-config scratch. */
 	size_t cap_cfg;
-	double *s, *ds, *y;
+	double *s, *ds, *y, *raw;
 	int64_t *cfg;
 	float vec[8][1024];   /* small vectors of width <= h or r */
 };
@@ -158,6 +158,13 @@ int nn_layout_node_scores(const nn_head *hd, const prep *p, int64_t config, doub
 			  nn_ws *ws);
 double nn_layout_loss_grad(const nn_head *hd, const prep *p, int64_t n, int loss, float *grad,
 			   nn_ws *ws);
+
+/* The prior on a batch (nn.c): nn_prior_apply turns ws->s[n] (the heads'
+ * scores of the configs ws->cfg[n]) into totals, keeping the scores in
+ * ws->raw; nn_prior_back takes d loss / d total in ws->ds, adds the
+ * gradients of pw and gate to g, and leaves d loss / d score in ws->ds. */
+void nn_prior_apply(const nn_head *hd, const prep *p, int64_t n, nn_ws *ws);
+void nn_prior_back(const nn_head *hd, const prep *p, int64_t n, nn_ws *ws, float *g);
 
 /* Tile head (nn_tile.c): the same for tile configs. */
 int nn_tile_score(const nn_head *hd, const prep *p, const int64_t *cfgs, int64_t n,

@@ -489,11 +489,13 @@ double nn_layout_loss_grad(const nn_head *hd, const prep *p, int64_t n, int loss
 	compute_slots(hd, p, ws, 0, used);
 	for (int64_t i = 0; i < n; i++)
 		ws->s[i] = layout_config(hd, p, ws, ws->cfg[i], NULL);
+	nn_prior_apply(hd, p, n, ws);
 	l = nn_rank_loss(ws->s, ws->y, n, loss, ws->ds);
 	if (isnan(l)) {
 		reset_slots(ws, used);
 		return NAN;
 	}
+	nn_prior_back(hd, p, n, ws, grad);
 	memset(ws->dZ, 0, used * (size_t)hd->d.h * sizeof *ws->dZ);
 	memset(ws->dP, 0, used * (size_t)hd->d.h * sizeof *ws->dP);
 	memset(ws->dQ, 0, used * (size_t)hd->d.h * sizeof *ws->dQ);

@@ -57,9 +57,11 @@ double nn_tile_loss_grad(const nn_head *hd, const prep *p, int64_t n, int loss, 
 	tile_graph(hd, p, ws);
 	for (int64_t i = 0; i < n; i++)
 		ws->s[i] = tile_config(hd, p, ws, ws->cfg[i]);
+	nn_prior_apply(hd, p, n, ws);
 	l = nn_rank_loss(ws->s, ws->y, n, loss, ws->ds);
 	if (isnan(l))
 		return NAN;
+	nn_prior_back(hd, p, n, ws, grad);
 	float *dgt = ws->vec[4], *db = ws->vec[5], *da = ws->vec[6], *dg = ws->vec[7];
 
 	memset(dgt, 0, (size_t)h * sizeof *dgt);

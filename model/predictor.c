@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/cmp.h"
 #include "model/calibrate.h"
 #include "model/fit.h"
 
@@ -16,6 +17,7 @@ static int alloc(predictor *p, hs_graph *g, hs_error *err)
 	memset(p, 0, sizeof *p);
 	p->n = g->n_configs;
 	p->record.tau = p->record.tau_tiebroken = p->record.opa = NAN;
+	p->calib_factor = NAN;
 	p->score = malloc(n * sizeof *p->score);
 	p->rank = malloc(n * sizeof *p->rank);
 	p->tied = malloc(n);
@@ -26,8 +28,33 @@ static int alloc(predictor *p, hs_graph *g, hs_error *err)
 	return 0;
 }
 
-/* Ranks, times (calibrated on `use` unless the scores are ns) and the
- * record over `check`. */
+/* The analytic estimate's times: times the median ratio of measured
+ * runtime to estimate over the configs of `use` (NULL: all) where both are
+ * positive, when the graph has measured runtimes and there is one. */
+static int calibrate_estimate(predictor *p, const hs_graph *g, const uint8_t *use, hs_error *err)
+{
+	double *lr = malloc((size_t)(p->n ? p->n : 1) * sizeof *lr), f = 1;
+	int64_t m = 0;
+
+	if (!lr)
+		return hs_fail(err, HS_ENOMEM, "%s: out of memory predicting", g->name);
+	for (int64_t i = 0; g->labeled && i < p->n; i++)
+		if ((!use || use[i]) && g->runtime[i] > 0 && p->score[i] > 0)
+			lr[m++] = log(g->runtime[i] / p->score[i]);
+	if (m > 0) {
+		qsort(lr, (size_t)m, sizeof *lr, hs_cmp_double);
+		f = exp(m % 2 ? lr[m / 2] : (lr[m / 2 - 1] + lr[m / 2]) / 2);
+		p->time_kind = PRED_TIME_CALIBRATED;
+		p->calib_factor = f;
+		p->calib_configs = m;
+	}
+	free(lr);
+	for (int64_t i = 0; i < p->n; i++)
+		p->time[i] = p->score[i] * f;
+	return 0;
+}
+
+/* Ranks, times (calibrated on `use`) and the record over `check`. */
 static int finish(predictor *p, hs_graph *g, const uint8_t *use, const uint8_t *check, hs_error *err)
 {
 	if (metrics_ranks(p->score, (size_t)p->n, p->rank, p->tied) < 0)
@@ -40,8 +67,7 @@ static int finish(predictor *p, hs_graph *g, const uint8_t *use, const uint8_t *
 		p->time = malloc((size_t)(p->n ? p->n : 1) * sizeof *p->time);
 		if (!p->time)
 			return hs_fail(err, HS_ENOMEM, "%s: out of memory predicting", g->name);
-		memcpy(p->time, p->score, (size_t)p->n * sizeof *p->time);
-		return 0;
+		return calibrate_estimate(p, g, use, err);
 	}
 	p->time_kind = PRED_TIME_SCORE;
 	if (!g->labeled)
@@ -59,6 +85,7 @@ static int finish(predictor *p, hs_graph *g, const uint8_t *use, const uint8_t *
 		for (int64_t i = 0; i < p->n; i++)
 			p->time[i] = calib_apply(&c, p->score[i]);
 		p->time_kind = PRED_TIME_CALIBRATED;
+		p->calib_configs = c.fitted;
 	}
 	calib_free(&c);
 	return 0;
@@ -98,8 +125,8 @@ int predictor_from_fit(predictor *p, hs_graph *g, double fraction, uint64_t seed
 	for (int64_t i = 0; i < p->n; i++)
 		held[i] = !p->trained[i];
 	p->n_trained = r.n_train;
-	snprintf(p->label, sizeof p->label, "fit, kernel ridge on %g%% (%lld configs%s)", fraction * 100,
-		 (long long)r.n_train, r.capped ? ", capped" : "");
+	snprintf(p->label, sizeof p->label, "fit on %g%% (%lld configs%s), %s", fraction * 100,
+		 (long long)r.n_train, r.capped ? ", capped" : "", fit_model_name(&r));
 	if (finish(p, g, p->trained, held, err) < 0)
 		goto fail;
 	free(held);
@@ -151,6 +178,11 @@ void predictor_record_text(const predictor *p, char *buf, size_t cap)
 	snprintf(buf, cap, "tau %s (ties broken at random %s), OPA %s on %lld %sconfigs", num(a, sizeof a, r->tau),
 		 num(b, sizeof b, r->tau_tiebroken), num(c, sizeof c, r->opa), (long long)r->n,
 		 p->trained ? "held-out " : "measured ");
+}
+
+const char *predictor_time_kind_json(const predictor *p)
+{
+	return p->time_kind == PRED_TIME_NS ? "estimate" : p->time_kind == PRED_TIME_CALIBRATED ? "calibrated" : NULL;
 }
 
 const char *predictor_time_name(const predictor *p)

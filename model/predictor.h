@@ -2,13 +2,19 @@
  * view shows it: its scores, ranks with ties marked, its times, and its
  * track record on this graph.
  *
- *   times   the analytic estimate gives nanoseconds (PRED_TIME_NS).  A
- *           learned ranker's or fit's scores have no unit: where the graph
- *           has measured runtimes they are calibrated (calibrate.h) on the
- *           measured configs (fit: on those it trained on) and shown as
- *           times in the runtime's unit (PRED_TIME_CALIBRATED: ns for
- *           layout, normalized for tile); otherwise they stay scores
- *           (PRED_TIME_SCORE, time NULL).
+ *   times   the analytic estimate gives nanoseconds.  Its absolute scale is
+ *           off by a graph-dependent factor (docs/model.md, "Absolute
+ *           times", has it for the real files at hand): where the graph
+ *           has measured runtimes, its times are the estimate times one
+ *           factor, the median ratio of measured runtime to estimate over
+ *           the measured configs (PRED_TIME_CALIBRATED, calib_factor; every
+ *           rank and tie kept); otherwise the bare estimate (PRED_TIME_NS,
+ *           "estimate").  A learned ranker's or fit's scores have no unit:
+ *           where the graph has measured runtimes they are calibrated
+ *           (calibrate.h, a monotone map) on the measured configs (fit: on
+ *           those it trained on) and shown as times in the runtime's unit
+ *           (PRED_TIME_CALIBRATED: ns for layout, normalized for tile);
+ *           otherwise they stay scores (PRED_TIME_SCORE, time NULL).
  *   record  Kendall tau, tie-broken tau and OPA on the measured configs
  *           (fit: on the held-out ones only); record.n == 0 when the graph
  *           has no measured runtimes to check against.
@@ -35,6 +41,8 @@ typedef struct predictor {
 	double *score;          /* [n] lower = predicted faster */
 	double *time;           /* [n] or NULL (PRED_TIME_SCORE) */
 	pred_time_kind time_kind;
+	double calib_factor;    /* analytic estimate, calibrated: time = score * calib_factor (else NAN) */
+	int64_t calib_configs;  /* measured configs the times were calibrated on (0: none) */
 	int64_t *rank;          /* [n] competition ranks (metrics_ranks) */
 	uint8_t *tied;          /* [n] 1 where another config has the same score */
 	int64_t n_tied;         /* configs that share their rank */
@@ -59,5 +67,10 @@ void predictor_record_text(const predictor *p, char *buf, size_t cap);
 
 /* "ns", "calibrated" or "score": what the time column holds. */
 const char *predictor_time_name(const predictor *p);
+
+/* What predict --json calls the times: "estimate" (the analytic estimate's
+ * own nanoseconds), "calibrated" (fitted on measured configs), or NULL
+ * when there are only scores. */
+const char *predictor_time_kind_json(const predictor *p);
 
 #endif

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "base/cmp.h"
+#include "base/hash.h"
 #include "base/rng.h"
 #include "loader/hlo.h"
 #include "model/cost.h"
@@ -42,6 +43,7 @@ void prep_free(prep *p)
 	free(p->uniq_rep);
 	free(p->uniq_of);
 	free(p->uniq_runtime);
+	free(p->prior);
 	free(p->cfg_enc);
 	free(p->cfg_node);
 	free(p->entry_base);
@@ -82,12 +84,7 @@ static char *xstrdup(const char *s, int *oom)
 
 static uint64_t fnv1a(const uint8_t *p, size_t n)
 {
-	uint64_t h = 1469598103934665603ULL;
-
-	for (size_t i = 0; i < n; i++) {
-		h ^= p[i];
-		h *= 1099511628211ULL;
-	}
+	uint64_t h = hs_fnv1a_bytes(p, n, HS_FNV_BASIS);
 	return h ^ (h >> 29);
 }
 
@@ -269,6 +266,57 @@ static prep *prep_new(const hs_graph *g, const int64_t *sel, int64_t n)
 	return p;
 }
 
+/* The analytic prior of the configs kept (sel NULL: all of them) from
+ * the estimate of every config of the graph, est[]: the log of each one's
+ * estimate, standardized over them.  It stays NULL when an estimate is not
+ * positive or all are the same.  -1 when out of memory. */
+static int add_prior(prep *p, const double *est, const int64_t *sel)
+{
+	int64_t C = p->n_configs;
+	double m = 0, v = 0;
+
+	if (C < 2)
+		return 0;
+	if (!(p->prior = malloc((size_t)C * sizeof *p->prior)))
+		return -1;
+	for (int64_t c = 0; c < C; c++) {
+		double e = est[sel ? sel[c] : c];
+
+		if (!(e > 0))
+			goto none;
+		p->prior[c] = log(e);
+		m += p->prior[c] / (double)C;
+	}
+	for (int64_t c = 0; c < C; c++)
+		v += (p->prior[c] - m) * (p->prior[c] - m) / (double)C;
+	if (!(v > 0))
+		goto none;
+	for (int64_t c = 0; c < C; c++)
+		p->prior[c] = (p->prior[c] - m) / sqrt(v);
+	return 0;
+none:
+	free(p->prior);
+	p->prior = NULL;
+	return 0;
+}
+
+/* add_prior with the layout estimate (nothing when it is n/a). */
+static int layout_prior(prep *p, hs_graph *g, const int64_t *sel)
+{
+	double *est;
+	hs_error ignored = {0};
+	int rc = 0;
+
+	if (!cost_available(g))
+		return 0;
+	if (!(est = malloc((size_t)(g->n_configs ? g->n_configs : 1) * sizeof *est)))
+		return -1;
+	if (cost_predict_configs(g, est, &ignored) == 0)
+		rc = add_prior(p, est, sel);
+	free(est);
+	return rc;
+}
+
 /* ---- layout ----------------------------------------------------------------- */
 
 /* Code of a 6-value layout: -1 when unset (all -1), a packed value when
@@ -345,7 +393,7 @@ static void layout_dense(const float *l, const hlo_shape *s, int f0, int f1, flo
 	out[9] = f1 >= 0 && r > 1 && (int)l[1] == f1;
 }
 
-static int bucket(float v)
+int prep_bucket(float v)
 {
 	if (v == -1)
 		return 0;
@@ -497,7 +545,7 @@ static void fill_entries(prep *p, const hs_graph *g, int64_t k, const struct nod
 		for (int j = 0; j < W; j++) {
 			val[j] = ncf_at(data, es, K, W, first[e], k, j);
 			p->entry_hot[(size_t)e * (size_t)W + (size_t)j] =
-				(int16_t)(j * PREP_BUCKETS + bucket(val[j]));
+				(int16_t)(j * PREP_BUCKETS + prep_bucket(val[j]));
 		}
 		if (W == HLO_LAYOUT_CONFIG_FEATURES) {
 			for (int t = 0; t < 3; t++)
@@ -682,7 +730,7 @@ prep *prep_layout(hs_graph *g, const prep_opts *o, hs_error *err)
 		p->cfg_enc[k] = keep[p->cfg_node[k]];
 	if (link_cfg(p, g, o->cfg_hops, 0) < 0 || link_cfg(p, g, o->cfg_hops, 1) < 0)
 		goto oom;
-	if (layout_entries(p, g, sel) < 0)
+	if (layout_entries(p, g, sel) < 0 || (o->prior && layout_prior(p, g, sel) < 0))
 		goto oom;
 	free(keep);
 	free(dist);
@@ -756,6 +804,13 @@ prep *prep_tile(const hs_graph *g, const prep_opts *o, hs_error *err)
 					     (size_t)w * sizeof(float), C, group, rep, table, tsize);
 
 		if (finish_uniq(p, group, rep, groups) < 0)
+			goto oom;
+	}
+	if (o && o->prior && cost_available(g)) {
+		/* The tile estimate (cost_config.c) from the terms above. */
+		for (int64_t c = 0; c < g->n_configs; c++)
+			pad[c] = (base * pad[c] + tiles[c] * COST_TILE_STEP_SECONDS) * 1e9;
+		if (add_prior(p, pad, sel) < 0)
 			goto oom;
 	}
 	free(keep);

@@ -16,6 +16,9 @@
  *  - duplicate configs (identical rows / identical tile config features)
  *    grouped: uniq_rep[u] is the first config of group u, uniq_of[c] its
  *    group, uniq_runtime[u] the mean runtime of the group.
+ *  - with prep_opts.prior, the analytic prior: the log of each config's
+ *    analytic estimate (cost.h), standardized over the graph's configs,
+ *    which the learned rankers add their correction to.
  *
  * Ownership: prep_layout() / prep_tile() return a prep freed by prep_free();
  * it copies what it needs, so the hs_graph may be freed right after.
@@ -31,6 +34,10 @@
 
 /* One-hot buckets per layout config position: -1, 0..5, other. */
 #define PREP_BUCKETS 8
+/* The bucket of a layout value (node_config_feat): -1 is 0, the whole
+ * numbers 0..5 are 1..6, anything else PREP_BUCKETS - 1.  The learned
+ * rankers' features and fit's count features share it. */
+int prep_bucket(float v);
 /* Dense features per entry when the config width is the documented 18:
  * PREP_DENSE_T for each of the output, input and kernel layouts (see
  * prep.c's layout_dense). */
@@ -67,6 +74,8 @@ typedef struct prep {
 	int64_t *uniq_rep;     /* [n_uniq] */
 	int64_t *uniq_of;      /* [n_configs] */
 	double *uniq_runtime;  /* [n_uniq] mean runtime of the group */
+	double *prior;         /* [n_configs] standardized log analytic estimate, or NULL
+				* (not asked for, n/a, or the same for every config) */
 
 	/* Layout. */
 	int64_t K;             /* configurable nodes */
@@ -98,6 +107,7 @@ typedef struct prep_opts {
 	int64_t max_configs; /* > 0: keep a random subset of at most this many
 			      * configs (training on huge files); 0: all */
 	uint64_t seed;       /* picks that subset */
+	int prior;           /* 1: compute the analytic prior (prep.prior) */
 } prep_opts;
 
 /* With max_configs set, p->n_configs is the subset's size and the configs

@@ -39,6 +39,7 @@ void train_prep_opts(const nn_dims *d, prep_opts *po)
 	memset(po, 0, sizeof *po);
 	po->radius = d->layers;
 	po->cfg_hops = d->cfg_hops;
+	po->prior = 1;
 }
 
 /* Node statistics of t(x) over every encoder node of every graph, and the
@@ -131,7 +132,8 @@ static void *run_worker(void *arg)
 	return NULL;
 }
 
-/* Mean validation tau (and tile top-5 error) of the head. */
+/* Mean validation tau, ties broken at random (and tile top-5 error), of
+ * the head. */
 static void validate(const nn_head *hd, prep **gs, int n, const split *sp, prep **valid,
 		     int n_valid, nn_ws *ws, double *tau_out, double *top5_out)
 {
@@ -158,7 +160,7 @@ static void validate(const nn_head *hd, prep **gs, int n, const split *sp, prep 
 				y[j] = p->uniq_runtime[u];
 			}
 			if (nn_score(hd, p, cfg, m, s, ws) == 0) {
-				double t = metrics_kendall_tau(s, y, (size_t)m);
+				double t = metrics_kendall_tau_tiebroken(s, y, (size_t)m);
 
 				if (!isnan(t)) {
 					tau_sum += t;
@@ -459,10 +461,14 @@ static void adam_step(trainer *tr, int nt, double *loss_sum, int64_t *loss_n)
 	for (size_t i = 0; i < P; i++) {
 		float gi = gsum[i] * (float)scale;
 
+		/* The gate is set after training (choose_gate); the prior's
+		 * weight is not pulled towards 0. */
+		if (i == tr->hd->o.gate)
+			continue;
 		m1[i] = 0.9f * m1[i] + 0.1f * gi;
 		m2[i] = 0.999f * m2[i] + 0.001f * gi * gi;
 		theta[i] -= (float)(lr * ((m1[i] / b1t) / (sqrt(m2[i] / b2t) + 1e-8) +
-					  o->weight_decay * theta[i]));
+					  (i == tr->hd->o.pw ? 0 : o->weight_decay) * theta[i]));
 	}
 }
 
@@ -515,6 +521,31 @@ static double finish_epoch(trainer *tr, int epoch, double loss, double t0, train
 	return pr.seconds;
 }
 
+/* The gate (nn.h) that ranks the validation configs best, from 1 down to
+ * 0 (the analytic estimate alone); ties keep the smaller one.  Without
+ * validation scores the gate stays 1. */
+static void choose_gate(trainer *tr, train_report *rep)
+{
+	static const float gates[] = {1, 0.5f, 0.25f, 0};
+	float *gate = &tr->hd->theta[tr->hd->o.gate], best = 1;
+	double best_tau = -INFINITY;
+
+	for (size_t i = 0; i < sizeof gates / sizeof gates[0]; i++) {
+		double tau, top5;
+
+		*gate = gates[i];
+		validate(tr->hd, tr->gs, tr->n, tr->sp, tr->valid, tr->n_valid, tr->workers[0].ws, &tau, &top5);
+		if (!isnan(tau) && tau >= best_tau) {
+			best_tau = tau;
+			best = gates[i];
+		}
+	}
+	*gate = best;
+	rep->gate = best;
+	if (best_tau > -INFINITY)
+		rep->best_tau = best_tau;
+}
+
 nn_head *train_head(prep **gs, int n, prep **valid, int n_valid, int kind, const train_opts *o,
 		    train_report *rep, hs_error *err)
 {
@@ -563,6 +594,7 @@ nn_head *train_head(prep **gs, int n, prep **valid, int n_valid, int kind, const
 		t_total += finish_epoch(&tr, epoch, loss, t0, rep);
 	}
 	memcpy(tr.hd->theta, tr.best, tr.P * sizeof *tr.best);
+	choose_gate(&tr, rep);
 	rep->seconds_per_epoch = o->epochs > 0 ? t_total / o->epochs : 0;
 	goto done;
 oom:

@@ -11,7 +11,9 @@
  * `valid_fraction` of every training graph's distinct configs is held out
  * (graphs with fewer than 10 distinct configs keep them all for training).
  * The head keeps the parameters of the epoch with the best mean validation
- * Kendall tau (the last epoch when nothing can be validated).
+ * Kendall tau, ties broken at random (the last epoch when nothing can be
+ * validated), then the gate of its correction to the analytic prior (nn.h)
+ * that ranks the validation configs best.
  *
  * Ownership: train_head() returns a head the caller frees with
  * nn_head_free() (or hands to model_from_heads()).  It standardizes the
@@ -57,7 +59,9 @@ void train_defaults(train_opts *o);
 
 typedef struct train_report {
 	int best_epoch;      /* 1-based; 0 when no epoch ran */
-	double best_tau;     /* mean validation tau of that epoch (NAN if none) */
+	double best_tau;     /* mean validation tau (ties broken at random) of that
+			      * epoch with the chosen gate (NAN if none) */
+	double gate;         /* the correction's gate (nn.h): 1, 1/2, 1/4 or 0 */
 	double seconds_per_epoch;
 	int64_t graphs, configs, distinct_configs;
 } train_report;

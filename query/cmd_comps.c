@@ -31,12 +31,27 @@ static void role_counts(const hs_graph *g, char *buf, size_t cap)
 					       graph_role_name((hs_role)r), (long long)n[r]);
 }
 
+/* The sum of numeric data field d over computation c's nodes (NaN when
+ * none has a value). */
+static double data_sum(const query_session *s, int d, const hs_hcomp *hc)
+{
+	const double *val;
+	double sum = NAN;
+	query_session_data_num(s, d, &val);
+	for (int64_t v = hc->first; v < hc->first + hc->count; v++)
+		if (!isnan(val[v]))
+			sum = isnan(sum) ? val[v] : sum + val[v];
+	return sum;
+}
+
 int query_cmd_computations(query_parser *p, query_result *out)
 {
 	query_session *s = p->s;
 	hs_graph *g = s->g;
-	static const char *const names[] = {"computation", "role", "nodes", "root", "callers", "cost"};
-	query_type types[6] = {QUERY_TEXT, QUERY_TEXT, QUERY_NUM, QUERY_TEXT, QUERY_NUM, QUERY_NUM};
+	enum { NC = 6, MAXD = 64 };
+	const char *names[NC + MAXD] = {"computation", "role", "nodes", "root", "callers", "cost"};
+	query_type types[NC + MAXD] = {QUERY_TEXT, QUERY_TEXT, QUERY_NUM, QUERY_TEXT, QUERY_NUM, QUERY_NUM};
+	int nd = query_session_data_nums(s);
 	query_tb b;
 	int64_t unknown = 0;
 	char buf[160], roles[256];
@@ -45,7 +60,13 @@ int query_cmd_computations(query_parser *p, query_result *out)
 		return -1;
 	if (query_need_cost(s, p->err) < 0)
 		return query_data_fail(p, p->err);
-	if (query_tb_init(&b, out, 6, names, types, p->err) < 0)
+	nd = nd < MAXD ? nd : MAXD;
+	for (int d = 0; d < nd; d++) { /* the data's numbers, summed per computation */
+		const double *val;
+		names[NC + d] = query_session_data_num(s, d, &val);
+		types[NC + d] = QUERY_NUM;
+	}
+	if (query_tb_init(&b, out, NC + nd, names, types, p->err) < 0)
 		goto fail;
 	for (int64_t c = 0; c < g->n_hcomps; c++) {
 		const hs_hcomp *hc = &g->hcomps[c];
@@ -64,6 +85,8 @@ int query_cmd_computations(query_parser *p, query_result *out)
 		query_tb_num(&b, row, 2, (double)hc->count);
 		query_tb_num(&b, row, 4, (double)hc->n_callers);
 		query_tb_num(&b, row, 5, cost);
+		for (int d = 0; d < nd; d++)
+			query_tb_num(&b, row, NC + d, data_sum(s, d, hc));
 	}
 	query_tb_done(&b);
 	role_counts(g, roles, sizeof roles);

@@ -103,6 +103,24 @@ static const struct command commands[] = {
 	 "role, node count, root, the number of nodes that call it and the analytic\n"
 	 "cost summed over its nodes (those of unknown cost left out).\n"
 	 "  computations\n", query_cmd_computations, "", QS_NODE, 1},
+	{"layers", "[depth K] [where EXPR] [sort by COLUMN [asc|desc]] [limit N] [all]",
+	 "the model's layers: namespaces of op_name with rolled-up numbers and repeated blocks",
+	 "One row per namespace of op_name (a node's layer is its op_name without\n"
+	 "the last / component; (top level) for one component, (no op_name) for\n"
+	 "none), parents before children, indented: nodes at or under it, the\n"
+	 "analytic cost, flops and bytes of its executed instructions, configurable\n"
+	 "nodes, the three commonest opcodes, repeat_group (siblings with the same\n"
+	 "opcodes and edges, whatever their names and shapes) and the sum of each\n"
+	 "numeric field of the data laid over the graph.  A run of repeated siblings\n"
+	 "is one row, \"layer_0 ... layer_23: 24 repeats of one block\", its numbers\n"
+	 "summed over the run and followed by its first block's rows (`all` lists\n"
+	 "every block).  `where` keeps the nodes a condition holds for (numbers\n"
+	 "roll up over those); `sort by` orders siblings by a column, the tree\n"
+	 "kept; `depth K` stops at depth K (1: the top level).\n"
+	 "  layers depth 2\n"
+	 "  layers sort by cost desc limit 20\n"
+	 "  layers where opcode = convolution depth 4\n",
+	 query_cmd_layers, "depth where sort by asc desc limit all and or not in", QS_NODE, 1},
 	{"splits", "", "the node_splits segments of the dataset, with node counts and cost",
 	 "The dataset's node_splits: ranges of node ids (one for tile graphs), not\n"
 	 "HLO computations.  The field `split` is a node's segment.\n"

@@ -17,6 +17,8 @@
  *   cmd_graph.c    operands, users, neighbors, path, opcodes, fields
  *   cmd_show.c     show
  *   cmd_comps.c    computations, splits, collectives
+ *   cmd_layers.c   layers (namespaces of op_name, rolled up; data.c holds
+ *                  the session's layers, data files and sums)
  *   cmd_configs.c  configs, config, compare
  *   cmd_export.c   export (a region of the graph through Graphviz into a file)
  *
@@ -49,6 +51,7 @@ int query_cmd_neighbors(query_parser *p, query_result *out);
 int query_cmd_path(query_parser *p, query_result *out);
 int query_cmd_computations(query_parser *p, query_result *out);
 int query_cmd_splits(query_parser *p, query_result *out);
+int query_cmd_layers(query_parser *p, query_result *out);
 int query_cmd_collectives(query_parser *p, query_result *out);
 int query_cmd_opcodes(query_parser *p, query_result *out);
 int query_cmd_fields(query_parser *p, query_result *out);

@@ -77,6 +77,10 @@ void query_drop_caches(query_session *s)
 	free(s->overlays);
 	s->overlays = NULL;
 	s->n_overlays = 0;
+	if (s->layers)
+		layers_free(s->layers);
+	free(s->layers);
+	s->layers = NULL;
 	s->rt_done = 0;
 }
 
@@ -98,7 +102,7 @@ const query_shape_info *query_shape(query_session *s, int64_t v)
 
 	const hm_instr *in = si->done ? NULL : graph_node_instr(s->g, v);
 	if (in) { /* the module's own shape: no features needed */
-		const hm_shape *hs = &in->shape;
+		const hm_shape *hs = in->shape;
 		double e = 1;
 		for (int i = 0; i < hs->rank; i++)
 			e *= (double)hs->dims[i];
@@ -268,11 +272,11 @@ static const char *make_dtext(query_session *s, const void *arg, int64_t v, hs_s
 	switch (kind) {
 	case QUERY_DT_SHAPE: {
 		const hm_instr *in = graph_node_instr(g, v);
-		int len = hm_shape_text(&in->shape, NULL, 0);
+		int len = hm_shape_text(in->shape, NULL, 0);
 		char *t = malloc((size_t)len + 1);
 		if (!t)
 			return "?";
-		hm_shape_text(&in->shape, t, (size_t)len + 1);
+		hm_shape_text(in->shape, t, (size_t)len + 1);
 		hs_strbuf_puts(b, t);
 		free(t);
 		return NULL;
@@ -547,6 +551,8 @@ int query_prepare_field(query_session *s, const query_field *f, hs_error *err)
 	case QF_PREDICTED:
 	case QF_PREDICTED_RANK:
 		return query_need_predicted(s, err);
+	case QF_LAYER:
+		return query_session_layers(s, err) ? 0 : -1;
 	case QF_RUNTIME_RANK:
 		return need_runtime_rank(s, err);
 	case QF_G_RUNTIME_MIN:

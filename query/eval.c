@@ -101,6 +101,8 @@ const char *query_field_text(query_session *s, const query_field *f, int64_t row
 	}
 	case QF_SHAPE:
 		return query_shape_text(s, row);
+	case QF_LAYER:
+		return layers_node_path(s->layers, row);
 	case QF_OVERLAY: {
 		const hs_overlay_col *c = &s->overlays[f->index >> 16].cols[f->index & 0xffff];
 		return c->text && c->text[row] ? c->text[row] : "";

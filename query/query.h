@@ -49,6 +49,7 @@
 #include "loader/dataset.h"
 #include "loader/graph.h"
 #include "loader/overlay.h"
+#include "model/layers.h"
 #include "model/cost.h"
 #include "model/model.h"
 #include "model/predictor.h"
@@ -203,6 +204,53 @@ void query_session_fit_off(query_session *s);
  * drops them. */
 int query_session_add_overlay(query_session *s, hs_overlay *o, hs_error *err);
 
+/* Reads the data file at `path` (loader/overlay.h: CSV, JSON, an XLA
+ * buffer assignment) for the session's graph and lays it over the nodes
+ * (query_session_add_overlay): its columns are node fields at once.  -1 with
+ * err set and nothing laid over when the file is bad (HS_EDATA,
+ * "FILE:LINE: what was expected"), a column is named as a field already
+ * (HS_EUSAGE), the session is a folder's (HS_EUSAGE) or out of memory. */
+int query_session_load_data(query_session *s, const char *path, hs_error *err);
+/* The data laid over the graph: how many files, and one line about file k,
+ * malloc'd (NULL when out of memory): "FILE: 812 rows, 800 instructions
+ * matched, fields time_us (number), kind (text)"; then, when some rows
+ * named no instruction, "; 12 rows name no instruction: a, b, c, d, e, ...". */
+int query_session_data_count(const query_session *s);
+const hs_overlay *query_session_data(const query_session *s, int k);
+char *query_session_data_note(const query_session *s, int k);
+/* The numeric data fields, in field order: how many, and field i's name and
+ * values ([n_nodes], NaN where the data gives none). */
+int query_session_data_nums(const query_session *s);
+const char *query_session_data_num(const query_session *s, int i, const double **values);
+
+/* The namespaces of op_name (model/layers.h), with the analytic costs: made
+ * on first use, kept until the session is rebound.  NULL with err set when
+ * out of memory or the cost cannot be computed. */
+const hs_layers *query_session_layers(query_session *s, hs_error *err);
+
+/* Numbers rolled up per namespace of query_session_layers, over the nodes
+ * of `keep` (NULL: every node; else keep[v] != 0), each node counted in its
+ * own namespace and every one above it: nodes, configurable nodes, the
+ * analytic cost, flops and bytes of the executed instructions (as
+ * model/layers.h sums them) and the sum of each numeric data field (NaN when
+ * none of the nodes has a value).  Linear in nodes and namespaces.  The
+ * opcode mix of a namespace, its three commonest opcodes with their share
+ * ("dot 50%, add 25%, fusion 25%"), is made when first asked for
+ * (query_layer_sums_mix: linear in the nodes under it; "" when out of
+ * memory). */
+typedef struct query_layer_sums {
+	int64_t n;                  /* namespaces */
+	int64_t *nodes, *configurable; /* [n] */
+	double *cost, *flops, *bytes;  /* [n], seconds, FLOP, bytes */
+	int n_data;                 /* numeric data fields */
+	const char **data_name;     /* [n_data] (the session's: valid while it is bound) */
+	double *data;               /* [n * n_data], row-major */
+	int64_t *own_off, *own_idx; /* the kept nodes of each namespace's own: CSR */
+	char **mix;                 /* [n], NULL until asked for */
+} query_layer_sums;
+int query_layer_sums_make(query_session *s, const uint8_t *keep, query_layer_sums *out, hs_error *err);
+void query_layer_sums_free(query_layer_sums *sums);
+const char *query_layer_sums_mix(query_session *s, query_layer_sums *sums, int64_t k);
 /* A session over every graph file of a folder index (borrowed: the caller
  * keeps it alive and frees it after the session).  Entries with an error
  * are skipped with it; the others are opened as queries need them, so

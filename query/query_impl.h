@@ -62,6 +62,7 @@ enum query_field_kind {
 	QF_HTEXT,        /* text: graph_node_text field `index` (hs_hfield) */
 	QF_SOURCE_LINE,  /* metadata source_line; null when absent */
 	QF_HLO,          /* text: the instruction's HLO line */
+	QF_LAYER,        /* text: the node's namespace (query_session_layers) */
 	QF_OVERLAY,      /* a column of data laid over the nodes: overlay
 	                  * index >> 16, column index & 0xffff (type as the column's) */
 	QF_COLUMN,       /* a table's filter (query_filter): column `index`, read
@@ -271,6 +272,8 @@ struct query_session {
 	/* Data laid over the graph's nodes: their columns are node fields. */
 	hs_overlay *overlays;
 	int n_overlays;
+	/* The namespaces of op_name (query_session_layers). */
+	hs_layers *layers;
 
 	/* A table's filter (query_filter_new): no graph; the node fields are
 	 * the table's columns, read through `rows` into a buffer per column. */

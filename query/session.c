@@ -43,6 +43,7 @@ static const query_field node_derived[] = {
 	{"fusion_kind", QF_HTEXT, HS_HF_FUSION_KIND, QUERY_TEXT, "kLoop, kInput, kOutput, kCustom (fusions); empty otherwise and on .npz", QUERY_U_NONE},
 	{"op_type", QF_HTEXT, HS_HF_OP_TYPE, QUERY_TEXT, "metadata op_type (framework op); empty when absent and on .npz", QUERY_U_NONE},
 	{"op_name", QF_HTEXT, HS_HF_OP_NAME, QUERY_TEXT, "metadata op_name; empty when absent and on .npz", QUERY_U_NONE},
+	{"layer", QF_LAYER, 0, QUERY_TEXT, "the node's layer: op_name without its last / component (jit(f)/mlp/dense); (top level) for a one-component op_name, (no op_name) without one", QUERY_U_NONE},
 	{"source_file", QF_HTEXT, HS_HF_SOURCE_FILE, QUERY_TEXT, "metadata source_file; empty when absent and on .npz", QUERY_U_NONE},
 	{"source_line", QF_SOURCE_LINE, 0, QUERY_NUM, "metadata source_line; null when absent and on .npz", QUERY_U_NONE},
 	{"custom_call_target", QF_HTEXT, HS_HF_CUSTOM_CALL_TARGET, QUERY_TEXT, "custom-call target; empty otherwise and on .npz", QUERY_U_NONE},
@@ -474,6 +475,7 @@ unsigned query_field_parts(const query_field *f)
 	case QF_ROLE:
 	case QF_OPERAND_NAMES:
 	case QF_HLO:
+	case QF_LAYER:
 	case QF_SOURCE_LINE:
 	case QF_G_COMPUTATIONS:
 	case QF_G_MODULE:

@@ -398,12 +398,38 @@ static int graph_request(tui *t, tui_view *v, tui_req req, const char *arg)
 	case TUI_REQ_COMPARE:
 		tui_compare_request(t, v, arg);
 		return 1;
+	case TUI_REQ_DIFF: {
+		/* :diff FILE: this module with another */
+		const char *p = arg ? arg : tui_prompt(t, "diff with: ", TUI_P_PATH, NULL);
+		if (p && *p) {
+			char path[2048];
+			snprintf(path, sizeof path, "%s", p);
+			tui_open_diff(t, v->doc, NULL, NULL, path);
+		}
+		return 1;
+	}
 	case TUI_REQ_NODES:
 		tui_open_nodes(t, v->doc, NULL, -1);
 		return 1;
 	case TUI_REQ_SPLITS:
 		tui_open_splits(t, v->doc);
 		return 1;
+	case TUI_REQ_LAYERS:
+		tui_open_layers(t, v->doc, -1);
+		return 1;
+	case TUI_REQ_DATA: {
+		hs_error err = {0};
+		if (!arg || !*arg) {
+			tui_message(t, 1, "data FILE: a CSV (name,FIELD,...) or JSON {name: {field: value}} to lay over the nodes");
+		} else if (query_session_load_data(v->doc->qs, arg, &err) != 0) {
+			tui_message(t, 1, "%s", err.msg);
+		} else {
+			char *note = query_session_data_note(v->doc->qs, query_session_data_count(v->doc->qs) - 1);
+			tui_message(t, 0, "%s; views opened from now on show its fields (+ adds them)", note ? note : arg);
+			free(note);
+		}
+		return 1;
+	}
 	case TUI_REQ_COMPUTATIONS:
 		tui_open_hcomps(t, v->doc, "Computations", NULL, 0);
 		return 1;
@@ -848,6 +874,16 @@ static int load_start(tui *t, const char *path, ds_index **ix, tui_doc **d, hs_e
 	/* FILE#N names one module of a file (graph_open checks it). */
 	if (stat(path, &st) != 0 && !strchr(path, '#'))
 		return hs_fail(err, HS_EDATA, "%s: %s", path, strerror(errno));
+	if (t->o->diff_b) { /* hloscope diff A B: both modules, read before the terminal */
+		if (!(*d = tui_doc_open(path, t->model, err)))
+			return -1;
+		if (!(t->diff_b = tui_doc_open(t->o->diff_b, t->model, err))) {
+			tui_doc_unref(*d);
+			*d = NULL;
+			return -1;
+		}
+		return 0;
+	}
 	if (dataset_is_collection(path)) /* a folder, or a file of several modules */
 		*ix = dataset_scan(path, err);
 	else
@@ -896,19 +932,45 @@ int tui_run(const tui_options *o, hs_error *err)
 		rc = -1;
 		goto out;
 	}
+	if (o->ndata && ix) {
+		hs_fail(err, HS_EUSAGE, "%s: data is laid over one graph, not over a folder", o->path);
+		dataset_free(ix);
+		rc = -1;
+		goto out;
+	}
+	for (int i = 0; i < o->ndata; i++) /* before the screen: a bad file fails here */
+		if (query_session_load_data(d->qs, o->data[i], err) != 0) {
+			tui_doc_unref(d);
+			tui_doc_unref(t.diff_b);
+			rc = -1;
+			goto out;
+		}
 	if (t.bench)
 		fprintf(t.bench, "loaded_ms %.3f\n", tui_clock_ms());
 	if (start_curses(&t, err) < 0) {
 		if (ix)
 			dataset_free(ix);
 		tui_doc_unref(d);
+		tui_doc_unref(t.diff_b);
 		rc = -1;
 		goto out;
 	}
 	if (ix)
 		tui_open_dataset(&t, ix);
-	else {
+	else if (t.diff_b) {
+		tui_open_diff(&t, d, t.diff_b, NULL, NULL);
+		tui_doc_unref(d);
+		tui_doc_unref(t.diff_b);
+		t.diff_b = NULL;
+	} else {
 		tui_open_overview(&t, d);
+		for (int i = 0; i < o->ndata; i++) /* rows that named no instruction: said once */
+			if (query_session_data(d->qs, i)->unmatched) {
+				char *note = query_session_data_note(d->qs, i);
+				if (note)
+					tui_message(&t, 0, "%s", note);
+				free(note);
+			}
 		tui_doc_unref(d);
 	}
 	if (t.nviews > 0)

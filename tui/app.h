@@ -103,6 +103,7 @@ struct tui {
 	MEVENT mouse;
 	hs_model *model;
 	const tui_options *o;
+	tui_doc *diff_b;         /* B of `hloscope diff A B` until its view is open */
 	FILE *bench;
 	lineedit_history hist[TUI_P_NKINDS];
 	char line[TUI_LINE_CAP]; /* the last prompt's answer */

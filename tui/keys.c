@@ -79,6 +79,9 @@ int tui_request_takes_arg(tui_req r)
 	case TUI_REQ_COMPARE:
 	case TUI_REQ_DRAW:
 	case TUI_REQ_FIT:
+	case TUI_REQ_DIFF:
+	case TUI_REQ_PASSES:
+	case TUI_REQ_DATA:
 		return 1;
 	default:
 		return 0;

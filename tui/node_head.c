@@ -86,8 +86,16 @@ static int draw_hlo_fields(const hs_graph *g, int64_t n, WINDOW *win, int y, int
 	rows += put_line(win, y + rows, x, w, line, 0, room);
 	line[0] = '\0';
 	add_field(line, sizeof line, "op_type", graph_node_text(g, n, HS_HF_OP_TYPE, b, sizeof b));
-	add_field(line, sizeof line, "op_name", graph_node_text(g, n, HS_HF_OP_NAME, b, sizeof b));
+	const char *op = graph_node_text(g, n, HS_HF_OP_NAME, b, sizeof b);
+	add_field(line, sizeof line, "op_name", op);
 	rows += put_line(win, y + rows, x, w, line, tui_attr(TUI_C_SECTION), room);
+	if (op[0]) { /* its layer (model/layers.h), and the key into the tree */
+		char layer[300];
+		size_t ll = layers_op_name_layer(op);
+		snprintf(layer, sizeof layer, " layer %.*s  (y: in the layers tree)", (int)(ll ? ll : 11),
+			 ll ? op : "(top level)");
+		rows += put_line(win, y + rows, x, w, layer, 0, room);
+	}
 	line[0] = '\0';
 	const char *file = graph_node_text(g, n, HS_HF_SOURCE_FILE, b, sizeof b);
 	if (file[0]) {

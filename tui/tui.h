@@ -43,6 +43,9 @@ typedef struct tui_options {
 	const char *script;     /* script file, run without a terminal (script.c); NULL = none */
 	const char *bench_log;  /* file that receives timings; NULL = none */
 	int mask_model;         /* numbers from the cost model and predictions print as "#" */
+	const char *const *data; /* data files laid over the graph (--data), ndata of them */
+	int ndata;
+	const char *diff_b;     /* path is A of `hloscope diff A B` and this B: the diff view; NULL = none */
 } tui_options;
 
 /* Loads `o->path` (before the terminal is touched: a bad file fails here
@@ -66,6 +69,9 @@ enum {
 	TUI_S_PANES = 256, /* views of two panes (computed) */
 	TUI_S_COLUMNS = 512, /* the focused table can show or hide columns (computed) */
 	TUI_S_NODES = 1024,  /* node tables */
+	TUI_S_TREE = 2048,   /* the layers tree (view_layers.c) */
+	TUI_S_DIFF = 4096,   /* two modules side by side (view_diff.c, view_diff_pair.c) */
+	TUI_S_DATASET = 8192,/* a folder's graphs, a dump module's passes (view_dataset.c, view_passes.c) */
 };
 
 #define TUI_CTRL(c) ((c) & 0x1f)
@@ -105,26 +111,31 @@ enum {
 	X(OVERVIEW, "overview", 'o', 0, TUI_S_GRAPH, "graph overview")                             \
 	X(NODES, "nodes", 't', 0, TUI_S_GRAPH, "table of all nodes")                               \
 	X(CONFIGS, "configs", 'c', 0, TUI_S_GRAPH, "configs, runtimes and predictions")            \
-	X(DRAW, "draw", 'v', 0, TUI_S_GRAPH, "draw the graph around the selected node, or: draw ID") \
+	X(DRAW, "draw", 'v', 0, TUI_S_GRAPH | TUI_S_DIFF, "draw the graph around the selected node, or: draw ID") \
 	X(HIST_BACK, "jump-back", '<', 0, TUI_S_NODE, "back in the jump history")                  \
 	X(HIST_FWD, "jump-forward", '>', 0, TUI_S_NODE, "forward in the jump history")             \
 	X(CALLER, "caller", 'u', 0, TUI_S_NODE, "up to the caller: from a parameter to the operand it stands for, else to the node that calls this computation") \
 	X(MARK, "mark", 'm', 0, TUI_S_CONFIGS, "mark a config (two marks: A and B)")               \
 	X(COMPARE, "compare", 'C', 0, TUI_S_GRAPH, "compare two configs: compare A B [FILE] (configs view: the marks)") \
 	X(FIT, "fit", 'f', 0, TUI_S_CONFIGS, "fit on a share of the measured configs, rank the rest: fit [FRACTION|off]") \
-	X(COMPARE_ALL, "all", 'a', 0, TUI_S_COMPARE, "show every configurable node / only differing ones") \
+	X(COMPARE_ALL, "all", 'a', 0, TUI_S_COMPARE | TUI_S_DIFF, "show every row / only the differing ones") \
 	X(PAN_LEFT, "pan-left", 'H', KEY_SLEFT, TUI_S_CANVAS, "pan the drawing left")              \
 	X(PAN_RIGHT, "pan-right", 'L', KEY_SRIGHT, TUI_S_CANVAS, "pan the drawing right")          \
 	X(PAN_UP, "pan-up", 'K', KEY_SR, TUI_S_CANVAS, "pan the drawing up")                       \
 	X(PAN_DOWN, "pan-down", 'J', KEY_SF, TUI_S_CANVAS, "pan the drawing down")                 \
 	X(GROW, "grow", '+', 0, TUI_S_CANVAS, "one more step around the centre")                   \
 	X(SHRINK, "shrink", '-', 0, TUI_S_CANVAS, "one step less around the centre")               \
-	X(DETAIL, "detail", 'i', 0, TUI_S_CANVAS | TUI_S_NODES, "node detail of the selected node (a drawing: under the cursor)") \
+	X(DETAIL, "detail", 'i', 0, TUI_S_CANVAS | TUI_S_NODES | TUI_S_DIFF, "node detail of the selected node (a drawing: under the cursor)") \
 	X(SPLITS, "splits", 0, 0, TUI_S_GRAPH, "the node_splits segments of the graph")          \
 	X(COMPUTATIONS, "computations", 0, 0, TUI_S_GRAPH, "the HLO computations of the graph")  \
 	X(COLLECTIVES, "collectives", 'r', 0, TUI_S_GRAPH, "the collectives: replica groups, group size, channel id, bytes per device") \
 	X(EXPORT, "export", 'e', 0, TUI_S_CANVAS, "export the drawing: export FILE.dot|svg|png")   \
-	X(EXPAND, "expand", 'x', 0, TUI_S_CANVAS, "draw called computations in full / collapsed into boxes")
+	X(EXPAND, "expand", 'x', 0, TUI_S_CANVAS, "draw called computations in full / collapsed into boxes") \
+	X(LAYERS, "layers", 'y', 0, TUI_S_GRAPH, "the model's layers: namespaces of op_name as a tree (a node: its layer)") \
+	X(EXPAND_ALL, "expand-all", '*', 0, TUI_S_TREE, "expand every layer and every run of repeated blocks") \
+	X(DATA, "data", 0, 0, TUI_S_GRAPH, "lay your data over the nodes: data FILE (CSV or JSON by instruction name)") \
+	X(DIFF, "diff", 'd', 0, TUI_S_GRAPH | TUI_S_DATASET, "diff this module with another: diff FILE (a dump: the stage with the one before)") \
+	X(PASSES, "passes", 0, 0, TUI_S_DATASET, "the stages of a dump module in pass order, instructions and fusions after each")
 
 typedef enum tui_req {
 	TUI_REQ_NONE,
@@ -466,6 +477,9 @@ int tui_open_called(tui *t, tui_doc *d, int64_t v);
 /* A table of real HLO computations (view_comps.c): ids in idx[0..n)
  * (copied), or all of them when idx is NULL. */
 int tui_open_hcomps(tui *t, tui_doc *d, const char *title, const int64_t *idx, int64_t n);
+/* The model's layers as a tree (view_layers.c); node >= 0: opened down to
+ * that node's layer, the cursor on it. */
+int tui_open_layers(tui *t, tui_doc *d, int64_t node);
 /* The node_splits segments (view_splits.c). */
 int tui_open_splits(tui *t, tui_doc *d);
 /* Every collective of the graph (view_collectives.c). */
@@ -477,6 +491,24 @@ int tui_open_freq(tui *t, tui_table *parent, int col);
 int tui_open_help(tui *t, const tui_view *of);
 /* A table of node ids (query results and such). */
 int tui_open_node_list(tui *t, tui_doc *d, const char *title, const int64_t *ids, int64_t n);
+
+/* Two HLO modules side by side (view_diff.c): the diff's summary, its
+ * computations, and the instructions of both with matched ones on one
+ * row.  a and b are open documents (a reference is taken on each), or
+ * NULL: path_a, path_b are opened.  -1 with a message set. */
+int tui_open_diff(tui *t, tui_doc *a, tui_doc *b, const char *path_a, const char *path_b);
+/* The stages of XLA dump module `module` of ix (borrowed: the view that
+ * owns ix must outlive this one), view_passes.c. */
+int tui_open_passes(tui *t, const ds_index *ix, const char *module);
+/* A text file as lines (view_text.c): reports of a dump folder. */
+int tui_open_text(tui *t, const char *path, const char *title);
+/* Opens dataset entry e: its module's overview, with the buffer
+ * assignment of its dump (when e is after optimizations and one is in ix)
+ * laid over its nodes as buffer_bytes (view_dataset.c). */
+int tui_open_entry(tui *t, const ds_index *ix, const ds_entry *e);
+/* The stage of e's dump module before e in ix (in e's folder, one that
+ * could be read), or NULL (view_dataset.c). */
+const ds_entry *tui_stage_before(const ds_index *ix, const ds_entry *e);
 
 /* Graph drawing around a node (render/render.h), view_draw.c. */
 int tui_open_drawing(tui *t, tui_doc *d, int64_t node);
@@ -547,6 +579,9 @@ int tui_open_compare(tui *t, tui_doc *d, const char *sel_a, const char *sel_b, c
 int tui_compare_request(tui *t, tui_view *v, const char *arg);
 /* The drawing around `node` with `ids` highlighted (copied). */
 int tui_open_drawing_highlight(tui *t, tui_doc *d, int64_t node, const int64_t *ids, size_t n);
+/* The drawing around `node` with `ids` highlighted (copied) and `legend`
+ * (copied; may be NULL) saying what the highlight means. */
+int tui_open_drawing_legend(tui *t, tui_doc *d, int64_t node, const int64_t *ids, size_t n, const char *legend);
 /* The drawing around `node` with the nodes that differ in `r` highlighted;
  * its exports show their values A -> B and a legend (model/compare.h). */
 int tui_open_drawing_compare(tui *t, tui_doc *d, int64_t node, const compare_result *r);

@@ -1,6 +1,14 @@
 /* view_dataset.c - one row per graph file of a folder; Enter opens it.  A
  * plain HLO module (HLO text or a protobuf without configs) is of kind
- * "module", not a layout sample. */
+ * "module", not a layout sample.
+ *
+ * An XLA dump folder (loader/dump.h) shows each module's stages in the
+ * compiler's order, with the columns module, stage, instructions and
+ * fusions; its buffer assignments and memory usage reports are rows too
+ * (Enter opens one as text).  `d` diffs a stage with the one before it,
+ * `:passes` lists the stages of the cursor's module (view_passes.c), and
+ * opening a module after optimizations lays its buffer assignment over its
+ * nodes (the field buffer_bytes). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,18 +16,58 @@
 #include <strings.h>
 
 #include "base/plural.h"
+#include "loader/dump.h"
+#include "loader/overlay.h"
 #include "query/query.h"
 #include "tui/tui.h"
 
 struct dsview {
 	tui_table tab;
 	ds_index *ix;
-	int64_t ntile, nlayout, nmodule, nbad;
+	int64_t ntile, nlayout, nmodule, nbad, nstages;
+	int dump;          /* the folder holds XLA dumps: module and stage columns, report rows */
 	query_session *qs; /* `:` queries over every graph, made on first use */
 };
 
 enum { DC_COLLECTION, DC_SEARCH, DC_SPLIT, DC_KIND, DC_NAME, DC_NODES, DC_EDGES, DC_CONFIGS,
-       DC_CFGNODES, DC_RTMIN, DC_RTMAX, DC_NORMMIN, DC_NORMMAX, DC_PATH, DC_STATUS };
+       DC_CFGNODES, DC_RTMIN, DC_RTMAX, DC_NORMMIN, DC_NORMMAX, DC_PATH, DC_STATUS, DC_MODULE, DC_STAGE,
+       DC_FUSIONS, DC_BYTES };
+
+/* Rows past the entries are the dump's reports. */
+static const ds_report *report_at(const struct dsview *d, int64_t row)
+{
+	return row >= (int64_t)d->ix->n && row < (int64_t)(d->ix->n + d->ix->n_reports)
+		       ? &d->ix->reports[row - (int64_t)d->ix->n] : NULL;
+}
+
+static int report_cell(const ds_report *r, const tui_col *c, char *buf, size_t cap)
+{
+	switch (c->key) {
+	case DC_KIND:
+		snprintf(buf, cap, "report");
+		break;
+	case DC_NAME:
+	case DC_PATH:
+		snprintf(buf, cap, "%s", r->rel);
+		break;
+	case DC_MODULE:
+		snprintf(buf, cap, "%s", r->dump_module);
+		break;
+	case DC_STAGE:
+		snprintf(buf, cap, "%s", xla_dump_kind_name((xla_dump_kind)r->kind));
+		break;
+	case DC_BYTES:
+		tui_unit_format(buf, cap, TUI_U_BYTES, (double)r->bytes);
+		break;
+	case DC_STATUS:
+		snprintf(buf, cap, "Enter opens it as text");
+		return TUI_C_DIM;
+	default:
+		snprintf(buf, cap, "-");
+		return TUI_C_DIM;
+	}
+	return TUI_C_DEFAULT;
+}
 
 /* A plain HLO module: no configs, and not the dataset's .npz. */
 static int entry_is_module(const ds_entry *e)
@@ -51,10 +99,22 @@ static double ds_runtime(const ds_entry *e, int key)
 static int ds_cell(void *ctx, int64_t row, const tui_col *c, char *buf, size_t cap)
 {
 	struct dsview *d = ctx;
+	const ds_report *rp = report_at(d, row);
+	if (rp)
+		return report_cell(rp, c, buf, cap);
 	const ds_entry *e = &d->ix->entries[row];
 	int bad = e->error != NULL;
 
 	switch (c->key) {
+	case DC_MODULE:
+		snprintf(buf, cap, "%s", e->dump_module ? e->dump_module : "-");
+		return bad ? TUI_C_DIM : TUI_C_DEFAULT;
+	case DC_STAGE:
+		snprintf(buf, cap, "%s", e->stage ? e->stage : "-");
+		return bad ? TUI_C_ERROR : TUI_C_DEFAULT;
+	case DC_BYTES:
+		tui_unit_format(buf, cap, TUI_U_BYTES, (double)e->file_bytes);
+		return TUI_C_DEFAULT;
 	case DC_COLLECTION:
 		snprintf(buf, cap, "%s", e->collection[0] ? e->collection : "-");
 		break;
@@ -74,7 +134,7 @@ static int ds_cell(void *ctx, int64_t row, const tui_col *c, char *buf, size_t c
 		snprintf(buf, cap, "%s", e->rel);
 		break;
 	case DC_STATUS:
-		snprintf(buf, cap, "%s", bad ? e->error : e->labeled ? "labeled" : "unlabeled");
+		snprintf(buf, cap, "%s", bad ? e->error : e->labeled ? "labeled" : e->dump_module ? "" : "unlabeled");
 		return bad ? TUI_C_ERROR : e->labeled ? TUI_C_DEFAULT : TUI_C_DIM;
 	case DC_RTMIN:
 	case DC_RTMAX:
@@ -97,6 +157,7 @@ static int ds_cell(void *ctx, int64_t row, const tui_col *c, char *buf, size_t c
 				 (long long)(c->key == DC_NODES ? e->nodes
 					     : c->key == DC_EDGES ? e->edges
 					     : c->key == DC_CONFIGS ? e->configs
+					     : c->key == DC_FUSIONS ? e->fusions
 								    : e->cfg_nodes));
 		break;
 	}
@@ -106,11 +167,18 @@ static int ds_cell(void *ctx, int64_t row, const tui_col *c, char *buf, size_t c
 static double ds_value(void *ctx, int64_t row, const tui_col *c)
 {
 	struct dsview *d = ctx;
+	const ds_report *rp = report_at(d, row);
+	if (rp)
+		return c->key == DC_BYTES ? (double)rp->bytes : NAN;
 	const ds_entry *e = &d->ix->entries[row];
 
+	if (c->key == DC_BYTES)
+		return (double)e->file_bytes;
 	if (e->error)
 		return NAN;
 	switch (c->key) {
+	case DC_FUSIONS:
+		return (double)e->fusions;
 	case DC_NODES:
 		return (double)e->nodes;
 	case DC_EDGES:
@@ -150,11 +218,34 @@ static const tui_col ds_cols[] = {
 
 static const tui_col ds_extra_cols[] = {
 	{.name = "path", .key = DC_PATH, .width = 48},
+	{.name = "bytes", .key = DC_BYTES, .width = 8, .numeric = 1, .unit = TUI_U_BYTES},
 };
 
 static const tui_table_spec ds_table = {
 	.ops = &ds_table_ops, .cols = ds_cols, .ncols = TUI_N(ds_cols),
 	.avail = ds_extra_cols, .navail = TUI_N(ds_extra_cols), .ccol = 4,
+};
+
+/* A folder of XLA dumps: its modules' stages in the compiler's order. */
+static const tui_col dump_cols[] = {
+	{.name = "kind", .key = DC_KIND, .width = 6},
+	{.name = "module", .key = DC_MODULE, .width = 24, .mid = 1},
+	{.name = "stage", .key = DC_STAGE, .width = 28},
+	{.name = "instrs", .key = DC_NODES, .width = 7, .numeric = 1},
+	{.name = "fusions", .key = DC_FUSIONS, .width = 7, .numeric = 1},
+	{.name = "bytes", .key = DC_BYTES, .width = 8, .numeric = 1, .unit = TUI_U_BYTES},
+	{.name = "status", .key = DC_STATUS, .width = 24},
+};
+
+static const tui_col dump_extra_cols[] = {
+	{.name = "name", .key = DC_NAME, .width = 24},
+	{.name = "path", .key = DC_PATH, .width = 48},
+	{.name = "edges", .key = DC_EDGES, .width = 6, .numeric = 1},
+};
+
+static const tui_table_spec dump_table = {
+	.ops = &ds_table_ops, .cols = dump_cols, .ncols = TUI_N(dump_cols),
+	.avail = dump_extra_cols, .navail = TUI_N(dump_extra_cols), .ccol = 1,
 };
 
 static void ds_draw(tui *t, tui_view *v, WINDOW *win, int y, int x, int h, int w)
@@ -170,8 +261,17 @@ static void ds_draw(tui *t, tui_view *v, WINDOW *win, int y, int x, int h, int w
 			 hs_s(d->nmodule));
 	}
 
+	if (d->dump) {
+		size_t len = strlen(line);
+		snprintf(line + len, sizeof line - len, "; XLA dumps: %lld stage%s, %zu report%s", (long long)d->nstages,
+			 hs_s(d->nstages), d->ix->n_reports, hs_s((long long)d->ix->n_reports));
+	}
 	tui_put(win, y, x, w, line, A_BOLD, 1);
-	if (d->nbad) {
+	if (d->dump && !d->nbad) {
+		tui_put(win, y + 1, x, w,
+			" Enter opens a stage (a report as text); d diffs a stage with the one before; :passes lists a module's",
+			tui_attr(TUI_C_DIM), 0);
+	} else if (d->nbad) {
 		snprintf(line, sizeof line, " %lld could not be read (status column)", (long long)d->nbad);
 		tui_put(win, y + 1, x, w, line, tui_attr(TUI_C_ERROR), 0);
 	} else {
@@ -182,29 +282,117 @@ static void ds_draw(tui *t, tui_view *v, WINDOW *win, int y, int x, int h, int w
 	tui_table_draw(win, &d->tab, y + 2, x, h - 2, w, 1);
 }
 
-static int ds_request(tui *t, tui_view *v, tui_req req, const char *arg)
+/* Two relative paths in one folder (two dumps under one root are two
+ * compilations). */
+static int same_folder(const char *a, const char *b)
 {
-	struct dsview *d = v->data;
-	hs_error err = {0};
+	const char *sa = strrchr(a, '/'), *sb = strrchr(b, '/');
+	size_t na = sa ? (size_t)(sa - a) : 0, nb = sb ? (size_t)(sb - b) : 0;
+	return na == nb && strncmp(a, b, na) == 0;
+}
 
-	if (req != TUI_REQ_ENTER)
-		return 0;
-	int64_t r = tui_table_row(&d->tab);
-	if (r < 0)
-		return 1;
-	const ds_entry *e = &d->ix->entries[r];
+const ds_entry *tui_stage_before(const ds_index *ix, const ds_entry *e)
+{
+	const ds_entry *best = NULL;
+	if (!e->dump_module)
+		return NULL;
+	for (size_t i = 0; i < ix->n; i++) {
+		const ds_entry *o = &ix->entries[i];
+		if (o != e && o->dump_module && !strcmp(o->dump_module, e->dump_module) &&
+		    !o->error && o->stage_order < e->stage_order && (!best || o->stage_order > best->stage_order) &&
+		    same_folder(o->rel, e->rel))
+			best = o;
+	}
+	return best;
+}
+
+int tui_open_entry(tui *t, const ds_index *ix, const ds_entry *e)
+{
+	hs_error err = {0};
 	if (e->error) {
 		tui_message(t, 1, "%s: %s", e->rel, e->error);
-		return 1;
+		return -1;
 	}
 	tui_doc *doc = tui_doc_open(e->path, tui_model(t), &err);
 	if (!doc) {
 		tui_message(t, 1, "%s", err.msg);
+		return -1;
+	}
+	/* the buffer assignment describes the optimized module */
+	const ds_report *r = e->stage_order == XD_AFTER_OPTIMIZATIONS
+				     ? dataset_dump_report(ix, e, XD_BUFFER_ASSIGNMENT) : NULL;
+	char note[600] = "";
+	if (r) {
+		hs_overlay o;
+		int64_t matched = 0;
+		if (overlay_load(doc->g, r->path, &o, &err) != 0 || ((matched = o.matched), 0) ||
+		    query_session_add_overlay(doc->qs, &o, &err) != 0)
+			snprintf(note, sizeof note, "buffer assignment not laid over: %s", err.msg);
+		else
+			snprintf(note, sizeof note, "buffer_bytes from %s: %lld instruction%s (: nodes sort by buffer_bytes desc)",
+				 r->rel, (long long)matched, hs_s(matched));
+		overlay_free(&o); /* emptied when the session took it */
+	}
+	int rc = tui_open_overview(t, doc);
+	tui_doc_unref(doc);
+	if (rc == 0 && note[0])
+		tui_message(t, !strncmp(note, "buffer assignment not", 21), "%s", note);
+	return rc;
+}
+
+/* `d`: the stage under the cursor with the one before it. */
+static void diff_stage(tui *t, const ds_index *ix, const ds_entry *e)
+{
+	const ds_entry *p = e ? tui_stage_before(ix, e) : NULL;
+	if (!e || !e->dump_module) {
+		tui_message(t, 1, "diff: the cursor is on no stage of an XLA dump (in a module, :diff FILE)");
+		return;
+	}
+	if (!p) {
+		tui_message(t, 1, "diff: %s is the first stage of %s", e->stage, e->dump_module);
+		return;
+	}
+	if (e->error || p->error) {
+		tui_message(t, 1, "diff: %s: %s", e->error ? e->rel : p->rel, e->error ? e->error : p->error);
+		return;
+	}
+	tui_open_diff(t, NULL, NULL, p->path, e->path);
+}
+
+static int ds_request(tui *t, tui_view *v, tui_req req, const char *arg)
+{
+	struct dsview *d = v->data;
+	int64_t r = tui_table_row(&d->tab);
+	const ds_report *rp = report_at(d, r);
+	const ds_entry *e = r >= 0 && r < (int64_t)d->ix->n ? &d->ix->entries[r] : NULL;
+
+	switch (req) {
+	case TUI_REQ_ENTER:
+		if (rp)
+			tui_open_text(t, rp->path, rp->rel);
+		else if (e)
+			tui_open_entry(t, d->ix, e);
+		return 1;
+	case TUI_REQ_DIFF:
+		if (arg && e) {
+			char path[2048];
+			snprintf(path, sizeof path, "%s", arg);
+			tui_open_diff(t, NULL, NULL, e->path, path);
+		} else {
+			diff_stage(t, d->ix, e);
+		}
+		return 1;
+	case TUI_REQ_PASSES: {
+		const char *m = arg ? arg : e ? e->dump_module : rp ? rp->dump_module : NULL;
+		if (!m)
+			tui_message(t, 1, "passes: the cursor is on no module of an XLA dump (passes MODULE)");
+		else
+			tui_open_passes(t, d->ix, m);
 		return 1;
 	}
-	tui_open_overview(t, doc);
-	tui_doc_unref(doc);
-	return 1;
+	default:
+		return 0;
+	}
 }
 
 static void ds_done(tui_view *v)
@@ -217,7 +405,8 @@ static void ds_done(tui_view *v)
 }
 
 static const tui_view_ops ds_ops = {
-	.name = "dataset", .scope = TUI_S_TABLE | TUI_S_OPENS, .draw = ds_draw, .request = ds_request, .done = ds_done,
+	.name = "dataset", .scope = TUI_S_TABLE | TUI_S_OPENS | TUI_S_DATASET, .draw = ds_draw, .request = ds_request,
+	.done = ds_done,
 };
 
 query_session *tui_dataset_session(tui *t, tui_view *v)
@@ -251,6 +440,10 @@ int tui_open_dataset(tui *t, ds_index *ix)
 	d->ix = ix;
 	for (size_t i = 0; i < ix->n; i++) {
 		const ds_entry *e = &ix->entries[i];
+		if (e->dump_module) {
+			d->dump = 1;
+			d->nstages++;
+		}
 		if (e->error)
 			d->nbad++;
 		else if (entry_is_module(e))
@@ -265,7 +458,8 @@ int tui_open_dataset(tui *t, ds_index *ix)
 	}
 	if (namew > 36)
 		namew = 36;
-	tui_table_init_spec(&d->tab, &ds_table, d, (int64_t)ix->n);
+	d->dump |= ix->n_reports > 0;
+	tui_table_init_spec(&d->tab, d->dump ? &dump_table : &ds_table, d, (int64_t)(ix->n + ix->n_reports));
 	tui_col *name = tui_table_col_by_key(&d->tab, DC_NAME);
 	if (name)
 		name->width = namew;

@@ -37,6 +37,7 @@ struct drawing {
 	int64_t *hl;         /* highlighted nodes (owned; opts.highlight points here) */
 	char **notes;        /* a comparison's values per node, or NULL (owned) */
 	char legend[1024];   /* a comparison's legend, or "" */
+	int own_legend;      /* the legend is the caller's (a diff's): shown above the drawing */
 	int expand;          /* 1: called computations drawn in full */
 };
 
@@ -136,10 +137,12 @@ static void draw_view(tui *t, tui_view *v, WINDOW *win, int y, int x, int h, int
 		 hs_s(dr->r->n_edges), boxes,
 		 dr->r->n_more || dr->r->n_fanin ? " (+ collapsed users)" : "");
 	tui_put(win, y, x, w, line, A_BOLD, 1);
+	char legend[sizeof dr->legend + 4];
+	snprintf(legend, sizeof legend, " %s", dr->legend);
 	tui_put(win, y + 1, x, w,
-		dr->note[0] ? dr->note
+		dr->note[0] ? dr->note : dr->legend[0] && dr->own_legend ? legend
 			    : " arrows move between nodes  Enter re-centres  H J K L pan  + - radius  x expand  i detail  e export",
-		tui_attr(dr->note[0] ? TUI_C_MARK : TUI_C_DIM), 1);
+		tui_attr(dr->note[0] || (dr->legend[0] && dr->own_legend) ? TUI_C_MARK : TUI_C_DIM), 1);
 	y += 2;
 	h -= 2;
 	if (!L) {
@@ -421,6 +424,19 @@ int tui_open_drawing(tui *t, tui_doc *d, int64_t node)
 int tui_open_drawing_highlight(tui *t, tui_doc *d, int64_t node, const int64_t *ids, size_t n)
 {
 	return open_drawing(t, d, node, ids, n, NULL);
+}
+
+int tui_open_drawing_legend(tui *t, tui_doc *d, int64_t node, const int64_t *ids, size_t n, const char *legend)
+{
+	if (open_drawing(t, d, node, ids, n, NULL) < 0)
+		return -1;
+	tui_view *v = tui_top(t);
+	if (legend && v && v->ops == &draw_ops) {
+		struct drawing *dr = v->data;
+		snprintf(dr->legend, sizeof dr->legend, "%s", legend);
+		dr->own_legend = 1;
+	}
+	return 0;
 }
 
 int tui_open_drawing_compare(tui *t, tui_doc *d, int64_t node, const compare_result *r)

@@ -464,6 +464,9 @@ static int node_request(tui *t, tui_view *v, tui_req req, const char *arg)
 	case TUI_REQ_CALLER:
 		go_up(t, v, nv);
 		return 1;
+	case TUI_REQ_LAYERS: /* the layers tree, down to this node's layer */
+		tui_open_layers(t, nv->doc, nv->node);
+		return 1;
 	case TUI_REQ_DRAW:
 		tui_open_drawing(t, nv->doc, nv->node);
 		return 1;

@@ -25,7 +25,8 @@ struct nodes {
 };
 
 enum { NC_ID, NC_NAME, NC_OPCODE, NC_SHAPE, NC_SPLIT, NC_OPS, NC_USERS, NC_CFG, NC_COST, NC_FLOPS,
-       NC_BYTES, NC_CATEGORY, NC_OPERAND_NAMES, NC_USER_NAMES, NC_ROLE, NC_HFIELD = 500, NC_FEAT = 1000 };
+       NC_BYTES, NC_CATEGORY, NC_OPERAND_NAMES, NC_USER_NAMES, NC_ROLE, NC_LAYER, NC_HFIELD = 500, NC_FEAT = 1000,
+       NC_DATA = 100000 };
 
 /* "a, b, c" of the names of n nodes list[0..n). */
 static void names_text(const hs_graph *g, const int64_t *list, int64_t n, char *buf, size_t cap)
@@ -58,6 +59,26 @@ static void fmt_num(char *buf, size_t cap, double v)
 
 static double node_value(void *ctx, int64_t row, const tui_col *c);
 
+/* Column i of the data laid over the graph (query_session_data), in file
+ * order, or NULL. */
+static const hs_overlay_col *data_col(const struct nodes *nd, int i)
+{
+	for (int k = 0; k < query_session_data_count(nd->doc->qs); k++) {
+		const hs_overlay *o = query_session_data(nd->doc->qs, k);
+		if (i < o->n_cols)
+			return &o->cols[i];
+		i -= o->n_cols;
+	}
+	return NULL;
+}
+
+/* Node v's layer (model/layers.h), "" when it cannot be had. */
+static const char *layer_text(const struct nodes *nd, int64_t v)
+{
+	const hs_layers *l = query_session_layers(nd->doc->qs, NULL);
+	return l ? layers_node_path(l, v) : "";
+}
+
 /* The texts the graph holds, as the cells show them whole (filters). */
 static const char *node_text(void *ctx, int64_t row, const tui_col *c)
 {
@@ -73,6 +94,8 @@ static const char *node_text(void *ctx, int64_t row, const tui_col *c)
 		return hlo_category_name((hlo_category)(tui_node_class(g, v) - TUI_C_CAT));
 	case NC_NAME:
 		return (in = graph_node_instr(g, v)) ? in->name : NULL;
+	case NC_LAYER:
+		return layer_text(nd, v);
 	default:
 		return NULL;
 	}
@@ -135,8 +158,17 @@ static int node_cell(void *ctx, int64_t row, const tui_col *c, char *buf, size_t
 		}
 		tui_unit_format(buf, cap, c->unit, node_value(nd, row, c));
 		break;
+	case NC_LAYER:
+		snprintf(buf, cap, "%s", layer_text(nd, v));
+		break;
 	default:
-		if (c->key >= NC_FEAT)
+		if (c->key >= NC_DATA) {
+			const hs_overlay_col *dc = data_col(nd, c->key - NC_DATA);
+			if (dc && dc->numeric)
+				tui_unit_format(buf, cap, TUI_U_NONE, dc->num[v]);
+			else if (dc && dc->text && dc->text[v])
+				snprintf(buf, cap, "%s", dc->text[v]);
+		} else if (c->key >= NC_FEAT)
 			fmt_num(buf, cap, graph_feat(g, v)[c->key - NC_FEAT]);
 		else
 			hfield_cell(g, v, (hs_hfield)(c->key - NC_HFIELD), buf, cap);
@@ -174,6 +206,10 @@ static double node_value(void *ctx, int64_t row, const tui_col *c)
 		return txt[0] ? strtod(txt, NULL) : NAN;
 	}
 	default:
+		if (c->key >= NC_DATA) {
+			const hs_overlay_col *dc = data_col(nd, c->key - NC_DATA);
+			return dc && dc->numeric ? dc->num[v] : NAN;
+		}
 		return c->key >= NC_FEAT ? graph_feat(g, v)[c->key - NC_FEAT] : NAN;
 	}
 }
@@ -248,6 +284,7 @@ static const tui_col node_extra_cols[] = {
 	{.name = "fusion_kind", .key = NC_HFIELD + HS_HF_FUSION_KIND, .width = 11},
 	{.name = "op_type", .key = NC_HFIELD + HS_HF_OP_TYPE, .width = 16},
 	{.name = "op_name", .key = NC_HFIELD + HS_HF_OP_NAME, .width = 30},
+	{.name = "layer", .key = NC_LAYER, .width = 30},
 	{.name = "source_file", .key = NC_HFIELD + HS_HF_SOURCE_FILE, .width = 30},
 	{.name = "source_line", .key = NC_HFIELD + HS_HF_SOURCE_LINE, .width = 6, .numeric = 1},
 	{.name = "custom_call_target", .key = NC_HFIELD + HS_HF_CUSTOM_CALL_TARGET, .width = 20},
@@ -352,6 +389,11 @@ static int open_ids(tui *t, tui_doc *d, const char *title, int64_t *ids, int64_t
 		const char *name = hlo_node_feature_name(i, g->feat_width);
 		int w = (int)strlen(name);
 		tui_table_add_avail(&nd->tab, name, NC_FEAT + i, w < 8 ? 8 : w > 24 ? 24 : w, 1);
+	}
+	for (int i = 0; data_col(nd, i); i++) { /* the data laid over the graph: shown at once */
+		const hs_overlay_col *dc = data_col(nd, i);
+		int w = (int)strlen(dc->name);
+		tui_table_add_col(&nd->tab, dc->name, NC_DATA + i, w < 9 ? 9 : w > 24 ? 24 : w, dc->numeric);
 	}
 	snprintf(nd->tab.title, sizeof nd->tab.title, "%s", title);
 	return tui_push(t, &nodes_ops, nd, d, title, &nd->tab, NULL) ? 0 : -1;

@@ -16,6 +16,7 @@
 #include "base/parse.h"
 #include "base/plural.h"
 #include "loader/hlo.h"
+#include "model/units.h"
 #include "tui/tui.h"
 
 /* One opcode as written; `id` is its learned id (its colour). */
@@ -148,10 +149,13 @@ static int count_opcodes(struct overview *o)
 
 	for (int i = 0; i < 256; i++)
 		slot[i] = -1;
+	int fusion = hlo_opcode_id("fusion");
 	for (int64_t v = 0; v < g->n_nodes; v++) {
-		const char *name = graph_node_opcode_name(g, v);
+		/* a learned id names one opcode: its name is looked at only the
+		 * first time, or for opcodes the dataset has no id for (0) */
 		int id = g->opcode[v], k = slot[id];
-		if (k < 0 || strcmp(o->op[k].name, name) != 0) {
+		const char *name = k < 0 || id == 0 ? graph_node_opcode_name(g, v) : o->op[k].name;
+		if (k < 0 || (id == 0 && strcmp(o->op[k].name, name) != 0)) {
 			for (k = 0; k < o->nopcodes && strcmp(o->op[k].name, name) != 0; k++)
 				;
 			if (k == o->nopcodes) {
@@ -172,7 +176,7 @@ static int count_opcodes(struct overview *o)
 			o->op[k].cfg++;
 		if (o->ce && cost_role_executed(graph_node_role(g, v)))
 			o->op[k].cost += o->ce[v].seconds;
-		o->n_fusions += strcmp(name, "fusion") == 0;
+		o->n_fusions += id ? id == fusion : strcmp(name, "fusion") == 0;
 		o->n_collectives += graph_is_collective_opcode(name);
 	}
 	if (o->ce) {
@@ -254,10 +258,13 @@ static void cost_line(const struct overview *o, char *line, size_t cap)
 	if (!cost_available(g))
 		snprintf(line, cap, " analytic cost: n/a (%s)   %s", cost_unavailable_reason(g), keys);
 	else if (o->ce && tui_model_masked())
-		snprintf(line, cap, " analytic cost: # FLOP  # bytes  # ms%s   %s", unk, keys);
-	else if (o->ce)
-		snprintf(line, cap, " analytic cost: %.3g FLOP  %.3g bytes  %.4g ms%s   %s", o->executed.flops,
-			 o->executed.bytes, o->cost_total * 1e3, unk, keys);
+		snprintf(line, cap, " analytic cost: # FLOP  # bytes  #%s   %s", unk, keys);
+	else if (o->ce) {
+		char time[32];
+		units_ns(time, sizeof time, o->cost_total * 1e9, 3);   /* "181.940 s", "983 ns" */
+		snprintf(line, cap, " analytic cost: %.3g FLOP  %.3g bytes  %s%s   %s", o->executed.flops,
+			 o->executed.bytes, time, unk, keys);
+	}
 	else
 		snprintf(line, cap, " Enter lists nodes, Tab switches pane, t all nodes, c configs");
 }

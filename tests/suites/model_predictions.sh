@@ -152,7 +152,7 @@ check 0 "train on unet3d and a tile file that cannot train a head" "$H" train "$
 	-o "$T/keep.hsm" --epochs 1 --hidden 8 --batch 8 --quiet
 grep -q "warning: no tile head" "$T/err" && ok "train warns about the head it could not train" ||
 	bad "train warning" "$(cat "$T/err")"
-[ -s "$T/keep.hsm" ] && grep -q "sage-ranker v1 (layout)" "$T/out" && ok "train keeps the layout head it trained" ||
+[ -s "$T/keep.hsm" ] && grep -q "sage-ranker v2 (layout)" "$T/out" && ok "train keeps the layout head it trained" ||
 	bad "train kept nothing" "$(cat "$T/out")"
 expect_err 1 "train on only a tile file that cannot train a head" "fewer than 2 distinct configs" \
 	"$H" train "$RETINA" -o "$T/none.hsm" --epochs 1 --hidden 8 --quiet

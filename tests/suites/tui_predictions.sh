@@ -16,17 +16,17 @@ TILET=$N/tile/xla/test/0a3585c3e686065389227fa374175e48.npz
 
 tui_run "fit session ends cleanly" "$DATA" "$UNET" <<'EOF'
 c
-has the header names the predictor => predictor: analytic estimate: predicted times
+has the header names the predictor, its times calibrated on the measured configs => predictor: analytic estimate: calibrated times
 has the header gives its track record on the measured configs => track record: tau # (ties broken at random #), OPA # on 1159 measured configs
 has the key line offers the fit => f: fit
 has runtimes dominated by outliers get quantile bins => quantile bins, bar = density
 f
-has f fits on 20% of the measured configs => predictor: fit, kernel ridge on 20% (232 configs): calibrated times
+has f fits on 20% of the measured configs, on top of the analytic estimate => predictor: fit on 20% (232 configs), analytic estimate + kernel ridge: calibrated times
 has the fit's record is on the held-out configs only => OPA # on 927 held-out configs
 has the fit says what it did => fit on 232 configs (20%): held-out tau #
 has the predicted column is calibrated => pred(cal)
 :fit 0.5
-has :fit FRACTION fits on that share => kernel ridge on 50% (580 configs)
+has :fit FRACTION fits on that share => fit on 50% (580 configs)
 \
 type mark=trained
 Enter
@@ -37,7 +37,7 @@ Enter
 :fit 1.5
 has a fraction outside (0, 1) is refused => fit: FRACTION is a share of the measured configs
 :fit off
-has :fit off goes back to the analytic estimate => predictor: analytic estimate: predicted times
+has :fit off goes back to the analytic estimate => predictor: analytic estimate: calibrated times
 lacks no trained mark once the fit is off => trained
 Q
 EOF
@@ -68,10 +68,10 @@ c
 :write $T/fit_view.csv
 :configs show config, predicted_rank, predicted
 :write $T/fit_query.csv
-has the query names the fit => predicted by fit, kernel ridge on 50%
+has the query names the fit => predicted by fit on 50% (580 configs)
 q
 :compare best worst
-has the comparison predicts with the fit => [fit, kernel ridge on 50% (580 configs)]
+has the comparison predicts with the fit => [fit on 50% (580 configs)
 resize 160 30
 has ... which gives no per-node contributions => contribution absent: a fit gives no per-node contributions
 resize 100 30
@@ -110,7 +110,7 @@ tui_run "tile and unlabeled fits end cleanly" "$DATA" "$TILE" <<'EOF'
 c
 has few configs spread over a few x get linear bins => linear bins
 :fit 0.5
-has a tile fit runs => predictor: fit, kernel ridge on 50%
+has a tile fit runs => predictor: fit on 50% (5 configs)
 :open npz/tile/xla/test/0a3585c3e686065389227fa374175e48.npz
 c
 has an unlabeled file has no record => track record: no measured runtimes to check against

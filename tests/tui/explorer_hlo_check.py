@@ -58,6 +58,19 @@ CALL_KEYS = ("calls", "to_apply", "condition", "body", "true_computation", "fals
 NAME_MAX = 40
 
 
+
+def units_ns(ns):
+    """A time as the explorer writes it (model/units.c, 3 decimals)."""
+    if ns >= 1e9:
+        return "%.3f s" % (ns / 1e9)
+    if ns >= 1e6:
+        return "%.3f ms" % (ns / 1e6)
+    if ns >= 1e3:
+        return "%.3f us" % (ns / 1e3)
+    if ns >= 1 or ns == 0:
+        return "%.0f ns" % ns
+    return "%.2g ns" % ns
+
 def unescape(s):
     def one(m):
         e = m.group(1)
@@ -463,8 +476,8 @@ def module_views(tmp, path, mod, base):
     for r in table:
         if mod.executed(r["computation"]) and r["cost"] != "unknown":
             total = [total[0] + float(r["cost"]), total[1] + float(r["flops"]), total[2] + float(r["bytes"])]
-    m = re.search(r"analytic cost: (\S+) FLOP  (\S+) bytes  (\S+) ms", screen[4])
-    want = ("%.3g" % total[1], "%.3g" % total[2], "%.4g" % (total[0] * 1e3))
+    m = re.search(r"analytic cost: (\S+) FLOP  (\S+) bytes  (\S+ (?:ns|us|ms|s))\b", screen[4])
+    want = ("%.3g" % total[1], "%.3g" % total[2], units_ns(total[0] * 1e9))
     good &= check("%s: the overview's total is over the executed computations only" % base,
                   m is not None and m.groups() == want, "%r, wanted %r" % (screen[4], want))
     freq = {r[0]: int(r[1]) for r in rows("%s/freq.csv" % tmp, 2)}

@@ -513,6 +513,12 @@ static void test_dump_folder(void)
 	CHECK("dump folder: module and stage", ix->n == 5 && strcmp(ix->entries[2].dump_module, "module_0001.m") == 0 &&
 	      strcmp(ix->entries[2].stage, "pass 0012 fusion: after priority-fusion") == 0 && !ix->entries[2].error &&
 	      ix->entries[2].nodes == 1);
+	CHECK("dump folder: fusions and the file's size", ix->n == 5 && ix->entries[2].fusions == 0 &&
+	      ix->entries[2].file_bytes == (int64_t)strlen(text));
+	CHECK("dump folder: the buffer assignment beside a stage", ix->n == 5 &&
+	      dataset_dump_report(ix, &ix->entries[3], XD_BUFFER_ASSIGNMENT) == &ix->reports[0] &&
+	      !dataset_dump_report(ix, &ix->entries[3], XD_MEMORY_REPORT) &&
+	      !dataset_dump_report(ix, &ix->entries[4], XD_BUFFER_ASSIGNMENT));
 	CHECK("dump folder: a compressed file is listed with why", ix->n == 5 && ix->entries[4].error &&
 	      strstr(ix->entries[4].error, "xz"));
 	CHECK("dump folder: the buffer assignment is a report", ix->n_reports == 1 &&

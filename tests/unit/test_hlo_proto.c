@@ -378,7 +378,7 @@ static void test_semantic(void)
 							  a.node_feat[27] == 17179869184.0f);
 	char text[64];
 	if (f)
-		hm_shape_text(&f->modules[0].comps[0].instrs[0].shape, text, sizeof text);
+		hm_shape_text(f->modules[0].comps[0].instrs[0].shape, text, sizeof text);
 	CHECK("s8[17179869184] shape text", f && strcmp(text, "s8[17179869184]") == 0);
 	if (rc == 0)
 		hf_arrays_free(&a);

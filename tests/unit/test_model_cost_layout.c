@@ -16,7 +16,8 @@
  *   c2  k0 input {0,3}: the parameter cannot change layout: a copy
  *   c3  k1 input {0,3}: operand 0 of k1 is node 1 (a parameter): a copy too
  *   c4  k0 output {3,0,2,1} written out in full: same two minor dims as c1 but
- *       with dim 3 first: factor of 64 lanes (1) and 2 sublanes (4)
+ *       with dim 3 first: 64 lanes of 128 (factor 2) and 2 rows of a bf16
+ *       tile's 16 (factor 8)
  */
 #include <math.h>
 #include <stdlib.h>
@@ -174,11 +175,12 @@ int main(void)
 	CHECK_NEAR("c3: a copy of k1's input (node 1, a parameter)", (p[3] - p[0]) * 1e-9,
 		   kern * (2 + 128.0 / 3) / bw + op, 1e-15);
 	{
-		/* c4: {3,0,2,1}: 64 lanes (factor 2), 2 rows (factor 4). */
+		/* c4: {3,0,2,1}: 64 lanes (factor 2), 2 rows of bf16's 16 (factor 8):
+		 * 16 in all. */
 		double flops = 2.0 * 2 * 64 * 64 * 64 * 9 * 32, comp0 = flops / COST_PEAK_FLOPS;
 		double mem2 = (in + kern + act) / bw;
-		double t0 = fmax(comp0 * 2, mem2 + act / bw), t4 = fmax(comp0 * 8, mem2 + act * 7 / bw);
-		double red0 = (act + 64 * 4) / bw + act / bw, red4 = (act + 64 * 4) / bw + act * 7 / bw;
+		double t0 = fmax(comp0 * 2, mem2 + act / bw), t4 = fmax(comp0 * 16, mem2 + act * 15 / bw);
+		double red0 = (act + 64 * 4) / bw + act / bw, red4 = (act + 64 * 4) / bw + act * 15 / bw;
 
 		CHECK_NEAR("c4: a full layout uses its two most minor dims", (p[4] - p[0]) * 1e-9, (t4 - t0) + (red4 - red0),
 			   1e-15);

@@ -69,6 +69,47 @@ static void fix_crc(uint8_t *d, long n)
 	d[n - 1] = (uint8_t)(c >> 24);
 }
 
+static uint64_t u64_at(const uint8_t *p)
+{
+	uint64_t v = 0;
+
+	for (int i = 7; i >= 0; i--)
+		v = v << 8 | p[i];
+	return v;
+}
+
+static void put_u64_at(uint8_t *p, uint64_t v)
+{
+	for (int i = 0; i < 8; i++)
+		p[i] = (uint8_t)(v >> (8 * i));
+}
+
+/* The same model as a version 1 file: each head without its last two
+ * parameters (the prior's weight and the gate).  Returns its length. */
+static long to_v1(const uint8_t *d, long n, uint8_t *out)
+{
+	long at = 16, o = 16;
+	uint32_t sections = (uint32_t)d[12] | (uint32_t)d[13] << 8;
+
+	memcpy(out, d, 16);
+	out[8] = 1;
+	for (uint32_t s = 0; s < sections && at + 12 <= n; s++) {
+		uint64_t len = u64_at(d + at + 4);
+		int head = !memcmp(d + at, "LAYT", 4) || !memcmp(d + at, "TILE", 4);
+		uint64_t keep = head ? len - 8 : len;
+
+		memcpy(out + o, d + at, 12 + (size_t)keep);
+		put_u64_at(out + o + 4, keep);
+		if (head)
+			put_u64_at(out + o + 12 + 40, u64_at(d + at + 12 + 40) - 2);
+		at += 12 + (long)len;
+		o += 12 + (long)keep;
+	}
+	o += 4;
+	fix_crc(out, o);
+	return o;
+}
+
 static void expect_load_error(const char *name, const uint8_t *d, long n, const char *needle)
 {
 	hs_error err = {0};
@@ -201,7 +242,7 @@ int main(void)
 	/* Round trip. */
 	m = model_from_heads(a, t, "note=unit test\n", &err);
 	CHECK("wrap heads into a model", m != NULL);
-	CHECK("describe names both heads", !strcmp(model_describe(m), "sage-ranker v1 (layout+tile)"));
+	CHECK("describe names both heads", !strcmp(model_describe(m), "sage-ranker v2 (layout+tile)"));
 	CHECK("save", model_save(m, path_in("m.hsm"), &err) == 0);
 	CHECK("no temporary file is left behind", access(path_in("m.hsm.tmp"), F_OK) != 0);
 	m2 = model_load(path_in("m.hsm"), &err);
@@ -283,9 +324,9 @@ int main(void)
 		e[0] = 'X';
 		expect_load_error("a wrong magic", e, n, "not a hloscope model file");
 		memcpy(e, d, (size_t)n);
-		e[8] = 2;
+		e[8] = 3;
 		fix_crc(e, n);
-		expect_load_error("another format version", e, n, "version 2");
+		expect_load_error("a later format version", e, n, "version 3");
 		memcpy(e, d, (size_t)n);
 		memcpy(e + 16, "ZZZZ", 4);
 		fix_crc(e, n);
@@ -305,6 +346,28 @@ int main(void)
 			expect_load_error("widths that do not match the parameters", e, n, "parameters");
 		}
 		expect_load_error("an empty file", d, 0, "not a hloscope model file");
+		{
+			/* A version 1 file (before the analytic prior) still loads
+			 * and scores: its heads read as prior weight 0, gate 1. */
+			long n1 = to_v1(d, n, e);
+			hs_model *m1;
+			hs_graph *g1 = graph_open(path_in("l.npz"), &err);
+			double *s1 = g1 ? malloc((size_t)g1->n_configs * sizeof *s1) : NULL;
+			int finite = 1;
+
+			spill(path_in("v1.hsm"), e, n1);
+			m1 = model_load(path_in("v1.hsm"), &err);
+			CHECK("a version 1 model file loads", m1 != NULL);
+			CHECK("it says so", m1 && !strcmp(model_describe(m1), "sage-ranker v1 (layout+tile)"));
+			CHECK("it scores a layout graph",
+			      m1 && g1 && s1 && model_predict_configs(m1, g1, s1, &err) == 0);
+			for (int64_t i = 0; s1 && g1 && i < g1->n_configs; i++)
+				finite &= isfinite(s1[i]);
+			CHECK("its scores are finite", finite);
+			free(s1);
+			graph_free(g1);
+			model_free(m1);
+		}
 		free(e);
 		free(d);
 	}

@@ -1,0 +1,19 @@
+/* info_data.h - `hloscope info FILE --data DATA...`: the data laid over the
+ * graph, summed per field (cli/info_data.c). */
+#ifndef HS_CLI_INFO_DATA_H
+#define HS_CLI_INFO_DATA_H
+
+#include "base/jsonw.h"
+#include "query/query.h"
+
+/* A session on g with each file of paths[0..n) laid over it, into *out
+ * (NULL when n is 0).  0, or the exit status (the error printed). */
+int info_data_open(hs_graph *g, const char *const *paths, int n, query_session **out);
+/* The "data" lines of the text summary, and the "data" member of the JSON
+ * one: per file its rows, matches, the rows naming no instruction (first
+ * five), and per field its kind, instructions with a value, sum, and the
+ * instruction of the largest value. */
+void info_data_text(query_session *s);
+void info_data_json(jsonw *w, query_session *s);
+
+#endif
