@@ -15,7 +15,6 @@
 #include "base/plural.h"
 #include "cli/commands.h"
 #include "loader/hlo.h"
-#include "loader/overlay.h"
 
 #define TEXT_BAND 48 /* rows drawn at a time */
 #define TEXT_MIN_WIDTH 20
@@ -174,26 +173,19 @@ void dcli_print_timing(const dcli_timing *t, double end)
 
 int dcli_load_data(query_session *s, const char *path)
 {
-	hs_overlay ov;
 	hs_error err = {0};
-	const hs_graph *g = query_session_graph(s);
 
-	if (overlay_load(g, path, &ov, &err) < 0)
+	if (query_session_load_data(s, path, &err) < 0)
 		return cli_report(&err);
-	int64_t unmatched = ov.unmatched, rows = ov.rows;
-	char names[600] = "";
-	for (int i = 0; i < OVERLAY_UNMATCHED_KEPT && i < unmatched && ov.unmatched_names[i]; i++) {
-		size_t n = strlen(names);
-		snprintf(names + n, sizeof names - n, "%s%s", i ? ", " : "", ov.unmatched_names[i]);
+	int k = query_session_data_count(s) - 1;
+	const hs_overlay *o = query_session_data(s, k);
+	if (o && o->unmatched > 0) {
+		char *note = query_session_data_note(s, k);
+		if (!note)
+			return cli_oom("describing %s", path);
+		fprintf(stderr, "hloscope dot: %s\n", note);
+		free(note);
 	}
-	if (query_session_add_overlay(s, &ov, &err) < 0) {
-		overlay_free(&ov);
-		return cli_report(&err);
-	}
-	if (unmatched > 0)
-		fprintf(stderr, "hloscope dot: %s: %" PRId64 " of %" PRId64 " row%s name%s no instruction of "
-			"%s: %s%s\n", path, unmatched, rows, hs_s(rows), unmatched == 1 ? "s" : "", g->name,
-			names, unmatched > OVERLAY_UNMATCHED_KEPT ? ", ..." : "");
 	return 0;
 }
 

@@ -293,11 +293,13 @@ static int parse_options(query_parser *p, struct export_req *q)
 		} else if (query_accept_kw(p, "force")) {
 			q->spec.force = 1;
 		} else if (query_accept_kw(p, "limit")) {
+			size_t lpos = query_peek(p)->pos;
 			long long n = query_parse_count(p, "a number of boxes");
 			if (n < 0)
 				return -1;
 			if (n == 0)
-				return query_fail_expected(p, "a limit of 1 or more");
+				return query_fail_at(p, lpos, "limit 0 at column %zu: a drawing holds 1 box or more",
+						     lpos + 1);
 			q->spec.limit = n;
 		} else if (query_accept_kw(p, "collapse")) {
 			if (parse_collapse(p, &q->spec) < 0)

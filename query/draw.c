@@ -17,9 +17,9 @@
 struct query_draw {
 	query_session *s;
 	hs_graph *g;
-	hs_layers l;
-	int have_layers;
-	int64_t *next_top;   /* [l.n]: the next top-level namespace, or -1 */
+	const hs_layers *l;  /* the session's (query_session_layers), once needed */
+	int64_t *next_top;   /* [l->n]: the next top-level namespace, or -1 (a
+	                      * table: layers_next_sibling searches for it) */
 	uint8_t *executed;   /* [n_nodes] */
 };
 
@@ -40,8 +40,6 @@ void query_draw_free(query_draw *d)
 {
 	if (!d)
 		return;
-	if (d->have_layers)
-		layers_free(&d->l);
 	free(d->next_top);
 	free(d->executed);
 	free(d);
@@ -93,32 +91,32 @@ const uint8_t *query_draw_executed(query_draw *d)
 
 static int need_layers(query_draw *d, hs_error *err)
 {
-	if (d->have_layers)
+	if (d->l)
 		return 0;
-	const cost_estimate *est = query_session_cost(d->s, err);
-	if (!est || layers_build(d->g, est, &d->l, err) < 0)
+	const hs_layers *l = query_session_layers(d->s, err);
+	if (!l)
 		return -1;
-	d->have_layers = 1;
-	d->next_top = malloc(((size_t)d->l.n + 1) * sizeof *d->next_top);
+	d->next_top = malloc(((size_t)l->n + 1) * sizeof *d->next_top);
 	if (!d->next_top)
 		return hs_fail(err, HS_ENOMEM, "out of memory finding the layers of %s", d->g->name);
-	for (int64_t k = d->l.n - 1, next = -1; k >= 0; k--) {
+	for (int64_t k = l->n - 1, next = -1; k >= 0; k--) {
 		d->next_top[k] = next;
-		if (d->l.v[k].parent < 0)
+		if (l->v[k].parent < 0)
 			next = k;
 	}
+	d->l = l;
 	return 0;
 }
 
 static int64_t next_sib(const query_draw *d, int64_t k)
 {
-	return d->l.v[k].parent >= 0 ? d->l.v[k].next_sibling : d->next_top[k];
+	return d->l->v[k].parent >= 0 ? d->l->v[k].next_sibling : d->next_top[k];
 }
 
 /* The first child of k (the first top-level namespace for the root, -1). */
 static int64_t first_child(const query_draw *d, int64_t k)
 {
-	return k >= 0 ? d->l.v[k].first_child : d->l.n > 0 ? 0 : -1;
+	return k >= 0 ? d->l->v[k].first_child : d->l->n > 0 ? 0 : -1;
 }
 
 /* ---- plans: which namespaces are boxes ------------------------------------------ */
@@ -152,19 +150,19 @@ static int plan_init(plan *p, query_draw *d, const int64_t *nodes, int64_t n)
 {
 	memset(p, 0, sizeof *p);
 	p->d = d;
-	p->l = &d->l;
-	size_t m = (size_t)d->l.n + 1;
+	p->l = d->l;
+	size_t m = (size_t)d->l->n + 1;
 	p->count = calloc(m, sizeof *p->count);
 	p->own = calloc(m, sizeof *p->own);
 	p->state = malloc(m * sizeof *p->state);
 	if (!p->count || !p->own || !p->state)
 		return -1;
-	for (int64_t k = 0; k < d->l.n; k++)
+	for (int64_t k = 0; k < d->l->n; k++)
 		p->state[k] = -1;
 	for (int64_t i = 0; i < n; i++) {
-		int64_t k = d->l.layer_of[nodes[i]];
+		int64_t k = d->l->layer_of[nodes[i]];
 		p->own[k]++;
-		for (; k >= 0; k = d->l.v[k].parent)
+		for (; k >= 0; k = d->l->v[k].parent)
 			p->count[k]++;
 	}
 	return 0;
@@ -358,7 +356,7 @@ static int plan_groups(plan *p, const int64_t *nodes, int64_t n, region_groups *
 	const cost_estimate *est = query_session_cost(p->d->s, err);
 	const uint8_t *exec = query_draw_executed(p->d);
 	for (int64_t i = 0; i < n; i++) {
-		int64_t v = nodes[i], x = p->d->l.layer_of[v];
+		int64_t v = nodes[i], x = p->d->l->layer_of[v];
 		while (x >= 0 && p->state[x] == -1)
 			x = p->l->v[x].parent;
 		if (x < 0 || p->state[x] < 0)
@@ -413,15 +411,15 @@ static int64_t find_layer(query_draw *d, const char *path, hs_error *err)
 {
 	if (!*path || !strcmp(path, "/"))
 		return -1;
-	int64_t k = layers_find(&d->l, path);
+	int64_t k = layers_find(d->l, path);
 	if (k >= 0)
 		return k;
-	const char **names = malloc(((size_t)d->l.n + 1) * sizeof *names);
+	const char **names = malloc(((size_t)d->l->n + 1) * sizeof *names);
 	const char *sug = NULL;
-	for (int64_t i = 0; names && i < d->l.n; i++)
-		names[i] = d->l.v[i].path;
+	for (int64_t i = 0; names && i < d->l->n; i++)
+		names[i] = d->l->v[i].path;
 	if (names)
-		sug = query_suggest(path, names, (size_t)d->l.n);
+		sug = query_suggest(path, names, (size_t)d->l->n);
 	if (sug)
 		hs_fail(err, HS_EUSAGE, "%s has no layer '%s' (did you mean '%s'?)", d->g->name, path, sug);
 	else
@@ -493,11 +491,11 @@ static int check_comps(query_draw *d, const char *comps, int64_t top, hs_error *
 		snprintf(word, sizeof word, "%.*s", (int)len, w);
 		if (graph_find_hcomp(d->g, word) < 0) {
 			const char *sug = NULL;
-			const char **names = malloc(((size_t)d->l.n + 1) * sizeof *names);
+			const char **names = malloc(((size_t)d->l->n + 1) * sizeof *names);
 			size_t n = 0;
-			for (int64_t k = 0; names && k < d->l.n; k++)
-				if (under(&d->l, k, top))
-					names[n++] = d->l.v[k].name;
+			for (int64_t k = 0; names && k < d->l->n; k++)
+				if (under(d->l, k, top))
+					names[n++] = d->l->v[k].name;
 			if (names)
 				sug = query_suggest(word, names, n);
 			if (!sug && query_suggest_computation(d->g, word, buf, sizeof buf))
@@ -529,12 +527,12 @@ int query_draw_layer(query_draw *d, const char *path, const char *expand, query_
 	if (top == -2)
 		return -1;
 	const hs_graph *g = d->g;
-	out->path = strdup(top >= 0 ? d->l.v[top].path : "");
+	out->path = strdup(top >= 0 ? d->l->v[top].path : "");
 	out->ids = malloc(((size_t)g->n_nodes + 1) * sizeof *out->ids);
 	if (!out->path || !out->ids)
 		goto oom;
 	for (int64_t v = 0; v < g->n_nodes; v++)
-		if (under(&d->l, d->l.layer_of[v], top))
+		if (under(d->l, d->l->layer_of[v], top))
 			out->ids[out->n_ids++] = v;
 	if (plan_init(&p, d, out->ids, (int64_t)out->n_ids) < 0 || open_ns(&p, top) < 0)
 		goto oom;
@@ -656,9 +654,9 @@ int query_draw_grouper(void *ctx, const hs_graph *g, const int64_t *nodes, int64
 	memset(out, 0, sizeof *out);
 	if (!g->module || need_layers(d, err) < 0)
 		return g->module ? -1 : 0;
-	int64_t none = layers_find(&d->l, LAYER_NONE), in_none = 0;
+	int64_t none = layers_find(d->l, LAYER_NONE), in_none = 0;
 	for (int64_t i = 0; none >= 0 && i < n; i++)
-		in_none += d->l.layer_of[nodes[i]] == none;
+		in_none += d->l->layer_of[nodes[i]] == none;
 	if (mode == REGION_COLLAPSE_AUTO && in_none * 10 >= n * 9)
 		return 0;
 	int rc = plan_init(&p, d, nodes, n) == 0 && greedy(&p, limit) == 0

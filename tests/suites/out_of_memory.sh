@@ -106,5 +106,13 @@ sweep "query of the session's numbers" query "$L" 'configs where runtime < 23.3 
 	'nodes where cost > 12 us or opcode = dot limit 3' 'compare best worst'
 # dot up to its refusal (Graphviz is not reached: 2.43's agopen crashes
 # when an allocation fails inside it, which no caller can catch)
-sweep "dot refusing a region over the limit" dot "$L" --around 1000 --radius 100 -o "$T/x.dot"
+sweep "dot refusing a region over the limit" dot "$L" --around 1000 --radius 100 --limit 500 \
+	--collapse none -o "$T/x.dot"
+# and through what comes before the refusal of a region over the work
+# budget: the layers, the region collapsed by layer, its long edges cut
+sweep "dot collapsing by layer, cutting edges, then refusing" dot \
+	"$ROOT/tests/data/hlo/i3d_tf_xla_cluster_1.hlo" --computation entry --collapse layer --max-work 40 \
+	-o "$T/x.dot"
+sweep "dot cutting long edges, then refusing" dot "$ROOT/tests/data/hlo/llama2_dp1_tp1_pp1_SyncTensorsGraph.hlo" \
+	--computation entry --limit 5000 --max-work 3000 -o "$T/x.dot"
 exit 0
