@@ -17,7 +17,7 @@
 	X("eval", cmd_eval, "PATH... [--model MODEL] [--analytic-terms LIST] [--json]", "Kendall tau, OPA and top-k slowdown errors of a model") \
 	X("predict", cmd_predict, "FILE... [--model MODEL] [--csv|--json] [--top N]", "score and rank every config (--csv: Kaggle submission)") \
 	X("fit", cmd_fit, "FILE --train-fraction F | --measured LIST|CSV [--seed S] [--top K] [--json]", "fit on some of one graph's measured configs, rank the rest") \
-	X("dot", cmd_dot, "FILE REGION -o OUT|--text [-T FMT] [--heat F|cost] [--limit N] [--force]", "draw a region with Graphviz (--help)") \
+	X("dot", cmd_dot, "FILE REGION -o OUT|--text [-T FMT] [--heat FIELD] [--data FILE] [--limit N] [--collapse MODE] [--force]", "draw a region with Graphviz (--help)") \
 	X("compare", cmd_compare, "FILE A B [--json] [--all] [--model M] [--file2 F] [--sort contribution|id] [--no-predict]", "two configs side by side (A, B: index, best, worst, default)") \
 	X("diff", cmd_diff, "A B [--json|--text] [--names-only] [--limit N]", "what changed between two HLO modules: matched, changed and unmatched instructions (a terminal: the explorer's diff view)") \
 	X("query", cmd_query, "PATH ['QUERY'...] [-f SCRIPT] [--csv|--json] [--model M] [--data FILE]... [--time] [--threads N] [--skip-bad]", "run queries on a file or every graph of a folder; try QUERY = help") \

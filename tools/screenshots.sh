@@ -77,3 +77,9 @@ HLO=$(pwd)/tests/data/hlo
 BERT=bert_dp_graph_3_SyncTensorsGraph.hlo
 shot hlo-nodes "$HLO" "$BERT" t : "=goto 1000" Enter
 shot hlo-node "$HLO" "$BERT" t : "=goto 1000" Enter i
+# Not the explorer: `hloscope dot`'s own PNG of a layer, filled by the
+# bundled per-op profile (one box per child namespace, repeats folded).
+"$HS" dot "$HLO/i3d_tf_xla_cluster_1.hlo" --layer RGB/inception_i3d \
+	--data tests/data/profile/i3d_tf_xla_cluster_1.profile.csv --heat time_us \
+	-o "$OUT/real-layer-heat.png" 2>/dev/null && echo "screenshots: real-layer-heat.png" ||
+	{ echo "screenshots: hloscope dot --layer failed" >&2; exit 1; }
