@@ -37,13 +37,15 @@ settle() {
 	done
 }
 
-# shot NAME DIR PATH KEYS...: KEYS are tmux key names; "=TEXT" types TEXT.
+# shot NAME DIR ARGS KEYS...: runs `hloscope ARGS` (words: a path, or a
+# command such as "diff a.hlo b.hlo"); KEYS are tmux key names; "=TEXT"
+# types TEXT.
 shot() {
 	name=$1 dir=$2 path=$3
 	shift 3
 	tmux -L "$L" kill-server >/dev/null 2>&1
 	tmux -L "$L" -f /dev/null new-session -d -s s -x $COLS -y $ROWS \
-		"cd '$dir' && exec env -u NO_COLOR TERM=screen-256color LANG=C.UTF-8 LC_ALL=C.UTF-8 '$HS' '$path'"
+		"cd '$dir' && exec env -u NO_COLOR TERM=screen-256color LANG=C.UTF-8 LC_ALL=C.UTF-8 '$HS' $path"
 	tmux -L "$L" set-option -t s status off >/dev/null
 	settle
 	for k in "$@"; do
@@ -77,6 +79,16 @@ HLO=$(pwd)/tests/data/hlo
 BERT=bert_dp_graph_3_SyncTensorsGraph.hlo
 shot hlo-nodes "$HLO" "$BERT" t : "=goto 1000" Enter
 shot hlo-node "$HLO" "$BERT" t : "=goto 1000" Enter i
+# The model's own structure: i3d's namespaces, repeated inception blocks
+# folded, with the bundled per-op profile as a column.
+I3D=i3d_tf_xla_cluster_1.hlo
+shot hlo-layers "$HLO" "$I3D --data $(pwd)/tests/data/profile/i3d_tf_xla_cluster_1.profile.csv" y '*'
+# Two modules: a real one and a copy with one opcode swapped and every
+# instruction renamed (tests/hlo/mutate_diff.py), matched by structure.
+mkdir -p "$T/diff"
+"$PY" tests/hlo/mutate_diff.py "$HLO/$BERT" "$T/diff" >/dev/null &&
+	cp "$HLO/$BERT" "$T/diff/" && shot hlo-diff "$T/diff" "diff $BERT renamed_opcode.hlo" ||
+	{ echo "screenshots: the diff copies failed" >&2; exit 1; }
 # Not the explorer: `hloscope dot`'s own PNG of a layer, filled by the
 # bundled per-op profile (one box per child namespace, repeats folded).
 "$HS" dot "$HLO/i3d_tf_xla_cluster_1.hlo" --layer RGB/inception_i3d \
