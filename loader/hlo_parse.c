@@ -296,56 +296,75 @@ void *hp_arena_copy_raw(hp *p, const void *v, size_t n, size_t elem)
 	return a;
 }
 
-/* ---- shared integer arrays ------------------------------------------ */
+/* ---- what instructions share ------------------------------------------ */
 
-static uint64_t i64s_hash(const int64_t *v, size_t n)
+/* The thing kept under hash h that `same` finds equal to key (of length n),
+ * or NULL. */
+static const void *intern_find(const hp_intern *t, uint64_t h, const void *key, size_t n,
+			       int (*same)(const void *kept, const void *key, size_t n))
 {
-	return hs_fnv1a_bytes(v, n * sizeof *v, HS_FNV_BASIS);
+	if (!t->cap)
+		return NULL;
+	for (size_t i = h & (t->cap - 1); t->slots[i].v; i = (i + 1) & (t->cap - 1))
+		if (t->slots[i].hash == h && t->slots[i].n == n && same(t->slots[i].v, key, n))
+			return t->slots[i].v;
+	return NULL;
+}
+
+/* Keeps v under hash h; past HP_SHARED_MAX, or out of memory, it is not
+ * kept (sharing is a saving, not a need). */
+static void intern_add(hp_intern *t, uint64_t h, const void *v, size_t n)
+{
+	if (t->count >= HP_SHARED_MAX)
+		return;
+	if ((t->count + 1) * 2 > t->cap) {
+		size_t cap = t->cap ? t->cap * 2 : 256;
+		struct hp_interned *ns = calloc(cap, sizeof *ns);
+		if (!ns)
+			return;
+		for (size_t i = 0; i < t->cap; i++) {
+			if (!t->slots[i].v)
+				continue;
+			size_t j = t->slots[i].hash & (cap - 1);
+			while (ns[j].v)
+				j = (j + 1) & (cap - 1);
+			ns[j] = t->slots[i];
+		}
+		free(t->slots);
+		t->slots = ns;
+		t->cap = cap;
+	}
+	size_t i = h & (t->cap - 1);
+	while (t->slots[i].v)
+		i = (i + 1) & (t->cap - 1);
+	t->slots[i] = (struct hp_interned){h, v, n};
+	t->count++;
+}
+
+void hp_intern_free(hp_intern *t)
+{
+	free(t->slots);
+	*t = (hp_intern){0};
+}
+
+static int same_i64s(const void *kept, const void *key, size_t n)
+{
+	return memcmp(kept, key, n * sizeof(int64_t)) == 0;
 }
 
 int64_t *hp_shared_i64(hp *p, const int64_t *v, size_t n)
 {
 	if (n == 0)
 		return NULL;
-	uint64_t h = i64s_hash(v, n);
-	if (p->shared_cap) {
-		for (size_t i = h & (p->shared_cap - 1);; i = (i + 1) & (p->shared_cap - 1)) {
-			struct hp_shared *s = &p->shared[i];
-			if (!s->v)
-				break;
-			if (s->hash == h && s->n == n && memcmp(s->v, v, n * sizeof *v) == 0)
-				return s->v;
-		}
-	}
+	uint64_t h = hs_fnv1a_bytes(v, n * sizeof *v, HS_FNV_BASIS);
+	const int64_t *kept = intern_find(&p->arrays, h, v, n, same_i64s);
+	if (kept)
+		return (int64_t *)kept;   /* read only: the header says so */
 	int64_t *copy = hp_arena_copy_raw(p, v, n, sizeof *v);
-	if (!copy || p->shared_n >= HP_SHARED_MAX)
-		return copy;          /* past the limit: a copy of its own */
-	if ((p->shared_n + 1) * 2 > p->shared_cap) {
-		size_t cap = p->shared_cap ? p->shared_cap * 2 : 256;
-		struct hp_shared *ns = calloc(cap, sizeof *ns);
-		if (!ns)
-			return copy;  /* sharing is a saving, not a need */
-		for (size_t i = 0; i < p->shared_cap; i++) {
-			if (!p->shared[i].v)
-				continue;
-			size_t j = p->shared[i].hash & (cap - 1);
-			while (ns[j].v)
-				j = (j + 1) & (cap - 1);
-			ns[j] = p->shared[i];
-		}
-		free(p->shared);
-		p->shared = ns;
-		p->shared_cap = cap;
-	}
-	size_t i = h & (p->shared_cap - 1);
-	while (p->shared[i].v)
-		i = (i + 1) & (p->shared_cap - 1);
-	p->shared[i] = (struct hp_shared){h, copy, n};
-	p->shared_n++;
+	if (copy)
+		intern_add(&p->arrays, h, copy, n);
 	return copy;
 }
-
-/* ---- shared shapes --------------------------------------------------- */
 
 static uint64_t shape_hash(const hm_shape *s, int depth)
 {
@@ -380,47 +399,25 @@ static int shape_same(const hm_shape *a, const hm_shape *b, int depth)
 	return 1;
 }
 
+static int same_shapes(const void *kept, const void *key, size_t n)
+{
+	(void)n;
+	return shape_same(kept, key, 0);
+}
+
 const hm_shape *hp_shared_shape(hp *p, const hm_shape *s)
 {
 	uint64_t h = shape_hash(s, 0);
-	if (p->shapes_cap)
-		for (size_t i = h & (p->shapes_cap - 1);; i = (i + 1) & (p->shapes_cap - 1)) {
-			const hm_shape *t = p->shapes[i];
-			if (!t)
-				break;
-			if (shape_same(t, s, 0))
-				return t;
-		}
+	const hm_shape *kept = intern_find(&p->shapes, h, s, 0, same_shapes);
+	if (kept)
+		return kept;
 	hm_shape *copy = hs_arena_alloc(p->a, sizeof *copy);
 	if (!copy) {
 		hp_oom(p);
 		return NULL;
 	}
 	*copy = *s;   /* its arrays are in the arena already */
-	if (p->shapes_n >= HP_SHARED_MAX)
-		return copy;
-	if ((p->shapes_n + 1) * 2 > p->shapes_cap) {
-		size_t cap = p->shapes_cap ? p->shapes_cap * 2 : 256;
-		const hm_shape **ns = calloc(cap, sizeof *ns);
-		if (!ns)
-			return copy;   /* sharing is a saving, not a need */
-		for (size_t i = 0; i < p->shapes_cap; i++) {
-			if (!p->shapes[i])
-				continue;
-			size_t j = shape_hash(p->shapes[i], 0) & (cap - 1);
-			while (ns[j])
-				j = (j + 1) & (cap - 1);
-			ns[j] = p->shapes[i];
-		}
-		free(p->shapes);
-		p->shapes = ns;
-		p->shapes_cap = cap;
-	}
-	size_t i = h & (p->shapes_cap - 1);
-	while (p->shapes[i])
-		i = (i + 1) & (p->shapes_cap - 1);
-	p->shapes[i] = copy;
-	p->shapes_n++;
+	intern_add(&p->shapes, h, copy, 0);
 	return copy;
 }
 

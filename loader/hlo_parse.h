@@ -19,6 +19,18 @@
 #include "hlo_module.h"
 #include "hlo_text.h"
 
+/* Things kept once by content (hp_shared_i64, hp_shared_shape): open
+ * addressing over (hash, pointer, length), at most HP_SHARED_MAX of them
+ * (then each new one is a copy of its own). */
+typedef struct hp_intern {
+	struct hp_interned {
+		uint64_t hash;
+		const void *v;     /* NULL: an empty slot */
+		size_t n;
+	} *slots;
+	size_t cap, count;
+} hp_intern;
+
 /* Scratch lists are typed vectors (base/vec.h): each knows its element
  * type, so one cannot be grown for one type and filled with another. */
 typedef HS_VEC(int64_t) hp_vec_i64;
@@ -100,16 +112,9 @@ typedef struct hp {
 	size_t type_len;           /* its length (0: none), */
 	int type_id;               /* and its id */
 
-	/* integer arrays shapes share (dims, layouts): content -> one arena
-	 * copy; at most HP_SHARED_MAX of them */
-	struct hp_shared {
-		uint64_t hash;
-		int64_t *v;
-		size_t n;
-	} *shared;
-	size_t shared_cap, shared_n;
-	const hm_shape **shapes;   /* shapes instructions share: open addressing */
-	size_t shapes_cap, shapes_n;
+	/* what instructions share, by content: integer arrays (dims,
+	 * layouts) and whole shapes, each kept once in the arena */
+	hp_intern arrays, shapes;
 
 	size_t released;           /* a mapped text: bytes given back before here */
 	struct hp_split *split;    /* a module's second half read by a thread, or NULL */
@@ -194,6 +199,7 @@ void *hp_arena_copy_raw(hp *p, const void *v, size_t n, size_t elem);
  * only): dims and layouts repeat across a module.  NULL when n is 0 or
  * out of memory (then set). */
 int64_t *hp_shared_i64(hp *p, const int64_t *v, size_t n);
+void hp_intern_free(hp_intern *t);
 #define HP_SHARED_MAX (1u << 16)
 /* An arena shape equal to *s (shared with every instruction of that shape
  * read so far, up to HP_SHARED_MAX shapes; then a copy of its own); NULL

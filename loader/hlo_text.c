@@ -217,7 +217,7 @@ static int instruction(hp *p)
 /* Gives back the pages of a mapped text before byte `upto` (they come back
  * from the page cache if read again): a module's text is read once, so
  * the file need not be resident all at once.  *released: how far it has
- * given back so far. */
+ * given back so far, a page's start (madvise refuses any other). */
 static void release_upto(const hm_file *f, size_t *released, size_t upto, int all)
 {
 	if (!f->text_mapped || (!all && upto < *released + (16u << 20)))
@@ -643,8 +643,56 @@ void hp_free_scratch(hp *p)
 	hs_vec_free(&p->seen);
 	free(p->comp_names.slots);
 	free(p->instr_names.slots);
-	free(p->shared);
-	free(p->shapes);
+	hp_intern_free(&p->arrays);
+	hp_intern_free(&p->shapes);
+}
+
+/* Reads every module of f's text into f (with p's state; the caller frees
+ * p's scratch).  no_split: in one piece, never in two halves. */
+static int read_modules(hp *p, hm_file *f, const char *name, hlo_text_where *where, hs_error *err,
+			int no_split)
+{
+	const char *text = f->text;
+	size_t n = f->text_len;
+	HS_VEC(hm_module) mods = {0};
+
+	*p = (hp){.file = name, .err = err, .where = where, .f = f, .a = &f->arena, .no_split = no_split};
+	p->comp_names.comps = 1;
+	if (where)
+		memset(where, 0, sizeof *where);
+	if (!(f->path = hs_arena_strdup(p->a, name)))
+		return hp_oom(p);
+	if (n > HLO_TEXT_MAX_BYTES)
+		return hs_fail(err, HS_EDATA, "%s: %zu bytes is more HLO text than %zu", name, n,
+			       HLO_TEXT_MAX_BYTES);
+	hlo_lex_init(&p->lx, text, n);
+	const char *nul = NULL;
+	size_t released = 0;
+	for (size_t at = 0; at < n && !nul; at += 32u << 20) {
+		size_t len = n - at < (32u << 20) ? n - at : 32u << 20;
+		nul = memchr(text + at, '\0', len);
+		release_upto(f, &released, at + len, 0);
+	}
+	if (nul) {
+		/* text is never binary; names and kept values are C strings */
+		hlo_lex_seek(&p->lx, (size_t)(nul - text));
+		return hp_fail_at(p, p->lx.line, (int)(p->lx.pos - p->lx.line_start) + 1, p->lx.pos,
+				  "a NUL byte (binary data is not HLO text)");
+	}
+	hp_next(p);
+	do {
+		hm_module m = {0};
+		m.id = (int64_t)mods.n;
+		if (module(p, &m) != 0 || hp_push(p, &mods, m) != 0) {
+			free(mods.v);
+			return -1;
+		}
+	} while (p->tok.kind != HT_EOF);
+	f->n_modules = (int)mods.n;
+	f->modules = hp_arena_copy(p, &mods);
+	f->tuning = hs_arena_array(p->a, mods.n, sizeof *f->tuning);
+	free(mods.v);
+	return f->modules && f->tuning ? 0 : hp_oom(p);
 }
 
 /* Parses text[0, n), which the file keeps (text[n] must be writable or
@@ -653,13 +701,11 @@ void hp_free_scratch(hp *p)
 static hm_file *parse_kept(char *text, size_t n, size_t mapped, int fd, const char *name,
 			   hlo_text_where *where, hs_error *err)
 {
-	hp p = {0};
-	HS_VEC(hm_module) mods = {0};
 	hm_file *f = calloc(1, sizeof *f);
 
-	if (where)
-		memset(where, 0, sizeof *where);
 	if (!f) {
+		if (where)
+			memset(where, 0, sizeof *where);
 		if (mapped) {
 			munmap(text, mapped);
 			close(fd);
@@ -676,77 +722,22 @@ static hm_file *parse_kept(char *text, size_t n, size_t mapped, int fd, const ch
 	f->text_mapped = mapped;
 	f->text_fd = fd;
 	f->source = HM_SRC_TEXT;
-	p.file = name;
-	p.err = err;
-	p.where = where;
-	p.f = f;
-	p.a = &f->arena;
-	p.comp_names.comps = 1;
-	f->path = hs_arena_strdup(p.a, name);
-	if (!f->path)
-		hp_oom(&p);
-	else if (n > HLO_TEXT_MAX_BYTES)
-		hs_fail(err, HS_EDATA, "%s: %zu bytes is more HLO text than %zu", name, n,
-			HLO_TEXT_MAX_BYTES);
-	if (!f->path || n > HLO_TEXT_MAX_BYTES)
-		goto fail;
-	hlo_lex_init(&p.lx, text, n);
-	const char *nul = NULL;
-	size_t released = 0;
-	for (size_t at = 0; at < n && !nul; at += 32u << 20) {
-		size_t len = n - at < (32u << 20) ? n - at : 32u << 20;
-		nul = memchr(text + at, '\0', len);
-		release_upto(f, &released, at + len, 0);
+	hp p;
+	int rc = read_modules(&p, f, name, where, err, 0);
+	if (rc && p.split_retry && !hs_progress_stopped()) {
+		/* the read in two halves failed: again in one piece, for the
+		 * verdict and its place as they are without threads */
+		hp_free_scratch(&p);
+		hs_arena_free(&f->arena);
+		hs_error_clear(err);
+		rc = read_modules(&p, f, name, where, err, 1);
 	}
-	if (nul) {
-		/* text is never binary; names and kept values are C strings */
-		hlo_lex_seek(&p.lx, (size_t)(nul - text));
-		hp_fail_at(&p, p.lx.line, (int)(p.lx.pos - p.lx.line_start) + 1, p.lx.pos,
-			   "a NUL byte (binary data is not HLO text)");
-		goto fail;
-	}
-	hp_next(&p);
-	do {
-		hm_module m = {0};
-		m.id = (int64_t)mods.n;
-		if (module(&p, &m) != 0 || hp_push(&p, &mods, m) != 0) {
-			if (!p.split_retry || hs_progress_stopped())
-				goto fail;
-			/* the read in two halves failed: again in one piece, for
-			 * the verdict and its place as they are without threads */
-			mods.n = 0;
-			hp_free_scratch(&p);
-			hs_arena_free(&f->arena);
-			p = (hp){.file = name, .err = err, .where = where, .f = f, .a = &f->arena,
-				 .no_split = 1};
-			p.comp_names.comps = 1;
-			hs_error_clear(err);
-			if (where)
-				memset(where, 0, sizeof *where);
-			if (!(f->path = hs_arena_strdup(p.a, name))) {
-				hp_oom(&p);
-				goto fail;
-			}
-			hlo_lex_init(&p.lx, text, n);
-			hp_next(&p);
-			continue;
-		}
-	} while (p.tok.kind != HT_EOF);
-	f->n_modules = (int)mods.n;
-	f->modules = hp_arena_copy(&p, &mods);
-	f->tuning = hs_arena_array(p.a, mods.n, sizeof *f->tuning);
-	if (!f->modules || !f->tuning) {
-		hp_oom(&p);
-		goto fail;
-	}
-	free(mods.v);
 	hp_free_scratch(&p);
+	if (rc) {
+		hm_file_free(f);
+		return NULL;
+	}
 	return f;
-fail:
-	free(mods.v);
-	hp_free_scratch(&p);
-	hm_file_free(f);
-	return NULL;
 }
 
 hm_file *hlo_text_parse_where(const char *text, size_t n, const char *name,
@@ -964,9 +955,9 @@ int64_t hlo_text_count_modules(const char *path)
 		size_t keep = end < KEEP ? end : KEEP;
 		size_t first = end - keep;
 		if (from > first) {
-			/* hits before `from` were counted: do not count them again */
+			/* a hit counted there runs into the kept tail: keep from its
+			 * last letter on, which no hit's blanks reach back past */
 			memmove(buf, buf + from - 1, end - from + 1);
-			buf[0] = buf[0] == '\n' ? '\n' : 'x';
 			carry = end - from + 1;
 		} else {
 			memmove(buf, buf + first, keep);
