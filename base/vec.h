@@ -24,6 +24,7 @@
 
 #include <stddef.h>
 #include <stdlib.h>
+#include <string.h>
 
 /* The untyped view of every vector, for the grow function only. */
 struct hs_vec_raw {
@@ -52,6 +53,16 @@ int hs_vec_grow_raw(struct hs_vec_raw *r, size_t elem, size_t need);
 #define hs_vec_push(vec, x) \
 	(hs_vec_reserve((vec), (vec)->n + 1) != 0 ? -1 : ((vec)->v[(vec)->n++] = (x), 0))
 
+/* Appends count elements from src (an array of the vector's own type: a
+ * pointer of another type is a compile error): 0 or -1 (out of memory;
+ * the vector is unchanged). */
+#define hs_vec_append(vec, src, count)                                                    \
+	((void)sizeof((vec)->v[0] = (src)[0]),                                           \
+	 hs_vec_reserve((vec), (vec)->n + (size_t)(count)) != 0                          \
+		 ? -1                                                                     \
+		 : ((count) ? (void)memcpy((vec)->v + (vec)->n, (src), (size_t)(count) * sizeof *(vec)->v) \
+			    : (void)0,                                                    \
+		    (vec)->n += (size_t)(count), 0))
 /* Bytes the elements take. */
 #define hs_vec_bytes(vec) ((vec)->n * sizeof *(vec)->v)
 

@@ -20,6 +20,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "hlo_parse.h"
 
@@ -79,7 +80,10 @@ static void *read_half(void *arg)
 	hp *w = &s->w;
 	hlo_lex_init(&w->lx, w->lx.buf, s->end);
 	hlo_lex_seek(&w->lx, s->at);
-	w->released = s->at;
+	/* madvise wants a page's start: the half gives back from the first
+	 * page wholly its own */
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	w->released = (s->at + page - 1) & ~(page - 1);
 	hp_next(w);
 	hp_reset_module(w);
 	s->rc = 0;
@@ -147,31 +151,23 @@ static int merge(hp *p, hp *w)
 					in->x->control_predecessor_ids[k] += i0;
 		}
 		p->comps.v[p->comps.n++] = *cp;
-		if (hp_names_add(p, &p->comp_names, cp->name, strlen(cp->name), (int)(c0 + (int64_t)c)) != 0 ||
-		    HP_PUSH(p, comp_lines, w->comp_lines.v[c]) != 0)
+		if (hp_names_add(p, &p->comp_names, cp->name, strlen(cp->name), (int)(c0 + (int64_t)c)) != 0)
 			return -1;
 	}
-	for (size_t i = 0; i < w->calls.n; i++) {
-		hp_call call = w->calls.v[i];
-		call.comp += (int)c0;
-		if (HP_PUSH(p, calls, call) != 0)
-			return -1;
-	}
-	for (size_t i = 0; i < w->frame_refs.n; i++) {
-		hp_frame_ref r = w->frame_refs.v[i];
-		r.comp += (int)c0;
-		if (HP_PUSH(p, frame_refs, r) != 0)
-			return -1;
-	}
-	for (size_t i = 0; i < w->st.file_names.n; i++)
-		if (HP_PUSH(p, st.file_names, w->st.file_names.v[i]) != 0)
-			return -1;
-	for (size_t i = 0; i < w->st.locations.n; i++)
-		if (HP_PUSH(p, st.locations, w->st.locations.v[i]) != 0)
-			return -1;
-	for (size_t i = 0; i < w->st.frames.n; i++)
-		if (HP_PUSH(p, st.frames, w->st.frames.v[i]) != 0)
-			return -1;
+	if (hs_vec_append(&p->comp_lines, w->comp_lines.v, w->comp_lines.n) != 0)
+		return -1;
+	/* calls and frame references name their computation by index */
+	size_t calls0 = p->calls.n, refs0 = p->frame_refs.n;
+	if (hs_vec_append(&p->calls, w->calls.v, w->calls.n) != 0 ||
+	    hs_vec_append(&p->frame_refs, w->frame_refs.v, w->frame_refs.n) != 0 ||
+	    hs_vec_append(&p->st.file_names, w->st.file_names.v, w->st.file_names.n) != 0 ||
+	    hs_vec_append(&p->st.locations, w->st.locations.v, w->st.locations.n) != 0 ||
+	    hs_vec_append(&p->st.frames, w->st.frames.v, w->st.frames.n) != 0)
+		return -1;
+	for (size_t i = calls0; i < p->calls.n; i++)
+		p->calls.v[i].comp += (int)c0;
+	for (size_t i = refs0; i < p->frame_refs.n; i++)
+		p->frame_refs.v[i].comp += (int)c0;
 	if (!p->entry_line)
 		p->entry_line = w->entry_line;
 	p->next_instr_id += w->next_instr_id;
@@ -193,6 +189,7 @@ int hp_split_finish(hp *p, int rc)
 		/* the whole text read: the cursor where the second half ended */
 		p->lx = s->w.lx;
 		p->tok = s->w.tok;
+		p->released = s->w.released;   /* the second half gave back its own */
 		rc = 0;
 	} else {
 		p->split_retry = 1;
@@ -200,7 +197,6 @@ int hp_split_finish(hp *p, int rc)
 	}
 	hp_free_scratch(&s->w);
 	hs_arena_free(&s->arena);
-	hs_error_clear(&s->err);
 	free(s);
 	return rc;
 }

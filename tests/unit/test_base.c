@@ -384,6 +384,13 @@ static void test_vec(void)
 	for (int64_t i = 0; i < 40; i++)
 		same &= triples.v[i].a == i && triples.v[i].b == -i && triples.v[i].c == 2 * i;
 	CHECK("vec: a vector of 24-byte elements holds 40 of them", ok && same && hs_vec_bytes(&triples) == 40 * 24);
+	HS_VEC(int64_t) more = {0};
+	int64_t tail[3] = {7, 8, 9};
+	ok = hs_vec_append(&more, ints.v, 1000) == 0 && hs_vec_append(&more, tail, 3) == 0 &&
+	     hs_vec_append(&more, tail, 0) == 0;
+	CHECK("vec: append copies a run of elements after the ones there",
+	      ok && more.n == 1003 && more.v[999] == 999 * 3 && more.v[1000] == 7 && more.v[1002] == 9);
+	hs_vec_free(&more);
 	struct hs_vec_raw huge = {0};
 	CHECK("vec: a size that overflows is refused, nothing changed",
 	      hs_vec_grow_raw(&huge, 1u << 20, (size_t)-1 / 1024) == -1 && huge.v == NULL && huge.cap == 0);
