@@ -12,6 +12,7 @@
 #include "loader/graph.h"
 #include "loader/hlo_line.h"
 #include "t.h"
+#include "t_files.h"
 
 static const char *const MODULE_TEXT =
 	"HloModule m, entry_computation_layout={(f32[4]{0}, s32[])->f32[4]{0}}\n"
@@ -66,23 +67,6 @@ static const char *const MODULE_TEXT =
 	"  %p = pred[] constant(true)\n"
 	"  ROOT %sel = f32[4]{0} conditional(%p, %f, %ar), true_computation=%yes, false_computation=%no\n"
 	"}\n";
-
-static hs_graph *open_text(void)
-{
-	char path[] = "/tmp/test_graph_hlo.XXXXXX";
-	int fd = mkstemp(path);
-	hs_error err = {0};
-	if (fd < 0)
-		return NULL;
-	size_t n = strlen(MODULE_TEXT);
-	int ok = write(fd, MODULE_TEXT, n) == (ssize_t)n;
-	close(fd);
-	hs_graph *g = ok ? graph_open(path, &err) : NULL;
-	if (!g)
-		printf("# open: %s\n", err.msg);
-	unlink(path);
-	return g;
-}
 
 static int64_t node(const hs_graph *g, const char *name)
 {
@@ -214,7 +198,7 @@ static void test_line_parser(void)
 
 int main(void)
 {
-	hs_graph *g = open_text();
+	hs_graph *g = t_graph_of_text(MODULE_TEXT, strlen(MODULE_TEXT));
 	CHECK("open the module", g != NULL);
 	if (g) {
 		test_operands(g);

@@ -11,6 +11,7 @@
 #include "base/progress.h"
 #include "loader/hlo_text.h"
 #include "t.h"
+#include "t_files.h"
 
 #include "loader/hlo_featurize.h"
 #include "loader/hlo_proto.h"
@@ -103,18 +104,6 @@ static void test_read_file(void)
 	unlink(path);
 }
 
-/* Writes n bytes to a new temporary file; its path in path[]. */
-static int temp_with(char *path, const char *text, size_t n)
-{
-	strcpy(path, "/tmp/test_hlo_text.XXXXXX");
-	int fd = mkstemp(path);
-	if (fd < 0)
-		return -1;
-	int ok = write(fd, text, n) == (ssize_t)n;
-	close(fd);
-	return ok ? 0 : -1;
-}
-
 /* Modules counted without a parse agree with the parser. */
 static void test_count_modules(void)
 {
@@ -134,7 +123,7 @@ static void test_count_modules(void)
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
 		char path[64], what[96];
-		int ok = temp_with(path, cases[i].text, strlen(cases[i].text)) == 0;
+		int ok = t_temp_file(path, cases[i].text, strlen(cases[i].text)) == 0;
 		snprintf(what, sizeof what, "count modules: %s", cases[i].what);
 		CHECK(what, ok && hlo_text_count_modules(path) == cases[i].n);
 		unlink(path);
@@ -163,7 +152,7 @@ static void test_count_modules(void)
 		big[at++] = '\n';
 	}
 	char path[64];
-	int ok = temp_with(path, big, at) == 0;
+	int ok = t_temp_file(path, big, at) == 0;
 	CHECK("count modules: lines across reads", ok && hlo_text_count_modules(path) == want);
 	unlink(path);
 	free(big);
@@ -177,7 +166,7 @@ static void test_mapped(void)
 	const char *text = "HloModule m\nENTRY e {\n  ROOT x = f32[8]{0} parameter(0)\n}\n";
 	char path[64];
 	hs_error err = {0};
-	int ok = temp_with(path, text, strlen(text)) == 0;
+	int ok = t_temp_file(path, text, strlen(text)) == 0;
 	hm_file *f = ok ? hlo_text_read(path, &err) : NULL;
 	const hm_instr *in = f ? &f->modules[0].comps[0].instrs[0] : NULL;
 	CHECK("mapped: a regular file's text is a mapping", f && f->text_mapped == strlen(text));
@@ -198,7 +187,7 @@ static void test_mapped(void)
 	memset(page, ' ', sizeof page);
 	memcpy(page, text, strlen(text));
 	page[sizeof page - 1] = '\n';
-	ok = temp_with(path, page, sizeof page) == 0;
+	ok = t_temp_file(path, page, sizeof page) == 0;
 	f = ok ? hlo_text_read(path, &err) : NULL;
 	CHECK("mapped: a file of whole pages is read, not mapped", f && f->text_mapped == 0 &&
 	      f->text_len == sizeof page && f->modules[0].n_instrs == 1);

@@ -15,6 +15,7 @@
 #include "loader/graph.h"
 #include "model/cost.h"
 #include "t.h"
+#include "t_files.h"
 
 static const char *const MODULE_TEXT =
 	"HloModule m\n"
@@ -55,23 +56,6 @@ static const char *const MODULE_TEXT =
 	"  ROOT out = (f32[256,128]{1,0}, f32[256,128]{1,0}) tuple(fu, sas)\n"
 	"}\n";
 
-static hs_graph *open_text(const char *text)
-{
-	char path[] = "/tmp/test_model_cost_module.XXXXXX";
-	int fd = mkstemp(path);
-	hs_error err = {0};
-	if (fd < 0)
-		return NULL;
-	size_t n = strlen(text);
-	int ok = write(fd, text, n) == (ssize_t)n;
-	close(fd);
-	hs_graph *g = ok ? graph_open(path, &err) : NULL;
-	if (!g)
-		printf("# open: %s\n", err.msg);
-	unlink(path);
-	return g;
-}
-
 static int near(double a, double b)
 {
 	return fabs(a - b) <= 1e-9 * fmax(1, fmax(fabs(a), fabs(b)));
@@ -86,7 +70,7 @@ static cost_estimate comp_sum(const hs_graph *g, const cost_estimate *est, const
 
 static void test_module(void)
 {
-	hs_graph *g = open_text(MODULE_TEXT);
+	hs_graph *g = t_graph_of_text(MODULE_TEXT, strlen(MODULE_TEXT));
 	CHECK("the module opens", g != NULL);
 	if (!g)
 		return;

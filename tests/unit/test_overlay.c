@@ -10,6 +10,7 @@
 #include "loader/graph.h"
 #include "loader/overlay.h"
 #include "t.h"
+#include "t_files.h"
 
 static const char MODULE_TEXT[] =
 	"HloModule m\n"
@@ -21,20 +22,6 @@ static const char MODULE_TEXT[] =
 	"  %add.2 = f32[4]{0} add(%dot.1, %a)\n"
 	"  ROOT %t = (f32[4]{0}, f32[4]{0}) tuple(%dot.1, %add.2)\n"
 	"}\n";
-
-static hs_graph *open_module(void)
-{
-	char path[] = "/tmp/test_overlay.XXXXXX";
-	int fd = mkstemp(path);
-	hs_error err = {0};
-	if (fd < 0)
-		return NULL;
-	int ok = write(fd, MODULE_TEXT, sizeof MODULE_TEXT - 1) == (ssize_t)(sizeof MODULE_TEXT - 1);
-	close(fd);
-	hs_graph *g = ok ? graph_open(path, &err) : NULL;
-	unlink(path);
-	return g;
-}
 
 static int parse(hs_graph *g, const char *text, hs_overlay *o, hs_error *err)
 {
@@ -135,7 +122,7 @@ static void test_buffers(hs_graph *g)
 
 int main(void)
 {
-	hs_graph *g = open_module();
+	hs_graph *g = t_graph_of_text(MODULE_TEXT, sizeof MODULE_TEXT - 1);
 	CHECK("open the module", g != NULL);
 	if (!g)
 		T_DONE();
