@@ -22,6 +22,8 @@ import os
 import re
 import subprocess
 import sys
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "query"))
+from hlo_names_check import split_top  # noqa: E402  (the one reading of bracketed HLO text)
 
 HLOSCOPE = os.environ["HLOSCOPE"]
 
@@ -107,32 +109,10 @@ def matching(text, i):
     return len(text)
 
 
-def split_top(text):
-    parts, cur, depth, quote, esc = [], "", 0, False, False
-    for c in text:
-        if quote:
-            cur += c
-            if esc:
-                esc = False
-            elif c == "\\":
-                esc = True
-            elif c == '"':
-                quote = False
-            continue
-        if c == '"':
-            quote = True
-        elif c in "([{":
-            depth += 1
-        elif c in ")]}":
-            depth -= 1
-        if c == "," and depth == 0:
-            parts.append(cur.strip())
-            cur = ""
-        else:
-            cur += c
-    if cur.strip():
-        parts.append(cur.strip())
-    return parts
+def items(text):
+    """The stripped items between top-level commas (no empty last one)."""
+    parts = [p.strip() for p in split_top(text)[0]]
+    return parts[:-1] if parts and not parts[-1] else parts
 
 
 def parse_shape(text):
@@ -140,7 +120,7 @@ def parse_shape(text):
     text = text.lstrip()
     if text.startswith("("):
         end = matching(text, 0)
-        elems = [parse_shape(p)[0] for p in split_top(text[1:end])]
+        elems = [parse_shape(p)[0] for p in items(text[1:end])]
         return ("tuple", elems), text[end + 1:]
     m = re.match(r"([a-z0-9]+)\[([^\]]*)\](\{[^}]*\})?", text)
     dims = [int(d.replace("<=", "")) for d in m.group(2).split(",") if d.strip()]
@@ -205,9 +185,9 @@ def read_module(path):
         open_at = om.end() - 1
         close = matching(rest, open_at)
         operands = [] if opcode in ("constant", "parameter") else \
-            [re.sub(r"^.*\s", "", p).lstrip("%") for p in split_top(rest[open_at + 1:close])]
+            [re.sub(r"^.*\s", "", p).lstrip("%") for p in items(rest[open_at + 1:close])]
         attrs = {}
-        for part in split_top(rest[close + 1:].lstrip(", ")):
+        for part in items(rest[close + 1:].lstrip(", ")):
             if "=" in part:
                 k, v = part.split("=", 1)
                 attrs[k.strip()] = v.strip()

@@ -29,6 +29,8 @@ import os
 import re
 import subprocess
 import sys
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "query"))
+from hlo_names_check import split_top  # noqa: E402  (the one reading of bracketed HLO text)
 
 HLOSCOPE = os.environ["HLOSCOPE"]
 HEADER = re.compile(r"^(?:ENTRY\s+)?%?([A-Za-z0-9_.\-]+)\s*(?:\(.*\)\s*->\s*.*)?\{\s*$")
@@ -38,28 +40,6 @@ CALL_ATTRS = ("calls", "to_apply", "body", "condition", "true_computation",
               "false_computation", "select", "scatter", "branch_computations",
               "called_computations")
 NO_OPERANDS = ("constant", "parameter")
-
-
-def split_top(text):
-    """The parts of text between the commas outside brackets and strings,
-    and the index just past the first bracket group closed at depth 0."""
-    parts, start, depth, quote, esc, closed = [], 0, 0, False, False, -1
-    for i, c in enumerate(text):
-        if quote:
-            esc, quote = (False, quote) if esc else (c == "\\", c != '"')
-        elif c == '"':
-            quote = True
-        elif c in "([{":
-            depth += 1
-        elif c in ")]}":
-            depth -= 1
-            if depth == 0 and closed < 0:
-                closed = i + 1
-        elif c == "," and depth == 0:
-            parts.append(text[start:i])
-            start = i + 1
-    parts.append(text[start:])
-    return parts, closed
 
 
 def skip_shape(rest):

@@ -40,6 +40,8 @@ import re
 import subprocess
 import sys
 from collections import Counter
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "query"))
+from hlo_names_check import split_top  # noqa: E402  (the one reading of bracketed HLO text)
 
 HLOSCOPE = os.environ["HLOSCOPE"]
 SANITIZER = os.environ.get("PASS") == "sanitizer"
@@ -76,27 +78,6 @@ def unescape(s):
         e = m.group(1)
         return chr(int(e, 8)) if e[0] in "01234567" else ESCAPES.get(e, e)
     return re.sub(r"\\([0-7]{1,3}|.)", one, s)
-
-
-def split_top(text):
-    """text split at its commas at bracket depth 0 outside strings."""
-    parts, cur, depth, quote, esc = [], "", 0, False, False
-    for c in text:
-        if quote:
-            esc, quote = (False, quote) if esc else (c == "\\", c != '"')
-        elif c == '"':
-            quote = True
-        elif c in "([{":
-            depth += 1
-        elif c in ")]}":
-            depth -= 1
-        elif c == "," and depth == 0:
-            parts.append(cur)
-            cur = ""
-            continue
-        cur += c
-    parts.append(cur)
-    return parts
 
 
 def group_end(text, i):
@@ -148,9 +129,9 @@ def parse_instr(comp, line):
         close = group_end(after, op.end() - 1)
         inside = after[op.end():close - 1]
         if opcode not in ("constant", "parameter"):
-            parts = [re.sub(r"/\*.*?\*/", " ", p) for p in split_top(inside)]  # /*index=5*/
+            parts = [re.sub(r"/\*.*?\*/", " ", p) for p in split_top(inside)[0]]  # /*index=5*/
             operands = [p.split()[-1].lstrip("%") for p in parts if p.strip()]
-        for part in split_top(after[close:]):
+        for part in split_top(after[close:])[0]:
             if "=" in part:
                 k, v = part.split("=", 1)
                 attrs.append((k.strip(), v.strip()))
