@@ -99,12 +99,16 @@ void hs_strbuf_putc(hs_strbuf *b, char c)
 	hs_strbuf_putn(b, &c, 1);
 }
 
+/* A write that fails returns 0, never -1: glibc takes a cookie's -1 for a
+ * count when fwrite hands a large block straight to it, and then copies
+ * past the caller's buffer (fopencookie(3): "must not return a negative
+ * value"). */
 static ssize_t stream_write(void *cookie, const char *buf, size_t n)
 {
 	hs_strbuf *b = cookie;
 
 	hs_strbuf_putn(b, buf, n);
-	return b->failed ? -1 : (ssize_t)n;
+	return b->failed ? 0 : (ssize_t)n;
 }
 
 FILE *hs_strbuf_open(hs_strbuf *b)
