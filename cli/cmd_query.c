@@ -31,6 +31,7 @@
 #include <unistd.h>
 
 #include "base/clock.h"
+#include "base/inputs.h"
 #include "cli/commands.h"
 #include "loader/graph.h"
 #include "model/model.h"
@@ -284,6 +285,11 @@ static int run_script(struct batch *b, const char *path)
 	if (!f) {
 		fprintf(stderr, "hloscope query: %s: %s\n", path, strerror(errno));
 		return 2;
+	}
+	hs_error err = {0};
+	if (hs_input_note_fd(fileno(f), path, &err) < 0) {
+		fclose(f);
+		return cli_report(&err);
 	}
 	int rc = run_stream(b, f, path);
 	fclose(f);

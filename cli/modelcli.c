@@ -8,6 +8,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "base/inputs.h"
 #include "loader/dataset.h"
 #include "loader/graph.h"
 
@@ -78,6 +79,10 @@ static int measured_file(const char *path, int64_t n, uint8_t *measured, double 
 
 	if (!f)
 		return hs_fail(err, HS_EDATA, "%s: %s", path, strerror(errno));
+	if (hs_input_note_fd(fileno(f), path, err) < 0) {
+		fclose(f);
+		return -1;
+	}
 	if (!(rt = malloc((size_t)(n ? n : 1) * sizeof *rt))) {
 		fclose(f);
 		return hs_fail(err, HS_ENOMEM, "out of memory reading the measured configs");

@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/inputs.h"
 #include "base/vec.h"
 #include "hlo_proto_conv.h"
 #include "loader/proto/hlo.pb-c.h"
@@ -532,6 +533,10 @@ hm_file *hlo_proto_read_sel(const char *path, const char *sel, int flags, hs_err
 	if (!S_ISREG(st.st_mode)) {
 		close(fd);
 		hs_fail(err, HS_EDATA, "%s: not a regular file", path);
+		return NULL;
+	}
+	if (hs_input_note_fd(fd, path, err) < 0) {
+		close(fd);
 		return NULL;
 	}
 	size_t n = (size_t)st.st_size;

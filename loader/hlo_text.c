@@ -16,6 +16,7 @@
 
 #include "base/caret.h"
 #include "base/cmp.h"
+#include "base/inputs.h"
 #include "base/progress.h"
 #include "hlo_parse.h"
 
@@ -844,6 +845,8 @@ hm_file *hlo_text_read_where(const char *path, hlo_text_where *where, hs_error *
 	int fd = -1;
 	if (where)
 		memset(where, 0, sizeof *where);
+	if (hs_input_note_path(path, err) < 0)
+		return NULL;
 	char *buf = map_text(path, &n, &mapped, &fd);
 	if (!buf && !(buf = read_all(path, &n, err)))
 		return NULL;

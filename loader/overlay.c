@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "base/csv.h"
+#include "base/inputs.h"
 #include "base/jsonr.h"
 #include "base/parse.h"
 #include "base/hash.h"
@@ -416,6 +417,10 @@ int overlay_load(const hs_graph *g, const char *path, hs_overlay *out, hs_error 
 	memset(out, 0, sizeof *out);
 	if (!f)
 		return hs_fail(err, HS_EDATA, "%s: %s", path, strerror(errno));
+	if (hs_input_note_fd(fileno(f), path, err) < 0) {
+		fclose(f);
+		return -1;
+	}
 	while ((k = fread(chunk, 1, sizeof chunk, f)) > 0)
 		hs_strbuf_putn(&text, chunk, k);
 	int bad = ferror(f);

@@ -14,6 +14,7 @@
 #include <zlib.h>
 
 #include "base/afile.h"
+#include "base/inputs.h"
 #include "base/vec.h"
 #ifdef HS_HAVE_LIBDEFLATE
 #include <libdeflate.h>
@@ -395,6 +396,10 @@ zip_archive *zip_open(const char *path, hs_error *err)
 	struct stat st;
 	if (fstat(z->fd, &st) != 0 || !S_ISREG(st.st_mode)) {
 		hs_fail(err, HS_EDATA, "%s: not a regular file", path);
+		zip_close(z);
+		return NULL;
+	}
+	if (hs_input_note_fd(z->fd, path, err) < 0) {
 		zip_close(z);
 		return NULL;
 	}

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "base/afile.h"
+#include "base/inputs.h"
 #include "loader/zip.h"
 #include "model/cost.h"
 #include "model/nn.h"
@@ -302,6 +303,10 @@ static uint8_t *read_model_file(const char *path, long *size, hs_error *err)
 
 	if (!f) {
 		hs_fail(err, HS_EDATA, "%s: %s", path, strerror(errno));
+		return NULL;
+	}
+	if (hs_input_note_fd(fileno(f), path, err) < 0) {
+		fclose(f);
 		return NULL;
 	}
 	if (fseek(f, 0, SEEK_END) != 0 || (*size = ftell(f)) < 0 || fseek(f, 0, SEEK_SET) != 0) {

@@ -27,6 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/inputs.h"
 #include "tui/app.h"
 
 struct tui_script {
@@ -176,6 +177,10 @@ tui_script *tui_script_load(const char *path, hs_error *err)
 
 	if (!f) {
 		hs_fail(err, HS_EUSAGE, "%s: %s", path, strerror(errno));
+		return NULL;
+	}
+	if (hs_input_note_fd(fileno(f), path, err) < 0) {
+		fclose(f);
 		return NULL;
 	}
 	s = script_new(path);

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/inputs.h"
 #include "base/plural.h"
 #include "base/strbuf.h"
 #include "tui/tui.h"
@@ -79,6 +80,10 @@ static int read_lines(struct textview *tv, const char *path)
 	size_t k;
 	if (!f)
 		return errno ? errno : EIO;
+	if (hs_input_note_fd(fileno(f), path, NULL) < 0) {
+		fclose(f);
+		return ENOMEM;
+	}
 	while ((k = fread(chunk, 1, sizeof chunk, f)) > 0)
 		hs_strbuf_putn(&tv->text, chunk, k);
 	int bad = ferror(f);

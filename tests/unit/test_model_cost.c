@@ -21,6 +21,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/inputs.h"
 #include "loader/graph.h"
 #include "loader/hlo.h"
 #include "loader/npz.h"
@@ -139,6 +140,7 @@ int main(void)
 	/* Same graph with the add as root: config 1 tiles [8, 56, ...] by 8 x 64. */
 	feat[8 * 140 + HLO_F_IS_ROOT] = 0;
 	feat[7 * 140 + HLO_F_IS_ROOT] = 1;
+	hs_inputs_clear(); /* path was read: the writer would refuse it */
 	w = npz_writer_open(path, 0, &err);
 	CHECK("rewrite the graph", w &&
 		  !npz_writer_add(w, "node_feat", NPY_F4, 2, (int64_t[]){N, 140}, feat, &err) &&

@@ -24,6 +24,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/inputs.h"
 #include "loader/graph.h"
 #include "loader/hlo.h"
 #include "loader/npz.h"
@@ -97,6 +98,7 @@ static hs_graph *write_graph(const char *path, int width)
 	set(ncf, 4, 0, 0, 3, 0);
 	ncf[(4 * K + 0) * 18 + 2] = 2;
 	ncf[(4 * K + 0) * 18 + 3] = 1;
+	hs_inputs_clear(); /* path was read: the writer would refuse it */
 	w = npz_writer_open(path, 0, &err);
 	if (!w || npz_writer_add(w, "node_feat", NPY_F4, 2, (int64_t[]){N, width}, feat, &err) ||
 	    npz_writer_add(w, "node_opcode", NPY_U1, 1, (int64_t[]){N}, op, &err) ||
