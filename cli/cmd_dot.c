@@ -5,6 +5,7 @@
  * Draws a region of an HLO graph with Graphviz (linked, no `dot` process):
  * to a DOT, SVG or PNG file (written to a temporary file and renamed), and
  * with --text as box-drawing text on stdout.  See `hloscope dot --help`. */
+#include <errno.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
@@ -666,7 +667,7 @@ static int write_out(const dot_args *a, const char *fmt, const region *r, dot_op
 		if (G)
 			agclose(G);
 		if (rc == 0 && fflush(stdout) != 0)
-			rc = hs_fail(&err, HS_EUSAGE, "cannot write to stdout");
+			rc = hs_fail(&err, HS_EDATA, "cannot write to stdout: %s", strerror(errno));
 	} else {
 		rc = dot_export(r, opts, a->out, fmt, &fit, &err);
 	}

@@ -677,8 +677,11 @@ zip_writer *zip_writer_open(const char *path, hs_error *err)
 
 static int wr(zip_writer *w, const void *p, size_t n, hs_error *err)
 {
-	if (n && fwrite(p, 1, n, w->fp) != n)
-		return hs_fail(err, HS_EDATA, "cannot write %s: %s", w->path, strerror(errno ? errno : EIO));
+	if (n && fwrite(p, 1, n, w->fp) != n) {
+		int e = hs_afile_errno(w->af);
+		return hs_fail(err, hs_errno_status(e ? e : EIO), "cannot write %s: %s", w->path,
+			       strerror(e ? e : EIO));
+	}
 	w->pos += n;
 	return 0;
 }

@@ -21,6 +21,7 @@
 #include "base/afile.h"
 #include "base/clock.h"
 #include "base/progress.h"
+#include "base/strbuf.h"
 
 /* ---- the Graphviz context --------------------------------------------- */
 
@@ -231,7 +232,7 @@ void dot_shutdown(void)
 
 /* ---- long Graphviz work, with a progress line ---------------------------- */
 
-/* gvLayout and gvRender run in a thread of their own (with a large stack:
+/* gvLayout and gvRenderData run in a thread of their own (with a large stack:
  * Graphviz recurses deeply on big graphs) while the calling thread ticks
  * base/progress.h with what is being done and for how long, so that a
  * layout of seconds shows a line on the terminal.  Graphviz is only ever
@@ -241,7 +242,8 @@ typedef struct gv_job {
 	GVC_t *gvc;
 	Agraph_t *g;
 	const char *fmt;
-	FILE *fp;
+	char *data;          /* gvRenderData's result */
+	unsigned int len;
 	int rc, done;
 	pthread_mutex_t mu;
 	pthread_cond_t cv;
@@ -301,19 +303,29 @@ static int gv_run(gv_job *j, const char *what)
 	return j->rc;
 }
 
+/* Graphviz renders into memory of its own, never to a file: its writer
+ * ends the process when a write fails (a full disk), which would leave the
+ * temporary file behind.  Our writer then puts the bytes in place. */
 static int render_job(gv_job *j)
 {
-	return gvRender(j->gvc, j->g, j->fmt, j->fp);
+	return gvRenderData(j->gvc, j->g, j->fmt, &j->data, &j->len);
 }
 
-static int gv_render(GVC_t *gvc, Agraph_t *g, const char *fmt, FILE *fp)
+/* g in fmt (svg, png) into *data (freed with gvFreeRenderData), *len bytes. */
+static int gv_render(GVC_t *gvc, Agraph_t *g, const char *fmt, char **data, size_t *len)
 {
-	gv_job j = {.fn = render_job, .gvc = gvc, .g = g, .fmt = fmt, .fp = fp};
+	gv_job j = {.fn = render_job, .gvc = gvc, .g = g, .fmt = fmt};
 	char what[96];
-	snprintf(what, sizeof what, "writing the %s", !strcmp(fmt, "png") ? "PNG" : "SVG");
+	snprintf(what, sizeof what, "drawing the %s", !strcmp(fmt, "png") ? "PNG" : "SVG");
 	int rc = gv_run(&j, what);
 	hs_progress_end();
-	return rc;
+	if (rc != 0 && j.data) {
+		gvFreeRenderData(j.data);
+		j.data = NULL;
+	}
+	*data = j.data;
+	*len = j.len;
+	return rc != 0 || !j.data ? -1 : 0;
 }
 
 #if defined(__SANITIZE_ADDRESS__)
@@ -446,42 +458,63 @@ static void swap_fonts(Agraph_t *g, const char *from, const char *to)
 	}
 }
 
-int dot_write_stream(Agraph_t *g, FILE *fp, const char *fmt, dot_fit *fit, hs_error *err)
+/* A drawing in memory: DOT text in `text`, or SVG / PNG bytes Graphviz
+ * made (`gv`, freed by gvFreeRenderData). */
+typedef struct dot_bytes {
+	hs_strbuf text;
+	char *gv;
+	size_t n;
+} dot_bytes;
+
+static const char *bytes_data(const dot_bytes *b)
 {
-	GVC_t *gvc;
-	int rc;
+	return b->gv ? b->gv : hs_strbuf_str(&b->text);
+}
 
-	if (fit) {
-		memset(fit, 0, sizeof *fit);
-		fit->scale = 1;
-	}
+static void bytes_free(dot_bytes *b)
+{
+	if (b->gv)
+		gvFreeRenderData(b->gv);
+	hs_strbuf_free(&b->text);
+	memset(b, 0, sizeof *b);
+}
 
-	if (!dot_format_known(fmt))
-		return hs_fail(err, HS_EUSAGE, "unknown output format '%s' (dot, svg or png)",
-			       fmt ? fmt : "");
-	gv_error_reset();
-	if (!strcmp(fmt, "dot")) {
-		agseterrf(gv_error_sink);
-		if (agwrite(g, fp) != 0 || ferror(fp))
-			return hs_fail(err, HS_EUSAGE, "writing DOT failed: %s", strerror(errno));
-		return 0;
-	}
-	gvc = !strcmp(fmt, "png") ? png_context(err) : dot_context(err);
+/* agwrite's text of g into b->text. */
+static int dot_text(Agraph_t *g, dot_bytes *b, hs_error *err)
+{
+	FILE *f = hs_strbuf_open(&b->text);
+
+	if (!f)
+		return hs_fail(err, HS_ENOMEM, "out of memory writing DOT");
+	agseterrf(gv_error_sink);
+	int bad = agwrite(g, f) != 0;
+	if (fclose(f) != 0 || b->text.failed)
+		return hs_fail(err, HS_ENOMEM, "out of memory writing DOT");
+	if (bad)
+		return hs_fail(err, HS_EDATA, "Graphviz cannot write DOT: %s", gv_error_text());
+	b->n = b->text.len;
+	return 0;
+}
+
+/* Lays g out and renders it as SVG or PNG into b->gv. */
+static int dot_picture(Agraph_t *g, const char *fmt, dot_fit *fit, dot_bytes *b, hs_error *err)
+{
+	int png = !strcmp(fmt, "png");
+	GVC_t *gvc = png ? png_context(err) : dot_context(err);
 	if (!gvc)
 		return -1;
 	/* gd draws with FreeType through fontconfig, which may not resolve the
 	 * PostScript name Helvetica: use a family fontconfig always knows. */
-	int png = !strcmp(fmt, "png");
 	if (png)
 		swap_fonts(g, "Helvetica", DOT_PNG_FONT);
-	rc = png ? dot_fit_layout(gvc, g, fit) : dot_gv_layout(gvc, g);
+	int rc = png ? dot_fit_layout(gvc, g, fit) : dot_gv_layout(gvc, g);
 	if (rc != 0) {
 		if (png)
 			swap_fonts(g, DOT_PNG_FONT, "Helvetica");
 		return hs_fail(err, HS_EDATA, "Graphviz dot layout failed: %s",
 			       gv_error_text());
 	}
-	rc = gv_render(gvc, g, fmt, fp);
+	rc = gv_render(gvc, g, fmt, &b->gv, &b->n);
 	gvFreeLayout(gvc, g);
 	if (png) {
 		dot_fit_done(g);
@@ -490,26 +523,63 @@ int dot_write_stream(Agraph_t *g, FILE *fp, const char *fmt, dot_fit *fit, hs_er
 	if (rc != 0)
 		return hs_fail(err, HS_EDATA, "Graphviz cannot render %s: %s%s", fmt,
 			       gv_error_text(),
-			       !strcmp(fmt, "png") ? " (PNG needs Graphviz's gd plugin, "
-						     "libgvplugin_gd)" : "");
-	if (ferror(fp))
-		return hs_fail(err, HS_EDATA, "writing %s failed: %s", fmt, strerror(errno ? errno : EIO));
+			       png ? " (PNG needs Graphviz's gd plugin, libgvplugin_gd)" : "");
 	return 0;
+}
+
+/* g in fmt, in memory: 0, or -1 with err set and nothing in b. */
+static int dot_render(Agraph_t *g, const char *fmt, dot_fit *fit, dot_bytes *b, hs_error *err)
+{
+	memset(b, 0, sizeof *b);
+	if (fit) {
+		memset(fit, 0, sizeof *fit);
+		fit->scale = 1;
+	}
+	if (!dot_format_known(fmt))
+		return hs_fail(err, HS_EUSAGE, "unknown output format '%s' (dot, svg or png)",
+			       fmt ? fmt : "");
+	gv_error_reset();
+	int rc = !strcmp(fmt, "dot") ? dot_text(g, b, err) : dot_picture(g, fmt, fit, b, err);
+	if (rc != 0)
+		bytes_free(b);
+	return rc;
+}
+
+int dot_write_stream(Agraph_t *g, FILE *fp, const char *fmt, dot_fit *fit, hs_error *err)
+{
+	dot_bytes b;
+
+	if (dot_render(g, fmt, fit, &b, err) != 0)
+		return -1;
+	int rc = 0;
+	errno = 0;
+	if (b.n && fwrite(bytes_data(&b), 1, b.n, fp) != b.n) {
+		int e = errno ? errno : EIO;
+		rc = hs_fail(err, hs_errno_status(e), "writing %s failed: %s", fmt, strerror(e));
+	}
+	bytes_free(&b);
+	return rc;
 }
 
 int dot_write(Agraph_t *g, const char *path, const char *fmt, dot_fit *fit, hs_error *err)
 {
+	dot_bytes b;
+
 	if (!dot_format_known(fmt))
 		return hs_fail(err, HS_EUSAGE, "unknown output format '%s' (dot, svg or png)",
 			       fmt ? fmt : "");
+	/* opened first: a place that is refused is refused before the work */
 	hs_afile *af = hs_afile_open(path, err);
 	if (!af)
 		return -1;
-	if (dot_write_stream(g, hs_afile_stream(af), fmt, fit, err) != 0) {
+	if (dot_render(g, fmt, fit, &b, err) != 0) {
 		hs_afile_abort(af);
 		hs_error_prefix(err, "%s", path);
 		return -1;
 	}
+	if (b.n)
+		fwrite(bytes_data(&b), 1, b.n, hs_afile_stream(af));
+	bytes_free(&b);
 	return hs_afile_commit(af, err);
 }
 

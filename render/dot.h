@@ -118,14 +118,18 @@ void dot_fit_done(Agraph_t *g);
 int dot_fit_text(const dot_fit *f, const char *path, char *buf, size_t cap);
 
 /* Writes `g` to `path` in `fmt` through base/afile.h (a temporary file in
- * the same folder and a rename; a file that cannot be written is HS_EDATA,
- * an unknown format HS_EUSAGE): "dot" is agwrite's text without layout; "svg" / "png" are
- * laid out with dot and rendered by gvRender, PNG fitted (dot_fit, filled
- * when `fit` is not NULL; zeroed for other formats).  On failure nothing is
- * left at `path` (an existing file there is untouched). */
+ * the same folder and a rename; a file that cannot be written or a place
+ * afile refuses is HS_EDATA, an unknown format HS_EUSAGE): "dot" is
+ * agwrite's text without layout; "svg" / "png" are laid out with dot and
+ * rendered into memory by gvRenderData, PNG fitted (dot_fit, filled when
+ * `fit` is not NULL; zeroed for other formats), and only then written: Graphviz
+ * never writes a file itself.  On failure nothing is left at `path` (an
+ * existing file there is untouched) and no temporary file either. */
 int dot_write(Agraph_t *g, const char *path, const char *fmt, dot_fit *fit, hs_error *err);
 
-/* Writes `g` to an open stream (used for `-o -`); the caller closes it. */
+/* Writes `g` to an open stream (used for `-o -`), rendered in memory
+ * first; a write that fails is HS_EDATA with its errno.  The caller
+ * flushes and closes it. */
 int dot_write_stream(Agraph_t *g, FILE *fp, const char *fmt, dot_fit *fit, hs_error *err);
 
 /* dot_build + dot_write. */
