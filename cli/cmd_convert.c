@@ -2,7 +2,8 @@
  * HloModuleProto or HLO text) into a dataset .npz, with the arrays the
  * dataset's featurizer makes (loader/hlo_featurize.h).  A file of several
  * modules converts into a folder, one <module name>.npz each.  Every file
- * is written to a temporary name and renamed into place. */
+ * is written to a temporary name and renamed into place (base/afile.h),
+ * never over the input, a device or a read-only file. */
 #include <errno.h>
 #include <malloc.h>
 #include <stdio.h>
@@ -32,9 +33,12 @@ static const char help_text[] =
 	"becomes a layout sample with 0 configs.  For a file of several modules,\n"
 	"convert one with IN#N (0-based) or IN#NAME, or all of them with -o DIR:\n"
 	"DIR/<module name>.npz each (DIR is made when missing; a name met twice\n"
-	"gets -N, N the module's index).  Files are written whole or not at all.\n"
+	"gets -N, N the module's index).  Files are written whole or not at all,\n"
+	"and never over the input (by any name), a device, a folder or a\n"
+	"read-only file: those are refused before the input is read.\n"
 	"\n"
-	"Exit status: 0 written, 1 bad usage, 2 bad input data.\n";
+	"Exit status: 0 written, 1 bad usage, 2 bad input data or an output that\n"
+	"cannot be written (refused as above, a full disk: the system's reason).\n";
 
 /* Adds the arrays in the dataset's dtypes and order, as numpy's
  * savez_compressed would write them. */
@@ -161,6 +165,13 @@ int cmd_convert(int argc, char **argv)
 		return cli_usage_error("convert", "needs an input file");
 	if (!out)
 		return cli_usage_error("convert", "needs -o OUT.npz (or -o DIR)");
+	/* the output checked before the input is read: a folder takes the
+	 * modules' files, each checked as it is written */
+	int rc;
+	struct stat st;
+	if ((rc = cli_note_input(in)) != 0 ||
+	    (!(stat(out, &st) == 0 && S_ISDIR(st.st_mode)) && (rc = cli_check_output("convert", "-o", out)) != 0))
+		return rc;
 	/* Big buffers come and go (decoded arrays, npz members, compressed
 	 * output): keep freed memory for the next one instead of returning it
 	 * to the kernel and faulting fresh pages in again. */
@@ -171,8 +182,6 @@ int cmd_convert(int argc, char **argv)
 	hm_file *f = graph_read_hlo(in, &module, &err);
 	if (!f)
 		return cli_report(&err);
-	int rc;
-	struct stat st;
 	if (module < 0) {
 		rc = convert_all(f, out);
 	} else if (stat(out, &st) == 0 && S_ISDIR(st.st_mode)) {

@@ -76,7 +76,9 @@ static const char help_text[] =
 	"  -o OUT               .dot, .svg or .png file (\"-\" for stdout, with -T); a PNG\n"
 	"                       keeps every side within 16,000 px: one over it (or a strip\n"
 	"                       4 times longer than wide) is drawn left to right, then\n"
-	"                       scaled down, as stderr says; SVG keeps the full size\n"
+	"                       scaled down, as stderr says; SVG keeps the full size.\n"
+	"                       Written whole or not at all; never over the input, a\n"
+	"                       device, a folder or a read-only file (exit 2)\n"
 	"  -T FMT               dot, svg or png (overrides OUT's extension)\n"
 	"  --text               print the terminal drawing to stdout; one wider than\n"
 	"                       COLUMNS (or the terminal) is printed in strips of that\n"
@@ -527,6 +529,8 @@ static int compare_picture(hs_graph *g, const dot_args *a, int64_t **hl, size_t 
  * status. */
 static int output_opts(const dot_args *a, const char **fmt, dot_opts *opts)
 {
+	if (a->out && !*a->out)
+		return cli_usage_error("dot", "-o needs a file name");
 	if (a->out) {
 		*fmt = a->fmt ? a->fmt : dot_format_for_path(a->out);
 		if (!*fmt)
@@ -719,6 +723,11 @@ int cmd_dot(int argc, char **argv)
 	dot_opts_init(&opts);
 	if ((rc = output_opts(&a, &fmt, &opts)) != 0 ||
 	    (a.highlight && (rc = parse_ids("--highlight", a.highlight, &x.hl, &x.n_hl)) != 0))
+		goto out;
+	/* an output the writer would refuse is refused before the layout */
+	if (a.out && strcmp(a.out, "-") != 0 &&
+	    ((rc = cli_note_input(a.file)) != 0 || (a.data && (rc = cli_note_input(a.data)) != 0) ||
+	     (rc = cli_check_output("dot", "-o", a.out)) != 0))
 		goto out;
 	if (a.progress)
 		hs_progress_push(&forced);

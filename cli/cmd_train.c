@@ -212,8 +212,23 @@ static int parse_args(int argc, char **argv, train_args *a)
 		return cli_usage_error("train", "-o MODEL is required");
 	if (a->files.n == 0)
 		return cli_usage_error("train", "no files to train on");
+
 	o->progress = a->quiet ? NULL : progress;
 	return 0;
+}
+
+/* The model file, checked before the training rather than after it: not
+ * one of the files trained on (through any name), nothing the writer
+ * refuses.  0, or the exit status after printing what is wrong. */
+static int check_out(const train_args *a)
+{
+	int rc = 0;
+
+	for (int i = 0; i < a->files.n && !rc; i++)
+		rc = cli_note_input(a->files.path[i]);
+	for (int i = 0; i < a->vfiles.n && !rc; i++)
+		rc = cli_note_input(a->vfiles.path[i]);
+	return rc ? rc : cli_check_output("train", "-o", a->out);
 }
 
 /* Opens and prepares the training and validation files.  0, or the exit
@@ -277,7 +292,7 @@ int cmd_train(int argc, char **argv)
 	char *meta = NULL;
 	int rc = parse_args(argc, argv, &a);
 
-	if (rc || (rc = load_data(&a, &d)) != 0)
+	if (rc || (rc = check_out(&a)) != 0 || (rc = load_data(&a, &d)) != 0)
 		goto done;
 	/* A head the data cannot train (HS_EUSAGE) is left out with a warning,
 	 * keeping the other; any other error stops. */

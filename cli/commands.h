@@ -61,5 +61,16 @@ long long cli_parse_count(const char *s);
  * instruction: a, b, ..."). 0, or the exit status after cli_report. */
 struct query_session;
 int cli_load_data(struct query_session *s, const char *path);
+/* Notes `path` as a file the command is about to read (base/inputs.h; a
+ * FILE#N whose whole name is no file notes FILE), so that
+ * cli_check_output() and the writer refuse it as an output.  0, or the
+ * exit status (3, out of memory) after printing why. */
+int cli_note_input(const char *path);
+/* The output `out` (the value of `opt`, "-o"), checked before the work
+ * rather than after it: an empty name is a usage error ("-o needs a file
+ * name", exit 1); what the writer (base/afile.h) would refuse, a device, a
+ * folder, a read-only file or one of the noted inputs, is reported now
+ * (exit 2).  0 when it may be written. */
+int cli_check_output(const char *cmd, const char *opt, const char *out);
 
 #endif

@@ -1,7 +1,11 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
 
+#include "base/afile.h"
+#include "base/inputs.h"
 #include "base/parse.h"
 #include "cli/commands.h"
 #include "query/query.h"
@@ -73,4 +77,32 @@ int cli_load_data(query_session *s, const char *path)
 		free(note);
 	}
 	return 0;
+}
+
+int cli_note_input(const char *path)
+{
+	hs_error err = {0};
+	struct stat st;
+	const char *hash = strrchr(path, '#');
+	int rc;
+
+	if (stat(path, &st) != 0 && hash) {
+		char *file = strndup(path, (size_t)(hash - path));
+		if (!file)
+			return cli_oom("noting the input %s", path);
+		rc = hs_input_note_path(file, &err);
+		free(file);
+	} else {
+		rc = hs_input_note_path(path, &err);
+	}
+	return rc < 0 ? cli_report(&err) : 0;
+}
+
+int cli_check_output(const char *cmd, const char *opt, const char *out)
+{
+	hs_error err = {0};
+
+	if (!*out)
+		return cli_usage_error(cmd, "%s needs a file name", opt);
+	return hs_afile_check(out, &err) < 0 ? cli_report(&err) : 0;
 }
