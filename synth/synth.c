@@ -21,6 +21,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/afile.h"
 #include "base/hash.h"
 #include "base/rng.h"
 #include "base/strbuf.h"
@@ -339,9 +340,10 @@ static const char readme_fmt[] =
 /* Writes the README (readme: the formulas, then `b`) or else plain `a`. */
 static int write_text(const char *path, int readme, const char *a, const char *b, hs_error *err)
 {
-	FILE *f = fopen(path, "w");
-	if (!f)
-		return hs_fail(err, HS_EDATA, "%s: cannot create: %s", path, strerror(errno));
+	hs_afile *af = hs_afile_open(path, err);
+	if (!af)
+		return -1;
+	FILE *f = hs_afile_stream(af);
 	int ok = readme ? fprintf(f, readme_fmt, SY_NOISE_SIGMA, SY_PEN_BITCAST, SY_PEN_CONV_IN,
 				  SY_PEN_CONV_OUT, SY_PEN_CONV_K0, SY_PEN_CONV_K1, SY_PEN_DOT_LHS,
 				  SY_PEN_DOT_RHS0, SY_PEN_DOT_OUT, SY_PEN_DOT_RHS1, SY_OVH_NS,
@@ -349,13 +351,9 @@ static int write_text(const char *path, int readme, const char *a, const char *b
 				  SY_LAUNCH_NS, SY_VPU_FPNS, SY_VMEM_BYTES / (1024 * 1024),
 				  SY_DEFAULT_WS / (1024 * 1024)) >= 0
 			: fputs(a, f) >= 0;
-	ok = ok && (!b || fputs(b, f) >= 0);
-	ok &= fflush(f) == 0;
-	if (fclose(f) != 0)
-		ok = 0;
-	if (!ok)
-		return hs_fail(err, HS_EDATA, "%s: write failed: %s", path, strerror(errno));
-	return 0;
+	if (ok && b)
+		fputs(b, f);
+	return hs_afile_commit(af, err); /* a failed write is reported there, with its errno */
 }
 
 static int write_all(write_ctx *cx, hs_error *err)
