@@ -290,7 +290,7 @@ bad_case 1 "over a set limit" "more than the limit of 3" "$T2" --path 64 2 --lim
 bad_case 2 "unwritable output folder" "cannot write .*/no/such/dir/x.svg: No such file" \
 	"$T2" --around 5 -o "$T/no/such/dir/x.svg"
 mkdir -p "$T/isdir.svg"
-bad_case 2 "output is a folder" "cannot write .*isdir.svg: cannot rename .*: Is a directory" \
+bad_case 2 "output is a folder" "cannot write .*isdir.svg: it is a folder, not a regular file" \
 	"$T2" --around 5 -o "$T/isdir.svg"
 bad_case 2 "missing file" "No such file" "$T/missing.npz" --around 5 -o "$O"
 printf 'not a zip file at all\n' >"$T/junk.npz"
