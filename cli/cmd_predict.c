@@ -310,8 +310,7 @@ int cmd_predict(int argc, char **argv)
 		errno = 0;
 		if (lost && rc == 0) {
 			rc = cli_oom("building the --%s document", csv ? "csv" : "json");
-		} else if (rc == 0 && (fwrite(hs_strbuf_str(&doc), 1, doc.len, csv ? cli_data_stdout() : stdout) !=
-					       doc.len ||
+		} else if (rc == 0 && (fwrite(hs_strbuf_str(&doc), 1, doc.len, csv ? cli_data_stdout() : stdout) != doc.len ||
 				       fflush(stdout) != 0)) {
 			fprintf(stderr, "hloscope predict: writing standard output: %s\n",
 				strerror(errno ? errno : EIO));

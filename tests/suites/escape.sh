@@ -114,6 +114,9 @@ for n in info info_json table table_pb table_json json json_pb badcsv repl_pipe 
 	dot_dot diff diff_json compare predict check info_dir query_dir dump; do
 	clean "escape: $n: no raw control byte on stdout or stderr" "$T/$n.out" "$T/$n.err"
 done
+for f in "$T"/*.err; do
+	no_sanitizer_report "$f" || bad "escape: $(basename "$f" .err)" "sanitizer report: $(grep -m3 -E 'ERROR|runtime error' "$f")"
+done
 clean "escape: SVG and DOT files hold none either" "$T/around.svg" "$T/layer.svg" "$T/around.dot"
 for n in info table table_pb table_json json json_pb repl_pipe dot_text dot_layer diff compare predict info_dir query_dir; do
 	[ "$(cat "$T/$n.rc")" = 0 ] || bad "escape: $n exits 0" "exit $(cat "$T/$n.rc"): $(head -c 300 "$T/$n.err")"
