@@ -42,6 +42,7 @@ int cli_escape_output(void)
 	setvbuf(err, NULL, _IONBF, 0);
 	raw_stderr = stderr;
 	stderr = err;
+	atexit(close_escaping);
 	out = hs_esc_open(stdout, HS_ESC_TEXT);
 	if (!out)
 		return -1;
@@ -49,7 +50,6 @@ int cli_escape_output(void)
 		setvbuf(out, NULL, _IOLBF, 0);
 	raw_stdout = stdout;
 	stdout = out;
-	atexit(close_escaping);
 	return 0;
 }
 
