@@ -5,13 +5,25 @@
 
 #include "base/strbuf.h"
 
+/* A comma, a quote, a control character (CR, LF, TAB, ESC, ...: C0 or DEL),
+ * or a space first or last. */
+static int needs_quotes(const char *s, size_t n)
+{
+	if (s[0] == ' ' || s[n - 1] == ' ')
+		return 1;
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++)
+		if (*p == ',' || *p == '"' || *p < 0x20 || *p == 0x7f)
+			return 1;
+	return 0;
+}
+
 void csv_write_field(FILE *out, const char *s)
 {
 	size_t n = s ? strlen(s) : 0;
 
 	if (!n)
 		return;
-	if (!strpbrk(s, ",\"\r\n") && s[0] != ' ' && s[n - 1] != ' ') {
+	if (!needs_quotes(s, n)) {
 		fputs(s, out);
 		return;
 	}

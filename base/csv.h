@@ -6,8 +6,10 @@
 #include <stdio.h>
 
 /* Writes s as one field: as it is, or in double quotes with every quote
- * doubled when it holds a comma, a quote, CR or LF, or starts or ends with
- * a space (which a reader might trim).  NULL writes an empty field. */
+ * doubled when it holds a comma, a quote or a control character (CR, LF,
+ * TAB, ESC, ...: 0x00-0x1f, 0x7f), or starts or ends with a space (which a
+ * reader might trim).  The bytes are kept exactly (CSV is data: nothing is
+ * escaped for a terminal, see base/escape.h).  NULL writes an empty field. */
 void csv_write_field(FILE *out, const char *s);
 
 /* Reads the record that starts at text[*pos] (of n bytes): its fields,

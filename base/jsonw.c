@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/escape.h"
+
 void jsonw_init(jsonw *w, FILE *out, int pretty)
 {
 	memset(w, 0, sizeof *w);
@@ -99,9 +101,19 @@ void jsonw_arr_end(jsonw *w) { close_level(w, ']', 0); }
 
 void json_write_string(FILE *out, const char *s)
 {
+	const unsigned char *p = (const unsigned char *)s;
+	size_t n = strlen(s), i = 0;
+
 	fputc('"', out);
-	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-		switch (*p) {
+	while (i < n) {
+		size_t run = hs_esc_span(s + i, n - i, HS_ESC_NAME), k;
+		for (k = i; k < i + run; k++)
+			if (p[k] == '"' || p[k] == '\\')
+				break;
+		fwrite(s + i, 1, k - i, out);
+		if ((i = k) == n)
+			break;
+		switch (p[i]) {
 		case '"': fputs("\\\"", out); break;
 		case '\\': fputs("\\\\", out); break;
 		case '\n': fputs("\\n", out); break;
@@ -110,11 +122,15 @@ void json_write_string(FILE *out, const char *s)
 		case '\b': fputs("\\b", out); break;
 		case '\f': fputs("\\f", out); break;
 		default:
-			if (*p < 0x20 || *p == 0x7f)
-				fprintf(out, "\\u%04x", *p);
-			else
-				fputc(*p, out);
+			if (p[i] < 0x80) {
+				fprintf(out, "\\u%04x", p[i]); /* the other controls, DEL */
+			} else if (p[i] == 0xc2 && i + 1 < n && p[i + 1] >= 0x80 && p[i + 1] <= 0x9f) {
+				fprintf(out, "\\u%04x", p[++i]); /* a C1 control */
+			} else {
+				fputs("\\ufffd", out); /* a byte of invalid UTF-8 */
+			}
 		}
+		i++;
 	}
 	fputc('"', out);
 }

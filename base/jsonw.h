@@ -50,7 +50,11 @@ void jsonw_null(jsonw *w);
 int jsonw_finish(jsonw *w, hs_error *err);
 
 /* Writes s as a JSON string literal (with quotes) to out: ", \ and the
- * control characters (and DEL) escaped, other bytes as they are. */
+ * control characters (C0, DEL and the C1 controls U+0080..U+009F) escaped
+ * (\n, \t, ... or \u001b), valid UTF-8 as it is, and each byte of invalid
+ * UTF-8 as \ufffd, the replacement character: the document is valid JSON
+ * (and safe on a terminal) whatever the bytes, and a valid UTF-8 string
+ * reads back exactly. */
 void json_write_string(FILE *out, const char *s);
 
 #endif

@@ -31,6 +31,7 @@ static int diff_explore(const char *a, const char *b)
 	const char *mask = getenv("HLOSCOPE_MASK_MODEL");
 	o.mask_model = mask && *mask && strcmp(mask, "0") != 0;
 	tui_clock_ms();
+	cli_raw_stdout(); /* ncurses drives the terminal; the explorer escapes what it draws */
 	int rc = tui_run(&o, &err);
 	return rc < 0 ? cli_report(&err) : rc;
 }

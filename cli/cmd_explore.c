@@ -91,6 +91,7 @@ int cmd_explore(int argc, char **argv)
 		o.script = NULL;
 	const char *mask = getenv("HLOSCOPE_MASK_MODEL");
 	o.mask_model = mask && *mask && strcmp(mask, "0") != 0;
+	cli_raw_stdout(); /* ncurses drives the terminal; the explorer escapes what it draws */
 	rc = tui_run(&o, &err);
 	free(data);
 	if (rc < 0)

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/csv.h"
 #include "base/jsonw.h"
 #include "base/plural.h"
 #include "base/strbuf.h"
@@ -280,7 +281,8 @@ int cmd_predict(int argc, char **argv)
 			if (guessed)
 				fprintf(stderr, "hloscope predict: note: %s: the path does not name the collection "
 					"(xla/nlp) or search (default/random); ID %s assumes them\n", files.path[i], id);
-			fprintf(out, "%s,", id);
+			csv_write_field(out, id);
+			fputc(',', out);
 			for (int64_t j = 0; j < k; j++)
 				fprintf(out, "%s%lld", j ? ";" : "", (long long)ord[j]);
 			fprintf(out, "\n");
@@ -308,7 +310,7 @@ int cmd_predict(int argc, char **argv)
 		errno = 0;
 		if (lost && rc == 0) {
 			rc = cli_oom("building the --%s document", csv ? "csv" : "json");
-		} else if (rc == 0 && (fwrite(hs_strbuf_str(&doc), 1, doc.len, stdout) != doc.len ||
+		} else if (rc == 0 && (fwrite(hs_strbuf_str(&doc), 1, doc.len, csv ? cli_data_stdout() : stdout) != doc.len ||
 				       fflush(stdout) != 0)) {
 			fprintf(stderr, "hloscope predict: writing standard output: %s\n",
 				strerror(errno ? errno : EIO));

@@ -79,7 +79,9 @@ static int on_progress(void *ctx, size_t done, size_t total, double seconds)
 	query_fmt_thousands(d, sizeof d, done);
 	query_fmt_thousands(t, sizeof t, total);
 	if (b->progress == 1) {
-		fprintf(stderr, "\rhloscope query: %s/%s files, %.0f s\033[K", d, t, seconds);
+		/* on the real stderr: the line's own \r and ESC [K */
+		fprintf(cli_raw_stderr(), "\rhloscope query: %s/%s files, %.0f s\033[K", d, t, seconds);
+		fflush(cli_raw_stderr());
 		b->progress_shown = 1;
 	} else if (seconds >= b->next_line) {
 		fprintf(stderr, "hloscope query: %s/%s files, %.0f s\n", d, t, seconds);
@@ -92,7 +94,7 @@ static int on_progress(void *ctx, size_t done, size_t total, double seconds)
 static void clear_progress(struct batch *b)
 {
 	if (b->progress_shown)
-		fputs("\r\033[K", stderr);
+		fputs("\r\033[K", cli_raw_stderr());
 	b->progress_shown = 0;
 	b->next_line = 0;
 }
@@ -246,7 +248,8 @@ static int run_line(struct batch *b, const char *line, const char *src, long lin
 	report_skipped(b, &r);
 	if (b->results++ && b->fmt != QUERY_FMT_JSON)
 		putchar('\n');
-	rc = query_write(stdout, &r, b->fmt, &err);
+	/* CSV is data: exact on a pipe or a file, escaped on a terminal */
+	rc = query_write(b->fmt == QUERY_FMT_CSV ? cli_data_stdout() : stdout, &r, b->fmt, &err);
 	query_result_free(&r);
 	if (rc < 0)
 		return cli_report(&err);

@@ -61,6 +61,7 @@ int cmd_repl(int argc, char **argv)
 		return cli_report(&err);
 	}
 	query_session_set_model(s, m);
+	cli_raw_stdout(); /* readline drives the terminal; the REPL escapes what it prints */
 	rc = repl_run(s, &g, &o);
 	query_session_free(s);
 	model_free(m);

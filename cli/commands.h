@@ -39,6 +39,20 @@ void cli_version(FILE *out);
 
 /* Shared helpers for commands (cli/util.c). */
 #include "base/error.h"
+/* Nothing read from a file reaches the terminal raw: main() replaces
+ * stdout and stderr by escaping streams (base/escape.h, text mode: control
+ * characters, C1 and invalid UTF-8 shown as \x1b..., lines and tabs kept)
+ * over the real ones, before any command runs.  -1 when out of memory. */
+int cli_escape_output(void);
+/* Gives stdout back raw (the escaping one flushed and closed) for what
+ * drives the terminal itself: the explorer, the REPL.  Returns stdout. */
+FILE *cli_raw_stdout(void);
+/* The real stderr, for a progress line's own \r and ESC [K (what it
+ * names escaped by the caller); stderr itself stays escaping. */
+FILE *cli_raw_stderr(void);
+/* Where data (CSV) goes: exact on a pipe or a file (stdout given back
+ * raw), escaped like everything else on a terminal.  Returns stdout. */
+FILE *cli_data_stdout(void);
 /* Prints "hloscope CMD: MSG" to stderr (CMD as set by cli_set_command();
  * "hloscope: MSG" before that) and returns err->status (2 if unset).  A
  * missing path reads "hloscope CMD: PATH: No such file or directory" in

@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/escape.h"
 #include "base/progress.h"
 #include "cli/commands.h"
 #include "loader/hlo_text.h"
@@ -117,14 +118,19 @@ static void on_input_shrank(int sig)
  * Ctrl-C stops it as it stops any command. */
 static int show_progress(void *ctx, const char *what, double done, double total)
 {
+	FILE *err = cli_raw_stderr(); /* the line's own \r and ESC [K, what it names escaped */
 	(void)ctx;
-	if (!what)
-		fputs("\r\033[K", stderr);
-	else if (total > 0)
-		fprintf(stderr, "\rhloscope: %s %3.0f%%\033[K", what, 100 * done / total);
-	else
-		fprintf(stderr, "\rhloscope: %s...\033[K", what);
-	fflush(stderr);
+	if (!what) {
+		fputs("\r\033[K", err);
+	} else {
+		fputs("\rhloscope: ", err);
+		hs_fputs_escaped(err, what, HS_ESC_NAME);
+		if (total > 0)
+			fprintf(err, " %3.0f%%\033[K", 100 * done / total);
+		else
+			fputs("...\033[K", err);
+	}
+	fflush(err);
 	return 0;
 }
 
@@ -136,6 +142,8 @@ int main(int argc, char **argv)
 	const char *threads = getenv("HLOSCOPE_THREADS");
 	if (threads && strcmp(threads, "1") == 0)
 		hlo_text_set_split_min(0);
+	if (cli_escape_output() != 0)
+		return cli_oom("setting up the output");
 	if (isatty(STDERR_FILENO))
 		hs_progress_push(&progress);
 	struct sigaction bus;

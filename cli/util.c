@@ -6,6 +6,9 @@
 
 #include "base/afile.h"
 #include "base/inputs.h"
+#include <unistd.h>
+
+#include "base/escape.h"
 #include "base/parse.h"
 #include "cli/commands.h"
 #include "query/query.h"
@@ -19,10 +22,68 @@ void cli_set_command(const char *name)
 	command_name = name;
 }
 
+/* ---- output: what reaches the terminal is escaped ------------------- */
+
+static FILE *raw_stdout, *raw_stderr; /* the streams the escaping ones write to */
+
+/* At exit: the escaping streams written out and closed, the real ones back. */
+static void close_escaping(void)
+{
+	cli_raw_stdout();
+	if (raw_stderr) {
+		FILE *e = stderr;
+		stderr = raw_stderr;
+		raw_stderr = NULL;
+		fclose(e);
+	}
+}
+
+int cli_escape_output(void)
+{
+	FILE *err = hs_esc_open(stderr, HS_ESC_TEXT), *out;
+
+	if (!err)
+		return -1;
+	setvbuf(err, NULL, _IONBF, 0);
+	raw_stderr = stderr;
+	stderr = err;
+	atexit(close_escaping);
+	out = hs_esc_open(stdout, HS_ESC_TEXT);
+	if (!out)
+		return -1;
+	if (isatty(fileno(stdout)))
+		setvbuf(out, NULL, _IOLBF, 0);
+	raw_stdout = stdout;
+	stdout = out;
+	return 0;
+}
+
+FILE *cli_raw_stdout(void)
+{
+	if (raw_stdout) {
+		FILE *o = stdout;
+		stdout = raw_stdout;
+		raw_stdout = NULL;
+		fclose(o);
+	}
+	return stdout;
+}
+
+FILE *cli_raw_stderr(void)
+{
+	return raw_stderr ? raw_stderr : stderr;
+}
+
+FILE *cli_data_stdout(void)
+{
+	return isatty(fileno(raw_stdout ? raw_stdout : stdout)) ? stdout : cli_raw_stdout();
+}
+
 int cli_report(const hs_error *err)
 {
-	fprintf(stderr, "hloscope%s%s: %s\n", command_name ? " " : "", command_name ? command_name : "",
-		err->msg[0] ? err->msg : "unknown error");
+	fprintf(stderr, "hloscope%s%s: ", command_name ? " " : "", command_name ? command_name : "");
+	hs_fputs_escaped(stderr, err->msg[0] ? err->msg : "unknown error", HS_ESC_TEXT);
+	fputc('\n', stderr);
 	return err->status ? err->status : 2;
 }
 

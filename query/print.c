@@ -6,7 +6,11 @@
  *
  *   table  header line, then rows; numbers right-aligned (integers exactly,
  *          others to 6 significant digits, "-" when missing), text
- *          left-aligned; the note follows in parentheses.
+ *          left-aligned; the note follows in parentheses.  Text from input
+ *          is escaped for a terminal (base/escape.h): a cell's control
+ *          characters, TAB and LF among them, as \x1b..., and the
+ *          columns are as wide as the escaped text; a text block keeps
+ *          its lines and tabs.
  *   csv    RFC 4180; numbers written so that they read back exactly,
  *          missing values empty; no note.
  *   json   a table is an array of objects, one per row, keys in column
@@ -20,6 +24,7 @@
 
 #include "base/caret.h"
 #include "base/csv.h"
+#include "base/escape.h"
 #include "base/jsonw.h"
 #include "query/query_impl.h"
 
@@ -39,6 +44,39 @@ static void cell_short(const query_table *t, int64_t r, int c, char *buf, size_t
 	*text = buf;
 }
 
+/* The length of text as a table shows it: escaped when it holds a byte
+ * to escape (*clean 0), else its own. */
+static size_t shown_len(const char *s, int *clean)
+{
+	size_t n = strlen(s);
+
+	*clean = hs_esc_span(s, n, HS_ESC_NAME) == n;
+	return *clean ? n : hs_esc_len(s, n, HS_ESC_NAME);
+}
+
+/* One cell in a column of width w: numbers right-aligned, text left-aligned
+ * (the last column unpadded), escaped for a terminal. */
+static void put_cell(FILE *out, const char *s, size_t w, int right, int last)
+{
+	int clean;
+	size_t n = shown_len(s, &clean);
+
+	if (clean) {
+		if (right)
+			fprintf(out, "%*s", (int)w, s);
+		else if (last)
+			fputs(s, out);
+		else
+			fprintf(out, "%-*s", (int)w, s);
+		return;
+	}
+	if (right)
+		fprintf(out, "%*s", (int)(w - n), "");
+	hs_fputs_escaped(out, s, HS_ESC_NAME);
+	if (!right && !last)
+		fprintf(out, "%*s", (int)(w - n), "");
+}
+
 /* 0, or -1 when out of memory (nothing written). */
 static int write_table(FILE *out, const query_result *res)
 {
@@ -46,38 +84,36 @@ static int write_table(FILE *out, const query_result *res)
 	size_t *w = calloc((size_t)t->ncols + 1, sizeof *w);
 	char buf[64];
 	const char *s;
+	int clean;
 
 	if (!w)
 		return -1;
 	for (int c = 0; c < t->ncols; c++)
-		w[c] = strlen(t->cols[c]);
+		w[c] = shown_len(t->cols[c], &clean);
 	for (int64_t r = 0; r < t->nrows; r++)
 		for (int c = 0; c < t->ncols; c++) {
 			cell_short(t, r, c, buf, sizeof buf, &s);
-			size_t n = strlen(s);
+			size_t n = t->types[c] == QUERY_TEXT ? shown_len(s, &clean) : strlen(s);
 			if (n > w[c])
 				w[c] = n;
 		}
 	for (int64_t r = -1; r < t->nrows; r++) {
 		for (int c = 0; c < t->ncols; c++) {
-			int last = c == t->ncols - 1;
 			if (r < 0)
 				s = t->cols[c];
 			else
 				cell_short(t, r, c, buf, sizeof buf, &s);
 			if (c)
 				fputs("  ", out);
-			if (t->types[c] == QUERY_NUM)
-				fprintf(out, "%*s", (int)w[c], s);
-			else if (last)
-				fputs(s, out);
-			else
-				fprintf(out, "%-*s", (int)w[c], s);
+			put_cell(out, s, w[c], t->types[c] == QUERY_NUM, c == t->ncols - 1);
 		}
 		fputc('\n', out);
 	}
-	if (res->note)
-		fprintf(out, "(%s)\n", res->note);
+	if (res->note) {
+		fputc('(', out);
+		hs_fputs_escaped(out, res->note, HS_ESC_TEXT);
+		fputs(")\n", out);
+	}
 	free(w);
 	return 0;
 }
@@ -158,7 +194,7 @@ int query_write(FILE *out, const query_result *r, query_format fmt, hs_error *er
 			json_write_string(out, r->text ? r->text : "");
 			fputs("}\n", out);
 		} else {
-			fputs(r->text ? r->text : "", out);
+			hs_fputs_escaped(out, r->text ? r->text : "", HS_ESC_TEXT);
 		}
 		break;
 	default:

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/escape.h"
 #include "loader/hlo.h"
 #include "render/palette.h"
 
@@ -162,13 +163,24 @@ static int utf8_decode(const char *s, wchar_t *out)
 	return 1;
 }
 
-/* Writes UTF-8 text from (gx, gy), at most maxw cells; returns cells used. */
+/* Writes UTF-8 text from (gx, gy), at most maxw cells; returns cells used.
+ * A byte to escape (base/escape.h: a control character, C1, invalid UTF-8)
+ * takes four cells, \x1b (labels come escaped: this is the last guard). */
 static int put_text(pen *p, int gx, int gy, const char *s, int maxw, int color, int attr)
 {
 	int used = 0;
 
 	while (*s && used < maxw) {
 		wchar_t ch;
+		int bad;
+		hs_esc_char(s, 4, HS_ESC_NAME, &bad); /* 4: stops at the NUL */
+		if (bad) {
+			char e[5];
+			hs_esc_byte((unsigned char)*s++, e);
+			for (int i = 0; i < 4 && used < maxw; i++)
+				put(p, gx + used++, gy, (wchar_t)e[i], color, attr);
+			continue;
+		}
 		s += utf8_decode(s, &ch);
 		put(p, gx + used, gy, ch, color, attr);
 		used++;

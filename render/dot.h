@@ -163,6 +163,11 @@ void dot_more_label(const region_more *m, int operands, char *buf, size_t cap);
 int dot_stub_label(const region *r, int64_t k, int maxw, char *buf, size_t cap);
 /* Copies `src` into dst (cap bytes) cut to `maxw` columns with "…". */
 void dot_cut_text(char *dst, size_t cap, const char *src, int maxw);
+/* A name from the input as a drawing shows it (in the terminal and in a
+ * file): escaped as base/escape.h says (ESC as the text \x1b), s itself
+ * when it needs nothing, else in buf (cut to cap).  The labels above are
+ * made of such names; DOT and SVG output double the backslash. */
+const char *dot_esc_name(const char *s, char *buf, size_t cap);
 
 /* The opcode category node `id` is drawn in: the learned opcode's, or for
  * an opcode the dataset never learned (as written on a module) that of its

@@ -10,6 +10,7 @@
 
 #include <graphviz/gvc.h>
 
+#include "base/escape.h"
 #include "base/plural.h"
 #include "loader/hlo.h"
 #include "render/layout.h"
@@ -99,12 +100,26 @@ static const char *shape_cut(const hs_graph *g, int64_t id, char *buf, size_t ca
 	return buf;
 }
 
+const char *dot_esc_name(const char *s, char *buf, size_t cap)
+{
+	size_t n = strlen(s);
+	hs_strbuf b = hs_strbuf_fixed(buf, cap);
+
+	if (hs_esc_span(s, n, HS_ESC_NAME) == n)
+		return s;
+	hs_strbuf_escaped(&b, s, n, HS_ESC_NAME);
+	return buf;
+}
+
+/* Two lines of a box from names (escaped, then cut to maxw columns). */
 static int fit_lines(const char *a, const char *b, int maxw, char *l1, char *l2, size_t cap)
 {
+	char ea[1024], eb[1024];
+
 	if (maxw < 2)
 		maxw = 2;
-	dot_cut_text(l1, cap, a, maxw);
-	dot_cut_text(l2, cap, b, maxw);
+	dot_cut_text(l1, cap, dot_esc_name(a, ea, sizeof ea), maxw);
+	dot_cut_text(l2, cap, dot_esc_name(b, eb, sizeof eb), maxw);
 	int w1 = utf8_width(l1), w2 = utf8_width(l2);
 	return w1 > w2 ? w1 : w2;
 }
@@ -151,14 +166,15 @@ int dot_box_lines(const region *r, int64_t k, int maxw, char *l1, char *l2, size
 int dot_stub_label(const region *r, int64_t k, int maxw, char *buf, size_t cap)
 {
 	const region_stub *st = &r->stubs[k];
-	char name[160], text[200];
+	char name[160], esc[640], text[700];
 
 	if (REGION_IS_BOX(st->operand)) {
 		char l1[160], l2[160];
 		dot_box_lines(r, REGION_BOX_INDEX(st->operand), 120, l1, l2, sizeof l1);
 		snprintf(text, sizeof text, "\xe2\x86\x91 %s", l1);
 	} else {
-		snprintf(text, sizeof text, "\xe2\x86\x91 %s", graph_node_name(r->g, st->operand, name, sizeof name));
+		snprintf(text, sizeof text, "\xe2\x86\x91 %s",
+			 dot_esc_name(graph_node_name(r->g, st->operand, name, sizeof name), esc, sizeof esc));
 	}
 	dot_cut_text(buf, cap, text, maxw);
 	return utf8_width(buf);
@@ -211,9 +227,45 @@ typedef struct builder {
 	Agsym_t *e_pen, *e_style, *e_tip, *e_color;
 } builder;
 
+/* v as DOT's escString shows it (a label, a tooltip; a colour is as it
+ * is): a byte to escape (base/escape.h) as the text \x1b, written \\x1b,
+ * a backslash doubled (Graphviz would eat it), a line end as \n; v itself
+ * when it needs none of that.  Cut at a character to fit cap. */
+static const char *dot_text(const char *v, char *buf, size_t cap)
+{
+	size_t n = strlen(v), o = 0;
+
+	if (hs_esc_span(v, n, HS_ESC_NAME) == n && !memchr(v, '\\', n))
+		return v;
+	for (size_t i = 0, len; i < n; i += len) {
+		char e[6] = "\\";
+		const char *piece = v + i;
+		int bad;
+		len = v[i] == '\n' ? 1 : hs_esc_char(v + i, n - i, HS_ESC_NAME, &bad);
+		size_t pn = len;
+		if (v[i] == '\n' || v[i] == '\\') {
+			piece = v[i] == '\n' ? "\\n" : "\\\\";
+			pn = 2;
+		} else if (bad) {
+			hs_esc_byte((unsigned char)v[i], e + 1);
+			piece = e;
+			pn = 5;
+		}
+		if (o + pn >= cap)
+			break;
+		memcpy(buf + o, piece, pn);
+		o += pn;
+	}
+	buf[o] = '\0';
+	return buf;
+}
+
+/* Labels here are at most 1,200 bytes: escaped, 8 KB holds them. */
 static void set(void *obj, Agsym_t *sym, const char *v)
 {
-	agxset(obj, sym, (char *)v);
+	char buf[8192];
+
+	agxset(obj, sym, (char *)dot_text(v, buf, sizeof buf));
 }
 
 static Agsym_t *attr(Agraph_t *G, int kind, const char *name, const char *def)
@@ -244,24 +296,11 @@ static void terminal_size(builder *b, Agnode_t *n, int cols)
 	set(n, b->n_height, v);
 }
 
-/* Appends "\\n"-separated lines (given with '\n') to a label of len bytes. */
+/* Appends lines to a label of len bytes, on a line of their own. */
 static void append_lines(char *label, size_t cap, int len, const char *lines)
 {
-	size_t pos = len > 0 ? (size_t)len : 0;
-
-	if (pos + 3 >= cap)
-		return;
-	label[pos++] = '\\';
-	label[pos++] = 'n';
-	for (const char *c = lines; *c && pos + 3 < cap; c++) {
-		if (*c == '\n') {
-			label[pos++] = '\\';
-			label[pos++] = 'n';
-		} else if (*c != '\\') {
-			label[pos++] = *c;
-		}
-	}
-	label[pos] = '\0';
+	if (len >= 0 && (size_t)len < cap)
+		snprintf(label + len, cap - (size_t)len, "\n%s", lines);
 }
 
 static void style_node(builder *b, Agnode_t *n, int64_t id)
@@ -285,10 +324,10 @@ static void style_node(builder *b, Agnode_t *n, int64_t id)
 	if (b->heat) {
 		double v = b->o->heat[id];
 		if (isfinite(v))
-			snprintf(heatline, sizeof heatline, "\\n%s = %.3g",
+			snprintf(heatline, sizeof heatline, "\n%s = %.3g",
 				 b->o->heat_name ? b->o->heat_name : "heat", v);
 		else
-			snprintf(heatline, sizeof heatline, "\\n%s = n/a",
+			snprintf(heatline, sizeof heatline, "\n%s = n/a",
 				 b->o->heat_name ? b->o->heat_name : "heat");
 	}
 	char nbuf[160], cbuf[160];
@@ -297,10 +336,10 @@ static void style_node(builder *b, Agnode_t *n, int64_t id)
 	const char *comp = graph_hcomp_name(g, comp_of(g, id), cbuf, sizeof cbuf);
 	int len;
 	if (g->module)
-		len = snprintf(label, sizeof label, "%s\\n%" PRId64 ": %s%s\\n%s%s", name, id, op,
+		len = snprintf(label, sizeof label, "%s\n%" PRId64 ": %s%s\n%s%s", name, id, op,
 			       cfg ? " [cfg]" : "", shape, heatline);
 	else
-		len = snprintf(label, sizeof label, "%" PRId64 ": %s%s\\n%s%s", id, op,
+		len = snprintf(label, sizeof label, "%" PRId64 ": %s%s\n%s%s", id, op,
 			       cfg ? " [cfg]" : "", shape, heatline);
 	if (b->o->notes && b->o->notes[id])
 		append_lines(label, sizeof label, len, b->o->notes[id]);
@@ -398,18 +437,31 @@ static void label_edge(builder *b, Agedge_t *e, int64_t k)
 	agsafeset(e, "labelfontname", "Helvetica", "");
 }
 
-/* Appends text to an HTML-like label, escaped; p advances. */
+/* Appends text to an HTML-like label, escaped (<, >, & as entities, a
+ * byte to escape as \x1b: XML has no place for control characters), cut at
+ * a character before end; p advances. */
 static char *html_text(char *p, const char *end, const char *text)
 {
-	for (const char *c = text; *c && p + 6 < end; c++) {
-		if (*c == '<')
-			p += sprintf(p, "&lt;");
-		else if (*c == '>')
-			p += sprintf(p, "&gt;");
-		else if (*c == '&')
-			p += sprintf(p, "&amp;");
-		else
-			*p++ = *c;
+	size_t n = strlen(text);
+
+	for (size_t i = 0, len; i < n; i += len) {
+		char e[5];
+		const char *piece = text + i;
+		int bad;
+		len = hs_esc_char(text + i, n - i, HS_ESC_NAME, &bad);
+		size_t pn = len;
+		if (bad) {
+			hs_esc_byte((unsigned char)text[i], e);
+			piece = e;
+			pn = 4;
+		} else if (text[i] == '<' || text[i] == '>' || text[i] == '&') {
+			piece = text[i] == '<' ? "&lt;" : text[i] == '>' ? "&gt;" : "&amp;";
+			pn = strlen(piece);
+		}
+		if (p + pn + 1 >= end)
+			break;
+		memcpy(p, piece, pn);
+		p += pn;
 	}
 	*p = '\0';
 	return p;
@@ -421,7 +473,7 @@ static void legend_node(builder *b, const char *name, char *html, const char *ti
 {
 	Agnode_t *n = agnode(b->G, (char *)name, 1);
 
-	set(n, b->n_label, agstrdup_html(b->G, html));
+	agxset(n, b->n_label, agstrdup_html(b->G, html)); /* html_text escaped it */
 	agsafeset(n, "shape", "plaintext", "box");
 	set(n, b->n_style, "");
 	set(n, b->n_tip, tip);
@@ -469,7 +521,8 @@ static Agraph_t *cluster_of(builder *b, Agraph_t **clusters, int32_t comp)
 		return NULL;
 	snprintf(label, sizeof label, "%s (%s)", graph_hcomp_name(b->g, comp, cname, sizeof cname),
 		 graph_role_name(b->g->hcomps ? b->g->hcomps[comp].role : HS_ROLE_ENTRY));
-	agsafeset(sub, "label", b->o->terminal ? "" : label, "");
+	char buf[1024];
+	agsafeset(sub, "label", b->o->terminal ? "" : (char *)dot_text(label, buf, sizeof buf), "");
 	agsafeset(sub, "style", "dashed,rounded", "");
 	agsafeset(sub, "color", "#7f7f7f", "");
 	if (b->o->terminal)
@@ -491,7 +544,8 @@ static void graph_defaults(builder *b, int terminal)
 		attr(b->G, AGRAPH, "nodesep", "0.2917");
 		attr(b->G, AGRAPH, "ranksep", "0.5833");
 	} else {
-		attr(b->G, AGRAPH, "label", r->title);
+		char buf[1024];
+		attr(b->G, AGRAPH, "label", dot_text(r->title, buf, sizeof buf));
 		attr(b->G, AGRAPH, "labelloc", "t");
 		attr(b->G, AGRAPH, "fontname", "Helvetica");
 		attr(b->G, AGRAPH, "fontsize", "12");
@@ -695,14 +749,14 @@ static int add_boxes(builder *b, Agnode_t **nodes, Agnode_t **boxes)
 			terminal_size(b, boxes[k], w);
 			continue;
 		}
-		int len = snprintf(label, sizeof label, "%s\\n%s", l1, l2);
+		int len = snprintf(label, sizeof label, "%s\n%s", l1, l2);
 		if (c < 0 && b->heat) {
 			double v = b->box_heat ? b->box_heat[k] : NAN;
 			const char *hn = b->o->heat_name ? b->o->heat_name : "heat";
 			if (isfinite(v))
-				snprintf(label + len, sizeof label - (size_t)len, "\\n%s = %.6g", hn, v);
+				snprintf(label + len, sizeof label - (size_t)len, "\n%s = %.6g", hn, v);
 			else
-				snprintf(label + len, sizeof label - (size_t)len, "\\n%s = n/a", hn);
+				snprintf(label + len, sizeof label - (size_t)len, "\n%s = n/a", hn);
 		}
 		set(boxes[k], b->n_label, label);
 		if (c < 0) {
@@ -869,7 +923,8 @@ Agraph_t *dot_build(const region *r, const dot_opts *o, hs_error *err)
 				b.hl[o->highlight[i]] = 1;
 	}
 	dot_catch_errors();
-	b.G = agopen(b.g->name ? b.g->name : "region", Agdirected, NULL);
+	char gname[512]; /* the SVG's <title>: XML has no place for control characters */
+	b.G = agopen((char *)dot_esc_name(b.g->name ? b.g->name : "region", gname, sizeof gname), Agdirected, NULL);
 	nodes = calloc((size_t)r->n_nodes + 1, sizeof *nodes);
 	boxes = calloc((size_t)r->n_boxes + 1, sizeof *boxes);
 	if (!b.G || !nodes || !boxes)

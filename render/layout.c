@@ -381,8 +381,8 @@ static int read_clusters(hs_layout *L, Agraph_t *G, const region *r, double ox, 
 		c->x1 = cb.UR.x - ox;
 		c->y0 = top - cb.UR.y;
 		c->y1 = top - cb.LL.y;
-		char full[200];
-		snprintf(full, sizeof full, "%s (%s)", name,
+		char full[700], esc[640];
+		snprintf(full, sizeof full, "%s (%s)", dot_esc_name(name, esc, sizeof esc),
 			 r->g->hcomps && c->comp < r->g->n_hcomps ? graph_role_name(r->g->hcomps[c->comp].role) : "");
 		dot_cut_text(c->label, sizeof c->label, full, 40);
 	}

@@ -21,6 +21,7 @@
 #include <readline/history.h>
 #include <readline/readline.h>
 
+#include "base/escape.h"
 #include "base/plural.h"
 #include "base/strbuf.h"
 #include "repl/repl.h"
@@ -332,15 +333,10 @@ static int page_external(const char *pager, const char *s, size_t n)
 	return ok ? 0 : -1;
 }
 
-static void show(const char *s, size_t n)
+static void show_page(const char *s, size_t n)
 {
 	int rows, cols;
 
-	if (!isatty(STDOUT_FILENO) || !isatty(STDIN_FILENO)) {
-		fwrite(s, 1, n, stdout);
-		fflush(stdout);
-		return;
-	}
 	term_size(&rows, &cols);
 	if (screen_lines(s, n, cols) < rows) {
 		fwrite(s, 1, n, stdout);
@@ -353,6 +349,33 @@ static void show(const char *s, size_t n)
 	page_builtin(s, n, rows, cols);
 }
 
+/* A result on stdout.  On a terminal (and through a pager) it is escaped
+ * (base/escape.h: tables and text come escaped from query_write already;
+ * this is for CSV, which stays exact on a pipe). */
+static void show(const char *s, size_t n)
+{
+	hs_strbuf esc = {0};
+
+	if (!isatty(STDOUT_FILENO) || !isatty(STDIN_FILENO)) {
+		fwrite(s, 1, n, stdout);
+		fflush(stdout);
+		return;
+	}
+	if (hs_esc_span(s, n, HS_ESC_TEXT) < n) {
+		hs_strbuf_escaped(&esc, s, n, HS_ESC_TEXT);
+		if (esc.failed) { /* no memory to page it: written as it goes */
+			hs_strbuf_free(&esc);
+			hs_fwrite_escaped(stdout, s, n, HS_ESC_TEXT);
+			fflush(stdout);
+			return;
+		}
+		s = hs_strbuf_str(&esc);
+		n = esc.len;
+	}
+	show_page(s, n);
+	hs_strbuf_free(&esc);
+}
+
 /* ---- the loop -------------------------------------------------------- */
 
 static void print_error(const char *line, const hs_error *err, int column)
@@ -360,7 +383,8 @@ static void print_error(const char *line, const hs_error *err, int column)
 	char buf[4096];
 
 	query_error_caret(err->msg, line, column, buf, sizeof buf);
-	fprintf(stderr, "error: %s", buf);
+	fputs("error: ", stderr);
+	hs_fputs_escaped(stderr, buf, HS_ESC_TEXT);
 	fflush(stderr);
 }
 
@@ -388,15 +412,20 @@ static int run_line(query_session *s, hs_graph **g, query_format *fmt, const cha
 			hs_error_clear(&e);
 			hs_graph *ng = graph_open(r.arg, &e);
 			if (!ng) {
-				fprintf(stderr, "error: %s\n", e.msg);
+				fputs("error: ", stderr);
+				hs_fputs_escaped(stderr, e.msg, HS_ESC_TEXT);
+				fputc('\n', stderr);
 			} else {
 				query_session_set_graph(s, ng);
 				graph_free(*g);
 				*g = ng;
+				hs_strbuf tmp = {0};
 				printf("opened %s: %s graph, %lld node%s, %lld edge%s, %lld config%s\n",
-				       ng->name, graph_kind_name(ng->kind), (long long)ng->n_nodes,
+				       hs_escaped(ng->name, &tmp, HS_ESC_NAME), graph_kind_name(ng->kind),
+				       (long long)ng->n_nodes,
 				       hs_s(ng->n_nodes), (long long)ng->n_edges, hs_s(ng->n_edges),
 				       (long long)ng->n_configs, hs_s(ng->n_configs));
+				hs_strbuf_free(&tmp);
 			}
 		}
 		fflush(stdout);
@@ -414,8 +443,11 @@ static int run_line(query_session *s, hs_graph **g, query_format *fmt, const cha
 	if (fclose(m) != 0) {
 		fprintf(stderr, "error: out of memory writing the result\n");
 	} else {
-		if (wrote < 0)
-			fprintf(stderr, "error: %s\n", err.msg);
+		if (wrote < 0) {
+			fputs("error: ", stderr);
+			hs_fputs_escaped(stderr, err.msg, HS_ESC_TEXT);
+			fputc('\n', stderr);
+		}
 		show(hs_strbuf_str(&text), text.len);
 	}
 	hs_strbuf_free(&text);
@@ -471,10 +503,12 @@ int repl_run(query_session *s, hs_graph **g, const repl_opts *o)
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, &old_int);
 
-	printf("hloscope: %s (%s graph, %lld node%s). Type help, or quit.\n", (*g)->name,
-	       graph_kind_name((*g)->kind), (long long)(*g)->n_nodes, hs_s((*g)->n_nodes));
+	hs_strbuf name = {0};
+	printf("hloscope: %s (%s graph, %lld node%s). Type help, or quit.\n",
+	       hs_escaped((*g)->name, &name, HS_ESC_NAME), graph_kind_name((*g)->kind), (long long)(*g)->n_nodes,
+	       hs_s((*g)->n_nodes));
 	for (;;) {
-		snprintf(prompt, sizeof prompt, "%s> ", (*g)->name);
+		snprintf(prompt, sizeof prompt, "%s> ", hs_escaped((*g)->name, &name, HS_ESC_NAME));
 		got_sigint = 0;
 		char *line = readline(prompt);
 		if (!line) {
@@ -489,6 +523,7 @@ int repl_run(query_session *s, hs_graph **g, const repl_opts *o)
 			break;
 	}
 	sigaction(SIGINT, &old_int, NULL);
+	hs_strbuf_free(&name);
 	history_close(&h);
 	query_strv_free(matches);
 	matches = NULL;

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <wchar.h>
 
+#include "base/escape.h"
 #include "loader/hlo.h"
 #include "tui/tui.h"
 
@@ -92,15 +93,31 @@ attr_t tui_attr(int cls)
 	return class_attr[cls];
 }
 
-/* Decodes one UTF-8 character; returns bytes used (1 for invalid bytes,
- * which come back as '?'). */
+/* Decodes one character of s (not at its end); returns bytes used.  A
+ * byte to escape (base/escape.h: a control character, C1, invalid UTF-8)
+ * comes back as wc 0, 4 columns wide: it is drawn as \x1b, the form batch
+ * output shows too.  A character the locale cannot decode or the terminal
+ * cannot show (wcwidth < 0) is '?'. */
 static int next_char(const char *s, wchar_t *wc, int *cw)
 {
 	mbstate_t st;
 	size_t n;
+	int bad;
 
+	/* 4: a character is at most that long, and the test stops at the NUL */
+	n = hs_esc_char(s, 4, HS_ESC_NAME, &bad);
+	if (bad) {
+		*wc = 0;
+		*cw = 4;
+		return 1;
+	}
+	if (n == 1) {
+		*wc = (unsigned char)*s;
+		*cw = 1;
+		return 1;
+	}
 	memset(&st, 0, sizeof st);
-	n = mbrtowc(wc, s, MB_CUR_MAX, &st);
+	n = mbrtowc(wc, s, n, &st);
 	if (n == (size_t)-1 || n == (size_t)-2 || n == 0) {
 		*wc = L'?';
 		*cw = 1;
@@ -148,11 +165,15 @@ int tui_put(WINDOW *win, int y, int x, int w, const char *s, attr_t a, int pad)
 		}
 		if (used + cw > w)
 			break;
-		if (wc < 32 || wc == 127)
-			wc = L'?';
-		buf[0] = wc;
-		buf[1] = 0;
-		waddnwstr(win, buf, 1);
+		if (wc == 0) { /* a byte to escape */
+			char e[5];
+			hs_esc_byte((unsigned char)*s, e);
+			waddstr(win, e);
+		} else {
+			buf[0] = wc;
+			buf[1] = 0;
+			waddnwstr(win, buf, 1);
+		}
 		used += cw;
 		s += n;
 	}

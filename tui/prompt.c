@@ -167,7 +167,13 @@ static void draw_line(tui *t, const char *label, const lineedit *e)
 		int cw = lineedit_width(e, i, i + 1);
 		if (cx + cw >= w)
 			break;
-		waddnwstr(t->win, e->buf + i, 1);
+		wchar_t c = e->buf[i];
+		/* a control character (in a text given to edit) as one '?', as
+		 * lineedit_width counts it; typing cannot insert one */
+		if (c < 32 || c == 127 || (c >= 0x80 && c < 0xa0))
+			waddch(t->win, '?');
+		else
+			waddnwstr(t->win, e->buf + i, 1);
 		cx += cw;
 	}
 	wattrset(t->win, A_NORMAL);

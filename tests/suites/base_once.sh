@@ -1,8 +1,8 @@
 #!/bin/sh
 # base_once: the basics of base/ exist once.  Each rule below finds a copy
 # that was once written outside base/ (a clock, a comparator, a generator, a
-# JSON escaper, a CSV quoter, a vector grown by an element size its caller
-# passes: issue 25's overflow; issue 23's FNV-1a hashes, printf appenders, a
+# JSON escaper, a CSV quoter, a terminal escaper (issue 28), a vector grown
+# by an element size its caller passes: issue 25's overflow; issue 23's FNV-1a hashes, printf appenders, a
 # second arena, temporary files renamed into place, caret formatters, folder
 # walkers, file-stem helpers; issue 28's files written in place, fopen "w"
 # or O_CREAT, which replaced devices and inputs) or an allocation failure
@@ -44,6 +44,7 @@ rules() {
 		}
 		/0xbf58476d1ce4e5b9/ { hit("a splitmix64 generator: base/rng.h") }
 		/\\\\u%04x/ { hit("a JSON string escaper: base/jsonw.h") }
+		/\\\\x%0?2[xX]/ { hit("a terminal escaper: base/escape.h") }
 		$0 ~ quote_if { quote = FNR }
 		$0 ~ put_quote && quote && FNR == quote + 1 { hit("a CSV quote doubler: base/csv.h") }
 		/realloc\([^;]*\* *elem[^A-Za-z0-9_]/ {
@@ -73,6 +74,7 @@ cat >"$S/loader/text.c" <<'EOF'
 EOF
 cat >"$S/query/print.c" <<'EOF'
 			if (c < 0x20) fprintf(out, "\\u%04x", c);
+			if (c < 0x20 || c == 0x7f) fprintf(out, "\\x%02x", c);
 		return hs_fail(err, HS_EDATA, "%s: out of memory", path);
 		return hs_fail(err, HS_ENOMEM, "%s: out of memory", path);
 EOF
@@ -126,11 +128,12 @@ query/kit.c:18: a file-stem helper: base/path.h (use base/)
 query/kit.c:19: a file written in place: base/afile.h (use base/)
 query/kit.c:20: a file written in place: base/afile.h (use base/)
 query/print.c:1: a JSON string escaper: base/jsonw.h (use base/)
-query/print.c:2: an allocation failure that is not HS_ENOMEM: base/error.h (use base/)
+query/print.c:2: a terminal escaper: base/escape.h (use base/)
+query/print.c:3: an allocation failure that is not HS_ENOMEM: base/error.h (use base/)
 tui/table.c:3: a CSV quote doubler: base/csv.h (use base/)
 EOF
 if diff "$T/made_up.want" "$T/made_up" >"$T/made_up.diff"; then
-	ok "base_once: the rules find the 17 copies of a made-up tree"
+	ok "base_once: the rules find the 18 copies of a made-up tree"
 else
 	bad "base_once: rules on a made-up tree" "$(tr '\n' '|' <"$T/made_up.diff")"
 fi
@@ -151,6 +154,6 @@ if [ -s "$T/real" ]; then
 		bad "base_once" "$line"
 	done <"$T/real"
 else
-	ok "base_once: no clock, comparator, generator, JSON escaper, CSV quoter, untyped vector, FNV-1a hash, printf appender, arena, temporary file renamed into place, file written in place, caret formatter, folder walker or file stem outside base/, no out of memory but HS_ENOMEM ($(wc -l <"$T/pending") copies pending in files of the lead and the session part)"
+	ok "base_once: no clock, comparator, generator, JSON escaper, CSV quoter, terminal escaper, untyped vector, FNV-1a hash, printf appender, arena, temporary file renamed into place, file written in place, caret formatter, folder walker or file stem outside base/, no out of memory but HS_ENOMEM ($(wc -l <"$T/pending") copies pending in files of the lead and the session part)"
 fi
 exit 0

@@ -1,6 +1,8 @@
 /* test_kit.c - the kit of base/ that touches the file system: the atomic
  * file writer (base/afile.h) and what it refuses to replace (base/inputs.h),
- * the folder walker (base/walk.h) and the path helpers (base/path.h). */
+ * the folder walker (base/walk.h) and the path helpers (base/path.h); and the
+ * terminal escaper (base/escape.h), with the JSON and CSV writers' handling
+ * of the same bytes. */
 #include <dirent.h>
 #include <errno.h>
 #include <signal.h>
@@ -13,8 +15,11 @@
 #include <unistd.h>
 
 #include "base/afile.h"
+#include "base/csv.h"
 #include "base/error.h"
 #include "base/inputs.h"
+#include "base/escape.h"
+#include "base/jsonw.h"
 #include "base/path.h"
 #include "base/strbuf.h"
 #include "base/walk.h"
@@ -476,6 +481,115 @@ static void test_path(void)
 	free(s);
 }
 
+/* What hs_escaped makes of s (NAME or TEXT mode), checked against want,
+ * and that the other ways of escaping agree with it. */
+static int esc_is(const char *s, int mode, const char *want)
+{
+	hs_strbuf tmp = {0}, b = {0};
+	const char *got = hs_escaped(s, &tmp, mode);
+	size_t n = strlen(s);
+	int ok = !strcmp(got, want) && hs_esc_len(s, n, mode) == strlen(want);
+
+	hs_strbuf_escaped(&b, s, n, mode);
+	ok = ok && !strcmp(hs_strbuf_str(&b), want);
+	FILE *f = hs_strbuf_open(&b);
+	hs_strbuf_reset(&b);
+	ok = ok && f && hs_fputs_escaped(f, s, mode) == 0 && fclose(f) == 0 &&
+	     !strcmp(hs_strbuf_str(&b), want);
+	if (!ok)
+		printf("# escaped '%s': got '%s' (%s), wanted '%s'\n", s, got, hs_strbuf_str(&b), want);
+	hs_strbuf_free(&tmp);
+	hs_strbuf_free(&b);
+	return ok;
+}
+
+/* s written to an escaping stream in pieces of `step` bytes (a character
+ * cut between two writes), read back. */
+static char *esc_stream(const char *s, size_t step, int mode)
+{
+	static char out[256];
+	hs_strbuf b = {0};
+	FILE *under = hs_strbuf_open(&b), *f = under ? hs_esc_open(under, mode) : NULL;
+
+	out[0] = '\0';
+	if (!f)
+		return out;
+	setvbuf(f, NULL, _IONBF, 0);
+	for (size_t i = 0, n = strlen(s); i < n; i += step)
+		fwrite(s + i, 1, n - i < step ? n - i : step, f);
+	if (fclose(f) == 0 && fclose(under) == 0)
+		snprintf(out, sizeof out, "%s", hs_strbuf_str(&b));
+	hs_strbuf_free(&b);
+	return out;
+}
+
+static void test_escape(void)
+{
+	static const char clean[] = "fusion.12 jit(f)/layer_3/dot  é 数据 😀 a\\b";
+	hs_strbuf tmp = {0};
+
+	CHECK("escape: a clean name is itself, not a copy", hs_escaped(clean, &tmp, HS_ESC_NAME) == clean);
+	CHECK("escape: wide UTF-8 is kept", esc_is("数据 😀 é", HS_ESC_NAME, "数据 😀 é"));
+	CHECK("escape: ESC, BEL", esc_is("t\x1b]0;title\x07", HS_ESC_NAME, "t\\x1b]0;title\\x07"));
+	CHECK("escape: CSI clear", esc_is("\x1b[2Jevil", HS_ESC_NAME, "\\x1b[2Jevil"));
+	CHECK("escape: CR, TAB, LF, backspace, DEL", esc_is("a\rb\tc\nd\be\x7f", HS_ESC_NAME,
+								  "a\\x0db\\x09c\\x0ad\\x08e\\x7f"));
+	CHECK("escape: text keeps LF and TAB only",
+	      esc_is("a\rb\tc\nd\x1b", HS_ESC_TEXT, "a\\x0db\tc\nd\\x1b"));
+	CHECK("escape: C1 controls (CSI U+009B, U+0080, U+009F)",
+	      esc_is("x\xc2\x9b" "31m\xc2\x80\xc2\x9f", HS_ESC_NAME, "x\\xc2\\x9b31m\\xc2\\x80\\xc2\\x9f"));
+	CHECK("escape: U+00A0 is not C1", esc_is("\xc2\xa0", HS_ESC_NAME, "\xc2\xa0"));
+	CHECK("escape: invalid UTF-8 (stray, overlong, cut, surrogate, past U+10FFFF, 0xff)",
+	      esc_is("\x80|\xc0\xaf|\xe2\x82|\xed\xa0\x80|\xf4\x90\x80\x80|\xff", HS_ESC_NAME,
+		     "\\x80|\\xc0\\xaf|\\xe2\\x82|\\xed\\xa0\\x80|\\xf4\\x90\\x80\\x80|\\xff"));
+	CHECK("escape: a cut character at the end", esc_is("ok\xf0\x9f\x98", HS_ESC_NAME, "ok\\xf0\\x9f\\x98"));
+	CHECK("escape: the empty string", esc_is("", HS_ESC_NAME, ""));
+	int bad;
+	CHECK("escape: hs_esc_char measures a character",
+	      hs_esc_char("\xe6\x95\xb0", 3, HS_ESC_NAME, &bad) == 3 && !bad &&
+	      hs_esc_char("\xe6\x95", 2, HS_ESC_NAME, &bad) == 1 && bad);
+	CHECK("escape: span stops at the first byte to escape", hs_esc_span("ab\x1b" "c", 4, HS_ESC_NAME) == 2);
+	char small[6];
+	hs_strbuf fixed = hs_strbuf_fixed(small, sizeof small);
+	hs_strbuf_escaped(&fixed, "a\x1b" "bc", 4, HS_ESC_NAME);
+	CHECK("escape: a fixed buffer is cut, not overrun", fixed.len == 7 && !strcmp(small, "a\\x1b"));
+
+
+	/* the stream: characters cut between writes are joined, bad ones escaped */
+	const char *mixed = "é\x1b[2J数\xc2\x9b\xff😀\n\tz";
+	for (size_t step = 1; step <= 5; step++) {
+		char name[64];
+		snprintf(name, sizeof name, "escape: stream in pieces of %zu bytes", step);
+		CHECK(name, !strcmp(esc_stream(mixed, step, HS_ESC_TEXT), "é\\x1b[2J数\\xc2\\x9b\\xff😀\n\tz"));
+	}
+	CHECK("escape: stream ends with a cut character", !strcmp(esc_stream("a\xe6\x95", 1, HS_ESC_NAME),
+								   "a\\xe6\\x95"));
+
+	/* JSON: valid and exact for valid UTF-8, U+FFFD for invalid bytes */
+	hs_strbuf_reset(&tmp);
+	FILE *f = hs_strbuf_open(&tmp);
+	if (f) {
+		json_write_string(f, "\x1b]0;t\x07 \xc2\x9b é \xff \"\\");
+		fclose(f);
+	}
+	CHECK("escape: JSON strings escape C0, C1 and invalid bytes",
+	      !strcmp(hs_strbuf_str(&tmp), "\"\\u001b]0;t\\u0007 \\u009b é \\ufffd \\\"\\\\\""));
+	/* CSV: exact bytes, quoted when they hold a control character */
+	hs_strbuf_reset(&tmp);
+	f = hs_strbuf_open(&tmp);
+	if (f) {
+		csv_write_field(f, "\x1b[2Jevil");
+		fputc(',', f);
+		csv_write_field(f, "plain é");
+		fputc(',', f);
+		csv_write_field(f, "t\x7f");
+		fclose(f);
+	}
+	CHECK("escape: CSV quotes fields with control characters, keeps the bytes",
+	      !strcmp(hs_strbuf_str(&tmp), "\"\x1b[2Jevil\",plain é,\"t\x7f\""));
+	hs_strbuf_free(&tmp);
+}
+
 int main(void)
 {
 	const char *tmp = getenv("TMPDIR");
@@ -493,6 +607,7 @@ int main(void)
 	test_afile_owner();
 	test_walk();
 	test_path();
+	test_escape();
 	char cmd[300];
 	snprintf(cmd, sizeof cmd, "rm -rf '%s'", root);
 	if (system(cmd) != 0)
