@@ -22,7 +22,7 @@ int query_session_load_data(query_session *s, const char *path, hs_error *err)
 
 	if (s->ix)
 		return hs_fail(err, HS_EUSAGE, "%s: data is laid over one graph, not over a folder", path);
-	if (overlay_load(s->g, path, &o, err) != 0)
+	if (overlay_load(s->g, path, NULL, &o, err) != 0)
 		return -1;
 	if (query_session_add_overlay(s, &o, err) != 0) {
 		overlay_free(&o);

@@ -50,7 +50,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	hs_graph *g = module();
 	hs_overlay o;
 	hs_error err = {0};
-	if (overlay_parse(g, (const char *)data, size, "fuzz.data", &o, &err) != 0) {
+	if (overlay_parse(g, (const char *)data, size, "fuzz.data", NULL, &o, &err) != 0) {
 		if (strncmp(err.msg, "fuzz.data", 9) != 0) {
 			fprintf(stderr, "error without the file's name: %s\n", err.msg);
 			abort();
