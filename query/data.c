@@ -16,13 +16,13 @@
 
 /* ---- data laid over the nodes ---------------------------------------------- */
 
-int query_session_load_data(query_session *s, const char *path, hs_error *err)
+int query_session_load_data(query_session *s, const char *path, const overlay_opts *opts, hs_error *err)
 {
 	hs_overlay o;
 
 	if (s->ix)
 		return hs_fail(err, HS_EUSAGE, "%s: data is laid over one graph, not over a folder", path);
-	if (overlay_load(s->g, path, NULL, &o, err) != 0)
+	if (overlay_load(s->g, path, opts, &o, err) != 0)
 		return -1;
 	if (query_session_add_overlay(s, &o, err) != 0) {
 		overlay_free(&o);
