@@ -258,10 +258,12 @@ int ov_value(ov_builder *b, int64_t node, int col, const char *text, ov_at at)
 /* ---- the columns ---------------------------------------------------------- */
 
 /* The cells into columns, merged as the caller chose (each (node, field)
- * has one cell when no merge is chosen). */
-static void fill(ov_builder *b)
+ * has one cell when no merge is chosen): 0, or -1 when a sum leaves a
+ * double's range. */
+static int fill(ov_builder *b)
 {
 	hs_overlay *o = b->o;
+	char buf[160], cut[48];
 	for (size_t i = 0; i < b->cells.n; i++) {
 		const ov_cell *e = &b->cells.v[i];
 		hs_overlay_col *col = &o->cols[e->col];
@@ -269,12 +271,15 @@ static void fill(ov_builder *b)
 			double *p = &col->num[e->node];
 			if (isnan(*p) || b->merge == OVERLAY_MERGE_LAST)
 				*p = e->num;
-			else if (b->merge == OVERLAY_MERGE_SUM)
-				*p += e->num;
+			else if (b->merge == OVERLAY_MERGE_SUM && !isfinite(*p += e->num))
+				return hs_fail(b->err, HS_EDATA, "%s: field '%s' of '%s': its values add up past a "
+					       "double's range", b->file, col->name,
+					       ov_clip(graph_node_name(b->g, e->node, buf, sizeof buf), cut, sizeof cut));
 		} else if (!col->text[e->node] || b->merge != OVERLAY_MERGE_FIRST) {
 			col->text[e->node] = (char *)e->text;
 		}
 	}
+	return 0;
 }
 
 static int finish(ov_builder *b)
@@ -306,7 +311,8 @@ static int finish(ov_builder *b)
 			return ov_oom(b);
 		}
 	}
-	fill(b);
+	if (fill(b) != 0)
+		return -1;
 	uint8_t *got = calloc((size_t)n + 1, 1);
 	if (!got)
 		return ov_oom(b);

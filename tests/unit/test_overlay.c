@@ -254,6 +254,10 @@ static void test_repeats(hs_graph *g)
 		if (!err.status)
 			overlay_free(&o);
 	}
+	static const char huge[] = "name,t\ndot.1,1e308\nadd.2,1\ndot.1,1e308\n";
+	CHECK("repeats: a sum past a double's range is an error naming the field and the instruction",
+	      parse_n(g, huge, sizeof huge - 1, OVERLAY_MERGE_SUM, &o, &err) != 0 && err.status == HS_EDATA &&
+	      strstr(err.msg, "data.csv: field 't' of 'dot.1': its values add up past a double's range"));
 	CHECK("repeats: merge words", overlay_merge_of("sum") == OVERLAY_MERGE_SUM &&
 	      overlay_merge_of("first") == OVERLAY_MERGE_FIRST && overlay_merge_of("last") == OVERLAY_MERGE_LAST &&
 	      overlay_merge_of("none") == OVERLAY_MERGE_NONE && overlay_merge_of("add") == -1);
