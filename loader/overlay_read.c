@@ -62,8 +62,9 @@ static int csv_next(ov_builder *b, csv_reader *r, ov_at *at, const char *header)
 	char cut[48];
 	if (!header)
 		return ov_fail(b, line, "a NUL byte in column %zu of the header", col + 1);
-	const char *name = col == 0 ? header : b->cols.v[col - 1].name;
-	return ov_fail(b, line, "column '%s': a NUL byte in the value '%s'", name,
+	if (col > b->cols.n)                      /* a field past the header's */
+		return ov_fail(b, line, "a NUL byte in column %zu", col + 1);
+	return ov_fail(b, line, "column '%s': a NUL byte in the value '%s'", col ? b->cols.v[col - 1].name : header,
 		       ov_clip(r->f.v[col], cut, sizeof cut));
 }
 

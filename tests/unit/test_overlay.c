@@ -113,10 +113,11 @@ static void test_values(hs_graph *g)
 		BAD("name,t\nadd.2,1\ndo\0t.1,2\n", "data.csv:3: column 'name': a NUL byte in the value 'do'"),
 		BAD("id,t\n2\0,1\n", "data.csv:2: column 'id': a NUL byte"),
 		BAD("name,t\0x\n", "data.csv:1: a NUL byte in column 2 of the header"),
+		BAD("name,t\ndot.1,1,x\0\n", "data.csv:2: a NUL byte in column 3"),   /* past the header's */
 		BAD("name,note\ndot.1,\"a\nb\0\"\n", "data.csv:3: column 'note': a NUL byte in the value 'a\nb'"),
 		BAD("BufferAssignment:\n value: <3 a\0 @0> (size=16,offset=0): f32[4]{0}\n", "data.csv:2: a NUL byte"),
 	};
-	CHECK("values: a NUL byte is an error at its line naming its column", all_refused(g, nul, 6));
+	CHECK("values: a NUL byte is an error at its line naming its column", all_refused(g, nul, 7));
 	static const struct bad_case num[] = {
 		BAD("name,t\ndot.1,1\nadd.2,fast\n", "data.csv:3: field 't': 'fast' is not a number, and the field "
 						    "is numeric (its first value, line 2, is one)"),
