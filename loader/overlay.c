@@ -194,9 +194,19 @@ int ov_row(ov_builder *b, int64_t node, const char *name, ov_at at)
 enum { V_NONE, V_NUMBER, V_RANGE, V_TEXT };
 
 /* What a value is (overlay.h): none, a number (*x), a number out of a
- * double's range (1e400, inf) or text. */
+ * double's range (1e400, inf) or text.  Spaces and tabs around it are not
+ * part of it ("1, 2"). */
 static int classify(const char *s, double *x)
 {
+	char buf[128];
+	size_t lead = strspn(s, " \t"), n = strlen(s + lead);
+	while (n && (s[lead + n - 1] == ' ' || s[lead + n - 1] == '\t'))
+		n--;
+	if ((lead || s[lead + n]) && n < sizeof buf) {
+		memcpy(buf, s + lead, n);
+		buf[n] = '\0';
+		s = buf;
+	}
 	const char *u = s + (*s == '-' || *s == '+');
 	if (!*s || !strcasecmp(u, "nan"))
 		return V_NONE;

@@ -17,8 +17,9 @@
  *
  * Values, read alike in CSV and JSON (where a number, true and false are
  * read as the text they are written as):
- *   - An empty value (an empty cell, "", null) and `nan` (any case) are
- *     none: the node has no value there.
+ *   - An empty value (an empty cell, "", null, only spaces) and `nan` (any
+ *     case) are none: the node has no value there.  Spaces and tabs around
+ *     a number are not part of it.
  *   - A field is numeric when its first value in the file (in file order,
  *     whether or not its row names an instruction) is a number, as strtod
  *     reads decimal numbers ("3", "-0.5", "1e-3"; a number too small for a

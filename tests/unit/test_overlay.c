@@ -137,6 +137,12 @@ static void test_values(hs_graph *g)
 	      o.cols[0].numeric && isnan(o.cols[0].num[dot]) && o.cols[0].num[add] == 2 && o.cols[1].numeric &&
 	      isnan(o.cols[1].num[add]) && o.matched == 1);
 	overlay_free(&o);
+	CHECK("values: spaces around a number are not part of it; only spaces are none",
+	      parse(g, "name,t,u\ndot.1, 1.5 ,\t\nadd.2,\t-2,x\n", &o, &err) == 0 && o.cols[0].numeric &&
+	      o.cols[0].num[dot] == 1.5 && o.cols[0].num[add] == -2 && !o.cols[1].numeric &&
+	      o.cols[1].text[dot] == NULL && strcmp(o.cols[1].text[add], "x") == 0);
+	if (!err.status)
+		overlay_free(&o);
 	CHECK("values: a field whose first value is text is text", parse(g, "name,tag\ndot.1,a\nadd.2,7\n", &o,
 									  &err) == 0 && !o.cols[0].numeric &&
 	      strcmp(o.cols[0].text[add], "7") == 0);
