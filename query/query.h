@@ -214,8 +214,10 @@ int query_session_add_overlay(query_session *s, hs_overlay *o, hs_error *err);
 int query_session_load_data(query_session *s, const char *path, const overlay_opts *opts, hs_error *err);
 /* The data laid over the graph: how many files, and one line about file k,
  * malloc'd (NULL when out of memory): "FILE: 812 rows, 800 instructions
- * matched, fields time_us (number), kind (text)"; then, when some rows
- * named no instruction, "; 12 rows name no instruction: a, b, c, d, e, ...". */
+ * matched, fields time_us (number), kind (text)" (the first
+ * QUERY_DATA_NOTE_FIELDS fields, then "and 65528 more"); then, when some
+ * rows named no instruction, "; 12 rows name no instruction: a, b, c, d, e, ...". */
+#define QUERY_DATA_NOTE_FIELDS 8
 int query_session_data_count(const query_session *s);
 const hs_overlay *query_session_data(const query_session *s, int k);
 char *query_session_data_note(const query_session *s, int k);
