@@ -402,8 +402,8 @@ int overlay_load(const hs_graph *g, const char *path, const overlay_opts *opts, 
 	char chunk[65536];
 	size_t k;
 	memset(out, 0, sizeof *out);
-	if (!f)
-		return hs_fail(err, HS_EDATA, "%s: %s", path, strerror(errno));
+	if (!f)   /* fopen's own allocation failing is out of memory */
+		return hs_fail(err, hs_errno_status(errno), "%s: %s", path, strerror(errno));
 	while ((k = fread(chunk, 1, sizeof chunk, f)) > 0)
 		hs_strbuf_putn(&text, chunk, k);
 	int bad = ferror(f);
