@@ -7,6 +7,10 @@
 # Prints each time (the best of 7 runs in one process, and the first run,
 # which also builds the session's lazy caches), "ratio" lines (numpy time
 # over hloscope's: above 1 means hloscope is faster) and the 20 ms target.
+# Then --data over a wide file (issue 28: it was quadratic in the fields):
+# 65,536 fields (the most hloscope reads) by 8 rows, read by `hloscope
+# query` (the whole process) against Python's csv module reading the same
+# file and converting its numbers, and a million fields refused.
 set -u
 : "${HLOSCOPE_BUILD:=build/release}" "${PY:=/usr/bin/python3}"
 HS=${HLOSCOPE:-$(pwd)/$HLOSCOPE_BUILD/hloscope}
@@ -112,3 +116,43 @@ report() { # name hs_best hs_first numpy
 }
 report where "$hs_where" "$hs_where_first" "$np_where"
 report count-by-opcode "$hs_count" "$hs_count_first" "$np_count"
+
+# --data, a wide file: the whole `hloscope query` process (best of 3) against
+# python's csv module reading and converting the same file in process.
+"$PY" - "$HS" "$T" <<'PYEOF' || echo "FAIL query bench: wide --data failed"
+import csv, subprocess, sys, time
+hs, t = sys.argv[1], sys.argv[2]
+with open(t + "/w.hlo", "w") as f:
+    f.write("HloModule w\n\nENTRY %main (a: f32[4]) -> f32[4] {\n  %a = f32[4]{0} parameter(0)\n"
+            + "".join("  %%n%d = f32[4]{0} negate(%%a)\n" % i for i in range(7)) + "  ROOT %r = f32[4]{0} negate(%a)\n}\n")
+def wide(path, n, rows):
+    with open(path, "w") as f:
+        f.write("name," + ",".join("c%d" % i for i in range(n)) + "\n")
+        for r in range(rows):
+            f.write("n%d," % r + ",".join("%d.5" % (i + r) for i in range(n)) + "\n")
+def best(fn, k=3):
+    out = []
+    for _ in range(k):
+        t0 = time.perf_counter(); fn(); out.append(time.perf_counter() - t0)
+    return min(out)
+def hloscope(path, want):
+    r = subprocess.run([hs, "query", t + "/w.hlo", "--data", path, "count by opcode"], capture_output=True)
+    if r.returncode != want:
+        raise SystemExit("hloscope exit %d: %s" % (r.returncode, r.stderr[:300]))
+def python_csv(path):
+    with open(path, newline="") as f:
+        rd = csv.reader(f)
+        names = next(rd)
+        cols = {name: i for i, name in enumerate(names)}
+        rows = {row[0]: [float(x) for x in row[1:]] for row in rd}
+    assert len(cols) == len(names)
+    return rows
+n, rows = 65536, 8
+wide(t + "/wide.csv", n, rows)
+h, p = best(lambda: hloscope(t + "/wide.csv", 0)), best(lambda: python_csv(t + "/wide.csv"))
+print("query: --data of %d fields x %d rows: hloscope query %.3f s (the whole process), python csv %.3f s" % (n, rows, h, p))
+print("ratio query-data-wide csv/hloscope %.2f" % (p / h))
+wide(t + "/million.csv", 1000000, 1)
+h = best(lambda: hloscope(t + "/million.csv", 2), 1)
+print("query: --data of 1000000 fields refused in %.3f s (target: seconds): %s" % (h, "met" if h < 5 else "MISSED"))
+PYEOF

@@ -92,8 +92,11 @@ static const char help_text[] =
 	"  --heat-scale S       linear, log or auto (default)\n"
 	"  --data FILE          your own numbers per instruction laid over the graph, as\n"
 	"                       fields for --heat: a CSV (a header line, first column\n"
-	"                       name or id), a JSON object {name: {field: value}} or an\n"
-	"                       XLA buffer assignment (buffer_bytes)\n"
+	"                       name or id), JSON ({name: {field: value}} or records\n"
+	"                       [{\"name\": name, field: value}]) or an XLA buffer\n"
+	"                       assignment (buffer_bytes)\n"
+	"  --data-merge HOW     an instruction named twice in --data is an error, or\n"
+	"                       merged: sum (numbers add up), first or last value\n"
 	"  --highlight IDS      draw these nodes with a thick blue border\n"
 	"  --compare A B        highlight the nodes whose values differ between configs\n"
 	"                       A and B (index, best, worst or default; model/compare.h),\n"
@@ -116,11 +119,12 @@ static const char help_text[] =
 	"  --time               print where the time went, and the region's size, to stderr\n";
 
 typedef struct dot_args {
-	const char *file, *out, *fmt, *heat, *heat_scale, *data, *layer, *collapse;
+	const char *file, *out, *fmt, *heat, *heat_scale, *data, *data_merge, *layer, *collapse;
 	const char *around, *radius, *direction, *max_users, *max_operands, *expand, *path_a,
 		*path_b, *max_nodes,
 		*computation, *split, *nodes, *highlight, *limit, *max_work, *compare_a, *compare_b;
 	int configurable, force, text, cells, timing, progress, n_kinds;
+	int merge;              /* --data-merge: an overlay_merge */
 } dot_args;
 
 /* One item of an id list, "N" or "N-M", the len bytes at p; 0 or -1. */
@@ -226,6 +230,8 @@ static int parse_args(int argc, char **argv, dot_args *a)
 			a->n_kinds++;
 		} else if (!strcmp(o, "--data")) {
 			slot = &a->data;
+		} else if (!strcmp(o, "--data-merge")) {
+			slot = &a->data_merge;
 		} else if (!strcmp(o, "--collapse")) {
 			slot = &a->collapse;
 		} else if (!strcmp(o, "--highlight")) {
@@ -304,6 +310,8 @@ static int parse_args(int argc, char **argv, dot_args *a)
 		return cli_usage_error("dot", "--max-nodes goes with --path");
 	if (!a->out && !a->text)
 		return cli_usage_error("dot", "needs -o OUT or --text");
+	if (a->data_merge && cli_data_merge("dot", a->data_merge, &a->merge) != 0)
+		return 1;
 	return 0;
 }
 
@@ -633,7 +641,7 @@ static int prepare(const dot_args *a, region_spec *spec, dot_opts *opts, dot_run
 	x->d = x->s ? query_draw_new(x->s, &err) : NULL;
 	if (!x->d)
 		return cli_report(&err);
-	if (a->data && (rc = dcli_load_data(x->s, a->data)) != 0)
+	if (a->data && (rc = cli_load_data(x->s, a->data, a->merge)) != 0)
 		return rc;
 	if (a->heat) {
 		x->heat = dcli_heat(x->d, g, a->heat, x->heat_name, sizeof x->heat_name, &rc);

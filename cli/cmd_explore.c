@@ -24,19 +24,23 @@
 
 static void explore_usage(FILE *out)
 {
-	fprintf(out, "usage: hloscope PATH [--model FILE] [--data FILE]...\n"
-		     "       hloscope explore PATH [--model FILE] [--data FILE]...\n"
-		     "PATH is a .npz graph or a folder of them.  In the explorer, ? lists the keys.\n");
+	fprintf(out, "usage: hloscope PATH [--model FILE] [--data FILE]... [--data-merge HOW]\n"
+		     "       hloscope explore PATH [--model FILE] [--data FILE]... [--data-merge HOW]\n"
+		     "PATH is a .npz graph or a folder of them.  In the explorer, ? lists the keys.\n"
+		     "  --data-merge HOW     an instruction named twice in a data file (--data, :data)\n"
+		     "                       is an error, or merged: sum (numbers add up), first\n"
+		     "                       or last value\n");
 }
 
 int cmd_explore(int argc, char **argv)
 {
 	tui_options o;
 	hs_error err = {0};
-	int rc;
+	int rc, merge;
 
 	tui_clock_ms();
 	memset(&o, 0, sizeof o);
+	o.data_opts.merge_words = CLI_DATA_MERGE_WORDS " on the command line";
 	const char **data = calloc((size_t)argc + 1, sizeof *data);
 	if (!data)
 		return cli_oom("reading the arguments");
@@ -62,6 +66,17 @@ int cmd_explore(int argc, char **argv)
 				return 1;
 			}
 			data[o.ndata++] = argv[++i];
+		} else if (!strcmp(argv[i], "--data-merge")) {
+			if (i + 1 >= argc || cli_data_merge("explore", argv[i + 1], &merge) != 0) {
+				if (i + 1 >= argc) {
+					fprintf(stderr, "hloscope explore: --data-merge needs sum, first or last\n");
+					explore_usage(stderr);
+				}
+				free(data);
+				return 1;
+			}
+			o.data_opts.merge = (overlay_merge)merge;
+			i++;
 		} else if (argv[i][0] == '-' && argv[i][1]) {
 			fprintf(stderr, "hloscope explore: unknown option '%s'\n", argv[i]);
 			explore_usage(stderr);

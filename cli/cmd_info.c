@@ -588,7 +588,7 @@ int cmd_info(int argc, char **argv)
 {
 	const char *path = NULL;
 	const char **data = calloc((size_t)argc + 1, sizeof *data);
-	int json = 0, ndata = 0, rc;
+	int json = 0, ndata = 0, merge = 0, rc;
 	if (!data)
 		return cli_oom("reading the arguments");
 	for (int i = 1; i < argc; i++) {
@@ -600,6 +600,12 @@ int cmd_info(int argc, char **argv)
 				return cli_usage_error("info", "--data needs a file");
 			}
 			data[ndata++] = argv[++i];
+		} else if (!strcmp(argv[i], "--data-merge")) {
+			if (i + 1 >= argc || cli_data_merge("info", argv[i + 1], &merge) != 0) {
+				free(data);
+				return i + 1 >= argc ? cli_usage_error("info", "--data-merge needs sum, first or last") : 1;
+			}
+			i++;
 		} else if (argv[i][0] == '-' && argv[i][1]) {
 			free(data);
 			return cli_usage_error("info", "unknown option '%s'", argv[i]);
@@ -628,7 +634,7 @@ int cmd_info(int argc, char **argv)
 	}
 	if (g->warning && !json)
 		fprintf(stderr, "hloscope: note: %s\n", g->warning);
-	rc = info_data_open(g, data, ndata, &s);
+	rc = info_data_open(g, data, ndata, merge, &s);
 	if (!rc)
 		rc = json ? info_file_json(g, s) : info_file_text(g, s);
 	query_session_free(s);

@@ -53,6 +53,7 @@ struct batch {
 	double next_line;     /* forced progress: when the next line is due */
 	const char **data;    /* --data FILE, in order */
 	int ndata;
+	int data_merge;       /* --data-merge: an overlay_merge */
 	char **reported;      /* skipped files listed so far, sorted */
 	size_t nreported;
 	int skipped;          /* some file was skipped */
@@ -302,8 +303,8 @@ static int run_script(struct batch *b, const char *path)
 static void usage(FILE *out)
 {
 	fprintf(out, "usage: hloscope query PATH ['QUERY'...] [-f SCRIPT] [--csv|--json] [--model M] "
-		     "[--data FILE]... [--time]\n"
-		     "                      [--threads N] [--skip-bad] [--progress|--no-progress]\n"
+		     "[--data FILE]... [--data-merge HOW]\n"
+		     "                      [--time] [--threads N] [--skip-bad] [--progress|--no-progress]\n"
 		     "Runs queries (or the lines of SCRIPT, or of stdin) on a graph file, or on every\n"
 		     "graph of a folder PATH.  Try: hloscope query FILE help\n");
 }
@@ -336,7 +337,7 @@ static int parse_args(int argc, char **argv, struct batch *b, struct item *items
 			usage(stdout);
 			return -1;
 		} else if (!strcmp(a, "-f") || !strcmp(a, "--model") || !strcmp(a, "--threads") ||
-			   !strcmp(a, "--data")) {
+			   !strcmp(a, "--data") || !strcmp(a, "--data-merge")) {
 			if (i + 1 >= argc)
 				return cli_usage_error("query", "%s needs a value", a);
 			const char *v = argv[++i];
@@ -347,6 +348,9 @@ static int parse_args(int argc, char **argv, struct batch *b, struct item *items
 				*model = v;
 			} else if (!strcmp(a, "--data")) {
 				b->data[b->ndata++] = v;
+			} else if (!strcmp(a, "--data-merge")) {
+				if (cli_data_merge("query", v, &b->data_merge) != 0)
+					return 1;
 			} else {
 				long long n = cli_parse_count(v);
 				if (n < 1 || n > 256)
@@ -403,7 +407,7 @@ int cmd_query(int argc, char **argv)
 		goto done;
 	}
 	for (int i = 0; i < b.ndata && !rc; i++)
-		rc = cli_load_data(b.s, b.data[i]);
+		rc = cli_load_data(b.s, b.data[i], b.data_merge);
 	if (rc)
 		goto done;
 	if (nitems == 0) {

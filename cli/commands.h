@@ -8,7 +8,7 @@
 #define HS_COMMANDS_H
 
 #define HS_COMMANDS(X)                                                                     \
-	X("info", cmd_info, "PATH [--json] [--data FILE]...", "summary of a graph file or of a dataset folder") \
+	X("info", cmd_info, "PATH [--json] [--data FILE]... [--data-merge HOW]", "summary of a graph file or of a dataset folder") \
 	X("dump", cmd_dump, "FILE ARRAY... [--limit N]", "print arrays' values, C order")      \
 	X("check", cmd_check, "PATH...", "decompress and validate everything")                 \
 	X("convert", cmd_convert, "IN -o OUT.npz|DIR", "an HLO module (.pb, HLO text) into a dataset .npz (--help)") \
@@ -17,10 +17,10 @@
 	X("eval", cmd_eval, "PATH... [--model MODEL] [--analytic-terms LIST] [--json]", "Kendall tau, OPA and top-k slowdown errors of a model") \
 	X("predict", cmd_predict, "FILE... [--model MODEL] [--csv|--json] [--top N]", "score and rank every config (--csv: Kaggle submission)") \
 	X("fit", cmd_fit, "FILE --train-fraction F | --measured LIST|CSV [--seed S] [--top K] [--json]", "fit on some of one graph's measured configs, rank the rest") \
-	X("dot", cmd_dot, "FILE REGION -o OUT|--text [-T FMT] [--heat FIELD] [--data FILE] [--limit N] [--collapse MODE] [--force]", "draw a region with Graphviz (--help)") \
+	X("dot", cmd_dot, "FILE REGION -o OUT|--text [-T FMT] [--heat FIELD] [--data FILE] [--data-merge HOW] [--limit N] [--collapse MODE] [--force]", "draw a region with Graphviz (--help)") \
 	X("compare", cmd_compare, "FILE A B [--json] [--all] [--model M] [--file2 F] [--sort contribution|id] [--no-predict]", "two configs side by side (A, B: index, best, worst, default)") \
 	X("diff", cmd_diff, "A B [--json|--text] [--names-only] [--limit N]", "what changed between two HLO modules: matched, changed and unmatched instructions (a terminal: the explorer's diff view)") \
-	X("query", cmd_query, "PATH ['QUERY'...] [-f SCRIPT] [--csv|--json] [--model M] [--data FILE]... [--time] [--threads N] [--skip-bad]", "run queries on a file or every graph of a folder; try QUERY = help") \
+	X("query", cmd_query, "PATH ['QUERY'...] [-f SCRIPT] [--csv|--json] [--model M] [--data FILE]... [--data-merge HOW] [--time] [--threads N] [--skip-bad]", "run queries on a file or every graph of a folder; try QUERY = help") \
 	X("repl", cmd_repl, "FILE [--model M] [--csv|--json] [--no-history]", "interactive query prompt with history and completion")
 
 #define HS_DECLARE(name, fn, usage, summary) int fn(int argc, char **argv);
@@ -70,11 +70,18 @@ int cli_usage_error(const char *cmd, const char *fmt, ...)
  * spaces, no overflow); returns -1 when it is not one. */
 long long cli_parse_count(const char *s);
 /* Lays the data file at `path` over the session's graph
- * (query_session_load_data); when some of its rows name no instruction,
- * says so on stderr ("hloscope CMD: FILE: 812 rows, ...; 12 rows name no
- * instruction: a, b, ..."). 0, or the exit status after cli_report. */
+ * (query_session_load_data), an instruction named twice merged as `merge`
+ * says (overlay_merge: --data-merge); when some of its rows name no
+ * instruction, says so on stderr ("hloscope CMD: FILE: 812 rows, ...; 12
+ * rows name no instruction: a, b, ..."). 0, or the exit status after
+ * cli_report. */
 struct query_session;
-int cli_load_data(struct query_session *s, const char *path);
+int cli_load_data(struct query_session *s, const char *path, int merge);
+/* --data-merge WORD (sum, first, last or none) into *merge: 0, or 1 after
+ * a usage message of command `cmd`. */
+int cli_data_merge(const char *cmd, const char *word, int *merge);
+/* How an instruction named twice in a --data file is merged, for messages. */
+#define CLI_DATA_MERGE_WORDS "--data-merge sum|first|last"
 /* Notes `path` as a file the command is about to read (base/inputs.h; a
  * FILE#N whose whole name is no file notes FILE), so that
  * cli_check_output() and the writer refuse it as an output.  0, or the

@@ -170,25 +170,6 @@ void dcli_print_timing(const dcli_timing *t, double end)
 	}
 }
 
-
-int dcli_load_data(query_session *s, const char *path)
-{
-	hs_error err = {0};
-
-	if (query_session_load_data(s, path, &err) < 0)
-		return cli_report(&err);
-	int k = query_session_data_count(s) - 1;
-	const hs_overlay *o = query_session_data(s, k);
-	if (o && o->unmatched > 0) {
-		char *note = query_session_data_note(s, k);
-		if (!note)
-			return cli_oom("describing %s", path);
-		fprintf(stderr, "hloscope dot: %s\n", note);
-		free(note);
-	}
-	return 0;
-}
-
 /* A feature by its index (as before names): the values, or NULL. */
 static double *heat_index(const hs_graph *g, int64_t idx, const char *what, char *name, size_t cap,
 			  int *status)

@@ -20,11 +20,6 @@ typedef struct dcli_timing {
 int dcli_print_text(const region *r, const dot_opts *o, dcli_timing *tm);
 void dcli_print_timing(const dcli_timing *t, double end);
 
-/* --data FILE: read and laid over the session's graph; the rows that name
- * no instruction are counted on stderr (the first five by name).  0, or
- * the exit status after a message (2 for a bad file, with its line). */
-int dcli_load_data(query_session *s, const char *path);
-
 /* --heat WHAT: a feature's index, or a number of nodes in the query
  * language (a field: a feature, cost, a --data column; or an expression
  * of them), on every node ([n_nodes] malloc'd) with its legend title in

@@ -7,7 +7,7 @@
 #include "cli/commands.h"
 #include "cli/info_data.h"
 
-int info_data_open(hs_graph *g, const char *const *paths, int n, query_session **out)
+int info_data_open(hs_graph *g, const char *const *paths, int n, int merge, query_session **out)
 {
 	hs_error err = {0};
 	*out = NULL;
@@ -17,7 +17,7 @@ int info_data_open(hs_graph *g, const char *const *paths, int n, query_session *
 	if (!s)
 		return cli_report(&err);
 	for (int i = 0; i < n; i++) {
-		int rc = cli_load_data(s, paths[i]);
+		int rc = cli_load_data(s, paths[i], merge);
 		if (rc) {
 			query_session_free(s);
 			return rc;

@@ -124,10 +124,20 @@ long long cli_parse_count(const char *s)
 	return v;
 }
 
-int cli_load_data(query_session *s, const char *path)
+int cli_data_merge(const char *cmd, const char *word, int *merge)
+{
+	int m = overlay_merge_of(word);
+	if (m < 0)
+		return cli_usage_error(cmd, "--data-merge is sum, first, last or none, not '%s'", word);
+	*merge = m;
+	return 0;
+}
+
+int cli_load_data(query_session *s, const char *path, int merge)
 {
 	hs_error err = {0};
-	if (query_session_load_data(s, path, &err) != 0)
+	overlay_opts opts = {.merge = (overlay_merge)merge, .merge_words = CLI_DATA_MERGE_WORDS};
+	if (query_session_load_data(s, path, &opts, &err) != 0)
 		return cli_report(&err);
 	int k = query_session_data_count(s) - 1;
 	if (query_session_data(s, k)->unmatched) {

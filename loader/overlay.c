@@ -1,6 +1,7 @@
-/* overlay.c - data files laid over a graph's nodes (overlay.h): CSV, JSON
- * and XLA buffer assignments into columns of per-node values. */
-#include "overlay.h"
+/* overlay.c - data files laid over a graph's nodes (overlay.h): the table
+ * the readers of overlay_read.c fill (overlay_impl.h), each value checked
+ * against its field as it comes, then the columns. */
+#include "overlay_impl.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -8,86 +9,126 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
-#include "base/csv.h"
 #include "base/inputs.h"
-#include "base/jsonr.h"
-#include "base/parse.h"
 #include "base/hash.h"
+#include "base/parse.h"
 #include "base/strbuf.h"
-#include "base/vec.h"
+
+/* A table slot for hash h: FNV-1a's low bits mix poorly, so the high
+ * bits are folded in first (base/hash.h). */
+static size_t slot_of(uint64_t h, size_t cap)
+{
+	return (size_t)(h ^ h >> 29) & (cap - 1);
+}
+
+int ov_oom(ov_builder *b)
+{
+	return hs_fail(b->err, HS_ENOMEM, "%s: out of memory", b->file);
+}
+
+/* "LINE" (JSON: "LINE (byte N)") of a place. */
+static const char *place(const ov_builder *b, ov_at at, char *buf, size_t cap)
+{
+	if (!b->json) {
+		snprintf(buf, cap, "%zu", at);
+		return buf;
+	}
+	size_t line = 1;
+	for (const char *p = b->text, *end = b->text + (at < b->n ? at : b->n);
+	     (p = memchr(p, '\n', (size_t)(end - p))) != NULL; p++)
+		line++;
+	snprintf(buf, cap, "%zu (byte %zu)", line, at + b->bom);
+	return buf;
+}
+
+const char *ov_where(const ov_builder *b, ov_at at, char *buf, size_t cap)
+{
+	char p[64];
+	snprintf(buf, cap, "%s:%s", b->file, place(b, at, p, sizeof p));
+	return buf;
+}
+
+const char *ov_clip(const char *s, char *buf, size_t cap)
+{
+	size_t n = strlen(s), keep = cap > 4 ? cap - 4 : 0;
+	if (keep > 40)
+		keep = 40;
+	if (n <= keep) {
+		snprintf(buf, cap, "%s", s);
+		return buf;
+	}
+	while (keep > 0 && ((unsigned char)s[keep] & 0xc0) == 0x80)
+		keep--;             /* not inside a UTF-8 character */
+	snprintf(buf, cap, "%.*s...", (int)keep, s);
+	return buf;
+}
 
 /* ---- node names ---------------------------------------------------------- */
 
-typedef struct name_index {
-	int64_t *slot;       /* node + 1, 0 for empty */
-	size_t cap;
-	const hs_graph *g;
-} name_index;
-
-static const char *name_of(const hs_graph *g, int64_t v, char *buf, size_t cap)
+static int index_build(ov_builder *b)
 {
-	return graph_node_name(g, v, buf, cap);
-}
-
-static int index_build(name_index *ix, const hs_graph *g)
-{
-	char buf[160];
+	const hs_graph *g = b->g;
+	char buf[160], other[160];
 	size_t cap = 64;
 	while (cap < (size_t)g->n_nodes * 2 + 2)
 		cap *= 2;
-	ix->slot = calloc(cap, sizeof *ix->slot);
-	ix->cap = cap;
-	ix->g = g;
-	if (!ix->slot)
+	if (!(b->slot = calloc(cap, sizeof *b->slot)))
 		return -1;
-	char other[160];
+	b->cap = cap;
 	for (int64_t v = 0; v < g->n_nodes; v++) {
-		const char *nm = name_of(g, v, buf, sizeof buf);
-		size_t i = (size_t)hs_fnv1a(nm, HS_FNV_BASIS) & (cap - 1);
+		const char *nm = graph_node_name(g, v, buf, sizeof buf);
+		size_t i = slot_of(hs_fnv1a(nm, HS_FNV_BASIS), cap);
 		int dup = 0;
-		while (ix->slot[i] && !(dup = strcmp(name_of(g, ix->slot[i] - 1, other, sizeof other), nm) == 0))
+		while (b->slot[i] &&
+		       !(dup = strcmp(graph_node_name(g, b->slot[i] - 1, other, sizeof other), nm) == 0))
 			i = (i + 1) & (cap - 1);
 		if (!dup)       /* the first node of a name, as graph_find_node */
-			ix->slot[i] = v + 1;
+			b->slot[i] = v + 1;
 	}
 	return 0;
 }
 
-static int64_t index_find(const name_index *ix, const char *name)
+int64_t ov_node(const ov_builder *b, const char *name)
 {
 	char buf[160];
-	size_t i = (size_t)hs_fnv1a(name, HS_FNV_BASIS) & (ix->cap - 1);
-	while (ix->slot[i]) {
-		if (strcmp(name_of(ix->g, ix->slot[i] - 1, buf, sizeof buf), name) == 0)
-			return ix->slot[i] - 1;
-		i = (i + 1) & (ix->cap - 1);
-	}
+	size_t i = slot_of(hs_fnv1a(name, HS_FNV_BASIS), b->cap);
+	for (; b->slot[i]; i = (i + 1) & (b->cap - 1))
+		if (strcmp(graph_node_name(b->g, b->slot[i] - 1, buf, sizeof buf), name) == 0)
+			return b->slot[i] - 1;
 	return -1;
 }
 
-/* ---- the table being built --------------------------------------------- */
+/* ---- field names: an open-addressing map in the overlay ------------------ */
 
-/* Values are gathered as text per (row, column), then each column becomes
- * numeric or text once every value is known. */
-typedef struct cell {
-	int64_t node;
-	int col;
-	const char *text;     /* in the overlay's arena; NULL for null */
-} cell;
-
-typedef struct builder {
-	hs_overlay *o;
-	name_index ix;
-	HS_VEC(cell) cells;
-	HS_VEC(const char *) names;   /* column names */
-	const char *file;
-	hs_error *err;
-} builder;
-
-static int oom(builder *b)
+/* Where `name` is in the map, or the empty slot where it would go. */
+static size_t col_slot(const int *slot, size_t cap, const hs_overlay_col *cols, const char *name)
 {
-	return hs_fail(b->err, HS_ENOMEM, "%s: out of memory", b->file);
+	size_t i = slot_of(hs_fnv1a(name, HS_FNV_BASIS), cap);
+	while (slot[i] && strcmp(cols[slot[i] - 1].name, name) != 0)
+		i = (i + 1) & (cap - 1);
+	return i;
+}
+
+/* The map twice as large, with the n columns so far. */
+static int col_map_grow(hs_overlay *o, const hs_overlay_col *cols, size_t n)
+{
+	size_t cap = o->col_cap ? o->col_cap * 2 : 64;
+	int *slot = calloc(cap, sizeof *slot);
+	if (!slot)
+		return -1;
+	for (size_t c = 0; c < n; c++)
+		slot[col_slot(slot, cap, cols, cols[c].name)] = (int)c + 1;
+	free(o->col_slot);
+	o->col_slot = slot;
+	o->col_cap = cap;
+	return 0;
+}
+
+int overlay_find(const hs_overlay *o, const char *name)
+{
+	return o->col_cap ? o->col_slot[col_slot(o->col_slot, o->col_cap, o->cols, name)] - 1 : -1;
 }
 
 static int valid_field_name(const char *s)
@@ -100,323 +141,270 @@ static int valid_field_name(const char *s)
 	return 1;
 }
 
-/* Column `name`, added when new. */
-static int column(builder *b, const char *name, const char *where)
+int ov_column(ov_builder *b, const char *name, ov_at at, int *added)
 {
-	for (size_t i = 0; i < b->names.n; i++)
-		if (strcmp(b->names.v[i], name) == 0)
-			return (int)i;
+	hs_overlay *o = b->o;
+	char cut[48];
+	*added = 0;
+	if (o->col_cap) {
+		int k = o->col_slot[col_slot(o->col_slot, o->col_cap, b->cols.v, name)];
+		if (k)
+			return k - 1;
+	}
 	if (!valid_field_name(name))
-		return hs_fail(b->err, HS_EDATA, "%s: column '%s' is not a field name (letters, digits and _, "
-			       "not starting with a digit)", where, name);
-	const char *copy = hs_arena_strdup(&b->o->arena, name);
-	if (!copy || hs_vec_push(&b->names, copy) != 0)
-		return oom(b);
-	return (int)b->names.n - 1;
+		return ov_fail(b, at, "'%s' is not a field name (letters, digits and _, not starting with a digit)",
+			       ov_clip(name, cut, sizeof cut));
+	if (b->cols.n >= OVERLAY_MAX_FIELDS)
+		return ov_fail(b, at, "field '%s' is one more than the %d fields hloscope reads",
+			       ov_clip(name, cut, sizeof cut), OVERLAY_MAX_FIELDS);
+	char *copy = hs_arena_strdup(&o->arena, name);
+	if (!copy || ((b->cols.n + 1) * 2 > o->col_cap && col_map_grow(o, b->cols.v, b->cols.n) != 0) ||
+	    hs_vec_push(&b->cols, ((hs_overlay_col){.name = copy})) != 0 ||
+	    hs_vec_push(&b->fields, ((ov_field){.kind = OV_UNSET})) != 0)
+		return ov_oom(b);
+	o->col_slot[col_slot(o->col_slot, o->col_cap, b->cols.v, copy)] = (int)b->cols.n;
+	*added = 1;
+	return (int)b->cols.n - 1;
 }
 
-static void note_unmatched(builder *b, const char *name)
+/* ---- rows and values ------------------------------------------------------ */
+
+int ov_row(ov_builder *b, int64_t node, const char *name, ov_at at)
 {
 	hs_overlay *o = b->o;
-	if (o->unmatched < OVERLAY_UNMATCHED_KEPT)
-		o->unmatched_names[o->unmatched] = hs_arena_strdup(&o->arena, name);
-	o->unmatched++;
+	char first[64], cut[48];
+	o->rows++;
+	if (node < 0) {
+		if (o->unmatched < OVERLAY_UNMATCHED_KEPT &&
+		    !(o->unmatched_names[o->unmatched] = hs_arena_strdup(&o->arena, name)))
+			return ov_oom(b);
+		o->unmatched++;
+		return 0;
+	}
+	if (!b->named[node]) {
+		b->named[node] = (int64_t)at + 1;
+		return 0;
+	}
+	if (b->merge != OVERLAY_MERGE_NONE)
+		return 0;
+	return ov_fail(b, at, "'%s' is named again, first at line %s; name each instruction once%s%s",
+		       ov_clip(name, cut, sizeof cut), place(b, (ov_at)b->named[node] - 1, first, sizeof first),
+		       b->merge_words ? ", or merge its values with " : "", b->merge_words ? b->merge_words : "");
 }
 
-static int add_cell(builder *b, int64_t node, int col, const char *text)
+enum { V_NONE, V_NUMBER, V_RANGE, V_TEXT };
+
+/* What a value is (overlay.h): none, a number (*x), a number out of a
+ * double's range (1e400, inf) or text.  Spaces and tabs around it are not
+ * part of it ("1, 2"). */
+static int classify(const char *s, double *x)
 {
-	const char *t = text ? hs_arena_strdup(&b->o->arena, text) : NULL;
-	if ((text && !t) || hs_vec_push(&b->cells, ((cell){node, col, t})) != 0)
-		return oom(b);
-	return 0;
+	char buf[128];
+	size_t lead = strspn(s, " \t"), n = strlen(s + lead);
+	while (n && (s[lead + n - 1] == ' ' || s[lead + n - 1] == '\t'))
+		n--;
+	if ((lead || s[lead + n]) && n < sizeof buf) {
+		memcpy(buf, s + lead, n);
+		buf[n] = '\0';
+		s = buf;
+	}
+	const char *u = s + (*s == '-' || *s == '+');
+	if (!*s || !strcasecmp(u, "nan"))
+		return V_NONE;
+	if (hs_parse_double(s, x) == 0)
+		return V_NUMBER;
+	if (!strcasecmp(u, "inf") || !strcasecmp(u, "infinity"))
+		return V_RANGE;
+	/* hs_parse_double refuses what strtod reads out of range. */
+	char *end;
+	errno = 0;
+	double v = strtod(s, &end);
+	if (strspn(s, "+-0123456789.eE") != strlen(s) || end == s || *end)
+		return V_TEXT;
+	if (isinf(v))
+		return V_RANGE;
+	*x = v;             /* under a double's range: 0 or subnormal */
+	return V_NUMBER;
 }
 
-/* Columns from the gathered cells: numeric when every value parses. */
-static int finish(builder *b)
+/* The error of a value that is not what its field wants. */
+static int bad_value(ov_builder *b, int col, const char *text, int kind, ov_at at)
+{
+	const ov_field *f = &b->fields.v[col];
+	char first[64], cut[48];
+	const char *name = b->cols.v[col].name;
+	ov_clip(text, cut, sizeof cut);
+	if (kind == V_RANGE)
+		return ov_fail(b, at, "field '%s': '%s' is not a finite number", name, cut);
+	return ov_fail(b, at, "field '%s': '%s' is not a number, and the field is numeric (its first value, "
+		       "line %s, is one)", name, cut, place(b, f->first, first, sizeof first));
+}
+
+int ov_value(ov_builder *b, int64_t node, int col, const char *text, ov_at at)
+{
+	ov_field *f = &b->fields.v[col];
+	double x = 0;
+	if (f->row == b->o->rows)
+		return ov_fail(b, at, "field '%s' is given twice in one record", b->cols.v[col].name);
+	f->row = b->o->rows;
+	int kind = classify(text, &x);
+	if (kind == V_NONE)
+		return 0;
+	if (f->kind == OV_UNSET && kind != V_RANGE) {
+		f->kind = kind == V_NUMBER ? OV_NUMBER : OV_TEXT;
+		f->first = at;
+	}
+	if (f->kind != OV_TEXT && kind != V_NUMBER)
+		return bad_value(b, col, text, kind, at);
+	if (node < 0)
+		return 0;
+	ov_cell c = {.node = node, .col = col};
+	if (f->kind == OV_NUMBER)
+		c.num = x;
+	else if (!(c.text = hs_arena_strdup(&b->o->arena, text)))
+		return ov_oom(b);
+	return hs_vec_push(&b->cells, c) != 0 ? ov_oom(b) : 0;
+}
+
+/* ---- the columns ---------------------------------------------------------- */
+
+/* The cells into columns, merged as the caller chose (each (node, field)
+ * has one cell when no merge is chosen): 0, or -1 when a sum leaves a
+ * double's range. */
+static int fill(ov_builder *b)
 {
 	hs_overlay *o = b->o;
-	int64_t n = o->n_nodes;
-	double x;
-	o->n_cols = (int)b->names.n;
-	o->cols = hs_arena_array(&o->arena, b->names.n ? b->names.n : 1, sizeof *o->cols);
-	uint8_t *got = calloc((size_t)n + 1, 1);
-	if (!o->cols || !got) {
-		free(got);
-		return oom(b);
-	}
-	for (int c = 0; c < o->n_cols; c++) {
-		o->cols[c].name = (char *)b->names.v[c];
-		o->cols[c].numeric = 1;
-	}
-	for (size_t i = 0; i < b->cells.n; i++)
-		if (b->cells.v[i].text && hs_parse_double(b->cells.v[i].text, &x) != 0)
-			o->cols[b->cells.v[i].col].numeric = 0;
-	int ok = 1;
-	for (int c = 0; c < o->n_cols && ok; c++) {
-		hs_overlay_col *col = &o->cols[c];
-		if (col->numeric) {
-			ok = (col->num = hs_arena_array(&o->arena, (size_t)n + 1, sizeof *col->num)) != NULL;
-			for (int64_t v = 0; ok && v < n; v++)
-				col->num[v] = NAN;
-		} else {
-			ok = (col->text = hs_arena_array(&o->arena, (size_t)n + 1, sizeof *col->text)) != NULL;
-		}
-	}
-	for (size_t i = 0; ok && i < b->cells.n; i++) {
-		const cell *e = &b->cells.v[i];
+	char buf[160], cut[48];
+	for (size_t i = 0; i < b->cells.n; i++) {
+		const ov_cell *e = &b->cells.v[i];
 		hs_overlay_col *col = &o->cols[e->col];
-		if (!e->text)
-			continue;
-		got[e->node] = 1;
 		if (col->numeric) {
-			hs_parse_double(e->text, &x);
-			col->num[e->node] = isnan(col->num[e->node]) ? x : col->num[e->node] + x;
-		} else {
+			double *p = &col->num[e->node];
+			if (isnan(*p) || b->merge == OVERLAY_MERGE_LAST)
+				*p = e->num;
+			else if (b->merge == OVERLAY_MERGE_SUM && !isfinite(*p += e->num))
+				return hs_fail(b->err, HS_EDATA, "%s: field '%s' of '%s': its values add up past a "
+					       "double's range", b->file, col->name,
+					       ov_clip(graph_node_name(b->g, e->node, buf, sizeof buf), cut, sizeof cut));
+		} else if (!col->text[e->node] || b->merge != OVERLAY_MERGE_FIRST) {
 			col->text[e->node] = (char *)e->text;
 		}
 	}
+	return 0;
+}
+
+static int finish(ov_builder *b)
+{
+	hs_overlay *o = b->o;
+	int64_t n = o->n_nodes;
+	if (b->cols.n && (int64_t)b->cols.n > OVERLAY_MAX_VALUES / (n + 1))
+		return hs_fail(b->err, HS_EDATA, "%s: %zu fields over %lld nodes are more than the %lld values "
+			       "hloscope lays over a graph", b->file, b->cols.n, (long long)n,
+			       (long long)OVERLAY_MAX_VALUES);
+	o->n_cols = (int)b->cols.n;
+	o->cols = b->cols.v;
+	b->cols.v = NULL;
+	b->cols.n = b->cols.cap = 0;
+	if (o->cols && hs_arena_adopt(&o->arena, o->cols) != 0) {
+		o->cols = NULL;
+		o->n_cols = 0;
+		return ov_oom(b);
+	}
+	for (int c = 0; c < o->n_cols; c++) {
+		hs_overlay_col *col = &o->cols[c];
+		col->numeric = b->fields.v[c].kind != OV_TEXT;
+		if (col->numeric) {
+			if (!(col->num = hs_arena_array(&o->arena, (size_t)n + 1, sizeof *col->num)))
+				return ov_oom(b);
+			for (int64_t v = 0; v < n; v++)
+				col->num[v] = NAN;
+		} else if (!(col->text = hs_arena_array(&o->arena, (size_t)n + 1, sizeof *col->text))) {
+			return ov_oom(b);
+		}
+	}
+	if (fill(b) != 0)
+		return -1;
+	uint8_t *got = calloc((size_t)n + 1, 1);
+	if (!got)
+		return ov_oom(b);
+	for (size_t i = 0; i < b->cells.n; i++)
+		got[b->cells.v[i].node] = 1;
 	for (int64_t v = 0; v < n; v++)
 		o->matched += got[v];
 	free(got);
-	return ok ? 0 : oom(b);
-}
-
-/* ---- CSV ----------------------------------------------------------------- */
-
-static int parse_csv(builder *b, const char *text, size_t n)
-{
-	csv_fields f = {0};
-	hs_strbuf buf = {0};
-	HS_VEC(int) cols = {0};
-	size_t pos = 0;
-	int line = 1, by_id = 0, rc = -1;
-	const char *what;
-	char where[600];
-
-	int k = csv_read_record(text, n, &pos, &f, &buf, &line, &what);
-	snprintf(where, sizeof where, "%s:1", b->file);
-	if (k <= 0) {
-		if (k == 0)
-			hs_fail(b->err, HS_EDATA, "%s: empty: a header line 'name,FIELD,...' was expected", b->file);
-		else
-			hs_fail(b->err, strcmp(what, "out of memory") ? HS_EDATA : HS_ENOMEM, "%s: %s", where, what);
-		goto done;
-	}
-	if (f.n < 2 || (strcmp(f.v[0], "name") != 0 && strcmp(f.v[0], "id") != 0)) {
-		hs_fail(b->err, HS_EDATA, "%s: the header must start with 'name' or 'id' and name at least one "
-			"field, not '%.60s'", where, f.v[0]);
-		goto done;
-	}
-	by_id = strcmp(f.v[0], "id") == 0;
-	for (size_t i = 1; i < f.n; i++) {
-		int c = column(b, f.v[i], where);
-		for (size_t j = 0; c >= 0 && j + 1 < i; j++)
-			if (cols.v[j] == c) {
-				hs_fail(b->err, HS_EDATA, "%s: column '%s' is given twice", where, f.v[i]);
-				c = -1;
-			}
-		if (c < 0 || hs_vec_push(&cols, c) != 0) {
-			if (c >= 0)
-				oom(b);
-			goto done;
-		}
-	}
-	for (;;) {
-		int at = line;
-		k = csv_read_record(text, n, &pos, &f, &buf, &line, &what);
-		snprintf(where, sizeof where, "%s:%d", b->file, at);
-		if (k == 0)
-			break;
-		if (k < 0) {
-			hs_fail(b->err, strcmp(what, "out of memory") ? HS_EDATA : HS_ENOMEM, "%s: %s", where, what);
-			goto done;
-		}
-		if (f.n == 1 && !*f.v[0])
-			continue;                         /* an empty line */
-		if (f.n != cols.n + 1) {
-			hs_fail(b->err, HS_EDATA, "%s: %zu fields where the header has %zu", where, f.n, cols.n + 1);
-			goto done;
-		}
-		b->o->rows++;
-		int64_t node = -1;
-		if (by_id) {
-			if (hs_parse_i64(f.v[0], &node) != 0) {
-				hs_fail(b->err, HS_EDATA, "%s: id '%.40s' is not a node id", where, f.v[0]);
-				goto done;
-			}
-			if (node < 0 || node >= b->o->n_nodes)
-				node = -1;
-		} else {
-			node = index_find(&b->ix, f.v[0]);
-		}
-		if (node < 0) {
-			note_unmatched(b, f.v[0]);
-			continue;
-		}
-		for (size_t i = 1; i < f.n; i++)
-			if (*f.v[i] && add_cell(b, node, cols.v[i - 1], f.v[i]) != 0)
-				goto done;
-	}
-	rc = 0;
-done:
-	csv_fields_free(&f);
-	hs_strbuf_free(&buf);
-	hs_vec_free(&cols);
-	return rc;
-}
-
-/* ---- JSON ---------------------------------------------------------------- */
-
-static int parse_json(builder *b, const char *text, size_t n)
-{
-	jsonr_doc d;
-	hs_error jerr = {0};
-	char num[64];
-	if (jsonr_parse(text, n, &d, &jerr) != 0)
-		return hs_fail(b->err, jerr.status, "%s: %s", b->file, jerr.msg);
-	int rc = -1;
-	const jsonr_value *root = d.root;
-	if (root->type != JR_OBJECT) {
-		hs_fail(b->err, HS_EDATA, "%s: byte %zu: an object {\"name\": {\"field\": value}} was expected",
-			b->file, root->offset);
-		goto done;
-	}
-	for (size_t i = 0; i < root->n; i++) {
-		const jsonr_value *row = &root->items[i];
-		b->o->rows++;
-		if (row->type != JR_OBJECT) {
-			hs_fail(b->err, HS_EDATA, "%s: byte %zu: the value of '%.60s' must be an object of fields",
-				b->file, row->offset, root->keys[i]);
-			goto done;
-		}
-		int64_t node = index_find(&b->ix, root->keys[i]);
-		if (node < 0) {
-			note_unmatched(b, root->keys[i]);
-			continue;
-		}
-		for (size_t j = 0; j < row->n; j++) {
-			const jsonr_value *v = &row->items[j];
-			char where[600];
-			snprintf(where, sizeof where, "%s: byte %zu", b->file, v->offset);
-			int c = column(b, row->keys[j], where);
-			if (c < 0)
-				goto done;
-			const char *t;
-			switch (v->type) {
-			case JR_NULL: continue;
-			case JR_TRUE: t = "1"; break;
-			case JR_FALSE: t = "0"; break;
-			case JR_NUMBER: snprintf(num, sizeof num, "%.17g", v->num); t = num; break;
-			case JR_STRING: t = v->str; break;
-			default:
-				hs_fail(b->err, HS_EDATA, "%s: field '%s' of '%.60s' is %s; values are numbers, "
-					"strings, true, false or null", where, row->keys[j], root->keys[i],
-					v->type == JR_ARRAY ? "an array" : "an object");
-				goto done;
-			}
-			if (add_cell(b, node, c, t) != 0)
-				goto done;
-		}
-	}
-	rc = 0;
-done:
-	jsonr_free(&d);
-	return rc;
-}
-
-/* ---- buffer assignment --------------------------------------------------- */
-
-/* "value: <ID NAME @INDEX> (size=S,offset=O): SHAPE" (XLA since 2020) or
- * "value: NAME (size=S, offset=O)"; the bytes of every value go to the
- * instruction it is named after. */
-static int parse_buffers(builder *b, const char *text, size_t n)
-{
-	int col = column(b, "buffer_bytes", b->file), line = 0;
-	if (col < 0)
-		return -1;
-	for (size_t i = 0; i < n;) {
-		const char *s = text + i, *nl = memchr(s, '\n', n - i);
-		size_t len = nl ? (size_t)(nl - s) : n - i;
-		i += len + 1;
-		line++;
-		const char *v = memmem(s, len, "value: ", 7);
-		if (!v)
-			continue;
-		const char *p = v + 7, *end = s + len;
-		char name[256];
-		size_t k = 0;
-		if (p < end && *p == '<') {             /* <ID NAME @INDEX> */
-			while (p < end && *p != ' ')
-				p++;
-			if (p < end)
-				p++;
-		}
-		while (p < end && *p != ' ' && *p != '>' && *p != '{' && k + 1 < sizeof name)
-			name[k++] = *p++;
-		name[k] = '\0';
-		const char *sz = memmem(p, (size_t)(end - p), "size=", 5), *q = sz ? sz + 5 : end;
-		long long bytes = q < end && *q >= '0' && *q <= '9' ? 0 : -1;
-		for (; bytes >= 0 && q < end && *q >= '0' && *q <= '9'; q++)  /* the line is not terminated */
-			bytes = bytes > (INT64_MAX - 9) / 10 ? -1 : bytes * 10 + (*q - '0');
-		if (!k || bytes < 0)
-			return hs_fail(b->err, HS_EDATA, "%s:%d: a buffer value 'value: <ID NAME @INDEX> "
-				       "(size=S,offset=O)' was expected", b->file, line);
-		b->o->rows++;
-		int64_t node = index_find(&b->ix, name);
-		if (node < 0) {
-			note_unmatched(b, name);
-			continue;
-		}
-		char num[32];
-		snprintf(num, sizeof num, "%lld", bytes);
-		if (add_cell(b, node, col, num) != 0)
-			return -1;
-	}
 	return 0;
 }
 
 /* ---- the whole ------------------------------------------------------------- */
 
-int overlay_parse(const hs_graph *g, const char *text, size_t n, const char *name, hs_overlay *out,
-		  hs_error *err)
+int overlay_merge_of(const char *word)
+{
+	static const char *const words[] = {"none", "sum", "first", "last"};
+	for (int i = 0; i < 4; i++)
+		if (!strcmp(word, words[i]))
+			return i;
+	return -1;
+}
+
+/* The kind of file by its first bytes; the reader's status. */
+static int read_kind(ov_builder *b)
+{
+	const char *t = b->text;
+	size_t n = b->n, i = 0;
+	if (n >= 2 && (((unsigned char)t[0] == 0xff && (unsigned char)t[1] == 0xfe) ||
+		       ((unsigned char)t[0] == 0xfe && (unsigned char)t[1] == 0xff)))
+		return hs_fail(b->err, HS_EDATA, "%s: UTF-16 text (it starts with the byte-order mark %s); "
+			       "hloscope reads UTF-8", b->file, (unsigned char)t[0] == 0xff ? "FF FE" : "FE FF");
+	while (i < n && isspace((unsigned char)t[i]))
+		i++;
+	if (i < n && (t[i] == '{' || t[i] == '['))
+		return ov_read_json(b);
+	if (n - i >= 17 && memcmp(t + i, "BufferAssignment:", 17) == 0)
+		return ov_read_buffers(b);
+	return ov_read_csv(b);
+}
+
+int overlay_parse(const hs_graph *g, const char *text, size_t n, const char *name, const overlay_opts *opts,
+		  hs_overlay *out, hs_error *err)
 {
 	memset(out, 0, sizeof *out);
 	out->n_nodes = g->n_nodes;
-	builder b = {.o = out, .file = name, .err = err};
-	int rc = -1;
-	if (!(out->path = hs_arena_strdup(&out->arena, name)) || index_build(&b.ix, g) != 0) {
-		oom(&b);
-		goto done;
+	ov_builder b = {.o = out, .file = name, .text = text, .n = n, .g = g, .err = err};
+	if (opts) {
+		b.merge = opts->merge;
+		b.merge_words = opts->merge_words;
 	}
-	size_t i = 0;
-	while (i < n && isspace((unsigned char)text[i]))
-		i++;
-	if (i < n && (text[i] == '{' || text[i] == '['))
-		rc = parse_json(&b, text, n);
-	else if (n - i >= 17 && memcmp(text + i, "BufferAssignment:", 17) == 0)
-		rc = parse_buffers(&b, text, n);
-	else
-		rc = parse_csv(&b, text, n);
-	if (rc == 0)
+	if (n >= 3 && memcmp(text, "\xef\xbb\xbf", 3) == 0) {
+		b.text += 3;
+		b.n -= 3;
+		b.bom = 3;
+	}
+	int rc = -1;
+	if (!(out->path = hs_arena_strdup(&out->arena, name)) || index_build(&b) != 0 ||
+	    !(b.named = calloc((size_t)g->n_nodes + 1, sizeof *b.named)))
+		ov_oom(&b);
+	else if ((rc = read_kind(&b)) == 0)
 		rc = finish(&b);
-done:
-	free(b.ix.slot);
+	free(b.slot);
+	free(b.named);
+	hs_vec_free(&b.cols);
+	hs_vec_free(&b.fields);
 	hs_vec_free(&b.cells);
-	hs_vec_free(&b.names);
 	if (rc != 0)
 		overlay_free(out);
 	return rc;
 }
 
-int overlay_load(const hs_graph *g, const char *path, hs_overlay *out, hs_error *err)
+int overlay_load(const hs_graph *g, const char *path, const overlay_opts *opts, hs_overlay *out,
+		 hs_error *err)
 {
 	FILE *f = fopen(path, "rb");
 	hs_strbuf text = {0};
 	char chunk[65536];
 	size_t k;
 	memset(out, 0, sizeof *out);
-	if (!f)
-		return hs_fail(err, HS_EDATA, "%s: %s", path, strerror(errno));
+	if (!f)   /* fopen's own allocation failing is out of memory */
+		return hs_fail(err, hs_errno_status(errno), "%s: %s", path, strerror(errno));
 	if (hs_input_note_fd(fileno(f), path, err) < 0) {
 		fclose(f);
 		return -1;
@@ -429,7 +417,7 @@ int overlay_load(const hs_graph *g, const char *path, hs_overlay *out, hs_error 
 		hs_strbuf_free(&text);
 		return hs_fail(err, bad ? HS_EDATA : HS_ENOMEM, "%s: %s", path, bad ? "read error" : "out of memory");
 	}
-	int rc = overlay_parse(g, hs_strbuf_str(&text), text.len, path, out, err);
+	int rc = overlay_parse(g, hs_strbuf_str(&text), text.len, path, opts, out, err);
 	hs_strbuf_free(&text);
 	return rc;
 }
@@ -437,13 +425,6 @@ int overlay_load(const hs_graph *g, const char *path, hs_overlay *out, hs_error 
 void overlay_free(hs_overlay *o)
 {
 	hs_arena_free(&o->arena);
+	free(o->col_slot);
 	memset(o, 0, sizeof *o);
-}
-
-int overlay_find(const hs_overlay *o, const char *name)
-{
-	for (int c = 0; c < o->n_cols; c++)
-		if (strcmp(o->cols[c].name, name) == 0)
-			return c;
-	return -1;
 }

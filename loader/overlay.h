@@ -1,33 +1,66 @@
 /* overlay.h - your own per-instruction data laid over a graph.
  *
  * A data file gives values by instruction name (or node id); each of its
- * columns becomes a field of the graph's nodes:
+ * fields becomes a field of the graph's nodes:
  *   - CSV: a header line; the first column is `name` or `id`, every other
- *     one a field.  A column is numeric when every value it gives parses as
- *     a number (an empty cell gives none), text otherwise.
- *   - JSON: an object {"name": {"field": value, ...}, ...}; values are
- *     numbers, strings (numeric when every one of the field parses), true
- *     or false (1, 0) or null (none).
+ *     one a field.
+ *   - JSON: an object {"name": {"field": value, ...}, ...}, or an array of
+ *     records [{"name": "dot.1", "field": value, ...}, ...] (a record names
+ *     its instruction with "name", or its node with "id", not both).
+ *     Values are numbers, strings, true or false (1, 0) or null (none).
  *   - An XLA buffer assignment (a dump's *-buffer-assignment.txt): one
  *     numeric field, buffer_bytes, the bytes of every buffer value named
  *     after the instruction (a tuple's elements add up).
- * The kind is told by the content: '{' (or '[') first is JSON, "BufferAssignment:"
- * a buffer assignment, anything else CSV.  A node named twice adds its
- * numbers up and keeps its last text.  Rows that name no instruction are
- * counted, the first five kept by name, and are no error.  Field names are
- * letters, digits and '_', not starting with a digit, each once.
+ * The kind is told by the content: '{' or '[' first is JSON,
+ * "BufferAssignment:" a buffer assignment, anything else CSV.  A UTF-8
+ * byte-order mark first is skipped; UTF-16 is refused.
+ *
+ * Values, read alike in CSV and JSON (where a number, true and false are
+ * read as the text they are written as):
+ *   - An empty value (an empty cell, "", null, only spaces) and `nan` (any
+ *     case) are none: the node has no value there.  Spaces and tabs around
+ *     a number are not part of it.
+ *   - A field is numeric when its first value in the file (in file order,
+ *     whether or not its row names an instruction) is a number, as strtod
+ *     reads decimal numbers ("3", "-0.5", "1e-3"; a number too small for a
+ *     double is 0), and text otherwise.  Every later value of a numeric
+ *     field must be a number: anything else is an error at its line naming
+ *     the field and the value.  A text field takes any value as text.
+ *   - A number too large for a double (1e400) and `inf` are errors where a
+ *     number is read (a numeric field, or a field's first value).
+ *   - A NUL byte in a CSV file is an error at its line naming its column.
+ * Field names are letters, digits and '_', not starting with a digit,
+ * each once; at most OVERLAY_MAX_FIELDS of them (a file with more is
+ * refused at the line that adds one too many), and at most
+ * OVERLAY_MAX_VALUES fields times nodes in all.
+ *
+ * Each instruction is named by one row (CSV), one key (JSON object) or one
+ * record (JSON array): naming it again is an error naming both lines,
+ * unless the caller chooses a merge (overlay_opts).  In a buffer
+ * assignment the values of one instruction always add up.  Rows that name
+ * no instruction are counted, the first five kept by name, and are no
+ * error (their values are checked all the same).
  *
  * Errors (HS_EDATA): "FILE:LINE: what was expected" (CSV, buffer
- * assignment), "FILE: byte N: ..." (JSON); nothing is loaded then.
+ * assignment), "FILE:LINE (byte N): ..." (JSON); nothing is loaded then.
+ * Names and values quoted in messages are the file's own bytes, cut.
  */
 #ifndef HS_OVERLAY_H
 #define HS_OVERLAY_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "base/arena.h"
 #include "base/error.h"
 #include "graph.h"
+
+/* At most this many fields in one file: the query language numbers a
+ * file's fields in 16 bits (query/session.c). */
+#define OVERLAY_MAX_FIELDS 65536
+/* At most this many fields times nodes (2 GB of values): every field is an
+ * array over all the nodes. */
+#define OVERLAY_MAX_VALUES ((int64_t)1 << 28)
 
 typedef struct hs_overlay_col {
 	char *name;
@@ -47,14 +80,36 @@ typedef struct hs_overlay {
 	int64_t matched;     /* nodes that got a value */
 	int64_t unmatched;   /* records that named no node */
 	char *unmatched_names[OVERLAY_UNMATCHED_KEPT];
-	hs_arena arena;      /* every string and array above */
+	int *col_slot;       /* [col_cap] column + 1 by name hash, 0 empty: overlay_find */
+	size_t col_cap;
+	hs_arena arena;      /* every string and array above but col_slot */
 } hs_overlay;
 
-/* Reads the data file at `path` for graph g into *out. */
-int overlay_load(const hs_graph *g, const char *path, hs_overlay *out, hs_error *err);
+/* What an instruction named twice does (CSV and JSON). */
+typedef enum overlay_merge {
+	OVERLAY_MERGE_NONE,  /* an error naming both lines */
+	OVERLAY_MERGE_SUM,   /* numbers add up, a text field keeps the last text */
+	OVERLAY_MERGE_FIRST, /* each field keeps its first value */
+	OVERLAY_MERGE_LAST,  /* each field keeps its last value */
+} overlay_merge;
+
+typedef struct overlay_opts {
+	overlay_merge merge;
+	/* The front end's words for choosing a merge ("--data-merge
+	 * sum|first|last"), said by the error of a name given twice; or NULL. */
+	const char *merge_words;
+} overlay_opts;
+
+/* "sum", "first", "last" or "none": the merge, or -1. */
+int overlay_merge_of(const char *word);
+
+/* Reads the data file at `path` for graph g into *out; opts NULL for the
+ * defaults (OVERLAY_MERGE_NONE). */
+int overlay_load(const hs_graph *g, const char *path, const overlay_opts *opts, hs_overlay *out,
+		 hs_error *err);
 /* The same from memory (`name` for messages). */
-int overlay_parse(const hs_graph *g, const char *text, size_t n, const char *name, hs_overlay *out,
-		  hs_error *err);
+int overlay_parse(const hs_graph *g, const char *text, size_t n, const char *name, const overlay_opts *opts,
+		  hs_overlay *out, hs_error *err);
 void overlay_free(hs_overlay *o);
 /* A column by name, or -1. */
 int overlay_find(const hs_overlay *o, const char *name);

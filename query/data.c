@@ -16,13 +16,13 @@
 
 /* ---- data laid over the nodes ---------------------------------------------- */
 
-int query_session_load_data(query_session *s, const char *path, hs_error *err)
+int query_session_load_data(query_session *s, const char *path, const overlay_opts *opts, hs_error *err)
 {
 	hs_overlay o;
 
 	if (s->ix)
 		return hs_fail(err, HS_EUSAGE, "%s: data is laid over one graph, not over a folder", path);
-	if (overlay_load(s->g, path, &o, err) != 0)
+	if (overlay_load(s->g, path, opts, &o, err) != 0)
 		return -1;
 	if (query_session_add_overlay(s, &o, err) != 0) {
 		overlay_free(&o);
@@ -50,9 +50,11 @@ char *query_session_data_note(const query_session *s, int k)
 		return NULL;
 	hs_strbuf_printf(&b, "%s: %lld row%s, %lld instruction%s matched", o->path, (long long)o->rows,
 			 hs_s(o->rows), (long long)o->matched, hs_s(o->matched));
-	for (int c = 0; c < o->n_cols; c++)
+	for (int c = 0; c < o->n_cols && c < QUERY_DATA_NOTE_FIELDS; c++)
 		hs_strbuf_printf(&b, "%s%s (%s)", c ? ", " : o->n_cols > 1 ? ", fields " : ", field ",
 				 o->cols[c].name, o->cols[c].numeric ? "number" : "text");
+	if (o->n_cols > QUERY_DATA_NOTE_FIELDS)
+		hs_strbuf_printf(&b, " and %d more", o->n_cols - QUERY_DATA_NOTE_FIELDS);
 	if (o->unmatched) {
 		hs_strbuf_printf(&b, "; %lld row%s name%s no instruction: ", (long long)o->unmatched,
 				 hs_s(o->unmatched), o->unmatched == 1 ? "s" : "");

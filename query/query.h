@@ -206,15 +206,18 @@ int query_session_add_overlay(query_session *s, hs_overlay *o, hs_error *err);
 
 /* Reads the data file at `path` (loader/overlay.h: CSV, JSON, an XLA
  * buffer assignment) for the session's graph and lays it over the nodes
- * (query_session_add_overlay): its columns are node fields at once.  -1 with
- * err set and nothing laid over when the file is bad (HS_EDATA,
+ * (query_session_add_overlay): its columns are node fields at once.  opts
+ * (NULL for the defaults) says what an instruction named twice does.  -1
+ * with err set and nothing laid over when the file is bad (HS_EDATA,
  * "FILE:LINE: what was expected"), a column is named as a field already
  * (HS_EUSAGE), the session is a folder's (HS_EUSAGE) or out of memory. */
-int query_session_load_data(query_session *s, const char *path, hs_error *err);
+int query_session_load_data(query_session *s, const char *path, const overlay_opts *opts, hs_error *err);
 /* The data laid over the graph: how many files, and one line about file k,
  * malloc'd (NULL when out of memory): "FILE: 812 rows, 800 instructions
- * matched, fields time_us (number), kind (text)"; then, when some rows
- * named no instruction, "; 12 rows name no instruction: a, b, c, d, e, ...". */
+ * matched, fields time_us (number), kind (text)" (the first
+ * QUERY_DATA_NOTE_FIELDS fields, then "and 65528 more"); then, when some
+ * rows named no instruction, "; 12 rows name no instruction: a, b, c, d, e, ...". */
+#define QUERY_DATA_NOTE_FIELDS 8
 int query_session_data_count(const query_session *s);
 const hs_overlay *query_session_data(const query_session *s, int k);
 char *query_session_data_note(const query_session *s, int k);

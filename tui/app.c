@@ -420,8 +420,8 @@ static int graph_request(tui *t, tui_view *v, tui_req req, const char *arg)
 	case TUI_REQ_DATA: {
 		hs_error err = {0};
 		if (!arg || !*arg) {
-			tui_message(t, 1, "data FILE: a CSV (name,FIELD,...) or JSON {name: {field: value}} to lay over the nodes");
-		} else if (query_session_load_data(v->doc->qs, arg, &err) != 0) {
+			tui_message(t, 1, "data FILE: a CSV (name,FIELD,...) or JSON ({name: {field: value}} or [{name: ..., field: value}]) to lay over the nodes");
+		} else if (query_session_load_data(v->doc->qs, arg, &t->o->data_opts, &err) != 0) {
 			tui_message(t, 1, "%s", err.msg);
 		} else {
 			char *note = query_session_data_note(v->doc->qs, query_session_data_count(v->doc->qs) - 1);
@@ -939,7 +939,7 @@ int tui_run(const tui_options *o, hs_error *err)
 		goto out;
 	}
 	for (int i = 0; i < o->ndata; i++) /* before the screen: a bad file fails here */
-		if (query_session_load_data(d->qs, o->data[i], err) != 0) {
+		if (query_session_load_data(d->qs, o->data[i], &o->data_opts, err) != 0) {
 			tui_doc_unref(d);
 			tui_doc_unref(t.diff_b);
 			rc = -1;

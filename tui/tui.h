@@ -25,6 +25,7 @@
 #include <curses.h>
 
 #include "loader/dataset.h"
+#include "loader/overlay.h"
 #include "base/error.h"
 #include "loader/graph.h"
 #include "loader/hlo.h"
@@ -45,6 +46,7 @@ typedef struct tui_options {
 	int mask_model;         /* numbers from the cost model and predictions print as "#" */
 	const char *const *data; /* data files laid over the graph (--data), ndata of them */
 	int ndata;
+	overlay_opts data_opts; /* how they and :data are read (an instruction named twice) */
 	const char *diff_b;     /* path is A of `hloscope diff A B` and this B: the diff view; NULL = none */
 } tui_options;
 

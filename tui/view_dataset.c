@@ -325,7 +325,7 @@ int tui_open_entry(tui *t, const ds_index *ix, const ds_entry *e)
 	if (r) {
 		hs_overlay o;
 		int64_t matched = 0;
-		if (overlay_load(doc->g, r->path, &o, &err) != 0 || ((matched = o.matched), 0) ||
+		if (overlay_load(doc->g, r->path, NULL, &o, &err) != 0 || ((matched = o.matched), 0) ||
 		    query_session_add_overlay(doc->qs, &o, &err) != 0)
 			snprintf(note, sizeof note, "buffer assignment not laid over: %s", err.msg);
 		else

@@ -1,8 +1,11 @@
 /* fuzz_overlay.c - libFuzzer target for data files laid over a graph
- * (loader/overlay.c): CSV, JSON (base/jsonr.c) and XLA buffer
- * assignments.  Each input is a data file for a small fixed module; every
- * column it yields is read whole.  Errors are expected (with the file's
- * name in the message); crashes, leaks and sanitizer reports are the bugs.
+ * (loader/overlay.c, loader/overlay_read.c): CSV, JSON (base/jsonr.c: an
+ * object by name or an array of records) and XLA buffer assignments.  Each
+ * input is a data file for a small fixed module, read twice: with repeated
+ * names refused, and merged (sum, first or last by the input's length).
+ * Every column it yields is read whole, and a number is never infinite
+ * (overlay.h).  Errors are expected (with the file's name in the message);
+ * crashes, leaks, infinite numbers and sanitizer reports are the bugs.
  *
  *   make fuzz FUZZ_RUN=overlay
  * tests/fuzz/replay.c runs the same function on saved inputs (make units).
@@ -45,26 +48,44 @@ static hs_graph *module(void)
 	return g;
 }
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+/* One reading of the input with `merge`. */
+static void read_once(hs_graph *g, const uint8_t *data, size_t size, int merge)
 {
-	hs_graph *g = module();
 	hs_overlay o;
 	hs_error err = {0};
-	if (overlay_parse(g, (const char *)data, size, "fuzz.data", &o, &err) != 0) {
+	overlay_opts opts = {.merge = merge, .merge_words = "a merge"};
+	if (overlay_parse(g, (const char *)data, size, "fuzz.data", &opts, &o, &err) != 0) {
 		if (strncmp(err.msg, "fuzz.data", 9) != 0) {
 			fprintf(stderr, "error without the file's name: %s\n", err.msg);
 			abort();
 		}
-		return 0;
+		return;
 	}
 	volatile double sink = 0;
-	for (int c = 0; c < o.n_cols; c++)
-		for (int64_t v = 0; v < g->n_nodes; v++)
+	for (int c = 0; c < o.n_cols; c++) {
+		if (overlay_find(&o, o.cols[c].name) != c) {
+			fprintf(stderr, "field '%s' is not found as column %d\n", o.cols[c].name, c);
+			abort();
+		}
+		for (int64_t v = 0; v < g->n_nodes; v++) {
+			if (o.cols[c].numeric && isinf(o.cols[c].num[v])) {
+				fprintf(stderr, "field '%s': an infinite number\n", o.cols[c].name);
+				abort();
+			}
 			sink += o.cols[c].numeric ? (isnan(o.cols[c].num[v]) ? 0 : 1)
 						  : (o.cols[c].text[v] ? (double)strlen(o.cols[c].text[v]) : 0);
+		}
+	}
 	for (int64_t i = 0; i < o.unmatched && i < OVERLAY_UNMATCHED_KEPT; i++)
 		sink += o.unmatched_names[i] ? (double)strlen(o.unmatched_names[i]) : 0;
 	(void)sink;
 	overlay_free(&o);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	hs_graph *g = module();
+	read_once(g, data, size, OVERLAY_MERGE_NONE);
+	read_once(g, data, size, OVERLAY_MERGE_SUM + (int)(size % 3));
 	return 0;
 }

@@ -138,7 +138,7 @@ if awk 'NR > 1 && /mul\\x1b\[2J\\x07\.200/ { i = index($0, "Dropout_1/\\x1b"); p
 else
 	bad "escape: table: column widths" "$(head -8 "$T/table_pb.out")"
 fi
-shows "escape: a bad data header's message" "$T/badcsv.err" "column 't\\x1b]0;title\\x07' is not a field name"
+shows "escape: a bad data header's message" "$T/badcsv.err" "'t\\x1b]0;title\\x07' is not a field name"
 shows "escape: repl on a pipe: the table" "$T/repl_pipe.out" 'mul\x1b[2J\x07.200'
 shows "escape: repl on a pipe: show" "$T/repl_pipe.out" 'op_name       Dropout_1/\x1b]0;T\x07t/Mul'
 shows "escape: dot --text: the node's name" "$T/dot_text.out" 'mul\x1b[2J\x07.200'
@@ -261,7 +261,7 @@ q
 has explorer: a query's table => Dropout_1/\x1b]0;T\x07t/Mul
 q
 :data bad.csv
-has explorer: the message line => column 't\x1b]0;title\x07' is not a field name
+has explorer: the message line => 't\x1b]0;title\x07' is not a field name
 save last
 Q
 EOF

@@ -67,6 +67,66 @@ sys.exit(0 if d["rows"] == 670 and d["matched"] == 668 and d["unmatched_names"] 
          and abs(f["time_us"]["sum"] - total) < 1e-6 and f["op_category"]["type"] == "text" else 1)
 PYEOF
 
+# --- the data file's rules (issues 28, 31; loader/overlay.h) -----------------------------
+# data_fails NAME FILE TEXT: query --data FILE exits 2 with TEXT on stderr, nothing on stdout.
+data_fails() {
+	"$HLOSCOPE" query "$I3D" --data "$2" 'count by opcode' >"$T/out" 2>"$T/err"; st=$?
+	[ $st -eq 2 ] && grep -qF -- "$3" "$T/err" && [ ! -s "$T/out" ] && ok "--data: $1" ||
+		bad "--data: $1" "exit $st: $(head -c 300 "$T/err")"
+}
+printf 'name,time_us\nconvolution.306,1\0.5\n' >"$T/nul.csv"
+data_fails "a NUL byte is an error at its line naming the column" "$T/nul.csv" \
+	"nul.csv:2: column 'time_us': a NUL byte in the value '1'"
+printf 'name,time_us\nconvolution.306,1\nconvolution.319,1e400\n' >"$T/big.csv"
+data_fails "a number out of range (1e400) is an error at its line" "$T/big.csv" \
+	"big.csv:3: field 'time_us': '1e400' is not a finite number"
+printf '[{"name": "convolution.306", "t": 1},\n {"name": "convolution.319", "t": -1e400}]' >"$T/big.json"
+data_fails "a JSON number out of range is an error at its line and byte" "$T/big.json" \
+	"big.json:2 (byte 72): field 't': '-1e400' is not a finite number"
+printf 'name,time_us\nconvolution.306,1\nconvolution.319,n/a\n' >"$T/text.csv"
+data_fails "a non-number in a numeric field is an error naming it" "$T/text.csv" \
+	"text.csv:3: field 'time_us': 'n/a' is not a number, and the field is numeric (its first value, line 2, is one)"
+printf 'name,time_us\nconvolution.306,1\nconvolution.319,2\nconvolution.306,3\n' >"$T/rep.csv"
+data_fails "an instruction named twice is an error naming both lines" "$T/rep.csv" \
+	"rep.csv:4: 'convolution.306' is named again, first at line 2; name each instruction once, or merge its values with --data-merge sum|first|last"
+"$HLOSCOPE" query "$I3D" --data "$T/rep.csv" --data-merge sum --csv 'nodes where time_us > 0 show name, time_us' >"$T/sum.csv" 2>"$T/err" &&
+	grep -qx 'convolution.306,4' "$T/sum.csv" && grep -qx 'convolution.319,2' "$T/sum.csv" &&
+	ok "--data-merge sum adds a repeated instruction's numbers" || bad "--data-merge sum" "$(cat "$T/sum.csv" "$T/err")"
+"$HLOSCOPE" query "$I3D" --data "$T/rep.csv" --data-merge last --csv 'nodes where time_us > 0 show name, time_us' >"$T/last.csv" 2>"$T/err" &&
+	grep -qx 'convolution.306,3' "$T/last.csv" && ok "--data-merge last keeps the last value" ||
+	bad "--data-merge last" "$(cat "$T/last.csv" "$T/err")"
+expect_status 1 "--data-merge takes sum, first, last or none" "$HLOSCOPE" query "$I3D" --data "$T/rep.csv" --data-merge add 'count'
+# the bundled profile as an Excel CSV (a byte-order mark) and as a JSON array of records: the same fields
+printf '\357\273\277' | cat - "$PROF" >"$T/bom.csv"
+"$PY" - "$PROF" "$T/records.json" <<'PYEOF'
+import csv, json, sys
+rows = [{k: (float(v) if k in ("time_us", "occurrences") else v) for k, v in r.items()} for r in csv.DictReader(open(sys.argv[1]))]
+json.dump(rows, open(sys.argv[2], "w"), indent=1)
+PYEOF
+Q='nodes where time_us > 0 show name, time_us, occurrences, op_category'
+"$HLOSCOPE" query "$I3D" --csv --data "$PROF" "$Q" >"$T/from_csv.csv" 2>/dev/null
+"$HLOSCOPE" query "$I3D" --csv --data "$T/bom.csv" "$Q" >"$T/from_bom.csv" 2>"$T/err.bom"
+"$HLOSCOPE" query "$I3D" --csv --data "$T/records.json" "$Q" >"$T/from_json.csv" 2>"$T/err.json"
+[ "$(wc -l <"$T/from_csv.csv")" -eq 669 ] && cmp -s "$T/from_csv.csv" "$T/from_bom.csv" &&
+	ok "--data: a CSV after a UTF-8 byte-order mark reads as without" || bad "--data with a byte-order mark" "$(head -c 300 "$T/err.bom")"
+cmp -s "$T/from_csv.csv" "$T/from_json.csv" && grep -q '2 rows name no instruction: MemcpyHtoD, _XlaRun' "$T/err.json" &&
+	ok "--data: a JSON array of records gives the CSV's fields and values" ||
+	bad "--data JSON records" "$(diff "$T/from_csv.csv" "$T/from_json.csv" | head -5) $(head -c 300 "$T/err.json")"
+# 65,536 fields read and each queried (the query language numbers them in 16 bits); one more is refused
+printf 'HloModule w\n\nENTRY %%main (a: f32[4]) -> f32[4] {\n  %%a = f32[4]{0} parameter(0)\n  ROOT %%n = f32[4]{0} negate(%%a)\n}\n' >"$T/w.hlo"
+"$PY" - "$T" <<'PYEOF'
+import sys
+for n in (65536, 65537):
+    with open("%s/wide%d.csv" % (sys.argv[1], n), "w") as f:
+        f.write("name," + ",".join("c%d" % i for i in range(n)) + "\nn," + ",".join(str(i) for i in range(n)) + "\n")
+PYEOF
+"$HLOSCOPE" query "$T/w.hlo" --data "$T/wide65536.csv" --csv 'nodes where c65535 > 0 show name, c0, c40000, c65535' >"$T/wide.csv" 2>"$T/err"
+[ "$(tail -1 "$T/wide.csv")" = "n,0,40000,65535" ] && ok "--data: 65,536 fields, the last one queried" ||
+	bad "--data 65,536 fields" "$(cat "$T/wide.csv") $(head -c 300 "$T/err")"
+expect_status 2 "--data: 65,537 fields are refused" "$HLOSCOPE" query "$T/w.hlo" --data "$T/wide65537.csv" 'count'
+grep -qF "wide65537.csv:1: 65537 fields, more than the 65536 hloscope reads" "$T/err" &&
+	ok "--data: the refusal names the line and the limit" || bad "--data: 65,537 fields" "$(head -c 300 "$T/err")"
+
 # --- the explorer ----------------------------------------------------------------------
 TUI_W=160
 tui_run "layers tree session ends cleanly" "$H" i3d_tf_xla_cluster_1.hlo --data "$PROF" <<'EOF2'

@@ -102,6 +102,9 @@ sweep "check of a folder" check "$T/two"
 sweep "dump" dump "$L" node_opcode --limit 3
 sweep "diff" diff "$P" "$ROOT/tests/data/raw/op_tuning_data.pb#2"
 sweep "query" query "$TL" 'nodes where opcode = convolution limit 3' 'count by opcode limit 3'
+# --data: a JSON array of records after a byte-order mark, a repeat merged
+printf '\357\273\277[{"name": "convolution.306", "t": 1.5, "k": "x"}, {"name": "convolution.306", "t": 2},\n {"name": "nowhere", "t": 3}]' >"$T/rec.json"
+sweep "info --data --data-merge sum" info "$ROOT/tests/data/hlo/i3d_tf_xla_cluster_1.hlo" --data "$T/rec.json" --data-merge sum
 sweep "query of the session's numbers" query "$L" 'configs where runtime < 23.3 s sort by predicted_rank limit 3' \
 	'nodes where cost > 12 us or opcode = dot limit 3' 'compare best worst'
 # dot up to its refusal (Graphviz is not reached: 2.43's agopen crashes

@@ -480,7 +480,7 @@ static void test_session(void)
 	hs_graph *g = query_session_graph(S);
 	const char *csv = "name,time_us,unit\ndot.2,7.5,ms\nadd.4,2,us\nparameter.0,,s\n";
 	CHECK("overlay: read for the fixture",
-	      overlay_parse(g, csv, strlen(csv), "data.csv", &o, &err) == 0 && o.matched == 3);
+	      overlay_parse(g, csv, strlen(csv), "data.csv", NULL, &o, &err) == 0 && o.matched == 3);
 	CHECK("overlay: its columns are node fields", query_session_add_overlay(S, &o, &err) == 0 &&
 	      o.n_cols == 0 && run("nodes where time_us > 1 show name, time_us, unit", &r, &err) == 0 &&
 	      r.table.nrows == 2 && strcmp(query_cell_at(&r.table, 0, 0)->text, "dot.2") == 0 &&
@@ -491,7 +491,7 @@ static void test_session(void)
 	query_result_free(&r);
 	const char *clash = "name,cost\ndot.2,1\n";
 	CHECK("overlay: a column named as a field is refused",
-	      overlay_parse(g, clash, strlen(clash), "clash.csv", &o, &err) == 0 &&
+	      overlay_parse(g, clash, strlen(clash), "clash.csv", NULL, &o, &err) == 0 &&
 	      query_session_add_overlay(S, &o, &err) < 0 && err.status == HS_EUSAGE &&
 	      strstr(err.msg, "'cost' is a field already") && o.n_cols == 1);
 	overlay_free(&o);
