@@ -79,7 +79,7 @@ endif
 VSUFFIX := $(if $(and $(HAVE_ISAL),$(filter zlib,$(INFLATE))),-zlib)
 B := $(BUILD)/$(V)$(VSUFFIX)
 
-MODULES  := base loader render model synth query tui repl
+MODULES  := base loader render model synth doc query tui repl
 LIB_SRC  := $(foreach m,$(MODULES),$(wildcard $(m)/*.c))
 # Protobuf messages: protoc-c writes C into the build folder (never edited,
 # never committed); the objects join the library.

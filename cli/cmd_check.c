@@ -11,7 +11,7 @@
 
 #include "base/plural.h"
 #include "base/walk.h"
-#include "cli/commands.h"
+#include "cli/cli.h"
 #include "loader/graph.h"
 
 static int has_suffix(const char *name, const char *suffix)

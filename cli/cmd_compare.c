@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cli/commands.h"
+#include "cli/cli.h"
 #include "loader/graph.h"
 #include "model/compare.h"
 #include "model/model.h"

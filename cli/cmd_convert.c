@@ -11,7 +11,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "cli/commands.h"
+#include "cli/cli.h"
 #include "loader/graph.h"
 #include "loader/hlo.h"
 #include "loader/hlo_featurize.h"

@@ -1,6 +1,6 @@
 /* hloscope diff A B [--json | --text] [--names-only] [--limit N]
  *
- * What changed between two HLO modules (model/hlo_diff.h does the
+ * What changed between two HLO modules (model/module_diff.h does the
  * matching and the report).  A and B are any HLO input graph_open reads:
  * HLO text, an HloModuleProto, a module of a raw TpuGraphs .pb (FILE#N), or
  * even two .npz files (no names: matched by structure only).
@@ -14,9 +14,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cli/commands.h"
+#include "cli/cli.h"
 #include "loader/graph.h"
-#include "model/hlo_diff.h"
+#include "doc/diff.h"
 #include "tui/tui.h"
 
 /* The diff view in the explorer: both modules read before the terminal is
@@ -80,14 +80,14 @@ int cmd_diff(int argc, char **argv)
 		graph_free(a);
 		return cli_report(&err);
 	}
-	hlo_diff d;
+	module_diff d;
 	int rc = 0;
-	if (hlo_diff_run(&d, a, b, flags, &err) != 0) {
+	if (module_diff_run(&d, a, b, flags, &err) != 0) {
 		rc = cli_report(&err);
 	} else {
-		if (json ? hlo_diff_print_json(&d, stdout, &err) : hlo_diff_print_text(&d, stdout, limit))
+		if (json ? module_diff_print_json(&d, stdout, &err) : module_diff_print_text(&d, stdout, limit))
 			rc = err.status ? cli_report(&err) : 2;
-		hlo_diff_free(&d);
+		module_diff_free(&d);
 	}
 	graph_free(a);
 	graph_free(b);

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/commands.h"
+#include "cli/cli.h"
 #include "loader/npz.h"
 
 static void print_value(const npz_array *a, uint64_t i)

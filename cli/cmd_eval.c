@@ -8,7 +8,7 @@
 
 #include "base/jsonw.h"
 #include "base/plural.h"
-#include "cli/commands.h"
+#include "cli/cli.h"
 #include "cli/modelcli.h"
 #include "loader/graph.h"
 #include "model/cost.h"

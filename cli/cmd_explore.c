@@ -19,7 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/commands.h"
+#include "cli/cli.h"
 #include "tui/tui.h"
 
 static void explore_usage(FILE *out)

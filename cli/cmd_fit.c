@@ -10,7 +10,7 @@
 #include "base/jsonw.h"
 #include "base/parse.h"
 #include "base/plural.h"
-#include "cli/commands.h"
+#include "cli/cli.h"
 #include "cli/modelcli.h"
 #include "loader/graph.h"
 #include "model/calibrate.h"

@@ -12,7 +12,7 @@
 #include "base/cmp.h"
 #include "base/jsonw.h"
 #include "base/plural.h"
-#include "cli/commands.h"
+#include "cli/cli.h"
 #include "cli/info_data.h"
 #include "loader/dataset.h"
 #include "loader/dump.h"

@@ -12,7 +12,7 @@
 #include "base/jsonw.h"
 #include "base/plural.h"
 #include "base/strbuf.h"
-#include "cli/commands.h"
+#include "cli/cli.h"
 #include "cli/modelcli.h"
 #include "loader/graph.h"
 #include "model/metrics.h"

@@ -32,7 +32,7 @@
 
 #include "base/clock.h"
 #include "base/inputs.h"
-#include "cli/commands.h"
+#include "cli/cli.h"
 #include "loader/graph.h"
 #include "model/model.h"
 #include "query/query.h"

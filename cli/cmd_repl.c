@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cli/commands.h"
+#include "cli/cli.h"
 #include "loader/graph.h"
 #include "model/model.h"
 #include "query/query.h"

@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "base/plural.h"
-#include "cli/commands.h"
+#include "cli/cli.h"
 #include "synth/synth.h"
 
 int cmd_synth(int argc, char **argv)

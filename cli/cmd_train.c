@@ -10,7 +10,7 @@
 #include "base/parse.h"
 #include "base/plural.h"
 #include "base/strbuf.h"
-#include "cli/commands.h"
+#include "cli/cli.h"
 #include "cli/modelcli.h"
 #include "loader/graph.h"
 #include "model/model.h"

@@ -13,7 +13,7 @@
 #include "base/clock.h"
 #include "base/parse.h"
 #include "base/plural.h"
-#include "cli/commands.h"
+#include "cli/cli.h"
 #include "loader/hlo.h"
 
 #define TEXT_BAND 48 /* rows drawn at a time */

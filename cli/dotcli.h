@@ -5,7 +5,7 @@
 #ifndef HS_DOTCLI_H
 #define HS_DOTCLI_H
 
-#include "query/draw.h"
+#include "query/draw_groups.h"
 #include "render/render.h"
 
 /* Where the time went (--time). */

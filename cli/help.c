@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cli/commands.h"
+#include "cli/cli.h"
 
 struct help {
 	const char *name;

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 
 #include "base/plural.h"
-#include "cli/commands.h"
+#include "cli/cli.h"
 #include "cli/info_data.h"
 
 int info_data_open(hs_graph *g, const char *const *paths, int n, int merge, query_session **out)

@@ -10,7 +10,7 @@
 
 #include "base/escape.h"
 #include "base/progress.h"
-#include "cli/commands.h"
+#include "cli/cli.h"
 #include "loader/hlo_text.h"
 #include "query/query.h"
 

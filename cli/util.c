@@ -10,7 +10,7 @@
 
 #include "base/escape.h"
 #include "base/parse.h"
-#include "cli/commands.h"
+#include "cli/cli.h"
 #include "query/query.h"
 
 const char *cli_command_usage(const char *name);

@@ -13,7 +13,7 @@
 #include <readline/readline.h>
 #include <zlib.h>
 
-#include "cli/commands.h"
+#include "cli/cli.h"
 #include "loader/zip.h"
 
 #define HLOSCOPE_VERSION "0.1.0"

@@ -14,7 +14,7 @@
 
 #include "base/plural.h"
 #include "query/commands.h"
-#include "query/draw.h"
+#include "query/draw_groups.h"
 #include "render/dot.h"
 #include "render/region.h"
 

@@ -49,7 +49,7 @@
 #include "loader/dataset.h"
 #include "loader/graph.h"
 #include "loader/overlay.h"
-#include "model/layers.h"
+#include "doc/layers.h"
 #include "model/cost.h"
 #include "model/model.h"
 #include "model/predictor.h"

@@ -28,7 +28,7 @@
 #include <stdio.h>
 #include <wchar.h>
 
-#include "render/layout.h"
+#include "render/gv_layout.h"
 #include "render/route.h"
 
 /* Color indices; the front end maps them to its palette. */

@@ -13,7 +13,7 @@
 #include "base/escape.h"
 #include "base/plural.h"
 #include "loader/hlo.h"
-#include "render/layout.h"
+#include "render/gv_layout.h"
 #include "render/palette.h"
 
 /* ---- labels ----------------------------------------------------------- */

@@ -18,7 +18,7 @@
 
 #include "render/canvas.h"
 #include "render/dot.h"
-#include "render/layout.h"
+#include "render/gv_layout.h"
 #include "render/palette.h"
 #include "render/region.h"
 

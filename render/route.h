@@ -24,7 +24,7 @@
 
 #include <stdint.h>
 
-#include "render/layout.h"
+#include "render/gv_layout.h"
 
 #define ROUTE_LABEL_MAX 40 /* bytes of a label, "…" included */
 

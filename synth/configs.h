@@ -23,7 +23,7 @@
 
 #include "base/error.h"
 #include "base/hash.h"
-#include "synth/graph.h"
+#include "synth/builder.h"
 #include "synth/plan.h"
 
 /* Shared by both formulas. */

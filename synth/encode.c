@@ -1,7 +1,7 @@
 /* encode.c - a synth graph as the TpuGraphs files hold it: node_feat,
  * node_opcode, edge_index and node_splits (see synth/graph.h).  Opcode ids
  * and feature indices are looked up by name in loader/hlo.h's tables once. */
-#include "synth/graph.h"
+#include "synth/builder.h"
 
 #include <stdarg.h>
 #include <stdio.h>

@@ -36,7 +36,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "synth/graph.h"
+#include "synth/builder.h"
 
 /* ---- programs.c: whole programs (layout collection) -------------------- */
 

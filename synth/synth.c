@@ -28,7 +28,7 @@
 #include "loader/hlo.h"
 #include "loader/npz.h"
 #include "synth/configs.h"
-#include "synth/graph.h"
+#include "synth/builder.h"
 #include "synth/plan.h"
 
 /* A second FNV basis: a second, independent hash of the same name. */

@@ -1,4 +1,4 @@
-/* view_diff.c - two HLO modules side by side (model/hlo_diff.h).
+/* view_diff.c - two HLO modules side by side (model/module_diff.h).
  *
  * Opened by `hloscope diff A B` on a terminal, `:diff FILE` from a module,
  * or `d` on a stage of a dump folder (that stage and the one before).
@@ -23,7 +23,7 @@
 #include <string.h>
 
 #include "base/plural.h"
-#include "model/hlo_diff.h"
+#include "doc/diff.h"
 #include "tui/view_diff.h"
 
 enum {
@@ -52,7 +52,7 @@ struct diffview {
 
 static int pair_in_comp(const struct diffview *dv, const pair_row *r, const comp_row *c)
 {
-	const hlo_diff *d = &dv->s.d;
+	const module_diff *d = &dv->s.d;
 	return (r->a >= 0 && c->ca >= 0 && d->a->hcomp_of[r->a] == c->ca) ||
 	       (r->b >= 0 && c->cb >= 0 && d->b->hcomp_of[r->b] == c->cb);
 }
@@ -99,7 +99,7 @@ static int cost_cell(char *buf, size_t cap, const cost_estimate *c)
 static int pair_cell(void *ctx, int64_t row, const tui_col *c, char *buf, size_t cap)
 {
 	struct diffview *dv = ctx;
-	const hlo_diff *d = &dv->s.d;
+	const module_diff *d = &dv->s.d;
 	const pair_row *r = pair_at(dv, row);
 	buf[0] = '\0';
 	if (!r)
@@ -113,7 +113,7 @@ static int pair_cell(void *ctx, int64_t row, const tui_col *c, char *buf, size_t
 		if (r->a < 0 || r->b < 0)
 			snprintf(buf, cap, "only in %s", r->a < 0 ? "B" : "A");
 		else
-			hlo_diff_change_list(ch, buf, cap);
+			module_diff_change_list(ch, buf, cap);
 		return TUI_C_MARK;
 	}
 	if (c->key == PC_HOW) {
@@ -163,7 +163,7 @@ static int pair_cell(void *ctx, int64_t row, const tui_col *c, char *buf, size_t
 static double pair_value(void *ctx, int64_t row, const tui_col *c)
 {
 	struct diffview *dv = ctx;
-	const hlo_diff *d = &dv->s.d;
+	const module_diff *d = &dv->s.d;
 	const pair_row *r = pair_at(dv, row);
 	if (!r)
 		return NAN;
@@ -210,7 +210,7 @@ static int comp_cell(void *ctx, int64_t row, const tui_col *c, char *buf, size_t
 {
 	struct diffview *dv = ctx;
 	const comp_row *r = &dv->comps[row];
-	const hlo_diff *d = &dv->s.d;
+	const module_diff *d = &dv->s.d;
 	char nb[160];
 	buf[0] = '\0';
 	switch (c->key) {
@@ -288,7 +288,7 @@ static int cmp_comp(const void *x, const void *y)
  * computation of B that none of A corresponds to. */
 static int build_comps(struct diffview *dv)
 {
-	const hlo_diff *d = &dv->s.d;
+	const module_diff *d = &dv->s.d;
 	const hs_graph *a = d->a, *b = d->b;
 	int64_t *row_of_b = malloc(((size_t)b->n_hcomps + 1) * sizeof *row_of_b);
 	int64_t *row_of_a = malloc(((size_t)a->n_hcomps + 1) * sizeof *row_of_a);
@@ -341,7 +341,7 @@ static int build_comps(struct diffview *dv)
 
 static void header_lines(struct diffview *dv)
 {
-	const hlo_diff *d = &dv->s.d;
+	const module_diff *d = &dv->s.d;
 	char ta[48], tb[48], fa[32], fb[32], ba[32], bb[32];
 	cost_estimate ca = cost_executed_total(d->a, d->cost_a), cb = cost_executed_total(d->b, d->cost_b);
 	snprintf(dv->head[0], sizeof dv->head[0], " A %s (%lld)   B %s (%lld)", d->a->path, (long long)d->a->n_nodes,
@@ -411,7 +411,7 @@ static int64_t cursor_node(const struct diffview *dv, int *side)
 
 int tui_diff_draw_side(tui *t, const tui_diff_docs *s, int side, int64_t node)
 {
-	const hlo_diff *d = &s->d;
+	const module_diff *d = &s->d;
 	const hs_graph *g = side ? d->b : d->a;
 	int64_t *ids = malloc(((size_t)g->n_nodes + 1) * sizeof *ids), n = 0;
 	if (!ids) {

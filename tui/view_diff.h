@@ -6,12 +6,12 @@
 
 #include <stdint.h>
 
-#include "model/hlo_diff.h"
+#include "doc/diff.h"
 #include "tui/tui.h"
 
 typedef struct tui_diff_docs {
 	tui_doc *da, *db;   /* one reference each */
-	hlo_diff d;         /* over da->g and db->g */
+	module_diff d;         /* over da->g and db->g */
 } tui_diff_docs;
 
 /* A row of the instruction table: a matched pair, or a node of one side
@@ -30,7 +30,7 @@ void tui_diff_docs_free(tui_diff_docs *s);
 /* Every row, in the order the diff view shows them: changed pairs (the
  * largest cost change first), only in A, only in B (the costliest first),
  * then the unchanged pairs in A's order.  0, or -1 out of memory. */
-int tui_diff_rows(const hlo_diff *d, pair_row **rows, int64_t *n);
+int tui_diff_rows(const module_diff *d, pair_row **rows, int64_t *n);
 
 /* The pair (a, b) (either may be -1) in detail, side by side; s is
  * borrowed from the diff view below it (view_diff_pair.c). */

@@ -39,7 +39,7 @@ int tui_diff_docs_open(tui *t, tui_diff_docs *s, tui_doc *a, tui_doc *b, const c
 	}
 	tui_status_now(t, "diff: matching %lld with %lld instructions...", (long long)s->da->g->n_nodes,
 		       (long long)s->db->g->n_nodes);
-	if (hlo_diff_run(&s->d, s->da->g, s->db->g, 0, err) != 0) {
+	if (module_diff_run(&s->d, s->da->g, s->db->g, 0, err) != 0) {
 		tui_doc_unref(s->da);
 		tui_doc_unref(s->db);
 		s->da = s->db = NULL;
@@ -51,7 +51,7 @@ int tui_diff_docs_open(tui *t, tui_diff_docs *s, tui_doc *a, tui_doc *b, const c
 void tui_diff_docs_free(tui_diff_docs *s)
 {
 	if (s->da || s->db)
-		hlo_diff_free(&s->d);
+		module_diff_free(&s->d);
 	tui_doc_unref(s->da);
 	tui_doc_unref(s->db);
 	memset(s, 0, sizeof *s);
@@ -74,7 +74,7 @@ static int cmp_keyed(const void *x, const void *y)
 	return (a->order > b->order) - (a->order < b->order);
 }
 
-int tui_diff_rows(const hlo_diff *d, pair_row **rows, int64_t *n)
+int tui_diff_rows(const module_diff *d, pair_row **rows, int64_t *n)
 {
 	int64_t na = d->a->n_nodes, nb = d->b->n_nodes, k = 0;
 	keyed *t = malloc(((size_t)(na + nb) + 1) * sizeof *t);
@@ -144,7 +144,7 @@ static const char *const how_names[] = {"", "by name", "by structure", "by neigh
 /* The text of field f on side b (0 A, 1 B) into buf. */
 static void side_text(const struct pairview *pv, const field *f, int b, char *buf, size_t cap)
 {
-	const hlo_diff *d = &pv->s->d;
+	const module_diff *d = &pv->s->d;
 	const hs_graph *g = b ? d->b : d->a;
 	int64_t v = b ? pv->b : pv->a;
 	const cost_estimate *c = v >= 0 ? (b ? &d->cost_b[v] : &d->cost_a[v]) : NULL;
@@ -164,11 +164,11 @@ static void side_text(const struct pairview *pv, const field *f, int b, char *bu
 		break;
 	case F_CHANGES:
 		if (pv->a >= 0 && pv->b >= 0)
-			hlo_diff_change_list(d->changes[pv->a], buf, cap);
+			module_diff_change_list(d->changes[pv->a], buf, cap);
 		break;
 	case F_COMP: {
 		char lb[TUI_NAME_MAX * 4 + 64], fz[160];
-		const char *into = b ? hlo_diff_fused_into(d, v, fz, sizeof fz) : NULL;
+		const char *into = b ? module_diff_fused_into(d, v, fz, sizeof fz) : NULL;
 		snprintf(buf, cap, "%s%s%s", tui_hcomp_label(g, g->hcomp_of[v], lb, sizeof lb),
 			 into ? ", fused into " : "", into ? into : "");
 		break;
@@ -210,7 +210,7 @@ static void side_text(const struct pairview *pv, const field *f, int b, char *bu
 /* 1 when the field differs between A and B (as the diff judges it). */
 static int field_differs(const struct pairview *pv, const field *f)
 {
-	const hlo_diff *d = &pv->s->d;
+	const module_diff *d = &pv->s->d;
 	if (pv->a < 0 || pv->b < 0)
 		return f->kind != F_HOW;
 	uint32_t ch = d->changes[pv->a];
@@ -289,7 +289,7 @@ static int add_field(struct pairview *pv, int cap, field f)
 /* The rows: fixed fields, operands, the union of both lines' attributes. */
 static int build_fields(struct pairview *pv)
 {
-	const hlo_diff *d = &pv->s->d;
+	const module_diff *d = &pv->s->d;
 	int64_t oa = pv->a >= 0 ? graph_hlo_n_operands(d->a, pv->a) : 0;
 	int64_t ob = pv->b >= 0 ? graph_hlo_n_operands(d->b, pv->b) : 0;
 	int64_t nops = oa > ob ? oa : ob;
@@ -354,7 +354,7 @@ static int cursor_b(const struct pairview *pv)
 static int pair_request(tui *t, tui_view *v, tui_req req, const char *arg)
 {
 	struct pairview *pv = v->data;
-	const hlo_diff *d = &pv->s->d;
+	const module_diff *d = &pv->s->d;
 	int b = cursor_b(pv);
 	int64_t node = b ? pv->b : pv->a;
 	switch (req) {

@@ -3,10 +3,12 @@
 # The folders are layers; a folder includes only folders of lower layers
 # (and itself).  The order, as the code has it:
 #
-#   6  tests/                    may include anything
-#   5  cli/                      main and the subcommands
-#   4  tui/   repl/              the explorer; the readline front end
-#   3  query/                    the query language (library)
+#   7  tests/                    may include anything
+#   6  cli/                      main and the subcommands
+#   5  tui/   repl/              the explorer; the readline front end
+#   4  query/                    the query language (library)
+#   3  doc/                      the document: a graph and what is derived
+#                                about it (layers, the module diff)
 #   2  render/ model/ synth/     drawing; cost models, training, compare;
 #                                the synthetic demo dataset
 #   1  loader/                   zip, npy, npz, the graph, HLO facts
@@ -28,7 +30,7 @@
 # pass: release (reads the source tree; runs no binary a sanitizer could watch)
 . tests/lib.sh
 
-LAYERS="base:0 loader:1 render:2 model:2 synth:2 query:3 tui:4 repl:4 cli:5 tests:6"
+LAYERS="base:0 loader:1 render:2 model:2 synth:2 doc:3 query:4 tui:5 repl:5 cli:6 tests:7"
 
 # check_tree DIR: prints "FILE:LINE: why" for every include under DIR that
 # breaks the order (nothing when all is well).
@@ -96,19 +98,19 @@ printf '#include "query/query.h"\n#include "repl/repl.h"\n' >"$S/tui/query.c"
 printf '#include "tui/tui.h"\n' >"$S/repl/repl.c"
 printf '#include "repl/repl.h"\n#include "tui/tui.h"\n#include "query/query.h"\n' >"$S/cli/main.c"
 printf '#include "tests/unit/t.h"\n' >"$S/model/fit.c"
-printf '#include "cli/commands.h"\n#include "repl/repl.h"\n' >"$S/tests/unit/test_x.c"
+printf '#include "cli/cli.h"\n#include "repl/repl.h"\n' >"$S/tests/unit/test_x.c"
 printf '#include "loader/error.h"\n' >"$S/newmod/x.c"
 printf '#include "base/error.h"\n#include "loader/npz.h"\n' >"$S/base/json.c"
 printf '#include "repl/repl.h"\n' >"$S/build/release/skip.c"
 check_tree "$S" >"$T/made_up"
 cat >"$T/made_up.want" <<'EOF'
 base/json.c:2: base/ (layer 0) includes loader/npz.h (layer 1): a folder includes only lower layers
-loader/graph.c:2: loader/ (layer 1) includes query/query.h (layer 3): a folder includes only lower layers
-model/fit.c:1: model/ (layer 2) includes tests/unit/t.h (layer 6): a folder includes only lower layers
+loader/graph.c:2: loader/ (layer 1) includes query/query.h (layer 4): a folder includes only lower layers
+model/fit.c:1: model/ (layer 2) includes tests/unit/t.h (layer 7): a folder includes only lower layers
 newmod/x.c:1: folder newmod/ has no layer (add it to tests/suites/layers.sh)
 query/parse.c:1: includes "nosuch.h", which is not in query/
 render/dot.c:2: render/ (layer 2) includes model/cost.h (layer 2): a folder includes only lower layers
-repl/repl.c:1: repl/ (layer 4) includes tui/tui.h (layer 4): a folder includes only lower layers
+repl/repl.c:1: repl/ (layer 5) includes tui/tui.h (layer 5): a folder includes only lower layers
 tui/query.c:2: includes repl/repl.h: only cli/ includes the readline front end (repl/)
 EOF
 if diff "$T/made_up.want" "$T/made_up" >"$T/made_up.diff"; then

@@ -21,7 +21,7 @@
 #include "base/error.h"
 #include "loader/hlo.h"
 #include "synth/configs.h"
-#include "synth/graph.h"
+#include "synth/builder.h"
 #include "synth/plan.h"
 #include "synth/synth.h"
 #include "tests/unit/t.h"

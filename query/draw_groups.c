@@ -1,5 +1,5 @@
 /* draw.c - heat, layers and groups for the drawings (draw.h). */
-#include "query/draw.h"
+#include "query/draw_groups.h"
 
 #include <inttypes.h>
 #include <math.h>
@@ -9,7 +9,7 @@
 
 #include "base/plural.h"
 #include "base/vec.h"
-#include "model/layers.h"
+#include "doc/layers.h"
 #include "model/units.h"
 #include "query/commands.h"
 #include "query/query_impl.h"

@@ -2,7 +2,7 @@
  * relu, batch norm, layer norm, softmax, gelu, dense, convolution with batch
  * norm.  Shared by the whole programs (programs.c) and the fused kernels
  * (kernels.c). */
-#include "synth/graph.h"
+#include "synth/builder.h"
 
 #include <string.h>
 

@@ -1,6 +1,6 @@
-/* hlo_diff.c - matching two modules' instructions (hlo_diff.h): names, then
+/* module_diff.c - matching two modules' instructions (module_diff.h): names, then
  * fingerprints, then neighbourhoods; then each pair's changes. */
-#include "model/hlo_diff.h"
+#include "doc/diff.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -220,7 +220,7 @@ static int fingerprints(side *s)
 /* ---- pairing ------------------------------------------------------------- */
 
 typedef struct matcher {
-	hlo_diff *d;
+	module_diff *d;
 	side a, b;
 	HS_VEC(int64_t) queue;    /* A nodes whose pair is new */
 	int failed;
@@ -231,7 +231,7 @@ static int unmatched_b(const matcher *m, int64_t v) { return m->d->b2a[v] < 0; }
 
 static void pair(matcher *m, int64_t va, int64_t vb, int how)
 {
-	hlo_diff *d = m->d;
+	module_diff *d = m->d;
 	d->a2b[va] = vb;
 	d->b2a[vb] = va;
 	d->how[va] = (uint8_t)how;
@@ -393,7 +393,7 @@ static void propagate(matcher *m, size_t from)
 		for (int64_t k = 0; k < ka && k < kb; k++)
 			pair_bodies(m, a->called_idx[a->called_off[va] + k], b->called_idx[b->called_off[vb] + k]);
 		int64_t ua = graph_hlo_n_users(a, va), ub = graph_hlo_n_users(b, vb);
-		if (ua > HLO_DIFF_FANOUT || ub > HLO_DIFF_FANOUT)
+		if (ua > MODULE_DIFF_FANOUT || ub > MODULE_DIFF_FANOUT)
 			continue;
 		for (int64_t i = 0; i < ua; i++) {
 			int64_t u = graph_hlo_users(a, va)[i], pos = operand_pos(a, u, va), only = -1, hits = 0;
@@ -442,7 +442,7 @@ static void match_sandwiched(matcher *m)
 /* Computations: by name, else the one of B that most of its matched
  * instructions went to (a vote: (A computation, B computation) of every
  * pair, sorted, the longest run per A computation). */
-static int match_comps(hlo_diff *d)
+static int match_comps(module_diff *d)
 {
 	const hs_graph *a = d->a, *b = d->b;
 	char buf[160];
@@ -535,7 +535,7 @@ static int attrs_surely_equal(const hm_instr *a, const hm_instr *b)
 /* The attributes of a pair that differ: their names into out (when not
  * NULL); 1 when any does.  Attributes that name computations or
  * instructions are compared through the matching. */
-static int attrs_differ(const hlo_diff *d, int64_t va, hs_strbuf *out)
+static int attrs_differ(const module_diff *d, int64_t va, hs_strbuf *out)
 {
 	hs_strbuf la = {0}, lb = {0};
 	hlo_line_attr xa[64], xb[64];
@@ -599,7 +599,7 @@ static int64_t through_params(const hs_graph *g, int64_t v)
 	return v;
 }
 
-static uint32_t pair_changes(const hlo_diff *d, int64_t va)
+static uint32_t pair_changes(const module_diff *d, int64_t va)
 {
 	const hs_graph *a = d->a, *b = d->b;
 	int64_t vb = d->a2b[va];
@@ -631,7 +631,7 @@ static uint32_t pair_changes(const hlo_diff *d, int64_t va)
 	return ch;
 }
 
-void hlo_diff_attr_changes(const hlo_diff *d, int64_t va, char *buf, size_t cap)
+void module_diff_attr_changes(const module_diff *d, int64_t va, char *buf, size_t cap)
 {
 	hs_strbuf b = {0};
 	if (cap)
@@ -643,7 +643,7 @@ void hlo_diff_attr_changes(const hlo_diff *d, int64_t va, char *buf, size_t cap)
 	hs_strbuf_free(&b);
 }
 
-const char *hlo_diff_change_name(unsigned bit)
+const char *module_diff_change_name(unsigned bit)
 {
 	switch (bit) {
 	case HD_OPCODE: return "opcode";
@@ -658,7 +658,7 @@ const char *hlo_diff_change_name(unsigned bit)
 
 /* ---- the whole -------------------------------------------------------------- */
 
-static int costs(hlo_diff *d)
+static int costs(module_diff *d)
 {
 	d->cost_a = calloc((size_t)d->a->n_nodes + 1, sizeof *d->cost_a);
 	d->cost_b = calloc((size_t)d->b->n_nodes + 1, sizeof *d->cost_b);
@@ -667,7 +667,7 @@ static int costs(hlo_diff *d)
 	return cost_analytic(d->a, d->cost_a) < 0 || cost_analytic(d->b, d->cost_b) < 0 ? -1 : 0;
 }
 
-int hlo_diff_run(hlo_diff *d, const hs_graph *a, const hs_graph *b, unsigned flags, hs_error *err)
+int module_diff_run(module_diff *d, const hs_graph *a, const hs_graph *b, unsigned flags, hs_error *err)
 {
 	memset(d, 0, sizeof *d);
 	d->a = a;
@@ -725,13 +725,13 @@ done:
 	free_side(&m.b);
 	hs_vec_free(&m.queue);
 	if (rc) {
-		hlo_diff_free(d);
+		module_diff_free(d);
 		hs_fail(err, HS_ENOMEM, "out of memory comparing %s with %s", a->path, b->path);
 	}
 	return rc;
 }
 
-void hlo_diff_free(hlo_diff *d)
+void module_diff_free(module_diff *d)
 {
 	free(d->a2b);
 	free(d->b2a);

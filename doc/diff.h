@@ -1,4 +1,4 @@
-/* hlo_diff.h - what changed between two HLO modules: which instruction of A
+/* module_diff.h - what changed between two HLO modules: which instruction of A
  * is which of B, and how each pair differs.
  *
  * Matching, in this order, each step only on what is still unmatched:
@@ -18,7 +18,7 @@
  *      call's; repeated until nothing moves.
  * Computations correspond by name, else by where most of their matched
  * instructions went.  Everything is linear in the instructions and operands
- * (hash tables; a user list longer than HLO_DIFF_FANOUT is not searched,
+ * (hash tables; a user list longer than MODULE_DIFF_FANOUT is not searched,
  * its pairs come from the operand side), so two modules of a million
  * instructions match in seconds.
  *
@@ -32,8 +32,8 @@
  * Costs are the analytic model's (cost_analytic), per node and in total
  * over the executed computations (cost_executed_total).
  */
-#ifndef HS_HLO_DIFF_H
-#define HS_HLO_DIFF_H
+#ifndef HS_DOC_DIFF_H
+#define HS_DOC_DIFF_H
 
 #include <stdint.h>
 #include <stdio.h>
@@ -42,9 +42,9 @@
 #include "loader/graph.h"
 #include "model/cost.h"
 
-#define HLO_DIFF_FANOUT 64
+#define MODULE_DIFF_FANOUT 64
 
-enum hlo_diff_change {
+enum module_diff_change {
 	HD_OPCODE = 1u << 0,
 	HD_SHAPE = 1u << 1,
 	HD_LAYOUT = 1u << 2,
@@ -54,46 +54,46 @@ enum hlo_diff_change {
 };
 #define HD_NCHANGES 6
 
-enum hlo_diff_flags {
+enum module_diff_flags {
 	HD_NAMES_ONLY = 1u << 0,   /* step 1 only */
 };
 
 /* How a pair was found: by name, fingerprint or neighbourhood. */
-enum hlo_diff_how { HD_BY_NAME = 1, HD_BY_STRUCTURE = 2, HD_BY_NEIGHBOURS = 3 };
+enum module_diff_how { HD_BY_NAME = 1, HD_BY_STRUCTURE = 2, HD_BY_NEIGHBOURS = 3 };
 
-typedef struct hlo_diff {
+typedef struct module_diff {
 	const hs_graph *a, *b;
 	int64_t *a2b, *b2a;         /* [a->n_nodes], [b->n_nodes]: the other side, or -1 */
-	uint8_t *how;               /* [a->n_nodes]: enum hlo_diff_how of a's pair, 0 */
+	uint8_t *how;               /* [a->n_nodes]: enum module_diff_how of a's pair, 0 */
 	uint32_t *changes;          /* [a->n_nodes]: HD_* bits of a's pair */
 	int64_t *comp_a2b;          /* [a->n_hcomps]: corresponding computation of B, or -1 */
 	cost_estimate *cost_a, *cost_b; /* per node */
 	int64_t matched, changed, only_a, only_b;
 	int64_t by_how[4];          /* pairs found by each step */
-} hlo_diff;
+} module_diff;
 
 /* Matches a with b and finds the changes; both graphs must outlive d.
  * -1 and err on out of memory. */
-int hlo_diff_run(hlo_diff *d, const hs_graph *a, const hs_graph *b, unsigned flags, hs_error *err);
-void hlo_diff_free(hlo_diff *d);
+int module_diff_run(module_diff *d, const hs_graph *a, const hs_graph *b, unsigned flags, hs_error *err);
+void module_diff_free(module_diff *d);
 
 /* "opcode", "shape", "layout", "operands", "attributes", "computation". */
-const char *hlo_diff_change_name(unsigned bit);
+const char *module_diff_change_name(unsigned bit);
 
 /* "opcode, computation" for a mask of HD_* bits, into buf ("" for none). */
-void hlo_diff_change_list(uint32_t ch, char *buf, size_t cap);
+void module_diff_change_list(uint32_t ch, char *buf, size_t cap);
 /* The fusion instruction of B whose body holds vb (an op moved into a
  * fusion: "fused into fusion.12"), its name into buf; NULL when vb is in no
  * fusion body. */
-const char *hlo_diff_fused_into(const hlo_diff *d, int64_t vb, char *buf, size_t cap);
+const char *module_diff_fused_into(const module_diff *d, int64_t vb, char *buf, size_t cap);
 
 /* The attributes in which a's pair differs, ", "-separated, into buf
  * ("replica_groups, channel_id"); "" when none. */
-void hlo_diff_attr_changes(const hlo_diff *d, int64_t va, char *buf, size_t cap);
+void module_diff_attr_changes(const module_diff *d, int64_t va, char *buf, size_t cap);
 
 /* The report: text for a terminal (largest changes first, `limit` rows per
  * list, 0 for all) or one JSON document.  0, or -1 when writing failed. */
-int hlo_diff_print_text(const hlo_diff *d, FILE *out, int64_t limit);
-int hlo_diff_print_json(const hlo_diff *d, FILE *out, hs_error *err);
+int module_diff_print_text(const module_diff *d, FILE *out, int64_t limit);
+int module_diff_print_json(const module_diff *d, FILE *out, hs_error *err);
 
 #endif

@@ -1,7 +1,7 @@
 /* graph.c - HLO graphs under construction: nodes, computations and one
  * builder per HLO op (see synth/graph.h).  Shapes are computed from the
  * operands; a mismatch is a bug in a builder, recorded once in g->bug. */
-#include "synth/graph.h"
+#include "synth/builder.h"
 
 #include <stdarg.h>
 #include <stdio.h>

@@ -1,6 +1,6 @@
 /* layout.c - run Graphviz dot on a region and read the geometry back;
  * a small LRU cache of layouts.  See layout.h. */
-#include "render/layout.h"
+#include "render/gv_layout.h"
 
 #include <inttypes.h>
 #include <math.h>

@@ -1,4 +1,4 @@
-/* hlo_diff_print.c - the report of a module diff (hlo_diff.h): text for a
+/* module_diff_print.c - the report of a module diff (module_diff.h): text for a
  * terminal, largest changes first, and JSON. */
 #include <inttypes.h>
 #include <math.h>
@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "base/jsonw.h"
-#include "model/hlo_diff.h"
+#include "doc/diff.h"
 #include "model/units.h"
 
 /* ---- what the lists hold ----------------------------------------------- */
@@ -26,7 +26,7 @@ static int cmp_row(const void *x, const void *y)
 
 /* Changed pairs by |cost change|, or the unmatched nodes of one side by
  * cost; *n gets the count.  NULL when out of memory. */
-static row *ranked(const hlo_diff *d, int which, int64_t *n)
+static row *ranked(const module_diff *d, int which, int64_t *n)
 {
 	const hs_graph *g = which == 2 ? d->b : d->a;
 	row *r = malloc(((size_t)g->n_nodes + 1) * sizeof *r);
@@ -46,17 +46,17 @@ static row *ranked(const hlo_diff *d, int which, int64_t *n)
 	return r;
 }
 
-void hlo_diff_change_list(uint32_t ch, char *buf, size_t cap)
+void module_diff_change_list(uint32_t ch, char *buf, size_t cap)
 {
 	size_t k = 0;
 	buf[0] = '\0';
 	for (int i = 0; i < HD_NCHANGES; i++)
 		if (ch & (1u << i))
 			k += (size_t)snprintf(buf + k, k < cap ? cap - k : 0, "%s%s", k ? ", " : "",
-					      hlo_diff_change_name(1u << i));
+					      module_diff_change_name(1u << i));
 }
 
-const char *hlo_diff_fused_into(const hlo_diff *d, int64_t vb, char *buf, size_t cap)
+const char *module_diff_fused_into(const module_diff *d, int64_t vb, char *buf, size_t cap)
 {
 	const hs_graph *b = d->b;
 	const hs_hcomp *hc = &b->hcomps[b->hcomp_of[vb]];
@@ -83,7 +83,7 @@ static void time_text(char *buf, size_t cap, double seconds)
 	units_ns(buf, cap, seconds * 1e9, 3);
 }
 
-static void print_totals(const hlo_diff *d, FILE *out)
+static void print_totals(const module_diff *d, FILE *out)
 {
 	totals ta = side_totals(d->a, d->cost_a), tb = side_totals(d->b, d->cost_b);
 	char x[48], y[48], z[48];
@@ -104,7 +104,7 @@ static void print_totals(const hlo_diff *d, FILE *out)
 	fprintf(out, "%-16s %16s %16s %16s\n", "analytic time", x, y, z);
 }
 
-static void print_changed(const hlo_diff *d, FILE *out, int64_t limit)
+static void print_changed(const module_diff *d, FILE *out, int64_t limit)
 {
 	int64_t n;
 	row *r = ranked(d, 0, &n);
@@ -116,17 +116,17 @@ static void print_changed(const hlo_diff *d, FILE *out, int64_t limit)
 		fprintf(out, "  %-32s %-32s %-28s %11s %11s\n", "A", "B", "changes", "cost A", "cost B");
 	for (int64_t i = 0; i < n && (!limit || i < limit); i++) {
 		int64_t va = r[i].v, vb = d->a2b[va];
-		hlo_diff_change_list(d->changes[va], ch, sizeof ch);
+		module_diff_change_list(d->changes[va], ch, sizeof ch);
 		time_text(ca, sizeof ca, d->cost_a[va].seconds);
 		time_text(cb, sizeof cb, d->cost_b[vb].seconds);
 		fprintf(out, "  %-32s %-32s %-28s %11s %11s\n", graph_node_name(d->a, va, na, sizeof na),
 			graph_node_name(d->b, vb, nb, sizeof nb), ch, ca, cb);
 		if (d->changes[va] & HD_ATTRIBUTES) {
-			hlo_diff_attr_changes(d, va, at, sizeof at);
+			module_diff_attr_changes(d, va, at, sizeof at);
 			fprintf(out, "      attributes: %s\n", at);
 		}
 		if (d->changes[va] & HD_COMPUTATION) {
-			const char *f = hlo_diff_fused_into(d, vb, fz, sizeof fz);
+			const char *f = module_diff_fused_into(d, vb, fz, sizeof fz);
 			char c1[96], c2[96];
 			fprintf(out, "      computation: %s -> %s%s%s\n",
 				graph_hcomp_name(d->a, d->a->hcomp_of[va], c1, sizeof c1),
@@ -139,7 +139,7 @@ static void print_changed(const hlo_diff *d, FILE *out, int64_t limit)
 	free(r);
 }
 
-static void print_only(const hlo_diff *d, FILE *out, int side, int64_t limit)
+static void print_only(const module_diff *d, FILE *out, int side, int64_t limit)
 {
 	const hs_graph *g = side == 1 ? d->a : d->b;
 	const cost_estimate *est = side == 1 ? d->cost_a : d->cost_b;
@@ -162,7 +162,7 @@ static void print_only(const hlo_diff *d, FILE *out, int side, int64_t limit)
 
 /* Per computation of A: its counterpart, pairs, changed, only in A; then
  * B's computations no A computation corresponds to. */
-static void print_by_comp(const hlo_diff *d, FILE *out, int64_t limit)
+static void print_by_comp(const module_diff *d, FILE *out, int64_t limit)
 {
 	const hs_graph *a = d->a, *b = d->b;
 	char c1[96], c2[96];
@@ -205,7 +205,7 @@ typedef struct opstat {
 	int64_t a, b, changed;
 } opstat;
 
-static opstat *op_stats(const hlo_diff *d, int64_t *n)
+static opstat *op_stats(const module_diff *d, int64_t *n)
 {
 	opstat *s = calloc((size_t)(d->a->n_nodes + d->b->n_nodes) + 1, sizeof *s);
 	int64_t k = 0;
@@ -232,7 +232,7 @@ static opstat *op_stats(const hlo_diff *d, int64_t *n)
 	return s;
 }
 
-static void print_by_opcode(const hlo_diff *d, FILE *out)
+static void print_by_opcode(const module_diff *d, FILE *out)
 {
 	int64_t n;
 	opstat *s = op_stats(d, &n);
@@ -246,7 +246,7 @@ static void print_by_opcode(const hlo_diff *d, FILE *out)
 	free(s);
 }
 
-int hlo_diff_print_text(const hlo_diff *d, FILE *out, int64_t limit)
+int module_diff_print_text(const module_diff *d, FILE *out, int64_t limit)
 {
 	fprintf(out, "A  %s: module %s, %" PRId64 " instructions\n", d->a->path, graph_module_name(d->a),
 		d->a->n_nodes);
@@ -288,7 +288,7 @@ static void json_side(jsonw *w, const hs_graph *g, const cost_estimate *est)
 	jsonw_obj_end(w);
 }
 
-static void json_names(jsonw *w, const hlo_diff *d, int side)
+static void json_names(jsonw *w, const module_diff *d, int side)
 {
 	int64_t n;
 	row *r = ranked(d, side, &n);
@@ -301,7 +301,7 @@ static void json_names(jsonw *w, const hlo_diff *d, int side)
 	free(r);
 }
 
-static void json_changed(jsonw *w, const hlo_diff *d)
+static void json_changed(jsonw *w, const module_diff *d)
 {
 	int64_t n;
 	row *r = ranked(d, 0, &n);
@@ -316,15 +316,15 @@ static void json_changed(jsonw *w, const hlo_diff *d)
 		jsonw_arr_begin(w);
 		for (int k = 0; k < HD_NCHANGES; k++)
 			if (d->changes[va] & (1u << k))
-				jsonw_str(w, hlo_diff_change_name(1u << k));
+				jsonw_str(w, module_diff_change_name(1u << k));
 		jsonw_arr_end(w);
 		if (d->changes[va] & HD_ATTRIBUTES) {
-			hlo_diff_attr_changes(d, va, at, sizeof at);
+			module_diff_attr_changes(d, va, at, sizeof at);
 			jsonw_key(w, "attributes"), jsonw_str(w, at);
 		}
 		jsonw_key(w, "computation_a"), jsonw_str(w, graph_hcomp_name(d->a, d->a->hcomp_of[va], c1, sizeof c1));
 		jsonw_key(w, "computation_b"), jsonw_str(w, graph_hcomp_name(d->b, d->b->hcomp_of[vb], c2, sizeof c2));
-		const char *f = hlo_diff_fused_into(d, vb, nb, sizeof nb);
+		const char *f = module_diff_fused_into(d, vb, nb, sizeof nb);
 		if ((d->changes[va] & HD_COMPUTATION) && f)
 			jsonw_key(w, "fused_into"), jsonw_str(w, f);
 		jsonw_key(w, "cost_a_ns"), jsonw_num(w, d->cost_a[va].seconds * 1e9);
@@ -335,7 +335,7 @@ static void json_changed(jsonw *w, const hlo_diff *d)
 	free(r);
 }
 
-static void json_summary(jsonw *w, const hlo_diff *d)
+static void json_summary(jsonw *w, const module_diff *d)
 {
 	int64_t n;
 	char c1[160], c2[160];
@@ -385,7 +385,7 @@ static void json_summary(jsonw *w, const hlo_diff *d)
 	jsonw_obj_end(w);
 }
 
-int hlo_diff_print_json(const hlo_diff *d, FILE *out, hs_error *err)
+int module_diff_print_json(const module_diff *d, FILE *out, hs_error *err)
 {
 	jsonw w;
 	jsonw_init(&w, out, 1);

@@ -1,6 +1,6 @@
 /* layers.c - namespaces from op_name, rolled up, and repeated blocks
  * (layers.h). */
-#include "model/layers.h"
+#include "doc/layers.h"
 
 #include <stdio.h>
 #include <stdlib.h>
