@@ -273,7 +273,7 @@ static void dataset_json(jsonw *w, const hs_graph *g, const struct module_facts 
 	jsonw_key(w, "computations"), jsonw_int(w, g->n_hcomps);
 	jsonw_key(w, "splits"), jsonw_int(w, g->n_comps);
 	jsonw_key(w, "fusions"), jsonw_int(w, graph_n_fusions(g));
-	jsonw_key(w, "names"), jsonw_str(w, g->module ? "real" : "derived");
+	jsonw_key(w, "names"), jsonw_str(w, g->knows & HM_KNOWS_NAMES ? "real" : "derived");
 	if (g->warning)
 		jsonw_key(w, "warning"), jsonw_str(w, g->warning);
 	jsonw_key(w, "node_feature_width"), jsonw_int(w, g->feat_width);
@@ -379,7 +379,8 @@ static void print_dataset(const hs_graph *g, const struct module_facts *f)
 	char entry[160];
 
 	printf("kind            %s\n", graph_kind_name(g->kind));
-	printf("module          %s%s\n", graph_module_name(g), g->module ? "" : " (names derived from the arrays)");
+	printf("module          %s%s\n", graph_module_name(g),
+	       g->knows & HM_KNOWS_NAMES ? "" : " (names derived from the arrays)");
 	printf("nodes           %lld\n", (long long)g->n_nodes);
 	printf("edges           %lld\n", (long long)g->n_edges);
 	printf("computations    %lld (entry %s), %lld fusion%s\n", (long long)g->n_hcomps,

@@ -150,7 +150,7 @@ static uint64_t node_hash(const hs_graph *g, int64_t v)
 {
 	const hm_instr *in = graph_node_instr(g, v);
 	uint64_t h = str_hash(graph_node_opcode_name(g, v));
-	if (!in) {
+	if (!(g->knows & HM_KNOWS_ATTRS)) {   /* a bare .npz: its features say what it computes */
 		const float *f = g->feat_width ? graph_feat(g, v) : NULL;
 		for (int i = 0; f && i < g->feat_width; i++)
 			h = mix(h, (uint64_t)(int64_t)(f[i] * 1024.0f));
@@ -251,7 +251,7 @@ static int match_names(matcher *m)
 {
 	const hs_graph *a = m->a.g, *b = m->b.g;
 	key_table ta, tb, ca, cb;
-	if (!a->module || !b->module)
+	if (!(a->knows & b->knows & HM_KNOWS_NAMES))   /* derived names match nothing */
 		return 0;
 	if (table_init(&ta, a->n_nodes) || table_init(&tb, b->n_nodes) ||
 	    table_init(&ca, a->n_nodes) || table_init(&cb, b->n_nodes))
@@ -471,7 +471,7 @@ static int match_comps(module_diff *d)
 	}
 	free(votes);
 	free(best_n);
-	if (!a->module || !b->module)
+	if (!(a->knows & b->knows & HM_KNOWS_NAMES))   /* derived names match nothing */
 		return 0;
 	/* by name: B's names in a table (a search per computation would be
 	 * quadratic: 100,000 computations took a minute) */
@@ -607,7 +607,7 @@ static uint32_t pair_changes(const module_diff *d, int64_t va)
 	if (strcmp(graph_node_opcode_name(a, va), graph_node_opcode_name(b, vb)) != 0)
 		ch |= HD_OPCODE;
 	const hm_instr *ia = graph_node_instr(a, va), *ib = graph_node_instr(b, vb);
-	if (ia && ib) {
+	if (a->knows & b->knows & HM_KNOWS_ATTRS) {   /* else the features stand for shape and attributes */
 		if (shape_hash(ia->shape, 0) != shape_hash(ib->shape, 0))
 			ch |= HD_SHAPE;
 		else if (shape_hash(ia->shape, 1) != shape_hash(ib->shape, 1))

@@ -13,6 +13,7 @@
 #include "graph_impl.h"
 #include "hlo.h"
 #include "hlo_featurize.h"
+#include "hlo_synth.h"
 #include "npz.h"
 
 const char *graph_kind_name(hs_kind k) { return k == HS_KIND_TILE ? "tile" : "layout"; }
@@ -493,11 +494,18 @@ static hs_graph *open_npz(const char *path, int strict, hs_error *err)
 	}
 	int rc = load(g, a, strict, err);
 	npz_close(a);
-	if (rc || (!strict && note_tolerated(g, err)) || graph_derive_hlo(g, err)) {
+	/* `check` validates the arrays only: no module */
+	if (rc || (!strict && (note_tolerated(g, err) || graph_synth_module(g, err)))) {
 		graph_free(g);
 		return NULL;
 	}
 	return g;
+}
+
+int graph_synth_module(hs_graph *g, hs_error *err)
+{
+	hm_file *f = hlo_synth(g, err);
+	return f ? graph_set_module(g, f, 0, err) : -1;
 }
 
 hs_graph *graph_open_npz(const char *path, hs_error *err)
@@ -729,7 +737,7 @@ hs_graph *graph_from_arrays(hf_arrays *a, const char *path, const char *name, hs
 	if (!g)
 		return NULL;
 	src s = {path, "", 0};
-	if (from_arrays(g, a, &s, 0, err) || graph_derive_hlo(g, err)) {
+	if (from_arrays(g, a, &s, 0, err) || graph_synth_module(g, err)) {
 		graph_free(g);
 		return NULL;
 	}

@@ -26,12 +26,10 @@
 #include <stdint.h>
 
 #include "base/error.h"
+#include "hlo_module.h"
 
 typedef enum hs_kind { HS_KIND_TILE, HS_KIND_LAYOUT } hs_kind;
 
-struct hm_file;
-struct hm_module;
-struct hm_instr;
 struct hf_arrays;
 
 /* What a real HLO computation is for, from how it is called. */
@@ -52,7 +50,7 @@ typedef enum hs_role {
 /* A real HLO computation: nodes are laid out computation by computation, so
  * each one is a range of node ids. */
 typedef struct hs_hcomp {
-	const char *name;     /* real name, or NULL when derived (graph_hcomp_name) */
+	const char *name;     /* the module's name of it (graph_hcomp_name) */
 	hs_role role;
 	int64_t first, count; /* nodes first .. first + count - 1 */
 	int64_t root;         /* its root node (is_root) */
@@ -107,30 +105,21 @@ typedef struct hs_graph {
 	int8_t *ncf_i8;          /* [n_configs * n_cfg_nodes * ncf_width] when compact */
 	float *ncf_f32;          /* same, when some value does not fit in int8 */
 
-	/* HLO structure (graph_hlo.c), present in every graph.  From an HLO
-	 * input (or an .npz whose raw twin was found) names are real and the
-	 * instructions are kept in `hlo`.  From a bare .npz they are derived:
-	 *   - real computations from is_root (feature 0): nodes are laid out
-	 *     computation by computation, one root each; a computation runs
-	 *     from its first node to its root, then on over the nodes after the
-	 *     root that use (non-root) nodes of it (dead code after a ROOT), so
-	 *     the next one starts at the first node that does not; the last
-	 *     computation is the entry.  Checked on the real files: every edge
-	 *     across computations then goes from a caller to a callee's root,
-	 *     and node_splits values fall on computation starts.  Without node
-	 *     features of width 140 the graph is one computation.
-	 *   - called computations from the edges that cross into a
-	 *     computation's root; roles from the callers' opcodes (a while's
-	 *     condition is the callee whose root is a pred scalar);
-	 *   - names on demand: node "convolution.603" (opcode.node), computation
-	 *     "computation.K" and "entry", shape text decoded from the features.
-	 * Memory: hcomp_of and the call lists, O(nodes + edges); derived names
-	 * are written into the caller's buffer, never stored. */
-	struct hm_file *hlo;     /* owned, or NULL when names are derived */
-	const struct hm_module *module; /* the graph's module in hlo, or NULL */
+	/* The module (graph_hlo.c), in every graph graph_open makes: a
+	 * reader's (HLO input, or the raw twin of an .npz), or synthesized
+	 * from an .npz's arrays (hlo_synth.h: names "opcode.N",
+	 * "computation.K", "entry"; shapes decoded from the features; the
+	 * dataset's edges as operands).  `knows` (HM_KNOWS_*) says what of it
+	 * is real: a consumer that shows names as written, operand order,
+	 * attributes or tuple elements asks it.  The structure below is built
+	 * from the module alone, the same way for every input.  A light open
+	 * (graph_open_parts) has no module and no structure: module, hlo and
+	 * hcomps NULL, knows 0. */
+	struct hm_file *hlo;     /* owned: the module's file */
+	const struct hm_module *module; /* the graph's module in hlo */
+	unsigned knows;          /* module->knows; 0 without a module */
 	uint64_t serial;         /* a number no other graph of the process has, given on
 	                          * first need (graph_feat_slow's rows are kept by it) */
-	char *module_name;       /* the module's name; NULL when derived */
 	int64_t n_hcomps;        /* >= 1 */
 	hs_hcomp *hcomps;        /* [n_hcomps] in node order */
 	int32_t *hcomp_of;       /* [n_nodes] */
@@ -140,21 +129,19 @@ typedef struct hs_graph {
 	int64_t *hcomp_callers;  /* caller nodes, grouped by computation */
 	int64_t *called_off;     /* [n_nodes + 1]: node v calls the computations */
 	int32_t *called_idx;     /*   called_idx[called_off[v] .. called_off[v + 1]) */
-	/* HLO operands and users, as the module writes them (graph_hlo.c):
-	 * node v's operands are hlo_operand_idx[hlo_operand_off[v] ..
+	/* HLO operands and users, the module's (graph_hlo.c): node v's
+	 * operands are hlo_operand_idx[hlo_operand_off[v] ..
 	 * hlo_operand_off[v + 1]) in the instruction's order, a repeated
 	 * operand repeated (multiply(x, x) has x twice); called computations
 	 * are not operands (called_off above).  Its users are
 	 * hlo_user_idx[hlo_user_off[v] ..], each node that has v as an operand
-	 * once, in node order.  From a bare .npz (no module) they are the
-	 * dataset's edges, the same arrays as operand_off/user_off (sorted,
-	 * de-duplicated, call edges included), and operands_exact is 0: say
-	 * so where operands are shown. */
-	int operands_exact;
+	 * once, in node order.  Without HM_KNOWS_OPERAND_ORDER (a bare .npz)
+	 * they are the dataset's edges (sorted, de-duplicated, call edges
+	 * included, self-loops left out): say so where operands are shown. */
 	int64_t *hlo_operand_off, *hlo_operand_idx;
 	int64_t *hlo_user_off, *hlo_user_idx;
 	char *warning;           /* a note for the caller (e.g. the raw twin of an
-	                          * .npz disagreed, so names stay derived; an
+	                          * .npz disagreed, so the module stays synthesized; an
 	                          * unknown opcode id or a self-loop, which only
 	                          * `check` refuses), or NULL */
 } hs_graph;
@@ -170,9 +157,9 @@ hs_graph *graph_open(const char *path, hs_error *err);
 void graph_free(hs_graph *g);
 
 /* A graph from arrays built in memory (hlo_featurize.h), validated by the
- * same code as an .npz's arrays; takes the arrays over (a's pointers are set
- * to NULL).  `path` and `name` are copied.  The HLO structure is derived
- * (graph_attach_hlo adds the real one). */
+ * same code as an .npz's arrays, with the module synthesized from them as
+ * for a bare .npz; takes the arrays over (a's pointers are set to NULL).
+ * `path` and `name` are copied. */
 hs_graph *graph_from_arrays(struct hf_arrays *a, const char *path, const char *name, hs_error *err);
 
 /* The HLO behind a path (FILE, FILE#N, FILE#NAME): reads FILE, a protobuf
@@ -181,10 +168,6 @@ hs_graph *graph_from_arrays(struct hf_arrays *a, const char *path, const char *n
  * path names none.  NULL for an .npz (HS_EUSAGE) or a bad file.  Free the
  * result with hm_file_free(). */
 struct hm_file *graph_read_hlo(const char *path, int *module, hs_error *err);
-
-/* Gives g the real HLO structure of module `module` of f (which g takes
- * over, also on failure).  The module's node count must be g's. */
-int graph_attach_hlo(hs_graph *g, struct hm_file *f, int module, hs_error *err);
 
 /* Loads node_config_feat (layout only; no-op when loaded or tile). */
 int graph_load_node_configs(hs_graph *g, hs_error *err);

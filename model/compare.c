@@ -13,6 +13,7 @@
 #include "base/parse.h"
 #include "base/plural.h"
 #include "loader/hlo.h"
+#include "loader/hlo_synth.h"
 #include "model/compare_impl.h"
 
 /* Internal storage behind a result. */
@@ -221,9 +222,9 @@ static void renumbering_ops(unsigned char table[256])
 
 static int node_rank(const hs_graph *g, int64_t v)
 {
-	hlo_shape s;
-	hlo_decode_shape(graph_feat(g, v), g->feat_width, &s);
-	return s.valid && !s.is_tuple ? s.rank : -1;
+	hm_decoded d;
+	const hm_shape *s = hm_decode(graph_feat(g, v), g->feat_width, &d);
+	return s->element_type != HM_TUPLE ? s->rank : -1;
 }
 
 /* Can a layout be followed from `prod`'s output through node `via`?  Same

@@ -149,7 +149,6 @@ static void j_rows(jsonw *w, const compare_result *r, const char *key, int diffe
 {
 	const hs_graph *g = r->ga;
 	char sh[256], name[256];
-	hlo_shape s;
 
 	jsonw_key(w, key);
 	jsonw_arr_begin(w);
@@ -157,8 +156,7 @@ static void j_rows(jsonw *w, const compare_result *r, const char *key, int diffe
 		const compare_row *rw = &r->rows[i];
 		if (rw->differs != differs)
 			continue;
-		hlo_decode_shape(graph_feat(g, rw->node), g->feat_width, &s);
-		hlo_shape_text(&s, sh, sizeof sh);
+		graph_node_text(g, rw->node, HS_HF_SHAPE, sh, sizeof sh);
 		jsonw_obj_begin(w);
 		jsonw_key(w, "id"), jsonw_int(w, rw->node);
 		jsonw_key(w, "name"), jsonw_str(w, graph_node_name(g, rw->node, name, sizeof name));
@@ -310,7 +308,6 @@ static void j_tile(jsonw *w, const compare_result *r)
 {
 	const hs_graph *ga = r->ga;
 	char sh[256], name[256];
-	hlo_shape s;
 
 	jsonw_key(w, "values");
 	jsonw_arr_begin(w);
@@ -334,8 +331,7 @@ static void j_tile(jsonw *w, const compare_result *r)
 	jsonw_key(w, "kernel_nodes");
 	jsonw_arr_begin(w);
 	for (int64_t i = 0; i < ga->n_nodes; i++) {
-		hlo_decode_shape(graph_feat(ga, i), ga->feat_width, &s);
-		hlo_shape_text(&s, sh, sizeof sh);
+		graph_node_text(ga, i, HS_HF_SHAPE, sh, sizeof sh);
 		jsonw_obj_begin(w);
 		jsonw_key(w, "id"), jsonw_int(w, i);
 		jsonw_key(w, "name"), jsonw_str(w, graph_node_name(ga, i, name, sizeof name));

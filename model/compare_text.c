@@ -247,7 +247,6 @@ static void print_layout_rows(FILE *out, const compare_result *r, int all)
 	int w = r->width, grouped = w == HLO_LAYOUT_CONFIG_FEATURES;
 	int wid = 4, wname = 4, wop = 6, wsh = 5, wl[3][2] = {{6, 1}, {5, 1}, {6, 1}}, wv = 8, op_names = 0;
 	char buf[512], sh[256], name[256];
-	hlo_shape s;
 
 	if (!r->n_rows)
 		return;
@@ -260,8 +259,7 @@ static void print_layout_rows(FILE *out, const compare_result *r, int all)
 		n = (int)strlen(graph_node_opcode_name(g, rw->node));
 		wop = n > wop ? n : wop;
 		op_names |= *graph_node_text(g, rw->node, HS_HF_OP_NAME, buf, sizeof buf) != 0;
-		hlo_decode_shape(graph_feat(g, rw->node), g->feat_width, &s);
-		n = hlo_shape_text(&s, sh, sizeof sh);
+		n = (int)strlen(graph_node_text(g, rw->node, HS_HF_SHAPE, sh, sizeof sh));
 		wsh = n > wsh ? n : wsh;
 		if (grouped) {
 			for (int gi = 0; gi < 3; gi++) {
@@ -299,8 +297,7 @@ static void print_layout_rows(FILE *out, const compare_result *r, int all)
 
 	for (int64_t i = 0; i < r->n_rows; i++) {
 		const compare_row *rw = &r->rows[i];
-		hlo_decode_shape(graph_feat(g, rw->node), g->feat_width, &s);
-		hlo_shape_text(&s, sh, sizeof sh);
+		graph_node_text(g, rw->node, HS_HF_SHAPE, sh, sizeof sh);
 		fprintf(out, "%s%*lld  %-*s  %-*s  %-*.*s", all ? (rw->differs ? "* " : "  ") : "", wid,
 			(long long)rw->node, wname, graph_node_name(g, rw->node, name, sizeof name), wop,
 			graph_node_opcode_name(g, rw->node), wsh, wsh, sh);
@@ -367,7 +364,6 @@ static void print_tile_rows(FILE *out, const compare_result *r)
 {
 	const hs_graph *g = r->ga;
 	char a[32], b[32], sh[256];
-	hlo_shape s;
 
 	fprintf(out, "\n  %-22s %12s %12s\n", "value", "A", "B");
 	for (int j = 0; j < r->width; j++) {
@@ -385,14 +381,12 @@ static void print_tile_rows(FILE *out, const compare_result *r)
 		wop = n > wop ? n : wop;
 		n = (int)strlen(graph_node_name(g, i, name, sizeof name));
 		wname = n > wname ? n : wname;
-		hlo_decode_shape(graph_feat(g, i), g->feat_width, &s);
-		n = hlo_shape_text(&s, sh, sizeof sh);
+		n = (int)strlen(graph_node_text(g, i, HS_HF_SHAPE, sh, sizeof sh));
 		wsh = n > wsh ? n : wsh;
 		op_names |= *graph_node_text(g, i, HS_HF_OP_NAME, opn, sizeof opn) != 0;
 	}
 	for (int64_t i = 0; i < g->n_nodes; i++) {
-		hlo_decode_shape(graph_feat(g, i), g->feat_width, &s);
-		hlo_shape_text(&s, sh, sizeof sh);
+		graph_node_text(g, i, HS_HF_SHAPE, sh, sizeof sh);
 		const char *on = op_names ? graph_node_text(g, i, HS_HF_OP_NAME, opn, sizeof opn) : "";
 
 		fprintf(out, "  %*lld  %-*s  %-*s  %-*s%s%s\n", wid, (long long)i, wname,

@@ -1,10 +1,11 @@
 /* cost_module.c - the analytic model on an HLO module: fusion-aware, each
  * executed instruction counted once.
  *
- * On a bare .npz (no module) cost_analytic() is the dataset's view (cost.c):
- * every node alone, from its features, as the config scores and the
- * learned models see it.  With the module (HLO text, an HloModuleProto, a
- * raw TpuGraphs protobuf) the per-node costs follow how XLA runs it.  The
+ * On a bare .npz (a module without attributes) cost_analytic() is the
+ * dataset's view (cost.c): every node alone, from its features, as the
+ * config scores and the learned models see it.  With a read module (HLO
+ * text, an HloModuleProto, a raw TpuGraphs protobuf) the per-node costs
+ * follow how XLA runs it.  The
  * machine, the roofline and the terms are cost.c's: time = max(compute,
  * memory + padding) + overhead, compute = FLOPs / COST_PEAK_FLOPS (times
  * the (8, 128) tile factor of the output for the matrix unit), memory =
@@ -186,26 +187,17 @@ static const hm_shape *result_of(const hm_shape *s)
 }
 
 /* The (8, 128) tile factor of s under its own layout (1 when it has no
- * array layout cost.c can read). */
+ * array layout cost.c can read), rows of 32-bit elements whatever its
+ * type. */
 static double pad_factor(const hm_shape *s)
 {
-	hlo_shape h;
-
-	memset(&h, 0, sizeof h);
-	if (!s || no_elements(s) || s->rank > HLO_MAX_RANK)
+	if (!s || no_elements(s) || s->rank > 6)
 		return 1;
-	h.valid = 1;
-	h.rank = s->rank;
-	for (int i = 0; i < s->rank; i++)
-		h.dims[i] = (long long)s->dims[i];
-	h.has_layout = s->has_layout && s->layout_rank == s->rank;
-	for (int i = 0; h.has_layout && i < s->rank; i++) {
-		if (s->minor_to_major[i] < 0 || s->minor_to_major[i] >= s->rank)
-			h.has_layout = 0;
-		else
-			h.minor_to_major[i] = (int)s->minor_to_major[i];
-	}
-	h.element_count = 1;
+	hm_shape h = {.element_type = HM_INVALID, .rank = s->rank, .dims = s->dims,
+		      .has_layout = s->has_layout && s->layout_rank == s->rank, .minor_to_major = s->minor_to_major};
+	for (int i = 0; h.has_layout && i < s->rank; i++)
+		h.has_layout = s->minor_to_major[i] >= 0 && s->minor_to_major[i] < s->rank;
+	h.layout_rank = h.has_layout ? h.rank : 0;
 	return cost_pad_factor(&h, cost_lay_recorded(&h));
 }
 
@@ -826,7 +818,7 @@ int cost_module(const hs_graph *g, cost_estimate *out)
 	mctx m;
 
 	memset(out, 0, (size_t)g->n_nodes * sizeof *out);
-	if (!g->module || !cost_available(g) || g->module->n_instrs != g->n_nodes)
+	if (!cost_module_rules(g) || !cost_available(g) || g->module->n_instrs != g->n_nodes)
 		return 1;
 	if (mctx_init(&m, g, out) < 0)
 		return -1;

@@ -96,7 +96,7 @@ int query_cmd_computations(query_parser *p, query_result *out)
 			 (long long)unknown, hs_s(unknown));
 	out->note = query_asprintf("%lld computation%s (%s), %lld node%s%s%s", (long long)g->n_hcomps,
 				   hs_s(g->n_hcomps), roles, (long long)g->n_nodes, hs_s(g->n_nodes),
-				   g->module ? "" : "; derived from the .npz (no names)", extra);
+				   g->knows & HM_KNOWS_NAMES ? "" : "; derived from the .npz (no names)", extra);
 	return 0;
 fail:
 	query_tb_done(&b);
@@ -243,7 +243,7 @@ int query_cmd_collectives(query_parser *p, query_result *out)
 		snprintf(tail, sizeof tail, ", first %lld shown", (long long)shown);
 	out->note = query_asprintf("%lld collective%s%s%s%s%s%s", (long long)n, hs_s(n),
 				   n ? " (" : "", hs_strbuf_str(&ops), n ? ")" : "", tail,
-				   g->module || !n ? ""
+				   g->knows & HM_KNOWS_ATTRS || !n ? ""
 						   : "; a bare .npz keeps no attributes: replica groups, "
 						     "channels and sizes are unknown");
 	rc = ops.failed || !out->note ? query_oom(p) : 0;

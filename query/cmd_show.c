@@ -27,7 +27,7 @@ static void list_nodes(query_session *s, hs_strbuf *b, const int64_t *idx, int64
 	hs_strbuf_printf(b, "%lld", (long long)n);
 	for (int64_t i = 0; idx && i < n && i < SHOW_MAX; i++)
 		hs_strbuf_printf(b, "%s%lld %s", i ? ", " : ": ", (long long)idx[i],
-			      g->module ? graph_node_name(g, idx[i], NULL, 0) : query_opcode_text(s, idx[i]));
+			      g->knows & HM_KNOWS_NAMES ? graph_node_name(g, idx[i], NULL, 0) : query_opcode_text(s, idx[i]));
 	if (n > SHOW_MAX)
 		hs_strbuf_printf(b, ", ... (%lld more)", (long long)(n - SHOW_MAX));
 	hs_strbuf_puts(b, "\n");
@@ -184,7 +184,7 @@ static void show_cost(query_session *s, hs_strbuf *b, int64_t v)
 	hs_strbuf_printf(b, " (flops %s", num);
 	query_fmt_short(c->bytes, num, sizeof num);
 	hs_strbuf_printf(b, ", bytes %s; analytic", num);
-	hs_role role = g->hcomp_of && g->module ? graph_node_role(g, v) : HS_ROLE_ENTRY;
+	hs_role role = cost_module_rules(g) ? graph_node_role(g, v) : HS_ROLE_ENTRY;
 	if (role == HS_ROLE_FUSION || role == HS_ROLE_REDUCER)
 		hs_strbuf_puts(b, "; its share of its caller's kernel");
 	hs_strbuf_puts(b, ")\n");

@@ -145,7 +145,7 @@ typedef struct mix_names {
 
 static int opcode_key(query_session *s, mix_names *nm, int64_t v)
 {
-	if (s->g->opcode[v] != 0 || !s->g->module)
+	if (s->g->opcode[v] != 0)
 		return s->g->opcode[v];
 	const char *op = query_opcode_text(s, v);
 	for (int i = 0; i < nm->n; i++)

@@ -33,10 +33,14 @@ double query_field_num(query_session *s, const query_field *f, int64_t row)
 		return (double)query_n_operands(g, row);
 	case QF_USERS:
 		return (double)query_n_users(g, row);
-	case QF_RANK:
-		return query_shape(s, row)->valid ? (double)query_shape(s, row)->rank : NAN;
-	case QF_ELEMENTS:
-		return query_shape(s, row)->valid ? query_shape(s, row)->elements : NAN;
+	case QF_RANK: {
+		const hm_shape *sh = query_node_shape(g, row);
+		return !sh || sh->rank < 0 ? NAN : sh->element_type == HM_TUPLE ? 0 : (double)sh->rank;
+	}
+	case QF_ELEMENTS: {
+		const hm_shape *sh = query_node_shape(g, row);
+		return !sh || sh->rank < 0 ? NAN : hm_shape_elements(sh);
+	}
 	case QF_CONFIGURABLE:
 		return g->kind == HS_KIND_LAYOUT && g->cfg_index && g->cfg_index[row] >= 0;
 	case QF_COST:
@@ -94,10 +98,8 @@ const char *query_field_text(query_session *s, const query_field *f, int64_t row
 	case QF_CATEGORY:
 		return hlo_category_name(hlo_opcode_category(g->opcode[row]));
 	case QF_ELEM: {
-		const query_shape_info *sh = query_shape(s, row);
-		if (!sh->valid || sh->elem < 0)
-			return "";
-		return hlo_element_type_name(sh->elem);
+		const hm_shape *sh = query_node_shape(g, row);
+		return !sh || sh->rank < 0 || sh->element_type < 0 ? "" : hm_element_type_name(sh->element_type);
 	}
 	case QF_SHAPE:
 		return query_shape_text(s, row);

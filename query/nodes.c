@@ -14,7 +14,7 @@ const char *query_suggest_node(const hs_graph *g, const char *name, char *buf, s
 {
 	const char *dot = strrchr(name, '.');
 
-	if (!g->module) {
+	if (!(g->knows & HM_KNOWS_NAMES)) {   /* "opcode.N": N names the node */
 		char *end;
 		long long v = dot ? strtoll(dot + 1, &end, 10) : -1;
 		if (!dot || *end || v < 0 || v >= g->n_nodes)

@@ -61,7 +61,7 @@ hlo_category dot_node_category(const hs_graph *g, int64_t id)
 	size_t n;
 	int k;
 
-	if (g->opcode[id] != 0 || !g->module)
+	if (g->opcode[id] != 0)
 		return hlo_opcode_category(g->opcode[id]);
 	/* An opcode the dataset never learned, as written: its synchronous
 	 * twin's category (all-to-all-start is all-to-all's), a collective's,
@@ -80,11 +80,6 @@ hlo_category dot_node_category(const hs_graph *g, int64_t id)
 	if (graph_is_collective_opcode(base))
 		return HLO_CAT_COLLECTIVE;
 	return !strcmp(base, "erf") ? HLO_CAT_ELEMENTWISE : HLO_CAT_OTHER;
-}
-
-static void shape_of(const hs_graph *g, int64_t id, hlo_shape *sh)
-{
-	hlo_decode_shape(graph_feat(g, id), g->feat_width, sh);
 }
 
 /* Node id's shape text in buf, cut to `maxw` columns with "…" (a tuple of
@@ -130,7 +125,7 @@ int dot_node_lines(const hs_graph *g, int64_t id, int maxw, char *l1, char *l2,
 	char a[256], b[256], shape[200], name[160];
 
 	graph_node_text(g, id, HS_HF_SHAPE, shape, sizeof shape);
-	if (g->module) {
+	if (g->knows & HM_KNOWS_NAMES) {   /* else the name is the opcode and the id */
 		snprintf(a, sizeof a, "%" PRId64 " %s", id, graph_node_name(g, id, name, sizeof name));
 		snprintf(b, sizeof b, "%s %s", graph_node_opcode_name(g, id), shape);
 	} else {
@@ -335,7 +330,7 @@ static void style_node(builder *b, Agnode_t *n, int64_t id)
 	const char *name = graph_node_name(g, id, nbuf, sizeof nbuf);
 	const char *comp = graph_hcomp_name(g, comp_of(g, id), cbuf, sizeof cbuf);
 	int len;
-	if (g->module)
+	if (g->knows & HM_KNOWS_NAMES)   /* else the name is the opcode and the id */
 		len = snprintf(label, sizeof label, "%s\n%" PRId64 ": %s%s\n%s%s", name, id, op,
 			       cfg ? " [cfg]" : "", shape, heatline);
 	else
@@ -374,19 +369,10 @@ static void style_node(builder *b, Agnode_t *n, int64_t id)
 		set(n, b->n_peri, "2");
 }
 
-static double edge_bytes(const hs_graph *g, int64_t operand)
-{
-	hlo_shape sh;
-
-	shape_of(g, operand, &sh);
-	return (double)hlo_shape_bytes(&sh);
-}
-
 static void style_edge(builder *b, Agedge_t *e, int64_t operand)
 {
-	double bytes = edge_bytes(b->g, operand);
+	double bytes = layout_edge_bytes(b->g, operand);
 	char v[600], hb[32], shape[400];
-	hlo_shape sh;
 
 	if (bytes > 1024) {
 		/* 1 KiB -> 1, each factor 16 adds 0.6, at most 4. */
@@ -398,12 +384,7 @@ static void style_edge(builder *b, Agedge_t *e, int64_t operand)
 	}
 	if (b->o->terminal)
 		return;
-	if (b->g->module) {
-		shape_cut(b->g, operand, shape, sizeof shape, 120);
-	} else {
-		shape_of(b->g, operand, &sh);
-		hlo_shape_text(&sh, shape, sizeof shape);
-	}
+	shape_cut(b->g, operand, shape, sizeof shape, 120);
 	if (bytes > 0) {
 		human_bytes(bytes, hb, sizeof hb);
 		snprintf(v, sizeof v, "%s, %s", shape, hb);

@@ -348,11 +348,8 @@ static int read_edges(hs_layout *L, Agraph_t *G, const region *r, double ox, dou
 				     !((t->flags | h->flags) & LAY_COLLAPSED);
 			/* the tensor of the operand, or of what a box gives */
 			int64_t v = edge_kind(r, L, le->tail, le->head, le);
-			if (v >= 0 && (!le->dashed || (t->flags & LAY_STUB))) {
-				hlo_shape sh;
-				hlo_decode_shape(graph_feat(g, v), g->feat_width, &sh);
-				le->bytes = (double)hlo_shape_bytes(&sh);
-			}
+			if (v >= 0 && (!le->dashed || (t->flags & LAY_STUB)))
+				le->bytes = layout_edge_bytes(g, v);
 			if (edge_points(le, ED_spl(e), ox, top) < 0)
 				return out_of_memory(r, err);
 			L->n_edges++;
@@ -387,6 +384,12 @@ static int read_clusters(hs_layout *L, Agraph_t *G, const region *r, double ox, 
 		dot_cut_text(c->label, sizeof c->label, full, 40);
 	}
 	return 0;
+}
+
+double layout_edge_bytes(const hs_graph *g, int64_t operand)
+{
+	const hm_shape *s = hm_instr_at(g->module, operand)->shape;
+	return s->element_type == HM_TUPLE ? 0 : hm_shape_bytes(s);
 }
 
 hs_layout *layout_region(const region *r, const dot_opts *opts, hs_error *err)

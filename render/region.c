@@ -190,7 +190,8 @@ static int64_t mask_calls(const hs_graph *g, const uint8_t *in, int64_t (*out)[2
 region *region_from_mask(const hs_graph *g, const uint8_t *in, hs_error *err)
 {
 	region *r = calloc(1, sizeof *r);
-	int64_t n = 0, ne = 0, nc = g->operands_exact ? mask_calls(g, in, NULL) : 0;
+	/* a bare .npz has its calls among its operands: no call links of their own */
+	int64_t n = 0, ne = 0, nc = g->knows & HM_KNOWS_OPERAND_ORDER ? mask_calls(g, in, NULL) : 0;
 
 	if (!r)
 		goto oom;
@@ -223,7 +224,7 @@ region *region_from_mask(const hs_graph *g, const uint8_t *in, hs_error *err)
 	}
 	/* On a module a repeated operand is one edge (labelled "0,1"); a bare
 	 * .npz keeps its edges as the file has them. */
-	r->n_edges = sort_pairs(r->edges, r->n_edges, g->operands_exact);
+	r->n_edges = sort_pairs(r->edges, r->n_edges, g->knows & HM_KNOWS_OPERAND_ORDER);
 	if (nc)
 		r->n_calls = sort_pairs(r->calls, mask_calls(g, in, r->calls), 1);
 	return r;

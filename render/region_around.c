@@ -322,7 +322,7 @@ static region *around_region(const hs_graph *g, const region_spec *s, const bfs 
 		 s->center, s->radius, region_dir_name(s->dir), s->user_threshold,
 		 s->operand_threshold, center_cap ? (center_cap == REGION_BOTH ? ":cb" :
 		 center_cap == REGION_USERS ? ":cu" : ":co") : "");
-	if (g->module)
+	if (g->knows & HM_KNOWS_NAMES)   /* a derived name says no more than the id */
 		snprintf(r->title, sizeof r->title, "%s: %" PRId64 " step%s around %s (node %" PRId64
 			 ", %s)", g->name, s->radius, hs_s(s->radius),
 			 graph_node_name(g, s->center, name, sizeof name), s->center, region_dir_name(s->dir));

@@ -175,7 +175,7 @@ static void call_links(const region *r, const refs *x, raw_link *l, int64_t *nl)
 {
 	const hs_graph *g = r->g;
 
-	if (!g->operands_exact || !x->comp_box)
+	if (!(g->knows & HM_KNOWS_OPERAND_ORDER) || !x->comp_box)
 		return;
 	for (int64_t i = 0; i < r->n_nodes; i++) {
 		int64_t v = r->nodes[i];

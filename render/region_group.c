@@ -189,7 +189,7 @@ region *region_select_grouped(const hs_graph *g, const region_spec *s, int64_t o
 		return NULL;
 	}
 	if (gr->n == 0) {
-		refuse(r, s, limit, why, g->module ? "its nodes have no op_name layers that group them "
+		refuse(r, s, limit, why, g->knows & HM_KNOWS_ATTRS ? "its nodes have no op_name layers that group them "
 		       "within it" : "a bare .npz has no layers or computations to group it by", err);
 		region_free(r);
 		return NULL;

@@ -134,14 +134,14 @@ static void caller_line(const struct nodeview *nv, char *line, size_t cap)
 		snprintf(line, cap, " root: returns to %s%s", cname, more);
 		return;
 	}
-	int64_t src = g->operands_exact ? graph_param_source(g, v, caller) : -1;
+	int64_t src = g->knows & HM_KNOWS_OPERAND_ORDER ? graph_param_source(g, v, caller) : -1;
 	if (src >= 0)
 		snprintf(line, cap, " parameter %lld: operand %lld of %s, %s%s", (long long)num,
 			 (long long)graph_param_operand(g, v, caller), cname,
 			 tui_name(graph_node_name(g, src, sb, sizeof sb), sn, sizeof sn), more);
 	else
 		snprintf(line, cap, " parameter %lld, called by %s%s: %s", (long long)num, cname, more,
-			 !g->operands_exact ? "the dataset's edges keep no operand order"
+			 !(g->knows & HM_KNOWS_OPERAND_ORDER) ? "the dataset's edges keep no operand order"
 			 : hc->role == HS_ROLE_REDUCER ? "an element it combines, no operand"
 						      : "no operand stands for it");
 }
@@ -241,7 +241,7 @@ static void counts_line(const struct nodeview *nv, char *line, size_t cap)
 	if (g->cfg_index && g->cfg_index[n] >= 0 && len < cap)
 		snprintf(line + len, cap - len, "  configurable #%d of %lld", g->cfg_index[n], (long long)g->n_cfg_nodes);
 	len = strlen(line);
-	if (!g->operands_exact && len < cap)
+	if (!(g->knows & HM_KNOWS_OPERAND_ORDER) && len < cap)
 		snprintf(line + len, cap - len, "  (operands: the dataset's edges, sorted, no repeats, calls included)");
 }
 

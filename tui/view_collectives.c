@@ -132,7 +132,7 @@ static void colls_draw(tui *t, tui_view *v, WINDOW *win, int y, int x, int h, in
 	const hs_graph *g = o->doc->g;
 	char line[512], b[32];
 
-	if (!g->module)
+	if (!(g->knows & HM_KNOWS_ATTRS))
 		snprintf(line, sizeof line,
 			 " %lld collective%s by opcode; a bare .npz keeps no attributes: replica groups, channels"
 			 " and bytes are unknown",

@@ -108,7 +108,7 @@ static int rel_cell(const struct nodeview *nv, const struct nbr *b, char *buf, s
 {
 	switch (b->kind) {
 	case NB_OPERAND:
-		if (nv->doc->g->operands_exact)
+		if ((nv->doc->g->knows & HM_KNOWS_OPERAND_ORDER))
 			snprintf(buf, cap, "operand %lld", (long long)b->index);
 		else
 			snprintf(buf, cap, "operand");
@@ -250,7 +250,7 @@ static int load_nbrs(struct nodeview *nv)
 	for (int64_t k = 0; k < hc->n_callers && rc == 0; k++) {
 		int64_t caller = g->hcomp_callers[hc->callers_at + k];
 		rc = add_nbr(nv, NB_CALLER, caller, -1, -1);
-		int64_t src = g->operands_exact && graph_param_number(g, v) >= 0 ? graph_param_source(g, v, caller) : -1;
+		int64_t src = (g->knows & HM_KNOWS_OPERAND_ORDER) && graph_param_number(g, v) >= 0 ? graph_param_source(g, v, caller) : -1;
 		if (rc == 0 && src >= 0)
 			rc = add_nbr(nv, NB_SOURCE, src, graph_param_operand(g, v, caller), caller);
 	}
@@ -398,7 +398,7 @@ static void go_up(tui *t, tui_view *v, struct nodeview *nv)
 			    graph_node_name(g, nv->node, nb, sizeof nb), graph_role_name(hc->role));
 		return;
 	}
-	int64_t src = g->operands_exact && graph_param_number(g, nv->node) >= 0
+	int64_t src = (g->knows & HM_KNOWS_OPERAND_ORDER) && graph_param_number(g, nv->node) >= 0
 			      ? graph_param_source(g, nv->node, caller) : -1;
 	if (src >= 0) {
 		tui_message(t, 0, "parameter %lld stands for operand %lld of %s", (long long)graph_param_number(g, nv->node),
@@ -528,7 +528,7 @@ int tui_open_node(tui *t, tui_doc *d, int64_t node)
 	nv->node = node;
 	nv->hist[0] = node;
 	nv->nhist = 1;
-	nv->has_attrs = d->g->module != NULL;
+	nv->has_attrs = (d->g->knows & HM_KNOWS_ATTRS) != 0;   /* a bare .npz keeps none */
 	tui_table_init_spec(&nv->feats, &feat_table, nv, 0);
 	tui_table_init_spec(&nv->nbrs, &nbr_table, nv, 0);
 	tui_table_init_spec(&nv->attrs, &attr_table, nv, 0);

@@ -85,7 +85,6 @@ static const char *node_text(void *ctx, int64_t row, const tui_col *c)
 	struct nodes *nd = ctx;
 	const hs_graph *g = nd->doc->g;
 	int64_t v = nd->ids[row];
-	const hm_instr *in;
 
 	switch (c->key) {
 	case NC_OPCODE:
@@ -93,7 +92,7 @@ static const char *node_text(void *ctx, int64_t row, const tui_col *c)
 	case NC_CATEGORY:
 		return hlo_category_name((hlo_category)(tui_node_class(g, v) - TUI_C_CAT));
 	case NC_NAME:
-		return (in = graph_node_instr(g, v)) ? in->name : NULL;
+		return graph_node_name(g, v, NULL, 0);
 	case NC_LAYER:
 		return layer_text(nd, v);
 	default:
@@ -253,9 +252,10 @@ static double node_order(void *ctx, int64_t row, const tui_col *c)
 
 	if (!ranks_ready)
 		make_ranks();
-	/* opcodes the learned list lacks sort by their text */
+	/* opcodes as written (some outside the learned list) sort by their
+	 * text; a bare .npz's are the learned names, in their order */
 	if (c->key == NC_OPCODE)
-		return g->module ? NAN : opcode_rank[g->opcode[v]];
+		return g->knows & HM_KNOWS_NAMES ? NAN : opcode_rank[g->opcode[v]];
 	if (c->key == NC_CATEGORY)
 		return category_rank[tui_node_class(g, v) - TUI_C_CAT];
 	return NAN;

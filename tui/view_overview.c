@@ -213,9 +213,9 @@ static void sample_lines(const struct overview *o, WINDOW *win, int y, int x, in
 	const hs_graph *g = o->doc->g;
 	char line[1024], a[32], b[32], c[32];
 
-	if (g->module_name)
+	if (g->knows & HM_KNOWS_NAMES)   /* a synthesized module is named after the file */
 		snprintf(line, sizeof line, " %s  %s graph, %d features  module %s  %s", g->name,
-			 graph_kind_name(g->kind), g->feat_width, g->module_name, g->path);
+			 graph_kind_name(g->kind), g->feat_width, graph_module_name(g), g->path);
 	else
 		snprintf(line, sizeof line, " %s  %s graph, %d features  %s", g->name, graph_kind_name(g->kind),
 			 g->feat_width, g->path);
