@@ -233,10 +233,9 @@ static void opcodes_json(jsonw *w, const struct module_facts *f)
 
 static void module_json(jsonw *w, const hs_graph *g, const struct module_facts *f)
 {
-	char entry[160];
 	jsonw_key(w, "format"), jsonw_str(w, source_name(g));
 	jsonw_key(w, "module"), jsonw_str(w, graph_module_name(g));
-	jsonw_key(w, "entry"), jsonw_str(w, graph_hcomp_name(g, g->entry, entry, sizeof entry));
+	jsonw_key(w, "entry"), jsonw_str(w, graph_hcomp_name(g, g->entry));
 	jsonw_key(w, "computations"), jsonw_int(w, g->n_hcomps);
 	jsonw_key(w, "computation_roles");
 	jsonw_obj_begin(w);
@@ -262,10 +261,9 @@ static void module_json(jsonw *w, const hs_graph *g, const struct module_facts *
 static void dataset_json(jsonw *w, const hs_graph *g, const struct module_facts *f)
 {
 	const struct rt_summary rs = f->rs;
-	char entry[160];
 
 	jsonw_key(w, "module"), jsonw_str(w, graph_module_name(g));
-	jsonw_key(w, "entry"), jsonw_str(w, graph_hcomp_name(g, g->entry, entry, sizeof entry));
+	jsonw_key(w, "entry"), jsonw_str(w, graph_hcomp_name(g, g->entry));
 	jsonw_key(w, "nodes"), jsonw_int(w, g->n_nodes);
 	jsonw_key(w, "edges"), jsonw_int(w, g->n_edges);
 	jsonw_key(w, "configs"), jsonw_int(w, g->n_configs);
@@ -355,11 +353,10 @@ static void print_analytic(const struct module_facts *f, const hs_graph *g)
 
 static void print_module(const hs_graph *g, const struct module_facts *f)
 {
-	char entry[160];
 	printf("kind            module (%s, no configs)\n", source_name(g));
 	printf("module          %s\n", graph_module_name(g));
 	printf("computations    %lld (entry %s", (long long)g->n_hcomps,
-	       graph_hcomp_name(g, g->entry, entry, sizeof entry));
+	       graph_hcomp_name(g, g->entry));
 	for (int r = 0; r < HS_NROLES; r++)
 		if (f->roles[r] && r != HS_ROLE_ENTRY)
 			printf(", %s %lld", graph_role_name((hs_role)r), (long long)f->roles[r]);
@@ -376,7 +373,6 @@ static void print_module(const hs_graph *g, const struct module_facts *f)
 static void print_dataset(const hs_graph *g, const struct module_facts *f)
 {
 	const struct rt_summary rs = f->rs;
-	char entry[160];
 
 	printf("kind            %s\n", graph_kind_name(g->kind));
 	printf("module          %s%s\n", graph_module_name(g),
@@ -384,7 +380,7 @@ static void print_dataset(const hs_graph *g, const struct module_facts *f)
 	printf("nodes           %lld\n", (long long)g->n_nodes);
 	printf("edges           %lld\n", (long long)g->n_edges);
 	printf("computations    %lld (entry %s), %lld fusion%s\n", (long long)g->n_hcomps,
-	       graph_hcomp_name(g, g->entry, entry, sizeof entry), (long long)graph_n_fusions(g),
+	       graph_hcomp_name(g, g->entry), (long long)graph_n_fusions(g),
 	       hs_s(graph_n_fusions(g)));
 	printf("splits          %lld\n", (long long)g->n_comps);
 	printf("configs         %lld\n", (long long)g->n_configs);

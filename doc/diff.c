@@ -256,32 +256,31 @@ static int match_names(matcher *m)
 	if (table_init(&ta, a->n_nodes) || table_init(&tb, b->n_nodes) ||
 	    table_init(&ca, a->n_nodes) || table_init(&cb, b->n_nodes))
 		return -1;
-	char buf[160];
 	for (int64_t v = 0; v < a->n_nodes; v++) {
-		uint64_t h = str_hash(graph_node_name(a, v, buf, sizeof buf));
+		uint64_t h = str_hash(graph_node_name(a, v));
 		table_add(&ta, h, v);
-		table_add(&ca, mix(h, str_hash(graph_hcomp_name(a, a->hcomp_of[v], buf, sizeof buf))), v);
+		table_add(&ca, mix(h, str_hash(graph_hcomp_name(a, a->hcomp_of[v]))), v);
 	}
 	for (int64_t v = 0; v < b->n_nodes; v++) {
-		uint64_t h = str_hash(graph_node_name(b, v, buf, sizeof buf));
+		uint64_t h = str_hash(graph_node_name(b, v));
 		table_add(&tb, h, v);
-		table_add(&cb, mix(h, str_hash(graph_hcomp_name(b, b->hcomp_of[v], buf, sizeof buf))), v);
+		table_add(&cb, mix(h, str_hash(graph_hcomp_name(b, b->hcomp_of[v]))), v);
 	}
 	for (int64_t v = 0; v < a->n_nodes; v++) {
-		const char *name = graph_node_name(a, v, buf, sizeof buf);
+		const char *name = graph_node_name(a, v);
 		uint64_t h = str_hash(name);
 		key_slot *sa = table_slot(&ta, h), *sb = table_slot(&tb, h);
 		int64_t w = -1;
 		if (sa->count == 1 && sb->count == 1) {
 			w = sb->first;
 		} else {
-			uint64_t hc = mix(h, str_hash(graph_hcomp_name(a, a->hcomp_of[v], buf, sizeof buf)));
+			uint64_t hc = mix(h, str_hash(graph_hcomp_name(a, a->hcomp_of[v])));
 			key_slot *pa = table_slot(&ca, hc), *pb = table_slot(&cb, hc);
 			if (pa->count == 1 && pb->count == 1)
 				w = pb->first;
 		}
 		/* the hashes agree; the names must too */
-		if (w >= 0 && unmatched_b(m, w) && strcmp(name, graph_node_name(b, w, buf, sizeof buf)) == 0)
+		if (w >= 0 && unmatched_b(m, w) && strcmp(name, graph_node_name(b, w)) == 0)
 			pair(m, v, w, HD_BY_NAME);
 	}
 	free(ta.s);
@@ -445,7 +444,6 @@ static void match_sandwiched(matcher *m)
 static int match_comps(module_diff *d)
 {
 	const hs_graph *a = d->a, *b = d->b;
-	char buf[160];
 	int64_t (*votes)[2] = malloc(((size_t)d->matched + 1) * sizeof *votes), k = 0;
 	int64_t *best_n = calloc((size_t)a->n_hcomps + 1, sizeof *best_n);
 	if (!votes || !best_n) {
@@ -479,13 +477,12 @@ static int match_comps(module_diff *d)
 	if (table_init(&tb, b->n_hcomps) != 0)
 		return -1;
 	for (int64_t c = 0; c < b->n_hcomps; c++)
-		table_add(&tb, str_hash(graph_hcomp_name(b, c, buf, sizeof buf)), c);
+		table_add(&tb, str_hash(graph_hcomp_name(b, c)), c);
 	for (int64_t c = 0; c < a->n_hcomps; c++) {
-		const char *name = graph_hcomp_name(a, c, buf, sizeof buf);
+		const char *name = graph_hcomp_name(a, c);
 		key_slot *s = table_slot(&tb, str_hash(name));
-		char nb[160];
 		int64_t w = s->count == 1 ? s->first : s->count > 1 ? graph_find_hcomp(b, name) : -1;
-		if (w >= 0 && strcmp(name, graph_hcomp_name(b, w, nb, sizeof nb)) == 0)
+		if (w >= 0 && strcmp(name, graph_hcomp_name(b, w)) == 0)
 			d->comp_a2b[c] = w;
 	}
 	free(tb.s);

@@ -149,8 +149,8 @@ typedef struct hs_graph {
 /* Opens and validates a sample, recognizing the input by content (see the
  * top of this file).  An .npz with a raw twin (the official tree keeps
  * pb/... beside npz/..., same relative path, .pb for .npz) takes the twin's
- * names after checking that opcodes and edges agree; when they do not, the
- * npz is kept with derived names and g->warning says why.  A file with
+ * module after checking that opcodes and edges agree; when they do not, the
+ * synthesized module stays and g->warning says why.  A file with
  * several modules needs FILE#N or FILE#NAME (HS_EUSAGE otherwise, the
  * message lists how to pick one). */
 hs_graph *graph_open(const char *path, hs_error *err);
@@ -282,21 +282,25 @@ typedef enum hs_hfield {
 const char *graph_hfield_name(hs_hfield f);
 int graph_hfield_id(const char *name);
 
-/* Field f of node v as text: a string inside the graph, or `buf` (cap
- * bytes, truncated) for derived names and numbers; "" when absent (fields
- * a bare .npz does not have).  Never NULL. */
+/* Field f of node v as text: a string inside the module, or `buf` (cap
+ * bytes, truncated) for shapes and numbers; "" when absent (fields a bare
+ * .npz does not have, or a graph opened without its module).  Never NULL. */
 const char *graph_node_text(const hs_graph *g, int64_t v, hs_hfield f, char *buf, size_t cap);
-/* Shorthands. */
-const char *graph_node_name(const hs_graph *g, int64_t v, char *buf, size_t cap);
+/* Shorthands: the module's name of node v ("dot.42", or "convolution.603"
+ * on a bare .npz; "" without a module) and its opcode as written. */
+const char *graph_node_name(const hs_graph *g, int64_t v);
 const char *graph_node_opcode_name(const hs_graph *g, int64_t v);
-/* The instruction behind node v, or NULL when names are derived. */
+/* The instruction behind node v, or NULL on a graph opened without its
+ * module (graph_open_parts). */
 const struct hm_instr *graph_node_instr(const hs_graph *g, int64_t v);
-/* A node by name ("dot.42", or a derived "convolution.603"); -1 if none.
- * Names are unique in their computation: the first node in node order. */
+/* A node by name ("dot.42", or "convolution.603" on a bare .npz); -1 if
+ * none.  Names are unique in their computation: the first node in node
+ * order. */
 int64_t graph_find_node(const hs_graph *g, const char *name);
 
-/* Computation c's name: real, "entry" or "computation.K". */
-const char *graph_hcomp_name(const hs_graph *g, int64_t c, char *buf, size_t cap);
+/* Computation c's name: as written, or "entry" and "computation.K" on a
+ * bare .npz. */
+const char *graph_hcomp_name(const hs_graph *g, int64_t c);
 /* "entry", "while-body", "while-condition", "fusion", "reducer", "branch",
  * "call", "async", "other", "unknown". */
 const char *graph_role_name(hs_role r);
@@ -328,8 +332,8 @@ static inline hs_role graph_node_role(const hs_graph *g, int64_t v)
 	return g->hcomps[g->hcomp_of[v]].role;
 }
 
-/* A parameter's number: the instruction's, or feature 30 on a bare .npz;
- * -1 when v is not a parameter. */
+/* A parameter's number (feature 30 on a bare .npz); -1 when v is not a
+ * parameter. */
 int64_t graph_param_number(const hs_graph *g, int64_t v);
 
 /* What parameter node `param` stands for when node `caller` runs its
@@ -344,19 +348,19 @@ int64_t graph_param_source(const hs_graph *g, int64_t param, int64_t caller);
 /* The same as the operand's index in the caller's operand list, or -1. */
 int64_t graph_param_operand(const hs_graph *g, int64_t param, int64_t caller);
 
-/* A computation by name: its real name (or derived "computation.K"), or
- * "entry" for the entry computation on every input; -1 when none. */
+/* A computation by name (graph_hcomp_name), or "entry" for the entry
+ * computation on every input; -1 when none. */
 int64_t graph_find_hcomp(const hs_graph *g, const char *name);
 
 /* Node v's instruction as HLO text, appended to out: the line as the file
  * writes it (HLO text input), or as XLA prints it (a protobuf), from ROOT
- * or the name to the last attribute.  1 when appended, 0 when the graph has
- * no module (a bare .npz), -1 when out of memory (out->failed). */
+ * or the name to the last attribute.  1 when appended, 0 when the module
+ * does not know it (a bare .npz), -1 when out of memory (out->failed). */
 struct hs_strbuf;
 int graph_node_hlo(const hs_graph *g, int64_t v, struct hs_strbuf *out);
 /* Attribute `name` of node v's instruction as written (its value, e.g.
  * "{{0,1,2,3},{4,5,6,7}}" for replica_groups) appended to out: 1 when it
- * has one, 0 when not (or no module), -1 when out of memory. */
+ * has one, 0 when not (or on a bare .npz), -1 when out of memory. */
 int graph_node_attr(const hs_graph *g, int64_t v, const char *name, struct hs_strbuf *out);
 
 /* ---- collectives (graph_collective.c) --------------------------------- */
@@ -375,12 +379,12 @@ typedef struct hs_collective {
 } hs_collective;
 
 /* 1 and *out for a collective instruction (replica_groups read in both
- * forms, {{0,1},{2,3}} and [2,2]<=[4]); 0 for any other node or a graph
- * without a module.  The groups' text itself: graph_node_attr(g, v,
- * "replica_groups", ...). */
+ * forms, {{0,1},{2,3}} and [2,2]<=[4]); 0 for any other node or a module
+ * that does not know its attributes (a bare .npz).  The groups' text
+ * itself: graph_node_attr(g, v, "replica_groups", ...). */
 int graph_collective(const hs_graph *g, int64_t v, hs_collective *out);
 
-/* The module's name: real, or the file's name when derived. */
+/* The module's name (on a bare .npz the file's). */
 const char *graph_module_name(const hs_graph *g);
 /* Nodes whose opcode is "fusion". */
 int64_t graph_n_fusions(const hs_graph *g);

@@ -262,13 +262,13 @@ const char *graph_node_opcode_name(const hs_graph *g, int64_t v)
 	return in ? in->opcode : hlo_opcode_name(g->opcode[v]);
 }
 
-const char *graph_node_name(const hs_graph *g, int64_t v, char *buf, size_t cap)
+const char *graph_node_name(const hs_graph *g, int64_t v)
 {
 	const hm_instr *in = graph_node_instr(g, v);
 	return in ? in->name : "";
 }
 
-const char *graph_hcomp_name(const hs_graph *g, int64_t c, char *buf, size_t cap)
+const char *graph_hcomp_name(const hs_graph *g, int64_t c)
 {
 	return c >= 0 && c < g->n_hcomps ? g->hcomps[c].name : "";
 }
@@ -318,11 +318,11 @@ const char *graph_node_text(const hs_graph *g, int64_t v, hs_hfield f, char *buf
 		buf[0] = '\0';
 	switch (f) {
 	case HS_HF_NAME:
-		return graph_node_name(g, v, buf, cap);
+		return graph_node_name(g, v);
 	case HS_HF_OPCODE:
 		return graph_node_opcode_name(g, v);
 	case HS_HF_COMPUTATION:
-		return graph_hcomp_name(g, g->hcomp_of[v], buf, cap);
+		return graph_hcomp_name(g, g->hcomp_of[v]);
 	case HS_HF_SHAPE:
 		if (in)
 			hm_shape_text(in->shape, buf, cap);
@@ -409,9 +409,8 @@ static const int64_t *hcomp_index(const hs_graph *g)
 	if (!t)
 		return NULL;
 	memset(t, 0xff, cap * sizeof *t);
-	char buf[160];
 	for (int64_t c = 0; c < g->n_hcomps; c++) {
-		size_t i = hs_fnv1a(graph_hcomp_name(g, c, buf, sizeof buf), HS_FNV_BASIS) & (cap - 1);
+		size_t i = hs_fnv1a(graph_hcomp_name(g, c), HS_FNV_BASIS) & (cap - 1);
 		while (t[i] >= 0)
 			i = (i + 1) & (cap - 1);
 		t[i] = c;
@@ -423,16 +422,15 @@ static const int64_t *hcomp_index(const hs_graph *g)
 
 int64_t graph_find_hcomp(const hs_graph *g, const char *name)
 {
-	char buf[160];
 	const int64_t *t = hcomp_index(g);
 	if (t) {
 		size_t cap = g->hcomp_index_cap;
 		for (size_t i = hs_fnv1a(name, HS_FNV_BASIS) & (cap - 1); t[i] >= 0; i = (i + 1) & (cap - 1))
-			if (strcmp(graph_hcomp_name(g, t[i], buf, sizeof buf), name) == 0)
+			if (strcmp(graph_hcomp_name(g, t[i]), name) == 0)
 				return t[i];
 	} else {
 		for (int64_t c = 0; g->hcomps && c < g->n_hcomps; c++)
-			if (strcmp(graph_hcomp_name(g, c, buf, sizeof buf), name) == 0)
+			if (strcmp(graph_hcomp_name(g, c), name) == 0)
 				return c;
 	}
 	return g->hcomps && strcmp(name, "entry") == 0 ? g->entry : -1;

@@ -70,7 +70,6 @@ const char *ov_clip(const char *s, char *buf, size_t cap)
 static int index_build(ov_builder *b)
 {
 	const hs_graph *g = b->g;
-	char buf[160], other[160];
 	size_t cap = 64;
 	while (cap < (size_t)g->n_nodes * 2 + 2)
 		cap *= 2;
@@ -78,11 +77,11 @@ static int index_build(ov_builder *b)
 		return -1;
 	b->cap = cap;
 	for (int64_t v = 0; v < g->n_nodes; v++) {
-		const char *nm = graph_node_name(g, v, buf, sizeof buf);
+		const char *nm = graph_node_name(g, v);
 		size_t i = slot_of(hs_fnv1a(nm, HS_FNV_BASIS), cap);
 		int dup = 0;
 		while (b->slot[i] &&
-		       !(dup = strcmp(graph_node_name(g, b->slot[i] - 1, other, sizeof other), nm) == 0))
+		       !(dup = strcmp(graph_node_name(g, b->slot[i] - 1), nm) == 0))
 			i = (i + 1) & (cap - 1);
 		if (!dup)       /* the first node of a name, as graph_find_node */
 			b->slot[i] = v + 1;
@@ -92,10 +91,9 @@ static int index_build(ov_builder *b)
 
 int64_t ov_node(const ov_builder *b, const char *name)
 {
-	char buf[160];
 	size_t i = slot_of(hs_fnv1a(name, HS_FNV_BASIS), b->cap);
 	for (; b->slot[i]; i = (i + 1) & (b->cap - 1))
-		if (strcmp(graph_node_name(b->g, b->slot[i] - 1, buf, sizeof buf), name) == 0)
+		if (strcmp(graph_node_name(b->g, b->slot[i] - 1), name) == 0)
 			return b->slot[i] - 1;
 	return -1;
 }
@@ -274,7 +272,7 @@ int ov_value(ov_builder *b, int64_t node, int col, const char *text, ov_at at)
 static int fill(ov_builder *b)
 {
 	hs_overlay *o = b->o;
-	char buf[160], cut[48];
+	char cut[48];
 	for (size_t i = 0; i < b->cells.n; i++) {
 		const ov_cell *e = &b->cells.v[i];
 		hs_overlay_col *col = &o->cols[e->col];
@@ -285,7 +283,7 @@ static int fill(ov_builder *b)
 			else if (b->merge == OVERLAY_MERGE_SUM && !isfinite(*p += e->num))
 				return hs_fail(b->err, HS_EDATA, "%s: field '%s' of '%s': its values add up past a "
 					       "double's range", b->file, col->name,
-					       ov_clip(graph_node_name(b->g, e->node, buf, sizeof buf), cut, sizeof cut));
+					       ov_clip(graph_node_name(b->g, e->node), cut, sizeof cut));
 		} else if (!col->text[e->node] || b->merge != OVERLAY_MERGE_FIRST) {
 			col->text[e->node] = (char *)e->text;
 		}

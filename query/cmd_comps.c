@@ -54,7 +54,7 @@ int query_cmd_computations(query_parser *p, query_result *out)
 	int nd = query_session_data_nums(s);
 	query_tb b;
 	int64_t unknown = 0;
-	char buf[160], roles[256];
+	char roles[256];
 
 	if (query_expect_end(p, "end of line") < 0)
 		return -1;
@@ -78,7 +78,7 @@ int query_cmd_computations(query_parser *p, query_result *out)
 				cost += s->cost[v].seconds;
 		}
 		int64_t row = query_tb_row(&b, hc->root, -1, p->err);
-		if (row < 0 || query_tb_text(&b, row, 0, graph_hcomp_name(g, c, buf, sizeof buf), p->err) < 0 ||
+		if (row < 0 || query_tb_text(&b, row, 0, graph_hcomp_name(g, c), p->err) < 0 ||
 		    query_tb_text(&b, row, 1, graph_role_name(hc->role), p->err) < 0 ||
 		    query_tb_text(&b, row, 3, query_htext(s, HS_HF_NAME, hc->root), p->err) < 0)
 			goto fail;

@@ -50,10 +50,10 @@ static int neighbours_table(query_parser *p, query_result *out, int users)
 			 "dataset's edges (sorted, repeats merged, called roots included)");
 	else if (!users && calls)
 		snprintf(extra, sizeof extra, "; it calls %lld computation%s besides (show %s)",
-			 (long long)calls, hs_s(calls), graph_node_name(g, v, NULL, 0));
+			 (long long)calls, hs_s(calls), graph_node_name(g, v));
 	int named = (g->knows & HM_KNOWS_NAMES) != 0;   /* a derived name says no more */
 	out->note = query_asprintf("node %lld%s%s (%s) has %lld %s%s%s", v, named ? " " : "",
-				   named ? graph_node_name(g, v, NULL, 0) : "", query_opcode_text(p->s, v),
+				   named ? graph_node_name(g, v) : "", query_opcode_text(p->s, v),
 				   (long long)n, users ? "user" : "operand", hs_s(n), extra);
 	return 0;
 }

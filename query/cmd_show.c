@@ -27,7 +27,7 @@ static void list_nodes(query_session *s, hs_strbuf *b, const int64_t *idx, int64
 	hs_strbuf_printf(b, "%lld", (long long)n);
 	for (int64_t i = 0; idx && i < n && i < SHOW_MAX; i++)
 		hs_strbuf_printf(b, "%s%lld %s", i ? ", " : ": ", (long long)idx[i],
-			      g->knows & HM_KNOWS_NAMES ? graph_node_name(g, idx[i], NULL, 0) : query_opcode_text(s, idx[i]));
+			      g->knows & HM_KNOWS_NAMES ? graph_node_name(g, idx[i]) : query_opcode_text(s, idx[i]));
 	if (n > SHOW_MAX)
 		hs_strbuf_printf(b, ", ... (%lld more)", (long long)(n - SHOW_MAX));
 	hs_strbuf_puts(b, "\n");
@@ -117,7 +117,6 @@ static void show_hlo(query_session *s, hs_strbuf *b, int64_t v)
 		{HS_HF_SOURCE_FILE, "source"}, {HS_HF_SHARDING, "sharding"},
 	};
 	const hs_graph *g = s->g;
-	char buf[160];
 
 	if (g->hcomp_of) {
 		const hs_hcomp *c = &g->hcomps[g->hcomp_of[v]];
@@ -135,7 +134,7 @@ static void show_hlo(query_session *s, hs_strbuf *b, int64_t v)
 	for (int64_t i = g->called_off[v]; i < g->called_off[v + 1]; i++) {
 		const hs_hcomp *k = &g->hcomps[g->called_idx[i]];
 		hs_strbuf_printf(b, "  calls         %s (%s, %lld node%s)\n",
-			      graph_hcomp_name(g, g->called_idx[i], buf, sizeof buf),
+			      graph_hcomp_name(g, g->called_idx[i]),
 			      graph_role_name(k->role), (long long)k->count, k->count == 1 ? "" : "s");
 	}
 	show_parameter(s, b, v);

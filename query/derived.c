@@ -226,11 +226,10 @@ static const char *make_dtext(query_session *s, const void *arg, int64_t v, hs_s
 		return graph_node_hlo(g, v, b) > 0 ? NULL : "";
 	case QUERY_DT_OPERAND_NAMES: {
 		const int64_t *ops = query_operands(g, v);
-		char buf[160];
 		for (int64_t i = 0; ops && i < query_n_operands(g, v); i++) {
 			if (i)
 				hs_strbuf_puts(b, ", ");
-			hs_strbuf_puts(b, graph_node_name(g, ops[i], buf, sizeof buf));
+			hs_strbuf_puts(b, graph_node_name(g, ops[i]));
 		}
 		return NULL;
 	}

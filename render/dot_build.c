@@ -122,11 +122,11 @@ static int fit_lines(const char *a, const char *b, int maxw, char *l1, char *l2,
 int dot_node_lines(const hs_graph *g, int64_t id, int maxw, char *l1, char *l2,
 		   size_t cap)
 {
-	char a[256], b[256], shape[200], name[160];
+	char a[256], b[256], shape[200];
 
 	graph_node_text(g, id, HS_HF_SHAPE, shape, sizeof shape);
 	if (g->knows & HM_KNOWS_NAMES) {   /* else the name is the opcode and the id */
-		snprintf(a, sizeof a, "%" PRId64 " %s", id, graph_node_name(g, id, name, sizeof name));
+		snprintf(a, sizeof a, "%" PRId64 " %s", id, graph_node_name(g, id));
 		snprintf(b, sizeof b, "%s %s", graph_node_opcode_name(g, id), shape);
 	} else {
 		snprintf(a, sizeof a, "%" PRId64 " %s", id, hlo_opcode_name(g->opcode[id]));
@@ -138,7 +138,7 @@ int dot_node_lines(const hs_graph *g, int64_t id, int maxw, char *l1, char *l2,
 int dot_box_lines(const region *r, int64_t k, int maxw, char *l1, char *l2, size_t cap)
 {
 	const hs_graph *g = r->g;
-	char nbuf[160], b[96];
+	char b[96];
 
 	if (r->boxes[k].group >= 0) {
 		int64_t gi = r->boxes[k].group;
@@ -152,7 +152,7 @@ int dot_box_lines(const region *r, int64_t k, int maxw, char *l1, char *l2, size
 		return fit_lines(r->groups->label[gi] ? r->groups->label[gi] : "", d, maxw, l1, l2, cap);
 	}
 	const hs_hcomp *c = &g->hcomps[r->boxes[k].comp];
-	const char *name = graph_hcomp_name(g, r->boxes[k].comp, nbuf, sizeof nbuf);
+	const char *name = graph_hcomp_name(g, r->boxes[k].comp);
 	snprintf(b, sizeof b, "%s, %" PRId64 " node%s", graph_role_name(c->role), c->count,
 		 hs_s(c->count));
 	return fit_lines(name, b, maxw, l1, l2, cap);
@@ -161,7 +161,7 @@ int dot_box_lines(const region *r, int64_t k, int maxw, char *l1, char *l2, size
 int dot_stub_label(const region *r, int64_t k, int maxw, char *buf, size_t cap)
 {
 	const region_stub *st = &r->stubs[k];
-	char name[160], esc[640], text[700];
+	char esc[640], text[700];
 
 	if (REGION_IS_BOX(st->operand)) {
 		char l1[160], l2[160];
@@ -169,7 +169,7 @@ int dot_stub_label(const region *r, int64_t k, int maxw, char *buf, size_t cap)
 		snprintf(text, sizeof text, "\xe2\x86\x91 %s", l1);
 	} else {
 		snprintf(text, sizeof text, "\xe2\x86\x91 %s",
-			 dot_esc_name(graph_node_name(r->g, st->operand, name, sizeof name), esc, sizeof esc));
+			 dot_esc_name(graph_node_name(r->g, st->operand), esc, sizeof esc));
 	}
 	dot_cut_text(buf, cap, text, maxw);
 	return utf8_width(buf);
@@ -325,10 +325,9 @@ static void style_node(builder *b, Agnode_t *n, int64_t id)
 			snprintf(heatline, sizeof heatline, "\n%s = n/a",
 				 b->o->heat_name ? b->o->heat_name : "heat");
 	}
-	char nbuf[160], cbuf[160];
 	const char *op = graph_node_opcode_name(g, id);
-	const char *name = graph_node_name(g, id, nbuf, sizeof nbuf);
-	const char *comp = graph_hcomp_name(g, comp_of(g, id), cbuf, sizeof cbuf);
+	const char *name = graph_node_name(g, id);
+	const char *comp = graph_hcomp_name(g, comp_of(g, id));
 	int len;
 	if (g->knows & HM_KNOWS_NAMES)   /* else the name is the opcode and the id */
 		len = snprintf(label, sizeof label, "%s\n%" PRId64 ": %s%s\n%s%s", name, id, op,
@@ -489,7 +488,7 @@ static void add_legend(builder *b)
 
 static Agraph_t *cluster_of(builder *b, Agraph_t **clusters, int32_t comp)
 {
-	char name[48], label[200], cname[160];
+	char name[48], label[200];
 	Agraph_t *sub;
 
 	if (!clusters)
@@ -500,7 +499,7 @@ static Agraph_t *cluster_of(builder *b, Agraph_t **clusters, int32_t comp)
 	sub = agsubg(b->G, name, 1);
 	if (!sub)
 		return NULL;
-	snprintf(label, sizeof label, "%s (%s)", graph_hcomp_name(b->g, comp, cname, sizeof cname),
+	snprintf(label, sizeof label, "%s (%s)", graph_hcomp_name(b->g, comp),
 		 graph_role_name(b->g->hcomps ? b->g->hcomps[comp].role : HS_ROLE_ENTRY));
 	char buf[1024];
 	agsafeset(sub, "label", b->o->terminal ? "" : (char *)dot_text(label, buf, sizeof buf), "");
@@ -688,7 +687,7 @@ static void style_link(builder *b, Agedge_t *e, int64_t k)
 	const region *r = b->r;
 	const hs_graph *g = b->g;
 	int64_t u = r->links[k][0], o = r->links[k][1];
-	char tip[400], who[160], cb[160];
+	char tip[400];
 
 	if (!r->link_info[k].call) {
 		style_edge(b, e, r->link_info[k].value);
@@ -703,11 +702,11 @@ static void style_link(builder *b, Agedge_t *e, int64_t k)
 	if (bu >= 0 && r->boxes[bu].group >= 0)
 		caller = r->groups->label[r->boxes[bu].group];
 	else if (bu >= 0)
-		caller = graph_hcomp_name(g, r->boxes[bu].comp, who, sizeof who);
+		caller = graph_hcomp_name(g, r->boxes[bu].comp);
 	else
-		caller = graph_node_name(g, u, who, sizeof who);
+		caller = graph_node_name(g, u);
 	snprintf(tip, sizeof tip, "%s%s calls %s", bu >= 0 ? "a node of " : "", caller,
-		 graph_hcomp_name(g, r->boxes[REGION_BOX_INDEX(o)].comp, cb, sizeof cb));
+		 graph_hcomp_name(g, r->boxes[REGION_BOX_INDEX(o)].comp));
 	style_call(b, e, tip);
 }
 
@@ -717,7 +716,7 @@ static int add_boxes(builder *b, Agnode_t **nodes, Agnode_t **boxes)
 {
 	const region *r = b->r;
 	const hs_graph *g = b->g;
-	char name[64], l1[800], l2[200], label[1200], cbuf[160];
+	char name[64], l1[800], l2[200], label[1200];
 
 	for (int64_t k = 0; k < r->n_boxes; k++) {
 		int64_t c = r->boxes[k].comp;
@@ -748,7 +747,7 @@ static int add_boxes(builder *b, Agnode_t **nodes, Agnode_t **boxes)
 		if (strcmp(palette_font(HLO_CAT_CONTROL), "#000000") != 0)
 			set(boxes[k], b->n_font, palette_font(HLO_CAT_CONTROL));
 		set(boxes[k], b->n_peri, "2");
-		const char *full = graph_hcomp_name(g, c, cbuf, sizeof cbuf);
+		const char *full = graph_hcomp_name(g, c);
 		snprintf(label, sizeof label, "%s: %" PRId64 " of its %" PRId64 " nodes in the region,"
 			 " collapsed (dot --expand %s draws them)", full, r->boxes[k].inside,
 			 g->hcomps[c].count, full);
@@ -831,7 +830,7 @@ static void add_note(builder *b)
 static int add_calls(builder *b, Agnode_t **nodes)
 {
 	const region *r = b->r;
-	char tip[400], n1[160], n2[160], cbuf[160];
+	char tip[400];
 
 	for (int64_t k = 0; k < r->n_calls; k++) {
 		int64_t caller = r->calls[k][0], root = r->calls[k][1];
@@ -839,9 +838,9 @@ static int add_calls(builder *b, Agnode_t **nodes)
 				     nodes[region_index_of(r, caller)], NULL, 1);
 		if (!e)
 			return -1;
-		snprintf(tip, sizeof tip, "%s calls %s (root %s)", graph_node_name(b->g, caller, n1, sizeof n1),
-			 graph_hcomp_name(b->g, b->g->hcomp_of[root], cbuf, sizeof cbuf),
-			 graph_node_name(b->g, root, n2, sizeof n2));
+		snprintf(tip, sizeof tip, "%s calls %s (root %s)", graph_node_name(b->g, caller),
+			 graph_hcomp_name(b->g, b->g->hcomp_of[root]),
+			 graph_node_name(b->g, root));
 		style_call(b, e, tip);
 	}
 	return 0;

@@ -372,8 +372,7 @@ static int read_clusters(hs_layout *L, Agraph_t *G, const region *r, double ox, 
 		lay_cluster *c = &L->clusters[L->n_clusters++];
 		boxf cb = GD_bb(sub);
 		c->comp = (int32_t)strtol(agnameof(sub) + 8, NULL, 10);
-		char buf[160];
-		const char *name = r->g->n_hcomps > c->comp ? graph_hcomp_name(r->g, c->comp, buf, sizeof buf) : "";
+		const char *name = r->g->n_hcomps > c->comp ? graph_hcomp_name(r->g, c->comp) : "";
 		c->x0 = cb.LL.x - ox;
 		c->x1 = cb.UR.x - ox;
 		c->y0 = top - cb.UR.y;

@@ -542,7 +542,6 @@ static void limit_ways(const region_spec *s, int64_t n, char *buf, size_t cap)
 
 static region *select_hcomp(const hs_graph *g, const region_spec *s, int64_t *over, hs_error *err)
 {
-	char buf[160];
 	int64_t drawn;
 
 	if (!g->hcomps || s->hcomp < 0 || s->hcomp >= g->n_hcomps) {
@@ -551,7 +550,7 @@ static region *select_hcomp(const hs_graph *g, const region_spec *s, int64_t *ov
 		return NULL;
 	}
 	const hs_hcomp *h = &g->hcomps[s->hcomp];
-	const char *name = graph_hcomp_name(g, s->hcomp, buf, sizeof buf);
+	const char *name = graph_hcomp_name(g, s->hcomp);
 	uint8_t *in = hcomp_mask(g, s, &drawn);
 	if (!in) {
 		hs_fail(err, HS_ENOMEM, "%s: out of memory selecting a region", g->name);

@@ -26,8 +26,7 @@
 /* 1 when the comma-separated list names computation c. */
 static int listed(const hs_graph *g, const char *list, int64_t c)
 {
-	char buf[160];
-	const char *name = graph_hcomp_name(g, c, buf, sizeof buf);
+	const char *name = graph_hcomp_name(g, c);
 	size_t n = strlen(name);
 
 	for (const char *p = list; *p;) {

@@ -74,7 +74,7 @@ int region_groups_by_computation(const hs_graph *g, const int64_t *nodes, int64_
 		char cnt[32], all[32];
 		region_thousands(count[c], cnt, sizeof cnt);
 		region_thousands(h->count, all, sizeof all);
-		graph_hcomp_name(g, c, name, sizeof name);
+		graph_hcomp_name(g, c);
 		out->label[index[c]] = region_groups_strdup(out, name);
 		snprintf(line, sizeof line, "%s, %s node%s", graph_role_name(h->role), cnt, hs_s(count[c]));
 		out->detail[index[c]] = region_groups_strdup(out, line);

@@ -378,10 +378,9 @@ const char *region_edge_label(const region *r, int64_t k, char *buf, size_t cap)
 
 const char *region_node_ref(const hs_graph *g, int64_t id, char *buf, size_t cap)
 {
-	char name[160];
 
 	if (g->knows & HM_KNOWS_NAMES)   /* a derived name says no more than the id */
-		snprintf(buf, cap, "%s (node %" PRId64 ")", graph_node_name(g, id, name, sizeof name), id);
+		snprintf(buf, cap, "%s (node %" PRId64 ")", graph_node_name(g, id), id);
 	else
 		snprintf(buf, cap, "node %" PRId64, id);
 	return buf;

@@ -120,13 +120,13 @@ static void caller_line(const struct nodeview *nv, char *line, size_t cap)
 	const hs_graph *g = nv->doc->g;
 	int64_t v = nv->node, num = graph_param_number(g, v);
 	const hs_hcomp *hc = &g->hcomps[g->hcomp_of[v]];
-	char nb[64], sb[64], tb[TUI_NAME_MAX * 4 + 8], sn[TUI_NAME_MAX * 4 + 8], more[64] = "";
+	char tb[TUI_NAME_MAX * 4 + 8], sn[TUI_NAME_MAX * 4 + 8], more[64] = "";
 
 	line[0] = '\0';
 	if (hc->n_callers == 0 || (num < 0 && hc->root != v))
 		return;
 	int64_t caller = g->hcomp_callers[hc->callers_at];
-	const char *cname = tui_name(graph_node_name(g, caller, nb, sizeof nb), tb, sizeof tb);
+	const char *cname = tui_name(graph_node_name(g, caller), tb, sizeof tb);
 	if (hc->n_callers > 1)
 		snprintf(more, sizeof more, " (and %lld more caller%s, listed)", (long long)hc->n_callers - 1,
 			 hs_s(hc->n_callers - 1));
@@ -138,7 +138,7 @@ static void caller_line(const struct nodeview *nv, char *line, size_t cap)
 	if (src >= 0)
 		snprintf(line, cap, " parameter %lld: operand %lld of %s, %s%s", (long long)num,
 			 (long long)graph_param_operand(g, v, caller), cname,
-			 tui_name(graph_node_name(g, src, sb, sizeof sb), sn, sizeof sn), more);
+			 tui_name(graph_node_name(g, src), sn, sizeof sn), more);
 	else
 		snprintf(line, cap, " parameter %lld, called by %s%s: %s", (long long)num, cname, more,
 			 !(g->knows & HM_KNOWS_OPERAND_ORDER) ? "the dataset's edges keep no operand order"
@@ -206,18 +206,18 @@ static void draw_head(const struct nodeview *nv, WINDOW *win, int y, int x, int 
 	const hs_graph *g = nv->doc->g;
 	int64_t n = nv->node, hc = g->hcomp_of[n], sp = g->comp_of[n];
 	const hs_hcomp *c = &g->hcomps[hc];
-	char line[1024], b[256], sb[TUI_NAME_MAX * 4 + 8];
+	char line[1024], sb[TUI_NAME_MAX * 4 + 8];
 
 	snprintf(line, sizeof line, " node %lld  ", (long long)n);
 	int used = tui_put(win, y, x, w, line, 0, 0);
-	snprintf(line, sizeof line, "%s  ", tui_name(graph_node_name(g, n, b, sizeof b), sb, sizeof sb));
+	snprintf(line, sizeof line, "%s  ", tui_name(graph_node_name(g, n), sb, sizeof sb));
 	used += tui_put(win, y, x + used, w - used, line, A_BOLD, 0);
 	used += tui_put(win, y, x + used, w - used, graph_node_opcode_name(g, n),
 			tui_attr(tui_node_class(g, n)) | A_BOLD, 0);
 	snprintf(line, sizeof line, "  %s", tui_doc_shape(nv->doc, n));
 	tui_put(win, y, x + used, w - used, line, 0, 1);
 	snprintf(line, sizeof line, " computation %s (%s, nodes %lld..%lld)%s",
-		 tui_name(graph_hcomp_name(g, hc, b, sizeof b), sb, sizeof sb), graph_role_name(c->role),
+		 tui_name(graph_hcomp_name(g, hc), sb, sizeof sb), graph_role_name(c->role),
 		 (long long)c->first, (long long)(c->first + c->count - 1), c->root == n ? ", its root" : "");
 	if (g->n_comps > 1 && !tui_doc_is_module(nv->doc)) {
 		size_t len = strlen(line);

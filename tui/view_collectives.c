@@ -45,7 +45,7 @@ static int coll_cell(void *ctx, int64_t row, const tui_col *c, char *buf, size_t
 
 	switch (c->key) {
 	case CC_NAME:
-		s = graph_node_name(g, r->node, buf, cap);
+		s = graph_node_name(g, r->node);
 		if (s != buf)
 			snprintf(buf, cap, "%s", s);
 		return TUI_C_DEFAULT;
@@ -64,7 +64,7 @@ static int coll_cell(void *ctx, int64_t row, const tui_col *c, char *buf, size_t
 		snprintf(buf, cap, "%s", tui_doc_shape(o->doc, r->node));
 		return TUI_C_DEFAULT;
 	case CC_COMPUTATION:
-		s = graph_hcomp_name(g, g->hcomp_of[r->node], buf, cap);
+		s = graph_hcomp_name(g, g->hcomp_of[r->node]);
 		if (s != buf)
 			snprintf(buf, cap, "%s", s);
 		return TUI_C_DIM;

@@ -134,7 +134,7 @@ static int main_cell(void *ctx, int64_t row, const tui_col *c, char *buf, size_t
 		return copies(rw, 1) != copies(rw, 0) ? TUI_C_MARK : TUI_C_DIM;
 	case CC_COMP: {
 		/* the HLO computation by name */
-		const char *t = graph_hcomp_name(g, rw->hcomp, buf, cap);
+		const char *t = graph_hcomp_name(g, rw->hcomp);
 		if (t != buf)
 			snprintf(buf, cap, "%s", t);
 		return TUI_C_DEFAULT;

@@ -89,7 +89,7 @@ static int call_cell(struct nodeview *nv, int64_t c, const tui_col *col, char *b
 		snprintf(buf, cap, "calls");
 		return TUI_C_MARK;
 	case BC_NAME:
-		s = graph_hcomp_name(g, c, buf, cap);
+		s = graph_hcomp_name(g, c);
 		if (s != buf)
 			snprintf(buf, cap, "%s", s);
 		break;
@@ -141,7 +141,7 @@ static int nbr_cell(void *ctx, int64_t row, const tui_col *c, char *buf, size_t 
 		snprintf(buf, cap, "%lld", (long long)b->node);
 		break;
 	case BC_NAME:
-		s = graph_node_name(g, b->node, buf, cap);
+		s = graph_node_name(g, b->node);
 		if (s != buf)
 			snprintf(buf, cap, "%s", s);
 		break;
@@ -385,7 +385,6 @@ static void go_up(tui *t, tui_view *v, struct nodeview *nv)
 	const hs_hcomp *hc = &g->hcomps[g->hcomp_of[nv->node]];
 	const struct nbr *cur = v->focus >= 0 && tui_focused_table(v) == &nv->nbrs ? cursor_nbr(nv) : NULL;
 	int64_t caller = -1;
-	char nb[64], cb[64];
 
 	if (cur && cur->kind == NB_SOURCE)
 		caller = cur->via;
@@ -395,18 +394,18 @@ static void go_up(tui *t, tui_view *v, struct nodeview *nv)
 		caller = g->hcomp_callers[hc->callers_at];
 	if (caller < 0) {
 		tui_message(t, 1, "%s is in the %s computation: nothing calls it",
-			    graph_node_name(g, nv->node, nb, sizeof nb), graph_role_name(hc->role));
+			    graph_node_name(g, nv->node), graph_role_name(hc->role));
 		return;
 	}
 	int64_t src = (g->knows & HM_KNOWS_OPERAND_ORDER) && graph_param_number(g, nv->node) >= 0
 			      ? graph_param_source(g, nv->node, caller) : -1;
 	if (src >= 0) {
 		tui_message(t, 0, "parameter %lld stands for operand %lld of %s", (long long)graph_param_number(g, nv->node),
-			    (long long)graph_param_operand(g, nv->node, caller), graph_node_name(g, caller, cb, sizeof cb));
+			    (long long)graph_param_operand(g, nv->node, caller), graph_node_name(g, caller));
 		jump(t, v, nv, src);
 	} else {
-		tui_message(t, 0, "%s calls %s", graph_node_name(g, caller, cb, sizeof cb),
-			    graph_hcomp_name(g, g->hcomp_of[nv->node], nb, sizeof nb));
+		tui_message(t, 0, "%s calls %s", graph_node_name(g, caller),
+			    graph_hcomp_name(g, g->hcomp_of[nv->node]));
 		jump(t, v, nv, caller);
 	}
 }

@@ -32,11 +32,10 @@ enum { NC_ID, NC_NAME, NC_OPCODE, NC_SHAPE, NC_SPLIT, NC_OPS, NC_USERS, NC_CFG, 
 static void names_text(const hs_graph *g, const int64_t *list, int64_t n, char *buf, size_t cap)
 {
 	size_t len = 0;
-	char nb[64];
 
 	buf[0] = '\0';
 	for (int64_t k = 0; k < n && len + 1 < cap; k++) {
-		int w = snprintf(buf + len, cap - len, "%s%s", k ? ", " : "", graph_node_name(g, list[k], nb, sizeof nb));
+		int w = snprintf(buf + len, cap - len, "%s%s", k ? ", " : "", graph_node_name(g, list[k]));
 		len += w > 0 ? (size_t)w : 0;
 	}
 }
@@ -92,7 +91,7 @@ static const char *node_text(void *ctx, int64_t row, const tui_col *c)
 	case NC_CATEGORY:
 		return hlo_category_name((hlo_category)(tui_node_class(g, v) - TUI_C_CAT));
 	case NC_NAME:
-		return graph_node_name(g, v, NULL, 0);
+		return graph_node_name(g, v);
 	case NC_LAYER:
 		return layer_text(nd, v);
 	default:

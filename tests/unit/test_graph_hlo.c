@@ -77,24 +77,22 @@ static int64_t node(const hs_graph *g, const char *name)
 static const char *operand_names(const hs_graph *g, int64_t v)
 {
 	static char out[256];
-	char buf[64];
 	size_t k = 0;
 	out[0] = '\0';
 	for (int64_t i = 0; i < graph_hlo_n_operands(g, v); i++)
 		k += (size_t)snprintf(out + k, sizeof out - k, "%s%s", i ? ", " : "",
-				      graph_node_name(g, graph_hlo_operands(g, v)[i], buf, sizeof buf));
+				      graph_node_name(g, graph_hlo_operands(g, v)[i]));
 	return out;
 }
 
 static const char *user_names(const hs_graph *g, int64_t v)
 {
 	static char out[256];
-	char buf[64];
 	size_t k = 0;
 	out[0] = '\0';
 	for (int64_t i = 0; i < graph_hlo_n_users(g, v); i++)
 		k += (size_t)snprintf(out + k, sizeof out - k, "%s%s", i ? ", " : "",
-				      graph_node_name(g, graph_hlo_users(g, v)[i], buf, sizeof buf));
+				      graph_node_name(g, graph_hlo_users(g, v)[i]));
 	return out;
 }
 
