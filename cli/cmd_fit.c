@@ -97,7 +97,7 @@ static void fmt_time(const fit_out *o, double v, char *buf, size_t cap)
 {
 	if (isnan(v))
 		snprintf(buf, cap, "-");
-	else if (o->g->kind == HS_KIND_LAYOUT)
+	else if (o->g->kind != HS_KIND_TILE)
 		units_ns(buf, cap, v, o->decimals);
 	else
 		snprintf(buf, cap, "%.*f", o->decimals + 1, v);
@@ -175,7 +175,7 @@ static int print_json(const fit_args *a, const fit_out *o, hs_error *err)
 	jsonw_key(&w, "prior_weight"), jsonw_num(&w, r->prior_weight);
 	jsonw_key(&w, "target"), jsonw_str(&w, r->target);
 	jsonw_key(&w, "lambda"), jsonw_num(&w, r->lambda);
-	if (g->kind == HS_KIND_LAYOUT) {
+	if (g->kind != HS_KIND_TILE) {
 		jsonw_key(&w, "kernel");
 		jsonw_obj_begin(&w);
 		jsonw_key(&w, "node_choices"), jsonw_num(&w, r->kernel[0]);
@@ -262,7 +262,7 @@ static void print_text(const fit_args *a, const fit_out *o)
 	printf("model: %s", fit_model_name(r));
 	if (r->prior_used)
 		printf(" (weight %.3g)", r->prior_weight);
-	if (r->residual && g->kind == HS_KIND_LAYOUT)
+	if (r->residual && g->kind != HS_KIND_TILE)
 		printf(", kernel ridge on %lld layout features (kernel weights: node choices %.3g, "
 		       "values %.3g, counts %.3g), lambda %g", (long long)r->n_features, r->kernel[0],
 		       r->kernel[1], r->kernel[2], r->lambda);

@@ -189,12 +189,6 @@ static int module_facts(const hs_graph *g, struct module_facts *f)
 	return 0;
 }
 
-/* A plain module: HLO without compiler configs to rank. */
-static int is_module(const hs_graph *g)
-{
-	return g->module && g->n_configs == 0;
-}
-
 static const char *source_name(const hs_graph *g)
 {
 	switch (g->hlo ? g->hlo->source : HM_SRC_TEXT) {
@@ -310,8 +304,8 @@ static int info_file_json(const hs_graph *g, query_session *data)
 	jsonw_init(&w, stdout, 1);
 	jsonw_obj_begin(&w);
 	jsonw_key(&w, "file"), jsonw_str(&w, g->path);
-	jsonw_key(&w, "kind"), jsonw_str(&w, is_module(g) ? "module" : graph_kind_name(g->kind));
-	if (is_module(g))
+	jsonw_key(&w, "kind"), jsonw_str(&w, graph_kind_name(g->kind));
+	if (g->kind == HS_KIND_MODULE)
 		module_json(&w, g, &f);
 	else
 		dataset_json(&w, g, &f);
@@ -384,7 +378,7 @@ static void print_dataset(const hs_graph *g, const struct module_facts *f)
 	       hs_s(graph_n_fusions(g)));
 	printf("splits          %lld\n", (long long)g->n_comps);
 	printf("configs         %lld\n", (long long)g->n_configs);
-	if (g->kind == HS_KIND_LAYOUT)
+	if (g->kind != HS_KIND_TILE)
 		printf("configurable    %lld node%s x %d value%s\n", (long long)g->n_cfg_nodes,
 		       hs_s(g->n_cfg_nodes), g->ncf_width, hs_s(g->ncf_width));
 	else
@@ -412,7 +406,7 @@ static int info_file_text(const hs_graph *g, query_session *data)
 		return cli_oom("summarizing %s", g->path);
 	}
 	printf("file            %s\n", g->path);
-	if (is_module(g))
+	if (g->kind == HS_KIND_MODULE)
 		print_module(g, &f);
 	else
 		print_dataset(g, &f);
@@ -503,6 +497,32 @@ static int has_dumps(const ds_index *ix)
 	return ix->n_reports > 0;
 }
 
+/* One graph of a folder's JSON: a plain module has no dataset fields. */
+static void entry_json(jsonw *w, const ds_entry *e)
+{
+	jsonw_key(w, "kind"), jsonw_str(w, graph_kind_name(e->kind));
+	if (e->kind != HS_KIND_MODULE) {
+		jsonw_key(w, "collection"), jsonw_str(w, e->collection);
+		jsonw_key(w, "search"), jsonw_str(w, e->search);
+		jsonw_key(w, "split"), jsonw_str(w, e->split);
+	}
+	jsonw_key(w, "nodes"), jsonw_int(w, e->nodes);
+	jsonw_key(w, "edges"), jsonw_int(w, e->edges);
+	if (e->kind == HS_KIND_MODULE)
+		return;
+	jsonw_key(w, "configs"), jsonw_int(w, e->configs);
+	jsonw_key(w, "configurable_nodes"), jsonw_int(w, e->cfg_nodes);
+	jsonw_key(w, "labeled"), jsonw_bool(w, e->labeled);
+	if (e->labeled) { /* ns as stored, as for one file */
+		jsonw_key(w, "runtime_min"), jsonw_num(w, e->ns_min);
+		jsonw_key(w, "runtime_max"), jsonw_num(w, e->ns_max);
+	}
+	if (e->labeled && e->kind == HS_KIND_TILE) {
+		jsonw_key(w, "normalized_min"), jsonw_num(w, e->runtime_min);
+		jsonw_key(w, "normalized_max"), jsonw_num(w, e->runtime_max);
+	}
+}
+
 static int info_folder(const char *dir, int json)
 {
 	hs_error err = {0};
@@ -527,23 +547,7 @@ static int info_folder(const char *dir, int json)
 				jsonw_key(&w, "error"), jsonw_str(&w, e->error);
 				bad++;
 			} else {
-				jsonw_key(&w, "kind"), jsonw_str(&w, graph_kind_name(e->kind));
-				jsonw_key(&w, "collection"), jsonw_str(&w, e->collection);
-				jsonw_key(&w, "search"), jsonw_str(&w, e->search);
-				jsonw_key(&w, "split"), jsonw_str(&w, e->split);
-				jsonw_key(&w, "nodes"), jsonw_int(&w, e->nodes);
-				jsonw_key(&w, "edges"), jsonw_int(&w, e->edges);
-				jsonw_key(&w, "configs"), jsonw_int(&w, e->configs);
-				jsonw_key(&w, "configurable_nodes"), jsonw_int(&w, e->cfg_nodes);
-				jsonw_key(&w, "labeled"), jsonw_bool(&w, e->labeled);
-				if (e->labeled) { /* ns as stored, as for one file */
-					jsonw_key(&w, "runtime_min"), jsonw_num(&w, e->ns_min);
-					jsonw_key(&w, "runtime_max"), jsonw_num(&w, e->ns_max);
-				}
-				if (e->labeled && e->kind == HS_KIND_TILE) {
-					jsonw_key(&w, "normalized_min"), jsonw_num(&w, e->runtime_min);
-					jsonw_key(&w, "normalized_max"), jsonw_num(&w, e->runtime_max);
-				}
+				entry_json(&w, e);
 			}
 			jsonw_obj_end(&w);
 		}
@@ -569,11 +573,15 @@ static int info_folder(const char *dir, int json)
 				continue;
 			}
 			fmt_range(e, range, sizeof range);
-			printf("%-6s %-4s %-7s %-5s %8lld %8lld %7lld %6lld  %-24s %s\n",
-			       graph_kind_name(e->kind), e->collection[0] ? e->collection : "-",
-			       e->search[0] ? e->search : "-", e->split[0] ? e->split : "-",
-			       (long long)e->nodes, (long long)e->edges, (long long)e->configs,
-			       (long long)e->cfg_nodes, range, e->rel);
+			if (e->kind == HS_KIND_MODULE) /* no dataset fields: not a sample */
+				printf("%-6s %-4s %-7s %-5s %8lld %8lld %7s %6s  %-24s %s\n", "module", "", "", "",
+				       (long long)e->nodes, (long long)e->edges, "", "", "", e->rel);
+			else
+				printf("%-6s %-4s %-7s %-5s %8lld %8lld %7lld %6lld  %-24s %s\n",
+				       graph_kind_name(e->kind), e->collection[0] ? e->collection : "-",
+				       e->search[0] ? e->search : "-", e->split[0] ? e->split : "-",
+				       (long long)e->nodes, (long long)e->edges, (long long)e->configs,
+				       (long long)e->cfg_nodes, range, e->rel);
 		}
 		printf("%zu graph%s%s\n", ix->n, hs_s((long long)ix->n), bad ? ", some could not be read" : "");
 	}

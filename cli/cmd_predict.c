@@ -38,7 +38,7 @@ static int print_table(const char *path, const hs_graph *g, const predictor *p, 
 	int64_t n = g->n_configs, shown = top >= 0 && top < n ? top : n;
 	int64_t *mr = NULL;
 	double *shownv = malloc((size_t)(2 * shown + 1) * sizeof *shownv);
-	int dec = 3, pred_ns = p->time_kind == PRED_TIME_NS || g->kind == HS_KIND_LAYOUT;
+	int dec = 3, pred_ns = p->time_kind == PRED_TIME_NS || g->kind != HS_KIND_TILE;
 	int64_t m = 0;
 	char rec[256], a[48], b[48];
 
@@ -52,7 +52,7 @@ static int print_table(const char *path, const hs_graph *g, const predictor *p, 
 	for (int64_t i = 0; i < shown; i++) {
 		if (p->time && pred_ns)
 			shownv[m++] = p->time[ord[i]];
-		if (g->labeled && g->kind == HS_KIND_LAYOUT)
+		if (g->labeled && g->kind != HS_KIND_TILE)
 			shownv[m++] = g->runtime[ord[i]];
 	}
 	if ((dec = units_decimals(shownv, (size_t)m, 3, 9)) < 0) {
@@ -90,7 +90,7 @@ static int print_table(const char *path, const hs_graph *g, const predictor *p, 
 			snprintf(a, sizeof a, "%.6g", p->score[c]);
 		printf("%5lld%s %8lld %16s", (long long)p->rank[c], p->tied[c] ? "=" : " ", (long long)c, a);
 		if (g->labeled) {
-			fmt_time(b, sizeof b, g->runtime[c], dec, g->kind == HS_KIND_LAYOUT);
+			fmt_time(b, sizeof b, g->runtime[c], dec, g->kind != HS_KIND_TILE);
 			printf(" %16s %8lld", b, (long long)mr[c]);
 		}
 		printf("\n");
@@ -171,7 +171,7 @@ static int no_configs(const char *path, const hs_graph *g)
 	hs_error err;
 
 	hs_error_clear(&err);
-	if (g->module)
+	if (g->kind == HS_KIND_MODULE)
 		hs_fail(&err, HS_EUSAGE, "%s: no configs to rank: a plain HLO module has no compiler "
 			"configurations or runtimes (`hloscope info %s` gives its analytic cost)", path, path);
 	else

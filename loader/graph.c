@@ -16,7 +16,10 @@
 #include "hlo_synth.h"
 #include "npz.h"
 
-const char *graph_kind_name(hs_kind k) { return k == HS_KIND_TILE ? "tile" : "layout"; }
+const char *graph_kind_name(hs_kind k)
+{
+	return k == HS_KIND_TILE ? "tile" : k == HS_KIND_MODULE ? "module" : "layout";
+}
 
 static int build_csr(hs_graph *g, hs_error *err)
 {

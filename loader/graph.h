@@ -28,7 +28,10 @@
 #include "base/error.h"
 #include "hlo_module.h"
 
-typedef enum hs_kind { HS_KIND_TILE, HS_KIND_LAYOUT } hs_kind;
+/* What a graph is: a tile or layout sample of the dataset, or a plain HLO
+ * module (HLO input without configs), whose dataset view is a layout
+ * graph's without configs (what `convert` writes). */
+typedef enum hs_kind { HS_KIND_TILE, HS_KIND_LAYOUT, HS_KIND_MODULE } hs_kind;
 
 struct hf_arrays;
 
@@ -221,7 +224,7 @@ int64_t graph_best_config(const hs_graph *g);
  * default), or -1 when there is none.  Loads node configs if needed. */
 int64_t graph_default_config(hs_graph *g, hs_error *err);
 
-const char *graph_kind_name(hs_kind k); /* "tile" / "layout" */
+const char *graph_kind_name(hs_kind k); /* "tile" / "layout" / "module" */
 
 /* Full validation beyond what graph_open checks: every value of
  * node_config_feat, CRCs of every member (graph_open checks the ones it

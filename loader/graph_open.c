@@ -163,6 +163,8 @@ static hs_graph *open_hlo(const char *path, const char *file, const char *sel, h
 		hs_fail(err, HS_ENOMEM, "%s: out of memory", path);
 	free(name);
 	const char *note = a.note;
+	if (g)
+		g->kind = hf_graph_kind(&a);
 	hf_arrays_free(&a);
 	if (!g) {
 		hm_file_free(f);

@@ -10,18 +10,6 @@
 #include "base/plural.h"
 #include "hlo.h"
 
-/* PrimitiveType -> position in the one-hot at feature 2 (-1: none). */
-int hf_element_type_index(int t)
-{
-	static const int order[] = {HM_INVALID, HM_PRED, HM_S8, HM_S16, HM_S32, HM_S64, HM_U8,
-				    HM_U16, HM_U32, HM_U64, HM_F16, HM_F32, HM_F64, HM_BF16,
-				    HM_C64, HM_C128, HM_TUPLE, HM_OPAQUE, HM_TOKEN};
-	for (int i = 0; i < (int)(sizeof order / sizeof *order); i++)
-		if (order[i] == t)
-			return i;
-	return -1;
-}
-
 /* seq_k: the first k values (0 where missing), their sum and product, as
  * int64 with wrap-around (the reference accumulates in int64), then float.
  * zero_if_empty: the product of an empty list is 0 instead of 1. */
@@ -80,7 +68,7 @@ void hf_node_features(const hm_instr *in, float out[140])
 	memset(out, 0, 140 * sizeof *out);
 	o[0] = in->is_root ? 1.0f : 0.0f;
 	o += 2; /* 1: element_size_in_bits, always 0 */
-	int oh = hf_element_type_index(s->element_type);
+	int oh = hm_element_type_onehot(s->element_type);
 	if (oh >= 0)
 		o[oh] = 1.0f;
 	o += 19;

@@ -348,7 +348,7 @@ int compare_print_json(FILE *out, const compare_result *r, int all, hs_error *er
 	jsonw_init(&w, out, 1);
 	jsonw_obj_begin(&w);
 	j_header(&w, r);
-	if (r->kind == HS_KIND_LAYOUT)
+	if (r->kind != HS_KIND_TILE)
 		j_layout(&w, r, all);
 	else
 		j_tile(&w, r);

@@ -151,7 +151,7 @@ static void print_header(FILE *out, const compare_result *r)
 		fprintf(out, "%-*s %s\n", LABEL_W, "file A", ga->path);
 		fprintf(out, "%-*s %s\n", LABEL_W, "file B", gb->path);
 	}
-	if (r->kind == HS_KIND_LAYOUT)
+	if (r->kind != HS_KIND_TILE)
 		fprintf(out, "%-*s layout, %lld node%s, %lld configurable, %lld config%s%s\n", LABEL_W, "graph",
 			(long long)ga->n_nodes, hs_s(ga->n_nodes), (long long)ga->n_cfg_nodes,
 			(long long)ga->n_configs, hs_s(ga->n_configs), ga == gb ? "" : " in A");
@@ -221,7 +221,7 @@ static void print_header(FILE *out, const compare_result *r)
 	char sum[1024];
 	compare_summary(r, sum, sizeof sum);
 	fprintf(out, "%-*s %s\n", LABEL_W, "differ", sum);
-	if (r->kind == HS_KIND_LAYOUT) {
+	if (r->kind != HS_KIND_TILE) {
 		fprintf(out, "%-*s A %d, B %d (layouts of configurable neighbours that disagree: a copy or transpose each)\n",
 			LABEL_W, "mismatches", r->A.mismatches, r->B.mismatches);
 		if (!r->has_contribution)
@@ -399,7 +399,7 @@ static void print_tile_rows(FILE *out, const compare_result *r)
 void compare_print_text(FILE *out, const compare_result *r, int all)
 {
 	print_header(out, r);
-	if (r->kind == HS_KIND_LAYOUT)
+	if (r->kind != HS_KIND_TILE)
 		print_layout_rows(out, r, all);
 	else
 		print_tile_rows(out, r);

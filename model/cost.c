@@ -354,7 +354,7 @@ int cost_graph_init(cost_graph *cg, const hs_graph *g)
 	}
 	if (!cost_available(g))
 		return 0;
-	cg->layout_overhead = g->kind == HS_KIND_LAYOUT;
+	cg->layout_overhead = g->kind != HS_KIND_TILE;
 	resolve_ops(&ops);
 	/* The class depends on the opcode alone: one per opcode id, not one
 	 * name lookup per node. */

@@ -337,7 +337,7 @@ int cost_node_contributions(hs_graph *g, int64_t a, int64_t b, double *out, hs_e
 {
 	lctx x;
 
-	if (g->kind != HS_KIND_LAYOUT)
+	if (g->kind == HS_KIND_TILE)
 		return hs_fail(err, HS_EUSAGE, "%s: per-node contributions need a layout graph", g->name);
 	if (a < 0 || b < 0 || a >= g->n_configs || b >= g->n_configs)
 		return hs_fail(err, HS_EUSAGE, "%s: config index out of range (0..%lld)", g->name,

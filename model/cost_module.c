@@ -10,8 +10,8 @@
  * memory + padding) + overhead, compute = FLOPs / COST_PEAK_FLOPS (times
  * the (8, 128) tile factor of the output for the matrix unit), memory =
  * bytes / COST_HBM_BYTES_PER_S, padding of tiled ops' tensors, and
- * COST_OP_SECONDS per kernel on layout graphs (every module without tile
- * configs is one).  What the module adds:
+ * COST_OP_SECONDS per kernel on layout graphs and plain modules (kind
+ * "module": no tile configs).  What the module adds:
  *
  * Where an instruction runs.  The entry, while bodies and conditions,
  * branches, called and async computations run their instructions, each a
@@ -789,7 +789,7 @@ static int mctx_init(mctx *m, const hs_graph *g, cost_estimate *out)
 	memset(m, 0, sizeof *m);
 	m->g = g;
 	m->mod = g->module;
-	m->overhead = g->kind == HS_KIND_LAYOUT;
+	m->overhead = g->kind != HS_KIND_TILE;
 	cost_opcode_classes(m->cls);
 	m->id_tanh = hlo_opcode_id("tanh");
 	m->id_sort = hlo_opcode_id("sort");

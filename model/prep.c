@@ -252,7 +252,7 @@ static prep *prep_new(const hs_graph *g, const int64_t *sel, int64_t n)
 
 	if (!p)
 		return NULL;
-	p->kind = g->kind;
+	p->kind = g->kind == HS_KIND_TILE ? HS_KIND_TILE : HS_KIND_LAYOUT; /* a module prepares as layout */
 	p->path = xstrdup(g->path, &oom);
 	p->name = xstrdup(g->name, &oom);
 	p->n_configs = n;
@@ -666,7 +666,7 @@ prep *prep_layout(hs_graph *g, const prep_opts *o, hs_error *err)
 	int64_t *keep = NULL, *queue = NULL, *sel = NULL, n = 0, nsel;
 	int *dist = NULL, oom = 0;
 
-	if (g->kind != HS_KIND_LAYOUT) {
+	if (g->kind == HS_KIND_TILE) {
 		hs_fail(err, HS_EUSAGE, "%s: not a layout graph", g->name);
 		return NULL;
 	}
@@ -839,7 +839,7 @@ oom:
 
 prep *prep_graph(hs_graph *g, const prep_opts *o, hs_error *err)
 {
-	return g->kind == HS_KIND_LAYOUT ? prep_layout(g, o, err) : prep_tile(g, o, err);
+	return g->kind != HS_KIND_TILE ? prep_layout(g, o, err) : prep_tile(g, o, err);
 }
 
 void prep_standardize(prep *p, const float *mean, const float *sd, const float *cmean,

@@ -123,7 +123,7 @@ int query_cmd_splits(query_parser *p, query_result *out)
 		int64_t cfg = 0;
 		double cost = 0;
 		for (int64_t v = first; v < last; v++) {
-			cfg += g->kind == HS_KIND_LAYOUT && g->cfg_index && g->cfg_index[v] >= 0;
+			cfg += g->kind != HS_KIND_TILE && g->cfg_index && g->cfg_index[v] >= 0;
 			if (!p->s->cost[v].unknown)
 				cost += p->s->cost[v].seconds;
 		}

@@ -97,7 +97,10 @@ int query_cmd_configs(query_parser *p, query_result *out)
 			 p->s->active->label);
 	else if (why)
 		snprintf(extra + strlen(extra), sizeof extra - strlen(extra), "; %s", why);
-	out->note = query_count_note(n, g->n_configs, shown, "config", c->where != NULL, extra);
+	if (g->kind == HS_KIND_MODULE)
+		out->note = query_asprintf("a module has no configs");
+	else
+		out->note = query_count_note(n, g->n_configs, shown, "config", c->where != NULL, extra);
 	rc = 0;
 done:
 	free(why);

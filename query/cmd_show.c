@@ -265,7 +265,7 @@ int query_cmd_show(query_parser *p, query_result *out)
 	hs_strbuf_printf(&b, "  shape         %s\n", query_shape_text(s, v));
 	show_hlo(s, &b, v);
 	show_edges(s, &b, v);
-	if (g->kind == HS_KIND_LAYOUT && g->n_configs > 0) {
+	if (g->kind != HS_KIND_TILE && g->n_configs > 0) {
 		if (g->cfg_index && g->cfg_index[v] >= 0)
 			hs_strbuf_printf(&b, "  configurable  yes (row %d of %lld in node_config_ids)\n",
 				      g->cfg_index[v], (long long)g->n_cfg_nodes);

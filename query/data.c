@@ -241,7 +241,7 @@ int query_layer_sums_make(query_session *s, const uint8_t *keep, query_layer_sum
 			continue;
 		int64_t k = l->layer_of[v];
 		out->nodes[k]++;
-		out->configurable[k] += g->kind == HS_KIND_LAYOUT && g->cfg_index && g->cfg_index[v] >= 0;
+		out->configurable[k] += g->kind != HS_KIND_TILE && g->cfg_index && g->cfg_index[v] >= 0;
 		if (cost_role_executed(graph_node_role(g, v)) && !s->cost[v].unknown) {
 			out->cost[k] += s->cost[v].seconds;
 			out->flops[k] += s->cost[v].flops;

@@ -42,7 +42,7 @@ double query_field_num(query_session *s, const query_field *f, int64_t row)
 		return !sh || sh->rank < 0 ? NAN : hm_shape_elements(sh);
 	}
 	case QF_CONFIGURABLE:
-		return g->kind == HS_KIND_LAYOUT && g->cfg_index && g->cfg_index[row] >= 0;
+		return g->kind != HS_KIND_TILE && g->cfg_index && g->cfg_index[row] >= 0;
 	case QF_COST:
 		return s->cost[row].unknown ? NAN : s->cost[row].seconds;
 	case QF_FLOPS:

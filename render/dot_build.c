@@ -304,7 +304,7 @@ static void style_node(builder *b, Agnode_t *n, int64_t id)
 	hlo_category cat = dot_node_category(g, id);
 	int focus = id == b->r->focus || id == b->r->focus2;
 	int hl = b->hl && b->hl[id];
-	int cfg = g->kind == HS_KIND_LAYOUT && g->cfg_index && g->cfg_index[id] >= 0;
+	int cfg = g->kind != HS_KIND_TILE && g->cfg_index && g->cfg_index[id] >= 0;
 	int bin = -1;
 	char label[1024], tip[768], shape[400], heatline[96] = "";
 	if (b->heat)

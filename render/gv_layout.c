@@ -83,7 +83,7 @@ static void region_node(const region *r, const dot_opts *o, const hs_layout *L, 
 		ln->flags |= LAY_FOCUS;
 	if (hl && hl[id])
 		ln->flags |= LAY_HIGHLIGHT;
-	if (g->kind == HS_KIND_LAYOUT && g->cfg_index && g->cfg_index[id] >= 0)
+	if (g->kind != HS_KIND_TILE && g->cfg_index && g->cfg_index[id] >= 0)
 		ln->flags |= LAY_CONFIGURABLE;
 	ln->heat = (int8_t)(o->heat ? dot_heat_bin(&L->scale, o->heat[id]) : -1);
 }

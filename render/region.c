@@ -679,7 +679,7 @@ static region *select_configurable(const hs_graph *g, const region_spec *s, int6
 	region *r;
 	int64_t count = 0;
 
-	if (g->kind != HS_KIND_LAYOUT) {
+	if (g->kind == HS_KIND_TILE) {
 		hs_fail(err, HS_EUSAGE,
 			"%s is a tile graph: only layout graphs have configurable nodes",
 			g->name);

@@ -82,11 +82,6 @@ int64_t tui_doc_node_arg(struct tui *t, const tui_doc *d, const char *what, cons
 	return -1;
 }
 
-int tui_doc_is_module(const tui_doc *d)
-{
-	return d->g->module && d->g->n_configs == 0;
-}
-
 /* By the learned opcode id: from HLO input it is already the written name's
  * id (the featurizer maps names exactly), 0 for a name not in the list. */
 int tui_node_class(const hs_graph *g, int64_t v)

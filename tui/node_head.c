@@ -219,7 +219,7 @@ static void draw_head(const struct nodeview *nv, WINDOW *win, int y, int x, int 
 	snprintf(line, sizeof line, " computation %s (%s, nodes %lld..%lld)%s",
 		 tui_name(graph_hcomp_name(g, hc), sb, sizeof sb), graph_role_name(c->role),
 		 (long long)c->first, (long long)(c->first + c->count - 1), c->root == n ? ", its root" : "");
-	if (g->n_comps > 1 && !tui_doc_is_module(nv->doc)) {
+	if (g->n_comps > 1 && !(nv->doc->g->kind == HS_KIND_MODULE)) {
 		size_t len = strlen(line);
 		snprintf(line + len, sizeof line - len, "   split %lld (nodes %lld..%lld)%s", (long long)sp,
 			 (long long)g->comp_start[sp], (long long)g->comp_start[sp + 1] - 1,

@@ -385,10 +385,6 @@ const char *tui_doc_shape(tui_doc *d, int64_t node);
  * line ("WHAT: no node ...", with the closest name: query_suggest_node)
  * when there is none. */
 int64_t tui_doc_node_arg(struct tui *t, const tui_doc *d, const char *what, const char *arg);
-/* 1 for a plain HLO module: a module without configs (HLO text, an
- * HloModuleProto), which views describe as a module, not as a dataset
- * sample (no runtimes, splits or configurable nodes to speak of). */
-int tui_doc_is_module(const tui_doc *d);
 /* Cell class of node v's opcode as written: its category's colour (an
  * opcode the learned list lacks takes the category of its id). */
 int tui_node_class(const hs_graph *g, int64_t v);

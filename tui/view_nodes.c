@@ -382,7 +382,7 @@ static int open_ids(tui *t, tui_doc *d, const char *title, int64_t *ids, int64_t
 		return -1;
 	}
 	tui_table_init_spec(&nd->tab, &node_table, nd, n);
-	if (tui_doc_is_module(d)) /* no configs: no configurable nodes to mark */
+	if ((d->g->kind == HS_KIND_MODULE)) /* no configs: no configurable nodes to mark */
 		tui_table_del_col(&nd->tab, tui_table_find_col(&nd->tab, "cfg"));
 	for (int i = 0; i < g->feat_width; i++) {
 		const char *name = hlo_node_feature_name(i, g->feat_width);

@@ -2,7 +2,7 @@
  * opcode table (opcodes as written) and the real HLO computations with
  * their roles and callers (view_comps.c).  Enter lists the nodes of an
  * opcode or of a computation; `:splits` shows the node_splits segments.
- * A plain HLO module (no configs: tui_doc_is_module) is described as a
+ * A plain HLO module (no configs: HS_KIND_MODULE) is described as a
  * module: instructions, computations, fusions, collectives, no runtimes,
  * splits or configurable nodes.  Costs and their shares count each
  * executed op once: the nodes of executed computations only
@@ -249,7 +249,7 @@ static void sample_lines(const struct overview *o, WINDOW *win, int y, int x, in
 static void cost_line(const struct overview *o, char *line, size_t cap)
 {
 	const hs_graph *g = o->doc->g;
-	const char *keys = tui_doc_is_module(o->doc) ? "Enter lists nodes  Tab: pane  r: collectives"
+	const char *keys = (o->doc->g->kind == HS_KIND_MODULE) ? "Enter lists nodes  Tab: pane  r: collectives"
 						     : "Enter lists nodes, Tab switches pane";
 	char unk[64] = "";
 
@@ -273,7 +273,7 @@ static void ov_draw(tui *t, tui_view *v, WINDOW *win, int y, int x, int h, int w
 {
 	struct overview *o = v->data;
 	char line[1024];
-	int module = tui_doc_is_module(o->doc);
+	int module = (o->doc->g->kind == HS_KIND_MODULE);
 
 	if (module) {
 		module_lines(o, win, y, x, w);
@@ -386,7 +386,7 @@ int tui_open_overview(tui *t, tui_doc *d)
 	o->rt_max = rt[2];
 	o->best = g->labeled && g->n_configs > 0 ? graph_best_config(g) : -1;
 	tui_table_init_spec(&o->ops, &op_table, o, o->nopcodes);
-	if (tui_doc_is_module(d)) /* no configurable nodes to count */
+	if ((d->g->kind == HS_KIND_MODULE)) /* no configurable nodes to count */
 		tui_table_del_col(&o->ops, tui_table_find_col(&o->ops, "cfg"));
 	o->hc.doc = d;
 	tui_hcomps_table_init(&o->comps, &o->hc, NULL);
