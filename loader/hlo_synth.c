@@ -103,16 +103,15 @@ void hm_shape_decode(const float *feat, int width, hm_shape *out, int64_t store[
 
 typedef struct synth {
 	const hs_graph *g;
-	hm_file *f;
-	hm_module *m;
 	hs_arena *a;
 	int64_t n_comps;
 	int64_t *first, *root;    /* [n_comps]: a computation's first node and root */
 	int32_t *comp_of;         /* [n_nodes] */
-	int64_t *call_off;        /* [n_nodes + 1] into call_comp */
-	int64_t *call_comp;       /* called computations, -1 once dropped */
-	const hm_shape **shape_slot;  /* the shape table (open addressing) */
-	size_t shape_mask;
+	struct shape_slot {       /* the shapes met so far, by their features */
+		int64_t node;
+		const hm_shape *shape;
+	} *slot;
+	size_t mask;
 	int64_t n_shapes;
 } synth;
 
@@ -139,31 +138,25 @@ static int derive_comps(synth *s, hs_error *err)
 	s->comp_of = malloc((n ? (size_t)n : 1) * sizeof *s->comp_of);
 	if (!s->first || !s->root || !s->comp_of)
 		return oom(s, err);
-	if (!nroots) {
-		s->first[0] = 0;
-		s->root[0] = n ? n - 1 : 0;
-		memset(s->comp_of, 0, (size_t)n * sizeof *s->comp_of);
-		return 0;
-	}
-	int64_t start = 0, v = 0;
-	for (int64_t c = 0; c < nroots; c++) {
+	s->first[0] = 0;
+	s->root[0] = n ? n - 1 : 0;
+	memset(s->comp_of, 0, (size_t)n * sizeof *s->comp_of);
+	for (int64_t c = 0, start = 0, v = 0; c < nroots; c++) {
 		while (!is_root(g, v))
 			v++;
 		int64_t r = v, end = r, next = r + 1;
 		while (next < n && !is_root(g, next))
 			next++;
-		if (c == nroots - 1) {
+		if (c == nroots - 1)
 			end = n - 1;
-		} else {
-			for (int64_t p = r + 1; p < next; p++)
-				for (int64_t i = g->operand_off[p]; i < g->operand_off[p + 1]; i++) {
-					int64_t o = g->operand_idx[i];
-					if (o >= start && o <= end && o != r) {
-						end = p;
-						break;
-					}
+		for (int64_t p = r + 1; p < next && c < nroots - 1; p++)
+			for (int64_t i = g->operand_off[p]; i < g->operand_off[p + 1]; i++) {
+				int64_t o = g->operand_idx[i];
+				if (o >= start && o <= end && o != r) {
+					end = p;
+					break;
 				}
-		}
+			}
 		s->first[c] = start;
 		s->root[c] = r;
 		for (int64_t u = start; u <= end; u++)
@@ -174,88 +167,13 @@ static int derive_comps(synth *s, hs_error *err)
 	return 0;
 }
 
-/* Calls from edges into another computation's root, in edge order. */
-static int derive_calls(synth *s, hs_error *err)
+/* 1 when operand o of node v is a call: the root of an earlier
+ * computation (computations come callees first, so a call into a later
+ * one is damage and would close a cycle: it stays an operand only). */
+static int is_call(const synth *s, int64_t v, int64_t o)
 {
-	const hs_graph *g = s->g;
-	int64_t n = g->n_nodes, total = 0;
-	if (!(s->call_off = malloc(((size_t)n + 1) * sizeof *s->call_off)))
-		return oom(s, err);
-	for (int pass = 0; pass < 2; pass++) {
-		total = 0;
-		for (int64_t u = 0; u < n; u++) {
-			if (pass == 0)
-				s->call_off[u] = total;
-			for (int64_t i = g->operand_off[u]; i < g->operand_off[u + 1]; i++) {
-				int64_t o = g->operand_idx[i];
-				int32_t c = s->comp_of[o];
-				if (c == s->comp_of[u] || s->root[c] != o)
-					continue;
-				if (pass == 1)
-					s->call_comp[total] = c;
-				total++;
-			}
-		}
-		if (pass == 0) {
-			s->call_off[n] = total;
-			if (!(s->call_comp = malloc((total ? (size_t)total : 1) * sizeof *s->call_comp)))
-				return oom(s, err);
-		}
-	}
-	return 0;
-}
-
-/* The calls of computation c are call_comp[call_off[first] .. call_off[end]). */
-static int64_t comp_end(const synth *s, int64_t c)
-{
-	return c + 1 < s->n_comps ? s->first[c + 1] : s->g->n_nodes;
-}
-
-/* Drops the calls that close a cycle (damaged edges): depth first over the
- * computations with a stack of its own, a call to a computation still
- * open on the stack is dropped. */
-static int break_cycles(synth *s, hs_error *err)
-{
-	int64_t nc = s->n_comps;
-	uint8_t *state = calloc((size_t)nc, 1); /* 0 new, 1 open, 2 done */
-	int64_t *stk = malloc((size_t)nc * sizeof *stk), *at = malloc((size_t)nc * sizeof *at);
-	if (!state || !stk || !at) {
-		free(state);
-		free(stk);
-		free(at);
-		return oom(s, err);
-	}
-	for (int64_t c0 = 0; c0 < nc; c0++) {
-		if (state[c0])
-			continue;
-		int64_t sp = 0;
-		stk[0] = c0;
-		at[0] = s->call_off[s->first[c0]];
-		state[c0] = 1;
-		while (sp >= 0) {
-			int64_t c = stk[sp], end = s->call_off[comp_end(s, c)];
-			while (at[sp] < end && (s->call_comp[at[sp]] < 0 || state[s->call_comp[at[sp]]] == 2))
-				at[sp]++;
-			if (at[sp] == end) {
-				state[c] = 2;
-				sp--;
-				continue;
-			}
-			int64_t k = s->call_comp[at[sp]];
-			if (state[k] == 1) {
-				s->call_comp[at[sp]++] = -1;   /* back to an open one: a cycle */
-				continue;
-			}
-			state[k] = 1;
-			at[sp]++;
-			stk[++sp] = k;
-			at[sp] = s->call_off[s->first[k]];
-		}
-	}
-	free(state);
-	free(stk);
-	free(at);
-	return 0;
+	int32_t c = s->comp_of[o];
+	return c < s->comp_of[v] && s->root[c] == o;
 }
 
 static uint64_t mix(uint64_t h, uint64_t x)
@@ -264,73 +182,70 @@ static uint64_t mix(uint64_t h, uint64_t x)
 	return h ^ (h >> 29);
 }
 
-static uint64_t shape_hash(const hm_shape *sh)
+/* The features a shape is decoded from: the element type, dims, tuple
+ * size (2-29) and the layout (134-139); nodes equal there share a shape. */
+static uint64_t shape_key(const float *f, const float *other)
 {
-	uint64_t h = mix(mix((uint64_t)sh->element_type, (uint64_t)sh->rank), (uint64_t)sh->n_tuple);
-	h = mix(h, (uint64_t)sh->layout_rank);
-	for (int i = 0; i < sh->rank; i++)
-		h = mix(h, (uint64_t)sh->dims[i]);
-	for (int i = 0; i < sh->layout_rank; i++)
-		h = mix(h, (uint64_t)sh->minor_to_major[i]);
+	uint64_t h = 0;
+	uint32_t w;
+	if (other)
+		return !memcmp(f + HLO_F_ELEMENT_TYPE, other + HLO_F_ELEMENT_TYPE,
+			       (HLO_F_PARAMETER_NUMBER - HLO_F_ELEMENT_TYPE) * sizeof *f) &&
+		       !memcmp(f + HLO_F_LAYOUT, other + HLO_F_LAYOUT, 6 * sizeof *f);
+	for (int i = HLO_F_ELEMENT_TYPE; i < HLO_F_PARAMETER_NUMBER; i++)
+		memcpy(&w, f + i, sizeof w), h = mix(h, w);
+	for (int i = HLO_F_LAYOUT; i < HLO_F_LAYOUT + 6; i++)
+		memcpy(&w, f + i, sizeof w), h = mix(h, w);
 	return h;
 }
 
-static int shape_eq(const hm_shape *a, const hm_shape *b)
-{
-	return a->element_type == b->element_type && a->rank == b->rank && a->n_tuple == b->n_tuple &&
-	       a->has_layout == b->has_layout && a->layout_rank == b->layout_rank &&
-	       (a->rank <= 0 || !memcmp(a->dims, b->dims, (size_t)a->rank * sizeof *a->dims)) &&
-	       (a->layout_rank <= 0 ||
-		!memcmp(a->minor_to_major, b->minor_to_major, (size_t)a->layout_rank * sizeof *a->minor_to_major));
-}
-
-/* The shape table twice as large (it is kept under half full). */
+/* The shape table four times as large (it is kept under half full). */
 static int grow_shapes(synth *s)
 {
-	size_t cap = s->shape_mask ? 4 * (s->shape_mask + 1) : 1024;
-	const hm_shape **t = calloc(cap, sizeof *t);
+	size_t cap = s->mask ? 4 * (s->mask + 1) : 1024;
+	struct shape_slot *t = calloc(cap, sizeof *t);
 	if (!t)
 		return -1;
-	for (size_t i = 0; s->shape_slot && i <= s->shape_mask; i++) {
-		if (!s->shape_slot[i])
+	for (size_t i = 0; s->slot && i <= s->mask; i++) {
+		if (!s->slot[i].shape)
 			continue;
-		size_t j = (size_t)shape_hash(s->shape_slot[i]) & (cap - 1);
-		while (t[j])
+		size_t j = (size_t)shape_key(graph_feat(s->g, s->slot[i].node), NULL) & (cap - 1);
+		while (t[j].shape)
 			j = (j + 1) & (cap - 1);
-		t[j] = s->shape_slot[i];
+		t[j] = s->slot[i];
 	}
-	free(s->shape_slot);
-	s->shape_slot = t;
-	s->shape_mask = cap - 1;
+	free(s->slot);
+	s->slot = t;
+	s->mask = cap - 1;
 	return 0;
 }
 
-/* Node v's shape: one copy in the arena per distinct shape. */
-static const hm_shape *intern_shape(synth *s, int64_t v)
+/* Node v's shape: decoded once per distinct one, kept in the arena. */
+static const hm_shape *node_shape(synth *s, int64_t v)
 {
-	hm_decoded d;
-	const hm_shape *sh = hm_decode(s->g->feat_width == HLO_NODE_FEATURES ? graph_feat(s->g, v) : NULL,
-				       s->g->feat_width, &d);
-	if ((size_t)(s->n_shapes + 1) * 2 > s->shape_mask && grow_shapes(s) < 0)
+	static const hm_shape unknown = {.element_type = -1, .rank = -1};
+	if (s->g->feat_width != HLO_NODE_FEATURES)
+		return &unknown;
+	const float *f = graph_feat(s->g, v);
+	if ((size_t)(s->n_shapes + 1) * 2 > s->mask && grow_shapes(s) < 0)
 		return NULL;
-	size_t i = (size_t)shape_hash(sh) & s->shape_mask;
-	for (; s->shape_slot[i]; i = (i + 1) & s->shape_mask)
-		if (shape_eq(s->shape_slot[i], sh))
-			return s->shape_slot[i];
+	size_t i = (size_t)shape_key(f, NULL) & s->mask;
+	for (; s->slot[i].shape; i = (i + 1) & s->mask)
+		if (shape_key(graph_feat(s->g, s->slot[i].node), f))
+			return s->slot[i].shape;
+	hm_decoded d;
+	const hm_shape *sh = hm_decode(f, HLO_NODE_FEATURES, &d);
 	hm_shape *c = hs_arena_alloc(s->a, sizeof *c);
-	int64_t *store = sh->rank > 0 ? hs_arena_array(s->a, (size_t)sh->rank * 2, sizeof *store) : NULL;
-	if (!c || (sh->rank > 0 && !store))
+	int64_t *store = hs_arena_array(s->a, sh->rank > 0 ? (size_t)sh->rank * 2 : 1, sizeof *store);
+	if (!c || !store)
 		return NULL;
 	*c = *sh;
-	c->dims = c->minor_to_major = NULL;
-	if (sh->rank > 0) {
-		memcpy(store, sh->dims, (size_t)sh->rank * sizeof *store);
-		memcpy(store + sh->rank, sh->minor_to_major, (size_t)sh->layout_rank * sizeof *store);
-		c->dims = store;
-		c->minor_to_major = store + sh->rank;
-	}
+	c->dims = store;
+	c->minor_to_major = store + (sh->rank > 0 ? sh->rank : 0);
+	memcpy(c->dims, sh->dims, (size_t)(sh->rank > 0 ? sh->rank : 0) * sizeof *store);
+	memcpy(c->minor_to_major, sh->minor_to_major, (size_t)sh->layout_rank * sizeof *store);
+	s->slot[i] = (struct shape_slot){v, c};
 	s->n_shapes++;
-	s->shape_slot[i] = c;
 	return c;
 }
 
@@ -351,128 +266,115 @@ static void *big_array(hs_arena *a, size_t n, size_t size)
 	return hs_arena_adopt(a, p) == 0 ? p : NULL;
 }
 
-/* v in decimal at b, terminated; its length. */
-static int put_decimal(char *b, int64_t v)
+/* "opcode.N" at b, terminated; its length. */
+static size_t put_name(char *b, const char *op, size_t oplen, int64_t v)
 {
 	char t[24];
-	int n = 0, len;
+	int n = 0;
+	memcpy(b, op, oplen);
+	b[oplen] = '.';
 	do
 		t[n++] = (char)('0' + v % 10);
 	while ((v /= 10) > 0);
-	for (len = n; n > 0; n--)
-		*b++ = t[n - 1];
-	*b = '\0';
-	return len;
+	for (int i = 0; i < n; i++)
+		b[oplen + 1 + i] = t[n - 1 - i];
+	b[oplen + 1 + n] = '\0';
+	return oplen + 1 + (size_t)n;
 }
 
-/* Room for the instruction names "opcode.N", one block of the arena. */
-static char *names_block(synth *s, const size_t *oplen, hs_error *err)
+/* The computations "computation.K" and "entry" over ins[]. */
+static int make_comps(synth *s, hm_module *m, hm_instr *ins, hs_error *err)
 {
-	const hs_graph *g = s->g;
-	size_t total = 0;
-	for (int64_t v = 0, p10 = 10, digits = 1; v < g->n_nodes; v++) {
-		if (v == p10)
-			digits++, p10 *= 10;
-		total += oplen[g->opcode[v]] + (size_t)digits + 2;
+	if (!(m->comps = hs_arena_array(s->a, (size_t)s->n_comps, sizeof *m->comps)))
+		return oom(s, err);
+	m->n_comps = (int)s->n_comps;
+	for (int64_t c = 0; c < s->n_comps; c++) {
+		char name[40];
+		hm_comp *cp = &m->comps[c];
+		snprintf(name, sizeof name, "computation.%lld", (long long)c);
+		cp->name = hs_arena_strdup(s->a, c == s->n_comps - 1 ? "entry" : name);
+		cp->id = c;
+		cp->root_id = s->root[c];
+		cp->instrs = ins + s->first[c];
+		cp->n_instrs = (int)((c + 1 < s->n_comps ? s->first[c + 1] : s->g->n_nodes) - s->first[c]);
+		cp->is_entry = c == s->n_comps - 1;
+		if (!cp->name)
+			return oom(s, err);
 	}
-	char *b = hs_arena_bytes(s->a, total ? total : 1);
-	if (!b)
-		oom(s, err);
-	return b;
+	return 0;
 }
 
-static int make_instrs(synth *s, hs_error *err)
+static int make_instrs(synth *s, hm_module *m, hs_error *err)
 {
 	const hs_graph *g = s->g;
-	int64_t n = g->n_nodes;
+	int64_t n = g->n_nodes, n_calls = 0;
 	const char *op[256] = {0};
-	size_t oplen[256] = {0};
-	for (int64_t v = 0; v < n; v++)
-		if (!op[g->opcode[v]]) {
-			if (!(op[g->opcode[v]] = hs_arena_strdup(s->a, hlo_opcode_name(g->opcode[v]))))
-				return oom(s, err);
-			oplen[g->opcode[v]] = strlen(op[g->opcode[v]]);
-		}
-	char *name = names_block(s, oplen, err);
+	size_t oplen[256] = {0}, names = 0;
+	int param = hlo_opcode_id("parameter"), digits = snprintf(NULL, 0, "%lld", (long long)n);
+	for (int64_t v = 0; v < n; v++) {
+		uint8_t k = g->opcode[v];
+		if (!op[k] && (!(op[k] = hs_arena_strdup(s->a, hlo_opcode_name(k))) || !(oplen[k] = strlen(op[k]))))
+			return oom(s, err);
+		names += oplen[k] + (size_t)digits + 2;
+		for (int64_t i = g->operand_off[v]; i < g->operand_off[v + 1]; i++)
+			n_calls += is_call(s, v, g->operand_idx[i]);
+	}
+	char *name = hs_arena_bytes(s->a, names ? names : 1);
 	hm_instr *ins = big_array(s->a, (size_t)n, sizeof *ins);
 	int64_t *ops = hs_arena_array(s->a, g->n_edges ? (size_t)g->n_edges : 1, sizeof *ops);
-	int64_t *calls = hs_arena_array(s->a, s->call_off[n] ? (size_t)s->call_off[n] : 1, sizeof *calls);
+	int64_t *calls = hs_arena_array(s->a, n_calls ? (size_t)n_calls : 1, sizeof *calls);
 	if (!name || !ins || !ops || !calls)
-		return name ? oom(s, err) : -1;
-	int param = hlo_opcode_id("parameter");
+		return oom(s, err);
 	for (int64_t v = 0; v < n; v++) {
 		hm_instr *in = &ins[v];
 		in->name = name;
 		in->opcode = (char *)op[g->opcode[v]];
-		memcpy(name, in->opcode, oplen[g->opcode[v]]);
-		name += oplen[g->opcode[v]];
-		*name++ = '.';
-		name += put_decimal(name, v) + 1;
+		name += put_name(name, in->opcode, oplen[g->opcode[v]], v) + 1;
 		in->id = v;
-		if (!(in->shape = intern_shape(s, v)))
+		if (!(in->shape = node_shape(s, v)))
 			return oom(s, err);
 		in->operand_ids = ops;
-		for (int64_t i = g->operand_off[v]; i < g->operand_off[v + 1]; i++)
-			if (g->operand_idx[i] != v)
-				ops[in->n_operands++] = g->operand_idx[i];
-		ops += in->n_operands;
 		in->called_ids = calls;
-		for (int64_t i = s->call_off[v]; i < s->call_off[v + 1]; i++)
-			if (s->call_comp[i] >= 0)
-				calls[in->n_called++] = s->call_comp[i];
+		for (int64_t i = g->operand_off[v]; i < g->operand_off[v + 1]; i++) {
+			int64_t o = g->operand_idx[i];
+			if (o != v)
+				ops[in->n_operands++] = o;
+			if (is_call(s, v, o))
+				calls[in->n_called++] = s->comp_of[o];
+		}
+		ops += in->n_operands;
 		calls += in->n_called;
 		in->parameter_number = g->opcode[v] == param && g->feat_width == HLO_NODE_FEATURES
 				       ? (int64_t)graph_feat(g, v)[HLO_F_PARAMETER_NUMBER] : HM_NONE;
 	}
-	hm_comp *comps = hs_arena_array(s->a, (size_t)s->n_comps, sizeof *comps);
-	if (!comps)
-		return oom(s, err);
-	for (int64_t c = 0; c < s->n_comps; c++) {
-		char cname[40];
-		snprintf(cname, sizeof cname, "computation.%lld", (long long)c);
-		comps[c].name = hs_arena_strdup(s->a, c == s->n_comps - 1 ? "entry" : cname);
-		comps[c].id = c;
-		comps[c].root_id = s->root[c];
-		comps[c].instrs = ins + s->first[c];
-		comps[c].n_instrs = (int)(comp_end(s, c) - s->first[c]);
-		if (!comps[c].name)
-			return oom(s, err);
-	}
-	s->m->comps = comps;
-	s->m->n_comps = (int)s->n_comps;
-	return 0;
+	return make_comps(s, m, ins, err);
 }
 
 hm_file *hlo_synth(const hs_graph *g, hs_error *err)
 {
 	synth s = {.g = g};
 	hm_file *f = calloc(1, sizeof *f);
+	hm_module *m = f ? hs_arena_alloc(&f->arena, sizeof *m) : NULL;
 	int rc = -1;
-	if (!f) {
+	if (f && m) {
+		s.a = &f->arena;
+		f->source = HM_SRC_NPZ;
+		f->n_modules = 1;
+		f->modules = m;
+		m->entry_id = HM_NONE;
+		m->refs_checked = 1;   /* names unique by their node id; operands are nodes */
+		if (!(f->path = hs_arena_strdup(s.a, g->path)) || !(m->name = hs_arena_strdup(s.a, g->name)))
+			oom(&s, err);
+		else if (derive_comps(&s, err) == 0 && make_instrs(&s, m, err) == 0)
+			rc = g->n_nodes ? hm_module_check(s.a, m, err) : 0;   /* the index, and its checks */
+		m->knows = g->feat_width == HLO_NODE_FEATURES ? HM_KNOWS_SHAPES : 0;
+	} else {
 		oom(&s, err);
-		return NULL;
-	}
-	s.f = f;
-	s.a = &f->arena;
-	f->source = HM_SRC_NPZ;
-	f->n_modules = 1;
-	f->modules = s.m = hs_arena_alloc(s.a, sizeof *s.m);
-	f->path = hs_arena_strdup(s.a, g->path);
-	if (!s.m || !f->path || !(s.m->name = hs_arena_strdup(s.a, g->name))) {
-		oom(&s, err);
-	} else if (derive_comps(&s, err) == 0 && derive_calls(&s, err) == 0 && break_cycles(&s, err) == 0 &&
-		   make_instrs(&s, err) == 0) {
-		s.m->entry_id = HM_NONE;
-		s.m->refs_checked = 1;   /* names unique by their node id; operands are nodes */
-		rc = hm_module_check(s.a, s.m, err);
-		s.m->knows = g->feat_width == HLO_NODE_FEATURES ? HM_KNOWS_SHAPES : 0;
 	}
 	free(s.first);
 	free(s.root);
 	free(s.comp_of);
-	free(s.call_off);
-	free(s.call_comp);
-	free(s.shape_slot);
+	free(s.slot);
 	if (rc) {
 		hm_file_free(f);
 		return NULL;
