@@ -191,7 +191,7 @@ static int module_facts(const hs_graph *g, struct module_facts *f)
 
 static const char *source_name(const hs_graph *g)
 {
-	switch (g->hlo ? g->hlo->source : HM_SRC_TEXT) {
+	switch (g->hlo->source) {
 	case HM_SRC_HLO_PROTO: return "HloModuleProto";
 	case HM_SRC_MODULE_TUNING: return "TpuGraphs ModuleTuningData";
 	case HM_SRC_TUNING: return "TpuGraphs TuningData";

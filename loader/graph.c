@@ -734,30 +734,26 @@ static int from_arrays(hs_graph *g, hf_arrays *a, const src *s, int lazy, hs_err
 	return 0;
 }
 
-hs_graph *graph_from_arrays(hf_arrays *a, const char *path, const char *name, hs_error *err)
+hs_graph *graph_from_module(hf_arrays *a, const char *path, const char *name, hm_file *f, int module,
+			    hs_error *err)
 {
 	hs_graph *g = graph_new(path, name, err);
-	if (!g)
-		return NULL;
 	src s = {path, "", 0};
-	if (from_arrays(g, a, &s, 0, err) || graph_synth_module(g, err)) {
+	int rc = g ? from_arrays(g, a, &s, f != NULL, err) : -1;
+	if (rc == 0)
+		rc = f ? graph_set_module(g, f, module, err) : graph_synth_module(g, err);
+	else
+		hm_file_free(f);
+	if (rc) {
 		graph_free(g);
 		return NULL;
 	}
 	return g;
 }
 
-hs_graph *graph_from_module(hf_arrays *a, const char *path, const char *name, hs_error *err)
+hs_graph *graph_from_arrays(hf_arrays *a, const char *path, const char *name, hs_error *err)
 {
-	hs_graph *g = graph_new(path, name, err);
-	if (!g)
-		return NULL;
-	src s = {path, "", 0};
-	if (from_arrays(g, a, &s, 1, err)) {
-		graph_free(g);
-		return NULL;
-	}
-	return g;
+	return graph_from_module(a, path, name, NULL, 0, err);
 }
 
 int64_t graph_best_config(const hs_graph *g)

@@ -190,9 +190,6 @@ int graph_need_features(const hs_graph *g, hs_error *err);
 /* 1 when node features can be had: the array, or a module to compute it
  * from (graph_open_parts may open an .npz without them). */
 int graph_has_features(const hs_graph *g);
-/* One node's features without computing every node's: from the array, or
- * from its instruction; zeros when the graph has none. */
-void graph_node_features(const hs_graph *g, int64_t v, float *out);
 
 /* Node `node`'s features.  An HLO input whose whole array has not been
  * computed (graph_need_features) computes the one row, kept in the calling

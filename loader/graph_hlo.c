@@ -495,16 +495,6 @@ int graph_need_features(const hs_graph *g, hs_error *err)
 	return 0;
 }
 
-void graph_node_features(const hs_graph *g, int64_t v, float *out)
-{
-	if (g->node_feat)
-		memcpy(out, g->node_feat + (size_t)v * (size_t)g->feat_width, (size_t)g->feat_width * sizeof *out);
-	else if (g->module && g->feat_width == HLO_NODE_FEATURES)
-		hf_node_features(hm_instr_at(g->module, v), out);
-	else
-		memset(out, 0, (size_t)g->feat_width * sizeof *out);
-}
-
 /* The rows graph_feat_slow computed last in this thread: a ring (the
  * oldest is overwritten) found through a small index by node. */
 enum { FEAT_RING = 256, FEAT_INDEX = 1024 };

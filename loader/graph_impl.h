@@ -33,12 +33,12 @@ hs_graph *graph_open_npz(const char *path, hs_error *err);
 int graph_set_module(hs_graph *g, hm_file *f, int module, hs_error *err);
 /* Gives g the module synthesized from its arrays (hlo_synth.h). */
 int graph_synth_module(hs_graph *g, hs_error *err);
-/* graph_from_arrays for arrays featurized without node features
- * (HF_NO_FEATURES) and with no module: the caller sets the module
- * (graph_set_module), from which graph_need_features computes the
- * features when something asks for them. */
+/* graph_from_arrays for arrays of module `module` of f (taken over, also
+ * on failure) featurized without node features (HF_NO_FEATURES), which
+ * graph_need_features computes from the module when something asks. */
 struct hf_arrays;
-hs_graph *graph_from_module(struct hf_arrays *a, const char *path, const char *name, hs_error *err);
+hs_graph *graph_from_module(struct hf_arrays *a, const char *path, const char *name, hm_file *f, int module,
+			    hs_error *err);
 void graph_free_hlo(hs_graph *g);
 
 /* graph_check_file for an HLO input: every module it holds (or the one

@@ -158,22 +158,18 @@ static hs_graph *open_hlo(const char *path, const char *file, const char *sel, h
 		return NULL;
 	}
 	char *name = sel ? strdup(f->modules[i].name) : hs_path_stem(file);
-	hs_graph *g = name ? graph_from_module(&a, path, name, err) : NULL;
-	if (!name)
+	hs_graph *g = name ? graph_from_module(&a, path, name, f, i, err) : NULL;
+	if (!name) {
 		hs_fail(err, HS_ENOMEM, "%s: out of memory", path);
+		hm_file_free(f);
+	}
 	free(name);
 	const char *note = a.note;
 	if (g)
 		g->kind = hf_graph_kind(&a);
 	hf_arrays_free(&a);
-	if (!g) {
-		hm_file_free(f);
+	if (!g)
 		return NULL;
-	}
-	if (graph_set_module(g, f, i, err)) {
-		graph_free(g);
-		return NULL;
-	}
 	if (note && !(g->warning = strdup(note))) {
 		graph_free(g);
 		hs_fail(err, HS_ENOMEM, "%s: out of memory", path);

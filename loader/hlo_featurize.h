@@ -81,8 +81,6 @@ static inline hs_kind hf_graph_kind(const hf_arrays *a)
 int hf_featurize(const hm_module *m, const hm_tuning *t, hs_kind kind, int flags, hf_arrays *out,
 		 hs_error *err);
 void hf_arrays_free(hf_arrays *a);
-/* A deep copy (for validating arrays while keeping them). */
-int hf_arrays_copy(const hf_arrays *a, hf_arrays *out, hs_error *err);
 
 /* The 140 features of one instruction. */
 void hf_node_features(const hm_instr *in, float out[140]);

@@ -14,12 +14,8 @@
  * Huge dimensions are legal (s8[17179869184]); nothing is ever allocated by
  * a dimension's value.
  *
- * Element types use XLA's PrimitiveType numbers (the proto's): INVALID 0,
- * PRED 1, S8 2, S16 3, S32 4, S64 5, U8 6, U16 7, U32 8, U64 9, F16 10,
- * F32 11, F64 12, TUPLE 13, OPAQUE 14, C64 15, BF16 16, TOKEN 17, C128 18,
- * and the newer ones XLA added later (F8E5M2 19, F8E4M3FN 20, S4 21, U4 22,
- * F8E4M3B11FNUZ 23, F8E5M2FNUZ 24, F8E4M3FNUZ 25, ...).  hm_element_type_*
- * map them to the names HLO text writes.
+ * Element types use XLA's PrimitiveType numbers (the proto's; HM_* below,
+ * the newer ones in the table of hm_element_type_name).
  *
  * Every reader finishes each module with hm_module_check(), which refuses
  * what is wrong by meaning and builds the id index the lookups and the

@@ -6,29 +6,28 @@
  *     name and the node id: "convolution.603"), opcode text the learned
  *     name ("opcode-200" for an id outside the list);
  *   - computations from is_root (feature 0): nodes are laid out
- *     computation by computation, one root each; a computation runs from
- *     its first node to its root, then on over the nodes after the root
- *     that use (non-root) nodes of it (dead code after a ROOT), so the next
- *     one starts at the first node that does not; the last computation is
- *     the entry.  Checked on the real files: every edge across computations
- *     then goes from a caller to a callee's root, and node_splits values
- *     fall on computation starts.  Named "computation.K", the entry
- *     "entry".  Without node features of width 140, one computation;
- *   - calls from the edges that cross into another computation's root, in
- *     edge order; a call that would close a cycle (damaged edges) is left
- *     out of the calls (its edge stays an operand), so that every file that
- *     opens keeps opening;
+ *     computation by computation, callees first, one root each; a
+ *     computation runs from its first node to its root, then on over the
+ *     nodes after the root that use (non-root) nodes of it (dead code after
+ *     a ROOT), so the next one starts at the first node that does not; the
+ *     last is the entry.  Checked on the real files: every edge across
+ *     computations then goes from a caller to a callee's root, and
+ *     node_splits values fall on computation starts.  Named "computation.K"
+ *     and "entry"; one computation without node features of width 140;
+ *   - calls: the edges into the root of an earlier computation, in edge
+ *     order (one into a later computation is damage that would close a
+ *     cycle: it stays an operand only, and every file that opens still
+ *     opens);
  *   - operands: the dataset's edges of each node in file order (sorted and
- *     de-duplicated in every real file, call edges included), a self-loop
- *     left out (it stays in the dataset's edges: `check` refuses it, the
+ *     de-duplicated in every real file, call edges included), but a
+ *     self-loop (it stays in the dataset's edges: `check` refuses it, the
  *     explorer tolerates it);
- *   - shapes decoded from the features (hm_shape_decode), one shared copy
- *     of each distinct shape; parameter numbers from feature 30;
- *   - knows: HM_KNOWS_SHAPES with the documented 140 features, nothing else
- *     (no names, operand order, attributes or tuple elements).
+ *   - shapes decoded from the features (hm_shape_decode), one copy of each
+ *     distinct shape; parameter numbers from feature 30;
+ *   - knows HM_KNOWS_SHAPES with the documented 140 features, nothing else.
  * Windows, convolution numbers and other attributes are not decoded: what
- * reads them (the module's cost rules, the HLO line, the featurizer) asks
- * what the module knows first.
+ * reads them (the module's cost rules, the HLO line) asks what the module
+ * knows first.
  */
 #ifndef HS_HLO_SYNTH_H
 #define HS_HLO_SYNTH_H

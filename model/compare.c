@@ -694,7 +694,7 @@ static int run_layout(compare_result *r, const compare_opts *o, hs_error *err)
 		rw->k_b = kb;
 		rw->opcode = ga->opcode[v];
 		rw->comp = ga->comp_of[v];
-		rw->hcomp = ga->hcomp_of ? ga->hcomp_of[v] : -1;
+		rw->hcomp = ga->hcomp_of[v];
 		rw->differs = diff[k];
 		rw->a = va;
 		rw->b = vb;

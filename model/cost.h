@@ -94,9 +94,9 @@ int cost_analytic(const hs_graph *g, cost_estimate *out);
  * (identical on an .npz and on the module it was converted from).  0, or
  * -1 when memory runs out (out all zeros). */
 int cost_features(const hs_graph *g, cost_estimate *out);
-/* The module's view (cost_module.c; its header comment is the model):
- * 0; 1 when g has no module or the features are not the documented 140;
- * -1 when memory runs out (out is then all zeros). */
+/* The module's view (cost_module.c; its header comment is the model): 0;
+ * 1 when its rules do not apply (cost_module_rules) or the features are not
+ * the documented 140; -1 when memory runs out (out is then all zeros). */
 int cost_module(const hs_graph *g, cost_estimate *out);
 
 /* Sum of out[0..n) (every field summed; unknown counts the unknown ones). */

@@ -163,7 +163,7 @@ static int collective_row(query_parser *p, query_tb *b, int64_t v)
 	if (row < 0 || query_tb_text(b, row, CC_NAME, query_htext(s, HS_HF_NAME, v), p->err) < 0 ||
 	    query_tb_text(b, row, CC_OPCODE, query_opcode_text(s, v), p->err) < 0 ||
 	    query_tb_text(b, row, CC_GROUPS_TEXT, query_attr_text(s, "replica_groups", v), p->err) < 0 ||
-	    query_tb_text(b, row, CC_SHAPE, query_shape_text(s, v), p->err) < 0)
+	    query_tb_text(b, row, CC_SHAPE, query_session_shape(s, v), p->err) < 0)
 		return -1;
 	query_tb_num(b, row, CC_ID, (double)v);
 	query_tb_num(b, row, CC_GROUPS, known && c.n_groups > 0 ? (double)c.n_groups : NAN);

@@ -171,7 +171,7 @@ int query_cmd_config(query_parser *p, query_result *out)
 		query_tb_num(&b, row, 0, (double)v);
 		if (v >= 0 && v < g->n_nodes) {
 			if (query_tb_text(&b, row, 1, query_opcode_text(p->s, v), p->err) < 0 ||
-			    query_tb_text(&b, row, 2, query_shape_text(p->s, v), p->err) < 0)
+			    query_tb_text(&b, row, 2, query_session_shape(p->s, v), p->err) < 0)
 				goto fail;
 		}
 		for (int j = 0; j < w; j++)

@@ -129,8 +129,6 @@ static void show_hlo(query_session *s, hs_strbuf *b, int64_t v)
 		hs_strbuf_printf(b, "  split         %d of %lld (nodes %lld..%lld)\n", comp,
 			      (long long)g->n_comps, (long long)g->comp_start[comp],
 			      (long long)g->comp_start[comp + 1] - 1);
-	if (!g->hcomp_of)
-		return;
 	for (int64_t i = g->called_off[v]; i < g->called_off[v + 1]; i++) {
 		const hs_hcomp *k = &g->hcomps[g->called_idx[i]];
 		hs_strbuf_printf(b, "  calls         %s (%s, %lld node%s)\n",
@@ -262,7 +260,7 @@ int query_cmd_show(query_parser *p, query_result *out)
 	int op = g->opcode[v];
 	hs_strbuf_printf(&b, "node %lld %s: %s (%s)\n", v, query_htext(s, HS_HF_NAME, v),
 		      query_opcode_text(s, v), hlo_category_name(hlo_opcode_category(op)));
-	hs_strbuf_printf(&b, "  shape         %s\n", query_shape_text(s, v));
+	hs_strbuf_printf(&b, "  shape         %s\n", query_session_shape(s, v));
 	show_hlo(s, &b, v);
 	show_edges(s, &b, v);
 	if (g->kind != HS_KIND_TILE && g->n_configs > 0) {
@@ -275,8 +273,7 @@ int query_cmd_show(query_parser *p, query_result *out)
 	show_cost(s, &b, v);
 	if (show_line(s, &b, v) < 0)
 		b.failed = 1;
-	if (graph_has_features(g))
-		show_features(g, &b, v);
+	show_features(g, &b, v);
 	if (b.failed) {
 		hs_strbuf_free(&b);
 		return query_oom(p);

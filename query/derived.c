@@ -247,13 +247,6 @@ const char *query_dtext(query_session *s, int kind, int64_t v)
 	return cached_long(&s->dtext[kind], v, make_dtext, s, &kinds[kind]);
 }
 
-/* A shape as HLO writes it: a tuple in full ("(f32[], s32[2]{0})"), or
- * "(tuple of 2)" on a bare .npz, whose features keep no element shapes. */
-const char *query_shape_text(query_session *s, int64_t v)
-{
-	return query_dtext(s, QUERY_DT_SHAPE, v);
-}
-
 static const char *make_attr(query_session *s, const void *arg, int64_t v, hs_strbuf *b)
 {
 	int rc = graph_node_attr(s->g, v, (const char *)arg, b);
@@ -423,7 +416,7 @@ const char *query_session_shape(query_session *s, int64_t v)
 {
 	if (v < 0 || v >= s->g->n_nodes)
 		return "";
-	return query_shape_text(s, v);
+	return query_dtext(s, QUERY_DT_SHAPE, v);
 }
 
 int query_session_runtime_summary(query_session *s, double out[3], hs_error *err)

@@ -102,7 +102,7 @@ const char *query_field_text(query_session *s, const query_field *f, int64_t row
 		return !sh || sh->rank < 0 || sh->element_type < 0 ? "" : hm_element_type_name(sh->element_type);
 	}
 	case QF_SHAPE:
-		return query_shape_text(s, row);
+		return query_session_shape(s, row);
 	case QF_LAYER:
 		return layers_node_path(s->layers, row);
 	case QF_OVERLAY: {

@@ -417,8 +417,6 @@ void query_drop_prediction(query_session *s);
 int query_need_cost(query_session *s, hs_error *err);
 /* The active predictor into s->active ("predicted: why" when it fails). */
 int query_need_predicted(query_session *s, hs_error *err);
-/* A node's shape as HLO text (cached). */
-const char *query_shape_text(query_session *s, int64_t node);
 /* A node's opcode as the `opcode` field reads it: the learned name, or the
  * name as written when the opcode is not a learned one (id 0). */
 static inline const char *query_opcode_text(const query_session *s, int64_t v)

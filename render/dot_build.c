@@ -278,7 +278,7 @@ static int uses_clusters(const builder *b)
 /* The cluster a node belongs to: its real HLO computation. */
 static int32_t comp_of(const hs_graph *g, int64_t id)
 {
-	return g->hcomp_of ? g->hcomp_of[id] : 0;
+	return g->hcomp_of[id];
 }
 
 static void terminal_size(builder *b, Agnode_t *n, int cols)

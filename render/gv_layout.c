@@ -198,10 +198,9 @@ static int read_nodes(hs_layout *L, Agraph_t *G, const region *r, const dot_opts
 		else if (ln->flags & LAY_COLLAPSED)
 			ln->comp = (int32_t)ln->id;
 		else if (ln->flags & LAY_STUB)
-			ln->comp = REGION_IS_BOX(r->stubs[ln->id].user) || !g->hcomp_of ? -1
-				   : g->hcomp_of[r->stubs[ln->id].user];
+			ln->comp = REGION_IS_BOX(r->stubs[ln->id].user) ? -1 : g->hcomp_of[r->stubs[ln->id].user];
 		else
-			ln->comp = g->hcomp_of ? g->hcomp_of[ln->id] : 0;
+			ln->comp = g->hcomp_of[ln->id];
 		n = agnode(G, name, 0);
 		if (!n) {
 			free(hl);

@@ -266,8 +266,7 @@ static void over_limit(const hs_graph *g, const region_spec *s, const bfs *b, in
 	if (best >= 0) {
 		region_way(&w, x->radius, " %" PRId64 " (%" PRId64 " node%s)", best, best_n, hs_s(best_n));
 		region_way(&w, x->direction, "%s", "");
-		region_way(&w, x->computation, " %s",
-			   g->hcomp_of ? graph_hcomp_name(g, g->hcomp_of[s->center]) : "entry");
+		region_way(&w, x->computation, " %s", graph_hcomp_name(g, g->hcomp_of[s->center]));
 	}
 	region_way(&w, x->limit, " %" PRId64, total);
 	region_way(&w, x->force, "%s", "");

@@ -301,8 +301,7 @@ int region_collapse(region *r, const region_spec *s, hs_error *err)
 {
 	const hs_graph *g = r->g;
 	const region_groups *gr = r->groups;
-	int comps = g->hcomps && g->hcomp_of && g->n_hcomps > 1 &&
-		    !(s->expand && strcmp(s->expand, "all") == 0);
+	int comps = g->n_hcomps > 1 && !(s->expand && strcmp(s->expand, "all") == 0);
 
 	if (s->expand)
 		key_expand(r, s->expand);

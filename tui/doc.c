@@ -55,13 +55,6 @@ void tui_doc_unref(tui_doc *d)
 	free(d);
 }
 
-const char *tui_doc_shape(tui_doc *d, int64_t node)
-{
-	const char *s = query_session_shape(d->qs, node);
-
-	return s[0] ? s : "?";
-}
-
 int64_t tui_doc_node_arg(struct tui *t, const tui_doc *d, const char *what, const char *arg)
 {
 	int64_t id;

@@ -214,7 +214,7 @@ static void draw_head(const struct nodeview *nv, WINDOW *win, int y, int x, int 
 	used += tui_put(win, y, x + used, w - used, line, A_BOLD, 0);
 	used += tui_put(win, y, x + used, w - used, graph_node_opcode_name(g, n),
 			tui_attr(tui_node_class(g, n)) | A_BOLD, 0);
-	snprintf(line, sizeof line, "  %s", tui_doc_shape(nv->doc, n));
+	snprintf(line, sizeof line, "  %s", query_session_shape(nv->doc->qs, n));
 	tui_put(win, y, x + used, w - used, line, 0, 1);
 	snprintf(line, sizeof line, " computation %s (%s, nodes %lld..%lld)%s",
 		 tui_name(graph_hcomp_name(g, hc), sb, sizeof sb), graph_role_name(c->role),

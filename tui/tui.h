@@ -377,9 +377,6 @@ typedef struct tui_doc {
 tui_doc *tui_doc_open(const char *path, const hs_model *m, hs_error *err);
 tui_doc *tui_doc_ref(tui_doc *d);
 void tui_doc_unref(tui_doc *d);
-/* Node v's shape as HLO writes it (query_session_shape), "?" when there
- * is none. */
-const char *tui_doc_shape(tui_doc *d, int64_t node);
 /* The node `arg` names: an id, or an instruction name (graph_find_node:
  * "dot.42", derived "convolution.603").  -1 with a message on the status
  * line ("WHAT: no node ...", with the closest name: query_suggest_node)

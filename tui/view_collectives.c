@@ -61,7 +61,7 @@ static int coll_cell(void *ctx, int64_t row, const tui_col *c, char *buf, size_t
 			snprintf(buf, cap, "%s", r->groups);
 		return r->known && r->groups[0] ? TUI_C_DEFAULT : TUI_C_DIM;
 	case CC_SHAPE:
-		snprintf(buf, cap, "%s", tui_doc_shape(o->doc, r->node));
+		snprintf(buf, cap, "%s", query_session_shape(o->doc->qs, r->node));
 		return TUI_C_DEFAULT;
 	case CC_COMPUTATION:
 		s = graph_hcomp_name(g, g->hcomp_of[r->node]);

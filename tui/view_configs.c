@@ -698,7 +698,7 @@ static int vals_cell(void *ctx, int64_t row, const tui_col *c, char *buf, size_t
 		snprintf(buf, cap, "%s", graph_node_opcode_name(g, node));
 		return tui_node_class(g, node);
 	case VC_SHAPE:
-		snprintf(buf, cap, "%s", tui_doc_shape(cv->doc, node));
+		snprintf(buf, cap, "%s", query_session_shape(cv->doc->qs, node));
 		return TUI_C_DEFAULT;
 	case VC_SET: {
 		int n = 0;

@@ -145,7 +145,7 @@ static int pair_cell(void *ctx, int64_t row, const tui_col *c, char *buf, size_t
 		return ch & HD_OPCODE ? TUI_C_MARK : tui_node_class(g, v);
 	case PC_A_SHAPE:
 	case PC_B_SHAPE:
-		snprintf(buf, cap, "%s", tui_doc_shape(b ? dv->s.db : dv->s.da, v));
+		snprintf(buf, cap, "%s", query_session_shape((b ? dv->s.db : dv->s.da)->qs, v));
 		return ch & (HD_SHAPE | HD_LAYOUT) ? TUI_C_MARK : TUI_C_DEFAULT;
 	case PC_A_COMP:
 	case PC_B_COMP:

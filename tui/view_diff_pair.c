@@ -176,7 +176,7 @@ static void side_text(const struct pairview *pv, const field *f, int b, char *bu
 		snprintf(buf, cap, "%s", graph_node_opcode_name(g, v));
 		break;
 	case F_SHAPE:
-		snprintf(buf, cap, "%s", tui_doc_shape(b ? pv->s->db : pv->s->da, v));
+		snprintf(buf, cap, "%s", query_session_shape((b ? pv->s->db : pv->s->da)->qs, v));
 		break;
 	case F_OPERAND:
 		if (f->k < graph_hlo_n_operands(g, v))

@@ -149,7 +149,7 @@ static int nbr_cell(void *ctx, int64_t row, const tui_col *c, char *buf, size_t 
 		snprintf(buf, cap, "%s", graph_node_opcode_name(g, b->node));
 		return tui_node_class(g, b->node);
 	case BC_SHAPE:
-		snprintf(buf, cap, "%s", tui_doc_shape(nv->doc, b->node));
+		snprintf(buf, cap, "%s", query_session_shape(nv->doc->qs, b->node));
 		break;
 	}
 	return TUI_C_DEFAULT;

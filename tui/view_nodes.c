@@ -119,7 +119,7 @@ static int node_cell(void *ctx, int64_t row, const tui_col *c, char *buf, size_t
 		snprintf(buf, cap, "%s", hlo_category_name((hlo_category)(tui_node_class(g, v) - TUI_C_CAT)));
 		return TUI_C_DIM;
 	case NC_SHAPE:
-		snprintf(buf, cap, "%s", tui_doc_shape(nd->doc, v));
+		snprintf(buf, cap, "%s", query_session_shape(nd->doc->qs, v));
 		break;
 	case NC_SPLIT:
 		snprintf(buf, cap, "%d", g->comp_of[v]);
