@@ -236,14 +236,15 @@ static const hm_shape *node_shape(synth *s, int64_t v)
 	hm_decoded d;
 	const hm_shape *sh = hm_decode(f, HLO_NODE_FEATURES, &d);
 	hm_shape *c = hs_arena_alloc(s->a, sizeof *c);
-	int64_t *store = hs_arena_array(s->a, sh->rank > 0 ? (size_t)sh->rank * 2 : 1, sizeof *store);
-	if (!c || !store)
+	int64_t *store = sh->rank > 0 ? hs_arena_array(s->a, (size_t)sh->rank * 2, sizeof *store) : NULL;
+	if (!c || (sh->rank > 0 && !store))
 		return NULL;
 	*c = *sh;
-	c->dims = store;
-	c->minor_to_major = store + (sh->rank > 0 ? sh->rank : 0);
-	memcpy(c->dims, sh->dims, (size_t)(sh->rank > 0 ? sh->rank : 0) * sizeof *store);
-	memcpy(c->minor_to_major, sh->minor_to_major, (size_t)sh->layout_rank * sizeof *store);
+	c->dims = c->minor_to_major = NULL;
+	if (sh->rank > 0) {   /* a tuple, token or scalar has no dims to copy */
+		c->dims = memcpy(store, sh->dims, (size_t)sh->rank * sizeof *store);
+		c->minor_to_major = memcpy(store + sh->rank, sh->minor_to_major, (size_t)sh->layout_rank * sizeof *store);
+	}
 	s->slot[i] = (struct shape_slot){v, c};
 	s->n_shapes++;
 	return c;
