@@ -1,23 +1,26 @@
-/* graph.h - one TpuGraphs sample: an HLO graph, its configs and runtimes.
+/* graph.h - one graph: an HLO module and its dataset view (the TpuGraphs
+ * arrays, configs and runtimes).
  *
  * graph_open() opens any input by its content (not its name): a dataset
  * .npz, a TpuGraphs TuningData / ModuleTuningData .pb, an XLA
- * HloModuleProto .pb, or HLO text.  HLO inputs are featurized as the
- * dataset does (hlo_featurize.h), so every graph holds the same arrays.
- * A file with several modules is opened one module at a time: FILE#N
- * (0-based) or FILE#NAME.
+ * HloModuleProto .pb, or HLO text; FILE#N (0-based) or FILE#NAME picks a
+ * module of a file of several.  The module is the graph: a reader's, or
+ * for a bare .npz one synthesized from its arrays (hlo_synth.h), and the
+ * HLO structure is built from it the same way for every input; g->knows
+ * says what it knows for real.  The dataset view is exact: an .npz's own
+ * arrays, validated (node_config_feat read on demand and kept as int8 when
+ * it fits, as in every real file), or the featurizer's from the module
+ * (hlo_featurize.h; node features computed when asked):
  *
- * From an .npz it reads the small arrays (opcodes, node features, edges,
- * splits, config ids, runtimes, tile config_feat) and validates them.  The
- * large layout array node_config_feat is read on demand by
- * graph_load_node_configs() and kept compactly (one byte per value when all
- * values fit in int8, which they do in every real file).  Arrays built in
- * memory go through the same validators (graph_from_arrays).
+ *     HLO input --reader--> hm_module --hf_featurize--> dataset view
+ *     .npz --------------> dataset view --hlo_synth--> hm_module
+ *     either module --graph_set_module--> computations, calls, operands
  *
  * Edges: edge_index[e] = {u, v} means u consumes the output of v; so v is an
  * operand of u and u is a user of v.
  *
- * Ownership: the graph owns every array in it; graph_free() releases all.
+ * Ownership: the graph owns every array in it and its module's file;
+ * graph_free() releases all.
  */
 #ifndef HS_GRAPH_H
 #define HS_GRAPH_H

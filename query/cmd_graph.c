@@ -45,7 +45,7 @@ static int neighbours_table(query_parser *p, query_result *out, int users)
 		return -1;
 	int64_t calls = g->called_off ? graph_n_called(g, v) : 0;
 	char extra[160] = "";
-	if (!query_operands_exact(g))
+	if (!(g->knows & HM_KNOWS_OPERAND_ORDER))
 		snprintf(extra, sizeof extra, "; a bare .npz keeps no operand order: these are the "
 			 "dataset's edges (sorted, repeats merged, called roots included)");
 	else if (!users && calls)

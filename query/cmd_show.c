@@ -47,7 +47,7 @@ static void show_parameter(query_session *s, hs_strbuf *b, int64_t v)
 	int64_t num = graph_param_number(g, v);
 	const hs_hcomp *c = &g->hcomps[g->hcomp_of[v]];
 
-	if (num < 0 || !c->n_callers || !query_operands_exact(g))
+	if (num < 0 || !c->n_callers || !(g->knows & HM_KNOWS_OPERAND_ORDER))
 		return;
 	const int64_t *callers = g->hcomp_callers + c->callers_at;
 	if (graph_param_source(g, v, callers[0]) < 0) { /* a reducer's: a value */
@@ -154,7 +154,7 @@ static void show_edges(query_session *s, hs_strbuf *b, int64_t v)
 	const hs_graph *g = s->g;
 
 	hs_strbuf_puts(b, "  operands      ");
-	if (!query_operands_exact(g))
+	if (!(g->knows & HM_KNOWS_OPERAND_ORDER))
 		hs_strbuf_puts(b, "(the dataset's edges: sorted, repeats merged, called roots included) ");
 	list_nodes(s, b, query_operands(g, v), query_n_operands(g, v));
 	hs_strbuf_puts(b, "  users         ");

@@ -428,38 +428,24 @@ static inline const char *query_opcode_text(const query_session *s, int64_t v)
  * rebound; "" for fields of a graph opened without its structure. */
 const char *query_htext(query_session *s, int f, int64_t node);
 /* Node v's operands: the HLO operands in order, repeats kept
- * (graph_hlo_operands; the dataset's edges on a bare .npz), or the
- * dataset's edges of a graph built without the HLO structure; its users
- * likewise (each once).  NULL / 0 for a graph opened without edges. */
+ * (graph_hlo_operands; the dataset's edges on a bare .npz, without
+ * HM_KNOWS_OPERAND_ORDER: say so where they are shown); its users likewise
+ * (each once).  NULL / 0 for a graph opened without its module. */
 static inline int64_t query_n_operands(const hs_graph *g, int64_t v)
 {
-	if (g->hlo_operand_off)
-		return graph_hlo_n_operands(g, v);
-	return g->operand_off ? graph_n_operands(g, v) : 0;
+	return g->hlo_operand_off ? graph_hlo_n_operands(g, v) : 0;
 }
 static inline const int64_t *query_operands(const hs_graph *g, int64_t v)
 {
-	if (g->hlo_operand_off)
-		return graph_hlo_operands(g, v);
-	return g->operand_off ? g->operand_idx + g->operand_off[v] : NULL;
+	return g->hlo_operand_off ? graph_hlo_operands(g, v) : NULL;
 }
 static inline int64_t query_n_users(const hs_graph *g, int64_t v)
 {
-	if (g->hlo_user_off)
-		return graph_hlo_n_users(g, v);
-	return g->user_off ? graph_n_users(g, v) : 0;
+	return g->hlo_user_off ? graph_hlo_n_users(g, v) : 0;
 }
 static inline const int64_t *query_users(const hs_graph *g, int64_t v)
 {
-	if (g->hlo_user_off)
-		return graph_hlo_users(g, v);
-	return g->user_off ? g->user_idx + g->user_off[v] : NULL;
-}
-/* 1 when the operands above are the module's own (0: the dataset's edges,
- * sorted, de-duplicated, call edges included: say so where they are shown). */
-static inline int query_operands_exact(const hs_graph *g)
-{
-	return (g->knows & HM_KNOWS_OPERAND_ORDER) != 0;
+	return g->hlo_user_off ? graph_hlo_users(g, v) : NULL;
 }
 /* An element type by name, any case (the feature names' "invalid_type"
  * and "opaque_type" too): its PrimitiveType, or -1. */
