@@ -520,6 +520,7 @@ void graph_free(hs_graph *g)
 {
 	if (!g)
 		return;
+	graph_free_hlo(g);   /* first: its lists may be the graph's own */
 	free(g->path);
 	free(g->name);
 	free(g->opcode);
@@ -539,7 +540,6 @@ void graph_free(hs_graph *g)
 	free(g->cfg_index);
 	free(g->ncf_i8);
 	free(g->ncf_f32);
-	graph_free_hlo(g);
 	free(g->warning);
 	free(g);
 }

@@ -24,10 +24,12 @@ void graph_free_hlo(hs_graph *g)
 	free(g->called_off);
 	free(g->called_idx);
 	free(g->hcomp_index);
-	free(g->hlo_operand_off);
-	free(g->hlo_operand_idx);
-	free(g->hlo_user_off);
-	free(g->hlo_user_idx);
+	if (g->hlo_operand_idx != g->operand_idx || !g->operand_idx) {   /* else shared: same_as_edges */
+		free(g->hlo_operand_off);
+		free(g->hlo_operand_idx);
+		free(g->hlo_user_off);
+		free(g->hlo_user_idx);
+	}
 	g->hcomp_index = NULL;
 	g->hcomp_index_cap = 0;
 	g->hlo_operand_off = g->hlo_operand_idx = g->hlo_user_off = g->hlo_user_idx = NULL;
@@ -205,6 +207,23 @@ static int hlo_operands(hs_graph *g, const hm_module *m)
 	return 0;
 }
 
+/* 1 when the module's operands are the dataset's lists themselves (a bare
+ * .npz's module points into them where a node has no self-loop) and each
+ * node's users are in node order without repeats (every real file): then
+ * the graph shares them instead of a copy. */
+static int same_as_edges(const hs_graph *g, const hm_module *m)
+{
+	for (int64_t v = 0; g->operand_idx && v < g->n_nodes; v++) {
+		const hm_instr *in = hm_instr_at(m, v);
+		if (in->operand_ids != g->operand_idx + g->operand_off[v] || in->n_operands != graph_n_operands(g, v))
+			return 0;
+		for (int64_t i = g->user_off[v] + 1; i < g->user_off[v + 1]; i++)
+			if (g->user_idx[i] <= g->user_idx[i - 1])
+				return 0;
+	}
+	return g->operand_idx != NULL;
+}
+
 int graph_set_module(hs_graph *g, hm_file *f, int module, hs_error *err)
 {
 	const hm_module *m = module >= 0 && module < f->n_modules ? &f->modules[module] : NULL;
@@ -244,8 +263,14 @@ int graph_set_module(hs_graph *g, hm_file *f, int module, hs_error *err)
 		for (int k = 0; k < in->n_called; k++)
 			g->called_idx[g->called_off[v] + k] = hm_find_comp_index(m, in->called_ids[k]);
 	}
-	if (hlo_operands(g, m) != 0)
+	if (same_as_edges(g, m)) {
+		g->hlo_operand_off = g->operand_off;
+		g->hlo_operand_idx = g->operand_idx;
+		g->hlo_user_off = g->user_off;
+		g->hlo_user_idx = g->user_idx;
+	} else if (hlo_operands(g, m) != 0) {
 		return oom(g, err);
+	}
 	return finish(g, err);
 }
 

@@ -107,10 +107,11 @@ typedef struct synth {
 	int64_t n_comps;
 	int64_t *first, *root;    /* [n_comps]: a computation's first node and root */
 	int32_t *comp_of;         /* [n_nodes] */
-	struct shape_slot {       /* the shapes met so far, by their features */
-		int64_t node;
-		const hm_shape *shape;
+	struct shape_slot {       /* the shapes met so far, by their features: */
+		uint32_t key;     /* the features' hash (its low bits) */
+		int32_t node;     /* 1 + the first node of that shape, 0: empty */
 	} *slot;
+	const hm_instr *ins;      /* the instructions made so far */
 	size_t mask;
 	int64_t n_shapes;
 } synth;
@@ -199,18 +200,18 @@ static uint64_t shape_key(const float *f, const float *other)
 	return h;
 }
 
-/* The shape table four times as large (it is kept under half full). */
+/* The shape table twice as large (it is kept under half full). */
 static int grow_shapes(synth *s)
 {
-	size_t cap = s->mask ? 4 * (s->mask + 1) : 1024;
+	size_t cap = s->mask ? 2 * (s->mask + 1) : 1024;
 	struct shape_slot *t = calloc(cap, sizeof *t);
 	if (!t)
 		return -1;
 	for (size_t i = 0; s->slot && i <= s->mask; i++) {
-		if (!s->slot[i].shape)
+		if (!s->slot[i].node)
 			continue;
-		size_t j = (size_t)shape_key(graph_feat(s->g, s->slot[i].node), NULL) & (cap - 1);
-		while (t[j].shape)
+		size_t j = (size_t)s->slot[i].key & (cap - 1);
+		while (t[j].node)
 			j = (j + 1) & (cap - 1);
 		t[j] = s->slot[i];
 	}
@@ -229,23 +230,25 @@ static const hm_shape *node_shape(synth *s, int64_t v)
 	const float *f = graph_feat(s->g, v);
 	if ((size_t)(s->n_shapes + 1) * 2 > s->mask && grow_shapes(s) < 0)
 		return NULL;
-	size_t i = (size_t)shape_key(f, NULL) & s->mask;
-	for (; s->slot[i].shape; i = (i + 1) & s->mask)
-		if (shape_key(graph_feat(s->g, s->slot[i].node), f))
-			return s->slot[i].shape;
+	uint32_t key = (uint32_t)shape_key(f, NULL);
+	size_t i = key & s->mask;
+	for (; s->slot[i].node; i = (i + 1) & s->mask)
+		if (s->slot[i].key == key && shape_key(graph_feat(s->g, s->slot[i].node - 1), f))
+			return s->ins[s->slot[i].node - 1].shape;
 	hm_decoded d;
 	const hm_shape *sh = hm_decode(f, HLO_NODE_FEATURES, &d);
-	hm_shape *c = hs_arena_alloc(s->a, sizeof *c);
-	int64_t *store = sh->rank > 0 ? hs_arena_array(s->a, (size_t)sh->rank * 2, sizeof *store) : NULL;
-	if (!c || (sh->rank > 0 && !store))
+	int nd = sh->rank > 0 ? sh->rank : 0;   /* a tuple, token or scalar has no dims */
+	hm_shape *c = hs_arena_alloc(s->a, sizeof *c + (size_t)(nd + sh->layout_rank) * sizeof(int64_t));
+	if (!c)
 		return NULL;
-	*c = *sh;
-	c->dims = c->minor_to_major = NULL;
-	if (sh->rank > 0) {   /* a tuple, token or scalar has no dims to copy */
-		c->dims = memcpy(store, sh->dims, (size_t)sh->rank * sizeof *store);
-		c->minor_to_major = memcpy(store + sh->rank, sh->minor_to_major, (size_t)sh->layout_rank * sizeof *store);
-	}
-	s->slot[i] = (struct shape_slot){v, c};
+	*c = *sh;   /* then its dims and layout after it */
+	c->dims = (int64_t *)(c + 1);
+	c->minor_to_major = c->dims + nd;
+	if (nd)
+		memcpy(c->dims, sh->dims, (size_t)nd * sizeof *c->dims);
+	if (sh->layout_rank)
+		memcpy(c->minor_to_major, sh->minor_to_major, (size_t)sh->layout_rank * sizeof *c->dims);
+	s->slot[i] = (struct shape_slot){key, (int32_t)(v + 1)};
 	s->n_shapes++;
 	return c;
 }
@@ -281,6 +284,28 @@ static size_t put_name(char *b, const char *op, size_t oplen, int64_t v)
 		b[oplen + 1 + i] = t[n - 1 - i];
 	b[oplen + 1 + n] = '\0';
 	return oplen + 1 + (size_t)n;
+}
+
+/* Node v's operands: its edges in the graph's own lists (the module lives
+ * and dies with its graph), or a copy without a self-loop. */
+static int node_operands(synth *s, hm_instr *in, int64_t v)
+{
+	const hs_graph *g = s->g;
+	int64_t n = g->operand_off[v + 1] - g->operand_off[v], loops = 0;
+	in->operand_ids = g->operand_idx + g->operand_off[v];
+	for (int64_t i = 0; i < n; i++)
+		loops += in->operand_ids[i] == v;
+	if (loops) {
+		int64_t *ops = hs_arena_array(s->a, (size_t)n, sizeof *ops);
+		if (!ops)
+			return -1;
+		for (int64_t i = 0, k = 0; i < n; i++)
+			if (in->operand_ids[i] != v)
+				ops[k++] = in->operand_ids[i];
+		in->operand_ids = ops;
+	}
+	in->n_operands = (int)(n - loops);
+	return 0;
 }
 
 /* The computations "computation.K" and "entry" over ins[]. */
@@ -322,10 +347,10 @@ static int make_instrs(synth *s, hm_module *m, hs_error *err)
 	}
 	char *name = hs_arena_bytes(s->a, names ? names : 1);
 	hm_instr *ins = big_array(s->a, (size_t)n, sizeof *ins);
-	int64_t *ops = hs_arena_array(s->a, g->n_edges ? (size_t)g->n_edges : 1, sizeof *ops);
 	int64_t *calls = hs_arena_array(s->a, n_calls ? (size_t)n_calls : 1, sizeof *calls);
-	if (!name || !ins || !ops || !calls)
+	if (!name || !ins || !calls)
 		return oom(s, err);
+	s->ins = ins;
 	for (int64_t v = 0; v < n; v++) {
 		hm_instr *in = &ins[v];
 		in->name = name;
@@ -334,16 +359,12 @@ static int make_instrs(synth *s, hm_module *m, hs_error *err)
 		in->id = v;
 		if (!(in->shape = node_shape(s, v)))
 			return oom(s, err);
-		in->operand_ids = ops;
+		if (node_operands(s, in, v) < 0)
+			return oom(s, err);
 		in->called_ids = calls;
-		for (int64_t i = g->operand_off[v]; i < g->operand_off[v + 1]; i++) {
-			int64_t o = g->operand_idx[i];
-			if (o != v)
-				ops[in->n_operands++] = o;
-			if (is_call(s, v, o))
-				calls[in->n_called++] = s->comp_of[o];
-		}
-		ops += in->n_operands;
+		for (int64_t i = g->operand_off[v]; i < g->operand_off[v + 1]; i++)
+			if (is_call(s, v, g->operand_idx[i]))
+				calls[in->n_called++] = s->comp_of[g->operand_idx[i]];
 		calls += in->n_called;
 		in->parameter_number = g->opcode[v] == param && g->feat_width == HLO_NODE_FEATURES
 				       ? (int64_t)graph_feat(g, v)[HLO_F_PARAMETER_NUMBER] : HM_NONE;
