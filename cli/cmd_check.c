@@ -4,6 +4,7 @@
  * file; a folder that cannot be read or is nested too deep is a problem too.
  * Exit 0 when all are sound, 2 otherwise, 3 when out of memory. */
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +13,7 @@
 #include "base/plural.h"
 #include "base/walk.h"
 #include "cli/cli.h"
+#include "cli/opts.h"
 #include "loader/graph.h"
 
 static int has_suffix(const char *name, const char *suffix)
@@ -85,18 +87,11 @@ static int visit(const hs_walk_entry *e, void *ctx, hs_error *err)
 static int check_path(const char *path, int *files, int *status)
 {
 	struct stat st;
+	char file[PATH_MAX];
 	int module = 0;
 	if (stat(path, &st) != 0) {
 		int e = errno;
-		const char *hash = strrchr(path, '#');
-		char *file = hash ? strndup(path, (size_t)(hash - path)) : NULL;
-		if (hash && !file) {
-			*status = cli_oom("checking %s", path);
-			return -1;
-		}
-		module = file && stat(file, &st) == 0 && S_ISREG(st.st_mode);
-		free(file);
-		if (!module) {
+		if (!(module = cli_module_file(path, file, sizeof file))) {
 			fprintf(stderr, "hloscope check: %s: %s\n", path, strerror(e));
 			return 1;
 		}
@@ -126,15 +121,21 @@ static int check_path(const char *path, int *files, int *status)
 
 int cmd_check(int argc, char **argv)
 {
-	if (argc < 2)
+	const cli_opt opts[] = {{0}};
+	const cli_spec spec = {"check", "Decompresses and validates every file (a folder: every .npz, .pb and .hlo\n"
+			       "below it; FILE#N: one module of a file of several): CRCs, sizes, shapes\n"
+			       "and the graph invariants.  Prints \"OK FILE\" or \"FILE: problem\" per file;\n"
+			       "exits 0 only when every file is sound, 2 otherwise.  No options.",
+			       opts, .max_args = -1};
+	cli_args args;
+	int bad = 0, files = 0, rc = cli_parse(&spec, argc, argv, &args);
+
+	if (rc)
+		return rc < 0 ? 0 : rc;
+	if (args.n < 1)
 		return cli_usage_error("check", "needs at least one PATH");
-	int bad = 0, files = 0;
-	for (int i = 1; i < argc; i++) {
-		if (argv[i][0] == '-' && argv[i][1])
-			return cli_usage_error("check", "unknown option '%s'", argv[i]);
-	}
-	for (int i = 1; i < argc; i++) {
-		int status = 0, n = check_path(argv[i], &files, &status);
+	for (int i = 0; i < args.n; i++) {
+		int status = 0, n = check_path(args.v[i], &files, &status);
 		if (n < 0)
 			return status;
 		bad += n;

@@ -14,6 +14,7 @@
 #include "base/plural.h"
 #include "cli/cli.h"
 #include "cli/info_data.h"
+#include "cli/opts.h"
 #include "loader/dataset.h"
 #include "loader/dump.h"
 #include "loader/graph.h"
@@ -586,60 +587,46 @@ static int info_folder(const char *dir, int json)
 
 int cmd_info(int argc, char **argv)
 {
-	const char *path = NULL;
-	const char **data = calloc((size_t)argc + 1, sizeof *data);
-	int json = 0, ndata = 0, merge = 0, rc;
-	if (!data)
-		return cli_oom("reading the arguments");
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--json")) {
-			json = 1;
-		} else if (!strcmp(argv[i], "--data")) {
-			if (i + 1 >= argc) {
-				free(data);
-				return cli_usage_error("info", "--data needs a file");
-			}
-			data[ndata++] = argv[++i];
-		} else if (!strcmp(argv[i], "--data-merge")) {
-			if (i + 1 >= argc || cli_data_merge("info", argv[i + 1], &merge) != 0) {
-				free(data);
-				return i + 1 >= argc ? cli_usage_error("info", "--data-merge needs sum, first or last") : 1;
-			}
-			i++;
-		} else if (argv[i][0] == '-' && argv[i][1]) {
-			free(data);
-			return cli_usage_error("info", "unknown option '%s'", argv[i]);
-		} else if (!path) {
-			path = argv[i];
-		} else {
-			free(data);
-			return cli_usage_error("info", "unexpected argument '%s'", argv[i]);
-		}
-	}
-	if (!path || (ndata && dataset_is_collection(path))) {
-		free(data);
+	cli_data data = {0};
+	int json = 0, rc;
+	const cli_opt opts[] = {
+		{"--json", NULL, CLI_FLAG, &json, .help = "one JSON object instead of the text summary"},
+		CLI_DATA_OPTS(&data),
+		{0}};
+	const cli_spec spec = {"info", "PATH is a graph file (.npz, a raw .pb, an HloModuleProto, HLO text, FILE#N of\n"
+			       "a file of several modules) or a folder; for a folder or a file of several\n"
+			       "modules, one row per graph, read from the array headers only.  With --data,\n"
+			       "the data's rows, the instructions matched and each field's sum.",
+			       opts, .max_args = 1};
+	cli_args args;
+
+	if ((rc = cli_parse(&spec, argc, argv, &args)) != 0)
+		return rc < 0 ? 0 : rc;
+	const char *path = args.n ? args.v[0] : NULL;
+	if (!path || (data.files.n && dataset_is_collection(path))) {
+		free(data.files.v);
 		return cli_usage_error("info", path ? "--data lays data over one graph, not over a folder"
-						    : "needs a PATH (a .npz file or a folder)");
+						    : "needs a PATH (a graph file or a folder)");
 	}
 	if (dataset_is_collection(path)) {
-		free(data);
+		free(data.files.v);
 		return info_folder(path, json);
 	}
 	hs_error err = {0};
 	hs_graph *g = graph_open(path, &err);
 	query_session *s = NULL;
 	if (!g) {
-		free(data);
+		free(data.files.v);
 		return cli_report(&err);
 	}
 	if (g->warning && !json)
 		fprintf(stderr, "hloscope: note: %s\n", g->warning);
-	rc = info_data_open(g, data, ndata, merge, &s);
+	rc = info_data_open(g, &data, &s);
 	if (!rc)
 		rc = json ? info_file_json(g, s) : info_file_text(g, s);
 	query_session_free(s);
 	graph_free(g);
-	free(data);
+	free(data.files.v);
 	if (fflush(stdout) != 0) {
 		fprintf(stderr, "hloscope info: write error on standard output\n");
 		return 2;

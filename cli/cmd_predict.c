@@ -13,6 +13,7 @@
 #include "base/plural.h"
 #include "base/strbuf.h"
 #include "cli/cli.h"
+#include "cli/opts.h"
 #include "cli/modelcli.h"
 #include "loader/graph.h"
 #include "model/metrics.h"
@@ -190,45 +191,37 @@ int cmd_predict(int argc, char **argv)
 	jsonw w;
 	FILE *out = NULL;   /* --csv / --json: the document, kept in memory */
 	hs_strbuf doc = {0};
+	const cli_opt opts[] = {
+		CLI_MODEL_OPT(&model_path),
+		{"--csv", NULL, CLI_FLAG, &csv, .help = "the Kaggle submission format (ID,TopConfigs)"},
+		{"--json", NULL, CLI_FLAG, &json, .help = "one object per file with every score"},
+		{"--top", "N", CLI_INT64, &top, .help = "list only the N best configs"},
+		{0}};
+	const cli_spec spec = {"predict",
+			       "Scores and ranks every config of each FILE (or of every .npz in a folder;\n"
+			       "FILE#N: one module of a file of several): the predictor, its track record\n"
+			       "on the file, predicted times with their unit, ties marked =.  On a file\n"
+			       "with measured runtimes the times are calibrated on them (the analytic\n"
+			       "estimate times the median ratio of measured to estimated; a learned\n"
+			       "ranker's scores through a monotone map); elsewhere the analytic\n"
+			       "estimate's own, uncalibrated (--json: time_kind).",
+			       opts, -1, .operand = mcli_add, .operand_ctx = &files};
+	cli_args args;
 
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--model") || !strcmp(argv[i], "-m")) {
-			if (i + 1 >= argc) {
-				rc = cli_usage_error("predict", "--model needs a file");
-				goto done;
-			}
-			model_path = argv[++i];
-		} else if (!strcmp(argv[i], "--csv")) {
-			csv = 1;
-		} else if (!strcmp(argv[i], "--json")) {
-			json = 1;
-		} else if (!strcmp(argv[i], "--top")) {
-			top = i + 1 < argc ? cli_parse_count(argv[i + 1]) : -1;
-			if (top < 0) {
-				rc = cli_usage_error("predict", "--top wants a non-negative integer");
-				goto done;
-			}
-			i++;
-		} else if (argv[i][0] == '-' && argv[i][1]) {
-			rc = cli_usage_error("predict", "unknown option '%s'", argv[i]);
-			goto done;
-		} else if (mcli_collect(&files, argv[i], &err) < 0) {
-			rc = cli_report(&err);
-			goto done;
-		}
+	if ((rc = cli_parse(&spec, argc, argv, &args)) != 0) {
+		rc = rc < 0 ? 0 : rc;
+		goto done;
 	}
 	if (files.n == 0) {
 		rc = cli_usage_error("predict", "no files to score");
-		goto done;
-	}
-	if (model_path && !(m = model_load(model_path, &err))) {
-		rc = cli_report(&err);
 		goto done;
 	}
 	if (csv && json) {
 		rc = cli_usage_error("predict", "--csv and --json exclude each other");
 		goto done;
 	}
+	if ((rc = cli_model_load(model_path, &m)) != 0)
+		goto done;
 	/* --csv and --json are all or nothing: the whole document is built in
 	 * memory and written only when every file was scored, so that a bad
 	 * file leaves no partial submission behind. */

@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 
 #include "base/inputs.h"
+#include "cli/cli.h"
 #include "loader/dataset.h"
 #include "loader/graph.h"
 
@@ -44,6 +45,18 @@ int mcli_collect(mcli_files *f, const char *arg, hs_error *err)
 		}
 	dataset_free(ix);
 	return 0;
+}
+
+int mcli_add(void *files, const char *arg)
+{
+	hs_error err = {0};
+
+	return mcli_collect(files, arg, &err) < 0 ? cli_report(&err) : 0;
+}
+
+int mcli_add_opt(void *files, const char *opt, const char *arg)
+{
+	return mcli_add(files, arg);
 }
 
 void mcli_files_free(mcli_files *f)

@@ -53,13 +53,13 @@ refuse "dot --around 99999999999999999999 (overflow)" "around needs a node id" \
 	dot "$LAY" --around 99999999999999999999 -o "$O"
 refuse "dump --limit 12abc" "--limit needs" dump "$LAY" node_opcode --limit 12abc
 refuse "dump --limit ''" "--limit needs" dump "$LAY" node_opcode --limit ""
-refuse "predict --top 3x" "--top wants" predict "$LAY" --top 3x
-refuse "fit --seed 1e3" "--seed wants" fit "$LAY" --train-fraction 0.5 --seed 1e3
-refuse "fit --train-fraction ' 0.5'" "--train-fraction wants" fit "$LAY" --train-fraction " 0.5"
-refuse "fit --train-fraction nan" "--train-fraction wants" fit "$LAY" --train-fraction nan
-refuse "train --epochs 5x" "--epochs wants" train "$LAY" -o "$T/m.hsm" --epochs 5x
-refuse "train --lr 0x1p-4 (a hex float)" "--lr wants" train "$LAY" -o "$T/m.hsm" --lr 0x1p-4
-refuse "synth --seed -1" "--seed wants" synth "$T/s2" --seed -1
+refuse "predict --top 3x" "--top needs a number" predict "$LAY" --top 3x
+refuse "fit --seed 1e3" "--seed needs a number" fit "$LAY" --train-fraction 0.5 --seed 1e3
+refuse "fit --train-fraction ' 0.5'" "--train-fraction needs a number" fit "$LAY" --train-fraction " 0.5"
+refuse "fit --train-fraction nan" "--train-fraction needs a number" fit "$LAY" --train-fraction nan
+refuse "train --epochs 5x" "--epochs needs a number" train "$LAY" -o "$T/m.hsm" --epochs 5x
+refuse "train --lr 0x1p-4 (a hex float)" "--lr needs a number" train "$LAY" -o "$T/m.hsm" --lr 0x1p-4
+refuse "synth --seed -1" "--seed must be 0 or more" synth "$T/s2" --seed -1
 refuse "compare with config ' 1'" "is not a config" compare "$LAY" " 1" 2
 
 # The same options still take plain numbers.
