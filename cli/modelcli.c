@@ -2,6 +2,7 @@
 #include "cli/modelcli.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,10 +30,15 @@ static int push(mcli_files *f, const char *p, hs_error *err)
 int mcli_collect(mcli_files *f, const char *arg, hs_error *err)
 {
 	struct stat st;
+	char file[PATH_MAX];
 	ds_index *ix;
 
-	if (stat(arg, &st) != 0)
-		return hs_fail(err, HS_EDATA, "%s: %s", arg, strerror(errno));
+	if (stat(arg, &st) != 0) {
+		int e = errno;
+		if (cli_module_file(arg, file, sizeof file)) /* FILE#N: one module */
+			return push(f, arg, err);
+		return hs_fail(err, HS_EDATA, "%s: %s", arg, strerror(e));
+	}
 	if (!S_ISDIR(st.st_mode))
 		return push(f, arg, err);
 	ix = dataset_scan(arg, err);

@@ -16,7 +16,7 @@ typedef struct mcli_files {
 	int n;
 } mcli_files;
 
-/* Appends `arg`: a file as given, or every graph under a
+/* Appends `arg`: a file as given (FILE#N too), or every graph under a
  * folder (sorted by relative path; files the index could not read are kept,
  * so opening them reports their error).  Returns 0, or -1 with err set (the
  * path does not exist or cannot be read). */
