@@ -16,7 +16,7 @@
 int cmd_repl(int argc, char **argv)
 {
 	const char *model_path = NULL;
-	repl_opts o = {QUERY_FMT_TABLE, NULL};
+	repl_opts o = {.format = QUERY_FMT_TABLE};
 	int no_history = 0;
 	const cli_opt opts[] = {
 		CLI_MODEL_OPT(&model_path),
@@ -50,7 +50,8 @@ int cmd_repl(int argc, char **argv)
 		return cli_report(&err);
 	}
 	query_session_set_model(s, m);
-	cli_raw_stdout(); /* readline drives the terminal; the REPL escapes what it prints */
+	o.out = cli_raw_stdout(); /* readline drives the terminal; the REPL escapes what it prints */
+	o.err = stderr;
 	rc = repl_run(s, &g, &o);
 	query_session_free(s);
 	model_free(m);
