@@ -31,14 +31,12 @@ struct rt_summary {
 	int64_t best;
 };
 
-/* numpy's median: the mean of the two middle values for an even count.
- * Sorts v. */
+/* The median of v[n] (sorted: hs_median) and its ends. */
 static void min_median_max(double *v, size_t n, double *min, double *median, double *max)
 {
-	qsort(v, n, sizeof *v, hs_cmp_double);
+	*median = hs_median(v, n);
 	*min = v[0];
 	*max = v[n - 1];
-	*median = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
 /* 0, 1 when the graph has no runtimes, -1 when out of memory. */

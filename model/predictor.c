@@ -42,8 +42,7 @@ static int calibrate_estimate(predictor *p, const hs_graph *g, const uint8_t *us
 		if ((!use || use[i]) && g->runtime[i] > 0 && p->score[i] > 0)
 			lr[m++] = log(g->runtime[i] / p->score[i]);
 	if (m > 0) {
-		qsort(lr, (size_t)m, sizeof *lr, hs_cmp_double);
-		f = exp(m % 2 ? lr[m / 2] : (lr[m / 2 - 1] + lr[m / 2]) / 2);
+		f = exp(hs_median(lr, (size_t)m));
 		p->time_kind = PRED_TIME_CALIBRATED;
 		p->calib_factor = f;
 		p->calib_configs = m;

@@ -62,9 +62,8 @@ int query_need_runtime_summary(query_session *s, hs_error *err)
 		if (!v)
 			return hs_fail(err, HS_ENOMEM, "out of memory sorting %lld runtimes", (long long)n);
 		memcpy(v, g->runtime, (size_t)n * sizeof *v);
-		qsort(v, (size_t)n, sizeof *v, hs_cmp_double);
+		s->rt_summary[1] = hs_median(v, (size_t)n);
 		s->rt_summary[0] = v[0];
-		s->rt_summary[1] = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 		s->rt_summary[2] = v[n - 1];
 		free(v);
 	}

@@ -228,6 +228,11 @@ static void test_cmp(void)
 	for (int i = 1; i < 7; i++)
 		sorted &= d[i - 1] <= d[i];
 	CHECK("cmp: doubles sort, infinities at the ends", sorted && d[0] < -1e308 && d[6] > 1e308);
+	double odd[] = {3, -1, 2}, even[] = {4, 1, 3, 2}, one[] = {7};
+	CHECK("cmp: the median of an odd count is the middle value, sorted", hs_median(odd, 3) == 2 &&
+	      odd[0] == -1 && odd[2] == 3);
+	CHECK("cmp: the median of an even count is the mean of the middle two, as numpy's",
+	      hs_median(even, 4) == 2.5 && hs_median(one, 1) == 7);
 	qsort(s, 5, sizeof *s, hs_cmp_str);
 	CHECK("cmp: strings sort bytewise", !strcmp(s[0], "") && !strcmp(s[1], "B") &&
 	      !strcmp(s[2], "a") && !strcmp(s[3], "ab") && !strcmp(s[4], "b"));
