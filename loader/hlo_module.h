@@ -1,6 +1,6 @@
 /* hlo_module.h - an XLA HLO module in memory, as the readers produce it.
  *
- * Three readers fill the same structures: the protobuf reader (TpuGraphs
+ * Two readers fill the same structures: the protobuf reader (TpuGraphs
  * TuningData / ModuleTuningData and XLA's binary HloModuleProto) and the
  * HLO text parser.  The featurizer (hlo_featurize.h) turns one module into
  * the dataset's arrays; the explorer, the query language and the drawing

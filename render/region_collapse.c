@@ -109,7 +109,7 @@ static int64_t choose_boxes(const region *r, const region_spec *s, const int32_t
 }
 
 /* Where node v is drawn: the box of its group or of its computation
- * (box_of: the group's box, -1 when the group draws nothing), or itself. */
+ * (group_box: the group's box, -1 when the group draws nothing), or itself. */
 typedef struct refs {
 	const hs_graph *g;
 	const int32_t *group_of;  /* NULL: no groups */

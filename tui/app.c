@@ -597,15 +597,9 @@ static void run_command(tui *t, const char *line)
 		dispatch(t, ri->req, *rest ? rest : NULL);
 		return;
 	}
-	/* then the view's own commands */
 	for (p = strtok(buf, " "); p && argc < 31; p = strtok(NULL, " "))
 		argv[argc++] = p;
 	argv[argc] = NULL;
-	if (v && v->ops->command) {
-		int rc = v->ops->command(t, v, argc, argv);
-		if (rc != 0)
-			return;
-	}
 	/* query commands whose answer is a view: show ID|NAME, config N */
 	if (v && v->doc && argc == 2 && (!strcmp(argv[0], "show") || !strcmp(argv[0], "config"))) {
 		int64_t n;

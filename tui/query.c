@@ -168,14 +168,14 @@ static void q_done(tui_view *v)
 	free(q);
 }
 
-static const tui_view_ops q_ops = {"query", TUI_S_TABLE | TUI_S_GRAPH | TUI_S_OPENS, q_draw, q_request, NULL, NULL,
-				   q_done};
+static const tui_view_ops q_ops = {.name = "query", .scope = TUI_S_TABLE | TUI_S_GRAPH | TUI_S_OPENS,
+				   .draw = q_draw, .request = q_request, .done = q_done};
 /* A text result (show, help): its lines open nothing. */
-static const tui_view_ops q_text_ops = {"query", TUI_S_TABLE | TUI_S_GRAPH, q_draw, q_request, NULL, NULL,
-					q_done};
+static const tui_view_ops q_text_ops = {.name = "query", .scope = TUI_S_TABLE | TUI_S_GRAPH, .draw = q_draw,
+					.request = q_request, .done = q_done};
 /* A result over a folder: no graph of its own; its rows open their graph. */
-static const tui_view_ops q_folder_ops = {"query", TUI_S_TABLE | TUI_S_OPENS, q_draw, q_request, NULL,
-					  NULL, q_done};
+static const tui_view_ops q_folder_ops = {.name = "query", .scope = TUI_S_TABLE | TUI_S_OPENS, .draw = q_draw,
+					  .request = q_request, .done = q_done};
 
 static int show_result(tui *t, tui_doc *d, query_session *fs, const char *line, query_result *res)
 {

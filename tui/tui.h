@@ -1,7 +1,8 @@
 /* tui.h - the terminal explorer: a stack of views over a dataset and its graphs.
  *
- * Every screen is a view implementing `tui_view_ops` (open, draw, request,
- * search, select, done), in the manner of tig.  The main loop (app.c) knows
+ * Every screen is a view implementing `tui_view_ops` (name, scope, draw,
+ * request, select, done) and opened by its constructor (tui_open_NAME), in
+ * the manner of tig.  The main loop (app.c) knows
  * nothing about any single view: it turns keys into requests through the one
  * command table TUI_REQUESTS, which also generates the `:` command names, the
  * completion list and the `?` help screen.  Most views hold one or two
@@ -38,7 +39,7 @@
 /* ---- Entry point ---------------------------------------------------- */
 
 typedef struct tui_options {
-	const char *path;       /* a .npz file or a folder */
+	const char *path;       /* a graph file (.npz, .pb, HLO text, FILE#N) or a folder */
 	const char *model_path; /* learned model for predictions; NULL = analytic */
 	const char *keys;       /* scripted keys, run then quit (bench); NULL = interactive */
 	const char *script;     /* script file, run without a terminal (script.c); NULL = none */
@@ -406,9 +407,6 @@ typedef struct tui_view_ops {
 	void (*draw)(tui *t, tui_view *v, WINDOW *win, int y, int x, int h, int w);
 	/* Returns 1 when handled; unhandled requests fall to the focused table. */
 	int (*request)(tui *t, tui_view *v, tui_req req, const char *arg);
-	/* `:` commands the view adds (argv[0] is the name); 1 handled, 0 not,
-	 * -1 error (message set with tui_message). */
-	int (*command)(tui *t, tui_view *v, int argc, char **argv);
 	/* Called after the cursor moved. */
 	void (*select)(tui *t, tui_view *v);
 	void (*done)(tui_view *v);
@@ -604,7 +602,8 @@ int tui_query_knows(const char *name);
  * (made on first use, owned by the view), or NULL when v is no dataset
  * view or out of memory (message set). */
 struct query_session *tui_dataset_session(tui *t, tui_view *v);
-/* Opens a .npz file or a folder as a new view; -1 with err set. */
+/* Opens a graph file (FILE#N too) or a folder as a new view; -1 with err
+ * set. */
 int tui_open_path(tui *t, const char *path, hs_error *err);
 /* Asks the main loop to end. */
 void tui_quit(tui *t);
