@@ -78,6 +78,14 @@ struct hs_model;
 int cli_model_load(const char *path, struct hs_model **m);
 /* How an instruction named twice in a --data file is merged, for messages. */
 #define CLI_DATA_MERGE_WORDS "--data-merge sum|first|last"
+/* A list of whole numbers and ranges, "1,5,9-12": items N or N-M (0 <= N <=
+ * M, at most 1e8 apart, read whole by base/parse.h), one comma between
+ * them; fn(ctx, N, M) is called for each in order.  0; the number (1-based)
+ * of the first bad item, *at and *len where it is (an empty item: len 0);
+ * or -1 when fn returned -1. */
+#include <stdint.h>
+int cli_id_list(const char *s, int (*fn)(void *ctx, int64_t a, int64_t b), void *ctx, const char **at,
+		size_t *len);
 /* 1 when `path` is FILE#N or FILE#NAME, one module of a file of several:
  * no file by its whole name, but a regular file FILE before its last '#'
  * (into file[cap]); else 0.  Every command that takes a graph takes it. */

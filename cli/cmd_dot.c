@@ -17,6 +17,7 @@
 #include "base/parse.h"
 #include "base/plural.h"
 #include "base/progress.h"
+#include "base/vec.h"
 #include "cli/cli.h"
 #include "cli/dotcli.h"
 #include "cli/opts.h"
@@ -163,65 +164,39 @@ static int parse_args(int argc, char **argv, dot_args *a)
 	return 0;
 }
 
-/* One item of an id list, "N" or "N-M", the len bytes at p; 0 or -1. */
-static int parse_id_range(const char *p, size_t len, int64_t *a, int64_t *b)
-{
-	const char *dash = len > 1 ? memchr(p + 1, '-', len - 1) : NULL;
+typedef HS_VEC(int64_t) id_vec;
 
-	if (!dash) {
-		if (hs_parse_i64n(p, len, a) < 0)
+static int add_ids(void *ctx, int64_t a, int64_t b)
+{
+	for (int64_t v = a; v <= b; v++)
+		if (hs_vec_push((id_vec *)ctx, v) != 0)
 			return -1;
-		*b = *a;
-	} else if (hs_parse_i64n(p, (size_t)(dash - p), a) < 0 ||
-		   hs_parse_i64n(dash + 1, len - (size_t)(dash - p) - 1, b) < 0) {
-		return -1;
-	}
-	return *a < 0 || *b < *a || *b - *a > 100000000 ? -1 : 0;
+	return 0;
 }
 
-/* Parses "1,5,9-12" (ids and ranges, one comma between items, none empty)
- * into a new array.  0, or the exit status after printing what is wrong. */
+/* Parses "1,5,9-12" (ids and ranges) into a new array.  0, or the exit
+ * status after printing what is wrong. */
 static int parse_ids(const char *opt, const char *s, int64_t **ids, size_t *n)
 {
-	size_t cap = 16;
-	const char *p = s;
+	id_vec v = {0};
+	const char *at;
+	size_t len;
+	int item = cli_id_list(s, add_ids, &v, &at, &len);
 
-	*n = 0;
-	*ids = malloc(cap * sizeof **ids);
-	if (!*ids)
+	*ids = v.v;
+	*n = v.n;
+	if (!item)
+		return 0;
+	hs_vec_free(&v);
+	*ids = NULL;
+	if (item < 0)
 		return cli_oom("reading %s", opt);
-	for (int item = 1;; item++) {
-		size_t len = strcspn(p, ",");
-		int64_t a, b;
-
-		if (parse_id_range(p, len, &a, &b) < 0) {
-			free(*ids);
-			*ids = NULL;
-			if (!len)
-				return cli_usage_error("dot", "%s needs node ids like 1,5,9-12, not '%s': item %d is "
-						       "empty", opt, s, item);
-			return cli_usage_error("dot", "%s needs node ids like 1,5,9-12, not '%s': item %d, '%.*s'",
-					       opt, s, item, (int)len, p);
-		}
-		for (int64_t v = a; v <= b; v++) {
-			if (*n == cap) {
-				int64_t *m = realloc(*ids, 2 * cap * sizeof **ids);
-				if (!m) {
-					free(*ids);
-					*ids = NULL;
-					return cli_oom("reading %s", opt);
-				}
-				*ids = m;
-				cap *= 2;
-			}
-			(*ids)[(*n)++] = v;
-		}
-		if (!p[len])
-			return 0;
-		p += len + 1;
-	}
+	if (!len)
+		return cli_usage_error("dot", "%s needs node ids like 1,5,9-12, not '%s': item %d is empty", opt, s,
+				       item);
+	return cli_usage_error("dot", "%s needs node ids like 1,5,9-12, not '%s': item %d, '%.*s'", opt, s, item,
+			       (int)len, at);
 }
-
 
 /* A node id, or -2 for a name resolved once the graph is open
  * (resolve_node). */

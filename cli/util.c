@@ -147,6 +147,32 @@ int cli_model_load(const char *path, hs_model **m)
 	return 0;
 }
 
+int cli_id_list(const char *s, int (*fn)(void *ctx, int64_t a, int64_t b), void *ctx, const char **at,
+		size_t *len)
+{
+	for (int item = 1;; item++) {
+		size_t n = strcspn(s, ",");
+		const char *dash = n > 1 ? memchr(s + 1, '-', n - 1) : NULL;
+		int64_t a, b;
+
+		*at = s;
+		*len = n;
+		if (dash ? hs_parse_i64n(s, (size_t)(dash - s), &a) < 0 ||
+			   hs_parse_i64n(dash + 1, n - (size_t)(dash - s) - 1, &b) < 0
+			 : hs_parse_i64n(s, n, &a) < 0)
+			return item;
+		if (!dash)
+			b = a;
+		if (a < 0 || b < a || b - a > 100000000)
+			return item;
+		if (fn(ctx, a, b) < 0)
+			return -1;
+		if (!s[n])
+			return 0;
+		s += n + 1;
+	}
+}
+
 int cli_module_file(const char *path, char *file, size_t cap)
 {
 	const char *hash = strrchr(path, '#');
