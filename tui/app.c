@@ -204,6 +204,7 @@ void tui_message(tui *t, int error, const char *fmt, ...)
 	vsnprintf(t->msg, sizeof t->msg, fmt, ap);
 	va_end(ap);
 	t->msg_err = error;
+	t->msg_progress = 0;
 }
 
 void tui_status_now(tui *t, const char *fmt, ...)
@@ -213,6 +214,7 @@ void tui_status_now(tui *t, const char *fmt, ...)
 	vsnprintf(t->msg, sizeof t->msg, fmt, ap);
 	va_end(ap);
 	t->msg_err = 0;
+	t->msg_progress = 0;
 	tui_draw_all(t);
 }
 
@@ -230,8 +232,10 @@ int tui_take_interrupt(tui *t)
 static int on_long_work(void *ctx, const char *what, double done, double total)
 {
 	tui *t = ctx;
-	if (!what) {
-		t->msg[0] = '\0';
+	if (!what) {     /* done: the progress line goes, a view's message stays */
+		if (t->msg_progress)
+			t->msg[0] = '\0';
+		t->msg_progress = 0;
 		return 0;
 	}
 	if (tui_take_interrupt(t))
@@ -252,6 +256,7 @@ static int on_long_work(void *ctx, const char *what, double done, double total)
 		tui_status_now(t, "%s: %.0f%%  (Esc or Ctrl-C stops)", what, 100 * done / total);
 	else
 		tui_status_now(t, "%s...  (Esc or Ctrl-C stops)", what);
+	t->msg_progress = 1;
 	return 0;
 }
 

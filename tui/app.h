@@ -100,6 +100,7 @@ struct tui {
 	int quit;
 	char msg[512];
 	int msg_err;
+	int msg_progress;    /* msg is long work's progress line */
 	MEVENT mouse;
 	hs_model *model;
 	const tui_options *o;
