@@ -11,6 +11,9 @@
 #include <string.h>
 #include <strings.h>
 #include <pthread.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -35,6 +38,9 @@
 static GVC_t *gv_ctx;     /* layouts, DOT, SVG: built-in font metrics */
 static GVC_t *gv_png_ctx; /* PNG: gd with its FreeType text layout */
 static int gv_tried, gv_png_tried, gv_atexit;
+static int gv_nlost, gv_png_lost; /* calls lost to a fault (see dot_guarded) */
+static int gv_oom_seen;           /* an allocation failed in Graphviz, gd or a plugin's load */
+static int gv_ctx_lost;           /* making a context faulted out of memory */
 static char gv_ctx_error[512];
 static char gv_last_error[512];
 static gvplugin_library_t *gv_core, *gv_layout, *gv_gd;
@@ -69,17 +75,34 @@ static const char *gv_error_text(void)
 	return gv_last_error[0] ? gv_last_error : "no message from Graphviz";
 }
 
+/* Why the last plugin could not be loaded (dlerror, errno). */
+static char gv_dl_error[400];
+static int gv_dl_errno;
+
+/* 1 when that was for lack of memory: the library could not be mapped. */
+static int dl_out_of_memory(void)
+{
+	return gv_dl_errno == ENOMEM || strstr(gv_dl_error, "map segment") || strstr(gv_dl_error, "memory");
+}
+
 static void *plugin_symbol(const char *dir, const char *file, const char *sym)
 {
 	char path[1024];
 	void *h;
 
 	snprintf(path, sizeof path, "%s/%s", dir, file);
+	errno = 0;
 	h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
-	if (!h)
-		return NULL;
 	/* Never dlclose: Graphviz keeps pointers into the plugin. */
-	return dlsym(h, sym);
+	void *f = h ? dlsym(h, sym) : NULL;
+	if (!f) {
+		int e = errno;
+		const char *why = dlerror();
+		gv_dl_errno = e;
+		snprintf(gv_dl_error, sizeof gv_dl_error, "%s",
+			 why && *why ? why : e ? strerror(e) : h ? "no such symbol" : "dlopen failed");
+	}
+	return f;
 }
 
 static int plugin_dir(char *out, size_t cap)
@@ -118,38 +141,51 @@ static int plugin_dir(char *out, size_t cap)
 
 static char gv_dir[900];
 
+static int gv_plugins_oom; /* the core or layout plugin did not fit in memory */
+
 static void load_plugins(void)
 {
 	static int loaded;
 
 	if (loaded)
 		return;
-	loaded = 1;
 	agseterrf(gv_error_sink);
 	agseterr(AGERR);
 	if (plugin_dir(gv_dir, sizeof gv_dir) != 0) {
 		gv_dir[0] = '\0';
+		loaded = 1;
 		return;
 	}
-	gv_core = plugin_symbol(gv_dir, "libgvplugin_core.so.6", "gvplugin_core_LTX_library");
-	gv_layout = plugin_symbol(gv_dir, "libgvplugin_dot_layout.so.6",
-				  "gvplugin_dot_layout_LTX_library");
+	if (!gv_core)
+		gv_core = plugin_symbol(gv_dir, "libgvplugin_core.so.6", "gvplugin_core_LTX_library");
+	if (!gv_layout)
+		gv_layout = plugin_symbol(gv_dir, "libgvplugin_dot_layout.so.6",
+					  "gvplugin_dot_layout_LTX_library");
+	/* for lack of memory: tried again next time */
+	gv_plugins_oom = (!gv_core || !gv_layout) && dl_out_of_memory();
+	loaded = !gv_plugins_oom;
 }
 
 /* The gd plugin pulls in libgd, FreeType and fontconfig: only for PNG. */
-static GVC_t *make_context(lt_symlist_t *syms, int with_gd)
+static GVC_t *make_context_unguarded(lt_symlist_t *syms, int with_gd)
 {
 	int k = 0;
 
 	load_plugins();
+	if (gv_plugins_oom) {
+		errno = ENOMEM;
+		return NULL;
+	}
 	if (!gv_core || !gv_layout)
 		return gvContext(); /* an unusual install: let Graphviz find its plugins */
 	syms[k].name = "gvplugin_dot_layout_LTX_library";
 	syms[k++].address = gv_layout;
 	syms[k].name = "gvplugin_core_LTX_library";
 	syms[k++].address = gv_core;
-	if (with_gd && !gv_gd && gv_dir[0])
+	if (with_gd && !gv_gd && gv_dir[0]) {
+		gv_dl_error[0] = '\0';
 		gv_gd = plugin_symbol(gv_dir, "libgvplugin_gd.so.6", "gvplugin_gd_LTX_library");
+	}
 	if (with_gd && gv_gd) {
 		syms[k].name = "gvplugin_gd_LTX_library";
 		syms[k++].address = gv_gd;
@@ -159,22 +195,68 @@ static GVC_t *make_context(lt_symlist_t *syms, int with_gd)
 	return gvContextPlugins(syms, 0);
 }
 
+struct context_call {
+	lt_symlist_t *syms;
+	int with_gd;
+	GVC_t *gvc;
+	int err_no;
+};
+
+static int context_call(void *arg)
+{
+	struct context_call *c = arg;
+
+	errno = 0;
+	c->gvc = make_context_unguarded(c->syms, c->with_gd);
+	c->err_no = errno;
+	return 0;
+}
+
+/* A context, or NULL with errno ENOMEM when memory ran out making it (then
+ * lost: see dot_guarded). */
+static GVC_t *make_context(lt_symlist_t *syms, int with_gd)
+{
+	struct context_call c = {syms, with_gd, NULL, 0};
+
+	if (dot_guarded(context_call, &c) == -2) {
+		/* a fault loading a plugin's libraries (a constructor that did
+		 * not get its memory): the loader may be left locked */
+		c.err_no = ENOMEM;
+		gv_ctx_lost = 1;
+	}
+	if (c.err_no == ENOMEM || gv_plugins_oom)
+		gv_oom_seen = 1;
+	errno = c.gvc ? 0 : c.err_no;
+	return c.gvc;
+}
+
 GVC_t *dot_context(hs_error *err)
 {
 	if (gv_ctx)
 		return gv_ctx;
+	if (gv_ctx_lost) {
+		hs_fail(err, HS_ENOMEM, "out of memory: Graphviz ran out starting, and drawing is off "
+			"until hloscope starts again");
+		return NULL;
+	}
 	if (gv_tried) {
 		hs_fail(err, HS_EDATA, "%s", gv_ctx_error);
 		return NULL;
 	}
-	gv_tried = 1;
+	errno = 0;
 	gv_ctx = make_context(gv_builtins, 0);
 	if (!gv_ctx) {
+		if (errno == ENOMEM) { /* not for good: tried again next time */
+			hs_fail(err, HS_ENOMEM, "out of memory starting Graphviz");
+			return NULL;
+		}
+		gv_tried = 1;
 		snprintf(gv_ctx_error, sizeof gv_ctx_error,
 			 "cannot start Graphviz (gvc): is libgvc installed with its plugins?");
 		hs_fail(err, HS_EDATA, "%s", gv_ctx_error);
 		return NULL;
 	}
+	gv_tried = 1;
 	if (!gv_atexit) {
 		gv_atexit = 1;
 		atexit(dot_shutdown);
@@ -182,17 +264,55 @@ GVC_t *dot_context(hs_error *err)
 	return gv_ctx;
 }
 
+/* Why the gd plugin is not there, before anything is laid out: a plugin
+ * that is missing is bad data (2), one that could not be mapped for lack of
+ * memory is out of memory (3), so that neither is reported as the other
+ * after a layout. */
+static int gd_missing(hs_error *err)
+{
+	char path[1024];
+
+	if (!gv_dir[0]) /* an unusual install: Graphviz finds its own plugins */
+		return 0;
+	snprintf(path, sizeof path, "%s/libgvplugin_gd.so.6", gv_dir);
+	if (access(path, R_OK) != 0)
+		return hs_fail(err, HS_EDATA, "PNG needs Graphviz's gd plugin, libgvplugin_gd, "
+			       "which is not in %s", gv_dir);
+	if (dl_out_of_memory()) {
+		gv_oom_seen = 1;
+		return hs_fail(err, HS_ENOMEM, "out of memory loading Graphviz's gd plugin for PNG (%s)",
+			       gv_dl_error);
+	}
+	return hs_fail(err, HS_EDATA, "cannot load Graphviz's gd plugin for PNG: %s", gv_dl_error);
+}
+
 /* PNG is drawn by gd, which measures text with FreeType: labels laid out
  * with the font gd will draw fit their boxes. */
 static GVC_t *png_context(hs_error *err)
 {
+	if (gv_png_lost) { /* gd may hold its font cache's lock for good */
+		hs_fail(err, HS_ENOMEM, "out of memory: Graphviz ran out drawing an earlier PNG, "
+			"and PNG output is off until hloscope starts again");
+		return NULL;
+	}
 	if (gv_png_ctx)
 		return gv_png_ctx;
 	if (!dot_context(err))
 		return NULL;
 	if (!gv_png_tried) {
-		gv_png_tried = 1;
+		errno = 0;
 		gv_png_ctx = make_context(gv_png_builtins, 1);
+		if (!gv_png_ctx && errno == ENOMEM) { /* tried again next time */
+			hs_fail(err, HS_ENOMEM, "out of memory starting Graphviz for PNG output");
+			return NULL;
+		}
+		if (!gv_gd && gd_missing(err) < 0) {
+			if (gv_png_ctx)
+				gvFreeContext(gv_png_ctx);
+			gv_png_ctx = NULL;
+			return NULL; /* tried again next time */
+		}
+		gv_png_tried = 1;
 	}
 	if (!gv_png_ctx)
 		hs_fail(err, HS_EDATA, "cannot start Graphviz for PNG output");
@@ -203,6 +323,12 @@ void dot_shutdown(void)
 {
 	void *h;
 
+	/* after a fault Graphviz, gd or fontconfig may hold a lock they never
+	 * release, and after an allocation failed in them their cleanup may
+	 * need memory they cannot have (glibc aborts a dlopen without TLS):
+	 * the process ends without it */
+	if (gv_nlost || gv_oom_seen)
+		return;
 	if (!gv_ctx && !gv_png_ctx)
 		return;
 	if (gv_png_ctx)
@@ -243,16 +369,170 @@ typedef struct gv_job {
 	const char *fmt;
 	FILE *fp;
 	int rc, done;
+	int err_no;   /* errno after fn: ENOMEM when an allocation failed */
+	int lost;     /* Graphviz faulted out of memory: g and gvc are lost */
 	pthread_mutex_t mu;
 	pthread_cond_t cv;
 } gv_job;
 
 #define GV_STACK_BYTES ((size_t)256 << 20)
 
+/* ---- when Graphviz runs out of memory ------------------------------------ */
+
+/* Graphviz 2.43 does not survive a failed allocation: its gmalloc says "out
+ * of memory" and returns NULL, which the layout then dereferences
+ * (SIGSEGV), and so do cgraph's agopen and agstrdup, the plugin loader and
+ * gd.  Every call into Graphviz that allocates runs under a guard
+ * (dot_guarded): a fault in that thread with errno ENOMEM (set by the
+ * allocation that failed) jumps back out, the call fails as out of memory,
+ * and what Graphviz was working on is left alone for good -- the graph
+ * (dot_close does not free it), the context (the next use makes another) --
+ * since freeing what is half made could fault again.  Any other fault goes
+ * to the handler that was there before, as without the guard.  Not under
+ * the sanitizers, which handle faults themselves. */
+#if !defined(__SANITIZE_ADDRESS__)
+#define GV_GUARD 1
+static __thread sigjmp_buf *gv_jump; /* set in a thread while a guarded call runs */
+static const int gv_signals[] = {SIGSEGV, SIGBUS, SIGABRT};
+static struct sigaction gv_before[3];
+static int gv_guards; /* guarded calls under way (handlers installed while > 0) */
+static pthread_mutex_t gv_guard_mu = PTHREAD_MUTEX_INITIALIZER;
+
+static void gv_fault(int sig)
+{
+	if (gv_jump && errno == ENOMEM)
+		siglongjmp(*gv_jump, 1);
+	/* not ours: the previous handler, when the fault happens again on
+	 * return (abort raises again by itself) */
+	for (int i = 0; i < 3; i++)
+		if (gv_signals[i] == sig)
+			sigaction(sig, &gv_before[i], NULL);
+}
+
+static void gv_guard(int on)
+{
+	struct sigaction sa;
+
+	pthread_mutex_lock(&gv_guard_mu);
+	if (on ? gv_guards++ == 0 : --gv_guards == 0) {
+		memset(&sa, 0, sizeof sa);
+		sa.sa_handler = gv_fault;
+		sigemptyset(&sa.sa_mask);
+		for (int i = 0; i < 3; i++) {
+			if (on)
+				sigaction(gv_signals[i], &sa, &gv_before[i]);
+			else
+				sigaction(gv_signals[i], &gv_before[i], NULL);
+		}
+	}
+	pthread_mutex_unlock(&gv_guard_mu);
+}
+#else
+#define GV_GUARD 0
+#endif
+
+int dot_guarded(int (*fn)(void *), void *ctx)
+{
+#if GV_GUARD
+	sigjmp_buf jump, *outer = gv_jump;
+
+	gv_guard(1);
+	if (sigsetjmp(jump, 1)) {
+		gv_jump = outer;
+		gv_guard(0);
+		gv_nlost++;
+		return -2;
+	}
+	gv_jump = &jump;
+	int rc = fn(ctx);
+	gv_jump = outer;
+	gv_guard(0);
+	return rc;
+#else
+	return fn(ctx);
+#endif
+}
+
+/* Graphs lost to a fault (dot_close leaves them); past the table's size,
+ * every graph is left (a leak at most). */
+static Agraph_t *gv_lost_graphs[64];
+static int gv_nlost_graphs;
+static int gv_last_oom;    /* the last job failed for lack of memory */
+static int gv_last_enomem; /* an allocation failed in the last job */
+
+void dot_lose_graph(Agraph_t *g)
+{
+	if (gv_nlost_graphs < (int)(sizeof gv_lost_graphs / sizeof gv_lost_graphs[0]))
+		gv_lost_graphs[gv_nlost_graphs] = g;
+	gv_nlost_graphs++;
+}
+
+/* A job that faulted: its graph and its context are lost. */
+static void gv_lose(gv_job *j)
+{
+	dot_lose_graph(j->g);
+	if (j->gvc == gv_ctx) {
+		gv_ctx = NULL;
+		gv_tried = 0;
+	}
+	if (j->gvc == gv_png_ctx) {
+		gv_png_ctx = NULL;
+		gv_png_tried = 0;
+		gv_png_lost = 1;
+	}
+}
+
+int dot_graph_lost(const Agraph_t *g)
+{
+	int n = gv_nlost_graphs < 64 ? gv_nlost_graphs : 64;
+
+	if (gv_nlost_graphs > 64)
+		return 1;
+	for (int i = 0; i < n; i++)
+		if (gv_lost_graphs[i] == g)
+			return 1;
+	return 0;
+}
+
+void dot_close(Agraph_t *g)
+{
+	if (g && !dot_graph_lost(g))
+		agclose(g);
+}
+
+int dot_gv_out_of_memory(void)
+{
+	return gv_last_oom;
+}
+
+/* The job's work, errno afterwards in err_no. */
+static int gv_job_call(void *arg)
+{
+	gv_job *j = arg;
+
+	errno = 0;
+	int rc = j->fn(j);
+	j->err_no = errno;
+	return rc;
+}
+
+/* The job's work under the guard. */
+static int gv_job_guarded(gv_job *j)
+{
+	int rc = dot_guarded(gv_job_call, j);
+
+	if (rc == -2) {
+		j->lost = 1;
+		j->err_no = ENOMEM;
+		return -1;
+	}
+	return rc;
+}
+
 static void *gv_job_main(void *arg)
 {
 	gv_job *j = arg;
-	int rc = j->fn(j);
+	int rc = gv_job_guarded(j);
 
 	pthread_mutex_lock(&j->mu);
 	j->rc = rc;
@@ -279,7 +559,7 @@ static int gv_run(gv_job *j, const char *what)
 		pthread_attr_destroy(&attr);
 	}
 	if (!started) { /* no thread: the work here, without a line */
-		j->rc = j->fn(j);
+		j->rc = gv_job_guarded(j);
 	} else {
 		pthread_mutex_lock(&j->mu);
 		while (!j->done) {
@@ -298,6 +578,11 @@ static int gv_run(gv_job *j, const char *what)
 	}
 	pthread_mutex_destroy(&j->mu);
 	pthread_cond_destroy(&j->cv);
+	if (j->lost)
+		gv_lose(j);
+	gv_last_enomem = j->lost || j->err_no == ENOMEM;
+	gv_oom_seen |= gv_last_enomem;
+	gv_last_oom = j->rc != 0 && gv_last_enomem;
 	return j->rc;
 }
 
@@ -446,6 +731,118 @@ static void swap_fonts(Agraph_t *g, const char *from, const char *to)
 	}
 }
 
+/* A PNG's steps that set attributes around its layout (agxset allocates,
+ * and Graphviz faults when that fails: dot_guarded).  gd draws with
+ * FreeType through fontconfig, which may not resolve the PostScript name
+ * Helvetica: a family fontconfig always knows while it is laid out and
+ * drawn, and the viewport of the fit taken off afterwards. */
+struct png_call {
+	GVC_t *gvc;
+	Agraph_t *g;
+	dot_fit *fit;
+	int rc;
+};
+
+static int png_layout(void *arg)
+{
+	struct png_call *c = arg;
+
+	swap_fonts(c->g, "Helvetica", DOT_PNG_FONT);
+	c->rc = dot_fit_layout(c->gvc, c->g, c->fit);
+	if (c->rc != 0 && !dot_graph_lost(c->g))
+		swap_fonts(c->g, DOT_PNG_FONT, "Helvetica");
+	return 0;
+}
+
+static int png_done(void *arg)
+{
+	struct png_call *c = arg;
+
+	dot_fit_done(c->g);
+	swap_fonts(c->g, DOT_PNG_FONT, "Helvetica");
+	return 0;
+}
+
+/* One of them: -1 with g lost when memory ran out. */
+static int png_step(int (*fn)(void *), struct png_call *c)
+{
+	if (dot_guarded(fn, c) != -2)
+		return 0;
+	dot_lose_graph(c->g);
+	return -1;
+}
+
+/* gd's complaints while it draws a PNG (its default handler prints them):
+ * a row it could not allocate leaves a cut PNG behind a render that says
+ * it succeeded. */
+static char gd_complaint[256];
+
+static void gd_note(int priority, const char *fmt, va_list ap)
+{
+	if (priority <= 4 /* GD_WARNING */ && !gd_complaint[0]) {
+		vsnprintf(gd_complaint, sizeof gd_complaint, fmt, ap);
+		size_t n = strlen(gd_complaint);
+		while (n && (gd_complaint[n - 1] == '\n' || gd_complaint[n - 1] == ' '))
+			gd_complaint[--n] = '\0';
+	}
+}
+
+static void gd_watch(int on)
+{
+	void *h = dlopen("libgd.so.3", RTLD_NOW | RTLD_NOLOAD);
+
+	if (on)
+		gd_complaint[0] = '\0';
+	if (!h)
+		return;
+	void (*set_method)(void (*)(int, const char *, va_list)) =
+		(void (*)(void (*)(int, const char *, va_list)))dlsym(h, "gdSetErrorMethod");
+	void (*clear)(void) = (void (*)(void))dlsym(h, "gdClearErrorMethod");
+	if (on && set_method)
+		set_method(gd_note);
+	else if (!on && clear)
+		clear();
+	dlclose(h);
+}
+
+/* Renders the laid out g; out of memory whenever an allocation failed in
+ * Graphviz or gd, whatever else it says. */
+static int render(GVC_t *gvc, Agraph_t *g, const char *fmt, FILE *fp, hs_error *err)
+{
+	int png = !strcmp(fmt, "png");
+	long before = ftell(fp);
+
+	if (png)
+		gd_watch(1);
+	int rc = gv_render(gvc, g, fmt, fp);
+	if (png)
+		gd_watch(0);
+	long after = rc == 0 ? ftell(fp) : -1;
+	int nothing = before >= 0 && after == before;
+	int cut = strstr(gd_complaint, "alloc") || strstr(gd_complaint, "memory");
+	if (gv_last_oom || (gv_last_enomem && nothing) || cut)
+		return hs_fail(err, HS_ENOMEM, "out of memory drawing the %s with Graphviz%s%s%s",
+			       png ? "PNG" : "SVG", cut ? " (gd: " : "", cut ? gd_complaint : "", cut ? ")" : "");
+	if (rc != 0)
+		return hs_fail(err, HS_EDATA, "Graphviz cannot render %s: %s%s", fmt, gv_error_text(),
+			       png && !gv_gd ? " (PNG needs Graphviz's gd plugin, libgvplugin_gd)" : "");
+	if (nothing)
+		return hs_fail(err, HS_EDATA, "Graphviz wrote no %s: %s", fmt, gv_error_text());
+	return 0;
+}
+
+struct write_call {
+	Agraph_t *g;
+	FILE *fp;
+};
+
+static int write_call(void *arg)
+{
+	struct write_call *c = arg;
+
+	return agwrite(c->g, c->fp);
+}
+
 int dot_write_stream(Agraph_t *g, FILE *fp, const char *fmt, dot_fit *fit, hs_error *err)
 {
 	GVC_t *gvc;
@@ -461,39 +858,44 @@ int dot_write_stream(Agraph_t *g, FILE *fp, const char *fmt, dot_fit *fit, hs_er
 			       fmt ? fmt : "");
 	gv_error_reset();
 	if (!strcmp(fmt, "dot")) {
+		struct write_call c = {g, fp};
 		agseterrf(gv_error_sink);
-		if (agwrite(g, fp) != 0 || ferror(fp))
-			return hs_fail(err, HS_EUSAGE, "writing DOT failed: %s", strerror(errno));
+		errno = 0;
+		int wrote = dot_guarded(write_call, &c);
+		if (wrote == -2) {
+			dot_lose_graph(g);
+			return hs_fail(err, HS_ENOMEM, "out of memory writing DOT with Graphviz");
+		}
+		if (wrote != 0 || ferror(fp))
+			return hs_fail(err, errno == ENOMEM ? HS_ENOMEM : HS_EUSAGE, "writing DOT failed: %s",
+				       strerror(errno));
 		return 0;
 	}
 	gvc = !strcmp(fmt, "png") ? png_context(err) : dot_context(err);
 	if (!gvc)
 		return -1;
-	/* gd draws with FreeType through fontconfig, which may not resolve the
-	 * PostScript name Helvetica: use a family fontconfig always knows. */
 	int png = !strcmp(fmt, "png");
-	if (png)
-		swap_fonts(g, "Helvetica", DOT_PNG_FONT);
-	rc = png ? dot_fit_layout(gvc, g, fit) : dot_gv_layout(gvc, g);
+	struct png_call pc = {gvc, g, fit, 0};
+	if (png && png_step(png_layout, &pc) < 0)
+		return hs_fail(err, HS_ENOMEM, "out of memory in Graphviz's dot layout");
+	rc = png ? pc.rc : dot_gv_layout(gvc, g);
 	if (rc != 0) {
-		if (png)
-			swap_fonts(g, DOT_PNG_FONT, "Helvetica");
+		if (gv_last_oom || dot_graph_lost(g))
+			return hs_fail(err, HS_ENOMEM, "out of memory in Graphviz's dot layout");
 		return hs_fail(err, HS_EDATA, "Graphviz dot layout failed: %s",
 			       gv_error_text());
 	}
-	rc = gv_render(gvc, g, fmt, fp);
+	rc = render(gvc, g, fmt, fp, err);
+	if (dot_graph_lost(g))
+		return -1;
 	gvFreeLayout(gvc, g);
-	if (png) {
-		dot_fit_done(g);
-		swap_fonts(g, DOT_PNG_FONT, "Helvetica");
-	}
+	if (png && png_step(png_done, &pc) < 0 && rc == 0)
+		return hs_fail(err, HS_ENOMEM, "out of memory resetting the PNG's attributes in Graphviz");
 	if (rc != 0)
-		return hs_fail(err, HS_EDATA, "Graphviz cannot render %s: %s%s", fmt,
-			       gv_error_text(),
-			       !strcmp(fmt, "png") ? " (PNG needs Graphviz's gd plugin, "
-						     "libgvplugin_gd)" : "");
+		return -1;
 	if (ferror(fp))
-		return hs_fail(err, HS_EDATA, "writing %s failed: %s", fmt, strerror(errno ? errno : EIO));
+		return hs_fail(err, hs_errno_status(errno), "writing %s failed: %s", fmt,
+			       strerror(errno ? errno : EIO));
 	return 0;
 }
 
@@ -522,6 +924,6 @@ int dot_export(const region *r, const dot_opts *o, const char *path,
 	if (!g)
 		return -1;
 	rc = dot_write(g, path, fmt, fit, err);
-	agclose(g);
+	dot_close(g);
 	return rc;
 }
