@@ -500,8 +500,7 @@ static int write_out(const dot_args *a, const char *fmt, const region *r, dot_op
 	if (!strcmp(a->out, "-")) {
 		Agraph_t *G = dot_build(r, opts, &err);
 		rc = G ? dot_write_stream(G, stdout, fmt, &fit, &err) : -1;
-		if (G)
-			agclose(G);
+		dot_close(G);
 		if (rc == 0 && fflush(stdout) != 0)
 			rc = hs_fail(&err, HS_EDATA, "cannot write to stdout: %s", strerror(errno));
 	} else {

@@ -104,6 +104,8 @@ static int show_progress(void *ctx, const char *what, double done, double total)
 	return 0;
 }
 
+static int run(int argc, char **argv);
+
 int main(int argc, char **argv)
 {
 	static hs_progress progress = {.fn = show_progress, .after = 0.5};
@@ -121,6 +123,21 @@ int main(int argc, char **argv)
 	bus.sa_handler = on_input_shrank;
 	sigemptyset(&bus.sa_mask);
 	sigaction(SIGBUS, &bus, NULL);
+	int status = run(argc, argv);
+	if (status == HS_ENOMEM) {
+		/* Out of memory: end without the libraries' exit handlers, which
+		 * may need memory there is none of (glibc ends the process with
+		 * status 127 when a library's thread-local data cannot be made
+		 * then: libstdc++'s, which PNG's gd plugin loads). */
+		fflush(NULL);
+		_exit(status);
+	}
+	return status;
+}
+
+/* The command of argv[1], or the explorer on a path; its exit status. */
+static int run(int argc, char **argv)
+{
 	if (argc < 2) {
 		usage(stderr);
 		return 1;

@@ -197,11 +197,13 @@ static int map_slot(struct query_text_map **mp, int64_t v, size_t *slot)
 	return m->keys[*slot] == v;
 }
 
-/* Keeps text t (malloc'd, taken) for node v at `slot` of m. */
-static const char *map_keep(struct query_text_map *m, size_t slot, int64_t v, char *t)
+/* Keeps text t (malloc'd, taken) for node v at `slot` of m; NULL t: out
+ * of memory (query_eval_oom). */
+static const char *map_keep(query_session *s, struct query_text_map *m, size_t slot, int64_t v,
+			    char *t)
 {
 	if (!t)
-		return "?";
+		return query_eval_oom(s, "keeping a node's text");
 	m->keys[slot] = v;
 	m->vals[slot] = t;
 	m->n++;
@@ -209,7 +211,7 @@ static const char *map_keep(struct query_text_map *m, size_t slot, int64_t v, ch
 }
 
 /* The text of node v in map *mp, computing it with `make` (into a buffer)
- * the first time; "?" when out of memory. */
+ * the first time; "?" when out of memory (query_eval_oom). */
 static const char *cached_text(struct query_text_map **mp, int64_t v,
 			       const char *(*make)(query_session *, int, int64_t, char *, size_t),
 			       query_session *s, int f)
@@ -218,14 +220,14 @@ static const char *cached_text(struct query_text_map **mp, int64_t v,
 	int hit = map_slot(mp, v, &i);
 
 	if (hit < 0)
-		return "?";
+		return query_eval_oom(s, "keeping a node's text");
 	if (hit)
 		return (*mp)->vals[i];
 	char buf[512];
 	const char *made = make(s, f, v, buf, sizeof buf);
 	if (made != buf)
 		return made; /* stable already */
-	return map_keep(*mp, i, v, strdup(buf));
+	return map_keep(s, *mp, i, v, strdup(buf));
 }
 
 /* The same for texts of any length: `make` appends to a string builder,
@@ -238,7 +240,7 @@ static const char *cached_long(struct query_text_map **mp, int64_t v,
 	int hit = map_slot(mp, v, &i);
 
 	if (hit < 0)
-		return "?";
+		return query_eval_oom(s, "keeping a node's text");
 	if (hit)
 		return (*mp)->vals[i];
 	hs_strbuf b = {0};
@@ -248,7 +250,7 @@ static const char *cached_long(struct query_text_map **mp, int64_t v,
 		return made;
 	}
 	char *t = b.s ? hs_strbuf_take(&b) : strdup("");
-	return map_keep(*mp, i, v, t);
+	return map_keep(s, *mp, i, v, t);
 }
 
 static const char *make_shape(query_session *s, int f, int64_t v, char *buf, size_t cap)
@@ -275,14 +277,16 @@ static const char *make_dtext(query_session *s, const void *arg, int64_t v, hs_s
 		int len = hm_shape_text(in->shape, NULL, 0);
 		char *t = malloc((size_t)len + 1);
 		if (!t)
-			return "?";
+			return query_eval_oom(s, "writing a shape");
 		hm_shape_text(in->shape, t, (size_t)len + 1);
 		hs_strbuf_puts(b, t);
 		free(t);
 		return NULL;
 	}
-	case QUERY_DT_HLO:
-		return graph_node_hlo(g, v, b) > 0 ? NULL : "";
+	case QUERY_DT_HLO: {
+		int rc = graph_node_hlo(g, v, b);
+		return rc > 0 ? NULL : rc < 0 ? query_eval_oom(s, "writing an HLO line") : "";
+	}
 	case QUERY_DT_OPERAND_NAMES: {
 		const int64_t *ops = query_operands(g, v);
 		char buf[160];
@@ -324,7 +328,7 @@ const char *query_shape_text(query_session *s, int64_t v)
 static const char *make_attr(query_session *s, const void *arg, int64_t v, hs_strbuf *b)
 {
 	int rc = graph_node_attr(s->g, v, (const char *)arg, b);
-	return rc > 0 ? NULL : rc < 0 ? "?" : "";
+	return rc > 0 ? NULL : rc < 0 ? query_eval_oom(s, "reading an attribute") : "";
 }
 
 const char *query_attr_text(query_session *s, const char *name, int64_t v)
@@ -338,12 +342,12 @@ const char *query_attr_text(query_session *s, const char *name, int64_t v)
 	if (i == s->n_attrs) {
 		struct query_attr_map *a = realloc(s->attrs, (s->n_attrs + 1) * sizeof *a);
 		if (!a)
-			return "?";
+			return query_eval_oom(s, "reading an attribute");
 		s->attrs = a;
 		a[i].m = NULL;
 		a[i].name = strdup(name);
 		if (!a[i].name)
-			return "?";
+			return query_eval_oom(s, "reading an attribute");
 		s->n_attrs++;
 	}
 	return cached_long(&s->attrs[i].m, v, make_attr, s, s->attrs[i].name);

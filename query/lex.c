@@ -32,10 +32,8 @@ void query_parser_init(query_parser *p, query_session *s, const char *line,
 
 void query_parser_done(query_parser *p)
 {
-	for (size_t i = 0; i < p->n_regexes; i++) {
-		regfree(p->regexes[i]);
-		free(p->regexes[i]);
-	}
+	for (size_t i = 0; i < p->n_regexes; i++)
+		hs_regex_free(p->regexes[i]);
 	free(p->regexes);
 	p->regexes = NULL;
 	p->n_regexes = p->cap_regexes = 0;

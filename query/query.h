@@ -351,9 +351,11 @@ int query_filter_terms(const query_filter *f);
  * when its top level is an `or`): the filter with one more condition. */
 void query_filter_join(const query_filter *f, const char *term, hs_strbuf *out);
 /* The rows of first .. first + n - 1 that pass, in order, into keep[n]:
- * their count. */
+ * their count; -1 with err set when a row could not be evaluated (a
+ * regular expression over its limits, HS_EUSAGE, naming the row's text;
+ * out of memory, HS_ENOMEM), keep[] then undefined. */
 int64_t query_filter_range(query_filter *f, const query_cells *src, int64_t first, int64_t n,
-			   int64_t *keep);
+			   int64_t *keep, hs_error *err);
 /* The filter's text without the top-level terms that read column `col`
  * (all of it when there is one term; "" then), malloc'd: the filter to
  * compile once the column is gone.  NULL when out of memory. */

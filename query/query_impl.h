@@ -17,11 +17,11 @@
 #ifndef HS_QUERY_IMPL_H
 #define HS_QUERY_IMPL_H
 
-#include <regex.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include "base/arena.h"
+#include "base/regex.h"
 #include "loader/dataset.h"
 #include "loader/hlo.h"
 #include "model/cost.h"
@@ -168,7 +168,7 @@ typedef struct query_expr {
 	double num;               /* QE_NUM */
 	const char *str;          /* QE_STR, QE_WORD */
 	const query_field *field; /* QE_FIELD (also a QE_WORD that names a field) */
-	regex_t *re;              /* QE_MATCH */
+	hs_regex *re;             /* QE_MATCH */
 	const uint8_t *opset;     /* QE_OPSET: [256] 0/1 */
 	struct query_expr *a, *b;
 	struct query_expr **list; /* QE_IN */
@@ -280,6 +280,14 @@ struct query_session {
 	int table;
 	const query_cells *cells;
 	char **colbuf;              /* [n_node_fields] */
+
+	/* Evaluation has no error return: a row whose text cannot be made
+	 * (out of memory) or matched (a regular expression over its limits)
+	 * reads as not matching, and the first such failure waits here for
+	 * the command to report it (query_eval_failed).  rx: what matching
+	 * needs, made on first use. */
+	hs_error eval_err;
+	hs_regex_scratch *rx;
 };
 
 /* A session for a worker of a folder query: no field tables (the plan was
@@ -308,7 +316,7 @@ typedef struct query_parser {
 	int scope;             /* enum query_scope for field lookups */
 	hs_error *err;
 	hs_arena arena;
-	regex_t **regexes;     /* to regfree */
+	hs_regex **regexes;    /* to hs_regex_free */
 	size_t n_regexes, cap_regexes;
 	query_expr **aggs;     /* the aggregates parsed, by slot (arena) */
 	int naggs;
@@ -393,6 +401,13 @@ unsigned query_field_parts(const query_field *f);
 int query_prepare(query_session *s, const query_expr *e, hs_error *err);
 int query_prepare_field(query_session *s, const query_field *f, hs_error *err);
 double query_eval_num(query_session *s, const query_expr *e, int64_t row);
+/* -1 with err set to the first failure of the evaluations since the last
+ * query_eval_reset (see query_session.eval_err), else 0. */
+int query_eval_failed(const query_session *s, hs_error *err);
+void query_eval_reset(query_session *s);
+/* Records that memory ran out making a text for a row (doing `what`);
+ * returns "?", what the row then reads. */
+const char *query_eval_oom(query_session *s, const char *what);
 const char *query_eval_text(query_session *s, const query_expr *e, int64_t row);
 double query_field_num(query_session *s, const query_field *f, int64_t row);
 const char *query_field_text(query_session *s, const query_field *f, int64_t row);

@@ -192,6 +192,7 @@ static void own_ref(query_session *s)
 static int bind(query_session *s, hs_graph *g, hs_error *err)
 {
 	query_drop_caches(s);
+	query_eval_reset(s);
 	free_fields(s);
 	s->g = g;
 	own_ref(s);
@@ -201,6 +202,7 @@ static int bind(query_session *s, hs_graph *g, hs_error *err)
 void query_session_bind(query_session *s, hs_graph *g, const query_graph_ref *ref)
 {
 	query_drop_caches(s);
+	query_eval_reset(s);
 	s->g = g;
 	s->ref = ref;
 }
@@ -330,6 +332,7 @@ void query_session_free(query_session *s)
 	for (size_t i = 0; s->colbuf && i < s->n_node_fields; i++)
 		free(s->colbuf[i]);
 	free(s->colbuf);
+	hs_regex_scratch_free(s->rx);
 	query_drop_caches(s);
 	free_fields(s);
 	for (int i = 0; i < 256; i++)

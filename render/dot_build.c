@@ -894,7 +894,40 @@ static int add_nodes(builder *b, Agraph_t **clusters, Agnode_t **nodes)
 	return add_calls(b, nodes);
 }
 
+static Agraph_t *build(const region *r, const dot_opts *o, Agraph_t **made, hs_error *err);
+
+struct build_call {
+	const region *r;
+	const dot_opts *o;
+	hs_error *err;
+	Agraph_t *G, *made;
+};
+
+static int build_call(void *arg)
+{
+	struct build_call *c = arg;
+
+	c->G = build(c->r, c->o, &c->made, c->err);
+	return 0;
+}
+
+/* build under dot_guarded: Graphviz faults when an allocation fails inside
+ * agopen or agsubg. */
 Agraph_t *dot_build(const region *r, const dot_opts *o, hs_error *err)
+{
+	struct build_call c = {r, o, err, NULL, NULL};
+
+	if (dot_guarded(build_call, &c) == -2) {
+		if (c.made)
+			dot_lose_graph(c.made);
+		hs_fail(err, HS_ENOMEM, "out of memory building the Graphviz graph");
+		return NULL;
+	}
+	return c.G;
+}
+
+/* The graph of the region; *made is the graph as soon as agopen made it. */
+static Agraph_t *build(const region *r, const dot_opts *o, Agraph_t **made, hs_error *err)
 {
 	builder b;
 	dot_opts defaults;
@@ -924,7 +957,7 @@ Agraph_t *dot_build(const region *r, const dot_opts *o, hs_error *err)
 	}
 	dot_catch_errors();
 	char gname[512]; /* the SVG's <title>: XML has no place for control characters */
-	b.G = agopen((char *)dot_esc_name(b.g->name ? b.g->name : "region", gname, sizeof gname), Agdirected, NULL);
+	b.G = *made = agopen((char *)dot_esc_name(b.g->name ? b.g->name : "region", gname, sizeof gname), Agdirected, NULL);
 	nodes = calloc((size_t)r->n_nodes + 1, sizeof *nodes);
 	boxes = calloc((size_t)r->n_boxes + 1, sizeof *boxes);
 	if (!b.G || !nodes || !boxes)

@@ -119,6 +119,8 @@ int dot_fit_layout(GVC_t *gvc, Agraph_t *g, dot_fit *fit)
 		gvFreeLayout(gvc, g);
 		left_right(g, &s);
 		int rc = dot_gv_layout(gvc, g);
+		if (rc != 0 && dot_graph_lost(g))
+			return -1;
 		restore(g, &s); /* the layout holds what it read */
 		if (rc != 0)
 			return -1;

@@ -8,7 +8,6 @@
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
-#include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -86,12 +85,25 @@ static query_filter *compile(tui_table *tb, const char *text, hs_error *err)
 	return f;
 }
 
-static void set_filter(tui_table *tb, query_filter *f)
+static int refresh_rows(tui_table *tb, hs_error *err);
+
+/* f (taken) in force, or when it cannot run on every row (a regular
+ * expression over its limits, out of memory), -1 with err set and the
+ * filter in force kept. */
+static int set_filter(tui_table *tb, query_filter *f, hs_error *err)
 {
-	query_filter_free(tb->filter);
+	query_filter *old = tb->filter;
+
 	tb->filter = f;
+	if (refresh_rows(tb, err) < 0) { /* which dropped f */
+		hs_error again;
+		tb->filter = old;
+		refresh_rows(tb, &again);
+		return -1;
+	}
+	query_filter_free(old);
 	tb->nterms = f ? query_filter_terms(f) : 0;
-	tui_table_refresh(tb);
+	return 0;
 }
 
 /* Sorting computes every shown row's key once into 16-byte items and runs
@@ -302,16 +314,26 @@ static void apply_sort(tui_table *tb)
 out:;
 }
 
-void tui_table_refresh(tui_table *tb)
+/* The rows the filter keeps, sorted; when the filter cannot run on every
+ * row, -1 with err set, the filter dropped and every row shown. */
+static int refresh_rows(tui_table *tb, hs_error *err)
 {
 	int64_t keep = tui_table_row(tb), n = 0;
+	int rc = 0;
 
 	if (!tb->idx)
-		return;
+		return 0;
 	if (tb->filter) {
 		query_cells src = {(void *)tb, cell_num, cell_text, TUI_CELL_FULL};
-		n = query_filter_range(tb->filter, &src, 0, tb->nrows, tb->idx);
-	} else {
+		n = query_filter_range(tb->filter, &src, 0, tb->nrows, tb->idx, err);
+		if (n < 0) {
+			query_filter_free(tb->filter);
+			tb->filter = NULL;
+			rc = -1;
+		}
+	}
+	if (!tb->filter) {
+		n = 0;
 		for (int64_t r = 0; r < tb->nrows; r++)
 			tb->idx[n++] = r;
 	}
@@ -322,6 +344,15 @@ void tui_table_refresh(tui_table *tb)
 		tui_table_goto(tb, keep);
 	if (tb->cur >= tb->nidx)
 		tb->cur = tb->nidx ? tb->nidx - 1 : 0;
+	return rc;
+}
+
+void tui_table_refresh(tui_table *tb)
+{
+	hs_error err;
+
+	if (refresh_rows(tb, &err) < 0)
+		tb->nterms = 0;
 }
 
 void tui_table_sort(tui_table *tb, int col, int desc)
@@ -347,13 +378,11 @@ int tui_table_filter(tui_table *tb, const char *expr, hs_error *err)
 		p++;
 	if (!*p) {
 		tb->filter_col = 0;
-		set_filter(tb, NULL);
-		return 0;
+		return set_filter(tb, NULL, err);
 	}
 	if (!(f = compile(tb, expr, err)))
 		return -1;
-	set_filter(tb, f);
-	return 0;
+	return set_filter(tb, f, err);
 }
 
 int tui_table_add_term(tui_table *tb, int col, const char *op, const char *text)
@@ -379,8 +408,7 @@ int tui_table_add_term(tui_table *tb, int col, const char *op, const char *text)
 	hs_strbuf_free(&all);
 	if (!f)
 		return -1;
-	set_filter(tb, f);
-	return 0;
+	return set_filter(tb, f, &err);
 }
 
 void tui_table_filter_text(const tui_table *tb, char *buf, size_t cap)
@@ -399,7 +427,7 @@ void tui_table_refilter(tui_table *tb, const char *text)
 	char *again = !text && tb->filter ? strdup(query_filter_text(tb->filter)) : NULL;
 	const char *t = text ? text : again;
 
-	set_filter(tb, t && *t ? compile(tb, t, &err) : NULL);
+	set_filter(tb, t && *t ? compile(tb, t, &err) : NULL, &err);
 	free(again);
 }
 

@@ -49,7 +49,7 @@ static void fuzz_filter_line(const char *line)
 
 	if (!f)
 		return;
-	query_filter_range(f, &src, 0, 20, keep);
+	query_filter_range(f, &src, 0, 20, keep, &err);
 	for (int c = 0; c < 4; c++)
 		free(query_filter_without(f, c));
 	hs_strbuf term = {0}, all = {0};

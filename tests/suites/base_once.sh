@@ -5,7 +5,8 @@
 # by an element size its caller passes: issue 25's overflow; issue 23's FNV-1a hashes, printf appenders, a
 # second arena, temporary files renamed into place, caret formatters, folder
 # walkers, file-stem helpers; issue 28's files written in place, fopen "w"
-# or O_CREAT, which replaced devices and inputs) or an allocation failure
+# or O_CREAT, which replaced devices and inputs, and glibc's unbounded
+# regcomp in four places) or an allocation failure
 # reported as something other than HS_ENOMEM; a hit is a FAIL naming the
 # file and line, to be
 # replaced by a call into base/.  The rules also run on a made-up tree with
@@ -35,6 +36,9 @@ rules() {
 		lib && /\^\\n"/ && $0 !~ /^[ \t]*(\/\*|\*)/ { hit("a caret formatter: base/caret.h") }
 		lib && /opendir\(/ && sig ~ /depth/ { hit("a folder walker: base/walk.h") }
 		lib && /^(static )?(const )?char \*[a-z_]*stem\(/ { hit("a file-stem helper: base/path.h") }
+		lib && /(regcomp|regexec|pcre2_compile|pcre2_match)(_8)?\(/ {
+			hit("a regular expression matcher: base/regex.h")
+		}
 		/clock_gettime\(/ { hit("a clock: base/clock.h") }
 		/=[ \t]*\*\(const (int64_t|double) \*\)[a-z]+, [a-z]+ = \*\(const (int64_t|double) \*\)[a-z]+;/ {
 			cmp = FNR
@@ -108,6 +112,7 @@ static char *stem(const char *path)
 	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
 	t->devnull_out = fopen("/dev/null", "w");
 	int fd = open(h->path, O_WRONLY | O_CREAT | O_APPEND, 0600);
+	int rc = regcomp(re, lit->str, REG_EXTENDED | REG_NOSUB);
 EOF
 printf 'clock_gettime(CLOCK_MONOTONIC, &ts);\n' >"$S/base/clock.c"
 printf 'clock_gettime(CLOCK_MONOTONIC, &ts);\n' >"$S/build/release/x.c"
@@ -127,13 +132,14 @@ query/kit.c:12: a folder walker: base/walk.h (use base/)
 query/kit.c:18: a file-stem helper: base/path.h (use base/)
 query/kit.c:19: a file written in place: base/afile.h (use base/)
 query/kit.c:20: a file written in place: base/afile.h (use base/)
+query/kit.c:23: a regular expression matcher: base/regex.h (use base/)
 query/print.c:1: a JSON string escaper: base/jsonw.h (use base/)
 query/print.c:2: a terminal escaper: base/escape.h (use base/)
 query/print.c:3: an allocation failure that is not HS_ENOMEM: base/error.h (use base/)
 tui/table.c:3: a CSV quote doubler: base/csv.h (use base/)
 EOF
 if diff "$T/made_up.want" "$T/made_up" >"$T/made_up.diff"; then
-	ok "base_once: the rules find the 18 copies of a made-up tree"
+	ok "base_once: the rules find the 19 copies of a made-up tree"
 else
 	bad "base_once: rules on a made-up tree" "$(tr '\n' '|' <"$T/made_up.diff")"
 fi
@@ -154,6 +160,6 @@ if [ -s "$T/real" ]; then
 		bad "base_once" "$line"
 	done <"$T/real"
 else
-	ok "base_once: no clock, comparator, generator, JSON escaper, CSV quoter, terminal escaper, untyped vector, FNV-1a hash, printf appender, arena, temporary file renamed into place, file written in place, caret formatter, folder walker or file stem outside base/, no out of memory but HS_ENOMEM ($(wc -l <"$T/pending") copies pending in files of the lead and the session part)"
+	ok "base_once: no clock, comparator, generator, JSON escaper, CSV quoter, terminal escaper, untyped vector, FNV-1a hash, printf appender, arena, temporary file renamed into place, file written in place, caret formatter, folder walker, file stem or regular expression matcher outside base/, no out of memory but HS_ENOMEM ($(wc -l <"$T/pending") copies pending in files of the lead and the session part)"
 fi
 exit 0

@@ -58,7 +58,7 @@ expect_status 1 "help of no command" "$HLOSCOPE" help frobnicate
 expect_status 0 "--version exits 0" "$HLOSCOPE" --version
 head -1 "$T/out" | grep -qE '^hloscope [0-9]+\.[0-9]+' && ok "--version: version line" ||
 	bad "--version: version line" "$(head -1 "$T/out")"
-for lib in ncurses Graphviz zlib readline inflater; do
+for lib in ncurses Graphviz zlib readline PCRE2 inflater regex; do
 	grep -qE "^ *$lib:? +[0-9a-zA-Z]" "$T/out" && ok "--version names $lib" ||
 		bad "--version names $lib" "$(tr '\n' '|' <"$T/out")"
 done

@@ -141,6 +141,38 @@ static void units(void)
 	tui_table_free(&tb);
 }
 
+/* Names long enough for a pattern that backtracks exponentially. */
+static int gte_cell(void *ctx, int64_t row, const tui_col *c, char *buf, size_t cap)
+{
+	(void)ctx;
+	(void)c;
+	snprintf(buf, cap, "get-tuple-element.%lld", (long long)row);
+	return TUI_C_DEFAULT;
+}
+
+static const tui_table_ops gte_ops = {gte_cell, value};
+
+/* A pattern over its limits (base/regex.h) is an error naming the limit and
+ * the text, and the filter in force stays. */
+static void regex_limits(void)
+{
+	tui_table tb;
+	hs_error err = {0};
+
+	tui_table_init(&tb, &gte_ops, NULL, 100);
+	tui_table_add_col(&tb, "name", 1, 6, 0);
+	CHECK("~ over long names", tui_table_filter(&tb, "name~\\.1\\d$", &err) == 0 && tb.nidx == 10);
+	CHECK("~ past the match limit is an error",
+	      tui_table_filter(&tb, "name~^(.|.)+\\.$", &err) < 0 && err.status == HS_EUSAGE &&
+		      strstr(err.msg, "needs more than the match limit (1,000,000 steps) on 'get-tuple-element.0'"));
+	CHECK("... that keeps the old filter", tb.nterms == 1 && tb.nidx == 10);
+	CHECK("... also after `and`", tui_table_add_term(&tb, 0, "~", "^(.|.)+\\.$") < 0 && tb.nidx == 10);
+	CHECK("every pattern is compiled once (issue 28's ran for minutes)",
+	      tui_table_filter(&tb, "name~'(((a{1,100}){1,100}){1,100}){1,100}'", &err) < 0 &&
+		      strstr(err.msg, "too large") && tb.nidx == 10);
+	tui_table_free(&tb);
+}
+
 /* `~` is a regular expression; plain text is matched literally. */
 static void regexes(void)
 {
@@ -168,6 +200,14 @@ static void regexes(void)
 						      !strcmp(text, "name~N\\("));
 	CHECK("... which filters the same when typed again", tui_table_filter(&tb, text, &err) == 0 &&
 								 tb.nidx == 0);
+	/* every PCRE2 metacharacter of plain text is escaped (and the string quoted for the #) */
+	CHECK("plain text with every metacharacter is literal",
+	      tui_table_filter(&tb, "\\^$.[]|()?*+{}#", &err) == 0 && tb.nidx == 0 &&
+		      (tui_table_filter_text(&tb, text, sizeof text), 1) &&
+		      !strcmp(text, "name~\"\\\\\\\\\\\\^\\\\$\\\\.\\\\[\\\\]\\\\|\\\\(\\\\)\\\\?\\\\*\\\\+\\\\{\\\\}#\""));
+	CHECK("... and reads back", tui_table_filter(&tb, text, &err) == 0 && tb.nidx == 0);
+	tb.ccol = 0;
+	CHECK("plain text matches literally", tui_table_filter(&tb, "99", &err) == 0 && tb.nidx == 19);
 	tui_table_free(&tb);
 }
 
@@ -439,6 +479,7 @@ int main(void)
 	tui_table_free(&tb);
 	units();
 	regexes();
+	regex_limits();
 	expressions();
 	T_DONE();
 }
