@@ -3,7 +3,6 @@
  * names. */
 #include <ctype.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,22 +17,19 @@
 #include "hlo_featurize.h"
 #include "hlo_proto.h"
 #include "hlo_text.h"
+#include "xz.h"
 
 graph_src graph_source_of(const char *path)
 {
 	unsigned char b[4096];
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return GRAPH_SRC_MISSING;
-	ssize_t n = read(fd, b, sizeof b);
-	close(fd);
+	long n = xz_peek(path, b, sizeof b); /* an xz file by its content (xz.h) */
 	size_t len = strlen(path);
 	if (n < 0)
 		return GRAPH_SRC_MISSING;
 	if ((n >= 2 && b[0] == 'P' && b[1] == 'K') || n == 0 ||
 	    (len >= 4 && strcasecmp(path + len - 4, ".npz") == 0))
 		return GRAPH_SRC_NPZ;
-	for (ssize_t i = 0; i < n; i++)
+	for (long i = 0; i < n; i++)
 		if ((b[i] < 0x20 && b[i] != '\t' && b[i] != '\n' && b[i] != '\r') || b[i] == 0x7f)
 			return GRAPH_SRC_PROTO;
 	return GRAPH_SRC_TEXT;

@@ -20,6 +20,7 @@
 #include "loader/proto/hlo.pb-c.h"
 #include "loader/proto/tuning.pb-c.h"
 #include "pbwire.h"
+#include "xz.h"
 
 typedef enum kind { K_UNKNOWN, K_TUNING, K_MODULE_TUNING, K_HLO_PROTO, K_MODULE } kind;
 
@@ -473,8 +474,8 @@ static int read_all(rd *r, kind k)
 	return rc;
 }
 
-static hm_file *read_mem(const uint8_t *data, size_t n, const char *name, const char *sel, int flags,
-			 hs_error *err)
+static hm_file *read_plain(const uint8_t *data, size_t n, const char *name, const char *sel, int flags,
+			   hs_error *err)
 {
 	rd r = {.b = data, .n = n, .name = name, .flags = flags, .err = err, .sel = sel};
 	if (n == 0) {
@@ -512,6 +513,19 @@ static hm_file *read_mem(const uint8_t *data, size_t n, const char *name, const 
 		hm_file_free(f);
 		return NULL;
 	}
+	return f;
+}
+
+/* The bytes as they are, or decompressed when they are xz (xz.h). */
+static hm_file *read_mem(const uint8_t *data, size_t n, const char *name, const char *sel, int flags,
+			 hs_error *err)
+{
+	if (!xz_sniff(data, n))
+		return read_plain(data, n, name, sel, flags, err);
+	size_t dn;
+	uint8_t *d = xz_decode(data, n, name, xz_max_bytes, &dn, err);
+	hm_file *f = d ? read_plain(d, dn, name, sel, flags, err) : NULL;
+	free(d);
 	return f;
 }
 

@@ -11,10 +11,10 @@
 #include <string.h>
 #include <strings.h>
 
-#include "base/inputs.h"
 #include "base/hash.h"
 #include "base/parse.h"
 #include "base/strbuf.h"
+#include "xz.h"
 
 /* A table slot for hash h: FNV-1a's low bits mix poorly, so the high
  * bits are folded in first (base/hash.h). */
@@ -398,27 +398,13 @@ int overlay_parse(const hs_graph *g, const char *text, size_t n, const char *nam
 int overlay_load(const hs_graph *g, const char *path, const overlay_opts *opts, hs_overlay *out,
 		 hs_error *err)
 {
-	FILE *f = fopen(path, "rb");
-	hs_strbuf text = {0};
-	char chunk[65536];
-	size_t k;
+	size_t n;
 	memset(out, 0, sizeof *out);
-	if (!f)   /* fopen's own allocation failing is out of memory */
-		return hs_fail(err, hs_errno_status(errno), "%s: %s", path, strerror(errno));
-	if (hs_input_note_fd(fileno(f), path, err) < 0) {
-		fclose(f);
+	char *text = xz_read_file(path, xz_max_bytes, &n, err); /* an .xz decompressed */
+	if (!text)
 		return -1;
-	}
-	while ((k = fread(chunk, 1, sizeof chunk, f)) > 0)
-		hs_strbuf_putn(&text, chunk, k);
-	int bad = ferror(f);
-	fclose(f);
-	if (bad || text.failed) {
-		hs_strbuf_free(&text);
-		return hs_fail(err, bad ? HS_EDATA : HS_ENOMEM, "%s: %s", path, bad ? "read error" : "out of memory");
-	}
-	int rc = overlay_parse(g, hs_strbuf_str(&text), text.len, path, opts, out, err);
-	hs_strbuf_free(&text);
+	int rc = overlay_parse(g, text, n, path, opts, out, err);
+	free(text);
 	return rc;
 }
 
