@@ -17,6 +17,7 @@
 #include "hlo_featurize.h"
 #include "hlo_proto.h"
 #include "hlo_text.h"
+#include "target.h"
 #include "xz.h"
 
 graph_src graph_source_of(const char *path)
@@ -262,6 +263,15 @@ static void adopt_twin(hs_graph *g)
 	free(t);
 }
 
+/* The GPU target config beside a module's file (target.h); a note when
+ * the one found cannot be read.  Never fails: the module stands alone. */
+static void attach_target(hs_graph *g, const char *file)
+{
+	hs_error e = {0};
+	if (target_attach(g->hlo, file, &e))
+		set_warning(g, "target config not read: %s", e.msg);
+}
+
 hs_graph *graph_open(const char *path, hs_error *err)
 {
 	char *file;
@@ -275,8 +285,8 @@ hs_graph *graph_open(const char *path, hs_error *err)
 			hs_fail(err, HS_EUSAGE, "%s: an .npz holds one graph; '#%s' selects nothing", file, sel);
 		else if ((g = graph_open_npz(file, err)))
 			adopt_twin(g);
-	} else {
-		g = open_hlo(path, file, sel, err);
+	} else if ((g = open_hlo(path, file, sel, err))) {
+		attach_target(g, file);
 	}
 	free(file);
 	hs_progress_end();

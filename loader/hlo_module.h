@@ -265,6 +265,8 @@ typedef struct hm_file {
 	_Atomic int64_t text_size_seen; /* mapped: its size when last looked at, */
 	_Atomic int64_t text_seen_ms;   /* and when (hm_file_text_at looks at most
 	                                 * every 50 ms) */
+	struct hs_target *target;  /* the GPU target config found beside the file
+	                            * (target.h; graph_open looks), or NULL */
 	hs_arena arena;            /* owns everything above */
 } hm_file;
 
