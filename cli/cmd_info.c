@@ -198,7 +198,8 @@ static int is_module(const hs_graph *g)
 static const char *source_name(const hs_graph *g)
 {
 	switch (g->hlo ? g->hlo->source : HM_SRC_TEXT) {
-	case HM_SRC_HLO_PROTO: return "HloModuleProto";
+	case HM_SRC_HLO_PROTO: return g->module && g->module->buffers ? "HloProto with its buffer assignment"
+									: "HloModuleProto";
 	case HM_SRC_MODULE_TUNING: return "TpuGraphs ModuleTuningData";
 	case HM_SRC_TUNING: return "TpuGraphs TuningData";
 	default: return "HLO text";
@@ -256,6 +257,7 @@ static void module_json(jsonw *w, const hs_graph *g, const struct module_facts *
 	if (g->warning)
 		jsonw_key(w, "warning"), jsonw_str(w, g->warning);
 	info_target_json(w, g);
+	info_memory_json(w, g);
 	analytic_json(w, f);
 	opcodes_json(w, f);
 }
@@ -372,6 +374,7 @@ static void print_module(const hs_graph *g, const struct module_facts *f)
 		printf("%s %s %lld", i ? "," : ":", f->coll[i].name, (long long)f->coll[i].count);
 	printf("\n");
 	info_target_text(g);
+	info_memory_text(g);
 	print_analytic(f, g);
 }
 

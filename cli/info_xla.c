@@ -97,3 +97,40 @@ void info_target_json(jsonw *w, const hs_graph *g)
 	}
 	jsonw_obj_end(w);
 }
+
+void info_memory_text(const hs_graph *g)
+{
+	const hm_buffers *b = g->module ? g->module->buffers : NULL;
+	if (!b)
+		return;
+	printf("memory          %.4g GB at most (%lld bytes: parameters %lld, outputs %lld, constants %lld, temporaries %lld)\n",
+	       (double)b->peak_bytes / 1e9, (long long)b->peak_bytes, (long long)b->parameter_bytes,
+	       (long long)b->output_bytes, (long long)b->constant_bytes, (long long)b->temp_bytes);
+	printf("                from its buffer assignment: %lld allocations (thread-local ones apart: %lld bytes), "
+	       "%lld logical buffers\n", (long long)b->n_allocations, (long long)b->thread_local_bytes,
+	       (long long)b->n_logical);
+}
+
+void info_memory_json(jsonw *w, const hs_graph *g)
+{
+	const hm_buffers *b = g->module ? g->module->buffers : NULL;
+	jsonw_key(w, "memory");
+	if (!b) {
+		jsonw_null(w);
+		return;
+	}
+	int64_t with = 0;
+	for (int64_t v = 0; v < g->module->n_instrs; v++)
+		with += b->node_bytes[v] >= 0;
+	jsonw_obj_begin(w);
+	jsonw_key(w, "peak_bytes"), jsonw_int(w, b->peak_bytes);
+	jsonw_key(w, "parameter_bytes"), jsonw_int(w, b->parameter_bytes);
+	jsonw_key(w, "output_bytes"), jsonw_int(w, b->output_bytes);
+	jsonw_key(w, "constant_bytes"), jsonw_int(w, b->constant_bytes);
+	jsonw_key(w, "temp_bytes"), jsonw_int(w, b->temp_bytes);
+	jsonw_key(w, "thread_local_bytes"), jsonw_int(w, b->thread_local_bytes);
+	jsonw_key(w, "allocations"), jsonw_int(w, b->n_allocations);
+	jsonw_key(w, "logical_buffers"), jsonw_int(w, b->n_logical);
+	jsonw_key(w, "instructions_with_buffers"), jsonw_int(w, with);
+	jsonw_obj_end(w);
+}

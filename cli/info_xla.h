@@ -19,4 +19,10 @@ void info_left_out_json(jsonw *w, const ds_index *ix);
 void info_target_text(const hs_graph *g);
 void info_target_json(jsonw *w, const hs_graph *g);
 
+/* The "memory" line of a module whose HloProto carries its buffer
+ * assignment (hm_module.buffers: every allocation's size added, thread-local
+ * ones apart), and the JSON member "memory": {"peak_bytes", ...} or null. */
+void info_memory_text(const hs_graph *g);
+void info_memory_json(jsonw *w, const hs_graph *g);
+
 #endif

@@ -16,6 +16,7 @@
 
 #include "base/inputs.h"
 #include "base/vec.h"
+#include "hlo_buffers.h"
 #include "hlo_proto_conv.h"
 #include "loader/proto/hlo.pb-c.h"
 #include "loader/proto/tuning.pb-c.h"
@@ -414,6 +415,18 @@ static int select_item(rd *r, const pbwire_field *items, size_t n)
 	return hs_fail(r->err, HS_EUSAGE, "%s has no module '%s' (modules 0..%zu)", r->name, sel, n - 1);
 }
 
+/* An HloProto's buffer assignment (field 3), when it has one. */
+static int read_buffers(rd *r, hm_module *m)
+{
+	pbwire_field *ba;
+	size_t n;
+	if (collect(r, 0, r->n, 3, &ba, &n))
+		return -1;
+	int rc = n ? hm_buffers_read(&r->f->arena, r->b, ba, n, m, r->name, r->err) : 0;
+	free(ba);
+	return rc;
+}
+
 static int read_all(rd *r, kind k)
 {
 	hm_file *f = r->f;
@@ -465,6 +478,8 @@ static int read_all(rd *r, kind k)
 	} else if (k == K_HLO_PROTO) {
 		rc = read_module(r, items, n, &f->modules[0]);
 		f->n_modules = 1;
+		if (!rc)
+			rc = read_buffers(r, &f->modules[0]);
 	} else {
 		pbwire_field whole = {0, PB_LEN, 0, 0, 0, r->n};
 		rc = read_module(r, &whole, 1, &f->modules[0]);

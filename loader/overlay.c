@@ -14,6 +14,7 @@
 #include "base/hash.h"
 #include "base/parse.h"
 #include "base/strbuf.h"
+#include "hlo_module.h"
 #include "xz.h"
 
 /* A table slot for hash h: FNV-1a's low bits mix poorly, so the high
@@ -364,8 +365,9 @@ static int read_kind(ov_builder *b)
 	return ov_read_csv(b);
 }
 
-int overlay_parse(const hs_graph *g, const char *text, size_t n, const char *name, const overlay_opts *opts,
-		  hs_overlay *out, hs_error *err)
+/* A builder over text[0, n) for g, running `read`, the overlay in *out. */
+static int build(const hs_graph *g, const char *text, size_t n, const char *name, const overlay_opts *opts,
+		 int (*read)(ov_builder *), hs_overlay *out, hs_error *err)
 {
 	memset(out, 0, sizeof *out);
 	out->n_nodes = g->n_nodes;
@@ -383,7 +385,7 @@ int overlay_parse(const hs_graph *g, const char *text, size_t n, const char *nam
 	if (!(out->path = hs_arena_strdup(&out->arena, name)) || index_build(&b) != 0 ||
 	    !(b.named = calloc((size_t)g->n_nodes + 1, sizeof *b.named)))
 		ov_oom(&b);
-	else if ((rc = read_kind(&b)) == 0)
+	else if ((rc = read(&b)) == 0)
 		rc = finish(&b);
 	free(b.slot);
 	free(b.named);
@@ -393,6 +395,22 @@ int overlay_parse(const hs_graph *g, const char *text, size_t n, const char *nam
 	if (rc != 0)
 		overlay_free(out);
 	return rc;
+}
+
+int overlay_parse(const hs_graph *g, const char *text, size_t n, const char *name, const overlay_opts *opts,
+		  hs_overlay *out, hs_error *err)
+{
+	return build(g, text, n, name, opts, read_kind, out, err);
+}
+
+int overlay_from_module(const hs_graph *g, hs_overlay *out, hs_error *err)
+{
+	char name[600];
+	memset(out, 0, sizeof *out);
+	if (!g->module || !g->module->buffers)
+		return 0;
+	snprintf(name, sizeof name, "%s (its buffer assignment)", g->hlo ? g->hlo->path : g->path);
+	return build(g, "", 0, name, NULL, ov_read_module_buffers, out, err);
 }
 
 int overlay_load(const hs_graph *g, const char *path, const overlay_opts *opts, hs_overlay *out,

@@ -17,6 +17,7 @@
 
 #include "base/plural.h"
 #include "loader/dump.h"
+#include "loader/hlo_module.h"
 #include "loader/overlay.h"
 #include "query/query.h"
 #include "tui/tui.h"
@@ -318,8 +319,9 @@ int tui_open_entry(tui *t, const ds_index *ix, const ds_entry *e)
 		tui_message(t, 1, "%s", err.msg);
 		return -1;
 	}
-	/* the buffer assignment describes the optimized module */
-	const ds_report *r = e->stage_order == XD_AFTER_OPTIMIZATIONS
+	/* the buffer assignment describes the optimized module; one an HloProto
+	 * carries is laid over it already (buffer_bytes) */
+	const ds_report *r = e->stage_order == XD_AFTER_OPTIMIZATIONS && !(doc->g->module && doc->g->module->buffers)
 				     ? dataset_dump_report(ix, e, XD_BUFFER_ASSIGNMENT) : NULL;
 	char note[600] = "";
 	if (r) {

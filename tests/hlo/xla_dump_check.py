@@ -7,6 +7,11 @@ python's lzma; tests/hlo/hloref.py for HLO text).  For tests/suites/xla_dump.sh.
   xla_dump_check.py folder DIR INFO.json      info --json on a folder of modules
                                               and other files (make_folder)
   xla_dump_check.py make_folder ROOT DIR      writes that folder
+  xla_dump_check.py buffers PB CSV INFO.json  query's buffer_bytes (name,buffer_bytes)
+                                              and info's "memory" of an HloProto
+  xla_dump_check.py as_text PB OUT            the module without its assignment
+                                              (OUT.pb) and the assignment as XLA
+                                              prints it (OUT-buffer-assignment.txt)
 
 Prints PASS/FAIL lines; exits 1 on a failure.
 """
@@ -146,12 +151,70 @@ def folder(out, info):
            "(by name or content) with its count, every other file left out with why"
 
 
+def names_by_id(b):
+    return {i[0]: i[1] for i in xla_proto.module_of(b)}
+
+
+def buffers(pb, csv_path, info):
+    import csv
+    b = xla_proto.load(pb)
+    per, mem = xla_proto.buffers_of(b)
+    names = names_by_id(b)
+    want = {names[i]: v for i, v in per.items()}
+    got = {r["name"]: int(float(r["buffer_bytes"])) for r in csv.DictReader(open(csv_path))}
+    diff = [(k, got.get(k), want.get(k)) for k in sorted(set(got) | set(want)) if got.get(k) != want.get(k)]
+    check(not diff, "%d of %d instructions differ, e.g. %s" % (len(diff), len(want), diff[:3]))
+    m = json.load(open(info)).get("memory") or {}
+    for key, w in [("peak_bytes", mem["peak"]), ("parameter_bytes", mem["parameters"]),
+                   ("output_bytes", mem["outputs"]), ("constant_bytes", mem["constants"]),
+                   ("temp_bytes", mem["temporaries"]), ("thread_local_bytes", mem["thread_local"]),
+                   ("allocations", mem["allocations"]), ("instructions_with_buffers", len(per))]:
+        check(m.get(key) == w, "memory %s: %r, want %r" % (key, m.get(key), w))
+    return "%s: buffer_bytes of %d instructions and the memory, as the wire format gives them" % (
+        os.path.basename(pb), len(want))
+
+
+def as_text(pb, out):
+    """The module alone (HloProto without field 3), and its assignment printed
+    as XLA's BufferAssignment::ToString does (allocation lines, then one
+    'value: <ID NAME @INDEX> (size=S,offset=O): SHAPE' line per assigned buffer)."""
+    b = xla_proto.load(pb)
+    with open(out + ".pb", "wb") as fo:
+        for n, v in xla_proto.fields(b):
+            if n == 1:
+                fo.write(xla_proto.varint(0x0a) + xla_proto.varint(len(v)) + v)
+    names = names_by_id(b)
+    ba = xla_proto.first(b, 3)
+    defined = {}
+    for n, lb in xla_proto.fields(ba):
+        if n == 1:
+            defined[xla_proto.first(lb, 1, 0)] = names[xla_proto.first(xla_proto.first(lb, 3, b""), 4, 0)]
+    lines = ["BufferAssignment:"]
+    for n, al in xla_proto.fields(ba):
+        if n != 3:
+            continue
+        lines.append("allocation %d: size %d, preallocated-temp:" % (xla_proto.first(al, 1, 0), xla_proto.first(al, 2, 0)))
+        for m, a in xla_proto.fields(al):
+            if m == 9:
+                lid = xla_proto.first(a, 1, 0)
+                lines.append(" value: <%d %s @0> (size=%d,offset=%d): f32[]" % (
+                    lid, defined[lid], xla_proto.first(a, 3, 0), xla_proto.first(a, 2, 0)))
+    with open(out + "-buffer-assignment.txt", "w") as fo:
+        fo.write("\n".join(lines) + "\n")
+
+
 def main():
     what = sys.argv[1]
     if what == "make_folder":
         make_folder(sys.argv[2], sys.argv[3])
         return
-    name = {"real": real, "target": target, "folder": folder}[what](sys.argv[2], sys.argv[3])
+    if what == "as_text":
+        as_text(sys.argv[2], sys.argv[3])
+        return
+    if what == "buffers":
+        name = buffers(sys.argv[2], sys.argv[3], sys.argv[4])
+    else:
+        name = {"real": real, "target": target, "folder": folder}[what](sys.argv[2], sys.argv[3])
     for f in fails:
         print("FAIL %s: %s" % (name, f))
     if not fails:

@@ -11,7 +11,10 @@
 #   - a folder of module_NNNN.after_optimizations.txt (no module name, as some
 #     XLA versions write) with other files: info, query and check read every
 #     module, by name or by content, and list every other file with why;
-#     check's counts add up to the lines it printed.
+#     check's counts add up to the lines it printed;
+#   - an HloProto's buffer assignment: buffer_bytes of every instruction and
+#     the module's memory (info) as the wire format gives them, and the same
+#     buffer_bytes as the assignment printed as text (--data) gives.
 . "$ROOT/tests/lib.sh"
 
 D="$ROOT/tests/data/xla_dump/pax_fsdp4/dump"
@@ -59,6 +62,34 @@ rm "$T/only/module_0034.jit__unstack.gpu_target_config.pbtxt.xz"
 expect_status 0 "a damaged target config: the module opens all the same" "$HLOSCOPE" info "$T/only/psum.pb.xz"
 grep -q "note: target config not read: $T/only/module_0034.jit__unstack.gpu_target_config.pbtxt: gpu_device_info.core_count: 'many' is not a number" "$T/err" &&
 	ok "a damaged target config is named in a note" || bad "a damaged target config" "$(head -c 300 "$T/err")"
+
+# the buffer assignment of an HloProto: buffer_bytes and the memory
+for m in "$STEP" module_0001.jit__psum module_0028.jit__threefry_split_original module_0034.jit__unstack; do
+	P="$D/$m.sm_8.0_gpu_after_optimizations.hlo.pb.xz"
+	"$HLOSCOPE" query "$P" --csv 'nodes where buffer_bytes >= 0 show name, buffer_bytes' >"$T/bb.csv" 2>"$T/bb.err"
+	"$HLOSCOPE" info --json "$P" >"$T/bb.json" 2>>"$T/bb.err"
+	$CHECK buffers "$P" "$T/bb.csv" "$T/bb.json" || echo "FAIL buffers of $m: $(head -c 200 "$T/bb.err")"
+done
+"$HLOSCOPE" info "$D/$STEP.sm_8.0_gpu_after_optimizations.hlo.pb.xz" >"$T/mem.txt" 2>&1
+grep -q "^memory          16.76 GB at most (16761243366 bytes: parameters 376927268, outputs 137306, constants 8, temporaries 16384178784)$" \
+	"$T/mem.txt" && ok "info: the memory line of the step module" || bad "info: the memory line" "$(grep memory "$T/mem.txt")"
+"$HLOSCOPE" info --json "$D/module_0001.jit__psum.before_optimizations.hlo.pb.xz" >"$T/before.json" 2>&1
+"$PY" -c 'import json,sys; sys.exit(json.load(open(sys.argv[1]))["memory"] is not None)' "$T/before.json" &&
+	ok "a module before optimizations has no buffer assignment: memory null" || bad "memory before optimizations" "$(head -c 200 "$T/before.json")"
+# the same assignment as text, laid over the module alone
+$CHECK as_text "$D/module_0028.jit__threefry_split_original.sm_8.0_gpu_after_optimizations.hlo.pb.xz" "$T/threefry"
+"$HLOSCOPE" query "$T/threefry.pb" --data "$T/threefry-buffer-assignment.txt" --csv \
+	'nodes where buffer_bytes >= 0 show name, buffer_bytes' >"$T/text.csv" 2>"$T/text.err"
+"$HLOSCOPE" query "$D/module_0028.jit__threefry_split_original.sm_8.0_gpu_after_optimizations.hlo.pb.xz" --csv \
+	'nodes where buffer_bytes >= 0 show name, buffer_bytes' >"$T/proto.csv" 2>>"$T/text.err"
+[ -s "$T/proto.csv" ] && [ "$(wc -l <"$T/proto.csv")" -gt 2 ] && cmp -s "$T/text.csv" "$T/proto.csv" &&
+	ok "buffer_bytes from the HloProto is what its assignment printed as text gives" ||
+	bad "buffer_bytes: proto against text" "$(diff "$T/text.csv" "$T/proto.csv" | head -5 | tr '\n' '|') $(head -c 200 "$T/text.err")"
+expect_status 1 "--data of a buffer assignment over a module that has its own: refused" \
+	"$HLOSCOPE" query "$D/module_0028.jit__threefry_split_original.sm_8.0_gpu_after_optimizations.hlo.pb.xz" \
+	--data "$T/threefry-buffer-assignment.txt" nodes
+grep -q "column 'buffer_bytes' is a field already" "$T/err" && ok "... naming the field it already has" ||
+	bad "--data over buffer_bytes" "$(head -c 200 "$T/err")"
 
 # a folder of module_NNNN.after_optimizations.txt and other files
 F="$T/folder"
