@@ -4,7 +4,8 @@
  *
  * An XLA dump folder (loader/dump.h) shows each module's stages in the
  * compiler's order, with the columns module, stage, instructions and
- * fusions; its buffer assignments and memory usage reports are rows too
+ * fusions; its buffer assignments, memory usage reports, target configs and
+ * autotune results are rows too
  * (Enter opens one as text).  `d` diffs a stage with the one before it,
  * `:passes` lists the stages of the cursor's module (view_passes.c), and
  * opening a module after optimizations lays its buffer assignment over its
@@ -54,8 +55,9 @@ static int report_cell(const ds_report *r, const tui_col *c, char *buf, size_t c
 	case DC_MODULE:
 		snprintf(buf, cap, "%s", r->dump_module);
 		break;
-	case DC_STAGE:
-		snprintf(buf, cap, "%s", xla_dump_kind_name((xla_dump_kind)r->kind));
+	case DC_STAGE: /* with what it says: a target config's GPU, the autotune results' count */
+		snprintf(buf, cap, "%s%s%s", xla_dump_kind_name((xla_dump_kind)r->kind), r->note ? ": " : "",
+			 r->note ? r->note : "");
 		break;
 	case DC_BYTES:
 		tui_unit_format(buf, cap, TUI_U_BYTES, (double)r->bytes);

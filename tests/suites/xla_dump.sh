@@ -16,6 +16,7 @@
 #     the module's memory (info) as the wire format gives them, and the same
 #     buffer_bytes as the assignment printed as text (--data) gives.
 . "$ROOT/tests/lib.sh"
+. "$ROOT/tests/tui_lib.sh"
 
 D="$ROOT/tests/data/xla_dump/pax_fsdp4/dump"
 CHECK="$PY $ROOT/tests/hlo/xla_dump_check.py"
@@ -33,6 +34,17 @@ if grep -q '^7 files, 8 reports$' "$T/info.txt" &&
 else
 	bad "info on the real dump folder" "$(head -c 600 "$T/info.txt" | tr '\n' '|')"
 fi
+
+tui_run "the explorer on the real dump folder" "$D" . <<'EOF'
+resize 200 30
+has a stage row => module_0040.pjit__wrapped_
+:write $T/dataset.csv
+Q
+EOF
+grep -q "GPU target config: NVIDIA A100-SXM4-40GB (CUDA, compute capability 8.0)" "$T/dataset.csv" &&
+	grep -q "autotune results: 29 results" "$T/dataset.csv" &&
+	ok "the explorer's dataset view: the target config's GPU, the autotune results' count" ||
+	bad "the explorer's dataset view of reports" "$(grep -i config "$T/dataset.csv" | head -3)"
 
 # the target config beside a module
 expect_status 0 "info --json on the step module" "$HLOSCOPE" info --json "$D/$STEP.sm_8.0_gpu_after_optimizations.hlo.pb.xz"
