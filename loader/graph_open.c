@@ -264,12 +264,19 @@ static void adopt_twin(hs_graph *g)
 }
 
 /* The GPU target config beside a module's file (target.h); a note when
- * the one found cannot be read.  Never fails: the module stands alone. */
-static void attach_target(hs_graph *g, const char *file)
+ * the one found cannot be read (the module stands alone); -1 only when out
+ * of memory. */
+static int attach_target(hs_graph *g, const char *file, hs_error *err)
 {
 	hs_error e = {0};
-	if (target_attach(g->hlo, file, &e))
-		set_warning(g, "target config not read: %s", e.msg);
+	if (target_attach(g->hlo, file, &e) == 0)
+		return 0;
+	if (e.status == HS_ENOMEM) {
+		*err = e;
+		return -1;
+	}
+	set_warning(g, "target config not read: %s", e.msg);
+	return 0;
 }
 
 hs_graph *graph_open(const char *path, hs_error *err)
@@ -285,8 +292,9 @@ hs_graph *graph_open(const char *path, hs_error *err)
 			hs_fail(err, HS_EUSAGE, "%s: an .npz holds one graph; '#%s' selects nothing", file, sel);
 		else if ((g = graph_open_npz(file, err)))
 			adopt_twin(g);
-	} else if ((g = open_hlo(path, file, sel, err))) {
-		attach_target(g, file);
+	} else if ((g = open_hlo(path, file, sel, err)) && attach_target(g, file, err)) {
+		graph_free(g);
+		g = NULL;
 	}
 	free(file);
 	hs_progress_end();

@@ -116,10 +116,11 @@ static const char *name_part(const char *module)
 	return dot ? dot + 1 : "";
 }
 
-static int keep(char **slot, const char *path)
+/* The first path kept in *slot; -1 when out of memory. */
+static int keep(char **slot, const char *path, hs_error *err)
 {
-	if (!*slot)
-		*slot = strdup(path);
+	if (!*slot && !(*slot = strdup(path)))
+		return hs_fail(err, HS_ENOMEM, "%s: out of memory", path);
 	return 0;
 }
 
@@ -127,19 +128,19 @@ static int visit(const hs_walk_entry *e, void *ctx, hs_error *err)
 {
 	struct finding *f = ctx;
 	xla_dump_name dn;
-	(void)err;
 	if (e->kind != HS_WALK_FILE || !xla_dump_parse(e->name, &dn) || dn.kind != XD_TARGET_CONFIG)
 		return 0;
 	f->count++;
-	keep(&f->only, e->path);
-	if (f->module[0] && strcmp(dn.module, f->module) == 0)
-		keep(&f->same_module, e->path);
-	if (f->name[0] && strcmp(name_part(dn.module), f->name) == 0)
-		keep(&f->same_name, e->path);
+	if (keep(&f->only, e->path, err))
+		return -1;
+	if (f->module[0] && strcmp(dn.module, f->module) == 0 && keep(&f->same_module, e->path, err))
+		return -1;
+	if (f->name[0] && strcmp(name_part(dn.module), f->name) == 0 && keep(&f->same_name, e->path, err))
+		return -1;
 	return 0;
 }
 
-char *target_find(const char *path)
+char *target_find(const char *path, hs_error *err)
 {
 	xla_dump_name dn;
 	const char *base = hs_path_base(path);
@@ -148,9 +149,12 @@ char *target_find(const char *path)
 	struct finding f = {dn.module, name_part(dn.module), NULL, NULL, NULL, 0};
 	size_t dir = (size_t)(base - path);
 	char *folder = dir ? strndup(path, dir > 1 ? dir - 1 : dir) : strdup("."); /* without its last '/' */
-	hs_error err = {0};
-	if (folder)
-		hs_walk(folder, 1, visit, &f, &err);
+	hs_error werr = {0};
+	if (!folder || hs_walk(folder, 1, visit, &f, &werr) < 0) {
+		if (!folder || werr.status == HS_ENOMEM)
+			hs_fail(err, HS_ENOMEM, "%s: out of memory looking for its target config", path);
+		f.count = 0, f.same_module = f.same_name = NULL; /* a folder that cannot be listed has none */
+	}
 	free(folder);
 	char *pick = f.same_module ? f.same_module : f.same_name ? f.same_name : f.count == 1 ? f.only : NULL;
 	if (pick != f.same_module)
@@ -159,14 +163,14 @@ char *target_find(const char *path)
 		free(f.same_name);
 	if (pick != f.only)
 		free(f.only);
-	return pick;
+	return err->status ? (free(pick), NULL) : pick;
 }
 
 int target_attach(hm_file *f, const char *path, hs_error *err)
 {
-	char *found = target_find(path);
+	char *found = target_find(path, err);
 	if (!found)
-		return 0;
+		return err->status ? -1 : 0;
 	hs_target t;
 	int rc = target_read(found, &t, err);
 	if (rc == 0) {

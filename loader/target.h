@@ -54,12 +54,14 @@ int target_read(const char *path, hs_target *t, hs_error *err);
 /* The config beside the module file at `path`, malloc'd, or NULL: in its
  * folder, the config of the same dump module (module_0040.step.* ->
  * module_0040.step.gpu_target_config.pbtxt), else of the same module name
- * (step.gpu_target_config.pbtxt), else the folder's only one. */
-char *target_find(const char *path);
+ * (step.gpu_target_config.pbtxt), else the folder's only one.  NULL with
+ * err set (HS_ENOMEM) only when out of memory. */
+char *target_find(const char *path, hs_error *err);
 
 /* Finds and reads the config of the module file `path` into f->target (in
  * f's arena).  0 when there is none or it was read; -1 with err set when
- * the one found cannot be read (the module stands without it). */
+ * the one found cannot be read (the module stands without it) or out of
+ * memory (HS_ENOMEM). */
 int target_attach(struct hm_file *f, const char *path, hs_error *err);
 
 /* What a dump's target config or autotune results say, for a listing:
