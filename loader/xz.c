@@ -161,48 +161,36 @@ uint8_t *xz_decode(const uint8_t *b, size_t n, const char *name, uint64_t limit,
 
 long xz_peek(const char *path, void *buf, size_t cap)
 {
-	uint8_t raw[8192];
+	struct stat st;
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -1;
-	ssize_t n;
-	while ((n = read(fd, raw, sizeof raw)) < 0 && errno == EINTR)
-		;
-	if (n < 0 || !xz_sniff(raw, (size_t)n)) {
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size == 0) {
+		ssize_t n;
+		while ((n = read(fd, buf, cap)) < 0 && errno == EINTR)
+			;
 		close(fd);
-		if (n > 0)
-			memcpy(buf, raw, (size_t)n < cap ? (size_t)n : cap);
-		return n < 0 ? -1 : (size_t)n < cap ? n : (long)cap;
+		return n;
 	}
-	/* the head of the content, from at most 4 MB of the file */
-	lzma_stream s = LZMA_STREAM_INIT;
-	lzma_ret r = lzma_stream_decoder(&s, XZ_MAX_DECODER_MEMORY, LZMA_CONCATENATED);
-	s.next_in = raw;
-	s.avail_in = (size_t)n;
-	s.next_out = buf;
-	s.avail_out = cap;
-	size_t fed = (size_t)n;
-	while (r == LZMA_OK && s.avail_out > 0) {
-		if (s.avail_in == 0) {
-			ssize_t k = fed < (4u << 20) ? read(fd, raw, sizeof raw) : 0;
-			if (k < 0 && errno == EINTR)
-				continue;
-			if (k <= 0)
-				break;
-			s.next_in = raw;
-			s.avail_in = (size_t)k;
-			fed += (size_t)k;
-		}
-		r = lzma_code(&s, LZMA_RUN);
-	}
-	size_t got = cap - s.avail_out;
-	lzma_end(&s);
-	if (got == 0) {   /* nothing decompresses: the reader says why */
-		if (lseek(fd, 0, SEEK_SET) == 0 && (n = read(fd, raw, sizeof raw)) > 0)
-			memcpy(buf, raw, (size_t)n < cap ? (size_t)n : cap);
-		got = n > 0 ? ((size_t)n < cap ? (size_t)n : cap) : 0;
-	}
+	size_t len = (size_t)st.st_size, got = 0;
+	void *m = mmap(NULL, len, PROT_READ, MAP_PRIVATE, fd, 0);
 	close(fd);
+	if (m == MAP_FAILED)
+		return -1;
+	lzma_stream s = LZMA_STREAM_INIT;
+	if (xz_sniff(m, len) && lzma_stream_decoder(&s, XZ_MAX_DECODER_MEMORY, LZMA_CONCATENATED) == LZMA_OK) {
+		s.next_in = m;
+		s.avail_in = len;
+		s.next_out = buf;
+		s.avail_out = cap;
+		while (s.avail_out > 0 && lzma_code(&s, LZMA_FINISH) == LZMA_OK)
+			;
+		got = cap - s.avail_out;
+	}
+	lzma_end(&s);
+	if (!got) /* not xz, or nothing decompresses: the bytes (a reader says why) */
+		memcpy(buf, m, (got = len < cap ? len : cap));
+	munmap(m, len);
 	return (long)got;
 }
 
