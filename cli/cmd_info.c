@@ -14,6 +14,7 @@
 #include "base/plural.h"
 #include "cli/cli.h"
 #include "cli/info_data.h"
+#include "cli/info_xla.h"
 #include "cli/opts.h"
 #include "loader/dataset.h"
 #include "loader/dump.h"
@@ -197,7 +198,8 @@ static int is_module(const hs_graph *g)
 static const char *source_name(const hs_graph *g)
 {
 	switch (g->hlo ? g->hlo->source : HM_SRC_TEXT) {
-	case HM_SRC_HLO_PROTO: return "HloModuleProto";
+	case HM_SRC_HLO_PROTO: return g->module && g->module->buffers ? "HloProto with its buffer assignment"
+									: "HloModuleProto";
 	case HM_SRC_MODULE_TUNING: return "TpuGraphs ModuleTuningData";
 	case HM_SRC_TUNING: return "TpuGraphs TuningData";
 	default: return "HLO text";
@@ -254,6 +256,8 @@ static void module_json(jsonw *w, const hs_graph *g, const struct module_facts *
 	jsonw_key(w, "names"), jsonw_str(w, "real");
 	if (g->warning)
 		jsonw_key(w, "warning"), jsonw_str(w, g->warning);
+	info_target_json(w, g);
+	info_memory_json(w, g);
 	analytic_json(w, f);
 	opcodes_json(w, f);
 }
@@ -369,6 +373,8 @@ static void print_module(const hs_graph *g, const struct module_facts *f)
 	for (int i = 0; i < f->n_coll; i++)
 		printf("%s %s %lld", i ? "," : ":", f->coll[i].name, (long long)f->coll[i].count);
 	printf("\n");
+	info_target_text(g);
+	info_memory_text(g);
 	print_analytic(f, g);
 }
 
@@ -459,6 +465,8 @@ static void reports_json(jsonw *w, const ds_index *ix)
 		jsonw_key(w, "module"), jsonw_str(w, r->dump_module);
 		jsonw_key(w, "kind"), jsonw_str(w, xla_dump_kind_name((xla_dump_kind)r->kind));
 		jsonw_key(w, "bytes"), jsonw_int(w, r->bytes);
+		if (r->note)
+			jsonw_key(w, "note"), jsonw_str(w, r->note);
 		jsonw_obj_end(w);
 	}
 	jsonw_arr_end(w);
@@ -488,9 +496,14 @@ static int dump_text(const ds_index *ix)
 		const ds_report *r = &ix->reports[i];
 		printf("%-32s %-44s %8s %8s %10lld  %s\n", r->dump_module,
 		       xla_dump_kind_name((xla_dump_kind)r->kind), "-", "-", (long long)r->bytes, r->rel);
+		if (r->note)
+			printf("  %s\n", r->note);
 	}
+	info_left_out_text(ix);
 	printf("%zu file%s, %zu report%s", ix->n, hs_s((long long)ix->n), ix->n_reports,
 	       hs_s((long long)ix->n_reports));
+	if (ix->n_left_out)
+		printf(", %zu left out", ix->n_left_out);
 	if (bad)
 		printf("; %d skipped (could not be read)", bad);
 	printf("\n");
@@ -552,6 +565,7 @@ static int info_folder(const char *dir, int json)
 		jsonw_arr_end(&w);
 		if (has_dumps(ix))
 			reports_json(&w, ix);
+		info_left_out_json(&w, ix);
 		jsonw_obj_end(&w);
 		if (jsonw_finish(&w, &err) < 0) {
 			dataset_free(ix);
@@ -577,7 +591,11 @@ static int info_folder(const char *dir, int json)
 			       (long long)e->nodes, (long long)e->edges, (long long)e->configs,
 			       (long long)e->cfg_nodes, range, e->rel);
 		}
-		printf("%zu graph%s%s\n", ix->n, hs_s((long long)ix->n), bad ? ", some could not be read" : "");
+		info_left_out_text(ix);
+		printf("%zu graph%s%s", ix->n, hs_s((long long)ix->n), bad ? ", some could not be read" : "");
+		if (ix->n_left_out)
+			printf("; %zu file%s left out", ix->n_left_out, hs_s((long long)ix->n_left_out));
+		printf("\n");
 	}
 	dataset_free(ix);
 	return bad ? 2 : 0;

@@ -128,6 +128,17 @@ static void report_skipped(struct batch *b, const query_result *r)
 	}
 }
 
+/* The files of a folder that are not graphs, and why: said once, on
+ * stderr; they do not change the exit status. */
+static void report_left_out(const ds_index *ix)
+{
+	for (size_t i = 0; i < ix->n_reports; i++)
+		fprintf(stderr, "hloscope query: left out %s: a %s (a report)\n", ix->reports[i].rel,
+			xla_dump_kind_name((xla_dump_kind)ix->reports[i].kind));
+	for (size_t i = 0; i < ix->n_left_out; i++)
+		fprintf(stderr, "hloscope query: left out %s: %s\n", ix->left_out[i].rel, ix->left_out[i].why);
+}
+
 /* A session on PATH: a folder's files, or one graph. */
 static int open_target(struct batch *b, const char *path, hs_error *err)
 {
@@ -138,6 +149,7 @@ static int open_target(struct batch *b, const char *path, hs_error *err)
 		ds_index *ix = dataset_list(path, err);
 		if (!ix)
 			return -1;
+		report_left_out(ix);
 		s = query_session_new_dataset(ix, err);
 		if (!s) {
 			dataset_free(ix);

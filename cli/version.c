@@ -5,6 +5,7 @@
 
 #include <graphviz_version.h>
 #include <gvc.h>
+#include <lzma.h>
 /* Graphviz's geom.h has a type `box` and curses a function box(); only the
  * version macros are wanted from curses.h. */
 #define box curses_box
@@ -54,6 +55,8 @@ void cli_version(FILE *out)
 	snprintf(pcre, sizeof pcre, "%d.%02d", PCRE2_MAJOR, PCRE2_MINOR);
 	hs_regex_version(pcre_runs, sizeof pcre_runs);
 	lib_line(out, "PCRE2", pcre, pcre_runs);
+	/* xz-compressed dumps (loader/xz.h) */
+	lib_line(out, "liblzma", LZMA_VERSION_STRING, lzma_version_string());
 	/* The library that inflates .npz members ("isa-l 2.30.0" or "zlib
 	 * 1.2.13"), so that a bug report says which one read the file. */
 	fprintf(out, "inflater: %s\n", zip_inflater_name());

@@ -178,6 +178,26 @@ typedef struct hm_comp {
 	hm_instr *instrs;          /* [n_instrs] in order */
 } hm_comp;
 
+/* An xla.HloProto's buffer assignment (hlo_buffers.c), as XLA made it for
+ * the optimized module. */
+typedef struct hm_buffers {
+	int64_t *node_bytes;       /* [n_instrs] by node: the bytes the allocations hold
+	                            * for the logical buffers defined at the instruction
+	                            * (a tuple's elements added; thread-local ones too, as
+	                            * a *-buffer-assignment.txt lists them); -1 where no
+	                            * allocation holds one */
+	int64_t peak_bytes;        /* every allocation's size added, thread-local ones
+	                            * left out: what the module holds in device memory
+	                            * while it runs (docs/model.md) */
+	int64_t parameter_bytes;   /* of that: entry computation parameters, */
+	int64_t constant_bytes;    /* constants, */
+	int64_t output_bytes;      /* outputs (maybe live out), */
+	int64_t temp_bytes;        /* and the rest, temporaries */
+	int64_t thread_local_bytes;
+	int64_t n_allocations, n_logical, n_assigned;
+	int64_t n_unplaced;        /* logical buffers defined at no instruction of the module */
+} hm_buffers;
+
 typedef struct hm_module {
 	char *name;
 	int64_t id;
@@ -197,6 +217,7 @@ typedef struct hm_module {
 	                            * names as it reads): hm_module_check
 	                            * skips those two checks */
 	struct hm_index *index;    /* id lookups, built by hm_module_check (NULL before) */
+	const hm_buffers *buffers; /* an HloProto's buffer assignment, or NULL */
 } hm_module;
 
 /* ---- tuning data (TpuGraphs raw protobufs) -------------------------- */
@@ -265,6 +286,8 @@ typedef struct hm_file {
 	_Atomic int64_t text_size_seen; /* mapped: its size when last looked at, */
 	_Atomic int64_t text_seen_ms;   /* and when (hm_file_text_at looks at most
 	                                 * every 50 ms) */
+	struct hs_target *target;  /* the GPU target config found beside the file
+	                            * (target.h; graph_open looks), or NULL */
 	hs_arena arena;            /* owns everything above */
 } hm_file;
 

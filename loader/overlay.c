@@ -11,10 +11,11 @@
 #include <string.h>
 #include <strings.h>
 
-#include "base/inputs.h"
 #include "base/hash.h"
 #include "base/parse.h"
 #include "base/strbuf.h"
+#include "hlo_module.h"
+#include "xz.h"
 
 /* A table slot for hash h: FNV-1a's low bits mix poorly, so the high
  * bits are folded in first (base/hash.h). */
@@ -364,8 +365,9 @@ static int read_kind(ov_builder *b)
 	return ov_read_csv(b);
 }
 
-int overlay_parse(const hs_graph *g, const char *text, size_t n, const char *name, const overlay_opts *opts,
-		  hs_overlay *out, hs_error *err)
+/* A builder over text[0, n) for g, running `read`, the overlay in *out. */
+static int build(const hs_graph *g, const char *text, size_t n, const char *name, const overlay_opts *opts,
+		 int (*read)(ov_builder *), hs_overlay *out, hs_error *err)
 {
 	memset(out, 0, sizeof *out);
 	out->n_nodes = g->n_nodes;
@@ -383,7 +385,7 @@ int overlay_parse(const hs_graph *g, const char *text, size_t n, const char *nam
 	if (!(out->path = hs_arena_strdup(&out->arena, name)) || index_build(&b) != 0 ||
 	    !(b.named = calloc((size_t)g->n_nodes + 1, sizeof *b.named)))
 		ov_oom(&b);
-	else if ((rc = read_kind(&b)) == 0)
+	else if ((rc = read(&b)) == 0)
 		rc = finish(&b);
 	free(b.slot);
 	free(b.named);
@@ -395,30 +397,32 @@ int overlay_parse(const hs_graph *g, const char *text, size_t n, const char *nam
 	return rc;
 }
 
+int overlay_parse(const hs_graph *g, const char *text, size_t n, const char *name, const overlay_opts *opts,
+		  hs_overlay *out, hs_error *err)
+{
+	return build(g, text, n, name, opts, read_kind, out, err);
+}
+
+int overlay_from_module(const hs_graph *g, hs_overlay *out, hs_error *err)
+{
+	char name[600];
+	memset(out, 0, sizeof *out);
+	if (!g->module || !g->module->buffers)
+		return 0;
+	snprintf(name, sizeof name, "%s (its buffer assignment)", g->hlo ? g->hlo->path : g->path);
+	return build(g, "", 0, name, NULL, ov_read_module_buffers, out, err);
+}
+
 int overlay_load(const hs_graph *g, const char *path, const overlay_opts *opts, hs_overlay *out,
 		 hs_error *err)
 {
-	FILE *f = fopen(path, "rb");
-	hs_strbuf text = {0};
-	char chunk[65536];
-	size_t k;
+	size_t n;
 	memset(out, 0, sizeof *out);
-	if (!f)   /* fopen's own allocation failing is out of memory */
-		return hs_fail(err, hs_errno_status(errno), "%s: %s", path, strerror(errno));
-	if (hs_input_note_fd(fileno(f), path, err) < 0) {
-		fclose(f);
+	char *text = xz_read_file(path, xz_max_bytes, &n, err); /* an .xz decompressed */
+	if (!text)
 		return -1;
-	}
-	while ((k = fread(chunk, 1, sizeof chunk, f)) > 0)
-		hs_strbuf_putn(&text, chunk, k);
-	int bad = ferror(f);
-	fclose(f);
-	if (bad || text.failed) {
-		hs_strbuf_free(&text);
-		return hs_fail(err, bad ? HS_EDATA : HS_ENOMEM, "%s: %s", path, bad ? "read error" : "out of memory");
-	}
-	int rc = overlay_parse(g, hs_strbuf_str(&text), text.len, path, opts, out, err);
-	hs_strbuf_free(&text);
+	int rc = overlay_parse(g, text, n, path, opts, out, err);
+	free(text);
 	return rc;
 }
 

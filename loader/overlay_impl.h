@@ -75,5 +75,6 @@ int ov_value(ov_builder *b, int64_t node, int col, const char *text, ov_at at);
 int ov_read_csv(ov_builder *b);
 int ov_read_json(ov_builder *b);
 int ov_read_buffers(ov_builder *b);
+int ov_read_module_buffers(ov_builder *b);
 
 #endif

@@ -439,6 +439,10 @@ int query_need_runtime_summary(query_session *s, hs_error *err);
  * from the bound graph (the fit and the overlays too); query_drop_prediction
  * the model's predictor only (a new model). */
 void query_drop_caches(query_session *s);
+/* What the graph's module gives per instruction itself (an HloProto's
+ * buffer assignment: buffer_bytes, loader/overlay.h overlay_from_module),
+ * laid over the graph as data when a session is bound (data.c). */
+int query_session_module_data(query_session *s, hs_error *err);
 void query_drop_prediction(query_session *s);
 int query_need_shapes(query_session *s, hs_error *err);
 int query_need_cost(query_session *s, hs_error *err);

@@ -196,7 +196,9 @@ static int bind(query_session *s, hs_graph *g, hs_error *err)
 	free_fields(s);
 	s->g = g;
 	own_ref(s);
-	return build_fields(s, err);
+	if (build_fields(s, err) < 0)
+		return -1;
+	return query_session_module_data(s, err); /* buffer_bytes from an HloProto */
 }
 
 void query_session_bind(query_session *s, hs_graph *g, const query_graph_ref *ref)

@@ -4,7 +4,8 @@
  *
  * An XLA dump folder (loader/dump.h) shows each module's stages in the
  * compiler's order, with the columns module, stage, instructions and
- * fusions; its buffer assignments and memory usage reports are rows too
+ * fusions; its buffer assignments, memory usage reports, target configs and
+ * autotune results are rows too
  * (Enter opens one as text).  `d` diffs a stage with the one before it,
  * `:passes` lists the stages of the cursor's module (view_passes.c), and
  * opening a module after optimizations lays its buffer assignment over its
@@ -17,6 +18,7 @@
 
 #include "base/plural.h"
 #include "loader/dump.h"
+#include "loader/hlo_module.h"
 #include "loader/overlay.h"
 #include "query/query.h"
 #include "tui/tui.h"
@@ -53,8 +55,9 @@ static int report_cell(const ds_report *r, const tui_col *c, char *buf, size_t c
 	case DC_MODULE:
 		snprintf(buf, cap, "%s", r->dump_module);
 		break;
-	case DC_STAGE:
-		snprintf(buf, cap, "%s", xla_dump_kind_name((xla_dump_kind)r->kind));
+	case DC_STAGE: /* with what it says: a target config's GPU, the autotune results' count */
+		snprintf(buf, cap, "%s%s%s", xla_dump_kind_name((xla_dump_kind)r->kind), r->note ? ": " : "",
+			 r->note ? r->note : "");
 		break;
 	case DC_BYTES:
 		tui_unit_format(buf, cap, TUI_U_BYTES, (double)r->bytes);
@@ -318,8 +321,9 @@ int tui_open_entry(tui *t, const ds_index *ix, const ds_entry *e)
 		tui_message(t, 1, "%s", err.msg);
 		return -1;
 	}
-	/* the buffer assignment describes the optimized module */
-	const ds_report *r = e->stage_order == XD_AFTER_OPTIMIZATIONS
+	/* the buffer assignment describes the optimized module; one an HloProto
+	 * carries is laid over it already (buffer_bytes) */
+	const ds_report *r = e->stage_order == XD_AFTER_OPTIMIZATIONS && !(doc->g->module && doc->g->module->buffers)
 				     ? dataset_dump_report(ix, e, XD_BUFFER_ASSIGNMENT) : NULL;
 	char note[600] = "";
 	if (r) {

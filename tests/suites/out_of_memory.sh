@@ -121,6 +121,18 @@ sweep "check of a folder" check "$T/two"
 sweep "dump" dump "$L" node_opcode --limit 3
 sweep "diff" diff "$P" "$ROOT/tests/data/raw/op_tuning_data.pb#2"
 sweep "query" query "$TL" 'nodes where opcode = convolution limit 3' 'count by opcode limit 3'
+# an XLA dump as nsys-jax writes it: xz, an HloProto's buffer assignment, the
+# target config beside it, reports and a file left out
+X=$ROOT/tests/data/xla_dump/pax_fsdp4/dump
+mkdir -p "$T/dump"
+for f in module_0028.jit__threefry_split_original.sm_8.0_gpu_after_optimizations.hlo.pb.xz \
+	module_0028.jit__threefry_split_original.gpu_target_config.pbtxt.xz \
+	module_0040.pjit__wrapped_step_fn.autotune_results.pbtxt.xz; do ln -s "$X/$f" "$T/dump/$f"; done
+printf 'notes\n' >"$T/dump/notes.txt"
+sweep "info --json of an xz HloProto beside its target config" info --json \
+	"$T/dump/module_0028.jit__threefry_split_original.sm_8.0_gpu_after_optimizations.hlo.pb.xz"
+sweep "info of a dump folder" info "$T/dump"
+sweep "check of a dump folder" check "$T/dump"
 # --data: a JSON array of records after a byte-order mark, a repeat merged
 printf '\357\273\277[{"name": "convolution.306", "t": 1.5, "k": "x"}, {"name": "convolution.306", "t": 2},\n {"name": "nowhere", "t": 3}]' >"$T/rec.json"
 sweep "info --data --data-merge sum" info "$ROOT/tests/data/hlo/i3d_tf_xla_cluster_1.hlo" --data "$T/rec.json" --data-merge sum
