@@ -8,7 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "base/cmp.h"
 
 /* ---- shapes --------------------------------------------------------- */
 
@@ -151,84 +150,27 @@ static void print_ints(FILE *out, const int64_t *v, int n, const char *sep)
 		fprintf(out, "%s%lld", i ? sep : "", (long long)v[i]);
 }
 
-/* ---- id lookups ----------------------------------------------------- */
-
-struct pr_entry {               /* id first: hs_cmp_i64 orders them */
-	int64_t id;
-	const void *p;
-};
-
-typedef struct pr_index {
-	struct pr_entry *instrs, *comps;
-	size_t n_instrs, n_comps;
-	const hm_module *checked;  /* instead of the tables: a module's own index */
-} pr_index;
-
-static int index_build(pr_index *ix, const hm_module *m)
-{
-	size_t n = 1, nc = m->n_comps > 0 ? (size_t)m->n_comps : 1;
-	for (int c = 0; c < m->n_comps; c++)
-		if (m->comps[c].n_instrs > 0)
-			n += (size_t)m->comps[c].n_instrs;
-	ix->checked = NULL;
-	ix->instrs = calloc(n, sizeof *ix->instrs);
-	ix->comps = calloc(nc, sizeof *ix->comps);
-	if (!ix->instrs || !ix->comps) {
-		free(ix->instrs);
-		free(ix->comps);
-		return -1;
-	}
-	ix->n_instrs = 0;
-	for (int c = 0; c < m->n_comps; c++) {
-		ix->comps[c] = (struct pr_entry){m->comps[c].id, &m->comps[c]};
-		for (int i = 0; i < m->comps[c].n_instrs; i++)
-			ix->instrs[ix->n_instrs++] =
-				(struct pr_entry){m->comps[c].instrs[i].id, &m->comps[c].instrs[i]};
-	}
-	ix->n_comps = (size_t)m->n_comps;
-	qsort(ix->instrs, ix->n_instrs, sizeof *ix->instrs, hs_cmp_i64);
-	qsort(ix->comps, ix->n_comps, sizeof *ix->comps, hs_cmp_i64);
-	return 0;
-}
-
-static const void *index_find(const struct pr_entry *e, size_t n, int64_t id)
-{
-	struct pr_entry key = {id, NULL};
-	const struct pr_entry *hit = bsearch(&key, e, n, sizeof *e, hs_cmp_i64);
-	return hit ? hit->p : NULL;
-}
-
-static const hm_instr *ix_instr(const pr_index *ix, int64_t id)
-{
-	return ix->checked ? hm_find_instr(ix->checked, id) : index_find(ix->instrs, ix->n_instrs, id);
-}
-
-static const hm_comp *ix_comp(const pr_index *ix, int64_t id)
-{
-	return ix->checked ? hm_find_comp(ix->checked, id) : index_find(ix->comps, ix->n_comps, id);
-}
-
 /* ---- HLO text ------------------------------------------------------- */
 
-static void print_comp_ref(FILE *out, const pr_index *ix, int64_t id)
+static void print_comp_ref(FILE *out, const hm_module *m, int64_t id)
 {
-	const hm_comp *c = ix_comp(ix, id);
+	const hm_comp *c = hm_find_comp(m, id);
 	print_name(out, c ? c->name : "?");
 }
 
-static void print_comp_list(FILE *out, const pr_index *ix, const hm_instr *in)
+static void print_comp_list(FILE *out, const hm_module *m, const hm_instr *in)
 {
 	fputc('{', out);
 	for (int i = 0; i < in->n_called; i++) {
 		if (i)
 			fputs(", ", out);
-		print_comp_ref(out, ix, in->called_ids[i]);
+		print_comp_ref(out, m, in->called_ids[i]);
 	}
 	fputc('}', out);
 }
 
 /* Called computations under the attribute names XLA uses for the opcode. */
-static void print_called(FILE *out, const pr_index *ix, const hm_instr *in)
+static void print_called(FILE *out, const hm_module *m, const hm_instr *in)
 {
 	const char *op = in->opcode;
 	int n = in->n_called;
@@ -237,34 +179,34 @@ static void print_called(FILE *out, const pr_index *ix, const hm_instr *in)
 		return;
 	if (strcmp(op, "while") == 0 && n == 2) {
 		fputs(", condition=", out);
-		print_comp_ref(out, ix, in->called_ids[1]);
+		print_comp_ref(out, m, in->called_ids[1]);
 		fputs(", body=", out);
-		print_comp_ref(out, ix, in->called_ids[0]);
+		print_comp_ref(out, m, in->called_ids[0]);
 	} else if (strcmp(op, "select-and-scatter") == 0 && n == 2) {
 		fputs(", select=", out);
-		print_comp_ref(out, ix, in->called_ids[0]);
+		print_comp_ref(out, m, in->called_ids[0]);
 		fputs(", scatter=", out);
-		print_comp_ref(out, ix, in->called_ids[1]);
+		print_comp_ref(out, m, in->called_ids[1]);
 	} else if (strcmp(op, "conditional") == 0) {
-		const hm_instr *pred = in->n_operands ? ix_instr(ix, in->operand_ids[0]) : NULL;
+		const hm_instr *pred = in->n_operands ? hm_find_instr(m, in->operand_ids[0]) : NULL;
 		if (n == 2 && pred && pred->shape->element_type == HM_PRED) {
 			fputs(", true_computation=", out);
-			print_comp_ref(out, ix, in->called_ids[0]);
+			print_comp_ref(out, m, in->called_ids[0]);
 			fputs(", false_computation=", out);
-			print_comp_ref(out, ix, in->called_ids[1]);
+			print_comp_ref(out, m, in->called_ids[1]);
 		} else {
 			fputs(", branch_computations=", out);
-			print_comp_list(out, ix, in);
+			print_comp_list(out, m, in);
 		}
 	} else if (strcmp(op, "custom-call") == 0 || n > 1) {
 		fputs(", called_computations=", out);
-		print_comp_list(out, ix, in);
+		print_comp_list(out, m, in);
 	} else if (strcmp(op, "fusion") == 0 || strncmp(op, "async-", 6) == 0) {
 		fputs(", calls=", out);
-		print_comp_ref(out, ix, in->called_ids[0]);
+		print_comp_ref(out, m, in->called_ids[0]);
 	} else {
 		fputs(", to_apply=", out);
-		print_comp_ref(out, ix, in->called_ids[0]);
+		print_comp_ref(out, m, in->called_ids[0]);
 	}
 }
 
@@ -431,12 +373,12 @@ static void print_kept(FILE *out, const hm_instr *in, int late)
 			fprintf(out, ", %s=%s", in->attrs[i].name, in->attrs[i].value);
 }
 
-static void print_control(FILE *out, const pr_index *ix, const hm_instr *in)
+static void print_control(FILE *out, const hm_module *m, const hm_instr *in)
 {
 	if (HM_X(in)->n_control_predecessors) {
 		fputs(", control-predecessors={", out);
 		for (int i = 0; i < HM_X(in)->n_control_predecessors; i++) {
-			const hm_instr *c = ix_instr(ix, HM_X(in)->control_predecessor_ids[i]);
+			const hm_instr *c = hm_find_instr(m, HM_X(in)->control_predecessor_ids[i]);
 			if (i)
 				fputs(", ", out);
 			print_name(out, c ? c->name : "?");
@@ -471,7 +413,7 @@ static void print_metadata(FILE *out, const hm_instr *in)
 	fputc('}', out);
 }
 
-static void print_instr_line(FILE *out, const pr_index *ix, const hm_instr *in)
+static void print_instr_line(FILE *out, const hm_module *m, const hm_instr *in)
 {
 	fputs(in->is_root ? "ROOT " : "", out);
 	print_name(out, in->name);
@@ -485,7 +427,7 @@ static void print_instr_line(FILE *out, const pr_index *ix, const hm_instr *in)
 		fputs(HM_X(in)->literal ? HM_X(in)->literal : "{...}", out);
 	} else {
 		for (int i = 0; i < in->n_operands; i++) {
-			const hm_instr *op = ix_instr(ix, in->operand_ids[i]);
+			const hm_instr *op = hm_find_instr(m, in->operand_ids[i]);
 			if (i)
 				fputs(", ", out);
 			if (op) {
@@ -498,11 +440,11 @@ static void print_instr_line(FILE *out, const pr_index *ix, const hm_instr *in)
 	fputc(')', out);
 	print_fields(out, in);
 	print_kept(out, in, 0);
-	print_called(out, ix, in);
+	print_called(out, m, in);
 	if (in->sharding)
 		fprintf(out, ", sharding=%s", in->sharding);
 	print_kept(out, in, 1);
-	print_control(out, ix, in);
+	print_control(out, m, in);
 	print_metadata(out, in);
 	if (HM_X(in)->backend_config) {
 		fputs(", backend_config=", out);
@@ -513,19 +455,18 @@ static void print_instr_line(FILE *out, const pr_index *ix, const hm_instr *in)
 	}
 }
 
-static void print_instr(FILE *out, const pr_index *ix, const hm_instr *in)
+static void print_instr(FILE *out, const hm_module *m, const hm_instr *in)
 {
 	fputs("  ", out);
-	print_instr_line(out, ix, in);
+	print_instr_line(out, m, in);
 	fputc('\n', out);
 }
 
 int hm_instr_print(FILE *out, const hm_module *m, const hm_instr *in)
 {
-	pr_index ix = {.checked = m};
 	if (!m->index)
 		return -1;
-	print_instr_line(out, &ix, in);
+	print_instr_line(out, m, in);
 	return ferror(out) ? -1 : 0;
 }
 
@@ -579,8 +520,7 @@ static int print_signature(FILE *out, const hm_comp *c)
 
 int hm_module_print(FILE *out, const hm_module *m)
 {
-	pr_index ix;
-	if (index_build(&ix, m) != 0)
+	if (!m->index)
 		return -1;
 	fputs("HloModule ", out);
 	print_word(out, m->name);
@@ -595,24 +535,22 @@ int hm_module_print(FILE *out, const hm_module *m)
 		rc = print_signature(out, comp);
 		fputs(" {\n", out);
 		for (int i = 0; i < comp->n_instrs; i++)
-			print_instr(out, &ix, &comp->instrs[i]);
+			print_instr(out, m, &comp->instrs[i]);
 		fputs(c + 1 < m->n_comps ? "}\n\n" : "}\n", out);
 	}
-	free(ix.instrs);
-	free(ix.comps);
 	return rc != 0 || ferror(out) ? -1 : 0;
 }
 
 /* ---- structural dump ------------------------------------------------ */
 
-static void dump_ref(FILE *out, const pr_index *ix, int64_t id, int comp)
+static void dump_ref(FILE *out, const hm_module *m, int64_t id, int comp)
 {
 	const char *name = "?";
 	if (comp) {
-		const hm_comp *c = ix_comp(ix, id);
+		const hm_comp *c = hm_find_comp(m, id);
 		name = c ? c->name : "?";
 	} else {
-		const hm_instr *in = ix_instr(ix, id);
+		const hm_instr *in = hm_find_instr(m, id);
 		name = in ? in->name : "?";
 	}
 	fprintf(out, "#%lld %s", (long long)id, name);
@@ -694,7 +632,7 @@ static void dump_texts(FILE *out, const hm_instr *in)
 		fprintf(out, "    attr %s=%s\n", in->attrs[i].name, in->attrs[i].value);
 }
 
-static void dump_instr(FILE *out, const pr_index *ix, const hm_instr *in)
+static void dump_instr(FILE *out, const hm_module *m, const hm_instr *in)
 {
 	fprintf(out, "  #%lld %s%s = ", (long long)in->id, in->is_root ? "ROOT " : "", in->name);
 	hm_shape_print(out, in->shape, 1);
@@ -706,7 +644,7 @@ static void dump_instr(FILE *out, const pr_index *ix, const hm_instr *in)
 	for (int i = 0; i < in->n_operands; i++) {
 		if (i)
 			fputs(", ", out);
-		dump_ref(out, ix, in->operand_ids[i], 0);
+		dump_ref(out, m, in->operand_ids[i], 0);
 	}
 	fprintf(out, ") line=%d\n", in->line);
 	if (in->n_called) {
@@ -714,7 +652,7 @@ static void dump_instr(FILE *out, const pr_index *ix, const hm_instr *in)
 		for (int i = 0; i < in->n_called; i++) {
 			if (i)
 				fputs(", ", out);
-			dump_ref(out, ix, in->called_ids[i], 1);
+			dump_ref(out, m, in->called_ids[i], 1);
 		}
 		fputc('\n', out);
 	}
@@ -723,7 +661,7 @@ static void dump_instr(FILE *out, const pr_index *ix, const hm_instr *in)
 		for (int i = 0; i < HM_X(in)->n_control_predecessors; i++) {
 			if (i)
 				fputs(", ", out);
-			dump_ref(out, ix, HM_X(in)->control_predecessor_ids[i], 0);
+			dump_ref(out, m, HM_X(in)->control_predecessor_ids[i], 0);
 		}
 		fputc('\n', out);
 	}
@@ -733,8 +671,7 @@ static void dump_instr(FILE *out, const pr_index *ix, const hm_instr *in)
 
 int hm_module_dump(FILE *out, const hm_module *m)
 {
-	pr_index ix;
-	if (index_build(&ix, m) != 0)
+	if (!m->index)
 		return -1;
 	fprintf(out, "module %s id=%lld entry=#%lld %s comps=%d instrs=%lld\n", m->name,
 		(long long)m->id, (long long)m->entry_id, m->entry_name ? m->entry_name : "?",
@@ -747,10 +684,8 @@ int hm_module_dump(FILE *out, const hm_module *m)
 			comp->name, comp->is_entry ? " ENTRY" : "", (long long)comp->root_id,
 			comp->n_instrs);
 		for (int i = 0; i < comp->n_instrs; i++)
-			dump_instr(out, &ix, &comp->instrs[i]);
+			dump_instr(out, m, &comp->instrs[i]);
 	}
-	free(ix.instrs);
-	free(ix.comps);
 	return ferror(out) ? -1 : 0;
 }
 

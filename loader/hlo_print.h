@@ -30,6 +30,8 @@
  * in computation signatures). */
 void hm_shape_print(FILE *out, const hm_shape *s, int with_layout);
 
+/* A checked module (hm_module_check: every reader's modules are): -1
+ * before the check, as for a write error. */
 int hm_module_print(FILE *out, const hm_module *m);
 /* One instruction of a checked module (hm_module_check) on one line, as
  * hm_module_print writes it, without indentation or newline. */

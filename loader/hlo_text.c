@@ -642,8 +642,8 @@ void hp_free_scratch(hp *p)
 	hs_vec_free(&p->dyn);
 	hs_vec_free(&p->slices);
 	hs_vec_free(&p->seen);
-	free(p->comp_names.slots);
-	free(p->instr_names.slots);
+	hs_index_free(&p->comp_names.ix);
+	hs_index_free(&p->instr_names.ix);
 	hp_intern_free(&p->arrays);
 	hp_intern_free(&p->shapes);
 }
