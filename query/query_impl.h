@@ -22,6 +22,7 @@
 #include <stdint.h>
 
 #include "base/arena.h"
+#include "base/index.h"
 #include "loader/dataset.h"
 #include "loader/hlo.h"
 #include "model/cost.h"
@@ -241,6 +242,7 @@ struct query_session {
 	size_t n_node_fields;
 	query_field *config_fields;
 	size_t n_config_fields;
+	hs_index node_index, config_index; /* the fields by name */
 	char **feature_names;       /* owned copies (generic names rotate) */
 	char **config_names;
 

@@ -3,12 +3,14 @@
  * session is bound to.  What a session computes about that graph is
  * derived.c.
  */
+#include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
+#include "base/hash.h"
 #include "base/strbuf.h"
 #include "loader/hlo_featurize.h"
 #include "loader/hlo_module.h"
@@ -77,6 +79,30 @@ static void free_fields(query_session *s)
 	s->feature_names = s->config_names = NULL;
 	s->node_fields = s->config_fields = NULL;
 	s->n_node_fields = s->n_config_fields = 0;
+	hs_index_free(&s->node_index);
+	hs_index_free(&s->config_index);
+}
+
+/* A name's hash ignoring case: query_find_field finds the exact name
+ * first, then one that differs in case. */
+static uint32_t folded_hash(const char *s)
+{
+	uint64_t h = HS_FNV_BASIS;
+	for (; *s; s++)
+		h = hs_fnv1a_byte((unsigned char)tolower((unsigned char)*s), h);
+	return (uint32_t)h;
+}
+
+/* The fields f[0, n) by name.  Reserved first, so that of names alike but
+ * for case the first field is found first (probing meets them in order). */
+static int index_fields(hs_index *ix, const query_field *f, size_t n)
+{
+	if (hs_index_reserve(ix, n) != 0)
+		return -1;
+	for (size_t i = 0; i < n; i++)
+		if (hs_index_add(ix, folded_hash(f[i].name), (int32_t)i) != 0)
+			return -1;
+	return 0;
 }
 
 static int has_derived_name(const query_field *d, size_t n, const char *name)
@@ -164,6 +190,9 @@ static int build_fields(query_session *s, hs_error *err)
 		nc++;
 	}
 	s->n_config_fields = nc;
+	if (index_fields(&s->node_index, s->node_fields, s->n_node_fields) != 0 ||
+	    index_fields(&s->config_index, s->config_fields, s->n_config_fields) != 0)
+		goto oom;
 	return 0;
 oom:
 	return hs_fail(err, HS_ENOMEM, "out of memory building the field table");
@@ -285,6 +314,8 @@ query_session *query_session_new_table(const query_column *cols, int ncols, hs_e
 		};
 		s->n_node_fields++;
 	}
+	if (index_fields(&s->node_index, s->node_fields, s->n_node_fields) != 0)
+		goto oom;
 	return s;
 oom:
 	query_session_free(s);
@@ -400,6 +431,16 @@ const char *query_field_name(const query_session *s, size_t i)
 	return i < s->n_node_fields ? s->node_fields[i].name : NULL;
 }
 
+static int field_named(const void *f, int32_t i, const void *name)
+{
+	return strcmp(((const query_field *)f)[i].name, name) == 0;
+}
+
+static int field_named_folded(const void *f, int32_t i, const void *name)
+{
+	return strcasecmp(((const query_field *)f)[i].name, name) == 0;
+}
+
 static const query_field *fields_of(query_session *s, int scope, size_t *n)
 {
 	if (scope == QS_GRAPH)
@@ -416,13 +457,23 @@ const query_field *query_find_field(query_session *s, int scope, const char *nam
 {
 	size_t n;
 	const query_field *f = fields_of(s, scope, &n);
+	const hs_index *ix = scope == QS_CONFIG ? &s->config_index : &s->node_index;
 
-	for (size_t i = 0; i < n; i++)
-		if (strcmp(f[i].name, name) == 0)
+	if (scope != QS_GRAPH) {
+		uint32_t h = folded_hash(name);
+		int32_t i = hs_index_find(ix, h, field_named, f, name);
+		if (i < 0)
+			i = hs_index_find(ix, h, field_named_folded, f, name);
+		if (i >= 0)
 			return &f[i];
-	for (size_t i = 0; i < n; i++)
-		if (strcasecmp(f[i].name, name) == 0)
-			return &f[i];
+	} else {    /* a few: a scan */
+		for (size_t i = 0; i < n; i++)
+			if (strcmp(f[i].name, name) == 0)
+				return &f[i];
+		for (size_t i = 0; i < n; i++)
+			if (strcasecmp(f[i].name, name) == 0)
+				return &f[i];
+	}
 	/* f<i> for node features, c<i> for tile config features. */
 	char lead = scope == QS_CONFIG ? 'c' : 'f';
 	if ((name[0] == lead || name[0] == (lead - 32)) && name[1] >= '0' && name[1] <= '9') {
