@@ -94,14 +94,20 @@ static inline int hs_index_add(hs_index *x, uint32_t h, int32_t entry)
 }
 
 /* The entry with the key, or else `entry` added for it: the entry found,
- * `entry` when added (the caller then pushes it), -1 when out of memory. */
+ * `entry` when added (the caller then pushes it), -1 when out of memory.
+ * One probe either way. */
 static inline int32_t hs_index_put(hs_index *x, uint32_t h, int32_t entry, hs_index_eq eq,
 				   const void *ctx, const void *key)
 {
-	int32_t e = hs_index_find(x, h, eq, ctx, key);
-	if (e >= 0)
-		return e;
-	return hs_index_add(x, h, entry) == 0 ? entry : -1;
+	if ((x->n + 1) * 2 > (x->slot ? x->mask + 1 : 0) && hs_index_reserve(x, x->n + 1) != 0)
+		return hs_index_find(x, h, eq, ctx, key);   /* found, or -1: out of memory */
+	size_t i = hs_index_home_(x, h);
+	for (; x->slot[i].entry >= 0; i = (i + 1) & x->mask)
+		if (x->slot[i].hash == h && eq(ctx, x->slot[i].entry, key))
+			return x->slot[i].entry;
+	x->slot[i] = (hs_index_slot){h, entry};
+	x->n++;
+	return entry;
 }
 
 #endif
