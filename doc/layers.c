@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "base/hash.h"
+#include "base/index.h"
 #include "base/rng.h"
 #include "base/vec.h"
 #include "loader/hlo.h"
@@ -17,8 +18,7 @@ typedef struct builder {
 	hs_layers *l;
 	HS_VEC(hs_layer) v;
 	HS_VEC(size_t) len;    /* each namespace's path length */
-	struct slot { uint64_t h; int64_t k; } *slot; /* path hash table: hash, namespace + 1 (0 empty) */
-	size_t cap;
+	hs_index paths;        /* the namespaces by path */
 	hs_error *err;
 } builder;
 
@@ -27,47 +27,26 @@ static uint64_t path_hash(const char *s, size_t n)
 	return hs_fnv1a_bytes(s, n, HS_FNV_BASIS);
 }
 
-/* A slot of the table for hash h: FNV's low bits alone cluster paths that
- * differ in their last characters (layer_17, layer_18), so mix first. */
-static size_t slot_of(uint64_t h, size_t cap)
-{
-	return (size_t)hs_splitmix64(&h) & (cap - 1);
-}
+struct path_key {
+	const char *s;
+	size_t n;
+};
 
-static int grow_table(builder *b)
+static int same_path(const void *ctx, int32_t k, const void *key)
 {
-	size_t cap = b->cap ? b->cap * 2 : 1024;
-	struct slot *slot = calloc(cap, sizeof *slot);
-	if (!slot)
-		return -1;
-	for (size_t i = 0; i < b->cap; i++) {
-		if (!b->slot[i].k)
-			continue;
-		size_t j = slot_of(b->slot[i].h, cap);
-		while (slot[j].k)
-			j = (j + 1) & (cap - 1);
-		slot[j] = b->slot[i];
-	}
-	free(b->slot);
-	b->slot = slot;
-	b->cap = cap;
-	return 0;
+	const builder *b = ctx;
+	const struct path_key *p = key;
+	return b->len.v[k] == p->n && memcmp(b->v.v[k].path, p->s, p->n) == 0;
 }
 
 /* The namespace with path s[0, n) whose hash is h, made (under `parent`)
- * when new.  The table keeps each hash: a probe reads a namespace only
- * when its hash is the one sought. */
+ * when new. */
 static int64_t namespace_at(builder *b, const char *s, size_t n, uint64_t h, int64_t parent, int depth)
 {
-	if ((b->v.n + 1) * 2 > b->cap && grow_table(b) != 0)
-		return -1;
-	size_t j = slot_of(h, b->cap);
-	while (b->slot[j].k) {
-		int64_t k = b->slot[j].k - 1;
-		if (b->slot[j].h == h && b->len.v[k] == n && memcmp(b->v.v[k].path, s, n) == 0)
-			return k;
-		j = (j + 1) & (b->cap - 1);
-	}
+	uint32_t h32 = (uint32_t)(h ^ h >> 32);
+	int32_t found = hs_index_find(&b->paths, h32, same_path, b, &(struct path_key){s, n});
+	if (found >= 0)
+		return found;
 	char *path = hs_arena_strndup(&b->l->arena, s, n);
 	if (!path)
 		return -1;
@@ -79,11 +58,10 @@ static int64_t namespace_at(builder *b, const char *s, size_t n, uint64_t h, int
 			name = path + i + 1;
 	}
 	hs_layer e = {path, name, parent, depth, -1, -1, 0, 0, 0, 0, 0, 0, 0, -1, 0};
-	if (hs_vec_push(&b->v, e) != 0 || hs_vec_push(&b->len, n) != 0)
+	if (hs_vec_push(&b->v, e) != 0 || hs_vec_push(&b->len, n) != 0 ||
+	    hs_index_add(&b->paths, h32, (int32_t)b->v.n - 1) != 0)
 		return -1;
-	int64_t k = (int64_t)b->v.n - 1;
-	b->slot[j] = (struct slot){h, k + 1};
-	return k;
+	return (int64_t)b->v.n - 1;
 }
 
 static int64_t namespace_of(builder *b, const char *s, size_t n, int64_t parent, int depth)
@@ -353,7 +331,7 @@ int layers_build(const hs_graph *g, const cost_estimate *est, hs_layers *out, hs
 		goto done;
 	rc = 0;
 done:
-	free(b.slot);
+	hs_index_free(&b.paths);
 	hs_vec_free(&b.v);
 	hs_vec_free(&b.len);
 	if (rc) {
