@@ -14,7 +14,7 @@
  *     if (e < 0) {
  *             e = (int32_t)names->n;           // a new entry, pushed first
  *             if (push(names, name) || hs_index_add(&ix, h, e))
- *                     ... out of memory ...
+ *                     ... out of memory (pop what was pushed) ...
  *     }
  *     hs_index_free(&ix);
  *
@@ -94,8 +94,10 @@ static inline int hs_index_add(hs_index *x, uint32_t h, int32_t entry)
 }
 
 /* The entry with the key, or else `entry` added for it: the entry found,
- * `entry` when added (the caller then pushes it), -1 when out of memory.
- * One probe either way. */
+ * `entry` when added, -1 when out of memory.  One probe either way.  For
+ * an entry that exists already (row i keyed by its own content); an entry
+ * the caller has yet to push goes find, push, add, so that a failed push
+ * leaves no number in the index that names nothing. */
 static inline int32_t hs_index_put(hs_index *x, uint32_t h, int32_t entry, hs_index_eq eq,
 				   const void *ctx, const void *key)
 {

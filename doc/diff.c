@@ -53,13 +53,17 @@ static const key_entry *table_get(const key_table *t, uint64_t key)
 
 static void table_add(key_table *t, uint64_t key, int64_t v)
 {
-	int32_t e = hs_index_put(&t->ix, (uint32_t)(key ^ key >> 32), (int32_t)t->v.n, same_key, t, &key);
-	if (e == (int32_t)t->v.n && hs_vec_push(&t->v, ((key_entry){key, v, 0})) != 0)
-		e = -1;
-	if (e < 0)
-		t->failed = 1;
-	else
-		t->v.v[e].count++;
+	uint32_t h = (uint32_t)(key ^ key >> 32);
+	int32_t e = hs_index_find(&t->ix, h, same_key, t, &key);
+	if (e < 0) {
+		e = (int32_t)t->v.n;
+		if (hs_vec_push(&t->v, ((key_entry){key, v, 0})) != 0 || hs_index_add(&t->ix, h, e) != 0) {
+			t->v.n = (size_t)e;
+			t->failed = 1;
+			return;
+		}
+	}
+	t->v.v[e].count++;
 }
 
 static void table_free(key_table *t)
