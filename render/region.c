@@ -61,19 +61,6 @@ void region_ways_text(const region_ways *w, const char *prefix, char *buf, size_
 	}
 }
 
-const char *region_kind_name(region_kind k)
-{
-	switch (k) {
-	case REGION_AROUND: return "around";
-	case REGION_PATH: return "path";
-	case REGION_COMPUTATION: return "computation";
-	case REGION_NODES: return "nodes";
-	case REGION_CONFIGURABLE: return "configurable";
-	case REGION_LAYER: return "layer";
-	}
-	return "?";
-}
-
 const char *region_dir_name(region_dir d)
 {
 	switch (d) {

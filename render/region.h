@@ -330,10 +330,6 @@ int64_t region_fit_radius(const hs_graph *g, const region_spec *s);
  * memory; an `expand` name that is no computation of the graph). */
 int region_collapse(region *r, const region_spec *s, hs_error *err);
 
-/* The index in g->hcomps of the computation named `name` (real, "entry"
- * or a derived "computation.K"), or -1. */
-int64_t region_find_hcomp(const hs_graph *g, const char *name);
-
 /* 1 when `expand` (NULL, "all" or names separated by commas) draws
  * computation c in full. */
 int region_expands(const hs_graph *g, const char *expand, int64_t c);
@@ -357,7 +353,6 @@ const char *region_node_ref(const hs_graph *g, int64_t id, char *buf, size_t cap
 /* Position of node `id` in r->nodes, or -1. */
 int64_t region_index_of(const region *r, int64_t id);
 
-const char *region_kind_name(region_kind k); /* "around", "path", ... */
 const char *region_dir_name(region_dir d);   /* "operands", "users", "both" */
 /* Parses "operands" / "users" / "both"; returns -1 for anything else. */
 int region_dir_parse(const char *s);
