@@ -343,8 +343,6 @@ const char *region_edge_label(const region *r, int64_t k, char *buf, size_t cap)
 /* "485 nodes and 692 edges on 290 ranks, whose edges cross 19,959 ranks
  * more (layout work 21,136)"; like snprintf. */
 int region_work_text(const region_work *w, char *buf, size_t cap);
-/* 1234567 -> "1,234,567" (cap bytes). */
-void region_thousands(int64_t v, char *buf, size_t cap);
 
 /* "dot.42 (node 1234)" on a module, "node 1234" on a bare .npz (whose
  * names are derived); for titles and messages.  Returns buf. */

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "base/strbuf.h"
+#include "base/units.h"
 #include "loader/hlo_line.h"
 #include "tui/view_diff.h"
 
@@ -191,13 +192,13 @@ static void side_text(const struct pairview *pv, const field *f, int b, char *bu
 		break;
 	case F_COST:
 		if (!tui_model_hidden(buf, cap))
-			tui_fmt_seconds(buf, cap, c->seconds);
+			hs_unit_format(buf, cap, HS_U_SECONDS, c->seconds, -1);
 		break;
 	case F_FLOPS:
-		tui_unit_format(buf, cap, TUI_U_FLOP, c->flops);
+		hs_unit_format(buf, cap, HS_U_FLOP, c->flops, -1);
 		break;
 	case F_BYTES:
-		tui_unit_format(buf, cap, TUI_U_BYTES, c->bytes);
+		hs_unit_format(buf, cap, HS_U_BYTES, c->bytes, -1);
 		break;
 	case F_LINE: {
 		const hs_strbuf *l = b ? &pv->lb : &pv->la;

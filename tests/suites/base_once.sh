@@ -2,7 +2,8 @@
 # base_once: the basics of base/ exist once.  Each rule below finds a copy
 # that was once written outside base/ (a clock, a comparator, a generator, a
 # JSON escaper, a CSV quoter, a terminal escaper (issue 28), a hash table
-# probing slots of its own (issue 29), a vector grown by an element size its caller passes: issue 25's overflow; issue 23's FNV-1a hashes, printf appenders, a
+# probing slots of its own and a number with its unit written by hand (issue
+# 29), a vector grown by an element size its caller passes: issue 25's overflow; issue 23's FNV-1a hashes, printf appenders, a
 # second arena, temporary files renamed into place, caret formatters, folder
 # walkers, file-stem helpers; issue 28's files written in place, fopen "w"
 # or O_CREAT, which replaced devices and inputs) or an allocation failure
@@ -51,6 +52,8 @@ rules() {
 			hit("a vector grown by an element size its caller passes: base/vec.h")
 		}
 		/[a-z_]+ = \([a-z_]+ \+ 1\) & / { hit("a hash table probing slots of its own: base/index.h") }
+		lib && (/%[-+ #0-9.*]*(l?l?[dfgeu]|zu) ?(ns|us|ms|s|kB|MB|GB|TB|KiB|MiB|GiB|[kMGTP]?FLOP)"/ ||
+			/"(KiB|MiB|GiB|kB|MB|GB)"/) { hit("a number with its unit written by hand: base/units.h") }
 		/(hs_fail|hs_vfail)\([^,]+, HS_E(DATA|USAGE),.*out of memory/ {
 			hit("an allocation failure that is not HS_ENOMEM: base/error.h")
 		}
@@ -69,6 +72,9 @@ static int cmp_i64(const void *a, const void *b)
 }
 	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
 	h ^= v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
+	snprintf(buf, cap, "%.3f ms", seconds * 1e3);
+	static const char *const unit[] = {"B", "KiB", "MiB"};
+	return hs_fail(err, HS_EDATA, "%s: a header of %zu bytes", path, n); /* a count: no unit to show */
 EOF
 cat >"$S/loader/text.c" <<'EOF'
 		void *nv = cap <= SIZE_MAX / elem ? realloc(v->v, cap * elem) : NULL;
@@ -119,6 +125,8 @@ loader/text.c:1: a vector grown by an element size its caller passes: base/vec.h
 model/train.c:1: a clock: base/clock.h (use base/)
 model/train.c:4: a qsort comparator of a plain type: base/cmp.h (use base/)
 model/train.c:7: a splitmix64 generator: base/rng.h (use base/)
+model/train.c:9: a number with its unit written by hand: base/units.h (use base/)
+model/train.c:10: a number with its unit written by hand: base/units.h (use base/)
 query/kit.c:1: an FNV-1a hash: base/hash.h (use base/)
 query/kit.c:3: an FNV-1a hash: base/hash.h (use base/)
 query/kit.c:5: a printf appender: base/strbuf.h (use base/)
@@ -136,7 +144,7 @@ tui/table.c:1: a hash table probing slots of its own: base/index.h (use base/)
 tui/table.c:4: a CSV quote doubler: base/csv.h (use base/)
 EOF
 if diff "$T/made_up.want" "$T/made_up" >"$T/made_up.diff"; then
-	ok "base_once: the rules find the 19 copies of a made-up tree"
+	ok "base_once: the rules find the 21 copies of a made-up tree"
 else
 	bad "base_once: rules on a made-up tree" "$(tr '\n' '|' <"$T/made_up.diff")"
 fi
@@ -161,6 +169,6 @@ if [ -s "$T/real" ]; then
 		bad "base_once" "$line"
 	done <"$T/real"
 else
-	ok "base_once: no clock, comparator, generator, hash table, JSON escaper, CSV quoter, terminal escaper, untyped vector, FNV-1a hash, printf appender, arena, temporary file renamed into place, file written in place, caret formatter, folder walker or file stem outside base/, no out of memory but HS_ENOMEM ($(wc -l <"$T/pending") copies pending in files of the lead and the session part)"
+	ok "base_once: no clock, comparator, generator, hash table, number with its unit by hand, JSON escaper, CSV quoter, terminal escaper, untyped vector, FNV-1a hash, printf appender, arena, temporary file renamed into place, file written in place, caret formatter, folder walker or file stem outside base/, no out of memory but HS_ENOMEM ($(wc -l <"$T/pending") copies pending in files of the lead and the session part)"
 fi
 exit 0
