@@ -12,7 +12,7 @@
 #include "base/strbuf.h"
 #include "base/vec.h"
 #include "loader/hlo.h"
-#include "loader/hlo_line.h"
+#include "loader/hlo_print.h"
 #include "loader/hlo_module.h"
 
 /* ---- uint64 keys with the nodes that have them ---------------------------- */
@@ -501,13 +501,13 @@ static int match_comps(module_diff *d)
 
 /* ---- changes --------------------------------------------------------------- */
 
-static int is_name_attr(const char *name, size_t n)
+static int is_name_attr(const char *name)
 {
 	static const char *const refs[] = {"to_apply", "calls", "body", "condition", "true_computation",
 					   "false_computation", "branch_computations", "called_computations",
 					   "select", "scatter", "control-predecessors", NULL};
 	for (const char *const *r = refs; *r; r++)
-		if (strlen(*r) == n && memcmp(*r, name, n) == 0)
+		if (strcmp(*r, name) == 0)
 			return 1;
 	return 0;
 }
@@ -520,7 +520,7 @@ static int same_str(const char *a, const char *b)
 /* 1 when the readers' fields of two instructions say their attributes are
  * the same (dimensions, fusion kind, sharding, metadata, every other
  * attribute as written; an instruction with rare fields is left to the
- * text): then their lines need not be read, which on a module of a million
+ * text): then their attributes need not be printed, which on a module of a million
  * instructions is most of the time spent on changes. */
 static int attrs_surely_equal(const hm_instr *a, const hm_instr *b)
 {
@@ -544,33 +544,27 @@ static int attrs_surely_equal(const hm_instr *a, const hm_instr *b)
  * instructions are compared through the matching. */
 static int attrs_differ(const module_diff *d, int64_t va, hs_strbuf *out)
 {
-	hs_strbuf la = {0}, lb = {0};
-	hlo_line_attr xa[64], xb[64];
+	const hm_instr *ia = graph_node_instr(d->a, va), *ib = graph_node_instr(d->b, d->a2b[va]);
+	hm_attr *xa = NULL, *xb = NULL;
 	int rc = 0;
-	if (!out && attrs_surely_equal(graph_node_instr(d->a, va), graph_node_instr(d->b, d->a2b[va])))
+	if ((!out && attrs_surely_equal(ia, ib)) || !ia || !ib)
 		goto called;
-	if (graph_node_hlo(d->a, va, &la) != 1 || graph_node_hlo(d->b, d->a2b[va], &lb) != 1)
-		goto done;
-	int na = hlo_line_attrs(la.s, la.len, xa, 64), nb = hlo_line_attrs(lb.s, lb.len, xb, 64);
-	na = na > 64 ? 64 : na;
-	nb = nb > 64 ? 64 : nb;
-	for (int pass = 0; pass < 2; pass++) {
-		const hlo_line_attr *x = pass ? xb : xa, *y = pass ? xa : xb;
+	int na = hm_instr_attr_list(d->a->module, ia, &xa), nb = hm_instr_attr_list(d->b->module, ib, &xb);
+	for (int pass = 0; pass < 2 && na >= 0 && nb >= 0; pass++) {
+		const hm_attr *x = pass ? xb : xa, *y = pass ? xa : xb;
 		int nx = pass ? nb : na, ny = pass ? na : nb;
 		for (int i = 0; i < nx; i++) {
 			int j = 0;
-			while (j < ny && !(y[j].name_len == x[i].name_len &&
-					   memcmp(y[j].name, x[i].name, x[i].name_len) == 0))
+			while (j < ny && strcmp(y[j].name, x[i].name) != 0)
 				j++;
 			int differs = j == ny;
-			if (!differs && pass == 0 && !is_name_attr(x[i].name, x[i].name_len))
-				differs = x[i].value_len != y[j].value_len ||
-					  memcmp(x[i].value, y[j].value, x[i].value_len) != 0;
+			if (!differs && pass == 0 && !is_name_attr(x[i].name))
+				differs = strcmp(x[i].value, y[j].value) != 0;
 			if (!differs)
 				continue;
 			rc = 1;
 			if (out)
-				hs_strbuf_printf(out, "%s%.*s", out->len ? ", " : "", (int)x[i].name_len, x[i].name);
+				hs_strbuf_printf(out, "%s%s", out->len ? ", " : "", x[i].name);
 		}
 	}
 called:;
@@ -583,9 +577,8 @@ called:;
 			if (out)
 				hs_strbuf_printf(out, "%scalled computation %lld", out->len ? ", " : "", (long long)k);
 		}
-done:
-	hs_strbuf_free(&la);
-	hs_strbuf_free(&lb);
+	free(xa);
+	free(xb);
 	return rc;
 }
 

@@ -15,6 +15,7 @@
 
 #include "base/error.h"
 #include "base/index.h"
+#include "base/strbuf.h"
 #include "base/vec.h"
 #include "hlo_lex.h"
 #include "hlo_module.h"
@@ -146,6 +147,8 @@ typedef struct hp {
 	HS_VEC(uint8_t) dyn;       /* scratch for shapes: 1 per dynamic dim */
 	HS_VEC(struct hp_slice) slices; /* scratch for the slice attribute */
 	HS_VEC(struct hp_span) seen;    /* attribute names given */
+	hs_strbuf extra;           /* scratch: metadata fields kept as written */
+	int bare_names;            /* a callee or control predecessor named without '%' */
 	int64_t frame_id;          /* metadata stack_frame_id, or -1 */
 } hp;
 

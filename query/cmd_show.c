@@ -13,7 +13,7 @@
 #include "base/strbuf.h"
 #include "base/units.h"
 #include "loader/hlo.h"
-#include "loader/hlo_line.h"
+#include "loader/hlo_print.h"
 #include "query/commands.h"
 
 /* Lists of nodes, callers and attributes stop after this many. */
@@ -200,21 +200,19 @@ static int show_line(query_session *s, hs_strbuf *b, int64_t v)
 	if (!n)
 		return 0;
 	hs_strbuf_printf(b, "  hlo           %s\n", line);
-	int k = hlo_line_attrs(line, n, NULL, 0);
-	if (k <= 0)
-		return 0;
-	hlo_line_attr *a = malloc((size_t)k * sizeof *a);
-	if (!a)
-		return -1;
-	hlo_line_attrs(line, n, a, k);
+	hm_attr *a;
+	int k = hm_instr_attr_list(s->g->module, graph_node_instr(s->g, v), &a);
+	if (k <= 0) {
+		free(a);
+		return k;
+	}
 	int width = 0;
 	for (int i = 0; i < k; i++)
-		if ((int)a[i].name_len > width)
-			width = (int)a[i].name_len;
+		if ((int)strlen(a[i].name) > width)
+			width = (int)strlen(a[i].name);
 	hs_strbuf_printf(b, "  attributes    %d\n", k);
 	for (int i = 0; i < k; i++)
-		hs_strbuf_printf(b, "    %-*.*s  %.*s\n", width, (int)a[i].name_len, a[i].name,
-			      (int)a[i].value_len, a[i].value);
+		hs_strbuf_printf(b, "    %-*s  %s\n", width, a[i].name, a[i].value);
 	free(a);
 	return 0;
 }

@@ -41,7 +41,7 @@ import subprocess
 import sys
 from collections import Counter
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "query"))
-from hlo_names_check import split_top  # noqa: E402  (the one reading of bracketed HLO text)
+from hlo_names_check import split_top, frames_resolved  # noqa: E402  (the one reading of bracketed HLO text)
 
 HLOSCOPE = os.environ["HLOSCOPE"]
 SANITIZER = os.environ.get("PASS") == "sanitizer"
@@ -399,8 +399,10 @@ def check_detail(tmp, k, mod, i, what):
                   (got["callers"], got["sources"]) == (want["callers"], want["sources"]),
                   "%r != %r" % ((got["callers"], got["sources"]), (want["callers"], want["sources"])))
     if i["attrs"]:
-        attrs = [tuple(r) for r in rows("%s/attrs_%d.csv" % (tmp, k))]
-        good &= check(what + ": attributes as written", attrs == i["attrs"], "%r != %r" % (attrs, i["attrs"]))
+        framed = "stack_frame_id=" in dict(i["attrs"]).get("metadata", "")
+        attrs = [(a, frames_resolved(a, v, framed)) for a, v in rows("%s/attrs_%d.csv" % (tmp, k))]
+        want = [(a, frames_resolved(a, v, framed)) for a, v in i["attrs"]]
+        good &= check(what + ": attributes as written", attrs == want, "%r != %r" % (attrs, want))
     return good
 
 
