@@ -81,12 +81,14 @@ while [ $i -lt $RUNS ]; do set -- "$@" "$COUNT"; i=$((i + 1)); done
 i=0
 while [ $i -lt $RUNS ]; do set -- "$@" "$MATCH"; i=$((i + 1)); done
 "$@" >"$T/out" 2>"$T/time" || { echo "FAIL query bench: hloscope query failed: $(head -c 300 "$T/time")"; exit 1; }
-hs_where_first=$(grep ": nodes where" "$T/time" | head -1 | awk '{print $2}')
-hs_where=$(grep ": nodes where" "$T/time" | awk '{print $2}' | sort -g | head -1)
-hs_count_first=$(grep ": count by" "$T/time" | head -1 | awk '{print $2}')
-hs_count=$(grep ": count by" "$T/time" | awk '{print $2}' | sort -g | head -1)
-hs_match_first=$(grep ": nodes where name" "$T/time" | head -1 | awk '{print $2}')
-hs_match=$(grep ": nodes where name" "$T/time" | awk '{print $2}' | sort -g | head -1)
+# "time: 1.234 ms: QUERY", "time: 861.000 us: QUERY" (base/units.h): in ms
+ms() { awk '{ u = $3; sub(":", "", u); print $2 * (u == "s" ? 1000 : u == "ms" ? 1 : u == "us" ? 1e-3 : 1e-6) }'; }
+hs_where_first=$(grep ": nodes where" "$T/time" | head -1 | ms)
+hs_where=$(grep ": nodes where" "$T/time" | ms | sort -g | head -1)
+hs_count_first=$(grep ": count by" "$T/time" | head -1 | ms)
+hs_count=$(grep ": count by" "$T/time" | ms | sort -g | head -1)
+hs_match_first=$(grep ": nodes where name" "$T/time" | head -1 | ms)
+hs_match=$(grep ": nodes where name" "$T/time" | ms | sort -g | head -1)
 hs_match_rows=$(grep -c '^[a-z]*\.[0-9]*7$' "$T/out")
 hs_rows=$(grep -c '^ *[0-9]' "$T/out")
 "$HS" query "$G" --csv 'nodes show name' >"$T/names" ||

@@ -236,7 +236,7 @@ static int resolve_computation(const hs_graph *g, const char *text, int64_t *hco
 
 	if (*hcomp != -2)
 		return 0;
-	*hcomp = region_find_hcomp(g, text);
+	*hcomp = graph_find_hcomp(g, text);
 	if (*hcomp >= 0)
 		return 0;
 	if (query_suggest_computation(g, text, buf, sizeof buf))

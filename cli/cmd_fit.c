@@ -18,7 +18,7 @@
 #include "model/cost.h"
 #include "model/fit.h"
 #include "model/metrics.h"
-#include "model/units.h"
+#include "base/units.h"
 
 typedef struct fit_args {
 	const char *file, *measured;
@@ -92,12 +92,7 @@ static int candidate(const fit_out *o, int64_t c)
 
 static void fmt_time(const fit_out *o, double v, char *buf, size_t cap)
 {
-	if (isnan(v))
-		snprintf(buf, cap, "-");
-	else if (o->g->kind == HS_KIND_LAYOUT)
-		units_ns(buf, cap, v, o->decimals);
-	else
-		snprintf(buf, cap, "%.*f", o->decimals + 1, v);
+	hs_unit_format(buf, cap, o->g->kind == HS_KIND_LAYOUT ? HS_U_NS : HS_U_NONE, v, o->decimals);
 }
 
 /* Enough decimals to tell apart the times print_next shows; -1 when out
@@ -120,7 +115,8 @@ static int choose_decimals(fit_out *o, long long top)
 		if (known(o, c))
 			v[m++] = o->rt[c];
 	}
-	o->decimals = units_decimals(v, (size_t)m, 3, 9);
+	o->decimals = hs_unit_decimals(o->g->kind == HS_KIND_LAYOUT ? HS_U_NS : HS_U_NONE, v, (size_t)m,
+				       o->g->kind == HS_KIND_LAYOUT ? 3 : 4, 9);
 	free(v);
 	return o->decimals < 0 ? -1 : 0;
 }

@@ -22,7 +22,7 @@
 #include "loader/hlo.h"
 #include "loader/hlo_module.h"
 #include "model/cost.h"
-#include "model/units.h"
+#include "base/units.h"
 
 /* min, median, max: of config_runtime as stored (ns); norm_*: of runtime /
  * normalizer (tile files; equal to the stored values for layout). */
@@ -339,17 +339,18 @@ static void print_opcodes(const hs_graph *g, const struct module_facts *f)
 		       g->n_nodes ? 100.0 * (double)ops[i].count / (double)g->n_nodes : 0.0);
 }
 
-/* "8.170 ms over the executed computations (3.44e+11 FLOP, 1.85e+09 bytes)" */
+/* "8.170 ms over the executed computations (344 GFLOP, 1.85 GB)" */
 static void print_analytic(const struct module_facts *f, const hs_graph *g)
 {
-	char t[48];
+	char t[48], fl[48], by[48];
 	if (!f->costed) {
 		printf("analytic        n/a: %s\n", cost_unavailable_reason(g));
 		return;
 	}
-	units_ns(t, sizeof t, f->total.seconds * 1e9, 3);
-	printf("analytic        %s over the executed computations (%.4g FLOP, %.4g bytes)", t, f->total.flops,
-	       f->total.bytes);
+	hs_unit_format(t, sizeof t, HS_U_SECONDS, f->total.seconds, 3);
+	hs_unit_format(fl, sizeof fl, HS_U_FLOP, f->total.flops, -1);
+	hs_unit_format(by, sizeof by, HS_U_BYTES, f->total.bytes, -1);
+	printf("analytic        %s over the executed computations (%s, %s)", t, fl, by);
 	if (f->total.unknown)
 		printf("; %lld instruction%s of unknown cost left out", (long long)f->total.unknown,
 		       hs_s(f->total.unknown));
@@ -400,8 +401,13 @@ static void print_dataset(const hs_graph *g, const struct module_facts *f)
 	printf("node features   %d%s\n", g->feat_width,
 	       g->feat_width == HLO_NODE_FEATURES ? "" : " (not the documented 140: generic names)");
 	if (f->has_rs) {
-		printf("runtime         min %.0f  median %.*f  max %.0f ns\n", rs.min,
-		       rs.median == floor(rs.median) ? 0 : 1, rs.median, rs.max);
+		char lo[32], mid[32], hi[32];
+		double v[3] = {rs.min, rs.median, rs.max};
+		int d = hs_unit_decimals(HS_U_NS, v, 3, 3, 9);
+		hs_unit_format(lo, sizeof lo, HS_U_NS, rs.min, d);
+		hs_unit_format(mid, sizeof mid, HS_U_NS, rs.median, d);
+		hs_unit_format(hi, sizeof hi, HS_U_NS, rs.max, d);
+		printf("runtime         min %s  median %s  max %s\n", lo, mid, hi);
 		if (g->kind == HS_KIND_TILE)
 			printf("normalized      min %.6g  median %.6g  max %.6g (runtime / normalizer)\n",
 			       rs.norm_min, rs.norm_median, rs.norm_max);

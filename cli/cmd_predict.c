@@ -19,21 +19,11 @@
 #include "model/metrics.h"
 #include "model/model.h"
 #include "model/predictor.h"
-#include "model/units.h"
+#include "base/units.h"
 
 #define TILE_SUBMIT 5
 
 /* A time in the runtime's unit: ns/us/ms/s for layout, normalized for tile. */
-static void fmt_time(char *b, size_t cap, double v, int decimals, int ns)
-{
-	if (isnan(v))
-		snprintf(b, cap, "-");
-	else if (ns)
-		units_ns(b, cap, v, decimals);
-	else
-		snprintf(b, cap, "%.4f", v);
-}
-
 static int print_table(const char *path, const hs_graph *g, const predictor *p, const int64_t *ord, long long top)
 {
 	int64_t n = g->n_configs, shown = top >= 0 && top < n ? top : n;
@@ -56,7 +46,7 @@ static int print_table(const char *path, const hs_graph *g, const predictor *p, 
 		if (g->labeled && g->kind == HS_KIND_LAYOUT)
 			shownv[m++] = g->runtime[ord[i]];
 	}
-	if ((dec = units_decimals(shownv, (size_t)m, 3, 9)) < 0) {
+	if ((dec = hs_unit_decimals(HS_U_NS, shownv, (size_t)m, 3, 9)) < 0) {
 		free(mr);
 		free(shownv);
 		return -1;
@@ -86,12 +76,13 @@ static int print_table(const char *path, const hs_graph *g, const predictor *p, 
 		int64_t c = ord[i];
 
 		if (p->time)
-			fmt_time(a, sizeof a, p->time[c], dec, pred_ns);
+			hs_unit_format(a, sizeof a, pred_ns ? HS_U_NS : HS_U_NONE, p->time[c], pred_ns ? dec : 4);
 		else
 			snprintf(a, sizeof a, "%.6g", p->score[c]);
 		printf("%5lld%s %8lld %16s", (long long)p->rank[c], p->tied[c] ? "=" : " ", (long long)c, a);
 		if (g->labeled) {
-			fmt_time(b, sizeof b, g->runtime[c], dec, g->kind == HS_KIND_LAYOUT);
+			hs_unit_format(b, sizeof b, g->kind == HS_KIND_LAYOUT ? HS_U_NS : HS_U_NONE, g->runtime[c],
+				       g->kind == HS_KIND_LAYOUT ? dec : 4);
 			printf(" %16s %8lld", b, (long long)mr[c]);
 		}
 		printf("\n");

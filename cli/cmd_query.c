@@ -33,6 +33,7 @@
 #include "base/clock.h"
 #include "base/cmp.h"
 #include "base/inputs.h"
+#include "base/units.h"
 #include "cli/cli.h"
 #include "cli/opts.h"
 #include "loader/graph.h"
@@ -70,21 +71,22 @@ static void on_interrupt(int sig)
 static int on_progress(void *ctx, size_t done, size_t total, double seconds)
 {
 	struct batch *b = ctx;
-	char d[32], t[32];
+	char d[32], t[32], took[32];
 
 	if (interrupted)
 		return 1;
 	if (!b->progress || seconds < 1.0)
 		return 0;
-	query_fmt_thousands(d, sizeof d, done);
-	query_fmt_thousands(t, sizeof t, total);
+	hs_num_thousands(d, sizeof d, (int64_t)done);
+	hs_num_thousands(t, sizeof t, (int64_t)total);
+	hs_unit_format(took, sizeof took, HS_U_SECONDS, seconds, 0);
 	if (b->progress == 1) {
 		/* on the real stderr: the line's own \r and ESC [K */
-		fprintf(cli_raw_stderr(), "\rhloscope query: %s/%s files, %.0f s\033[K", d, t, seconds);
+		fprintf(cli_raw_stderr(), "\rhloscope query: %s/%s files, %s\033[K", d, t, took);
 		fflush(cli_raw_stderr());
 		b->progress_shown = 1;
 	} else if (seconds >= b->next_line) {
-		fprintf(stderr, "hloscope query: %s/%s files, %.0f s\n", d, t, seconds);
+		fprintf(stderr, "hloscope query: %s/%s files, %s\n", d, t, took);
 		b->next_line = seconds + 1.0;
 	}
 	fflush(stderr);
@@ -215,8 +217,11 @@ static int run_line(struct batch *b, const char *line, const char *src, long lin
 		sigaction(SIGINT, &old, NULL);
 	double t1 = hs_now_seconds() * 1e3;
 	clear_progress(b);
-	if (b->timing && rc == 0 && r.kind != QUERY_NONE)
-		fprintf(stderr, "time: %.3f ms: %s\n", t1 - t0, line);
+	if (b->timing && rc == 0 && r.kind != QUERY_NONE) {
+		char took[32];
+		hs_unit_format(took, sizeof took, HS_U_SECONDS, (t1 - t0) / 1e3, 3);
+		fprintf(stderr, "time: %s: %s\n", took, line);
+	}
 	if ((rc < 0 && query_stopped(b->s)) || (rc == 0 && interrupted)) {
 		/* also when the run ended before it could see the Ctrl-C */
 		fprintf(stderr, "hloscope query: %s (Ctrl-C)\n", rc < 0 ? err.msg : "stopped");

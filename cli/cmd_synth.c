@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "base/plural.h"
+#include "base/units.h"
 #include "cli/cli.h"
 #include "cli/opts.h"
 #include "synth/synth.h"
@@ -42,10 +43,12 @@ int cmd_synth(int argc, char **argv)
 	sigprocmask(SIG_SETMASK, &old, NULL);
 	if (rc < 0)
 		return cli_report(&err);
-	printf("wrote %s: %d tile and %d layout file%s, %lld node%s, %lld config%s, %.1f MB "
+	char size[32];
+	hs_unit_format(size, sizeof size, HS_U_BYTES, (double)rep.bytes, 1);
+	printf("wrote %s: %d tile and %d layout file%s, %lld node%s, %lld config%s, %s "
 	       "(seed %llu; synthetic, see %s/README)\n",
 	       dir, rep.tile_files, rep.layout_files, hs_s(rep.layout_files), (long long)rep.nodes,
-	       hs_s(rep.nodes), (long long)rep.configs, hs_s(rep.configs), (double)rep.bytes / 1e6, seed, dir);
+	       hs_s(rep.nodes), (long long)rep.configs, hs_s(rep.configs), size, seed, dir);
 
 	return 0;
 }

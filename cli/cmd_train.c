@@ -10,6 +10,7 @@
 #include "base/parse.h"
 #include "base/plural.h"
 #include "base/strbuf.h"
+#include "base/units.h"
 #include "cli/cli.h"
 #include "cli/opts.h"
 #include "cli/modelcli.h"
@@ -50,7 +51,9 @@ static void progress(void *ctx, const train_progress *p)
 		fprintf(stderr, "%6.4f", p->valid_tau);
 	if (!isnan(p->valid_top5))
 		fprintf(stderr, "  top5 err %.4f", p->valid_top5);
-	fprintf(stderr, "  %5.2fs%s\n", p->seconds, p->best ? "  *" : "");
+	char took[32];
+	hs_unit_format(took, sizeof took, HS_U_SECONDS, p->seconds, 2);
+	fprintf(stderr, "  %9s%s\n", took, p->best ? "  *" : "");
 }
 
 /* Opens and prepares every file; unlabeled ones are skipped with a note. */
@@ -92,15 +95,17 @@ static void summary(const char *head, const train_report *r)
 {
 	char tau[32];
 
+	char took[32];
+	hs_unit_format(took, sizeof took, HS_U_SECONDS, r->seconds_per_epoch, 2);
 	if (isnan(r->best_tau))
 		snprintf(tau, sizeof tau, "n/a (nothing held out)");
 	else
 		snprintf(tau, sizeof tau, "%.4f", r->best_tau);
 	printf("  %s: %lld graph%s, %lld config%s (%lld distinct); best valid tau %s (ties broken at random) "
-	       "at epoch %d; correction gate %g%s; %.2f s/epoch\n", head, (long long)r->graphs, hs_s(r->graphs),
+	       "at epoch %d; correction gate %g%s; %s/epoch\n", head, (long long)r->graphs, hs_s(r->graphs),
 	       (long long)r->configs, hs_s(r->configs), (long long)r->distinct_configs, tau, r->best_epoch,
 	       r->gate, r->gate == 0 ? " (the analytic estimate alone ranks the validation configs best)" : "",
-	       r->seconds_per_epoch);
+	       took);
 }
 
 /* What the command line asks for. */

@@ -123,6 +123,13 @@ extern const hm_instr_x hm_instr_x_none;
  * on first use; NULL when out of memory. */
 hm_instr_x *hm_instr_x_make(hs_arena *a, struct hm_instr *in);
 
+/* The attribute that names an instruction's called computations, as the
+ * text reader found it (the roles of hm_instr.called_ids, in that order). */
+enum hm_call_attr {
+	HM_CALL_NONE, HM_CALL_TO_APPLY, HM_CALL_CALLS, HM_CALL_SELECT, HM_CALL_SCATTER, HM_CALL_BODY,
+	HM_CALL_CONDITION, HM_CALL_TRUE, HM_CALL_FALSE, HM_CALL_BRANCHES, HM_CALL_CALLED
+};
+
 typedef struct hm_instr {
 	char *name;                /* without '%' */
 	char *opcode;              /* as written: "fusion", "all-reduce-start", "my-new-op" */
@@ -146,7 +153,10 @@ typedef struct hm_instr {
 	/* metadata */
 	char *op_type, *op_name, *source_file;  /* NULL when absent */
 
-	hm_attr *attrs;            /* [n_attrs] every other attribute, in order */
+	hm_attr *attrs;            /* [n_attrs] every other attribute, in order;
+	                            * "metadata" holds the metadata fields
+	                            * beyond the four above, as written
+	                            * (deduplicated_name="f" preserve_layout=true) */
 
 	/* where it came from: its bytes in hm_file.text ("ROOT %name = ...
 	 * attributes", no newline; 0, 0 for proto) */
@@ -159,7 +169,12 @@ typedef struct hm_instr {
 	int source_line;           /* metadata; 0 when absent */
 	int line;                  /* text line (1-based), 0 for proto */
 	int src_len;
-	int is_root;
+	uint8_t is_root;
+	uint8_t call_attr;         /* text: the attribute its callees were named
+	                            * with (enum hm_call_attr), HM_CALL_NONE
+	                            * otherwise (printed by opcode, as XLA does) */
+	uint8_t bare_names;        /* text: its callees and control predecessors
+	                            * named without '%', as JAX writes them */
 
 	/* Filled by hm_module_check, not by the readers. */
 	int comp;                  /* index of its computation in hm_module.comps */

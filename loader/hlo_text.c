@@ -150,6 +150,7 @@ static int finish_instruction(hp *p, hm_instr *in, size_t name_len)
 	}
 	in->n_attrs = (int)p->attrs.n;
 	in->attrs = hp_arena_copy(p, &p->attrs);
+	in->bare_names = (uint8_t)p->bare_names;
 	if (p->failed || record_callees(p, in) != 0)
 		return -1;
 	if (p->frame_id >= 0 && !in->source_file) {
@@ -173,6 +174,7 @@ static int instruction(hp *p)
 	in.src_off = (int64_t)p->tok.pos;
 	p->operands.n = p->callees.n = p->attrs.n = p->ctrl.n = p->seen.n = 0;
 	p->frame_id = -1;
+	p->bare_names = 0;
 	if (hp_is_word(p, "ROOT") && hp_peek(p) != HT_EQUAL) {
 		if (p->root_line)
 			return hp_fail(p, "a second ROOT in computation '%s' (the first is on line %d)",
@@ -643,8 +645,9 @@ void hp_free_scratch(hp *p)
 	hs_vec_free(&p->dyn);
 	hs_vec_free(&p->slices);
 	hs_vec_free(&p->seen);
-	free(p->comp_names.slots);
-	free(p->instr_names.slots);
+	hs_strbuf_free(&p->extra);
+	hs_index_free(&p->comp_names.ix);
+	hs_index_free(&p->instr_names.ix);
 	hp_intern_free(&p->arrays);
 	hp_intern_free(&p->shapes);
 }

@@ -53,6 +53,7 @@
 
 #include "base/arena.h"
 #include "base/error.h"
+#include "base/index.h"
 #include "graph.h"
 
 /* At most this many fields in one file: the query language numbers a
@@ -80,9 +81,8 @@ typedef struct hs_overlay {
 	int64_t matched;     /* nodes that got a value */
 	int64_t unmatched;   /* records that named no node */
 	char *unmatched_names[OVERLAY_UNMATCHED_KEPT];
-	int *col_slot;       /* [col_cap] column + 1 by name hash, 0 empty: overlay_find */
-	size_t col_cap;
-	hs_arena arena;      /* every string and array above but col_slot */
+	hs_index col_index;  /* the columns by name: overlay_find */
+	hs_arena arena;      /* every string and array above but col_index */
 } hs_overlay;
 
 /* What an instruction named twice does (CSV and JSON). */

@@ -44,8 +44,7 @@ typedef struct ov_builder {
 	overlay_merge merge;
 	const char *merge_words;
 	const hs_graph *g;
-	int64_t *slot;         /* node names: node + 1 by hash, 0 empty */
-	size_t cap;
+	hs_index names;        /* node names: the nodes */
 	int64_t *named;        /* [n_nodes]: where the node was named + 1, 0 when not yet */
 	HS_VEC(hs_overlay_col) cols;
 	HS_VEC(ov_field) fields;

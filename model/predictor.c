@@ -184,7 +184,3 @@ const char *predictor_time_kind_json(const predictor *p)
 	return p->time_kind == PRED_TIME_NS ? "estimate" : p->time_kind == PRED_TIME_CALIBRATED ? "calibrated" : NULL;
 }
 
-const char *predictor_time_name(const predictor *p)
-{
-	return p->time_kind == PRED_TIME_NS ? "ns" : p->time_kind == PRED_TIME_CALIBRATED ? "calibrated" : "score";
-}

@@ -65,8 +65,6 @@ void predictor_free(predictor *p);
  * are "n/a" with the reason. */
 void predictor_record_text(const predictor *p, char *buf, size_t cap);
 
-/* "ns", "calibrated" or "score": what the time column holds. */
-const char *predictor_time_name(const predictor *p);
 
 /* What predict --json calls the times: "estimate" (the analytic estimate's
  * own nanoseconds), "calibrated" (fitted on measured configs), or NULL

@@ -11,7 +11,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/hash.h"
+#include "base/index.h"
 #include "base/strbuf.h"
+#include "base/vec.h"
 #include "loader/hlo_featurize.h"
 #include "loader/hlo_module.h"
 #include "model/metrics.h"
@@ -126,87 +129,56 @@ const query_shape_info *query_shape(query_session *s, int64_t v)
 	return si;
 }
 
-/* Node id -> text, open addressing; grows with use. */
+/* Node id -> text, made on first use. */
 struct query_text_map {
-	int64_t *keys;  /* -1 = empty */
-	char **vals;
-	size_t cap, n;
+	hs_index ix;
+	HS_VEC(struct node_text {
+		int64_t v;
+		char *text;   /* malloc'd */
+	}) v;
 };
 
 static void text_map_free(struct query_text_map *m)
 {
 	if (!m)
 		return;
-	for (size_t i = 0; i < m->cap; i++)
-		free(m->vals[i]);
-	free(m->keys);
-	free(m->vals);
+	for (size_t i = 0; i < m->v.n; i++)
+		free(m->v.v[i].text);
+	hs_index_free(&m->ix);
+	hs_vec_free(&m->v);
 	free(m);
 }
 
-static size_t text_slot(const struct query_text_map *m, int64_t key)
+static int text_of_node(const void *m, int32_t e, const void *v)
 {
-	uint64_t h = (uint64_t)key * 0x9e3779b97f4a7c15ull;
-	size_t i = (size_t)(h >> 17) & (m->cap - 1);
-
-	while (m->keys[i] != -1 && m->keys[i] != key)
-		i = (i + 1) & (m->cap - 1);
-	return i;
+	return ((const struct query_text_map *)m)->v.v[e].v == *(const int64_t *)v;
 }
 
-static int text_map_grow(struct query_text_map *m)
+/* The text of node v in map *mp (made on first use), or NULL; *mp NULL
+ * when out of memory. */
+static const char *map_find(struct query_text_map **mp, int64_t v)
 {
-	size_t cap = m->cap ? m->cap * 2 : 256;
-	struct query_text_map nm = {malloc(cap * sizeof(int64_t)), calloc(cap, sizeof(char *)), cap, 0};
-
-	if (!nm.keys || !nm.vals) {
-		free(nm.keys);
-		free(nm.vals);
-		return -1;
-	}
-	for (size_t i = 0; i < cap; i++)
-		nm.keys[i] = -1;
-	for (size_t i = 0; i < m->cap; i++) {
-		if (m->keys[i] == -1)
-			continue;
-		size_t j = text_slot(&nm, m->keys[i]);
-		nm.keys[j] = m->keys[i];
-		nm.vals[j] = m->vals[i];
-		nm.n++;
-	}
-	free(m->keys);
-	free(m->vals);
-	*m = nm;
-	return 0;
+	if (!*mp && !(*mp = calloc(1, sizeof **mp)))
+		return NULL;
+	int32_t e = hs_index_find(&(*mp)->ix, (uint32_t)hs_mix64((uint64_t)v), text_of_node, *mp, &v);
+	return e < 0 ? NULL : (*mp)->v.v[e].text;
 }
 
-/* The slot of node v in map *mp (made on first use) into *slot: 1 when it
- * holds v's text already, 0 when it is free, -1 when out of memory. */
-static int map_slot(struct query_text_map **mp, int64_t v, size_t *slot)
-{
-	struct query_text_map *m = *mp;
-
-	if (!m) {
-		m = *mp = calloc(1, sizeof *m);
-		if (!m)
-			return -1;
-	}
-	if ((m->n + 1) * 2 > m->cap && text_map_grow(m) < 0)
-		return -1;
-	*slot = text_slot(m, v);
-	return m->keys[*slot] == v;
-}
-
-/* Keeps text t (malloc'd, taken) for node v at `slot` of m; NULL t: out
- * of memory (query_eval_oom). */
-static const char *map_keep(query_session *s, struct query_text_map *m, size_t slot, int64_t v,
-			    char *t)
+/* Keeps text t (malloc'd, taken) for node v in m; NULL t or no room:
+ * out of memory (query_eval_oom). */
+static const char *map_keep(query_session *s, struct query_text_map *m, int64_t v, char *t)
 {
 	if (!t)
 		return query_eval_oom(s, "keeping a node's text");
-	m->keys[slot] = v;
-	m->vals[slot] = t;
-	m->n++;
+	if (m->v.n >= HS_INDEX_MAX || hs_vec_push(&m->v, ((struct node_text){v, t})) != 0) {
+		free(t);
+		return query_eval_oom(s, "keeping a node's text");
+	}
+	if (hs_index_add(&m->ix, (uint32_t)hs_mix64((uint64_t)v), (int32_t)m->v.n - 1) != 0) {
+		m->v.n--;
+		free(t);
+		return query_eval_oom(s, "keeping a node's text");
+	}
 	return t;
 }
 
@@ -216,18 +188,17 @@ static const char *cached_text(struct query_text_map **mp, int64_t v,
 			       const char *(*make)(query_session *, int, int64_t, char *, size_t),
 			       query_session *s, int f)
 {
-	size_t i;
-	int hit = map_slot(mp, v, &i);
+	const char *kept = map_find(mp, v);
 
-	if (hit < 0)
+	if (kept)
+		return kept;
+	if (!*mp)
 		return query_eval_oom(s, "keeping a node's text");
-	if (hit)
-		return (*mp)->vals[i];
 	char buf[512];
 	const char *made = make(s, f, v, buf, sizeof buf);
 	if (made != buf)
 		return made; /* stable already */
-	return map_keep(s, *mp, i, v, strdup(buf));
+	return map_keep(s, *mp, v, strdup(buf));
 }
 
 /* The same for texts of any length: `make` appends to a string builder,
@@ -236,13 +207,12 @@ static const char *cached_long(struct query_text_map **mp, int64_t v,
 			       const char *(*make)(query_session *, const void *, int64_t, hs_strbuf *),
 			       query_session *s, const void *arg)
 {
-	size_t i;
-	int hit = map_slot(mp, v, &i);
+	const char *kept = map_find(mp, v);
 
-	if (hit < 0)
+	if (kept)
+		return kept;
+	if (!*mp)
 		return query_eval_oom(s, "keeping a node's text");
-	if (hit)
-		return (*mp)->vals[i];
 	hs_strbuf b = {0};
 	const char *made = make(s, arg, v, &b);
 	if (made) {
@@ -250,7 +220,7 @@ static const char *cached_long(struct query_text_map **mp, int64_t v,
 		return made;
 	}
 	char *t = b.s ? hs_strbuf_take(&b) : strdup("");
-	return map_keep(s, *mp, i, v, t);
+	return map_keep(s, *mp, v, t);
 }
 
 static const char *make_shape(query_session *s, int f, int64_t v, char *buf, size_t cap)

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "base/units.h"
 #include "loader/hlo_module.h"
 #include "query/query_impl.h"
 
@@ -207,7 +208,7 @@ static double shown_num(query_session *s, const query_field *f, int64_t row)
 {
 	double v;
 
-	return query_unit_parse(query_field_text(s, f, row), f->unit, &v) == 0 ? v : NAN;
+	return hs_unit_parse(query_field_text(s, f, row), f->unit, &v) == 0 ? v : NAN;
 }
 
 static double compare(int op, double c)

@@ -16,6 +16,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "base/units.h"
 #include "query/query_impl.h"
 
 void query_parser_init(query_parser *p, query_session *s, const char *line,
@@ -143,7 +144,7 @@ static size_t unit_end(const char *s, size_t j, size_t n)
 
 	while (k < n && (s[k] == ' ' || s[k] == '\t'))
 		k++;
-	size_t u = query_unit_suffix(s + k, n - k);
+	size_t u = hs_unit_suffix(s + k, n - k);
 	if (!u || (s[k] == '%' && !no_operand_at(s, k + 1, n)))
 		return j;
 	return k + u;

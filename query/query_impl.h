@@ -21,15 +21,12 @@
 #include <stdint.h>
 
 #include "base/arena.h"
+#include "base/index.h"
 #include "base/regex.h"
 #include "loader/dataset.h"
 #include "loader/hlo.h"
 #include "model/cost.h"
 #include "query/query.h"
-
-/* The length of the unit suffix (of any kind) at s[0, n), or 0: the
- * lexer's "12us", "12 us". */
-size_t query_unit_suffix(const char *s, size_t n);
 
 /* ---- fields --------------------------------------------------------- */
 
@@ -107,7 +104,7 @@ typedef struct query_field {
 	int index;         /* QF_FEATURE, QF_CONFIG_FEATURE, QF_OVERLAY, QF_COLUMN */
 	query_type type;
 	const char *help;
-	int unit;          /* enum query_unit of its numbers: "cost < 12 us" */
+	int unit;          /* enum hs_unit of its numbers: "cost < 12 us" */
 } query_field;
 
 /* Parentheses, unary operators and `not` nest at most this deep. */
@@ -241,6 +238,7 @@ struct query_session {
 	size_t n_node_fields;
 	query_field *config_fields;
 	size_t n_config_fields;
+	hs_index node_index, config_index; /* the fields by name */
 	char **feature_names;       /* owned copies (generic names rotate) */
 	char **config_names;
 
@@ -534,13 +532,5 @@ const char *query_tb_str(query_tb *b, const char *text, hs_error *err);
 
 /* Frees a table's storage (names, types, cells, strings). */
 void query_table_free(query_table *t);
-
-/* ---- numbers -------------------------------------------------------- */
-
-/* Shortest text that reads back to the same double ("%.17g" at most);
- * integers without a fraction; "nan"/"inf"/"-inf" for the rest. */
-int query_fmt_exact(double v, char *buf, size_t cap);
-/* For aligned tables: integers exactly, else 6 significant digits. */
-int query_fmt_short(double v, char *buf, size_t cap);
 
 #endif

@@ -24,6 +24,8 @@
 #include "base/afile.h"
 #include "base/clock.h"
 #include "base/progress.h"
+#include "base/strbuf.h"
+#include "base/units.h"
 #include "dot_impl.h"
 
 /* ---- the Graphviz context --------------------------------------------- */
@@ -569,7 +571,9 @@ static int gv_run(gv_job *j, const char *what)
 			if (pthread_cond_timedwait(&j->cv, &j->mu, &ts) != 0 && !j->done) {
 				pthread_mutex_unlock(&j->mu);
 				double el = hs_now_seconds() - t0;
-				snprintf(line, sizeof line, "%s, %.1f s", what, el);
+				char took[32];
+				hs_unit_format(took, sizeof took, HS_U_SECONDS, el, 1);
+				snprintf(line, sizeof line, "%s, %s", what, took);
 				hs_progress_tick(line, el, 0);
 				pthread_mutex_lock(&j->mu);
 			}
@@ -668,8 +672,8 @@ int dot_gv_layout(GVC_t *gvc, Agraph_t *g)
 	gv_job j = {.fn = layout_job, .gvc = gvc, .g = g};
 	char what[96], n[32], e[32];
 
-	region_thousands(agnnodes(g), n, sizeof n);
-	region_thousands(agnedges(g), e, sizeof e);
+	hs_num_thousands(n, sizeof n, agnnodes(g));
+	hs_num_thousands(e, sizeof e, agnedges(g));
 	snprintf(what, sizeof what, "laying out %s boxes and %s edges with Graphviz", n, e);
 	int rc = gv_run(&j, what);
 	hs_progress_end();

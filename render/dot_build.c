@@ -12,6 +12,7 @@
 
 #include "base/escape.h"
 #include "base/plural.h"
+#include "base/units.h"
 #include "loader/hlo.h"
 #include "render/gv_layout.h"
 #include "render/palette.h"
@@ -150,7 +151,7 @@ int dot_box_lines(const region *r, int64_t k, int maxw, char *l1, char *l2, size
 		const char *d = r->groups->detail[gi];
 		if (!d) {
 			char n[32];
-			region_thousands(r->boxes[k].inside, n, sizeof n);
+			hs_num_thousands(n, sizeof n, r->boxes[k].inside);
 			snprintf(b, sizeof b, "%s node%s", n, hs_s(r->boxes[k].inside));
 			d = b;
 		}
@@ -184,23 +185,8 @@ void dot_more_label(const region_more *m, int operands, char *buf, size_t cap)
 {
 	char n[32];
 
-	region_thousands(m->hidden, n, sizeof n);
+	hs_num_thousands(n, sizeof n, m->hidden);
 	snprintf(buf, cap, "%s more %s%s", n, operands ? "operand" : "user", hs_s(m->hidden));
-}
-
-static void human_bytes(double b, char *out, size_t cap)
-{
-	static const char *const unit[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB"};
-	int u = 0;
-
-	while (b >= 1024 && u < 5) {
-		b /= 1024;
-		u++;
-	}
-	if (u == 0)
-		snprintf(out, cap, "%.0f B", b);
-	else
-		snprintf(out, cap, "%.1f %s", b, unit[u]);
 }
 
 /* ---- building --------------------------------------------------------- */
@@ -405,7 +391,7 @@ static void style_edge(builder *b, Agedge_t *e, int64_t operand)
 		hlo_shape_text(&sh, shape, sizeof shape);
 	}
 	if (bytes > 0) {
-		human_bytes(bytes, hb, sizeof hb);
+		hs_unit_format(hb, sizeof hb, HS_U_BYTES, bytes, -1);
 		snprintf(v, sizeof v, "%s, %s", shape, hb);
 	} else {
 		snprintf(v, sizeof v, "%s", shape);
@@ -695,7 +681,7 @@ static void style_group(builder *b, Agnode_t *n, int64_t k)
 		return;
 	}
 	dot_box_lines(r, k, 300, l1, l2, sizeof l1);
-	region_thousands(r->boxes[k].inside, cnt, sizeof cnt);
+	hs_num_thousands(cnt, sizeof cnt, r->boxes[k].inside);
 	snprintf(tip, sizeof tip, "%s: %s (%s node%s of the region, one %s)", l1, l2, cnt,
 		 hs_s(r->boxes[k].inside), r->groups->what);
 	set(n, b->n_tip, tip);

@@ -14,6 +14,7 @@
 #include <strings.h>
 
 #include "base/hash.h"
+#include "base/index.h"
 #include "tui/tui.h"
 
 static int scratch(tui_table *tb);
@@ -173,25 +174,26 @@ static int cmp_lowered(const void *x, const void *y)
 	return strcmp(*(const char *const *)x, *(const char *const *)y);
 }
 
+static int same_key(const void *arena, int32_t row, const void *key)
+{
+	return strcmp((const char *)arena + (size_t)row * TEXT_KEY, key) == 0;
+}
+
 /* The rank of every source row's lower-cased text among the distinct
  * texts of the column, into out[nrows]. */
 static int text_ranks(tui_table *tb, int col, uint64_t *out)
 {
 	int64_t n = tb->nrows;
-	size_t cap = 16;
-	while (cap < (size_t)n * 2)
-		cap *= 2;
 	char *arena = malloc((size_t)n * TEXT_KEY);
-	int64_t *slot = malloc(cap * sizeof *slot);   /* hash: arena index or -1 */
-	int64_t *id = malloc((size_t)n * sizeof *id); /* row -> distinct slot */
+	int64_t *first = malloc((size_t)n * sizeof *first); /* row -> the first row of its text */
 	char **distinct = malloc((size_t)n * sizeof *distinct);
-	uint64_t *rank = malloc(cap * sizeof *rank);
+	uint64_t *rank = malloc((size_t)n * sizeof *rank);  /* by first row */
+	hs_index ix = {0};
 	int64_t nd = 0;
 	int rc = -1;
 
-	if (!arena || !slot || !id || !distinct || !rank)
+	if (!arena || !first || !distinct || !rank || n > HS_INDEX_MAX || hs_index_reserve(&ix, (size_t)n))
 		goto out;
-	memset(slot, 0xff, cap * sizeof *slot);
 	for (int64_t i = 0; i < n; i++) {
 		char buf[TUI_CELL], *d = arena + (size_t)i * TEXT_KEY;
 		uint64_t h = HS_FNV_BASIS;
@@ -202,33 +204,22 @@ static int text_ranks(tui_table *tb, int col, uint64_t *out)
 			h = hs_fnv1a_byte((unsigned char)d[j], h);
 		}
 		d[j] = '\0';
-		size_t b = (size_t)h & (cap - 1);
-		while (slot[b] >= 0 && strcmp(arena + (size_t)slot[b] * TEXT_KEY, d))
-			b = (b + 1) & (cap - 1);
-		if (slot[b] < 0) {
-			slot[b] = i;
+		first[i] = hs_index_put(&ix, (uint32_t)h, (int32_t)i, same_key, arena, d);
+		if (first[i] == i)
 			distinct[nd++] = d;
-		}
-		id[i] = (int64_t)b;
 	}
 	qsort(distinct, (size_t)nd, sizeof *distinct, cmp_lowered);
-	for (int64_t r = 0; r < nd; r++) {
-		/* find the bucket of this distinct string again */
-		const char *d = distinct[r];
-		size_t b = (size_t)hs_fnv1a(d, HS_FNV_BASIS) & (cap - 1);
-		while (strcmp(arena + (size_t)slot[b] * TEXT_KEY, d))
-			b = (b + 1) & (cap - 1);
-		rank[b] = (uint64_t)r;
-	}
+	for (int64_t r = 0; r < nd; r++)
+		rank[(distinct[r] - arena) / TEXT_KEY] = (uint64_t)r;
 	for (int64_t i = 0; i < n; i++)
-		out[i] = rank[id[i]];
+		out[i] = rank[first[i]];
 	rc = 0;
 out:
 	free(arena);
-	free(slot);
-	free(id);
+	free(first);
 	free(distinct);
 	free(rank);
+	hs_index_free(&ix);
 	return rc;
 }
 

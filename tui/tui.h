@@ -215,7 +215,7 @@ typedef struct tui_col {
 	int key;     /* the view's column id */
 	int width;   /* cells: a bar's width; a text column's width when space is short */
 	int numeric; /* sorted and compared as numbers; right-aligned unless TUI_LEFT */
-	int unit;    /* enum tui_unit: what its numbers print with, and filters accept */
+	int unit;    /* enum hs_unit: what its numbers print with, and filters accept */
 	int mid;     /* names: drawn shortened in the middle (tui_mid) over TUI_NAME_MAX
 		      * cells or the column's width, never cut at the end */
 	int seen;    /* widest cell drawn so far */
@@ -531,30 +531,8 @@ int tui_hcomps_table_init(tui_table *tb, tui_hcomps *h, const char *title);
 /* The computation of a row. */
 int64_t tui_hcomps_at(const tui_hcomps *h, int64_t row);
 
-/* ---- Numbers as text (format.c) ------------------------------------------ */
+/* ---- Model numbers masked (format.c; numbers as text: base/units.h) ------ */
 
-/* Units of a column's numbers: the query language's (enum query_unit), so
- * that the formatter (how the column prints) and the filter (what it reads:
- * "cost < 12 us") share one table of suffixes per kind. */
-enum tui_unit {
-	TUI_U_NONE = QUERY_U_NONE,       /* plain numbers */
-	TUI_U_NS = QUERY_U_NS,           /* durations in nanoseconds: "23.271 s", "1.234 ms", "12 ns" */
-	TUI_U_SECONDS = QUERY_U_SECONDS, /* durations in seconds: "12.3 us", "1.5 ms" */
-	TUI_U_BYTES = QUERY_U_BYTES,     /* "2.1 GB", "512 B" (also kB, MB, TB, KiB, MiB, GiB, TiB) */
-	TUI_U_FLOP = QUERY_U_FLOP,       /* "1.5 GFLOP" (kFLOP, MFLOP, TFLOP, PFLOP) */
-	TUI_U_PERCENT = QUERY_U_PERCENT, /* "24.6%" */
-	TUI_NUNITS = QUERY_NUNITS
-};
-/* query_unit_format and query_unit_parse. */
-void tui_unit_format(char *buf, size_t cap, int unit, double v);
-int tui_unit_parse(const char *s, int unit, double *out);
-
-/* Runtime text: normalized for tile, ns/us/ms/s for layout. */
-void tui_fmt_runtime(char *buf, size_t cap, const hs_graph *g, double v);
-/* A duration in nanoseconds as "1.234 ms" (s, ms, us or ns). */
-void tui_fmt_ns(char *buf, size_t cap, double ns);
-/* Seconds as "12.3 us". */
-void tui_fmt_seconds(char *buf, size_t cap, double s);
 /* Numbers from the models (analytic costs, predictions, contributions):
  * under tui_options.mask_model (HLOSCOPE_MASK_MODEL=1, for screen goldens
  * that must not change with a model constant) they print as "#".

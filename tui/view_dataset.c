@@ -17,6 +17,7 @@
 #include <strings.h>
 
 #include "base/plural.h"
+#include "base/units.h"
 #include "loader/dump.h"
 #include "loader/hlo_module.h"
 #include "loader/overlay.h"
@@ -60,7 +61,7 @@ static int report_cell(const ds_report *r, const tui_col *c, char *buf, size_t c
 			 r->note ? r->note : "");
 		break;
 	case DC_BYTES:
-		tui_unit_format(buf, cap, TUI_U_BYTES, (double)r->bytes);
+		hs_unit_format(buf, cap, HS_U_BYTES, (double)r->bytes, -1);
 		break;
 	case DC_STATUS:
 		snprintf(buf, cap, "Enter opens it as text");
@@ -116,7 +117,7 @@ static int ds_cell(void *ctx, int64_t row, const tui_col *c, char *buf, size_t c
 		snprintf(buf, cap, "%s", e->stage ? e->stage : "-");
 		return bad ? TUI_C_ERROR : TUI_C_DEFAULT;
 	case DC_BYTES:
-		tui_unit_format(buf, cap, TUI_U_BYTES, (double)e->file_bytes);
+		hs_unit_format(buf, cap, HS_U_BYTES, (double)e->file_bytes, -1);
 		return TUI_C_DEFAULT;
 	case DC_COLLECTION:
 		snprintf(buf, cap, "%s", e->collection[0] ? e->collection : "-");
@@ -146,8 +147,8 @@ static int ds_cell(void *ctx, int64_t row, const tui_col *c, char *buf, size_t c
 		double v = ds_runtime(e, c->key);
 		if (isnan(v))
 			snprintf(buf, cap, "-");
-		else if (c->unit == TUI_U_NS)
-			tui_fmt_ns(buf, cap, v);
+		else if (c->unit == HS_U_NS)
+			hs_unit_format(buf, cap, HS_U_NS, v, -1);
 		else
 			snprintf(buf, cap, "%.4g", v);
 		break;
@@ -211,8 +212,8 @@ static const tui_col ds_cols[] = {
 	{.name = "edges", .key = DC_EDGES, .width = 6, .numeric = 1},
 	{.name = "configs", .key = DC_CONFIGS, .width = 7, .numeric = 1},
 	{.name = "cfgnodes", .key = DC_CFGNODES, .width = 8, .numeric = 1},
-	{.name = "runtime_min", .key = DC_RTMIN, .width = 11, .numeric = 1, .unit = TUI_U_NS},
-	{.name = "runtime_max", .key = DC_RTMAX, .width = 11, .numeric = 1, .unit = TUI_U_NS},
+	{.name = "runtime_min", .key = DC_RTMIN, .width = 11, .numeric = 1, .unit = HS_U_NS},
+	{.name = "runtime_max", .key = DC_RTMAX, .width = 11, .numeric = 1, .unit = HS_U_NS},
 	/* tile only: runtime / normalizer, no unit */
 	{.name = "normalized_min", .key = DC_NORMMIN, .width = 14, .numeric = 1},
 	{.name = "normalized_max", .key = DC_NORMMAX, .width = 14, .numeric = 1},
@@ -221,7 +222,7 @@ static const tui_col ds_cols[] = {
 
 static const tui_col ds_extra_cols[] = {
 	{.name = "path", .key = DC_PATH, .width = 48},
-	{.name = "bytes", .key = DC_BYTES, .width = 8, .numeric = 1, .unit = TUI_U_BYTES},
+	{.name = "bytes", .key = DC_BYTES, .width = 8, .numeric = 1, .unit = HS_U_BYTES},
 };
 
 static const tui_table_spec ds_table = {
@@ -236,7 +237,7 @@ static const tui_col dump_cols[] = {
 	{.name = "stage", .key = DC_STAGE, .width = 28},
 	{.name = "instrs", .key = DC_NODES, .width = 7, .numeric = 1},
 	{.name = "fusions", .key = DC_FUSIONS, .width = 7, .numeric = 1},
-	{.name = "bytes", .key = DC_BYTES, .width = 8, .numeric = 1, .unit = TUI_U_BYTES},
+	{.name = "bytes", .key = DC_BYTES, .width = 8, .numeric = 1, .unit = HS_U_BYTES},
 	{.name = "status", .key = DC_STATUS, .width = 24},
 };
 

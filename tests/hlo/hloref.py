@@ -137,6 +137,17 @@ def meta(md, key):
 
 # ---- shapes ------------------------------------------------------------------
 
+
+def frames_resolved(name, value, framed):
+    """An attribute as hloscope gives it (hm_instr_attrs), for comparing
+    with the text: a metadata stack_frame_id (framed: the written metadata
+    has one) is given resolved, as source_file and source_line, so those
+    are left out of the comparison."""
+    if name == "metadata" and framed:
+        value = re.sub(r'\s*(stack_frame_id=\d+|source_file="(?:[^"\\]|\\.)*"|source_line=\d+)', "", value)
+        value = value.replace("{ ", "{")
+    return value
+
 def shape_bytes(shape):
     """Bytes of a shape text: elements times element bytes (a dynamic
     dimension at its bound), tuples summed; token and opaque 0."""

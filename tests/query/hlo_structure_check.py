@@ -7,7 +7,8 @@ text itself, read line by line here (not with the C parser), for each file:
       once), its shape as written, its whole line, and the role of its
       computation (from the attribute that calls it: calls=, body=, ...)
   nodes show attr('NAME'), ...
-      every attribute name the file uses, as written ('' when absent)
+      every attribute name the file uses, as written ('' when absent; a
+      metadata stack_frame_id resolved into source_file and source_line)
   computations   name, role, nodes, root, callers of each computation
   collectives    replica groups as written, groups, group size, channel id,
                  bytes per device (the operands' shapes), shape
@@ -30,7 +31,7 @@ import sys
 from collections import Counter
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "hlo"))
-from hloref import COLLECTIVES, Module, shape_bytes, shape_text  # noqa: E402  (the tests' one reading)
+from hloref import COLLECTIVES, Module, frames_resolved, shape_bytes, shape_text  # noqa: E402  (the tests' one reading)
 
 HLOSCOPE = os.environ["HLOSCOPE"]
 
@@ -90,10 +91,13 @@ def check_attrs(path, base, instrs):
     got = rows(path, "nodes show name, computation, " +
                ", ".join("attr('%s')" % a for a in names))
     got_of = {(r["computation"], r["name"]): r for r in got}
+    want_md = {(i["comp"], i["name"]): i["attr"].get("metadata", "") for i in instrs}
     good = True
     for a in names:
-        want = {(i["comp"], i["name"]): i["attr"].get(a, "") for i in instrs}
-        have = {k: r["attr('%s')" % a] for k, r in got_of.items()}
+        want = {(i["comp"], i["name"]): frames_resolved(a, i["attr"].get(a, ""), "stack_frame_id=" in want_md[(i["comp"], i["name"])])
+                for i in instrs}
+        have = {k: frames_resolved(a, r["attr('%s')" % a], "stack_frame_id=" in want_md.get(k, ""))
+                for k, r in got_of.items()}
         good &= want == have
         if want != have:
             check("%s: attr('%s')" % (base, a), False, diff(want, have))
