@@ -182,3 +182,28 @@ TEST=$(ls "$DEMO"/npz/layout/xla/default/test/*.npz | head -1)
 check 0 "predict with a model on an unlabeled file" "$H" predict "$TEST" --model "$T/m.hsm" --top 2
 has "without runtimes, scores stay scores" "unitless scores, lower is faster"
 has "without runtimes, no record" "no measured runtimes to check against"
+
+# ---- one predicted time per config, wherever it is shown (issue 29) ------------
+# Config 1806 of unet3d (or its last config): predict's table, predict --json,
+# compare --json and query configs --json give the same number in ns.
+"$H" predict "$UNET" --json >"$T/p.json" 2>"$T/err" &&
+"$H" predict "$UNET" --top 2000 >"$T/p.txt" 2>>"$T/err" &&
+"$H" compare "$UNET" 0 17 --json >"$T/c.json" 2>>"$T/err" &&
+"$H" query --json "$UNET" 'configs where config = 0 or config = 17 show config, predicted, score' >"$T/q.json" 2>>"$T/err" &&
+"$PY" - "$T" <<'PYEOF' && ok "one predicted time: predict, predict --json, compare --json and query configs agree" || bad "one predicted time" "$(head -c 300 "$T/err")"
+import json, re, sys
+t = sys.argv[1]
+p = json.load(open(t + "/p.json"))[0]
+c = json.load(open(t + "/c.json"))
+q = {r["config"]: r for r in json.load(open(t + "/q.json"))}
+assert p["time_kind"] == c["time_kind"] == "calibrated", (p["time_kind"], c["time_kind"])
+assert c["prediction_unit"] == "ns"
+for cfg, key in ((0, "predicted_a"), (17, "predicted_b")):
+    want = p["predicted_ns"][cfg]
+    assert abs(c[key] - want) <= 1e-9 * want, (cfg, c[key], want)
+    assert abs(q[cfg]["predicted"] - want) <= 1e-9 * want, (cfg, q[cfg]["predicted"], want)
+    assert q[cfg]["score"] == p["scores"][cfg]
+    row = [l for l in open(t + "/p.txt") if re.match(r"\s*\d+=?\s+%d\s" % cfg, l)][0].split()
+    shown = float(row[2]) * {"s": 1e9, "ms": 1e6, "us": 1e3, "ns": 1}[row[3]]
+    assert abs(shown - want) <= 1e-6 * want, (cfg, row, want)
+PYEOF
