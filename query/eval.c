@@ -57,6 +57,8 @@ double query_field_num(query_session *s, const query_field *f, int64_t row)
 	case QF_NORMALIZER:
 		return g->normalizer ? (double)g->normalizer[row] : NAN;
 	case QF_PREDICTED:
+		return s->active->time ? s->active->time[row] : s->active->score[row];
+	case QF_SCORE:
 		return s->active->score[row];
 	case QF_RUNTIME_RANK:
 		return g->labeled ? (double)s->rank[row] : NAN;

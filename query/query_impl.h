@@ -70,6 +70,7 @@ enum query_field_kind {
 	QF_RUNTIME_NS,
 	QF_NORMALIZER,
 	QF_PREDICTED,
+	QF_SCORE,
 	QF_RUNTIME_RANK,
 	QF_PREDICTED_RANK,
 	QF_CONFIG_FEATURE, /* tile config_feat column `index` */

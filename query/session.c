@@ -59,7 +59,8 @@ static const query_field config_derived[] = {
 	{"runtime", QF_RUNTIME, 0, QUERY_NUM, "measured runtime (tile: normalized; layout: ns); null when hidden", HS_U_NONE},
 	{"runtime_ns", QF_RUNTIME_NS, 0, QUERY_NUM, "config_runtime as stored (ns); null when hidden", HS_U_NS},
 	{"normalizer", QF_NORMALIZER, 0, QUERY_NUM, "config_runtime_normalizers (tile graphs)", HS_U_NONE},
-	{"predicted", QF_PREDICTED, 0, QUERY_NUM, "the active predictor's score: the model's (the analytic estimate without one), or the explorer's :fit once one ran; lower = faster", HS_U_NONE},
+	{"predicted", QF_PREDICTED, 0, QUERY_NUM, "the active predictor's time in the runtime's unit (layout: ns; tile: normalized), the one predict and compare show: the model's (the analytic estimate without one, calibrated on the measured configs), or the explorer's :fit once one ran; its score when it gives no time (a learned model on a file without runtimes)", HS_U_NONE},
+	{"score", QF_SCORE, 0, QUERY_NUM, "the active predictor's score, what ranks the configs (lower = faster): the analytic estimate's own ns, or a learned model's unitless score", HS_U_NONE},
 	{"runtime_rank", QF_RUNTIME_RANK, 0, QUERY_NUM, "1 = fastest measured config", HS_U_NONE},
 	{"predicted_rank", QF_PREDICTED_RANK, 0, QUERY_NUM, "1 = fastest predicted config", HS_U_NONE},
 };
@@ -562,6 +563,7 @@ unsigned query_field_parts(const query_field *f)
 	case QF_CONFIG_FEATURE:
 		return GRAPH_PART_RUNTIMES | GRAPH_PART_CONFIGS;
 	case QF_PREDICTED:
+	case QF_SCORE:
 	case QF_PREDICTED_RANK:
 		/* the model (or the analytic estimate) reads everything, and
 		 * node_config_feat for layout graphs */

@@ -201,7 +201,7 @@ py "
 import json, sys
 import numpy as np
 d = json.load(open('$T/est.json'))[0]; y = np.load('$UNET')['config_runtime'].astype(float)
-t = np.array(d['calibrated_predicted_ns']); raw = np.array(d['predicted_ns'])
+t = np.array(d['predicted_ns']); raw = np.array(d['scores'])
 m = np.argsort(y)[len(y) // 2]
 r = np.median(y / raw)
 assert d['time_kind'] == 'calibrated' and d['calibration']['method'] == 'scale', d['time_kind']
@@ -214,13 +214,13 @@ check 0 "predict --json on a file without runtimes" "$H" predict "$REAL/layout/n
 py "
 import json, sys
 d = json.load(open('$T/out'))[0]
-sys.exit(0 if d['time_kind'] == 'estimate' and 'calibrated_predicted_ns' not in d and d['predicted_ns'] == d['scores'] else 1)
+sys.exit(0 if d['time_kind'] == 'estimate' and d['predicted_ns'] == d['scores'] else 1)
 " && ok "predict --json: an unlabeled file's times are the bare estimate" || bad "time_kind estimate" "$(head -c 300 "$T/out")"
 check 0 "predict --json with a learned model" "$H" predict "$DEMO/npz/layout/xla/default/valid" --model "$T/m.hsm" --json
 py "
 import json, sys
 d = json.load(open('$T/out'))[0]
-sys.exit(0 if d['time_kind'] == 'calibrated' and d['calibration']['method'] == 'isotonic' and 'predicted_ns' not in d else 1)
+sys.exit(0 if d['time_kind'] == 'learned' and d['calibration']['method'] == 'isotonic' and len(d['predicted_ns']) == len(d['scores']) else 1)
 " && ok "predict --json: a learned ranker's times are calibrated (isotonic)" || bad "time_kind model" "$(head -c 300 "$T/out")"
 # A tile kernel whose root is a tuple (fusion.191 of op_tuning_data.pb, 579
 # configs): the tile terms follow the largest array it holds; before, every
