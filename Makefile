@@ -16,7 +16,7 @@
 
 PREFIX  ?= /usr/local
 CC      ?= cc
-PKGS    := ncursesw libcgraph libgvc zlib readline libprotobuf-c
+PKGS    := ncursesw libcgraph libgvc zlib readline libprotobuf-c libpcre2-8 liblzma
 PY      ?= /usr/bin/python3
 DATA    ?= $(abspath tests/data/tpugraphs)
 DEMO    ?= demo-data

@@ -1,6 +1,7 @@
 #include "cmp.h"
 
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 int hs_cmp_i64(const void *a, const void *b)
@@ -29,4 +30,10 @@ int hs_cmp_double(const void *a, const void *b)
 int hs_cmp_str(const void *a, const void *b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+double hs_median(double *v, size_t n)
+{
+	qsort(v, n, sizeof *v, hs_cmp_double);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }

@@ -1,4 +1,5 @@
-/* hash.h - the byte hash: FNV-1a, 64-bit and 32-bit.
+/* hash.h - the byte hash: FNV-1a, 64-bit and 32-bit; and hs_mix64, which
+ * spreads a 64-bit value's bits over all 64.
  *
  * One definition for every hash table keyed by a name or a byte string, for
  * cache keys, and for the seeds that are made from names (base/rng.h's
@@ -72,6 +73,16 @@ static inline uint32_t hs_fnv1a32(const char *s, uint32_t h)
 	for (; *s; s++)
 		h = (h ^ (unsigned char)*s) * HS_FNV32_PRIME;
 	return h;
+}
+
+/* A 64-bit value with every bit depending on every bit of x (splitmix64's
+ * finalizer; a bijection, so distinct values stay distinct): an integer key
+ * made into a hash, or hashes combined. */
+static inline uint64_t hs_mix64(uint64_t x)
+{
+	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+	return x ^ (x >> 31);
 }
 
 #endif

@@ -19,14 +19,12 @@
 #include <math.h>
 #include <stdint.h>
 
+#include "base/hash.h"
+
 /* The splitmix64 step: advances *x and returns the next output. */
 static inline uint64_t hs_splitmix64(uint64_t *x)
 {
-	uint64_t z = (*x += 0x9e3779b97f4a7c15ULL);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
+	return hs_mix64(*x += 0x9e3779b97f4a7c15ULL);
 }
 
 /* ---- splitmix64 ----------------------------------------------------------- */

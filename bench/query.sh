@@ -3,7 +3,9 @@
 # features (generated with numpy, cached in build/bench-data/): `nodes where`
 # with a three-term predicate and `count by opcode`, timed in process by
 # `hloscope query --time` (parse and run, output excluded), against the same
-# filter and grouping in numpy over the same arrays, in the same run.
+# filter and grouping in numpy over the same arrays, in the same run; and a
+# regular expression over the nodes' names (PCRE2, base/regex.h) against
+# python's `re` searching the same names, read from hloscope once.
 # Prints each time (the best of 7 runs in one process, and the first run,
 # which also builds the session's lazy caches), "ratio" lines (numpy time
 # over hloscope's: above 1 means hloscope is faster) and the 20 ms target.
@@ -67,6 +69,8 @@ fi
 
 WHERE="nodes where opcode = convolution and shape_dimensions_product > 100000 and window_size_product >= 27"
 COUNT="count by opcode"
+REGEX='^(multiply|add|convolution)\.[0-9]*7$'
+MATCH="nodes where name ~ '$REGEX' show name"
 
 # hloscope: each query RUNS times in one process; --time lines on stderr.
 set -- "$HS" query "$G" --time
@@ -74,12 +78,21 @@ i=0
 while [ $i -lt $RUNS ]; do set -- "$@" "$WHERE"; i=$((i + 1)); done
 i=0
 while [ $i -lt $RUNS ]; do set -- "$@" "$COUNT"; i=$((i + 1)); done
+i=0
+while [ $i -lt $RUNS ]; do set -- "$@" "$MATCH"; i=$((i + 1)); done
 "$@" >"$T/out" 2>"$T/time" || { echo "FAIL query bench: hloscope query failed: $(head -c 300 "$T/time")"; exit 1; }
-hs_where_first=$(grep ": nodes where" "$T/time" | head -1 | awk '{print $2}')
-hs_where=$(grep ": nodes where" "$T/time" | awk '{print $2}' | sort -g | head -1)
-hs_count_first=$(grep ": count by" "$T/time" | head -1 | awk '{print $2}')
-hs_count=$(grep ": count by" "$T/time" | awk '{print $2}' | sort -g | head -1)
+# "time: 1.234 ms: QUERY", "time: 861.000 us: QUERY" (base/units.h): in ms
+ms() { awk '{ u = $3; sub(":", "", u); print $2 * (u == "s" ? 1000 : u == "ms" ? 1 : u == "us" ? 1e-3 : 1e-6) }'; }
+hs_where_first=$(grep ": nodes where" "$T/time" | head -1 | ms)
+hs_where=$(grep ": nodes where" "$T/time" | ms | sort -g | head -1)
+hs_count_first=$(grep ": count by" "$T/time" | head -1 | ms)
+hs_count=$(grep ": count by" "$T/time" | ms | sort -g | head -1)
+hs_match_first=$(grep ": nodes where name" "$T/time" | head -1 | ms)
+hs_match=$(grep ": nodes where name" "$T/time" | ms | sort -g | head -1)
+hs_match_rows=$(grep -c '^[a-z]*\.[0-9]*7$' "$T/out")
 hs_rows=$(grep -c '^ *[0-9]' "$T/out")
+"$HS" query "$G" --csv 'nodes show name' >"$T/names" ||
+	{ echo "FAIL query bench: hloscope cannot list the names"; exit 1; }
 
 # numpy: the same filter (ids of matching nodes) and grouping (counts per
 # opcode sorted by count), best of RUNS, after loading the arrays once.
@@ -107,15 +120,35 @@ if [ "$hs_rows" -ne "$np_rows" ]; then
 	echo "FAIL query bench: nodes where gave $hs_rows rows over $RUNS runs, numpy $np_rows"
 fi
 
-report() { # name hs_best hs_first numpy
-	awk -v n="$1" -v h="$2" -v f="$3" -v p="$4" 'BEGIN {
-		printf "query: %s, %d nodes: hloscope %.3f ms (first run %.3f ms), numpy %.3f ms\n", n, '"$N"', h, f, p
-		printf "ratio query-%s numpy/hloscope %.2f\n", n, p / h
-		printf "target query-%s < 20 ms: %s (%.3f ms)\n", n, (f < 20 ? "met" : "MISSED"), f
+# python's re: the same pattern searched in the same names, best of RUNS.
+"$PY" - "$T/names" "$RUNS" "$REGEX" >"$T/re" <<'PYEOF' || { echo "FAIL query bench: python re failed"; exit 1; }
+import re, sys, time
+names = open(sys.argv[1]).read().split("\n")[1:-1]
+runs, rx = int(sys.argv[2]), re.compile(sys.argv[3])
+def match():
+    return [i for i, s in enumerate(names) if rx.search(s)]
+t = []
+for _ in range(runs):
+    t0 = time.perf_counter(); match(); t.append(time.perf_counter() - t0)
+print(min(t) * 1e3, len(match()) * runs)
+PYEOF
+read -r re_match re_rows <"$T/re"
+if [ "$hs_match_rows" -ne "$re_rows" ]; then
+	echo "FAIL query bench: name ~ gave $hs_match_rows rows over $RUNS runs, python re $re_rows"
+fi
+
+report() { # name hs_best hs_first reference [reference's name [no target]]
+	awk -v n="$1" -v h="$2" -v f="$3" -v p="$4" -v r="${5:-numpy}" -v nt="${6:-}" 'BEGIN {
+		printf "query: %s, %d nodes: hloscope %.3f ms (first run %.3f ms), %s %.3f ms\n", n, '"$N"', h, f, r, p
+		printf "ratio query-%s %s/hloscope %.2f\n", n, r, p / h
+		if (nt == "")
+			printf "target query-%s < 20 ms: %s (%.3f ms)\n", n, (f < 20 ? "met" : "MISSED"), f
 	}'
 }
 report where "$hs_where" "$hs_where_first" "$np_where"
 report count-by-opcode "$hs_count" "$hs_count_first" "$np_count"
+# (its first run makes the 40,000 derived names: no target)
+report regex-name "$hs_match" "$hs_match_first" "$re_match" python-re no-target
 
 # --data, a wide file: the whole `hloscope query` process (best of 3) against
 # python's csv module reading and converting the same file in process.

@@ -1,8 +1,9 @@
-/* commands.h - the one table of hloscope's subcommands.
+/* cli.h - the one table of hloscope's subcommands, and what they share.
  *
  * X(name, function, usage, summary).  main.c generates dispatch and the usage
- * text from it; each command lives in cli/cmd_<name>.c and returns the exit
- * status: 0 ok, 1 bad usage or query error, 2 bad data, 3 out of memory.
+ * text from it; each command lives in cli/cmd_<name>.c, reads its options
+ * with cli_parse (cli/opts.h) and returns the exit status: 0 ok, 1 bad usage
+ * or query error, 2 bad data, 3 out of memory.
  */
 #ifndef HS_COMMANDS_H
 #define HS_COMMANDS_H
@@ -21,18 +22,15 @@
 	X("compare", cmd_compare, "FILE A B [--json] [--all] [--model M] [--file2 F] [--sort contribution|id] [--no-predict]", "two configs side by side (A, B: index, best, worst, default)") \
 	X("diff", cmd_diff, "A B [--json|--text] [--names-only] [--limit N]", "what changed between two HLO modules: matched, changed and unmatched instructions (a terminal: the explorer's diff view)") \
 	X("query", cmd_query, "PATH ['QUERY'...] [-f SCRIPT] [--csv|--json] [--model M] [--data FILE]... [--data-merge HOW] [--time] [--threads N] [--skip-bad]", "run queries on a file or every graph of a folder; try QUERY = help") \
-	X("repl", cmd_repl, "FILE [--model M] [--csv|--json] [--no-history]", "interactive query prompt with history and completion")
+	X("repl", cmd_repl, "FILE [--model M] [--csv|--json] [--no-history]", "interactive query prompt with history and completion") \
+	X("explore", cmd_explore, "PATH [--model M] [--data FILE]... [--data-merge HOW]", "the explorer, as `hloscope PATH`")
 
 #define HS_DECLARE(name, fn, usage, summary) int fn(int argc, char **argv);
 HS_COMMANDS(HS_DECLARE)
 #undef HS_DECLARE
 
-/* The explorer, run for `hloscope PATH` and `hloscope explore PATH`. */
-int cmd_explore(int argc, char **argv);
-
-/* The options of NAME for `hloscope NAME --help` (cli/help.c), or NULL
- * when the command prints its own help. */
-const char *cli_command_help(const char *name);
+/* The usage line of command NAME (after "hloscope NAME "), or NULL. */
+const char *cli_command_usage(const char *name);
 /* `hloscope --version`: version and libraries (cli/version.c). */
 #include <stdio.h>
 void cli_version(FILE *out);
@@ -66,22 +64,32 @@ int cli_oom(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Prints "hloscope CMD: MSG" and the command's usage line; returns 1. */
 int cli_usage_error(const char *cmd, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
-/* Parses a non-negative integer argument (hs_parse_i64: all of it, no
- * spaces, no overflow); returns -1 when it is not one. */
-long long cli_parse_count(const char *s);
-/* Lays the data file at `path` over the session's graph
- * (query_session_load_data), an instruction named twice merged as `merge`
- * says (overlay_merge: --data-merge); when some of its rows name no
- * instruction, says so on stderr ("hloscope CMD: FILE: 812 rows, ...; 12
- * rows name no instruction: a, b, ..."). 0, or the exit status after
- * cli_report. */
+/* Lays each file of --data over the session's graph in order
+ * (query_session_load_data), an instruction named twice merged as
+ * --data-merge says; when some of a file's rows name no instruction, says
+ * so on stderr ("hloscope CMD: FILE: 812 rows, ...; 12 rows name no
+ * instruction: a, b, ..."). 0, or the exit status after cli_report. */
 struct query_session;
-int cli_load_data(struct query_session *s, const char *path, int merge);
-/* --data-merge WORD (sum, first, last or none) into *merge: 0, or 1 after
- * a usage message of command `cmd`. */
-int cli_data_merge(const char *cmd, const char *word, int *merge);
+struct cli_data;
+int cli_load_data(struct query_session *s, const struct cli_data *d);
+/* The model of --model `path` into *m (NULL when path is NULL): 0, or the
+ * exit status after cli_report. */
+struct hs_model;
+int cli_model_load(const char *path, struct hs_model **m);
 /* How an instruction named twice in a --data file is merged, for messages. */
 #define CLI_DATA_MERGE_WORDS "--data-merge sum|first|last"
+/* A list of whole numbers and ranges, "1,5,9-12": items N or N-M (0 <= N <=
+ * M, at most 1e8 apart, read whole by base/parse.h), one comma between
+ * them; fn(ctx, N, M) is called for each in order.  0; the number (1-based)
+ * of the first bad item, *at and *len where it is (an empty item: len 0);
+ * or -1 when fn returned -1. */
+#include <stdint.h>
+int cli_id_list(const char *s, int (*fn)(void *ctx, int64_t a, int64_t b), void *ctx, const char **at,
+		size_t *len);
+/* 1 when `path` is FILE#N or FILE#NAME, one module of a file of several:
+ * no file by its whole name, but a regular file FILE before its last '#'
+ * (into file[cap]); else 0.  Every command that takes a graph takes it. */
+int cli_module_file(const char *path, char *file, size_t cap);
 /* Notes `path` as a file the command is about to read (base/inputs.h; a
  * FILE#N whose whole name is no file notes FILE), so that
  * cli_check_output() and the writer refuse it as an output.  0, or the

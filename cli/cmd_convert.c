@@ -12,33 +12,11 @@
 #include <sys/stat.h>
 
 #include "cli/cli.h"
+#include "cli/opts.h"
 #include "loader/graph.h"
 #include "loader/hlo.h"
 #include "loader/hlo_featurize.h"
 #include "loader/npz.h"
-
-static const char help_text[] =
-	"usage: hloscope convert IN -o OUT.npz\n"
-	"       hloscope convert IN -o DIR\n"
-	"\n"
-	"Writes the arrays of the TpuGraphs dataset for an HLO module, as the\n"
-	"dataset's own featurizer makes them: node_opcode, node_feat (140),\n"
-	"edge_index, and the configs with their runtimes (tile: config_feat,\n"
-	"config_runtime, config_runtime_normalizers; layout: node_splits,\n"
-	"node_config_ids, node_config_feat, config_runtime).  numpy loads the\n"
-	"result; every hloscope command opens it.\n"
-	"\n"
-	"IN is read by content: a TpuGraphs TuningData or ModuleTuningData .pb,\n"
-	"an XLA HloModuleProto .pb, or HLO text.  A module without tuning runs\n"
-	"becomes a layout sample with 0 configs.  For a file of several modules,\n"
-	"convert one with IN#N (0-based) or IN#NAME, or all of them with -o DIR:\n"
-	"DIR/<module name>.npz each (DIR is made when missing; a name met twice\n"
-	"gets -N, N the module's index).  Files are written whole or not at all,\n"
-	"and never over the input (by any name), a device, a folder or a\n"
-	"read-only file: those are refused before the input is read.\n"
-	"\n"
-	"Exit status: 0 written, 1 bad usage, 2 bad input data or an output that\n"
-	"cannot be written (refused as above, a full disk: the system's reason).\n";
 
 /* Adds the arrays in the dataset's dtypes and order, as numpy's
  * savez_compressed would write them. */
@@ -142,32 +120,41 @@ static int convert_all(const hm_file *f, const char *dir)
 
 int cmd_convert(int argc, char **argv)
 {
-	const char *in = NULL, *out = NULL;
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-			fputs(help_text, stdout);
-			return 0;
-		} else if (!strcmp(argv[i], "-o")) {
-			if (i + 1 >= argc)
-				return cli_usage_error("convert", "-o needs a file or folder");
-			if (out)
-				return cli_usage_error("convert", "one -o only");
-			out = argv[++i];
-		} else if (argv[i][0] == '-' && argv[i][1]) {
-			return cli_usage_error("convert", "unknown option '%s' (see hloscope convert --help)", argv[i]);
-		} else if (in) {
-			return cli_usage_error("convert", "one IN only ('%s' is extra)", argv[i]);
-		} else {
-			in = argv[i];
-		}
-	}
+	const char *out = NULL;
+	const cli_opt opts[] = {
+		CLI_OUTPUT_OPT(&out, "the .npz to write, or a folder for a file of several\n"
+			       "modules: DIR/<module name>.npz each (DIR is made when\n"
+			       "missing; a name met twice gets -N, N the module's index)"),
+		{0}};
+	const cli_spec spec = {"convert",
+			       "Writes the arrays of the TpuGraphs dataset for an HLO module, as the\n"
+			       "dataset's own featurizer makes them: node_opcode, node_feat (140),\n"
+			       "edge_index, and the configs with their runtimes (tile: config_feat,\n"
+			       "config_runtime, config_runtime_normalizers; layout: node_splits,\n"
+			       "node_config_ids, node_config_feat, config_runtime).  numpy loads the\n"
+			       "result; every hloscope command opens it.\n"
+			       "\n"
+			       "IN is read by content: a TpuGraphs TuningData or ModuleTuningData .pb,\n"
+			       "an XLA HloModuleProto .pb, or HLO text.  A module without tuning runs\n"
+			       "becomes a layout sample with 0 configs.  For a file of several modules,\n"
+			       "convert one with IN#N (0-based) or IN#NAME, or all of them with -o DIR.\n"
+			       "The output is checked before the input is read.\n"
+			       "\n"
+			       "Exit status: 0 written, 1 bad usage, 2 bad input data or an output that\n"
+			       "cannot be written (refused as below, a full disk: the system's reason).",
+			       opts, 1, .extra = "one IN only"};
+	cli_args args;
+	int rc = cli_parse(&spec, argc, argv, &args);
+
+	if (rc)
+		return rc < 0 ? 0 : rc;
+	const char *in = args.n ? args.v[0] : NULL;
 	if (!in)
 		return cli_usage_error("convert", "needs an input file");
 	if (!out)
 		return cli_usage_error("convert", "needs -o OUT.npz (or -o DIR)");
 	/* the output checked before the input is read: a folder takes the
 	 * modules' files, each checked as it is written */
-	int rc;
 	struct stat st;
 	if ((rc = cli_note_input(in)) != 0 ||
 	    (!(stat(out, &st) == 0 && S_ISDIR(st.st_mode)) && (rc = cli_check_output("convert", "-o", out)) != 0))

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "cli/opts.h"
 #include "loader/graph.h"
 #include "doc/diff.h"
 #include "tui/tui.h"
@@ -38,39 +39,41 @@ static int diff_explore(const char *a, const char *b)
 
 int cmd_diff(int argc, char **argv)
 {
-	const char *pos[2] = {NULL, NULL};
-	int npos = 0, json = 0, text = 0, flagged = 0;
-	unsigned flags = 0;
-	long long limit = 20;
+	int json = 0, text = 0, names_only = 0, rc;
+	long long limit = -1;
+	const cli_opt opts[] = {
+		{"--text", NULL, CLI_FLAG, &text, .help = "the text report, even on a terminal"},
+		{"--json", NULL, CLI_FLAG, &json, .help = "one JSON object: matched, unmatched_a, unmatched_b,\n"
+		 "changed (a, b, changes), summary"},
+		{"--names-only", NULL, CLI_FLAG, &names_only, .help = "match by names only (no structure; the report)"},
+		{"--limit", "N", CLI_INT64, &limit, .help = "rows per list in the text report (default 20;\n0: all)"},
+		{0}};
+	const cli_spec spec = {"diff",
+			       "Matches the instructions of two HLO modules (text, HloModuleProto, FILE#N\n"
+			       "of a raw TpuGraphs .pb): by name, then by structure (exact subgraph\n"
+			       "fingerprints from the parameters and from the roots), then through\n"
+			       "matched neighbours; an instruction that moved into a fusion body is found\n"
+			       "there.  Prints the totals side by side, the changed pairs (opcode, shape,\n"
+			       "layout, operands, attributes, computation) largest cost change first, the\n"
+			       "instructions only in A and only in B, and per-computation and per-opcode\n"
+			       "summaries.  Exit 0 whether or not anything changed.  On a terminal,\n"
+			       "without options, it opens the explorer's diff view instead: the summary,\n"
+			       "the computations, both modules' instructions side by side with matched\n"
+			       "ones on one row (piped, it prints the report).",
+			       opts, .max_args = 2};
+	cli_args args;
 
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		if (!strcmp(a, "--json")) {
-			json = 1;
-		} else if (!strcmp(a, "--text")) {
-			text = 1;
-		} else if (!strcmp(a, "--names-only")) {
-			flags |= HD_NAMES_ONLY;
-			flagged = 1;
-		} else if (!strcmp(a, "--limit")) {
-			if (i + 1 >= argc || (limit = cli_parse_count(argv[++i])) < 0)
-				return cli_usage_error("diff", "--limit needs a count (0 for every row)");
-			flagged = 1;
-		} else if (a[0] == '-' && a[1] == '-') {
-			return cli_usage_error("diff", "unknown option '%s'", a);
-		} else if (npos < 2) {
-			pos[npos++] = a;
-		} else {
-			return cli_usage_error("diff", "unexpected argument '%s'", a);
-		}
-	}
-	if (npos < 2)
+	if ((rc = cli_parse(&spec, argc, argv, &args)) != 0)
+		return rc < 0 ? 0 : rc;
+	if (args.n < 2)
 		return cli_usage_error("diff", "needs two HLO modules A and B");
 	if (json && text)
 		return cli_usage_error("diff", "--json and --text: give one of them");
-	const char *script = getenv("HLOSCOPE_SCRIPT");
-	if (!json && !text && !flagged && (isatty(STDOUT_FILENO) || (script && *script)))
+	const char *script = getenv("HLOSCOPE_SCRIPT"), **pos = (const char **)args.v;
+	if (!json && !text && !names_only && limit < 0 && (isatty(STDOUT_FILENO) || (script && *script)))
 		return diff_explore(pos[0], pos[1]);
+	unsigned flags = names_only ? HD_NAMES_ONLY : 0;
+	limit = limit < 0 ? 20 : limit;
 
 	hs_error err = {0};
 	hs_graph *a = graph_open(pos[0], &err), *b = NULL;
@@ -81,7 +84,6 @@ int cmd_diff(int argc, char **argv)
 		return cli_report(&err);
 	}
 	module_diff d;
-	int rc = 0;
 	if (module_diff_run(&d, a, b, flags, &err) != 0) {
 		rc = cli_report(&err);
 	} else {

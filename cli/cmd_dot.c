@@ -17,8 +17,10 @@
 #include "base/parse.h"
 #include "base/plural.h"
 #include "base/progress.h"
+#include "base/vec.h"
 #include "cli/cli.h"
 #include "cli/dotcli.h"
+#include "cli/opts.h"
 #include "loader/graph.h"
 #include "loader/hlo.h"
 #include "model/compare.h"
@@ -26,302 +28,174 @@
 #include "query/query.h"
 #include "render/render.h"
 
-static const char help_text[] =
-	"usage: hloscope dot FILE REGION [-o OUT] [options]\n"
-	"\n"
-	"Draws part of an HLO graph with Graphviz: edges go from operand to user,\n"
-	"nodes are colored by opcode category as XLA's graph dumper does.  Edges are\n"
-	"the HLO operands: where a node has several, each edge is labelled with the\n"
-	"operand's index (\"0,1\" for multiply(x, x)).  A node that calls a\n"
-	"computation is joined to it by a dotted call edge (from its root or box).\n"
-	"On a bare .npz the edges are the dataset's, call edges included.\n"
-	"\n"
-	"REGION (exactly one; a node is its id or its name, dot.42):\n"
-	"  --around ID          nodes near node ID\n"
-	"    --radius K         steps to follow (default 1)\n"
-	"    --direction D      operands, users or both (default both)\n"
-	"    --max-users N      collapse the users of nodes with more than N users\n"
-	"                       into one \"N more users\" box (default 16, 0 = never)\n"
-	"    --max-operands N   likewise \"N more operands\" (default 16, 0 = never)\n"
-	"                       The center keeps all of its own unless the region\n"
-	"                       would be over --limit, or the option is given: then\n"
-	"                       it keeps its first N (in HLO order) and one box\n"
-	"  --path A B           every path between nodes A and B\n"
-	"    --max-nodes N      keep at most N nodes, shortest paths first (also\n"
-	"                       within --max-work)\n"
-	"  --computation NAME   the HLO computation NAME (fused_computation.3, entry;\n"
-	"                       computation.K on a bare .npz), its callees as boxes\n"
-	"  --computation K      a plain number K: node_splits segment K, as --split K\n"
-	"                       (kept for scripts written before names)\n"
-	"  --split K            node_splits segment K (0 ..; a layout graph's splits)\n"
-	"  --configurable       configurable nodes of a layout graph and their neighbours\n"
-	"  --nodes IDS          these nodes (\"1,5,9-12\") and the edges among them\n"
-	"  --layer PATH         the op_name namespace PATH (jit(f)/transformer/layer_3;\n"
-	"                       \"/\" the whole module): its own nodes, and one box per\n"
-	"                       child namespace with its size and analytic cost; a run\n"
-	"                       of repeated blocks is one box, \"layer_0..23 x24\"\n"
-	"\n"
-	"A called computation (fusion body, while body or condition, reducer, ...)\n"
-	"that the region reaches is drawn as one box with its name, role and size;\n"
-	"nodes are grouped in one cluster per HLO computation.\n"
-	"  --expand NAMES       draw these computations (comma-separated) whole,\n"
-	"                       every node of the body, when the region reaches or\n"
-	"                       calls them\n"
-	"  --expand all         collapse nothing (the nodes the region reached)\n"
-	"                       With --layer, NAMES may be child namespaces (their own\n"
-	"                       nodes drawn, their children boxes; `mlp` opens every\n"
-	"                       one of that name, `layer_3/mlp` one) and computations\n"
-	"\n"
-	"Output:\n"
-	"  -o OUT               .dot, .svg or .png file (\"-\" for stdout, with -T); a PNG\n"
-	"                       keeps every side within 16,000 px: one over it (or a strip\n"
-	"                       4 times longer than wide) is drawn left to right, then\n"
-	"                       scaled down, as stderr says; SVG keeps the full size.\n"
-	"                       Written whole or not at all; never over the input, a\n"
-	"                       device, a folder or a read-only file (exit 2)\n"
-	"  -T FMT               dot, svg or png (overrides OUT's extension)\n"
-	"  --text               print the terminal drawing to stdout; one wider than\n"
-	"                       COLUMNS (or the terminal) is printed in strips of that\n"
-	"                       width, left to right, as its first line says\n"
-	"  --cells              DOT output sized in terminal cells, as --text lays it out\n"
-	"  --heat FIELD         fill nodes by a number, with a legend: a node field of the\n"
-	"                       query language (a feature by name or index, cost in\n"
-	"                       seconds, flops, bytes, a column of --data) or an\n"
-	"                       expression of them (\"flops / bytes\"); a box is filled\n"
-	"                       by the sum over its executed instructions\n"
-	"  --heat-scale S       linear, log or auto (default)\n"
-	"  --data FILE          your own numbers per instruction laid over the graph, as\n"
-	"                       fields for --heat: a CSV (a header line, first column\n"
-	"                       name or id), JSON ({name: {field: value}} or records\n"
-	"                       [{\"name\": name, field: value}]) or an XLA buffer\n"
-	"                       assignment (buffer_bytes)\n"
-	"  --data-merge HOW     an instruction named twice in --data is an error, or\n"
-	"                       merged: sum (numbers add up), first or last value\n"
-	"  --highlight IDS      draw these nodes with a thick blue border\n"
-	"  --compare A B        highlight the nodes whose values differ between configs\n"
-	"                       A and B (index, best, worst or default; model/compare.h),\n"
-	"                       each with its layouts A -> B, and a legend\n"
-	"  --limit N            draw at most N boxes (default 2,500): a larger region is\n"
-	"                       collapsed (--collapse), as stderr and the legend say\n"
-	"  --collapse MODE      what a region over --limit becomes: auto (default: by\n"
-	"                       layer where op_name has layers, else by computation),\n"
-	"                       layer or computation (also within the limit: then at\n"
-	"                       most 100 boxes, or --limit), none (refused, with its\n"
-	"                       size and what to do)\n"
-	"  --max-work N         the layout work Graphviz may take: nodes + edges + the\n"
-	"                       ranks long edges cross (default 12,000, a few seconds;\n"
-	"                       --time prints it); over it the longest edges are cut\n"
-	"                       into stubs beside their users, and a region still over\n"
-	"                       it is refused at once\n"
-	"  --force              lay out any size: nothing collapsed, cut or refused\n"
-	"  --progress           say what is being done on stderr every second (on a\n"
-	"                       terminal it is shown anyway, on one line)\n"
-	"  --time               print where the time went, and the region's size, to stderr\n";
-
 typedef struct dot_args {
-	const char *file, *out, *fmt, *heat, *heat_scale, *data, *data_merge, *layer, *collapse;
-	const char *around, *radius, *direction, *max_users, *max_operands, *expand, *path_a,
-		*path_b, *max_nodes,
-		*computation, *split, *nodes, *highlight, *limit, *max_work, *compare_a, *compare_b;
-	int configurable, force, text, cells, timing, progress, n_kinds;
-	int merge;              /* --data-merge: an overlay_merge */
+	const char *file, *out, *fmt, *heat, *layer, *around, *expand, *computation, *nodes, *highlight;
+	const char *path[2], *compare[2];
+	cli_data data;
+	int64_t radius, max_users, max_operands, max_nodes, split, limit, max_work; /* -1: not given */
+	int direction;          /* a region_dir, 0 when not given */
+	int collapse;           /* a region_collapse_mode, -1 when not given */
+	int heat_scale;         /* dot_opts' heat_log: 0 linear, 1 log, -1 auto */
+	int configurable, force, text, cells, timing, progress;
 } dot_args;
 
-/* One item of an id list, "N" or "N-M", the len bytes at p; 0 or -1. */
-static int parse_id_range(const char *p, size_t len, int64_t *a, int64_t *b)
-{
-	const char *dash = len > 1 ? memchr(p + 1, '-', len - 1) : NULL;
+static const char *const directions[] = {"operands", "users", "both", NULL};
+static const int direction_vals[] = {REGION_OPERANDS, REGION_USERS, REGION_BOTH};
+static const char *const collapses[] = {"auto", "layer", "computation", "none", NULL};
+static const int collapse_vals[] = {REGION_COLLAPSE_AUTO, REGION_COLLAPSE_LAYER, REGION_COLLAPSE_COMPUTATION,
+				    REGION_COLLAPSE_NONE};
+static const char *const scales[] = {"linear", "log", "auto", NULL};
+static const int scale_vals[] = {0, 1, -1};
 
-	if (!dash) {
-		if (hs_parse_i64n(p, len, a) < 0)
-			return -1;
-		*b = *a;
-	} else if (hs_parse_i64n(p, (size_t)(dash - p), a) < 0 ||
-		   hs_parse_i64n(dash + 1, len - (size_t)(dash - p) - 1, b) < 0) {
-		return -1;
-	}
-	return *a < 0 || *b < *a || *b - *a > 100000000 ? -1 : 0;
-}
-
-/* Parses "1,5,9-12" (ids and ranges, one comma between items, none empty)
- * into a new array.  0, or the exit status after printing what is wrong. */
-static int parse_ids(const char *opt, const char *s, int64_t **ids, size_t *n)
-{
-	size_t cap = 16;
-	const char *p = s;
-
-	*n = 0;
-	*ids = malloc(cap * sizeof **ids);
-	if (!*ids)
-		return cli_oom("reading %s", opt);
-	for (int item = 1;; item++) {
-		size_t len = strcspn(p, ",");
-		int64_t a, b;
-
-		if (parse_id_range(p, len, &a, &b) < 0) {
-			free(*ids);
-			*ids = NULL;
-			if (!len)
-				return cli_usage_error("dot", "%s needs node ids like 1,5,9-12, not '%s': item %d is "
-						       "empty", opt, s, item);
-			return cli_usage_error("dot", "%s needs node ids like 1,5,9-12, not '%s': item %d, '%.*s'",
-					       opt, s, item, (int)len, p);
-		}
-		for (int64_t v = a; v <= b; v++) {
-			if (*n == cap) {
-				int64_t *m = realloc(*ids, 2 * cap * sizeof **ids);
-				if (!m) {
-					free(*ids);
-					*ids = NULL;
-					return cli_oom("reading %s", opt);
-				}
-				*ids = m;
-				cap *= 2;
-			}
-			(*ids)[(*n)++] = v;
-		}
-		if (!p[len])
-			return 0;
-		p += len + 1;
-	}
-}
-
-static int need(int argc, char **argv, int i, int count)
-{
-	if (i + count >= argc)
-		return cli_usage_error("dot", "%s needs %s", argv[i],
-				       count == 1 ? "a value" : "two values");
-	return 0;
-}
-
+/* The command line into a: 0, -1 after --help, or the exit status. */
 static int parse_args(int argc, char **argv, dot_args *a)
 {
-	memset(a, 0, sizeof *a);
-	for (int i = 1; i < argc; i++) {
-		const char *o = argv[i];
-		const char **slot = NULL;
+	const cli_opt opts[] = {
+		{NULL, .help = "REGION (exactly one; a node is its id or its name, dot.42):"},
+		{"--around", "ID", CLI_STR, &a->around, .help = "nodes near node ID"},
+		{"--radius", "K", CLI_INT64, &a->radius, .help = "steps to follow (default 1)", .sub = 1},
+		{"--direction", "D", CLI_WORD, &a->direction, .help = "operands, users or both (default both)",
+		 .words = directions, .vals = direction_vals, .sub = 1},
+		{"--max-users", "N", CLI_INT64, &a->max_users, .help = "collapse the users of nodes with more than N users\n"
+		 "into one \"N more users\" box (default 16, 0 = never)", .sub = 1},
+		{"--max-operands", "N", CLI_INT64, &a->max_operands, .help = "likewise \"N more operands\" (default 16, 0 = never)\n"
+		 "The center keeps all of its own unless the region\n"
+		 "would be over --limit, or the option is given: then\n"
+		 "it keeps its first N (in HLO order) and one box", .sub = 1},
+		{"--path", "A B", CLI_PAIR, a->path, .help = "every path between nodes A and B"},
+		{"--max-nodes", "N", CLI_INT64, &a->max_nodes, .help = "keep at most N nodes, shortest paths first (also\n"
+		 "within --max-work)", .min = 1, .sub = 1},
+		{"--computation", "NAME", CLI_STR, &a->computation, .help = "the HLO computation NAME (fused_computation.3, entry;\n"
+		 "computation.K on a bare .npz), its callees as boxes;\n"
+		 "a plain number K: node_splits segment K, as --split K\n"
+		 "(kept for scripts written before names)"},
+		{"--split", "K", CLI_INT64, &a->split, .help = "node_splits segment K (0 ..; a layout graph's splits)"},
+		{"--configurable", NULL, CLI_FLAG, &a->configurable, .help = "configurable nodes of a layout graph and their "
+		 "neighbours"},
+		{"--nodes", "IDS", CLI_STR, &a->nodes, .help = "these nodes (\"1,5,9-12\") and the edges among them"},
+		{"--layer", "PATH", CLI_STR, &a->layer, .help = "the op_name namespace PATH (jit(f)/transformer/layer_3;\n"
+		 "\"/\" the whole module): its own nodes, and one box per\n"
+		 "child namespace with its size and analytic cost; a run\n"
+		 "of repeated blocks is one box, \"layer_0..23 x24\""},
+		{NULL, .help = "\nA called computation (fusion body, while body or condition, reducer, ...)\n"
+		 "that the region reaches is drawn as one box with its name, role and size;\n"
+		 "nodes are grouped in one cluster per HLO computation."},
+		{"--expand", "NAMES", CLI_STR, &a->expand, .help = "draw these computations (comma-separated) whole,\n"
+		 "every node of the body, when the region reaches or\n"
+		 "calls them; all: collapse nothing (the nodes the\n"
+		 "region reached).  With --layer, NAMES may be child\n"
+		 "namespaces (their own nodes drawn, their children\n"
+		 "boxes; `mlp` opens every one of that name,\n"
+		 "`layer_3/mlp` one) and computations"},
+		{NULL, .help = "\nOutput:"},
+		CLI_OUTPUT_OPT(&a->out, ".dot, .svg or .png file (\"-\" for stdout, with -T); a PNG\n"
+			       "keeps every side within 16,000 px: one over it (or a strip\n"
+			       "4 times longer than wide) is drawn left to right, then\n"
+			       "scaled down, as stderr says; SVG keeps the full size."),
+		{"-T|--format", "FMT", CLI_STR, &a->fmt, .help = "dot, svg or png (overrides OUT's extension)"},
+		{"--text", NULL, CLI_FLAG, &a->text, .help = "print the terminal drawing to stdout; one wider than\n"
+		 "COLUMNS (or the terminal) is printed in strips of that\n"
+		 "width, left to right, as its first line says"},
+		{"--cells", NULL, CLI_FLAG, &a->cells, .help = "DOT output sized in terminal cells, as --text lays it out"},
+		{"--heat", "FIELD", CLI_STR, &a->heat, .help = "fill nodes by a number, with a legend: a node field of the\n"
+		 "query language (a feature by name or index, cost in\n"
+		 "seconds, flops, bytes, a column of --data) or an\n"
+		 "expression of them (\"flops / bytes\"); a box is filled\n"
+		 "by the sum over its executed instructions"},
+		{"--heat-scale", "S", CLI_WORD, &a->heat_scale, .help = "linear, log or auto (default)", .words = scales,
+		 .vals = scale_vals},
+		CLI_DATA_OPTS(&a->data),
+		{"--highlight", "IDS", CLI_STR, &a->highlight, .help = "draw these nodes with a thick blue border"},
+		{"--compare", "A B", CLI_PAIR, a->compare, .help = "highlight the nodes whose values differ between configs\n"
+		 "A and B (index, best, worst or default; model/compare.h),\n"
+		 "each with its layouts A -> B, and a legend"},
+		{"--limit", "N", CLI_INT64, &a->limit, .help = "draw at most N boxes (default 2,500): a larger region is\n"
+		 "collapsed (--collapse), as stderr and the legend say"},
+		{"--collapse", "MODE", CLI_WORD, &a->collapse, .help = "what a region over --limit becomes: auto (default: by\n"
+		 "layer where op_name has layers, else by computation),\n"
+		 "layer or computation (also within the limit: then at\n"
+		 "most 100 boxes, or --limit), none (refused, with its\n"
+		 "size and what to do)", .words = collapses, .vals = collapse_vals},
+		{"--max-work", "N", CLI_INT64, &a->max_work, .help = "the layout work Graphviz may take: nodes + edges + the\n"
+		 "ranks long edges cross (default 12,000, a few seconds;\n"
+		 "--time prints it); over it the longest edges are cut\n"
+		 "into stubs beside their users, and a region still over\n"
+		 "it is refused at once"},
+		{"--force", NULL, CLI_FLAG, &a->force, .help = "lay out any size: nothing collapsed, cut or refused"},
+		{"--progress", NULL, CLI_FLAG, &a->progress, .help = "say what is being done on stderr every second (on a\n"
+		 "terminal it is shown anyway, on one line)"},
+		{"--time", NULL, CLI_FLAG, &a->timing, .help = "print where the time went, and the region's size, to stderr"},
+		{0}};
+	const cli_spec spec = {"dot",
+			       "Draws part of an HLO graph with Graphviz: edges go from operand to user,\n"
+			       "nodes are colored by opcode category as XLA's graph dumper does.  Edges are\n"
+			       "the HLO operands: where a node has several, each edge is labelled with the\n"
+			       "operand's index (\"0,1\" for multiply(x, x)).  A node that calls a\n"
+			       "computation is joined to it by a dotted call edge (from its root or box).\n"
+			       "On a bare .npz the edges are the dataset's, call edges included.",
+			       opts, .max_args = 1};
+	cli_args args;
+	int rc;
 
-		if (!strcmp(o, "--around")) {
-			slot = &a->around;
-			a->n_kinds++;
-		} else if (!strcmp(o, "--radius")) {
-			slot = &a->radius;
-		} else if (!strcmp(o, "--direction")) {
-			slot = &a->direction;
-		} else if (!strcmp(o, "--max-users")) {
-			slot = &a->max_users;
-		} else if (!strcmp(o, "--max-operands")) {
-			slot = &a->max_operands;
-		} else if (!strcmp(o, "--expand")) {
-			slot = &a->expand;
-		} else if (!strcmp(o, "--max-nodes")) {
-			slot = &a->max_nodes;
-		} else if (!strcmp(o, "--computation")) {
-			slot = &a->computation;
-			a->n_kinds++;
-		} else if (!strcmp(o, "--split")) {
-			slot = &a->split;
-			a->n_kinds++;
-		} else if (!strcmp(o, "--nodes")) {
-			slot = &a->nodes;
-			a->n_kinds++;
-		} else if (!strcmp(o, "--layer")) {
-			slot = &a->layer;
-			a->n_kinds++;
-		} else if (!strcmp(o, "--data")) {
-			slot = &a->data;
-		} else if (!strcmp(o, "--data-merge")) {
-			slot = &a->data_merge;
-		} else if (!strcmp(o, "--collapse")) {
-			slot = &a->collapse;
-		} else if (!strcmp(o, "--highlight")) {
-			slot = &a->highlight;
-		} else if (!strcmp(o, "--limit")) {
-			slot = &a->limit;
-		} else if (!strcmp(o, "--max-work")) {
-			slot = &a->max_work;
-		} else if (!strcmp(o, "-o") || !strcmp(o, "--output")) {
-			slot = &a->out;
-		} else if (!strcmp(o, "-T") || !strcmp(o, "--format")) {
-			slot = &a->fmt;
-		} else if (!strcmp(o, "--heat")) {
-			slot = &a->heat;
-		} else if (!strcmp(o, "--heat-scale")) {
-			slot = &a->heat_scale;
-		} else if (!strcmp(o, "--path")) {
-			if (need(argc, argv, i, 2))
-				return 1;
-			a->path_a = argv[i + 1];
-			a->path_b = argv[i + 2];
-			a->n_kinds++;
-			i += 2;
-			continue;
-		} else if (!strcmp(o, "--compare")) {
-			if (need(argc, argv, i, 2))
-				return 1;
-			a->compare_a = argv[i + 1];
-			a->compare_b = argv[i + 2];
-			i += 2;
-			continue;
-		} else if (!strcmp(o, "--configurable")) {
-			a->configurable = 1;
-			a->n_kinds++;
-			continue;
-		} else if (!strcmp(o, "--force")) {
-			a->force = 1;
-			continue;
-		} else if (!strcmp(o, "--text")) {
-			a->text = 1;
-			continue;
-		} else if (!strcmp(o, "--cells")) {
-			a->cells = 1;
-			continue;
-		} else if (!strcmp(o, "--time")) {
-			a->timing = 1;
-			continue;
-		} else if (!strcmp(o, "--progress")) {
-			a->progress = 1;
-			continue;
-		} else if (o[0] == '-' && o[1]) {
-			return cli_usage_error("dot", "unknown option '%s' (see hloscope dot --help)", o);
-		} else if (!a->file) {
-			a->file = o;
-			continue;
-		} else {
-			return cli_usage_error("dot", "unexpected argument '%s'", o);
-		}
-		if (need(argc, argv, i, 1))
-			return 1;
-		*slot = argv[++i];
-	}
+	memset(a, 0, sizeof *a);
+	a->radius = a->max_users = a->max_operands = a->max_nodes = a->split = a->limit = a->max_work = -1;
+	a->collapse = a->heat_scale = -1;
+	if ((rc = cli_parse(&spec, argc, argv, &args)) != 0)
+		return rc;
+	a->file = args.n ? args.v[0] : NULL;
+	int kinds = !!a->around + !!a->path[0] + !!a->computation + (a->split >= 0) + a->configurable +
+		    !!a->nodes + !!a->layer;
 	if (!a->file)
 		return cli_usage_error("dot", "needs a FILE");
-	if (a->n_kinds == 0)
+	if (kinds == 0)
 		return cli_usage_error("dot", "needs a region: --around ID, --path A B, "
 				       "--computation NAME, --split K, --configurable, --nodes IDS or "
 				       "--layer PATH");
-	if (a->n_kinds > 1)
+	if (kinds > 1)
 		return cli_usage_error("dot", "give one region only (--around, --path, "
 				       "--computation, --split, --configurable, --nodes or --layer)");
-	if ((a->radius || a->direction || a->max_users || a->max_operands) && !a->around)
+	if ((a->radius >= 0 || a->direction || a->max_users >= 0 || a->max_operands >= 0) && !a->around)
 		return cli_usage_error("dot", "--radius, --direction, --max-users and --max-operands "
 				       "go with --around");
-	if (a->max_nodes && !a->path_a)
+	if (a->max_nodes >= 0 && !a->path[0])
 		return cli_usage_error("dot", "--max-nodes goes with --path");
 	if (!a->out && !a->text)
 		return cli_usage_error("dot", "needs -o OUT or --text");
-	if (a->data_merge && cli_data_merge("dot", a->data_merge, &a->merge) != 0)
-		return 1;
 	return 0;
 }
 
-static int count_opt(const char *opt, const char *s, int64_t *out)
+typedef HS_VEC(int64_t) id_vec;
+
+static int add_ids(void *ctx, int64_t a, int64_t b)
 {
-	if (hs_parse_i64(s, out))
-		return cli_usage_error("dot", "%s needs a number, not '%s'", opt, s);
-	if (*out < 0)
-		return cli_usage_error("dot", "%s must be 0 or more, not %s", opt, s);
+	for (int64_t v = a; v <= b; v++)
+		if (hs_vec_push((id_vec *)ctx, v) != 0)
+			return -1;
 	return 0;
+}
+
+/* Parses "1,5,9-12" (ids and ranges) into a new array.  0, or the exit
+ * status after printing what is wrong. */
+static int parse_ids(const char *opt, const char *s, int64_t **ids, size_t *n)
+{
+	id_vec v = {0};
+	const char *at;
+	size_t len;
+	int item = cli_id_list(s, add_ids, &v, &at, &len);
+
+	*ids = v.v;
+	*n = v.n;
+	if (!item)
+		return 0;
+	hs_vec_free(&v);
+	*ids = NULL;
+	if (item < 0)
+		return cli_oom("reading %s", opt);
+	if (!len)
+		return cli_usage_error("dot", "%s needs node ids like 1,5,9-12, not '%s': item %d is empty", opt, s,
+				       item);
+	return cli_usage_error("dot", "%s needs node ids like 1,5,9-12, not '%s': item %d, '%.*s'", opt, s, item,
+			       (int)len, at);
 }
 
 /* A node id, or -2 for a name resolved once the graph is open
@@ -362,7 +236,7 @@ static int resolve_computation(const hs_graph *g, const char *text, int64_t *hco
 
 	if (*hcomp != -2)
 		return 0;
-	*hcomp = region_find_hcomp(g, text);
+	*hcomp = graph_find_hcomp(g, text);
 	if (*hcomp >= 0)
 		return 0;
 	if (query_suggest_computation(g, text, buf, sizeof buf))
@@ -387,23 +261,6 @@ static const region_words dot_words = {
 	.collapse = "--collapse layer",
 };
 
-/* --collapse MODE; 0, or the exit status. */
-static int collapse_opt(const char *text, region_spec *s)
-{
-	static const struct {
-		const char *name;
-		region_collapse_mode mode;
-	} modes[] = {{"auto", REGION_COLLAPSE_AUTO}, {"layer", REGION_COLLAPSE_LAYER},
-		     {"computation", REGION_COLLAPSE_COMPUTATION}, {"none", REGION_COLLAPSE_NONE}};
-
-	for (size_t i = 0; i < sizeof modes / sizeof modes[0]; i++)
-		if (!strcmp(text, modes[i].name)) {
-			s->collapse = modes[i].mode;
-			return 0;
-		}
-	return cli_usage_error("dot", "--collapse must be auto, layer, computation or none, not '%s'",
-			       text);
-}
 
 static int build_spec(const dot_args *a, region_spec *s, int64_t **ids)
 {
@@ -413,66 +270,42 @@ static int build_spec(const dot_args *a, region_spec *s, int64_t **ids)
 	s->force = a->force;
 	s->expand = a->expand;
 	s->limit = REGION_FILE_LIMIT;
-	s->collapse = REGION_COLLAPSE_AUTO;
+	s->collapse = a->collapse >= 0 ? (region_collapse_mode)a->collapse : REGION_COLLAPSE_AUTO;
 	s->cut_long_edges = 1;
-	if (a->collapse && collapse_opt(a->collapse, s))
-		return 1;
 	/* asked for, a collapse draws a picture of the whole, not 2,500 boxes */
 	if (s->collapse == REGION_COLLAPSE_LAYER || s->collapse == REGION_COLLAPSE_COMPUTATION)
 		s->limit = REGION_COLLAPSE_LIMIT;
-	if (a->limit) {
-		if (count_opt("--limit", a->limit, &s->limit))
-			return 1;
-		if (s->limit == 0)
-			return cli_usage_error("dot", "--limit must be 1 or more (or use --force)");
-	}
-	if (a->max_work) {
-		if (count_opt("--max-work", a->max_work, &s->max_work))
-			return 1;
-		if (s->max_work == 0)
-			return cli_usage_error("dot", "--max-work must be 1 or more (or use --force)");
-	}
+	if (a->limit == 0 || a->max_work == 0)
+		return cli_usage_error("dot", "%s must be 1 or more (or use --force)",
+				       a->limit == 0 ? "--limit" : "--max-work");
+	if (a->limit > 0)
+		s->limit = a->limit;
+	if (a->max_work > 0)
+		s->max_work = a->max_work;
 	if (a->around) {
 		s->kind = REGION_AROUND;
 		if (node_opt("--around", a->around, &s->center))
 			return 1;
-		if (a->radius) {
-			if (hs_parse_i64(a->radius, &s->radius))
-				return cli_usage_error("dot", "--radius needs a number, not '%s'",
-						       a->radius);
-			if (s->radius < 0)
-				return cli_usage_error("dot", "--radius must be 0 or more, not %s",
-						       a->radius);
-		}
-		if (a->direction) {
-			int d = region_dir_parse(a->direction);
-			if (d < 0)
-				return cli_usage_error("dot", "--direction must be operands, users "
-						       "or both, not '%s'", a->direction);
-			s->dir = (region_dir)d;
-		}
-		if (a->max_users && count_opt("--max-users", a->max_users, &s->user_threshold))
-			return 1;
-		if (a->max_operands &&
-		    count_opt("--max-operands", a->max_operands, &s->operand_threshold))
-			return 1;
+		if (a->radius >= 0)
+			s->radius = a->radius;
+		if (a->direction)
+			s->dir = (region_dir)a->direction;
+		if (a->max_users >= 0)
+			s->user_threshold = a->max_users;
+		if (a->max_operands >= 0)
+			s->operand_threshold = a->max_operands;
 		/* asked for: the center's crowd is collapsed too */
-		s->collapse_center = (a->max_users ? REGION_USERS : 0) |
-				     (a->max_operands ? REGION_OPERANDS : 0);
-	} else if (a->path_a) {
+		s->collapse_center = (a->max_users >= 0 ? REGION_USERS : 0) |
+				     (a->max_operands >= 0 ? REGION_OPERANDS : 0);
+	} else if (a->path[0]) {
 		s->kind = REGION_PATH;
-		if (node_opt("--path", a->path_a, &s->from) || node_opt("--path", a->path_b, &s->to))
+		if (node_opt("--path", a->path[0], &s->from) || node_opt("--path", a->path[1], &s->to))
 			return 1;
-		if (a->max_nodes) {
-			if (count_opt("--max-nodes", a->max_nodes, &s->max_nodes))
-				return 1;
-			if (s->max_nodes == 0)
-				return cli_usage_error("dot", "--max-nodes must be 1 or more");
-		}
-	} else if (a->split) {
+		if (a->max_nodes > 0)
+			s->max_nodes = a->max_nodes;
+	} else if (a->split >= 0) {
 		s->kind = REGION_COMPUTATION;
-		if (count_opt("--split", a->split, &s->comp))
-			return 1;
+		s->comp = a->split;
 	} else if (a->computation) {
 		/* A plain number stays the node_splits segment it always was; a
 		 * name is resolved once the graph is open (resolve_computation). */
@@ -508,7 +341,7 @@ static int compare_picture(hs_graph *g, const dot_args *a, int64_t **hl, size_t 
 
 	compare_opts_init(&o);
 	o.predict = 0;
-	compare_result *r = compare_run(g, NULL, a->compare_a, a->compare_b, &o, &err);
+	compare_result *r = compare_run(g, NULL, a->compare[0], a->compare[1], &o, &err);
 	if (!r)
 		return cli_report(&err);
 	m = compare_changed_nodes(r, &ch);
@@ -526,7 +359,7 @@ static int compare_picture(hs_graph *g, const dot_args *a, int64_t **hl, size_t 
 		compare_legend_text(r, legend, cap);
 	} else {
 		fprintf(stderr, "hloscope dot: configs %s and %s have the same values: nothing to highlight\n",
-			a->compare_a, a->compare_b);
+			a->compare[0], a->compare[1]);
 	}
 	free(ch);
 	compare_free(r);
@@ -551,19 +384,10 @@ static int output_opts(const dot_args *a, const char **fmt, dot_opts *opts)
 	} else if (a->fmt || a->cells) {
 		return cli_usage_error("dot", "-T and --cells need -o OUT");
 	}
-	if (a->heat_scale) {
-		if (!strcmp(a->heat_scale, "linear"))
-			opts->heat_log = 0;
-		else if (!strcmp(a->heat_scale, "log"))
-			opts->heat_log = 1;
-		else if (!strcmp(a->heat_scale, "auto"))
-			opts->heat_log = -1;
-		else
-			return cli_usage_error("dot", "--heat-scale must be linear, log or auto");
-	}
-	if (a->data && !a->heat)
+	opts->heat_log = a->heat_scale;
+	if (a->data.files.n && !a->heat)
 		return cli_usage_error("dot", "--data gives fields for --heat: add --heat FIELD");
-	if (a->collapse && a->force)
+	if (a->collapse >= 0 && a->force)
 		return cli_usage_error("dot", "--collapse and --force: --force draws every node, "
 				       "collapsing nothing");
 	return 0;
@@ -621,8 +445,8 @@ static int prepare(const dot_args *a, region_spec *spec, dot_opts *opts, dot_run
 	int rc;
 
 	if ((rc = resolve_node(g, "--around", a->around ? a->around : "", &spec->center)) != 0 ||
-	    (rc = resolve_node(g, "--path", a->path_a ? a->path_a : "", &spec->from)) != 0 ||
-	    (rc = resolve_node(g, "--path", a->path_b ? a->path_b : "", &spec->to)) != 0 ||
+	    (rc = resolve_node(g, "--path", a->path[0] ? a->path[0] : "", &spec->from)) != 0 ||
+	    (rc = resolve_node(g, "--path", a->path[1] ? a->path[1] : "", &spec->to)) != 0 ||
 	    (rc = resolve_computation(g, a->computation ? a->computation : "", &spec->hcomp)) != 0)
 		return rc;
 	for (size_t i = 0; i < x->n_hl; i++)
@@ -630,7 +454,7 @@ static int prepare(const dot_args *a, region_spec *spec, dot_opts *opts, dot_run
 			return cli_usage_error("dot", "--highlight: node %" PRId64 " is out of range: "
 					       "%s has %" PRId64 " node%s (0..%" PRId64 ")", x->hl[i],
 					       g->name, g->n_nodes, hs_s(g->n_nodes), g->n_nodes - 1);
-	if (a->compare_a && (rc = compare_picture(g, a, &x->hl, &x->n_hl, &x->notes, x->legend,
+	if (a->compare[0] && (rc = compare_picture(g, a, &x->hl, &x->n_hl, &x->notes, x->legend,
 						  sizeof x->legend)))
 		return rc;
 	opts->notes = (const char *const *)x->notes;
@@ -641,7 +465,7 @@ static int prepare(const dot_args *a, region_spec *spec, dot_opts *opts, dot_run
 	x->d = x->s ? query_draw_new(x->s, &err) : NULL;
 	if (!x->d)
 		return cli_report(&err);
-	if (a->data && (rc = cli_load_data(x->s, a->data, a->merge)) != 0)
+	if ((rc = cli_load_data(x->s, &a->data)) != 0)
 		return rc;
 	if (a->heat) {
 		x->heat = dcli_heat(x->d, g, a->heat, x->heat_name, sizeof x->heat_name, &rc);
@@ -676,8 +500,7 @@ static int write_out(const dot_args *a, const char *fmt, const region *r, dot_op
 	if (!strcmp(a->out, "-")) {
 		Agraph_t *G = dot_build(r, opts, &err);
 		rc = G ? dot_write_stream(G, stdout, fmt, &fit, &err) : -1;
-		if (G)
-			agclose(G);
+		dot_close(G);
 		if (rc == 0 && fflush(stdout) != 0)
 			rc = hs_fail(&err, HS_EDATA, "cannot write to stdout: %s", strerror(errno));
 	} else {
@@ -690,6 +513,16 @@ static int write_out(const dot_args *a, const char *fmt, const region *r, dot_op
 	if (dot_fit_text(&fit, a->out, fitted, sizeof fitted) > 0)
 		fprintf(stderr, "hloscope dot: %s\n", fitted);
 	return 0;
+}
+
+/* The --data files noted as inputs, never to be written over. */
+static int note_inputs(const cli_strs *files)
+{
+	int rc = 0;
+
+	for (int i = 0; i < files->n && !rc; i++)
+		rc = cli_note_input(files->v[i]);
+	return rc;
 }
 
 static void run_free(dot_run *x)
@@ -719,22 +552,17 @@ int cmd_dot(int argc, char **argv)
 	int rc;
 
 	memset(&x, 0, sizeof x);
-	for (int i = 1; i < argc; i++)
-		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-			fputs(help_text, stdout);
-			return 0;
-		}
-	if ((rc = parse_args(argc, argv, &a)) != 0)
-		return rc;
-	if ((rc = build_spec(&a, &spec, &x.ids)) != 0)
-		return rc;
+	if ((rc = parse_args(argc, argv, &a)) != 0 || (rc = build_spec(&a, &spec, &x.ids)) != 0) {
+		free(a.data.files.v);
+		return rc < 0 ? 0 : rc;
+	}
 	dot_opts_init(&opts);
 	if ((rc = output_opts(&a, &fmt, &opts)) != 0 ||
 	    (a.highlight && (rc = parse_ids("--highlight", a.highlight, &x.hl, &x.n_hl)) != 0))
 		goto out;
 	/* an output the writer would refuse is refused before the layout */
 	if (a.out && strcmp(a.out, "-") != 0 &&
-	    ((rc = cli_note_input(a.file)) != 0 || (a.data && (rc = cli_note_input(a.data)) != 0) ||
+	    ((rc = cli_note_input(a.file)) != 0 || (rc = note_inputs(&a.data.files)) != 0 ||
 	     (rc = cli_check_output("dot", "-o", a.out)) != 0))
 		goto out;
 	if (a.progress)
@@ -769,5 +597,6 @@ out:
 		hs_progress_pop(&forced);
 	region_free(r);
 	run_free(&x);
+	free(a.data.files.v);
 	return rc;
 }

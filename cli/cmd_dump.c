@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/opts.h"
 #include "loader/npz.h"
 
 static void print_value(const npz_array *a, uint64_t i)
@@ -65,40 +66,28 @@ static int dump_one(npz *a, const char *name, long long limit)
 
 int cmd_dump(int argc, char **argv)
 {
-	const char *file = NULL;
-	const char **names = calloc((size_t)argc, sizeof *names);
-	int n = 0, rc = 0;
 	long long limit = -1;
+	int rc;
+	const cli_opt opts[] = {
+		{"--limit", "N", CLI_INT64, &limit, .help = "print only the first N lines"},
+		{0}};
+	const cli_spec spec = {"dump", "Prints each ARRAY of FILE in C order whatever the file's order, one row of\n"
+			       "the last axis per line: integers exactly, floats with %.9g.  ARRAY may\n"
+			       "carry its .npy suffix.  With several ARRAYs, each one's lines follow a\n"
+			       "line \"== ARRAY\".", opts, .max_args = -1};
+	cli_args args;
 
-	if (!names)
-		return cli_oom("reading the arguments");
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--limit")) {
-			if (i + 1 >= argc || (limit = cli_parse_count(argv[i + 1])) < 0) {
-				free(names);
-				return cli_usage_error("dump", "--limit needs a non-negative count");
-			}
-			i++;
-		} else if (argv[i][0] == '-' && argv[i][1]) {
-			free(names);
-			return cli_usage_error("dump", "unknown option '%s'", argv[i]);
-		} else if (!file) {
-			file = argv[i];
-		} else {
-			names[n++] = argv[i];
-		}
-	}
-	if (!file || n == 0) {
-		free(names);
+	if ((rc = cli_parse(&spec, argc, argv, &args)) != 0)
+		return rc < 0 ? 0 : rc;
+	if (args.n < 2)
 		return cli_usage_error("dump", "needs a FILE and an ARRAY name");
-	}
-
+	const char *file = args.v[0];
+	char **names = args.v + 1;
+	int n = args.n - 1;
 	hs_error err = {0};
 	npz *a = npz_open(file, &err);
-	if (!a) {
-		free(names);
+	if (!a)
 		return cli_report(&err);
-	}
 	/* Every name first: a misspelt one prints nothing at all. */
 	for (int k = 0; k < n && rc == 0; k++) {
 		char base[512];
@@ -123,7 +112,6 @@ int cmd_dump(int argc, char **argv)
 		rc = dump_one(a, names[k], limit);
 	}
 	npz_close(a);
-	free(names);
 	if (fflush(stdout) != 0 || ferror(stdout)) {
 		fprintf(stderr, "hloscope dump: write error on standard output\n");
 		return 2;

@@ -9,6 +9,7 @@
 #include "base/jsonw.h"
 #include "base/plural.h"
 #include "cli/cli.h"
+#include "cli/opts.h"
 #include "cli/modelcli.h"
 #include "loader/graph.h"
 #include "model/cost.h"
@@ -94,39 +95,36 @@ static int parse_terms(const char *s, unsigned *out)
 	return 0;
 }
 
-/* Parses the command line into a.  0, or the exit status after printing
- * what is wrong. */
+/* Parses the command line into a.  0, -1 after --help, or the exit
+ * status after printing what is wrong. */
 static int parse_args(int argc, char **argv, eval_args *a)
 {
-	hs_error err = {0};
-	int terms_set = 0;
+	const char *terms = NULL;
+	const cli_opt opts[] = {
+		CLI_MODEL_OPT(&a->model_path),
+		{"--analytic-terms", "LIST", CLI_STR, &terms, .help = "the analytic estimate with only these terms:\n"
+		 "mxu, padding, copy, overhead, relayout,\n"
+		 "mxu-operands (comma separated), all (the default)\n"
+		 "or none"},
+		{"--json", NULL, CLI_FLAG, &a->json, .help = "one JSON object"},
+		{0}};
+	const cli_spec spec = {"eval",
+			       "Kendall's tau (also with ties broken at random) and ordered-pair accuracy\n"
+			       "(layout files), top-1/5/10 slowdown errors (tile files) on every labeled\n"
+			       ".npz in PATH... (files, folders, FILE#N)",
+			       opts, -1, .operand = mcli_add, .operand_ctx = &a->files};
+	cli_args args;
+	int rc;
 
 	memset(a, 0, sizeof *a);
 	a->terms = COST_T_ALL;
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--model") || !strcmp(argv[i], "-m")) {
-			if (i + 1 >= argc)
-				return cli_usage_error("eval", "--model needs a file");
-			a->model_path = argv[++i];
-		} else if (!strcmp(argv[i], "--analytic-terms")) {
-			if (i + 1 >= argc)
-				return cli_usage_error("eval", "--analytic-terms needs a list (e.g. mxu,copy or none)");
-			if (parse_terms(argv[++i], &a->terms))
-				return 1;
-			terms_set = 1;
-		} else if (!strcmp(argv[i], "--json")) {
-			a->json = 1;
-		} else if (argv[i][0] == '-' && argv[i][1]) {
-			return cli_usage_error("eval", "unknown option '%s'", argv[i]);
-		} else if (mcli_collect(&a->files, argv[i], &err) < 0) {
-			return cli_report(&err);
-		}
-	}
+	if ((rc = cli_parse(&spec, argc, argv, &args)) != 0)
+		return rc;
 	if (a->files.n == 0)
 		return cli_usage_error("eval", "no files to evaluate");
-	if (terms_set && a->model_path)
+	if (terms && a->model_path)
 		return cli_usage_error("eval", "--analytic-terms is for the analytic estimate, not --model");
-	return 0;
+	return terms ? parse_terms(terms, &a->terms) : 0;
 }
 
 /* The metrics of one graph's predictions into a new row of res; -1 when
@@ -312,13 +310,10 @@ int cmd_eval(int argc, char **argv)
 	eval_args a;
 	eval_result res = {0};
 	hs_model *m = NULL;
-	hs_error err = {0};
 	int rc = parse_args(argc, argv, &a);
 
-	if (rc)
-		goto done;
-	if (a.model_path && !(m = model_load(a.model_path, &err))) {
-		rc = cli_report(&err);
+	if (rc || (rc = cli_model_load(a.model_path, &m)) != 0) {
+		rc = rc < 0 ? 0 : rc;
 		goto done;
 	}
 	res.rows = calloc((size_t)a.files.n, sizeof *res.rows);

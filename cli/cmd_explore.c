@@ -20,83 +20,37 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/opts.h"
 #include "tui/tui.h"
-
-static void explore_usage(FILE *out)
-{
-	fprintf(out, "usage: hloscope PATH [--model FILE] [--data FILE]... [--data-merge HOW]\n"
-		     "       hloscope explore PATH [--model FILE] [--data FILE]... [--data-merge HOW]\n"
-		     "PATH is a .npz graph or a folder of them.  In the explorer, ? lists the keys.\n"
-		     "  --data-merge HOW     an instruction named twice in a data file (--data, :data)\n"
-		     "                       is an error, or merged: sum (numbers add up), first\n"
-		     "                       or last value\n");
-}
 
 int cmd_explore(int argc, char **argv)
 {
 	tui_options o;
 	hs_error err = {0};
-	int rc, merge;
+	cli_data data = {0};
 
 	tui_clock_ms();
 	memset(&o, 0, sizeof o);
+	const cli_opt opts[] = {
+		CLI_MODEL_OPT(&o.model_path),
+		CLI_DATA_OPTS(&data),
+		{0}};
+	const cli_spec spec = {"explore", "Also `hloscope PATH`.  PATH is a graph file (.npz, a raw .pb, an\n"
+			       "HloModuleProto, HLO text, FILE#N of a file of several modules) or a\n"
+			       "folder (the dataset view).  In the explorer, ? lists the keys; :data\n"
+			       "FILE lays more data over the graph.", opts, 1, .extra = "one PATH only"};
+	cli_args args;
+	int rc = cli_parse(&spec, argc, argv, &args);
+
+	if (rc)
+		return rc < 0 ? 0 : rc;
+	if (!args.n)
+		return cli_usage_error("explore", "give a graph file or a folder");
+	o.path = args.v[0];
+	o.data = data.files.v;
+	o.ndata = data.files.n;
+	o.data_opts.merge = (overlay_merge)data.merge;
 	o.data_opts.merge_words = CLI_DATA_MERGE_WORDS " on the command line";
-	const char **data = calloc((size_t)argc + 1, sizeof *data);
-	if (!data)
-		return cli_oom("reading the arguments");
-	o.data = data;
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-			explore_usage(stdout);
-			free(data);
-			return 0;
-		} else if (!strcmp(argv[i], "--model")) {
-			if (i + 1 >= argc) {
-				fprintf(stderr, "hloscope explore: --model needs a file\n");
-				explore_usage(stderr);
-				free(data);
-				return 1;
-			}
-			o.model_path = argv[++i];
-		} else if (!strcmp(argv[i], "--data")) {
-			if (i + 1 >= argc) {
-				fprintf(stderr, "hloscope explore: --data needs a file\n");
-				explore_usage(stderr);
-				free(data);
-				return 1;
-			}
-			data[o.ndata++] = argv[++i];
-		} else if (!strcmp(argv[i], "--data-merge")) {
-			if (i + 1 >= argc || cli_data_merge("explore", argv[i + 1], &merge) != 0) {
-				if (i + 1 >= argc) {
-					fprintf(stderr, "hloscope explore: --data-merge needs sum, first or last\n");
-					explore_usage(stderr);
-				}
-				free(data);
-				return 1;
-			}
-			o.data_opts.merge = (overlay_merge)merge;
-			i++;
-		} else if (argv[i][0] == '-' && argv[i][1]) {
-			fprintf(stderr, "hloscope explore: unknown option '%s'\n", argv[i]);
-			explore_usage(stderr);
-			free(data);
-			return 1;
-		} else if (o.path) {
-			fprintf(stderr, "hloscope explore: one PATH only ('%s' is extra)\n", argv[i]);
-			explore_usage(stderr);
-			free(data);
-			return 1;
-		} else {
-			o.path = argv[i];
-		}
-	}
-	if (!o.path) {
-		fprintf(stderr, "hloscope explore: give a .npz file or a folder\n");
-		explore_usage(stderr);
-		free(data);
-		return 1;
-	}
 	o.bench_log = getenv("HLOSCOPE_BENCH");
 	if (o.bench_log && !*o.bench_log)
 		o.bench_log = NULL;
@@ -108,7 +62,7 @@ int cmd_explore(int argc, char **argv)
 	o.mask_model = mask && *mask && strcmp(mask, "0") != 0;
 	cli_raw_stdout(); /* ncurses drives the terminal; the explorer escapes what it draws */
 	rc = tui_run(&o, &err);
-	free(data);
+	free(data.files.v);
 	if (rc < 0)
 		return cli_report(&err);
 	return rc;

@@ -11,13 +11,14 @@
 #include "base/parse.h"
 #include "base/plural.h"
 #include "cli/cli.h"
+#include "cli/opts.h"
 #include "cli/modelcli.h"
 #include "loader/graph.h"
 #include "model/calibrate.h"
 #include "model/cost.h"
 #include "model/fit.h"
 #include "model/metrics.h"
-#include "model/units.h"
+#include "base/units.h"
 
 typedef struct fit_args {
 	const char *file, *measured;
@@ -26,40 +27,36 @@ typedef struct fit_args {
 	int json;
 } fit_args;
 
+/* 0, -1 after --help, or the exit status after printing what is wrong. */
 static int parse_args(int argc, char **argv, fit_args *a)
 {
+	const cli_opt opts[] = {
+		{"--train-fraction", "F", CLI_NUMBER, &a->frac, .help = "fit on a random fraction, between 0 and 1"},
+		{"--measured", "LIST|CSV", CLI_STR, &a->measured, .help = "fit on these configs: indices and ranges (0,5,10-19),\n"
+		 "or a file of config,runtime_ns lines for a graph\n"
+		 "whose other runtimes are unknown"},
+		{"--seed", "S", CLI_INT64, &a->seed, .help = "which configs are drawn (default 1)"},
+		{"--top", "K", CLI_INT64, &a->top, .help = "list the K best-ranked configs not measured yet"},
+		{"--json", NULL, CLI_FLAG, &a->json, .help = "one JSON object, with every held-out config"},
+		{0}};
+	const cli_spec spec = {"fit",
+			       "The autotuning case: fits on some of FILE's measured configs and reports\n"
+			       "how well it ranks the rest: the analytic estimate plus a kernel ridge\n"
+			       "residual, or the estimate alone when the measurements do not clearly\n"
+			       "improve on it (cross-validated).  One of --train-fraction or --measured.",
+			       opts, 1, .extra = "one FILE only"};
+	cli_args args;
+	int rc;
+
 	memset(a, 0, sizeof *a);
 	a->frac = NAN;
 	a->seed = 1;
 	a->top = -1;
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--train-fraction")) {
-			if (i + 1 >= argc || hs_parse_double(argv[i + 1], &a->frac) < 0)
-				return cli_usage_error("fit", "--train-fraction wants a number between 0 and 1");
-			i++;
-		} else if (!strcmp(argv[i], "--measured")) {
-			if (i + 1 >= argc)
-				return cli_usage_error("fit", "--measured wants a list of configs (0,5,10-19) or a CSV file");
-			a->measured = argv[++i];
-		} else if (!strcmp(argv[i], "--seed") || !strcmp(argv[i], "--top")) {
-			long long v = i + 1 < argc ? cli_parse_count(argv[i + 1]) : -1;
-
-			if (v < 0)
-				return cli_usage_error("fit", "%s wants a non-negative integer", argv[i]);
-			*(argv[i][2] == 's' ? &a->seed : &a->top) = v;
-			i++;
-		} else if (!strcmp(argv[i], "--json")) {
-			a->json = 1;
-		} else if (argv[i][0] == '-' && argv[i][1]) {
-			return cli_usage_error("fit", "unknown option '%s'", argv[i]);
-		} else if (!a->file) {
-			a->file = argv[i];
-		} else {
-			return cli_usage_error("fit", "one FILE only (got '%s' too)", argv[i]);
-		}
-	}
-	if (!a->file)
+	if ((rc = cli_parse(&spec, argc, argv, &args)) != 0)
+		return rc;
+	if (!args.n)
 		return cli_usage_error("fit", "a FILE is required");
+	a->file = args.v[0];
 	if (isnan(a->frac) == !a->measured)
 		return cli_usage_error("fit", "one of --train-fraction F or --measured LIST|CSV is required");
 	if (!a->measured && !(a->frac > 0 && a->frac < 1))
@@ -95,12 +92,7 @@ static int candidate(const fit_out *o, int64_t c)
 
 static void fmt_time(const fit_out *o, double v, char *buf, size_t cap)
 {
-	if (isnan(v))
-		snprintf(buf, cap, "-");
-	else if (o->g->kind != HS_KIND_TILE)
-		units_ns(buf, cap, v, o->decimals);
-	else
-		snprintf(buf, cap, "%.*f", o->decimals + 1, v);
+	hs_unit_format(buf, cap, o->g->kind != HS_KIND_TILE ? HS_U_NS : HS_U_NONE, v, o->decimals);
 }
 
 /* Enough decimals to tell apart the times print_next shows; -1 when out
@@ -123,7 +115,8 @@ static int choose_decimals(fit_out *o, long long top)
 		if (known(o, c))
 			v[m++] = o->rt[c];
 	}
-	o->decimals = units_decimals(v, (size_t)m, 3, 9);
+	o->decimals = hs_unit_decimals(o->g->kind != HS_KIND_TILE ? HS_U_NS : HS_U_NONE, v, (size_t)m,
+				       o->g->kind != HS_KIND_TILE ? 3 : 4, 9);
 	free(v);
 	return o->decimals < 0 ? -1 : 0;
 }
@@ -309,7 +302,7 @@ int cmd_fit(int argc, char **argv)
 	size_t n;
 
 	if ((rc = parse_args(argc, argv, &a)) != 0)
-		return rc;
+		return rc < 0 ? 0 : rc;
 	memset(&o, 0, sizeof o);
 	if (!(o.g = graph_open(a.file, &err)))
 		return cli_report(&err);

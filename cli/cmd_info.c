@@ -14,13 +14,15 @@
 #include "base/plural.h"
 #include "cli/cli.h"
 #include "cli/info_data.h"
+#include "cli/info_xla.h"
+#include "cli/opts.h"
 #include "loader/dataset.h"
 #include "loader/dump.h"
 #include "loader/graph.h"
 #include "loader/hlo.h"
 #include "loader/hlo_module.h"
 #include "model/cost.h"
-#include "model/units.h"
+#include "base/units.h"
 
 /* min, median, max: of config_runtime as stored (ns); norm_*: of runtime /
  * normalizer (tile files; equal to the stored values for layout). */
@@ -30,14 +32,12 @@ struct rt_summary {
 	int64_t best;
 };
 
-/* numpy's median: the mean of the two middle values for an even count.
- * Sorts v. */
+/* The median of v[n] (sorted: hs_median) and its ends. */
 static void min_median_max(double *v, size_t n, double *min, double *median, double *max)
 {
-	qsort(v, n, sizeof *v, hs_cmp_double);
+	*median = hs_median(v, n);
 	*min = v[0];
 	*max = v[n - 1];
-	*median = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
 /* 0, 1 when the graph has no runtimes, -1 when out of memory. */
@@ -191,8 +191,9 @@ static int module_facts(const hs_graph *g, struct module_facts *f)
 
 static const char *source_name(const hs_graph *g)
 {
-	switch (g->hlo->source) {
-	case HM_SRC_HLO_PROTO: return "HloModuleProto";
+	switch (g->hlo ? g->hlo->source : HM_SRC_TEXT) {
+	case HM_SRC_HLO_PROTO: return g->module && g->module->buffers ? "HloProto with its buffer assignment"
+									: "HloModuleProto";
 	case HM_SRC_MODULE_TUNING: return "TpuGraphs ModuleTuningData";
 	case HM_SRC_TUNING: return "TpuGraphs TuningData";
 	default: return "HLO text";
@@ -248,6 +249,8 @@ static void module_json(jsonw *w, const hs_graph *g, const struct module_facts *
 	jsonw_key(w, "names"), jsonw_str(w, "real");
 	if (g->warning)
 		jsonw_key(w, "warning"), jsonw_str(w, g->warning);
+	info_target_json(w, g);
+	info_memory_json(w, g);
 	analytic_json(w, f);
 	opcodes_json(w, f);
 }
@@ -328,17 +331,18 @@ static void print_opcodes(const hs_graph *g, const struct module_facts *f)
 		       g->n_nodes ? 100.0 * (double)ops[i].count / (double)g->n_nodes : 0.0);
 }
 
-/* "8.170 ms over the executed computations (3.44e+11 FLOP, 1.85e+09 bytes)" */
+/* "8.170 ms over the executed computations (344 GFLOP, 1.85 GB)" */
 static void print_analytic(const struct module_facts *f, const hs_graph *g)
 {
-	char t[48];
+	char t[48], fl[48], by[48];
 	if (!f->costed) {
 		printf("analytic        n/a: %s\n", cost_unavailable_reason(g));
 		return;
 	}
-	units_ns(t, sizeof t, f->total.seconds * 1e9, 3);
-	printf("analytic        %s over the executed computations (%.4g FLOP, %.4g bytes)", t, f->total.flops,
-	       f->total.bytes);
+	hs_unit_format(t, sizeof t, HS_U_SECONDS, f->total.seconds, 3);
+	hs_unit_format(fl, sizeof fl, HS_U_FLOP, f->total.flops, -1);
+	hs_unit_format(by, sizeof by, HS_U_BYTES, f->total.bytes, -1);
+	printf("analytic        %s over the executed computations (%s, %s)", t, fl, by);
 	if (f->total.unknown)
 		printf("; %lld instruction%s of unknown cost left out", (long long)f->total.unknown,
 		       hs_s(f->total.unknown));
@@ -361,6 +365,8 @@ static void print_module(const hs_graph *g, const struct module_facts *f)
 	for (int i = 0; i < f->n_coll; i++)
 		printf("%s %s %lld", i ? "," : ":", f->coll[i].name, (long long)f->coll[i].count);
 	printf("\n");
+	info_target_text(g);
+	info_memory_text(g);
 	print_analytic(f, g);
 }
 
@@ -386,8 +392,13 @@ static void print_dataset(const hs_graph *g, const struct module_facts *f)
 	printf("node features   %d%s\n", g->feat_width,
 	       g->feat_width == HLO_NODE_FEATURES ? "" : " (not the documented 140: generic names)");
 	if (f->has_rs) {
-		printf("runtime         min %.0f  median %.*f  max %.0f ns\n", rs.min,
-		       rs.median == floor(rs.median) ? 0 : 1, rs.median, rs.max);
+		char lo[32], mid[32], hi[32];
+		double v[3] = {rs.min, rs.median, rs.max};
+		int d = hs_unit_decimals(HS_U_NS, v, 3, 3, 9);
+		hs_unit_format(lo, sizeof lo, HS_U_NS, rs.min, d);
+		hs_unit_format(mid, sizeof mid, HS_U_NS, rs.median, d);
+		hs_unit_format(hi, sizeof hi, HS_U_NS, rs.max, d);
+		printf("runtime         min %s  median %s  max %s\n", lo, mid, hi);
 		if (g->kind == HS_KIND_TILE)
 			printf("normalized      min %.6g  median %.6g  max %.6g (runtime / normalizer)\n",
 			       rs.norm_min, rs.norm_median, rs.norm_max);
@@ -451,6 +462,8 @@ static void reports_json(jsonw *w, const ds_index *ix)
 		jsonw_key(w, "module"), jsonw_str(w, r->dump_module);
 		jsonw_key(w, "kind"), jsonw_str(w, xla_dump_kind_name((xla_dump_kind)r->kind));
 		jsonw_key(w, "bytes"), jsonw_int(w, r->bytes);
+		if (r->note)
+			jsonw_key(w, "note"), jsonw_str(w, r->note);
 		jsonw_obj_end(w);
 	}
 	jsonw_arr_end(w);
@@ -480,9 +493,14 @@ static int dump_text(const ds_index *ix)
 		const ds_report *r = &ix->reports[i];
 		printf("%-32s %-44s %8s %8s %10lld  %s\n", r->dump_module,
 		       xla_dump_kind_name((xla_dump_kind)r->kind), "-", "-", (long long)r->bytes, r->rel);
+		if (r->note)
+			printf("  %s\n", r->note);
 	}
+	info_left_out_text(ix);
 	printf("%zu file%s, %zu report%s", ix->n, hs_s((long long)ix->n), ix->n_reports,
 	       hs_s((long long)ix->n_reports));
+	if (ix->n_left_out)
+		printf(", %zu left out", ix->n_left_out);
 	if (bad)
 		printf("; %d skipped (could not be read)", bad);
 	printf("\n");
@@ -554,6 +572,7 @@ static int info_folder(const char *dir, int json)
 		jsonw_arr_end(&w);
 		if (has_dumps(ix))
 			reports_json(&w, ix);
+		info_left_out_json(&w, ix);
 		jsonw_obj_end(&w);
 		if (jsonw_finish(&w, &err) < 0) {
 			dataset_free(ix);
@@ -583,7 +602,11 @@ static int info_folder(const char *dir, int json)
 				       (long long)e->nodes, (long long)e->edges, (long long)e->configs,
 				       (long long)e->cfg_nodes, range, e->rel);
 		}
-		printf("%zu graph%s%s\n", ix->n, hs_s((long long)ix->n), bad ? ", some could not be read" : "");
+		info_left_out_text(ix);
+		printf("%zu graph%s%s", ix->n, hs_s((long long)ix->n), bad ? ", some could not be read" : "");
+		if (ix->n_left_out)
+			printf("; %zu file%s left out", ix->n_left_out, hs_s((long long)ix->n_left_out));
+		printf("\n");
 	}
 	dataset_free(ix);
 	return bad ? 2 : 0;
@@ -591,60 +614,46 @@ static int info_folder(const char *dir, int json)
 
 int cmd_info(int argc, char **argv)
 {
-	const char *path = NULL;
-	const char **data = calloc((size_t)argc + 1, sizeof *data);
-	int json = 0, ndata = 0, merge = 0, rc;
-	if (!data)
-		return cli_oom("reading the arguments");
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--json")) {
-			json = 1;
-		} else if (!strcmp(argv[i], "--data")) {
-			if (i + 1 >= argc) {
-				free(data);
-				return cli_usage_error("info", "--data needs a file");
-			}
-			data[ndata++] = argv[++i];
-		} else if (!strcmp(argv[i], "--data-merge")) {
-			if (i + 1 >= argc || cli_data_merge("info", argv[i + 1], &merge) != 0) {
-				free(data);
-				return i + 1 >= argc ? cli_usage_error("info", "--data-merge needs sum, first or last") : 1;
-			}
-			i++;
-		} else if (argv[i][0] == '-' && argv[i][1]) {
-			free(data);
-			return cli_usage_error("info", "unknown option '%s'", argv[i]);
-		} else if (!path) {
-			path = argv[i];
-		} else {
-			free(data);
-			return cli_usage_error("info", "unexpected argument '%s'", argv[i]);
-		}
-	}
-	if (!path || (ndata && dataset_is_collection(path))) {
-		free(data);
+	cli_data data = {0};
+	int json = 0, rc;
+	const cli_opt opts[] = {
+		{"--json", NULL, CLI_FLAG, &json, .help = "one JSON object instead of the text summary"},
+		CLI_DATA_OPTS(&data),
+		{0}};
+	const cli_spec spec = {"info", "PATH is a graph file (.npz, a raw .pb, an HloModuleProto, HLO text, FILE#N of\n"
+			       "a file of several modules) or a folder; for a folder or a file of several\n"
+			       "modules, one row per graph, read from the array headers only.  With --data,\n"
+			       "the data's rows, the instructions matched and each field's sum.",
+			       opts, .max_args = 1};
+	cli_args args;
+
+	if ((rc = cli_parse(&spec, argc, argv, &args)) != 0)
+		return rc < 0 ? 0 : rc;
+	const char *path = args.n ? args.v[0] : NULL;
+	if (!path || (data.files.n && dataset_is_collection(path))) {
+		free(data.files.v);
 		return cli_usage_error("info", path ? "--data lays data over one graph, not over a folder"
-						    : "needs a PATH (a .npz file or a folder)");
+						    : "needs a PATH (a graph file or a folder)");
 	}
 	if (dataset_is_collection(path)) {
-		free(data);
+		free(data.files.v);
 		return info_folder(path, json);
 	}
 	hs_error err = {0};
 	hs_graph *g = graph_open(path, &err);
 	query_session *s = NULL;
 	if (!g) {
-		free(data);
+		free(data.files.v);
 		return cli_report(&err);
 	}
 	if (g->warning && !json)
 		fprintf(stderr, "hloscope: note: %s\n", g->warning);
-	rc = info_data_open(g, data, ndata, merge, &s);
+	rc = info_data_open(g, &data, &s);
 	if (!rc)
 		rc = json ? info_file_json(g, s) : info_file_text(g, s);
 	query_session_free(s);
 	graph_free(g);
-	free(data);
+	free(data.files.v);
 	if (fflush(stdout) != 0) {
 		fprintf(stderr, "hloscope info: write error on standard output\n");
 		return 2;

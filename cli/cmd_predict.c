@@ -13,32 +13,23 @@
 #include "base/plural.h"
 #include "base/strbuf.h"
 #include "cli/cli.h"
+#include "cli/opts.h"
 #include "cli/modelcli.h"
 #include "loader/graph.h"
 #include "model/metrics.h"
 #include "model/model.h"
 #include "model/predictor.h"
-#include "model/units.h"
+#include "base/units.h"
 
 #define TILE_SUBMIT 5
 
 /* A time in the runtime's unit: ns/us/ms/s for layout, normalized for tile. */
-static void fmt_time(char *b, size_t cap, double v, int decimals, int ns)
-{
-	if (isnan(v))
-		snprintf(b, cap, "-");
-	else if (ns)
-		units_ns(b, cap, v, decimals);
-	else
-		snprintf(b, cap, "%.4f", v);
-}
-
 static int print_table(const char *path, const hs_graph *g, const predictor *p, const int64_t *ord, long long top)
 {
 	int64_t n = g->n_configs, shown = top >= 0 && top < n ? top : n;
 	int64_t *mr = NULL;
 	double *shownv = malloc((size_t)(2 * shown + 1) * sizeof *shownv);
-	int dec = 3, pred_ns = p->time_kind == PRED_TIME_NS || g->kind != HS_KIND_TILE;
+	int dec = 3, pred_ns = predictor_time_ns(p, g);
 	int64_t m = 0;
 	char rec[256], a[48], b[48];
 
@@ -55,7 +46,7 @@ static int print_table(const char *path, const hs_graph *g, const predictor *p, 
 		if (g->labeled && g->kind != HS_KIND_TILE)
 			shownv[m++] = g->runtime[ord[i]];
 	}
-	if ((dec = units_decimals(shownv, (size_t)m, 3, 9)) < 0) {
+	if ((dec = hs_unit_decimals(HS_U_NS, shownv, (size_t)m, 3, 9)) < 0) {
 		free(mr);
 		free(shownv);
 		return -1;
@@ -64,15 +55,15 @@ static int print_table(const char *path, const hs_graph *g, const predictor *p, 
 	printf("%s: %s, %lld config%s\n", path, graph_kind_name(g->kind), (long long)n, hs_s(n));
 
 	if (p->time_kind == PRED_TIME_NS)
-		printf("predictor: %s (its own times, uncalibrated: no measured runtimes here to scale them by; "
+		printf("predictor: %s (times: estimate, its own, uncalibrated: no measured runtimes here to scale them by; "
 		       "docs/model.md says how far they are from measured ones on real files)\n", p->label);
 	else if (!isnan(p->calib_factor))
-		printf("predictor: %s (times calibrated on the %lld measured config%s: the estimate x %.3g, "
+		printf("predictor: %s (times: calibrated on the %lld measured config%s: the estimate x %.3g, "
 		       "the median ratio of measured to estimated)\n", p->label, (long long)p->calib_configs,
 		       hs_s(p->calib_configs), p->calib_factor);
 	else
 		printf("predictor: %s (%s)\n", p->label,
-		       p->time_kind == PRED_TIME_CALIBRATED ? "scores calibrated to times on the measured configs"
+		       p->time_kind == PRED_TIME_CALIBRATED ? "times: learned, its scores mapped to times on the measured configs"
 							    : "unitless scores, lower is faster");
 	printf("track record on this file: %s\n", rec);
 	if (p->n_tied)
@@ -85,12 +76,13 @@ static int print_table(const char *path, const hs_graph *g, const predictor *p, 
 		int64_t c = ord[i];
 
 		if (p->time)
-			fmt_time(a, sizeof a, p->time[c], dec, pred_ns);
+			hs_unit_format(a, sizeof a, pred_ns ? HS_U_NS : HS_U_NONE, p->time[c], pred_ns ? dec : 4);
 		else
 			snprintf(a, sizeof a, "%.6g", p->score[c]);
 		printf("%5lld%s %8lld %16s", (long long)p->rank[c], p->tied[c] ? "=" : " ", (long long)c, a);
 		if (g->labeled) {
-			fmt_time(b, sizeof b, g->runtime[c], dec, g->kind != HS_KIND_TILE);
+			hs_unit_format(b, sizeof b, g->kind != HS_KIND_TILE ? HS_U_NS : HS_U_NONE, g->runtime[c],
+				       g->kind != HS_KIND_TILE ? dec : 4);
 			printf(" %16s %8lld", b, (long long)mr[c]);
 		}
 		printf("\n");
@@ -121,17 +113,16 @@ static void print_json(jsonw *w, const char *path, const hs_graph *g, const pred
 	jsonw_key(w, "kind"), jsonw_str(w, graph_kind_name(g->kind));
 	jsonw_key(w, "configs"), jsonw_int(w, n);
 	jsonw_key(w, "predictor"), jsonw_str(w, p->label);
+	/* one predicted time per config, the number every command shows */
 	jsonw_key(w, "time_kind");
-	if (predictor_time_kind_json(p))
-		jsonw_str(w, predictor_time_kind_json(p));
+	if (predictor_time_kind(p))
+		jsonw_str(w, predictor_time_kind(p));
 	else
 		jsonw_null(w);
+	if (p->time)
+		json_array(w, predictor_time_ns(p, g) ? "predicted_ns" : "predicted_normalized", p->time, n);
 	json_array(w, "scores", p->score, n);
-	if (p->time_kind == PRED_TIME_NS || !isnan(p->calib_factor))
-		json_array(w, "predicted_ns", p->score, n);
 	if (p->time_kind == PRED_TIME_CALIBRATED) {
-		json_array(w, g->kind == HS_KIND_TILE ? "calibrated_predicted_normalized" : "calibrated_predicted_ns",
-			   p->time, n);
 		jsonw_key(w, "calibration");
 		jsonw_obj_begin(w);
 		jsonw_key(w, "method"), jsonw_str(w, isnan(p->calib_factor) ? "isotonic" : "scale");
@@ -190,45 +181,37 @@ int cmd_predict(int argc, char **argv)
 	jsonw w;
 	FILE *out = NULL;   /* --csv / --json: the document, kept in memory */
 	hs_strbuf doc = {0};
+	const cli_opt opts[] = {
+		CLI_MODEL_OPT(&model_path),
+		{"--csv", NULL, CLI_FLAG, &csv, .help = "the Kaggle submission format (ID,TopConfigs)"},
+		{"--json", NULL, CLI_FLAG, &json, .help = "one object per file with every score"},
+		{"--top", "N", CLI_INT64, &top, .help = "list only the N best configs"},
+		{0}};
+	const cli_spec spec = {"predict",
+			       "Scores and ranks every config of each FILE (or of every .npz in a folder;\n"
+			       "FILE#N: one module of a file of several): the predictor, its track record\n"
+			       "on the file, predicted times with their unit, ties marked =.  On a file\n"
+			       "with measured runtimes the times are calibrated on them (the analytic\n"
+			       "estimate times the median ratio of measured to estimated; a learned\n"
+			       "ranker's scores through a monotone map); elsewhere the analytic\n"
+			       "estimate's own, uncalibrated (--json: time_kind).",
+			       opts, -1, .operand = mcli_add, .operand_ctx = &files};
+	cli_args args;
 
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--model") || !strcmp(argv[i], "-m")) {
-			if (i + 1 >= argc) {
-				rc = cli_usage_error("predict", "--model needs a file");
-				goto done;
-			}
-			model_path = argv[++i];
-		} else if (!strcmp(argv[i], "--csv")) {
-			csv = 1;
-		} else if (!strcmp(argv[i], "--json")) {
-			json = 1;
-		} else if (!strcmp(argv[i], "--top")) {
-			top = i + 1 < argc ? cli_parse_count(argv[i + 1]) : -1;
-			if (top < 0) {
-				rc = cli_usage_error("predict", "--top wants a non-negative integer");
-				goto done;
-			}
-			i++;
-		} else if (argv[i][0] == '-' && argv[i][1]) {
-			rc = cli_usage_error("predict", "unknown option '%s'", argv[i]);
-			goto done;
-		} else if (mcli_collect(&files, argv[i], &err) < 0) {
-			rc = cli_report(&err);
-			goto done;
-		}
+	if ((rc = cli_parse(&spec, argc, argv, &args)) != 0) {
+		rc = rc < 0 ? 0 : rc;
+		goto done;
 	}
 	if (files.n == 0) {
 		rc = cli_usage_error("predict", "no files to score");
-		goto done;
-	}
-	if (model_path && !(m = model_load(model_path, &err))) {
-		rc = cli_report(&err);
 		goto done;
 	}
 	if (csv && json) {
 		rc = cli_usage_error("predict", "--csv and --json exclude each other");
 		goto done;
 	}
+	if ((rc = cli_model_load(model_path, &m)) != 0)
+		goto done;
 	/* --csv and --json are all or nothing: the whole document is built in
 	 * memory and written only when every file was scored, so that a bad
 	 * file leaves no partial submission behind. */

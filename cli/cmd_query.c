@@ -31,8 +31,11 @@
 #include <unistd.h>
 
 #include "base/clock.h"
+#include "base/cmp.h"
 #include "base/inputs.h"
+#include "base/units.h"
 #include "cli/cli.h"
+#include "cli/opts.h"
 #include "loader/graph.h"
 #include "model/model.h"
 #include "query/query.h"
@@ -51,9 +54,6 @@ struct batch {
 	int progress;         /* 1 on a terminal, 2 forced (a line each), 0 never */
 	int progress_shown;   /* a progress line is on the terminal */
 	double next_line;     /* forced progress: when the next line is due */
-	const char **data;    /* --data FILE, in order */
-	int ndata;
-	int data_merge;       /* --data-merge: an overlay_merge */
 	char **reported;      /* skipped files listed so far, sorted */
 	size_t nreported;
 	int skipped;          /* some file was skipped */
@@ -71,21 +71,22 @@ static void on_interrupt(int sig)
 static int on_progress(void *ctx, size_t done, size_t total, double seconds)
 {
 	struct batch *b = ctx;
-	char d[32], t[32];
+	char d[32], t[32], took[32];
 
 	if (interrupted)
 		return 1;
 	if (!b->progress || seconds < 1.0)
 		return 0;
-	query_fmt_thousands(d, sizeof d, done);
-	query_fmt_thousands(t, sizeof t, total);
+	hs_num_thousands(d, sizeof d, (int64_t)done);
+	hs_num_thousands(t, sizeof t, (int64_t)total);
+	hs_unit_format(took, sizeof took, HS_U_SECONDS, seconds, 0);
 	if (b->progress == 1) {
 		/* on the real stderr: the line's own \r and ESC [K */
-		fprintf(cli_raw_stderr(), "\rhloscope query: %s/%s files, %.0f s\033[K", d, t, seconds);
+		fprintf(cli_raw_stderr(), "\rhloscope query: %s/%s files, %s\033[K", d, t, took);
 		fflush(cli_raw_stderr());
 		b->progress_shown = 1;
 	} else if (seconds >= b->next_line) {
-		fprintf(stderr, "hloscope query: %s/%s files, %.0f s\n", d, t, seconds);
+		fprintf(stderr, "hloscope query: %s/%s files, %s\n", d, t, took);
 		b->next_line = seconds + 1.0;
 	}
 	fflush(stderr);
@@ -100,11 +101,6 @@ static void clear_progress(struct batch *b)
 	b->next_line = 0;
 }
 
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 /* Lists the skipped files of a result that were not listed before. */
 static void report_skipped(struct batch *b, const query_result *r)
 {
@@ -112,7 +108,7 @@ static void report_skipped(struct batch *b, const query_result *r)
 		const char *s = r->skipped[i];
 		b->skipped = 1;
 		if (b->nreported &&
-		    bsearch(&s, b->reported, b->nreported, sizeof *b->reported, cmp_str))
+		    bsearch(&s, b->reported, b->nreported, sizeof *b->reported, hs_cmp_str))
 			continue;
 		fprintf(stderr, "hloscope query: skipped %s\n", s);
 		char **v = realloc(b->reported, (b->nreported + 1) * sizeof *v);
@@ -134,6 +130,17 @@ static void report_skipped(struct batch *b, const query_result *r)
 	}
 }
 
+/* The files of a folder that are not graphs, and why: said once, on
+ * stderr; they do not change the exit status. */
+static void report_left_out(const ds_index *ix)
+{
+	for (size_t i = 0; i < ix->n_reports; i++)
+		fprintf(stderr, "hloscope query: left out %s: a %s (a report)\n", ix->reports[i].rel,
+			xla_dump_kind_name((xla_dump_kind)ix->reports[i].kind));
+	for (size_t i = 0; i < ix->n_left_out; i++)
+		fprintf(stderr, "hloscope query: left out %s: %s\n", ix->left_out[i].rel, ix->left_out[i].why);
+}
+
 /* A session on PATH: a folder's files, or one graph. */
 static int open_target(struct batch *b, const char *path, hs_error *err)
 {
@@ -144,6 +151,7 @@ static int open_target(struct batch *b, const char *path, hs_error *err)
 		ds_index *ix = dataset_list(path, err);
 		if (!ix)
 			return -1;
+		report_left_out(ix);
 		s = query_session_new_dataset(ix, err);
 		if (!s) {
 			dataset_free(ix);
@@ -209,8 +217,11 @@ static int run_line(struct batch *b, const char *line, const char *src, long lin
 		sigaction(SIGINT, &old, NULL);
 	double t1 = hs_now_seconds() * 1e3;
 	clear_progress(b);
-	if (b->timing && rc == 0 && r.kind != QUERY_NONE)
-		fprintf(stderr, "time: %.3f ms: %s\n", t1 - t0, line);
+	if (b->timing && rc == 0 && r.kind != QUERY_NONE) {
+		char took[32];
+		hs_unit_format(took, sizeof took, HS_U_SECONDS, (t1 - t0) / 1e3, 3);
+		fprintf(stderr, "time: %s: %s\n", took, line);
+	}
 	if ((rc < 0 && query_stopped(b->s)) || (rc == 0 && interrupted)) {
 		/* also when the run ended before it could see the Ctrl-C */
 		fprintf(stderr, "hloscope query: %s (Ctrl-C)\n", rc < 0 ? err.msg : "stopped");
@@ -300,125 +311,93 @@ static int run_script(struct batch *b, const char *path)
 	return rc;
 }
 
-static void usage(FILE *out)
+/* The operands and -f scripts, in command-line order: the PATH, then the
+ * queries and scripts to run. */
+struct items {
+	const char *path;
+	struct item *v;
+	int n;
+};
+
+static int add_operand(void *ctx, const char *arg)
 {
-	fprintf(out, "usage: hloscope query PATH ['QUERY'...] [-f SCRIPT] [--csv|--json] [--model M] "
-		     "[--data FILE]... [--data-merge HOW]\n"
-		     "                      [--time] [--threads N] [--skip-bad] [--progress|--no-progress]\n"
-		     "Runs queries (or the lines of SCRIPT, or of stdin) on a graph file, or on every\n"
-		     "graph of a folder PATH.  Try: hloscope query FILE help\n");
+	struct items *it = ctx;
+
+	if (!it->path)
+		it->path = arg;
+	else
+		it->v[it->n++] = (struct item){0, arg};
+	return 0;
 }
 
-/* Options and arguments into b, items, *path and *model; 0, or the exit
- * status (-1: --help, done). */
-static int parse_args(int argc, char **argv, struct batch *b, struct item *items, int *nitems,
-		      const char **path, const char **model)
+static int add_script(void *ctx, const char *opt, const char *arg)
 {
-	int opts_done = 0;
+	struct items *it = ctx;
 
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		if (opts_done || a[0] != '-' || !a[1]) {
-			if (!*path)
-				*path = a;
-			else
-				items[(*nitems)++].text = a;
-		} else if (!strcmp(a, "--")) {
-			opts_done = 1;
-		} else if (!strcmp(a, "--csv") || !strcmp(a, "--json") || !strcmp(a, "--table")) {
-			b->fmt = query_format_parse(a + 2);
-		} else if (!strcmp(a, "--time")) {
-			b->timing = 1;
-		} else if (!strcmp(a, "--skip-bad")) {
-			b->skip_bad = 1;
-		} else if (!strcmp(a, "--progress") || !strcmp(a, "--no-progress")) {
-			b->progress = a[2] == 'p' ? 2 : 0;
-		} else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-			usage(stdout);
-			return -1;
-		} else if (!strcmp(a, "-f") || !strcmp(a, "--model") || !strcmp(a, "--threads") ||
-			   !strcmp(a, "--data") || !strcmp(a, "--data-merge")) {
-			if (i + 1 >= argc)
-				return cli_usage_error("query", "%s needs a value", a);
-			const char *v = argv[++i];
-			if (!strcmp(a, "-f")) {
-				items[*nitems].script = 1;
-				items[(*nitems)++].text = v;
-			} else if (!strcmp(a, "--model")) {
-				*model = v;
-			} else if (!strcmp(a, "--data")) {
-				b->data[b->ndata++] = v;
-			} else if (!strcmp(a, "--data-merge")) {
-				if (cli_data_merge("query", v, &b->data_merge) != 0)
-					return 1;
-			} else {
-				long long n = cli_parse_count(v);
-				if (n < 1 || n > 256)
-					return cli_usage_error("query", "--threads needs a count 1..256, not '%s'", v);
-				b->threads = (int)n;
-			}
-		} else {
-			return cli_usage_error("query", "unknown option '%s'", a);
-		}
-	}
-	if (!*path)
-		return cli_usage_error("query", "needs a FILE or a folder");
+	it->v[it->n++] = (struct item){1, arg};
 	return 0;
 }
 
 int cmd_query(int argc, char **argv)
 {
-	const char *path = NULL, *model_path = NULL;
-	struct item *items = calloc((size_t)argc + 1, sizeof *items);
-	int nitems = 0, rc;
-	struct batch b = {0};
+	const char *model_path = NULL;
+	struct items it = {NULL, calloc((size_t)argc + 1, sizeof *it.v), 0};
+	struct batch b = {.fmt = QUERY_FMT_TABLE, .progress = isatty(STDERR_FILENO)};
+	cli_data data = {0};
 	hs_model *m = NULL;
-	hs_error err;
+	hs_error err = {0};
+	const cli_opt opts[] = {
+		{"-f", "SCRIPT", CLI_CALL, &it, .help = "run the lines of SCRIPT (- for stdin)", .call = add_script},
+		CLI_FORMAT_OPTS(&b.fmt),
+		CLI_MODEL_OPT(&model_path),
+		CLI_DATA_OPTS(&data),
+		{"--time", NULL, CLI_FLAG, &b.timing, .help = "print each query's time to stderr"},
+		{"--threads", "N", CLI_INT, &b.threads, .help = "folders: graphs read at once (default: the CPUs)", .min = 1,
+		 .max = 256},
+		{"--skip-bad", NULL, CLI_FLAG, &b.skip_bad, .help = "folders: list unreadable files and skip them\n"
+		 "without failing (otherwise exit 2)"},
+		{"--progress", NULL, CLI_SET, &b.progress, .help = "folders: a progress line a second on stderr (by\n"
+		 "default only on a terminal, after a second)", .val = 2},
+		{"--no-progress", NULL, CLI_SET, &b.progress, .help = "folders: never a progress line", .val = 0},
+		{NULL, .help = "  --                   the arguments after it are queries"},
+		{0}};
+	const cli_spec spec = {"query", "Runs the QUERY arguments and the lines of each SCRIPT on PATH, in order;\n"
+			       "with neither, the lines of stdin.  PATH is a graph file, or a folder: then\n"
+			       "every graph under it answers and the results are combined (rows carry\n"
+			       "file, collection and split; `graphs` queries the graphs themselves).\n"
+			       "`hloscope query FILE help` lists the language.",
+			       opts, -1, .operand = add_operand, .operand_ctx = &it};
+	cli_args args;
+	int rc;
 
-	if (!items)
+	if (!it.v)
 		return cli_oom("reading the arguments");
-	b.fmt = QUERY_FMT_TABLE;
-	b.progress = isatty(STDERR_FILENO);
-	b.data = calloc((size_t)argc + 1, sizeof *b.data);
-	if (!b.data) {
-		free(items);
-		free(b.data);
-		return cli_oom("reading the arguments");
-	}
-	rc = parse_args(argc, argv, &b, items, &nitems, &path, &model_path);
-	if (rc) {
-		free(items);
-		free(b.data);
+	if ((rc = cli_parse(&spec, argc, argv, &args)) != 0 ||
+	    (!it.path && (rc = cli_usage_error("query", "needs a FILE or a folder")) != 0) ||
+	    (rc = cli_model_load(model_path, &m)) != 0) {
+		free(it.v);
+		free(data.files.v);
 		return rc < 0 ? 0 : rc;
 	}
-	hs_error_clear(&err);
-	if (model_path && !(m = model_load(model_path, &err))) {
-		free(items);
-		free(b.data);
-		return cli_report(&err);
-	}
 	b.model = m;
-	if (open_target(&b, path, &err) < 0) {
+	if (open_target(&b, it.path, &err) < 0) {
 		rc = cli_report(&err);
 		goto done;
 	}
-	if (b.ndata && b.ix) {
+	if (data.files.n && b.ix) {
 		rc = cli_usage_error("query", "--data lays data over one graph, not over a folder");
 		goto done;
 	}
-	for (int i = 0; i < b.ndata && !rc; i++)
-		rc = cli_load_data(b.s, b.data[i], b.data_merge);
-	if (rc)
+	if ((rc = cli_load_data(b.s, &data)) != 0)
 		goto done;
-	if (nitems == 0) {
+	if (it.n == 0) {
 		if (isatty(STDIN_FILENO))
 			fprintf(stderr, "hloscope query: reading queries from standard input "
 				"(end with Ctrl-D)\n");
 		rc = run_stream(&b, stdin, "<stdin>");
 	}
-	for (int i = 0; i < nitems && !rc && !b.quit; i++)
-		rc = items[i].script ? run_script(&b, items[i].text)
-				     : run_line(&b, items[i].text, NULL, 0);
+	for (int i = 0; i < it.n && !rc && !b.quit; i++)
+		rc = it.v[i].script ? run_script(&b, it.v[i].text) : run_line(&b, it.v[i].text, NULL, 0);
 	if (fflush(stdout) != 0 && !rc) {
 		fprintf(stderr, "hloscope query: writing the output: %s\n", strerror(errno));
 		rc = 2;
@@ -433,7 +412,7 @@ done:
 	for (size_t i = 0; i < b.nreported; i++)
 		free(b.reported[i]);
 	free(b.reported);
-	free(items);
-		free(b.data);
+	free(it.v);
+	free(data.files.v);
 	return rc;
 }

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/opts.h"
 #include "loader/graph.h"
 #include "model/model.h"
 #include "query/query.h"
@@ -14,45 +15,33 @@
 
 int cmd_repl(int argc, char **argv)
 {
-	const char *file = NULL, *model_path = NULL;
-	repl_opts o = {QUERY_FMT_TABLE, NULL};
-	hs_error err;
+	const char *model_path = NULL;
+	repl_opts o = {.format = QUERY_FMT_TABLE};
+	int no_history = 0;
+	const cli_opt opts[] = {
+		CLI_MODEL_OPT(&model_path),
+		CLI_FORMAT_OPTS(&o.format),
+		{"--no-history", NULL, CLI_FLAG, &no_history, .help = "neither read nor write the history file"},
+		{0}};
+	const cli_spec spec = {"repl", "The query language at a readline prompt with history and completion;\n"
+			       "type help inside.  History: $XDG_STATE_HOME/hloscope/history.", opts, .max_args = 1};
+	cli_args args;
+	hs_error err = {0};
 	hs_model *m = NULL;
-	int rc;
+	int rc = cli_parse(&spec, argc, argv, &args);
 
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		if (!strcmp(a, "--csv")) {
-			o.format = QUERY_FMT_CSV;
-		} else if (!strcmp(a, "--json")) {
-			o.format = QUERY_FMT_JSON;
-		} else if (!strcmp(a, "--no-history")) {
-			o.history = "";
-		} else if (!strcmp(a, "--model")) {
-			if (i + 1 >= argc)
-				return cli_usage_error("repl", "--model needs a value");
-			model_path = argv[++i];
-		} else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-			printf("usage: hloscope repl FILE [--model M] [--csv|--json] [--no-history]\n"
-			       "An interactive prompt for the query language; type help inside.\n");
-			return 0;
-		} else if (a[0] == '-' && a[1]) {
-			return cli_usage_error("repl", "unknown option '%s'", a);
-		} else if (!file) {
-			file = a;
-		} else {
-			return cli_usage_error("repl", "unexpected argument '%s'", a);
-		}
-	}
-	if (!file)
+	if (rc)
+		return rc < 0 ? 0 : rc;
+	if (!args.n)
 		return cli_usage_error("repl", "needs a FILE");
-	hs_error_clear(&err);
-	hs_graph *g = graph_open(file, &err);
+	if (no_history)
+		o.history = "";
+	hs_graph *g = graph_open(args.v[0], &err);
 	if (!g)
 		return cli_report(&err);
-	if (model_path && !(m = model_load(model_path, &err))) {
+	if ((rc = cli_model_load(model_path, &m)) != 0) {
 		graph_free(g);
-		return cli_report(&err);
+		return rc;
 	}
 	query_session *s = query_session_new(g, &err);
 	if (!s) {
@@ -61,7 +50,8 @@ int cmd_repl(int argc, char **argv)
 		return cli_report(&err);
 	}
 	query_session_set_model(s, m);
-	cli_raw_stdout(); /* readline drives the terminal; the REPL escapes what it prints */
+	o.out = cli_raw_stdout(); /* readline drives the terminal; the REPL escapes what it prints */
+	o.err = stderr;
 	rc = repl_run(s, &g, &o);
 	query_session_free(s);
 	model_free(m);

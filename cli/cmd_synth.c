@@ -4,47 +4,29 @@
 #include <string.h>
 
 #include "base/plural.h"
+#include "base/units.h"
 #include "cli/cli.h"
+#include "cli/opts.h"
 #include "synth/synth.h"
 
 int cmd_synth(int argc, char **argv)
 {
-	const char *dir = NULL;
 	unsigned long long seed = SYNTH_DEFAULT_SEED;
+	const cli_opt opts[] = {
+		{"--seed", "N", CLI_INT64, &seed, .help = "the random seed (same seed, same bytes; default\n"
+		 "20230813); also --seed=N"},
+		{0}};
+	const cli_spec spec = {"synth", "Writes a small synthetic TpuGraphs-shaped dataset to DIR (tile and layout\n"
+			       ".npz files, a README with the runtime formulas).  DIR is replaced only if\n"
+			       "it is empty or a previous synth output.", opts, 1, .extra = "one folder only"};
+	cli_args args;
+	int rc = cli_parse(&spec, argc, argv, &args);
 
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i], *val = NULL;
-		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-			printf("usage: hloscope synth DIR [--seed N]\n"
-			       "Writes a small synthetic TpuGraphs-shaped dataset to DIR (tile and\n"
-			       "layout .npz files, README with the runtime formulas).  The same seed\n"
-			       "gives the same bytes; the default seed is %u.  DIR is replaced only\n"
-			       "if it is empty or a previous synth output.\n",
-			       SYNTH_DEFAULT_SEED);
-			return 0;
-		}
-		if (!strcmp(a, "--seed")) {
-			if (i + 1 >= argc)
-				return cli_usage_error("synth", "--seed needs a value");
-			val = argv[++i];
-		} else if (!strncmp(a, "--seed=", 7)) {
-			val = a + 7;
-		} else if (a[0] == '-' && a[1]) {
-			return cli_usage_error("synth", "unknown option '%s'", a);
-		} else if (dir) {
-			return cli_usage_error("synth", "one folder only ('%s' and '%s')", dir, a);
-		} else {
-			dir = a;
-			continue;
-		}
-		long long s = cli_parse_count(val);
-		if (s < 0)
-			return cli_usage_error("synth", "--seed wants a non-negative integer, not '%s'",
-					       val);
-		seed = (unsigned long long)s;
-	}
-	if (!dir)
+	if (rc)
+		return rc < 0 ? 0 : rc;
+	if (!args.n)
 		return cli_usage_error("synth", "missing the output folder");
+	const char *dir = args.v[0];
 
 	/* The write takes well under a second: hold Ctrl-C and friends until it
 	 * has finished or cleaned up, so no temporary folder is left behind. */
@@ -57,14 +39,16 @@ int cmd_synth(int argc, char **argv)
 	sigaddset(&block, SIGHUP);
 	sigprocmask(SIG_BLOCK, &block, &old);
 	hs_error_clear(&err);
-	int rc = synth_write(dir, seed, &rep, &err);
+	rc = synth_write(dir, seed, &rep, &err);
 	sigprocmask(SIG_SETMASK, &old, NULL);
 	if (rc < 0)
 		return cli_report(&err);
-	printf("wrote %s: %d tile and %d layout file%s, %lld node%s, %lld config%s, %.1f MB "
+	char size[32];
+	hs_unit_format(size, sizeof size, HS_U_BYTES, (double)rep.bytes, 1);
+	printf("wrote %s: %d tile and %d layout file%s, %lld node%s, %lld config%s, %s "
 	       "(seed %llu; synthetic, see %s/README)\n",
 	       dir, rep.tile_files, rep.layout_files, hs_s(rep.layout_files), (long long)rep.nodes,
-	       hs_s(rep.nodes), (long long)rep.configs, hs_s(rep.configs), (double)rep.bytes / 1e6, seed, dir);
+	       hs_s(rep.nodes), (long long)rep.configs, hs_s(rep.configs), size, seed, dir);
 
 	return 0;
 }

@@ -10,7 +10,9 @@
 #include "base/parse.h"
 #include "base/plural.h"
 #include "base/strbuf.h"
+#include "base/units.h"
 #include "cli/cli.h"
+#include "cli/opts.h"
 #include "cli/modelcli.h"
 #include "loader/graph.h"
 #include "model/model.h"
@@ -49,7 +51,9 @@ static void progress(void *ctx, const train_progress *p)
 		fprintf(stderr, "%6.4f", p->valid_tau);
 	if (!isnan(p->valid_top5))
 		fprintf(stderr, "  top5 err %.4f", p->valid_top5);
-	fprintf(stderr, "  %5.2fs%s\n", p->seconds, p->best ? "  *" : "");
+	char took[32];
+	hs_unit_format(took, sizeof took, HS_U_SECONDS, p->seconds, 2);
+	fprintf(stderr, "  %9s%s\n", took, p->best ? "  *" : "");
 }
 
 /* Opens and prepares every file; unlabeled ones are skipped with a note. */
@@ -88,30 +92,21 @@ static int load_all(const mcli_files *f, const prep_opts *po, plist *layout, pli
 	return 0;
 }
 
-static int parse_int_opt(const char *name, const char *v, long long lo, long long hi, int *out)
-{
-	long long x = cli_parse_count(v);
-
-	if (x < lo || x > hi)
-		return cli_usage_error("train", "%s wants an integer in %lld..%lld, got '%s'", name, lo,
-				       hi, v ? v : "");
-	*out = (int)x;
-	return 0;
-}
-
 static void summary(const char *head, const train_report *r)
 {
 	char tau[32];
 
+	char took[32];
+	hs_unit_format(took, sizeof took, HS_U_SECONDS, r->seconds_per_epoch, 2);
 	if (isnan(r->best_tau))
 		snprintf(tau, sizeof tau, "n/a (nothing held out)");
 	else
 		snprintf(tau, sizeof tau, "%.4f", r->best_tau);
 	printf("  %s: %lld graph%s, %lld config%s (%lld distinct); best valid tau %s (ties broken at random) "
-	       "at epoch %d; correction gate %g%s; %.2f s/epoch\n", head, (long long)r->graphs, hs_s(r->graphs),
+	       "at epoch %d; correction gate %g%s; %s/epoch\n", head, (long long)r->graphs, hs_s(r->graphs),
 	       (long long)r->configs, hs_s(r->configs), (long long)r->distinct_configs, tau, r->best_epoch,
 	       r->gate, r->gate == 0 ? " (the analytic estimate alone ranks the validation configs best)" : "",
-	       r->seconds_per_epoch);
+	       took);
 }
 
 /* What the command line asks for. */
@@ -129,91 +124,54 @@ typedef struct train_data {
 	int skipped;              /* unlabeled or single-config files */
 } train_data;
 
-/* Parses the command line into a.  0, or the exit status after printing
- * what is wrong. */
+/* Parses the command line into a.  0, -1 after --help, or the exit
+ * status after printing what is wrong. */
 static int parse_args(int argc, char **argv, train_args *a)
 {
+	static const char *const losses[] = {"hinge", "listmle", NULL};
 	train_opts *o = &a->o;
-	hs_error err = {0};
+	const cli_opt opts[] = {
+		CLI_OUTPUT_OPT(&a->out, "the model file to write (required); checked before\n"
+			       "training: never a file trained on"),
+		{"--epochs", "N", CLI_INT, &o->epochs, .help = "passes over the data (default 40)", .min = 1, .max = 100000},
+		{"--seed", "S", CLI_INT64, &o->seed, .help = "random seed (default 1)"},
+		{"--threads", "N", CLI_INT, &o->threads, .help = "worker threads, 1-256 (default 1; same result)", .min = 1,
+		 .max = 256},
+		{"--valid", "PATH", CLI_CALL, &a->vfiles, .help = "held-out files for the validation tau and the gate\n"
+		 "(default: 15% of each training graph's configs,\n"
+		 "which says nothing of graphs not trained on)", .call = mcli_add_opt},
+		{"--hidden", "N", CLI_INT, &o->hidden, .help = "hidden width, 4-512 (default 64)", .min = 4, .max = 512},
+		{"--layers", "N", CLI_INT, &o->layers, .help = "message-passing layers, 1-4 (default 2)", .min = 1,
+		 .max = NN_MAX_LAYERS},
+		{"--cfg-hops", "N", CLI_INT, &o->cfg_hops, .help = "steps kept around configurable nodes, 0-16 (default 3)",
+		 .max = 16},
+		{"--batch", "N", CLI_INT, &o->batch, .help = "configs per step, 2-4096 (default 32)", .min = 2, .max = 4096},
+		{"--max-configs", "N", CLI_INT64, &a->max_configs, .help = "configs kept per graph (default 20000, 0: all)"},
+		{"--lr", "X", CLI_NUMBER, &o->lr, .help = "learning rate in (0, 1] (default 0.002)"},
+		{"--loss", "hinge|listmle", CLI_WORD, &o->loss, .help = "the ranking loss (default hinge)", .words = losses},
+		{"-q|--quiet", NULL, CLI_FLAG, &a->quiet, .help = "no progress lines"},
+		{0}};
+	const cli_spec spec = {"train",
+			       "Trains the learned config rankers (a layout head and a tile head) on every\n"
+			       "labeled .npz in PATH... (files, folders or FILE#N) and writes them to\n"
+			       "MODEL.  Each head corrects the analytic estimate; after training, the\n"
+			       "correction is scaled by the gate (1, 1/2, 1/4 or 0) that ranks the\n"
+			       "validation configs best, 0 leaving the estimate alone.",
+			       opts, -1, .operand = mcli_add, .operand_ctx = &a->files};
+	cli_args args;
+	int rc;
 
 	memset(a, 0, sizeof *a);
 	train_defaults(o);
 	a->max_configs = 20000;
-	for (int i = 1; i < argc; i++) {
-		const char *s = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-
-		if (!strcmp(s, "-o") || !strcmp(s, "--output")) {
-			if (!v)
-				return cli_usage_error("train", "%s needs a file name", s);
-			a->out = v;
-			i++;
-		} else if (!strcmp(s, "--epochs")) {
-			if (parse_int_opt(s, v, 1, 100000, &o->epochs))
-				return 1;
-			i++;
-		} else if (!strcmp(s, "--seed")) {
-			long long seed = cli_parse_count(v);
-
-			if (seed < 0)
-				return cli_usage_error("train", "--seed wants a non-negative integer");
-			o->seed = (uint64_t)seed;
-			i++;
-		} else if (!strcmp(s, "--threads")) {
-			if (parse_int_opt(s, v, 1, 256, &o->threads))
-				return 1;
-			i++;
-		} else if (!strcmp(s, "--hidden")) {
-			if (parse_int_opt(s, v, 4, 512, &o->hidden))
-				return 1;
-			i++;
-		} else if (!strcmp(s, "--layers")) {
-			if (parse_int_opt(s, v, 1, NN_MAX_LAYERS, &o->layers))
-				return 1;
-			i++;
-		} else if (!strcmp(s, "--cfg-hops")) {
-			if (parse_int_opt(s, v, 0, 16, &o->cfg_hops))
-				return 1;
-			i++;
-		} else if (!strcmp(s, "--batch")) {
-			if (parse_int_opt(s, v, 2, 4096, &o->batch))
-				return 1;
-			i++;
-		} else if (!strcmp(s, "--max-configs")) {
-			a->max_configs = cli_parse_count(v);
-			if (a->max_configs < 0)
-				return cli_usage_error("train", "--max-configs wants a non-negative integer (0: all)");
-			i++;
-		} else if (!strcmp(s, "--lr")) {
-			if (hs_parse_double(v, &o->lr) < 0 || o->lr <= 0 || o->lr > 1)
-				return cli_usage_error("train", "--lr wants a number in (0, 1]");
-			i++;
-		} else if (!strcmp(s, "--loss")) {
-			if (v && !strcmp(v, "hinge"))
-				o->loss = NN_LOSS_HINGE;
-			else if (v && !strcmp(v, "listmle"))
-				o->loss = NN_LOSS_LISTMLE;
-			else
-				return cli_usage_error("train", "--loss is hinge or listmle");
-			i++;
-		} else if (!strcmp(s, "--valid")) {
-			if (!v)
-				return cli_usage_error("train", "--valid needs a path");
-			if (mcli_collect(&a->vfiles, v, &err) < 0)
-				return cli_report(&err);
-			i++;
-		} else if (!strcmp(s, "--quiet") || !strcmp(s, "-q")) {
-			a->quiet = 1;
-		} else if (s[0] == '-' && s[1]) {
-			return cli_usage_error("train", "unknown option '%s'", s);
-		} else if (mcli_collect(&a->files, s, &err) < 0) {
-			return cli_report(&err);
-		}
-	}
+	if ((rc = cli_parse(&spec, argc, argv, &args)) != 0)
+		return rc;
+	if (!(o->lr > 0 && o->lr <= 1))
+		return cli_usage_error("train", "--lr must be in (0, 1], not %g", o->lr);
 	if (!a->out)
 		return cli_usage_error("train", "-o MODEL is required");
 	if (a->files.n == 0)
 		return cli_usage_error("train", "no files to train on");
-
 	o->progress = a->quiet ? NULL : progress;
 	return 0;
 }
@@ -293,8 +251,10 @@ int cmd_train(int argc, char **argv)
 	char *meta = NULL;
 	int rc = parse_args(argc, argv, &a);
 
-	if (rc || (rc = check_out(&a)) != 0 || (rc = load_data(&a, &d)) != 0)
+	if (rc || (rc = check_out(&a)) != 0 || (rc = load_data(&a, &d)) != 0) {
+		rc = rc < 0 ? 0 : rc;
 		goto done;
+	}
 	/* A head the data cannot train (HS_EUSAGE) is left out with a warning,
 	 * keeping the other; any other error stops. */
 	if (d.lt.n && !(hl = train_head(d.lt.p, d.lt.n, d.lv.n ? d.lv.p : NULL, d.lv.n, HS_KIND_LAYOUT,

@@ -12,6 +12,7 @@
 
 #include "base/clock.h"
 #include "base/parse.h"
+#include "base/units.h"
 #include "base/plural.h"
 #include "cli/cli.h"
 #include "loader/hlo.h"
@@ -155,14 +156,22 @@ int dcli_print_text(const region *r, const dot_opts *o, dcli_timing *tm)
 
 void dcli_print_timing(const dcli_timing *t, double end)
 {
-	fprintf(stderr, "time: load %.1f ms, region %.1f ms", 1e3 * (t->open - t->start),
-		1e3 * (t->region - t->open));
-	if (t->export > 0)
-		fprintf(stderr, ", export %.1f ms", 1e3 * t->export);
-	if (t->layout > 0)
-		fprintf(stderr, ", layout %.1f ms (Graphviz dot %.1f ms), drawing and printing "
-			"%.1f ms", 1e3 * t->layout, 1e3 * t->graphviz, 1e3 * t->draw);
-	fprintf(stderr, ", total %.1f ms\n", 1e3 * (end - t->start));
+	char a[32], b[32], c[32];
+	hs_unit_format(a, sizeof a, HS_U_SECONDS, t->open - t->start, 1);
+	hs_unit_format(b, sizeof b, HS_U_SECONDS, t->region - t->open, 1);
+	fprintf(stderr, "time: load %s, region %s", a, b);
+	if (t->export > 0) {
+		hs_unit_format(a, sizeof a, HS_U_SECONDS, t->export, 1);
+		fprintf(stderr, ", export %s", a);
+	}
+	if (t->layout > 0) {
+		hs_unit_format(a, sizeof a, HS_U_SECONDS, t->layout, 1);
+		hs_unit_format(b, sizeof b, HS_U_SECONDS, t->graphviz, 1);
+		hs_unit_format(c, sizeof c, HS_U_SECONDS, t->draw, 1);
+		fprintf(stderr, ", layout %s (Graphviz dot %s), drawing and printing %s", a, b, c);
+	}
+	hs_unit_format(a, sizeof a, HS_U_SECONDS, end - t->start, 1);
+	fprintf(stderr, ", total %s\n", a);
 	if (t->r) {
 		char what[240];
 		region_work_text(&t->r->work, what, sizeof what);

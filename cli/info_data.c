@@ -6,22 +6,21 @@
 #include "base/plural.h"
 #include "cli/cli.h"
 #include "cli/info_data.h"
+#include "cli/opts.h"
 
-int info_data_open(hs_graph *g, const char *const *paths, int n, int merge, query_session **out)
+int info_data_open(hs_graph *g, const cli_data *d, query_session **out)
 {
 	hs_error err = {0};
 	*out = NULL;
-	if (!n)
+	if (!d->files.n)
 		return 0;
 	query_session *s = query_session_new(g, &err);
 	if (!s)
 		return cli_report(&err);
-	for (int i = 0; i < n; i++) {
-		int rc = cli_load_data(s, paths[i], merge);
-		if (rc) {
-			query_session_free(s);
-			return rc;
-		}
+	int rc = cli_load_data(s, d);
+	if (rc) {
+		query_session_free(s);
+		return rc;
 	}
 	*out = s;
 	return 0;

@@ -6,10 +6,10 @@
 #include "base/jsonw.h"
 #include "query/query.h"
 
-/* A session on g with each file of paths[0..n) laid over it (an
- * instruction named twice merged as `merge` says: --data-merge), into *out
- * (NULL when n is 0).  0, or the exit status (the error printed). */
-int info_data_open(hs_graph *g, const char *const *paths, int n, int merge, query_session **out);
+/* A session on g with each --data file laid over it (cli_load_data), into
+ * *out (NULL without --data).  0, or the exit status (the error printed). */
+struct cli_data;
+int info_data_open(hs_graph *g, const struct cli_data *d, query_session **out);
 /* The "data" lines of the text summary, and the "data" member of the JSON
  * one: per file its rows, matches, the rows naming no instruction (first
  * five), and per field its kind, instructions with a value, sum, and the

@@ -1,6 +1,7 @@
 /* main.c - hloscope's entry point: dispatches to the subcommands in
  * commands.h.  `hloscope PATH` opens the explorer. */
 #include <errno.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,42 +37,12 @@ static void usage(FILE *out)
 		     "See `hloscope COMMAND --help`, hloscope(1) and README.md.\n");
 }
 
-/* `hloscope COMMAND ... --help` (or -h, before any `--`): the command's
- * usage, summary and options on stdout.  Returns 0 when it printed them. */
-static int command_help(const struct command *c, int argc, char **argv)
-{
-	const char *text = cli_command_help(c->name);
-	int asked = 0;
-
-	for (int i = 2; i < argc && strcmp(argv[i], "--"); i++)
-		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h"))
-			asked = 1;
-	if (!asked || !text)
-		return -1;
-	printf("usage: hloscope %s %s\n\n%s", c->name, c->usage, text);
-	return 0;
-}
-
-const char *cli_command_usage(const char *name);
 const char *cli_command_usage(const char *name)
 {
 	for (size_t i = 0; i < NCOMMANDS; i++)
 		if (strcmp(commands[i].name, name) == 0)
 			return commands[i].usage;
 	return NULL;
-}
-
-/* FILE#N or FILE#NAME: one module of a file that holds several. */
-static int module_path_exists(const char *arg)
-{
-	const char *hash = strrchr(arg, '#');
-	struct stat st;
-	if (!hash)
-		return 0;
-	char *file = strndup(arg, (size_t)(hash - arg));
-	int ok = file && stat(file, &st) == 0 && S_ISREG(st.st_mode);
-	free(file);
-	return ok;
 }
 
 /* argv[1] is neither a command nor an existing path: a path that is
@@ -83,11 +54,10 @@ static int not_a_command(const char *arg, int e)
 		fprintf(stderr, "hloscope: %s: %s\n", arg, strerror(e));
 		return 2;
 	}
-	const char *names[NCOMMANDS + 1];
+	const char *names[NCOMMANDS];
 	for (size_t i = 0; i < NCOMMANDS; i++)
 		names[i] = commands[i].name;
-	names[NCOMMANDS] = "explore";
-	const char *sug = query_suggest(arg, names, NCOMMANDS + 1);
+	const char *sug = query_suggest(arg, names, NCOMMANDS);
 	fprintf(stderr, "hloscope: '%s' is neither a command nor a file or folder", arg);
 	if (sug)
 		fprintf(stderr, " (did you mean '%s'?)", sug);
@@ -134,6 +104,8 @@ static int show_progress(void *ctx, const char *what, double done, double total)
 	return 0;
 }
 
+static int run(int argc, char **argv);
+
 int main(int argc, char **argv)
 {
 	static hs_progress progress = {.fn = show_progress, .after = 0.5};
@@ -151,11 +123,26 @@ int main(int argc, char **argv)
 	bus.sa_handler = on_input_shrank;
 	sigemptyset(&bus.sa_mask);
 	sigaction(SIGBUS, &bus, NULL);
+	int status = run(argc, argv);
+	if (status == HS_ENOMEM) {
+		/* Out of memory: end without the libraries' exit handlers, which
+		 * may need memory there is none of (glibc ends the process with
+		 * status 127 when a library's thread-local data cannot be made
+		 * then: libstdc++'s, which PNG's gd plugin loads). */
+		fflush(NULL);
+		_exit(status);
+	}
+	return status;
+}
+
+/* The command of argv[1], or the explorer on a path; its exit status. */
+static int run(int argc, char **argv)
+{
 	if (argc < 2) {
 		usage(stderr);
 		return 1;
 	}
-	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "help")) {
+	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") || (!strcmp(argv[1], "help") && argc == 2)) {
 		usage(stdout);
 		return 0;
 	}
@@ -163,17 +150,16 @@ int main(int argc, char **argv)
 		cli_version(stdout);
 		return 0;
 	}
+	/* `hloscope help CMD` is `hloscope CMD --help` */
+	char *help[] = {argc > 2 ? argv[2] : NULL, "--help", NULL};
+	int as_help = !strcmp(argv[1], "help");
 	for (size_t i = 0; i < NCOMMANDS; i++)
-		if (strcmp(commands[i].name, argv[1]) == 0) {
+		if (strcmp(commands[i].name, argv[as_help ? 2 : 1]) == 0) {
 			cli_set_command(commands[i].name);
-			if (command_help(&commands[i], argc, argv) == 0)
-				return 0;
-			return commands[i].fn(argc - 1, argv + 1);
+			return as_help ? commands[i].fn(2, help) : commands[i].fn(argc - 1, argv + 1);
 		}
-	if (!strcmp(argv[1], "explore")) {
-		cli_set_command("explore");
-		return cmd_explore(argc - 1, argv + 1);
-	}
+	if (as_help)
+		return not_a_command(argv[2], ENOENT);
 
 	struct stat st;
 	int e = ENOENT;
@@ -181,7 +167,8 @@ int main(int argc, char **argv)
 		if (stat(argv[1], &st) == 0)
 			return cmd_explore(argc, argv);
 		e = errno;
-		if (module_path_exists(argv[1]))
+		char file[PATH_MAX];
+		if (cli_module_file(argv[1], file, sizeof file))
 			return cmd_explore(argc, argv);
 	}
 	return not_a_command(argv[1], e);

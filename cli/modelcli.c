@@ -2,6 +2,7 @@
 #include "cli/modelcli.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,6 +10,7 @@
 #include <sys/stat.h>
 
 #include "base/inputs.h"
+#include "cli/cli.h"
 #include "loader/dataset.h"
 #include "loader/graph.h"
 
@@ -28,10 +30,15 @@ static int push(mcli_files *f, const char *p, hs_error *err)
 int mcli_collect(mcli_files *f, const char *arg, hs_error *err)
 {
 	struct stat st;
+	char file[PATH_MAX];
 	ds_index *ix;
 
-	if (stat(arg, &st) != 0)
-		return hs_fail(err, HS_EDATA, "%s: %s", arg, strerror(errno));
+	if (stat(arg, &st) != 0) {
+		int e = errno;
+		if (cli_module_file(arg, file, sizeof file)) /* FILE#N: one module */
+			return push(f, arg, err);
+		return hs_fail(err, HS_EDATA, "%s: %s", arg, strerror(e));
+	}
 	if (!S_ISDIR(st.st_mode))
 		return push(f, arg, err);
 	ix = dataset_scan(arg, err);
@@ -44,6 +51,18 @@ int mcli_collect(mcli_files *f, const char *arg, hs_error *err)
 		}
 	dataset_free(ix);
 	return 0;
+}
+
+int mcli_add(void *files, const char *arg)
+{
+	hs_error err = {0};
+
+	return mcli_collect(files, arg, &err) < 0 ? cli_report(&err) : 0;
+}
+
+int mcli_add_opt(void *files, const char *opt, const char *arg)
+{
+	return mcli_add(files, arg);
 }
 
 void mcli_files_free(mcli_files *f)
@@ -128,10 +147,30 @@ bad:
 		       path, lineno);
 }
 
+/* --measured's list: the configs of a range marked, within 0..n - 1. */
+struct marks {
+	int64_t n;
+	uint8_t *measured;
+	hs_error *err;
+};
+
+static int mark(void *ctx, int64_t a, int64_t b)
+{
+	struct marks *m = ctx;
+
+	if (b >= m->n)
+		return hs_fail(m->err, HS_EUSAGE, "--measured: config %lld is out of range 0..%lld", (long long)b,
+			       (long long)m->n - 1);
+	memset(m->measured + a, 1, (size_t)(b - a + 1));
+	return 0;
+}
+
 int mcli_measured(const char *arg, int64_t n, uint8_t *measured, double **runtime, hs_error *err)
 {
 	struct stat st;
-	const char *p = arg;
+	struct marks m = {n, measured, err};
+	const char *at;
+	size_t len;
 
 	*runtime = NULL;
 	memset(measured, 0, (size_t)n);
@@ -142,40 +181,13 @@ int mcli_measured(const char *arg, int64_t n, uint8_t *measured, double **runtim
 	if (strpbrk(arg, "/."))
 		return hs_fail(err, HS_EDATA, "%s: %s", arg,
 			       stat(arg, &st) != 0 ? strerror(errno) : "not a file of measured configs");
-	if (!*p)
-		goto bad;
-	while (*p) {
-		char *end;
-		long long a, b;
-
-		errno = 0;
-		a = strtoll(p, &end, 10);
-		if (end == p || a < 0)
-			goto bad;
-		b = a;
-		if (*end == '-') {
-			const char *q = end + 1;
-
-			b = strtoll(q, &end, 10);
-			if (end == q || b < a)
-				goto bad;
-		}
-		if (errno || (*end && *end != ','))
-			goto bad;
-		if (b >= n)
-			return hs_fail(err, HS_EUSAGE, "--measured: config %lld is out of range 0..%lld", b, (long long)n - 1);
-		for (long long c = a; c <= b; c++)
-			measured[c] = 1;
-		p = *end ? end + 1 : end;
-		if (*end && !*p)
-			goto bad;
-	}
-	return 0;
-bad:
-	if (!*p || *p == ',')
+	int item = cli_id_list(arg, mark, &m, &at, &len);
+	if (item <= 0)
+		return item;
+	if (!len)
 		return hs_fail(err, HS_EUSAGE,
 			       "--measured: '%s' is neither a file nor a list of configs (e.g. 0,5,10-19): "
 			       "an empty item", arg);
 	return hs_fail(err, HS_EUSAGE,
-		       "--measured: '%s' is neither a file nor a list of configs (e.g. 0,5,10-19) near '%s'", arg, p);
+		       "--measured: '%s' is neither a file nor a list of configs (e.g. 0,5,10-19) near '%s'", arg, at);
 }

@@ -16,11 +16,15 @@ typedef struct mcli_files {
 	int n;
 } mcli_files;
 
-/* Appends `arg`: a file as given, or every .npz under a folder (sorted by
- * relative path; files the index could not read are kept, so opening them
- * reports their error).  Returns 0, or -1 with err set (the path does not
- * exist or cannot be read). */
+/* Appends `arg`: a file as given (FILE#N too), or every graph under a
+ * folder (sorted by relative path; files the index could not read are kept,
+ * so opening them reports their error).  Returns 0, or -1 with err set (the
+ * path does not exist or cannot be read). */
 int mcli_collect(mcli_files *f, const char *arg, hs_error *err);
+/* mcli_collect into the mcli_files `files`, as an operand function and a
+ * CLI_CALL of cli/opts.h: 0, or the exit status after cli_report. */
+int mcli_add(void *files, const char *arg);
+int mcli_add_opt(void *files, const char *opt, const char *arg);
 void mcli_files_free(mcli_files *f);
 
 /* `fit --measured ARG` for a graph of n configs: ARG is a file of

@@ -1,3 +1,4 @@
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,9 +12,9 @@
 #include "base/escape.h"
 #include "base/parse.h"
 #include "cli/cli.h"
+#include "cli/opts.h"
+#include "model/model.h"
 #include "query/query.h"
-
-const char *cli_command_usage(const char *name);
 
 static const char *command_name; /* the running subcommand, or NULL */
 
@@ -115,58 +116,83 @@ int cli_usage_error(const char *cmd, const char *fmt, ...)
 	return 1;
 }
 
-long long cli_parse_count(const char *s)
-{
-	int64_t v;
-
-	if (hs_parse_i64(s, &v) < 0 || v < 0)
-		return -1;
-	return v;
-}
-
-int cli_data_merge(const char *cmd, const char *word, int *merge)
-{
-	int m = overlay_merge_of(word);
-	if (m < 0)
-		return cli_usage_error(cmd, "--data-merge is sum, first, last or none, not '%s'", word);
-	*merge = m;
-	return 0;
-}
-
-int cli_load_data(query_session *s, const char *path, int merge)
+int cli_load_data(query_session *s, const cli_data *d)
 {
 	hs_error err = {0};
-	overlay_opts opts = {.merge = (overlay_merge)merge, .merge_words = CLI_DATA_MERGE_WORDS};
-	if (query_session_load_data(s, path, &opts, &err) != 0)
-		return cli_report(&err);
-	int k = query_session_data_count(s) - 1;
-	if (query_session_data(s, k)->unmatched) {
-		char *note = query_session_data_note(s, k);
-		if (!note)
-			return cli_oom("describing %s", path);
-		fprintf(stderr, "hloscope%s%s: %s\n", command_name ? " " : "", command_name ? command_name : "", note);
-		free(note);
+	overlay_opts opts = {.merge = (overlay_merge)d->merge, .merge_words = CLI_DATA_MERGE_WORDS};
+
+	for (int i = 0; i < d->files.n; i++) {
+		if (query_session_load_data(s, d->files.v[i], &opts, &err) != 0)
+			return cli_report(&err);
+		int k = query_session_data_count(s) - 1;
+		if (query_session_data(s, k)->unmatched) {
+			char *note = query_session_data_note(s, k);
+			if (!note)
+				return cli_oom("describing %s", d->files.v[i]);
+			fprintf(stderr, "hloscope%s%s: %s\n", command_name ? " " : "", command_name ? command_name : "",
+				note);
+			free(note);
+		}
 	}
 	return 0;
+}
+
+int cli_model_load(const char *path, hs_model **m)
+{
+	hs_error err = {0};
+
+	*m = NULL;
+	if (path && !(*m = model_load(path, &err)))
+		return cli_report(&err);
+	return 0;
+}
+
+int cli_id_list(const char *s, int (*fn)(void *ctx, int64_t a, int64_t b), void *ctx, const char **at,
+		size_t *len)
+{
+	for (int item = 1;; item++) {
+		size_t n = strcspn(s, ",");
+		const char *dash = n > 1 ? memchr(s + 1, '-', n - 1) : NULL;
+		int64_t a, b;
+
+		*at = s;
+		*len = n;
+		if (dash ? hs_parse_i64n(s, (size_t)(dash - s), &a) < 0 ||
+			   hs_parse_i64n(dash + 1, n - (size_t)(dash - s) - 1, &b) < 0
+			 : hs_parse_i64n(s, n, &a) < 0)
+			return item;
+		if (!dash)
+			b = a;
+		if (a < 0 || b < a || b - a > 100000000)
+			return item;
+		if (fn(ctx, a, b) < 0)
+			return -1;
+		if (!s[n])
+			return 0;
+		s += n + 1;
+	}
+}
+
+int cli_module_file(const char *path, char *file, size_t cap)
+{
+	const char *hash = strrchr(path, '#');
+	struct stat st;
+
+	if (!hash || (size_t)(hash - path) >= cap || stat(path, &st) == 0)
+		return 0;
+	memcpy(file, path, (size_t)(hash - path));
+	file[hash - path] = '\0';
+	return stat(file, &st) == 0 && S_ISREG(st.st_mode);
 }
 
 int cli_note_input(const char *path)
 {
 	hs_error err = {0};
-	struct stat st;
-	const char *hash = strrchr(path, '#');
-	int rc;
+	char file[PATH_MAX];
 
-	if (stat(path, &st) != 0 && hash) {
-		char *file = strndup(path, (size_t)(hash - path));
-		if (!file)
-			return cli_oom("noting the input %s", path);
-		rc = hs_input_note_path(file, &err);
-		free(file);
-	} else {
-		rc = hs_input_note_path(path, &err);
-	}
-	return rc < 0 ? cli_report(&err) : 0;
+	if (hs_input_note_path(cli_module_file(path, file, sizeof file) ? file : path, &err) < 0)
+		return cli_report(&err);
+	return 0;
 }
 
 int cli_check_output(const char *cmd, const char *opt, const char *out)

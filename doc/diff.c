@@ -1,4 +1,4 @@
-/* module_diff.c - matching two modules' instructions (module_diff.h): names, then
+/* diff.c - matching two modules' instructions (diff.h): names, then
  * fingerprints, then neighbourhoods; then each pair's changes. */
 #include "doc/diff.h"
 
@@ -7,54 +7,69 @@
 
 #include "base/cmp.h"
 #include "base/hash.h"
+#include "base/index.h"
 #include "base/rng.h"
 #include "base/strbuf.h"
 #include "base/vec.h"
 #include "loader/hlo.h"
-#include "loader/hlo_line.h"
+#include "loader/hlo_print.h"
 #include "loader/hlo_module.h"
 
-/* ---- a hash table of uint64 keys to the nodes that have them ------------ */
+/* ---- uint64 keys with the nodes that have them ---------------------------- */
 
-typedef struct key_slot {
+typedef struct key_entry {
 	uint64_t key;
-	int64_t first;     /* a node with the key, -1 for an empty slot */
+	int64_t first;     /* a node with the key, -1 for none */
 	int64_t count;     /* nodes with the key */
-} key_slot;
+} key_entry;
 
 typedef struct key_table {
-	key_slot *s;
-	size_t cap;
+	hs_index ix;
+	HS_VEC(key_entry) v;
+	int failed;        /* out of memory */
 } key_table;
 
-static int table_init(key_table *t, int64_t n)
+static const key_entry no_key = {0, -1, 0};
+
+/* Empty again, its memory kept for the next use. */
+static void table_reset(key_table *t)
 {
-	size_t cap = 64;
-	while (cap < (size_t)n * 2 + 2)
-		cap *= 2;
-	t->s = malloc(cap * sizeof *t->s);
-	if (!t->s)
-		return -1;
-	t->cap = cap;
-	for (size_t i = 0; i < cap; i++)
-		t->s[i] = (key_slot){0, -1, 0};
-	return 0;
+	hs_index_clear(&t->ix);
+	t->v.n = 0;
+	t->failed = 0;
 }
 
-static key_slot *table_slot(const key_table *t, uint64_t key)
+static int same_key(const void *t, int32_t e, const void *key)
 {
-	size_t i = (size_t)(key ^ (key >> 29)) & (t->cap - 1);
-	while (t->s[i].first >= 0 && t->s[i].key != key)
-		i = (i + 1) & (t->cap - 1);
-	return &t->s[i];
+	return ((const key_table *)t)->v.v[e].key == *(const uint64_t *)key;
+}
+
+/* The entry of key (no_key when none). */
+static const key_entry *table_get(const key_table *t, uint64_t key)
+{
+	int32_t e = hs_index_find(&t->ix, (uint32_t)(key ^ key >> 32), same_key, t, &key);
+	return e < 0 ? &no_key : &t->v.v[e];
 }
 
 static void table_add(key_table *t, uint64_t key, int64_t v)
 {
-	key_slot *s = table_slot(t, key);
-	if (s->first < 0)
-		*s = (key_slot){key, v, 0};
-	s->count++;
+	uint32_t h = (uint32_t)(key ^ key >> 32);
+	int32_t e = hs_index_find(&t->ix, h, same_key, t, &key);
+	if (e < 0) {
+		e = (int32_t)t->v.n;
+		if (hs_vec_push(&t->v, ((key_entry){key, v, 0})) != 0 || hs_index_add(&t->ix, h, e) != 0) {
+			t->v.n = (size_t)e;
+			t->failed = 1;
+			return;
+		}
+	}
+	t->v.v[e].count++;
+}
+
+static void table_free(key_table *t)
+{
+	hs_index_free(&t->ix);
+	hs_vec_free(&t->v);
 }
 
 static uint64_t mix(uint64_t h, uint64_t v)
@@ -223,6 +238,7 @@ typedef struct matcher {
 	module_diff *d;
 	side a, b;
 	HS_VEC(int64_t) queue;    /* A nodes whose pair is new */
+	key_table t[4];           /* for each step, reset by it */
 	int failed;
 } matcher;
 
@@ -250,32 +266,29 @@ static int same_opcode(const matcher *m, int64_t va, int64_t vb)
 static int match_names(matcher *m)
 {
 	const hs_graph *a = m->a.g, *b = m->b.g;
-	key_table ta, tb, ca, cb;
+	key_table *ta = &m->t[0], *tb = &m->t[1], *ca = &m->t[2], *cb = &m->t[3];
 	if (!(a->knows & b->knows & HM_KNOWS_NAMES))   /* derived names match nothing */
 		return 0;
-	if (table_init(&ta, a->n_nodes) || table_init(&tb, b->n_nodes) ||
-	    table_init(&ca, a->n_nodes) || table_init(&cb, b->n_nodes))
-		return -1;
 	for (int64_t v = 0; v < a->n_nodes; v++) {
 		uint64_t h = str_hash(graph_node_name(a, v));
-		table_add(&ta, h, v);
-		table_add(&ca, mix(h, str_hash(graph_hcomp_name(a, a->hcomp_of[v]))), v);
+		table_add(ta, h, v);
+		table_add(ca, mix(h, str_hash(graph_hcomp_name(a, a->hcomp_of[v]))), v);
 	}
 	for (int64_t v = 0; v < b->n_nodes; v++) {
 		uint64_t h = str_hash(graph_node_name(b, v));
-		table_add(&tb, h, v);
-		table_add(&cb, mix(h, str_hash(graph_hcomp_name(b, b->hcomp_of[v]))), v);
+		table_add(tb, h, v);
+		table_add(cb, mix(h, str_hash(graph_hcomp_name(b, b->hcomp_of[v]))), v);
 	}
 	for (int64_t v = 0; v < a->n_nodes; v++) {
 		const char *name = graph_node_name(a, v);
 		uint64_t h = str_hash(name);
-		key_slot *sa = table_slot(&ta, h), *sb = table_slot(&tb, h);
+		const key_entry *sa = table_get(ta, h), *sb = table_get(tb, h);
 		int64_t w = -1;
 		if (sa->count == 1 && sb->count == 1) {
 			w = sb->first;
 		} else {
 			uint64_t hc = mix(h, str_hash(graph_hcomp_name(a, a->hcomp_of[v])));
-			key_slot *pa = table_slot(&ca, hc), *pb = table_slot(&cb, hc);
+			const key_entry *pa = table_get(ca, hc), *pb = table_get(cb, hc);
 			if (pa->count == 1 && pb->count == 1)
 				w = pb->first;
 		}
@@ -283,41 +296,36 @@ static int match_names(matcher *m)
 		if (w >= 0 && unmatched_b(m, w) && strcmp(name, graph_node_name(b, w)) == 0)
 			pair(m, v, w, HD_BY_NAME);
 	}
-	free(ta.s);
-	free(tb.s);
-	free(ca.s);
-	free(cb.s);
-	return 0;
+	int rc = ta->failed || tb->failed || ca->failed || cb->failed ? -1 : 0;
+	for (int i = 0; i < 4; i++)
+		table_reset(&m->t[i]);
+	return rc;
 }
 
 /* Step 2: equal fingerprints, as many in A as in B, pair in node order. */
 static int match_fingerprints(matcher *m, const uint64_t *fa, const uint64_t *fb)
 {
 	const side *A = &m->a, *B = &m->b;
-	key_table ta, tb;
-	if (table_init(&ta, A->n) || table_init(&tb, B->n)) {
-		free(ta.s);
-		return -1;
-	}
+	key_table *ta = &m->t[0], *tb = &m->t[1];
 	for (int64_t i = 0; i < A->n; i++)
 		if (unmatched_a(m, A->order[i]))
-			table_add(&ta, fa[A->order[i]], A->order[i]);
+			table_add(ta, fa[A->order[i]], A->order[i]);
 	for (int64_t i = 0; i < B->n; i++)
 		if (unmatched_b(m, B->order[i]))
-			table_add(&tb, fb[B->order[i]], B->order[i]);
+			table_add(tb, fb[B->order[i]], B->order[i]);
 	/* walk B in order once per key: next[] threads B's nodes of a key */
 	int64_t *next = malloc(((size_t)B->n + 1) * sizeof *next), *tail = NULL;
-	int64_t *head = malloc(tb.cap * sizeof *head);
-	tail = malloc(tb.cap * sizeof *tail);
-	int rc = !next || !head || !tail ? -1 : 0;
-	for (size_t i = 0; rc == 0 && i < tb.cap; i++)
+	int64_t *head = malloc((tb->v.n + 1) * sizeof *head);
+	tail = malloc((tb->v.n + 1) * sizeof *tail);
+	int rc = !next || !head || !tail || ta->failed || tb->failed ? -1 : 0;
+	for (size_t i = 0; rc == 0 && i < tb->v.n; i++)
 		head[i] = tail[i] = -1;
 	for (int64_t i = 0; rc == 0 && i < B->n; i++) {
 		int64_t v = B->order[i];
 		next[v] = -1;
 		if (!unmatched_b(m, v))
 			continue;
-		size_t k = (size_t)(table_slot(&tb, fb[v]) - tb.s);
+		size_t k = (size_t)(table_get(tb, fb[v]) - tb->v.v);
 		if (tail[k] < 0)
 			head[k] = v;
 		else
@@ -328,10 +336,10 @@ static int match_fingerprints(matcher *m, const uint64_t *fa, const uint64_t *fb
 		int64_t v = A->order[i];
 		if (!unmatched_a(m, v))
 			continue;
-		key_slot *sa = table_slot(&ta, fa[v]), *sb = table_slot(&tb, fa[v]);
+		const key_entry *sa = table_get(ta, fa[v]), *sb = table_get(tb, fa[v]);
 		if (sb->first < 0 || sa->count != sb->count)
 			continue;
-		size_t k = (size_t)(sb - tb.s);
+		size_t k = (size_t)(sb - tb->v.v);
 		while (head[k] >= 0 && !unmatched_b(m, head[k]))
 			head[k] = next[head[k]];
 		if (head[k] >= 0) {
@@ -343,8 +351,8 @@ static int match_fingerprints(matcher *m, const uint64_t *fa, const uint64_t *fb
 	free(next);
 	free(head);
 	free(tail);
-	free(ta.s);
-	free(tb.s);
+	table_reset(ta);
+	table_reset(tb);
 	return rc;
 }
 
@@ -473,31 +481,30 @@ static int match_comps(module_diff *d)
 		return 0;
 	/* by name: B's names in a table (a search per computation would be
 	 * quadratic: 100,000 computations took a minute) */
-	key_table tb;
-	if (table_init(&tb, b->n_hcomps) != 0)
-		return -1;
+	key_table tb = {0};
 	for (int64_t c = 0; c < b->n_hcomps; c++)
 		table_add(&tb, str_hash(graph_hcomp_name(b, c)), c);
 	for (int64_t c = 0; c < a->n_hcomps; c++) {
 		const char *name = graph_hcomp_name(a, c);
-		key_slot *s = table_slot(&tb, str_hash(name));
+		const key_entry *s = table_get(&tb, str_hash(name));
 		int64_t w = s->count == 1 ? s->first : s->count > 1 ? graph_find_hcomp(b, name) : -1;
 		if (w >= 0 && strcmp(name, graph_hcomp_name(b, w)) == 0)
 			d->comp_a2b[c] = w;
 	}
-	free(tb.s);
-	return 0;
+	int rc = tb.failed ? -1 : 0;
+	table_free(&tb);
+	return rc;
 }
 
 /* ---- changes --------------------------------------------------------------- */
 
-static int is_name_attr(const char *name, size_t n)
+static int is_name_attr(const char *name)
 {
 	static const char *const refs[] = {"to_apply", "calls", "body", "condition", "true_computation",
 					   "false_computation", "branch_computations", "called_computations",
 					   "select", "scatter", "control-predecessors", NULL};
 	for (const char *const *r = refs; *r; r++)
-		if (strlen(*r) == n && memcmp(*r, name, n) == 0)
+		if (strcmp(*r, name) == 0)
 			return 1;
 	return 0;
 }
@@ -510,7 +517,7 @@ static int same_str(const char *a, const char *b)
 /* 1 when the readers' fields of two instructions say their attributes are
  * the same (dimensions, fusion kind, sharding, metadata, every other
  * attribute as written; an instruction with rare fields is left to the
- * text): then their lines need not be read, which on a module of a million
+ * text): then their attributes need not be printed, which on a module of a million
  * instructions is most of the time spent on changes. */
 static int attrs_surely_equal(const hm_instr *a, const hm_instr *b)
 {
@@ -534,33 +541,27 @@ static int attrs_surely_equal(const hm_instr *a, const hm_instr *b)
  * instructions are compared through the matching. */
 static int attrs_differ(const module_diff *d, int64_t va, hs_strbuf *out)
 {
-	hs_strbuf la = {0}, lb = {0};
-	hlo_line_attr xa[64], xb[64];
+	const hm_instr *ia = graph_node_instr(d->a, va), *ib = graph_node_instr(d->b, d->a2b[va]);
+	hm_attr *xa = NULL, *xb = NULL;
 	int rc = 0;
-	if (!out && attrs_surely_equal(graph_node_instr(d->a, va), graph_node_instr(d->b, d->a2b[va])))
+	if ((!out && attrs_surely_equal(ia, ib)) || !ia || !ib)
 		goto called;
-	if (graph_node_hlo(d->a, va, &la) != 1 || graph_node_hlo(d->b, d->a2b[va], &lb) != 1)
-		goto done;
-	int na = hlo_line_attrs(la.s, la.len, xa, 64), nb = hlo_line_attrs(lb.s, lb.len, xb, 64);
-	na = na > 64 ? 64 : na;
-	nb = nb > 64 ? 64 : nb;
-	for (int pass = 0; pass < 2; pass++) {
-		const hlo_line_attr *x = pass ? xb : xa, *y = pass ? xa : xb;
+	int na = hm_instr_attr_list(d->a->module, ia, &xa), nb = hm_instr_attr_list(d->b->module, ib, &xb);
+	for (int pass = 0; pass < 2 && na >= 0 && nb >= 0; pass++) {
+		const hm_attr *x = pass ? xb : xa, *y = pass ? xa : xb;
 		int nx = pass ? nb : na, ny = pass ? na : nb;
 		for (int i = 0; i < nx; i++) {
 			int j = 0;
-			while (j < ny && !(y[j].name_len == x[i].name_len &&
-					   memcmp(y[j].name, x[i].name, x[i].name_len) == 0))
+			while (j < ny && strcmp(y[j].name, x[i].name) != 0)
 				j++;
 			int differs = j == ny;
-			if (!differs && pass == 0 && !is_name_attr(x[i].name, x[i].name_len))
-				differs = x[i].value_len != y[j].value_len ||
-					  memcmp(x[i].value, y[j].value, x[i].value_len) != 0;
+			if (!differs && pass == 0 && !is_name_attr(x[i].name))
+				differs = strcmp(x[i].value, y[j].value) != 0;
 			if (!differs)
 				continue;
 			rc = 1;
 			if (out)
-				hs_strbuf_printf(out, "%s%.*s", out->len ? ", " : "", (int)x[i].name_len, x[i].name);
+				hs_strbuf_printf(out, "%s%s", out->len ? ", " : "", x[i].name);
 		}
 	}
 called:;
@@ -573,9 +574,8 @@ called:;
 			if (out)
 				hs_strbuf_printf(out, "%scalled computation %lld", out->len ? ", " : "", (long long)k);
 		}
-done:
-	hs_strbuf_free(&la);
-	hs_strbuf_free(&lb);
+	free(xa);
+	free(xb);
 	return rc;
 }
 
@@ -721,6 +721,8 @@ done:
 	free_side(&m.a);
 	free_side(&m.b);
 	hs_vec_free(&m.queue);
+	for (int i = 0; i < 4; i++)
+		table_free(&m.t[i]);
 	if (rc) {
 		module_diff_free(d);
 		hs_fail(err, HS_ENOMEM, "out of memory comparing %s with %s", a->path, b->path);

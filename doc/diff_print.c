@@ -7,7 +7,7 @@
 
 #include "base/jsonw.h"
 #include "doc/diff.h"
-#include "model/units.h"
+#include "base/units.h"
 
 /* ---- what the lists hold ----------------------------------------------- */
 
@@ -78,11 +78,6 @@ static totals side_totals(const hs_graph *g, const cost_estimate *est)
 
 /* ---- text ------------------------------------------------------------------ */
 
-static void time_text(char *buf, size_t cap, double seconds)
-{
-	units_ns(buf, cap, seconds * 1e9, 3);
-}
-
 static void print_totals(const module_diff *d, FILE *out)
 {
 	totals ta = side_totals(d->a, d->cost_a), tb = side_totals(d->b, d->cost_b);
@@ -94,14 +89,18 @@ static void print_totals(const module_diff *d, FILE *out)
 		tb.comps, tb.comps - ta.comps);
 	fprintf(out, "%-16s %16" PRId64 " %16" PRId64 " %+16" PRId64 "\n", "fusions", ta.fusions,
 		tb.fusions, tb.fusions - ta.fusions);
-	fprintf(out, "%-16s %16.4g %16.4g %+16.4g\n", "flops", ta.cost.flops, tb.cost.flops,
-		tb.cost.flops - ta.cost.flops);
-	fprintf(out, "%-16s %16.4g %16.4g %+16.4g\n", "bytes", ta.cost.bytes, tb.cost.bytes,
-		tb.cost.bytes - ta.cost.bytes);
-	time_text(x, sizeof x, ta.cost.seconds);
-	time_text(y, sizeof y, tb.cost.seconds);
-	units_ns_signed(z, sizeof z, (tb.cost.seconds - ta.cost.seconds) * 1e9, 3);
-	fprintf(out, "%-16s %16s %16s %16s\n", "analytic time", x, y, z);
+	static const struct {
+		const char *label;
+		int unit, decimals;
+	} rows[] = {{"flops", HS_U_FLOP, -1}, {"bytes", HS_U_BYTES, -1}, {"analytic time", HS_U_SECONDS, 3}};
+	const double a[3] = {ta.cost.flops, ta.cost.bytes, ta.cost.seconds};
+	const double b[3] = {tb.cost.flops, tb.cost.bytes, tb.cost.seconds};
+	for (int i = 0; i < 3; i++) {
+		hs_unit_format(x, sizeof x, rows[i].unit, a[i], rows[i].decimals);
+		hs_unit_format(y, sizeof y, rows[i].unit, b[i], rows[i].decimals);
+		hs_unit_format_signed(z, sizeof z, rows[i].unit, b[i] - a[i], rows[i].decimals);
+		fprintf(out, "%-16s %16s %16s %16s\n", rows[i].label, x, y, z);
+	}
 }
 
 static void print_changed(const module_diff *d, FILE *out, int64_t limit)
@@ -117,8 +116,8 @@ static void print_changed(const module_diff *d, FILE *out, int64_t limit)
 	for (int64_t i = 0; i < n && (!limit || i < limit); i++) {
 		int64_t va = r[i].v, vb = d->a2b[va];
 		module_diff_change_list(d->changes[va], ch, sizeof ch);
-		time_text(ca, sizeof ca, d->cost_a[va].seconds);
-		time_text(cb, sizeof cb, d->cost_b[vb].seconds);
+		hs_unit_format(ca, sizeof ca, HS_U_SECONDS, d->cost_a[va].seconds, 3);
+		hs_unit_format(cb, sizeof cb, HS_U_SECONDS, d->cost_b[vb].seconds, 3);
 		fprintf(out, "  %-32s %-32s %-28s %11s %11s\n", graph_node_name(d->a, va),
 			graph_node_name(d->b, vb), ch, ca, cb);
 		if (d->changes[va] & HD_ATTRIBUTES) {
@@ -150,7 +149,7 @@ static void print_only(const module_diff *d, FILE *out, int side, int64_t limit)
 	fprintf(out, "\nonly in %s, the costliest first (%" PRId64 ")\n", side == 1 ? "A" : "B", n);
 	for (int64_t i = 0; i < n && (!limit || i < limit); i++) {
 		int64_t v = r[i].v;
-		time_text(c, sizeof c, est[v].seconds);
+		hs_unit_format(c, sizeof c, HS_U_SECONDS, est[v].seconds, 3);
 		fprintf(out, "  %-32s %-20s %-32s %11s\n", graph_node_name(g, v),
 			graph_node_opcode_name(g, v), graph_hcomp_name(g, g->hcomp_of[v]), c);
 	}

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "base/hash.h"
+#include "base/index.h"
 #include "base/rng.h"
 #include "base/vec.h"
 #include "loader/hlo.h"
@@ -17,8 +18,7 @@ typedef struct builder {
 	hs_layers *l;
 	HS_VEC(hs_layer) v;
 	HS_VEC(size_t) len;    /* each namespace's path length */
-	struct slot { uint64_t h; int64_t k; } *slot; /* path hash table: hash, namespace + 1 (0 empty) */
-	size_t cap;
+	hs_index paths;        /* the namespaces by path */
 	hs_error *err;
 } builder;
 
@@ -27,47 +27,26 @@ static uint64_t path_hash(const char *s, size_t n)
 	return hs_fnv1a_bytes(s, n, HS_FNV_BASIS);
 }
 
-/* A slot of the table for hash h: FNV's low bits alone cluster paths that
- * differ in their last characters (layer_17, layer_18), so mix first. */
-static size_t slot_of(uint64_t h, size_t cap)
-{
-	return (size_t)hs_splitmix64(&h) & (cap - 1);
-}
+struct path_key {
+	const char *s;
+	size_t n;
+};
 
-static int grow_table(builder *b)
+static int same_path(const void *ctx, int32_t k, const void *key)
 {
-	size_t cap = b->cap ? b->cap * 2 : 1024;
-	struct slot *slot = calloc(cap, sizeof *slot);
-	if (!slot)
-		return -1;
-	for (size_t i = 0; i < b->cap; i++) {
-		if (!b->slot[i].k)
-			continue;
-		size_t j = slot_of(b->slot[i].h, cap);
-		while (slot[j].k)
-			j = (j + 1) & (cap - 1);
-		slot[j] = b->slot[i];
-	}
-	free(b->slot);
-	b->slot = slot;
-	b->cap = cap;
-	return 0;
+	const builder *b = ctx;
+	const struct path_key *p = key;
+	return b->len.v[k] == p->n && memcmp(b->v.v[k].path, p->s, p->n) == 0;
 }
 
 /* The namespace with path s[0, n) whose hash is h, made (under `parent`)
- * when new.  The table keeps each hash: a probe reads a namespace only
- * when its hash is the one sought. */
+ * when new. */
 static int64_t namespace_at(builder *b, const char *s, size_t n, uint64_t h, int64_t parent, int depth)
 {
-	if ((b->v.n + 1) * 2 > b->cap && grow_table(b) != 0)
-		return -1;
-	size_t j = slot_of(h, b->cap);
-	while (b->slot[j].k) {
-		int64_t k = b->slot[j].k - 1;
-		if (b->slot[j].h == h && b->len.v[k] == n && memcmp(b->v.v[k].path, s, n) == 0)
-			return k;
-		j = (j + 1) & (b->cap - 1);
-	}
+	uint32_t h32 = (uint32_t)(h ^ h >> 32);
+	int32_t found = hs_index_find(&b->paths, h32, same_path, b, &(struct path_key){s, n});
+	if (found >= 0)
+		return found;
 	char *path = hs_arena_strndup(&b->l->arena, s, n);
 	if (!path)
 		return -1;
@@ -79,11 +58,10 @@ static int64_t namespace_at(builder *b, const char *s, size_t n, uint64_t h, int
 			name = path + i + 1;
 	}
 	hs_layer e = {path, name, parent, depth, -1, -1, 0, 0, 0, 0, 0, 0, 0, -1, 0};
-	if (hs_vec_push(&b->v, e) != 0 || hs_vec_push(&b->len, n) != 0)
+	if (hs_vec_push(&b->v, e) != 0 || hs_vec_push(&b->len, n) != 0 ||
+	    hs_index_add(&b->paths, h32, (int32_t)b->v.n - 1) != 0)
 		return -1;
-	int64_t k = (int64_t)b->v.n - 1;
-	b->slot[j] = (struct slot){h, k + 1};
-	return k;
+	return (int64_t)b->v.n - 1;
 }
 
 static int64_t namespace_of(builder *b, const char *s, size_t n, int64_t parent, int depth)
@@ -353,7 +331,7 @@ int layers_build(const hs_graph *g, const cost_estimate *est, hs_layers *out, hs
 		goto done;
 	rc = 0;
 done:
-	free(b.slot);
+	hs_index_free(&b.paths);
 	hs_vec_free(&b.v);
 	hs_vec_free(&b.len);
 	if (rc) {
@@ -380,76 +358,6 @@ int64_t layers_find(const hs_layers *l, const char *path)
 const char *layers_node_path(const hs_layers *l, int64_t v)
 {
 	return l->v[l->layer_of[v]].path;
-}
-
-int64_t layers_run(const hs_layers *l, int64_t k, int64_t *first, int64_t *last)
-{
-	*first = *last = k;
-	int64_t grp = l->v[k].repeat_group, p = l->v[k].parent;
-	if (!grp)
-		return 1;
-	/* the siblings in order: from the parent's first child, or from the
-	 * first top-level namespace */
-	int64_t s = p >= 0 ? l->v[p].first_child : 0, run_first = -1, count = 0;
-	for (; s >= 0; s = p >= 0 ? l->v[s].next_sibling : s + 1) {
-		if (p < 0) {
-			while (s < l->n && l->v[s].parent >= 0)
-				s++;
-			if (s >= l->n)
-				break;
-		}
-		if (l->v[s].repeat_group == grp) {
-			if (run_first < 0) {
-				run_first = s;
-				count = 0;
-			}
-			count++;
-			*last = s;
-		} else if (run_first >= 0) {
-			if (k >= run_first && k <= *last)
-				break;
-			run_first = -1;
-		}
-	}
-	*first = run_first >= 0 ? run_first : k;
-	return run_first >= 0 ? count : 1;
-}
-
-void layers_opcode_mix(const hs_graph *g, const hs_layers *l, int64_t k, char *buf, size_t cap)
-{
-	struct mixed { const char *op; int64_t n; } mix[64];
-	int n_mix = 0;
-	int64_t total = 0;
-	for (int64_t v = l->v[k].first_node; v >= 0 && v < g->n_nodes; v++) {
-		int64_t a = l->layer_of[v];
-		while (a >= 0 && a != k)
-			a = l->v[a].parent;
-		if (a != k)
-			continue;
-		const char *op = graph_node_opcode_name(g, v);
-		int i = 0;
-		while (i < n_mix && strcmp(mix[i].op, op) != 0)
-			i++;
-		if (i == n_mix && n_mix < 64)
-			mix[n_mix++] = (struct mixed){op, 0};
-		if (i < n_mix)
-			mix[i].n++;
-		total++;
-	}
-	size_t at = 0;
-	if (cap)
-		buf[0] = '\0';
-	for (int r = 0; r < 3 && total; r++) {
-		int best = -1;
-		for (int i = 0; i < n_mix; i++)
-			if (mix[i].n && (best < 0 || mix[i].n > mix[best].n))
-				best = i;
-		if (best < 0)
-			break;
-		at += (size_t)snprintf(buf + at, at < cap ? cap - at : 0, "%s%s %lld%%", r ? ", " : "", mix[best].op,
-				       (long long)(100 * mix[best].n / total));
-		mix[best].n = 0;
-	}
 }
 
 int64_t layers_next_sibling(const hs_layers *l, int64_t k)

@@ -74,15 +74,6 @@ int64_t layers_find(const hs_layers *l, const char *path);
  * op_name had one component; "(no op_name)" without one). */
 const char *layers_node_path(const hs_layers *l, int64_t v);
 
-/* The opcode mix of namespace k: its three commonest opcodes with their
- * share, "dot 50%, add 25%, fusion 25%", into buf. */
-void layers_opcode_mix(const hs_graph *g, const hs_layers *l, int64_t k, char *buf, size_t cap);
-
-/* For a run of repeats: the siblings of k that share its group,
- * consecutive among its siblings, the run's first and last and how many
- * (1 when k repeats nothing). */
-int64_t layers_run(const hs_layers *l, int64_t k, int64_t *first, int64_t *last);
-
 /* The length of op_name's layer: the bytes before its last '/' outside
  * brackets; 0 for a one-component op_name (the top level). */
 size_t layers_op_name_layer(const char *op_name);

@@ -19,6 +19,7 @@
 #include "hlo_proto.h"
 #include "hlo_text.h"
 #include "npz.h"
+#include "target.h"
 
 /* ---- path classification ------------------------------------------------ */
 
@@ -252,28 +253,12 @@ struct walk {
 	hs_error *err;
 	int index;             /* 0: list the files without opening them */
 	HS_VEC(ds_report) reports;
+	HS_VEC(ds_left_out) left_out;
 };
 
 static int out_of_memory(struct walk *w)
 {
 	return hs_fail(w->err, HS_ENOMEM, "%s: out of memory scanning the folder", w->ix->root);
-}
-
-static int ends_with(const char *name, const char *suffix)
-{
-	size_t n = strlen(name), k = strlen(suffix);
-	return n > k && strcasecmp(name + n - k, suffix) == 0;
-}
-
-static int ends_with_npz(const char *name)
-{
-	return ends_with(name, ".npz");
-}
-
-/* HLO files the walk indexes: raw protobufs and HLO text. */
-static int is_hlo_name(const char *name)
-{
-	return ends_with(name, ".pb") || ends_with(name, ".hlo");
 }
 
 /* A new entry at the end of the index; path, rel and name are copied. */
@@ -431,14 +416,23 @@ static int mark_dump(struct walk *w, size_t from, const xla_dump_name *dn)
 	return 0;
 }
 
+/* What a target config or autotune results say (target.h), read when
+ * indexing; -1 when out of memory. */
+static int report_note(const struct walk *w, ds_report *r)
+{
+	if (!w->index || (r->kind != XD_TARGET_CONFIG && r->kind != XD_AUTOTUNE))
+		return 0;
+	return (r->note = target_file_note(r->path, (xla_dump_kind)r->kind)) ? 0 : -1;
+}
+
 static int add_report(struct walk *w, const char *path, const char *rel, const xla_dump_name *dn,
 		      const struct stat *st)
 {
 	if (hs_vec_reserve(&w->reports, w->reports.n + 1) != 0)
 		return out_of_memory(w);
 	ds_report *r = &w->reports.v[w->reports.n];
-	*r = (ds_report){strdup(path), strdup(rel), strdup(dn->module), (int)dn->kind, (int64_t)st->st_size};
-	if (!r->path || !r->rel || !r->dump_module) {
+	*r = (ds_report){strdup(path), strdup(rel), strdup(dn->module), (int)dn->kind, (int64_t)st->st_size, NULL};
+	if (!r->path || !r->rel || !r->dump_module || report_note(w, r) < 0) {
 		free(r->path);
 		free(r->rel);
 		free(r->dump_module);
@@ -448,39 +442,48 @@ static int add_report(struct walk *w, const char *path, const char *rel, const x
 	return 0;
 }
 
-/* A file of an XLA dump folder: a stage of a module (HLO text, or a
- * protobuf without a text twin), a report, or nothing hloscope reads. */
-static int add_dump_file(struct walk *w, const char *path, const char *rel, const char *name,
-			 const xla_dump_name *dn, const struct stat *st)
+/* A file the walk leaves out, with why. */
+static int add_left_out(struct walk *w, const char *path, const char *rel, const char *why, int64_t bytes)
 {
+	if (hs_vec_reserve(&w->left_out, w->left_out.n + 1) != 0)
+		return out_of_memory(w);
+	ds_left_out *l = &w->left_out.v[w->left_out.n];
+	*l = (ds_left_out){strdup(path), strdup(rel), strdup(why), bytes};
+	if (!l->path || !l->rel || !l->why) {
+		free(l->path);
+		free(l->rel);
+		free(l->why);
+		return out_of_memory(w);
+	}
+	w->left_out.n++;
+	return 0;
+}
+
+/* A regular file: a graph (an .npz, a module, a stage of a dump module), a
+ * report, or left out (dataset_file_kind). */
+static int add_any(struct walk *w, const hs_walk_entry *we)
+{
+	xla_dump_name dn;
+	char why[600];
 	size_t from = w->ix->n;
-	if (dn->kind == XD_BUFFER_ASSIGNMENT || dn->kind == XD_MEMORY_REPORT)
-		return dn->compressed ? 0 : add_report(w, path, rel, dn, st);
-	if (dn->kind != XD_HLO_TEXT && dn->kind != XD_HLO_PROTO)
-		return 0;
-	if (dn->compressed) {
-		ds_entry *e = new_entry(w, path, rel, name, strlen(name));
-		if (!e || classify(w, e, path, rel) || !(e->error = strdup("compressed (xz): not read; "
-									  "unxz it to open it")))
-			return e ? out_of_memory(w) : -1;
-		return mark_dump(w, from, dn);
-	}
-	if (dn->kind == XD_HLO_PROTO) {
-		/* read once: the text twin, when there is one, stands for it */
-		size_t n = strlen(path);
-		char *twin = malloc(n + 1);
-		if (!twin)
-			return out_of_memory(w);
-		memcpy(twin, path, n - 7);
-		strcpy(twin + n - 7, ".txt");
-		int has_twin = access(twin, R_OK) == 0;
-		free(twin);
-		if (has_twin)
-			return 0;
-	}
-	if (add_hlo_file(w, path, rel, name) != 0)
+	int rc;
+	switch (dataset_file_kind(we->path, we->name, &dn, why, sizeof why, w->err)) {
+	case -1:
 		return -1;
-	return mark_dump(w, from, dn);
+	case DS_FILE_REPORT:
+		return add_report(w, we->path, we->rel, &dn, we->st);
+	case DS_FILE_LEFT_OUT:
+		return add_left_out(w, we->path, we->rel, why, (int64_t)we->st->st_size);
+	default:
+		break;
+	}
+	if (dataset_is_npz_name(we->name))
+		rc = add_file(w, we->path, we->rel, we->name);
+	else if ((rc = add_hlo_file(w, we->path, we->rel, we->name)) == 0 && dn.module[0])
+		rc = mark_dump(w, from, &dn);
+	for (size_t i = from; rc == 0 && i < w->ix->n; i++)
+		w->ix->entries[i].file_bytes = (int64_t)we->st->st_size;
+	return rc;
 }
 
 /* A folder the walk could not enter (unreadable, or nested too deep): an
@@ -504,33 +507,25 @@ static int add_folder_error(struct walk *w, const hs_walk_entry *we)
 static int visit(const hs_walk_entry *we, void *ctx, hs_error *err)
 {
 	struct walk *w = ctx;
-	const struct stat *st = we->st;
-	xla_dump_name dn;
+	char why[300];
 
 	(void)err; /* w->err is the same */
 	switch (we->kind) {
 	case HS_WALK_BROKEN:
 		/* A dangling link named *.npz is a file that fails. */
-		return ends_with_npz(we->name) ? add_file(w, we->path, we->rel, we->name) : 0;
+		if (dataset_is_npz_name(we->name))
+			return add_file(w, we->path, we->rel, we->name);
+		snprintf(why, sizeof why, "a link to nothing: %s", strerror(we->errnum));
+		return add_left_out(w, we->path, we->rel, why, 0);
 	case HS_WALK_UNREADABLE:
 	case HS_WALK_TOO_DEEP:
 		return add_folder_error(w, we);
 	case HS_WALK_FILE:
 		break;
 	}
-	if (!S_ISREG(st->st_mode))
-		return 0;
-	size_t from = w->ix->n;
-	int rc = 0;
-	if (xla_dump_parse(we->name, &dn))
-		rc = add_dump_file(w, we->path, we->rel, we->name, &dn, st);
-	else if (ends_with_npz(we->name))
-		rc = add_file(w, we->path, we->rel, we->name);
-	else if (is_hlo_name(we->name))
-		rc = add_hlo_file(w, we->path, we->rel, we->name);
-	for (size_t i = from; rc == 0 && i < w->ix->n; i++)
-		w->ix->entries[i].file_bytes = (int64_t)st->st_size;
-	return rc;
+	if (!S_ISREG(we->st->st_mode))
+		return add_left_out(w, we->path, we->rel, "not a regular file", 0);
+	return add_any(w, we);
 }
 
 /* By relative path; the modules of one file (FILE#N) by N; the stages of
@@ -557,6 +552,11 @@ static int cmp_rel(const void *a, const void *b)
 static int cmp_report(const void *a, const void *b)
 {
 	return strcmp(((const ds_report *)a)->rel, ((const ds_report *)b)->rel);
+}
+
+static int cmp_left_out(const void *a, const void *b)
+{
+	return strcmp(((const ds_left_out *)a)->rel, ((const ds_left_out *)b)->rel);
 }
 
 /* The modules of one file, as an index rooted at the file. */
@@ -645,6 +645,8 @@ static ds_index *scan(const char *dir, int index, hs_error *err)
 	rc = hs_walk(ix->root, HS_WALK_MAX_DEPTH, visit, &w, err);
 	ix->reports = w.reports.v;
 	ix->n_reports = w.reports.n;
+	ix->left_out = w.left_out.v;
+	ix->n_left_out = w.left_out.n;
 	free(real);
 	if (rc != 0) {
 		dataset_free(ix);
@@ -654,6 +656,8 @@ static ds_index *scan(const char *dir, int index, hs_error *err)
 		qsort(ix->entries, ix->n, sizeof *ix->entries, cmp_rel);
 	if (ix->n_reports > 1)
 		qsort(ix->reports, ix->n_reports, sizeof *ix->reports, cmp_report);
+	if (ix->n_left_out > 1)
+		qsort(ix->left_out, ix->n_left_out, sizeof *ix->left_out, cmp_left_out);
 	return ix;
 }
 
@@ -684,8 +688,15 @@ void dataset_free(ds_index *ix)
 		free(ix->reports[i].path);
 		free(ix->reports[i].rel);
 		free(ix->reports[i].dump_module);
+		free(ix->reports[i].note);
 	}
 	free(ix->reports);
+	for (size_t i = 0; i < ix->n_left_out; i++) {
+		free(ix->left_out[i].path);
+		free(ix->left_out[i].rel);
+		free(ix->left_out[i].why);
+	}
+	free(ix->left_out);
 	free(ix->root);
 	free(ix);
 }

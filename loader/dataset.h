@@ -19,6 +19,7 @@
 #include <stdint.h>
 
 #include "base/error.h"
+#include "dump.h"
 #include "graph.h"
 
 typedef struct ds_entry {
@@ -50,13 +51,25 @@ typedef struct ds_entry {
 } ds_entry;
 
 /* A report of an XLA dump folder that is not a module (buffer
- * assignment, memory usage report): listed, opened as text. */
+ * assignment, memory usage report, GPU target config, autotune results):
+ * listed, opened as text. */
 typedef struct ds_report {
 	char *path, *rel;
 	char *dump_module;   /* the module it describes */
-	int kind;            /* XD_BUFFER_ASSIGNMENT or XD_MEMORY_REPORT (dump.h) */
+	int kind;            /* XD_BUFFER_ASSIGNMENT, XD_MEMORY_REPORT, XD_TARGET_CONFIG
+	                      * or XD_AUTOTUNE (dump.h) */
 	int64_t bytes;       /* the file's size */
+	char *note;          /* what it says, read at the scan ("NVIDIA A100-SXM4-40GB",
+	                      * "29 results"), or why it could not be read; NULL
+	                      * for buffer assignments and memory usage reports */
 } ds_report;
+
+/* A file the scan left out, and why ("not HLO text: it starts with ...",
+ * "the same stage as X.txt, which is read"). */
+typedef struct ds_left_out {
+	char *path, *rel, *why;
+	int64_t bytes;
+} ds_left_out;
 
 typedef struct ds_index {
 	char *root;
@@ -65,13 +78,32 @@ typedef struct ds_index {
 	size_t n;
 	ds_report *reports;  /* XLA dump reports, in the order of rel */
 	size_t n_reports;
+	ds_left_out *left_out; /* every other file below the folder, in the order of rel */
+	size_t n_left_out;
 } ds_index;
 
-/* Scans `dir` recursively for *.npz, *.pb and *.hlo files (any case), and
- * the files of XLA dump folders (dump.h: HLO text and protobufs of every
- * stage, one entry per stage: a .hlo.pb beside its .txt twin is not read;
- * a compressed .xz one is an entry with an error; buffer assignments and
- * memory usage reports go to `reports`), walked by base/walk.h: following
+/* What a file of a folder is to hloscope: read as a graph, listed as a
+ * report of an XLA dump, or left out (why says what it is). */
+typedef enum ds_file_kind { DS_FILE_GRAPH, DS_FILE_REPORT, DS_FILE_LEFT_OUT } ds_file_kind;
+
+/* The kind of the file at `path` (its name `name`): by the name when it
+ * says (an .npz, a .pb or .hlo, an XLA dump's stage or report, dump.h;
+ * each also .xz), else by the content as a file given alone is read (HLO
+ * text, a protobuf that holds a module; a file that does not is left out).
+ * A dump's protobuf stage beside its text twin is left out (the text is
+ * read).  *dn is the dump name, or zeroed; why[cap] says why a file is
+ * left out.  A ds_file_kind, or -1 with err set when out of memory. */
+int dataset_file_kind(const char *path, const char *name, xla_dump_name *dn, char *why, size_t cap, hs_error *err);
+/* Names that claim a graph: *.npz (dataset_is_npz_name), *.pb and *.hlo
+ * (dataset_is_hlo_name), each also .xz, any case. */
+int dataset_is_npz_name(const char *name);
+int dataset_is_hlo_name(const char *name);
+
+/* Scans `dir` recursively for the files dataset_file_kind reads as graphs
+ * (*.npz, *.pb, *.hlo, every stage of an XLA dump folder, and any file that
+ * holds HLO by its content; one entry per stage: a .hlo.pb beside its .txt
+ * twin is not read), the reports of dump folders (`reports`) and every
+ * other file (`left_out`, with why), walked by base/walk.h: following
  * symbolic links but entering each folder once (so link loops end),
  * skipping hidden files and folders (names starting with '.'); a subfolder
  * that cannot be read or is nested too deep (HS_WALK_MAX_DEPTH) is an entry

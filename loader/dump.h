@@ -1,7 +1,8 @@
 /* dump.h - the files of an XLA dump folder (--xla_dump_to), by name.
  *
  * XLA names every file of a module "module_NNNN.NAME.SUFFIX" (NNNN the
- * module's unique id, NAME the module's name):
+ * module's unique id, NAME the module's name; some XLA versions write
+ * "module_NNNN.SUFFIX", without the name):
  *   before_optimizations.txt / .hlo.pb          the module as compiled
  *   NNNN.PIPELINE.after_PASS.txt (or before_)   between passes
  *                                               (--xla_dump_hlo_pass_re)
@@ -9,8 +10,12 @@
  *                                               (PLATFORM: sm_8.0_gpu, cpu, ...)
  *   ...after_optimizations-buffer-assignment.txt  the buffer assignment
  *   ...after_optimizations-memory-usage-report.txt
- * and others this reader lists as XD_OTHER (autotune results, target
- * configs, LLVM IR, PTX, HTML, DOT).  A .xz at the end is a compressed copy.
+ *   gpu_target_config.pbtxt                     the GPU it was compiled for
+ *   autotune_results.pbtxt                      the autotuner's choices
+ * and others this reader lists as XD_OTHER (LLVM IR, PTX, HTML, DOT, ...).
+ * ".pb" stands for ".hlo.pb" too, and a .xz at the end is a compressed copy
+ * (xz.h).  A target config or autotune results named "NAME.SUFFIX", without
+ * "module_NNNN.", belong to the module NAME.
  *
  * Stages order as the compiler ran them: before optimizations, the passes
  * by step number (before a pass, then after it), after optimizations.
@@ -25,6 +30,8 @@ typedef enum xla_dump_kind {
 	XD_HLO_PROTO,
 	XD_BUFFER_ASSIGNMENT,
 	XD_MEMORY_REPORT,
+	XD_TARGET_CONFIG,
+	XD_AUTOTUNE,
 	XD_OTHER,
 } xla_dump_kind;
 
@@ -32,10 +39,11 @@ typedef enum xla_dump_kind {
 
 typedef struct xla_dump_name {
 	xla_dump_kind kind;
-	char module[160];    /* "module_0042.jit_step" */
+	char module[160];    /* "module_0042.jit_step", "module_0042" */
 	char stage[192];     /* "before optimizations", "pass 0007 fusion: after
 	                      * priority-fusion", "after optimizations
-	                      * (sm_8.0_gpu)"; "" for XD_OTHER */
+	                      * (sm_8.0_gpu)"; "" for a file of no stage
+	                      * (XD_TARGET_CONFIG, XD_AUTOTUNE, XD_OTHER) */
 	int64_t order;       /* 0, 1 + 2 * step (+ 1 after the pass), or
 	                      * XD_AFTER_OPTIMIZATIONS */
 	int compressed;      /* ends in .xz */
@@ -45,7 +53,11 @@ typedef struct xla_dump_name {
  * the files of a dump; 0 otherwise. */
 int xla_dump_parse(const char *file, xla_dump_name *out);
 
-/* "before optimizations", "after a pass", "buffer assignment", ... */
+/* 1 when the kind is a report that describes its module (buffer
+ * assignment, memory usage report, target config, autotune results). */
+int xla_dump_is_report(xla_dump_kind k);
+
+/* "HLO text", "buffer assignment", "GPU target config", ... */
 const char *xla_dump_kind_name(xla_dump_kind k);
 
 #endif

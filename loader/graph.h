@@ -361,9 +361,10 @@ int64_t graph_find_hcomp(const hs_graph *g, const char *name);
  * does not know it (a bare .npz), -1 when out of memory (out->failed). */
 struct hs_strbuf;
 int graph_node_hlo(const hs_graph *g, int64_t v, struct hs_strbuf *out);
-/* Attribute `name` of node v's instruction as written (its value, e.g.
- * "{{0,1,2,3},{4,5,6,7}}" for replica_groups) appended to out: 1 when it
- * has one, 0 when not (or on a bare .npz), -1 when out of memory. */
+/* Attribute `name` of node v's instruction (hm_instr_attr: its value as
+ * XLA writes it, e.g. "{{0,1,2,3},{4,5,6,7}}" for replica_groups) appended
+ * to out: 1 when it has one, 0 when not (or on a bare .npz), -1 when out of
+ * memory. */
 int graph_node_attr(const hs_graph *g, int64_t v, const char *name, struct hs_strbuf *out);
 
 /* ---- collectives (graph_collective.c) --------------------------------- */

@@ -12,7 +12,6 @@
 #include "graph_impl.h"
 #include "hlo.h"
 #include "hlo_featurize.h"
-#include "hlo_line.h"
 #include "hlo_print.h"
 
 void graph_free_hlo(hs_graph *g)
@@ -484,19 +483,8 @@ int graph_node_hlo(const hs_graph *g, int64_t v, hs_strbuf *out)
 
 int graph_node_attr(const hs_graph *g, int64_t v, const char *name, hs_strbuf *out)
 {
-	hs_strbuf line = {0};
-	int rc = graph_node_hlo(g, v, &line);
-	const char *val;
-	size_t len;
-	if (rc == 1) {
-		rc = hlo_line_find_attr(line.s, line.len, name, &val, &len);
-		if (rc == 1) {
-			hs_strbuf_putn(out, val, len);
-			rc = out->failed ? -1 : 1;
-		}
-	}
-	hs_strbuf_free(&line);
-	return rc;
+	const hm_instr *in = graph_node_instr(g, v);
+	return in ? hm_instr_attr(g->module, in, name, out) : 0;
 }
 
 /* ---- node features, computed when asked -------------------------------- */

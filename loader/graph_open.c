@@ -3,7 +3,6 @@
  * names. */
 #include <ctype.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,22 +17,20 @@
 #include "hlo_featurize.h"
 #include "hlo_proto.h"
 #include "hlo_text.h"
+#include "target.h"
+#include "xz.h"
 
 graph_src graph_source_of(const char *path)
 {
 	unsigned char b[4096];
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return GRAPH_SRC_MISSING;
-	ssize_t n = read(fd, b, sizeof b);
-	close(fd);
+	long n = xz_peek(path, b, sizeof b); /* an xz file by its content (xz.h) */
 	size_t len = strlen(path);
 	if (n < 0)
 		return GRAPH_SRC_MISSING;
 	if ((n >= 2 && b[0] == 'P' && b[1] == 'K') || n == 0 ||
 	    (len >= 4 && strcasecmp(path + len - 4, ".npz") == 0))
 		return GRAPH_SRC_NPZ;
-	for (ssize_t i = 0; i < n; i++)
+	for (long i = 0; i < n; i++)
 		if ((b[i] < 0x20 && b[i] != '\t' && b[i] != '\n' && b[i] != '\r') || b[i] == 0x7f)
 			return GRAPH_SRC_PROTO;
 	return GRAPH_SRC_TEXT;
@@ -257,6 +254,22 @@ static int adopt_twin(hs_graph *g, hs_error *err)
 	return rc;
 }
 
+/* The GPU target config beside a module's file (target.h); a note when
+ * the one found cannot be read (the module stands alone); -1 only when out
+ * of memory. */
+static int attach_target(hs_graph *g, const char *file, hs_error *err)
+{
+	hs_error e = {0};
+	if (target_attach(g->hlo, file, &e) == 0)
+		return 0;
+	if (e.status == HS_ENOMEM) {
+		*err = e;
+		return -1;
+	}
+	set_warning(g, "target config not read: %s", e.msg);
+	return 0;
+}
+
 hs_graph *graph_open(const char *path, hs_error *err)
 {
 	char *file;
@@ -272,8 +285,9 @@ hs_graph *graph_open(const char *path, hs_error *err)
 			graph_free(g);
 			g = NULL;
 		}
-	} else {
-		g = open_hlo(path, file, sel, err);
+	} else if ((g = open_hlo(path, file, sel, err)) && attach_target(g, file, err)) {
+		graph_free(g);
+		g = NULL;
 	}
 	free(file);
 	hs_progress_end();

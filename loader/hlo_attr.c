@@ -244,6 +244,7 @@ static int check_keyvalues(hp *p)
 static int callee(hp *p, int role)
 {
 	hp_callee c = {role, p->tok.text, p->tok.len, p->tok.line, p->tok.col, p->tok.pos};
+	p->bare_names |= !p->tok.pct;
 	const char *s;
 	size_t len;
 	if (hp_name(p, &s, &len, "a computation name") != 0)
@@ -274,6 +275,7 @@ static int control_predecessors(hp *p)
 		hlo_tok at = p->tok;
 		const char *s;
 		size_t len;
+		p->bare_names |= !p->tok.pct;
 		if (hp_name(p, &s, &len, "an instruction name") != 0)
 			return -1;
 		int idx = hp_names_find(p, &p->instr_names, s, len);
@@ -492,14 +494,18 @@ static int padding(hp *p, hm_instr_x *x)
 
 /* ---- metadata, sharding, backend_config ----------------------------- */
 
-/* {op_type="..." op_name="..." source_file="..." source_line=N ...} */
+/* {op_type="..." op_name="..." source_file="..." source_line=N ...}: the
+ * four into fields (stack_frame_id becomes source_file and source_line at
+ * the module's end, from the stack frame tables), every other field kept
+ * as written, one space between them, as the "metadata" attribute. */
 static int metadata(hp *p, hm_instr *in)
 {
+	hs_strbuf_reset(&p->extra);
 	if (hp_expect(p, HT_LBRACE, "to open the metadata") != 0)
 		return -1;
 	while (p->tok.kind != HT_RBRACE) {
 		const char *s;
-		size_t len;
+		size_t len, field = p->tok.pos;
 		if (hp_name(p, &s, &len, "a metadata field") != 0 ||
 		    hp_expect(p, HT_EQUAL, "after the metadata field") != 0)
 			return -1;
@@ -523,20 +529,30 @@ static int metadata(hp *p, hm_instr *in)
 		}
 		else if (IS("stack_frame_id"))
 			rc = hp_int(p, &p->frame_id, "a stack frame id");
-		else if (p->tok.kind == HT_LBRACE)
-			rc = skip_group(p, "a value");
-		else if (p->tok.kind == HT_STRING || p->tok.kind == HT_INT ||
-			 p->tok.kind == HT_FLOAT || p->tok.kind == HT_WORD)
-			hp_next(p);
-		else
-			rc = hp_expected(p, "a value");
+		else {
+			if (p->tok.kind == HT_LBRACE)
+				rc = skip_group(p, "a value");
+			else if (p->tok.kind == HT_STRING || p->tok.kind == HT_INT ||
+				 p->tok.kind == HT_FLOAT || p->tok.kind == HT_WORD)
+				hp_next(p);
+			else
+				rc = hp_expected(p, "a value");
+			if (p->extra.len)
+				hs_strbuf_putc(&p->extra, ' ');
+			hs_strbuf_putn(&p->extra, p->lx.buf + field, p->prev_end - field);
+		}
 #undef IS
 		if (rc != 0)
 			return -1;
 		hp_accept(p, HT_COMMA);
 	}
 	hp_next(p);
-	return 0;
+	if (p->extra.failed)
+		return hp_oom(p);
+	if (!p->extra.len)
+		return 0;
+	hm_attr a = {"metadata", hs_arena_strndup(p->a, p->extra.s, p->extra.len)};
+	return a.value ? HP_PUSH(p, attrs, a) : hp_oom(p);
 }
 
 /* Integers separated by commas, as long as one follows. */
@@ -674,6 +690,8 @@ static int field_value(hp *p, const struct attr_def *d, hm_instr *in)
 {
 	size_t start = p->tok.pos;
 
+	if ((d->kind == AK_COMP || d->kind == AK_COMPS) && !in->call_attr)
+		in->call_attr = (uint8_t)(d->role + 1);   /* enum hm_call_attr: the role, + 1 */
 	switch (d->kind) {
 	case AK_COMP: return callees(p, d->role, 0);
 	case AK_COMPS: return callees(p, d->role, 1);

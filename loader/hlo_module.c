@@ -13,6 +13,7 @@
 
 #include "base/clock.h"
 #include "base/hash.h"
+#include "base/index.h"
 #include "base/strbuf.h"
 
 const hm_shape hm_shape_none;
@@ -190,94 +191,76 @@ int hm_shape_text(const hm_shape *s, char *buf, size_t cap)
 
 /* ---- the id index --------------------------------------------------- */
 
-/* int64 key -> int32 value.  Keys that fill most of a range (the text
- * reader numbers instructions 0, 1, 2, ...) index an array directly
- * (dense: vals[key - base], -1 where none); others go through open
- * addressing (keys, vals; -1 = empty slot). */
+/* id -> position (of an instruction in the module, of a computation).
+ * Ids that fill most of a range (the text reader numbers instructions 0,
+ * 1, 2, ...) index an array directly (dense: vals[id - base], -1 where
+ * none); others go through a hash index whose entries are the positions,
+ * its slots handed to the arena. */
 typedef struct id_map {
-	size_t mask;
-	int64_t *keys;             /* NULL when dense */
-	int32_t *vals;
-	int64_t base;              /* dense: the smallest key */
+	int32_t *vals;             /* dense; NULL when sparse */
+	int64_t base;              /* dense: the smallest id */
+	size_t span;               /* dense: the number of slots */
+	hs_index ix;               /* sparse */
 } id_map;
 
 struct hm_index {
 	id_map instrs;             /* id -> module position */
 	id_map comps;              /* id -> computation index */
 	hm_instr **at;             /* [n_instrs] by module position */
+	const hm_comp *comp;       /* the module's computations */
 };
 
-static size_t mix(uint64_t x)
+static uint32_t id_hash(int64_t id)
 {
-	x ^= x >> 31;
-	x *= 0x7fb5d329728ea185ULL;
-	x ^= x >> 27;
-	x *= 0x81dadef4bc2dd44dULL;
-	x ^= x >> 33;
-	return (size_t)x;
+	return (uint32_t)hs_mix64((uint64_t)id);
 }
 
-/* A map for n keys in [lo, hi]. */
+static int instr_has_id(const void *ctx, int32_t e, const void *key)
+{
+	return ((const struct hm_index *)ctx)->at[e]->id == *(const int64_t *)key;
+}
+
+static int comp_has_id(const void *ctx, int32_t e, const void *key)
+{
+	return ((const struct hm_index *)ctx)->comp[e].id == *(const int64_t *)key;
+}
+
+/* A map for n ids in [lo, hi]. */
 static int map_init(hs_arena *a, id_map *m, size_t n, int64_t lo, int64_t hi)
 {
 	if (n && lo <= hi && (uint64_t)hi - (uint64_t)lo < 2 * (uint64_t)n + 64) {
-		size_t span = (size_t)((uint64_t)hi - (uint64_t)lo) + 1;
-		m->keys = NULL;
+		m->span = (size_t)((uint64_t)hi - (uint64_t)lo) + 1;
 		m->base = lo;
-		m->mask = span;    /* dense: the number of slots */
-		if (!(m->vals = hs_arena_array(a, span, sizeof *m->vals)))
+		if (!(m->vals = hs_arena_array(a, m->span, sizeof *m->vals)))
 			return -1;
-		memset(m->vals, 0xff, span * sizeof *m->vals);
+		memset(m->vals, 0xff, m->span * sizeof *m->vals);
 		return 0;
 	}
-	size_t cap = 16;
-	while (cap < 2 * n)
-		cap *= 2;
-	m->mask = cap - 1;
-	m->keys = hs_arena_array(a, cap, sizeof *m->keys);
-	m->vals = hs_arena_array(a, cap, sizeof *m->vals);
-	if (!m->keys || !m->vals)
-		return -1;
-	memset(m->vals, 0xff, cap * sizeof *m->vals);
-	return 0;
+	return hs_index_reserve(&m->ix, n) != 0 || hs_arena_adopt(a, m->ix.slot) != 0 ? -1 : 0;
 }
 
-/* Inserts key -> val; returns the value already there (>= 0) or -1. */
-static int32_t map_put(id_map *m, int64_t key, int32_t val)
+/* Adds id -> pos (init reserved room for every id); returns the position
+ * already there (>= 0) or -1. */
+static int32_t map_put(id_map *m, int64_t id, int32_t pos, hs_index_eq eq, const struct hm_index *ix)
 {
-	if (!m->keys) {    /* dense: init saw every key in range */
-		int32_t *slot = &m->vals[(uint64_t)key - (uint64_t)m->base];
+	if (m->vals) {
+		int32_t *slot = &m->vals[(uint64_t)id - (uint64_t)m->base];
 		if (*slot >= 0)
 			return *slot;
-		*slot = val;
+		*slot = pos;
 		return -1;
 	}
-	size_t i = mix((uint64_t)key) & m->mask;
-	while (m->vals[i] >= 0) {
-		if (m->keys[i] == key)
-			return m->vals[i];
-		i = (i + 1) & m->mask;
-	}
-	m->keys[i] = key;
-	m->vals[i] = val;
-	return -1;
+	int32_t prev = hs_index_put(&m->ix, id_hash(id), pos, eq, ix, &id);
+	return prev == pos ? -1 : prev;
 }
 
-static int32_t map_get(const id_map *m, int64_t key)
+static int32_t map_get(const id_map *m, int64_t id, hs_index_eq eq, const struct hm_index *ix)
 {
-	if (!m->vals)
-		return -1;
-	if (!m->keys) {
-		uint64_t k = (uint64_t)key - (uint64_t)m->base;
-		return k < m->mask ? m->vals[k] : -1;
+	if (m->vals) {
+		uint64_t k = (uint64_t)id - (uint64_t)m->base;
+		return k < m->span ? m->vals[k] : -1;
 	}
-	size_t i = mix((uint64_t)key) & m->mask;
-	while (m->vals[i] >= 0) {
-		if (m->keys[i] == key)
-			return m->vals[i];
-		i = (i + 1) & m->mask;
-	}
-	return -1;
+	return hs_index_find(&m->ix, id_hash(id), eq, ix, &id);
 }
 
 const hm_instr *hm_instr_at(const hm_module *m, int64_t node)
@@ -291,13 +274,13 @@ const hm_instr *hm_find_instr(const hm_module *m, int64_t id)
 {
 	if (!m->index)
 		return NULL;
-	int32_t v = map_get(&m->index->instrs, id);
+	int32_t v = map_get(&m->index->instrs, id, instr_has_id, m->index);
 	return v < 0 ? NULL : m->index->at[v];
 }
 
 int hm_find_comp_index(const hm_module *m, int64_t id)
 {
-	return m->index ? map_get(&m->index->comps, id) : -1;
+	return m->index ? map_get(&m->index->comps, id, comp_has_id, m->index) : -1;
 }
 
 const hm_comp *hm_find_comp(const hm_module *m, int64_t id)
@@ -308,49 +291,32 @@ const hm_comp *hm_find_comp(const hm_module *m, int64_t id)
 
 /* ---- names used twice ------------------------------------------------ */
 
-static size_t hash_str(const char *s)
-{
-	return mix(hs_fnv1a(s, HS_FNV_BASIS));
-}
-
-/* Names used twice: open addressing over indices, keyed by a name and a
+/* Names used twice: a hash index over positions, keyed by a name and a
  * scope (computation names: one scope; instruction names: their
  * computation, as XLA scopes them). */
 typedef struct name_set {
-	int32_t *slots;
-	size_t mask;
+	hs_index ix;
 	const char *(*name_of)(const void *ctx, int32_t i);
 	int (*scope_of)(const void *ctx, int32_t i);
 	const void *ctx;
 } name_set;
 
-static int name_set_init(name_set *ns, size_t n)
+static int same_name(const void *ctx, int32_t j, const void *key)
 {
-	size_t cap = 16;
-	while (cap < 2 * n)
-		cap *= 2;
-	ns->slots = malloc(cap * sizeof *ns->slots);
-	if (!ns->slots)
-		return -1;
-	memset(ns->slots, 0xff, cap * sizeof *ns->slots);
-	ns->mask = cap - 1;
-	return 0;
+	const name_set *ns = ctx;
+	int32_t i = *(const int32_t *)key;
+	return ns->scope_of(ns->ctx, j) == ns->scope_of(ns->ctx, i) &&
+	       strcmp(ns->name_of(ns->ctx, j), ns->name_of(ns->ctx, i)) == 0;
 }
 
-/* Adds i; returns an earlier index with the same name and scope, or -1. */
+/* Adds i; returns an earlier index with the same name and scope, or -1
+ * (also when out of memory: init reserved room for all). */
 static int32_t name_set_put(name_set *ns, int32_t i)
 {
-	const char *name = ns->name_of(ns->ctx, i);
-	int scope = ns->scope_of(ns->ctx, i);
-	size_t h = (hash_str(name) ^ mix((uint64_t)scope)) & ns->mask;
-	while (ns->slots[h] >= 0) {
-		int32_t j = ns->slots[h];
-		if (ns->scope_of(ns->ctx, j) == scope && strcmp(ns->name_of(ns->ctx, j), name) == 0)
-			return j;
-		h = (h + 1) & ns->mask;
-	}
-	ns->slots[h] = i;
-	return -1;
+	uint32_t h = (uint32_t)hs_mix64(hs_fnv1a(ns->name_of(ns->ctx, i), HS_FNV_BASIS) ^
+					(uint64_t)ns->scope_of(ns->ctx, i));
+	int32_t prev = hs_index_put(&ns->ix, h, i, same_name, ns, &i);
+	return prev == i ? -1 : prev;
 }
 
 static const char *comp_name_of(const void *ctx, int32_t i)
@@ -380,30 +346,30 @@ static int instr_scope(const void *ctx, int32_t i)
  * module-wide when it builds a module, so protos never repeat one). */
 static int check_names(const hm_module *m, hm_instr **at, hs_error *err)
 {
-	name_set ns = {NULL, 0, comp_name_of, one_scope, m};
-	if (name_set_init(&ns, (size_t)m->n_comps))
+	name_set ns = {{0}, comp_name_of, one_scope, m};
+	if (hs_index_reserve(&ns.ix, (size_t)m->n_comps))
 		return hs_fail(err, HS_ENOMEM, "out of memory");
 	for (int c = 0; c < m->n_comps; c++) {
 		int32_t prev = name_set_put(&ns, c);
 		if (prev >= 0) {
-			free(ns.slots);
+			hs_index_free(&ns.ix);
 			return hs_fail(err, HS_EDATA, "computation name '%s' is used twice (computations %d and %d)",
 				       m->comps[c].name, prev, c);
 		}
 	}
-	free(ns.slots);
-	ns = (name_set){NULL, 0, instr_name_of, instr_scope, at};
-	if (name_set_init(&ns, (size_t)m->n_instrs))
+	hs_index_free(&ns.ix);
+	ns = (name_set){{0}, instr_name_of, instr_scope, at};
+	if (hs_index_reserve(&ns.ix, (size_t)m->n_instrs))
 		return hs_fail(err, HS_ENOMEM, "out of memory");
 	for (int64_t i = 0; i < m->n_instrs; i++) {
 		int32_t prev = name_set_put(&ns, (int32_t)i);
 		if (prev >= 0) {
-			free(ns.slots);
+			hs_index_free(&ns.ix);
 			return hs_fail(err, HS_EDATA, "instruction name '%s' is used twice in computation '%s'",
 				       at[i]->name, m->comps[at[i]->comp].name);
 		}
 	}
-	free(ns.slots);
+	hs_index_free(&ns.ix);
 	return 0;
 }
 
@@ -496,6 +462,7 @@ static int index_module(hs_arena *a, hm_module *m, hs_error *err)
 	int64_t total = 0;
 	if (!ix)
 		return hs_fail(err, HS_ENOMEM, "out of memory");
+	*ix = (struct hm_index){.comp = m->comps};
 	for (int c = 0; c < m->n_comps; c++) {
 		if (m->comps[c].n_instrs <= 0)
 			return hs_fail(err, HS_EDATA, "computation '%s' has no instructions", m->comps[c].name);
@@ -521,7 +488,7 @@ static int index_module(hs_arena *a, hm_module *m, hs_error *err)
 	int64_t node = 0;
 	for (int c = 0; c < m->n_comps; c++) {
 		hm_comp *cp = &m->comps[c];
-		int32_t prev = map_put(&ix->comps, cp->id, c);
+		int32_t prev = map_put(&ix->comps, cp->id, c, comp_has_id, ix);
 		if (prev >= 0)
 			return hs_fail(err, HS_EDATA, "computation id %lld is used twice ('%s' and '%s')",
 				       (long long)cp->id, m->comps[prev].name, cp->name);
@@ -530,7 +497,7 @@ static int index_module(hs_arena *a, hm_module *m, hs_error *err)
 			in->comp = c;
 			in->node = node;
 			ix->at[node] = in;
-			prev = map_put(&ix->instrs, in->id, (int32_t)node);
+			prev = map_put(&ix->instrs, in->id, (int32_t)node, instr_has_id, ix);
 			if (prev >= 0)
 				return hs_fail(err, HS_EDATA, "instruction id %lld is used twice ('%s' and '%s')",
 					       (long long)in->id, ix->at[prev]->name, in->name);

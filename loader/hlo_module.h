@@ -1,6 +1,6 @@
 /* hlo_module.h - an XLA HLO module in memory, as the readers produce it.
  *
- * Three readers fill the same structures: the protobuf reader (TpuGraphs
+ * Two readers fill the same structures: the protobuf reader (TpuGraphs
  * TuningData / ModuleTuningData and XLA's binary HloModuleProto) and the
  * HLO text parser.  The featurizer (hlo_featurize.h) turns one module into
  * the dataset's arrays; the explorer, the query language and the drawing
@@ -123,6 +123,13 @@ extern const hm_instr_x hm_instr_x_none;
  * on first use; NULL when out of memory. */
 hm_instr_x *hm_instr_x_make(hs_arena *a, struct hm_instr *in);
 
+/* The attribute that names an instruction's called computations, as the
+ * text reader found it (the roles of hm_instr.called_ids, in that order). */
+enum hm_call_attr {
+	HM_CALL_NONE, HM_CALL_TO_APPLY, HM_CALL_CALLS, HM_CALL_SELECT, HM_CALL_SCATTER, HM_CALL_BODY,
+	HM_CALL_CONDITION, HM_CALL_TRUE, HM_CALL_FALSE, HM_CALL_BRANCHES, HM_CALL_CALLED
+};
+
 typedef struct hm_instr {
 	char *name;                /* without '%' */
 	char *opcode;              /* as written: "fusion", "all-reduce-start", "my-new-op" */
@@ -146,7 +153,10 @@ typedef struct hm_instr {
 	/* metadata */
 	char *op_type, *op_name, *source_file;  /* NULL when absent */
 
-	hm_attr *attrs;            /* [n_attrs] every other attribute, in order */
+	hm_attr *attrs;            /* [n_attrs] every other attribute, in order;
+	                            * "metadata" holds the metadata fields
+	                            * beyond the four above, as written
+	                            * (deduplicated_name="f" preserve_layout=true) */
 
 	/* where it came from: its bytes in hm_file.text ("ROOT %name = ...
 	 * attributes", no newline; 0, 0 for proto) */
@@ -159,7 +169,12 @@ typedef struct hm_instr {
 	int source_line;           /* metadata; 0 when absent */
 	int line;                  /* text line (1-based), 0 for proto */
 	int src_len;
-	int is_root;
+	uint8_t is_root;
+	uint8_t call_attr;         /* text: the attribute its callees were named
+	                            * with (enum hm_call_attr), HM_CALL_NONE
+	                            * otherwise (printed by opcode, as XLA does) */
+	uint8_t bare_names;        /* text: its callees and control predecessors
+	                            * named without '%', as JAX writes them */
 
 	/* Filled by hm_module_check, not by the readers. */
 	int comp;                  /* index of its computation in hm_module.comps */
@@ -195,6 +210,26 @@ enum {
 	HM_KNOWS_ALL = 0x1fu,
 };
 
+/* An xla.HloProto's buffer assignment (hlo_buffers.c), as XLA made it for
+ * the optimized module. */
+typedef struct hm_buffers {
+	int64_t *node_bytes;       /* [n_instrs] by node: the bytes the allocations hold
+	                            * for the logical buffers defined at the instruction
+	                            * (a tuple's elements added; thread-local ones too, as
+	                            * a *-buffer-assignment.txt lists them); -1 where no
+	                            * allocation holds one */
+	int64_t peak_bytes;        /* every allocation's size added, thread-local ones
+	                            * left out: what the module holds in device memory
+	                            * while it runs (docs/model.md) */
+	int64_t parameter_bytes;   /* of that: entry computation parameters, */
+	int64_t constant_bytes;    /* constants, */
+	int64_t output_bytes;      /* outputs (maybe live out), */
+	int64_t temp_bytes;        /* and the rest, temporaries */
+	int64_t thread_local_bytes;
+	int64_t n_allocations, n_logical, n_assigned;
+	int64_t n_unplaced;        /* logical buffers defined at no instruction of the module */
+} hm_buffers;
+
 typedef struct hm_module {
 	char *name;
 	unsigned knows;            /* HM_KNOWS_*: HM_KNOWS_ALL from a reader */
@@ -215,6 +250,7 @@ typedef struct hm_module {
 	                            * names as it reads): hm_module_check
 	                            * skips those two checks */
 	struct hm_index *index;    /* id lookups, built by hm_module_check (NULL before) */
+	const hm_buffers *buffers; /* an HloProto's buffer assignment, or NULL */
 } hm_module;
 
 /* ---- tuning data (TpuGraphs raw protobufs) -------------------------- */
@@ -284,6 +320,8 @@ typedef struct hm_file {
 	_Atomic int64_t text_size_seen; /* mapped: its size when last looked at, */
 	_Atomic int64_t text_seen_ms;   /* and when (hm_file_text_at looks at most
 	                                 * every 50 ms) */
+	struct hs_target *target;  /* the GPU target config found beside the file
+	                            * (target.h; graph_open looks), or NULL */
 	hs_arena arena;            /* owns everything above */
 } hm_file;
 

@@ -298,68 +298,36 @@ void *hp_arena_copy_raw(hp *p, const void *v, size_t n, size_t elem)
 
 /* ---- what instructions share ------------------------------------------ */
 
-/* The thing kept under hash h that `same` finds equal to key (of length n),
- * or NULL. */
-static const void *intern_find(const hp_intern *t, uint64_t h, const void *key, size_t n,
-			       int (*same)(const void *kept, const void *key, size_t n))
+/* Keeps v (of length n) under hash h; past HP_SHARED_MAX, or out of
+ * memory, it is not kept (sharing is a saving, not a need). */
+static void intern_add(hp_intern *t, uint32_t h, const void *v, size_t n)
 {
-	if (!t->cap)
-		return NULL;
-	for (size_t i = h & (t->cap - 1); t->slots[i].v; i = (i + 1) & (t->cap - 1))
-		if (t->slots[i].hash == h && t->slots[i].n == n && same(t->slots[i].v, key, n))
-			return t->slots[i].v;
-	return NULL;
-}
-
-/* Keeps v under hash h; past HP_SHARED_MAX, or out of memory, it is not
- * kept (sharing is a saving, not a need). */
-static void intern_add(hp_intern *t, uint64_t h, const void *v, size_t n)
-{
-	if (t->count >= HP_SHARED_MAX)
+	if (t->v.n >= HP_SHARED_MAX || hs_vec_push(&t->v, ((struct hp_interned){v, n})) != 0)
 		return;
-	if ((t->count + 1) * 2 > t->cap) {
-		size_t cap = t->cap ? t->cap * 2 : 256;
-		struct hp_interned *ns = calloc(cap, sizeof *ns);
-		if (!ns)
-			return;
-		for (size_t i = 0; i < t->cap; i++) {
-			if (!t->slots[i].v)
-				continue;
-			size_t j = t->slots[i].hash & (cap - 1);
-			while (ns[j].v)
-				j = (j + 1) & (cap - 1);
-			ns[j] = t->slots[i];
-		}
-		free(t->slots);
-		t->slots = ns;
-		t->cap = cap;
-	}
-	size_t i = h & (t->cap - 1);
-	while (t->slots[i].v)
-		i = (i + 1) & (t->cap - 1);
-	t->slots[i] = (struct hp_interned){h, v, n};
-	t->count++;
+	if (hs_index_add(&t->ix, h, (int32_t)t->v.n - 1) != 0)
+		t->v.n--;
 }
 
 void hp_intern_free(hp_intern *t)
 {
-	free(t->slots);
-	*t = (hp_intern){0};
+	hs_index_free(&t->ix);
+	hs_vec_free(&t->v);
 }
 
-static int same_i64s(const void *kept, const void *key, size_t n)
+static int same_i64s(const void *ctx, int32_t e, const void *key)
 {
-	return memcmp(kept, key, n * sizeof(int64_t)) == 0;
+	const struct hp_interned *kept = &((const hp_intern *)ctx)->v.v[e], *k = key;
+	return kept->n == k->n && memcmp(kept->v, k->v, k->n * sizeof(int64_t)) == 0;
 }
 
 int64_t *hp_shared_i64(hp *p, const int64_t *v, size_t n)
 {
 	if (n == 0)
 		return NULL;
-	uint64_t h = hs_fnv1a_bytes(v, n * sizeof *v, HS_FNV_BASIS);
-	const int64_t *kept = intern_find(&p->arrays, h, v, n, same_i64s);
-	if (kept)
-		return (int64_t *)kept;   /* read only: the header says so */
+	uint32_t h = (uint32_t)hs_fnv1a_bytes(v, n * sizeof *v, HS_FNV_BASIS);
+	int32_t e = hs_index_find(&p->arrays.ix, h, same_i64s, &p->arrays, &(struct hp_interned){v, n});
+	if (e >= 0)
+		return (int64_t *)p->arrays.v.v[e].v;   /* read only: the header says so */
 	int64_t *copy = hp_arena_copy_raw(p, v, n, sizeof *v);
 	if (copy)
 		intern_add(&p->arrays, h, copy, n);
@@ -399,18 +367,17 @@ static int shape_same(const hm_shape *a, const hm_shape *b, int depth)
 	return 1;
 }
 
-static int same_shapes(const void *kept, const void *key, size_t n)
+static int same_shapes(const void *ctx, int32_t e, const void *key)
 {
-	(void)n;
-	return shape_same(kept, key, 0);
+	return shape_same(((const hp_intern *)ctx)->v.v[e].v, key, 0);
 }
 
 const hm_shape *hp_shared_shape(hp *p, const hm_shape *s)
 {
-	uint64_t h = shape_hash(s, 0);
-	const hm_shape *kept = intern_find(&p->shapes, h, s, 0, same_shapes);
-	if (kept)
-		return kept;
+	uint32_t h = (uint32_t)shape_hash(s, 0);
+	int32_t e = hs_index_find(&p->shapes.ix, h, same_shapes, &p->shapes, s);
+	if (e >= 0)
+		return p->shapes.v.v[e].v;
 	hm_shape *copy = hs_arena_alloc(p->a, sizeof *copy);
 	if (!copy) {
 		hp_oom(p);
@@ -428,65 +395,43 @@ static uint32_t name_hash(const char *s, size_t n)
 	return hs_fnv1a32_bytes(s, n, HS_FNV32_BASIS);
 }
 
-/* The name behind a slot: held by its computation or instruction (an
- * instruction being added is not in p->instrs yet, but is never looked
- * at before it is). */
-static const char *slot_name(const hp *p, const hp_names *t, int32_t idx)
+struct name_key {
+	const hp *p;
+	const char *name;
+	size_t len;
+};
+
+/* Whether entry e of the names (a computation, or an instruction: one
+ * being added is not in p->instrs yet, but is never looked at before it
+ * is) is key's name. */
+static int comp_named(const void *ctx, int32_t e, const void *key)
 {
-	return t->comps ? p->comps.v[idx].name : p->instrs.v[idx].name;
+	const struct name_key *k = key;
+	const char *n = k->p->comps.v[e].name;
+	return strncmp(n, k->name, k->len) == 0 && n[k->len] == '\0';
+}
+
+static int instr_named(const void *ctx, int32_t e, const void *key)
+{
+	const struct name_key *k = key;
+	const char *n = k->p->instrs.v[e].name;
+	return strncmp(n, k->name, k->len) == 0 && n[k->len] == '\0';
 }
 
 int hp_names_find(const hp *p, const hp_names *t, const char *name, size_t len)
 {
-	if (!t->cap)
-		return -1;
+	struct name_key k = {p, name, len};
 	uint32_t h = name_hash(name, len);
-	for (size_t i = h & (t->cap - 1);; i = (i + 1) & (t->cap - 1)) {
-		const struct hp_slot *s = &t->slots[i];
-		if (s->idx < 0)
-			return -1;
-		if (s->hash == h) {
-			const char *n = slot_name(p, t, s->idx);
-			if (strncmp(n, name, len) == 0 && n[len] == '\0')
-				return s->idx;
-		}
-	}
+	return t->comps ? hs_index_find(&t->ix, h, comp_named, NULL, &k)
+			: hs_index_find(&t->ix, h, instr_named, NULL, &k);
 }
 
 int hp_names_add(hp *p, hp_names *t, const char *name, size_t len, int idx)
 {
-	/* at most 70% full: a miss (every new name is one) stays a few probes */
-	if ((t->n + 1) * 10 > t->cap * 7) {
-		size_t cap = t->cap ? t->cap * 2 : 64;
-		struct hp_slot *ns = malloc(cap * sizeof *ns);
-		if (!ns)
-			return hp_oom(p);
-		memset(ns, 0xff, cap * sizeof *ns);
-		for (size_t i = 0; i < t->cap; i++) {
-			struct hp_slot *s = &t->slots[i];
-			if (s->idx < 0)
-				continue;
-			size_t j = s->hash & (cap - 1);
-			while (ns[j].idx >= 0)
-				j = (j + 1) & (cap - 1);
-			ns[j] = *s;
-		}
-		free(t->slots);
-		t->slots = ns;
-		t->cap = cap;
-	}
-	uint32_t h = name_hash(name, len);
-	size_t i = h & (t->cap - 1);
-	while (t->slots[i].idx >= 0)
-		i = (i + 1) & (t->cap - 1);
-	t->slots[i] = (struct hp_slot){h, idx};
-	t->n++;
-	return 0;
+	return hs_index_add(&t->ix, name_hash(name, len), idx) == 0 ? 0 : hp_oom(p);
 }
 
 void hp_names_clear(hp_names *t)
 {
-	if (t->n)
-		memset(t->slots, 0xff, t->cap * sizeof *t->slots);
-	t->n = 0;
+	hs_index_clear(&t->ix);
 }

@@ -14,21 +14,22 @@
 #include <stdint.h>
 
 #include "base/error.h"
+#include "base/index.h"
+#include "base/strbuf.h"
 #include "base/vec.h"
 #include "hlo_lex.h"
 #include "hlo_module.h"
 #include "hlo_text.h"
 
-/* Things kept once by content (hp_shared_i64, hp_shared_shape): open
- * addressing over (hash, pointer, length), at most HP_SHARED_MAX of them
- * (then each new one is a copy of its own). */
+/* Things kept once by content (hp_shared_i64, hp_shared_shape): each
+ * with its length, found through a hash index, at most HP_SHARED_MAX of
+ * them (then each new one is a copy of its own). */
 typedef struct hp_intern {
-	struct hp_interned {
-		uint64_t hash;
-		const void *v;     /* NULL: an empty slot */
+	hs_index ix;
+	HS_VEC(struct hp_interned {
+		const void *v;
 		size_t n;
-	} *slots;
-	size_t cap, count;
+	}) v;
 } hp_intern;
 
 /* Scratch lists are typed vectors (base/vec.h): each knows its element
@@ -36,15 +37,11 @@ typedef struct hp_intern {
 typedef HS_VEC(int64_t) hp_vec_i64;
 
 /* name -> index of a computation (p->comps) or of an instruction of the
- * computation being read (p->instrs), open addressing.  A slot is its
- * name's hash and the index (-1: empty); the name itself is the one the
- * computation or instruction holds, so a million names take 16 MB. */
+ * computation being read (p->instrs): a hash index whose entries are those
+ * indices, so the name itself is the one the computation or instruction
+ * holds, and a million names take 16 MB. */
 typedef struct hp_names {
-	struct hp_slot {
-		uint32_t hash;
-		int32_t idx;
-	} *slots;
-	size_t cap, n;
+	hs_index ix;
 	int comps;                 /* 1: indices into p->comps, else p->instrs */
 } hp_names;
 
@@ -150,6 +147,8 @@ typedef struct hp {
 	HS_VEC(uint8_t) dyn;       /* scratch for shapes: 1 per dynamic dim */
 	HS_VEC(struct hp_slice) slices; /* scratch for the slice attribute */
 	HS_VEC(struct hp_span) seen;    /* attribute names given */
+	hs_strbuf extra;           /* scratch: metadata fields kept as written */
+	int bare_names;            /* a callee or control predecessor named without '%' */
 	int64_t frame_id;          /* metadata stack_frame_id, or -1 */
 } hp;
 

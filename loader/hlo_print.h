@@ -23,6 +23,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "base/strbuf.h"
 #include "hlo_module.h"
 
 /* "bf16[8,56,56,64]{3,2,1,0}", "(f32[], s32[2]{0})", "f32[<=8,2]",
@@ -30,10 +31,30 @@
  * in computation signatures). */
 void hm_shape_print(FILE *out, const hm_shape *s, int with_layout);
 
+/* A checked module (hm_module_check: every reader's modules are): -1
+ * before the check, as for a write error. */
 int hm_module_print(FILE *out, const hm_module *m);
 /* One instruction of a checked module (hm_module_check) on one line, as
  * hm_module_print writes it, without indentation or newline. */
 int hm_instr_print(FILE *out, const hm_module *m, const hm_instr *in);
+
+/* An instruction's attributes, each as a name and its value's text, as
+ * hm_instr_print writes them: in XLA's order and form (the called
+ * computations under the attribute the text named them with, metadata
+ * with the fields hloscope does not read as they were written), but for
+ * names given without '%' (JAX's text), given so: an instruction XLA or
+ * JAX printed gives back its attributes as written. */
+typedef int (*hm_attr_fn)(void *ctx, const char *name, const char *value);
+/* fn for each attribute of `in` (of checked module m; none when m does not
+ * know them: HM_KNOWS_ATTRS): 0, fn's first non-zero return, or -1 when out
+ * of memory. */
+int hm_instr_attrs(const hm_module *m, const hm_instr *in, hm_attr_fn fn, void *ctx);
+/* The value of attribute `name` appended to out: 1, 0 when `in` has none,
+ * -1 when out of memory. */
+int hm_instr_attr(const hm_module *m, const hm_instr *in, const char *name, hs_strbuf *out);
+/* Every attribute into *out, one malloc'd block (names and values inside
+ * it; the caller frees it): how many, or -1 when out of memory. */
+int hm_instr_attr_list(const hm_module *m, const hm_instr *in, hm_attr **out);
 int hm_module_dump(FILE *out, const hm_module *m);
 /* Every module of the file, separated by a blank line. */
 int hm_file_print(FILE *out, const hm_file *f);

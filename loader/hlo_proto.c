@@ -16,10 +16,12 @@
 
 #include "base/inputs.h"
 #include "base/vec.h"
+#include "hlo_buffers.h"
 #include "hlo_proto_conv.h"
 #include "loader/proto/hlo.pb-c.h"
 #include "loader/proto/tuning.pb-c.h"
 #include "pbwire.h"
+#include "xz.h"
 
 typedef enum kind { K_UNKNOWN, K_TUNING, K_MODULE_TUNING, K_HLO_PROTO, K_MODULE } kind;
 
@@ -413,6 +415,18 @@ static int select_item(rd *r, const pbwire_field *items, size_t n)
 	return hs_fail(r->err, HS_EUSAGE, "%s has no module '%s' (modules 0..%zu)", r->name, sel, n - 1);
 }
 
+/* An HloProto's buffer assignment (field 3), when it has one. */
+static int read_buffers(rd *r, hm_module *m)
+{
+	pbwire_field *ba;
+	size_t n;
+	if (collect(r, 0, r->n, 3, &ba, &n))
+		return -1;
+	int rc = n ? hm_buffers_read(&r->f->arena, r->b, ba, n, m, r->name, r->err) : 0;
+	free(ba);
+	return rc;
+}
+
 static int read_all(rd *r, kind k)
 {
 	hm_file *f = r->f;
@@ -464,6 +478,8 @@ static int read_all(rd *r, kind k)
 	} else if (k == K_HLO_PROTO) {
 		rc = read_module(r, items, n, &f->modules[0]);
 		f->n_modules = 1;
+		if (!rc)
+			rc = read_buffers(r, &f->modules[0]);
 	} else {
 		pbwire_field whole = {0, PB_LEN, 0, 0, 0, r->n};
 		rc = read_module(r, &whole, 1, &f->modules[0]);
@@ -473,8 +489,8 @@ static int read_all(rd *r, kind k)
 	return rc;
 }
 
-static hm_file *read_mem(const uint8_t *data, size_t n, const char *name, const char *sel, int flags,
-			 hs_error *err)
+static hm_file *read_plain(const uint8_t *data, size_t n, const char *name, const char *sel, int flags,
+			   hs_error *err)
 {
 	rd r = {.b = data, .n = n, .name = name, .flags = flags, .err = err, .sel = sel};
 	if (n == 0) {
@@ -512,6 +528,19 @@ static hm_file *read_mem(const uint8_t *data, size_t n, const char *name, const 
 		hm_file_free(f);
 		return NULL;
 	}
+	return f;
+}
+
+/* The bytes as they are, or decompressed when they are xz (xz.h). */
+static hm_file *read_mem(const uint8_t *data, size_t n, const char *name, const char *sel, int flags,
+			 hs_error *err)
+{
+	if (!xz_sniff(data, n))
+		return read_plain(data, n, name, sel, flags, err);
+	size_t dn;
+	uint8_t *d = xz_decode(data, n, name, xz_max_bytes, &dn, err);
+	hm_file *f = d ? read_plain(d, dn, name, sel, flags, err) : NULL;
+	free(d);
 	return f;
 }
 

@@ -2,6 +2,9 @@
  * (TuningData, ModuleTuningData) and XLA's binary HloModuleProto (bare, or
  * wrapped in the HloProto that --xla_dump_hlo_as_proto writes).
  *
+ * An HloProto's buffer assignment is read too (hlo_buffers.h:
+ * hm_module.buffers).  A file compressed with xz is decompressed (xz.h).
+ *
  * Which message a file holds is recognized by content, not by name.  The
  * four start alike (field 1, length-delimited), so the reader looks at how
  * deep the first printable string sits along the chain of first fields:

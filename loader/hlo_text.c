@@ -19,6 +19,7 @@
 #include "base/inputs.h"
 #include "base/progress.h"
 #include "hlo_parse.h"
+#include "xz.h"
 
 /* ---- instructions --------------------------------------------------- */
 
@@ -149,6 +150,7 @@ static int finish_instruction(hp *p, hm_instr *in, size_t name_len)
 	}
 	in->n_attrs = (int)p->attrs.n;
 	in->attrs = hp_arena_copy(p, &p->attrs);
+	in->bare_names = (uint8_t)p->bare_names;
 	if (p->failed || record_callees(p, in) != 0)
 		return -1;
 	if (p->frame_id >= 0 && !in->source_file) {
@@ -172,6 +174,7 @@ static int instruction(hp *p)
 	in.src_off = (int64_t)p->tok.pos;
 	p->operands.n = p->callees.n = p->attrs.n = p->ctrl.n = p->seen.n = 0;
 	p->frame_id = -1;
+	p->bare_names = 0;
 	if (hp_is_word(p, "ROOT") && hp_peek(p) != HT_EQUAL) {
 		if (p->root_line)
 			return hp_fail(p, "a second ROOT in computation '%s' (the first is on line %d)",
@@ -642,8 +645,9 @@ void hp_free_scratch(hp *p)
 	hs_vec_free(&p->dyn);
 	hs_vec_free(&p->slices);
 	hs_vec_free(&p->seen);
-	free(p->comp_names.slots);
-	free(p->instr_names.slots);
+	hs_strbuf_free(&p->extra);
+	hs_index_free(&p->comp_names.ix);
+	hs_index_free(&p->instr_names.ix);
 	hp_intern_free(&p->arrays);
 	hp_intern_free(&p->shapes);
 }
@@ -760,57 +764,6 @@ hm_file *hlo_text_parse(const char *text, size_t n, const char *name, hs_error *
 	return hlo_text_parse_where(text, n, name, NULL, err);
 }
 
-/* The whole file (or pipe) in a malloc'd buffer. */
-static char *read_all(const char *path, size_t *n, hs_error *err)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		hs_fail(err, HS_EDATA, "%s: %s", path, strerror(errno));
-		return NULL;
-	}
-	struct stat st;
-	size_t cap = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0
-		     ? (size_t)st.st_size + 1 : 65536;
-	if (cap > HLO_TEXT_MAX_BYTES + 1)
-		cap = HLO_TEXT_MAX_BYTES + 1;
-	size_t len = 0;
-	char *buf = malloc(cap);
-	while (buf) {
-		if (len == cap) {
-			if (cap > HLO_TEXT_MAX_BYTES) {
-				hs_fail(err, HS_EDATA, "%s: more HLO text than %zu bytes", path,
-					HLO_TEXT_MAX_BYTES);
-				break;
-			}
-			char *nb = realloc(buf, cap * 2);
-			if (!nb) {
-				hs_fail(err, HS_ENOMEM, "%s: out of memory", path);
-				break;
-			}
-			buf = nb;
-			cap *= 2;
-		}
-		ssize_t r = read(fd, buf + len, cap - len);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0) {
-			hs_fail(err, HS_EDATA, "%s: %s", path, strerror(errno));
-			break;
-		}
-		if (r == 0) {
-			close(fd);
-			*n = len;
-			return buf;
-		}
-		len += (size_t)r;
-	}
-	if (!buf)
-		hs_fail(err, HS_ENOMEM, "%s: out of memory", path);
-	free(buf);
-	close(fd);
-	return NULL;
-}
-
 /* A regular file's text mapped read-only, when its last page has room for
  * the terminator (zero past the end); NULL when it cannot be (then the
  * text is read). */
@@ -848,9 +801,14 @@ hm_file *hlo_text_read_where(const char *path, hlo_text_where *where, hs_error *
 	if (hs_input_note_path(path, err) < 0)
 		return NULL;
 	char *buf = map_text(path, &n, &mapped, &fd);
-	if (!buf && !(buf = read_all(path, &n, err)))
+	if (buf && xz_sniff(buf, n)) {   /* compressed: read decompressed (xz.h) */
+		munmap(buf, mapped);
+		close(fd);
+		buf = NULL, mapped = 0, fd = -1;
+	}
+	if (!buf && !(buf = xz_read_file(path, HLO_TEXT_MAX_BYTES, &n, err)))
 		return NULL;
-	/* read_all leaves room for the terminator */
+	/* xz_read_file leaves room for the terminator */
 	return parse_kept(buf, n, mapped, fd, path, where, err);
 }
 
@@ -911,14 +869,42 @@ static int module_line(const char *s, size_t n)
 	return c == ' ' || c == '\t' || c == '\n' || c == '\r';
 }
 
+/* The text in chunks: read from a file, or copied from memory (a file
+ * decompressed whole). */
+struct chunks {
+	int fd;
+	const char *mem;
+	size_t left;
+};
+
+static ssize_t next_chunk(struct chunks *c, char *dst, size_t cap)
+{
+	if (!c->mem)
+		return read(c->fd, dst, cap);
+	size_t k = c->left < cap ? c->left : cap;
+	memcpy(dst, c->mem, k);
+	c->mem += k;
+	c->left -= k;
+	return (ssize_t)k;
+}
+
 int64_t hlo_text_count_modules(const char *path)
 {
 	/* the word is looked for (memmem skips most bytes); a hit counts when
 	 * only blanks stand between it and its line's start */
 	enum { CHUNK = 1 << 20, KEEP = 256 };
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
+	struct chunks src = {open(path, O_RDONLY | O_CLOEXEC), NULL, 0};
+	char *text = NULL;
+	if (src.fd < 0)
 		return 0;
+	if (xz_is_file(path)) {
+		hs_error e = {0};
+		if (!(text = xz_read_file(path, HLO_TEXT_MAX_BYTES, &src.left, &e))) {
+			close(src.fd);
+			return 0;
+		}
+		src.mem = text;
+	}
 	char *buf = malloc(CHUNK + KEEP + 1);
 	int64_t count = 0;
 	size_t carry = 1;      /* buf[0, carry): the tail of the text before */
@@ -926,7 +912,7 @@ int64_t hlo_text_count_modules(const char *path)
 	if (buf)
 		buf[0] = '\n';  /* the file's start is a line's start */
 	while (!failed) {
-		ssize_t r = read(fd, buf + carry, CHUNK);
+		ssize_t r = next_chunk(&src, buf + carry, CHUNK);
 		if (r < 0 && errno == EINTR)
 			continue;
 		if (r < 0) {
@@ -968,6 +954,7 @@ int64_t hlo_text_count_modules(const char *path)
 		}
 	}
 	free(buf);
-	close(fd);
+	free(text);
+	close(src.fd);
 	return failed ? 0 : count;
 }

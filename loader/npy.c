@@ -21,7 +21,6 @@ static const struct {
 size_t npy_dtype_size(npy_dtype t) { return dtypes[t].size; }
 const char *npy_dtype_name(npy_dtype t) { return dtypes[t].name; }
 int npy_dtype_is_float(npy_dtype t) { return dtypes[t].kind == 'f'; }
-int npy_dtype_is_signed(npy_dtype t) { return dtypes[t].kind == 'i'; }
 
 #define MAGIC "\x93NUMPY"
 #define MAX_HEADER (1u << 20) /* numpy itself caps headers far below this */

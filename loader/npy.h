@@ -47,7 +47,6 @@ typedef struct npy_header {
 size_t npy_dtype_size(npy_dtype t);
 const char *npy_dtype_name(npy_dtype t); /* "f4", "i8", "b1", ... */
 int npy_dtype_is_float(npy_dtype t);
-int npy_dtype_is_signed(npy_dtype t);
 
 /* Parses the magic, version and header dictionary at the start of `buf`.
  * `n` may be larger than the header.  Returns 0, or -1 with `err` naming the

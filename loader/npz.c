@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "xz.h"
+
 uint64_t npz_max_array_bytes = UINT64_C(8) << 30;
 
 static npz *wrap(zip_archive *z, hs_error *err)
@@ -35,7 +37,19 @@ static npz *wrap(zip_archive *z, hs_error *err)
 	return a;
 }
 
-npz *npz_open(const char *path, hs_error *err) { return wrap(zip_open(path, err), err); }
+npz *npz_open(const char *path, hs_error *err)
+{
+	if (!xz_is_file(path))
+		return wrap(zip_open(path, err), err);
+	size_t n; /* an .npz compressed with xz: read from its content in memory */
+	char *d = xz_read_file(path, xz_max_bytes, &n, err);
+	npz *a = d ? npz_open_mem(d, n, path, err) : NULL;
+	if (a)
+		a->owned = d;
+	else
+		free(d);
+	return a;
+}
 
 npz *npz_open_mem(const void *mem, size_t n, const char *name, hs_error *err)
 {
@@ -50,6 +64,7 @@ void npz_close(npz *a)
 		free(a->names[i]);
 	free(a->names);
 	zip_close(a->zip);
+	free(a->owned);
 	free(a);
 }
 

@@ -21,6 +21,7 @@ typedef struct npz {
 	zip_archive *zip;
 	size_t n_arrays;
 	char **names;           /* array names, archive order */
+	void *owned;            /* an .xz file's decompressed content (xz.h), freed by npz_close */
 } npz;
 
 typedef struct npz_array {

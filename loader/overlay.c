@@ -11,16 +11,15 @@
 #include <string.h>
 #include <strings.h>
 
-#include "base/inputs.h"
 #include "base/hash.h"
 #include "base/parse.h"
 #include "base/strbuf.h"
+#include "hlo_module.h"
+#include "xz.h"
 
-/* A table slot for hash h: FNV-1a's low bits mix poorly, so the high
- * bits are folded in first (base/hash.h). */
-static size_t slot_of(uint64_t h, size_t cap)
+static uint32_t name_hash(const char *s)
 {
-	return (size_t)(h ^ h >> 29) & (cap - 1);
+	return (uint32_t)hs_fnv1a(s, HS_FNV_BASIS);
 }
 
 int ov_oom(ov_builder *b)
@@ -67,66 +66,41 @@ const char *ov_clip(const char *s, char *buf, size_t cap)
 
 /* ---- node names ---------------------------------------------------------- */
 
+static int node_named(const void *g, int32_t v, const void *name)
+{
+	return strcmp(graph_node_name(g, v), name) == 0;
+}
+
+/* Every node by name; a name of several nodes is its first node's, as
+ * graph_find_node's. */
 static int index_build(ov_builder *b)
 {
 	const hs_graph *g = b->g;
-	size_t cap = 64;
-	while (cap < (size_t)g->n_nodes * 2 + 2)
-		cap *= 2;
-	if (!(b->slot = calloc(cap, sizeof *b->slot)))
+	if (g->n_nodes > HS_INDEX_MAX || hs_index_reserve(&b->names, (size_t)g->n_nodes) != 0)
 		return -1;
-	b->cap = cap;
 	for (int64_t v = 0; v < g->n_nodes; v++) {
 		const char *nm = graph_node_name(g, v);
-		size_t i = slot_of(hs_fnv1a(nm, HS_FNV_BASIS), cap);
-		int dup = 0;
-		while (b->slot[i] &&
-		       !(dup = strcmp(graph_node_name(g, b->slot[i] - 1), nm) == 0))
-			i = (i + 1) & (cap - 1);
-		if (!dup)       /* the first node of a name, as graph_find_node */
-			b->slot[i] = v + 1;
+		if (hs_index_put(&b->names, name_hash(nm), (int32_t)v, node_named, g, nm) < 0)
+			return -1;
 	}
 	return 0;
 }
 
 int64_t ov_node(const ov_builder *b, const char *name)
 {
-	size_t i = slot_of(hs_fnv1a(name, HS_FNV_BASIS), b->cap);
-	for (; b->slot[i]; i = (i + 1) & (b->cap - 1))
-		if (strcmp(graph_node_name(b->g, b->slot[i] - 1), name) == 0)
-			return b->slot[i] - 1;
-	return -1;
+	return hs_index_find(&b->names, name_hash(name), node_named, b->g, name);
 }
 
-/* ---- field names: an open-addressing map in the overlay ------------------ */
+/* ---- field names ---------------------------------------------------------- */
 
-/* Where `name` is in the map, or the empty slot where it would go. */
-static size_t col_slot(const int *slot, size_t cap, const hs_overlay_col *cols, const char *name)
+static int col_named(const void *cols, int32_t c, const void *name)
 {
-	size_t i = slot_of(hs_fnv1a(name, HS_FNV_BASIS), cap);
-	while (slot[i] && strcmp(cols[slot[i] - 1].name, name) != 0)
-		i = (i + 1) & (cap - 1);
-	return i;
-}
-
-/* The map twice as large, with the n columns so far. */
-static int col_map_grow(hs_overlay *o, const hs_overlay_col *cols, size_t n)
-{
-	size_t cap = o->col_cap ? o->col_cap * 2 : 64;
-	int *slot = calloc(cap, sizeof *slot);
-	if (!slot)
-		return -1;
-	for (size_t c = 0; c < n; c++)
-		slot[col_slot(slot, cap, cols, cols[c].name)] = (int)c + 1;
-	free(o->col_slot);
-	o->col_slot = slot;
-	o->col_cap = cap;
-	return 0;
+	return strcmp(((const hs_overlay_col *)cols)[c].name, name) == 0;
 }
 
 int overlay_find(const hs_overlay *o, const char *name)
 {
-	return o->col_cap ? o->col_slot[col_slot(o->col_slot, o->col_cap, o->cols, name)] - 1 : -1;
+	return hs_index_find(&o->col_index, name_hash(name), col_named, o->cols, name);
 }
 
 static int valid_field_name(const char *s)
@@ -143,12 +117,11 @@ int ov_column(ov_builder *b, const char *name, ov_at at, int *added)
 {
 	hs_overlay *o = b->o;
 	char cut[48];
+	uint32_t h = name_hash(name);
 	*added = 0;
-	if (o->col_cap) {
-		int k = o->col_slot[col_slot(o->col_slot, o->col_cap, b->cols.v, name)];
-		if (k)
-			return k - 1;
-	}
+	int k = hs_index_find(&o->col_index, h, col_named, b->cols.v, name);
+	if (k >= 0)
+		return k;
 	if (!valid_field_name(name))
 		return ov_fail(b, at, "'%s' is not a field name (letters, digits and _, not starting with a digit)",
 			       ov_clip(name, cut, sizeof cut));
@@ -156,11 +129,10 @@ int ov_column(ov_builder *b, const char *name, ov_at at, int *added)
 		return ov_fail(b, at, "field '%s' is one more than the %d fields hloscope reads",
 			       ov_clip(name, cut, sizeof cut), OVERLAY_MAX_FIELDS);
 	char *copy = hs_arena_strdup(&o->arena, name);
-	if (!copy || ((b->cols.n + 1) * 2 > o->col_cap && col_map_grow(o, b->cols.v, b->cols.n) != 0) ||
-	    hs_vec_push(&b->cols, ((hs_overlay_col){.name = copy})) != 0 ||
-	    hs_vec_push(&b->fields, ((ov_field){.kind = OV_UNSET})) != 0)
+	if (!copy || hs_vec_push(&b->cols, ((hs_overlay_col){.name = copy})) != 0 ||
+	    hs_vec_push(&b->fields, ((ov_field){.kind = OV_UNSET})) != 0 ||
+	    hs_index_add(&o->col_index, h, (int32_t)b->cols.n - 1) != 0)
 		return ov_oom(b);
-	o->col_slot[col_slot(o->col_slot, o->col_cap, b->cols.v, copy)] = (int)b->cols.n;
 	*added = 1;
 	return (int)b->cols.n - 1;
 }
@@ -362,8 +334,9 @@ static int read_kind(ov_builder *b)
 	return ov_read_csv(b);
 }
 
-int overlay_parse(const hs_graph *g, const char *text, size_t n, const char *name, const overlay_opts *opts,
-		  hs_overlay *out, hs_error *err)
+/* A builder over text[0, n) for g, running `read`, the overlay in *out. */
+static int build(const hs_graph *g, const char *text, size_t n, const char *name, const overlay_opts *opts,
+		 int (*read)(ov_builder *), hs_overlay *out, hs_error *err)
 {
 	memset(out, 0, sizeof *out);
 	out->n_nodes = g->n_nodes;
@@ -381,9 +354,9 @@ int overlay_parse(const hs_graph *g, const char *text, size_t n, const char *nam
 	if (!(out->path = hs_arena_strdup(&out->arena, name)) || index_build(&b) != 0 ||
 	    !(b.named = calloc((size_t)g->n_nodes + 1, sizeof *b.named)))
 		ov_oom(&b);
-	else if ((rc = read_kind(&b)) == 0)
+	else if ((rc = read(&b)) == 0)
 		rc = finish(&b);
-	free(b.slot);
+	hs_index_free(&b.names);
 	free(b.named);
 	hs_vec_free(&b.cols);
 	hs_vec_free(&b.fields);
@@ -393,36 +366,38 @@ int overlay_parse(const hs_graph *g, const char *text, size_t n, const char *nam
 	return rc;
 }
 
+int overlay_parse(const hs_graph *g, const char *text, size_t n, const char *name, const overlay_opts *opts,
+		  hs_overlay *out, hs_error *err)
+{
+	return build(g, text, n, name, opts, read_kind, out, err);
+}
+
+int overlay_from_module(const hs_graph *g, hs_overlay *out, hs_error *err)
+{
+	char name[600];
+	memset(out, 0, sizeof *out);
+	if (!g->module || !g->module->buffers)
+		return 0;
+	snprintf(name, sizeof name, "%s (its buffer assignment)", g->hlo ? g->hlo->path : g->path);
+	return build(g, "", 0, name, NULL, ov_read_module_buffers, out, err);
+}
+
 int overlay_load(const hs_graph *g, const char *path, const overlay_opts *opts, hs_overlay *out,
 		 hs_error *err)
 {
-	FILE *f = fopen(path, "rb");
-	hs_strbuf text = {0};
-	char chunk[65536];
-	size_t k;
+	size_t n;
 	memset(out, 0, sizeof *out);
-	if (!f)   /* fopen's own allocation failing is out of memory */
-		return hs_fail(err, hs_errno_status(errno), "%s: %s", path, strerror(errno));
-	if (hs_input_note_fd(fileno(f), path, err) < 0) {
-		fclose(f);
+	char *text = xz_read_file(path, xz_max_bytes, &n, err); /* an .xz decompressed */
+	if (!text)
 		return -1;
-	}
-	while ((k = fread(chunk, 1, sizeof chunk, f)) > 0)
-		hs_strbuf_putn(&text, chunk, k);
-	int bad = ferror(f);
-	fclose(f);
-	if (bad || text.failed) {
-		hs_strbuf_free(&text);
-		return hs_fail(err, bad ? HS_EDATA : HS_ENOMEM, "%s: %s", path, bad ? "read error" : "out of memory");
-	}
-	int rc = overlay_parse(g, hs_strbuf_str(&text), text.len, path, opts, out, err);
-	hs_strbuf_free(&text);
+	int rc = overlay_parse(g, text, n, path, opts, out, err);
+	free(text);
 	return rc;
 }
 
 void overlay_free(hs_overlay *o)
 {
 	hs_arena_free(&o->arena);
-	free(o->col_slot);
+	hs_index_free(&o->col_index);
 	memset(o, 0, sizeof *o);
 }

@@ -53,6 +53,7 @@
 
 #include "base/arena.h"
 #include "base/error.h"
+#include "base/index.h"
 #include "graph.h"
 
 /* At most this many fields in one file: the query language numbers a
@@ -80,9 +81,8 @@ typedef struct hs_overlay {
 	int64_t matched;     /* nodes that got a value */
 	int64_t unmatched;   /* records that named no node */
 	char *unmatched_names[OVERLAY_UNMATCHED_KEPT];
-	int *col_slot;       /* [col_cap] column + 1 by name hash, 0 empty: overlay_find */
-	size_t col_cap;
-	hs_arena arena;      /* every string and array above but col_slot */
+	hs_index col_index;  /* the columns by name: overlay_find */
+	hs_arena arena;      /* every string and array above but col_index */
 } hs_overlay;
 
 /* What an instruction named twice does (CSV and JSON). */
@@ -110,6 +110,12 @@ int overlay_load(const hs_graph *g, const char *path, const overlay_opts *opts, 
 /* The same from memory (`name` for messages). */
 int overlay_parse(const hs_graph *g, const char *text, size_t n, const char *name, const overlay_opts *opts,
 		  hs_overlay *out, hs_error *err);
+/* What the graph's module gives per instruction itself, as the data a file
+ * would: an HloProto's buffer assignment (hm_module.buffers) is the field
+ * buffer_bytes, the same a *-buffer-assignment.txt of it gives; the
+ * overlay's path is "FILE (its buffer assignment)".  0 with no column when
+ * the module gives nothing; -1 with err set when out of memory. */
+int overlay_from_module(const hs_graph *g, hs_overlay *out, hs_error *err);
 void overlay_free(hs_overlay *o);
 /* A column by name, or -1. */
 int overlay_find(const hs_overlay *o, const char *name);

@@ -44,8 +44,7 @@ typedef struct ov_builder {
 	overlay_merge merge;
 	const char *merge_words;
 	const hs_graph *g;
-	int64_t *slot;         /* node names: node + 1 by hash, 0 empty */
-	size_t cap;
+	hs_index names;        /* node names: the nodes */
 	int64_t *named;        /* [n_nodes]: where the node was named + 1, 0 when not yet */
 	HS_VEC(hs_overlay_col) cols;
 	HS_VEC(ov_field) fields;
@@ -75,5 +74,6 @@ int ov_value(ov_builder *b, int64_t node, int col, const char *text, ov_at at);
 int ov_read_csv(ov_builder *b);
 int ov_read_json(ov_builder *b);
 int ov_read_buffers(ov_builder *b);
+int ov_read_module_buffers(ov_builder *b);
 
 #endif

@@ -12,6 +12,7 @@
 #include "base/jsonr.h"
 #include "base/parse.h"
 #include "base/strbuf.h"
+#include "hlo_module.h"
 
 int ov_fail(ov_builder *b, ov_at at, const char *fmt, ...)
 {
@@ -320,4 +321,25 @@ int ov_read_buffers(ov_builder *b)
 done:
 	hs_strbuf_free(&name);
 	return rc;
+}
+
+/* The buffer assignment an HloProto carried (hm_module.buffers): one value
+ * per instruction that defines a buffer, as ov_read_buffers reads the text
+ * of the same assignment; places are node ids + 1. */
+int ov_read_module_buffers(ov_builder *b)
+{
+	const hm_buffers *bu = b->g->module->buffers;
+	char num[32];
+	int added, col = ov_column(b, "buffer_bytes", 1, &added);
+	if (col < 0)
+		return -1;
+	for (int64_t v = 0; v < b->g->n_nodes && v < b->g->module->n_instrs; v++) {
+		if (bu->node_bytes[v] < 0)
+			continue;
+		snprintf(num, sizeof num, "%lld", (long long)bu->node_bytes[v]);
+		if (ov_row(b, v, graph_node_name(b->g, v), (ov_at)v + 1) != 0 ||
+		    ov_value(b, v, col, num, (ov_at)v + 1) != 0)
+			return -1;
+	}
+	return 0;
 }

@@ -601,40 +601,6 @@ long long zip_reader_read(zip_reader *r, void *buf, size_t n, hs_error *err)
 	return (long long)n;
 }
 
-uint8_t *zip_read_all(zip_archive *z, const zip_entry *e, uint64_t limit, hs_error *err)
-{
-	if (e->size > limit) {
-		hs_fail(err, HS_EDATA, "%s: member %s: %llu bytes is more than the limit of %llu",
-			z->path, e->name, (unsigned long long)e->size, (unsigned long long)limit);
-		return NULL;
-	}
-	uint8_t *buf = malloc(e->size ? (size_t)e->size : 1);
-	if (!buf) {
-		hs_fail(err, HS_ENOMEM, "%s: member %s: out of memory for %llu bytes", z->path, e->name,
-			(unsigned long long)e->size);
-		return NULL;
-	}
-	zip_reader *r = zip_reader_open(z, e, err);
-	if (!r) {
-		free(buf);
-		return NULL;
-	}
-	uint64_t got = 0;
-	for (;;) {
-		long long k = zip_reader_read(r, buf + got, (size_t)(e->size - got), err);
-		if (k < 0) {
-			zip_reader_close(r);
-			free(buf);
-			return NULL;
-		}
-		if (k == 0)
-			break;
-		got += (uint64_t)k;
-	}
-	zip_reader_close(r);
-	return buf;
-}
-
 /* ---- writing ---- */
 
 struct wentry {
@@ -812,13 +778,6 @@ int zip_writer_addv(zip_writer *w, const char *name, const zip_part *parts, int 
 		rc = rc || wr(w, parts[i].data, parts[i].size, err);
 	free(comp);
 	return rc ? -1 : 0;
-}
-
-int zip_writer_add(zip_writer *w, const char *name, const void *data, size_t n, int deflate_it,
-		   hs_error *err)
-{
-	zip_part part = {data, n};
-	return zip_writer_addv(w, name, &part, 1, deflate_it, err);
 }
 
 int zip_writer_finish(zip_writer *w, hs_error *err)

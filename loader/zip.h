@@ -59,11 +59,6 @@ zip_reader *zip_reader_open(zip_archive *z, const zip_entry *e, hs_error *err);
 long long zip_reader_read(zip_reader *r, void *buf, size_t n, hs_error *err);
 void zip_reader_close(zip_reader *r);
 
-/* Reads a whole member into a new buffer of e->size bytes (caller frees).
- * Refuses members larger than `limit` bytes. */
-uint8_t *zip_read_all(zip_archive *z, const zip_entry *e, uint64_t limit,
-		      hs_error *err);
-
 /* zlib's CRC-32 of buf[0..n), continuing `crc` (start with 0). */
 uint32_t zip_crc32(uint32_t crc, const void *buf, size_t n);
 
@@ -89,9 +84,6 @@ typedef struct zip_part {
 } zip_part;
 int zip_writer_addv(zip_writer *w, const char *name, const zip_part *parts, int n_parts, int deflate,
 		    hs_error *err);
-/* Adds a member with the given bytes; `deflate` picks the method. */
-int zip_writer_add(zip_writer *w, const char *name, const void *data,
-		   size_t n, int deflate, hs_error *err);
 int zip_writer_finish(zip_writer *w, hs_error *err);
 void zip_writer_abort(zip_writer *w);
 

@@ -11,7 +11,7 @@
 #include "loader/hlo.h"
 #include "model/compare.h"
 #include "model/compare_impl.h"
-#include "model/units.h"
+#include "base/units.h"
 
 static int put_value(char *buf, size_t cap, float v)
 {
@@ -110,14 +110,17 @@ static const char *mismatch_word(int m)
 	return m == 1 ? "copy" : m == 0 ? "ok" : "?";
 }
 
-static void runtime_text(const compare_result *r, const compare_side_info *s, char *buf, size_t cap)
+/* A measured runtime, with `decimals` to tell A and B apart. */
+static void runtime_text(const compare_result *r, const compare_side_info *s, int decimals, char *buf, size_t cap)
 {
+	char ns[48];
+	hs_unit_format(ns, sizeof ns, HS_U_NS, (double)s->runtime_raw, decimals);
 	if (!s->labeled)
 		snprintf(buf, cap, "hidden");
 	else if (r->kind == HS_KIND_TILE)
-		snprintf(buf, cap, "%.6g (%lld ns)", s->runtime, (long long)s->runtime_raw);
+		snprintf(buf, cap, "%.6g (%s)", s->runtime, ns);
 	else
-		snprintf(buf, cap, "%lld ns", (long long)s->runtime_raw);
+		snprintf(buf, cap, "%s", ns);
 }
 
 #define LABEL_W 14
@@ -170,8 +173,10 @@ static void print_header(FILE *out, const compare_result *r)
 		snprintf(b, sizeof b, "%lld (%s)", (long long)r->B.config, r->B.selector);
 	header_line(out, "config", a, b, NULL, NULL, colw);
 
-	runtime_text(r, &r->A, a, sizeof a);
-	runtime_text(r, &r->B, b, sizeof b);
+	double raw[2] = {(double)r->A.runtime_raw, (double)r->B.runtime_raw};
+	int dec = hs_unit_decimals(HS_U_NS, raw, 2, 3, 9);
+	runtime_text(r, &r->A, dec, a, sizeof a);
+	runtime_text(r, &r->B, dec, b, sizeof b);
 	ratio[0] = note[0] = 0;
 	if (isfinite(r->runtime_ratio))
 		snprintf(ratio, sizeof ratio, "%.6f (%+.3g%%)", r->runtime_ratio, 100 * (r->runtime_ratio - 1));
@@ -195,10 +200,10 @@ static void print_header(FILE *out, const compare_result *r)
 	} else {
 		if (r->pred_ns) {
 			double v[2] = {r->A.predicted, r->B.predicted};
-			int d = units_decimals(v, 2, 3, 9);
+			int d = hs_unit_decimals(HS_U_NS, v, 2, 3, 9);
 
-			units_ns(a, sizeof a, r->A.predicted, d);
-			units_ns(b, sizeof b, r->B.predicted, d);
+			hs_unit_format(a, sizeof a, HS_U_NS, r->A.predicted, d);
+			hs_unit_format(b, sizeof b, HS_U_NS, r->B.predicted, d);
 		} else {
 			snprintf(a, sizeof a, "%.6g", r->A.predicted);
 			snprintf(b, sizeof b, "%.6g", r->B.predicted);
@@ -209,7 +214,11 @@ static void print_header(FILE *out, const compare_result *r)
 				 100 * (r->predicted_ratio - 1));
 		else if (isfinite(r->predicted_diff))
 			snprintf(ratio, sizeof ratio, "B-A %+.6g", r->predicted_diff);
-		snprintf(note, sizeof note, "(%s%s)", r->pred_label, r->pred_ns ? "" : ": scores, lower is faster");
+		if (r->time_kind)
+			snprintf(note, sizeof note, "(%s; times: %s%s)", r->pred_label, r->time_kind,
+				 r->pred_ns ? "" : ", normalized");
+		else
+			snprintf(note, sizeof note, "(%s: scores, lower is faster)", r->pred_label);
 		header_line(out, "predicted", a, b, ratio, note, colw);
 		snprintf(a, sizeof a, "%lld%s of %lld", (long long)r->A.pred_rank, r->A.pred_tied ? "=" : "",
 			 (long long)r->A.n_configs);
@@ -226,11 +235,11 @@ static void print_header(FILE *out, const compare_result *r)
 			LABEL_W, "mismatches", r->A.mismatches, r->B.mismatches);
 		if (!r->has_contribution)
 			fprintf(out, "%-*s %s\n", LABEL_W, "contribution", r->contrib_note);
-		else if (r->pred_ns) {
+		else if (!isnan(r->contrib_scale)) {
 			char d[48], t[48];
 
-			units_ns_signed(d, sizeof d, r->contrib_differ, 3);
-			units_ns_signed(t, sizeof t, r->contrib_total, 3);
+			hs_unit_format_signed(d, sizeof d, HS_U_NS, r->contrib_differ, 3);
+			hs_unit_format_signed(t, sizeof t, HS_U_NS, r->contrib_total, 3);
 			fprintf(out, "%-*s per node, its part of predicted B - A (%s); differing nodes %s of %s\n",
 				LABEL_W, "contribution", r->pred_label, d, t);
 		} else
@@ -315,8 +324,8 @@ static void print_layout_rows(FILE *out, const compare_result *r, int all)
 		}
 		if (isnan(rw->contribution))
 			snprintf(buf, sizeof buf, "-");
-		else if (r->pred_ns)
-			units_ns_signed(buf, sizeof buf, rw->contribution, 3);
+		else if (!isnan(r->contrib_scale))
+			hs_unit_format_signed(buf, sizeof buf, HS_U_NS, rw->contribution, 3);
 		else
 			snprintf(buf, sizeof buf, "%+.4g", rw->contribution);
 		const char *on = op_names ? graph_node_text(g, rw->node, HS_HF_OP_NAME, sh, sizeof sh) : "";

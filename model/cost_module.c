@@ -94,6 +94,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/jsonr.h"
+#include "loader/hlo_lex.h"
 #include "loader/hlo_module.h"
 #include "model/cost.h"
 
@@ -230,28 +232,58 @@ static const char *attr_of(const hm_instr *in, const char *name)
 	return NULL;
 }
 
-/* Where JSON key `key` (quotes escaped or not) is in s: the text after it. */
-static const char *json_key(const char *s, const char *key)
+/* The backend_config as JSON (an object as written, or a string holding
+ * one: backend_config="{\"k\":1}"): 0 and *d parsed, or -1 when it is
+ * none (binary bytes, or out of memory: nothing is then known of it). */
+static int backend_json(const hm_instr *in, jsonr_doc *d)
 {
-	size_t n = strlen(key);
-
-	for (const char *p = s ? strstr(s, key) : NULL; p; p = strstr(p + 1, key))
-		if (p > s && p[-1] == '"' && (p[n] == '"' || p[n] == '\\'))
-			return p + n;
-	return NULL;
+	const char *t = HM_X(in)->backend_config;
+	size_t n = t ? strlen(t) : 0, len, bad;
+	hs_error err;
+	if (!n)
+		return -1;
+	if (t[0] != '"' || n < 2)
+		return jsonr_parse(t, n, d, &err);
+	char *s = malloc(n);
+	int rc = !s || hlo_unescape(t + 1, n - 2, s, &len, &bad) != 0 ? -1 : jsonr_parse(s, len, d, &err);
+	free(s);
+	return rc;
 }
 
-/* The number after a key: quotes, backslashes, blanks and ':' skipped. */
-static int json_number(const char *p, double *out)
+/* Member `key` anywhere in v (depth first), or NULL. */
+static const jsonr_value *json_find(const jsonr_value *v, const char *key, int depth)
+{
+	const jsonr_value *hit = v->type == JR_OBJECT ? jsonr_get(v, key) : NULL;
+	for (size_t i = 0; !hit && depth < JSONR_MAX_DEPTH && i < v->n; i++)
+		hit = json_find(&v->items[i], key, depth + 1);
+	return hit;
+}
+
+/* A number or a number in a string ("15000000", as protobuf's JSON writes
+ * 64-bit integers). */
+static int json_number(const jsonr_value *v, double *out)
 {
 	char *end;
-
-	if (!p)
+	if (!v || (v->type != JR_NUMBER && v->type != JR_STRING))
 		return 0;
-	while (*p == '"' || *p == '\\' || *p == ':' || *p == ' ' || *p == '\t' || *p == '\n')
-		p++;
-	*out = strtod(p, &end);
-	return end != p && isfinite(*out);
+	*out = v->type == JR_NUMBER ? v->num : strtod(v->str, &end);
+	return (v->type == JR_NUMBER || (end != v->str && !*end)) && isfinite(*out);
+}
+
+/* The product of s's dimensions listed in the array v; 0 when it lists
+ * none or one out of range. */
+static int json_dims_product(const jsonr_value *v, const hm_shape *s, double *out)
+{
+	double d;
+	*out = 1;
+	if (!v || v->type != JR_ARRAY || !v->n || !s)
+		return 0;
+	for (size_t i = 0; i < v->n; i++) {
+		if (!json_number(&v->items[i], &d) || d < 0 || d >= s->rank || d != floor(d))
+			return 0;
+		*out *= (double)s->dims[(int)d];
+	}
+	return 1;
 }
 
 /* The product of s's dimensions listed in the bracketed list at `list`
@@ -368,13 +400,15 @@ static int cc_flops(const mctx *m, int64_t v, const hm_instr *in, double *flops,
 	const hm_shape *res = result_of(in->shape), *op0 = operand_shape(m, v, 0), *op1 = operand_shape(m, v, 1);
 	int kind = cc_kind_of(in);
 	double k, f = -1;
-	const char *est;
+	const jsonr_value *est;
+	jsonr_doc d = {0};
+	int json = (kind == CC_GEMM || kind == CC_TPU) && backend_json(in, &d) == 0;
 
 	*flops = 0;
 	*bytes = -1;
 	switch (kind) {
 	case CC_GEMM:
-		if (dims_product(json_key(HM_X(in)->backend_config, "lhs_contracting_dimensions"), op0, &k))
+		if (json && json_dims_product(json_find(d.root, "lhs_contracting_dimensions", 0), op0, &k))
 			f = 2 * elems(res) * k;
 		else if (op0 && op1)
 			f = 2 * elems(res) * contracted_guess(op0, op1, res);
@@ -389,8 +423,9 @@ static int cc_flops(const mctx *m, int64_t v, const hm_instr *in, double *flops,
 		f = conv_flops(in, op1, res);
 		break;
 	case CC_TPU:
-		est = json_key(HM_X(in)->backend_config, "cost_estimate");
-		if (est && json_number(json_key(est, "flops"), &f) && json_number(json_key(est, "bytes_accessed"), &k))
+		est = json ? json_find(d.root, "cost_estimate", 0) : NULL;
+		if (est && est->type == JR_OBJECT && json_number(jsonr_get(est, "flops"), &f) &&
+		    json_number(jsonr_get(est, "bytes_accessed"), &k))
 			*bytes = k;
 		else
 			f = -1;
@@ -400,6 +435,8 @@ static int cc_flops(const mctx *m, int64_t v, const hm_instr *in, double *flops,
 	default:
 		return CC_UNKNOWN;
 	}
+	if (json)
+		jsonr_free(&d);
 	if (f < 0)
 		return CC_UNKNOWN;
 	*flops = f;

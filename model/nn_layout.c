@@ -8,6 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/hash.h"
+#include "base/index.h"
+#include "base/vec.h"
+
 /* base_k = Ae^T emb_k + b1 for every configurable node. */
 static void layout_base(const nn_head *hd, const prep *p, nn_ws *ws)
 {
@@ -218,95 +222,69 @@ static void reset_slots(nn_ws *ws, size_t used)
 
 /* Memo of node terms: s_k depends only on the entries of k, N_op(k) and
  * N_us(k) in the config (the key), so configs sharing a node's
- * neighbourhood share its term.  Open addressing over (node, key) with the
+ * neighbourhood share its term.  A hash index over (node, key) with the
  * keys kept in an arena and compared in full.  It stops growing at
  * MEMO_MAX entries (later misses are just computed). */
 #define MEMO_MAX ((size_t)1 << 22)
 
 typedef struct memo {
-	uint64_t *hash;     /* [cap], 0 = empty */
-	int64_t *key;       /* [cap] offset of the key in the arena */
-	float *val;         /* [cap] */
-	size_t cap, used;
-	int32_t *arena;     /* keys: node, then its entries */
-	size_t arena_used, arena_cap;
+	hs_index ix;
+	HS_VEC(struct memo_term {
+		size_t key;         /* offset of the key in the arena */
+		size_t len;
+		float val;
+	}) v;
+	HS_VEC(int32_t) arena;  /* keys: node, then its entries */
 } memo;
+
+struct memo_key {
+	const int32_t *key;
+	size_t len;
+};
 
 static void memo_free(memo *m)
 {
-	free(m->hash);
-	free(m->key);
-	free(m->val);
-	free(m->arena);
+	hs_index_free(&m->ix);
+	hs_vec_free(&m->v);
+	hs_vec_free(&m->arena);
 }
 
 static int memo_init(memo *m, size_t expect)
 {
-	size_t cap = 1024;
-
 	memset(m, 0, sizeof *m);
 	if (expect > MEMO_MAX / 4)
 		expect = MEMO_MAX / 4;
-	while (cap < expect * 2)
-		cap <<= 1;
-	m->hash = calloc(cap, sizeof *m->hash);
-	m->key = malloc(cap * sizeof *m->key);
-	m->val = malloc(cap * sizeof *m->val);
-	if (!m->hash || !m->key || !m->val) {
-		memo_free(m);
-		return -1;
-	}
-	m->cap = cap;
-	return 0;
+	return hs_index_reserve(&m->ix, expect);
 }
 
-/* Doubles the table (up to 2 * MEMO_MAX slots); -1 when it cannot. */
-static int memo_grow(memo *m)
+static int memo_same(const void *ctx, int32_t e, const void *key)
 {
-	size_t cap = m->cap * 2;
-	uint64_t *hash;
-	int64_t *key;
-	float *val;
-
-	if (cap > 2 * MEMO_MAX)
-		return -1;
-	hash = calloc(cap, sizeof *hash);
-	key = malloc(cap * sizeof *key);
-	val = malloc(cap * sizeof *val);
-	if (!hash || !key || !val) {
-		free(hash);
-		free(key);
-		free(val);
-		return -1;
-	}
-	for (size_t i = 0; i < m->cap; i++) {
-		size_t s;
-
-		if (!m->hash[i])
-			continue;
-		for (s = m->hash[i] & (cap - 1); hash[s]; s = (s + 1) & (cap - 1))
-			;
-		hash[s] = m->hash[i];
-		key[s] = m->key[i];
-		val[s] = m->val[i];
-	}
-	free(m->hash);
-	free(m->key);
-	free(m->val);
-	m->hash = hash;
-	m->key = key;
-	m->val = val;
-	m->cap = cap;
-	return 0;
+	const memo *m = ctx;
+	const struct memo_key *k = key;
+	const struct memo_term *t = &m->v.v[e];
+	return t->len == k->len && !memcmp(m->arena.v + t->key, k->key, k->len * sizeof *k->key);
 }
 
-static uint64_t mix64(uint64_t h, uint64_t v)
+static uint32_t memo_hash(const int32_t *key, size_t len)
 {
-	h ^= v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
-	h ^= h >> 33;
-	h *= 0xff51afd7ed558ccdULL;
-	h ^= h >> 33;
-	return h;
+	uint64_t h = 0x12345;
+	for (size_t i = 0; i < len; i++)
+		h = hs_mix64(h ^ (uint64_t)(uint32_t)key[i]);
+	return (uint32_t)h;
+}
+
+/* Keeps term val under the key; full or out of memory, it is not kept
+ * (the memo is a saving). */
+static void memo_add(memo *m, uint32_t h, const int32_t *key, size_t len, float val)
+{
+	size_t at = m->arena.n, n = m->v.n;
+	if (n >= MEMO_MAX || hs_vec_append(&m->arena, key, len) != 0)
+		return;
+	if (hs_vec_push(&m->v, ((struct memo_term){at, len, val})) != 0 ||
+	    hs_index_add(&m->ix, h, (int32_t)n) != 0) {
+		m->arena.n = at;
+		m->v.n = n;
+	}
 }
 
 /* The key of node k in a config: k, its entry, its neighbours' entries. */
@@ -341,8 +319,7 @@ static double layout_config_memo(const nn_head *hd, const prep *p, nn_ws *ws, in
 
 	for (int64_t k = 0; k < p->K; k++) {
 		int linked = p->nop_off[k + 1] > p->nop_off[k] || p->nus_off[k + 1] > p->nus_off[k];
-		size_t len, slot;
-		uint64_t h = 0x12345;
+		size_t len;
 		float sk;
 
 		if (!linked) {
@@ -358,47 +335,20 @@ static double layout_config_memo(const nn_head *hd, const prep *p, nn_ws *ws, in
 			continue;
 		}
 		len = node_key(p, row, k, key);
-		for (size_t i = 0; i < len; i++)
-			h = mix64(h, (uint64_t)(uint32_t)key[i]);
-		h |= 1;
-		for (slot = h & (m->cap - 1); m->hash[slot]; slot = (slot + 1) & (m->cap - 1))
-			if (m->hash[slot] == h && !memcmp(m->arena + m->key[slot], key, len * sizeof *key))
-				break;
+		uint32_t h = memo_hash(key, len);
+		int32_t e = hs_index_find(&m->ix, h, memo_same, m, &(struct memo_key){key, len});
 		mn->lookups[k]++;
-		if (m->hash[slot]) {
+		if (e >= 0) {
 			mn->hits[k]++;
-			score += m->val[slot];
+			score += m->v.v[e].val;
 			continue;
 		}
 		if (mn->lookups[k] >= 64 && mn->hits[k] * 4 < mn->lookups[k])
 			mn->off[k] = 1;
 		sk = node_forward(hd, p, ws, row, k, ws->vec[2], ws->vec[3], ws->vec[4], ws->vec[5]);
 		score += sk;
-		if (mn->off[k])
-			continue;
-		if (m->used * 2 >= m->cap) {
-			if (memo_grow(m) < 0)
-				continue; /* full: no more memoizing */
-			for (slot = h & (m->cap - 1); m->hash[slot]; slot = (slot + 1) & (m->cap - 1))
-				;
-		}
-		if (m->arena_used + len > m->arena_cap) {
-			size_t cap = m->arena_cap ? m->arena_cap * 2 : 4096;
-			int32_t *a;
-
-			while (cap < m->arena_used + len)
-				cap *= 2;
-			if (!(a = realloc(m->arena, cap * sizeof *a)))
-				continue;
-			m->arena = a;
-			m->arena_cap = cap;
-		}
-		memcpy(m->arena + m->arena_used, key, len * sizeof *key);
-		m->hash[slot] = h;
-		m->key[slot] = (int64_t)m->arena_used;
-		m->val[slot] = sk;
-		m->arena_used += len;
-		m->used++;
+		if (!mn->off[k])
+			memo_add(m, h, key, len, sk);
 	}
 	return score;
 }

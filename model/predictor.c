@@ -42,8 +42,7 @@ static int calibrate_estimate(predictor *p, const hs_graph *g, const uint8_t *us
 		if ((!use || use[i]) && g->runtime[i] > 0 && p->score[i] > 0)
 			lr[m++] = log(g->runtime[i] / p->score[i]);
 	if (m > 0) {
-		qsort(lr, (size_t)m, sizeof *lr, hs_cmp_double);
-		f = exp(m % 2 ? lr[m / 2] : (lr[m / 2 - 1] + lr[m / 2]) / 2);
+		f = exp(hs_median(lr, (size_t)m));
 		p->time_kind = PRED_TIME_CALIBRATED;
 		p->calib_factor = f;
 		p->calib_configs = m;
@@ -180,12 +179,17 @@ void predictor_record_text(const predictor *p, char *buf, size_t cap)
 		 p->trained ? "held-out " : "measured ");
 }
 
-const char *predictor_time_kind_json(const predictor *p)
+const char *predictor_time_kind(const predictor *p)
 {
-	return p->time_kind == PRED_TIME_NS ? "estimate" : p->time_kind == PRED_TIME_CALIBRATED ? "calibrated" : NULL;
+	if (p->time_kind == PRED_TIME_NS)
+		return "estimate";
+	if (p->time_kind == PRED_TIME_CALIBRATED)
+		return isnan(p->calib_factor) ? "learned" : "calibrated";
+	return NULL;
 }
 
-const char *predictor_time_name(const predictor *p)
+int predictor_time_ns(const predictor *p, const hs_graph *g)
 {
-	return p->time_kind == PRED_TIME_NS ? "ns" : p->time_kind == PRED_TIME_CALIBRATED ? "calibrated" : "score";
+	return p->time && (p->time_kind == PRED_TIME_NS || g->kind != HS_KIND_TILE);
 }
+

@@ -7,6 +7,7 @@
 
 #include "base/cmp.h"
 #include "base/hash.h"
+#include "base/index.h"
 #include "base/rng.h"
 #include "loader/hlo.h"
 #include "loader/hlo_synth.h"
@@ -83,52 +84,39 @@ static char *xstrdup(const char *s, int *oom)
 
 /* ---- grouping equal byte strings ------------------------------------------ */
 
-static uint64_t fnv1a(const uint8_t *p, size_t n)
-{
-	uint64_t h = hs_fnv1a_bytes(p, n, HS_FNV_BASIS);
-	return h ^ (h >> 29);
-}
+struct items {
+	const uint8_t *base;
+	size_t stride, len;
+	const int64_t *rep;
+};
 
-static size_t table_size(int64_t n)
+static int same_item(const void *ctx, int32_t g, const void *key)
 {
-	size_t s = 16;
-
-	while (s < (size_t)n * 2)
-		s <<= 1;
-	return s;
+	const struct items *it = ctx;
+	return memcmp(it->base + (size_t)it->rep[g] * it->stride, key, it->len) == 0;
 }
 
 /* Items are `len` bytes at base + i * stride.  Writes group_of[i] (groups
  * numbered in order of first appearance), rep[g] = first item of group g,
- * and returns the number of groups.  `table` has `tsize` (a power of two,
- * at least 2n) slots, clobbered. */
+ * and returns the number of groups, or -1 when out of memory.  `ix` is
+ * scratch, cleared. */
 static int64_t group_items(const uint8_t *base, size_t stride, size_t len, int64_t n,
-			   int64_t *group_of, int64_t *rep, int64_t *table, size_t tsize)
+			   int64_t *group_of, int64_t *rep, hs_index *ix)
 {
+	struct items it = {base, stride, len, rep};
 	int64_t groups = 0;
-	size_t mask = tsize - 1;
 
-	for (size_t i = 0; i < tsize; i++)
-		table[i] = -1;
+	hs_index_clear(ix);
+	if (n > HS_INDEX_MAX || hs_index_reserve(ix, (size_t)n) != 0)
+		return -1;
 	for (int64_t i = 0; i < n; i++) {
 		const uint8_t *key = base + (size_t)i * stride;
-		size_t s = (size_t)fnv1a(key, len) & mask;
+		uint32_t h = (uint32_t)hs_fnv1a_bytes(key, len, HS_FNV_BASIS);
+		int32_t g = hs_index_put(ix, h, (int32_t)groups, same_item, &it, key);
 
-		for (;;) {
-			int64_t g = table[s];
-
-			if (g < 0) {
-				table[s] = groups;
-				rep[groups] = i;
-				group_of[i] = groups++;
-				break;
-			}
-			if (!memcmp(base + (size_t)rep[g] * stride, key, len)) {
-				group_of[i] = g;
-				break;
-			}
-			s = (s + 1) & mask;
-		}
+		if (g == groups)
+			rep[groups++] = i;
+		group_of[i] = g;
 	}
 	return groups;
 }
@@ -570,8 +558,7 @@ static int layout_entries(prep *p, const hs_graph *g, const int64_t *sel)
 	size_t es = g->ncf_i8 ? 1 : sizeof(float), row = (size_t)K * (size_t)W * es;
 	const uint8_t *data = g->ncf_i8 ? (const uint8_t *)g->ncf_i8 : (const uint8_t *)g->ncf_f32;
 	uint8_t *sub = NULL;
-	size_t tsize = table_size(C);
-	int64_t *table = malloc(tsize * sizeof *table);
+	hs_index table = {0};
 	int64_t *group = malloc((size_t)(C ? C : 1) * sizeof *group);
 	int64_t *rep = malloc((size_t)(C ? C : 1) * sizeof *rep);
 	int64_t *first = NULL; /* [n_entries] first config of each entry */
@@ -580,7 +567,7 @@ static int layout_entries(prep *p, const hs_graph *g, const int64_t *sel)
 
 	p->entry_base = calloc((size_t)K + 1, sizeof *p->entry_base);
 	p->rows = malloc((size_t)(C * K > 0 ? C * K : 1) * sizeof *p->rows);
-	if (!table || !group || !rep || !p->entry_base || !p->rows)
+	if (!group || !rep || !p->entry_base || !p->rows)
 		goto fail;
 	if (sel && data) {
 		/* Gather the kept configs so that they are contiguous. */
@@ -597,7 +584,9 @@ static int layout_entries(prep *p, const hs_graph *g, const int64_t *sel)
 		if (C > 0 && data)
 			groups = group_items(data + (size_t)k * (size_t)W * es,
 					     (size_t)K * (size_t)W * es, (size_t)W * es, C, group,
-					     rep, table, tsize);
+					     rep, &table);
+		if (groups < 0)
+			goto fail;
 		if (total + groups > cap) {
 			int64_t nc = (total + groups) * 2 + 16;
 			int64_t *f2 = realloc(first, (size_t)nc * sizeof *first);
@@ -634,9 +623,9 @@ static int layout_entries(prep *p, const hs_graph *g, const int64_t *sel)
 	/* Duplicate configs: equal entry vectors. */
 	if (K > 0) {
 		int64_t groups = group_items((const uint8_t *)p->rows, (size_t)K * sizeof *p->rows,
-					     (size_t)K * sizeof *p->rows, C, group, rep, table, tsize);
+					     (size_t)K * sizeof *p->rows, C, group, rep, &table);
 
-		if (finish_uniq(p, group, rep, groups) < 0)
+		if (groups < 0 || finish_uniq(p, group, rep, groups) < 0)
 			goto fail;
 	} else {
 		for (int64_t c = 0; c < C; c++)
@@ -645,14 +634,14 @@ static int layout_entries(prep *p, const hs_graph *g, const int64_t *sel)
 		if (finish_uniq(p, group, rep, C > 0 ? 1 : 0) < 0)
 			goto fail;
 	}
-	free(table);
+	hs_index_free(&table);
 	free(group);
 	free(rep);
 	free(first);
 	free(sub);
 	return 0;
 fail:
-	free(table);
+	hs_index_free(&table);
 	free(group);
 	free(rep);
 	free(first);
@@ -751,11 +740,11 @@ oom:
 prep *prep_tile(const hs_graph *g, const prep_opts *o, hs_error *err)
 {
 	prep *p = NULL;
-	int64_t *keep = NULL, *group = NULL, *rep = NULL, *table = NULL, *sel = NULL, C;
+	int64_t *keep = NULL, *group = NULL, *rep = NULL, *sel = NULL, C;
 	int gw = g->config_width, w = gw + PREP_TILE_EXTRA, oom = 0;
 	float *cf = NULL;
 	double *pad = NULL, *tiles = NULL, base = 0;
-	size_t tsize;
+	hs_index table = {0};
 
 	if (g->kind != HS_KIND_TILE) {
 		hs_fail(err, HS_EUSAGE, "%s: not a tile graph", g->name);
@@ -791,20 +780,18 @@ prep *prep_tile(const hs_graph *g, const prep_opts *o, hs_error *err)
 		goto oom;
 	p->config_width = w;
 	p->cfg = malloc((size_t)(C * w > 0 ? C * w : 1) * sizeof *p->cfg);
-	tsize = table_size(C);
-	table = malloc(tsize * sizeof *table);
 	group = malloc((size_t)(C ? C : 1) * sizeof *group);
 	rep = malloc((size_t)(C ? C : 1) * sizeof *rep);
-	if (!p->cfg || !table || !group || !rep)
+	if (!p->cfg || !group || !rep)
 		goto oom;
 	memcpy(p->cfg, cf, (size_t)(C * w) * sizeof *cf);
 	{
 		/* Duplicates: equal config_feat rows (the analytic columns
 		 * follow from them). */
 		int64_t groups = group_items((const uint8_t *)cf, (size_t)w * sizeof(float),
-					     (size_t)w * sizeof(float), C, group, rep, table, tsize);
+					     (size_t)w * sizeof(float), C, group, rep, &table);
 
-		if (finish_uniq(p, group, rep, groups) < 0)
+		if (groups < 0 || finish_uniq(p, group, rep, groups) < 0)
 			goto oom;
 	}
 	if (o && o->prior && cost_available(g)) {
@@ -817,7 +804,7 @@ prep *prep_tile(const hs_graph *g, const prep_opts *o, hs_error *err)
 	free(keep);
 	free(group);
 	free(rep);
-	free(table);
+	hs_index_free(&table);
 	free(sel);
 	free(cf);
 	free(pad);
@@ -827,7 +814,7 @@ oom:
 	free(keep);
 	free(group);
 	free(rep);
-	free(table);
+	hs_index_free(&table);
 	free(sel);
 	free(cf);
 	free(pad);

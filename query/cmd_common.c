@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/hash.h"
 #include "base/plural.h"
 #include "query/commands.h"
 
@@ -422,4 +423,61 @@ int query_has_col(const query_colspec *cols, int n, const query_expr *e)
 		if (cols[i].e->kind == QE_FIELD && e->kind == QE_FIELD && cols[i].e->field == e->field)
 			return 1;
 	return 0;
+}
+
+/* ---- tallies ------------------------------------------------------------- */
+
+static uint32_t num_hash(double v)
+{
+	uint64_t u;
+	memcpy(&u, &v, sizeof u);
+	return (uint32_t)hs_mix64(u);
+}
+
+static int same_value(const void *ctx, int32_t e, const void *key)
+{
+	const query_tally *t = ctx;
+	const query_tally_item *it = &t->v.v[e];
+	const query_tally_item *k = key;
+	if (t->text)
+		return strcmp(it->text, k->text) == 0;
+	return isnan(k->num) ? isnan(it->num) : it->num == k->num;
+}
+
+int query_tally_add(query_tally *t, double num, const char *text, int64_t n)
+{
+	if (num == 0)
+		num = 0; /* -0 and 0 together */
+	if (isnan(num))
+		num = NAN;
+	query_tally_item key = {num, text, 0};
+	uint32_t h = t->text ? (uint32_t)hs_fnv1a(text, HS_FNV_BASIS) : num_hash(num);
+	int32_t e = hs_index_find(&t->ix, h, same_value, t, &key);
+	if (e < 0) {
+		if (t->text && !(key.text = hs_arena_strdup(&t->keys, text)))
+			return -1;
+		if (t->v.n >= HS_INDEX_MAX || hs_vec_push(&t->v, key) != 0)
+			return -1;
+		e = (int32_t)t->v.n - 1;
+		if (hs_index_add(&t->ix, h, e) != 0) {
+			t->v.n--;
+			return -1;
+		}
+	}
+	t->v.v[e].count += n;
+	return 0;
+}
+
+void query_tally_sort(query_tally *t, int (*cmp)(const void *, const void *, void *), void *arg)
+{
+	hs_index_free(&t->ix);
+	if (t->v.n > 1)
+		qsort_r(t->v.v, t->v.n, sizeof *t->v.v, cmp, arg);
+}
+
+void query_tally_free(query_tally *t)
+{
+	hs_vec_free(&t->v);
+	hs_index_free(&t->ix);
+	hs_arena_free(&t->keys);
 }

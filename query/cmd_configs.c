@@ -8,6 +8,7 @@
 
 #include "base/plural.h"
 #include "base/strbuf.h"
+#include "base/units.h"
 #include "loader/hlo.h"
 #include "model/compare.h"
 #include "query/commands.h"
@@ -93,8 +94,9 @@ int query_cmd_configs(query_parser *p, query_result *out)
 	else
 		snprintf(extra, sizeof extra, "; fastest measured: config %lld", (long long)best);
 	if (have_pred)
-		snprintf(extra + strlen(extra), sizeof extra - strlen(extra), "; predicted by %s",
-			 p->s->active->label);
+		snprintf(extra + strlen(extra), sizeof extra - strlen(extra), "; predicted by %s (%s%s)",
+			 p->s->active->label, predictor_time_kind(p->s->active) ? "times: " : "scores",
+			 predictor_time_kind(p->s->active) ? predictor_time_kind(p->s->active) : "");
 	else if (why)
 		snprintf(extra + strlen(extra), sizeof extra - strlen(extra), "; %s", why);
 	if (g->kind == HS_KIND_MODULE)
@@ -124,8 +126,10 @@ int query_cmd_config(query_parser *p, query_result *out)
 		return query_fail_at(p, pos, "config %lld at column %zu is out of range (the graph "
 				     "has %lld config%s, 0..%lld)", k, pos + 1,
 				     (long long)g->n_configs, hs_s(g->n_configs), (long long)g->n_configs - 1);
-	if (g->labeled)
-		query_fmt_short(g->runtime[k], rt, sizeof rt);
+	if (g->labeled && g->kind == HS_KIND_TILE)   /* normalized, without a unit */
+		hs_num_short(rt, sizeof rt, g->runtime[k]);
+	else if (g->labeled)
+		hs_unit_format(rt, sizeof rt, HS_U_NS, g->runtime[k], -1);
 
 	if (g->kind == HS_KIND_TILE) {
 		static const char *const names[] = {"feature", "value"};
@@ -179,10 +183,10 @@ int query_cmd_config(query_parser *p, query_result *out)
 	}
 	query_tb_done(&b);
 	if (query_need_predicted(p->s, NULL) == 0)
-		out->note = query_asprintf("config %lld of %lld; runtime %s ns; predicted rank %.0f",
+		out->note = query_asprintf("config %lld of %lld; runtime %s; predicted rank %.0f",
 					   k, (long long)g->n_configs, rt, (double)p->s->active->rank[k]);
 	else
-		out->note = query_asprintf("config %lld of %lld; runtime %s ns", k,
+		out->note = query_asprintf("config %lld of %lld; runtime %s", k,
 					   (long long)g->n_configs, rt);
 	return 0;
 fail:

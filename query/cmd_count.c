@@ -1,113 +1,31 @@
 /* cmd_count.c - `count by`: how many nodes (or configs) have each value.
  *
- * A fold (query_fold): each graph counts its rows by value into a hash
- * table of its own (text keys copied, so the table outlives the graph),
- * the tables are added up in path order, and the sum is sorted once: the
+ * A fold (query_fold): each graph counts its rows by value into a tally of
+ * its own (query_tally: text keys copied, so it outlives the graph), the
+ * tallies are added up in path order, and the sum is sorted once: the
  * counts over a folder are exact and do not depend on the thread count.
  */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "base/hash.h"
 #include "base/plural.h"
 #include "query/commands.h"
 
-struct group {
-	double num;
-	const char *text; /* in the table's arena */
-	int64_t count;
-	int used;
-};
-
 struct groups {
-	struct group *g;
-	size_t cap, n;
-	int text;
-	hs_arena keys;  /* text keys */
+	query_tally t;
 	int64_t rows;      /* rows counted (that matched `where`) */
 	int64_t total;     /* rows looked at */
 };
 
-static uint64_t hash_num(double v)
-{
-	uint64_t u;
-
-	if (v == 0)
-		v = 0; /* -0 and 0 together */
-	if (isnan(v))
-		v = NAN;
-	memcpy(&u, &v, sizeof u);
-	u ^= u >> 33;
-	u *= 0xff51afd7ed558ccdull;
-	u ^= u >> 33;
-	return u;
-}
-
-static int same_key(const struct groups *gs, const struct group *g, double num, const char *text)
-{
-	if (gs->text)
-		return g->text == text || strcmp(g->text, text) == 0;
-	if (isnan(num))
-		return isnan(g->num);
-	return g->num == num;
-}
-
-static int grow(struct groups *gs)
-{
-	size_t cap = gs->cap ? gs->cap * 2 : 64;
-	struct group *ng = calloc(cap, sizeof *ng);
-
-	if (!ng)
-		return -1;
-	for (size_t i = 0; i < gs->cap; i++) {
-		if (!gs->g[i].used)
-			continue;
-		uint64_t h = gs->text ? hs_fnv1a(gs->g[i].text, HS_FNV_BASIS) : hash_num(gs->g[i].num);
-		size_t j = h & (cap - 1);
-		while (ng[j].used)
-			j = (j + 1) & (cap - 1);
-		ng[j] = gs->g[i];
-	}
-	free(gs->g);
-	gs->g = ng;
-	gs->cap = cap;
-	return 0;
-}
-
-/* The group of a value, made (count 0) when new; NULL when out of memory. */
-static struct group *group_find(struct groups *gs, double num, const char *text)
-{
-	if (gs->n * 2 >= gs->cap && grow(gs) < 0)
-		return NULL;
-	uint64_t h = gs->text ? hs_fnv1a(text, HS_FNV_BASIS) : hash_num(num);
-	size_t j = h & (gs->cap - 1);
-	while (gs->g[j].used) {
-		if (same_key(gs, &gs->g[j], num, text))
-			return &gs->g[j];
-		j = (j + 1) & (gs->cap - 1);
-	}
-	if (gs->text && !(text = hs_arena_strndup(&gs->keys, text, strlen(text))))
-		return NULL;
-	gs->g[j].used = 1;
-	gs->g[j].num = num;
-	gs->g[j].text = text;
-	gs->n++;
-	return &gs->g[j];
-}
-
 static void groups_free(void *part)
 {
-	struct groups *gs = part;
-
-	free(gs->g);
-	hs_arena_free(&gs->keys);
-	gs->g = NULL;
+	query_tally_free(&((struct groups *)part)->t);
 }
 
 static int cmp_group(const void *a, const void *b, void *arg)
 {
-	const struct group *x = a, *y = b;
+	const query_tally_item *x = a, *y = b;
 	int text = *(const int *)arg;
 
 	if (x->count != y->count)
@@ -173,7 +91,7 @@ static int count_run(query_parser *ctx, const void *plan, void *part)
 
 	if (!ids)
 		return -1;
-	gs->text = pl->by->type == QUERY_TEXT;
+	gs->t.text = pl->by->type == QUERY_TEXT;
 	gs->rows = n;
 	gs->total = total;
 	if (query_prepare(ctx->s, pl->by, ctx->err) < 0) {
@@ -189,35 +107,23 @@ static int count_run(query_parser *ctx, const void *plan, void *part)
 		for (int op = 0; op < 256; op++) {
 			if (!counts[op])
 				continue;
-			if (op == 0 && gs->text) {
+			if (op == 0 && gs->t.text) {
 				/* not learned: by the name as written */
-				for (int64_t i = 0; i < n; i++) {
-					if (g->opcode[ids[i]] != 0)
-						continue;
-					struct group *gu = group_find(gs, 0, query_opcode_text(ctx->s, ids[i]));
-					if (!gu)
+				for (int64_t i = 0; i < n; i++)
+					if (g->opcode[ids[i]] == 0 &&
+					    query_tally_add(&gs->t, 0, query_opcode_text(ctx->s, ids[i]), 1) < 0)
 						goto oom;
-					gu->count++;
-				}
 				continue;
 			}
-			struct group *gr = gs->text ? group_find(gs, 0, ctx->s->opcode_names[op])
-						    : group_find(gs, (double)op, NULL);
-			if (!gr)
+			if (query_tally_add(&gs->t, (double)op, gs->t.text ? ctx->s->opcode_names[op] : NULL,
+					    counts[op]) < 0)
 				goto oom;
-			gr->count = counts[op];
 		}
 	} else {
-		for (int64_t i = 0; i < n; i++) {
-			struct group *gr;
-			if (gs->text)
-				gr = group_find(gs, 0, query_eval_text(ctx->s, pl->by, ids[i]));
-			else
-				gr = group_find(gs, query_eval_num(ctx->s, pl->by, ids[i]), NULL);
-			if (!gr)
+		for (int64_t i = 0; i < n; i++)
+			if (gs->t.text ? query_tally_add(&gs->t, 0, query_eval_text(ctx->s, pl->by, ids[i]), 1) < 0
+				       : query_tally_add(&gs->t, query_eval_num(ctx->s, pl->by, ids[i]), NULL, 1) < 0)
 				goto oom;
-			gr->count++;
-		}
 	}
 	rc = 0;
 	goto done;
@@ -232,16 +138,13 @@ static int count_merge(const void *plan, void *acc, void *part, hs_error *err)
 {
 	struct groups *a = acc, *b = part;
 
-	a->text = b->text;
+	a->t.text = b->t.text;
 	a->rows += b->rows;
 	a->total += b->total;
-	for (size_t i = 0; i < b->cap; i++) {
-		if (!b->g[i].used)
-			continue;
-		struct group *gr = group_find(a, b->g[i].num, b->g[i].text);
-		if (!gr)
+	for (size_t i = 0; i < b->t.v.n; i++) {
+		const query_tally_item *it = &b->t.v.v[i];
+		if (query_tally_add(&a->t, it->num, it->text, it->count) < 0)
 			return hs_fail(err, HS_ENOMEM, "out of memory counting values");
-		gr->count += b->g[i].count;
 	}
 	return 0;
 }
@@ -264,12 +167,13 @@ static int count_table(query_parser *p, query_result *out, const query_expr *by,
 		goto fail;
 	for (size_t i = 0; i < shown; i++) {
 		int64_t row = query_tb_row(&b, -1, -1, p->err);
-		if (row < 0 || (gs->text && query_tb_text(&b, row, 0, gs->g[i].text, p->err) < 0))
+		const query_tally_item *it = &gs->t.v.v[i];
+		if (row < 0 || (gs->t.text && query_tb_text(&b, row, 0, it->text, p->err) < 0))
 			goto fail;
-		if (!gs->text)
-			query_tb_num(&b, row, 0, gs->g[i].num);
-		query_tb_num(&b, row, 1, (double)gs->g[i].count);
-		query_tb_num(&b, row, 2, n ? (double)gs->g[i].count / (double)n : NAN);
+		if (!gs->t.text)
+			query_tb_num(&b, row, 0, it->num);
+		query_tb_num(&b, row, 1, (double)it->count);
+		query_tb_num(&b, row, 2, n ? (double)it->count / (double)n : NAN);
 	}
 	query_tb_done(&b);
 	return 0;
@@ -290,18 +194,14 @@ int query_cmd_count(query_parser *p, query_result *out)
 	unsigned parts = query_expr_parts(pl.by) | query_expr_parts(pl.where);
 	if (pl.configs)
 		parts |= GRAPH_PART_RUNTIMES;
-	acc.text = pl.by->type == QUERY_TEXT;
+	acc.t.text = pl.by->type == QUERY_TEXT;
 	int f = query_fold(p, &count_ops, &pl, parts, &acc, out, &fi);
 	if (f != 0) {
 		rc = f < 0 ? -1 : 0;
 		goto done;
 	}
-	size_t k = 0;
-	for (size_t i = 0; i < acc.cap; i++)
-		if (acc.g[i].used)
-			acc.g[k++] = acc.g[i];
-	if (k)
-		qsort_r(acc.g, k, sizeof *acc.g, cmp_group, &acc.text);
+	size_t k = acc.t.v.n;
+	query_tally_sort(&acc.t, cmp_group, &acc.t.text);
 	size_t shown = pl.limit >= 0 && (size_t)pl.limit < k ? (size_t)pl.limit : k;
 	if (count_table(p, out, pl.by, &acc, shown) < 0)
 		goto done;

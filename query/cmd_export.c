@@ -164,7 +164,7 @@ static int parse_hcomp(query_parser *p, region_spec *spec)
 	if (!*name)
 		return query_fail_expected(p, "a computation name or a split number");
 	spec->kind = REGION_COMPUTATION;
-	spec->hcomp = region_find_hcomp(g, name);
+	spec->hcomp = graph_find_hcomp(g, name);
 	if (spec->hcomp >= 0)
 		return 0;
 	if (query_suggest_computation(g, name, sug, sizeof sug))

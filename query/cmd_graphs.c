@@ -16,31 +16,32 @@
 
 #include "base/cmp.h"
 #include "base/plural.h"
+#include "base/units.h"
 #include "query/commands.h"
 
 static const query_field graph_fields[] = {
-	{"file", QF_G_FILE, 0, QUERY_TEXT, "the graph's file (relative to the folder)", QUERY_U_NONE},
-	{"name", QF_G_NAME, 0, QUERY_TEXT, "file name without .npz", QUERY_U_NONE},
-	{"collection", QF_G_COLLECTION, 0, QUERY_TEXT, "xla or nlp (as the path says; empty if it does not)", QUERY_U_NONE},
-	{"search", QF_G_SEARCH, 0, QUERY_TEXT, "default or random (layout; as the path says)", QUERY_U_NONE},
-	{"split", QF_G_SPLIT, 0, QUERY_TEXT, "train, valid or test (as the path says)", QUERY_U_NONE},
-	{"kind", QF_G_KIND, 0, QUERY_TEXT, "tile or layout", QUERY_U_NONE},
-	{"nodes", QF_G_NODES, 0, QUERY_NUM, "number of nodes", QUERY_U_NONE},
-	{"edges", QF_G_EDGES, 0, QUERY_NUM, "number of edges", QUERY_U_NONE},
-	{"configs", QF_G_CONFIGS, 0, QUERY_NUM, "number of configs", QUERY_U_NONE},
-	{"configurable", QF_G_CONFIGURABLE, 0, QUERY_NUM, "configurable nodes (layout; 0 for tile)", QUERY_U_NONE},
-	{"computations", QF_G_COMPUTATIONS, 0, QUERY_NUM, "HLO computations (entry, fusion bodies, reducers, ...; derived on a bare .npz)", QUERY_U_NONE},
-	{"splits", QF_G_SPLITS, 0, QUERY_NUM, "node_splits segments (1 for tile graphs)", QUERY_U_NONE},
-	{"labeled", QF_G_LABELED, 0, QUERY_NUM, "1 when runtimes are known (0: a test file)", QUERY_U_NONE},
-	{"runtime_min", QF_G_RUNTIME_MIN, 0, QUERY_NUM, "fastest runtime (tile: normalized; layout: ns)", QUERY_U_NONE},
-	{"runtime_median", QF_G_RUNTIME_MEDIAN, 0, QUERY_NUM, "median runtime (as numpy.median)", QUERY_U_NONE},
-	{"runtime_max", QF_G_RUNTIME_MAX, 0, QUERY_NUM, "slowest runtime", QUERY_U_NONE},
-	{"module", QF_G_MODULE, 0, QUERY_TEXT, "the HLO module's name (the file name on a bare .npz)", QUERY_U_NONE},
-	{"hlo_computations", QF_G_HCOMPS, 0, QUERY_NUM, "the same as computations", QUERY_U_NONE},
-	{"fusions", QF_G_FUSIONS, 0, QUERY_NUM, "nodes whose opcode is fusion", QUERY_U_NONE},
-	{"cost", QF_G_COST, 0, QUERY_NUM, "the module's analytic seconds: its executed computations, each op once (fusion bodies and reducers counted in their callers)", QUERY_U_SECONDS},
-	{"flops", QF_G_FLOPS, 0, QUERY_NUM, "the module's analytic FLOPs, counted as cost", QUERY_U_FLOP},
-	{"bytes", QF_G_BYTES, 0, QUERY_NUM, "the module's analytic bytes read and written, counted as cost", QUERY_U_BYTES},
+	{"file", QF_G_FILE, 0, QUERY_TEXT, "the graph's file (relative to the folder)", HS_U_NONE},
+	{"name", QF_G_NAME, 0, QUERY_TEXT, "file name without .npz", HS_U_NONE},
+	{"collection", QF_G_COLLECTION, 0, QUERY_TEXT, "xla or nlp (as the path says; empty if it does not)", HS_U_NONE},
+	{"search", QF_G_SEARCH, 0, QUERY_TEXT, "default or random (layout; as the path says)", HS_U_NONE},
+	{"split", QF_G_SPLIT, 0, QUERY_TEXT, "train, valid or test (as the path says)", HS_U_NONE},
+	{"kind", QF_G_KIND, 0, QUERY_TEXT, "tile or layout", HS_U_NONE},
+	{"nodes", QF_G_NODES, 0, QUERY_NUM, "number of nodes", HS_U_NONE},
+	{"edges", QF_G_EDGES, 0, QUERY_NUM, "number of edges", HS_U_NONE},
+	{"configs", QF_G_CONFIGS, 0, QUERY_NUM, "number of configs", HS_U_NONE},
+	{"configurable", QF_G_CONFIGURABLE, 0, QUERY_NUM, "configurable nodes (layout; 0 for tile)", HS_U_NONE},
+	{"computations", QF_G_COMPUTATIONS, 0, QUERY_NUM, "HLO computations (entry, fusion bodies, reducers, ...; derived on a bare .npz)", HS_U_NONE},
+	{"splits", QF_G_SPLITS, 0, QUERY_NUM, "node_splits segments (1 for tile graphs)", HS_U_NONE},
+	{"labeled", QF_G_LABELED, 0, QUERY_NUM, "1 when runtimes are known (0: a test file)", HS_U_NONE},
+	{"runtime_min", QF_G_RUNTIME_MIN, 0, QUERY_NUM, "fastest runtime (tile: normalized; layout: ns)", HS_U_NONE},
+	{"runtime_median", QF_G_RUNTIME_MEDIAN, 0, QUERY_NUM, "median runtime (as numpy.median)", HS_U_NONE},
+	{"runtime_max", QF_G_RUNTIME_MAX, 0, QUERY_NUM, "slowest runtime", HS_U_NONE},
+	{"module", QF_G_MODULE, 0, QUERY_TEXT, "the HLO module's name (the file name on a bare .npz)", HS_U_NONE},
+	{"hlo_computations", QF_G_HCOMPS, 0, QUERY_NUM, "the same as computations", HS_U_NONE},
+	{"fusions", QF_G_FUSIONS, 0, QUERY_NUM, "nodes whose opcode is fusion", HS_U_NONE},
+	{"cost", QF_G_COST, 0, QUERY_NUM, "the module's analytic seconds: its executed computations, each op once (fusion bodies and reducers counted in their callers)", HS_U_SECONDS},
+	{"flops", QF_G_FLOPS, 0, QUERY_NUM, "the module's analytic FLOPs, counted as cost", HS_U_FLOP},
+	{"bytes", QF_G_BYTES, 0, QUERY_NUM, "the module's analytic bytes read and written, counted as cost", HS_U_BYTES},
 };
 
 const query_field *query_graph_fields(size_t *n)
@@ -62,9 +63,8 @@ int query_need_runtime_summary(query_session *s, hs_error *err)
 		if (!v)
 			return hs_fail(err, HS_ENOMEM, "out of memory sorting %lld runtimes", (long long)n);
 		memcpy(v, g->runtime, (size_t)n * sizeof *v);
-		qsort(v, (size_t)n, sizeof *v, hs_cmp_double);
+		s->rt_summary[1] = hs_median(v, (size_t)n);
 		s->rt_summary[0] = v[0];
-		s->rt_summary[1] = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 		s->rt_summary[2] = v[n - 1];
 		free(v);
 	}

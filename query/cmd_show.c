@@ -11,8 +11,9 @@
 #include <string.h>
 
 #include "base/strbuf.h"
+#include "base/units.h"
 #include "loader/hlo.h"
-#include "loader/hlo_line.h"
+#include "loader/hlo_print.h"
 #include "query/commands.h"
 
 /* Lists of nodes, callers and attributes stop after this many. */
@@ -175,12 +176,12 @@ static void show_cost(query_session *s, hs_strbuf *b, int64_t v)
 			      *target ? "\"" : "");
 		return;
 	}
-	query_fmt_short(c->seconds, num, sizeof num);
-	hs_strbuf_printf(b, "  cost          %s s", num);
-	query_fmt_short(c->flops, num, sizeof num);
-	hs_strbuf_printf(b, " (flops %s", num);
-	query_fmt_short(c->bytes, num, sizeof num);
-	hs_strbuf_printf(b, ", bytes %s; analytic", num);
+	hs_unit_format(num, sizeof num, HS_U_SECONDS, c->seconds, -1);
+	hs_strbuf_printf(b, "  cost          %s", num);
+	hs_unit_format(num, sizeof num, HS_U_FLOP, c->flops, -1);
+	hs_strbuf_printf(b, " (%s", num);
+	hs_unit_format(num, sizeof num, HS_U_BYTES, c->bytes, -1);
+	hs_strbuf_printf(b, ", %s; analytic", num);
 	hs_role role = cost_module_rules(g) ? graph_node_role(g, v) : HS_ROLE_ENTRY;
 	if (role == HS_ROLE_FUSION || role == HS_ROLE_REDUCER)
 		hs_strbuf_puts(b, "; its share of its caller's kernel");
@@ -196,21 +197,19 @@ static int show_line(query_session *s, hs_strbuf *b, int64_t v)
 	if (!n)
 		return 0;
 	hs_strbuf_printf(b, "  hlo           %s\n", line);
-	int k = hlo_line_attrs(line, n, NULL, 0);
-	if (k <= 0)
-		return 0;
-	hlo_line_attr *a = malloc((size_t)k * sizeof *a);
-	if (!a)
-		return -1;
-	hlo_line_attrs(line, n, a, k);
+	hm_attr *a;
+	int k = hm_instr_attr_list(s->g->module, graph_node_instr(s->g, v), &a);
+	if (k <= 0) {
+		free(a);
+		return k;
+	}
 	int width = 0;
 	for (int i = 0; i < k; i++)
-		if ((int)a[i].name_len > width)
-			width = (int)a[i].name_len;
+		if ((int)strlen(a[i].name) > width)
+			width = (int)strlen(a[i].name);
 	hs_strbuf_printf(b, "  attributes    %d\n", k);
 	for (int i = 0; i < k; i++)
-		hs_strbuf_printf(b, "    %-*.*s  %.*s\n", width, (int)a[i].name_len, a[i].name,
-			      (int)a[i].value_len, a[i].value);
+		hs_strbuf_printf(b, "    %-*s  %s\n", width, a[i].name, a[i].value);
 	free(a);
 	return 0;
 }
@@ -240,7 +239,7 @@ static void show_features(const hs_graph *g, hs_strbuf *b, int64_t v)
 				hs_strbuf_printf(b, "  %s\n", hlo_group_name((hlo_group)grp));
 				header = 1;
 			}
-			query_fmt_exact((double)f[i], num, sizeof num);
+			hs_num_exact(num, sizeof num, (double)f[i]);
 			hs_strbuf_printf(b, "    %-*s  %s\n", width, hlo_node_feature_name(i, w), num);
 		}
 	}

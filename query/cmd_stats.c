@@ -21,79 +21,20 @@
 /* count, min, max, mean, sum, p25, p50, p75, p90, p99 */
 #define STATS_NUMS 10
 
-/* ---- distinct values with their counts ------------------------------- */
-
-struct vcount {
-	double v;
-	int64_t n;
-};
-
-struct values {
-	struct vcount *slot; /* n == 0: empty */
-	size_t cap, used;
-};
-
-static uint64_t hash_num(double v)
+static int cmp_value(const void *a, const void *b, void *arg)
 {
-	uint64_t u;
-
-	if (v == 0)
-		v = 0; /* -0 and 0 together */
-	memcpy(&u, &v, sizeof u);
-	u ^= u >> 33;
-	u *= 0xff51afd7ed558ccdull;
-	u ^= u >> 33;
-	return u;
-}
-
-static int values_add(struct values *m, double v, int64_t n)
-{
-	if (m->used * 2 >= m->cap) {
-		size_t cap = m->cap ? m->cap * 2 : 64;
-		struct vcount *s = calloc(cap, sizeof *s);
-		if (!s)
-			return -1;
-		for (size_t i = 0; i < m->cap; i++) {
-			if (!m->slot[i].n)
-				continue;
-			size_t j = hash_num(m->slot[i].v) & (cap - 1);
-			while (s[j].n)
-				j = (j + 1) & (cap - 1);
-			s[j] = m->slot[i];
-		}
-		free(m->slot);
-		m->slot = s;
-		m->cap = cap;
-	}
-	size_t j = hash_num(v) & (m->cap - 1);
-	while (m->slot[j].n && m->slot[j].v != v)
-		j = (j + 1) & (m->cap - 1);
-	if (!m->slot[j].n) {
-		m->slot[j].v = v;
-		m->used++;
-	}
-	m->slot[j].n += n;
-	return 0;
-}
-
-static int cmp_vcount(const void *a, const void *b)
-{
-	double x = ((const struct vcount *)a)->v, y = ((const struct vcount *)b)->v;
+	double x = ((const query_tally_item *)a)->num, y = ((const query_tally_item *)b)->num;
+	(void)arg;
 	return (x > y) - (x < y);
 }
 
 /* numpy.percentile's linear method for qs[0..nq) (ascending) over the
- * values of m (`count` of them); sorts m's slots in place. */
-static void percentiles(struct values *m, int64_t count, const double *qs, int nq, double *out)
+ * values of m (`count` of them); sorts m (its last use). */
+static void percentiles(query_tally *m, int64_t count, const double *qs, int nq, double *out)
 {
-	size_t k = 0;
-
-	for (size_t i = 0; i < m->cap; i++)
-		if (m->slot[i].n)
-			m->slot[k++] = m->slot[i];
-	if (k > 1)
-		qsort(m->slot, k, sizeof *m->slot, cmp_vcount);
-	size_t at = 0;       /* m->slot[at] holds the values of ranks [below, below + n) */
+	query_tally_sort(m, cmp_value, NULL);
+	const query_tally_item *v = m->v.v;
+	size_t at = 0;       /* v[at] holds the values of ranks [below, below + count) */
 	int64_t below = 0;
 	for (int i = 0; i < nq; i++) {
 		if (count == 0) {
@@ -102,12 +43,12 @@ static void percentiles(struct values *m, int64_t count, const double *qs, int n
 		}
 		double h = (double)(count - 1) * qs[i] / 100.0;
 		int64_t lo = (int64_t)floor(h);
-		while (below + m->slot[at].n <= lo)
-			below += m->slot[at++].n;
-		double v = m->slot[at].v, next = v;
+		while (below + v[at].count <= lo)
+			below += v[at++].count;
+		double x = v[at].num, next = x;
 		if (lo + 1 < count)
-			next = lo + 1 < below + m->slot[at].n ? v : m->slot[at + 1].v;
-		out[i] = lo + 1 < count ? v + (h - (double)lo) * (next - v) : v;
+			next = lo + 1 < below + v[at].count ? x : v[at + 1].num;
+		out[i] = lo + 1 < count ? x + (h - (double)lo) * (next - x) : x;
 	}
 }
 
@@ -117,7 +58,7 @@ struct summary {
 	int64_t count;
 	double sum, comp; /* Neumaier: the sum is sum + comp */
 	double lo, hi;
-	struct values vals;
+	query_tally vals;
 };
 
 static void neumaier(double *sum, double *comp, double x)
@@ -141,7 +82,7 @@ static int summary_add(struct summary *s, double x)
 	if (s->count == 0 || x > s->hi)
 		s->hi = x;
 	s->count++;
-	return values_add(&s->vals, x, 1);
+	return query_tally_add(&s->vals, x, NULL, 1);
 }
 
 static int summary_merge(struct summary *a, const struct summary *b)
@@ -155,8 +96,8 @@ static int summary_merge(struct summary *a, const struct summary *b)
 	if (a->count == 0 || b->hi > a->hi)
 		a->hi = b->hi;
 	a->count += b->count;
-	for (size_t i = 0; i < b->vals.cap; i++)
-		if (b->vals.slot[i].n && values_add(&a->vals, b->vals.slot[i].v, b->vals.slot[i].n) < 0)
+	for (size_t i = 0; i < b->vals.v.n; i++)
+		if (query_tally_add(&a->vals, b->vals.v.v[i].num, NULL, b->vals.v.v[i].count) < 0)
 			return -1;
 	return 0;
 }
@@ -193,7 +134,7 @@ static void stats_free(void *part)
 	struct stats_part *sp = part;
 
 	for (int c = 0; c < STATS_MAX; c++)
-		free(sp->col[c].vals.slot);
+		query_tally_free(&sp->col[c].vals);
 }
 
 static int stats_run(query_parser *ctx, const void *plan, void *part)

@@ -233,7 +233,7 @@ static const char expressions_help[] =
 	"  arithmetic   + - * / %  (numbers)        parentheses ( )\n"
 	"  comparison   = == != <> < <= > >=        text compares as text\n"
 	"  sets         x in (a, b, c)   x not in (a, b)\n"
-	"  regex        text ~ \"^bf16\"   text !~ reduce   (POSIX extended)\n"
+	"  regex        text ~ \"^bf16\"   text !~ reduce   (PCRE2, Perl-compatible)\n"
 	"  logic        and or not (also && || !); true is 1, false is 0\n"
 	"  attributes   attr('replica_groups')  an attribute as written (text; '' when absent)\n"
 	"A bare word compared with text is text: opcode = convolution, elem in (bf16,\n"
@@ -447,6 +447,7 @@ static int exec(query_session *s, const char *line, query_result *out, int plan_
 	hs_error_clear(err);
 	s->err_col = 0;
 	s->stopped = 0;
+	query_eval_reset(s);
 	if (!line)
 		line = "";
 	if (!s->g || !s->node_fields)
@@ -462,6 +463,8 @@ static int exec(query_session *s, const char *line, query_result *out, int plan_
 	} else {
 		rc = run_command(&p, out);
 	}
+	if (rc == 0 && query_eval_failed(s, err) < 0) /* rows it could not evaluate */
+		rc = -1;
 	if (parts)
 		*parts = p.parts;
 	query_parser_done(&p);

@@ -35,6 +35,8 @@
 
 #include <stdint.h>
 
+#include "base/index.h"
+#include "base/vec.h"
 #include "query/query_impl.h"
 
 /* ---- the commands --------------------------------------------------- */
@@ -76,6 +78,30 @@ int query_dup_clause(query_parser *p, size_t pos, const char *kw);
 int query_need_bool(query_parser *p, const query_expr *e, const char *clause);
 /* 0 when e is a number, else an error naming `what`. */
 int query_need_number(query_parser *p, const query_expr *e, const char *what);
+
+/* ---- distinct values with their counts (count by, stats) ----------- */
+
+typedef struct query_tally_item {
+	double num;
+	const char *text;          /* a text tally's: in its arena */
+	int64_t count;
+} query_tally_item;
+
+/* Numbers (-0 counted as 0, every NaN as one value) or texts, each with its
+ * count, in the order first added; all zero is empty. */
+typedef struct query_tally {
+	HS_VEC(query_tally_item) v;
+	hs_index ix;
+	int text;
+	hs_arena keys;
+} query_tally;
+
+/* Adds n to the count of a value, new ones counted from 0: 0, or -1 when
+ * out of memory. */
+int query_tally_add(query_tally *t, double num, const char *text, int64_t n);
+/* Sorts the items (the last use: nothing may be added after). */
+void query_tally_sort(query_tally *t, int (*cmp)(const void *, const void *, void *), void *arg);
+void query_tally_free(query_tally *t);
 
 /* ---- text ----------------------------------------------------------- */
 

@@ -31,6 +31,20 @@ int query_session_load_data(query_session *s, const char *path, const overlay_op
 	return 0;
 }
 
+int query_session_module_data(query_session *s, hs_error *err)
+{
+	hs_overlay o;
+	if (s->ix || !s->g || overlay_from_module(s->g, &o, err) != 0)
+		return s->ix || !s->g ? 0 : -1;
+	if (!o.n_cols)
+		return 0;
+	if (query_session_add_overlay(s, &o, err) != 0) {
+		overlay_free(&o);
+		return -1;
+	}
+	return 0;
+}
+
 int query_session_data_count(const query_session *s)
 {
 	return s->n_overlays;

@@ -11,7 +11,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/hash.h"
+#include "base/index.h"
 #include "base/strbuf.h"
+#include "base/vec.h"
 #include "loader/hlo_module.h"
 #include "model/metrics.h"
 #include "query/query_impl.h"
@@ -79,106 +82,76 @@ void query_drop_caches(query_session *s)
 	s->rt_done = 0;
 }
 
-/* Node id -> text, open addressing; grows with use. */
+/* Node id -> text, made on first use. */
 struct query_text_map {
-	int64_t *keys;  /* -1 = empty */
-	char **vals;
-	size_t cap, n;
+	hs_index ix;
+	HS_VEC(struct node_text {
+		int64_t v;
+		char *text;   /* malloc'd */
+	}) v;
 };
 
 static void text_map_free(struct query_text_map *m)
 {
 	if (!m)
 		return;
-	for (size_t i = 0; i < m->cap; i++)
-		free(m->vals[i]);
-	free(m->keys);
-	free(m->vals);
+	for (size_t i = 0; i < m->v.n; i++)
+		free(m->v.v[i].text);
+	hs_index_free(&m->ix);
+	hs_vec_free(&m->v);
 	free(m);
 }
 
-static size_t text_slot(const struct query_text_map *m, int64_t key)
+static int text_of_node(const void *m, int32_t e, const void *v)
 {
-	uint64_t h = (uint64_t)key * 0x9e3779b97f4a7c15ull;
-	size_t i = (size_t)(h >> 17) & (m->cap - 1);
-
-	while (m->keys[i] != -1 && m->keys[i] != key)
-		i = (i + 1) & (m->cap - 1);
-	return i;
+	return ((const struct query_text_map *)m)->v.v[e].v == *(const int64_t *)v;
 }
 
-static int text_map_grow(struct query_text_map *m)
+/* The text of node v in map *mp (made on first use), or NULL; *mp NULL
+ * when out of memory. */
+static const char *map_find(struct query_text_map **mp, int64_t v)
 {
-	size_t cap = m->cap ? m->cap * 2 : 256;
-	struct query_text_map nm = {malloc(cap * sizeof(int64_t)), calloc(cap, sizeof(char *)), cap, 0};
-
-	if (!nm.keys || !nm.vals) {
-		free(nm.keys);
-		free(nm.vals);
-		return -1;
-	}
-	for (size_t i = 0; i < cap; i++)
-		nm.keys[i] = -1;
-	for (size_t i = 0; i < m->cap; i++) {
-		if (m->keys[i] == -1)
-			continue;
-		size_t j = text_slot(&nm, m->keys[i]);
-		nm.keys[j] = m->keys[i];
-		nm.vals[j] = m->vals[i];
-		nm.n++;
-	}
-	free(m->keys);
-	free(m->vals);
-	*m = nm;
-	return 0;
+	if (!*mp && !(*mp = calloc(1, sizeof **mp)))
+		return NULL;
+	int32_t e = hs_index_find(&(*mp)->ix, (uint32_t)hs_mix64((uint64_t)v), text_of_node, *mp, &v);
+	return e < 0 ? NULL : (*mp)->v.v[e].text;
 }
 
-/* The slot of node v in map *mp (made on first use) into *slot: 1 when it
- * holds v's text already, 0 when it is free, -1 when out of memory. */
-static int map_slot(struct query_text_map **mp, int64_t v, size_t *slot)
-{
-	struct query_text_map *m = *mp;
-
-	if (!m) {
-		m = *mp = calloc(1, sizeof *m);
-		if (!m)
-			return -1;
-	}
-	if ((m->n + 1) * 2 > m->cap && text_map_grow(m) < 0)
-		return -1;
-	*slot = text_slot(m, v);
-	return m->keys[*slot] == v;
-}
-
-/* Keeps text t (malloc'd, taken) for node v at `slot` of m. */
-static const char *map_keep(struct query_text_map *m, size_t slot, int64_t v, char *t)
+/* Keeps text t (malloc'd, taken) for node v in m; NULL t or no room:
+ * out of memory (query_eval_oom). */
+static const char *map_keep(query_session *s, struct query_text_map *m, int64_t v, char *t)
 {
 	if (!t)
-		return "?";
-	m->keys[slot] = v;
-	m->vals[slot] = t;
-	m->n++;
+		return query_eval_oom(s, "keeping a node's text");
+	if (m->v.n >= HS_INDEX_MAX || hs_vec_push(&m->v, ((struct node_text){v, t})) != 0) {
+		free(t);
+		return query_eval_oom(s, "keeping a node's text");
+	}
+	if (hs_index_add(&m->ix, (uint32_t)hs_mix64((uint64_t)v), (int32_t)m->v.n - 1) != 0) {
+		m->v.n--;
+		free(t);
+		return query_eval_oom(s, "keeping a node's text");
+	}
 	return t;
 }
 
 /* The text of node v in map *mp, computing it with `make` (into a buffer)
- * the first time; "?" when out of memory. */
+ * the first time; "?" when out of memory (query_eval_oom). */
 static const char *cached_text(struct query_text_map **mp, int64_t v,
 			       const char *(*make)(query_session *, int, int64_t, char *, size_t),
 			       query_session *s, int f)
 {
-	size_t i;
-	int hit = map_slot(mp, v, &i);
+	const char *kept = map_find(mp, v);
 
-	if (hit < 0)
-		return "?";
-	if (hit)
-		return (*mp)->vals[i];
+	if (kept)
+		return kept;
+	if (!*mp)
+		return query_eval_oom(s, "keeping a node's text");
 	char buf[512];
 	const char *made = make(s, f, v, buf, sizeof buf);
 	if (made != buf)
 		return made; /* stable already */
-	return map_keep(*mp, i, v, strdup(buf));
+	return map_keep(s, *mp, v, strdup(buf));
 }
 
 /* The same for texts of any length: `make` appends to a string builder,
@@ -187,13 +160,12 @@ static const char *cached_long(struct query_text_map **mp, int64_t v,
 			       const char *(*make)(query_session *, const void *, int64_t, hs_strbuf *),
 			       query_session *s, const void *arg)
 {
-	size_t i;
-	int hit = map_slot(mp, v, &i);
+	const char *kept = map_find(mp, v);
 
-	if (hit < 0)
-		return "?";
-	if (hit)
-		return (*mp)->vals[i];
+	if (kept)
+		return kept;
+	if (!*mp)
+		return query_eval_oom(s, "keeping a node's text");
 	hs_strbuf b = {0};
 	const char *made = make(s, arg, v, &b);
 	if (made) {
@@ -201,7 +173,7 @@ static const char *cached_long(struct query_text_map **mp, int64_t v,
 		return made;
 	}
 	char *t = b.s ? hs_strbuf_take(&b) : strdup("");
-	return map_keep(*mp, i, v, t);
+	return map_keep(s, *mp, v, t);
 }
 
 /* The texts of any length (enum query_dtext_kind). */
@@ -216,14 +188,16 @@ static const char *make_dtext(query_session *s, const void *arg, int64_t v, hs_s
 		int len = hm_shape_text(in->shape, NULL, 0);
 		char *t = malloc((size_t)len + 1);
 		if (!t)
-			return "?";
+			return query_eval_oom(s, "writing a shape");
 		hm_shape_text(in->shape, t, (size_t)len + 1);
 		hs_strbuf_puts(b, t);
 		free(t);
 		return NULL;
 	}
-	case QUERY_DT_HLO:
-		return graph_node_hlo(g, v, b) > 0 ? NULL : "";
+	case QUERY_DT_HLO: {
+		int rc = graph_node_hlo(g, v, b);
+		return rc > 0 ? NULL : rc < 0 ? query_eval_oom(s, "writing an HLO line") : "";
+	}
 	case QUERY_DT_OPERAND_NAMES: {
 		const int64_t *ops = query_operands(g, v);
 		for (int64_t i = 0; ops && i < query_n_operands(g, v); i++) {
@@ -250,7 +224,7 @@ const char *query_dtext(query_session *s, int kind, int64_t v)
 static const char *make_attr(query_session *s, const void *arg, int64_t v, hs_strbuf *b)
 {
 	int rc = graph_node_attr(s->g, v, (const char *)arg, b);
-	return rc > 0 ? NULL : rc < 0 ? "?" : "";
+	return rc > 0 ? NULL : rc < 0 ? query_eval_oom(s, "reading an attribute") : "";
 }
 
 const char *query_attr_text(query_session *s, const char *name, int64_t v)
@@ -264,12 +238,12 @@ const char *query_attr_text(query_session *s, const char *name, int64_t v)
 	if (i == s->n_attrs) {
 		struct query_attr_map *a = realloc(s->attrs, (s->n_attrs + 1) * sizeof *a);
 		if (!a)
-			return "?";
+			return query_eval_oom(s, "reading an attribute");
 		s->attrs = a;
 		a[i].m = NULL;
 		a[i].name = strdup(name);
 		if (!a[i].name)
-			return "?";
+			return query_eval_oom(s, "reading an attribute");
 		s->n_attrs++;
 	}
 	return cached_long(&s->attrs[i].m, v, make_attr, s, s->attrs[i].name);
@@ -469,6 +443,7 @@ int query_prepare_field(query_session *s, const query_field *f, hs_error *err)
 	case QF_G_BYTES:
 		return query_need_cost(s, err);
 	case QF_PREDICTED:
+	case QF_SCORE:
 	case QF_PREDICTED_RANK:
 		return query_need_predicted(s, err);
 	case QF_LAYER:

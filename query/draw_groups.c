@@ -10,7 +10,7 @@
 #include "base/plural.h"
 #include "base/vec.h"
 #include "doc/layers.h"
-#include "model/units.h"
+#include "base/units.h"
 #include "query/commands.h"
 #include "query/query_impl.h"
 
@@ -378,9 +378,9 @@ static int plan_groups(plan *p, const int64_t *nodes, int64_t n, region_groups *
 			run_label(p, u, label, sizeof label);
 		else
 			snprintf(label, sizeof label, "%s", p->l->v[u->k].name);
-		region_thousands(size[k], cnt, sizeof cnt);
+		hs_num_thousands(cnt, sizeof cnt, size[k]);
 		if (cost[k] > 0)
-			units_ns(t, sizeof t, cost[k] * 1e9, 2);
+			hs_unit_format(t, sizeof t, HS_U_SECONDS, cost[k], 2);
 		snprintf(detail, sizeof detail, "%s node%s%s%s", cnt, hs_s(size[k]), t[0] ? ", " : "", t);
 		snprintf(tip, sizeof tip, "%s%s: %s node%s%s%s (analytic cost of its executed instructions)",
 			 p->l->v[u->k].path, u->len > 1 ? " and the repeats after it" : "", cnt,

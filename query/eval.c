@@ -7,6 +7,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "base/units.h"
 #include "loader/hlo_module.h"
 #include "query/query_impl.h"
 
@@ -60,6 +61,8 @@ double query_field_num(query_session *s, const query_field *f, int64_t row)
 	case QF_NORMALIZER:
 		return g->normalizer ? (double)g->normalizer[row] : NAN;
 	case QF_PREDICTED:
+		return s->active->time ? s->active->time[row] : s->active->score[row];
+	case QF_SCORE:
 		return s->active->score[row];
 	case QF_RUNTIME_RANK:
 		return g->labeled ? (double)s->rank[row] : NAN;
@@ -112,7 +115,7 @@ const char *query_field_text(query_session *s, const query_field *f, int64_t row
 	case QF_COLUMN: { /* a buffer per column: two columns compare at once */
 		char **buf = &s->colbuf[f->index];
 		if (!*buf && !(*buf = malloc(s->cells->cap)))
-			return "?";
+			return query_eval_oom(s, "reading a column");
 		return s->cells->text(s->cells->ctx, row, f->index, *buf, s->cells->cap);
 	}
 	default:
@@ -131,6 +134,72 @@ const char *query_eval_text(query_session *s, const query_expr *e, int64_t row)
 	return "";
 }
 
+/* ---- failures ------------------------------------------------------- */
+
+int query_eval_failed(const query_session *s, hs_error *err)
+{
+	if (!s->eval_err.status)
+		return 0;
+	if (err)
+		*err = s->eval_err;
+	return -1;
+}
+
+void query_eval_reset(query_session *s)
+{
+	hs_error_clear(&s->eval_err);
+}
+
+const char *query_eval_oom(query_session *s, const char *what)
+{
+	if (!s->eval_err.status)
+		hs_fail(&s->eval_err, HS_ENOMEM, "out of memory %s", what);
+	return "?";
+}
+
+/* What the regex of e met on row (whose text is `text`), as the session's
+ * failure: "regular expression 'X' needs more than the match limit
+ * (1,000,000 steps) on node fusion.3". */
+static void match_failed(query_session *s, const query_expr *e, int64_t row, const char *text,
+			 const hs_error *why)
+{
+	char on[200];
+	const query_field *f = e->a->kind == QE_FIELD ? e->a->field : NULL;
+
+	if (why->status != HS_EUSAGE) {
+		s->eval_err = *why;
+		return;
+	}
+	if (s->table || !s->g)
+		snprintf(on, sizeof on, "'%.60s%s'", text, strlen(text) > 60 ? "..." : "");
+	else if (f && f->kind >= QF_G_FILE)
+		snprintf(on, sizeof on, "graph %s", s->ref && s->ref->rel ? s->ref->rel : "?");
+	else
+		snprintf(on, sizeof on, "node %s", graph_node_name(s->g, row));
+	hs_fail(&s->eval_err, HS_EUSAGE, "regular expression '%.200s%s' %s on %s", e->b->str,
+		strlen(e->b->str) > 200 ? "..." : "", why->msg, on);
+}
+
+/* 1 when e's regular expression matches row's text, 0 when not; also 0
+ * once something failed (s->eval_err: the command stops short of a wrong
+ * answer), so that the rows left cost nothing. */
+static int match(query_session *s, const query_expr *e, int64_t row)
+{
+	hs_error why;
+
+	if (s->eval_err.status)
+		return 0;
+	if (!s->rx && !(s->rx = hs_regex_scratch_new(&s->eval_err)))
+		return 0;
+	const char *text = query_eval_text(s, e->a, row);
+	int hit = hs_regex_match(e->re, text, strlen(text), s->rx, &why);
+	if (hit < 0) {
+		match_failed(s, e, row, text, &why);
+		return 0;
+	}
+	return hit != e->negate;
+}
+
 static int text_cmp(query_session *s, const query_expr *e, int64_t row)
 {
 	const char *x = query_eval_text(s, e->a, row), *y = query_eval_text(s, e->b, row);
@@ -143,7 +212,7 @@ static double shown_num(query_session *s, const query_field *f, int64_t row)
 {
 	double v;
 
-	return query_unit_parse(query_field_text(s, f, row), f->unit, &v) == 0 ? v : NAN;
+	return hs_unit_parse(query_field_text(s, f, row), f->unit, &v) == 0 ? v : NAN;
 }
 
 static double compare(int op, double c)
@@ -218,10 +287,8 @@ double query_eval_num(query_session *s, const query_expr *e, int64_t row)
 		}
 		return hit != e->negate;
 	}
-	case QE_MATCH: {
-		int hit = regexec(e->re, query_eval_text(s, e->a, row), 0, NULL, 0) == 0;
-		return hit != e->negate;
-	}
+	case QE_MATCH:
+		return match(s, e, row);
 	case QE_OPSET:
 		return (e->opset[s->g->opcode[row]] != 0) != e->negate;
 	case QE_AGG:

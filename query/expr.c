@@ -501,28 +501,44 @@ static query_expr *make_opset(query_parser *p, query_expr *field, query_expr **l
 	return e;
 }
 
+/* The column of byte `where` of regex token lit's pattern: exact when the
+ * token is the pattern as written (unquoted, or quoted without escapes),
+ * else the token's start. */
+static size_t regex_column(const query_parser *p, const query_expr *lit, size_t where)
+{
+	size_t n = strlen(lit->str);
+
+	if (where > n)
+		where = n;
+	if (lit->len == n)
+		return lit->pos + where;
+	if (lit->len == n + 2 && (p->src[lit->pos] == '"' || p->src[lit->pos] == '\''))
+		return lit->pos + 1 + where;
+	return lit->pos;
+}
+
 static int compile_regex(query_parser *p, query_expr *lit)
 {
-	regex_t *re = calloc(1, sizeof *re);
+	hs_error why;
+	size_t where;
+	hs_regex *re = hs_regex_new(lit->str, p->s->table ? HS_REGEX_ICASE : 0, &where, &why);
 
-	if (!re)
-		return query_fail_oom(p, "compiling a regular expression");
-	int rc = regcomp(re, lit->str, REG_EXTENDED | REG_NOSUB | (p->s->table ? REG_ICASE : 0));
-	if (rc != 0) {
-		char msg[128];
-		regerror(rc, re, msg, sizeof msg);
-		free(re);
+	if (!re) {
+		if (why.status == HS_ENOMEM)
+			return query_fail_oom(p, "compiling a regular expression");
+		size_t col = regex_column(p, lit, where);
+		const char *cut = strlen(lit->str) > 60 ? "..." : "";
 		if (p->s->table) /* the filter's caret says where */
-			return query_fail_at(p, lit->pos, "bad regular expression '%s': %s", lit->str, msg);
-		return query_fail_at(p, lit->pos, "bad regular expression '%s' at column %zu: %s",
-				     lit->str, lit->pos + 1, msg);
+			return query_fail_at(p, col, "bad regular expression '%.60s%s': %s", lit->str,
+					     cut, why.msg);
+		return query_fail_at(p, col, "bad regular expression '%.60s%s' at column %zu: %s",
+				     lit->str, cut, col + 1, why.msg);
 	}
 	if (p->n_regexes == p->cap_regexes) {
 		size_t cap = p->cap_regexes ? p->cap_regexes * 2 : 4;
-		regex_t **v = realloc(p->regexes, cap * sizeof *v);
+		hs_regex **v = realloc(p->regexes, cap * sizeof *v);
 		if (!v) {
-			regfree(re);
-			free(re);
+			hs_regex_free(re);
 			return query_fail_oom(p, "compiling a regular expression");
 		}
 		p->regexes = v;

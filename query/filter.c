@@ -69,8 +69,11 @@ static void put_quoted(hs_strbuf *b, const char *s, size_t n)
 	hs_strbuf_putc(b, '"');
 }
 
-/* Plain text s[0, n) as COL~REGEX: the regex matches it literally
- * (quoted when it would not read back as one unquoted chunk). */
+/* Plain text s[0, n) as COL~REGEX: the regex matches it literally, a
+ * backslash before each of PCRE2's metacharacters outside a class (\ ^ $ .
+ * [ | ( ) ? * + {, and ] } alike; PCRE2 reads a backslash before any
+ * other sign as that sign too), quoted when it would not read back as one
+ * unquoted chunk. */
 static void plain_condition(hs_strbuf *b, const char *col, const char *s, size_t n)
 {
 	hs_strbuf re = {0};
@@ -241,7 +244,7 @@ void query_filter_join(const query_filter *f, const char *term, hs_strbuf *out)
 }
 
 int64_t query_filter_range(query_filter *f, const query_cells *src, int64_t first, int64_t n,
-			   int64_t *keep)
+			   int64_t *keep, hs_error *err)
 {
 	int64_t rows[QUERY_ROWS], m = 0;
 
@@ -253,14 +256,15 @@ int64_t query_filter_range(query_filter *f, const query_cells *src, int64_t firs
 		f->colcap = src->cap;
 	}
 	f->s->cells = src;
-	for (int64_t i = 0; i < n; i += QUERY_ROWS) {
+	query_eval_reset(f->s);
+	for (int64_t i = 0; i < n && !f->s->eval_err.status; i += QUERY_ROWS) {
 		int k = n - i < QUERY_ROWS ? (int)(n - i) : QUERY_ROWS;
 		for (int j = 0; j < k; j++)
 			rows[j] = first + i + j;
 		m += query_select_rows(f->s, f->e, rows, k, keep + m);
 	}
 	f->s->cells = NULL;
-	return m;
+	return query_eval_failed(f->s, err) < 0 ? -1 : m;
 }
 
 static int reads_column(const query_expr *e, int col)

@@ -32,6 +32,10 @@ struct slot {
 	int ready;
 	void *part; /* NULL when the file was skipped */
 	char *why;  /* why it was skipped */
+	int fatal;  /* 0, or the status of why when it is the query's failure,
+	             * not the file's: out of memory, or rows it could not
+	             * evaluate (a regular expression over its limits); the
+	             * query stops with it */
 };
 
 struct fold {
@@ -59,8 +63,10 @@ static char *reason(const char *msg, const char *path)
 	return strdup(*msg ? msg : "could not be read");
 }
 
-/* Opens file i, runs the command's part on it; *part or *why. */
-static void run_file(struct fold *f, query_session *ws, size_t i, void **part, char **why)
+/* Opens file i, runs the command's part on it; *part, or *why and *fatal
+ * (struct slot). */
+static void run_file(struct fold *f, query_session *ws, size_t i, void **part, char **why,
+		     int *fatal)
 {
 	const ds_entry *e = &f->ix->entries[i];
 	hs_error err;
@@ -74,6 +80,7 @@ static void run_file(struct fold *f, query_session *ws, size_t i, void **part, c
 	hs_graph *g = graph_open_parts(e->path, f->parts, &err);
 	if (!g) {
 		*why = reason(err.msg, e->path);
+		*fatal = err.status == HS_ENOMEM ? HS_ENOMEM : 0;
 		return;
 	}
 	query_graph_ref ref = {(int64_t)i, e->path, e->rel, e->collection, e->search, e->split};
@@ -85,6 +92,10 @@ static void run_file(struct fold *f, query_session *ws, size_t i, void **part, c
 		rc = f->ops->run(&ctx, f->plan, p);
 		if (rc == 0 && ctx.failed)
 			rc = -1;
+		if (rc == 0 && query_eval_failed(ws, &err) < 0) {
+			rc = -1;
+			*fatal = err.status;
+		}
 		query_parser_done(&ctx);
 		query_session_bind(ws, NULL, NULL);
 	} else {
@@ -96,6 +107,8 @@ static void run_file(struct fold *f, query_session *ws, size_t i, void **part, c
 			f->ops->free_part(p);
 		free(p);
 		*why = reason(err.msg[0] ? err.msg : "query failed", e->path);
+		if (err.status == HS_ENOMEM)
+			*fatal = HS_ENOMEM;
 		return;
 	}
 	*part = p;
@@ -138,12 +151,14 @@ static void *worker(void *arg)
 		pthread_mutex_unlock(&f->mu);
 		void *part = NULL;
 		char *why = NULL;
+		int fatal = 0;
 		if (ws)
-			run_file(f, ws, i, &part, &why);
+			run_file(f, ws, i, &part, &why, &fatal);
 		pthread_mutex_lock(&f->mu);
 		struct slot *sl = &f->slots[i % f->window];
 		sl->part = part;
-		sl->why = part || why ? why : strdup("out of memory");
+		sl->why = part || why ? why : NULL;
+		sl->fatal = !part && !why ? HS_ENOMEM : fatal;
 		sl->ready = 1;
 		if (i == f->next_merge) /* the fold waits for this one alone */
 			pthread_cond_signal(&f->ready);
@@ -193,14 +208,20 @@ static void wait_ready(struct fold *f, long ms)
 	pthread_cond_timedwait(&f->ready, &f->mu, &ts);
 }
 
-enum { FOLD_DONE, FOLD_CUT, FOLD_STOPPED, FOLD_OOM };
+enum { FOLD_DONE, FOLD_CUT, FOLD_STOPPED, FOLD_OOM, FOLD_FAILED };
 
-/* Folds file i's part into acc, or lists it as skipped; frees both. */
-static int take(struct fold *f, size_t i, void *part, char *why, void *acc, query_result *out,
-		query_fold_info *info)
+/* Folds file i's part into acc, or lists it as skipped, or fails the query
+ * with why (NULL: out of memory) and the status `fatal`; frees both. */
+static int take(struct fold *f, size_t i, void *part, char *why, int fatal, void *acc,
+		query_result *out, query_fold_info *info)
 {
 	int rc;
 
+	if (fatal) {
+		hs_fail(f->p->err, fatal, "%s: %s", f->ix->entries[i].rel, why ? why : "out of memory");
+		free(why);
+		return FOLD_FAILED;
+	}
 	if (!part) {
 		rc = add_skipped(out, f->ix->entries[i].rel, why);
 		if (rc < 0)
@@ -237,8 +258,9 @@ static int fold_inline(struct fold *f, void *acc, query_result *out, query_fold_
 	for (size_t i = 0; i < f->ix->n && rc == FOLD_DONE; i++) {
 		void *part = NULL;
 		char *why = NULL;
-		run_file(f, ws, i, &part, &why);
-		rc = take(f, i, part, part || why ? why : strdup("out of memory"), acc, out, info);
+		int fatal = 0;
+		run_file(f, ws, i, &part, &why, &fatal);
+		rc = take(f, i, part, why, !part && !why ? HS_ENOMEM : fatal, acc, out, info);
 		f->next_merge = i + 1;
 		if (rc == FOLD_DONE && progress(f, i + 1, t0, &last))
 			rc = FOLD_STOPPED;
@@ -264,7 +286,7 @@ static int fold_in_order(struct fold *f, void *acc, query_result *out, query_fol
 			if (f->idle)
 				pthread_cond_broadcast(&f->more);
 			pthread_mutex_unlock(&f->mu);
-			int rc = take(f, i, got.part, got.why, acc, out, info);
+			int rc = take(f, i, got.part, got.why, got.fatal, acc, out, info);
 			pthread_mutex_lock(&f->mu);
 			if (rc != FOLD_DONE)
 				return rc;
@@ -335,6 +357,8 @@ end:
 	}
 	if (rc == FOLD_OOM)
 		return started ? query_data_fail(p, p->err) : query_oom(p);
+	if (rc == FOLD_FAILED)
+		return query_data_fail(p, p->err);
 	return 0;
 }
 

@@ -16,6 +16,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "base/units.h"
 #include "query/query_impl.h"
 
 void query_parser_init(query_parser *p, query_session *s, const char *line,
@@ -32,10 +33,8 @@ void query_parser_init(query_parser *p, query_session *s, const char *line,
 
 void query_parser_done(query_parser *p)
 {
-	for (size_t i = 0; i < p->n_regexes; i++) {
-		regfree(p->regexes[i]);
-		free(p->regexes[i]);
-	}
+	for (size_t i = 0; i < p->n_regexes; i++)
+		hs_regex_free(p->regexes[i]);
 	free(p->regexes);
 	p->regexes = NULL;
 	p->n_regexes = p->cap_regexes = 0;
@@ -145,7 +144,7 @@ static size_t unit_end(const char *s, size_t j, size_t n)
 
 	while (k < n && (s[k] == ' ' || s[k] == '\t'))
 		k++;
-	size_t u = query_unit_suffix(s + k, n - k);
+	size_t u = hs_unit_suffix(s + k, n - k);
 	if (!u || (s[k] == '%' && !no_operand_at(s, k + 1, n)))
 		return j;
 	return k + u;

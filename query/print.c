@@ -26,6 +26,7 @@
 #include "base/csv.h"
 #include "base/escape.h"
 #include "base/jsonw.h"
+#include "base/units.h"
 #include "query/query_impl.h"
 
 static void cell_short(const query_table *t, int64_t r, int c, char *buf, size_t cap,
@@ -40,7 +41,7 @@ static void cell_short(const query_table *t, int64_t r, int c, char *buf, size_t
 	if (isnan(x->num))
 		snprintf(buf, cap, "-");
 	else
-		query_fmt_short(x->num, buf, cap);
+		hs_num_short(buf, cap, x->num);
 	*text = buf;
 }
 
@@ -136,7 +137,7 @@ static void write_csv(FILE *out, const query_table *t)
 			if (t->types[c] == QUERY_TEXT) {
 				csv_write_field(out, x->text ? x->text : "");
 			} else if (!isnan(x->num)) {
-				query_fmt_exact(x->num, buf, sizeof buf);
+				hs_num_exact(buf, sizeof buf, x->num);
 				fputs(buf, out);
 			}
 		}
@@ -166,7 +167,7 @@ static void write_json(FILE *out, const query_table *t)
 			} else if (isnan(x->num) || isinf(x->num)) {
 				fputs("null", out);
 			} else {
-				query_fmt_exact(x->num, buf, sizeof buf);
+				hs_num_exact(buf, sizeof buf, x->num);
 				fputs(buf, out);
 			}
 		}

@@ -46,6 +46,7 @@
 
 #include "base/error.h"
 #include "base/strbuf.h"
+#include "base/units.h"
 #include "loader/dataset.h"
 #include "loader/graph.h"
 #include "loader/overlay.h"
@@ -119,31 +120,6 @@ typedef struct query_result {
 	char **skipped;      /* [nskipped] */
 	size_t nskipped;
 } query_result;
-
-/* Units of numbers: what a field's (or a table column's) values are in,
- * how they print and what the language reads as a number of them: "12 us",
- * "1.5ms", "2.1 GB", "1.5 GFLOP", "5%" (query/unit.c).  Durations come in
- * two bases, nanoseconds (runtimes) and seconds (analytic costs); "12 us"
- * is 12000 of the one and 1.2e-5 of the other. */
-enum query_unit {
-	QUERY_U_NONE,    /* plain numbers */
-	QUERY_U_NS,      /* durations in nanoseconds: "23.271 s", "1.234 ms", "12 ns" */
-	QUERY_U_SECONDS, /* durations in seconds: "12.3 us", "1.5 ms" */
-	QUERY_U_BYTES,   /* "2.1 GB", "512 B" (also kB, MB, TB, KiB, MiB, GiB, TiB, bytes) */
-	QUERY_U_FLOP,    /* "1.5 GFLOP" (kFLOP, MFLOP, TFLOP, PFLOP; a plural s) */
-	QUERY_U_PERCENT, /* "24.6%" */
-	QUERY_NUNITS
-};
-/* v (in the unit's base: ns, s, bytes, FLOP, percent) as a column of the
- * unit prints it, the largest step it reaches; "-" for NaN. */
-void query_unit_format(char *buf, size_t cap, int unit, double v);
-/* A number with an optional suffix of the unit ("12 us", "1ms", "2.1GB",
- * "5%"; a bare number is in the base unit; suffixes ignore case) into *out
- * in the base unit.  0, or -1 when s is no such number. */
-int query_unit_parse(const char *s, int unit, double *out);
-/* "a duration", "a size"... and an example ("12 us, 1.5 ms"), for messages. */
-const char *query_unit_what(int unit);
-const char *query_unit_example(int unit);
 
 /* Sessions. */
 query_session *query_session_new(hs_graph *g, hs_error *err);
@@ -274,8 +250,6 @@ typedef int (*query_progress_fn)(void *ctx, size_t done, size_t total, double se
 void query_session_set_progress(query_session *s, query_progress_fn fn, void *ctx);
 /* 1 when the last query_exec was stopped by its progress callback. */
 int query_stopped(const query_session *s);
-/* "1,234,567" into buf (progress lines of folder queries). */
-void query_fmt_thousands(char *buf, size_t cap, size_t v);
 /* What a command line would read of each graph, as GRAPH_PART_* bits of
  * loader/graph.h (node_opcode is always read), without running it: 0 with
  * *parts set, or -1 with err set as query_exec would (a command about one
@@ -322,7 +296,7 @@ int query_format_parse(const char *name);
 typedef struct query_column {
 	const char *name;
 	query_type type; /* QUERY_NUM: the column has numbers (and their text) */
-	int unit;        /* enum query_unit of its numbers */
+	int unit;        /* enum hs_unit of its numbers */
 } query_column;
 
 typedef struct query_cells {
@@ -352,9 +326,11 @@ int query_filter_terms(const query_filter *f);
  * when its top level is an `or`): the filter with one more condition. */
 void query_filter_join(const query_filter *f, const char *term, hs_strbuf *out);
 /* The rows of first .. first + n - 1 that pass, in order, into keep[n]:
- * their count. */
+ * their count; -1 with err set when a row could not be evaluated (a
+ * regular expression over its limits, HS_EUSAGE, naming the row's text;
+ * out of memory, HS_ENOMEM), keep[] then undefined. */
 int64_t query_filter_range(query_filter *f, const query_cells *src, int64_t first, int64_t n,
-			   int64_t *keep);
+			   int64_t *keep, hs_error *err);
 /* The filter's text without the top-level terms that read column `col`
  * (all of it when there is one term; "" then), malloc'd: the filter to
  * compile once the column is gone.  NULL when out of memory. */

@@ -17,19 +17,16 @@
 #ifndef HS_QUERY_IMPL_H
 #define HS_QUERY_IMPL_H
 
-#include <regex.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include "base/arena.h"
+#include "base/index.h"
+#include "base/regex.h"
 #include "loader/dataset.h"
 #include "loader/hlo.h"
 #include "model/cost.h"
 #include "query/query.h"
-
-/* The length of the unit suffix (of any kind) at s[0, n), or 0: the
- * lexer's "12us", "12 us". */
-size_t query_unit_suffix(const char *s, size_t n);
 
 /* ---- fields --------------------------------------------------------- */
 
@@ -73,6 +70,7 @@ enum query_field_kind {
 	QF_RUNTIME_NS,
 	QF_NORMALIZER,
 	QF_PREDICTED,
+	QF_SCORE,
 	QF_RUNTIME_RANK,
 	QF_PREDICTED_RANK,
 	QF_CONFIG_FEATURE, /* tile config_feat column `index` */
@@ -107,7 +105,7 @@ typedef struct query_field {
 	int index;         /* QF_FEATURE, QF_CONFIG_FEATURE, QF_OVERLAY, QF_COLUMN */
 	query_type type;
 	const char *help;
-	int unit;          /* enum query_unit of its numbers: "cost < 12 us" */
+	int unit;          /* enum hs_unit of its numbers: "cost < 12 us" */
 } query_field;
 
 /* Parentheses, unary operators and `not` nest at most this deep. */
@@ -168,7 +166,7 @@ typedef struct query_expr {
 	double num;               /* QE_NUM */
 	const char *str;          /* QE_STR, QE_WORD */
 	const query_field *field; /* QE_FIELD (also a QE_WORD that names a field) */
-	regex_t *re;              /* QE_MATCH */
+	hs_regex *re;             /* QE_MATCH */
 	const uint8_t *opset;     /* QE_OPSET: [256] 0/1 */
 	struct query_expr *a, *b;
 	struct query_expr **list; /* QE_IN */
@@ -233,6 +231,7 @@ struct query_session {
 	size_t n_node_fields;
 	query_field *config_fields;
 	size_t n_config_fields;
+	hs_index node_index, config_index; /* the fields by name */
 	char **feature_names;       /* owned copies (generic names rotate) */
 	char **config_names;
 
@@ -269,6 +268,14 @@ struct query_session {
 	int table;
 	const query_cells *cells;
 	char **colbuf;              /* [n_node_fields] */
+
+	/* Evaluation has no error return: a row whose text cannot be made
+	 * (out of memory) or matched (a regular expression over its limits)
+	 * reads as not matching, and the first such failure waits here for
+	 * the command to report it (query_eval_failed).  rx: what matching
+	 * needs, made on first use. */
+	hs_error eval_err;
+	hs_regex_scratch *rx;
 };
 
 /* A session for a worker of a folder query: no field tables (the plan was
@@ -297,7 +304,7 @@ typedef struct query_parser {
 	int scope;             /* enum query_scope for field lookups */
 	hs_error *err;
 	hs_arena arena;
-	regex_t **regexes;     /* to regfree */
+	hs_regex **regexes;    /* to hs_regex_free */
 	size_t n_regexes, cap_regexes;
 	query_expr **aggs;     /* the aggregates parsed, by slot (arena) */
 	int naggs;
@@ -382,6 +389,13 @@ unsigned query_field_parts(const query_field *f);
 int query_prepare(query_session *s, const query_expr *e, hs_error *err);
 int query_prepare_field(query_session *s, const query_field *f, hs_error *err);
 double query_eval_num(query_session *s, const query_expr *e, int64_t row);
+/* -1 with err set to the first failure of the evaluations since the last
+ * query_eval_reset (see query_session.eval_err), else 0. */
+int query_eval_failed(const query_session *s, hs_error *err);
+void query_eval_reset(query_session *s);
+/* Records that memory ran out making a text for a row (doing `what`);
+ * returns "?", what the row then reads. */
+const char *query_eval_oom(query_session *s, const char *what);
 const char *query_eval_text(query_session *s, const query_expr *e, int64_t row);
 double query_field_num(query_session *s, const query_field *f, int64_t row);
 const char *query_field_text(query_session *s, const query_field *f, int64_t row);
@@ -413,6 +427,10 @@ int query_need_runtime_summary(query_session *s, hs_error *err);
  * from the bound graph (the fit and the overlays too); query_drop_prediction
  * the model's predictor only (a new model). */
 void query_drop_caches(query_session *s);
+/* What the graph's module gives per instruction itself (an HloProto's
+ * buffer assignment: buffer_bytes, loader/overlay.h overlay_from_module),
+ * laid over the graph as data when a session is bound (data.c). */
+int query_session_module_data(query_session *s, hs_error *err);
 void query_drop_prediction(query_session *s);
 int query_need_cost(query_session *s, hs_error *err);
 /* The active predictor into s->active ("predicted: why" when it fails). */
@@ -494,13 +512,5 @@ const char *query_tb_str(query_tb *b, const char *text, hs_error *err);
 
 /* Frees a table's storage (names, types, cells, strings). */
 void query_table_free(query_table *t);
-
-/* ---- numbers -------------------------------------------------------- */
-
-/* Shortest text that reads back to the same double ("%.17g" at most);
- * integers without a fraction; "nan"/"inf"/"-inf" for the rest. */
-int query_fmt_exact(double v, char *buf, size_t cap);
-/* For aligned tables: integers exactly, else 6 significant digits. */
-int query_fmt_short(double v, char *buf, size_t cap);
 
 #endif

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "base/units.h"
 #include "query/query_impl.h"
 
 int query_fail_unknown_field(query_parser *p, const query_expr *w)
@@ -188,12 +189,12 @@ static int expr_unit(const query_expr *e)
 		return expr_unit(e->a);
 	case QE_ARITH:
 		if (e->op == TK_PLUS || e->op == TK_MINUS)
-			return expr_unit(e->a) == expr_unit(e->b) ? expr_unit(e->a) : QUERY_U_NONE;
+			return expr_unit(e->a) == expr_unit(e->b) ? expr_unit(e->a) : HS_U_NONE;
 		if (e->op == TK_STAR)
-			return plain_b ? expr_unit(e->a) : plain_a ? expr_unit(e->b) : QUERY_U_NONE;
-		return e->op == TK_SLASH && plain_b ? expr_unit(e->a) : QUERY_U_NONE;
+			return plain_b ? expr_unit(e->a) : plain_a ? expr_unit(e->b) : HS_U_NONE;
+		return e->op == TK_SLASH && plain_b ? expr_unit(e->a) : HS_U_NONE;
 	default:
-		return QUERY_U_NONE;
+		return HS_U_NONE;
 	}
 }
 
@@ -207,16 +208,16 @@ static int convert_unit(query_parser *p, query_expr *lit, query_expr *other, int
 	double v;
 
 	snprintf(text, sizeof text, "%.*s", n, p->src + lit->pos);
-	if (u == QUERY_U_NONE || query_unit_parse(text, u, &v) < 0) {
+	if (u == HS_U_NONE || hs_unit_parse(text, u, &v) < 0) {
 		if (p->s->table && other->kind == QE_FIELD)
 			return query_fail_at(p, lit->pos, "'%s' is not %s (column %s; e.g. %s)", text,
-					     query_unit_what(u), other->field->name, query_unit_example(u));
-		if (u == QUERY_U_NONE)
+					     hs_unit_what(u), other->field->name, hs_unit_example(u));
+		if (u == HS_U_NONE)
 			return query_fail_at(p, lit->pos, "'%s' at column %zu is not a number (%s has no unit)",
 					     text, lit->pos + 1, query_expr_desc(p, other, b, sizeof b));
 		return query_fail_at(p, lit->pos, "'%s' at column %zu is not %s (%s is; e.g. %s)", text,
-				     lit->pos + 1, query_unit_what(u), query_expr_desc(p, other, b, sizeof b),
-				     query_unit_example(u));
+				     lit->pos + 1, hs_unit_what(u), query_expr_desc(p, other, b, sizeof b),
+				     hs_unit_example(u));
 	}
 	lit->num = v;
 	lit->unit_lit = 0;
@@ -238,8 +239,8 @@ static int table_pair(query_parser *p, query_expr *a, query_expr *b, int op)
 		return 0;
 	if (other->kind == QE_WORD && op != TK_EQ && op != TK_NE)
 		return query_fail_at(p, other->pos, "'%s' is not %s (column %s; e.g. %s)", other->str,
-				     query_unit_what(col->field->unit), col->field->name,
-				     query_unit_example(col->field->unit));
+				     hs_unit_what(col->field->unit), col->field->name,
+				     hs_unit_example(col->field->unit));
 	if (other->kind == QE_WORD)
 		query_make_literal(other);
 	col->type = QUERY_TEXT;

@@ -14,6 +14,8 @@
 #include <string.h>
 
 #include "base/hash.h"
+#include "base/index.h"
+#include "base/vec.h"
 #include "query/query_impl.h"
 
 /* ---- tables --------------------------------------------------------- */
@@ -32,31 +34,15 @@ static struct cell_block *block_of(const query_table *t)
 	return (struct cell_block *)((char *)t->cells - offsetof(struct cell_block, cells));
 }
 
-/* Interning: open addressing over string contents. */
+/* Interning: the texts kept, found by content. */
 struct query_strpool {
-	const char **slot;
-	size_t cap, used;
+	hs_index ix;
+	HS_VEC(const char *) s;
 };
 
-static int pool_grow(struct query_strpool *p)
+static int same_text(const void *p, int32_t e, const void *text)
 {
-	size_t cap = p->cap ? p->cap * 2 : 64;
-	const char **slot = calloc(cap, sizeof *slot);
-
-	if (!slot)
-		return -1;
-	for (size_t i = 0; i < p->cap; i++) {
-		if (!p->slot[i])
-			continue;
-		size_t j = hs_fnv1a(p->slot[i], HS_FNV_BASIS) & (cap - 1);
-		while (slot[j])
-			j = (j + 1) & (cap - 1);
-		slot[j] = p->slot[i];
-	}
-	free(p->slot);
-	p->slot = slot;
-	p->cap = cap;
-	return 0;
+	return strcmp(((const struct query_strpool *)p)->s.v[e], text) == 0;
 }
 
 int query_tb_init(query_tb *b, query_result *r, int ncols,
@@ -95,7 +81,8 @@ oom:
 void query_tb_done(query_tb *b)
 {
 	if (b->pool) {
-		free(b->pool->slot);
+		hs_index_free(&b->pool->ix);
+		hs_vec_free(&b->pool->s);
 		free(b->pool);
 		b->pool = NULL;
 	}
@@ -162,19 +149,14 @@ const char *query_tb_str(query_tb *b, const char *text, hs_error *err)
 
 	if (!text || !*text)
 		return "";
-	if (p->used * 2 >= p->cap && pool_grow(p) < 0)
-		goto oom;
-	size_t j = hs_fnv1a(text, HS_FNV_BASIS) & (p->cap - 1);
-	while (p->slot[j]) {
-		if (strcmp(p->slot[j], text) == 0)
-			return p->slot[j];
-		j = (j + 1) & (p->cap - 1);
-	}
+	uint32_t h = (uint32_t)hs_fnv1a(text, HS_FNV_BASIS);
+	int32_t e = hs_index_find(&p->ix, h, same_text, p, text);
+	if (e >= 0)
+		return p->s.v[e];
 	char *copy = hs_arena_strndup(&blk->strings, text, strlen(text));
-	if (!copy)
+	if (!copy || p->s.n >= HS_INDEX_MAX || hs_vec_push(&p->s, copy) != 0 ||
+	    hs_index_add(&p->ix, h, (int32_t)p->s.n - 1) != 0)
 		goto oom;
-	p->slot[j] = copy;
-	p->used++;
 	return copy;
 oom:
 	hs_fail(err, HS_ENOMEM, "out of memory storing table text");
@@ -210,56 +192,4 @@ void query_table_free(query_table *t)
 	free(t->config);
 	free(t->path);
 	memset(t, 0, sizeof *t);
-}
-
-/* ---- numbers -------------------------------------------------------- */
-
-static int fmt_special(double v, char *buf, size_t cap)
-{
-	if (isnan(v))
-		return snprintf(buf, cap, "nan");
-	if (isinf(v))
-		return snprintf(buf, cap, v < 0 ? "-inf" : "inf");
-	if (v == floor(v) && fabs(v) < 1e15)
-		return snprintf(buf, cap, "%.0f", v == 0 ? 0.0 : v);
-	return -1;
-}
-
-int query_fmt_exact(double v, char *buf, size_t cap)
-{
-	int n = fmt_special(v, buf, cap);
-
-	if (n >= 0)
-		return n;
-	for (int prec = 15; prec <= 17; prec++) {
-		n = snprintf(buf, cap, "%.*g", prec, v);
-		if (strtod(buf, NULL) == v)
-			break;
-	}
-	return n;
-}
-
-int query_fmt_short(double v, char *buf, size_t cap)
-{
-	int n = fmt_special(v, buf, cap);
-
-	if (n >= 0)
-		return n;
-	return snprintf(buf, cap, "%.6g", v);
-}
-
-void query_fmt_thousands(char *buf, size_t cap, size_t v)
-{
-	char d[32];
-	int n = snprintf(d, sizeof d, "%zu", v);
-	size_t k = 0;
-
-	if (!cap)
-		return;
-	for (int i = 0; i < n && k + 2 < cap; i++) {
-		if (i && (n - i) % 3 == 0)
-			buf[k++] = ',';
-		buf[k++] = d[i];
-	}
-	buf[k] = '\0';
 }

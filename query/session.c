@@ -3,13 +3,16 @@
  * session is bound to.  What a session computes about that graph is
  * derived.c.
  */
+#include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
+#include "base/hash.h"
 #include "base/strbuf.h"
+#include "base/units.h"
 #include "loader/hlo_featurize.h"
 #include "loader/hlo_module.h"
 #include "model/metrics.h"
@@ -18,47 +21,48 @@
 /* ---- fields --------------------------------------------------------- */
 
 static const query_field node_derived[] = {
-	{"id", QF_ID, 0, QUERY_NUM, "node index (0-based, as in edge_index)", QUERY_U_NONE},
-	{"name", QF_HTEXT, HS_HF_NAME, QUERY_TEXT, "instruction name (dot.42); derived on a bare .npz: opcode.id", QUERY_U_NONE},
-	{"opcode", QF_OPCODE, 0, QUERY_TEXT, "HLO opcode name (compare with a bare word: opcode = dot); as written when not a learned opcode", QUERY_U_NONE},
-	{"opcode_id", QF_OPCODE_ID, 0, QUERY_NUM, "opcode id as stored in node_opcode", QUERY_U_NONE},
-	{"category", QF_CATEGORY, 0, QUERY_TEXT, "opcode category (elementwise, data-movement, convolution, ...)", QUERY_U_NONE},
-	{"computation", QF_HTEXT, HS_HF_COMPUTATION, QUERY_TEXT, "the HLO computation holding the node (entry, fused_computation.3; derived on a bare .npz: entry, computation.K); compared with a number it means split", QUERY_U_NONE},
-	{"computation_name", QF_HTEXT, HS_HF_COMPUTATION, QUERY_TEXT, "the same as computation", QUERY_U_NONE},
-	{"computation_role", QF_ROLE, 0, QUERY_TEXT, "what the node's computation is for: entry, fusion, reducer, while-body, while-condition, branch, call, async, other", QUERY_U_NONE},
-	{"split", QF_SPLIT, 0, QUERY_NUM, "the node_splits segment holding the node (0 when the graph has one)", QUERY_U_NONE},
-	{"operands", QF_OPERANDS, 0, QUERY_NUM, "number of operands in HLO order, a repeated one counted each time (the dataset's edges on a bare .npz)", QUERY_U_NONE},
-	{"operand_count", QF_OPERANDS, 0, QUERY_NUM, "the same as operands", QUERY_U_NONE},
-	{"operand_names", QF_OPERAND_NAMES, 0, QUERY_TEXT, "the operands' names in HLO order, repeats kept: \"a, b, a\" (the dataset's edges on a bare .npz)", QUERY_U_NONE},
-	{"users", QF_USERS, 0, QUERY_NUM, "number of users: the nodes that have it as an operand, each once", QUERY_U_NONE},
-	{"elem", QF_ELEM, 0, QUERY_TEXT, "output element type (f32, bf16, pred, tuple, ...)", QUERY_U_NONE},
-	{"shape", QF_SHAPE, 0, QUERY_TEXT, "output shape as HLO writes it: bf16[8,56,56,64]{3,2,1,0}, (f32[], s32[2]{0})", QUERY_U_NONE},
-	{"rank", QF_RANK, 0, QUERY_NUM, "output rank", QUERY_U_NONE},
-	{"elements", QF_ELEMENTS, 0, QUERY_NUM, "output element count", QUERY_U_NONE},
-	{"configurable", QF_CONFIGURABLE, 0, QUERY_NUM, "1 for nodes with layout configs (layout graphs), else 0", QUERY_U_NONE},
-	{"cost", QF_COST, 0, QUERY_NUM, "analytic time estimate in seconds (model/cost.h); null when the model does not know the op's cost", QUERY_U_SECONDS},
-	{"flops", QF_FLOPS, 0, QUERY_NUM, "analytic floating-point operations; null when unknown", QUERY_U_FLOP},
-	{"bytes", QF_BYTES, 0, QUERY_NUM, "analytic bytes read and written; null when unknown", QUERY_U_BYTES},
-	{"hlo", QF_HLO, 0, QUERY_TEXT, "the instruction's whole HLO line, as written (printed for a protobuf); empty on .npz", QUERY_U_NONE},
-	{"fusion_kind", QF_HTEXT, HS_HF_FUSION_KIND, QUERY_TEXT, "kLoop, kInput, kOutput, kCustom (fusions); empty otherwise and on .npz", QUERY_U_NONE},
-	{"op_type", QF_HTEXT, HS_HF_OP_TYPE, QUERY_TEXT, "metadata op_type (framework op); empty when absent and on .npz", QUERY_U_NONE},
-	{"op_name", QF_HTEXT, HS_HF_OP_NAME, QUERY_TEXT, "metadata op_name; empty when absent and on .npz", QUERY_U_NONE},
-	{"layer", QF_LAYER, 0, QUERY_TEXT, "the node's layer: op_name without its last / component (jit(f)/mlp/dense); (top level) for a one-component op_name, (no op_name) without one", QUERY_U_NONE},
-	{"source_file", QF_HTEXT, HS_HF_SOURCE_FILE, QUERY_TEXT, "metadata source_file; empty when absent and on .npz", QUERY_U_NONE},
-	{"source_line", QF_SOURCE_LINE, 0, QUERY_NUM, "metadata source_line; null when absent and on .npz", QUERY_U_NONE},
-	{"custom_call_target", QF_HTEXT, HS_HF_CUSTOM_CALL_TARGET, QUERY_TEXT, "custom-call target; empty otherwise and on .npz", QUERY_U_NONE},
-	{"sharding", QF_HTEXT, HS_HF_SHARDING, QUERY_TEXT, "sharding as written ({replicated}); empty when absent and on .npz", QUERY_U_NONE},
+	{"id", QF_ID, 0, QUERY_NUM, "node index (0-based, as in edge_index)", HS_U_NONE},
+	{"name", QF_HTEXT, HS_HF_NAME, QUERY_TEXT, "instruction name (dot.42); derived on a bare .npz: opcode.id", HS_U_NONE},
+	{"opcode", QF_OPCODE, 0, QUERY_TEXT, "HLO opcode name (compare with a bare word: opcode = dot); as written when not a learned opcode", HS_U_NONE},
+	{"opcode_id", QF_OPCODE_ID, 0, QUERY_NUM, "opcode id as stored in node_opcode", HS_U_NONE},
+	{"category", QF_CATEGORY, 0, QUERY_TEXT, "opcode category (elementwise, data-movement, convolution, ...)", HS_U_NONE},
+	{"computation", QF_HTEXT, HS_HF_COMPUTATION, QUERY_TEXT, "the HLO computation holding the node (entry, fused_computation.3; derived on a bare .npz: entry, computation.K); compared with a number it means split", HS_U_NONE},
+	{"computation_name", QF_HTEXT, HS_HF_COMPUTATION, QUERY_TEXT, "the same as computation", HS_U_NONE},
+	{"computation_role", QF_ROLE, 0, QUERY_TEXT, "what the node's computation is for: entry, fusion, reducer, while-body, while-condition, branch, call, async, other", HS_U_NONE},
+	{"split", QF_SPLIT, 0, QUERY_NUM, "the node_splits segment holding the node (0 when the graph has one)", HS_U_NONE},
+	{"operands", QF_OPERANDS, 0, QUERY_NUM, "number of operands in HLO order, a repeated one counted each time (the dataset's edges on a bare .npz)", HS_U_NONE},
+	{"operand_count", QF_OPERANDS, 0, QUERY_NUM, "the same as operands", HS_U_NONE},
+	{"operand_names", QF_OPERAND_NAMES, 0, QUERY_TEXT, "the operands' names in HLO order, repeats kept: \"a, b, a\" (the dataset's edges on a bare .npz)", HS_U_NONE},
+	{"users", QF_USERS, 0, QUERY_NUM, "number of users: the nodes that have it as an operand, each once", HS_U_NONE},
+	{"elem", QF_ELEM, 0, QUERY_TEXT, "output element type (f32, bf16, pred, tuple, ...)", HS_U_NONE},
+	{"shape", QF_SHAPE, 0, QUERY_TEXT, "output shape as HLO writes it: bf16[8,56,56,64]{3,2,1,0}, (f32[], s32[2]{0})", HS_U_NONE},
+	{"rank", QF_RANK, 0, QUERY_NUM, "output rank", HS_U_NONE},
+	{"elements", QF_ELEMENTS, 0, QUERY_NUM, "output element count", HS_U_NONE},
+	{"configurable", QF_CONFIGURABLE, 0, QUERY_NUM, "1 for nodes with layout configs (layout graphs), else 0", HS_U_NONE},
+	{"cost", QF_COST, 0, QUERY_NUM, "analytic time estimate in seconds (model/cost.h); null when the model does not know the op's cost", HS_U_SECONDS},
+	{"flops", QF_FLOPS, 0, QUERY_NUM, "analytic floating-point operations; null when unknown", HS_U_FLOP},
+	{"bytes", QF_BYTES, 0, QUERY_NUM, "analytic bytes read and written; null when unknown", HS_U_BYTES},
+	{"hlo", QF_HLO, 0, QUERY_TEXT, "the instruction's whole HLO line, as written (printed for a protobuf); empty on .npz", HS_U_NONE},
+	{"fusion_kind", QF_HTEXT, HS_HF_FUSION_KIND, QUERY_TEXT, "kLoop, kInput, kOutput, kCustom (fusions); empty otherwise and on .npz", HS_U_NONE},
+	{"op_type", QF_HTEXT, HS_HF_OP_TYPE, QUERY_TEXT, "metadata op_type (framework op); empty when absent and on .npz", HS_U_NONE},
+	{"op_name", QF_HTEXT, HS_HF_OP_NAME, QUERY_TEXT, "metadata op_name; empty when absent and on .npz", HS_U_NONE},
+	{"layer", QF_LAYER, 0, QUERY_TEXT, "the node's layer: op_name without its last / component (jit(f)/mlp/dense); (top level) for a one-component op_name, (no op_name) without one", HS_U_NONE},
+	{"source_file", QF_HTEXT, HS_HF_SOURCE_FILE, QUERY_TEXT, "metadata source_file; empty when absent and on .npz", HS_U_NONE},
+	{"source_line", QF_SOURCE_LINE, 0, QUERY_NUM, "metadata source_line; null when absent and on .npz", HS_U_NONE},
+	{"custom_call_target", QF_HTEXT, HS_HF_CUSTOM_CALL_TARGET, QUERY_TEXT, "custom-call target; empty otherwise and on .npz", HS_U_NONE},
+	{"sharding", QF_HTEXT, HS_HF_SHARDING, QUERY_TEXT, "sharding as written ({replicated}); empty when absent and on .npz", HS_U_NONE},
 };
 #define N_NODE_DERIVED (sizeof node_derived / sizeof node_derived[0])
 
 static const query_field config_derived[] = {
-	{"config", QF_CONFIG, 0, QUERY_NUM, "config index", QUERY_U_NONE},
-	{"runtime", QF_RUNTIME, 0, QUERY_NUM, "measured runtime (tile: normalized; layout: ns); null when hidden", QUERY_U_NONE},
-	{"runtime_ns", QF_RUNTIME_NS, 0, QUERY_NUM, "config_runtime as stored (ns); null when hidden", QUERY_U_NS},
-	{"normalizer", QF_NORMALIZER, 0, QUERY_NUM, "config_runtime_normalizers (tile graphs)", QUERY_U_NONE},
-	{"predicted", QF_PREDICTED, 0, QUERY_NUM, "the active predictor's score: the model's (the analytic estimate without one), or the explorer's :fit once one ran; lower = faster", QUERY_U_NONE},
-	{"runtime_rank", QF_RUNTIME_RANK, 0, QUERY_NUM, "1 = fastest measured config", QUERY_U_NONE},
-	{"predicted_rank", QF_PREDICTED_RANK, 0, QUERY_NUM, "1 = fastest predicted config", QUERY_U_NONE},
+	{"config", QF_CONFIG, 0, QUERY_NUM, "config index", HS_U_NONE},
+	{"runtime", QF_RUNTIME, 0, QUERY_NUM, "measured runtime (tile: normalized; layout: ns); null when hidden", HS_U_NONE},
+	{"runtime_ns", QF_RUNTIME_NS, 0, QUERY_NUM, "config_runtime as stored (ns); null when hidden", HS_U_NS},
+	{"normalizer", QF_NORMALIZER, 0, QUERY_NUM, "config_runtime_normalizers (tile graphs)", HS_U_NONE},
+	{"predicted", QF_PREDICTED, 0, QUERY_NUM, "the active predictor's time in the runtime's unit (layout: ns; tile: normalized), the one predict and compare show: the model's (the analytic estimate without one, calibrated on the measured configs), or the explorer's :fit once one ran; its score when it gives no time (a learned model on a file without runtimes)", HS_U_NONE},
+	{"score", QF_SCORE, 0, QUERY_NUM, "the active predictor's score, what ranks the configs (lower = faster): the analytic estimate's own ns, or a learned model's unitless score", HS_U_NONE},
+	{"runtime_rank", QF_RUNTIME_RANK, 0, QUERY_NUM, "1 = fastest measured config", HS_U_NONE},
+	{"predicted_rank", QF_PREDICTED_RANK, 0, QUERY_NUM, "1 = fastest predicted config", HS_U_NONE},
 };
 #define N_CONFIG_DERIVED (sizeof config_derived / sizeof config_derived[0])
 
@@ -77,6 +81,30 @@ static void free_fields(query_session *s)
 	s->feature_names = s->config_names = NULL;
 	s->node_fields = s->config_fields = NULL;
 	s->n_node_fields = s->n_config_fields = 0;
+	hs_index_free(&s->node_index);
+	hs_index_free(&s->config_index);
+}
+
+/* A name's hash ignoring case: query_find_field finds the exact name
+ * first, then one that differs in case. */
+static uint32_t folded_hash(const char *s)
+{
+	uint64_t h = HS_FNV_BASIS;
+	for (; *s; s++)
+		h = hs_fnv1a_byte((unsigned char)tolower((unsigned char)*s), h);
+	return (uint32_t)h;
+}
+
+/* The fields f[0, n) by name.  Reserved first, so that of names alike but
+ * for case the first field is found first (probing meets them in order). */
+static int index_fields(hs_index *ix, const query_field *f, size_t n)
+{
+	if (hs_index_reserve(ix, n) != 0)
+		return -1;
+	for (size_t i = 0; i < n; i++)
+		if (hs_index_add(ix, folded_hash(f[i].name), (int32_t)i) != 0)
+			return -1;
+	return 0;
 }
 
 static int has_derived_name(const query_field *d, size_t n, const char *name)
@@ -148,7 +176,7 @@ static int build_fields(query_session *s, hs_error *err)
 			continue;
 		s->config_fields[nc] = config_derived[i];
 		if (config_derived[i].kind == QF_RUNTIME && g->kind != HS_KIND_TILE)
-			s->config_fields[nc].unit = QUERY_U_NS; /* tile: normalized, no unit */
+			s->config_fields[nc].unit = HS_U_NS; /* tile: normalized, no unit */
 		nc++;
 	}
 	for (int i = 0; i < cw; i++) {
@@ -164,6 +192,9 @@ static int build_fields(query_session *s, hs_error *err)
 		nc++;
 	}
 	s->n_config_fields = nc;
+	if (index_fields(&s->node_index, s->node_fields, s->n_node_fields) != 0 ||
+	    index_fields(&s->config_index, s->config_fields, s->n_config_fields) != 0)
+		goto oom;
 	return 0;
 oom:
 	return hs_fail(err, HS_ENOMEM, "out of memory building the field table");
@@ -192,15 +223,19 @@ static void own_ref(query_session *s)
 static int bind(query_session *s, hs_graph *g, hs_error *err)
 {
 	query_drop_caches(s);
+	query_eval_reset(s);
 	free_fields(s);
 	s->g = g;
 	own_ref(s);
-	return build_fields(s, err);
+	if (build_fields(s, err) < 0)
+		return -1;
+	return query_session_module_data(s, err); /* buffer_bytes from an HloProto */
 }
 
 void query_session_bind(query_session *s, hs_graph *g, const query_graph_ref *ref)
 {
 	query_drop_caches(s);
+	query_eval_reset(s);
 	s->g = g;
 	s->ref = ref;
 }
@@ -285,6 +320,8 @@ query_session *query_session_new_table(const query_column *cols, int ncols, hs_e
 		};
 		s->n_node_fields++;
 	}
+	if (index_fields(&s->node_index, s->node_fields, s->n_node_fields) != 0)
+		goto oom;
 	return s;
 oom:
 	query_session_free(s);
@@ -330,6 +367,7 @@ void query_session_free(query_session *s)
 	for (size_t i = 0; s->colbuf && i < s->n_node_fields; i++)
 		free(s->colbuf[i]);
 	free(s->colbuf);
+	hs_regex_scratch_free(s->rx);
 	query_drop_caches(s);
 	free_fields(s);
 	for (int i = 0; i < 256; i++)
@@ -400,6 +438,16 @@ const char *query_field_name(const query_session *s, size_t i)
 	return i < s->n_node_fields ? s->node_fields[i].name : NULL;
 }
 
+static int field_named(const void *f, int32_t i, const void *name)
+{
+	return strcmp(((const query_field *)f)[i].name, name) == 0;
+}
+
+static int field_named_folded(const void *f, int32_t i, const void *name)
+{
+	return strcasecmp(((const query_field *)f)[i].name, name) == 0;
+}
+
 static const query_field *fields_of(query_session *s, int scope, size_t *n)
 {
 	if (scope == QS_GRAPH)
@@ -416,13 +464,23 @@ const query_field *query_find_field(query_session *s, int scope, const char *nam
 {
 	size_t n;
 	const query_field *f = fields_of(s, scope, &n);
+	const hs_index *ix = scope == QS_CONFIG ? &s->config_index : &s->node_index;
 
-	for (size_t i = 0; i < n; i++)
-		if (strcmp(f[i].name, name) == 0)
+	if (scope != QS_GRAPH) {
+		uint32_t h = folded_hash(name);
+		int32_t i = hs_index_find(ix, h, field_named, f, name);
+		if (i < 0)
+			i = hs_index_find(ix, h, field_named_folded, f, name);
+		if (i >= 0)
 			return &f[i];
-	for (size_t i = 0; i < n; i++)
-		if (strcasecmp(f[i].name, name) == 0)
-			return &f[i];
+	} else {    /* a few: a scan */
+		for (size_t i = 0; i < n; i++)
+			if (strcmp(f[i].name, name) == 0)
+				return &f[i];
+		for (size_t i = 0; i < n; i++)
+			if (strcasecmp(f[i].name, name) == 0)
+				return &f[i];
+	}
 	/* f<i> for node features, c<i> for tile config features. */
 	char lead = scope == QS_CONFIG ? 'c' : 'f';
 	if ((name[0] == lead || name[0] == (lead - 32)) && name[1] >= '0' && name[1] <= '9') {
@@ -505,6 +563,7 @@ unsigned query_field_parts(const query_field *f)
 	case QF_CONFIG_FEATURE:
 		return GRAPH_PART_RUNTIMES | GRAPH_PART_CONFIGS;
 	case QF_PREDICTED:
+	case QF_SCORE:
 	case QF_PREDICTED_RANK:
 		/* the model (or the analytic estimate) reads everything, and
 		 * node_config_feat for layout graphs */

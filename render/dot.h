@@ -140,8 +140,24 @@ int dot_export(const region *r, const dot_opts *o, const char *path,
  * NULL with err set when the dot layout plugin cannot be loaded. */
 GVC_t *dot_context(hs_error *err);
 /* gvLayout(gvc, g, "dot").  Under LeakSanitizer what Graphviz allocates
- * meanwhile is left out of the leak check (see dot.c). */
+ * meanwhile is left out of the leak check (see dot.c).  0, or -1: see
+ * dot_gv_out_of_memory and dot_graph_lost. */
 int dot_gv_layout(GVC_t *gvc, Agraph_t *g);
+/* 1 when the last layout or render failed because an allocation failed in
+ * Graphviz (HS_ENOMEM for the caller). */
+int dot_gv_out_of_memory(void);
+/* 1 when Graphviz faulted out of memory while working on g (dot.c, "when
+ * Graphviz runs out of memory"): g must not be touched again, not even
+ * freed; dot_close leaves it. */
+int dot_graph_lost(const Agraph_t *g);
+/* agclose(g), unless g is lost. */
+void dot_close(Agraph_t *g);
+/* fn(ctx), for calls into Graphviz that allocate: its result, or -2 when
+ * Graphviz faulted out of memory inside (dot.c, "when Graphviz runs out of
+ * memory"); what it was making is then lost (dot_lose_graph). */
+int dot_guarded(int (*fn)(void *), void *ctx);
+/* Marks g lost: dot_close leaves it. */
+void dot_lose_graph(Agraph_t *g);
 /* Routes Graphviz's error messages to the text dot_write reports (used by
  * dot_build.c). */
 void dot_catch_errors(void);

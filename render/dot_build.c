@@ -12,6 +12,7 @@
 
 #include "base/escape.h"
 #include "base/plural.h"
+#include "base/units.h"
 #include "loader/hlo.h"
 #include "render/gv_layout.h"
 #include "render/palette.h"
@@ -145,7 +146,7 @@ int dot_box_lines(const region *r, int64_t k, int maxw, char *l1, char *l2, size
 		const char *d = r->groups->detail[gi];
 		if (!d) {
 			char n[32];
-			region_thousands(r->boxes[k].inside, n, sizeof n);
+			hs_num_thousands(n, sizeof n, r->boxes[k].inside);
 			snprintf(b, sizeof b, "%s node%s", n, hs_s(r->boxes[k].inside));
 			d = b;
 		}
@@ -179,23 +180,8 @@ void dot_more_label(const region_more *m, int operands, char *buf, size_t cap)
 {
 	char n[32];
 
-	region_thousands(m->hidden, n, sizeof n);
+	hs_num_thousands(n, sizeof n, m->hidden);
 	snprintf(buf, cap, "%s more %s%s", n, operands ? "operand" : "user", hs_s(m->hidden));
-}
-
-static void human_bytes(double b, char *out, size_t cap)
-{
-	static const char *const unit[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB"};
-	int u = 0;
-
-	while (b >= 1024 && u < 5) {
-		b /= 1024;
-		u++;
-	}
-	if (u == 0)
-		snprintf(out, cap, "%.0f B", b);
-	else
-		snprintf(out, cap, "%.1f %s", b, unit[u]);
 }
 
 /* ---- building --------------------------------------------------------- */
@@ -385,7 +371,7 @@ static void style_edge(builder *b, Agedge_t *e, int64_t operand)
 		return;
 	shape_cut(b->g, operand, shape, sizeof shape, 120);
 	if (bytes > 0) {
-		human_bytes(bytes, hb, sizeof hb);
+		hs_unit_format(hb, sizeof hb, HS_U_BYTES, bytes, -1);
 		snprintf(v, sizeof v, "%s, %s", shape, hb);
 	} else {
 		snprintf(v, sizeof v, "%s", shape);
@@ -675,7 +661,7 @@ static void style_group(builder *b, Agnode_t *n, int64_t k)
 		return;
 	}
 	dot_box_lines(r, k, 300, l1, l2, sizeof l1);
-	region_thousands(r->boxes[k].inside, cnt, sizeof cnt);
+	hs_num_thousands(cnt, sizeof cnt, r->boxes[k].inside);
 	snprintf(tip, sizeof tip, "%s: %s (%s node%s of the region, one %s)", l1, l2, cnt,
 		 hs_s(r->boxes[k].inside), r->groups->what);
 	set(n, b->n_tip, tip);
@@ -874,7 +860,40 @@ static int add_nodes(builder *b, Agraph_t **clusters, Agnode_t **nodes)
 	return add_calls(b, nodes);
 }
 
+static Agraph_t *build(const region *r, const dot_opts *o, Agraph_t **made, hs_error *err);
+
+struct build_call {
+	const region *r;
+	const dot_opts *o;
+	hs_error *err;
+	Agraph_t *G, *made;
+};
+
+static int build_call(void *arg)
+{
+	struct build_call *c = arg;
+
+	c->G = build(c->r, c->o, &c->made, c->err);
+	return 0;
+}
+
+/* build under dot_guarded: Graphviz faults when an allocation fails inside
+ * agopen or agsubg. */
 Agraph_t *dot_build(const region *r, const dot_opts *o, hs_error *err)
+{
+	struct build_call c = {r, o, err, NULL, NULL};
+
+	if (dot_guarded(build_call, &c) == -2) {
+		if (c.made)
+			dot_lose_graph(c.made);
+		hs_fail(err, HS_ENOMEM, "out of memory building the Graphviz graph");
+		return NULL;
+	}
+	return c.G;
+}
+
+/* The graph of the region; *made is the graph as soon as agopen made it. */
+static Agraph_t *build(const region *r, const dot_opts *o, Agraph_t **made, hs_error *err)
 {
 	builder b;
 	dot_opts defaults;
@@ -904,7 +923,7 @@ Agraph_t *dot_build(const region *r, const dot_opts *o, hs_error *err)
 	}
 	dot_catch_errors();
 	char gname[512]; /* the SVG's <title>: XML has no place for control characters */
-	b.G = agopen((char *)dot_esc_name(b.g->name ? b.g->name : "region", gname, sizeof gname), Agdirected, NULL);
+	b.G = *made = agopen((char *)dot_esc_name(b.g->name ? b.g->name : "region", gname, sizeof gname), Agdirected, NULL);
 	nodes = calloc((size_t)r->n_nodes + 1, sizeof *nodes);
 	boxes = calloc((size_t)r->n_boxes + 1, sizeof *boxes);
 	if (!b.G || !nodes || !boxes)

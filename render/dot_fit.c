@@ -9,6 +9,7 @@
 #include <graphviz/gvc.h>
 
 #include "base/clock.h"
+#include "base/units.h"
 
 #define PX_PER_PT (DOT_PNG_DPI / 72.0)
 #define GRAPH_PAD 4.0 /* Graphviz's default pad around the drawing, points */
@@ -119,6 +120,8 @@ int dot_fit_layout(GVC_t *gvc, Agraph_t *g, dot_fit *fit)
 		gvFreeLayout(gvc, g);
 		left_right(g, &s);
 		int rc = dot_gv_layout(gvc, g);
+		if (rc != 0 && dot_graph_lost(g))
+			return -1;
 		restore(g, &s); /* the layout holds what it read */
 		if (rc != 0)
 			return -1;
@@ -173,11 +176,14 @@ int dot_fit_text(const dot_fit *f, const char *path, char *buf, size_t cap)
 		snprintf(why, sizeof why, "over the %d px limit", DOT_PNG_MAX_PX);
 	else
 		snprintf(why, sizeof why, "a strip");
-	if (f->scale < 1 && f->slow)
+	if (f->scale < 1 && f->slow) {
+		char took[32];
+		hs_unit_format(took, sizeof took, HS_U_SECONDS, f->seconds, 1);
 		return snprintf(buf, cap, "%s%sscaled to %d%%, %d x %d px: top to bottom it is "
-				"%d x %d px, %s; not laid out again left to right, the layout took %.1f s "
+				"%d x %d px, %s; not laid out again left to right, the layout took %s "
 				"(an .svg keeps the full size)", path ? path : "", path ? ": " : "",
-				(int)floor(f->scale * 100), f->w, f->h, f->full_w, f->full_h, why, f->seconds);
+				(int)floor(f->scale * 100), f->w, f->h, f->full_w, f->full_h, why, took);
+	}
 	if (f->scale < 1)
 		return snprintf(buf, cap, "%s%s%sscaled to %d%%, %d x %d px: top to bottom it is "
 				"%d x %d px, %s (an .svg keeps the full size)", path ? path : "",

@@ -418,7 +418,10 @@ hs_layout *layout_region(const region *r, const dot_opts *opts, hs_error *err)
 	make_key(r, &o, L->key, sizeof L->key);
 	t1 = hs_now_seconds();
 	if (dot_gv_layout(gvc, G) != 0) {
-		hs_fail(err, HS_EDATA, "Graphviz dot layout of %s failed", r->title);
+		if (dot_gv_out_of_memory())
+			hs_fail(err, HS_ENOMEM, "out of memory in Graphviz's dot layout of %s", r->title);
+		else
+			hs_fail(err, HS_EDATA, "Graphviz dot layout of %s failed", r->title);
 		goto fail;
 	}
 	laid = 1;
@@ -438,7 +441,7 @@ hs_layout *layout_region(const region *r, const dot_opts *opts, hs_error *err)
 fail:
 	if (laid)
 		gvFreeLayout(gvc, G);
-	agclose(G);
+	dot_close(G);
 	layout_free(L);
 	return NULL;
 }

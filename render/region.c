@@ -12,6 +12,7 @@
 #include "base/hash.h"
 #include "base/plural.h"
 #include "base/strbuf.h"
+#include "base/units.h"
 #include "render/region_impl.h"
 
 void region_spec_init(region_spec *s)
@@ -59,19 +60,6 @@ void region_ways_text(const region_ways *w, const char *prefix, char *buf, size_
 		hs_strbuf_puts(&b, i == 0 ? prefix : i == w->n - 1 ? " or " : ", ");
 		hs_strbuf_puts(&b, w->item[i]);
 	}
-}
-
-const char *region_kind_name(region_kind k)
-{
-	switch (k) {
-	case REGION_AROUND: return "around";
-	case REGION_PATH: return "path";
-	case REGION_COMPUTATION: return "computation";
-	case REGION_NODES: return "nodes";
-	case REGION_CONFIGURABLE: return "configurable";
-	case REGION_LAYER: return "layer";
-	}
-	return "?";
 }
 
 const char *region_dir_name(region_dir d)
@@ -789,7 +777,7 @@ static region *select_layer(const hs_graph *g, const region_spec *s, hs_error *e
 		return NULL;
 	r->kind = REGION_LAYER;
 	char n[32];
-	region_thousands(r->n_nodes, n, sizeof n);
+	hs_num_thousands(n, sizeof n, r->n_nodes);
 	snprintf(r->key, sizeof r->key, "layer:%016" PRIx64, hs_fnv1a(s->layer, HS_FNV_BASIS));
 	snprintf(r->title, sizeof r->title, "%s: layer %s (%s node%s)", g->name, s->layer, n,
 		 hs_s(r->n_nodes));
@@ -890,7 +878,7 @@ static region *within_budget(region *r, const region_spec *s, hs_error *err)
 	if (cut == 0)
 		return r;
 	region_work_text(&r->work, what, sizeof what);
-	region_thousands(budget, n, sizeof n);
+	hs_num_thousands(n, sizeof n, budget);
 	less_ways(r, s, how, sizeof how);
 	if (r->n_stubs)
 		hs_fail(err, HS_EUSAGE, "%s: %s; with its %" PRId64 " longest edges cut it is still %s; "

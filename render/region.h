@@ -330,10 +330,6 @@ int64_t region_fit_radius(const hs_graph *g, const region_spec *s);
  * memory; an `expand` name that is no computation of the graph). */
 int region_collapse(region *r, const region_spec *s, hs_error *err);
 
-/* The index in g->hcomps of the computation named `name` (real, "entry"
- * or a derived "computation.K"), or -1. */
-int64_t region_find_hcomp(const hs_graph *g, const char *name);
-
 /* 1 when `expand` (NULL, "all" or names separated by commas) draws
  * computation c in full. */
 int region_expands(const hs_graph *g, const char *expand, int64_t c);
@@ -347,8 +343,6 @@ const char *region_edge_label(const region *r, int64_t k, char *buf, size_t cap)
 /* "485 nodes and 692 edges on 290 ranks, whose edges cross 19,959 ranks
  * more (layout work 21,136)"; like snprintf. */
 int region_work_text(const region_work *w, char *buf, size_t cap);
-/* 1234567 -> "1,234,567" (cap bytes). */
-void region_thousands(int64_t v, char *buf, size_t cap);
 
 /* "dot.42 (node 1234)" on a module, "node 1234" on a bare .npz (whose
  * names are derived); for titles and messages.  Returns buf. */
@@ -357,7 +351,6 @@ const char *region_node_ref(const hs_graph *g, int64_t id, char *buf, size_t cap
 /* Position of node `id` in r->nodes, or -1. */
 int64_t region_index_of(const region *r, int64_t id);
 
-const char *region_kind_name(region_kind k); /* "around", "path", ... */
 const char *region_dir_name(region_dir d);   /* "operands", "users", "both" */
 /* Parses "operands" / "users" / "both"; returns -1 for anything else. */
 int region_dir_parse(const char *s);

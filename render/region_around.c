@@ -17,7 +17,7 @@ typedef struct bfs {
 	                    * 2: operands skipped (both: 3) */
 	int64_t *order;    /* nodes in visiting order */
 	int64_t n_order;
-	int64_t *per_depth;/* [radius_seen + 1] counts */
+	int64_t *per_depth;/* [n + 1]: nodes at each depth 0..max_depth */
 	int64_t max_depth;
 } bfs;
 

@@ -47,11 +47,6 @@ int region_expands(const hs_graph *g, const char *expand, int64_t c)
 	return strcmp(expand, "all") == 0 || listed(g, expand, c);
 }
 
-int64_t region_find_hcomp(const hs_graph *g, const char *name)
-{
-	return graph_find_hcomp(g, name);
-}
-
 /* Every name of the list must be a computation: a typo says so. */
 static int check_expand(const hs_graph *g, const char *list, hs_error *err)
 {
@@ -60,7 +55,7 @@ static int check_expand(const hs_graph *g, const char *list, hs_error *err)
 	for (const char *p = list; *p;) {
 		size_t len = strcspn(p, ",");
 		snprintf(word, sizeof word, "%.*s", (int)(len < 159 ? len : 159), p);
-		if (region_find_hcomp(g, word) < 0)
+		if (graph_find_hcomp(g, word) < 0)
 			return hs_fail(err, HS_EUSAGE, "%s has no computation named '%s' to expand "
 				       "(the query `count by computation_name` lists them)", g->name, word);
 		p += len;
@@ -108,7 +103,7 @@ static int64_t choose_boxes(const region *r, const region_spec *s, const int32_t
 }
 
 /* Where node v is drawn: the box of its group or of its computation
- * (box_of: the group's box, -1 when the group draws nothing), or itself. */
+ * (group_box: the group's box, -1 when the group draws nothing), or itself. */
 typedef struct refs {
 	const hs_graph *g;
 	const int32_t *group_of;  /* NULL: no groups */

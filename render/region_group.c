@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "base/plural.h"
+#include "base/units.h"
 #include "render/region.h"
 #include "render/region_impl.h"
 
@@ -53,7 +54,7 @@ int region_groups_by_computation(const hs_graph *g, const int64_t *nodes, int64_
 {
 	int64_t nc = g->hcomps && g->hcomp_of ? g->n_hcomps : 0, k = 0;
 	int64_t *count = calloc((size_t)nc + 1, sizeof *count), *index = malloc(((size_t)nc + 1) * sizeof *index);
-	char name[160], line[200];
+	char line[200];
 
 	memset(out, 0, sizeof *out);
 	if (!count || !index) {
@@ -72,9 +73,9 @@ int region_groups_by_computation(const hs_graph *g, const int64_t *nodes, int64_
 			continue;
 		const hs_hcomp *h = &g->hcomps[c];
 		char cnt[32], all[32];
-		region_thousands(count[c], cnt, sizeof cnt);
-		region_thousands(h->count, all, sizeof all);
-		graph_hcomp_name(g, c);
+		hs_num_thousands(cnt, sizeof cnt, count[c]);
+		hs_num_thousands(all, sizeof all, h->count);
+		const char *name = graph_hcomp_name(g, c);
 		out->label[index[c]] = region_groups_strdup(out, name);
 		snprintf(line, sizeof line, "%s, %s node%s", graph_role_name(h->role), cnt, hs_s(count[c]));
 		out->detail[index[c]] = region_groups_strdup(out, line);
@@ -106,8 +107,8 @@ static void refuse(const region *r, const region_spec *s, int64_t limit, const c
 	region_ways w = {0};
 	char ways[400], n[32], l[32];
 
-	region_thousands(r->n_nodes, n, sizeof n);
-	region_thousands(limit, l, sizeof l);
+	hs_num_thousands(n, sizeof n, r->n_nodes);
+	hs_num_thousands(l, sizeof l, limit);
 	if (s->kind == REGION_AROUND)
 		region_way(&w, x->radius ? "a smaller " : NULL, "%s", x->radius);
 	region_way(&w, x->force, "%s", "");
@@ -147,10 +148,10 @@ static void say_grouped(region *r, const region_spec *s, int64_t over, int64_t l
 	char n[32], l[32], b[32], o[32];
 	int64_t boxes = r->n_nodes + r->n_boxes;
 
-	region_thousands(nodes, n, sizeof n);
-	region_thousands(limit, l, sizeof l);
-	region_thousands(boxes, b, sizeof b);
-	region_thousands(over, o, sizeof o);
+	hs_num_thousands(n, sizeof n, nodes);
+	hs_num_thousands(l, sizeof l, limit);
+	hs_num_thousands(b, sizeof b, boxes);
+	hs_num_thousands(o, sizeof o, over);
 	char more[200] = "";
 	if (gr->note[0])
 		snprintf(more, sizeof more, " (%s)", gr->note);
@@ -205,7 +206,7 @@ region *region_select_grouped(const hs_graph *g, const region_spec *s, int64_t o
 	}
 	if (r->n_nodes + r->n_boxes > limit) {
 		char because[200], b[32];
-		region_thousands(r->n_nodes + r->n_boxes, b, sizeof b);
+		hs_num_thousands(b, sizeof b, r->n_nodes + r->n_boxes);
 		snprintf(because, sizeof because, "collapsed by %s it would still draw %s boxes", gr->what, b);
 		refuse(r, s, limit, why, because, err);
 		region_free(r);

@@ -32,6 +32,7 @@
 #include <string.h>
 
 #include "base/plural.h"
+#include "base/units.h"
 #include "render/region.h"
 #include "render/region_impl.h"
 
@@ -313,35 +314,22 @@ int region_cut_long_edges(region *r, int64_t budget)
 	}
 	if (r->n_stubs > before) {
 		char n[32];
-		region_thousands(r->n_stubs, n, sizeof n);
+		hs_num_thousands(n, sizeof n, r->n_stubs);
 		region_note_add(r, "%s long edge%s cut: each drawn as a stub beside its user, naming the "
 				"operand", n, hs_s(r->n_stubs));
 	}
 	return r->work.total > budget;
 }
 
-void region_thousands(int64_t v, char *buf, size_t cap)
-{
-	char d[32];
-	int n = snprintf(d, sizeof d, "%" PRId64, v), o = 0;
-
-	for (int i = 0; i < n && (size_t)o + 2 < cap; i++) {
-		if (i > 0 && d[i - 1] != '-' && (n - i) % 3 == 0)
-			buf[o++] = ',';
-		buf[o++] = d[i];
-	}
-	buf[o] = '\0';
-}
-
 int region_work_text(const region_work *w, char *buf, size_t cap)
 {
 	char n[32], e[32], k[32], c[32], t[32];
 
-	region_thousands(w->nodes, n, sizeof n);
-	region_thousands(w->edges, e, sizeof e);
-	region_thousands(w->ranks, k, sizeof k);
-	region_thousands(w->crossed, c, sizeof c);
-	region_thousands(w->total, t, sizeof t);
+	hs_num_thousands(n, sizeof n, w->nodes);
+	hs_num_thousands(e, sizeof e, w->edges);
+	hs_num_thousands(k, sizeof k, w->ranks);
+	hs_num_thousands(c, sizeof c, w->crossed);
+	hs_num_thousands(t, sizeof t, w->total);
 	return snprintf(buf, cap, "%s node%s and %s edge%s on %s rank%s, whose edges cross %s "
 			"rank%s more (layout work %s)", n, hs_s(w->nodes), e, hs_s(w->edges), k,
 			hs_s(w->ranks), c, hs_s(w->crossed), t);

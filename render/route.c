@@ -12,6 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/hash.h"
+#include "base/index.h"
 #include "render/canvas.h"
 
 /* ---- paths of cells ------------------------------------------------------- */
@@ -105,41 +107,43 @@ static int trace_spline(path *p, const lay_edge *e)
 	return 0;
 }
 
+/* The path kept so far: cells [0, n) of xy. */
+struct kept {
+	const int *xy;
+	size_t n;
+};
+
+/* Whether kept cell k is the cell key (an index entry past n is stale). */
+static int same_cell(const void *ctx, int32_t k, const void *key)
+{
+	const struct kept *w = ctx;
+	const int *c = key;
+	return (size_t)k < w->n && w->xy[2 * k] == c[0] && w->xy[2 * k + 1] == c[1];
+}
+
 /* Drops the loops of a path (a cell visited twice keeps its first visit),
- * with a hash of cell -> index (stale entries are told by checking). */
+ * with an index of the cells kept. */
 static int drop_loops(path *p)
 {
-	size_t cap = 64, n = 0;
-	while (cap < 2 * p->n)
-		cap *= 2;
-	size_t *slot = malloc(cap * sizeof *slot);
+	struct kept w = {p->xy, 0};
+	hs_index ix = {0};
 
-	if (!slot)
+	if (p->n > HS_INDEX_MAX || hs_index_reserve(&ix, p->n) != 0)
 		return -1;
-	for (size_t i = 0; i < cap; i++)
-		slot[i] = SIZE_MAX;
 	for (size_t i = 0; i < p->n; i++) {
-		int x = p->xy[2 * i], y = p->xy[2 * i + 1];
-		size_t b = ((size_t)(unsigned)x * 2654435761u ^ (size_t)(unsigned)y * 40503u) & (cap - 1);
-		size_t found = SIZE_MAX;
-		for (; slot[b] != SIZE_MAX; b = (b + 1) & (cap - 1)) {
-			size_t k = slot[b];
-			if (k < n && p->xy[2 * k] == x && p->xy[2 * k + 1] == y) {
-				found = k;
-				break;
-			}
-		}
-		if (found != SIZE_MAX) {
-			n = found + 1; /* back to the first visit */
+		int c[2] = {p->xy[2 * i], p->xy[2 * i + 1]};
+		uint32_t h = (uint32_t)hs_mix64((uint64_t)(uint32_t)c[0] << 32 | (uint32_t)c[1]);
+		int32_t k = hs_index_find(&ix, h, same_cell, &w, c);
+		if (k >= 0) {
+			w.n = (size_t)k + 1; /* back to the first visit */
 			continue;
 		}
-		p->xy[2 * n] = x;
-		p->xy[2 * n + 1] = y;
-		/* a stale entry here would hide nothing: k >= n or another cell */
-		slot[b] = n++;
+		p->xy[2 * w.n] = c[0];
+		p->xy[2 * w.n + 1] = c[1];
+		hs_index_add(&ix, h, (int32_t)w.n++);   /* reserved: one per cell at most */
 	}
-	p->n = n;
-	free(slot);
+	p->n = w.n;
+	hs_index_free(&ix);
 	return 0;
 }
 

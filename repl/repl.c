@@ -30,6 +30,7 @@
 
 static query_session *cur_session;
 static volatile sig_atomic_t got_sigint;
+static FILE *out, *msgs; /* repl_opts' streams: results and prompts, messages */
 
 /* ---- history --------------------------------------------------------- */
 
@@ -85,7 +86,7 @@ static void history_warn(struct history *h, const char *what, int err)
 	if (h->warned)
 		return;
 	h->warned = 1;
-	fprintf(stderr, "hloscope: warning: cannot %s history %s: %s (history is not saved)\n",
+	fprintf(msgs, "hloscope: warning: cannot %s history %s: %s (history is not saved)\n",
 		what, h->path, strerror(err));
 }
 
@@ -99,7 +100,7 @@ static void history_open(struct history *h, const char *path)
 	if (path)
 		snprintf(h->path, sizeof h->path, "%s", path);
 	else if (repl_history_path(h->path, sizeof h->path) < 0) {
-		fprintf(stderr, "hloscope: warning: neither XDG_STATE_HOME nor HOME is set; "
+		fprintf(msgs, "hloscope: warning: neither XDG_STATE_HOME nor HOME is set; "
 			"history is not saved\n");
 		return;
 	}
@@ -213,7 +214,7 @@ static void term_size(int *rows, int *cols)
 
 	*rows = 24;
 	*cols = 80;
-	if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_row > 0) {
+	if (ioctl(fileno(out), TIOCGWINSZ, &ws) == 0 && ws.ws_row > 0) {
 		*rows = ws.ws_row;
 		*cols = ws.ws_col > 0 ? ws.ws_col : 80;
 	}
@@ -297,21 +298,21 @@ static void page_builtin(const char *s, size_t n, int rows, int cols)
 			while (e < n && s[e] != '\n')
 				e++;
 			size_t len = e - i;
-			fwrite(s + i, 1, e < n ? len + 1 : len, stdout);
+			fwrite(s + i, 1, e < n ? len + 1 : len, out);
 			used += len ? (long)((len + (size_t)cols - 1) / (size_t)cols) : 1;
 			i = e < n ? e + 1 : n;
 		}
 		if (i >= n)
 			break;
-		fputs("\033[7m-- more -- (space: page, enter: line, q: stop)\033[0m", stdout);
-		fflush(stdout);
+		fputs("\033[7m-- more -- (space: page, enter: line, q: stop)\033[0m", out);
+		fflush(out);
 		int k = read_key();
-		fputs("\r\033[K", stdout);
+		fputs("\r\033[K", out);
 		if (k == 'q' || k == 'Q' || k == 3 || k == 27 || k == 4)
 			break;
 		budget = (k == '\r' || k == '\n' || k == 'j') ? 1 : rows - 1;
 	}
-	fflush(stdout);
+	fflush(out);
 }
 
 static int page_external(const char *pager, const char *s, size_t n)
@@ -321,7 +322,7 @@ static int page_external(const char *pager, const char *s, size_t n)
 
 	ign.sa_handler = SIG_IGN;
 	sigaction(SIGPIPE, &ign, &old);
-	fflush(stdout);
+	fflush(out);
 	FILE *p = popen(pager, "w");
 	if (!p) {
 		sigaction(SIGPIPE, &old, NULL);
@@ -339,8 +340,8 @@ static void show_page(const char *s, size_t n)
 
 	term_size(&rows, &cols);
 	if (screen_lines(s, n, cols) < rows) {
-		fwrite(s, 1, n, stdout);
-		fflush(stdout);
+		fwrite(s, 1, n, out);
+		fflush(out);
 		return;
 	}
 	const char *pager = getenv("PAGER");
@@ -349,24 +350,24 @@ static void show_page(const char *s, size_t n)
 	page_builtin(s, n, rows, cols);
 }
 
-/* A result on stdout.  On a terminal (and through a pager) it is escaped
+/* A result on `out`.  On a terminal (and through a pager) it is escaped
  * (base/escape.h: tables and text come escaped from query_write already;
  * this is for CSV, which stays exact on a pipe). */
 static void show(const char *s, size_t n)
 {
 	hs_strbuf esc = {0};
 
-	if (!isatty(STDOUT_FILENO) || !isatty(STDIN_FILENO)) {
-		fwrite(s, 1, n, stdout);
-		fflush(stdout);
+	if (!isatty(fileno(out)) || !isatty(STDIN_FILENO)) {
+		fwrite(s, 1, n, out);
+		fflush(out);
 		return;
 	}
 	if (hs_esc_span(s, n, HS_ESC_TEXT) < n) {
 		hs_strbuf_escaped(&esc, s, n, HS_ESC_TEXT);
 		if (esc.failed) { /* no memory to page it: written as it goes */
 			hs_strbuf_free(&esc);
-			hs_fwrite_escaped(stdout, s, n, HS_ESC_TEXT);
-			fflush(stdout);
+			hs_fwrite_escaped(out, s, n, HS_ESC_TEXT);
+			fflush(out);
 			return;
 		}
 		s = hs_strbuf_str(&esc);
@@ -383,9 +384,9 @@ static void print_error(const char *line, const hs_error *err, int column)
 	char buf[4096];
 
 	query_error_caret(err->msg, line, column, buf, sizeof buf);
-	fputs("error: ", stderr);
-	hs_fputs_escaped(stderr, buf, HS_ESC_TEXT);
-	fflush(stderr);
+	fputs("error: ", msgs);
+	hs_fputs_escaped(msgs, buf, HS_ESC_TEXT);
+	fflush(msgs);
 }
 
 /* Runs one line; returns 1 to quit. */
@@ -405,51 +406,51 @@ static int run_line(query_session *s, hs_graph **g, query_format *fmt, const cha
 			quit = 1;
 		} else if (r.action == QUERY_ACT_FORMAT) {
 			*fmt = r.format;
-			printf("format: %s\n", r.format == QUERY_FMT_CSV ? "csv" :
+			fprintf(out, "format: %s\n", r.format == QUERY_FMT_CSV ? "csv" :
 			       r.format == QUERY_FMT_JSON ? "json" : "table");
 		} else if (r.action == QUERY_ACT_OPEN) {
 			hs_error e;
 			hs_error_clear(&e);
 			hs_graph *ng = graph_open(r.arg, &e);
 			if (!ng) {
-				fputs("error: ", stderr);
-				hs_fputs_escaped(stderr, e.msg, HS_ESC_TEXT);
-				fputc('\n', stderr);
+				fputs("error: ", msgs);
+				hs_fputs_escaped(msgs, e.msg, HS_ESC_TEXT);
+				fputc('\n', msgs);
 			} else {
 				query_session_set_graph(s, ng);
 				graph_free(*g);
 				*g = ng;
 				hs_strbuf tmp = {0};
 				if (ng->kind == HS_KIND_MODULE)
-					printf("opened %s: module, %lld instruction%s\n", hs_escaped(ng->name, &tmp, HS_ESC_NAME),
-					       (long long)ng->n_nodes, hs_s(ng->n_nodes));
+					fprintf(out, "opened %s: module, %lld instruction%s\n",
+						hs_escaped(ng->name, &tmp, HS_ESC_NAME), (long long)ng->n_nodes, hs_s(ng->n_nodes));
 				else
-					printf("opened %s: %s graph, %lld node%s, %lld edge%s, %lld config%s\n",
-					       hs_escaped(ng->name, &tmp, HS_ESC_NAME), graph_kind_name(ng->kind),
-					       (long long)ng->n_nodes, hs_s(ng->n_nodes), (long long)ng->n_edges,
-					       hs_s(ng->n_edges), (long long)ng->n_configs, hs_s(ng->n_configs));
+					fprintf(out, "opened %s: %s graph, %lld node%s, %lld edge%s, %lld config%s\n",
+						hs_escaped(ng->name, &tmp, HS_ESC_NAME), graph_kind_name(ng->kind),
+						(long long)ng->n_nodes, hs_s(ng->n_nodes), (long long)ng->n_edges,
+						hs_s(ng->n_edges), (long long)ng->n_configs, hs_s(ng->n_configs));
 				hs_strbuf_free(&tmp);
 			}
 		}
-		fflush(stdout);
+		fflush(out);
 		query_result_free(&r);
 		return quit;
 	}
 	hs_strbuf text = {0};
 	FILE *m = hs_strbuf_open(&text);
 	if (!m) {
-		fprintf(stderr, "error: out of memory writing the result\n");
+		fprintf(msgs, "error: out of memory writing the result\n");
 		query_result_free(&r);
 		return 0;
 	}
 	int wrote = query_write(m, &r, *fmt, &err);
 	if (fclose(m) != 0) {
-		fprintf(stderr, "error: out of memory writing the result\n");
+		fprintf(msgs, "error: out of memory writing the result\n");
 	} else {
 		if (wrote < 0) {
-			fputs("error: ", stderr);
-			hs_fputs_escaped(stderr, err.msg, HS_ESC_TEXT);
-			fputc('\n', stderr);
+			fputs("error: ", msgs);
+			hs_fputs_escaped(msgs, err.msg, HS_ESC_TEXT);
+			fputc('\n', msgs);
 		}
 		show(hs_strbuf_str(&text), text.len);
 	}
@@ -476,9 +477,12 @@ static int is_blank(const char *s)
 
 int repl_run(query_session *s, hs_graph **g, const repl_opts *o)
 {
-	query_format fmt = o ? o->format : QUERY_FMT_TABLE;
+	query_format fmt = o->format;
 
 	cur_session = s;
+	out = o->out;
+	msgs = o->err;
+	rl_outstream = out;
 	if (!isatty(STDIN_FILENO)) {
 		char *line = NULL;
 		size_t cap = 0;
@@ -496,7 +500,7 @@ int repl_run(query_session *s, hs_graph **g, const repl_opts *o)
 	struct sigaction sa = {0}, old_int;
 	char prompt[128];
 
-	history_open(&h, o ? o->history : NULL);
+	history_open(&h, o->history);
 	rl_readline_name = "hloscope";
 	rl_attempted_completion_function = complete;
 	rl_completer_word_break_characters = " \t\n\"'(),=<>!~*+%";
@@ -508,15 +512,15 @@ int repl_run(query_session *s, hs_graph **g, const repl_opts *o)
 
 	hs_strbuf name = {0};
 	int module = (*g)->kind == HS_KIND_MODULE;
-	printf("hloscope: %s (%s%s, %lld %s%s). Type help, or quit.\n", hs_escaped((*g)->name, &name, HS_ESC_NAME),
-	       graph_kind_name((*g)->kind), module ? "" : " graph", (long long)(*g)->n_nodes,
-	       module ? "instruction" : "node", hs_s((*g)->n_nodes));
+	fprintf(out, "hloscope: %s (%s%s, %lld %s%s). Type help, or quit.\n",
+		hs_escaped((*g)->name, &name, HS_ESC_NAME), graph_kind_name((*g)->kind), module ? "" : " graph",
+		(long long)(*g)->n_nodes, module ? "instruction" : "node", hs_s((*g)->n_nodes));
 	for (;;) {
 		snprintf(prompt, sizeof prompt, "%s> ", hs_escaped((*g)->name, &name, HS_ESC_NAME));
 		got_sigint = 0;
 		char *line = readline(prompt);
 		if (!line) {
-			putchar('\n');
+			fputc('\n', out);
 			break;
 		}
 		if (!is_blank(line))

@@ -23,6 +23,7 @@
 
 #include "base/error.h"
 #include "base/hash.h"
+#include "base/index.h"
 #include "synth/builder.h"
 #include "synth/plan.h"
 
@@ -127,52 +128,41 @@ void synth_tile_configs_free(synth_tile_configs *c);
 
 /* ---- a set of drawn configs, to keep them distinct ---------------------- */
 
-/* Config i is row i of `all`, n choices (int16) per row. */
+/* The configs drawn so far, by their choices: config i is row i of `all`,
+ * n choices (int16) per row. */
 typedef struct synth_cset {
-	uint64_t *h;          /* [cap] hashes, 0 = empty slot */
-	int *idx;             /* [cap] rows */
-	size_t cap;           /* a power of two */
+	hs_index ix;
 } synth_cset;
 
 /* Room for `want` configs; -1 when out of memory. */
 static inline int synth_cset_init(synth_cset *s, int want)
 {
-	s->cap = 1;
-	while (s->cap < (size_t)want * 2)
-		s->cap *= 2;
-	s->h = calloc(s->cap, sizeof *s->h);
-	s->idx = calloc(s->cap, sizeof *s->idx);
-	return s->h && s->idx ? 0 : -1;
+	return hs_index_reserve(&s->ix, (size_t)want);
 }
 
 static inline void synth_cset_free(synth_cset *s)
 {
-	free(s->h);
-	free(s->idx);
-	memset(s, 0, sizeof *s);
+	hs_index_free(&s->ix);
 }
 
-static inline uint64_t synth_choice_hash(const int16_t *c, int n)
+struct synth_rows {
+	const int16_t *all;
+	int n;
+};
+
+static inline int synth_same_row(const void *ctx, int32_t i, const void *row)
 {
-	uint64_t h = hs_fnv1a_bytes(c, sizeof *c * (size_t)n, HS_FNV_BASIS);
-	return h ? h : 1;
+	const struct synth_rows *r = ctx;
+	return !memcmp(r->all + (size_t)i * (size_t)r->n, row, sizeof(int16_t) * (size_t)r->n);
 }
 
-/* Inserts row i of `all` unless an equal row is in; 1 if it was new. */
+/* Adds row i of `all` unless an equal row is in (at most `want` rows are
+ * added); 1 if it was new. */
 static inline int synth_cset_add(synth_cset *s, const int16_t *all, int n, int i)
 {
 	const int16_t *c = all + (size_t)i * (size_t)n;
-	uint64_t h = synth_choice_hash(c, n);
-	size_t j = h & (s->cap - 1);
-	while (s->h[j]) {
-		if (s->h[j] == h &&
-		    !memcmp(all + (size_t)s->idx[j] * (size_t)n, c, sizeof(int16_t) * (size_t)n))
-			return 0;
-		j = (j + 1) & (s->cap - 1);
-	}
-	s->h[j] = h;
-	s->idx[j] = i;
-	return 1;
+	uint32_t h = (uint32_t)hs_fnv1a_bytes(c, sizeof *c * (size_t)n, HS_FNV_BASIS);
+	return hs_index_put(&s->ix, h, i, synth_same_row, &(struct synth_rows){all, n}, c) == i;
 }
 
 #endif

@@ -3,49 +3,29 @@
 
 Checks hloscope's `layers all` (CSV) and `count by layer` (CSV) against a
 reading of the HLO text alone: instruction lines and their metadata op_name
-(regular expressions, not hloscope's parser).  A node's layer is its
+(tests/hlo/hloref.py, regular expressions, not hloscope's parser).  A node's layer is its
 op_name without the last '/' component ('/' inside brackets does not
 split); one component: (top level); none: (no op_name).  Every prefix of a
 layer is a namespace; a namespace's nodes are those at or under it.  With a
 profile (name,time_us,...): the time_us sums of `layers all --data` per
 namespace.  Prints PASS/FAIL lines."""
 import csv
-import re
+import os
 import sys
 
-INSTR = re.compile(r"^\s*(?:ROOT\s+)?%?([\w.\-]+)\s*=\s")
-OPNAME = re.compile(r'op_name="((?:[^"\\]|\\.)*)"')
-
-
-def split(op):
-    cuts, depth = [], 0
-    for i, c in enumerate(op):
-        depth += c in "[({"
-        if c in "])}" and depth > 0:
-            depth -= 1
-        if c == "/" and depth == 0:
-            cuts.append(i)
-    return cuts
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "hlo"))
+from hloref import Module, layer_of, namespaces  # noqa: E402  (the tests' one reading of HLO text)
 
 
 def read(path):
-    nodes = []
-    for line in open(path):
-        m = INSTR.match(line)
-        if not m or line.lstrip().startswith(("HloModule", "ENTRY")):
-            continue
-        o = OPNAME.search(line)
-        nodes.append((m.group(1), o.group(1).replace('\\"', '"') if o else None))
-    return nodes
+    """(name, op_name) of every instruction."""
+    return [(i["name"], i["op_name"]) for i in Module(path).instrs]
 
 
-def layer_of(op):
-    if op is None or op == "":
-        return "(no op_name)", ["(no op_name)"]
-    cuts = split(op)
-    if not cuts:
-        return "(top level)", ["(top level)"]
-    return op[:cuts[-1]], [op[:c] for c in cuts]
+def prefixes(op):
+    """The namespaces a node counts in: its layer's prefixes, or the one
+    pseudo-namespace of a node with no op_name or a one-component one."""
+    return namespaces(op) or [layer_of(op)]
 
 
 def main():
@@ -53,9 +33,8 @@ def main():
     nodes = read(mod)
     under, own = {}, {}
     for name, op in nodes:
-        layer, prefixes = layer_of(op)
-        own[layer] = own.get(layer, 0) + 1
-        for p in prefixes:
+        own[layer_of(op)] = own.get(layer_of(op), 0) + 1
+        for p in prefixes(op):
             under[p] = under.get(p, 0) + 1
     rows = list(csv.DictReader(open(layers_csv)))
     got = {r["path"]: int(r["nodes"]) for r in rows}
@@ -70,9 +49,10 @@ def main():
     check("layers: nodes at or under each namespace as the text counts them", not bad,
           "%s: %s vs %s" % (bad[:3], [got.get(p) for p in bad[:3]], [under[p] for p in bad[:3]]))
     order = [r["path"] for r in rows]
-    parents_first = all(order.index(p[:split(p)[-1]]) < i for i, p in enumerate(order) if split(p) and p[:split(p)[-1]] in got)
+    parents_first = all(order.index(namespaces(p)[-1]) < i for i, p in enumerate(order)
+                        if namespaces(p) and namespaces(p)[-1] in got)
     check("layers: parents before children", parents_first, "order broken")
-    depth_ok = all(int(r["depth"]) == len(split(r["path"])) + 1 for r in rows if not r["path"].startswith("("))
+    depth_ok = all(int(r["depth"]) == len(namespaces(r["path"])) + 1 for r in rows if not r["path"].startswith("("))
     check("layers: depth is the number of components", depth_ok, "wrong depth")
     counts = {r[next(iter(r))]: int(r["count"]) for r in csv.DictReader(open(count_csv))}
     check("count by layer: each node's own layer", counts == own,
@@ -82,7 +62,7 @@ def main():
         want = {}
         for name, op in nodes:
             if name in prof:
-                for p in layer_of(op)[1]:
+                for p in prefixes(op):
                     want[p] = want.get(p, 0) + prof[name]
         data = {r["path"]: r["time_us"] for r in csv.DictReader(open(sys.argv[5]))}
         bad = [p for p in under if (data.get(p) or None) is None and p in want or

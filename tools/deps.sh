@@ -2,7 +2,7 @@
 # Installs the Debian packages hloscope needs to build, test and benchmark.
 # As root it runs apt-get; otherwise it prints the exact command and stops.
 PKGS="gcc make pkg-config libncurses-dev libgraphviz-dev graphviz zlib1g-dev
-libreadline-dev libprotobuf-c-dev protobuf-c-compiler libisal-dev libdeflate-dev
+libreadline-dev libprotobuf-c-dev protobuf-c-compiler libpcre2-dev liblzma-dev libisal-dev libdeflate-dev
 python3-numpy tmux imagemagick clang"
 
 missing=""

@@ -2,7 +2,7 @@
  * script, a screen with no terminal), the view stack, keys to requests
  * through the command table (keys.c), the `:` command line, the status line
  * and bench timing.  The prompt's editor is prompt.c, the help view
- * view_help.c, scripts script.c. */
+ * view_help.c, scripts and reading keys script.c. */
 #include <errno.h>
 #include <locale.h>
 #include <signal.h>
@@ -204,6 +204,16 @@ void tui_message(tui *t, int error, const char *fmt, ...)
 	vsnprintf(t->msg, sizeof t->msg, fmt, ap);
 	va_end(ap);
 	t->msg_err = error;
+	t->msg_progress = 0;
+	/* Every message of an allocation that failed says "out of memory"
+	 * (base/error.h; base_once.sh checks hs_fail's): on a terminal it
+	 * stays a message and the explorer goes on; a script stops there with
+	 * exit status 3, as a command does (tests/suites/out_of_memory.sh). */
+	if (error && strstr(t->msg, "out of memory")) {
+		hs_fail(&t->oom, HS_ENOMEM, "%s", t->msg);
+		if (t->headless && t->started)
+			tui_script_fail_status(t, HS_ENOMEM, "%s", t->msg);
+	}
 }
 
 void tui_status_now(tui *t, const char *fmt, ...)
@@ -213,6 +223,7 @@ void tui_status_now(tui *t, const char *fmt, ...)
 	vsnprintf(t->msg, sizeof t->msg, fmt, ap);
 	va_end(ap);
 	t->msg_err = 0;
+	t->msg_progress = 0;
 	tui_draw_all(t);
 }
 
@@ -230,8 +241,10 @@ int tui_take_interrupt(tui *t)
 static int on_long_work(void *ctx, const char *what, double done, double total)
 {
 	tui *t = ctx;
-	if (!what) {
-		t->msg[0] = '\0';
+	if (!what) {     /* done: the progress line goes, a view's message stays */
+		if (t->msg_progress)
+			t->msg[0] = '\0';
+		t->msg_progress = 0;
 		return 0;
 	}
 	if (tui_take_interrupt(t))
@@ -252,6 +265,7 @@ static int on_long_work(void *ctx, const char *what, double done, double total)
 		tui_status_now(t, "%s: %.0f%%  (Esc or Ctrl-C stops)", what, 100 * done / total);
 	else
 		tui_status_now(t, "%s...  (Esc or Ctrl-C stops)", what);
+	t->msg_progress = 1;
 	return 0;
 }
 
@@ -597,15 +611,9 @@ static void run_command(tui *t, const char *line)
 		dispatch(t, ri->req, *rest ? rest : NULL);
 		return;
 	}
-	/* then the view's own commands */
 	for (p = strtok(buf, " "); p && argc < 31; p = strtok(NULL, " "))
 		argv[argc++] = p;
 	argv[argc] = NULL;
-	if (v && v->ops->command) {
-		int rc = v->ops->command(t, v, argc, argv);
-		if (rc != 0)
-			return;
-	}
 	/* query commands whose answer is a view: show ID|NAME, config N */
 	if (v && v->doc && argc == 2 && (!strcmp(argv[0], "show") || !strcmp(argv[0], "config"))) {
 		int64_t n;
@@ -630,63 +638,23 @@ static void run_command(tui *t, const char *line)
 	tui_run_query(t, v, line);
 }
 
-/* ---- Input: the terminal or a script ------------------------------------------ */
-
-void tui_script_fail(tui *t, const char *fmt, ...)
-{
-	char why[400];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(why, sizeof why, fmt, ap);
-	va_end(ap);
-	if (!t->script_failed)
-		hs_fail(&t->script_err, HS_EUSAGE, "%s:%d: %s", tui_script_name(t->script), t->script_line,
-			why);
-	t->script_failed = 1;
-	t->quit = 1;
-}
+/* ---- Input ------------------------------------------------------------------------ */
 
 int tui_stopping(const tui *t)
 {
 	return got_signal || t->quit;
 }
 
-int tui_read_key(tui *t, wint_t *wc)
-{
-	hs_error err = {0};
-
-	if (!t->script)
-		return wget_wch(t->win, wc);
-	for (;;) {
-		const tui_event *e = tui_script_next(t->script);
-		if (!e) {
-			t->quit = 1;
-			return ERR;
-		}
-		t->script_line = e->line;
-		switch (e->kind) {
-		case TUI_EV_SAVE:
-			if (tui_capture_screen(e->text, e->attrs, &err) < 0) {
-				tui_script_fail(t, "%s", err.msg);
-				return ERR;
-			}
-			continue;
-		case TUI_EV_RESIZE:
-			resizeterm(e->rows, e->cols);
-			*wc = KEY_RESIZE;
-			return KEY_CODE_YES;
-		case TUI_EV_COMMAND:
-			t->command = e->text;
-			return TUI_IN_COMMAND;
-		default:
-			*wc = (wint_t)e->key;
-			return e->is_code ? KEY_CODE_YES : OK;
-		}
-	}
-}
-
 /* ---- Terminal --------------------------------------------------------------------- */
+
+/* newterm failed: out of memory (errno, cleared before it), or a terminal
+ * type curses does not know. */
+static int screen_fail(const char *term, hs_error *err)
+{
+	if (errno == ENOMEM)
+		return hs_fail(err, HS_ENOMEM, "out of memory starting the screen");
+	return hs_fail(err, HS_EUSAGE, "cannot use terminal type '%s'", term ? term : "");
+}
 
 /* A script runs on a screen of COLUMNS x LINES whose output goes nowhere. */
 static int open_screen(tui *t, hs_error *err)
@@ -697,10 +665,12 @@ static int open_screen(tui *t, hs_error *err)
 		t->devnull_out = fopen("/dev/null", "w");
 		t->devnull_in = fopen("/dev/null", "r");
 		if (!t->devnull_out || !t->devnull_in)
-			return hs_fail(err, HS_EUSAGE, "/dev/null: %s", strerror(errno));
+			return hs_fail(err, errno == ENOMEM ? HS_ENOMEM : HS_EUSAGE, "/dev/null: %s",
+				       errno == ENOMEM ? "out of memory opening it" : strerror(errno));
+		errno = 0;
 		t->screen = newterm(term && *term ? term : "xterm-256color", t->devnull_out, t->devnull_in);
 		if (!t->screen)
-			return hs_fail(err, HS_EUSAGE, "cannot use terminal type '%s'", term ? term : "");
+			return screen_fail(term, err);
 		typeahead(-1); /* /dev/null always has input: never wait for it */
 		return 0;
 	}
@@ -709,9 +679,10 @@ static int open_screen(tui *t, hs_error *err)
 			       "the explorer needs a terminal (use 'hloscope info' or 'hloscope query' in scripts)");
 	if (tcgetattr(STDIN_FILENO, &saved_tio) == 0)
 		have_tio = 1;
+	errno = 0;
 	t->screen = newterm(term && *term ? NULL : "xterm", stdout, stdin);
 	if (!t->screen)
-		return hs_fail(err, HS_EUSAGE, "cannot use terminal type '%s'", term ? term : "");
+		return screen_fail(term, err);
 	curses_on = 1;
 	return 0;
 }
@@ -917,6 +888,41 @@ static int setup(tui *t, const tui_options *o, hs_error *err)
 	return 0;
 }
 
+/* The first view: the dataset, the diff of two modules or the graph's
+ * overview (each takes what it is given).  When it cannot open, -1 with err
+ * set: why, as a command would say it (out of memory is HS_ENOMEM, exit 3),
+ * rather than an explorer that quits at once with status 0. */
+static int open_first(tui *t, ds_index *ix, tui_doc *d, hs_error *err)
+{
+	if (ix)
+		tui_open_dataset(t, ix);
+	else if (t->diff_b) {
+		tui_open_diff(t, d, t->diff_b, NULL, NULL);
+		tui_doc_unref(d);
+		tui_doc_unref(t->diff_b);
+		t->diff_b = NULL;
+	} else {
+		tui_open_overview(t, d);
+		for (int i = 0; i < t->o->ndata && t->nviews; i++) /* rows that named no instruction: said once */
+			if (query_session_data(d->qs, i)->unmatched) {
+				char *note = query_session_data_note(d->qs, i);
+				if (note)
+					tui_message(t, 0, "%s", note);
+				free(note);
+			}
+		tui_doc_unref(d);
+	}
+	if (t->nviews > 0) {
+		t->started = 1;
+		return 0;
+	}
+	if (t->oom.status)
+		*err = t->oom;
+	else
+		hs_fail(err, HS_EDATA, "%s: %s", t->o->path, t->msg[0] ? t->msg : "the explorer could not open it");
+	return -1;
+}
+
 int tui_run(const tui_options *o, hs_error *err)
 {
 	tui t;
@@ -955,34 +961,19 @@ int tui_run(const tui_options *o, hs_error *err)
 		rc = -1;
 		goto out;
 	}
-	if (ix)
-		tui_open_dataset(&t, ix);
-	else if (t.diff_b) {
-		tui_open_diff(&t, d, t.diff_b, NULL, NULL);
-		tui_doc_unref(d);
-		tui_doc_unref(t.diff_b);
-		t.diff_b = NULL;
-	} else {
-		tui_open_overview(&t, d);
-		for (int i = 0; i < o->ndata; i++) /* rows that named no instruction: said once */
-			if (query_session_data(d->qs, i)->unmatched) {
-				char *note = query_session_data_note(d->qs, i);
-				if (note)
-					tui_message(&t, 0, "%s", note);
-				free(note);
-			}
-		tui_doc_unref(d);
-	}
-	if (t.nviews > 0)
+	if (open_first(&t, ix, d, err) == 0) {
 		loop(&t);
-	check_script_end(&t);
+		check_script_end(&t);
+	} else {
+		rc = -1;
+	}
 	while (t.nviews)
 		pop_view(&t);
 	stop_curses(&t);
 	if (got_signal) {
 		rc = 128 + got_signal;
 		got_signal = 0;
-	} else if (t.script_failed) {
+	} else if (rc == 0 && t.script_failed) {
 		*err = t.script_err;
 		rc = -1;
 	}

@@ -100,6 +100,7 @@ struct tui {
 	int quit;
 	char msg[512];
 	int msg_err;
+	int msg_progress;    /* msg is long work's progress line */
 	MEVENT mouse;
 	hs_model *model;
 	const tui_options *o;
@@ -113,6 +114,8 @@ struct tui {
 	int script_line;         /* line of the script event last read */
 	hs_error script_err;     /* a script that went wrong: the line and why */
 	int script_failed;
+	hs_error oom;            /* the last "out of memory" message (tui_message) */
+	int started;             /* the first view is open */
 };
 
 /* What tui_read_key returns besides wget_wch's OK, KEY_CODE_YES and ERR:
@@ -125,7 +128,10 @@ int tui_read_key(tui *t, wint_t *wc);
 void tui_draw_all(tui *t);
 /* A signal or a quit request ends the loop (and any prompt). */
 int tui_stopping(const tui *t);
-/* Stops a script at the line of the event last read, with a message. */
+/* Stops a script at the line of the event last read, with a message
+ * (status HS_EUSAGE: the explorer exits 1; or the status given). */
 void tui_script_fail(tui *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void tui_script_fail_status(tui *t, int status, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 
 #endif

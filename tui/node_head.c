@@ -13,6 +13,7 @@
 
 #include "base/plural.h"
 #include "base/strbuf.h"
+#include "base/units.h"
 #include "loader/hlo.h"
 #include "tui/node_view.h"
 
@@ -20,7 +21,7 @@
  * copy ... + overhead ...; FLOP, bytes" under the recorded layouts. */
 static void analytic_line(const hs_graph *g, int64_t n, const cost_estimate *c, char *buf, size_t cap)
 {
-	char t[6][32], b[256];
+	char t[6][32], b[256], fl[32], by[32];
 	const double v[6] = {c ? c->seconds : NAN, c ? c->compute : NAN, c ? c->memory : NAN,
 			     c ? c->padding : NAN, c ? c->copy : NAN, c ? c->overhead : NAN};
 
@@ -39,14 +40,16 @@ static void analytic_line(const hs_graph *g, int64_t n, const cost_estimate *c, 
 	}
 	for (int i = 0; i < 6; i++)
 		if (!tui_model_hidden(t[i], sizeof t[i]))
-			tui_fmt_seconds(t[i], sizeof t[i], v[i]);
+			hs_unit_format(t[i], sizeof t[i], HS_U_SECONDS, v[i], -1);
 	if (tui_model_masked())
 		snprintf(buf, cap, " analytic time %s = max(compute %s, memory %s + padding %s) + copy %s + overhead %s;"
 			 " # FLOP, # bytes", t[0], t[1], t[2], t[3], t[4], t[5]);
-	else
+	else {
+		hs_unit_format(fl, sizeof fl, HS_U_FLOP, c ? c->flops : NAN, -1);
+		hs_unit_format(by, sizeof by, HS_U_BYTES, c ? c->bytes : NAN, -1);
 		snprintf(buf, cap, " analytic time %s = max(compute %s, memory %s + padding %s) + copy %s + overhead %s;"
-			 " %.3g FLOP, %.3g bytes", t[0], t[1], t[2], t[3], t[4], t[5], c ? c->flops : NAN,
-			 c ? c->bytes : NAN);
+			 " %s, %s", t[0], t[1], t[2], t[3], t[4], t[5], fl, by);
+	}
 }
 
 /* Appends " LABEL VALUE" to line when the value is not empty. */
@@ -163,7 +166,7 @@ static void collective_line(const hs_graph *g, int64_t v, char *line, size_t cap
 			 (long long)c.group_size);
 	if (c.channel_id >= 0)
 		snprintf(ch, sizeof ch, "  channel_id %lld", (long long)c.channel_id);
-	tui_unit_format(by, sizeof by, TUI_U_BYTES, c.bytes);
+	hs_unit_format(by, sizeof by, HS_U_BYTES, c.bytes, -1);
 	snprintf(line, cap, " collective  replica_groups %s%s%s  %s per device",
 		 b.len ? hs_strbuf_str(&b) : "none (every device)", groups, ch, by);
 	hs_strbuf_free(&b);

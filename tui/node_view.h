@@ -4,7 +4,7 @@
 #define HS_TUI_NODE_VIEW_H
 
 #include "base/strbuf.h"
-#include "loader/hlo_line.h"
+#include "loader/hlo_module.h"
 #include "tui/tui.h"
 
 /* A row of the list to jump through. */
@@ -30,8 +30,8 @@ struct nodeview {
 	struct nbr *nbr;    /* the list */
 	int64_t nnbr, capnbr;
 	hs_strbuf hline;    /* the node's HLO line ("" on a bare .npz) */
-	hlo_line_attr *attr;/* its attributes, spans into hline */
-	int nattr, capattr;
+	hm_attr *attr;      /* its attributes (hm_instr_attr_list: one block) */
+	int nattr;
 	int has_attrs;      /* the graph has a module: the attributes pane exists */
 	int64_t *hist;      /* jump history */
 	int nhist, hpos, caphist;

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "base/plural.h"
+#include "base/units.h"
 #include "query/query.h"
 #include "tui/tui.h"
 
@@ -32,10 +33,8 @@ static void fmt_cell(const query_table *qt, int64_t row, int col, char *buf, siz
 		snprintf(buf, cap, "%s", c->text ? c->text : "");
 	else if (isnan(c->num))
 		snprintf(buf, cap, "-");
-	else if (c->num == floor(c->num) && fabs(c->num) < 1e15)
-		snprintf(buf, cap, "%.0f", c->num);
 	else
-		snprintf(buf, cap, "%.6g", c->num);
+		hs_num_short(buf, cap, c->num);
 }
 
 static int q_cell(void *ctx, int64_t row, const tui_col *c, char *buf, size_t cap)
@@ -168,14 +167,14 @@ static void q_done(tui_view *v)
 	free(q);
 }
 
-static const tui_view_ops q_ops = {"query", TUI_S_TABLE | TUI_S_GRAPH | TUI_S_OPENS, q_draw, q_request, NULL, NULL,
-				   q_done};
+static const tui_view_ops q_ops = {.name = "query", .scope = TUI_S_TABLE | TUI_S_GRAPH | TUI_S_OPENS,
+				   .draw = q_draw, .request = q_request, .done = q_done};
 /* A text result (show, help): its lines open nothing. */
-static const tui_view_ops q_text_ops = {"query", TUI_S_TABLE | TUI_S_GRAPH, q_draw, q_request, NULL, NULL,
-					q_done};
+static const tui_view_ops q_text_ops = {.name = "query", .scope = TUI_S_TABLE | TUI_S_GRAPH, .draw = q_draw,
+					.request = q_request, .done = q_done};
 /* A result over a folder: no graph of its own; its rows open their graph. */
-static const tui_view_ops q_folder_ops = {"query", TUI_S_TABLE | TUI_S_OPENS, q_draw, q_request, NULL,
-					  NULL, q_done};
+static const tui_view_ops q_folder_ops = {.name = "query", .scope = TUI_S_TABLE | TUI_S_OPENS, .draw = q_draw,
+					  .request = q_request, .done = q_done};
 
 static int show_result(tui *t, tui_doc *d, query_session *fs, const char *line, query_result *res)
 {
@@ -245,14 +244,15 @@ static int show_result(tui *t, tui_doc *d, query_session *fs, const char *line, 
 static int on_progress(void *ctx, size_t done, size_t total, double seconds)
 {
 	tui *t = ctx;
-	char d[32], n[32];
+	char d[32], n[32], took[32];
 
 	if (tui_take_interrupt(t))
 		return 1;
 	if (seconds >= 1.0) {
-		query_fmt_thousands(d, sizeof d, done);
-		query_fmt_thousands(n, sizeof n, total);
-		tui_status_now(t, "%s/%s files, %.0f s (Ctrl-C stops)", d, n, seconds);
+		hs_num_thousands(d, sizeof d, (int64_t)done);
+		hs_num_thousands(n, sizeof n, (int64_t)total);
+		hs_unit_format(took, sizeof took, HS_U_SECONDS, seconds, 0);
+		tui_status_now(t, "%s/%s files, %s (Ctrl-C stops)", d, n, took);
 	}
 	return 0;
 }

@@ -23,6 +23,7 @@
  * HLOSCOPE_KEYS="tjj/conv<Enter>" (bench/tui.sh) plays keys the same way in
  * a real terminal: characters, and key names in angle brackets. */
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -176,7 +177,10 @@ tui_script *tui_script_load(const char *path, hs_error *err)
 	tui_script *s;
 
 	if (!f) {
-		hs_fail(err, HS_EUSAGE, "%s: %s", path, strerror(errno));
+		if (errno == ENOMEM)
+			hs_fail(err, HS_ENOMEM, "%s: out of memory opening the script", path);
+		else
+			hs_fail(err, HS_EUSAGE, "%s: %s", path, strerror(errno));
 		return NULL;
 	}
 	if (hs_input_note_fd(fileno(f), path, err) < 0) {
@@ -189,6 +193,7 @@ tui_script *tui_script_load(const char *path, hs_error *err)
 		hs_fail(err, HS_ENOMEM, "%s: out of memory reading the script", path);
 		return NULL;
 	}
+	errno = 0;
 	while ((got = getline(&buf, &cap, f)) >= 0) {
 		line++;
 		while (got > 0 && (buf[got - 1] == '\n' || buf[got - 1] == '\r'))
@@ -198,6 +203,13 @@ tui_script *tui_script_load(const char *path, hs_error *err)
 			s = NULL;
 			break;
 		}
+		errno = 0;
+	}
+	if (s && got < 0 && errno) { /* not the end: the rest would be cut off */
+		hs_fail(err, hs_errno_status(errno), "%s:%d: %s", path, line + 1,
+			errno == ENOMEM ? "out of memory reading the script" : strerror(errno));
+		tui_script_free(s);
+		s = NULL;
 	}
 	free(buf);
 	fclose(f);
@@ -256,4 +268,70 @@ const tui_event *tui_script_peek(const tui_script *s)
 const char *tui_script_name(const tui_script *s)
 {
 	return s->name;
+}
+
+/* ---- Input: the terminal or a script (moved from app.c) ------------------------ */
+
+static void script_vfail(tui *t, int status, const char *fmt, va_list ap)
+{
+	char why[400];
+
+	vsnprintf(why, sizeof why, fmt, ap);
+	if (!t->script_failed)
+		hs_fail(&t->script_err, status, "%s:%d: %s", tui_script_name(t->script), t->script_line, why);
+	t->script_failed = 1;
+	t->quit = 1;
+}
+
+void tui_script_fail(tui *t, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	script_vfail(t, HS_EUSAGE, fmt, ap);
+	va_end(ap);
+}
+
+void tui_script_fail_status(tui *t, int status, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	script_vfail(t, status, fmt, ap);
+	va_end(ap);
+}
+
+int tui_read_key(tui *t, wint_t *wc)
+{
+	hs_error err = {0};
+
+	if (!t->script)
+		return wget_wch(t->win, wc);
+	for (;;) {
+		const tui_event *e = tui_script_next(t->script);
+		if (!e) {
+			t->quit = 1;
+			return ERR;
+		}
+		t->script_line = e->line;
+		switch (e->kind) {
+		case TUI_EV_SAVE:
+			if (tui_capture_screen(e->text, e->attrs, &err) < 0) {
+				tui_script_fail_status(t, err.status == HS_ENOMEM ? HS_ENOMEM : HS_EUSAGE, "%s",
+						       err.msg);
+				return ERR;
+			}
+			continue;
+		case TUI_EV_RESIZE:
+			resizeterm(e->rows, e->cols);
+			*wc = KEY_RESIZE;
+			return KEY_CODE_YES;
+		case TUI_EV_COMMAND:
+			t->command = e->text;
+			return TUI_IN_COMMAND;
+		default:
+			*wc = (wint_t)e->key;
+			return e->is_code ? KEY_CODE_YES : OK;
+		}
+	}
 }

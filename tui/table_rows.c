@@ -8,13 +8,13 @@
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
-#include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
 #include "base/hash.h"
+#include "base/index.h"
 #include "tui/tui.h"
 
 static int scratch(tui_table *tb);
@@ -86,12 +86,25 @@ static query_filter *compile(tui_table *tb, const char *text, hs_error *err)
 	return f;
 }
 
-static void set_filter(tui_table *tb, query_filter *f)
+static int refresh_rows(tui_table *tb, hs_error *err);
+
+/* f (taken) in force, or when it cannot run on every row (a regular
+ * expression over its limits, out of memory), -1 with err set and the
+ * filter in force kept. */
+static int set_filter(tui_table *tb, query_filter *f, hs_error *err)
 {
-	query_filter_free(tb->filter);
+	query_filter *old = tb->filter;
+
 	tb->filter = f;
+	if (refresh_rows(tb, err) < 0) { /* which dropped f */
+		hs_error again;
+		tb->filter = old;
+		refresh_rows(tb, &again);
+		return -1;
+	}
+	query_filter_free(old);
 	tb->nterms = f ? query_filter_terms(f) : 0;
-	tui_table_refresh(tb);
+	return 0;
 }
 
 /* Sorting computes every shown row's key once into 16-byte items and runs
@@ -161,25 +174,26 @@ static int cmp_lowered(const void *x, const void *y)
 	return strcmp(*(const char *const *)x, *(const char *const *)y);
 }
 
+static int same_key(const void *arena, int32_t row, const void *key)
+{
+	return strcmp((const char *)arena + (size_t)row * TEXT_KEY, key) == 0;
+}
+
 /* The rank of every source row's lower-cased text among the distinct
  * texts of the column, into out[nrows]. */
 static int text_ranks(tui_table *tb, int col, uint64_t *out)
 {
 	int64_t n = tb->nrows;
-	size_t cap = 16;
-	while (cap < (size_t)n * 2)
-		cap *= 2;
 	char *arena = malloc((size_t)n * TEXT_KEY);
-	int64_t *slot = malloc(cap * sizeof *slot);   /* hash: arena index or -1 */
-	int64_t *id = malloc((size_t)n * sizeof *id); /* row -> distinct slot */
+	int64_t *first = malloc((size_t)n * sizeof *first); /* row -> the first row of its text */
 	char **distinct = malloc((size_t)n * sizeof *distinct);
-	uint64_t *rank = malloc(cap * sizeof *rank);
+	uint64_t *rank = malloc((size_t)n * sizeof *rank);  /* by first row */
+	hs_index ix = {0};
 	int64_t nd = 0;
 	int rc = -1;
 
-	if (!arena || !slot || !id || !distinct || !rank)
+	if (!arena || !first || !distinct || !rank || n > HS_INDEX_MAX || hs_index_reserve(&ix, (size_t)n))
 		goto out;
-	memset(slot, 0xff, cap * sizeof *slot);
 	for (int64_t i = 0; i < n; i++) {
 		char buf[TUI_CELL], *d = arena + (size_t)i * TEXT_KEY;
 		uint64_t h = HS_FNV_BASIS;
@@ -190,33 +204,22 @@ static int text_ranks(tui_table *tb, int col, uint64_t *out)
 			h = hs_fnv1a_byte((unsigned char)d[j], h);
 		}
 		d[j] = '\0';
-		size_t b = (size_t)h & (cap - 1);
-		while (slot[b] >= 0 && strcmp(arena + (size_t)slot[b] * TEXT_KEY, d))
-			b = (b + 1) & (cap - 1);
-		if (slot[b] < 0) {
-			slot[b] = i;
+		first[i] = hs_index_put(&ix, (uint32_t)h, (int32_t)i, same_key, arena, d);
+		if (first[i] == i)
 			distinct[nd++] = d;
-		}
-		id[i] = (int64_t)b;
 	}
 	qsort(distinct, (size_t)nd, sizeof *distinct, cmp_lowered);
-	for (int64_t r = 0; r < nd; r++) {
-		/* find the bucket of this distinct string again */
-		const char *d = distinct[r];
-		size_t b = (size_t)hs_fnv1a(d, HS_FNV_BASIS) & (cap - 1);
-		while (strcmp(arena + (size_t)slot[b] * TEXT_KEY, d))
-			b = (b + 1) & (cap - 1);
-		rank[b] = (uint64_t)r;
-	}
+	for (int64_t r = 0; r < nd; r++)
+		rank[(distinct[r] - arena) / TEXT_KEY] = (uint64_t)r;
 	for (int64_t i = 0; i < n; i++)
-		out[i] = rank[id[i]];
+		out[i] = rank[first[i]];
 	rc = 0;
 out:
 	free(arena);
-	free(slot);
-	free(id);
+	free(first);
 	free(distinct);
 	free(rank);
+	hs_index_free(&ix);
 	return rc;
 }
 
@@ -302,16 +305,26 @@ static void apply_sort(tui_table *tb)
 out:;
 }
 
-void tui_table_refresh(tui_table *tb)
+/* The rows the filter keeps, sorted; when the filter cannot run on every
+ * row, -1 with err set, the filter dropped and every row shown. */
+static int refresh_rows(tui_table *tb, hs_error *err)
 {
 	int64_t keep = tui_table_row(tb), n = 0;
+	int rc = 0;
 
 	if (!tb->idx)
-		return;
+		return 0;
 	if (tb->filter) {
 		query_cells src = {(void *)tb, cell_num, cell_text, TUI_CELL_FULL};
-		n = query_filter_range(tb->filter, &src, 0, tb->nrows, tb->idx);
-	} else {
+		n = query_filter_range(tb->filter, &src, 0, tb->nrows, tb->idx, err);
+		if (n < 0) {
+			query_filter_free(tb->filter);
+			tb->filter = NULL;
+			rc = -1;
+		}
+	}
+	if (!tb->filter) {
+		n = 0;
 		for (int64_t r = 0; r < tb->nrows; r++)
 			tb->idx[n++] = r;
 	}
@@ -322,6 +335,15 @@ void tui_table_refresh(tui_table *tb)
 		tui_table_goto(tb, keep);
 	if (tb->cur >= tb->nidx)
 		tb->cur = tb->nidx ? tb->nidx - 1 : 0;
+	return rc;
+}
+
+void tui_table_refresh(tui_table *tb)
+{
+	hs_error err;
+
+	if (refresh_rows(tb, &err) < 0)
+		tb->nterms = 0;
 }
 
 void tui_table_sort(tui_table *tb, int col, int desc)
@@ -347,13 +369,11 @@ int tui_table_filter(tui_table *tb, const char *expr, hs_error *err)
 		p++;
 	if (!*p) {
 		tb->filter_col = 0;
-		set_filter(tb, NULL);
-		return 0;
+		return set_filter(tb, NULL, err);
 	}
 	if (!(f = compile(tb, expr, err)))
 		return -1;
-	set_filter(tb, f);
-	return 0;
+	return set_filter(tb, f, err);
 }
 
 int tui_table_add_term(tui_table *tb, int col, const char *op, const char *text)
@@ -379,8 +399,7 @@ int tui_table_add_term(tui_table *tb, int col, const char *op, const char *text)
 	hs_strbuf_free(&all);
 	if (!f)
 		return -1;
-	set_filter(tb, f);
-	return 0;
+	return set_filter(tb, f, &err);
 }
 
 void tui_table_filter_text(const tui_table *tb, char *buf, size_t cap)
@@ -399,7 +418,7 @@ void tui_table_refilter(tui_table *tb, const char *text)
 	char *again = !text && tb->filter ? strdup(query_filter_text(tb->filter)) : NULL;
 	const char *t = text ? text : again;
 
-	set_filter(tb, t && *t ? compile(tb, t, &err) : NULL);
+	set_filter(tb, t && *t ? compile(tb, t, &err) : NULL, &err);
 	free(again);
 }
 

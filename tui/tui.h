@@ -1,7 +1,8 @@
 /* tui.h - the terminal explorer: a stack of views over a dataset and its graphs.
  *
- * Every screen is a view implementing `tui_view_ops` (open, draw, request,
- * search, select, done), in the manner of tig.  The main loop (app.c) knows
+ * Every screen is a view implementing `tui_view_ops` (name, scope, draw,
+ * request, select, done) and opened by its constructor (tui_open_NAME), in
+ * the manner of tig.  The main loop (app.c) knows
  * nothing about any single view: it turns keys into requests through the one
  * command table TUI_REQUESTS, which also generates the `:` command names, the
  * completion list and the `?` help screen.  Most views hold one or two
@@ -38,7 +39,7 @@
 /* ---- Entry point ---------------------------------------------------- */
 
 typedef struct tui_options {
-	const char *path;       /* a .npz file or a folder */
+	const char *path;       /* a graph file (.npz, .pb, HLO text, FILE#N) or a folder */
 	const char *model_path; /* learned model for predictions; NULL = analytic */
 	const char *keys;       /* scripted keys, run then quit (bench); NULL = interactive */
 	const char *script;     /* script file, run without a terminal (script.c); NULL = none */
@@ -214,7 +215,7 @@ typedef struct tui_col {
 	int key;     /* the view's column id */
 	int width;   /* cells: a bar's width; a text column's width when space is short */
 	int numeric; /* sorted and compared as numbers; right-aligned unless TUI_LEFT */
-	int unit;    /* enum tui_unit: what its numbers print with, and filters accept */
+	int unit;    /* enum hs_unit: what its numbers print with, and filters accept */
 	int mid;     /* names: drawn shortened in the middle (tui_mid) over TUI_NAME_MAX
 		      * cells or the column's width, never cut at the end */
 	int seen;    /* widest cell drawn so far */
@@ -399,9 +400,6 @@ typedef struct tui_view_ops {
 	void (*draw)(tui *t, tui_view *v, WINDOW *win, int y, int x, int h, int w);
 	/* Returns 1 when handled; unhandled requests fall to the focused table. */
 	int (*request)(tui *t, tui_view *v, tui_req req, const char *arg);
-	/* `:` commands the view adds (argv[0] is the name); 1 handled, 0 not,
-	 * -1 error (message set with tui_message). */
-	int (*command)(tui *t, tui_view *v, int argc, char **argv);
 	/* Called after the cursor moved. */
 	void (*select)(tui *t, tui_view *v);
 	void (*done)(tui_view *v);
@@ -526,30 +524,8 @@ int tui_hcomps_table_init(tui_table *tb, tui_hcomps *h, const char *title);
 /* The computation of a row. */
 int64_t tui_hcomps_at(const tui_hcomps *h, int64_t row);
 
-/* ---- Numbers as text (format.c) ------------------------------------------ */
+/* ---- Model numbers masked (format.c; numbers as text: base/units.h) ------ */
 
-/* Units of a column's numbers: the query language's (enum query_unit), so
- * that the formatter (how the column prints) and the filter (what it reads:
- * "cost < 12 us") share one table of suffixes per kind. */
-enum tui_unit {
-	TUI_U_NONE = QUERY_U_NONE,       /* plain numbers */
-	TUI_U_NS = QUERY_U_NS,           /* durations in nanoseconds: "23.271 s", "1.234 ms", "12 ns" */
-	TUI_U_SECONDS = QUERY_U_SECONDS, /* durations in seconds: "12.3 us", "1.5 ms" */
-	TUI_U_BYTES = QUERY_U_BYTES,     /* "2.1 GB", "512 B" (also kB, MB, TB, KiB, MiB, GiB, TiB) */
-	TUI_U_FLOP = QUERY_U_FLOP,       /* "1.5 GFLOP" (kFLOP, MFLOP, TFLOP, PFLOP) */
-	TUI_U_PERCENT = QUERY_U_PERCENT, /* "24.6%" */
-	TUI_NUNITS = QUERY_NUNITS
-};
-/* query_unit_format and query_unit_parse. */
-void tui_unit_format(char *buf, size_t cap, int unit, double v);
-int tui_unit_parse(const char *s, int unit, double *out);
-
-/* Runtime text: normalized for tile, ns/us/ms/s for layout. */
-void tui_fmt_runtime(char *buf, size_t cap, const hs_graph *g, double v);
-/* A duration in nanoseconds as "1.234 ms" (s, ms, us or ns). */
-void tui_fmt_ns(char *buf, size_t cap, double ns);
-/* Seconds as "12.3 us". */
-void tui_fmt_seconds(char *buf, size_t cap, double s);
 /* Numbers from the models (analytic costs, predictions, contributions):
  * under tui_options.mask_model (HLOSCOPE_MASK_MODEL=1, for screen goldens
  * that must not change with a model constant) they print as "#".
@@ -597,7 +573,8 @@ int tui_query_knows(const char *name);
  * (made on first use, owned by the view), or NULL when v is no dataset
  * view or out of memory (message set). */
 struct query_session *tui_dataset_session(tui *t, tui_view *v);
-/* Opens a .npz file or a folder as a new view; -1 with err set. */
+/* Opens a graph file (FILE#N too) or a folder as a new view; -1 with err
+ * set. */
 int tui_open_path(tui *t, const char *path, hs_error *err);
 /* Asks the main loop to end. */
 void tui_quit(tui *t);

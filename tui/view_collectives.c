@@ -14,6 +14,7 @@
 
 #include "base/plural.h"
 #include "base/strbuf.h"
+#include "base/units.h"
 #include "tui/tui.h"
 
 struct coll_row {
@@ -69,7 +70,7 @@ static int coll_cell(void *ctx, int64_t row, const tui_col *c, char *buf, size_t
 			snprintf(buf, cap, "%s", s);
 		return TUI_C_DIM;
 	case CC_BYTES:
-		tui_unit_format(buf, cap, c->unit, coll_value(o, row, c));
+		hs_unit_format(buf, cap, c->unit, coll_value(o, row, c), -1);
 		return TUI_C_DEFAULT;
 	default: {
 		double v = coll_value(o, row, c);
@@ -113,7 +114,7 @@ static const tui_col coll_cols[] = {
 	{.name = "groups", .key = CC_NGROUPS, .width = 6, .numeric = 1},
 	{.name = "group size", .key = CC_SIZE, .width = 10, .numeric = 1},
 	{.name = "channel", .key = CC_CHANNEL, .width = 7, .numeric = 1},
-	{.name = "bytes/device", .key = CC_BYTES, .width = 12, .numeric = 1, .unit = TUI_U_BYTES},
+	{.name = "bytes/device", .key = CC_BYTES, .width = 12, .numeric = 1, .unit = HS_U_BYTES},
 	{.name = "shape", .key = CC_SHAPE, .width = 20},
 };
 
@@ -138,7 +139,7 @@ static void colls_draw(tui *t, tui_view *v, WINDOW *win, int y, int x, int h, in
 			 " and bytes are unknown",
 			 (long long)o->n, hs_s(o->n));
 	else {
-		tui_unit_format(b, sizeof b, TUI_U_BYTES, o->bytes_total);
+		hs_unit_format(b, sizeof b, HS_U_BYTES, o->bytes_total, -1);
 		snprintf(line, sizeof line,
 			 " %lld collective%s  %s per device in all (each one's operands)   Enter: node detail  v draws",
 			 (long long)o->n, hs_s(o->n), b);

@@ -24,7 +24,7 @@
 #include "base/plural.h"
 #include "loader/hlo.h"
 #include "model/compare.h"
-#include "model/units.h"
+#include "base/units.h"
 #include "tui/tui.h"
 
 struct cmpview {
@@ -124,8 +124,8 @@ static int main_cell(void *ctx, int64_t row, const tui_col *c, char *buf, size_t
 		}
 		if (tui_model_hidden(buf, cap))
 			return TUI_C_DIM;
-		if (r->pred_ns)
-			units_ns_signed(buf, cap, rw->contribution, 3);
+		if (!isnan(r->contrib_scale))
+			hs_unit_format_signed(buf, cap, HS_U_NS, rw->contribution, 3);
 		else
 			snprintf(buf, cap, "%+.3g", rw->contribution);
 		return rw->contribution > 0 ? TUI_C_ERROR : rw->contribution < 0 ? TUI_C_GOOD : TUI_C_DIM;
@@ -341,14 +341,15 @@ static void side_text(const compare_result *r, const compare_side_info *s, const
 	snprintf(idx, sizeof idx, "%lld", (long long)s->config);
 	if (strcmp(idx, s->selector))
 		snprintf(sel, sizeof sel, " (%s)", s->selector);
-	tui_fmt_runtime(rt, sizeof rt, g, s->labeled ? s->runtime : NAN);
+	hs_unit_format(rt, sizeof rt, g->kind == HS_KIND_TILE ? HS_U_NONE : HS_U_NS, s->labeled ? s->runtime : NAN,
+		       g->kind == HS_KIND_TILE ? 4 : -1);
 	if (!r->pred_error[0] && tui_model_masked())
 		snprintf(pred, sizeof pred, "  predicted # (rank #)");
-	else if (!r->pred_error[0] && r->pred_ns) {
+	else if (!r->pred_error[0] && r->time_kind) {
 		char t[32];
 
-		units_ns(t, sizeof t, s->predicted, 3);
-		snprintf(pred, sizeof pred, "  predicted %s (rank %lld%s)", t, (long long)s->pred_rank,
+		hs_unit_format(t, sizeof t, r->pred_ns ? HS_U_NS : HS_U_NONE, s->predicted, r->pred_ns ? 3 : 4);
+		snprintf(pred, sizeof pred, "  predicted %s %s (rank %lld%s)", t, r->time_kind, (long long)s->pred_rank,
 			 s->pred_tied ? ", tied" : "");
 	} else if (!r->pred_error[0]) {
 		snprintf(pred, sizeof pred, "  predicted score %.6g (rank %lld%s)", s->predicted, (long long)s->pred_rank,

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/units.h"
 #include "loader/hlo.h"
 #include "tui/tui.h"
 
@@ -112,7 +113,7 @@ static int hc_cell(void *ctx, int64_t row, const tui_col *c, char *buf, size_t c
 		return TUI_C_DIM;
 	case HC_COST:
 		if (!tui_model_hidden(buf, cap))
-			tui_unit_format(buf, cap, c->unit, hc_value(h, row, c));
+			hs_unit_format(buf, cap, c->unit, hc_value(h, row, c), -1);
 		return TUI_C_DEFAULT;
 	default:
 		snprintf(buf, cap, "%.0f", hc_value(h, row, c));
@@ -157,7 +158,7 @@ static const tui_col hc_cols[] = {
 	{.name = "nodes", .key = HC_NODES, .width = 6, .numeric = 1},
 	{.name = "root", .key = HC_ROOT, .width = 20, .mid = 1},
 	{.name = "callers", .key = HC_CALLERS, .width = 24},
-	{.name = "cost", .key = HC_COST, .width = 6, .numeric = 1, .unit = TUI_U_PERCENT},
+	{.name = "cost", .key = HC_COST, .width = 6, .numeric = 1, .unit = HS_U_PERCENT},
 };
 
 static const tui_col hc_extra_cols[] = {

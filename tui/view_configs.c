@@ -13,7 +13,7 @@
 #include "base/parse.h"
 #include "base/plural.h"
 #include "loader/hlo.h"
-#include "model/units.h"
+#include "base/units.h"
 #include "tui/tui.h"
 
 #define MAX_BINS 64
@@ -37,38 +37,8 @@ enum { GC_CONFIG, GC_RUNTIME, GC_RANK, GC_PRED, GC_PRANK, GC_MARK, GC_RAW, GC_NO
  * v[0..n) differently: ns-valued ones with their unit, others plain. */
 static int decimals_for(const double *v, int64_t n, int ns, int lo, int hi)
 {
-	double *s;
-	int d;
-
-	if (ns) {
-		int u = units_decimals(v, (size_t)n, lo, hi);
-		return u < 0 ? hi : u; /* out of memory: enough decimals anyway */
-	}
-	int64_t m = 0;
-
-	if (!(s = malloc((size_t)(n ? n : 1) * sizeof *s)))
-		return lo;
-	for (int64_t i = 0; i < n; i++)
-		if (isfinite(v[i]))
-			s[m++] = v[i];
-	n = m;
-	qsort(s, (size_t)n, sizeof *s, hs_cmp_double);
-	for (d = lo; d < hi; d++) {
-		int clash = 0;
-		char a[64], b[64];
-
-		for (int64_t i = 1; i < n && !clash; i++) {
-			if (s[i] == s[i - 1] || !isfinite(s[i]) || !isfinite(s[i - 1]))
-				continue;
-			snprintf(a, sizeof a, "%.*f", d, s[i - 1]);
-			snprintf(b, sizeof b, "%.*f", d, s[i]);
-			clash = !strcmp(a, b);
-		}
-		if (!clash)
-			break;
-	}
-	free(s);
-	return d;
+	int d = hs_unit_decimals(ns ? HS_U_NS : HS_U_NONE, v, (size_t)n, lo, hi);
+	return d < 0 ? hi : d; /* out of memory: enough decimals anyway */
 }
 
 /* The predictor's times are ns (the analytic estimate, or calibrated on a
@@ -115,7 +85,7 @@ static void setup_predictor(struct configs *cv, const predictor *p)
 	cv->pred_dec = p->time ? decimals_for(p->time, p->n, pred_ns(cv, p), pred_ns(cv, p) ? 3 : 4, 9) : 4;
 	if (c) {
 		c->width = widest(cv, p, c->width);
-		c->unit = p->time && pred_ns(cv, p) ? TUI_U_NS : TUI_U_NONE; /* filters: "predicted < 2.6 s" */
+		c->unit = p->time && pred_ns(cv, p) ? HS_U_NS : HS_U_NONE; /* filters: "predicted < 2.6 s" */
 	}
 	tui_table_changed(&cv->tab);
 }
@@ -131,12 +101,7 @@ static const predictor *active(struct configs *cv)
 
 static void fmt_runtime(const struct configs *cv, double v, char *buf, size_t cap)
 {
-	if (isnan(v))
-		snprintf(buf, cap, "-");
-	else if (cv->doc->g->kind == HS_KIND_TILE)
-		snprintf(buf, cap, "%.*f", cv->rt_dec, v);
-	else
-		units_ns(buf, cap, v, cv->rt_dec);
+	hs_unit_format(buf, cap, cv->doc->g->kind == HS_KIND_TILE ? HS_U_NONE : HS_U_NS, v, cv->rt_dec);
 }
 
 static void fmt_predicted(const struct configs *cv, const predictor *p, int64_t row, char *buf, size_t cap)
@@ -145,10 +110,8 @@ static void fmt_predicted(const struct configs *cv, const predictor *p, int64_t 
 		snprintf(buf, cap, "-");
 	else if (!p->time)
 		snprintf(buf, cap, "%.5g", p->score[row]);
-	else if (pred_ns(cv, p))
-		units_ns(buf, cap, p->time[row], cv->pred_dec);
 	else
-		snprintf(buf, cap, "%.*f", cv->pred_dec, p->time[row]);
+		hs_unit_format(buf, cap, pred_ns(cv, p) ? HS_U_NS : HS_U_NONE, p->time[row], cv->pred_dec);
 }
 
 static void mark_text(const struct configs *cv, const predictor *p, int64_t row, char *buf, size_t cap)
@@ -346,14 +309,6 @@ static void choose_bins(bins *b, const double *s, int64_t m, int nb)
 	}
 }
 
-static void edge_text(double v, int ns, int dec, char *buf, size_t cap)
-{
-	if (!ns)
-		snprintf(buf, cap, "%.*f", dec, v);
-	else
-		units_ns(buf, cap, v, dec);
-}
-
 /* A histogram of measured runtimes (predicted ones when unlabeled), one
  * bin per row; the cursor's bin is highlighted. */
 static void draw_histogram(struct configs *cv, WINDOW *win, int y, int x, int h, int w)
@@ -408,7 +363,7 @@ static void draw_histogram(struct configs *cv, WINDOW *win, int y, int x, int h,
 		double frac = b.mode != BINS_QUANTILE ? (double)b.count[i] / (double)maxc
 				: wdt > 0 && maxd > 0 ? b.count[i] / wdt / maxd : 1;
 
-		edge_text(b.edge[i], ns, dec, a, sizeof a);
+		hs_unit_format(a, sizeof a, ns ? HS_U_NS : HS_U_NONE, b.edge[i], dec);
 		tui_put_right(win, y + 1 + i, x, labw, a, tui_attr(TUI_C_DIM) | at);
 		tui_bar(line, sizeof line, frac, barw);
 		tui_put(win, y + 1 + i, x + labw + 1, barw, line, tui_attr(TUI_C_BAR), 1);
@@ -646,7 +601,7 @@ int tui_open_configs(tui *t, tui_doc *d)
 	tui_table_init_spec(&cv->tab, &spec, cv, g->n_configs);
 	tui_col *rt = tui_table_col_by_key(&cv->tab, GC_RUNTIME);
 	if (rt && g->kind != HS_KIND_TILE)
-		rt->unit = TUI_U_NS; /* "23.271 s": filters take "runtime < 23.3 s" */
+		rt->unit = HS_U_NS; /* "23.271 s": filters take "runtime < 23.3 s" */
 	if (g->kind == HS_KIND_TILE) {
 		if (rt)
 			snprintf(rt->name, sizeof rt->name, "runtime(norm)");
@@ -795,7 +750,8 @@ static void vals_draw(tui *t, tui_view *v, WINDOW *win, int y, int x, int h, int
 	const hs_graph *g = cv->doc->g;
 	char line[256], rt[32];
 
-	tui_fmt_runtime(rt, sizeof rt, g, g->labeled ? g->runtime[cv->config] : NAN);
+	hs_unit_format(rt, sizeof rt, g->kind == HS_KIND_TILE ? HS_U_NONE : HS_U_NS,
+		       g->labeled ? g->runtime[cv->config] : NAN, g->kind == HS_KIND_TILE ? 4 : -1);
 	const int64_t *rank;
 	query_session_ranks(cv->doc->qs, &rank, NULL); /* made by tui_open_config_values */
 	if (rank)

@@ -4,7 +4,8 @@
  *
  * An XLA dump folder (loader/dump.h) shows each module's stages in the
  * compiler's order, with the columns module, stage, instructions and
- * fusions; its buffer assignments and memory usage reports are rows too
+ * fusions; its buffer assignments, memory usage reports, target configs and
+ * autotune results are rows too
  * (Enter opens one as text).  `d` diffs a stage with the one before it,
  * `:passes` lists the stages of the cursor's module (view_passes.c), and
  * opening a module after optimizations lays its buffer assignment over its
@@ -16,7 +17,9 @@
 #include <strings.h>
 
 #include "base/plural.h"
+#include "base/units.h"
 #include "loader/dump.h"
+#include "loader/hlo_module.h"
 #include "loader/overlay.h"
 #include "query/query.h"
 #include "tui/tui.h"
@@ -53,11 +56,12 @@ static int report_cell(const ds_report *r, const tui_col *c, char *buf, size_t c
 	case DC_MODULE:
 		snprintf(buf, cap, "%s", r->dump_module);
 		break;
-	case DC_STAGE:
-		snprintf(buf, cap, "%s", xla_dump_kind_name((xla_dump_kind)r->kind));
+	case DC_STAGE: /* with what it says: a target config's GPU, the autotune results' count */
+		snprintf(buf, cap, "%s%s%s", xla_dump_kind_name((xla_dump_kind)r->kind), r->note ? ": " : "",
+			 r->note ? r->note : "");
 		break;
 	case DC_BYTES:
-		tui_unit_format(buf, cap, TUI_U_BYTES, (double)r->bytes);
+		hs_unit_format(buf, cap, HS_U_BYTES, (double)r->bytes, -1);
 		break;
 	case DC_STATUS:
 		snprintf(buf, cap, "Enter opens it as text");
@@ -106,7 +110,7 @@ static int ds_cell(void *ctx, int64_t row, const tui_col *c, char *buf, size_t c
 		snprintf(buf, cap, "%s", e->stage ? e->stage : "-");
 		return bad ? TUI_C_ERROR : TUI_C_DEFAULT;
 	case DC_BYTES:
-		tui_unit_format(buf, cap, TUI_U_BYTES, (double)e->file_bytes);
+		hs_unit_format(buf, cap, HS_U_BYTES, (double)e->file_bytes, -1);
 		return TUI_C_DEFAULT;
 	case DC_COLLECTION:
 		snprintf(buf, cap, "%s", e->collection[0] ? e->collection : "-");
@@ -136,8 +140,8 @@ static int ds_cell(void *ctx, int64_t row, const tui_col *c, char *buf, size_t c
 		double v = ds_runtime(e, c->key);
 		if (isnan(v))
 			snprintf(buf, cap, "-");
-		else if (c->unit == TUI_U_NS)
-			tui_fmt_ns(buf, cap, v);
+		else if (c->unit == HS_U_NS)
+			hs_unit_format(buf, cap, HS_U_NS, v, -1);
 		else
 			snprintf(buf, cap, "%.4g", v);
 		break;
@@ -201,8 +205,8 @@ static const tui_col ds_cols[] = {
 	{.name = "edges", .key = DC_EDGES, .width = 6, .numeric = 1},
 	{.name = "configs", .key = DC_CONFIGS, .width = 7, .numeric = 1},
 	{.name = "cfgnodes", .key = DC_CFGNODES, .width = 8, .numeric = 1},
-	{.name = "runtime_min", .key = DC_RTMIN, .width = 11, .numeric = 1, .unit = TUI_U_NS},
-	{.name = "runtime_max", .key = DC_RTMAX, .width = 11, .numeric = 1, .unit = TUI_U_NS},
+	{.name = "runtime_min", .key = DC_RTMIN, .width = 11, .numeric = 1, .unit = HS_U_NS},
+	{.name = "runtime_max", .key = DC_RTMAX, .width = 11, .numeric = 1, .unit = HS_U_NS},
 	/* tile only: runtime / normalizer, no unit */
 	{.name = "normalized_min", .key = DC_NORMMIN, .width = 14, .numeric = 1},
 	{.name = "normalized_max", .key = DC_NORMMAX, .width = 14, .numeric = 1},
@@ -211,7 +215,7 @@ static const tui_col ds_cols[] = {
 
 static const tui_col ds_extra_cols[] = {
 	{.name = "path", .key = DC_PATH, .width = 48},
-	{.name = "bytes", .key = DC_BYTES, .width = 8, .numeric = 1, .unit = TUI_U_BYTES},
+	{.name = "bytes", .key = DC_BYTES, .width = 8, .numeric = 1, .unit = HS_U_BYTES},
 };
 
 static const tui_table_spec ds_table = {
@@ -226,7 +230,7 @@ static const tui_col dump_cols[] = {
 	{.name = "stage", .key = DC_STAGE, .width = 28},
 	{.name = "instrs", .key = DC_NODES, .width = 7, .numeric = 1},
 	{.name = "fusions", .key = DC_FUSIONS, .width = 7, .numeric = 1},
-	{.name = "bytes", .key = DC_BYTES, .width = 8, .numeric = 1, .unit = TUI_U_BYTES},
+	{.name = "bytes", .key = DC_BYTES, .width = 8, .numeric = 1, .unit = HS_U_BYTES},
 	{.name = "status", .key = DC_STATUS, .width = 24},
 };
 
@@ -311,8 +315,9 @@ int tui_open_entry(tui *t, const ds_index *ix, const ds_entry *e)
 		tui_message(t, 1, "%s", err.msg);
 		return -1;
 	}
-	/* the buffer assignment describes the optimized module */
-	const ds_report *r = e->stage_order == XD_AFTER_OPTIMIZATIONS
+	/* the buffer assignment describes the optimized module; one an HloProto
+	 * carries is laid over it already (buffer_bytes) */
+	const ds_report *r = e->stage_order == XD_AFTER_OPTIMIZATIONS && !(doc->g->module && doc->g->module->buffers)
 				     ? dataset_dump_report(ix, e, XD_BUFFER_ASSIGNMENT) : NULL;
 	char note[600] = "";
 	if (r) {

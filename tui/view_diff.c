@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "base/plural.h"
+#include "base/units.h"
 #include "doc/diff.h"
 #include "tui/view_diff.h"
 
@@ -91,7 +92,7 @@ static const pair_row *pair_at(const struct diffview *dv, int64_t row)
 static int cost_cell(char *buf, size_t cap, const cost_estimate *c)
 {
 	if (!tui_model_hidden(buf, cap))
-		tui_fmt_seconds(buf, cap, c->seconds);
+		hs_unit_format(buf, cap, HS_U_SECONDS, c->seconds, -1);
 	return TUI_C_DEFAULT;
 }
 
@@ -126,7 +127,7 @@ static int pair_cell(void *ctx, int64_t row, const tui_col *c, char *buf, size_t
 		if (delta == 0)
 			snprintf(buf, cap, "0");
 		else {
-			tui_fmt_seconds(buf + 1, cap - 1, fabs(delta));
+			hs_unit_format(buf + 1, cap - 1, HS_U_SECONDS, fabs(delta), -1);
 			buf[0] = delta > 0 ? '+' : '-';
 		}
 		return delta > 0 ? TUI_C_ERROR : delta < 0 ? TUI_C_GOOD : TUI_C_DEFAULT;
@@ -183,12 +184,12 @@ static const tui_col pair_cols[] = {
 	{.name = "a_name", .key = PC_A_NAME, .width = 20, .mid = 1},
 	{.name = "a_opcode", .key = PC_A_OPCODE, .width = 10},
 	{.name = "a_shape", .key = PC_A_SHAPE, .width = 16},
-	{.name = "a_cost", .key = PC_A_COST, .width = 8, .numeric = 1, .unit = TUI_U_SECONDS},
+	{.name = "a_cost", .key = PC_A_COST, .width = 8, .numeric = 1, .unit = HS_U_SECONDS},
 	{.name = "b_name", .key = PC_B_NAME, .width = 20, .mid = 1},
 	{.name = "b_opcode", .key = PC_B_OPCODE, .width = 10},
 	{.name = "b_shape", .key = PC_B_SHAPE, .width = 16},
-	{.name = "b_cost", .key = PC_B_COST, .width = 8, .numeric = 1, .unit = TUI_U_SECONDS},
-	{.name = "delta", .key = PC_DELTA, .width = 8, .numeric = 1, .unit = TUI_U_SECONDS},
+	{.name = "b_cost", .key = PC_B_COST, .width = 8, .numeric = 1, .unit = HS_U_SECONDS},
+	{.name = "delta", .key = PC_DELTA, .width = 8, .numeric = 1, .unit = HS_U_SECONDS},
 };
 
 static const tui_col pair_extra[] = {
@@ -223,7 +224,7 @@ static int comp_cell(void *ctx, int64_t row, const tui_col *c, char *buf, size_t
 	case CC_COST_A:
 	case CC_COST_B:
 		if (!tui_model_hidden(buf, cap))
-			tui_fmt_seconds(buf, cap, c->key == CC_COST_A ? r->cost_a : r->cost_b);
+			hs_unit_format(buf, cap, HS_U_SECONDS, c->key == CC_COST_A ? r->cost_a : r->cost_b, -1);
 		return TUI_C_DEFAULT;
 	default: {
 		int64_t n = c->key == CC_NA ? r->na : c->key == CC_NB ? r->nb : c->key == CC_CHANGED ? r->changed
@@ -260,8 +261,8 @@ static const tui_col comp_cols[] = {
 	{.name = "changed", .key = CC_CHANGED, .width = 7, .numeric = 1},
 	{.name = "only_a", .key = CC_ONLY_A, .width = 6, .numeric = 1},
 	{.name = "only_b", .key = CC_ONLY_B, .width = 6, .numeric = 1},
-	{.name = "a_cost", .key = CC_COST_A, .width = 8, .numeric = 1, .unit = TUI_U_SECONDS},
-	{.name = "b_cost", .key = CC_COST_B, .width = 8, .numeric = 1, .unit = TUI_U_SECONDS},
+	{.name = "a_cost", .key = CC_COST_A, .width = 8, .numeric = 1, .unit = HS_U_SECONDS},
+	{.name = "b_cost", .key = CC_COST_B, .width = 8, .numeric = 1, .unit = HS_U_SECONDS},
 };
 
 static const tui_table_spec comp_table = {
@@ -353,13 +354,13 @@ static void header_lines(struct diffview *dv)
 		snprintf(ta, sizeof ta, "#");
 		snprintf(tb, sizeof tb, "#");
 	} else {
-		tui_fmt_seconds(ta, sizeof ta, ca.seconds);
-		tui_fmt_seconds(tb, sizeof tb, cb.seconds);
+		hs_unit_format(ta, sizeof ta, HS_U_SECONDS, ca.seconds, -1);
+		hs_unit_format(tb, sizeof tb, HS_U_SECONDS, cb.seconds, -1);
 	}
-	tui_unit_format(fa, sizeof fa, TUI_U_FLOP, ca.flops);
-	tui_unit_format(fb, sizeof fb, TUI_U_FLOP, cb.flops);
-	tui_unit_format(ba, sizeof ba, TUI_U_BYTES, ca.bytes);
-	tui_unit_format(bb, sizeof bb, TUI_U_BYTES, cb.bytes);
+	hs_unit_format(fa, sizeof fa, HS_U_FLOP, ca.flops, -1);
+	hs_unit_format(fb, sizeof fb, HS_U_FLOP, cb.flops, -1);
+	hs_unit_format(ba, sizeof ba, HS_U_BYTES, ca.bytes, -1);
+	hs_unit_format(bb, sizeof bb, HS_U_BYTES, cb.bytes, -1);
 	snprintf(dv->head[2], sizeof dv->head[2],
 		 " A -> B  instructions %lld -> %lld  fusions %lld -> %lld  flops %s -> %s  bytes %s -> %s  "
 		 "analytic time %s -> %s",

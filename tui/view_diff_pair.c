@@ -16,7 +16,8 @@
 #include <string.h>
 
 #include "base/strbuf.h"
-#include "loader/hlo_line.h"
+#include "base/units.h"
+#include "loader/hlo_print.h"
 #include "tui/view_diff.h"
 
 /* ---- shared with view_diff.c ---------------------------------------------- */
@@ -110,7 +111,6 @@ int tui_diff_rows(const module_diff *d, pair_row **rows, int64_t *n)
 enum { F_NAME, F_HOW, F_CHANGES, F_COMP, F_OPCODE, F_SHAPE, F_OPERAND, F_USERS, F_ATTR, F_COST, F_FLOPS,
        F_BYTES, F_LINE };
 
-#define MAX_ATTRS 64
 
 typedef struct field {
 	int kind;
@@ -124,19 +124,19 @@ struct pairview {
 	field *f;
 	int nf;
 	hs_strbuf la, lb;        /* the HLO lines */
-	hlo_line_attr xa[MAX_ATTRS], xb[MAX_ATTRS];
+	hm_attr *xa, *xb;        /* the attributes (hm_instr_attr_list) */
 	int na, nb;
 	tui_table tab;
 };
 
 enum { PK_FIELD, PK_A, PK_B };
 
-static void attr_text(const hlo_line_attr *x, int i, char *buf, size_t cap)
+static void attr_text(const hm_attr *x, int i, char *buf, size_t cap)
 {
 	if (i < 0)
 		buf[0] = '\0';
 	else
-		snprintf(buf, cap, "%.*s", (int)x[i].value_len, x[i].value);
+		snprintf(buf, cap, "%s", x[i].value);
 }
 
 static const char *const how_names[] = {"", "by name", "by structure", "by neighbours"};
@@ -190,13 +190,13 @@ static void side_text(const struct pairview *pv, const field *f, int b, char *bu
 		break;
 	case F_COST:
 		if (!tui_model_hidden(buf, cap))
-			tui_fmt_seconds(buf, cap, c->seconds);
+			hs_unit_format(buf, cap, HS_U_SECONDS, c->seconds, -1);
 		break;
 	case F_FLOPS:
-		tui_unit_format(buf, cap, TUI_U_FLOP, c->flops);
+		hs_unit_format(buf, cap, HS_U_FLOP, c->flops, -1);
 		break;
 	case F_BYTES:
-		tui_unit_format(buf, cap, TUI_U_BYTES, c->bytes);
+		hs_unit_format(buf, cap, HS_U_BYTES, c->bytes, -1);
 		break;
 	case F_LINE: {
 		const hs_strbuf *l = b ? &pv->lb : &pv->la;
@@ -250,8 +250,7 @@ static int pair_cell(void *ctx, int64_t row, const tui_col *c, char *buf, size_t
 		if (f->kind == F_OPERAND)
 			snprintf(buf, cap, "operand %d", f->k);
 		else if (f->kind == F_ATTR)
-			snprintf(buf, cap, "%.*s", f->ia >= 0 ? (int)pv->xa[f->ia].name_len : (int)pv->xb[f->ib].name_len,
-				 f->ia >= 0 ? pv->xa[f->ia].name : pv->xb[f->ib].name);
+			snprintf(buf, cap, "%s", f->ia >= 0 ? pv->xa[f->ia].name : pv->xb[f->ib].name);
 		else
 			snprintf(buf, cap, "%s", field_names[f->kind]);
 		return TUI_C_HEADER;
@@ -297,10 +296,11 @@ static int build_fields(struct pairview *pv)
 	if ((pv->a >= 0 && graph_node_hlo(d->a, pv->a, &pv->la) < 0) ||
 	    (pv->b >= 0 && graph_node_hlo(d->b, pv->b, &pv->lb) < 0))
 		return -1;
-	pv->na = pv->la.len ? hlo_line_attrs(pv->la.s, pv->la.len, pv->xa, MAX_ATTRS) : 0;
-	pv->nb = pv->lb.len ? hlo_line_attrs(pv->lb.s, pv->lb.len, pv->xb, MAX_ATTRS) : 0;
-	pv->na = pv->na > MAX_ATTRS ? MAX_ATTRS : pv->na;
-	pv->nb = pv->nb > MAX_ATTRS ? MAX_ATTRS : pv->nb;
+	const hm_instr *ia = pv->a >= 0 ? graph_node_instr(d->a, pv->a) : NULL;
+	const hm_instr *ib = pv->b >= 0 ? graph_node_instr(d->b, pv->b) : NULL;
+	if ((ia && (pv->na = hm_instr_attr_list(d->a->module, ia, &pv->xa)) < 0) ||
+	    (ib && (pv->nb = hm_instr_attr_list(d->b->module, ib, &pv->xb)) < 0))
+		return -1;
 	int cap = 16 + (int)nops + pv->na + pv->nb;
 	if (!(pv->f = calloc((size_t)cap, sizeof *pv->f)))
 		return -1;
@@ -312,15 +312,13 @@ static int build_fields(struct pairview *pv)
 	add_field(pv, cap, (field){F_USERS, 0, -1, -1});
 	for (int i = 0; i < pv->na; i++) {
 		int j = 0;
-		while (j < pv->nb && !(pv->xb[j].name_len == pv->xa[i].name_len &&
-				       memcmp(pv->xb[j].name, pv->xa[i].name, pv->xa[i].name_len) == 0))
+		while (j < pv->nb && strcmp(pv->xb[j].name, pv->xa[i].name) != 0)
 			j++;
 		add_field(pv, cap, (field){F_ATTR, 0, i, j < pv->nb ? j : -1});
 	}
 	for (int j = 0; j < pv->nb; j++) {
 		int i = 0;
-		while (i < pv->na && !(pv->xa[i].name_len == pv->xb[j].name_len &&
-				       memcmp(pv->xa[i].name, pv->xb[j].name, pv->xb[j].name_len) == 0))
+		while (i < pv->na && strcmp(pv->xa[i].name, pv->xb[j].name) != 0)
 			i++;
 		if (i == pv->na)
 			add_field(pv, cap, (field){F_ATTR, 0, -1, j});
@@ -390,6 +388,8 @@ static void pair_done(tui_view *v)
 	tui_table_free(&pv->tab);
 	hs_strbuf_free(&pv->la);
 	hs_strbuf_free(&pv->lb);
+	free(pv->xa);
+	free(pv->xb);
 	free(pv->f);
 	free(pv);
 }

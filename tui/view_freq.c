@@ -10,6 +10,7 @@
 
 #include "base/cmp.h"
 #include "base/plural.h"
+#include "base/units.h"
 #include "tui/tui.h"
 
 struct freq_row {
@@ -42,7 +43,7 @@ static int freq_cell(void *ctx, int64_t row, const tui_col *c, char *buf, size_t
 		snprintf(buf, cap, "%lld", (long long)r->count);
 		break;
 	case FQ_SHARE:
-		tui_unit_format(buf, cap, c->unit, 100.0 * (double)r->count / (double)(f->total ? f->total : 1));
+		hs_unit_format(buf, cap, c->unit, 100.0 * (double)r->count / (double)(f->total ? f->total : 1), -1);
 		break;
 	case FQ_BAR:
 		tui_bar(buf, cap, (double)r->count / (double)(f->maxcount ? f->maxcount : 1), c->width);
@@ -73,7 +74,7 @@ static const tui_table_ops freq_table_ops = {freq_cell, freq_value};
 static const tui_col freq_cols[] = {
 	{.name = "value", .key = FQ_VALUE, .width = 12},
 	{.name = "count", .key = FQ_COUNT, .width = 8, .numeric = 1},
-	{.name = "share", .key = FQ_SHARE, .width = 7, .numeric = 1, .unit = TUI_U_PERCENT},
+	{.name = "share", .key = FQ_SHARE, .width = 7, .numeric = 1, .unit = HS_U_PERCENT},
 	{.name = "bar", .key = FQ_BAR, .width = 30, .numeric = TUI_LEFT},
 };
 

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/units.h"
 #include "base/vec.h"
 #include "tui/tui.h"
 
@@ -109,8 +110,8 @@ static int layer_cell(void *ctx, int64_t row, const tui_col *c, char *buf, size_
 		/* fall through */
 	default: {
 		double v = layer_value(o, row, c);
-		if (c->unit != TUI_U_NONE)
-			tui_unit_format(buf, cap, c->unit, v);
+		if (c->unit != HS_U_NONE)
+			hs_unit_format(buf, cap, c->unit, v, -1);
 		else if (isnan(v))
 			snprintf(buf, cap, "-");
 		else
@@ -125,9 +126,9 @@ static const tui_table_ops layer_table_ops = {layer_cell, layer_value};
 static const tui_col layer_cols[] = {
 	{.name = "layer", .key = LC_LAYER, .width = 40},
 	{.name = "nodes", .key = LC_NODES, .width = 7, .numeric = 1},
-	{.name = "cost", .key = LC_COST, .width = 9, .numeric = 1, .unit = TUI_U_SECONDS},
-	{.name = "flops", .key = LC_FLOPS, .width = 11, .numeric = 1, .unit = TUI_U_FLOP},
-	{.name = "bytes", .key = LC_BYTES, .width = 10, .numeric = 1, .unit = TUI_U_BYTES},
+	{.name = "cost", .key = LC_COST, .width = 9, .numeric = 1, .unit = HS_U_SECONDS},
+	{.name = "flops", .key = LC_FLOPS, .width = 11, .numeric = 1, .unit = HS_U_FLOP},
+	{.name = "bytes", .key = LC_BYTES, .width = 10, .numeric = 1, .unit = HS_U_BYTES},
 	{.name = "cfg", .key = LC_CFG, .width = 4, .numeric = 1},
 	{.name = "opcodes", .key = LC_OPCODES, .width = 30},
 	{.name = "repeat", .key = LC_GROUP, .width = 6, .numeric = 1},

@@ -16,7 +16,7 @@
 #include "base/plural.h"
 #include "base/strbuf.h"
 #include "loader/hlo.h"
-#include "loader/hlo_line.h"
+#include "loader/hlo_print.h"
 #include "tui/node_view.h"
 
 enum { FC_GROUP, FC_NAME, FC_INDEX, FC_VALUE };
@@ -66,13 +66,13 @@ static const tui_table_ops feat_table_ops = {feat_cell, feat_value};
 static int attr_cell(void *ctx, int64_t row, const tui_col *c, char *buf, size_t cap)
 {
 	struct nodeview *nv = ctx;
-	const hlo_line_attr *a = &nv->attr[row];
+	const hm_attr *a = &nv->attr[row];
 
 	if (c->key == AC_NAME) {
-		snprintf(buf, cap, "%.*s", (int)a->name_len, a->name);
+		snprintf(buf, cap, "%s", a->name);
 		return TUI_C_HEADER;
 	}
-	snprintf(buf, cap, "%.*s", (int)a->value_len, a->value);
+	snprintf(buf, cap, "%s", a->value);
 	return TUI_C_DEFAULT;
 }
 
@@ -260,20 +260,18 @@ static int load_nbrs(struct nodeview *nv)
 /* The HLO line and its attributes (none on a bare .npz). */
 static int load_attrs(struct nodeview *nv)
 {
+	const hs_graph *g = nv->doc->g;
+	const hm_instr *in = graph_node_instr(g, nv->node);
 	hs_strbuf_reset(&nv->hline);
+	free(nv->attr);
+	nv->attr = NULL;
 	nv->nattr = 0;
-	if (graph_node_hlo(nv->doc->g, nv->node, &nv->hline) < 0)
+	if (graph_node_hlo(g, nv->node, &nv->hline) < 0)
 		return -1;
-	const char *line = hs_strbuf_str(&nv->hline);
-	int n = hlo_line_attrs(line, nv->hline.len, NULL, 0);
-	if (n > nv->capattr) {
-		hlo_line_attr *p = realloc(nv->attr, (size_t)n * sizeof *p);
-		if (!p)
-			return -1;
-		nv->attr = p;
-		nv->capattr = n;
+	if (in && (nv->nattr = hm_instr_attr_list(g->module, in, &nv->attr)) < 0) {
+		nv->nattr = 0;
+		return -1;
 	}
-	nv->nattr = n > 0 ? hlo_line_attrs(line, nv->hline.len, nv->attr, n) : 0;
 	return 0;
 }
 

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "base/parse.h"
+#include "base/units.h"
 #include "loader/hlo.h"
 #include "loader/hlo_module.h"
 #include "tui/tui.h"
@@ -46,14 +47,6 @@ static void hfield_cell(const hs_graph *g, int64_t v, hs_hfield f, char *buf, si
 	const char *s = graph_node_text(g, v, f, buf, cap);
 	if (s != buf)
 		snprintf(buf, cap, "%s", s);
-}
-
-static void fmt_num(char *buf, size_t cap, double v)
-{
-	if (v == floor(v) && fabs(v) < 1e15)
-		snprintf(buf, cap, "%.0f", v);
-	else
-		snprintf(buf, cap, "%.4g", v);
 }
 
 static double node_value(void *ctx, int64_t row, const tui_col *c);
@@ -154,7 +147,7 @@ static int node_cell(void *ctx, int64_t row, const tui_col *c, char *buf, size_t
 			snprintf(buf, cap, "unknown");
 			return TUI_C_DIM;
 		}
-		tui_unit_format(buf, cap, c->unit, node_value(nd, row, c));
+		hs_unit_format(buf, cap, c->unit, node_value(nd, row, c), -1);
 		break;
 	case NC_LAYER:
 		snprintf(buf, cap, "%s", layer_text(nd, v));
@@ -163,11 +156,11 @@ static int node_cell(void *ctx, int64_t row, const tui_col *c, char *buf, size_t
 		if (c->key >= NC_DATA) {
 			const hs_overlay_col *dc = data_col(nd, c->key - NC_DATA);
 			if (dc && dc->numeric)
-				tui_unit_format(buf, cap, TUI_U_NONE, dc->num[v]);
+				hs_unit_format(buf, cap, HS_U_NONE, dc->num[v], -1);
 			else if (dc && dc->text && dc->text[v])
 				snprintf(buf, cap, "%s", dc->text[v]);
 		} else if (c->key >= NC_FEAT)
-			fmt_num(buf, cap, graph_feat(g, v)[c->key - NC_FEAT]);
+			hs_unit_format(buf, cap, HS_U_NONE, graph_feat(g, v)[c->key - NC_FEAT], -1);
 		else
 			hfield_cell(g, v, (hs_hfield)(c->key - NC_HFIELD), buf, cap);
 		break;
@@ -270,7 +263,7 @@ static const tui_col node_cols[] = {
 	{.name = "ops", .key = NC_OPS, .width = 4, .numeric = 1},
 	{.name = "users", .key = NC_USERS, .width = 5, .numeric = 1},
 	{.name = "cfg", .key = NC_CFG, .width = 3},
-	{.name = "cost", .key = NC_COST, .width = 9, .numeric = 1, .unit = TUI_U_SECONDS},
+	{.name = "cost", .key = NC_COST, .width = 9, .numeric = 1, .unit = HS_U_SECONDS},
 };
 
 /* Besides these, every node feature can be added. */
@@ -289,8 +282,8 @@ static const tui_col node_extra_cols[] = {
 	{.name = "custom_call_target", .key = NC_HFIELD + HS_HF_CUSTOM_CALL_TARGET, .width = 20},
 	{.name = "sharding", .key = NC_HFIELD + HS_HF_SHARDING, .width = 20},
 	{.name = "category", .key = NC_CATEGORY, .width = 13},
-	{.name = "flops", .key = NC_FLOPS, .width = 11, .numeric = 1, .unit = TUI_U_FLOP},
-	{.name = "bytes", .key = NC_BYTES, .width = 10, .numeric = 1, .unit = TUI_U_BYTES},
+	{.name = "flops", .key = NC_FLOPS, .width = 11, .numeric = 1, .unit = HS_U_FLOP},
+	{.name = "bytes", .key = NC_BYTES, .width = 10, .numeric = 1, .unit = HS_U_BYTES},
 };
 
 static const tui_table_spec node_table = {

@@ -16,7 +16,7 @@
 #include "base/parse.h"
 #include "base/plural.h"
 #include "loader/hlo.h"
-#include "model/units.h"
+#include "base/units.h"
 #include "tui/tui.h"
 
 /* One opcode as written; `id` is its learned id (its colour). */
@@ -76,14 +76,14 @@ static int op_cell(void *ctx, int64_t row, const tui_col *c, char *buf, size_t c
 		snprintf(buf, cap, "%lld", (long long)op->count);
 		break;
 	case OC_SHARE:
-		tui_unit_format(buf, cap, c->unit, op_value(o, row, c));
+		hs_unit_format(buf, cap, c->unit, op_value(o, row, c), -1);
 		break;
 	case OC_CFG:
 		snprintf(buf, cap, "%lld", (long long)op->cfg);
 		return op->cfg ? TUI_C_MARK : TUI_C_DIM;
 	case OC_COST:
 		if (!tui_model_hidden(buf, cap))
-			tui_unit_format(buf, cap, c->unit, op_value(o, row, c));
+			hs_unit_format(buf, cap, c->unit, op_value(o, row, c), -1);
 		break;
 	case OC_COUNT_BAR:
 	case OC_COST_BAR:
@@ -119,10 +119,10 @@ static const tui_col op_cols[] = {
 	{.name = "opcode", .key = OC_OPCODE, .width = 22},
 	{.name = "category", .key = OC_CATEGORY, .width = 13},
 	{.name = "count", .key = OC_COUNT, .width = 7, .numeric = 1},
-	{.name = "share", .key = OC_SHARE, .width = 6, .numeric = 1, .unit = TUI_U_PERCENT},
+	{.name = "share", .key = OC_SHARE, .width = 6, .numeric = 1, .unit = HS_U_PERCENT},
 	{.name = "count bar", .key = OC_COUNT_BAR, .width = 14, .numeric = TUI_LEFT},
 	{.name = "cfg", .key = OC_CFG, .width = 5, .numeric = 1},
-	{.name = "cost", .key = OC_COST, .width = 6, .numeric = 1, .unit = TUI_U_PERCENT},
+	{.name = "cost", .key = OC_COST, .width = 6, .numeric = 1, .unit = HS_U_PERCENT},
 	{.name = "cost bar", .key = OC_COST_BAR, .width = 14, .numeric = TUI_LEFT},
 };
 
@@ -234,9 +234,10 @@ static void sample_lines(const struct overview *o, WINDOW *win, int y, int x, in
 		snprintf(line, sizeof line, " %lld config%s, runtimes hidden (test split); c shows predictions",
 			 (long long)g->n_configs, hs_s(g->n_configs));
 	else {
-		tui_fmt_runtime(a, sizeof a, g, o->rt_min);
-		tui_fmt_runtime(b, sizeof b, g, o->rt_med);
-		tui_fmt_runtime(c, sizeof c, g, o->rt_max);
+		int tile = g->kind == HS_KIND_TILE;   /* normalized: 4 decimals */
+		hs_unit_format(a, sizeof a, tile ? HS_U_NONE : HS_U_NS, o->rt_min, tile ? 4 : -1);
+		hs_unit_format(b, sizeof b, tile ? HS_U_NONE : HS_U_NS, o->rt_med, tile ? 4 : -1);
+		hs_unit_format(c, sizeof c, tile ? HS_U_NONE : HS_U_NS, o->rt_max, tile ? 4 : -1);
 		snprintf(line, sizeof line,
 			 " %lld config%s  runtime%s min %s  median %s  max %s (%.2fx)  best: config %lld",
 			 (long long)g->n_configs, hs_s(g->n_configs), g->kind == HS_KIND_TILE ? " (normalized)" : "", a, b, c,
@@ -260,10 +261,11 @@ static void cost_line(const struct overview *o, char *line, size_t cap)
 	else if (o->ce && tui_model_masked())
 		snprintf(line, cap, " analytic cost: # FLOP  # bytes  #%s   %s", unk, keys);
 	else if (o->ce) {
-		char time[32];
-		units_ns(time, sizeof time, o->cost_total * 1e9, 3);   /* "181.940 s", "983 ns" */
-		snprintf(line, cap, " analytic cost: %.3g FLOP  %.3g bytes  %s%s   %s", o->executed.flops,
-			 o->executed.bytes, time, unk, keys);
+		char time[32], fl[32], by[32];
+		hs_unit_format(time, sizeof time, HS_U_SECONDS, o->cost_total, 3);   /* "181.940 s", "983 ns" */
+		hs_unit_format(fl, sizeof fl, HS_U_FLOP, o->executed.flops, -1);
+		hs_unit_format(by, sizeof by, HS_U_BYTES, o->executed.bytes, -1);
+		snprintf(line, cap, " analytic cost: %s  %s  %s%s   %s", fl, by, time, unk, keys);
 	}
 	else
 		snprintf(line, cap, " Enter lists nodes, Tab switches pane, t all nodes, c configs");

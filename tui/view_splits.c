@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/units.h"
 #include "loader/hlo.h"
 #include "tui/tui.h"
 
@@ -66,7 +67,7 @@ static int split_cell(void *ctx, int64_t row, const tui_col *c, char *buf, size_
 	}
 	case SC_COST:
 		if (!tui_model_hidden(buf, cap))
-			tui_unit_format(buf, cap, c->unit, split_value(o, row, c));
+			hs_unit_format(buf, cap, c->unit, split_value(o, row, c), -1);
 		break;
 	default:
 		snprintf(buf, cap, "%.0f", split_value(o, row, c));
@@ -106,7 +107,7 @@ static const tui_col split_cols[] = {
 	{.name = "last", .key = SC_LAST, .width = 6, .numeric = 1},
 	{.name = "root", .key = SC_ROOT, .width = 22},
 	{.name = "cfg", .key = SC_CFG, .width = 4, .numeric = 1},
-	{.name = "cost", .key = SC_COST, .width = 6, .numeric = 1, .unit = TUI_U_PERCENT},
+	{.name = "cost", .key = SC_COST, .width = 6, .numeric = 1, .unit = HS_U_PERCENT},
 };
 
 static const tui_table_spec split_table = {

@@ -1,21 +1,20 @@
 /* view_text.c - a text file as a table of lines (the reports of an XLA dump
- * folder: buffer assignments, memory usage reports), so that search (/),
+ * folder: buffer assignments, memory usage reports; xz-compressed or not), so that search (/),
  * filter (\), F and :write work on it as on any table.  A tab is shown as
  * spaces; a line is shown up to TUI_CELL bytes (search and filters see it
  * whole). */
-#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "base/inputs.h"
 #include "base/plural.h"
-#include "base/strbuf.h"
+#include "loader/xz.h"
 #include "tui/tui.h"
 
 struct textview {
-	hs_strbuf text;
+	char *text;        /* the file's content (an .xz decompressed), NUL-terminated */
+	size_t len;
 	size_t *line;      /* start of each line in text */
 	int64_t nlines;
 	tui_table tab;
@@ -30,7 +29,7 @@ static int text_cell(void *ctx, int64_t row, const tui_col *c, char *buf, size_t
 		snprintf(buf, cap, "%lld", (long long)row + 1);
 		return TUI_C_DIM;
 	}
-	const char *s = tv->text.s + tv->line[row];
+	const char *s = tv->text + tv->line[row];
 	size_t k = 0;
 	for (; s[k] && s[k] != '\n' && k + 1 < cap; k++)
 		buf[k] = s[k] == '\t' || s[k] == '\r' ? ' ' : s[k];
@@ -64,7 +63,7 @@ static void text_done(tui_view *v)
 {
 	struct textview *tv = v->data;
 	tui_table_free(&tv->tab);
-	hs_strbuf_free(&tv->text);
+	free(tv->text);
 	free(tv->line);
 	free(tv);
 }
@@ -73,36 +72,21 @@ static const tui_view_ops text_view_ops = {
 	.name = "text", .scope = TUI_S_TABLE, .draw = text_draw, .done = text_done,
 };
 
-static int read_lines(struct textview *tv, const char *path)
+static int read_lines(struct textview *tv, const char *path, hs_error *err)
 {
-	FILE *f = fopen(path, "rb");
-	char chunk[65536];
-	size_t k;
-	if (!f)
-		return errno ? errno : EIO;
-	if (hs_input_note_fd(fileno(f), path, NULL) < 0) {
-		fclose(f);
-		return ENOMEM;
-	}
-	while ((k = fread(chunk, 1, sizeof chunk, f)) > 0)
-		hs_strbuf_putn(&tv->text, chunk, k);
-	int bad = ferror(f);
-	fclose(f);
-	if (bad)
-		return EIO;
-	if (tv->text.failed)
-		return ENOMEM;
-	const char *s = hs_strbuf_str(&tv->text);
-	int64_t n = tv->text.len && s[tv->text.len - 1] != '\n';
-	for (size_t i = 0; i < tv->text.len; i++)
+	if (!(tv->text = xz_read_file(path, xz_max_bytes, &tv->len, err)))
+		return -1;
+	const char *s = tv->text;
+	int64_t n = tv->len && s[tv->len - 1] != '\n';
+	for (size_t i = 0; i < tv->len; i++)
 		n += s[i] == '\n';
 	if (!(tv->line = malloc(((size_t)n + 1) * sizeof *tv->line)))
-		return ENOMEM;
+		return hs_fail(err, HS_ENOMEM, "%s: out of memory", path);
 	tv->nlines = 0;
-	for (size_t i = 0; i < tv->text.len;) {
+	for (size_t i = 0; i < tv->len;) {
 		tv->line[tv->nlines++] = i;
-		const char *nl = memchr(s + i, '\n', tv->text.len - i);
-		i = nl ? (size_t)(nl - s) + 1 : tv->text.len;
+		const char *nl = memchr(s + i, '\n', tv->len - i);
+		i = nl ? (size_t)(nl - s) + 1 : tv->len;
 	}
 	return 0;
 }
@@ -114,9 +98,9 @@ int tui_open_text(tui *t, const char *path, const char *title)
 		tui_message(t, 1, "out of memory");
 		return -1;
 	}
-	int e = read_lines(tv, path);
-	if (e) {
-		tui_message(t, 1, "%s: %s", path, strerror(e));
+	hs_error err = {0};
+	if (read_lines(tv, path, &err)) {
+		tui_message(t, 1, "%s", err.msg);
 		text_done(&(tui_view){.data = tv});
 		return -1;
 	}

@@ -7,7 +7,8 @@
  * built into a graph, given its HLO structure, and every name and text field
  * of every node and computation is formatted.  Then the same bytes as a file
  * (a memfd, see fuzz_npz.c) through graph_open, graph_check_file and
- * dataset_scan.  Errors are expected; crashes, leaks and sanitizer reports
+ * dataset_scan.  An xz-compressed input is decompressed (loader/xz.h: seeds
+ * xz_*), up to 64 MB.  Errors are expected; crashes, leaks and sanitizer reports
  * are the bugs.
  *
  *   make fuzz && mkdir -p build/fuzz/new &&
@@ -25,6 +26,7 @@
 #include "loader/graph.h"
 #include "loader/hlo_featurize.h"
 #include "loader/hlo_proto.h"
+#include "loader/xz.h"
 #include "fuzz_util.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -53,6 +55,7 @@ static void fuzz_modules(const uint8_t *data, size_t size, int flags)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
+	xz_max_bytes = 64u << 20; /* a bomb need not allocate 2 GiB to be found */
 	fuzz_modules(data, size, 0);
 	fuzz_modules(data, size, HLO_PROTO_NO_RUNS);
 	const char *input_path = fuzz_input_path(data, size);

@@ -16,6 +16,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "base/units.h"
 #include "query/query.h"
 #include "tests/unit/query_fixture.h"
 
@@ -31,16 +32,16 @@ static const char *cell_text(void *ctx, int64_t row, int col, char *buf, size_t 
 	if (col == 1)
 		snprintf(buf, cap, "n%d", (int)(row % 3));
 	else if (col == 2)
-		query_unit_format(buf, cap, QUERY_U_SECONDS, (double)row * 1e-6);
+		hs_unit_format(buf, cap, HS_U_SECONDS, (double)row * 1e-6, -1);
 	else
-		query_unit_format(buf, cap, QUERY_U_NONE, cell_num(ctx, row, col));
+		hs_unit_format(buf, cap, HS_U_NONE, cell_num(ctx, row, col), -1);
 	return buf;
 }
 
 static void fuzz_filter_line(const char *line)
 {
-	static const query_column cols[] = {{"id", QUERY_NUM, QUERY_U_NONE}, {"name", QUERY_TEXT, QUERY_U_NONE},
-					    {"t", QUERY_NUM, QUERY_U_SECONDS}, {"group size", QUERY_NUM, QUERY_U_NONE}};
+	static const query_column cols[] = {{"id", QUERY_NUM, HS_U_NONE}, {"name", QUERY_TEXT, HS_U_NONE},
+					    {"t", QUERY_NUM, HS_U_SECONDS}, {"group size", QUERY_NUM, HS_U_NONE}};
 	static const query_cells src = {NULL, cell_num, cell_text, 64};
 	int64_t keep[20];
 	hs_error err;
@@ -49,7 +50,7 @@ static void fuzz_filter_line(const char *line)
 
 	if (!f)
 		return;
-	query_filter_range(f, &src, 0, 20, keep);
+	query_filter_range(f, &src, 0, 20, keep, &err);
 	for (int c = 0; c < 4; c++)
 		free(query_filter_without(f, c));
 	hs_strbuf term = {0}, all = {0};

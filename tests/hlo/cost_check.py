@@ -1,6 +1,7 @@
 """Checks the analytic model on HLO modules (model/cost_module.c) against an
 independent reading of the HLO text: instructions, shapes, operands, called
-computations and attributes are read here with regular expressions, and the
+computations and attributes are read with regular expressions
+(tests/hlo/hloref.py), and the
 model of docs/model.md ("On an HLO module") is computed again from them:
 FLOPs per instruction, a fusion as one kernel (its body's FLOPs, the bytes
 it moves in memory), the shares of the nodes inside fusion bodies and
@@ -22,8 +23,8 @@ import os
 import re
 import subprocess
 import sys
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "query"))
-from hlo_names_check import split_top  # noqa: E402  (the one reading of bracketed HLO text)
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from hloref import Module, elements as elems, is_array, nbytes, parse_shape, shape_text  # noqa: E402
 
 HLOSCOPE = os.environ["HLOSCOPE"]
 
@@ -73,80 +74,6 @@ CONV = {"__cudnn$convForward": "fwd", "__cudnn$convBiasActivationForward": "fwd"
         "__cudnn$convForwardGraph": "fwd", "__cudnn$convBackwardInput": "bwd_input",
         "__cudnn$convBackwardFilter": "bwd_filter"}
 FREE_TARGETS = {"Sharding", "SPMDFullToShardShape", "SPMDShardToFullShape"}
-ELEMENT_BYTES = {"pred": 1, "s8": 1, "u8": 1, "s4": 1, "u4": 1, "s16": 2, "u16": 2, "f16": 2,
-                 "bf16": 2, "s32": 4, "u32": 4, "f32": 4, "s64": 8, "u64": 8, "f64": 8, "c64": 8,
-                 "c128": 16}
-# the narrow types (8-bit floats, 4-, 2- and 1-bit integers, f4) count one byte each
-ELEMENT_BYTES.update({t: 1 for t in ("f8e5m2", "f8e4m3fn", "f8e4m3b11fnuz", "f8e5m2fnuz", "f8e4m3fnuz",
-                                     "f8e4m3", "f8e3m4", "f8e8m0fnu", "f4e2m1fn", "s2", "u2", "s1", "u1")})
-
-HEADER = re.compile(r"^(?:ENTRY\s+)?%?([A-Za-z0-9_.\-]+)\s*(?:\(.*\)\s*->\s*.*)?\{\s*$")
-INSTR = re.compile(r"^\s*(ROOT\s+)?%?([A-Za-z0-9_.\-]+)\s*=\s*(.*)$")
-
-
-# ---- reading the text -------------------------------------------------------
-
-def matching(text, i):
-    """Index of the bracket closing the one at text[i] (strings skipped)."""
-    depth, quote, esc = 0, False, False
-    for j in range(i, len(text)):
-        c = text[j]
-        if quote:
-            if esc:
-                esc = False
-            elif c == "\\":
-                esc = True
-            elif c == '"':
-                quote = False
-        elif c == '"':
-            quote = True
-        elif c in "([{":
-            depth += 1
-        elif c in ")]}":
-            depth -= 1
-            if depth == 0:
-                return j
-    return len(text)
-
-
-def items(text):
-    """The stripped items between top-level commas (no empty last one)."""
-    parts = [p.strip() for p in split_top(text)[0]]
-    return parts[:-1] if parts and not parts[-1] else parts
-
-
-def parse_shape(text):
-    """(shape, rest): shape = ("tuple", [elements]) or (type, dims, layout)."""
-    text = text.lstrip()
-    if text.startswith("("):
-        end = matching(text, 0)
-        elems = [parse_shape(p)[0] for p in items(text[1:end])]
-        return ("tuple", elems), text[end + 1:]
-    m = re.match(r"([a-z0-9]+)\[([^\]]*)\](\{[^}]*\})?", text)
-    dims = [int(d.replace("<=", "")) for d in m.group(2).split(",") if d.strip()]
-    layout = None
-    if m.group(3):
-        lay = m.group(3)[1:-1].split(":")[0]
-        layout = [int(x) for x in lay.split(",") if x.strip()]
-    return (m.group(1), dims, layout), text[m.end():]
-
-
-def is_array(s):
-    return s[0] not in ("tuple", "token", "opaque") and s[0] in ELEMENT_BYTES
-
-
-def elems(s):
-    if s is None or not is_array(s):
-        return 0
-    return math.prod(s[1])
-
-
-def nbytes(s):
-    if s is None:
-        return 0
-    if s[0] == "tuple":
-        return sum(nbytes(e) for e in s[1])
-    return elems(s) * ELEMENT_BYTES.get(s[0], 0)
 
 
 def pad_factor(s):
@@ -163,37 +90,16 @@ def pad_factor(s):
     return f
 
 
+# ---- reading the text ---------------------------------------------------------
+
 def read_module(path):
-    comps, cur = [], None
-    for raw in open(path, encoding="utf-8", errors="replace"):
-        line = raw.split("//")[0] if not raw.lstrip().startswith(("ROOT", "%")) else raw
-        if cur is None:
-            m = HEADER.match(raw.strip())
-            if m and not raw.startswith("HloModule"):
-                cur = {"name": m.group(1), "entry": raw.lstrip().startswith("ENTRY"), "nodes": []}
-            continue
-        if raw.strip().startswith("}"):
-            comps.append(cur)
-            cur = None
-            continue
-        m = INSTR.match(re.sub(r"/\*.*?\*/", "", line))
-        if not m:
-            continue
-        shape, rest = parse_shape(m.group(3))
-        om = re.match(r"\s*([a-z][a-z0-9\-]*)\(", rest)
-        opcode = om.group(1)
-        open_at = om.end() - 1
-        close = matching(rest, open_at)
-        operands = [] if opcode in ("constant", "parameter") else \
-            [re.sub(r"^.*\s", "", p).lstrip("%") for p in items(rest[open_at + 1:close])]
-        attrs = {}
-        for part in items(rest[close + 1:].lstrip(", ")):
-            if "=" in part:
-                k, v = part.split("=", 1)
-                attrs[k.strip()] = v.strip()
-        cur["nodes"].append({"name": m.group(2), "root": bool(m.group(1)), "shape": shape,
-                             "opcode": opcode, "operands": operands, "attrs": attrs})
-    return comps
+    """The computations in file order: name, entry, nodes (name, root, the
+    parsed shape, opcode, operands, attrs), read by tests/hlo/hloref.py."""
+    mod = Module(path)
+    return [{"name": c, "entry": c == mod.entry,
+             "nodes": [{"name": i["name"], "root": i["root"], "shape": parse_shape(shape_text(i["shape"]))[0],
+                        "opcode": i["opcode"], "operands": i["operands"], "attrs": i["attr"]} for i in nodes]}
+            for c, nodes in mod.comps.items()]
 
 
 def callees(node):

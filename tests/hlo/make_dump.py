@@ -18,8 +18,9 @@ tests (tests/suites/dump_folder.sh, tui_diff.sh), made of real modules:
 The stages of module_0007 are the mutations of tests/hlo/mutate_diff.py
 (opcode.hlo, fused.hlo), written by it into OUT/mut first.  The buffer
 assignment gives every instruction of the entry computation after
-optimizations one value whose size is its shape's bytes, computed here from
-the text (element bytes times the dimensions; a tuple adds its elements).
+optimizations one value whose size is its shape's bytes, computed from the
+text by tests/hlo/hloref.py (element bytes times the dimensions; a tuple adds
+its elements).
 want.json: per file, module, stage and instructions/fusions counted from the
 text here (the protobufs' counts are those tests/data/hlo/README.md gives),
 and the buffer bytes per instruction.
@@ -28,50 +29,19 @@ Usage: make_dump.py REPO_ROOT OUT_DIR
 """
 import json
 import os
-import re
 import shutil
 import subprocess
 import sys
 
-ELEM = {"pred": 1, "s8": 1, "u8": 1, "s16": 2, "u16": 2, "f16": 2, "bf16": 2, "s32": 4, "u32": 4, "f32": 4,
-        "s64": 8, "u64": 8, "f64": 8, "c64": 8, "c128": 16}
-INSTR = re.compile(r"^\s*(ROOT\s+)?%?([A-Za-z0-9_.\-]+)\s*=\s*(.*)$")
-HEADER = re.compile(r"^(ENTRY\s+)?%?([A-Za-z0-9_.\-]+)\b.*\{\s*$")
-
-
-def shape_bytes(shape):
-    total = 0
-    for m in re.finditer(r"\b([a-z]+[0-9]*)\[([0-9,]*)\]", shape):
-        if m.group(1) not in ELEM:
-            continue
-        n = 1
-        for d in filter(None, m.group(2).split(",")):
-            n *= int(d)
-        total += n * ELEM[m.group(1)]
-    return total
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from hloref import Module, shape_bytes  # noqa: E402  (the tests' one reading of HLO text)
 
 
 def counts(text):
     """(instructions, fusion instructions, {entry instruction: shape}) of HLO text."""
-    n = fusions = 0
-    comp, entry = None, {}
-    in_entry = False
-    for line in text.split("\n"):
-        h = HEADER.match(line)
-        if h and " = " not in line:
-            in_entry = bool(h.group(1))
-            continue
-        m = INSTR.match(line)
-        if not m:
-            continue
-        n += 1
-        rhs = m.group(3)
-        if re.search(r"\)?\s*fusion\(", rhs) or re.match(r"^\S+\s+fusion\(", rhs):
-            fusions += 1
-        if in_entry:
-            shape = rhs[:rhs.index(" ")] if not rhs.startswith("(") else rhs[:rhs.index(") ") + 1]
-            entry[m.group(2)] = shape
-    return n, fusions, entry
+    m = Module(lines=text.split("\n"))
+    return (len(m.instrs), sum(i["opcode"] == "fusion" for i in m.instrs),
+            {i["name"]: i["shape"] for i in m.comps.get(m.entry, [])})
 
 
 def main():

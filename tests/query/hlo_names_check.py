@@ -11,6 +11,7 @@ with what `hloscope query FILE --csv` answers:
 Prints PASS / FAIL lines for tests/run.sh.
 
 Usage: hlo_names_check.py FILE.hlo...   (environment: HLOSCOPE)
+The text is read by tests/hlo/hloref.py.
 """
 import csv
 import io
@@ -20,167 +21,28 @@ import subprocess
 import sys
 from collections import Counter
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "hlo"))
+from hloref import QUOTED, Module, meta, unescape  # noqa: E402  (the tests' one reading of HLO text)
+
 HLOSCOPE = os.environ["HLOSCOPE"]
-HEADER = re.compile(r"^(?:ENTRY\s+)?%?([A-Za-z0-9_.\-]+)\s*(?:\(.*\)\s*->\s*.*)?\{\s*$")
-INSTR = re.compile(r"^\s*(?:ROOT\s+)?%?([A-Za-z0-9_.\-]+)\s*=\s*(.*)$")
-OPCODE = re.compile(r"\s*([a-z][a-z0-9\-]*)\(")
-QUOTED = r'"((?:[^"\\]|\\.)*)"'
 FIELDS = ("name", "computation_name", "opcode", "fusion_kind", "op_type", "op_name",
           "source_file", "source_line", "custom_call_target", "sharding")
 
 
-ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "\\": "\\", '"': '"', "'": "'"}
-
-
-def unescape(s):
-    """C escapes as HLO text writes them: \\n, \\t, \\", \\', \\\\, octal \\NNN."""
-    def one(m):
-        e = m.group(1)
-        if e[0] in "01234567":
-            return chr(int(e, 8))
-        return ESCAPES.get(e, e)
-    return re.sub(r"\\([0-7]{1,3}|.)", one, s)
-
-
-def split_top(text):
-    """text split at the commas at bracket depth 0 outside strings, and
-    the index just past the first bracket group that closes at depth 0."""
-    parts, cur, depth, quote, esc, closed = [], "", 0, False, False, -1
-    for i, c in enumerate(text):
-        if quote:
-            if esc:
-                esc = False
-            elif c == "\\":
-                esc = True
-            elif c == '"':
-                quote = False
-        elif c == '"':
-            quote = True
-        elif c in "([{":
-            depth += 1
-        elif c in ")]}":
-            depth -= 1
-            if depth == 0 and closed < 0:
-                closed = i + 1
-        elif c == "," and depth == 0:
-            parts.append(cur)
-            cur = ""
-            continue
-        cur += c
-    parts.append(cur)
-    return parts, closed
-
-
-def top_attrs(rest):
-    """The instruction's own attributes (name -> value as written): after
-    the result shape and the operand list, at bracket depth 0."""
-    after = skip_shape(rest)
-    _, closed = split_top(after)
-    if closed < 0:
-        return {}
-    out = {}
-    for part in split_top(after[closed:])[0]:
-        if "=" in part:
-            name, value = part.split("=", 1)
-            out[name.strip()] = value.strip()
-    return out
-
-
-def attr_braces(text, key):
-    """The {...} value of key=, braces included, or ''."""
-    m = re.search(r"(?<![\w\-])" + key + r"=\{", text)
-    if not m:
-        return ""
-    i, depth = m.end() - 1, 0
-    for j in range(i, len(text)):
-        if text[j] == "{":
-            depth += 1
-        elif text[j] == "}":
-            depth -= 1
-            if depth == 0:
-                return text[i:j + 1]
-    return ""
-
-
-def skip_shape(rest):
-    """The text after the result shape: a tuple shape is a (...) group."""
-    if rest.startswith("("):
-        depth = 0
-        for j, c in enumerate(rest):
-            depth += c == "("
-            depth -= c == ")"
-            if depth == 0:
-                return rest[j + 1:]
-    return rest.split(None, 1)[1] if " " in rest else ""
-
-
-def meta(md, key):
-    """A quoted field of a metadata={...} value."""
-    m = re.search(r"(?<![\w])" + key + "=" + QUOTED, md)
-    return unescape(m.group(1)) if m else ""
-
-
-def stack_tables(lines):
-    """FileNames, FileLocations and StackFrames: frame id -> (file, line)."""
-    files, locs, frames, table = {}, {}, {}, None
-    for line in lines:
-        word = line.strip()
-        if word in ("FileNames", "FunctionNames", "FileLocations", "StackFrames"):
-            table = word
-            continue
-        if not word or not word[0].isdigit():
-            table = None if not word else table
-            continue
-        ident = int(word.split()[0])
-        if table == "FileNames":
-            files[ident] = unescape(re.search(QUOTED, word).group(1))
-        elif table == "FileLocations":
-            f = re.search(r"file_name_id=(\d+)", word)
-            ln = re.search(r"\bline=(\d+)", word)
-            locs[ident] = (int(f.group(1)) if f else -1, ln.group(1) if ln else "")
-        elif table == "StackFrames":
-            fl = re.search(r"file_location_id=(\d+)", word)
-            frames[ident] = int(fl.group(1)) if fl else -1
-    out = {}
-    for fid, lid in frames.items():
-        if lid in locs and locs[lid][0] in files:
-            out[fid] = (files[locs[lid][0]], locs[lid][1])
-    return out
-
-
 def read_hlo(path):
-    rows, comp = [], None
-    lines = open(path, encoding="utf-8").read().split("\n")
-    frames = stack_tables(lines)
-    for line in lines:
-        if line.startswith("HloModule"):
-            continue
-        h = HEADER.match(line)
-        if h and "=" not in line.split("(")[0]:
-            comp = h.group(1)
-            continue
-        m = INSTR.match(line)
-        if not m or comp is None:
-            continue
-        name, rest = m.group(1), m.group(2)
-        op = OPCODE.match(skip_shape(rest))
-        attrs = top_attrs(rest)
-        md = attrs.get("metadata", "")
-        kind = re.match(r"(k[A-Za-z]+)$", attrs.get("kind", ""))
-        target = re.match(QUOTED, attrs.get("custom_call_target", ""))
-        line_no = re.search(r"(?<![\w])source_line=(\d+)", md)
-        source_file = meta(md, "source_file")
-        source_line = line_no.group(1) if line_no else ""
-        frame = re.search(r"(?<![\w])stack_frame_id=(\d+)", md)
-        if not source_file and frame and int(frame.group(1)) in frames:
-            source_file, source_line = frames[int(frame.group(1))]
+    """The FIELDS of every instruction, as the text writes them."""
+    mod, rows = Module(path), []
+    for i in mod.instrs:
+        kind = re.match(r"(k[A-Za-z]+)$", i["attr"].get("kind", ""))
+        target = re.match(QUOTED, i["attr"].get("custom_call_target", ""))
+        source_file, source_line = mod.source_location(i)
         rows.append({
-            "name": name, "computation_name": comp, "opcode": op.group(1) if op else "",
+            "name": i["name"], "computation_name": i["comp"], "opcode": i["opcode"],
             "fusion_kind": kind.group(1) if kind else "",
-            "op_type": meta(md, "op_type"), "op_name": meta(md, "op_name"),
+            "op_type": meta(i["metadata"], "op_type"), "op_name": i["op_name"],
             "source_file": source_file, "source_line": source_line,
             "custom_call_target": unescape(target.group(1)) if target else "",
-            "sharding": attrs.get("sharding", ""),
+            "sharding": i["attr"].get("sharding", ""),
         })
     return rows
 

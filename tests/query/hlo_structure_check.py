@@ -7,7 +7,8 @@ text itself, read line by line here (not with the C parser), for each file:
       once), its shape as written, its whole line, and the role of its
       computation (from the attribute that calls it: calls=, body=, ...)
   nodes show attr('NAME'), ...
-      every attribute name the file uses, as written ('' when absent)
+      every attribute name the file uses, as written ('' when absent; a
+      metadata stack_frame_id resolved into source_file and source_line)
   computations   name, role, nodes, root, callers of each computation
   collectives    replica groups as written, groups, group size, channel id,
                  bytes per device (the operands' shapes), shape
@@ -19,6 +20,7 @@ text itself, read line by line here (not with the C parser), for each file:
 Prints PASS / FAIL lines for tests/run.sh.
 
 Usage: hlo_structure_check.py FILE.hlo...   (environment: HLOSCOPE)
+The text is read by tests/hlo/hloref.py.
 """
 import csv
 import io
@@ -28,129 +30,10 @@ import subprocess
 import sys
 from collections import Counter
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from hlo_names_check import HEADER, INSTR, OPCODE, skip_shape, split_top, top_attrs  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "hlo"))
+from hloref import COLLECTIVES, Module, frames_resolved, shape_bytes, shape_text  # noqa: E402  (the tests' one reading)
 
 HLOSCOPE = os.environ["HLOSCOPE"]
-REDUCERS = {"reduce", "reduce-window", "reduce-scatter", "all-reduce", "all-reduce-start", "scatter",
-            "select-and-scatter", "map", "sort", "reduce-precision"}
-COLLECTIVES = {"all-reduce", "all-reduce-start", "all-gather", "all-gather-start", "reduce-scatter",
-               "all-to-all", "ragged-all-to-all", "collective-permute", "collective-permute-start",
-               "collective-broadcast"}
-CALL_KEYS = ("calls", "to_apply", "body", "condition", "branch_computations", "true_computation",
-             "false_computation", "select", "scatter", "called_computations")
-ELEM_BYTES = {"pred": 1, "s2": 0.25, "u2": 0.25, "s4": 0.5, "u4": 0.5, "s8": 1, "u8": 1, "s16": 2,
-              "u16": 2, "f16": 2, "bf16": 2, "s32": 4, "u32": 4, "f32": 4, "s64": 8, "u64": 8,
-              "f64": 8, "c64": 8, "c128": 16}
-
-
-COMMENT = re.compile(r"/\*.*?\*/")
-
-
-def shape_text(rest):
-    """The result shape as written, without the /*index=5*/ comments XLA
-    writes into long tuples: a (...) group or the first word."""
-    if rest.startswith("("):
-        return COMMENT.sub("", rest[:len(rest) - len(skip_shape(rest))])
-    return rest.split(None, 1)[0]
-
-
-def shape_bytes(text):
-    """Bytes of a shape text: every array in it, f8 types 1 byte each."""
-    total = 0
-    for m in re.finditer(r"\b([a-z][a-z0-9]*)\[([0-9,]*)\]", text):
-        et, dims = m.group(1), m.group(2)
-        size = ELEM_BYTES.get(et, 1 if et.startswith("f8") else None)
-        if size is None:
-            continue
-        n = 1
-        for d in dims.split(","):
-            if d:
-                n *= int(d)
-        total += n * size
-    return total
-
-
-def operand_names(opcode, after):
-    """The operands written in the first (...) after the opcode: each one's
-    last word (an old-style operand is 'f32[] %x'), '%' dropped."""
-    if opcode in ("constant", "parameter"):
-        return []
-    start = after.find("(")
-    _, closed = split_top(after[start:])
-    inside = COMMENT.sub("", after[start + 1:start + closed - 1])
-    names = []
-    for part in split_top(inside)[0]:
-        part = part.strip()
-        if part:
-            names.append(part.split()[-1].lstrip("%"))
-    return names
-
-
-def callees(value):
-    """Computation names in an attribute value: %a or {%a, %b}."""
-    return [n.lstrip("%") for n in re.findall(r"%?[A-Za-z0-9_.\-]+", value)]
-
-
-def read_module(path):
-    instrs, comps, comp, entry = [], [], None, None
-    for line in open(path, encoding="utf-8").read().split("\n"):
-        if line.startswith("HloModule"):
-            continue
-        h = HEADER.match(line)
-        if h and "=" not in line.split("(")[0]:
-            comp = h.group(1)
-            comps.append(comp)
-            if line.startswith("ENTRY"):
-                entry = comp
-            continue
-        m = INSTR.match(line)
-        if not m or comp is None:
-            continue
-        name, rest = m.group(1), m.group(2)
-        after = skip_shape(rest)
-        op = OPCODE.match(after)
-        opcode = op.group(1) if op else ""
-        attrs = top_attrs(rest)
-        calls = []
-        for key in CALL_KEYS:
-            if key in attrs:
-                calls += [(key, c) for c in callees(attrs[key])]
-        instrs.append({"name": name, "comp": comp, "opcode": opcode, "shape": shape_text(rest),
-                       "operands": operand_names(opcode, after), "attrs": attrs,
-                       "line": line.strip(), "root": line.lstrip().startswith("ROOT "),
-                       "calls": calls})
-    return instrs, comps, entry
-
-
-def roles(instrs, comps, entry):
-    """Each computation's role, from its first caller in file order."""
-    out = {}
-    for ins in instrs:
-        for key, callee in ins["calls"]:
-            if callee in out:
-                continue
-            op = ins["opcode"]
-            if key == "body":
-                out[callee] = "while-body"
-            elif key == "condition":
-                out[callee] = "while-condition"
-            elif key in ("branch_computations", "true_computation", "false_computation"):
-                out[callee] = "branch"
-            elif op == "fusion":
-                out[callee] = "fusion"
-            elif op == "call":
-                out[callee] = "call"
-            elif op.startswith("async-"):
-                out[callee] = "async"
-            elif op in REDUCERS:
-                out[callee] = "reducer"
-            else:
-                out[callee] = "other"
-    for c in comps:
-        out.setdefault(c, "other")
-    out[entry] = "entry"
-    return out
 
 
 def query(path, *queries):
@@ -176,11 +59,8 @@ def diff(want, got):
             if want.get(k) != got.get(k)][:3]
 
 
-def check_nodes(path, base, instrs, role):
-    users = Counter()
-    for ins in instrs:
-        for o in set(ins["operands"]):
-            users[(ins["comp"], o)] += 1
+def check_nodes(path, base, mod):
+    instrs = mod.instrs
     got = rows(path, "nodes show name, computation, operand_names, operands, operand_count, "
                      "users, shape, hlo, computation_role")
     key = lambda r: (r["computation"], r["name"])  # noqa: E731
@@ -192,10 +72,10 @@ def check_nodes(path, base, instrs, role):
         "operand_names": lambda i: ", ".join(i["operands"]),
         "operands": lambda i: str(len(i["operands"])),
         "operand_count": lambda i: str(len(i["operands"])),
-        "users": lambda i: str(users[(i["comp"], i["name"])]),
-        "shape": lambda i: i["shape"],
+        "users": lambda i: str(len(mod.users.get((i["comp"], i["name"]), ()))),
+        "shape": lambda i: shape_text(i["shape"]),
         "hlo": lambda i: i["line"],
-        "computation_role": lambda i: role[i["comp"]],
+        "computation_role": lambda i: mod.role(i["comp"]),
     }
     for f, want_f in fields.items():
         want = {k: want_f(i) for k, i in want_of.items()}
@@ -205,30 +85,28 @@ def check_nodes(path, base, instrs, role):
 
 
 def check_attrs(path, base, instrs):
-    names = sorted({a for i in instrs for a in i["attrs"]})[:40]
+    names = sorted({a for i in instrs for a in i["attr"]})[:40]
     if not names:
         return True
     got = rows(path, "nodes show name, computation, " +
                ", ".join("attr('%s')" % a for a in names))
     got_of = {(r["computation"], r["name"]): r for r in got}
+    want_md = {(i["comp"], i["name"]): i["attr"].get("metadata", "") for i in instrs}
     good = True
     for a in names:
-        want = {(i["comp"], i["name"]): i["attrs"].get(a, "") for i in instrs}
-        have = {k: r["attr('%s')" % a] for k, r in got_of.items()}
+        want = {(i["comp"], i["name"]): frames_resolved(a, i["attr"].get(a, ""), "stack_frame_id=" in want_md[(i["comp"], i["name"])])
+                for i in instrs}
+        have = {k: frames_resolved(a, r["attr('%s')" % a], "stack_frame_id=" in want_md.get(k, ""))
+                for k, r in got_of.items()}
         good &= want == have
         if want != have:
             check("%s: attr('%s')" % (base, a), False, diff(want, have))
     return check("%s: attr() of %d attribute names" % (base, len(names)), good)
 
 
-def check_computations(path, base, instrs, comps, role):
-    callers = Counter()
-    for ins in instrs:
-        for c in {c for _, c in ins["calls"]}:
-            callers[c] += 1
-    want = {c: (role[c], str(sum(1 for i in instrs if i["comp"] == c)),
-                next((i["name"] for i in instrs if i["comp"] == c and i["root"]), ""),
-                str(callers[c])) for c in comps}
+def check_computations(path, base, mod):
+    want = {c: (mod.role(c), str(len(mod.comps[c])), next((i["name"] for i in mod.comps[c] if i["root"]), ""),
+                str(len({id(i) for i, _, _ in mod.callers[c]}))) for c in mod.comps}
     got = {r["computation"]: (r["role"], r["nodes"], r["root"], r["callers"])
            for r in rows(path, "computations")}
     return check("%s: computations (role, nodes, root, callers)" % base, want == got, diff(want, got))
@@ -255,13 +133,13 @@ def check_collectives(path, base, instrs):
     for i in instrs:
         if i["opcode"] not in COLLECTIVES:
             continue
-        rg = i["attrs"].get("replica_groups", "")
+        rg = i["attr"].get("replica_groups", "")
         g, s = groups_of(rg)
         nbytes = sum(shape_bytes(shape_of[(i["comp"], o)]) for o in i["operands"])
         want[(i["comp"], i["name"])] = (i["opcode"], rg, num(str(g)) if g else "",
                                         num(str(s)) if g else "",
-                                        num(i["attrs"].get("channel_id", "")), num(str(nbytes)),
-                                        i["shape"])
+                                        num(i["attr"].get("channel_id", "")), num(str(nbytes)),
+                                        shape_text(i["shape"]))
     got = {}
     by_name = {i["name"]: i["comp"] for i in instrs}
     for r in rows(path, "collectives"):
@@ -277,32 +155,16 @@ def check_opcodes(path, base, instrs):
     return check("%s: opcodes as written" % base, dict(want) == got, diff(dict(want), got))
 
 
-def param_source(caller, callee, number):
-    """The operand index of caller that parameter(number) of callee stands for."""
-    op, keys = caller["opcode"], [k for k, c in caller["calls"] if c == callee]
-    if op == "while":
-        return 0 if number == 0 else None
-    if op == "conditional":
-        branch = [c for k, c in caller["calls"]].index(callee)
-        return branch + 1 if number == 0 else None
-    if op in ("fusion", "call", "async-start", "custom-call", "map"):
-        return number
-    if op == "sort" and keys:
-        return number // 2
-    return None
-
-
-def check_parameters(path, base, instrs, role):
+def check_parameters(path, base, mod):
     """show NAME of parameters of called computations (up to 40), in one run."""
     callers = {}
-    for i in instrs:
-        for _, c in i["calls"]:
-            callers.setdefault(c, [])
-            if i not in callers[c]:
-                callers[c].append(i)
-    params = [i for i in instrs if i["opcode"] == "parameter" and callers.get(i["comp"])
-              and role[i["comp"]] not in ("reducer",)]
-    names = Counter(i["name"] for i in instrs)
+    for c, calls in mod.callers.items():  # each caller once, with the first key it calls c by
+        for i, key, _ in calls:
+            if all(i is not j for j, _ in callers.setdefault(c, [])):
+                callers[c].append((i, key))
+    params = [i for i in mod.instrs if i["opcode"] == "parameter" and callers.get(i["comp"])
+              and mod.role(i["comp"]) not in ("reducer",)]
+    names = Counter(i["name"] for i in mod.instrs)
     params = [i for i in params if names[i["name"]] == 1][:40]
     if not params:
         return True
@@ -311,11 +173,10 @@ def check_parameters(path, base, instrs, role):
     good = check("%s: show of %d parameters" % (base, len(params)), len(blocks) == len(params),
                  "%d blocks" % len(blocks))
     for ins, block in zip(params, blocks):
-        number = int(re.search(r"parameter\((\d+)\)", ins["line"]).group(1))
         want = []
-        for c in callers[ins["comp"]][:12]:
-            k = param_source(c, ins["comp"], number)
-            if k is not None and k < len(c["operands"]):
+        for c, key in callers[ins["comp"]][:12]:
+            k = mod.source(ins, c, key)
+            if k >= 0:
                 want.append((c["name"], k, c["operands"][k]))
         got = [(m.group(3), int(m.group(2)), m.group(4)) for m in re.finditer(
             r"^  parameter     (\d+) = operand (\d+) of (\S+) \(node \d+\): \d+ (\S+)$", block, re.M)]
@@ -326,14 +187,13 @@ def check_parameters(path, base, instrs, role):
 
 def check_file(path):
     base = os.path.basename(path)
-    instrs, comps, entry = read_module(path)
-    role = roles(instrs, comps, entry)
-    good = check_nodes(path, base, instrs, role)
-    good &= check_attrs(path, base, instrs)
-    good &= check_computations(path, base, instrs, comps, role)
-    good &= check_collectives(path, base, instrs)
-    good &= check_opcodes(path, base, instrs)
-    good &= check_parameters(path, base, instrs, role)
+    mod = Module(path)
+    good = check_nodes(path, base, mod)
+    good &= check_attrs(path, base, mod.instrs)
+    good &= check_computations(path, base, mod)
+    good &= check_collectives(path, base, mod.instrs)
+    good &= check_opcodes(path, base, mod.instrs)
+    good &= check_parameters(path, base, mod)
     return good
 
 

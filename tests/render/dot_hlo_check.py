@@ -1,7 +1,7 @@
 """Checks hloscope's drawings of real HLO text against the text itself: the
 instructions, their operands (in order, repeats kept) and the computations
-they call are read line by line with regular expressions (the reader of
-tests/query/hlo_names_check.py), not with the C parser, and compared with
+they call are read line by line with regular expressions (tests/hlo/hloref.py),
+not with the C parser, and compared with
 the DOT that `hloscope dot` writes (parsed here, not with Graphviz):
 
   dot FILE --computation entry --expand all --force -T dot -o -
@@ -29,98 +29,10 @@ import os
 import re
 import subprocess
 import sys
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "query"))
-from hlo_names_check import split_top  # noqa: E402  (the one reading of bracketed HLO text)
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "hlo"))
+from hloref import Module  # noqa: E402  (the tests' one reading of HLO text)
 
 HLOSCOPE = os.environ["HLOSCOPE"]
-HEADER = re.compile(r"^(?:ENTRY\s+)?%?([A-Za-z0-9_.\-]+)\s*(?:\(.*\)\s*->\s*.*)?\{\s*$")
-INSTR = re.compile(r"^\s*(?:ROOT\s+)?%?([A-Za-z0-9_.\-]+)\s*=\s*(.*)$")
-OPCODE = re.compile(r"\s*([a-z][a-z0-9\-]*)\(")
-CALL_ATTRS = ("calls", "to_apply", "body", "condition", "true_computation",
-              "false_computation", "select", "scatter", "branch_computations",
-              "called_computations")
-NO_OPERANDS = ("constant", "parameter")
-
-
-def skip_shape(rest):
-    """What follows the result shape (a tuple shape is one (...) group)."""
-    if rest.startswith("("):
-        _, closed = split_top(rest)
-        return rest[closed:] if closed > 0 else ""
-    return rest.split(None, 1)[1] if " " in rest else ""
-
-
-def top_attrs(rest):
-    """The attributes after the operand list: name -> value as written."""
-    after = skip_shape(rest)
-    _, closed = split_top(after)
-    out = {}
-    if closed < 0:
-        return out
-    for part in split_top(after[closed:])[0]:
-        if "=" in part:
-            k, v = part.split("=", 1)
-            out[k.strip()] = v.strip()
-    return out
-
-
-def names_in(value):
-    """Computation names in an attribute value: %a or {%a, %b}."""
-    return [w.lstrip("%") for w in re.findall(r"%?[A-Za-z_][A-Za-z0-9_.\-]*", value)]
-
-
-def read_module(path):
-    """{comp: [instr]} in order, each instr a dict name, opcode, operands,
-    calls, root; and the entry's name."""
-    comps, entry, comp = {}, None, None
-    for line in open(path, encoding="utf-8").read().split("\n"):
-        if line.startswith("HloModule"):
-            continue
-        h = HEADER.match(line)
-        if h and "=" not in line.split("(")[0]:
-            comp = h.group(1)
-            comps[comp] = []
-            if line.startswith("ENTRY"):
-                entry = comp
-            continue
-        m = INSTR.match(line)
-        if not m or comp is None:
-            continue
-        name, rest = m.group(1), m.group(2)
-        after = skip_shape(rest)
-        op = OPCODE.match(after)
-        opcode = op.group(1) if op else ""
-        operands = []
-        if op and opcode not in NO_OPERANDS:
-            inner = after[op.end():]
-            parts, closed = split_top("(" + inner)
-            text = ("(" + inner)[1:closed - 1] if closed > 0 else ""
-            text = re.sub(r"/\*.*?\*/", " ", text)  # /*index=5*/
-            operands = [p.split()[-1].lstrip("%") for p in split_top(text)[0] if p.strip()]
-        attrs = top_attrs(rest)
-        calls = []
-        for key in CALL_ATTRS:
-            if key in attrs:
-                calls += names_in(attrs[key])
-        comps[comp].append({"name": name, "opcode": opcode, "operands": operands,
-                            "calls": calls, "root": line.lstrip().startswith("ROOT ")})
-    return comps, entry
-
-
-def reachable(comps, entry):
-    seen, todo = {entry}, [entry]
-    while todo:
-        for ins in comps[todo.pop()]:
-            for c in ins["calls"]:
-                if c in comps and c not in seen:
-                    seen.add(c)
-                    todo.append(c)
-    return seen
-
-
-def root_of(comps, c):
-    roots = [i["name"] for i in comps[c] if i["root"]]
-    return roots[0] if roots else comps[c][-1]["name"]
 
 
 # ---- DOT, as agwrite writes it -----------------------------------------------
@@ -213,11 +125,12 @@ def drawn_nodes(nodes):
     return out
 
 
-def check_full(path, base, comps, entry):
+def check_full(path, base, mod):
+    comps = mod.comps
     nodes, edges = dot(path, "--computation", "entry", "--expand", "all", "--force")
     drawn = drawn_nodes(nodes)
     by_key = {v[:2]: k for k, v in drawn.items()}
-    want = {(c, i["name"]) for c in reachable(comps, entry) for i in comps[c]}
+    want = {(c, i["name"]) for c in mod.reachable(mod.entry) for i in comps[c]}
     check(base + ": every instruction the entry reaches is drawn, nothing else",
           set(by_key) == want, sorted(set(by_key) ^ want)[:5])
     counts = [k for k in want if k in by_key and
@@ -232,16 +145,16 @@ def check_full(path, base, comps, entry):
         else:
             got.setdefault((drawn[a][:2], drawn[b][:2]), []).append(at.get("headlabel", ""))
     exp, exp_calls = {}, set()
-    for c in reachable(comps, entry):
+    for c in mod.reachable(mod.entry):
         for ins in comps[c]:
             ops = ins["operands"]
             for pos, o in enumerate(ops):
                 key = ((c, o), (c, ins["name"]))
                 label = ",".join(str(p) for p, x in enumerate(ops) if x == o) if len(ops) > 1 else ""
                 exp[key] = [label]
-            for d in ins["calls"]:
+            for _, d in ins["calls"]:
                 if d in comps:
-                    exp_calls.add(((d, root_of(comps, d)), (c, ins["name"])))
+                    exp_calls.add(((d, mod.root(d)), (c, ins["name"])))
     def same(g, e):
         """A long label is cut: "11,13,…" stands for "11,13,15,..."."""
         if g is None or e is None or len(g) != len(e):
@@ -254,7 +167,8 @@ def check_full(path, base, comps, entry):
           calls == exp_calls, sorted(calls ^ exp_calls)[:3])
 
 
-def check_boxes(path, base, comps, entry):
+def check_boxes(path, base, mod):
+    comps, entry = mod.comps, mod.entry
     nodes, edges = dot(path, "--computation", "entry", "--force")
     drawn = drawn_nodes(nodes)
     boxes = {}
@@ -264,7 +178,7 @@ def check_boxes(path, base, comps, entry):
             # the full name is in the tooltip; the label may cut a long one
             name = re.match(r"(.*): \d+ of its", at.get("tooltip", "")).group(1)
             boxes[n] = (name, what)
-    callees = {d for i in comps[entry] for d in i["calls"] if d in comps}
+    callees = {d for i in comps[entry] for _, d in i["calls"] if d in comps}
     ok = {b[0] for b in boxes.values()} == callees
     check(base + ": one box per computation the entry calls (%d)" % len(callees), ok,
           sorted({b[0] for b in boxes.values()} ^ callees)[:5])
@@ -273,13 +187,13 @@ def check_boxes(path, base, comps, entry):
     check(base + ": each box counts its computation's instructions", not sizes, sizes[:3])
     links = {(boxes[a][0], drawn[b][1]) for a, b, at in edges
              if a in boxes and b in drawn and at.get("style") == "dotted"}
-    want = {(d, i["name"]) for i in comps[entry] for d in i["calls"] if d in comps}
+    want = {(d, i["name"]) for i in comps[entry] for _, d in i["calls"] if d in comps}
     check(base + ": each box joined to each caller by a dotted call edge", links == want,
           sorted(links ^ want)[:3])
 
 
-def check_center(path, base, comps, entry):
-    best = max(((len(i["operands"]), c, i) for c in comps for i in comps[c]), key=lambda t: t[0])
+def check_center(path, base, mod):
+    best = max(((len(i["operands"]), i["comp"], i) for i in mod.instrs), key=lambda t: t[0])
     n, comp, ins = best
     if n <= 16:
         return
@@ -307,13 +221,13 @@ def main():
     ok = True
     for path in sys.argv[1:]:
         base = os.path.basename(path)
-        comps, entry = read_module(path)
-        if not entry:
+        mod = Module(path)
+        if not mod.entry:
             check(base + ": has an ENTRY computation", False, "none found")
             continue
         for fn in (check_full, check_boxes, check_center):
             try:
-                fn(path, base, comps, entry)
+                fn(path, base, mod)
             except RuntimeError as e:
                 ok = check(base + ": " + fn.__name__, False, e) and ok
     return 0

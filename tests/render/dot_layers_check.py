@@ -1,6 +1,6 @@
 """Checks hloscope's layer drawings and long-edge stubs against the HLO text
-itself, read with regular expressions (dot_hlo_check.py's reader, plus each
-instruction's op_name), never with the C parser:
+itself, read with regular expressions (tests/hlo/hloref.py: instructions,
+operands, calls and each one's op_name), never with the C parser:
 
   layers FILE PATH
       dot FILE --layer PATH -T dot -o -: the instructions whose layer
@@ -18,60 +18,20 @@ instruction's op_name), never with the C parser:
 
 Prints PASS / FAIL lines for tests/run.sh.
 """
+import os
 import re
 import subprocess
 import sys
 
-from dot_hlo_check import (HEADER, INSTR, NO_OPERANDS, OPCODE, CALL_ATTRS, HLOSCOPE, check,
-                           names_in, parse_dot, skip_shape, split_top, top_attrs)
+from dot_hlo_check import HLOSCOPE, check, parse_dot
 
-OP_NAME = re.compile(r'op_name="((?:[^"\\]|\\.)*)"')
-
-
-def layer_of(op_name):
-    """op_name without its last '/' component, '/' inside brackets kept."""
-    if not op_name:
-        return "(no op_name)"
-    depth, last = 0, -1
-    for i, c in enumerate(op_name):
-        if c in "([{":
-            depth += 1
-        elif c in ")]}" and depth > 0:
-            depth -= 1
-        elif c == "/" and depth == 0:
-            last = i
-    return op_name[:last] if last > 0 else "(top level)"
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "hlo"))
+from hloref import Module, layer_of  # noqa: E402  (the tests' one reading of HLO text)
 
 
 def read(path):
-    """[instr]: name, computation, operands, calls, layer."""
-    out, comp = [], None
-    for line in open(path, encoding="utf-8").read().split("\n"):
-        if line.startswith("HloModule"):
-            continue
-        h = HEADER.match(line)
-        if h and "=" not in line.split("(")[0]:
-            comp = h.group(1)
-            continue
-        m = INSTR.match(line)
-        if not m or comp is None:
-            continue
-        name, rest = m.group(1), m.group(2)
-        after = skip_shape(rest)
-        op = OPCODE.match(after)
-        operands = []
-        if op and op.group(1) not in NO_OPERANDS:
-            inner = after[op.end():]
-            _, closed = split_top("(" + inner)
-            text = ("(" + inner)[1:closed - 1] if closed > 0 else ""
-            text = re.sub(r"/\*.*?\*/", " ", text)
-            operands = [p.split()[-1].lstrip("%") for p in split_top(text)[0] if p.strip()]
-        attrs = top_attrs(rest)
-        calls = [c for k in CALL_ATTRS if k in attrs for c in names_in(attrs[k])]
-        on = OP_NAME.search(line)
-        out.append({"name": name, "comp": comp, "operands": operands, "calls": calls,
-                    "layer": layer_of(on.group(1) if on else "")})
-    return out
+    """[instr]: name, computation, operands, calls (names), layer."""
+    return [dict(i, calls=[c for _, c in i["calls"]], layer=layer_of(i["op_name"])) for i in Module(path).instrs]
 
 
 def no_html(text):

@@ -1,11 +1,13 @@
 #!/bin/sh
 # base_once: the basics of base/ exist once.  Each rule below finds a copy
 # that was once written outside base/ (a clock, a comparator, a generator, a
-# JSON escaper, a CSV quoter, a terminal escaper (issue 28), a vector grown
-# by an element size its caller passes: issue 25's overflow; issue 23's FNV-1a hashes, printf appenders, a
+# JSON escaper, a CSV quoter, a terminal escaper (issue 28), a hash table
+# probing slots of its own and a number with its unit written by hand (issue
+# 29), a vector grown by an element size its caller passes: issue 25's overflow; issue 23's FNV-1a hashes, printf appenders, a
 # second arena, temporary files renamed into place, caret formatters, folder
 # walkers, file-stem helpers; issue 28's files written in place, fopen "w"
-# or O_CREAT, which replaced devices and inputs) or an allocation failure
+# or O_CREAT, which replaced devices and inputs, and glibc's unbounded
+# regcomp in four places) or an allocation failure
 # reported as something other than HS_ENOMEM; a hit is a FAIL naming the
 # file and line, to be
 # replaced by a call into base/.  The rules also run on a made-up tree with
@@ -35,6 +37,9 @@ rules() {
 		lib && /\^\\n"/ && $0 !~ /^[ \t]*(\/\*|\*)/ { hit("a caret formatter: base/caret.h") }
 		lib && /opendir\(/ && sig ~ /depth/ { hit("a folder walker: base/walk.h") }
 		lib && /^(static )?(const )?char \*[a-z_]*stem\(/ { hit("a file-stem helper: base/path.h") }
+		lib && /(regcomp|regexec|pcre2_compile|pcre2_match)(_8)?\(/ {
+			hit("a regular expression matcher: base/regex.h")
+		}
 		/clock_gettime\(/ { hit("a clock: base/clock.h") }
 		/=[ \t]*\*\(const (int64_t|double) \*\)[a-z]+, [a-z]+ = \*\(const (int64_t|double) \*\)[a-z]+;/ {
 			cmp = FNR
@@ -50,6 +55,9 @@ rules() {
 		/realloc\([^;]*\* *elem[^A-Za-z0-9_]/ {
 			hit("a vector grown by an element size its caller passes: base/vec.h")
 		}
+		/[a-z_]+ = \([a-z_]+ \+ 1\) & / { hit("a hash table probing slots of its own: base/index.h") }
+		lib && (/%[-+ #0-9.*]*(l?l?[dfgeu]|zu) ?(ns|us|ms|s|kB|MB|GB|TB|KiB|MiB|GiB|[kMGTP]?FLOP)"/ ||
+			/"(KiB|MiB|GiB|kB|MB|GB)"/) { hit("a number with its unit written by hand: base/units.h") }
 		/(hs_fail|hs_vfail)\([^,]+, HS_E(DATA|USAGE),.*out of memory/ {
 			hit("an allocation failure that is not HS_ENOMEM: base/error.h")
 		}
@@ -68,6 +76,9 @@ static int cmp_i64(const void *a, const void *b)
 }
 	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
 	h ^= v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
+	snprintf(buf, cap, "%.3f ms", seconds * 1e3);
+	static const char *const unit[] = {"B", "KiB", "MiB"};
+	return hs_fail(err, HS_EDATA, "%s: a header of %zu bytes", path, n); /* a count: no unit to show */
 EOF
 cat >"$S/loader/text.c" <<'EOF'
 		void *nv = cap <= SIZE_MAX / elem ? realloc(v->v, cap * elem) : NULL;
@@ -79,6 +90,7 @@ cat >"$S/query/print.c" <<'EOF'
 		return hs_fail(err, HS_ENOMEM, "%s: out of memory", path);
 EOF
 cat >"$S/tui/table.c" <<'EOF'
+		i = (i + 1) & (t->cap - 1);
 	for (; *s; s++) {
 		if (*s == '"')
 			fputc('"', f);
@@ -108,6 +120,7 @@ static char *stem(const char *path)
 	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
 	t->devnull_out = fopen("/dev/null", "w");
 	int fd = open(h->path, O_WRONLY | O_CREAT | O_APPEND, 0600);
+	int rc = regcomp(re, lit->str, REG_EXTENDED | REG_NOSUB);
 EOF
 printf 'clock_gettime(CLOCK_MONOTONIC, &ts);\n' >"$S/base/clock.c"
 printf 'clock_gettime(CLOCK_MONOTONIC, &ts);\n' >"$S/build/release/x.c"
@@ -117,6 +130,8 @@ loader/text.c:1: a vector grown by an element size its caller passes: base/vec.h
 model/train.c:1: a clock: base/clock.h (use base/)
 model/train.c:4: a qsort comparator of a plain type: base/cmp.h (use base/)
 model/train.c:7: a splitmix64 generator: base/rng.h (use base/)
+model/train.c:9: a number with its unit written by hand: base/units.h (use base/)
+model/train.c:10: a number with its unit written by hand: base/units.h (use base/)
 query/kit.c:1: an FNV-1a hash: base/hash.h (use base/)
 query/kit.c:3: an FNV-1a hash: base/hash.h (use base/)
 query/kit.c:5: a printf appender: base/strbuf.h (use base/)
@@ -127,13 +142,15 @@ query/kit.c:12: a folder walker: base/walk.h (use base/)
 query/kit.c:18: a file-stem helper: base/path.h (use base/)
 query/kit.c:19: a file written in place: base/afile.h (use base/)
 query/kit.c:20: a file written in place: base/afile.h (use base/)
+query/kit.c:23: a regular expression matcher: base/regex.h (use base/)
 query/print.c:1: a JSON string escaper: base/jsonw.h (use base/)
 query/print.c:2: a terminal escaper: base/escape.h (use base/)
 query/print.c:3: an allocation failure that is not HS_ENOMEM: base/error.h (use base/)
-tui/table.c:3: a CSV quote doubler: base/csv.h (use base/)
+tui/table.c:1: a hash table probing slots of its own: base/index.h (use base/)
+tui/table.c:4: a CSV quote doubler: base/csv.h (use base/)
 EOF
 if diff "$T/made_up.want" "$T/made_up" >"$T/made_up.diff"; then
-	ok "base_once: the rules find the 18 copies of a made-up tree"
+	ok "base_once: the rules find the 21 copies of a made-up tree"
 else
 	bad "base_once: rules on a made-up tree" "$(tr '\n' '|' <"$T/made_up.diff")"
 fi
@@ -142,7 +159,11 @@ fi
 # lead (loader speed; the model files after issue 24) replaces them (the
 # session part's, in tui/table_rows.c, are base/hash.h's now).  Each line goes with its copy; a copy of
 # another kind in these files, or a new one anywhere, still fails.
-PENDING=''
+# Issue 29: the hash tables of loader/graph_hlo.c (graph_find_hcomp's) and
+# loader/hlo_featurize.c (the opcode names'), in files the graph rework is
+# rewriting, are base/index.h's to come.
+PENDING='loader/graph_hlo.c: a hash table probing slots of its own
+loader/hlo_featurize.c: a hash table probing slots of its own'
 
 rules "$ROOT" | awk -v pending="$PENDING" '
 	BEGIN { n = split(pending, p, "\n"); for (i = 1; i <= n; i++) want[p[i]] = 1 }
@@ -154,6 +175,6 @@ if [ -s "$T/real" ]; then
 		bad "base_once" "$line"
 	done <"$T/real"
 else
-	ok "base_once: no clock, comparator, generator, JSON escaper, CSV quoter, terminal escaper, untyped vector, FNV-1a hash, printf appender, arena, temporary file renamed into place, file written in place, caret formatter, folder walker or file stem outside base/, no out of memory but HS_ENOMEM ($(wc -l <"$T/pending") copies pending in files of the lead and the session part)"
+	ok "base_once: no clock, comparator, generator, hash table, number with its unit by hand, JSON escaper, CSV quoter, terminal escaper, untyped vector, FNV-1a hash, printf appender, arena, temporary file renamed into place, file written in place, caret formatter, folder walker file stem or regular expression matcher outside base/, no out of memory but HS_ENOMEM ($(wc -l <"$T/pending") copies pending in files of the lead and the session part)"
 fi
 exit 0

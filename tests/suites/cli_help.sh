@@ -18,11 +18,16 @@ for c in $cmds explore; do
 	fi
 	head -1 "$T/out" | grep -q "^usage: hloscope $c \|^usage: hloscope PATH" ||
 		{ bad "$c --help" "first line: $(head -1 "$T/out")"; continue; }
-	# Every option of the usage line in --help is explained below it.
+	# Every option of the usage line in --help is explained below it: its
+	# line has text after the option's name (and value), and the command
+	# takes it (the help and the parser are one table, cli/opts.h).
 	opts=$(grep "hloscope $c " "$T/help" | grep -o -- '-[-a-zA-Z0-9]*' | sort -u)
 	missing=""
 	for o in $opts; do
-		tail -n +2 "$T/out" | grep -q -- "$o\b" || missing="$missing $o"
+		tail -n +2 "$T/out" | grep -E -- "^ +(-[a-zA-Z], )?$o( |,|$)" | grep -qE -- '^ +-.*[^ ]  +[^ ]' ||
+			missing="$missing $o"
+		"$HLOSCOPE" "$c" "$o" </dev/null >/dev/null 2>"$T/err2"
+		grep -q "unknown option" "$T/err2" && missing="$missing $o(refused)"
 	done
 	[ -z "$missing" ] && ok "$c --help: usage and every option" ||
 		bad "$c --help" "options not explained:$missing"
@@ -31,6 +36,18 @@ for c in $cmds explore; do
 	rc=$?
 	[ "$rc" -eq 0 ] && cmp -s "$T/out" "$T/out2" && ok "$c FILE -h" || bad "$c FILE -h" "exit $rc"
 done
+
+# `hloscope help CMD` is `hloscope CMD --help`, for every command.
+for c in $cmds explore; do
+	"$HLOSCOPE" "$c" --help >"$T/want" 2>&1
+	"$HLOSCOPE" help "$c" >"$T/out" 2>"$T/err"
+	rc=$?
+	[ "$rc" -eq 0 ] && cmp -s "$T/want" "$T/out" && ok "help $c is $c --help" ||
+		bad "help $c" "exit $rc: $(head -2 "$T/out" "$T/err")"
+done
+expect_status 0 "help alone: the commands" "$HLOSCOPE" help
+cmp -s "$T/out" "$T/help" && ok "help alone is --help" || bad "help alone" "$(head -2 "$T/out")"
+expect_status 1 "help of no command" "$HLOSCOPE" help frobnicate
 
 # After --, --help is an argument (a query here), not a request for help.
 "$HLOSCOPE" query "$DATA/npz/tile/xla/train/retinanet.2x2.fp32_-342c949e14733d96.npz" -- --help \
@@ -41,7 +58,7 @@ done
 expect_status 0 "--version exits 0" "$HLOSCOPE" --version
 head -1 "$T/out" | grep -qE '^hloscope [0-9]+\.[0-9]+' && ok "--version: version line" ||
 	bad "--version: version line" "$(head -1 "$T/out")"
-for lib in ncurses Graphviz zlib readline inflater; do
+for lib in ncurses Graphviz zlib readline PCRE2 inflater regex; do
 	grep -qE "^ *$lib:? +[0-9a-zA-Z]" "$T/out" && ok "--version names $lib" ||
 		bad "--version names $lib" "$(tr '\n' '|' <"$T/out")"
 done

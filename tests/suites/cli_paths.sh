@@ -53,7 +53,7 @@ N=$T/nope.npz
 
 mkdir -p "$T/empty"
 expect_status 2 "cli_paths: check of a folder without graphs exits 2" "$H" check "$T/empty"
-grep -qxF "hloscope check: no .npz, .pb or .hlo files found" "$T/err" &&
+grep -qxF "hloscope check: nothing to check: no .npz or HLO module found" "$T/err" &&
 	ok "cli_paths: check of a folder without graphs names what it looked for" ||
 	bad "cli_paths: check of an empty folder" "$(head -c 200 "$T/err")"
 

@@ -115,7 +115,7 @@ P=tests/data/hlo/nsysjax_module_0001.jit__psum.sm_8.0_gpu_after_optimizations.hl
 if "$HLOSCOPE" info --json "$P" 2>"$T/err" | "$PY" -c '
 import json, sys
 j = json.load(sys.stdin)
-sys.exit(0 if j["kind"] == "module" and j["format"] == "HloModuleProto" and j["module"] == "jit__psum"
+sys.exit(0 if j["kind"] == "module" and j["format"] == "HloProto with its buffer assignment" and j["module"] == "jit__psum"
          and j["collective_opcodes"] == {"all-reduce-start": 1} and j["analytic"]["total_ns"] > 0 else 1)'; then
 	ok "info: an HloProto is a module"
 else

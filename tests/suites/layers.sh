@@ -24,6 +24,11 @@
 # file's own folder.  A folder missing from this list fails: give a new
 # module its layer here.
 #
+# Below cli/, nothing prints on its own: no folder but cli/ and tests/ names
+# stdout or stderr or calls printf, puts or putchar (the front ends write
+# to the streams cli/ gives them; ncurses is given the terminal in
+# tui/app.c, the one exception).
+#
 # Each break is a FAIL naming the file and the line.  The checker also runs
 # on a small made-up tree with known breaks, so that it is seen to fail.
 #
@@ -84,6 +89,18 @@ check_tree() {
 		}')
 }
 
+# prints_below_cli DIR: "FILE:LINE: prints" for every use of the standard
+# streams below cli/ (outside comments).
+prints_below_cli() {
+	(cd "$1" && find base loader model render synth doc query tui repl -name '*.[ch]' 2>/dev/null | sort |
+		xargs -r awk '
+		/^[ \t]*(\/\*|\*|\/\/)/ { next }
+		/newterm\(.*stdout, stdin\)/ && FILENAME == "tui/app.c" { next }
+		/(^|[^a-z_])(stdout|stderr)([^a-z_]|$)|(^|[^a-z_])(printf|puts|putchar)\(/ {
+			print FILENAME ":" FNR ": prints (give it a FILE * from cli/)"
+		}')
+}
+
 # The checker on a made-up tree: it must find exactly these breaks.
 S="$T/tree"
 mkdir -p "$S/base" "$S/loader" "$S/render" "$S/model" "$S/query" "$S/tui" "$S/repl" "$S/cli" \
@@ -118,6 +135,16 @@ if diff "$T/made_up.want" "$T/made_up" >"$T/made_up.diff"; then
 else
 	bad "layers: checker on a made-up tree" "$(tr '\n' '|' <"$T/made_up.diff")"
 fi
+
+printf '/* printf("x") in a comment */\nint f(FILE *o) { return fprintf(o, "x"); }\n' >"$S/query/ok.c"
+printf 'static void f(void)\n{\n\tprintf("x");\n\tfputs("y", stderr);\n}\n' >"$S/repl/x.c"
+prints_below_cli "$S" >"$T/made_up"
+printf 'repl/x.c:3: prints (give it a FILE * from cli/)\nrepl/x.c:4: prints (give it a FILE * from cli/)\n' >"$T/made_up.want"
+cmp -s "$T/made_up.want" "$T/made_up" && ok "layers: the print checker finds the 2 of a made-up tree" ||
+	bad "layers: print checker on a made-up tree" "$(tr '\n' '|' <"$T/made_up")"
+prints_below_cli "$ROOT" >"$T/prints"
+[ -s "$T/prints" ] && bad "layers: library code prints" "$(tr '\n' '|' <"$T/prints")" ||
+	ok "layers: nothing below cli/ prints to stdout or stderr"
 
 # The real tree.
 check_tree "$ROOT" >"$T/real"

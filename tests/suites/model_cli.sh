@@ -201,7 +201,7 @@ py "
 import json, sys
 import numpy as np
 d = json.load(open('$T/est.json'))[0]; y = np.load('$UNET')['config_runtime'].astype(float)
-t = np.array(d['calibrated_predicted_ns']); raw = np.array(d['predicted_ns'])
+t = np.array(d['predicted_ns']); raw = np.array(d['scores'])
 m = np.argsort(y)[len(y) // 2]
 r = np.median(y / raw)
 assert d['time_kind'] == 'calibrated' and d['calibration']['method'] == 'scale', d['time_kind']
@@ -214,13 +214,13 @@ check 0 "predict --json on a file without runtimes" "$H" predict "$REAL/layout/n
 py "
 import json, sys
 d = json.load(open('$T/out'))[0]
-sys.exit(0 if d['time_kind'] == 'estimate' and 'calibrated_predicted_ns' not in d and d['predicted_ns'] == d['scores'] else 1)
+sys.exit(0 if d['time_kind'] == 'estimate' and d['predicted_ns'] == d['scores'] else 1)
 " && ok "predict --json: an unlabeled file's times are the bare estimate" || bad "time_kind estimate" "$(head -c 300 "$T/out")"
 check 0 "predict --json with a learned model" "$H" predict "$DEMO/npz/layout/xla/default/valid" --model "$T/m.hsm" --json
 py "
 import json, sys
 d = json.load(open('$T/out'))[0]
-sys.exit(0 if d['time_kind'] == 'calibrated' and d['calibration']['method'] == 'isotonic' and 'predicted_ns' not in d else 1)
+sys.exit(0 if d['time_kind'] == 'learned' and d['calibration']['method'] == 'isotonic' and len(d['predicted_ns']) == len(d['scores']) else 1)
 " && ok "predict --json: a learned ranker's times are calibrated (isotonic)" || bad "time_kind model" "$(head -c 300 "$T/out")"
 # A tile kernel whose root is a tuple (fusion.191 of op_tuning_data.pb, 579
 # configs): the tile terms follow the largest array it holds; before, every
@@ -265,3 +265,21 @@ expect_err 1 "fit on an unlabeled file" "no measured runtimes" "$H" fit "$REAL/l
 expect_err 1 "fit leaving fewer than 2 held out" "at least 2" "$H" fit "$REAL/tile/xla/train/retinanet.2x2.fp32_-342c949e14733d96.npz" --train-fraction 0.5
 expect_err 2 "fit on a missing file" "no-such.npz" "$H" fit "$T/no-such.npz" --train-fraction 0.2
 expect_err 1 "fit with two files" "one FILE only" "$H" fit "$UNET" "$UNET" --train-fraction 0.2
+
+# ---- FILE#N: one module of a file of several, as every command takes it ----------
+RAW=$DATA/../raw/op_tuning_data.pb
+check 0 "predict FILE#N" "$H" predict "$RAW#1" --top 3
+grep -q "^$RAW#1: tile, " "$T/out" && grep -q "^ *1[ =] " "$T/out" && ok "predict FILE#N ranks its configs" ||
+	bad "predict FILE#N" "$(head -c 300 "$T/out" "$T/err")"
+check 0 "predict FILE#NAME --json" "$H" predict "$RAW#fusion.191" --json
+py "
+import json, sys
+d = json.load(open('$T/out'))[0]
+sys.exit(0 if d['file'].endswith('#fusion.191') and len(d['ranks']) == d['configs'] > 1 else 1)
+" && ok "predict FILE#NAME: every config scored" || bad "predict FILE#NAME" "$(head -c 300 "$T/out")"
+check 0 "eval FILE#N FILE#NAME" "$H" eval "$RAW#1" "$RAW#fusion.232"
+[ "$(grep -c "^$RAW#" "$T/out")" -eq 2 ] && ok "eval: a row per module" || bad "eval FILE#N" "$(cat "$T/out")"
+check 0 "train on FILE#N" "$H" train "$RAW#1" "$RAW#2" --valid "$RAW#3" -o "$T/raw.hsm" $SMALL
+grep -q "tile: 2 graphs" "$T/out" && ok "train: FILE#N are the graphs trained on" || bad "train FILE#N" "$(cat "$T/out")"
+expect_err 1 "predict FILE#NAME of no module" "has no module 'nope'" "$H" predict "$RAW#nope"
+expect_err 2 "predict FILE#N of a missing file" "No such file or directory" "$H" predict "$T/none.pb#1"

@@ -42,6 +42,9 @@ refuse "dot --highlight 1,,2" "node ids like" dot "$LAY" --around 1 --highlight 
 refuse "fit --measured 1,,2" "--measured: '1,,2' .*: an empty item" fit "$LAY" --measured 1,,2
 refuse "fit --measured 1, (a trailing comma)" "--measured: '1,' .*: an empty item" fit "$LAY" --measured 1,
 refuse "fit --measured ''" "--measured: '' .*: an empty item" fit "$LAY" --measured ""
+refuse "fit --measured ' 1,2' (a space: one list parser with dot's)" "--measured: ' 1,2' .* near ' 1,2'" \
+	fit "$LAY" --measured " 1,2"
+refuse "fit --measured 1,2-x" "--measured: '1,2-x' .* near '2-x'" fit "$LAY" --measured 1,2-x
 refuse "eval --analytic-terms mxu,,copy" "--analytic-terms needs names joined by single commas" \
 	eval "$LAY" --analytic-terms mxu,,copy
 refuse "eval --analytic-terms mxu," "an empty item" eval "$LAY" --analytic-terms mxu,
@@ -53,13 +56,13 @@ refuse "dot --around 99999999999999999999 (overflow)" "around needs a node id" \
 	dot "$LAY" --around 99999999999999999999 -o "$O"
 refuse "dump --limit 12abc" "--limit needs" dump "$LAY" node_opcode --limit 12abc
 refuse "dump --limit ''" "--limit needs" dump "$LAY" node_opcode --limit ""
-refuse "predict --top 3x" "--top wants" predict "$LAY" --top 3x
-refuse "fit --seed 1e3" "--seed wants" fit "$LAY" --train-fraction 0.5 --seed 1e3
-refuse "fit --train-fraction ' 0.5'" "--train-fraction wants" fit "$LAY" --train-fraction " 0.5"
-refuse "fit --train-fraction nan" "--train-fraction wants" fit "$LAY" --train-fraction nan
-refuse "train --epochs 5x" "--epochs wants" train "$LAY" -o "$T/m.hsm" --epochs 5x
-refuse "train --lr 0x1p-4 (a hex float)" "--lr wants" train "$LAY" -o "$T/m.hsm" --lr 0x1p-4
-refuse "synth --seed -1" "--seed wants" synth "$T/s2" --seed -1
+refuse "predict --top 3x" "--top needs a number" predict "$LAY" --top 3x
+refuse "fit --seed 1e3" "--seed needs a number" fit "$LAY" --train-fraction 0.5 --seed 1e3
+refuse "fit --train-fraction ' 0.5'" "--train-fraction needs a number" fit "$LAY" --train-fraction " 0.5"
+refuse "fit --train-fraction nan" "--train-fraction needs a number" fit "$LAY" --train-fraction nan
+refuse "train --epochs 5x" "--epochs needs a number" train "$LAY" -o "$T/m.hsm" --epochs 5x
+refuse "train --lr 0x1p-4 (a hex float)" "--lr needs a number" train "$LAY" -o "$T/m.hsm" --lr 0x1p-4
+refuse "synth --seed -1" "--seed must be 0 or more" synth "$T/s2" --seed -1
 refuse "compare with config ' 1'" "is not a config" compare "$LAY" " 1" 2
 
 # The same options still take plain numbers.
@@ -69,4 +72,19 @@ refuse "compare with config ' 1'" "is not a config" compare "$LAY" " 1" 2
 "$H" dump "$LAY" node_opcode --limit +2 >"$T/out" 2>"$T/err" && [ "$(wc -l <"$T/out")" -eq 2 ] &&
 	ok "option_numbers: dump --limit +2 prints 2 lines" ||
 	bad "option_numbers: dump --limit +2" "$(head -c 300 "$T/err")"
+
+# Every command reads its options by one table (cli/opts.h): a value after
+# '=', a flag given one refused, a number out of range named with it, a
+# word not in the list with the list, -- ending the options.
+"$H" dump --limit=2 "$LAY" node_opcode >"$T/out" 2>"$T/err" && [ "$(wc -l <"$T/out")" -eq 2 ] &&
+	ok "option_numbers: dump --limit=2 takes its value after '='" ||
+	bad "option_numbers: --limit=2" "$(head -c 300 "$T/err")"
+refuse "info --json=1 (a flag takes no value)" "--json takes no value" info "$LAY" --json=1
+refuse "query --threads 0 (out of 1..256)" "--threads must be 1 to 256, not 0" query "$LAY" --threads 0 count
+refuse "dot --direction up" "--direction must be operands, users or both, not 'up'" \
+	dot "$LAY" --around 1 --direction up -o "$O"
+refuse "predict --top (no value)" "--top needs a value" predict "$LAY" --top
+refuse "eval --bogus" "unknown option '--bogus' (see hloscope eval --help)" eval "$LAY" --bogus
+"$H" dump "$LAY" -- node_opcode >"$T/out" 2>"$T/err" && [ -s "$T/out" ] &&
+	ok "option_numbers: -- ends the options" || bad "option_numbers: --" "$(head -c 300 "$T/err")"
 exit 0

@@ -135,7 +135,7 @@ fi
 
 # --time: one line per command on stderr, output unchanged.
 "$HLOSCOPE" query "$F" --time 'count by opcode limit 1' '# nothing' 'stats users' >"$T/out" 2>"$T/err"
-if [ "$(grep -c '^time: [0-9.]* ms: ' "$T/err")" -eq 2 ] && grep -q '^get-tuple-element' "$T/out"; then
+if [ "$(grep -c '^time: [0-9.]* [mun]*s: ' "$T/err")" -eq 2 ] && grep -q '^get-tuple-element' "$T/out"; then
 	ok "batch: --time prints one line per command"
 else
 	bad "batch: --time prints one line per command" "$(head -c 300 "$T/err")"

@@ -209,7 +209,7 @@ grep -q 'bad.csv:3' "$T/err" && [ ! -e "$T/o.svg" ] && ok "--data: the malformed
 # --progress says what is being done every second, whatever stderr is (on
 # a terminal it is one line, rewritten).
 "$HLOSCOPE" dot "$I3D" --computation entry --progress -o "$T/p.svg" 2>"$T/err"
-grep -q '^hloscope dot: laying out [0-9,]* boxes and [0-9,]* edges with Graphviz, [0-9.]* s$' "$T/err" &&
+grep -q '^hloscope dot: laying out [0-9,]* boxes and [0-9,]* edges with Graphviz, [0-9.]* [mun]*s$' "$T/err" &&
 	ok "--progress: a line while Graphviz lays the drawing out" || bad "--progress" "$(head -c 300 "$T/err")"
 
 # ---- names: did-you-mean ------------------------------------------------------

@@ -11,10 +11,19 @@
  * of allocations made is written to FILE at exit (to choose the N to try).
  * Only the allocations of the program itself count: none before main.
  *
+ * HS_FAILALLOC_SPARE=NAME[:NAME...] spares the libraries whose file name
+ * contains a NAME: an allocation made with one of them on the stack (its
+ * own, or libc's on its behalf) neither fails nor counts.  ncurses 6.4
+ * crashes when an allocation fails inside it (tparm's cache, newterm's
+ * terminfo reader exits), as Graphviz 2.43's agopen does, and no caller can
+ * catch that: the explorer's sweep spares "ncurses:tinfo" to test what is
+ * ours.
+ *
  * The release build only: the sanitizers bring their own allocator.
  */
 #include <dlfcn.h>
 #include <errno.h>
+#include <execinfo.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,6 +39,8 @@ static void *(*real_memalign)(size_t, size_t);
 
 static long long after = -1, count;
 static int counting, started;
+static const char *spare; /* HS_FAILALLOC_SPARE */
+static __thread int in_spare_check;
 
 /* dlsym itself may calloc before the real one is known: a small static
  * pool answers it (never freed: free ignores it). */
@@ -83,6 +94,13 @@ __attribute__((constructor(65535))) static void start(void)
 {
 	const char *a = getenv("HS_FAILALLOC_AFTER");
 	resolve();
+	spare = getenv("HS_FAILALLOC_SPARE");
+	if (spare && *spare) { /* backtrace's first call loads the unwinder: now */
+		void *f[4];
+		backtrace(f, 4);
+	} else {
+		spare = NULL;
+	}
 	after = a && *a ? strtoll(a, NULL, 10) : -1;
 	counting = getenv("HS_FAILALLOC_COUNT") != NULL;
 	if (counting)
@@ -90,10 +108,36 @@ __attribute__((constructor(65535))) static void start(void)
 	started = 1;
 }
 
+/* 1 when a library named in `spare` is on the stack. */
+static int spared(void)
+{
+	void *f[16];
+	int n, hit = 0;
+
+	if (!spare || in_spare_check)
+		return in_spare_check;
+	in_spare_check = 1;
+	n = backtrace(f, 16);
+	for (int i = 2; i < n && !hit; i++) { /* past fails() and the allocator */
+		Dl_info d;
+		if (!dladdr(f[i], &d) || !d.dli_fname)
+			continue;
+		for (const char *p = spare; *p && !hit;) {
+			size_t k = strcspn(p, ":");
+			const char *base = strrchr(d.dli_fname, '/');
+			base = base ? base + 1 : d.dli_fname;
+			hit = k && memmem(base, strlen(base), p, k) != NULL;
+			p += k + (p[k] == ':');
+		}
+	}
+	in_spare_check = 0;
+	return hit;
+}
+
 /* 1 when this allocation is to fail. */
 static int fails(void)
 {
-	if (!started)
+	if (!started || spared())
 		return 0;
 	if (after >= 0 && count++ >= after) {
 		errno = ENOMEM;

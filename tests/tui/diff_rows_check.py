@@ -1,6 +1,6 @@
 """The rows of the explorer's diff view (written with :write) against what
 a mutation made (tests/hlo/mutate_diff.py's want.json) and against the HLO
-text itself, read here with regular expressions:
+text itself, read with regular expressions (tests/hlo/hloref.py):
 
   diff_rows_check.py WANT.json NAME ROWS.csv A.hlo B.hlo
       the rows shown by default are exactly the changed pairs (with their
@@ -13,32 +13,16 @@ and in both, every name's opcode and shape cell is the one its line in
 A.hlo or B.hlo writes.  Prints PASS / FAIL lines; exit 1 on a failure.
 """
 import csv
-import re
+import os
 import sys
 
-INSTR = re.compile(r"^\s*(ROOT\s+)?%?([A-Za-z0-9_.\-]+)\s*=\s*(.*)$")
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "hlo"))
+from hloref import Module  # noqa: E402  (the tests' one reading of HLO text)
 
 
 def instrs(path):
-    """name -> (opcode, shape) of every instruction line."""
-    out = {}
-    for line in open(path, encoding="utf-8"):
-        m = INSTR.match(line)
-        if not m or line.lstrip().startswith("HloModule"):
-            continue
-        rhs = m.group(3)
-        if rhs.startswith("("):
-            depth = 0
-            for i, c in enumerate(rhs):
-                depth += c in "([{"
-                depth -= c in ")]}"
-                if depth == 0:
-                    break
-            shape, rest = rhs[:i + 1], rhs[i + 1:].lstrip()
-        else:
-            shape, rest = rhs.split(" ", 1)
-        out[m.group(2)] = (rest[:rest.index("(")], shape)
-    return out
+    """name -> (opcode, shape as written) of every instruction."""
+    return {i["name"]: (i["opcode"], i["shape"]) for i in Module(path).instrs}
 
 
 def check(label, ok, why=""):

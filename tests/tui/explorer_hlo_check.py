@@ -1,6 +1,6 @@
 """Checks what the explorer shows of an HLO module against the HLO text
-itself, read line by line with regular expressions here (not with the C
-parser):
+itself, read line by line with regular expressions (tests/hlo/hloref.py,
+not the C parser):
 
   node detail  for fusions, their bodies' parameters and roots, nodes with
                a repeated operand, collectives, while / call / conditional
@@ -40,29 +40,16 @@ import re
 import subprocess
 import sys
 from collections import Counter
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "query"))
-from hlo_names_check import split_top  # noqa: E402  (the one reading of bracketed HLO text)
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "hlo"))
+from hloref import COLLECTIVES, Module, frames_resolved, shape_bytes, shape_text  # noqa: E402  (the tests' one reading)
 
 HLOSCOPE = os.environ["HLOSCOPE"]
 SANITIZER = os.environ.get("PASS") == "sanitizer"
-HEADER = re.compile(r"^(ENTRY\s+)?%?([A-Za-z0-9_.\-]+)\s*(?:\(.*\)\s*->\s*.*)?\{\s*$")
-INSTR = re.compile(r"^\s*(ROOT\s+)?%?([A-Za-z0-9_.\-]+)\s*=\s*(.*)$")
-OPCODE = re.compile(r"\s*([a-z][a-z0-9\-]*)\(")
-QUOTED = r'"((?:[^"\\]|\\.)*)"'
-COLLECTIVES = {"all-reduce", "all-reduce-start", "all-gather", "all-gather-start", "reduce-scatter",
-               "all-to-all", "ragged-all-to-all", "collective-permute", "collective-permute-start",
-               "collective-broadcast"}
-ELEMENT_BYTES = {"pred": 1, "s4": 1, "u4": 1, "s8": 1, "u8": 1, "s16": 2, "u16": 2, "f16": 2, "bf16": 2,
-                 "s32": 4, "u32": 4, "f32": 4, "s64": 8, "u64": 8, "f64": 8, "c64": 8, "c128": 16}
-ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "\\": "\\", '"': '"', "'": "'"}
-CALL_KEYS = ("calls", "to_apply", "condition", "body", "true_computation", "false_computation",
-             "branch_computations", "called_computations", "select", "scatter")
 NAME_MAX = 40
 
 
-
 def units_ns(ns):
-    """A time as the explorer writes it (model/units.c, 3 decimals)."""
+    """A time as the explorer writes it (base/units.c, 3 decimals)."""
     if ns >= 1e9:
         return "%.3f s" % (ns / 1e9)
     if ns >= 1e6:
@@ -71,157 +58,20 @@ def units_ns(ns):
         return "%.3f us" % (ns / 1e3)
     if ns >= 1 or ns == 0:
         return "%.0f ns" % ns
-    return "%.2g ns" % ns
-
-def unescape(s):
-    def one(m):
-        e = m.group(1)
-        return chr(int(e, 8)) if e[0] in "01234567" else ESCAPES.get(e, e)
-    return re.sub(r"\\([0-7]{1,3}|.)", one, s)
+    return "%.3g ns" % ns
 
 
-def group_end(text, i):
-    """The index just past the bracket group that opens at text[i]."""
-    depth, quote, esc = 0, False, False
-    for j in range(i, len(text)):
-        c = text[j]
-        if quote:
-            esc, quote = (False, quote) if esc else (c == "\\", c != '"')
-        elif c == '"':
-            quote = True
-        elif c in "([{":
-            depth += 1
-        elif c in ")]}":
-            depth -= 1
-            if depth == 0:
-                return j + 1
-    return len(text)
+def units_sig(v, steps):
+    """A size or a FLOP count as the explorer writes it (base/units.c: the
+    largest step reached, 3 significant digits)."""
+    for suffix, scale in steps:
+        if v >= scale:
+            break
+    return "%.3g %s" % (v / scale, suffix)
 
 
-def split_shape(rest):
-    """(shape text, the text after it)."""
-    if rest.startswith("("):
-        j = group_end(rest, 0)
-        return rest[:j], rest[j:]
-    parts = rest.split(None, 1)
-    return parts[0], (parts[1] if len(parts) > 1 else "")
-
-
-def shape_bytes(shape):
-    """Bytes of a shape text: elements times element bytes, tuples summed."""
-    total = 0
-    for m in re.finditer(r"\b([a-z]+[0-9]*[a-z0-9]*)\[([0-9,<=]*)\]", shape):
-        n = 1
-        for d in m.group(2).split(","):
-            if d:
-                n *= int(d.replace("<=", ""))
-        total += n * ELEMENT_BYTES.get(m.group(1), 1 if m.group(1).startswith("f8") else 0)
-    return total
-
-
-def parse_instr(comp, line):
-    m = INSTR.match(line)
-    name, rest = m.group(2), m.group(3)
-    shape, after = split_shape(rest)
-    op = OPCODE.match(after)
-    opcode, operands, attrs = (op.group(1) if op else ""), [], []
-    if op:
-        close = group_end(after, op.end() - 1)
-        inside = after[op.end():close - 1]
-        if opcode not in ("constant", "parameter"):
-            parts = [re.sub(r"/\*.*?\*/", " ", p) for p in split_top(inside)[0]]  # /*index=5*/
-            operands = [p.split()[-1].lstrip("%") for p in parts if p.strip()]
-        for part in split_top(after[close:])[0]:
-            if "=" in part:
-                k, v = part.split("=", 1)
-                attrs.append((k.strip(), v.strip()))
-    number = re.match(r"\s*parameter\((\d+)\)", after)
-    calls = []
-    for k, v in attrs:
-        if k in CALL_KEYS:
-            calls += [(k, c.strip().lstrip("%")) for c in v.strip("{}").split(",") if c.strip()]
-    md = dict(attrs).get("metadata", "")
-    opn = re.search(r"(?<![\w])op_name=" + QUOTED, md)
-    return {"name": name, "comp": comp, "root": bool(m.group(1)), "shape": shape, "opcode": opcode,
-            "operands": operands, "attrs": attrs, "calls": calls,
-            "param": int(number.group(1)) if number else -1,
-            "op_name": unescape(opn.group(1)) if opn else "", "text": line.strip()}
-
-
-def read_hlo(path):
-    """Computations {name: [instr]} in file order, the entry's name."""
-    comps, entry, comp = {}, None, None
-    for line in open(path, encoding="utf-8").read().split("\n"):
-        if line.startswith("HloModule"):
-            continue
-        h = HEADER.match(line)
-        if h and "=" not in line.split("(")[0]:
-            comp = h.group(2)
-            comps[comp] = []
-            entry = comp if h.group(1) else entry
-            continue
-        if comp is not None and INSTR.match(line):
-            comps[comp].append(parse_instr(comp, line))
-    return comps, entry or list(comps)[-1]
-
-
-class Module:
-    def __init__(self, path):
-        self.comps, self.entry = read_hlo(path)
-        self.instrs = [i for c in self.comps.values() for i in c]
-        self.by = {(i["comp"], i["name"]): i for i in self.instrs}
-        self.callers = {c: [] for c in self.comps}   # computation -> [(caller, key, position)]
-        for i in self.instrs:
-            for pos, (k, c) in enumerate(i["calls"]):
-                if c in self.callers:
-                    self.callers[c].append((i, k, pos))
-        self.users = {}
-        for i in self.instrs:
-            for o in i["operands"]:
-                self.users.setdefault((i["comp"], o), set()).add(i["name"])
-
-    def role(self, comp):
-        """What a computation is for, from how it is called (graph.h)."""
-        if comp == self.entry:
-            return "entry"
-        for caller, key, _ in self.callers[comp]:
-            op = caller["opcode"]
-            if key == "calls" and op == "fusion":
-                return "fusion"
-            if key in ("to_apply", "select", "scatter"):
-                return "call" if op == "call" else "reducer"
-            if key == "condition":
-                return "while-condition"
-            if key == "body":
-                return "while-body"
-            if key in ("true_computation", "false_computation", "branch_computations"):
-                return "branch"
-            if key == "calls" and op.startswith("async"):
-                return "async"
-        return "other"
-
-    def executed(self, comp):
-        return self.role(comp) not in ("fusion", "reducer")
-
-    def source(self, param, caller, key, pos):
-        """The operand index of `caller` that parameter `param` stands for."""
-        op, n = caller["opcode"], param["param"]
-        if op in ("fusion", "call", "async-start", "custom-call", "map"):
-            k = n
-        elif op == "while":
-            k = 0 if n == 0 else -1
-        elif op == "conditional":  # true is branch 0, false branch 1
-            if key == "branch_computations":
-                branch = [c for kk, c in caller["calls"] if kk == key].index(param["comp"])
-            else:
-                branch = 1 if key == "false_computation" else 0
-            k = branch + 1 if n == 0 else -1
-        elif op == "sort":
-            k = n // 2
-        else:
-            k = -1
-        return k if 0 <= k < len(caller["operands"]) else -1
-
+BYTE_STEPS = (("TB", 1e12), ("GB", 1e9), ("MB", 1e6), ("kB", 1e3), ("B", 1))
+FLOP_STEPS = (("PFLOP", 1e15), ("TFLOP", 1e12), ("GFLOP", 1e9), ("MFLOP", 1e6), ("kFLOP", 1e3), ("FLOP", 1))
 
 def short(name):
     if len(name) <= NAME_MAX:
@@ -312,7 +162,7 @@ def detail_want(mod, i):
     if (i["param"] >= 0 or i["root"]) and i["comp"] != mod.entry:
         for caller, key, pos in mod.callers[i["comp"]]:
             want["callers"].add(caller["name"])
-            k = mod.source(i, caller, key, pos) if i["param"] >= 0 else -1
+            k = mod.source(i, caller, key) if i["param"] >= 0 else -1
             if k >= 0:
                 want["sources"].add((caller["name"], k, caller["operands"][k]))
     return want
@@ -386,8 +236,10 @@ def check_detail(tmp, k, mod, i, what):
                   (got["callers"], got["sources"]) == (want["callers"], want["sources"]),
                   "%r != %r" % ((got["callers"], got["sources"]), (want["callers"], want["sources"])))
     if i["attrs"]:
-        attrs = [tuple(r) for r in rows("%s/attrs_%d.csv" % (tmp, k))]
-        good &= check(what + ": attributes as written", attrs == i["attrs"], "%r != %r" % (attrs, i["attrs"]))
+        framed = "stack_frame_id=" in dict(i["attrs"]).get("metadata", "")
+        attrs = [(a, frames_resolved(a, v, framed)) for a, v in rows("%s/attrs_%d.csv" % (tmp, k))]
+        want = [(a, frames_resolved(a, v, framed)) for a, v in i["attrs"]]
+        good &= check(what + ": attributes as written", attrs == want, "%r != %r" % (attrs, want))
     return good
 
 
@@ -451,14 +303,14 @@ def module_views(tmp, path, mod, base):
     good &= check("%s: the node table's ops and users are the instructions'" % base,
                   len(table) == len(mod.instrs) and not bad_counts, bad_counts[:3])
     bad_shapes = [(r["name"], r["shape"]) for r in table if (r["computation"], r["name"]) in mod.by and
-                  r["shape"] != re.sub(r"/\*.*?\*/", "", mod.by[(r["computation"], r["name"])]["shape"])]
+                  r["shape"] != shape_text(mod.by[(r["computation"], r["name"])]["shape"])]
     good &= check("%s: shapes whole, tuples written out" % base, not bad_shapes, bad_shapes[:2])
     total = [0.0, 0.0, 0.0]
     for r in table:
         if mod.executed(r["computation"]) and r["cost"] != "unknown":
             total = [total[0] + float(r["cost"]), total[1] + float(r["flops"]), total[2] + float(r["bytes"])]
-    m = re.search(r"analytic cost: (\S+) FLOP  (\S+) bytes  (\S+ (?:ns|us|ms|s))\b", screen[4])
-    want = ("%.3g" % total[1], "%.3g" % total[2], units_ns(total[0] * 1e9))
+    m = re.search(r"analytic cost: (\S+ \S*FLOP)  (\S+ \S*B)  (\S+ (?:ns|us|ms|s))\b", screen[4])
+    want = (units_sig(total[1], FLOP_STEPS), units_sig(total[2], BYTE_STEPS), units_ns(total[0] * 1e9))
     good &= check("%s: the overview's total is over the executed computations only" % base,
                   m is not None and m.groups() == want, "%r, wanted %r" % (screen[4], want))
     freq = {r[0]: int(r[1]) for r in rows("%s/freq.csv" % tmp, 2)}

@@ -16,6 +16,7 @@
 #include "base/jsonw.h"
 #include "base/parse.h"
 #include "base/progress.h"
+#include "base/regex.h"
 #include "base/rng.h"
 #include "base/strbuf.h"
 #include "base/vec.h"
@@ -228,6 +229,11 @@ static void test_cmp(void)
 	for (int i = 1; i < 7; i++)
 		sorted &= d[i - 1] <= d[i];
 	CHECK("cmp: doubles sort, infinities at the ends", sorted && d[0] < -1e308 && d[6] > 1e308);
+	double odd[] = {3, -1, 2}, even[] = {4, 1, 3, 2}, one[] = {7};
+	CHECK("cmp: the median of an odd count is the middle value, sorted", hs_median(odd, 3) == 2 &&
+	      odd[0] == -1 && odd[2] == 3);
+	CHECK("cmp: the median of an even count is the mean of the middle two, as numpy's",
+	      hs_median(even, 4) == 2.5 && hs_median(one, 1) == 7);
 	qsort(s, 5, sizeof *s, hs_cmp_str);
 	CHECK("cmp: strings sort bytewise", !strcmp(s[0], "") && !strcmp(s[1], "B") &&
 	      !strcmp(s[2], "a") && !strcmp(s[3], "ab") && !strcmp(s[4], "b"));
@@ -586,6 +592,96 @@ static void test_jsonr(void)
 	      strstr(err.msg, "nested too deep"));
 }
 
+/* ---- regex ------------------------------------------------------------------ */
+
+/* hs_regex_match of pattern (flags) over text: 1, 0, or -1 with *err. */
+static int rx(const char *pattern, int flags, const char *text, hs_error *err)
+{
+	hs_regex *re = hs_regex_new(pattern, flags, NULL, err);
+	hs_regex_scratch *sc = re ? hs_regex_scratch_new(err) : NULL;
+	int rc = sc ? hs_regex_match(re, text, strlen(text), sc, err) : -2;
+
+	hs_regex_scratch_free(sc);
+	hs_regex_free(re);
+	return rc;
+}
+
+/* n copies of c, then `end` (static, overwritten by the next call). */
+static const char *run_of(char c, size_t n, const char *end)
+{
+	static char buf[200064];
+
+	memset(buf, c, n);
+	snprintf(buf + n, sizeof buf - n, "%s", end);
+	return buf;
+}
+
+static void test_regex(void)
+{
+	hs_error err = {0};
+	size_t where = 99;
+	char pat[5000];
+
+	CHECK("regex: a match anywhere", rx("tuple", 0, "get-tuple-element.3", &err) == 1);
+	CHECK("regex: anchors", rx("^tuple", 0, "get-tuple-element.3", &err) == 0);
+	CHECK("regex: ERE syntax", rx("^(convert|copy)[.][0-9]{2,}$", 0, "copy.12", &err) == 1);
+	CHECK("regex: POSIX classes", rx("^[[:alpha:]-]+\\.[[:digit:]]+$", 0, "get-tuple-element.3", &err) == 1);
+	CHECK("regex: Perl's \\d and \\b", rx("\\bel\\w+\\.\\d$", 0, "get-tuple-element.3", &err) == 1);
+	CHECK("regex: back-references", rx("^([^,]+), \\1$", 0, "a.1, a.1", &err) == 1 &&
+					     rx("^([^,]+), \\1$", 0, "a.1, a.2", &err) == 0);
+	CHECK("regex: case", rx("^FUSION", 0, "fusion.2", &err) == 0 &&
+			       rx("^FUSION", HS_REGEX_ICASE, "fusion.2", &err) == 1);
+	CHECK("regex: bytes, not C strings", rx("b$", 0, "ab", &err) == 1);
+
+	hs_error_clear(&err);
+	CHECK("regex: a bad pattern is a usage error",
+	      !hs_regex_new("ab(c", 0, &where, &err) && err.status == HS_EUSAGE && where == 4 &&
+		      strstr(err.msg, "missing closing parenthesis"));
+	memset(pat, 'a', HS_REGEX_MAX_LENGTH + 1);
+	pat[HS_REGEX_MAX_LENGTH + 1] = '\0';
+	CHECK("regex: the length limit", !hs_regex_new(pat, 0, &where, &err) && err.status == HS_EUSAGE &&
+		      where == 0 && !strcmp(err.msg, "longer than the limit of 4,096 bytes"));
+	snprintf(pat, sizeof pat, "%.*sa%.*s", HS_REGEX_MAX_NEST + 1, run_of('(', 100, ""),
+		 HS_REGEX_MAX_NEST + 1, run_of(')', 100, ""));
+	CHECK("regex: the nesting limit", !hs_regex_new(pat, 0, NULL, &err) && err.status == HS_EUSAGE &&
+		      !strcmp(err.msg, "parentheses nested deeper than the limit of 64"));
+	CHECK("regex: repeats of repeats (issue 28)",
+	      !hs_regex_new("(((a{1,100}){1,100}){1,100}){1,100}", 0, &where, &err) &&
+		      err.status == HS_EUSAGE && where == 0 && strstr(err.msg, "too large"));
+
+	hs_error_clear(&err);
+	CHECK("regex: the match limit", rx("^(.|.)+\\.$", 0, "get-tuple-element.184", &err) == -1 &&
+		      err.status == HS_EUSAGE &&
+		      !strcmp(err.msg, "needs more than the match limit (1,000,000 steps)"));
+	hs_error_clear(&err);
+	CHECK("regex: the depth limit", rx("^(a|ab)*$", 0, run_of('a', 150000, "x"), &err) == -1 &&
+		      err.status == HS_EUSAGE && strstr(err.msg, "depth limit (100,000 "));
+	/* 40 captures make each backtracking point big: the heap runs out first */
+	snprintf(pat, sizeof pat, "^(?:(a)|b");
+	for (int i = 0; i < 40; i++)
+		strcat(pat, "()");
+	strcat(pat, ")*$");
+	hs_error_clear(&err);
+	CHECK("regex: the heap limit", rx(pat, 0, run_of('a', 100000, "x"), &err) == -1 &&
+		      err.status == HS_EUSAGE && !strcmp(err.msg, "needs more than the heap limit (20,480 KB)"));
+	hs_error_clear(&err);
+	CHECK("regex: a long text within the limits", rx("^a+x$", 0, run_of('a', 200000, "x"), &err) == 1 &&
+		      !err.status);
+
+	/* one compiled pattern, two scratches (as two threads hold them) */
+	hs_regex *re = hs_regex_new("^fusion\\.\\d+$", 0, NULL, &err);
+	hs_regex_scratch *a = hs_regex_scratch_new(&err), *b = hs_regex_scratch_new(&err);
+	CHECK("regex: shared", re && a && b && hs_regex_match(re, "fusion.12", 9, a, &err) == 1 &&
+		      hs_regex_match(re, "fusion.12", 9, b, &err) == 1 &&
+		      hs_regex_match(re, "fusion.12x", 10, a, &err) == 0);
+	hs_regex_scratch_free(a);
+	hs_regex_scratch_free(b);
+	hs_regex_free(re);
+	char v[32];
+	hs_regex_version(v, sizeof v);
+	CHECK("regex: version", v[0] >= '1' && v[0] <= '9' && strchr(v, '.') && !strchr(v, ' '));
+}
+
 int main(void)
 {
 	test_jsonr();
@@ -603,5 +699,6 @@ int main(void)
 	test_rng();
 	test_hash();
 	test_caret();
+	test_regex();
 	T_DONE();
 }

@@ -13,6 +13,8 @@
 #include "loader/dump.h"
 #include "loader/graph.h"
 #include "loader/npz.h"
+#include "loader/pbtxt.h"
+#include "loader/target.h"
 #include "t.h"
 
 static char dir[] = "/tmp/hs-test-dataset.XXXXXX";
@@ -468,14 +470,32 @@ static void test_dump_names(void)
 	      d.kind == XD_MEMORY_REPORT);
 	CHECK("dump: compressed", xla_dump_parse("module_0038.jit__psum.before_optimizations.hlo.pb.xz", &d) &&
 	      d.compressed && d.kind == XD_HLO_PROTO);
-	CHECK("dump: other files of a module", xla_dump_parse("module_0040.pjit__wrapped_step_fn.autotune_results.pbtxt", &d) &&
+	CHECK("dump: autotune results", xla_dump_parse("module_0040.pjit__wrapped_step_fn.autotune_results.pbtxt", &d) &&
+	      d.kind == XD_AUTOTUNE && strcmp(d.module, "module_0040.pjit__wrapped_step_fn") == 0 && !d.stage[0]);
+	CHECK("dump: a target config, compressed",
+	      xla_dump_parse("module_0040.pjit__wrapped_step_fn.gpu_target_config.pbtxt.xz", &d) &&
+	      d.kind == XD_TARGET_CONFIG && d.compressed && strcmp(d.module, "module_0040.pjit__wrapped_step_fn") == 0);
+	CHECK("dump: a target config named after its module only", xla_dump_parse("jit_f.gpu_target_config.pbtxt", &d) &&
+	      d.kind == XD_TARGET_CONFIG && strcmp(d.module, "jit_f") == 0 && !xla_dump_parse("gpu_target_config.pbtxt", &d));
+	CHECK("dump: other files of a module", xla_dump_parse("module_0040.pjit__wrapped_step_fn.ir-no-opt.ll", &d) &&
 	      d.kind == XD_OTHER && strcmp(d.module, "module_0040.pjit__wrapped_step_fn") == 0);
+	CHECK("dump: no module name (module_NNNN.STAGE.txt)", xla_dump_parse("module_0108.after_optimizations.txt", &d) &&
+	      d.kind == XD_HLO_TEXT && strcmp(d.module, "module_0108") == 0 && d.order == XD_AFTER_OPTIMIZATIONS &&
+	      strcmp(d.stage, "after optimizations") == 0);
+	CHECK("dump: no module name, a platform with a dot",
+	      xla_dump_parse("module_0001.sm_8.0_gpu_after_optimizations.txt", &d) && strcmp(d.module, "module_0001") == 0 &&
+	      strcmp(d.stage, "after optimizations (sm_8.0_gpu)") == 0);
+	CHECK("dump: no module name, a pass", xla_dump_parse("module_0001.0007.fusion.after_priority-fusion.txt", &d) &&
+	      strcmp(d.module, "module_0001") == 0 && d.order == 1 + 2 * 7 + 1);
+	CHECK("dump: .pb without .hlo", xla_dump_parse("module_0001.f.before_optimizations.pb", &d) &&
+	      d.kind == XD_HLO_PROTO && strcmp(d.module, "module_0001.f") == 0);
 	CHECK("dump: not dump names", !xla_dump_parse("unet3d.npz", &d) && !xla_dump_parse("module_12.x.txt", &d) &&
 	      !xla_dump_parse("module_0001", &d));
 }
 
 /* A dump folder: stages in the compiler's order, a text twin read for its
- * protobuf, a compressed file listed with its reason, reports apart. */
+ * protobuf (which is left out, with why), a file named .xz read by its
+ * content, reports apart, a note that is not HLO left out with why. */
 static void test_dump_folder(void)
 {
 	static const char text[] = "HloModule m\n\nENTRY e {\n  ROOT p = f32[2]{0} parameter(0)\n}\n";
@@ -488,12 +508,15 @@ static void test_dump_folder(void)
 		"dump/module_0002.g.before_optimizations.hlo.pb.xz",
 		"dump/module_0001.m.sm_8.0_gpu_after_optimizations-buffer-assignment.txt",
 		"dump/module_0001.m.autotune_results.pbtxt",
+		"dump/notes.txt",
 	};
 	mkdir(tmp_path("dump"), 0755);
 	for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
 		FILE *f = fopen(tmp_path(files[i]), "w");
 		if (f) {
-			fputs(strstr(files[i], ".hlo.pb") && !strstr(files[i], ".xz") ? "garbage" : text, f);
+			fputs(strstr(files[i], ".hlo.pb") && !strstr(files[i], ".xz") ? "garbage"
+			      : strstr(files[i], "notes") ? "my notes\n" : strstr(files[i], "autotune") ? "version: 3\n" : text,
+			      f);
 			fclose(f);
 		}
 	}
@@ -516,13 +539,18 @@ static void test_dump_folder(void)
 	CHECK("dump folder: fusions and the file's size", ix->n == 5 && ix->entries[2].fusions == 0 &&
 	      ix->entries[2].file_bytes == (int64_t)strlen(text));
 	CHECK("dump folder: the buffer assignment beside a stage", ix->n == 5 &&
-	      dataset_dump_report(ix, &ix->entries[3], XD_BUFFER_ASSIGNMENT) == &ix->reports[0] &&
+	      dataset_dump_report(ix, &ix->entries[3], XD_BUFFER_ASSIGNMENT) == &ix->reports[1] &&
 	      !dataset_dump_report(ix, &ix->entries[3], XD_MEMORY_REPORT) &&
 	      !dataset_dump_report(ix, &ix->entries[4], XD_BUFFER_ASSIGNMENT));
-	CHECK("dump folder: a compressed file is listed with why", ix->n == 5 && ix->entries[4].error &&
-	      strstr(ix->entries[4].error, "xz"));
-	CHECK("dump folder: the buffer assignment is a report", ix->n_reports == 1 &&
-	      ix->reports[0].kind == XD_BUFFER_ASSIGNMENT && strcmp(ix->reports[0].dump_module, "module_0001.m") == 0);
+	CHECK("dump folder: a file named .xz is read by its content", ix->n == 5 && !ix->entries[4].error &&
+	      ix->entries[4].nodes == 1);
+	CHECK("dump folder: the buffer assignment and autotune results are reports", ix->n_reports == 2 &&
+	      ix->reports[1].kind == XD_BUFFER_ASSIGNMENT && strcmp(ix->reports[1].dump_module, "module_0001.m") == 0 &&
+	      ix->reports[0].kind == XD_AUTOTUNE && ix->reports[0].note && !strcmp(ix->reports[0].note, "0 results"));
+	CHECK("dump folder: the twin and the notes are left out, with why", ix->n_left_out == 2 &&
+	      !strcmp(ix->left_out[0].rel, "module_0001.m.before_optimizations.hlo.pb") &&
+	      strstr(ix->left_out[0].why, "the same stage as module_0001.m.before_optimizations.txt") &&
+	      !strcmp(ix->left_out[1].rel, "notes.txt") && strstr(ix->left_out[1].why, "not HLO text"));
 	dataset_free(ix);
 }
 
@@ -532,6 +560,55 @@ static void cleanup(const char *rel)
 	snprintf(cmd, sizeof cmd, "rm -rf '%s%s'", dir, rel);
 	if (system(cmd) != 0)
 		printf("# cleanup of %s failed\n", dir);
+}
+
+/* The text protobuf reader: every scalar by its path, strings unescaped and
+ * joined, lists, '<>' messages, comments; errors at their line and column. */
+struct pbtxt_seen {
+	char all[512];
+	int n;
+};
+
+static int seen_field(void *ctx, const char *path, const char *value, size_t len, hs_error *err)
+{
+	struct pbtxt_seen *s = ctx;
+	size_t at = strlen(s->all);
+	snprintf(s->all + at, sizeof s->all - at, "%s=%.*s;", path, value ? (int)len : 1, value ? value : "{");
+	s->n++;
+	return 0;
+}
+
+static int pbtxt(const char *text, struct pbtxt_seen *s, hs_error *err)
+{
+	memset(s, 0, sizeof *s);
+	hs_error_clear(err);
+	return pbtxt_read(text, strlen(text), "t.pbtxt", seen_field, s, err);
+}
+
+static void test_pbtxt(void)
+{
+	struct pbtxt_seen s;
+	hs_error err;
+	CHECK("pbtxt: nested fields by their path",
+	      pbtxt("a { b: 1 c { d: -2.5e3 } }\n# a comment\ne: \"x\\ty\" 'z' f: [1, 2] g < h: ENUM_V >", &s, &err) == 0 &&
+	      !strcmp(s.all, "a={;a.b=1;a.c={;a.c.d=-2.5e3;e=x\tyz;f=1;f=2;g={;g.h=ENUM_V;"));
+	CHECK("pbtxt: an unclosed message, at its end", pbtxt("a {\n  b: 1\n", &s, &err) < 0 &&
+	      !strcmp(err.msg, "t.pbtxt:3:1: '}' expected, found the end"));
+	CHECK("pbtxt: a value missing, with its place", pbtxt("a: 1\nb c", &s, &err) < 0 &&
+	      !strcmp(err.msg, "t.pbtxt:2:3: ':' or '{' expected, found 'c'"));
+	CHECK("pbtxt: an open string", pbtxt("a: \"x\n", &s, &err) < 0 && !strcmp(err.msg, "t.pbtxt:1:6: the string's closing quote expected, found the line's end"));
+	char deep[400] = "";
+	for (int i = 0; i < 70; i++)
+		strcat(deep, "a{");
+	CHECK("pbtxt: nesting is bounded", pbtxt(deep, &s, &err) < 0 && strstr(err.msg, "nested at most 64 deep"));
+
+	/* run from the source folder, as tests/run.sh does */
+	const char *path = "tests/data/xla_dump/pax_fsdp4/dump/module_0001.jit__psum.gpu_target_config.pbtxt.xz";
+	hs_target t;
+	hs_error_clear(&err);
+	CHECK("target: the real A100 config", target_read(path, &t, &err) == 0 && !strcmp(t.device, "NVIDIA A100-SXM4-40GB") &&
+	      !strcmp(t.platform, "CUDA") && t.has_cc && t.cc_major == 8 && t.cc_minor == 0 && t.sm_count == 108 &&
+	      t.clock_ghz == 1.41 && t.memory_bandwidth == 1555200000000 && t.l2_cache_size == 41943040);
 }
 
 int main(void)
@@ -546,6 +623,7 @@ int main(void)
 	test_errors();
 	test_dump_names();
 	test_dump_folder();
+	test_pbtxt();
 	cleanup("");
 	T_DONE();
 }

@@ -1,7 +1,8 @@
-/* Unit tests of a graph's HLO relations (loader/graph_hlo.c, loader/hlo_line.c):
- * operands in the module's order with repeats, users from them, called
- * computations apart, parameters mapped to their callers' operands, the
- * instruction's own line and its attributes as written. */
+/* Unit tests of a graph's HLO relations (loader/graph_hlo.c) and of an
+ * instruction's attributes (loader/hlo_print.c): operands in the module's
+ * order with repeats, users from them, called computations apart,
+ * parameters mapped to their callers' operands, the instruction's own line
+ * and its attributes in XLA's order and form. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,7 +11,7 @@
 
 #include "base/strbuf.h"
 #include "loader/graph.h"
-#include "loader/hlo_line.h"
+#include "loader/hlo_print.h"
 #include "t.h"
 #include "t_files.h"
 
@@ -175,23 +176,63 @@ static void test_collectives(hs_graph *g)
 	      !graph_is_collective_opcode("all-gather-done") && !graph_is_collective_opcode("add"));
 }
 
-static void test_line_parser(void)
+/* The attributes of node `name` as "k=v; k=v". */
+static const char *attr_text(const hs_graph *g, const char *name)
 {
-	static const char line[] =
-		"ROOT %t = (f32[2]{0}, /*index=1*/s32[]) custom-call(f32[2]{0} %a, %b), "
-		"custom_call_target=\"x,y\", backend_config={\"k\":[1,2]}, window={size=3x3 pad=1_1x1_1}, "
-		"sharding={devices=[2,1]0,1}";
-	hlo_line_attr a[8];
-	int k = hlo_line_attrs(line, sizeof line - 1, a, 8);
-	CHECK("line: four attributes after the operands (commas in strings, braces and shapes skipped)", k == 4);
-	CHECK("line: names and values", k == 4 && a[0].name_len == 18 &&
-	      a[0].value_len == 5 && memcmp(a[0].value, "\"x,y\"", 5) == 0 &&
-	      a[3].value_len == 18 && memcmp(a[3].value, "{devices=[2,1]0,1}", 18) == 0);
-	CHECK("line: not an instruction", hlo_line_attrs("HloModule m", 11, a, 8) == 0);
-	const char *v;
-	size_t n;
-	CHECK("line: find", hlo_line_find_attr(line, sizeof line - 1, "window", &v, &n) == 1 &&
-	      n == 22 && memcmp(v, "{size=3x3 pad=1_1x1_1}", 22) == 0);
+	static char out[512];
+	hm_attr *a;
+	int n = hm_instr_attr_list(g->module, graph_node_instr(g, node(g, name)), &a);
+	size_t k = 0;
+	out[0] = '\0';
+	for (int i = 0; i < n; i++)
+		k += (size_t)snprintf(out + k, sizeof out - k, "%s%s=%s", i ? "; " : "", a[i].name, a[i].value);
+	free(a);
+	return out;
+}
+
+static void test_attrs(hs_graph *g)
+{
+	CHECK("attrs: XLA's order, kept ones as written, metadata last",
+	      !strcmp(attr_text(g, "ar"), "channel_id=7; replica_groups={{0,1,2,3},{4,5,6,7}}; to_apply=%add; "
+					   "metadata={op_name=\"jit(f)/psum\" source_file=\"a.py\" source_line=3}"));
+	CHECK("attrs: a collective's dimensions after its replica groups, as XLA prints them",
+	      !strcmp(attr_text(g, "ag"), "replica_groups=[2,2]<=[4]; dimensions={0}; channel_id=2"));
+	CHECK("attrs: the condition before the body", !strcmp(attr_text(g, "w"), "condition=%cond; body=%body"));
+	CHECK("attrs: true and false computations",
+	      !strcmp(attr_text(g, "sel"), "true_computation=%yes; false_computation=%no"));
+	CHECK("attrs: a fusion's kind and calls", !strcmp(attr_text(g, "f"), "kind=kLoop; calls=%fused"));
+	CHECK("attrs: none", !strcmp(attr_text(g, "sq"), ""));
+}
+
+/* What the printer cannot tell from the opcode is recorded as read: the
+ * attribute that names the callees, the metadata fields hloscope does not
+ * read. */
+static void test_recorded(void)
+{
+	static const char text[] =
+		"HloModule n\n\n%add (x: f32[], y: f32[]) -> f32[] {\n  %x = f32[] parameter(0)\n"
+		"  %y = f32[] parameter(1)\n  ROOT %s = f32[] add(%x, %y)\n}\n\n"
+		"ENTRY %e (a: f32[4]) -> f32[4] {\n  %a = f32[4]{0} parameter(0)\n"
+		"  ROOT %c = f32[4]{0} custom-call(%a), custom_call_target=\"foo\", to_apply=add, "
+		"metadata={op_name=\"x\" deduplicated_name=\"y\", source_line=3 profile_type={RELU}}\n}\n";
+	hs_graph *g = t_graph_of_text(text, strlen(text));
+	CHECK("recorded: open", g != NULL);
+	if (!g)
+		return;
+	CHECK("recorded: to_apply of a custom call stays to_apply, named as written; metadata's other fields "
+	      "after the four", !strcmp(attr_text(g, "c"), "custom_call_target=\"foo\"; to_apply=add; "
+					  "metadata={op_name=\"x\" source_line=3 deduplicated_name=\"y\" profile_type={RELU}}"));
+	hs_strbuf b = {0};
+	const hm_instr *in = graph_node_instr(g, node(g, "c"));
+	CHECK("recorded: one attribute by name", hm_instr_attr(g->module, in, "to_apply", &b) == 1 &&
+	      !strcmp(hs_strbuf_str(&b), "add"));
+	hs_strbuf_reset(&b);
+	CHECK("recorded: metadata by name is the whole of it",
+	      hm_instr_attr(g->module, in, "metadata", &b) == 1 && !strncmp(hs_strbuf_str(&b), "{op_name=", 9));
+	hs_strbuf_reset(&b);
+	CHECK("recorded: an attribute it has not is 0", hm_instr_attr(g->module, in, "window", &b) == 0 && !b.len);
+	hs_strbuf_free(&b);
+	graph_free(g);
 }
 
 int main(void)
@@ -203,8 +244,9 @@ int main(void)
 		test_params(g);
 		test_lines(g);
 		test_collectives(g);
+		test_attrs(g);
 		graph_free(g);
 	}
-	test_line_parser();
+	test_recorded();
 	T_DONE();
 }

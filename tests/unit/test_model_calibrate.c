@@ -1,12 +1,10 @@
-/* test_model_calibrate.c - calibrated times keep the ranking, and times
- * are written with their unit. */
+/* test_model_calibrate.c - calibrated times keep the ranking. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "model/calibrate.h"
 #include "base/rng.h"
-#include "model/units.h"
 #include "t.h"
 
 int main(void)
@@ -60,26 +58,6 @@ int main(void)
 		CHECK("anti-ordered scores fit", calib_fit(s, y, NULL, 4, &c, &err) == 0);
 		CHECK("anti-ordered scores give no map", !c.ok && isnan(calib_apply(&c, 2)));
 		calib_free(&c);
-	}
-	/* Units. */
-	{
-		char b[64];
-		double close[3] = {23270598358.0, 23270618560.0, 23270598358.0};
-
-		units_ns(b, sizeof b, 23270598358.0, 3);
-		CHECK("seconds", strcmp(b, "23.271 s") == 0);
-		units_ns(b, sizeof b, 983, 3);
-		CHECK("nanoseconds are whole", strcmp(b, "983 ns") == 0);
-		units_ns(b, sizeof b, 1250000, 3);
-		CHECK("milliseconds", strcmp(b, "1.250 ms") == 0);
-		units_ns_signed(b, sizeof b, 983, 3);
-		CHECK("a contribution has its sign and unit", strcmp(b, "+983 ns") == 0);
-		units_ns_signed(b, sizeof b, -1250, 1);
-		CHECK("a negative contribution in us", strcmp(b, "-1.2 us") == 0 || strcmp(b, "-1.3 us") == 0);
-		units_ns(b, sizeof b, NAN, 3);
-		CHECK("NAN is -", strcmp(b, "-") == 0);
-		CHECK("23.27060 s and 23.27062 s need 5 decimals", units_decimals(close, 3, 3, 9) == 5);
-		CHECK("distinct enough values keep 3", units_decimals((double[]){1e9, 2e9}, 2, 3, 9) == 3);
 	}
 	T_DONE();
 }

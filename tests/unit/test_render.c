@@ -487,10 +487,10 @@ static void test_other_kinds(hs_graph *unet, hs_graph *rnn, hs_graph *tile)
 	CHECK("negative split", !region_select(unet, &s, &err));
 
 	/* A real computation by name: its own nodes, its callees as boxes. */
-	int64_t c62 = region_find_hcomp(unet, "computation.62");
-	int64_t entry = region_find_hcomp(unet, "entry");
+	int64_t c62 = graph_find_hcomp(unet, "computation.62");
+	int64_t entry = graph_find_hcomp(unet, "entry");
 	CHECK("computations by name", c62 == 62 && entry == unet->entry &&
-	      region_find_hcomp(unet, "computation.99") < 0 && region_find_hcomp(unet, "") < 0);
+	      graph_find_hcomp(unet, "computation.99") < 0 && graph_find_hcomp(unet, "") < 0);
 	s.hcomp = c62;
 	r = region_select(unet, &s, &err);
 	CHECK("computation.62: its 4 nodes, nothing called",
