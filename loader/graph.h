@@ -29,6 +29,7 @@
 #include <stdint.h>
 
 #include "base/error.h"
+#include "base/index.h"
 #include "hlo_module.h"
 
 /* What a graph is: a tile or layout sample of the dataset, or a plain HLO
@@ -130,8 +131,7 @@ typedef struct hs_graph {
 	hs_hcomp *hcomps;        /* [n_hcomps] in node order */
 	int32_t *hcomp_of;       /* [n_nodes] */
 	int64_t entry;           /* index of the entry computation */
-	int64_t *hcomp_index;    /* graph_find_hcomp's name table, made on first use */
-	size_t hcomp_index_cap;
+	hs_index hcomp_index;    /* graph_find_hcomp's names, made on first use */
 	int64_t *hcomp_callers;  /* caller nodes, grouped by computation */
 	int64_t *called_off;     /* [n_nodes + 1]: node v calls the computations */
 	int32_t *called_idx;     /*   called_idx[called_off[v] .. called_off[v + 1]) */

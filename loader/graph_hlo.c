@@ -22,15 +22,13 @@ void graph_free_hlo(hs_graph *g)
 	free(g->hcomp_callers);
 	free(g->called_off);
 	free(g->called_idx);
-	free(g->hcomp_index);
+	hs_index_free(&g->hcomp_index);
 	if (g->hlo_operand_idx != g->operand_idx || !g->operand_idx) {   /* else shared: same_as_edges */
 		free(g->hlo_operand_off);
 		free(g->hlo_operand_idx);
 		free(g->hlo_user_off);
 		free(g->hlo_user_idx);
 	}
-	g->hcomp_index = NULL;
-	g->hcomp_index_cap = 0;
 	g->hlo_operand_off = g->hlo_operand_idx = g->hlo_user_off = g->hlo_user_idx = NULL;
 	g->knows = 0;
 	g->hlo = NULL;
@@ -420,44 +418,23 @@ int64_t graph_param_operand(const hs_graph *g, int64_t param, int64_t caller)
 	return at >= 0 && at < graph_hlo_n_operands(g, caller) ? at : -1;
 }
 
-/* graph_find_hcomp's table: computation names -> index, open addressing
- * (-1 empty), made on first use; NULL when out of memory (then a search). */
-static const int64_t *hcomp_index(const hs_graph *g)
+static int hcomp_named(const void *g, int32_t c, const void *name)
 {
-	if (g->hcomp_index || !g->hcomps)
-		return g->hcomp_index;
-	size_t cap = 16;
-	while (cap < 2 * (size_t)g->n_hcomps)
-		cap *= 2;
-	int64_t *t = malloc(cap * sizeof *t);
-	if (!t)
-		return NULL;
-	memset(t, 0xff, cap * sizeof *t);
-	for (int64_t c = 0; c < g->n_hcomps; c++) {
-		size_t i = hs_fnv1a(graph_hcomp_name(g, c), HS_FNV_BASIS) & (cap - 1);
-		while (t[i] >= 0)
-			i = (i + 1) & (cap - 1);
-		t[i] = c;
-	}
-	((hs_graph *)g)->hcomp_index = t;   /* a cache: g is const for its callers */
-	((hs_graph *)g)->hcomp_index_cap = cap;
-	return t;
+	return strcmp(graph_hcomp_name(g, c), name) == 0;
 }
 
 int64_t graph_find_hcomp(const hs_graph *g, const char *name)
 {
-	const int64_t *t = hcomp_index(g);
-	if (t) {
-		size_t cap = g->hcomp_index_cap;
-		for (size_t i = hs_fnv1a(name, HS_FNV_BASIS) & (cap - 1); t[i] >= 0; i = (i + 1) & (cap - 1))
-			if (strcmp(graph_hcomp_name(g, t[i]), name) == 0)
-				return t[i];
-	} else {
-		for (int64_t c = 0; g->hcomps && c < g->n_hcomps; c++)
-			if (strcmp(graph_hcomp_name(g, c), name) == 0)
-				return c;
-	}
-	return g->hcomps && strcmp(name, "entry") == 0 ? g->entry : -1;
+	hs_index *x = (hs_index *)&g->hcomp_index;   /* a cache made on first use: g is const for its callers */
+	uint32_t h = (uint32_t)hs_fnv1a(name, HS_FNV_BASIS);
+	if (!x->n && g->n_hcomps <= HS_INDEX_MAX && hs_index_reserve(x, (size_t)g->n_hcomps) == 0)
+		for (int64_t c = 0; c < g->n_hcomps; c++)
+			hs_index_add(x, (uint32_t)hs_fnv1a(graph_hcomp_name(g, c), HS_FNV_BASIS), (int32_t)c);
+	int64_t c = x->n ? hs_index_find(x, h, hcomp_named, g, name) : -1;
+	for (int64_t i = 0; !x->n && i < g->n_hcomps && c < 0; i++)   /* no index: out of memory */
+		if (strcmp(graph_hcomp_name(g, i), name) == 0)
+			c = i;
+	return c < 0 && g->hcomps && strcmp(name, "entry") == 0 ? g->entry : c;
 }
 
 int graph_node_hlo(const hs_graph *g, int64_t v, hs_strbuf *out)

@@ -7,6 +7,7 @@
 
 #include "base/cmp.h"
 #include "base/hash.h"
+#include "base/index.h"
 #include "base/plural.h"
 #include "hlo.h"
 
@@ -289,42 +290,21 @@ static int layout_configs(const hm_tuning *t, hf_arrays *out, hs_error *err)
 }
 
 /* Exact opcode names -> learned ids (hlo_opcode_id is linear and also takes
- * other spellings); built per call, 121 names. */
-typedef struct opcode_map {
-	const char *name[256];
-	uint8_t id[256];
-} opcode_map;
+ * other spellings): an index over the ids, built per call (121 names). */
+static int opcode_named(const void *ctx, int32_t id, const void *name)
+{
+	return strcmp(hlo_opcode_name(id), name) == 0;
+}
 
-static unsigned name_hash(const char *s)
+static uint32_t name_hash(const char *s)
 {
 	return hs_fnv1a32(s, HS_FNV32_BASIS);
-}
-
-static void opcode_map_init(opcode_map *om)
-{
-	memset(om->name, 0, sizeof om->name);
-	for (int id = 1; id <= HLO_MAX_OPCODE; id++) {
-		const char *n = hlo_opcode_name(id);
-		unsigned h = name_hash(n) & 255;
-		while (om->name[h])
-			h = (h + 1) & 255;
-		om->name[h] = n;
-		om->id[h] = (uint8_t)id;
-	}
-}
-
-static uint8_t opcode_map_get(const opcode_map *om, const char *name)
-{
-	for (unsigned h = name_hash(name) & 255; om->name[h]; h = (h + 1) & 255)
-		if (strcmp(om->name[h], name) == 0)
-			return om->id[h];
-	return 0;
 }
 
 int hf_featurize(const hm_module *m, const hm_tuning *t, hs_kind kind, int flags, hf_arrays *out,
 		 hs_error *err)
 {
-	opcode_map om;
+	hs_index om = {0};
 	memset(out, 0, sizeof *out);
 	out->kind = kind;
 	if (!m->index)
@@ -334,17 +314,23 @@ int hf_featurize(const hm_module *m, const hm_tuning *t, hs_kind kind, int flags
 	out->node_opcode = malloc(n ? (size_t)n : 1);
 	if (!(flags & HF_NO_FEATURES))
 		out->node_feat = malloc((n ? (size_t)n : 1) * HLO_NODE_FEATURES * sizeof(float));
-	if (!out->node_opcode || (!(flags & HF_NO_FEATURES) && !out->node_feat)) {
+	int bad = !out->node_opcode || (!(flags & HF_NO_FEATURES) && !out->node_feat) ||
+		  hs_index_reserve(&om, HLO_MAX_OPCODE) != 0;
+	for (int id = 1; !bad && id <= HLO_MAX_OPCODE; id++)
+		bad = hs_index_add(&om, name_hash(hlo_opcode_name(id)), id) != 0;
+	if (bad) {
+		hs_index_free(&om);
 		hf_arrays_free(out);
 		return hs_fail(err, HS_ENOMEM, "out of memory for %lld nodes", (long long)n);
 	}
-	opcode_map_init(&om);
 	for (int64_t v = 0; v < n; v++) {
 		const hm_instr *in = hm_instr_at(m, v);
-		out->node_opcode[v] = opcode_map_get(&om, in->opcode);
+		int32_t id = hs_index_find(&om, name_hash(in->opcode), opcode_named, NULL, in->opcode);
+		out->node_opcode[v] = id > 0 ? (uint8_t)id : 0;
 		if (out->node_feat)
 			hf_node_features(in, out->node_feat + (size_t)v * HLO_NODE_FEATURES);
 	}
+	hs_index_free(&om);
 	int rc = edges(m, out, err);
 	if (!rc && kind == HS_KIND_LAYOUT)
 		rc = splits(m, out, err);

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <sys/mman.h>
 
+#include "base/index.h"
 #include "hlo.h"
 
 /* ---- shapes from features ------------------------------------------------- */
@@ -107,13 +108,8 @@ typedef struct synth {
 	int64_t n_comps;
 	int64_t *first, *root;    /* [n_comps]: a computation's first node and root */
 	int32_t *comp_of;         /* [n_nodes] */
-	struct shape_slot {       /* the shapes met so far, by their features: */
-		uint32_t key;     /* the features' hash (its low bits) */
-		int32_t node;     /* 1 + the first node of that shape, 0: empty */
-	} *slot;
+	hs_index shapes;          /* the shapes met so far: their first node, by features */
 	const hm_instr *ins;      /* the instructions made so far */
-	size_t mask;
-	int64_t n_shapes;
 } synth;
 
 static int oom(const synth *s, hs_error *err)
@@ -200,25 +196,10 @@ static uint64_t shape_key(const float *f, const float *other)
 	return h;
 }
 
-/* The shape table twice as large (it is kept under half full). */
-static int grow_shapes(synth *s)
+static int same_shape(const void *ctx, int32_t node, const void *feat)
 {
-	size_t cap = s->mask ? 2 * (s->mask + 1) : 1024;
-	struct shape_slot *t = calloc(cap, sizeof *t);
-	if (!t)
-		return -1;
-	for (size_t i = 0; s->slot && i <= s->mask; i++) {
-		if (!s->slot[i].node)
-			continue;
-		size_t j = (size_t)s->slot[i].key & (cap - 1);
-		while (t[j].node)
-			j = (j + 1) & (cap - 1);
-		t[j] = s->slot[i];
-	}
-	free(s->slot);
-	s->slot = t;
-	s->mask = cap - 1;
-	return 0;
+	const synth *s = ctx;
+	return (int)shape_key(graph_feat(s->g, node), feat);
 }
 
 /* Node v's shape: decoded once per distinct one, kept in the arena. */
@@ -228,13 +209,12 @@ static const hm_shape *node_shape(synth *s, int64_t v)
 	if (s->g->feat_width != HLO_NODE_FEATURES)
 		return &unknown;
 	const float *f = graph_feat(s->g, v);
-	if ((size_t)(s->n_shapes + 1) * 2 > s->mask && grow_shapes(s) < 0)
+	int64_t first = v >= HS_INDEX_MAX ? v   /* past the index's entries: a shape of its own */
+			: hs_index_put(&s->shapes, (uint32_t)shape_key(f, NULL), (int32_t)v, same_shape, s, f);
+	if (first < 0)
 		return NULL;
-	uint32_t key = (uint32_t)shape_key(f, NULL);
-	size_t i = key & s->mask;
-	for (; s->slot[i].node; i = (i + 1) & s->mask)
-		if (s->slot[i].key == key && shape_key(graph_feat(s->g, s->slot[i].node - 1), f))
-			return s->ins[s->slot[i].node - 1].shape;
+	if (first != v)   /* the first node of these features has their shape */
+		return s->ins[first].shape;
 	hm_decoded d;
 	const hm_shape *sh = hm_decode(f, HLO_NODE_FEATURES, &d);
 	int nd = sh->rank > 0 ? sh->rank : 0;   /* a tuple, token or scalar has no dims */
@@ -248,8 +228,6 @@ static const hm_shape *node_shape(synth *s, int64_t v)
 		memcpy(c->dims, sh->dims, (size_t)nd * sizeof *c->dims);
 	if (sh->layout_rank)
 		memcpy(c->minor_to_major, sh->minor_to_major, (size_t)sh->layout_rank * sizeof *c->dims);
-	s->slot[i] = (struct shape_slot){key, (int32_t)(v + 1)};
-	s->n_shapes++;
 	return c;
 }
 
@@ -396,7 +374,7 @@ hm_file *hlo_synth(const hs_graph *g, hs_error *err)
 	free(s.first);
 	free(s.root);
 	free(s.comp_of);
-	free(s.slot);
+	hs_index_free(&s.shapes);
 	if (rc) {
 		hm_file_free(f);
 		return NULL;
