@@ -54,6 +54,7 @@ enum query_field_kind {
 	QF_ELEMENTS,
 	QF_CONFIGURABLE,
 	QF_COST,
+	QF_KERNEL_SHARE,
 	QF_FLOPS,
 	QF_BYTES,
 	QF_HTEXT,        /* text: graph_node_text field `index` (hs_hfield) */
