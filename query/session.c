@@ -10,6 +10,8 @@
 #include <string.h>
 #include <strings.h>
 
+#include "base/units.h"
+
 #include "base/hash.h"
 #include "base/strbuf.h"
 #include "base/units.h"
@@ -609,4 +611,21 @@ int query_prepare(query_session *s, const query_expr *e, hs_error *err)
 		if (query_prepare(s, e->list[i], err) < 0)
 			return -1;
 	return 0;
+}
+
+int query_field_unit(const query_session *s, const query_field *f)
+{
+	const predictor *p = s->active;
+
+	if (f->kind == QF_PREDICTED)
+		return p && p->time && predictor_time_ns(p, s->g) ? HS_U_NS : HS_U_NONE;
+	if (f->kind == QF_SCORE)
+		return p && (p->time_kind == PRED_TIME_NS || !isnan(p->calib_factor)) ? HS_U_NS : HS_U_NONE;
+	return f->unit;
+}
+
+int query_expr_unit(const query_session *s, const query_expr *e)
+{
+	return (e->kind == QE_FIELD || e->kind == QE_WORD) && e->field && e->type == QUERY_NUM ? query_field_unit(s, e->field)
+												     : HS_U_NONE;
 }

@@ -470,6 +470,11 @@ def check(path):
         print("FAIL cost %s: query exit %d: %s" % (base, r.returncode, r.stderr[:200]))
         return
     rows = list(csv.DictReader(io.StringIO(r.stdout)))
+    # --csv writes times as ns, the unit in the column's name: back to seconds
+    for row in rows:
+        for k in ("cost", "kernel_share"):
+            v = row.pop(k + "_ns")
+            row[k] = repr(float(v) / 1e9) if v not in ("", "unknown", "null") else v
     if len(rows) != len(model.nodes):
         fails.append("%d rows for %d instructions" % (len(rows), len(model.nodes)))
     for row in rows:
