@@ -176,8 +176,8 @@ static int parse_args(int argc, char **argv, train_args *a)
 		{"--threads", "N", CLI_INT, &o->threads, .help = "worker threads, 1-256 (default 1; same result)", .min = 1,
 		 .max = 256},
 		{"--valid", "PATH", CLI_CALL, &a->vfiles, .help = "held-out files for the validation tau and the gate\n"
-		 "(default: 15% of each training graph's configs,\n"
-		 "which says nothing of graphs not trained on)", .call = mcli_add_opt},
+		 "(default: the best epoch on 15% of each training\n"
+		 "graph's configs, the gate on folds of graphs left out)", .call = mcli_add_opt},
 		{"--hidden", "N", CLI_INT, &o->hidden, .help = "hidden width, 4-512 (default 64)", .min = 4, .max = 512},
 		{"--layers", "N", CLI_INT, &o->layers, .help = "message-passing layers, 1-4 (default 2)", .min = 1,
 		 .max = NN_MAX_LAYERS},
@@ -192,9 +192,11 @@ static int parse_args(int argc, char **argv, train_args *a)
 	const cli_spec spec = {"train",
 			       "Trains the learned config rankers (a layout head and a tile head) on every\n"
 			       "labeled .npz in PATH... (files, folders or FILE#N) and writes them to\n"
-			       "MODEL.  Each head corrects the analytic estimate; after training, the\n"
-			       "correction is scaled by the gate (1, 1/2, 1/4 or 0) that ranks the\n"
-			       "validation configs best, 0 leaving the estimate alone.",
+			       "MODEL.  Each head corrects the analytic estimate, scaled by a gate (1,\n"
+			       "1/2, 1/4 or 0: the estimate alone) chosen on graphs it did not train on:\n"
+			       "the largest that ranks none of them worse than the estimate and helps on\n"
+			       "average.  Without --valid, folds that leave training graphs out each\n"
+			       "train for half the epochs (one graph alone: gate 0).",
 			       opts, -1, .operand = mcli_add, .operand_ctx = &a->files};
 	cli_args args;
 	int rc;
