@@ -244,6 +244,7 @@ int cmd_predict(int argc, char **argv)
 			graph_free(g);
 			continue;
 		}
+		mcli_warn_seen("predict", m, g, files.path[i], "its track record");
 		ord = malloc((size_t)(g->n_configs ? g->n_configs : 1) * sizeof *ord);
 		if (!ord) {
 			rc = cli_oom("predicting %s", files.path[i]);
