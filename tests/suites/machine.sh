@@ -12,6 +12,7 @@
 #     (tests/data/profile/pax_a100_step.csv.xz): Spearman, the share within
 #     2x and the measured time recomputed in python from the per-node costs.
 . "$ROOT/tests/lib.sh"
+. "$ROOT/tests/tui_lib.sh"
 
 D="$ROOT/tests/data/xla_dump/pax_fsdp4/dump"
 STEP="$D/module_0040.pjit__wrapped_step_fn.sm_8.0_gpu_after_optimizations.hlo.pb.xz"
@@ -157,3 +158,9 @@ printf 'name,foo\nfusion.1,3\n' >"$T/nocol.csv"
 expect_status 2 "profile: no time column" "$HLOSCOPE" profile "$STEP" "$T/nocol.csv"
 grep -q "no time column" "$T/err" && ok "profile: no time column, said" || bad "profile: no time column, said" "$(cat "$T/err")"
 expect_status 1 "profile: one operand is a usage error" "$HLOSCOPE" profile "$STEP"
+
+XENV="HLOSCOPE_MASK_MODEL=0" tui_run "the explorer's overview names the dump's GPU" "$D" "$(basename "$STEP")" <<'EOF'
+resize 200 30
+has the machine => on a100
+Q
+EOF
