@@ -183,6 +183,7 @@ int cmd_predict(int argc, char **argv)
 	hs_strbuf doc = {0};
 	const cli_opt opts[] = {
 		CLI_MODEL_OPT(&model_path),
+		CLI_MACHINE_OPT,
 		{"--csv", NULL, CLI_FLAG, &csv, .help = "the Kaggle submission format (ID,TopConfigs)"},
 		{"--json", NULL, CLI_FLAG, &json, .help = "one object per file with every score"},
 		{"--top", "N", CLI_INT64, &top, .help = "list only the N best configs"},
