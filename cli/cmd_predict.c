@@ -183,6 +183,7 @@ int cmd_predict(int argc, char **argv)
 	hs_strbuf doc = {0};
 	const cli_opt opts[] = {
 		CLI_MODEL_OPT(&model_path),
+		CLI_MACHINE_OPT,
 		{"--csv", NULL, CLI_FLAG, &csv, .help = "the Kaggle submission format (ID,TopConfigs)"},
 		{"--json", NULL, CLI_FLAG, &json, .help = "one object per file with every score"},
 		{"--top", "N", CLI_INT64, &top, .help = "list only the N best configs"},
@@ -244,6 +245,7 @@ int cmd_predict(int argc, char **argv)
 			graph_free(g);
 			continue;
 		}
+		mcli_warn_seen("predict", m, g, files.path[i], "its track record");
 		ord = malloc((size_t)(g->n_configs ? g->n_configs : 1) * sizeof *ord);
 		if (!ord) {
 			rc = cli_oom("predicting %s", files.path[i]);

@@ -436,6 +436,7 @@ int query_prepare_field(query_session *s, const query_field *f, hs_error *err)
 {
 	switch (f->kind) {
 	case QF_COST:
+	case QF_KERNEL_SHARE:
 	case QF_FLOPS:
 	case QF_BYTES:
 	case QF_G_COST:

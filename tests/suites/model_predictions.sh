@@ -201,8 +201,8 @@ assert c["prediction_unit"] == "ns"
 for cfg, key in ((0, "predicted_a"), (17, "predicted_b")):
     want = p["predicted_ns"][cfg]
     assert abs(c[key] - want) <= 1e-9 * want, (cfg, c[key], want)
-    assert abs(q[cfg]["predicted"] - want) <= 1e-9 * want, (cfg, q[cfg]["predicted"], want)
-    assert q[cfg]["score"] == p["scores"][cfg]
+    assert abs(q[cfg]["predicted_ns"] - want) <= 1e-9 * want, (cfg, q[cfg]["predicted_ns"], want)
+    assert q[cfg]["score_ns"] == p["scores"][cfg]
     row = [l for l in open(t + "/p.txt") if re.match(r"\s*\d+=?\s+%d\s" % cfg, l)][0].split()
     shown = float(row[2]) * {"s": 1e9, "ms": 1e6, "us": 1e3, "ns": 1}[row[3]]
     assert abs(shown - want) <= 1e-6 * want, (cfg, row, want)
