@@ -143,7 +143,9 @@ typedef struct hs_graph {
 	 * hlo_user_idx[hlo_user_off[v] ..], each node that has v as an operand
 	 * once, in node order.  Without HM_KNOWS_OPERAND_ORDER (a bare .npz)
 	 * they are the dataset's edges (sorted, de-duplicated, call edges
-	 * included, self-loops left out): say so where operands are shown. */
+	 * included, self-loops left out): say so where operands are shown;
+	 * these four are then operand_off... themselves when equal (no
+	 * self-loop, users in node order), freed with them. */
 	int64_t *hlo_operand_off, *hlo_operand_idx;
 	int64_t *hlo_user_off, *hlo_user_idx;
 	char *warning;           /* a note for the caller (e.g. the raw twin of an

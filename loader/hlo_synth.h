@@ -21,7 +21,8 @@
  *   - operands: the dataset's edges of each node in file order (sorted and
  *     de-duplicated in every real file, call edges included), but a
  *     self-loop (it stays in the dataset's edges: `check` refuses it, the
- *     explorer tolerates it);
+ *     explorer tolerates it); they point into the graph's operand_idx, so
+ *     the module lives no longer than its graph;
  *   - shapes decoded from the features (hm_shape_decode), one copy of each
  *     distinct shape; parameter numbers from feature 30;
  *   - knows HM_KNOWS_SHAPES with the documented 140 features, nothing else.
