@@ -226,7 +226,7 @@ static int resolve_node(const hs_graph *g, const char *opt, const char *text, in
 		return cli_usage_error("dot", "%s: %s has no node named '%s' (did you mean '%s'?)", opt,
 				       g->name, text, buf);
 	return cli_usage_error("dot", "%s: %s has no node named '%s' (names look like %s)", opt,
-			       g->name, text, g->n_nodes ? graph_node_name(g, 0, buf, sizeof buf) : "dot.42");
+			       g->name, text, g->n_nodes ? graph_node_name(g, 0) : "dot.42");
 }
 
 /* The computation named `text` when build_spec left -2.  0, or the exit

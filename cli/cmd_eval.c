@@ -141,16 +141,16 @@ static int add_row(eval_result *res, const char *path, const hs_graph *g, const 
 	for (int k = 0; k < 3; k++)
 		r->top[k] = NAN;
 	int bad = !r->file;
-	if (!bad && g->kind == HS_KIND_LAYOUT)
+	if (!bad && g->kind != HS_KIND_TILE)
 		bad = metrics_track_record(pred, g->runtime, NULL, (size_t)g->n_configs, &rec) < 0;
-	for (int k = 0; !bad && g->kind != HS_KIND_LAYOUT && k < 3; k++)
+	for (int k = 0; !bad && g->kind == HS_KIND_TILE && k < 3; k++)
 		bad = metrics_topk(pred, g->runtime, (size_t)g->n_configs, (size_t)topk[k], &r->top[k]) < 0;
 	if (bad) {
 		free(r->file);
 		return -1;
 	}
 	res->nrows++;
-	if (g->kind == HS_KIND_LAYOUT) {
+	if (g->kind != HS_KIND_TILE) {
 		r->tau = rec.tau;
 		r->tau_tb = rec.tau_tiebroken;
 		r->opa = rec.opa;
@@ -181,7 +181,8 @@ static int eval_file(const char *path, const hs_model *m, unsigned terms, eval_r
 	if (!g)
 		return cli_report(&err);
 	if (!g->labeled) {
-		fprintf(stderr, "hloscope eval: note: %s: unlabeled (test split), skipped\n", path);
+		fprintf(stderr, "hloscope eval: note: %s: %s, skipped\n", path,
+			g->kind == HS_KIND_MODULE ? "a module has no configs" : "unlabeled (test split)");
 		graph_free(g);
 		return 0;
 	}
@@ -224,7 +225,7 @@ static int print_json(const eval_result *res)
 		jsonw_key(&w, "file"), jsonw_str(&w, r->file ? r->file : "");
 		jsonw_key(&w, "kind"), jsonw_str(&w, graph_kind_name(r->kind));
 		jsonw_key(&w, "configs"), jsonw_int(&w, r->configs);
-		if (r->kind == HS_KIND_LAYOUT) {
+		if (r->kind != HS_KIND_TILE) {
 			jsonw_key(&w, "kendall_tau"), jsonw_num(&w, r->tau);
 			jsonw_key(&w, "kendall_tau_tiebroken"), jsonw_num(&w, r->tau_tb);
 			jsonw_key(&w, "opa"), jsonw_num(&w, r->opa);
@@ -275,7 +276,7 @@ static void print_text(const eval_result *res, const hs_model *m, unsigned terms
 
 		printf("%-*s  %-6s %8lld", wf, r->file ? r->file : "", graph_kind_name(r->kind),
 		       (long long)r->configs);
-		if (r->kind == HS_KIND_LAYOUT) {
+		if (r->kind != HS_KIND_TILE) {
 			print_num(r->tau, 11);
 			print_num(r->tau_tb, 11);
 			print_num(r->opa, 7);

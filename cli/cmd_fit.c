@@ -92,7 +92,7 @@ static int candidate(const fit_out *o, int64_t c)
 
 static void fmt_time(const fit_out *o, double v, char *buf, size_t cap)
 {
-	hs_unit_format(buf, cap, o->g->kind == HS_KIND_LAYOUT ? HS_U_NS : HS_U_NONE, v, o->decimals);
+	hs_unit_format(buf, cap, o->g->kind != HS_KIND_TILE ? HS_U_NS : HS_U_NONE, v, o->decimals);
 }
 
 /* Enough decimals to tell apart the times print_next shows; -1 when out
@@ -115,8 +115,8 @@ static int choose_decimals(fit_out *o, long long top)
 		if (known(o, c))
 			v[m++] = o->rt[c];
 	}
-	o->decimals = hs_unit_decimals(o->g->kind == HS_KIND_LAYOUT ? HS_U_NS : HS_U_NONE, v, (size_t)m,
-				       o->g->kind == HS_KIND_LAYOUT ? 3 : 4, 9);
+	o->decimals = hs_unit_decimals(o->g->kind != HS_KIND_TILE ? HS_U_NS : HS_U_NONE, v, (size_t)m,
+				       o->g->kind != HS_KIND_TILE ? 3 : 4, 9);
 	free(v);
 	return o->decimals < 0 ? -1 : 0;
 }
@@ -168,7 +168,7 @@ static int print_json(const fit_args *a, const fit_out *o, hs_error *err)
 	jsonw_key(&w, "prior_weight"), jsonw_num(&w, r->prior_weight);
 	jsonw_key(&w, "target"), jsonw_str(&w, r->target);
 	jsonw_key(&w, "lambda"), jsonw_num(&w, r->lambda);
-	if (g->kind == HS_KIND_LAYOUT) {
+	if (g->kind != HS_KIND_TILE) {
 		jsonw_key(&w, "kernel");
 		jsonw_obj_begin(&w);
 		jsonw_key(&w, "node_choices"), jsonw_num(&w, r->kernel[0]);
@@ -255,7 +255,7 @@ static void print_text(const fit_args *a, const fit_out *o)
 	printf("model: %s", fit_model_name(r));
 	if (r->prior_used)
 		printf(" (weight %.3g)", r->prior_weight);
-	if (r->residual && g->kind == HS_KIND_LAYOUT)
+	if (r->residual && g->kind != HS_KIND_TILE)
 		printf(", kernel ridge on %lld layout features (kernel weights: node choices %.3g, "
 		       "values %.3g, counts %.3g), lambda %g", (long long)r->n_features, r->kernel[0],
 		       r->kernel[1], r->kernel[2], r->lambda);

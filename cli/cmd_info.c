@@ -181,7 +181,7 @@ static int module_facts(const hs_graph *g, struct module_facts *f)
 	f->costed = cost_available(g);
 	if (f->costed) {
 		cost_estimate *est = malloc((size_t)(g->n_nodes ? g->n_nodes : 1) * sizeof *est);
-		if (!est || cost_analytic(g, est) < 0 || (g->module && cost_step(g, est, &f->step) < 0)) {
+		if (!est || cost_analytic(g, est) < 0 || (cost_module_rules(g) && cost_step(g, est, &f->step) < 0)) {
 			free(est);
 			return -1;
 		}
@@ -189,12 +189,6 @@ static int module_facts(const hs_graph *g, struct module_facts *f)
 		free(est);
 	}
 	return 0;
-}
-
-/* A plain module: HLO without compiler configs to rank. */
-static int is_module(const hs_graph *g)
-{
-	return g->module && g->n_configs == 0;
 }
 
 static const char *source_name(const hs_graph *g)
@@ -242,10 +236,9 @@ static void opcodes_json(jsonw *w, const struct module_facts *f)
 
 static void module_json(jsonw *w, const hs_graph *g, const struct module_facts *f)
 {
-	char entry[160];
 	jsonw_key(w, "format"), jsonw_str(w, source_name(g));
 	jsonw_key(w, "module"), jsonw_str(w, graph_module_name(g));
-	jsonw_key(w, "entry"), jsonw_str(w, graph_hcomp_name(g, g->entry, entry, sizeof entry));
+	jsonw_key(w, "entry"), jsonw_str(w, graph_hcomp_name(g, g->entry));
 	jsonw_key(w, "computations"), jsonw_int(w, g->n_hcomps);
 	jsonw_key(w, "computation_roles");
 	jsonw_obj_begin(w);
@@ -274,10 +267,9 @@ static void module_json(jsonw *w, const hs_graph *g, const struct module_facts *
 static void dataset_json(jsonw *w, const hs_graph *g, const struct module_facts *f)
 {
 	const struct rt_summary rs = f->rs;
-	char entry[160];
 
 	jsonw_key(w, "module"), jsonw_str(w, graph_module_name(g));
-	jsonw_key(w, "entry"), jsonw_str(w, graph_hcomp_name(g, g->entry, entry, sizeof entry));
+	jsonw_key(w, "entry"), jsonw_str(w, graph_hcomp_name(g, g->entry));
 	jsonw_key(w, "nodes"), jsonw_int(w, g->n_nodes);
 	jsonw_key(w, "edges"), jsonw_int(w, g->n_edges);
 	jsonw_key(w, "configs"), jsonw_int(w, g->n_configs);
@@ -285,7 +277,7 @@ static void dataset_json(jsonw *w, const hs_graph *g, const struct module_facts 
 	jsonw_key(w, "computations"), jsonw_int(w, g->n_hcomps);
 	jsonw_key(w, "splits"), jsonw_int(w, g->n_comps);
 	jsonw_key(w, "fusions"), jsonw_int(w, graph_n_fusions(g));
-	jsonw_key(w, "names"), jsonw_str(w, g->module ? "real" : "derived");
+	jsonw_key(w, "names"), jsonw_str(w, g->knows & HM_KNOWS_NAMES ? "real" : "derived");
 	if (g->warning)
 		jsonw_key(w, "warning"), jsonw_str(w, g->warning);
 	jsonw_key(w, "node_feature_width"), jsonw_int(w, g->feat_width);
@@ -324,8 +316,8 @@ static int info_file_json(const hs_graph *g, query_session *data)
 	jsonw_init(&w, stdout, 1);
 	jsonw_obj_begin(&w);
 	jsonw_key(&w, "file"), jsonw_str(&w, g->path);
-	jsonw_key(&w, "kind"), jsonw_str(&w, is_module(g) ? "module" : graph_kind_name(g->kind));
-	if (is_module(g))
+	jsonw_key(&w, "kind"), jsonw_str(&w, graph_kind_name(g->kind));
+	if (g->kind == HS_KIND_MODULE)
 		module_json(&w, g, &f);
 	else
 		dataset_json(&w, g, &f);
@@ -391,11 +383,10 @@ static void print_analytic(const struct module_facts *f, const hs_graph *g)
 
 static void print_module(const hs_graph *g, const struct module_facts *f)
 {
-	char entry[160];
 	printf("kind            module (%s, no configs)\n", source_name(g));
 	printf("module          %s\n", graph_module_name(g));
 	printf("computations    %lld (entry %s", (long long)g->n_hcomps,
-	       graph_hcomp_name(g, g->entry, entry, sizeof entry));
+	       graph_hcomp_name(g, g->entry));
 	for (int r = 0; r < HS_NROLES; r++)
 		if (f->roles[r] && r != HS_ROLE_ENTRY)
 			printf(", %s %lld", graph_role_name((hs_role)r), (long long)f->roles[r]);
@@ -415,18 +406,18 @@ static void print_module(const hs_graph *g, const struct module_facts *f)
 static void print_dataset(const hs_graph *g, const struct module_facts *f)
 {
 	const struct rt_summary rs = f->rs;
-	char entry[160];
 
 	printf("kind            %s\n", graph_kind_name(g->kind));
-	printf("module          %s%s\n", graph_module_name(g), g->module ? "" : " (names derived from the arrays)");
+	printf("module          %s%s\n", graph_module_name(g),
+	       g->knows & HM_KNOWS_NAMES ? "" : " (names derived from the arrays)");
 	printf("nodes           %lld\n", (long long)g->n_nodes);
 	printf("edges           %lld\n", (long long)g->n_edges);
 	printf("computations    %lld (entry %s), %lld fusion%s\n", (long long)g->n_hcomps,
-	       graph_hcomp_name(g, g->entry, entry, sizeof entry), (long long)graph_n_fusions(g),
+	       graph_hcomp_name(g, g->entry), (long long)graph_n_fusions(g),
 	       hs_s(graph_n_fusions(g)));
 	printf("splits          %lld\n", (long long)g->n_comps);
 	printf("configs         %lld\n", (long long)g->n_configs);
-	if (g->kind == HS_KIND_LAYOUT)
+	if (g->kind != HS_KIND_TILE)
 		printf("configurable    %lld node%s x %d value%s\n", (long long)g->n_cfg_nodes,
 		       hs_s(g->n_cfg_nodes), g->ncf_width, hs_s(g->ncf_width));
 	else
@@ -459,7 +450,7 @@ static int info_file_text(const hs_graph *g, query_session *data)
 		return cli_oom("summarizing %s", g->path);
 	}
 	printf("file            %s\n", g->path);
-	if (is_module(g))
+	if (g->kind == HS_KIND_MODULE)
 		print_module(g, &f);
 	else
 		print_dataset(g, &f);
@@ -557,6 +548,32 @@ static int has_dumps(const ds_index *ix)
 	return ix->n_reports > 0;
 }
 
+/* One graph of a folder's JSON: a plain module has no dataset fields. */
+static void entry_json(jsonw *w, const ds_entry *e)
+{
+	jsonw_key(w, "kind"), jsonw_str(w, graph_kind_name(e->kind));
+	if (e->kind != HS_KIND_MODULE) {
+		jsonw_key(w, "collection"), jsonw_str(w, e->collection);
+		jsonw_key(w, "search"), jsonw_str(w, e->search);
+		jsonw_key(w, "split"), jsonw_str(w, e->split);
+	}
+	jsonw_key(w, "nodes"), jsonw_int(w, e->nodes);
+	jsonw_key(w, "edges"), jsonw_int(w, e->edges);
+	if (e->kind == HS_KIND_MODULE)
+		return;
+	jsonw_key(w, "configs"), jsonw_int(w, e->configs);
+	jsonw_key(w, "configurable_nodes"), jsonw_int(w, e->cfg_nodes);
+	jsonw_key(w, "labeled"), jsonw_bool(w, e->labeled);
+	if (e->labeled) { /* ns as stored, as for one file */
+		jsonw_key(w, "runtime_min"), jsonw_num(w, e->ns_min);
+		jsonw_key(w, "runtime_max"), jsonw_num(w, e->ns_max);
+	}
+	if (e->labeled && e->kind == HS_KIND_TILE) {
+		jsonw_key(w, "normalized_min"), jsonw_num(w, e->runtime_min);
+		jsonw_key(w, "normalized_max"), jsonw_num(w, e->runtime_max);
+	}
+}
+
 static int info_folder(const char *dir, int json)
 {
 	hs_error err = {0};
@@ -581,23 +598,7 @@ static int info_folder(const char *dir, int json)
 				jsonw_key(&w, "error"), jsonw_str(&w, e->error);
 				bad++;
 			} else {
-				jsonw_key(&w, "kind"), jsonw_str(&w, graph_kind_name(e->kind));
-				jsonw_key(&w, "collection"), jsonw_str(&w, e->collection);
-				jsonw_key(&w, "search"), jsonw_str(&w, e->search);
-				jsonw_key(&w, "split"), jsonw_str(&w, e->split);
-				jsonw_key(&w, "nodes"), jsonw_int(&w, e->nodes);
-				jsonw_key(&w, "edges"), jsonw_int(&w, e->edges);
-				jsonw_key(&w, "configs"), jsonw_int(&w, e->configs);
-				jsonw_key(&w, "configurable_nodes"), jsonw_int(&w, e->cfg_nodes);
-				jsonw_key(&w, "labeled"), jsonw_bool(&w, e->labeled);
-				if (e->labeled) { /* ns as stored, as for one file */
-					jsonw_key(&w, "runtime_min"), jsonw_num(&w, e->ns_min);
-					jsonw_key(&w, "runtime_max"), jsonw_num(&w, e->ns_max);
-				}
-				if (e->labeled && e->kind == HS_KIND_TILE) {
-					jsonw_key(&w, "normalized_min"), jsonw_num(&w, e->runtime_min);
-					jsonw_key(&w, "normalized_max"), jsonw_num(&w, e->runtime_max);
-				}
+				entry_json(&w, e);
 			}
 			jsonw_obj_end(&w);
 		}
@@ -624,11 +625,15 @@ static int info_folder(const char *dir, int json)
 				continue;
 			}
 			fmt_range(e, range, sizeof range);
-			printf("%-6s %-4s %-7s %-5s %8lld %8lld %7lld %6lld  %-24s %s\n",
-			       graph_kind_name(e->kind), e->collection[0] ? e->collection : "-",
-			       e->search[0] ? e->search : "-", e->split[0] ? e->split : "-",
-			       (long long)e->nodes, (long long)e->edges, (long long)e->configs,
-			       (long long)e->cfg_nodes, range, e->rel);
+			if (e->kind == HS_KIND_MODULE) /* no dataset fields: not a sample */
+				printf("%-6s %-4s %-7s %-5s %8lld %8lld %7s %6s  %-24s %s\n", "module", "", "", "",
+				       (long long)e->nodes, (long long)e->edges, "", "", "", e->rel);
+			else
+				printf("%-6s %-4s %-7s %-5s %8lld %8lld %7lld %6lld  %-24s %s\n",
+				       graph_kind_name(e->kind), e->collection[0] ? e->collection : "-",
+				       e->search[0] ? e->search : "-", e->split[0] ? e->split : "-",
+				       (long long)e->nodes, (long long)e->edges, (long long)e->configs,
+				       (long long)e->cfg_nodes, range, e->rel);
 		}
 		info_left_out_text(ix);
 		printf("%zu graph%s%s", ix->n, hs_s((long long)ix->n), bad ? ", some could not be read" : "");

@@ -43,7 +43,7 @@ static int print_table(const char *path, const hs_graph *g, const predictor *p, 
 	for (int64_t i = 0; i < shown; i++) {
 		if (p->time && pred_ns)
 			shownv[m++] = p->time[ord[i]];
-		if (g->labeled && g->kind == HS_KIND_LAYOUT)
+		if (g->labeled && g->kind != HS_KIND_TILE)
 			shownv[m++] = g->runtime[ord[i]];
 	}
 	if ((dec = hs_unit_decimals(HS_U_NS, shownv, (size_t)m, 3, 9)) < 0) {
@@ -81,8 +81,8 @@ static int print_table(const char *path, const hs_graph *g, const predictor *p, 
 			snprintf(a, sizeof a, "%.6g", p->score[c]);
 		printf("%5lld%s %8lld %16s", (long long)p->rank[c], p->tied[c] ? "=" : " ", (long long)c, a);
 		if (g->labeled) {
-			hs_unit_format(b, sizeof b, g->kind == HS_KIND_LAYOUT ? HS_U_NS : HS_U_NONE, g->runtime[c],
-				       g->kind == HS_KIND_LAYOUT ? dec : 4);
+			hs_unit_format(b, sizeof b, g->kind != HS_KIND_TILE ? HS_U_NS : HS_U_NONE, g->runtime[c],
+				       g->kind != HS_KIND_TILE ? dec : 4);
 			printf(" %16s %8lld", b, (long long)mr[c]);
 		}
 		printf("\n");
@@ -162,7 +162,7 @@ static int no_configs(const char *path, const hs_graph *g)
 	hs_error err;
 
 	hs_error_clear(&err);
-	if (g->module)
+	if (g->kind == HS_KIND_MODULE)
 		hs_fail(&err, HS_EUSAGE, "%s: no configs to rank: a plain HLO module has no compiler "
 			"configurations or runtimes (`hloscope info %s` gives its analytic cost)", path, path);
 	else

@@ -44,10 +44,9 @@ static void print_text(const hs_graph *g, const cost_machine *m, const profile_r
 	       "predicted", "ratio", "runs");
 	for (int i = 0; i < r->n_top; i++) {
 		const profile_row *w = &r->top[i];
-		char name[160];
 		fmt_s(a, sizeof a, w->measured);
 		fmt_s(b, sizeof b, w->predicted);
-		printf("  %-40s %12s %12s %6.2fx %6g\n", graph_node_name(g, w->node, name, sizeof name), a, b,
+		printf("  %-40s %12s %12s %6.2fx %6g\n", graph_node_name(g, w->node), a, b,
 		       w->predicted / w->measured, w->calls);
 	}
 }
@@ -57,7 +56,6 @@ static int print_json(const hs_graph *g, const cost_machine *m, const profile_re
 {
 	jsonw w;
 	hs_error err = {0};
-	char name[160];
 
 	jsonw_init(&w, stdout, 1);
 	jsonw_obj_begin(&w);
@@ -80,7 +78,7 @@ static int print_json(const hs_graph *g, const cost_machine *m, const profile_re
 	jsonw_arr_begin(&w);
 	for (int i = 0; i < r->n_top; i++) {
 		jsonw_obj_begin(&w);
-		jsonw_key(&w, "name"), jsonw_str(&w, graph_node_name(g, r->top[i].node, name, sizeof name));
+		jsonw_key(&w, "name"), jsonw_str(&w, graph_node_name(g, r->top[i].node));
 		jsonw_key(&w, "measured_ns"), jsonw_num(&w, r->top[i].measured * 1e9);
 		jsonw_key(&w, "predicted_ns"), jsonw_num(&w, r->top[i].predicted * 1e9);
 		jsonw_key(&w, "runs"), jsonw_num(&w, r->top[i].calls);
@@ -129,7 +127,7 @@ int cmd_profile(int argc, char **argv)
 	cost_machine m;
 	if (!est || cost_analytic(g, est) < 0)
 		rc = cli_oom("costing %s", args.v[0]);
-	else if (!cost_available(g) || !g->module)
+	else if (!cost_available(g) || !cost_module_rules(g))
 		rc = cli_usage_error("profile", "%s: not an HLO module the estimate can cost", args.v[0]);
 	else if (overlay_load(g, args.v[1], NULL, &o, &err) < 0 || profile_compare(g, est, &o, &r, &err) < 0)
 		rc = cli_report(&err);

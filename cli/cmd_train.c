@@ -73,7 +73,8 @@ static int load_all(const mcli_files *f, const prep_opts *po, plist *layout, pli
 			return -1;
 		if (!g->labeled || g->n_configs < 2) {
 			fprintf(stderr, "hloscope train: note: %s: %s, skipped\n", f->path[i],
-				g->labeled ? "fewer than 2 configs" : "unlabeled (test split)");
+				g->labeled ? "fewer than 2 configs"
+				: g->kind == HS_KIND_MODULE ? "a module has no configs" : "unlabeled (test split)");
 			(*skipped)++;
 			graph_free(g);
 			continue;
@@ -89,7 +90,7 @@ static int load_all(const mcli_files *f, const prep_opts *po, plist *layout, pli
 		graph_free(g);
 		if (!p)
 			return -1;
-		if (plist_push(p->kind == HS_KIND_LAYOUT ? layout : tile, p) < 0) {
+		if (plist_push(p->kind != HS_KIND_TILE ? layout : tile, p) < 0) {
 			prep_free(p);
 			return hs_fail(err, HS_ENOMEM, "out of memory loading the training files");
 		}

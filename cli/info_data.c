@@ -53,7 +53,6 @@ static col_facts facts_of(const hs_overlay_col *c, int64_t n)
 void info_data_text(query_session *s)
 {
 	const hs_graph *g = query_session_graph(s);
-	char name[160];
 	for (int k = 0; k < query_session_data_count(s); k++) {
 		const hs_overlay *o = query_session_data(s, k);
 		printf("data            %s: %lld row%s, %lld instruction%s matched", o->path, (long long)o->rows,
@@ -74,7 +73,7 @@ void info_data_text(query_session *s)
 			       (long long)f.count, hs_s(f.count));
 			if (col->numeric && f.count)
 				printf(", sum %.6g, max %.6g (%s)", f.sum, f.max,
-				       graph_node_name(g, f.max_node, name, sizeof name));
+				       graph_node_name(g, f.max_node));
 			printf("\n");
 		}
 	}
@@ -83,7 +82,6 @@ void info_data_text(query_session *s)
 void info_data_json(jsonw *w, query_session *s)
 {
 	const hs_graph *g = query_session_graph(s);
-	char name[160];
 	jsonw_key(w, "data");
 	jsonw_arr_begin(w);
 	for (int k = 0; k < query_session_data_count(s); k++) {
@@ -116,7 +114,7 @@ void info_data_json(jsonw *w, query_session *s)
 					jsonw_null(w);
 				jsonw_key(w, "max_instruction");
 				if (f.count)
-					jsonw_str(w, graph_node_name(g, f.max_node, name, sizeof name));
+					jsonw_str(w, graph_node_name(g, f.max_node));
 				else
 					jsonw_null(w);
 			}

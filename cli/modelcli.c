@@ -82,8 +82,8 @@ void mcli_kaggle_id(const char *path, int kind, const char *name, char *buf, siz
 
 	memset(&e, 0, sizeof e);
 	dataset_classify_path(path, &e);
-	*guessed = !e.collection[0] || (kind == HS_KIND_LAYOUT && !e.search[0]);
-	if (kind == HS_KIND_LAYOUT)
+	*guessed = !e.collection[0] || (kind != HS_KIND_TILE && !e.search[0]);
+	if (kind != HS_KIND_TILE)
 		snprintf(buf, cap, "layout:%s:%s:%s", e.collection[0] ? e.collection : "xla",
 			 e.search[0] ? e.search : "default", name);
 	else

@@ -165,7 +165,7 @@ static uint64_t node_hash(const hs_graph *g, int64_t v)
 {
 	const hm_instr *in = graph_node_instr(g, v);
 	uint64_t h = str_hash(graph_node_opcode_name(g, v));
-	if (!in) {
+	if (!(g->knows & HM_KNOWS_ATTRS)) {   /* a bare .npz: its features say what it computes */
 		const float *f = g->feat_width ? graph_feat(g, v) : NULL;
 		for (int i = 0; f && i < g->feat_width; i++)
 			h = mix(h, (uint64_t)(int64_t)(f[i] * 1024.0f));
@@ -267,34 +267,33 @@ static int match_names(matcher *m)
 {
 	const hs_graph *a = m->a.g, *b = m->b.g;
 	key_table *ta = &m->t[0], *tb = &m->t[1], *ca = &m->t[2], *cb = &m->t[3];
-	if (!a->module || !b->module)
+	if (!(a->knows & b->knows & HM_KNOWS_NAMES))   /* derived names match nothing */
 		return 0;
-	char buf[160];
 	for (int64_t v = 0; v < a->n_nodes; v++) {
-		uint64_t h = str_hash(graph_node_name(a, v, buf, sizeof buf));
+		uint64_t h = str_hash(graph_node_name(a, v));
 		table_add(ta, h, v);
-		table_add(ca, mix(h, str_hash(graph_hcomp_name(a, a->hcomp_of[v], buf, sizeof buf))), v);
+		table_add(ca, mix(h, str_hash(graph_hcomp_name(a, a->hcomp_of[v]))), v);
 	}
 	for (int64_t v = 0; v < b->n_nodes; v++) {
-		uint64_t h = str_hash(graph_node_name(b, v, buf, sizeof buf));
+		uint64_t h = str_hash(graph_node_name(b, v));
 		table_add(tb, h, v);
-		table_add(cb, mix(h, str_hash(graph_hcomp_name(b, b->hcomp_of[v], buf, sizeof buf))), v);
+		table_add(cb, mix(h, str_hash(graph_hcomp_name(b, b->hcomp_of[v]))), v);
 	}
 	for (int64_t v = 0; v < a->n_nodes; v++) {
-		const char *name = graph_node_name(a, v, buf, sizeof buf);
+		const char *name = graph_node_name(a, v);
 		uint64_t h = str_hash(name);
 		const key_entry *sa = table_get(ta, h), *sb = table_get(tb, h);
 		int64_t w = -1;
 		if (sa->count == 1 && sb->count == 1) {
 			w = sb->first;
 		} else {
-			uint64_t hc = mix(h, str_hash(graph_hcomp_name(a, a->hcomp_of[v], buf, sizeof buf)));
+			uint64_t hc = mix(h, str_hash(graph_hcomp_name(a, a->hcomp_of[v])));
 			const key_entry *pa = table_get(ca, hc), *pb = table_get(cb, hc);
 			if (pa->count == 1 && pb->count == 1)
 				w = pb->first;
 		}
 		/* the hashes agree; the names must too */
-		if (w >= 0 && unmatched_b(m, w) && strcmp(name, graph_node_name(b, w, buf, sizeof buf)) == 0)
+		if (w >= 0 && unmatched_b(m, w) && strcmp(name, graph_node_name(b, w)) == 0)
 			pair(m, v, w, HD_BY_NAME);
 	}
 	int rc = ta->failed || tb->failed || ca->failed || cb->failed ? -1 : 0;
@@ -453,7 +452,6 @@ static void match_sandwiched(matcher *m)
 static int match_comps(module_diff *d)
 {
 	const hs_graph *a = d->a, *b = d->b;
-	char buf[160];
 	int64_t (*votes)[2] = malloc(((size_t)d->matched + 1) * sizeof *votes), k = 0;
 	int64_t *best_n = calloc((size_t)a->n_hcomps + 1, sizeof *best_n);
 	if (!votes || !best_n) {
@@ -479,19 +477,18 @@ static int match_comps(module_diff *d)
 	}
 	free(votes);
 	free(best_n);
-	if (!a->module || !b->module)
+	if (!(a->knows & b->knows & HM_KNOWS_NAMES))   /* derived names match nothing */
 		return 0;
 	/* by name: B's names in a table (a search per computation would be
 	 * quadratic: 100,000 computations took a minute) */
 	key_table tb = {0};
 	for (int64_t c = 0; c < b->n_hcomps; c++)
-		table_add(&tb, str_hash(graph_hcomp_name(b, c, buf, sizeof buf)), c);
+		table_add(&tb, str_hash(graph_hcomp_name(b, c)), c);
 	for (int64_t c = 0; c < a->n_hcomps; c++) {
-		const char *name = graph_hcomp_name(a, c, buf, sizeof buf);
+		const char *name = graph_hcomp_name(a, c);
 		const key_entry *s = table_get(&tb, str_hash(name));
-		char nb[160];
 		int64_t w = s->count == 1 ? s->first : s->count > 1 ? graph_find_hcomp(b, name) : -1;
-		if (w >= 0 && strcmp(name, graph_hcomp_name(b, w, nb, sizeof nb)) == 0)
+		if (w >= 0 && strcmp(name, graph_hcomp_name(b, w)) == 0)
 			d->comp_a2b[c] = w;
 	}
 	int rc = tb.failed ? -1 : 0;
@@ -607,7 +604,7 @@ static uint32_t pair_changes(const module_diff *d, int64_t va)
 	if (strcmp(graph_node_opcode_name(a, va), graph_node_opcode_name(b, vb)) != 0)
 		ch |= HD_OPCODE;
 	const hm_instr *ia = graph_node_instr(a, va), *ib = graph_node_instr(b, vb);
-	if (ia && ib) {
+	if (a->knows & b->knows & HM_KNOWS_ATTRS) {   /* else the features stand for shape and attributes */
 		if (shape_hash(ia->shape, 0) != shape_hash(ib->shape, 0))
 			ch |= HD_SHAPE;
 		else if (shape_hash(ia->shape, 1) != shape_hash(ib->shape, 1))

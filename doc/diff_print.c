@@ -62,7 +62,7 @@ const char *module_diff_fused_into(const module_diff *d, int64_t vb, char *buf, 
 	const hs_hcomp *hc = &b->hcomps[b->hcomp_of[vb]];
 	if (hc->role != HS_ROLE_FUSION || hc->n_callers < 1)
 		return NULL;
-	return graph_node_name(b, b->hcomp_callers[hc->callers_at], buf, cap);
+	return graph_node_name(b, b->hcomp_callers[hc->callers_at]);
 }
 
 typedef struct totals {
@@ -107,7 +107,7 @@ static void print_changed(const module_diff *d, FILE *out, int64_t limit)
 {
 	int64_t n;
 	row *r = ranked(d, 0, &n);
-	char na[64], nb[64], ch[160], at[256], ca[32], cb[32], fz[64];
+	char ch[160], at[256], ca[32], cb[32], fz[64];
 	if (!r)
 		return;
 	fprintf(out, "\nchanged, the largest cost change first (%" PRId64 ")\n", n);
@@ -118,18 +118,17 @@ static void print_changed(const module_diff *d, FILE *out, int64_t limit)
 		module_diff_change_list(d->changes[va], ch, sizeof ch);
 		hs_unit_format(ca, sizeof ca, HS_U_SECONDS, d->cost_a[va].seconds, 3);
 		hs_unit_format(cb, sizeof cb, HS_U_SECONDS, d->cost_b[vb].seconds, 3);
-		fprintf(out, "  %-32s %-32s %-28s %11s %11s\n", graph_node_name(d->a, va, na, sizeof na),
-			graph_node_name(d->b, vb, nb, sizeof nb), ch, ca, cb);
+		fprintf(out, "  %-32s %-32s %-28s %11s %11s\n", graph_node_name(d->a, va),
+			graph_node_name(d->b, vb), ch, ca, cb);
 		if (d->changes[va] & HD_ATTRIBUTES) {
 			module_diff_attr_changes(d, va, at, sizeof at);
 			fprintf(out, "      attributes: %s\n", at);
 		}
 		if (d->changes[va] & HD_COMPUTATION) {
 			const char *f = module_diff_fused_into(d, vb, fz, sizeof fz);
-			char c1[96], c2[96];
 			fprintf(out, "      computation: %s -> %s%s%s\n",
-				graph_hcomp_name(d->a, d->a->hcomp_of[va], c1, sizeof c1),
-				graph_hcomp_name(d->b, d->b->hcomp_of[vb], c2, sizeof c2),
+				graph_hcomp_name(d->a, d->a->hcomp_of[va]),
+				graph_hcomp_name(d->b, d->b->hcomp_of[vb]),
 				f ? ", fused into " : "", f ? f : "");
 		}
 	}
@@ -144,15 +143,15 @@ static void print_only(const module_diff *d, FILE *out, int side, int64_t limit)
 	const cost_estimate *est = side == 1 ? d->cost_a : d->cost_b;
 	int64_t n;
 	row *r = ranked(d, side, &n);
-	char nm[64], cm[96], c[32];
+	char c[32];
 	if (!r)
 		return;
 	fprintf(out, "\nonly in %s, the costliest first (%" PRId64 ")\n", side == 1 ? "A" : "B", n);
 	for (int64_t i = 0; i < n && (!limit || i < limit); i++) {
 		int64_t v = r[i].v;
 		hs_unit_format(c, sizeof c, HS_U_SECONDS, est[v].seconds, 3);
-		fprintf(out, "  %-32s %-20s %-32s %11s\n", graph_node_name(g, v, nm, sizeof nm),
-			graph_node_opcode_name(g, v), graph_hcomp_name(g, g->hcomp_of[v], cm, sizeof cm), c);
+		fprintf(out, "  %-32s %-20s %-32s %11s\n", graph_node_name(g, v),
+			graph_node_opcode_name(g, v), graph_hcomp_name(g, g->hcomp_of[v]), c);
 	}
 	if (limit && n > limit)
 		fprintf(out, "  ... %" PRId64 " more\n", n - limit);
@@ -164,7 +163,6 @@ static void print_only(const module_diff *d, FILE *out, int side, int64_t limit)
 static void print_by_comp(const module_diff *d, FILE *out, int64_t limit)
 {
 	const hs_graph *a = d->a, *b = d->b;
-	char c1[96], c2[96];
 	int64_t shown = 0;
 	fprintf(out, "\nper computation (those with a change)\n  %-36s %-36s %8s %8s %8s\n", "A", "B",
 		"changed", "only A", "only B");
@@ -186,13 +184,13 @@ static void print_by_comp(const module_diff *d, FILE *out, int64_t limit)
 			continue;
 		if (!limit || shown++ < limit)
 			fprintf(out, "  %-36s %-36s %8" PRId64 " %8" PRId64 " %8" PRId64 "\n",
-				graph_hcomp_name(a, c, c1, sizeof c1),
-				w >= 0 ? graph_hcomp_name(b, w, c2, sizeof c2) : "(none)", ch, oa, ob);
+				graph_hcomp_name(a, c),
+				w >= 0 ? graph_hcomp_name(b, w) : "(none)", ch, oa, ob);
 	}
 	for (int64_t w = 0; seen && w < b->n_hcomps; w++)
 		if (!seen[w] && (!limit || shown++ < limit))
 			fprintf(out, "  %-36s %-36s %8d %8d %8" PRId64 "\n", "(none)",
-				graph_hcomp_name(b, w, c2, sizeof c2), 0, 0, b->hcomps[w].count);
+				graph_hcomp_name(b, w), 0, 0, b->hcomps[w].count);
 	if (limit && shown > limit)
 		fprintf(out, "  ... %" PRId64 " more\n", shown - limit);
 	free(seen);
@@ -292,10 +290,9 @@ static void json_names(jsonw *w, const module_diff *d, int side)
 	int64_t n;
 	row *r = ranked(d, side, &n);
 	const hs_graph *g = side == 1 ? d->a : d->b;
-	char nm[160];
 	jsonw_arr_begin(w);
 	for (int64_t i = 0; r && i < n; i++)
-		jsonw_str(w, graph_node_name(g, r[i].v, nm, sizeof nm));
+		jsonw_str(w, graph_node_name(g, r[i].v));
 	jsonw_arr_end(w);
 	free(r);
 }
@@ -304,13 +301,13 @@ static void json_changed(jsonw *w, const module_diff *d)
 {
 	int64_t n;
 	row *r = ranked(d, 0, &n);
-	char na[160], nb[160], at[512], c1[160], c2[160];
+	char nb[160], at[512];
 	jsonw_arr_begin(w);
 	for (int64_t i = 0; r && i < n; i++) {
 		int64_t va = r[i].v, vb = d->a2b[va];
 		jsonw_obj_begin(w);
-		jsonw_key(w, "a"), jsonw_str(w, graph_node_name(d->a, va, na, sizeof na));
-		jsonw_key(w, "b"), jsonw_str(w, graph_node_name(d->b, vb, nb, sizeof nb));
+		jsonw_key(w, "a"), jsonw_str(w, graph_node_name(d->a, va));
+		jsonw_key(w, "b"), jsonw_str(w, graph_node_name(d->b, vb));
 		jsonw_key(w, "changes");
 		jsonw_arr_begin(w);
 		for (int k = 0; k < HD_NCHANGES; k++)
@@ -321,8 +318,8 @@ static void json_changed(jsonw *w, const module_diff *d)
 			module_diff_attr_changes(d, va, at, sizeof at);
 			jsonw_key(w, "attributes"), jsonw_str(w, at);
 		}
-		jsonw_key(w, "computation_a"), jsonw_str(w, graph_hcomp_name(d->a, d->a->hcomp_of[va], c1, sizeof c1));
-		jsonw_key(w, "computation_b"), jsonw_str(w, graph_hcomp_name(d->b, d->b->hcomp_of[vb], c2, sizeof c2));
+		jsonw_key(w, "computation_a"), jsonw_str(w, graph_hcomp_name(d->a, d->a->hcomp_of[va]));
+		jsonw_key(w, "computation_b"), jsonw_str(w, graph_hcomp_name(d->b, d->b->hcomp_of[vb]));
 		const char *f = module_diff_fused_into(d, vb, nb, sizeof nb);
 		if ((d->changes[va] & HD_COMPUTATION) && f)
 			jsonw_key(w, "fused_into"), jsonw_str(w, f);
@@ -337,7 +334,6 @@ static void json_changed(jsonw *w, const module_diff *d)
 static void json_summary(jsonw *w, const module_diff *d)
 {
 	int64_t n;
-	char c1[160], c2[160];
 	jsonw_obj_begin(w);
 	jsonw_key(w, "a"), json_side(w, d->a, d->cost_a);
 	jsonw_key(w, "b"), json_side(w, d->b, d->cost_b);
@@ -357,10 +353,10 @@ static void json_summary(jsonw *w, const module_diff *d)
 			oa += d->a2b[v] < 0;
 		}
 		jsonw_obj_begin(w);
-		jsonw_key(w, "a"), jsonw_str(w, graph_hcomp_name(d->a, c, c1, sizeof c1));
+		jsonw_key(w, "a"), jsonw_str(w, graph_hcomp_name(d->a, c));
 		jsonw_key(w, "b");
 		if (wc >= 0)
-			jsonw_str(w, graph_hcomp_name(d->b, wc, c2, sizeof c2));
+			jsonw_str(w, graph_hcomp_name(d->b, wc));
 		else
 			jsonw_null(w);
 		jsonw_key(w, "changed"), jsonw_int(w, ch);

@@ -344,7 +344,7 @@ static int index_module(ds_entry *e, const hm_file *f, int i, hs_error *err)
 		hs_error_prefix(err, "module '%s'", f->modules[i].name);
 		return -1;
 	}
-	e->kind = a.kind;
+	e->kind = hf_graph_kind(&a);
 	e->fusions = 0;
 	for (int c = 0; c < f->modules[i].n_comps; c++)
 		for (int k = 0; k < f->modules[i].comps[c].n_instrs; k++)

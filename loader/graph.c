@@ -14,9 +14,13 @@
 #include "graph_impl.h"
 #include "hlo.h"
 #include "hlo_featurize.h"
+#include "hlo_synth.h"
 #include "npz.h"
 
-const char *graph_kind_name(hs_kind k) { return k == HS_KIND_TILE ? "tile" : "layout"; }
+const char *graph_kind_name(hs_kind k)
+{
+	return k == HS_KIND_TILE ? "tile" : k == HS_KIND_MODULE ? "module" : "layout";
+}
 
 static int build_csr(hs_graph *g, hs_error *err)
 {
@@ -494,11 +498,18 @@ static hs_graph *open_npz(const char *path, int strict, hs_error *err)
 	}
 	int rc = load(g, a, strict, err);
 	npz_close(a);
-	if (rc || (!strict && note_tolerated(g, err)) || graph_derive_hlo(g, err)) {
+	/* `check` validates the arrays only: no module */
+	if (rc || (!strict && (note_tolerated(g, err) || graph_synth_module(g, err)))) {
 		graph_free(g);
 		return NULL;
 	}
 	return g;
+}
+
+int graph_synth_module(hs_graph *g, hs_error *err)
+{
+	hm_file *f = hlo_synth(g, err);
+	return f ? graph_set_module(g, f, 0, err) : -1;
 }
 
 hs_graph *graph_open_npz(const char *path, hs_error *err)
@@ -510,6 +521,7 @@ void graph_free(hs_graph *g)
 {
 	if (!g)
 		return;
+	graph_free_hlo(g);   /* first: its lists may be the graph's own */
 	free(g->path);
 	free(g->name);
 	free(g->opcode);
@@ -529,7 +541,6 @@ void graph_free(hs_graph *g)
 	free(g->cfg_index);
 	free(g->ncf_i8);
 	free(g->ncf_f32);
-	graph_free_hlo(g);
 	free(g->warning);
 	free(g);
 }
@@ -724,30 +735,26 @@ static int from_arrays(hs_graph *g, hf_arrays *a, const src *s, int lazy, hs_err
 	return 0;
 }
 
-hs_graph *graph_from_arrays(hf_arrays *a, const char *path, const char *name, hs_error *err)
+hs_graph *graph_from_module(hf_arrays *a, const char *path, const char *name, hm_file *f, int module,
+			    hs_error *err)
 {
 	hs_graph *g = graph_new(path, name, err);
-	if (!g)
-		return NULL;
 	src s = {path, "", 0};
-	if (from_arrays(g, a, &s, 0, err) || graph_derive_hlo(g, err)) {
+	int rc = g ? from_arrays(g, a, &s, f != NULL, err) : -1;
+	if (rc == 0)
+		rc = f ? graph_set_module(g, f, module, err) : graph_synth_module(g, err);
+	else
+		hm_file_free(f);
+	if (rc) {
 		graph_free(g);
 		return NULL;
 	}
 	return g;
 }
 
-hs_graph *graph_from_module(hf_arrays *a, const char *path, const char *name, hs_error *err)
+hs_graph *graph_from_arrays(hf_arrays *a, const char *path, const char *name, hs_error *err)
 {
-	hs_graph *g = graph_new(path, name, err);
-	if (!g)
-		return NULL;
-	src s = {path, "", 0};
-	if (from_arrays(g, a, &s, 1, err)) {
-		graph_free(g);
-		return NULL;
-	}
-	return g;
+	return graph_from_module(a, path, name, NULL, 0, err);
 }
 
 int64_t graph_best_config(const hs_graph *g)

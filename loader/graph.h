@@ -1,23 +1,26 @@
-/* graph.h - one TpuGraphs sample: an HLO graph, its configs and runtimes.
+/* graph.h - one graph: an HLO module and its dataset view (the TpuGraphs
+ * arrays, configs and runtimes).
  *
  * graph_open() opens any input by its content (not its name): a dataset
  * .npz, a TpuGraphs TuningData / ModuleTuningData .pb, an XLA
- * HloModuleProto .pb, or HLO text.  HLO inputs are featurized as the
- * dataset does (hlo_featurize.h), so every graph holds the same arrays.
- * A file with several modules is opened one module at a time: FILE#N
- * (0-based) or FILE#NAME.
+ * HloModuleProto .pb, or HLO text; FILE#N (0-based) or FILE#NAME picks a
+ * module of a file of several.  The module is the graph: a reader's, or
+ * for a bare .npz one synthesized from its arrays (hlo_synth.h), and the
+ * HLO structure is built from it the same way for every input; g->knows
+ * says what it knows for real.  The dataset view is exact: an .npz's own
+ * arrays, validated (node_config_feat read on demand and kept as int8 when
+ * it fits, as in every real file), or the featurizer's from the module
+ * (hlo_featurize.h; node features computed when asked):
  *
- * From an .npz it reads the small arrays (opcodes, node features, edges,
- * splits, config ids, runtimes, tile config_feat) and validates them.  The
- * large layout array node_config_feat is read on demand by
- * graph_load_node_configs() and kept compactly (one byte per value when all
- * values fit in int8, which they do in every real file).  Arrays built in
- * memory go through the same validators (graph_from_arrays).
+ *     HLO input --reader--> hm_module --hf_featurize--> dataset view
+ *     .npz --------------> dataset view --hlo_synth--> hm_module
+ *     either module --graph_set_module--> computations, calls, operands
  *
  * Edges: edge_index[e] = {u, v} means u consumes the output of v; so v is an
  * operand of u and u is a user of v.
  *
- * Ownership: the graph owns every array in it; graph_free() releases all.
+ * Ownership: the graph owns every array in it and its module's file;
+ * graph_free() releases all.
  */
 #ifndef HS_GRAPH_H
 #define HS_GRAPH_H
@@ -26,12 +29,14 @@
 #include <stdint.h>
 
 #include "base/error.h"
+#include "base/index.h"
+#include "hlo_module.h"
 
-typedef enum hs_kind { HS_KIND_TILE, HS_KIND_LAYOUT } hs_kind;
+/* What a graph is: a tile or layout sample of the dataset, or a plain HLO
+ * module (HLO input without configs), whose dataset view is a layout
+ * graph's without configs (what `convert` writes). */
+typedef enum hs_kind { HS_KIND_TILE, HS_KIND_LAYOUT, HS_KIND_MODULE } hs_kind;
 
-struct hm_file;
-struct hm_module;
-struct hm_instr;
 struct hf_arrays;
 
 /* What a real HLO computation is for, from how it is called. */
@@ -52,7 +57,7 @@ typedef enum hs_role {
 /* A real HLO computation: nodes are laid out computation by computation, so
  * each one is a range of node ids. */
 typedef struct hs_hcomp {
-	const char *name;     /* real name, or NULL when derived (graph_hcomp_name) */
+	const char *name;     /* the module's name of it (graph_hcomp_name) */
 	hs_role role;
 	int64_t first, count; /* nodes first .. first + count - 1 */
 	int64_t root;         /* its root node (is_root) */
@@ -107,54 +112,44 @@ typedef struct hs_graph {
 	int8_t *ncf_i8;          /* [n_configs * n_cfg_nodes * ncf_width] when compact */
 	float *ncf_f32;          /* same, when some value does not fit in int8 */
 
-	/* HLO structure (graph_hlo.c), present in every graph.  From an HLO
-	 * input (or an .npz whose raw twin was found) names are real and the
-	 * instructions are kept in `hlo`.  From a bare .npz they are derived:
-	 *   - real computations from is_root (feature 0): nodes are laid out
-	 *     computation by computation, one root each; a computation runs
-	 *     from its first node to its root, then on over the nodes after the
-	 *     root that use (non-root) nodes of it (dead code after a ROOT), so
-	 *     the next one starts at the first node that does not; the last
-	 *     computation is the entry.  Checked on the real files: every edge
-	 *     across computations then goes from a caller to a callee's root,
-	 *     and node_splits values fall on computation starts.  Without node
-	 *     features of width 140 the graph is one computation.
-	 *   - called computations from the edges that cross into a
-	 *     computation's root; roles from the callers' opcodes (a while's
-	 *     condition is the callee whose root is a pred scalar);
-	 *   - names on demand: node "convolution.603" (opcode.node), computation
-	 *     "computation.K" and "entry", shape text decoded from the features.
-	 * Memory: hcomp_of and the call lists, O(nodes + edges); derived names
-	 * are written into the caller's buffer, never stored. */
-	struct hm_file *hlo;     /* owned, or NULL when names are derived */
-	const struct hm_module *module; /* the graph's module in hlo, or NULL */
+	/* The module (graph_hlo.c), in every graph graph_open makes: a
+	 * reader's (HLO input, or the raw twin of an .npz), or synthesized
+	 * from an .npz's arrays (hlo_synth.h: names "opcode.N",
+	 * "computation.K", "entry"; shapes decoded from the features; the
+	 * dataset's edges as operands).  `knows` (HM_KNOWS_*) says what of it
+	 * is real: a consumer that shows names as written, operand order,
+	 * attributes or tuple elements asks it.  The structure below is built
+	 * from the module alone, the same way for every input.  A light open
+	 * (graph_open_parts) has no module and no structure: module, hlo and
+	 * hcomps NULL, knows 0. */
+	struct hm_file *hlo;     /* owned: the module's file */
+	const struct hm_module *module; /* the graph's module in hlo */
+	unsigned knows;          /* module->knows; 0 without a module */
 	uint64_t serial;         /* a number no other graph of the process has, given on
 	                          * first need (graph_feat_slow's rows are kept by it) */
-	char *module_name;       /* the module's name; NULL when derived */
 	int64_t n_hcomps;        /* >= 1 */
 	hs_hcomp *hcomps;        /* [n_hcomps] in node order */
 	int32_t *hcomp_of;       /* [n_nodes] */
 	int64_t entry;           /* index of the entry computation */
-	int64_t *hcomp_index;    /* graph_find_hcomp's name table, made on first use */
-	size_t hcomp_index_cap;
+	hs_index hcomp_index;    /* graph_find_hcomp's names, made on first use */
 	int64_t *hcomp_callers;  /* caller nodes, grouped by computation */
 	int64_t *called_off;     /* [n_nodes + 1]: node v calls the computations */
 	int32_t *called_idx;     /*   called_idx[called_off[v] .. called_off[v + 1]) */
-	/* HLO operands and users, as the module writes them (graph_hlo.c):
-	 * node v's operands are hlo_operand_idx[hlo_operand_off[v] ..
+	/* HLO operands and users, the module's (graph_hlo.c): node v's
+	 * operands are hlo_operand_idx[hlo_operand_off[v] ..
 	 * hlo_operand_off[v + 1]) in the instruction's order, a repeated
 	 * operand repeated (multiply(x, x) has x twice); called computations
 	 * are not operands (called_off above).  Its users are
 	 * hlo_user_idx[hlo_user_off[v] ..], each node that has v as an operand
-	 * once, in node order.  From a bare .npz (no module) they are the
-	 * dataset's edges, the same arrays as operand_off/user_off (sorted,
-	 * de-duplicated, call edges included), and operands_exact is 0: say
-	 * so where operands are shown. */
-	int operands_exact;
+	 * once, in node order.  Without HM_KNOWS_OPERAND_ORDER (a bare .npz)
+	 * they are the dataset's edges (sorted, de-duplicated, call edges
+	 * included, self-loops left out): say so where operands are shown;
+	 * these four are then operand_off... themselves when equal (no
+	 * self-loop, users in node order), freed with them. */
 	int64_t *hlo_operand_off, *hlo_operand_idx;
 	int64_t *hlo_user_off, *hlo_user_idx;
 	char *warning;           /* a note for the caller (e.g. the raw twin of an
-	                          * .npz disagreed, so names stay derived; an
+	                          * .npz disagreed, so the module stays synthesized; an
 	                          * unknown opcode id or a self-loop, which only
 	                          * `check` refuses), or NULL */
 } hs_graph;
@@ -162,17 +157,17 @@ typedef struct hs_graph {
 /* Opens and validates a sample, recognizing the input by content (see the
  * top of this file).  An .npz with a raw twin (the official tree keeps
  * pb/... beside npz/..., same relative path, .pb for .npz) takes the twin's
- * names after checking that opcodes and edges agree; when they do not, the
- * npz is kept with derived names and g->warning says why.  A file with
+ * module after checking that opcodes and edges agree; when they do not, the
+ * synthesized module stays and g->warning says why.  A file with
  * several modules needs FILE#N or FILE#NAME (HS_EUSAGE otherwise, the
  * message lists how to pick one). */
 hs_graph *graph_open(const char *path, hs_error *err);
 void graph_free(hs_graph *g);
 
 /* A graph from arrays built in memory (hlo_featurize.h), validated by the
- * same code as an .npz's arrays; takes the arrays over (a's pointers are set
- * to NULL).  `path` and `name` are copied.  The HLO structure is derived
- * (graph_attach_hlo adds the real one). */
+ * same code as an .npz's arrays, with the module synthesized from them as
+ * for a bare .npz; takes the arrays over (a's pointers are set to NULL).
+ * `path` and `name` are copied. */
 hs_graph *graph_from_arrays(struct hf_arrays *a, const char *path, const char *name, hs_error *err);
 
 /* The HLO behind a path (FILE, FILE#N, FILE#NAME): reads FILE, a protobuf
@@ -181,10 +176,6 @@ hs_graph *graph_from_arrays(struct hf_arrays *a, const char *path, const char *n
  * path names none.  NULL for an .npz (HS_EUSAGE) or a bad file.  Free the
  * result with hm_file_free(). */
 struct hm_file *graph_read_hlo(const char *path, int *module, hs_error *err);
-
-/* Gives g the real HLO structure of module `module` of f (which g takes
- * over, also on failure).  The module's node count must be g's. */
-int graph_attach_hlo(hs_graph *g, struct hm_file *f, int module, hs_error *err);
 
 /* Loads node_config_feat (layout only; no-op when loaded or tile). */
 int graph_load_node_configs(hs_graph *g, hs_error *err);
@@ -204,9 +195,6 @@ int graph_need_features(const hs_graph *g, hs_error *err);
 /* 1 when node features can be had: the array, or a module to compute it
  * from (graph_open_parts may open an .npz without them). */
 int graph_has_features(const hs_graph *g);
-/* One node's features without computing every node's: from the array, or
- * from its instruction; zeros when the graph has none. */
-void graph_node_features(const hs_graph *g, int64_t v, float *out);
 
 /* Node `node`'s features.  An HLO input whose whole array has not been
  * computed (graph_need_features) computes the one row, kept in the calling
@@ -242,7 +230,7 @@ uint64_t graph_digest(const hs_graph *g);
  * default), or -1 when there is none.  Loads node configs if needed. */
 int64_t graph_default_config(hs_graph *g, hs_error *err);
 
-const char *graph_kind_name(hs_kind k); /* "tile" / "layout" */
+const char *graph_kind_name(hs_kind k); /* "tile" / "layout" / "module" */
 
 /* Full validation beyond what graph_open checks: every value of
  * node_config_feat, CRCs of every member (graph_open checks the ones it
@@ -303,21 +291,25 @@ typedef enum hs_hfield {
 const char *graph_hfield_name(hs_hfield f);
 int graph_hfield_id(const char *name);
 
-/* Field f of node v as text: a string inside the graph, or `buf` (cap
- * bytes, truncated) for derived names and numbers; "" when absent (fields
- * a bare .npz does not have).  Never NULL. */
+/* Field f of node v as text: a string inside the module, or `buf` (cap
+ * bytes, truncated) for shapes and numbers; "" when absent (fields a bare
+ * .npz does not have, or a graph opened without its module).  Never NULL. */
 const char *graph_node_text(const hs_graph *g, int64_t v, hs_hfield f, char *buf, size_t cap);
-/* Shorthands. */
-const char *graph_node_name(const hs_graph *g, int64_t v, char *buf, size_t cap);
+/* Shorthands: the module's name of node v ("dot.42", or "convolution.603"
+ * on a bare .npz; "" without a module) and its opcode as written. */
+const char *graph_node_name(const hs_graph *g, int64_t v);
 const char *graph_node_opcode_name(const hs_graph *g, int64_t v);
-/* The instruction behind node v, or NULL when names are derived. */
+/* The instruction behind node v, or NULL on a graph opened without its
+ * module (graph_open_parts). */
 const struct hm_instr *graph_node_instr(const hs_graph *g, int64_t v);
-/* A node by name ("dot.42", or a derived "convolution.603"); -1 if none.
- * Names are unique in their computation: the first node in node order. */
+/* A node by name ("dot.42", or "convolution.603" on a bare .npz); -1 if
+ * none.  Names are unique in their computation: the first node in node
+ * order. */
 int64_t graph_find_node(const hs_graph *g, const char *name);
 
-/* Computation c's name: real, "entry" or "computation.K". */
-const char *graph_hcomp_name(const hs_graph *g, int64_t c, char *buf, size_t cap);
+/* Computation c's name: as written, or "entry" and "computation.K" on a
+ * bare .npz. */
+const char *graph_hcomp_name(const hs_graph *g, int64_t c);
 /* "entry", "while-body", "while-condition", "fusion", "reducer", "branch",
  * "call", "async", "other", "unknown". */
 const char *graph_role_name(hs_role r);
@@ -349,8 +341,8 @@ static inline hs_role graph_node_role(const hs_graph *g, int64_t v)
 	return g->hcomps[g->hcomp_of[v]].role;
 }
 
-/* A parameter's number: the instruction's, or feature 30 on a bare .npz;
- * -1 when v is not a parameter. */
+/* A parameter's number (feature 30 on a bare .npz); -1 when v is not a
+ * parameter. */
 int64_t graph_param_number(const hs_graph *g, int64_t v);
 
 /* What parameter node `param` stands for when node `caller` runs its
@@ -365,19 +357,19 @@ int64_t graph_param_source(const hs_graph *g, int64_t param, int64_t caller);
 /* The same as the operand's index in the caller's operand list, or -1. */
 int64_t graph_param_operand(const hs_graph *g, int64_t param, int64_t caller);
 
-/* A computation by name: its real name (or derived "computation.K"), or
- * "entry" for the entry computation on every input; -1 when none. */
+/* A computation by name (graph_hcomp_name), or "entry" for the entry
+ * computation on every input; -1 when none. */
 int64_t graph_find_hcomp(const hs_graph *g, const char *name);
 
 /* Node v's instruction as HLO text, appended to out: the line as the file
  * writes it (HLO text input), or as XLA prints it (a protobuf), from ROOT
- * or the name to the last attribute.  1 when appended, 0 when the graph has
- * no module (a bare .npz), -1 when out of memory (out->failed). */
+ * or the name to the last attribute.  1 when appended, 0 when the module
+ * does not know it (a bare .npz), -1 when out of memory (out->failed). */
 struct hs_strbuf;
 int graph_node_hlo(const hs_graph *g, int64_t v, struct hs_strbuf *out);
 /* Attribute `name` of node v's instruction (hm_instr_attr: its value as
  * XLA writes it, e.g. "{{0,1,2,3},{4,5,6,7}}" for replica_groups) appended
- * to out: 1 when it has one, 0 when not (or no module), -1 when out of
+ * to out: 1 when it has one, 0 when not (or on a bare .npz), -1 when out of
  * memory. */
 int graph_node_attr(const hs_graph *g, int64_t v, const char *name, struct hs_strbuf *out);
 
@@ -397,12 +389,12 @@ typedef struct hs_collective {
 } hs_collective;
 
 /* 1 and *out for a collective instruction (replica_groups read in both
- * forms, {{0,1},{2,3}} and [2,2]<=[4]); 0 for any other node or a graph
- * without a module.  The groups' text itself: graph_node_attr(g, v,
- * "replica_groups", ...). */
+ * forms, {{0,1},{2,3}} and [2,2]<=[4]); 0 for any other node or a module
+ * that does not know its attributes (a bare .npz).  The groups' text
+ * itself: graph_node_attr(g, v, "replica_groups", ...). */
 int graph_collective(const hs_graph *g, int64_t v, hs_collective *out);
 
-/* The module's name: real, or the file's name when derived. */
+/* The module's name (on a bare .npz the file's). */
 const char *graph_module_name(const hs_graph *g);
 /* Nodes whose opcode is "fusion". */
 int64_t graph_n_fusions(const hs_graph *g);

@@ -10,20 +10,6 @@
 #include "graph.h"
 #include "hlo_module.h"
 
-double hm_shape_bytes(const hm_shape *s)
-{
-	if (s->element_type == HM_TUPLE) {
-		double b = 0;
-		for (int i = 0; i < s->n_tuple; i++)
-			b += hm_shape_bytes(&s->tuple[i]);
-		return b;
-	}
-	double e = 1;
-	for (int i = 0; i < s->rank; i++)
-		e *= (double)s->dims[i];
-	return e * hm_element_type_bytes(s->element_type);
-}
-
 int graph_is_collective_opcode(const char *op)
 {
 	static const char *const names[] = {
@@ -88,8 +74,8 @@ int graph_collective(const hs_graph *g, int64_t v, hs_collective *out)
 	memset(out, 0, sizeof *out);
 	out->channel_id = -1;
 	const hm_instr *in = graph_node_instr(g, v);
-	if (!in || !graph_is_collective_opcode(in->opcode))
-		return 0;
+	if (!in || !(g->knows & HM_KNOWS_ATTRS) || !graph_is_collective_opcode(in->opcode))
+		return 0;   /* a bare .npz keeps no groups, channels or operand order */
 	hs_strbuf b = {0};
 	if (graph_node_attr(g, v, "replica_groups", &b) == 1)
 		group_sizes(hs_strbuf_str(&b), &out->n_groups, &out->group_size);

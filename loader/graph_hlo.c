@@ -1,6 +1,6 @@
-/* graph_hlo.c - the HLO structure of a graph: real computations, calls,
- * roles and names, from the module when there is one, derived from the
- * arrays otherwise (see graph.h). */
+/* graph_hlo.c - the HLO structure of a graph, from its module (a reader's,
+ * or synthesized from an .npz's arrays: hlo_synth.h): computations, calls,
+ * roles, operands and users, names (see graph.h). */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,26 +17,22 @@
 void graph_free_hlo(hs_graph *g)
 {
 	hm_file_free(g->hlo);
-	free(g->module_name);
 	free(g->hcomps);
 	free(g->hcomp_of);
 	free(g->hcomp_callers);
 	free(g->called_off);
 	free(g->called_idx);
-	free(g->hcomp_index);
-	g->hcomp_index = NULL;
-	g->hcomp_index_cap = 0;
-	if (g->hlo_operand_off != g->operand_off) {
+	hs_index_free(&g->hcomp_index);
+	if (g->hlo_operand_idx != g->operand_idx || !g->operand_idx) {   /* else shared: same_as_edges */
 		free(g->hlo_operand_off);
 		free(g->hlo_operand_idx);
 		free(g->hlo_user_off);
 		free(g->hlo_user_idx);
 	}
 	g->hlo_operand_off = g->hlo_operand_idx = g->hlo_user_off = g->hlo_user_idx = NULL;
-	g->operands_exact = 0;
+	g->knows = 0;
 	g->hlo = NULL;
 	g->module = NULL;
-	g->module_name = NULL;
 	g->hcomps = NULL;
 	g->hcomp_of = NULL;
 	g->hcomp_callers = NULL;
@@ -91,7 +87,7 @@ const char *graph_role_name(hs_role r)
 	return r >= 0 && r < HS_NROLES ? names[r] : "?";
 }
 
-/* ---- calls, callers, roles: shared by both paths --------------------------- */
+/* ---- the structure, from the module ------------------------------------ */
 
 static int oom(const hs_graph *g, hs_error *err)
 {
@@ -99,10 +95,12 @@ static int oom(const hs_graph *g, hs_error *err)
 }
 
 /* With hcomps, hcomp_of, called_off/called_idx set: callers per
- * computation, then roles.  `ordered`: called_idx keeps the caller's order
- * (from a module), so a while's body is the first it calls. */
-static int finish(hs_graph *g, int ordered, hs_error *err)
+ * computation, then roles.  A while's body is the first computation it
+ * calls when the module knows the order of its calls; else (a bare .npz)
+ * its condition is the callee whose root is a pred scalar. */
+static int finish(hs_graph *g, hs_error *err)
 {
+	int ordered = (g->knows & HM_KNOWS_OPERAND_ORDER) != 0;
 	int64_t total = g->called_off[g->n_nodes];
 	g->hcomp_callers = malloc((total ? (size_t)total : 1) * sizeof *g->hcomp_callers);
 	int64_t *fill = calloc((size_t)g->n_hcomps, sizeof *fill);
@@ -138,122 +136,17 @@ static int finish(hs_graph *g, int ordered, hs_error *err)
 		}
 		int64_t u = g->hcomp_callers[hc->callers_at];
 		int k = -1;
-		if (ordered)
-			for (int64_t i = g->called_off[u]; i < g->called_off[u + 1]; i++)
-				if (g->called_idx[i] == c) {
-					k = (int)(i - g->called_off[u]);
-					break;
-				}
-		int pred_root = 0;
-		if (k < 0 && g->feat_width == HLO_NODE_FEATURES) {    /* only when the order is unknown */
-			hlo_shape sh;
-			hlo_decode_shape(graph_feat(g, hc->root), g->feat_width, &sh);
-			pred_root = sh.valid && sh.element_type == HLO_ET_PRED && sh.rank == 0;
-		}
-		hc->role = role_for(graph_node_opcode_name(g, u), k, pred_root);
-	}
-	return 0;
-}
-
-/* ---- derived from the arrays ------------------------------------------- */
-
-static int is_root(const hs_graph *g, int64_t v)
-{
-	return g->feat_width == HLO_NODE_FEATURES && graph_feat(g, v)[HLO_F_IS_ROOT] != 0.0f;
-}
-
-/* Computation boundaries from is_root (graph.h states the rule). */
-static int derive_comps(hs_graph *g, hs_error *err)
-{
-	int64_t n = g->n_nodes, nroots = 0;
-	for (int64_t v = 0; v < n; v++)
-		nroots += is_root(g, v);
-	g->n_hcomps = nroots ? nroots : 1;
-	g->hcomps = calloc((size_t)g->n_hcomps, sizeof *g->hcomps);
-	g->hcomp_of = malloc((n ? (size_t)n : 1) * sizeof *g->hcomp_of);
-	if (!g->hcomps || !g->hcomp_of)
-		return oom(g, err);
-	if (!nroots) {
-		g->hcomps[0] = (hs_hcomp){NULL, HS_ROLE_ENTRY, 0, n, n ? n - 1 : 0, 0, 0};
-		for (int64_t v = 0; v < n; v++)
-			g->hcomp_of[v] = 0;
-		return 0;
-	}
-	int64_t start = 0, c = 0, v = 0;
-	while (c < nroots) {
-		while (!is_root(g, v))
-			v++;
-		int64_t r = v, end = r, next = r + 1;
-		while (next < n && !is_root(g, next))
-			next++;
-		if (c == nroots - 1) {
-			end = n - 1;
-		} else {
-			for (int64_t p = r + 1; p < next; p++)
-				for (int64_t i = g->operand_off[p]; i < g->operand_off[p + 1]; i++) {
-					int64_t o = g->operand_idx[i];
-					if (o >= start && o <= end && o != r) {
-						end = p;
-						break;
-					}
-				}
-		}
-		g->hcomps[c] = (hs_hcomp){NULL, HS_ROLE_UNKNOWN, start, end - start + 1, r, 0, 0};
-		for (int64_t u = start; u <= end; u++)
-			g->hcomp_of[u] = (int32_t)c;
-		start = end + 1;
-		v = r + 1;
-		c++;
-	}
-	return 0;
-}
-
-/* Calls from edges into another computation's root, in node order. */
-static int derive_calls(hs_graph *g, hs_error *err)
-{
-	int64_t n = g->n_nodes, total = 0;
-	g->called_off = malloc(((size_t)n + 1) * sizeof *g->called_off);
-	if (!g->called_off)
-		return oom(g, err);
-	for (int pass = 0; pass < 2; pass++) {
-		total = 0;
-		for (int64_t u = 0; u < n; u++) {
-			if (pass == 0)
-				g->called_off[u] = total;
-			for (int64_t i = g->operand_off[u]; i < g->operand_off[u + 1]; i++) {
-				int64_t o = g->operand_idx[i];
-				int32_t c = g->hcomp_of[o];
-				if (c == g->hcomp_of[u] || g->hcomps[c].root != o)
-					continue;
-				if (pass == 1)
-					g->called_idx[total] = c;
-				total++;
+		for (int64_t i = g->called_off[u]; ordered && i < g->called_off[u + 1]; i++)
+			if (g->called_idx[i] == c) {
+				k = (int)(i - g->called_off[u]);
+				break;
 			}
-		}
-		if (pass == 0) {
-			g->called_off[n] = total;
-			if (!(g->called_idx = malloc((total ? (size_t)total : 1) * sizeof *g->called_idx)))
-				return oom(g, err);
-		}
+		const hm_shape *root = hm_instr_at(g->module, hc->root)->shape;
+		hc->role = role_for(graph_node_opcode_name(g, u), k,
+				    root->element_type == HM_PRED && root->rank == 0);
 	}
 	return 0;
 }
-
-int graph_derive_hlo(hs_graph *g, hs_error *err)
-{
-	graph_free_hlo(g);
-	/* no module: the dataset's edges stand for the operands */
-	g->hlo_operand_off = g->operand_off;
-	g->hlo_operand_idx = g->operand_idx;
-	g->hlo_user_off = g->user_off;
-	g->hlo_user_idx = g->user_idx;
-	if (derive_comps(g, err) || derive_calls(g, err))
-		return -1;
-	g->entry = g->n_hcomps - 1;
-	return finish(g, 0, err);
-}
-
-/* ---- from a module ----------------------------------------------------- */
 
 /* The operands of every instruction in order (repeats kept), and the users
  * that follow from them (each once, in node order). */
@@ -308,34 +201,50 @@ static int hlo_operands(hs_graph *g, const hm_module *m)
 	}
 	free(mark);
 	free(fill);
-	g->operands_exact = 1;
 	return 0;
 }
 
-int graph_attach_hlo(hs_graph *g, hm_file *f, int module, hs_error *err)
+/* 1 when the module's operands are the dataset's lists themselves (a bare
+ * .npz's module points into them where a node has no self-loop) and each
+ * node's users are in node order without repeats (every real file): then
+ * the graph shares them instead of a copy. */
+static int same_as_edges(const hs_graph *g, const hm_module *m)
+{
+	for (int64_t v = 0; g->operand_idx && v < g->n_nodes; v++) {
+		const hm_instr *in = hm_instr_at(m, v);
+		if (in->operand_ids != g->operand_idx + g->operand_off[v] || in->n_operands != graph_n_operands(g, v))
+			return 0;
+		for (int64_t i = g->user_off[v] + 1; i < g->user_off[v + 1]; i++)
+			if (g->user_idx[i] <= g->user_idx[i - 1])
+				return 0;
+	}
+	return g->operand_idx != NULL;
+}
+
+int graph_set_module(hs_graph *g, hm_file *f, int module, hs_error *err)
 {
 	const hm_module *m = module >= 0 && module < f->n_modules ? &f->modules[module] : NULL;
 	if (!m || m->n_instrs != g->n_nodes) {
 		hm_file_free(f);
 		return hs_fail(err, HS_EUSAGE, "%s: the module does not match the graph (%lld node%s)", g->path,
 			       (long long)g->n_nodes, hs_s(g->n_nodes));
-
 	}
 	graph_free_hlo(g);
 	g->hlo = f;
 	g->module = m;
+	g->knows = m->knows;
 	g->n_hcomps = m->n_comps;
 	g->entry = m->entry;
 	g->hcomps = calloc((size_t)m->n_comps, sizeof *g->hcomps);
 	g->hcomp_of = malloc((g->n_nodes ? (size_t)g->n_nodes : 1) * sizeof *g->hcomp_of);
 	g->called_off = malloc(((size_t)g->n_nodes + 1) * sizeof *g->called_off);
-	if (!(g->module_name = strdup(m->name)) || !g->hcomps || !g->hcomp_of || !g->called_off)
+	if (!g->hcomps || !g->hcomp_of || !g->called_off)
 		return oom(g, err);
 	int64_t total = 0, first = 0;
 	for (int c = 0; c < m->n_comps; c++) {
 		const hm_comp *cp = &m->comps[c];
-		g->hcomps[c] = (hs_hcomp){cp->name, HS_ROLE_UNKNOWN, first, cp->n_instrs,
-					  hm_find_instr(m, cp->root_id)->node, 0, 0};
+		const hm_instr *root = hm_find_instr(m, cp->root_id);
+		g->hcomps[c] = (hs_hcomp){cp->name, HS_ROLE_UNKNOWN, first, cp->n_instrs, root ? root->node : 0, 0, 0};
 		for (int i = 0; i < cp->n_instrs; i++) {
 			g->hcomp_of[first + i] = c;
 			g->called_off[first + i] = total;
@@ -351,9 +260,15 @@ int graph_attach_hlo(hs_graph *g, hm_file *f, int module, hs_error *err)
 		for (int k = 0; k < in->n_called; k++)
 			g->called_idx[g->called_off[v] + k] = hm_find_comp_index(m, in->called_ids[k]);
 	}
-	if (hlo_operands(g, m) != 0)
+	if (same_as_edges(g, m)) {
+		g->hlo_operand_off = g->operand_off;
+		g->hlo_operand_idx = g->operand_idx;
+		g->hlo_user_off = g->user_off;
+		g->hlo_user_idx = g->user_idx;
+	} else if (hlo_operands(g, m) != 0) {
 		return oom(g, err);
-	return finish(g, 1, err);
+	}
+	return finish(g, err);
 }
 
 /* ---- names -------------------------------------------------------------- */
@@ -369,32 +284,20 @@ const char *graph_node_opcode_name(const hs_graph *g, int64_t v)
 	return in ? in->opcode : hlo_opcode_name(g->opcode[v]);
 }
 
-const char *graph_node_name(const hs_graph *g, int64_t v, char *buf, size_t cap)
+const char *graph_node_name(const hs_graph *g, int64_t v)
 {
 	const hm_instr *in = graph_node_instr(g, v);
-	if (in)
-		return in->name;
-	if (cap)
-		snprintf(buf, cap, "%s.%lld", hlo_opcode_name(g->opcode[v]), (long long)v);
-	return cap ? buf : "";
+	return in ? in->name : "";
 }
 
-const char *graph_hcomp_name(const hs_graph *g, int64_t c, char *buf, size_t cap)
+const char *graph_hcomp_name(const hs_graph *g, int64_t c)
 {
-	if (c < 0 || c >= g->n_hcomps)
-		return "";
-	if (g->hcomps[c].name)
-		return g->hcomps[c].name;
-	if (c == g->entry)
-		return "entry";
-	if (cap)
-		snprintf(buf, cap, "computation.%lld", (long long)c);
-	return cap ? buf : "";
+	return c >= 0 && c < g->n_hcomps ? g->hcomps[c].name : "";
 }
 
 const char *graph_module_name(const hs_graph *g)
 {
-	return g->module_name ? g->module_name : g->name;
+	return g->module ? g->module->name : g->name;
 }
 
 int64_t graph_n_fusions(const hs_graph *g)
@@ -437,19 +340,14 @@ const char *graph_node_text(const hs_graph *g, int64_t v, hs_hfield f, char *buf
 		buf[0] = '\0';
 	switch (f) {
 	case HS_HF_NAME:
-		return graph_node_name(g, v, buf, cap);
+		return graph_node_name(g, v);
 	case HS_HF_OPCODE:
 		return graph_node_opcode_name(g, v);
 	case HS_HF_COMPUTATION:
-		return graph_hcomp_name(g, g->hcomp_of[v], buf, cap);
+		return graph_hcomp_name(g, g->hcomp_of[v]);
 	case HS_HF_SHAPE:
-		if (in) {
+		if (in)
 			hm_shape_text(in->shape, buf, cap);
-		} else {
-			hlo_shape sh;
-			hlo_decode_shape(graph_feat(g, v), g->feat_width, &sh);
-			hlo_shape_text(&sh, buf, cap);
-		}
 		return cap ? buf : "";
 	case HS_HF_SOURCE_LINE:
 		if (in && in->source_line && cap)
@@ -473,24 +371,10 @@ const char *graph_node_text(const hs_graph *g, int64_t v, hs_hfield f, char *buf
 
 int64_t graph_find_node(const hs_graph *g, const char *name)
 {
-	if (g->module) {
-		for (int64_t v = 0; v < g->n_nodes; v++)
-			if (strcmp(hm_instr_at(g->module, v)->name, name) == 0)
-				return v;
-		return -1;
-	}
-	/* Derived: "opcode.N" where node N has that opcode. */
-	const char *dot = strrchr(name, '.');
-	if (!dot || !dot[1])
-		return -1;
-	char *end;
-	long long v = strtoll(dot + 1, &end, 10);
-	if (*end || v < 0 || v >= g->n_nodes || dot[1] == '-' || dot[1] == '+')
-		return -1;
-	const char *op = hlo_opcode_name(g->opcode[v]);
-	if (strlen(op) != (size_t)(dot - name) || strncmp(op, name, (size_t)(dot - name)) != 0)
-		return -1;
-	return v;
+	for (int64_t v = 0; g->module && v < g->n_nodes; v++)
+		if (strcmp(hm_instr_at(g->module, v)->name, name) == 0)
+			return v;
+	return -1;
 }
 
 /* ---- parameters, computations and instructions by name ------------------ */
@@ -498,12 +382,8 @@ int64_t graph_find_node(const hs_graph *g, const char *name)
 int64_t graph_param_number(const hs_graph *g, int64_t v)
 {
 	const hm_instr *in = graph_node_instr(g, v);
-	if (in)
-		return strcmp(in->opcode, "parameter") == 0 && in->parameter_number != HM_NONE
-		       ? in->parameter_number : -1;
-	if (strcmp(hlo_opcode_name(g->opcode[v]), "parameter") != 0 || g->feat_width != HLO_NODE_FEATURES)
-		return -1;
-	return (int64_t)graph_feat(g, v)[HLO_F_PARAMETER_NUMBER];
+	return in && strcmp(in->opcode, "parameter") == 0 && in->parameter_number != HM_NONE
+	       ? in->parameter_number : -1;
 }
 
 int64_t graph_param_source(const hs_graph *g, int64_t param, int64_t caller)
@@ -538,52 +418,29 @@ int64_t graph_param_operand(const hs_graph *g, int64_t param, int64_t caller)
 	return at >= 0 && at < graph_hlo_n_operands(g, caller) ? at : -1;
 }
 
-/* graph_find_hcomp's table: computation names -> index, open addressing
- * (-1 empty), made on first use; NULL when out of memory (then a search). */
-static const int64_t *hcomp_index(const hs_graph *g)
+static int hcomp_named(const void *g, int32_t c, const void *name)
 {
-	if (g->hcomp_index || !g->hcomps)
-		return g->hcomp_index;
-	size_t cap = 16;
-	while (cap < 2 * (size_t)g->n_hcomps)
-		cap *= 2;
-	int64_t *t = malloc(cap * sizeof *t);
-	if (!t)
-		return NULL;
-	memset(t, 0xff, cap * sizeof *t);
-	char buf[160];
-	for (int64_t c = 0; c < g->n_hcomps; c++) {
-		size_t i = hs_fnv1a(graph_hcomp_name(g, c, buf, sizeof buf), HS_FNV_BASIS) & (cap - 1);
-		while (t[i] >= 0)
-			i = (i + 1) & (cap - 1);
-		t[i] = c;
-	}
-	((hs_graph *)g)->hcomp_index = t;   /* a cache: g is const for its callers */
-	((hs_graph *)g)->hcomp_index_cap = cap;
-	return t;
+	return strcmp(graph_hcomp_name(g, c), name) == 0;
 }
 
 int64_t graph_find_hcomp(const hs_graph *g, const char *name)
 {
-	char buf[160];
-	const int64_t *t = hcomp_index(g);
-	if (t) {
-		size_t cap = g->hcomp_index_cap;
-		for (size_t i = hs_fnv1a(name, HS_FNV_BASIS) & (cap - 1); t[i] >= 0; i = (i + 1) & (cap - 1))
-			if (strcmp(graph_hcomp_name(g, t[i], buf, sizeof buf), name) == 0)
-				return t[i];
-	} else {
-		for (int64_t c = 0; g->hcomps && c < g->n_hcomps; c++)
-			if (strcmp(graph_hcomp_name(g, c, buf, sizeof buf), name) == 0)
-				return c;
-	}
-	return g->hcomps && strcmp(name, "entry") == 0 ? g->entry : -1;
+	hs_index *x = (hs_index *)&g->hcomp_index;   /* a cache made on first use: g is const for its callers */
+	uint32_t h = (uint32_t)hs_fnv1a(name, HS_FNV_BASIS);
+	if (!x->n && g->n_hcomps <= HS_INDEX_MAX && hs_index_reserve(x, (size_t)g->n_hcomps) == 0)
+		for (int64_t c = 0; c < g->n_hcomps; c++)
+			hs_index_add(x, (uint32_t)hs_fnv1a(graph_hcomp_name(g, c), HS_FNV_BASIS), (int32_t)c);
+	int64_t c = x->n ? hs_index_find(x, h, hcomp_named, g, name) : -1;
+	for (int64_t i = 0; !x->n && i < g->n_hcomps && c < 0; i++)   /* no index: out of memory */
+		if (strcmp(graph_hcomp_name(g, i), name) == 0)
+			c = i;
+	return c < 0 && g->hcomps && strcmp(name, "entry") == 0 ? g->entry : c;
 }
 
 int graph_node_hlo(const hs_graph *g, int64_t v, hs_strbuf *out)
 {
 	const hm_instr *in = graph_node_instr(g, v);
-	if (!in)
+	if (!in || !(g->knows & HM_KNOWS_ATTRS))   /* a bare .npz keeps no HLO line */
 		return 0;
 	const char *line = in->src_len > 0 ? hm_file_text_at(g->hlo, in->src_off, in->src_len) : NULL;
 	if (line) {
@@ -626,16 +483,6 @@ int graph_need_features(const hs_graph *g, hs_error *err)
 		hf_node_features(hm_instr_at(g->module, v), f + (size_t)v * HLO_NODE_FEATURES);
 	((hs_graph *)g)->node_feat = f;   /* a cache: computed once, then kept */
 	return 0;
-}
-
-void graph_node_features(const hs_graph *g, int64_t v, float *out)
-{
-	if (g->node_feat)
-		memcpy(out, g->node_feat + (size_t)v * (size_t)g->feat_width, (size_t)g->feat_width * sizeof *out);
-	else if (g->module && g->feat_width == HLO_NODE_FEATURES)
-		hf_node_features(hm_instr_at(g->module, v), out);
-	else
-		memset(out, 0, (size_t)g->feat_width * sizeof *out);
 }
 
 /* The rows graph_feat_slow computed last in this thread: a ring (the

@@ -23,17 +23,22 @@ hs_graph *graph_new(const char *path, const char *name, hs_error *err);
 /* Reads integer array `name` as int64 in C order (malloc'd), its header in
  * *h; a float array or a value past int64 is HS_EDATA.  (graph.c) */
 int64_t *graph_read_i64(npz *a, const char *name, npy_header *h, hs_error *err);
-/* An .npz as graph.c reads it, names derived (no raw twin lookup). */
+/* An .npz as graph.c reads it, its module synthesized (no raw twin lookup). */
 hs_graph *graph_open_npz(const char *path, hs_error *err);
 
-/* The HLO structure: derived from the arrays, or released. */
-int graph_derive_hlo(hs_graph *g, hs_error *err);
-/* graph_from_arrays for arrays featurized without node features
- * (HF_NO_FEATURES) and with no HLO structure: the caller attaches the
- * module (graph_attach_hlo), from which graph_need_features computes the
- * features when something asks for them. */
+/* Gives g module `module` of f (which g takes over, also on failure: a
+ * module it had is freed) and builds the HLO structure from it: the one
+ * way every graph gets its structure.  The module's node count must be
+ * g's. */
+int graph_set_module(hs_graph *g, hm_file *f, int module, hs_error *err);
+/* Gives g the module synthesized from its arrays (hlo_synth.h). */
+int graph_synth_module(hs_graph *g, hs_error *err);
+/* graph_from_arrays for arrays of module `module` of f (taken over, also
+ * on failure) featurized without node features (HF_NO_FEATURES), which
+ * graph_need_features computes from the module when something asks. */
 struct hf_arrays;
-hs_graph *graph_from_module(struct hf_arrays *a, const char *path, const char *name, hs_error *err);
+hs_graph *graph_from_module(struct hf_arrays *a, const char *path, const char *name, hm_file *f, int module,
+			    hs_error *err);
 void graph_free_hlo(hs_graph *g);
 
 /* graph_check_file for an HLO input: every module it holds (or the one

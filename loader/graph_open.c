@@ -155,20 +155,18 @@ static hs_graph *open_hlo(const char *path, const char *file, const char *sel, h
 		return NULL;
 	}
 	char *name = sel ? strdup(f->modules[i].name) : hs_path_stem(file);
-	hs_graph *g = name ? graph_from_module(&a, path, name, err) : NULL;
-	if (!name)
+	hs_graph *g = name ? graph_from_module(&a, path, name, f, i, err) : NULL;
+	if (!name) {
 		hs_fail(err, HS_ENOMEM, "%s: out of memory", path);
+		hm_file_free(f);
+	}
 	free(name);
 	const char *note = a.note;
+	if (g)
+		g->kind = hf_graph_kind(&a);
 	hf_arrays_free(&a);
-	if (!g) {
-		hm_file_free(f);
+	if (!g)
 		return NULL;
-	}
-	if (graph_attach_hlo(g, f, i, err)) {
-		graph_free(g);
-		return NULL;
-	}
 	if (note && !(g->warning = strdup(note))) {
 		graph_free(g);
 		hs_fail(err, HS_ENOMEM, "%s: out of memory", path);
@@ -232,35 +230,28 @@ __attribute__((format(printf, 2, 3))) static void set_warning(hs_graph *g, const
 	free(old);
 }
 
-/* Takes the names of the twin when it agrees; a note otherwise.  Never
- * fails: the npz stands on its own. */
-static void adopt_twin(hs_graph *g)
+/* The twin's module replaces the synthesized one when it agrees; a note
+ * otherwise.  -1 only when out of memory making the arrays' module again. */
+static int adopt_twin(hs_graph *g, hs_error *err)
 {
 	char *t = twin_path(g->path);
-	if (!t || !exists(t)) {
-		free(t);
-		return;
-	}
 	hs_error e = {0};
-	hm_file *f = hlo_proto_read(t, HLO_PROTO_NO_RUNS, &e);
-	if (!f) {
+	hm_file *f = t && exists(t) ? hlo_proto_read(t, HLO_PROTO_NO_RUNS, &e) : NULL;
+	int pick = -1, rc = 0;
+	if (!f && e.status)
 		set_warning(g, "raw twin not used: %s", e.msg);
-		free(t);
-		return;
-	}
-	int pick = -1;
-	for (int i = 0; i < f->n_modules && pick < 0; i++)
+	for (int i = 0; f && i < f->n_modules && pick < 0; i++)
 		if (agrees(g, &f->modules[i]))
 			pick = i;
-	if (pick < 0) {
+	if (f && pick < 0) {
 		set_warning(g, "raw twin %s not used: its opcodes or edges differ from the .npz's", t);
 		hm_file_free(f);
-	} else if (graph_attach_hlo(g, f, pick, &e)) {
-		hs_error e2 = {0};
-		graph_derive_hlo(g, &e2);
+	} else if (f && graph_set_module(g, f, pick, &e)) {
+		rc = graph_synth_module(g, err);   /* back to the arrays' module */
 		set_warning(g, "raw twin not used: %s", e.msg);
 	}
 	free(t);
+	return rc;
 }
 
 /* The GPU target config beside a module's file (target.h); a note when
@@ -290,8 +281,10 @@ hs_graph *graph_open(const char *path, hs_error *err)
 	if (src == GRAPH_SRC_NPZ || src == GRAPH_SRC_MISSING) {
 		if (sel)
 			hs_fail(err, HS_EUSAGE, "%s: an .npz holds one graph; '#%s' selects nothing", file, sel);
-		else if ((g = graph_open_npz(file, err)))
-			adopt_twin(g);
+		else if ((g = graph_open_npz(file, err)) && adopt_twin(g, err)) {
+			graph_free(g);
+			g = NULL;
+		}
 	} else if ((g = open_hlo(path, file, sel, err)) && attach_target(g, file, err)) {
 		graph_free(g);
 		g = NULL;

@@ -8,6 +8,7 @@
  *     are presentation: render/palette.h, tui/draw.c);
  *   - the 140 node feature names and the group each belongs to;
  *   - the 24 tile config feature names and the 18 layout config names.
+ * Shapes decoded from the features: hlo_synth.h (hm_shape_decode).
  * Widths other than the documented ones get generic names f0..fN / c0..cN.
  *
  * Sources: tpu_graphs/process_data/xla/hlo_opcode.h (opcode ids), the
@@ -119,7 +120,8 @@ int hlo_tile_config_index(const char *name, int width);
 int hlo_layout_config_index(const char *name, int width);
 
 /* Element types in the order of the node feature one-hot, which starts at
- * feature 2 with "invalid": index i is feature HLO_F_ELEMENT_TYPE + i. */
+ * feature 2 with "invalid": index i is feature HLO_F_ELEMENT_TYPE + i.
+ * Their names and sizes: hlo_module.h (hm_element_type_of_onehot). */
 typedef enum hlo_element_type {
 	HLO_ET_INVALID, HLO_ET_PRED, HLO_ET_S8, HLO_ET_S16, HLO_ET_S32,
 	HLO_ET_S64, HLO_ET_U8, HLO_ET_U16, HLO_ET_U32, HLO_ET_U64, HLO_ET_F16,
@@ -127,43 +129,5 @@ typedef enum hlo_element_type {
 	HLO_ET_TUPLE, HLO_ET_OPAQUE, HLO_ET_TOKEN,
 	HLO_NELEMENT_TYPES
 } hlo_element_type;
-
-/* "invalid", "pred", "s8", ..., "bf16", "c64", "c128", "tuple", "opaque",
- * "token" as HLO text writes them; "?" out of range. */
-const char *hlo_element_type_name(int i);
-int hlo_element_type_id(const char *name);  /* -1 if unknown */
-int hlo_element_type_count(void);           /* HLO_NELEMENT_TYPES */
-/* Size in bytes of the element type (pred counts as 1); 0 for invalid,
- * tuple, opaque, token and out-of-range values. */
-int hlo_element_type_bytes(int i);
-
-/* The output shape of a node decoded from its 140 features. */
-#define HLO_MAX_RANK 6
-typedef struct hlo_shape {
-	int element_type;          /* index into hlo_element_type_name, -1 if none */
-	int rank;
-	long long dims[HLO_MAX_RANK];
-	int has_layout;
-	int minor_to_major[HLO_MAX_RANK];
-	int is_tuple;
-	long long element_count;   /* product of dims (1 for scalars); 0 for tuples, tokens */
-	int valid;                 /* 1 when decoded from a 140-wide vector */
-	long long tuple_size;      /* number of tuple elements (tuples only) */
-} hlo_shape;
-
-/* Decoding rules: the element type is the set one-hot entry; the rank is one
- * past the last non-zero dimension, or the layout's rank when that is larger
- * (a zero-sized trailing dimension); a zero dims product with no zero among
- * the known dims adds one zero dimension.  The layout is taken when the
- * minor_to_major features form a permutation of 0..rank-1; rank-1 arrays
- * always have the layout {0} (the only one, and what the features hold). */
-void hlo_decode_shape(const float *feat, int width, hlo_shape *out);
-/* "bf16[8,56,56,64]{3,2,1,0}" as HLO writes it; "f32[]" for scalars;
- * "(tuple of 224)" for tuples ("()" when empty); "token[]"; "?" when the
- * width is not the documented one.  Like snprintf: writes at most cap bytes
- * (always terminated when cap > 0) and returns the full text's length. */
-int hlo_shape_text(const hlo_shape *s, char *buf, size_t cap);
-/* element_count * element size, 0 when unknown (tuples, tokens, invalid). */
-long long hlo_shape_bytes(const hlo_shape *s);
 
 #endif

@@ -7,20 +7,9 @@
 
 #include "base/cmp.h"
 #include "base/hash.h"
+#include "base/index.h"
 #include "base/plural.h"
 #include "hlo.h"
-
-/* PrimitiveType -> position in the one-hot at feature 2 (-1: none). */
-int hf_element_type_index(int t)
-{
-	static const int order[] = {HM_INVALID, HM_PRED, HM_S8, HM_S16, HM_S32, HM_S64, HM_U8,
-				    HM_U16, HM_U32, HM_U64, HM_F16, HM_F32, HM_F64, HM_BF16,
-				    HM_C64, HM_C128, HM_TUPLE, HM_OPAQUE, HM_TOKEN};
-	for (int i = 0; i < (int)(sizeof order / sizeof *order); i++)
-		if (order[i] == t)
-			return i;
-	return -1;
-}
 
 /* seq_k: the first k values (0 where missing), their sum and product, as
  * int64 with wrap-around (the reference accumulates in int64), then float.
@@ -80,7 +69,7 @@ void hf_node_features(const hm_instr *in, float out[140])
 	memset(out, 0, 140 * sizeof *out);
 	o[0] = in->is_root ? 1.0f : 0.0f;
 	o += 2; /* 1: element_size_in_bits, always 0 */
-	int oh = hf_element_type_index(s->element_type);
+	int oh = hm_element_type_onehot(s->element_type);
 	if (oh >= 0)
 		o[oh] = 1.0f;
 	o += 19;
@@ -301,42 +290,21 @@ static int layout_configs(const hm_tuning *t, hf_arrays *out, hs_error *err)
 }
 
 /* Exact opcode names -> learned ids (hlo_opcode_id is linear and also takes
- * other spellings); built per call, 121 names. */
-typedef struct opcode_map {
-	const char *name[256];
-	uint8_t id[256];
-} opcode_map;
+ * other spellings): an index over the ids, built per call (121 names). */
+static int opcode_named(const void *ctx, int32_t id, const void *name)
+{
+	return strcmp(hlo_opcode_name(id), name) == 0;
+}
 
-static unsigned name_hash(const char *s)
+static uint32_t name_hash(const char *s)
 {
 	return hs_fnv1a32(s, HS_FNV32_BASIS);
-}
-
-static void opcode_map_init(opcode_map *om)
-{
-	memset(om->name, 0, sizeof om->name);
-	for (int id = 1; id <= HLO_MAX_OPCODE; id++) {
-		const char *n = hlo_opcode_name(id);
-		unsigned h = name_hash(n) & 255;
-		while (om->name[h])
-			h = (h + 1) & 255;
-		om->name[h] = n;
-		om->id[h] = (uint8_t)id;
-	}
-}
-
-static uint8_t opcode_map_get(const opcode_map *om, const char *name)
-{
-	for (unsigned h = name_hash(name) & 255; om->name[h]; h = (h + 1) & 255)
-		if (strcmp(om->name[h], name) == 0)
-			return om->id[h];
-	return 0;
 }
 
 int hf_featurize(const hm_module *m, const hm_tuning *t, hs_kind kind, int flags, hf_arrays *out,
 		 hs_error *err)
 {
-	opcode_map om;
+	hs_index om = {0};
 	memset(out, 0, sizeof *out);
 	out->kind = kind;
 	if (!m->index)
@@ -346,17 +314,23 @@ int hf_featurize(const hm_module *m, const hm_tuning *t, hs_kind kind, int flags
 	out->node_opcode = malloc(n ? (size_t)n : 1);
 	if (!(flags & HF_NO_FEATURES))
 		out->node_feat = malloc((n ? (size_t)n : 1) * HLO_NODE_FEATURES * sizeof(float));
-	if (!out->node_opcode || (!(flags & HF_NO_FEATURES) && !out->node_feat)) {
+	int bad = !out->node_opcode || (!(flags & HF_NO_FEATURES) && !out->node_feat) ||
+		  hs_index_reserve(&om, HLO_MAX_OPCODE) != 0;
+	for (int id = 1; !bad && id <= HLO_MAX_OPCODE; id++)
+		bad = hs_index_add(&om, name_hash(hlo_opcode_name(id)), id) != 0;
+	if (bad) {
+		hs_index_free(&om);
 		hf_arrays_free(out);
 		return hs_fail(err, HS_ENOMEM, "out of memory for %lld nodes", (long long)n);
 	}
-	opcode_map_init(&om);
 	for (int64_t v = 0; v < n; v++) {
 		const hm_instr *in = hm_instr_at(m, v);
-		out->node_opcode[v] = opcode_map_get(&om, in->opcode);
+		int32_t id = hs_index_find(&om, name_hash(in->opcode), opcode_named, NULL, in->opcode);
+		out->node_opcode[v] = id > 0 ? (uint8_t)id : 0;
 		if (out->node_feat)
 			hf_node_features(in, out->node_feat + (size_t)v * HLO_NODE_FEATURES);
 	}
+	hs_index_free(&om);
 	int rc = edges(m, out, err);
 	if (!rc && kind == HS_KIND_LAYOUT)
 		rc = splits(m, out, err);
@@ -371,41 +345,4 @@ int hf_featurize(const hm_module *m, const hm_tuning *t, hs_kind kind, int flags
 	if (rc)
 		hf_arrays_free(out);
 	return rc;
-}
-
-static void *dup_mem(const void *p, size_t n, int *failed)
-{
-	if (!p)
-		return NULL;
-	void *d = malloc(n ? n : 1);
-	if (!d) {
-		*failed = 1;
-		return NULL;
-	}
-	if (n)
-		memcpy(d, p, n);
-	return d;
-}
-
-int hf_arrays_copy(const hf_arrays *a, hf_arrays *out, hs_error *err)
-{
-	int failed = 0;
-	size_t nn = (size_t)a->n_nodes, nc = (size_t)a->n_configs;
-	*out = *a;
-	out->node_opcode = dup_mem(a->node_opcode, nn, &failed);
-	out->node_feat = dup_mem(a->node_feat, nn * HLO_NODE_FEATURES * sizeof(float), &failed);
-	out->edge_index = dup_mem(a->edge_index, (size_t)a->n_edges * sizeof *a->edge_index, &failed);
-	out->node_splits = dup_mem(a->node_splits, (size_t)a->n_splits * sizeof(int64_t), &failed);
-	out->config_runtime = dup_mem(a->config_runtime, nc * sizeof(int64_t), &failed);
-	out->config_runtime_normalizers = dup_mem(a->config_runtime_normalizers, nc * sizeof(int64_t), &failed);
-	out->config_feat = dup_mem(a->config_feat, nc * HLO_TILE_CONFIG_FEATURES * sizeof(float), &failed);
-	out->node_config_ids = dup_mem(a->node_config_ids, (size_t)a->n_cfg_nodes * sizeof(int64_t), &failed);
-	out->node_config_feat = dup_mem(a->node_config_feat,
-					nc * (size_t)a->n_cfg_nodes * HLO_LAYOUT_CONFIG_FEATURES * sizeof(float),
-					&failed);
-	if (failed) {
-		hf_arrays_free(out);
-		return hs_fail(err, HS_ENOMEM, "out of memory");
-	}
-	return 0;
 }

@@ -70,17 +70,17 @@ enum {
  * otherwise (also for a module without tuning data). */
 hs_kind hf_kind(const hm_file *f, int i);
 
+/* The kind of the graph of arrays a: HS_KIND_MODULE for a plain module (no
+ * configs; its arrays are a layout graph's without any), else a's. */
+static inline hs_kind hf_graph_kind(const hf_arrays *a)
+{
+	return a->n_configs ? a->kind : HS_KIND_MODULE;
+}
+
 /* m must have passed hm_module_check; t may be NULL (no configs). */
 int hf_featurize(const hm_module *m, const hm_tuning *t, hs_kind kind, int flags, hf_arrays *out,
 		 hs_error *err);
 void hf_arrays_free(hf_arrays *a);
-/* A deep copy (for validating arrays while keeping them). */
-int hf_arrays_copy(const hf_arrays *a, hf_arrays *out, hs_error *err);
-
-/* The index of an element type (PrimitiveType number, HM_*) in the node
- * features' one-hot (hlo_element_type, HLO_ET_*), or -1 for a type newer
- * than the dataset. */
-int hf_element_type_index(int t);
 
 /* The 140 features of one instruction. */
 void hf_node_features(const hm_instr *in, float out[140]);

@@ -63,52 +63,95 @@ const char *hm_file_text_at(const hm_file *f, int64_t off, int64_t len)
 
 /* ---- element types -------------------------------------------------- */
 
-/* XLA's PrimitiveType numbers and the names HLO text writes. */
-static const char *const element_names[] = {
-	[0] = "invalid", [1] = "pred", [2] = "s8", [3] = "s16", [4] = "s32", [5] = "s64",
-	[6] = "u8", [7] = "u16", [8] = "u32", [9] = "u64", [10] = "f16", [11] = "f32",
-	[12] = "f64", [13] = "tuple", [14] = "opaque", [15] = "c64", [16] = "bf16",
-	[17] = "token", [18] = "c128", [19] = "f8e5m2", [20] = "f8e4m3fn", [21] = "s4",
-	[22] = "u4", [23] = "f8e4m3b11fnuz", [24] = "f8e5m2fnuz", [25] = "f8e4m3fnuz",
-	[26] = "s2", [27] = "u2", [28] = "f8e4m3", [29] = "f8e3m4", [30] = "s1", [31] = "u1",
-	[32] = "f4e2m1fn", [33] = "f8e8m0fnu",
+/* By XLA's PrimitiveType number: the name HLO text writes, bytes per
+ * element, the position in the node features' one-hot (-1: newer than the
+ * dataset). */
+static const struct {
+	const char *name;
+	int8_t bytes, onehot;
+} etypes[] = {
+	[0] = {"invalid", 0, 0}, [1] = {"pred", 1, 1}, [2] = {"s8", 1, 2}, [3] = {"s16", 2, 3},
+	[4] = {"s32", 4, 4}, [5] = {"s64", 8, 5}, [6] = {"u8", 1, 6}, [7] = {"u16", 2, 7},
+	[8] = {"u32", 4, 8}, [9] = {"u64", 8, 9}, [10] = {"f16", 2, 10}, [11] = {"f32", 4, 11},
+	[12] = {"f64", 8, 12}, [13] = {"tuple", 0, 16}, [14] = {"opaque", 0, 17}, [15] = {"c64", 8, 14},
+	[16] = {"bf16", 2, 13}, [17] = {"token", 0, 18}, [18] = {"c128", 16, 15},
+	[19] = {"f8e5m2", 1, -1}, [20] = {"f8e4m3fn", 1, -1}, [21] = {"s4", 1, -1}, [22] = {"u4", 1, -1},
+	[23] = {"f8e4m3b11fnuz", 1, -1}, [24] = {"f8e5m2fnuz", 1, -1}, [25] = {"f8e4m3fnuz", 1, -1},
+	[26] = {"s2", 1, -1}, [27] = {"u2", 1, -1}, [28] = {"f8e4m3", 1, -1}, [29] = {"f8e3m4", 1, -1},
+	[30] = {"s1", 1, -1}, [31] = {"u1", 1, -1}, [32] = {"f4e2m1fn", 1, -1}, [33] = {"f8e8m0fnu", 1, -1},
 };
-#define N_ELEMENT_NAMES ((int)(sizeof element_names / sizeof *element_names))
+#define N_ETYPES ((int)(sizeof etypes / sizeof *etypes))
 
 const char *hm_element_type_name(int t)
 {
-	return t >= 0 && t < N_ELEMENT_NAMES ? element_names[t] : "?";
+	return t >= 0 && t < N_ETYPES ? etypes[t].name : "?";
 }
 
 int hm_element_type_id(const char *name, size_t len)
 {
-	if (len < 2 || len > 13)
-		return -1;
-	for (int t = 0; t < N_ELEMENT_NAMES; t++)
-		if (element_names[t][0] == name[0] && strncmp(element_names[t], name, len) == 0 &&
-		    element_names[t][len] == '\0')
+	for (int t = 0; len >= 2 && len <= 13 && t < N_ETYPES; t++)
+		if (strncmp(etypes[t].name, name, len) == 0 && etypes[t].name[len] == '\0')
 			return t;
 	return -1;
 }
 
 int hm_element_type_bytes(int t)
 {
-	switch (t) {
-	case HM_PRED: case HM_S8: case HM_U8: return 1;
-	case HM_S16: case HM_U16: case HM_F16: case HM_BF16: return 2;
-	case HM_S32: case HM_U32: case HM_F32: return 4;
-	case HM_S64: case HM_U64: case HM_F64: case HM_C64: return 8;
-	case HM_C128: return 16;
-	case HM_TUPLE: case HM_OPAQUE: case HM_TOKEN: case HM_INVALID: return 0;
-	default: return t > 0 && t < N_ELEMENT_NAMES ? 1 : 0; /* 8-bit floats, s4/u4, s2/u2, s1/u1, f4 */
-	}
+	return t >= 0 && t < N_ETYPES ? etypes[t].bytes : 0;
+}
+
+int hm_element_type_onehot(int t)
+{
+	return t >= 0 && t < N_ETYPES ? etypes[t].onehot : -1;
+}
+
+int hm_element_type_of_onehot(int i)
+{
+	for (int t = 0; i >= 0 && t < N_ETYPES; t++)
+		if (etypes[t].onehot == i)
+			return t;
+	return -1;
+}
+
+int hm_element_type_count(void)
+{
+	return N_ETYPES;
+}
+
+double hm_shape_elements(const hm_shape *s)
+{
+	if (s->rank < 0 || s->element_type == HM_TUPLE || s->element_type == HM_TOKEN ||
+	    s->element_type == HM_OPAQUE)
+		return 0;
+	double e = 1;
+	for (int i = 0; i < s->rank; i++)
+		e *= (double)s->dims[i];
+	return e;
+}
+
+double hm_shape_bytes(const hm_shape *s)
+{
+	double b = 0;
+	if (s->element_type != HM_TUPLE)
+		return hm_shape_elements(s) * hm_element_type_bytes(s->element_type);
+	for (int i = 0; s->tuple && i < s->n_tuple; i++)
+		b += hm_shape_bytes(&s->tuple[i]);
+	return b;
 }
 
 /* ---- shape text ----------------------------------------------------- */
 
 static void shape_text(hs_strbuf *o, const hm_shape *s, int depth)
 {
+	if (s->rank < 0) {
+		hs_strbuf_putc(o, '?');
+		return;
+	}
 	if (s->element_type == HM_TUPLE) {
+		if (!s->tuple && s->n_tuple > 0) {
+			hs_strbuf_printf(o, "(tuple of %d)", s->n_tuple);
+			return;
+		}
 		hs_strbuf_putc(o, '(');
 		if (depth > 64)
 			hs_strbuf_puts(o, "...");
@@ -532,6 +575,7 @@ int hm_module_check(hs_arena *a, hm_module *m, hs_error *err)
 	}
 	if (check_calls(&tmp, err) || check_entry(&tmp, err))
 		return -1;
+	m->knows = HM_KNOWS_ALL;
 	m->entry = tmp.entry;
 	m->index = ix;
 	return 0;

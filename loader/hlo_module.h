@@ -14,12 +14,8 @@
  * Huge dimensions are legal (s8[17179869184]); nothing is ever allocated by
  * a dimension's value.
  *
- * Element types use XLA's PrimitiveType numbers (the proto's): INVALID 0,
- * PRED 1, S8 2, S16 3, S32 4, S64 5, U8 6, U16 7, U32 8, U64 9, F16 10,
- * F32 11, F64 12, TUPLE 13, OPAQUE 14, C64 15, BF16 16, TOKEN 17, C128 18,
- * and the newer ones XLA added later (F8E5M2 19, F8E4M3FN 20, S4 21, U4 22,
- * F8E4M3B11FNUZ 23, F8E5M2FNUZ 24, F8E4M3FNUZ 25, ...).  hm_element_type_*
- * map them to the names HLO text writes.
+ * Element types use XLA's PrimitiveType numbers (the proto's; HM_* below,
+ * the newer ones in the table of hm_element_type_name).
  *
  * Every reader finishes each module with hm_module_check(), which refuses
  * what is wrong by meaning and builds the id index the lookups and the
@@ -51,8 +47,11 @@ enum {
 };
 
 typedef struct hm_shape {
-	int element_type;          /* PrimitiveType number (HM_*) */
-	int rank;                  /* arrays: number of dimensions */
+	int element_type;          /* PrimitiveType number (HM_*); -1 when not known
+	                            * (node features with no type set) */
+	int rank;                  /* arrays: number of dimensions; -1: the shape is
+	                            * not known at all (features not the documented
+	                            * 140), written "?" */
 	int64_t *dims;             /* [rank]; for a dynamic dim, its bound */
 	uint8_t *dynamic;          /* [rank] 1 where the dim is dynamic (<=N); NULL when none is */
 	int has_layout;            /* a layout was given (text: {..}; proto: layout field) */
@@ -60,7 +59,8 @@ typedef struct hm_shape {
 	int64_t *minor_to_major;   /* [layout_rank] */
 	char *layout_extra;        /* text after ':' in a layout ("T(8,128)(2,1)S(1)"), or NULL */
 	int n_tuple;               /* TUPLE: number of elements */
-	struct hm_shape *tuple;    /* [n_tuple] */
+	struct hm_shape *tuple;    /* [n_tuple]; NULL when the elements are not known
+	                            * (decoded from node features: "(tuple of 3)") */
 } hm_shape;
 
 /* An invalid shape of rank 0, for an instruction whose shape could not be
@@ -193,6 +193,23 @@ typedef struct hm_comp {
 	hm_instr *instrs;          /* [n_instrs] in order */
 } hm_comp;
 
+/* What a module knows for real (hm_module.knows): a reader of HLO knows
+ * everything; a module synthesized from a dataset .npz (hlo_synth.h) knows
+ * what its arrays keep, and a consumer that shows or uses more asks first. */
+enum {
+	HM_KNOWS_NAMES = 1u << 0,          /* instruction and computation names as written
+	                                    * (else "opcode.N", "computation.K", "entry") */
+	HM_KNOWS_OPERAND_ORDER = 1u << 1,  /* operands and called computations in the
+	                                    * instruction's order, repeats kept (else the
+	                                    * dataset's edges: sorted, de-duplicated, call
+	                                    * edges among the operands) */
+	HM_KNOWS_ATTRS = 1u << 2,          /* attributes, metadata, the HLO line */
+	HM_KNOWS_TUPLE_ELEMENTS = 1u << 3, /* the element shapes of a tuple */
+	HM_KNOWS_SHAPES = 1u << 4,         /* output shapes (decoded from the 140 features:
+	                                    * at most 6 dims, no dynamic dims) */
+	HM_KNOWS_ALL = 0x1fu,
+};
+
 /* An xla.HloProto's buffer assignment (hlo_buffers.c), as XLA made it for
  * the optimized module. */
 typedef struct hm_buffers {
@@ -215,6 +232,7 @@ typedef struct hm_buffers {
 
 typedef struct hm_module {
 	char *name;
+	unsigned knows;            /* HM_KNOWS_*: HM_KNOWS_ALL from a reader */
 	int64_t id;
 	char *entry_name;          /* NULL when the source did not say */
 	int64_t entry_id;          /* HM_NONE when the source did not say */
@@ -275,6 +293,7 @@ typedef enum hm_source {
 	HM_SRC_HLO_PROTO,          /* binary xla.HloModuleProto */
 	HM_SRC_MODULE_TUNING,      /* TpuGraphs ModuleTuningData */
 	HM_SRC_TUNING,             /* TpuGraphs TuningData (several modules) */
+	HM_SRC_NPZ,                /* synthesized from a dataset .npz's arrays (hlo_synth.h) */
 } hm_source;
 
 typedef struct hm_file {
@@ -315,20 +334,30 @@ void hm_file_free(hm_file *f);
  * turns into a message and exit status 2). */
 const char *hm_file_text_at(const hm_file *f, int64_t off, int64_t len);
 
-/* Name of an element type as HLO text writes it ("f32", "pred", "token"),
- * "?" when unknown; and back (-1 when unknown). */
+/* Element types: one table by PrimitiveType.  The name HLO text writes
+ * ("f32", "pred", "token", "f8e4m3fn"), "?" when unknown, and back (-1 when
+ * unknown; exact spelling); the bytes per element (pred 1; s4/u4 count 1;
+ * 0 for tuple, token, opaque, invalid); the position in the node features'
+ * one-hot at feature 2 (hlo.h HLO_ET_*, -1 for a type newer than the
+ * dataset) and back; hm_element_type_count() numbers 0 .. count - 1. */
 const char *hm_element_type_name(int t);
 int hm_element_type_id(const char *name, size_t len);
-/* Bytes per element (pred 1; s4/u4 count 1); 0 for tuple, token, opaque. */
 int hm_element_type_bytes(int t);
+int hm_element_type_onehot(int t);
+int hm_element_type_of_onehot(int i);
+int hm_element_type_count(void);
+/* Elements of an array shape (the product of its dims); 0 for a tuple, a
+ * token, an opaque value or an unknown shape. */
+double hm_shape_elements(const hm_shape *s);
 /* Bytes of a shape: elements times element bytes, a tuple's elements
- * summed (a double: huge shapes stay finite). */
+ * summed (0 when they are not known; a double: huge shapes stay finite). */
 double hm_shape_bytes(const hm_shape *s);
 
 /* Shape text as HLO writes it: "bf16[8,56,56,64]{3,2,1,0}", dynamic dims
  * "f32[<=8,2]", TPU layouts "{1,0:T(8,128)(2,1)S(1)}", tuples
- * "(f32[], s32[2]{0})", "token[]".  Like snprintf: writes at most cap bytes
- * (terminated when cap > 0), returns the full length. */
+ * "(f32[], s32[2]{0})" ("(tuple of 3)" when the elements are not known),
+ * "token[]", "?" for an unknown shape.  Like snprintf: writes at most cap
+ * bytes (terminated when cap > 0), returns the full length. */
 int hm_shape_text(const hm_shape *s, char *buf, size_t cap);
 
 /* Checks a module that a reader filled and indexes it; every reader calls
@@ -342,7 +371,8 @@ int hm_shape_text(const hm_shape *s, char *buf, size_t cap);
  * entry id or name that names nothing, more than 2^31 - 1 instructions.
  * Sets every hm_instr's comp, node and is_root (id == root_id, as the
  * dataset's featurizer decides), hm_comp.is_entry and hm_module.entry (the
- * entry id, else the entry name, else the last computation), and builds
+ * entry id, else the entry name, else the last computation), knows to
+ * HM_KNOWS_ALL (the synthesizer lowers it after), and builds
  * the index used by the lookups below in the arena `a`. */
 int hm_module_check(hs_arena *a, hm_module *m, hs_error *err);
 

@@ -609,7 +609,7 @@ static int enumerate(const hm_module *m, const hm_instr *in, int as_read, hm_att
 
 int hm_instr_attrs(const hm_module *m, const hm_instr *in, hm_attr_fn fn, void *ctx)
 {
-	return enumerate(m, in, 1, fn, ctx);
+	return m->knows & HM_KNOWS_ATTRS ? enumerate(m, in, 1, fn, ctx) : 0;
 }
 
 struct lookup {

@@ -45,8 +45,9 @@ int hm_instr_print(FILE *out, const hm_module *m, const hm_instr *in);
  * names given without '%' (JAX's text), given so: an instruction XLA or
  * JAX printed gives back its attributes as written. */
 typedef int (*hm_attr_fn)(void *ctx, const char *name, const char *value);
-/* fn for each attribute of `in` (of checked module m): 0, fn's first
- * non-zero return, or -1 when out of memory. */
+/* fn for each attribute of `in` (of checked module m; none when m does not
+ * know them: HM_KNOWS_ATTRS): 0, fn's first non-zero return, or -1 when out
+ * of memory. */
 int hm_instr_attrs(const hm_module *m, const hm_instr *in, hm_attr_fn fn, void *ctx);
 /* The value of attribute `name` appended to out: 1, 0 when `in` has none,
  * -1 when out of memory. */

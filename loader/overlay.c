@@ -68,8 +68,7 @@ const char *ov_clip(const char *s, char *buf, size_t cap)
 
 static int node_named(const void *g, int32_t v, const void *name)
 {
-	char buf[160];
-	return strcmp(graph_node_name(g, v, buf, sizeof buf), name) == 0;
+	return strcmp(graph_node_name(g, v), name) == 0;
 }
 
 /* Every node by name; a name of several nodes is its first node's, as
@@ -77,11 +76,10 @@ static int node_named(const void *g, int32_t v, const void *name)
 static int index_build(ov_builder *b)
 {
 	const hs_graph *g = b->g;
-	char buf[160];
 	if (g->n_nodes > HS_INDEX_MAX || hs_index_reserve(&b->names, (size_t)g->n_nodes) != 0)
 		return -1;
 	for (int64_t v = 0; v < g->n_nodes; v++) {
-		const char *nm = graph_node_name(g, v, buf, sizeof buf);
+		const char *nm = graph_node_name(g, v);
 		if (hs_index_put(&b->names, name_hash(nm), (int32_t)v, node_named, g, nm) < 0)
 			return -1;
 	}
@@ -246,7 +244,7 @@ int ov_value(ov_builder *b, int64_t node, int col, const char *text, ov_at at)
 static int fill(ov_builder *b)
 {
 	hs_overlay *o = b->o;
-	char buf[160], cut[48];
+	char cut[48];
 	for (size_t i = 0; i < b->cells.n; i++) {
 		const ov_cell *e = &b->cells.v[i];
 		hs_overlay_col *col = &o->cols[e->col];
@@ -257,7 +255,7 @@ static int fill(ov_builder *b)
 			else if (b->merge == OVERLAY_MERGE_SUM && !isfinite(*p += e->num))
 				return hs_fail(b->err, HS_EDATA, "%s: field '%s' of '%s': its values add up past a "
 					       "double's range", b->file, col->name,
-					       ov_clip(graph_node_name(b->g, e->node, buf, sizeof buf), cut, sizeof cut));
+					       ov_clip(graph_node_name(b->g, e->node), cut, sizeof cut));
 		} else if (!col->text[e->node] || b->merge != OVERLAY_MERGE_FIRST) {
 			col->text[e->node] = (char *)e->text;
 		}

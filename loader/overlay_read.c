@@ -329,7 +329,7 @@ done:
 int ov_read_module_buffers(ov_builder *b)
 {
 	const hm_buffers *bu = b->g->module->buffers;
-	char num[32], name[160];
+	char num[32];
 	int added, col = ov_column(b, "buffer_bytes", 1, &added);
 	if (col < 0)
 		return -1;
@@ -337,7 +337,7 @@ int ov_read_module_buffers(ov_builder *b)
 		if (bu->node_bytes[v] < 0)
 			continue;
 		snprintf(num, sizeof num, "%lld", (long long)bu->node_bytes[v]);
-		if (ov_row(b, v, graph_node_name(b->g, v, name, sizeof name), (ov_at)v + 1) != 0 ||
+		if (ov_row(b, v, graph_node_name(b->g, v), (ov_at)v + 1) != 0 ||
 		    ov_value(b, v, col, num, (ov_at)v + 1) != 0)
 			return -1;
 	}

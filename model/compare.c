@@ -13,6 +13,7 @@
 #include "base/parse.h"
 #include "base/plural.h"
 #include "loader/hlo.h"
+#include "loader/hlo_synth.h"
 #include "model/compare_impl.h"
 
 /* Internal storage behind a result. */
@@ -85,7 +86,7 @@ int64_t compare_resolve(hs_graph *g, const char *sel, const char *what, hs_error
 		return sel[0] == 'b' ? graph_best_config(g) : worst_config(g);
 	}
 	if (!strcmp(sel, "default")) {
-		if (g->kind != HS_KIND_LAYOUT)
+		if (g->kind == HS_KIND_TILE)
 			return hs_fail(err, HS_EUSAGE,
 				       "%s: 'default' names the layout config whose values are all -1; %s is "
 				       "a tile file (its runtimes are already normalized by the default "
@@ -221,9 +222,9 @@ static void renumbering_ops(unsigned char table[256])
 
 static int node_rank(const hs_graph *g, int64_t v)
 {
-	hlo_shape s;
-	hlo_decode_shape(graph_feat(g, v), g->feat_width, &s);
-	return s.valid && !s.is_tuple ? s.rank : -1;
+	hm_decoded d;
+	const hm_shape *s = hm_decode(graph_feat(g, v), g->feat_width, &d);
+	return s->element_type != HM_TUPLE ? s->rank : -1;
 }
 
 /* Can a layout be followed from `prod`'s output through node `via`?  Same
@@ -668,7 +669,7 @@ static int run_layout(compare_result *r, const compare_opts *o, hs_error *err)
 		rw->k_b = kb;
 		rw->opcode = ga->opcode[v];
 		rw->comp = ga->comp_of[v];
-		rw->hcomp = ga->hcomp_of ? ga->hcomp_of[v] : -1;
+		rw->hcomp = ga->hcomp_of[v];
 		rw->differs = diff[k];
 		rw->a = va;
 		rw->b = vb;
@@ -761,15 +762,15 @@ compare_result *compare_run(hs_graph *ga, hs_graph *gb, const char *sel_a, const
 	r->predicted_diff = NAN;
 	if (r->A.labeled && r->B.labeled && r->A.runtime != 0)
 		r->runtime_ratio = r->B.runtime / r->A.runtime;
-	if ((r->kind == HS_KIND_LAYOUT ? run_layout(r, o, err) : run_tile(r, err)) != 0) {
+	if ((r->kind != HS_KIND_TILE ? run_layout(r, o, err) : run_tile(r, err)) != 0) {
 		compare_free(r);
 		return NULL;
 	}
-	if (predictions(r, o, err) < 0 || (r->kind == HS_KIND_LAYOUT && contributions(r, o, err) < 0)) {
+	if (predictions(r, o, err) < 0 || (r->kind != HS_KIND_TILE && contributions(r, o, err) < 0)) {
 		compare_free(r);
 		return NULL;
 	}
-	if (r->kind == HS_KIND_LAYOUT)
+	if (r->kind != HS_KIND_TILE)
 		compare_sort_rows(r, o->sort);
 	return r;
 }
@@ -820,7 +821,7 @@ static int cmp_row_contrib(const void *x, const void *y)
 
 void compare_sort_rows(compare_result *r, compare_sort s)
 {
-	if (r->kind != HS_KIND_LAYOUT || !r->n_rows)
+	if (r->kind == HS_KIND_TILE || !r->n_rows)
 		return;
 	qsort(r->rows, (size_t)r->n_rows, sizeof *r->rows,
 	      s == COMPARE_SORT_CONTRIBUTION ? cmp_row_contrib : cmp_row_id);
@@ -885,7 +886,7 @@ int compare_highlight(hs_graph *g, const char *sel_a, const char *sel_b, int64_t
 
 int compare_print(FILE *out, const compare_result *r, int format, hs_error *err)
 {
-	int all = r->kind == HS_KIND_LAYOUT && r->all;
+	int all = r->kind != HS_KIND_TILE && r->all;
 	clearerr(out);
 	if (format == COMPARE_JSON) {
 		if (compare_print_json(out, r, all, err) < 0)

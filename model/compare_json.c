@@ -119,7 +119,6 @@ static void j_op_name(jsonw *w, const hs_graph *g, int64_t v)
 static void j_neighbors(jsonw *w, const compare_result *r, const compare_row *rw, int side)
 {
 	const hs_graph *g = r->ga, *gb = r->gb;
-	char name[256];
 	jsonw_key(w, side == COMPARE_OPERAND ? "operands" : "users");
 	jsonw_arr_begin(w);
 	for (int k = 0; k < rw->n_nb; k++) {
@@ -134,7 +133,7 @@ static void j_neighbors(jsonw *w, const compare_result *r, const compare_row *rw
 		}
 		jsonw_obj_begin(w);
 		jsonw_key(w, "id"), jsonw_int(w, nb->node);
-		jsonw_key(w, "name"), jsonw_str(w, graph_node_name(g, nb->node, name, sizeof name));
+		jsonw_key(w, "name"), jsonw_str(w, graph_node_name(g, nb->node));
 		jsonw_key(w, "opcode"), jsonw_str(w, graph_node_opcode_name(g, nb->node));
 		jsonw_key(w, "hops"), jsonw_int(w, nb->hops);
 		jsonw_key(w, "slot"), jsonw_int(w, nb->slot);
@@ -152,8 +151,7 @@ static void j_neighbors(jsonw *w, const compare_result *r, const compare_row *rw
 static void j_rows(jsonw *w, const compare_result *r, const char *key, int differs)
 {
 	const hs_graph *g = r->ga;
-	char sh[256], name[256];
-	hlo_shape s;
+	char sh[256];
 
 	jsonw_key(w, key);
 	jsonw_arr_begin(w);
@@ -161,14 +159,13 @@ static void j_rows(jsonw *w, const compare_result *r, const char *key, int diffe
 		const compare_row *rw = &r->rows[i];
 		if (rw->differs != differs)
 			continue;
-		hlo_decode_shape(graph_feat(g, rw->node), g->feat_width, &s);
-		hlo_shape_text(&s, sh, sizeof sh);
+		graph_node_text(g, rw->node, HS_HF_SHAPE, sh, sizeof sh);
 		jsonw_obj_begin(w);
 		jsonw_key(w, "id"), jsonw_int(w, rw->node);
-		jsonw_key(w, "name"), jsonw_str(w, graph_node_name(g, rw->node, name, sizeof name));
+		jsonw_key(w, "name"), jsonw_str(w, graph_node_name(g, rw->node));
 		jsonw_key(w, "opcode"), jsonw_str(w, graph_node_opcode_name(g, rw->node));
 		j_op_name(w, g, rw->node);
-		jsonw_key(w, "computation"), jsonw_str(w, graph_hcomp_name(g, rw->hcomp, name, sizeof name));
+		jsonw_key(w, "computation"), jsonw_str(w, graph_hcomp_name(g, rw->hcomp));
 		jsonw_key(w, "split"), jsonw_int(w, rw->comp);
 		jsonw_key(w, "shape"), jsonw_str(w, sh);
 		j_values(w, "a", rw->a, r->width);
@@ -264,12 +261,11 @@ static void j_layout(jsonw *w, const compare_result *r, int all)
 	jsonw_key(w, "differing_computations");
 	jsonw_arr_begin(w);
 	for (int i = 0; i < r->n_hcomps; i++) {
-		char name[160];
 		int pretty = w->pretty;
 		w->pretty = 0;
 		jsonw_obj_begin(w);
 		jsonw_key(w, "computation");
-		jsonw_str(w, graph_hcomp_name(r->ga, r->hcomps[i].key, name, sizeof name));
+		jsonw_str(w, graph_hcomp_name(r->ga, r->hcomps[i].key));
 		jsonw_key(w, "count"), jsonw_int(w, r->hcomps[i].count);
 		jsonw_obj_end(w);
 		w->pretty = pretty;
@@ -323,8 +319,7 @@ static void j_tile_value(jsonw *w, const compare_result *r, int j)
 static void j_tile(jsonw *w, const compare_result *r)
 {
 	const hs_graph *ga = r->ga;
-	char sh[256], name[256];
-	hlo_shape s;
+	char sh[256];
 
 	jsonw_key(w, "values");
 	jsonw_arr_begin(w);
@@ -348,11 +343,10 @@ static void j_tile(jsonw *w, const compare_result *r)
 	jsonw_key(w, "kernel_nodes");
 	jsonw_arr_begin(w);
 	for (int64_t i = 0; i < ga->n_nodes; i++) {
-		hlo_decode_shape(graph_feat(ga, i), ga->feat_width, &s);
-		hlo_shape_text(&s, sh, sizeof sh);
+		graph_node_text(ga, i, HS_HF_SHAPE, sh, sizeof sh);
 		jsonw_obj_begin(w);
 		jsonw_key(w, "id"), jsonw_int(w, i);
-		jsonw_key(w, "name"), jsonw_str(w, graph_node_name(ga, i, name, sizeof name));
+		jsonw_key(w, "name"), jsonw_str(w, graph_node_name(ga, i));
 		jsonw_key(w, "opcode"), jsonw_str(w, graph_node_opcode_name(ga, i));
 		j_op_name(w, ga, i);
 		jsonw_key(w, "shape"), jsonw_str(w, sh);
@@ -368,7 +362,7 @@ int compare_print_json(FILE *out, const compare_result *r, int all, hs_error *er
 	jsonw_init(&w, out, 1);
 	jsonw_obj_begin(&w);
 	j_header(&w, r);
-	if (r->kind == HS_KIND_LAYOUT)
+	if (r->kind != HS_KIND_TILE)
 		j_layout(&w, r, all);
 	else
 		j_tile(&w, r);

@@ -42,7 +42,7 @@ char **compare_node_notes(const compare_result *r)
 	int64_t n = r->ga->n_nodes;
 	char **notes = calloc((size_t)(n ? n : 1), sizeof *notes);
 
-	if (!notes || r->kind != HS_KIND_LAYOUT)
+	if (!notes || r->kind == HS_KIND_TILE)
 		return notes;
 	for (int64_t i = 0; i < r->n_rows; i++) {
 		const compare_row *rw = &r->rows[i];

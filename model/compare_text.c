@@ -96,10 +96,9 @@ int compare_summary(const compare_result *r, char *buf, size_t cap)
 	hs_strbuf_printf(&o, "; computation%s:", hs_s(r->n_hcomps));
 	int shown = r->n_hcomps < 6 ? r->n_hcomps : 6;
 	for (int i = 0; i < shown; i++) {
-		char name[160];
 
 		hs_strbuf_printf(&o, "%s %s (%lld)", i ? "," : "",
-		     graph_hcomp_name(r->ga, r->hcomps[i].key, name, sizeof name), (long long)r->hcomps[i].count);
+		     graph_hcomp_name(r->ga, r->hcomps[i].key), (long long)r->hcomps[i].count);
 	}
 	if (r->n_hcomps > shown)
 		hs_strbuf_printf(&o, ", +%d more", r->n_hcomps - shown);
@@ -155,7 +154,7 @@ static void print_header(FILE *out, const compare_result *r)
 		fprintf(out, "%-*s %s\n", LABEL_W, "file A", ga->path);
 		fprintf(out, "%-*s %s\n", LABEL_W, "file B", gb->path);
 	}
-	if (r->kind == HS_KIND_LAYOUT)
+	if (r->kind != HS_KIND_TILE)
 		fprintf(out, "%-*s layout, %lld node%s, %lld configurable, %lld config%s%s\n", LABEL_W, "graph",
 			(long long)ga->n_nodes, hs_s(ga->n_nodes), (long long)ga->n_cfg_nodes,
 			(long long)ga->n_configs, hs_s(ga->n_configs), ga == gb ? "" : " in A");
@@ -231,7 +230,7 @@ static void print_header(FILE *out, const compare_result *r)
 	char sum[1024];
 	compare_summary(r, sum, sizeof sum);
 	fprintf(out, "%-*s %s\n", LABEL_W, "differ", sum);
-	if (r->kind == HS_KIND_LAYOUT) {
+	if (r->kind != HS_KIND_TILE) {
 		fprintf(out, "%-*s A %d, B %d (layouts of configurable neighbours that disagree: a copy or transpose each)\n",
 			LABEL_W, "mismatches", r->A.mismatches, r->B.mismatches);
 		if (!r->has_contribution)
@@ -255,8 +254,7 @@ static void print_layout_rows(FILE *out, const compare_result *r, int all)
 	const hs_graph *g = r->ga;
 	int w = r->width, grouped = w == HLO_LAYOUT_CONFIG_FEATURES;
 	int wid = 4, wname = 4, wop = 6, wsh = 5, wl[3][2] = {{6, 1}, {5, 1}, {6, 1}}, wv = 8, op_names = 0;
-	char buf[512], sh[256], name[256];
-	hlo_shape s;
+	char buf[512], sh[256];
 
 	if (!r->n_rows)
 		return;
@@ -264,13 +262,12 @@ static void print_layout_rows(FILE *out, const compare_result *r, int all)
 		const compare_row *rw = &r->rows[i];
 		int n = snprintf(buf, sizeof buf, "%lld", (long long)rw->node);
 		wid = n > wid ? n : wid;
-		n = (int)strlen(graph_node_name(g, rw->node, name, sizeof name));
+		n = (int)strlen(graph_node_name(g, rw->node));
 		wname = n > wname ? n : wname;
 		n = (int)strlen(graph_node_opcode_name(g, rw->node));
 		wop = n > wop ? n : wop;
 		op_names |= *graph_node_text(g, rw->node, HS_HF_OP_NAME, buf, sizeof buf) != 0;
-		hlo_decode_shape(graph_feat(g, rw->node), g->feat_width, &s);
-		n = hlo_shape_text(&s, sh, sizeof sh);
+		n = (int)strlen(graph_node_text(g, rw->node, HS_HF_SHAPE, sh, sizeof sh));
 		wsh = n > wsh ? n : wsh;
 		if (grouped) {
 			for (int gi = 0; gi < 3; gi++) {
@@ -308,10 +305,9 @@ static void print_layout_rows(FILE *out, const compare_result *r, int all)
 
 	for (int64_t i = 0; i < r->n_rows; i++) {
 		const compare_row *rw = &r->rows[i];
-		hlo_decode_shape(graph_feat(g, rw->node), g->feat_width, &s);
-		hlo_shape_text(&s, sh, sizeof sh);
+		graph_node_text(g, rw->node, HS_HF_SHAPE, sh, sizeof sh);
 		fprintf(out, "%s%*lld  %-*s  %-*s  %-*.*s", all ? (rw->differs ? "* " : "  ") : "", wid,
-			(long long)rw->node, wname, graph_node_name(g, rw->node, name, sizeof name), wop,
+			(long long)rw->node, wname, graph_node_name(g, rw->node), wop,
 			graph_node_opcode_name(g, rw->node), wsh, wsh, sh);
 		if (grouped) {
 			for (int gi = 0; gi < 3; gi++) {
@@ -361,7 +357,7 @@ static void print_layout_rows(FILE *out, const compare_result *r, int all)
 					 graph_node_opcode_name(g, cons));
 			fprintf(out, "%s%*s  %s %lld %s, %d hop%s, %s %s -> %s: A %s, B %s%s\n", all ? "  " : "",
 				wid, "", nb->side == COMPARE_OPERAND ? "operand" : "user", (long long)nb->node,
-				graph_node_name(g, nb->node, name, sizeof name), nb->hops, hs_s(nb->hops),
+				graph_node_name(g, nb->node), nb->hops, hs_s(nb->hops),
 				compare_group_name(grp), la, lb, mismatch_word(nb->mismatch_a),
 				mismatch_word(nb->mismatch_b), why);
 		}
@@ -376,7 +372,6 @@ static void print_tile_rows(FILE *out, const compare_result *r)
 {
 	const hs_graph *g = r->ga;
 	char a[32], b[32], sh[256];
-	hlo_shape s;
 
 	fprintf(out, "\n  %-22s %12s %12s\n", "value", "A", "B");
 	for (int j = 0; j < r->width; j++) {
@@ -388,24 +383,22 @@ static void print_tile_rows(FILE *out, const compare_result *r)
 	fprintf(out, "\nkernel nodes (%lld)\n", (long long)g->n_nodes);
 	int wid = snprintf(a, sizeof a, "%lld", (long long)(g->n_nodes ? g->n_nodes - 1 : 0));
 	int wop = 6, wname = 4, wsh = 5, op_names = 0;
-	char name[256], opn[1024];
+	char opn[1024];
 	for (int64_t i = 0; i < g->n_nodes; i++) {
 		int n = (int)strlen(graph_node_opcode_name(g, i));
 		wop = n > wop ? n : wop;
-		n = (int)strlen(graph_node_name(g, i, name, sizeof name));
+		n = (int)strlen(graph_node_name(g, i));
 		wname = n > wname ? n : wname;
-		hlo_decode_shape(graph_feat(g, i), g->feat_width, &s);
-		n = hlo_shape_text(&s, sh, sizeof sh);
+		n = (int)strlen(graph_node_text(g, i, HS_HF_SHAPE, sh, sizeof sh));
 		wsh = n > wsh ? n : wsh;
 		op_names |= *graph_node_text(g, i, HS_HF_OP_NAME, opn, sizeof opn) != 0;
 	}
 	for (int64_t i = 0; i < g->n_nodes; i++) {
-		hlo_decode_shape(graph_feat(g, i), g->feat_width, &s);
-		hlo_shape_text(&s, sh, sizeof sh);
+		graph_node_text(g, i, HS_HF_SHAPE, sh, sizeof sh);
 		const char *on = op_names ? graph_node_text(g, i, HS_HF_OP_NAME, opn, sizeof opn) : "";
 
 		fprintf(out, "  %*lld  %-*s  %-*s  %-*s%s%s\n", wid, (long long)i, wname,
-			graph_node_name(g, i, name, sizeof name), wop, graph_node_opcode_name(g, i), *on ? wsh : 0, sh,
+			graph_node_name(g, i), wop, graph_node_opcode_name(g, i), *on ? wsh : 0, sh,
 			*on ? "  " : "", on);
 	}
 }
@@ -415,7 +408,7 @@ static void print_tile_rows(FILE *out, const compare_result *r)
 void compare_print_text(FILE *out, const compare_result *r, int all)
 {
 	print_header(out, r);
-	if (r->kind == HS_KIND_LAYOUT)
+	if (r->kind != HS_KIND_TILE)
 		print_layout_rows(out, r, all);
 	else
 		print_tile_rows(out, r);

@@ -6,7 +6,7 @@
  * the same machine and terms.
  *
  * Per node (documented 140-wide features only; shapes decoded by
- * hlo_decode_shape, E(x) = elements of x's output, B(x) = its bytes):
+ * hm_shape_decode, E(x) = elements of x's output, B(x) = its bytes):
  *
  *   FLOPs
  *     convolution      2 * E(out) * window_size_product * C_in / feature_group_count
@@ -56,6 +56,8 @@
  * space), dims a partial layout leaves to the compiler count as unpadded.
  */
 #include "model/cost.h"
+
+#include "loader/hlo_synth.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -127,22 +129,22 @@ static uint8_t op_class(const struct ops *o, int op)
 	return c;
 }
 
-static double elems(const hlo_shape *s)
+static double elems(const hm_shape *s)
 {
-	return s->valid && !s->is_tuple ? (double)s->element_count : 0;
+	return hm_shape_elements(s);
 }
 
-static const hlo_shape *operand(const cost_graph *cg, int64_t v, int i)
+static const hm_shape *operand(const cost_graph *cg, int64_t v, int i)
 {
-	static const hlo_shape none;
+	static const hm_shape none = {.element_type = -1, .rank = -1};
 	const hs_graph *g = cg->g;
 
 	if (graph_n_operands(g, v) > i)
-		return &cg->shape[g->operand_idx[g->operand_off[v] + i]];
+		return cg->shape[g->operand_idx[g->operand_off[v] + i]];
 	return &none;
 }
 
-static double dot_contracted(const hlo_shape *l, const hlo_shape *r, const hlo_shape *o)
+static double dot_contracted(const hm_shape *l, const hm_shape *r, const hm_shape *o)
 {
 	double el = elems(l), er = elems(r), eo = elems(o), bt = 1;
 	int lim = l->rank;
@@ -165,14 +167,14 @@ static double node_flops(const cost_graph *cg, const struct ops *ops, int64_t v)
 {
 	const float *f = graph_feat(cg->g, v);
 	int op = cg->g->opcode[v];
-	const hlo_shape *out = &cg->shape[v], *in0 = operand(cg, v, 0);
+	const hm_shape *out = cg->shape[v], *in0 = operand(cg, v, 0);
 	double eo = elems(out), win = f[HLO_F_WINDOW_SIZE + 7] > 0 ? f[HLO_F_WINDOW_SIZE + 7] : 1;
 
 	if (op == ops->conv) {
 		int fd = (int)f[HLO_F_CONV_DIMS + 1];
 		double cin = 1, groups = f[HLO_F_FEATURE_GROUP_COUNT] >= 1 ? f[HLO_F_FEATURE_GROUP_COUNT] : 1;
 
-		if (in0->valid && fd >= 0 && fd < in0->rank && in0->dims[fd] > 0)
+		if (fd >= 0 && fd < in0->rank && in0->dims[fd] > 0)
 			cin = (double)in0->dims[fd];
 		return 2 * eo * win * cin / groups;
 	}
@@ -205,7 +207,7 @@ const char *cost_unavailable_reason(const hs_graph *g)
 
 /* ---- layouts and tiles ---------------------------------------------------------- */
 
-cost_lay cost_lay_of(const int *l, int n, const hlo_shape *s)
+cost_lay cost_lay_of(const int *l, int n, const hm_shape *s)
 {
 	cost_lay r = {-1, -1};
 
@@ -226,15 +228,21 @@ cost_lay cost_lay_of(const int *l, int n, const hlo_shape *s)
 	return r;
 }
 
-cost_lay cost_lay_recorded(const hlo_shape *s)
+/* s's dims from most minor to most major as ints: its layout, or
+ * row-major; the number of entries. */
+static int minor_to_major(const hm_shape *s, int l[6])
 {
-	int l[HLO_MAX_RANK];
+	int n = s->rank < 6 ? s->rank : 6;
+	for (int i = 0; i < n; i++)
+		l[i] = s->has_layout ? (int)s->minor_to_major[i] : s->rank - 1 - i;
+	return n < 0 ? 0 : n;
+}
 
-	if (s->has_layout)
-		return cost_lay_of(s->minor_to_major, s->rank, s);
-	for (int i = 0; i < s->rank && i < HLO_MAX_RANK; i++)
-		l[i] = s->rank - 1 - i;
-	return cost_lay_of(l, s->rank, s);
+cost_lay cost_lay_recorded(const hm_shape *s)
+{
+	int l[6], n = minor_to_major(s, l);
+
+	return cost_lay_of(l, n, s);
 }
 
 int cost_lay_equal(cost_lay a, cost_lay b)
@@ -242,13 +250,13 @@ int cost_lay_equal(cost_lay a, cost_lay b)
 	return a.m0 == b.m0 && a.m1 == b.m1;
 }
 
-int cost_lay_row_major(const hlo_shape *s, cost_lay l)
+int cost_lay_row_major(const hm_shape *s, cost_lay l)
 {
-	int d[HLO_MAX_RANK];
+	int d[6], n = s->rank < 6 ? s->rank : 6;
 
-	for (int i = 0; i < s->rank && i < HLO_MAX_RANK; i++)
+	for (int i = 0; i < n; i++)
 		d[i] = s->rank - 1 - i;
-	return cost_lay_equal(l, cost_lay_of(d, s->rank, s));
+	return cost_lay_equal(l, cost_lay_of(d, n, s));
 }
 
 static double round_up(double d, double t)
@@ -256,19 +264,17 @@ static double round_up(double d, double t)
 	return ceil(d / t) * t / d;
 }
 
-int cost_tile_rows(const hlo_shape *s)
+int cost_tile_rows(const hm_shape *s)
 {
-	int b = s->element_type >= 0 ? hlo_element_type_bytes(s->element_type) : 0;
+	int b = hm_element_type_bytes(s->element_type);
 
 	return b == 1 || b == 2 ? COST_TILE_SECOND_MINOR * 4 / b : COST_TILE_SECOND_MINOR;
 }
 
-double cost_pad_factor(const hlo_shape *s, cost_lay l)
+double cost_pad_factor(const hm_shape *s, cost_lay l)
 {
 	double f = 1;
 
-	if (!s->valid || s->is_tuple)
-		return 1;
 	if (l.m0 >= 0 && l.m0 < s->rank && s->dims[l.m0] > 0)
 		f *= round_up((double)s->dims[l.m0], COST_TILE_MINOR);
 	if (l.m1 >= 0 && l.m1 < s->rank && s->dims[l.m1] > 0)
@@ -280,11 +286,11 @@ double cost_pad_factor(const hlo_shape *s, cost_lay l)
 
 /* A reshape that only adds or drops dims of size 1 keeps every element
  * where it was: XLA turns it into a bitcast, which moves nothing. */
-static int only_unit_dims_differ(const hlo_shape *a, const hlo_shape *b)
+static int only_unit_dims_differ(const hm_shape *a, const hm_shape *b)
 {
 	int i = 0, j = 0;
 
-	if (!a->valid || !b->valid || a->is_tuple || b->is_tuple)
+	if (a->rank < 0 || b->rank < 0 || a->element_type == HM_TUPLE || b->element_type == HM_TUPLE)
 		return 0;
 	for (;;) {
 		while (i < a->rank && a->dims[i] == 1)
@@ -307,6 +313,30 @@ void cost_opcode_classes(uint8_t cls[256])
 		cls[op] = op_class(&ops, op);
 }
 
+/* The shapes the node features decode to: a bare .npz's module has them
+ * already (synthesized from these features); else decoded into own[]. */
+static int cost_graph_shapes(cost_graph *cg)
+{
+	const hs_graph *g = cg->g;
+	size_t n = (size_t)(g->n_nodes ? g->n_nodes : 1);
+
+	if (g->hlo && g->hlo->source == HM_SRC_NPZ) {
+		for (int64_t v = 0; v < g->n_nodes; v++)
+			cg->shape[v] = hm_instr_at(g->module, v)->shape;
+		return 0;
+	}
+	cg->own = malloc(n * sizeof *cg->own);
+	cg->store = malloc(n * HM_DECODE_STORE * sizeof *cg->store);
+	if (!cg->own || !cg->store)
+		return -1;
+	for (int64_t v = 0; v < g->n_nodes; v++) {
+		hm_shape_decode(cost_available(g) ? graph_feat(g, v) : NULL, g->feat_width, &cg->own[v],
+				cg->store + (size_t)v * HM_DECODE_STORE);
+		cg->shape[v] = &cg->own[v];
+	}
+	return 0;
+}
+
 int cost_graph_init(cost_graph *cg, const hs_graph *g)
 {
 	size_t n = (size_t)(g->n_nodes ? g->n_nodes : 1);
@@ -318,27 +348,26 @@ int cost_graph_init(cost_graph *cg, const hs_graph *g)
 	cg->flops = calloc(n, sizeof *cg->flops);
 	cg->bytes_out = calloc(n, sizeof *cg->bytes_out);
 	cg->cls = calloc(n, sizeof *cg->cls);
-	if (!cg->shape || !cg->flops || !cg->bytes_out || !cg->cls) {
+	if (!cg->shape || !cg->flops || !cg->bytes_out || !cg->cls || cost_graph_shapes(cg) < 0) {
 		cost_graph_free(cg);
 		return -1;
 	}
 	if (!cost_available(g))
 		return 0;
-	cg->layout_overhead = g->kind == HS_KIND_LAYOUT;
+	cg->layout_overhead = g->kind != HS_KIND_TILE;
 	resolve_ops(&ops);
 	/* The class depends on the opcode alone: one per opcode id, not one
 	 * name lookup per node. */
 	uint8_t cls[256];
 	cost_opcode_classes(cls);
 	for (int64_t v = 0; v < g->n_nodes; v++) {
-		hlo_decode_shape(graph_feat(g, v), g->feat_width, &cg->shape[v]);
-		cg->bytes_out[v] = (double)hlo_shape_bytes(&cg->shape[v]);
+		cg->bytes_out[v] = hm_shape_bytes(cg->shape[v]);
 		cg->cls[v] = cls[g->opcode[v]];
 	}
 	for (int64_t v = 0; v < g->n_nodes; v++) {
 		cg->flops[v] = node_flops(cg, &ops, v);
 		if (g->opcode[v] == ops.reshape && graph_n_operands(g, v) == 1 &&
-		    only_unit_dims_differ(&cg->shape[v], operand(cg, v, 0)))
+		    only_unit_dims_differ(cg->shape[v], operand(cg, v, 0)))
 			cg->cls[v] |= COST_C_FREE;
 	}
 	return 0;
@@ -347,6 +376,8 @@ int cost_graph_init(cost_graph *cg, const hs_graph *g)
 void cost_graph_free(cost_graph *cg)
 {
 	free(cg->shape);
+	free(cg->own);
+	free(cg->store);
 	free(cg->flops);
 	free(cg->bytes_out);
 	free(cg->cls);
@@ -354,7 +385,7 @@ void cost_graph_free(cost_graph *cg)
 }
 
 /* Position of dim d among the dims of s larger than 1 (-1 for none). */
-static int nonunit_pos(const hlo_shape *s, int d)
+static int nonunit_pos(const hm_shape *s, int d)
 {
 	int p = 0;
 
@@ -373,7 +404,7 @@ static int nonunit_pos(const hlo_shape *s, int d)
 static double reshape_copy(const cost_graph *cg, int64_t v, cost_lay out, const cost_lay *ops)
 {
 	const hs_graph *g = cg->g;
-	const hlo_shape *s = &cg->shape[v], *in;
+	const hm_shape *s = cg->shape[v], *in;
 	cost_lay l;
 
 	if (graph_n_operands(g, v) < 1)
@@ -403,20 +434,20 @@ void cost_node(const cost_graph *cg, int64_t v, cost_lay out, const cost_lay *op
 	if (!(cls & COST_C_FREE)) {
 		bytes = cg->bytes_out[v];
 		if (cls & COST_C_TILED)
-			pad += cg->bytes_out[v] * (cost_pad_factor(&cg->shape[v], out) - 1);
+			pad += cg->bytes_out[v] * (cost_pad_factor(cg->shape[v], out) - 1);
 		for (int64_t e = g->operand_off[v]; e < g->operand_off[v + 1]; e++) {
 			int64_t o = g->operand_idx[e];
 
 			bytes += cg->bytes_out[o];
 			if ((cls & COST_C_TILED) && (!(cls & COST_C_MXU) || (terms & COST_T_MXU_OPERANDS))) {
-				cost_lay l = ops ? ops[e - g->operand_off[v]] : cost_lay_recorded(&cg->shape[o]);
+				cost_lay l = ops ? ops[e - g->operand_off[v]] : cost_lay_recorded(cg->shape[o]);
 
-				pad += cg->bytes_out[o] * (cost_pad_factor(&cg->shape[o], l) - 1);
+				pad += cg->bytes_out[o] * (cost_pad_factor(cg->shape[o], l) - 1);
 			}
 		}
 	}
 	if ((cls & COST_C_MXU) && (terms & COST_T_MXU))
-		mxu = cost_pad_factor(&cg->shape[v], out);
+		mxu = cost_pad_factor(cg->shape[v], out);
 	if ((cls & COST_C_RESHAPE) && (terms & COST_T_RELAYOUT))
 		relayout = reshape_copy(cg, v, out, ops);
 	c->flops = cg->flops[v];
@@ -431,7 +462,7 @@ void cost_node(const cost_graph *cg, int64_t v, cost_lay out, const cost_lay *op
 
 int cost_analytic(const hs_graph *g, cost_estimate *out)
 {
-	int rc = g->module ? cost_module(g, out) : 1;
+	int rc = cost_module_rules(g) ? cost_module(g, out) : 1;
 	return rc <= 0 ? rc : cost_features(g, out);
 }
 
@@ -445,7 +476,7 @@ int cost_features(const hs_graph *g, cost_estimate *out)
 	if (cost_graph_init(&cg, g) < 0)
 		return -1;
 	for (int64_t v = 0; v < g->n_nodes; v++)
-		cost_node(&cg, v, cost_lay_recorded(&cg.shape[v]), NULL, COST_T_ALL, &out[v]);
+		cost_node(&cg, v, cost_lay_recorded(cg.shape[v]), NULL, COST_T_ALL, &out[v]);
 	cost_graph_free(&cg);
 	return 0;
 }

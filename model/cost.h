@@ -27,6 +27,7 @@
 #include "base/error.h"
 #include "loader/graph.h"
 #include "loader/hlo.h"
+#include "loader/hlo_module.h"
 
 #define COST_PEAK_FLOPS 61.5e12      /* FLOP/s, one TPU v3 core, bf16 matrix units */
 #define COST_HBM_BYTES_PER_S 450e9   /* bytes/s, one TPU v3 core's share of HBM */
@@ -72,9 +73,20 @@ typedef struct cost_estimate {
 int cost_available(const hs_graph *g);
 const char *cost_unavailable_reason(const hs_graph *g);
 
+/* 1 when cost_analytic follows the module's rules (below), 0 for the
+ * dataset's: the one place the choice is made. */
+static inline int cost_module_rules(const hs_graph *g)
+{
+	/* the module's rules need its attributes (windows, convolution
+	 * numbers, custom-call targets) and operand order, which a bare .npz
+	 * does not keep; its numbers stay the dataset's */
+	return (g->knows & HM_KNOWS_ATTRS) != 0;
+}
+
 /* Fills out[g->n_nodes] under the layouts the graph records: the module's
- * view (cost_module) when g has an HLO module, else the dataset's
- * (cost_features).  Graphs whose node features are not the documented 140
+ * view (cost_module) when the module knows its attributes (an HLO input),
+ * else the dataset's (cost_features: a bare .npz, whose numbers are the
+ * dataset's).  Graphs whose node features are not the documented 140
  * give all zeros.  0, or -1 when memory runs out (out is then all zeros,
  * never a part: the caller reports HS_ENOMEM). */
 int cost_analytic(const hs_graph *g, cost_estimate *out);
@@ -83,9 +95,9 @@ int cost_analytic(const hs_graph *g, cost_estimate *out);
  * (identical on an .npz and on the module it was converted from).  0, or
  * -1 when memory runs out (out all zeros). */
 int cost_features(const hs_graph *g, cost_estimate *out);
-/* The module's view (cost_module.c; its header comment is the model):
- * 0; 1 when g has no module or the features are not the documented 140;
- * -1 when memory runs out (out is then all zeros). */
+/* The module's view (cost_module.c; its header comment is the model): 0;
+ * 1 when its rules do not apply (cost_module_rules) or the features are not
+ * the documented 140; -1 when memory runs out (out is then all zeros). */
 int cost_module(const hs_graph *g, cost_estimate *out);
 
 /* Sum of out[0..n) (every field summed; unknown counts the unknown ones). */
@@ -131,26 +143,28 @@ typedef struct cost_lay {
 
 /* Layout of shape s from minor-to-major entries l[0..n) (-1 and dims out
  * of range end the list: the compiler picks the rest). */
-cost_lay cost_lay_of(const int *l, int n, const hlo_shape *s);
+cost_lay cost_lay_of(const int *l, int n, const hm_shape *s);
 /* The recorded layout of s (row-major when the graph records none). */
-cost_lay cost_lay_recorded(const hlo_shape *s);
+cost_lay cost_lay_recorded(const hm_shape *s);
 /* Rows of a TPU memory tile for s's element type: 8 of 32 bits, and the
  * narrower types packed into them (16 for 16-bit types such as bf16, 32
  * for 8-bit ones); 8 when the type is not known. */
-int cost_tile_rows(const hlo_shape *s);
+int cost_tile_rows(const hm_shape *s);
 /* Size factor of s stored in (rows, 128) tiles under l: the minor dim
  * padded to a multiple of 128, the second minor to a multiple of
  * cost_tile_rows(s). */
-double cost_pad_factor(const hlo_shape *s, cost_lay l);
+double cost_pad_factor(const hm_shape *s, cost_lay l);
 int cost_lay_equal(cost_lay a, cost_lay b);
 /* 1 when l orders s's dims of size > 1 as the row-major layout does (in
  * its two minor dims). */
-int cost_lay_row_major(const hlo_shape *s, cost_lay l);
+int cost_lay_row_major(const hm_shape *s, cost_lay l);
 
 /* Per-node facts computed once per graph. */
 typedef struct cost_graph {
 	const hs_graph *g;
-	hlo_shape *shape;     /* [n_nodes] decoded output shapes */
+	const hm_shape **shape;  /* [n_nodes] output shapes decoded from the features */
+	hm_shape *own;           /* [n_nodes] those decoded here (HLO input), or NULL */
+	int64_t *store;          /* their dims and layouts (HM_DECODE_STORE a node) */
 	double *flops;           /* [n_nodes] */
 	double *bytes_out;       /* [n_nodes] B(output) */
 	uint8_t *cls;            /* [n_nodes] COST_C_* bits */

@@ -27,6 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "loader/hlo_synth.h"
 #include "model/cost.h"
 #include "model/prep.h"
 
@@ -68,11 +69,11 @@ static void entry_layouts(lctx *x, const hs_graph *g)
 		return;
 	for (int64_t k = 0; k < p->K; k++) {
 		int64_t v = p->cfg_node[k];
-		const hlo_shape *sh[3] = {&x->cg.shape[v], NULL, NULL};
+		const hm_shape *sh[3] = {x->cg.shape[v], NULL, NULL};
 
 		for (int s = 1; s < 3; s++)
 			if (graph_n_operands(g, v) >= s)
-				sh[s] = &x->cg.shape[g->operand_idx[g->operand_off[v] + s - 1]];
+				sh[s] = x->cg.shape[g->operand_idx[g->operand_off[v] + s - 1]];
 		for (int64_t e = p->entry_base[k]; e < p->entry_base[k + 1]; e++) {
 			const float *val = p->entry_val + (size_t)e * (size_t)p->ncf_width;
 
@@ -116,7 +117,7 @@ static int lctx_init(lctx *x, hs_graph *g, unsigned terms, hs_error *err)
 		goto oom;
 	for (int64_t v = 0; v < g->n_nodes; v++) {
 		x->kof[v] = -1;
-		x->rec[v] = cost_lay_recorded(&x->cg.shape[v]);
+		x->rec[v] = cost_lay_recorded(x->cg.shape[v]);
 	}
 	for (int64_t k = 0; k < x->p->K; k++) {
 		x->kof[x->p->cfg_node[k]] = k;
@@ -181,7 +182,7 @@ static void dep_node(lctx *x, const int32_t *row, int64_t v, cost_estimate *est)
 			cost_lay want = x->elay[e * 3 + 1 + slot];
 
 			if (fixed && !cost_lay_equal(want, have) && (x->terms & COST_T_COPY)) {
-				const hlo_shape *s = &x->cg.shape[o];
+				const hm_shape *s = x->cg.shape[o];
 
 				copy += x->cg.bytes_out[o] * (cost_pad_factor(s, have) + cost_pad_factor(s, want)) /
 					COST_HBM_BYTES_PER_S;
@@ -226,13 +227,13 @@ static double graph_seconds(const hs_graph *g)
 	return s;
 }
 
-static double tile_factor(const hs_graph *g, int64_t c, const hlo_shape *root, double *tiles)
+static double tile_factor(const hs_graph *g, int64_t c, const hm_shape *root, double *tiles)
 {
 	double pad = 1, n = 1;
 	const float *cf = g->config_feat + (size_t)c * (size_t)g->config_width;
 
 	*tiles = 1;
-	if (g->config_width != HLO_TILE_CONFIG_FEATURES || !root->valid)
+	if (g->config_width != HLO_TILE_CONFIG_FEATURES || root->rank < 0)
 		return 1;
 	for (int i = 0; i < root->rank && i < 6; i++) {
 		double d = (double)root->dims[i], t = cf[8 + i];
@@ -251,52 +252,49 @@ static double tile_factor(const hs_graph *g, int64_t c, const hlo_shape *root, d
 /* The root's output shape: the last node marked is_root, else the last.
  * A root that is a tuple (a kernel with several outputs) stands for its
  * largest array operand, found through nested tuples (at most 4 deep). */
-static void root_shape(const hs_graph *g, hlo_shape *root)
+static const hm_shape *root_shape(const hs_graph *g, hm_decoded *root)
 {
 	int64_t r = g->n_nodes - 1;
+	const hm_shape *rs;
 
 	for (int64_t v = 0; v < g->n_nodes; v++)
 		if (g->feat_width > HLO_F_IS_ROOT && graph_feat(g, v)[HLO_F_IS_ROOT] > 0.5f)
 			r = v;
-	memset(root, 0, sizeof *root);
-	if (r < 0)
-		return;
-	hlo_decode_shape(graph_feat(g, r), g->feat_width, root);
-	for (int depth = 0; depth < 4 && root->is_tuple; depth++) {
+	rs = hm_decode(r >= 0 ? graph_feat(g, r) : NULL, g->feat_width, root);
+	for (int depth = 0; depth < 4 && rs->element_type == HM_TUPLE; depth++) {
 		int64_t best = -1, tup = -1;
-		long long most = -1;
+		double most = -1;
 
 		for (int64_t e = g->operand_off[r]; e < g->operand_off[r + 1]; e++) {
 			int64_t o = g->operand_idx[e];
-			hlo_shape s;
+			hm_decoded d;
+			const hm_shape *s = hm_decode(graph_feat(g, o), g->feat_width, &d);
 
-			hlo_decode_shape(graph_feat(g, o), g->feat_width, &s);
-			if (s.is_tuple && tup < 0)
+			if (s->element_type == HM_TUPLE && tup < 0)
 				tup = o;
-			else if (s.valid && !s.is_tuple && s.element_count > most) {
-				most = s.element_count;
+			else if (s->rank >= 0 && s->element_type != HM_TUPLE && hm_shape_elements(s) > most) {
+				most = hm_shape_elements(s);
 				best = o;
 			}
 		}
 		r = tup >= 0 ? tup : best;
-		if (r < 0)
-			return;
-		hlo_decode_shape(graph_feat(g, r), g->feat_width, root);
+		rs = hm_decode(r >= 0 ? graph_feat(g, r) : NULL, r >= 0 ? g->feat_width : 0, root);
 	}
+	return rs;
 }
 
 int cost_tile_terms(const hs_graph *g, double *pad, double *tiles, double *base_seconds)
 {
-	hlo_shape root;
+	hm_decoded d;
 
 	if (g->kind != HS_KIND_TILE)
 		return -1;
 	*base_seconds = graph_seconds(g);
 	if (isnan(*base_seconds))
 		return -1;
-	root_shape(g, &root);
+	const hm_shape *root = root_shape(g, &d);
 	for (int64_t c = 0; c < g->n_configs; c++)
-		pad[c] = tile_factor(g, c, &root, &tiles[c]);
+		pad[c] = tile_factor(g, c, root, &tiles[c]);
 	return 0;
 }
 
@@ -308,13 +306,13 @@ int cost_predict_configs_terms(hs_graph *g, unsigned terms, double *out, hs_erro
 		return hs_fail(err, HS_EUSAGE, "%s: analytic estimate n/a: %s", g->name, cost_unavailable_reason(g));
 	if (g->kind == HS_KIND_TILE) {
 		double base = graph_seconds(g);
-		hlo_shape root;
+		hm_decoded d;
 
 		if (isnan(base))
 			return hs_fail(err, HS_ENOMEM, "%s: out of memory costing the configs", g->name);
-		root_shape(g, &root);
+		const hm_shape *root = root_shape(g, &d);
 		for (int64_t c = 0; c < g->n_configs; c++) {
-			double tiles, pad = tile_factor(g, c, &root, &tiles);
+			double tiles, pad = tile_factor(g, c, root, &tiles);
 
 			out[c] = (base * pad + tiles * COST_TILE_STEP_SECONDS) * 1e9;
 		}
@@ -339,7 +337,7 @@ int cost_node_contributions(hs_graph *g, int64_t a, int64_t b, double *out, hs_e
 {
 	lctx x;
 
-	if (g->kind != HS_KIND_LAYOUT)
+	if (g->kind == HS_KIND_TILE)
 		return hs_fail(err, HS_EUSAGE, "%s: per-node contributions need a layout graph", g->name);
 	if (a < 0 || b < 0 || a >= g->n_configs || b >= g->n_configs)
 		return hs_fail(err, HS_EUSAGE, "%s: config index out of range (0..%lld)", g->name,

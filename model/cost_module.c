@@ -1,16 +1,17 @@
 /* cost_module.c - the analytic model on an HLO module: fusion-aware, each
  * executed instruction counted once.
  *
- * On a bare .npz (no module) cost_analytic() is the dataset's view (cost.c):
- * every node alone, from its features, as the config scores and the
- * learned models see it.  With the module (HLO text, an HloModuleProto, a
- * raw TpuGraphs protobuf) the per-node costs follow how XLA runs it.  The
+ * On a bare .npz (a module without attributes) cost_analytic() is the
+ * dataset's view (cost.c): every node alone, from its features, as the
+ * config scores and the learned models see it.  With a read module (HLO
+ * text, an HloModuleProto, a raw TpuGraphs protobuf) the per-node costs
+ * follow how XLA runs it.  The
  * machine, the roofline and the terms are cost.c's: time = max(compute,
  * memory + padding) + overhead, compute = FLOPs / COST_PEAK_FLOPS (times
  * the (8, 128) tile factor of the output for the matrix unit), memory =
  * bytes / COST_HBM_BYTES_PER_S, padding of tiled ops' tensors, and
- * COST_OP_SECONDS per kernel on layout graphs (every module without tile
- * configs is one).  What the module adds:
+ * COST_OP_SECONDS per kernel on layout graphs and plain modules (kind
+ * "module": no tile configs).  What the module adds:
  *
  * Where an instruction runs.  The entry, while bodies and conditions,
  * branches, called and async computations run their instructions, each a
@@ -190,26 +191,17 @@ static const hm_shape *result_of(const hm_shape *s)
 }
 
 /* The (8, 128) tile factor of s under its own layout (1 when it has no
- * array layout cost.c can read). */
+ * array layout cost.c can read, or on a GPU), rows of 32-bit elements
+ * whatever its type. */
 static double pad_factor(const struct mctx *m, const hm_shape *s)
 {
-	hlo_shape h;
-
-	memset(&h, 0, sizeof h);
-	if (m->mc.gpu || !s || no_elements(s) || s->rank > HLO_MAX_RANK)
+	if (m->mc.gpu || !s || no_elements(s) || s->rank > 6)
 		return 1;
-	h.valid = 1;
-	h.rank = s->rank;
-	for (int i = 0; i < s->rank; i++)
-		h.dims[i] = (long long)s->dims[i];
-	h.has_layout = s->has_layout && s->layout_rank == s->rank;
-	for (int i = 0; h.has_layout && i < s->rank; i++) {
-		if (s->minor_to_major[i] < 0 || s->minor_to_major[i] >= s->rank)
-			h.has_layout = 0;
-		else
-			h.minor_to_major[i] = (int)s->minor_to_major[i];
-	}
-	h.element_count = 1;
+	hm_shape h = {.element_type = HM_INVALID, .rank = s->rank, .dims = s->dims,
+		      .has_layout = s->has_layout && s->layout_rank == s->rank, .minor_to_major = s->minor_to_major};
+	for (int i = 0; h.has_layout && i < s->rank; i++)
+		h.has_layout = s->minor_to_major[i] >= 0 && s->minor_to_major[i] < s->rank;
+	h.layout_rank = h.has_layout ? h.rank : 0;
 	return cost_pad_factor(&h, cost_lay_recorded(&h));
 }
 
@@ -844,7 +836,7 @@ static int mctx_init(mctx *m, const hs_graph *g, cost_estimate *out)
 	memset(m, 0, sizeof *m);
 	m->g = g;
 	m->mod = g->module;
-	m->overhead = g->kind == HS_KIND_LAYOUT;
+	m->overhead = g->kind != HS_KIND_TILE;
 	machine_of(g, &m->mc);
 	cost_opcode_classes(m->cls);
 	m->id_tanh = hlo_opcode_id("tanh");
@@ -874,7 +866,7 @@ int cost_module(const hs_graph *g, cost_estimate *out)
 	mctx m;
 
 	memset(out, 0, (size_t)g->n_nodes * sizeof *out);
-	if (!g->module || !cost_available(g) || g->module->n_instrs != g->n_nodes)
+	if (!cost_module_rules(g) || !cost_available(g) || g->module->n_instrs != g->n_nodes)
 		return 1;
 	if (mctx_init(&m, g, out) < 0)
 		return -1;

@@ -456,9 +456,9 @@ static int prepare(fitrun *x, hs_graph *g, fit_result *r, hs_error *err)
 	x->mixes = &tile_mix;
 	x->n_mix = 1;
 	r->cap = FIT_MAX_TRAIN;
-	if ((g->kind == HS_KIND_LAYOUT ? fit_layout_features(g, &x->f, err) : fit_tile_features(g, &x->f, err)) < 0)
+	if ((g->kind != HS_KIND_TILE ? fit_layout_features(g, &x->f, err) : fit_tile_features(g, &x->f, err)) < 0)
 		return -1;
-	if (g->kind == HS_KIND_LAYOUT) {
+	if (g->kind != HS_KIND_TILE) {
 		x->mixes = layout_mixes;
 		x->n_mix = (int)(sizeof layout_mixes / sizeof layout_mixes[0]);
 		if (x->f.n_used > 0) {
@@ -526,7 +526,7 @@ static int training_set(fitrun *x, const fit_opts *o, fit_result *r, hs_error *e
 static int alloc_scratch(fitrun *x, hs_error *err)
 {
 	size_t nn = (size_t)x->n_tr * (size_t)x->n_tr, C = (size_t)x->C;
-	int lay = x->g->kind == HS_KIND_LAYOUT;
+	int lay = x->g->kind != HS_KIND_TILE;
 	scratch *s = &x->s;
 
 	s->G = malloc(nn * sizeof *s->G);
@@ -738,7 +738,8 @@ int fit_run(hs_graph *g, const fit_opts *o, fit_result *r, double *pred, uint8_t
 	if (!o->measured && !(o->fraction > 0 && o->fraction < 1))
 		return hs_fail(err, HS_EUSAGE, "the training fraction must be between 0 and 1 (exclusive)");
 	if (!o->runtime && !g->labeled)
-		return hs_fail(err, HS_EUSAGE, "%s: no measured runtimes (test split): nothing to fit", g->name);
+		return hs_fail(err, HS_EUSAGE, "%s: %s: nothing to fit", g->name,
+			       g->kind == HS_KIND_MODULE ? "a module has no configs" : "no measured runtimes (test split)");
 	x.rt = o->runtime ? o->runtime : g->runtime;
 	if (prepare(&x, g, r, err) < 0 || training_set(&x, o, r, err) < 0 || alloc_scratch(&x, err) < 0)
 		goto out;

@@ -199,7 +199,7 @@ int fit_grams(const fitdata *f, const int64_t *idx, int64_t n, double *G2, doubl
 {
 	double *cnt = NULL;
 
-	if (f->kind == HS_KIND_LAYOUT) {
+	if (f->kind != HS_KIND_TILE) {
 		cnt = malloc((size_t)(n * f->d0 > 0 ? n * f->d0 : 1) * sizeof *cnt);
 		if (!cnt)
 			return -1;

@@ -73,7 +73,7 @@ int model_has_head(const hs_model *m, hs_kind kind)
 {
 	if (!m)
 		return 1;
-	return kind == HS_KIND_LAYOUT ? m->layout != NULL : m->tile != NULL;
+	return kind != HS_KIND_TILE ? m->layout != NULL : m->tile != NULL;
 }
 
 const char *model_meta(const hs_model *m)
@@ -160,7 +160,7 @@ static void put_head(buf *b, const nn_head *hd)
 
 	if (d->kind == HS_KIND_TILE)
 		len += 4 * 2 * (size_t)d->ctw;
-	put(b, d->kind == HS_KIND_LAYOUT ? "LAYT" : "TILE", 4);
+	put(b, d->kind != HS_KIND_TILE ? "LAYT" : "TILE", 4);
 	put_u64(b, len);
 	for (int i = 0; i < HEAD_U32S; i++)
 		put_u32(b, dims[i]);
@@ -254,7 +254,7 @@ static nn_head *parse_head(const char *path, const char *tag, uint64_t at, const
 	}
 	d = (nn_dims){(int)u[0], (int)u[1], (int)u[2], (int)u[3], (int)u[4],
 		      (int)u[5], (int)u[6], (int)u[7], (int)u[8], (int)u[9]};
-	if ((d.kind == HS_KIND_LAYOUT) != !strcmp(tag, "LAYT")) {
+	if ((d.kind != HS_KIND_TILE) != !strcmp(tag, "LAYT")) {
 		hs_fail(err, HS_EDATA, "%s: section %s at byte %llu holds a head of the other kind",
 			path, tag, (unsigned long long)at);
 		return NULL;
@@ -463,7 +463,7 @@ hs_model *model_load(const char *path, hs_error *err)
 
 static const nn_head *head_for(const hs_model *m, const hs_graph *g, hs_error *err)
 {
-	const nn_head *hd = g->kind == HS_KIND_LAYOUT ? m->layout : m->tile;
+	const nn_head *hd = g->kind != HS_KIND_TILE ? m->layout : m->tile;
 
 	if (!hd) {
 		hs_fail(err, HS_EUSAGE, "%s: the model has no %s head (it was trained on %s files only)",
@@ -475,11 +475,11 @@ static const nn_head *head_for(const hs_model *m, const hs_graph *g, hs_error *e
 			g->name, g->feat_width, hd->d.fin);
 		return NULL;
 	}
-	if (g->kind == HS_KIND_LAYOUT ? g->ncf_width != hd->d.ncfw
+	if (g->kind != HS_KIND_TILE ? g->ncf_width != hd->d.ncfw
 				      : g->config_width + PREP_TILE_EXTRA != hd->d.ctw) {
 		hs_fail(err, HS_EUSAGE, "%s: config features are %d wide, the model was trained on width %d",
-			g->name, g->kind == HS_KIND_LAYOUT ? g->ncf_width : g->config_width,
-			g->kind == HS_KIND_LAYOUT ? hd->d.ncfw : hd->d.ctw - PREP_TILE_EXTRA);
+			g->name, g->kind != HS_KIND_TILE ? g->ncf_width : g->config_width,
+			g->kind != HS_KIND_TILE ? hd->d.ncfw : hd->d.ctw - PREP_TILE_EXTRA);
 		return NULL;
 	}
 	return hd;
@@ -554,7 +554,7 @@ int model_node_contributions(const hs_model *m, hs_graph *g, int64_t a, int64_t 
 
 	if (!m)
 		return cost_node_contributions(g, a, b, out, err);
-	if (g->kind != HS_KIND_LAYOUT)
+	if (g->kind == HS_KIND_TILE)
 		return hs_fail(err, HS_EUSAGE, "%s: per-node contributions need a layout graph", g->name);
 	if (a < 0 || b < 0 || a >= g->n_configs || b >= g->n_configs)
 		return hs_fail(err, HS_EUSAGE, "%s: config index out of range (0..%lld)", g->name,

@@ -27,7 +27,7 @@ const char *nn_dims_check(const nn_dims *d)
 		return "encoder layers";
 	if (d->r < 1 || d->r > 1024)
 		return "readout width";
-	if (d->kind == HS_KIND_LAYOUT) {
+	if (d->kind != HS_KIND_TILE) {
 		if (d->ncfw < 1 || d->ncfw > 256 || d->ccols != prep_ccols(d->ncfw))
 			return "layout config width";
 		if (d->cfg_hops < 0 || d->cfg_hops > 16)
@@ -53,7 +53,7 @@ void nn_offsets(const nn_dims *d, nn_off *o)
 		TAKE(wu[l], h * h);
 		TAKE(bl[l], h);
 	}
-	if (d->kind == HS_KIND_LAYOUT) {
+	if (d->kind != HS_KIND_TILE) {
 		TAKE(ae, h * h);
 		TAKE(ac, (size_t)d->ccols * h);
 		TAKE(b1, h);
@@ -124,7 +124,7 @@ nn_head *nn_head_new(const nn_dims *d, uint64_t seed)
 		init_uniform(hd->theta + hd->o.wo[l], h * h, lim, &g);
 		init_uniform(hd->theta + hd->o.wu[l], h * h, lim, &g);
 	}
-	if (d->kind == HS_KIND_LAYOUT) {
+	if (d->kind != HS_KIND_TILE) {
 		double cin = (double)h + (double)d->ncfw + PREP_DENSE;
 
 		init_uniform(hd->theta + hd->o.ae, h * h, sqrt(6.0 / cin), &g);
@@ -292,7 +292,7 @@ static int compatible(const nn_head *hd, const prep *p)
 {
 	if ((int)p->kind != hd->d.kind || p->feat_width != hd->d.fin)
 		return 0;
-	if (p->kind == HS_KIND_LAYOUT)
+	if (p->kind != HS_KIND_TILE)
 		return p->ncf_width == hd->d.ncfw;
 	return p->config_width == hd->d.ctw;
 }
@@ -332,7 +332,7 @@ int nn_score(const nn_head *hd, const prep *p, const int64_t *cfgs, int64_t n, d
 		return -1;
 	if (n == 0)
 		return 0;
-	rc = p->kind == HS_KIND_LAYOUT ? nn_layout_score(hd, p, cfgs, n, out, ws)
+	rc = p->kind != HS_KIND_TILE ? nn_layout_score(hd, p, cfgs, n, out, ws)
 				       : nn_tile_score(hd, p, cfgs, n, out, ws);
 	for (int64_t i = 0; rc == 0 && i < n; i++)
 		out[i] = nn_total(hd, p, cfgs[i], out[i]);
@@ -341,7 +341,7 @@ int nn_score(const nn_head *hd, const prep *p, const int64_t *cfgs, int64_t n, d
 
 int nn_node_scores(const nn_head *hd, const prep *p, int64_t config, double *out, nn_ws *ws)
 {
-	if (!compatible(hd, p) || p->kind != HS_KIND_LAYOUT)
+	if (!compatible(hd, p) || p->kind == HS_KIND_TILE)
 		return -1;
 	return nn_layout_node_scores(hd, p, config, out, ws);
 }
@@ -355,6 +355,6 @@ double nn_loss_grad(const nn_head *hd, const prep *p, const int64_t *uniq, int64
 		ws->cfg[i] = p->uniq_rep[uniq[i]];
 		ws->y[i] = p->uniq_runtime[uniq[i]];
 	}
-	return p->kind == HS_KIND_LAYOUT ? nn_layout_loss_grad(hd, p, n, loss, grad, ws)
+	return p->kind != HS_KIND_TILE ? nn_layout_loss_grad(hd, p, n, loss, grad, ws)
 					 : nn_tile_loss_grad(hd, p, n, loss, grad, ws);
 }

@@ -10,6 +10,7 @@
 #include "base/index.h"
 #include "base/rng.h"
 #include "loader/hlo.h"
+#include "loader/hlo_synth.h"
 #include "model/cost.h"
 
 /* A BFS that links configurable nodes stops after visiting this many nodes,
@@ -239,7 +240,7 @@ static prep *prep_new(const hs_graph *g, const int64_t *sel, int64_t n)
 
 	if (!p)
 		return NULL;
-	p->kind = g->kind;
+	p->kind = g->kind == HS_KIND_TILE ? HS_KIND_TILE : HS_KIND_LAYOUT; /* a module prepares as layout */
 	p->path = xstrdup(g->path, &oom);
 	p->name = xstrdup(g->name, &oom);
 	p->n_configs = n;
@@ -337,7 +338,7 @@ static int32_t layout_code(const float *l, int32_t unique)
  *   6 most minor dim is the last one (r-1)   7 second most minor is r-2
  *   8 most minor dim is `f0`, the tensor's feature dimension for a
  *     convolution (-1: not applicable)        9 second most minor is `f1` */
-static void layout_dense(const float *l, const hlo_shape *s, int f0, int f1, float *out)
+static void layout_dense(const float *l, const hm_shape *s, int f0, int f1, float *out)
 {
 	int r = 0, natural = 1, recorded;
 	double d0 = 0, d1 = 0;
@@ -351,11 +352,11 @@ static void layout_dense(const float *l, const hlo_shape *s, int f0, int f1, flo
 	for (int i = 0; i < r; i++)
 		if ((int)l[i] != r - 1 - i)
 			natural = 0;
-	recorded = s && s->valid && s->has_layout && s->rank == r;
+	recorded = s && s->rank >= 0 && s->has_layout && s->rank == r;
 	for (int i = 0; recorded && i < r; i++)
 		if ((int)l[i] != s->minor_to_major[i])
 			recorded = 0;
-	if (s && s->valid) {
+	if (s && s->rank >= 0) {
 		int a = (int)l[0], b = r > 1 ? (int)l[1] : -1;
 
 		if (a >= 0 && a < s->rank)
@@ -480,7 +481,7 @@ static float ncf_at(const uint8_t *data, size_t es, int64_t K, int W, int64_t c,
  * input_feature (94), kernel_output_feature (100) and kernel_input_feature
  * (99); -1 elsewhere. */
 struct node_tensors {
-	hlo_shape sh[3];
+	hm_decoded sh[3];    /* not copied: dims point into it */
 	int have[3];
 	int fdim[3][2];
 };
@@ -495,7 +496,7 @@ static void node_tensors_of(const hs_graph *g, int64_t v, int conv_op, struct no
 		return;
 	int64_t no = graph_n_operands(g, v);
 
-	hlo_decode_shape(graph_feat(g, v), g->feat_width, &nt->sh[0]);
+	hm_decode(graph_feat(g, v), g->feat_width, &nt->sh[0]);
 	nt->have[0] = 1;
 	if (g->opcode[v] == conv_op) {
 		const float *f = graph_feat(g, v);
@@ -509,7 +510,7 @@ static void node_tensors_of(const hs_graph *g, int64_t v, int conv_op, struct no
 		if (no >= t) {
 			int64_t u = g->operand_idx[g->operand_off[v] + t - 1];
 
-			hlo_decode_shape(graph_feat(g, u), g->feat_width, &nt->sh[t]);
+			hm_decode(graph_feat(g, u), g->feat_width, &nt->sh[t]);
 			nt->have[t] = 1;
 		}
 	}
@@ -537,7 +538,7 @@ static void fill_entries(prep *p, const hs_graph *g, int64_t k, const struct nod
 		}
 		if (W == HLO_LAYOUT_CONFIG_FEATURES) {
 			for (int t = 0; t < 3; t++)
-				layout_dense(val + 6 * t, nt->have[t] ? &nt->sh[t] : NULL, nt->fdim[t][0],
+				layout_dense(val + 6 * t, nt->have[t] ? &nt->sh[t].s : NULL, nt->fdim[t][0],
 					     nt->fdim[t][1],
 					     p->entry_dense + (size_t)e * PREP_DENSE + PREP_DENSE_T * t);
 			p->entry_out[e] = layout_code(val, (int32_t)(-2 - e));
@@ -654,7 +655,7 @@ prep *prep_layout(hs_graph *g, const prep_opts *o, hs_error *err)
 	int64_t *keep = NULL, *queue = NULL, *sel = NULL, n = 0, nsel;
 	int *dist = NULL, oom = 0;
 
-	if (g->kind != HS_KIND_LAYOUT) {
+	if (g->kind == HS_KIND_TILE) {
 		hs_fail(err, HS_EUSAGE, "%s: not a layout graph", g->name);
 		return NULL;
 	}
@@ -825,7 +826,7 @@ oom:
 
 prep *prep_graph(hs_graph *g, const prep_opts *o, hs_error *err)
 {
-	return g->kind == HS_KIND_LAYOUT ? prep_layout(g, o, err) : prep_tile(g, o, err);
+	return g->kind != HS_KIND_TILE ? prep_layout(g, o, err) : prep_tile(g, o, err);
 }
 
 void prep_standardize(prep *p, const float *mean, const float *sd, const float *cmean,

@@ -232,8 +232,8 @@ static int head_dims(prep **gs, int n, prep **valid, int n_valid, int kind, cons
 	d->layers = o->layers;
 	d->r = o->readout;
 	d->cfg_hops = o->cfg_hops;
-	d->ncfw = kind == HS_KIND_LAYOUT ? gs[0]->ncf_width : 0;
-	d->ccols = kind == HS_KIND_LAYOUT ? prep_ccols(d->ncfw) : 0;
+	d->ncfw = kind != HS_KIND_TILE ? gs[0]->ncf_width : 0;
+	d->ccols = kind != HS_KIND_TILE ? prep_ccols(d->ncfw) : 0;
 	d->ctw = kind == HS_KIND_TILE ? gs[0]->config_width : 0;
 	if ((bad = nn_dims_check(d)) != NULL)
 		return hs_fail(err, HS_EUSAGE, "%s: unusable model dimensions (%s)", gs[0]->name, bad);
@@ -241,13 +241,13 @@ static int head_dims(prep **gs, int n, prep **valid, int n_valid, int kind, cons
 		const prep *p = i < n ? gs[i] : valid[i - n];
 
 		if ((int)p->kind != kind || p->feat_width != d->fin ||
-		    (kind == HS_KIND_LAYOUT ? p->ncf_width != d->ncfw : p->config_width != d->ctw))
+		    (kind != HS_KIND_TILE ? p->ncf_width != d->ncfw : p->config_width != d->ctw))
 			return hs_fail(err, HS_EUSAGE,
 				       "%s: feature widths (node %d, config %d) differ from %s's (%d, %d); "
 				       "one model needs one width",
 				       p->name, p->feat_width,
-				       kind == HS_KIND_LAYOUT ? p->ncf_width : p->config_width, gs[0]->name,
-				       d->fin, kind == HS_KIND_LAYOUT ? d->ncfw : d->ctw);
+				       kind != HS_KIND_TILE ? p->ncf_width : p->config_width, gs[0]->name,
+				       d->fin, kind != HS_KIND_TILE ? d->ncfw : d->ctw);
 	}
 	return 0;
 }

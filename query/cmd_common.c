@@ -82,7 +82,7 @@ int query_default_node_cols(query_parser *p, query_colspec *cols)
 		if (!cols[n].e)
 			return query_oom(p);
 		n++;
-		if (i == 0 && p->s->g->module) { /* real instruction names */
+		if (i == 0 && (p->s->g->knows & HM_KNOWS_NAMES)) { /* real names; else the opcode says it */
 			cols[n].name = "name";
 			cols[n].e = query_field_expr(p, QS_NODE, "name");
 			if (!cols[n].e)

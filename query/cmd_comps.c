@@ -54,7 +54,7 @@ int query_cmd_computations(query_parser *p, query_result *out)
 	int nd = query_session_data_nums(s);
 	query_tb b;
 	int64_t unknown = 0;
-	char buf[160], roles[256];
+	char roles[256];
 
 	if (query_expect_end(p, "end of line") < 0)
 		return -1;
@@ -79,7 +79,7 @@ int query_cmd_computations(query_parser *p, query_result *out)
 				cost += s->cost[v].seconds;
 		}
 		int64_t row = query_tb_row(&b, hc->root, -1, p->err);
-		if (row < 0 || query_tb_text(&b, row, 0, graph_hcomp_name(g, c, buf, sizeof buf), p->err) < 0 ||
+		if (row < 0 || query_tb_text(&b, row, 0, graph_hcomp_name(g, c), p->err) < 0 ||
 		    query_tb_text(&b, row, 1, graph_role_name(hc->role), p->err) < 0 ||
 		    query_tb_text(&b, row, 3, query_htext(s, HS_HF_NAME, hc->root), p->err) < 0)
 			goto fail;
@@ -97,7 +97,7 @@ int query_cmd_computations(query_parser *p, query_result *out)
 			 (long long)unknown, hs_s(unknown));
 	out->note = query_asprintf("%lld computation%s (%s), %lld node%s%s%s", (long long)g->n_hcomps,
 				   hs_s(g->n_hcomps), roles, (long long)g->n_nodes, hs_s(g->n_nodes),
-				   g->module ? "" : "; derived from the .npz (no names)", extra);
+				   g->knows & HM_KNOWS_NAMES ? "" : "; derived from the .npz (no names)", extra);
 	return 0;
 fail:
 	query_tb_done(&b);
@@ -125,7 +125,7 @@ int query_cmd_splits(query_parser *p, query_result *out)
 		int64_t cfg = 0;
 		double cost = 0;
 		for (int64_t v = first; v < last; v++) {
-			cfg += g->kind == HS_KIND_LAYOUT && g->cfg_index && g->cfg_index[v] >= 0;
+			cfg += g->kind != HS_KIND_TILE && g->cfg_index && g->cfg_index[v] >= 0;
 			if (!p->s->cost[v].unknown)
 				cost += p->s->cost[v].seconds;
 		}
@@ -165,7 +165,7 @@ static int collective_row(query_parser *p, query_tb *b, int64_t v)
 	if (row < 0 || query_tb_text(b, row, CC_NAME, query_htext(s, HS_HF_NAME, v), p->err) < 0 ||
 	    query_tb_text(b, row, CC_OPCODE, query_opcode_text(s, v), p->err) < 0 ||
 	    query_tb_text(b, row, CC_GROUPS_TEXT, query_attr_text(s, "replica_groups", v), p->err) < 0 ||
-	    query_tb_text(b, row, CC_SHAPE, query_shape_text(s, v), p->err) < 0)
+	    query_tb_text(b, row, CC_SHAPE, query_session_shape(s, v), p->err) < 0)
 		return -1;
 	query_tb_num(b, row, CC_ID, (double)v);
 	query_tb_num(b, row, CC_GROUPS, known && c.n_groups > 0 ? (double)c.n_groups : NAN);
@@ -245,7 +245,7 @@ int query_cmd_collectives(query_parser *p, query_result *out)
 		snprintf(tail, sizeof tail, ", first %lld shown", (long long)shown);
 	out->note = query_asprintf("%lld collective%s%s%s%s%s%s", (long long)n, hs_s(n),
 				   n ? " (" : "", hs_strbuf_str(&ops), n ? ")" : "", tail,
-				   g->module || !n ? ""
+				   g->knows & HM_KNOWS_ATTRS || !n ? ""
 						   : "; a bare .npz keeps no attributes: replica groups, "
 						     "channels and sizes are unknown");
 	rc = ops.failed || !out->note ? query_oom(p) : 0;

@@ -99,7 +99,10 @@ int query_cmd_configs(query_parser *p, query_result *out)
 			 predictor_time_kind(p->s->active) ? predictor_time_kind(p->s->active) : "");
 	else if (why)
 		snprintf(extra + strlen(extra), sizeof extra - strlen(extra), "; %s", why);
-	out->note = query_count_note(n, g->n_configs, shown, "config", c->where != NULL, extra);
+	if (g->kind == HS_KIND_MODULE)
+		out->note = query_asprintf("a module has no configs");
+	else
+		out->note = query_count_note(n, g->n_configs, shown, "config", c->where != NULL, extra);
 	rc = 0;
 done:
 	free(why);
@@ -172,7 +175,7 @@ int query_cmd_config(query_parser *p, query_result *out)
 		query_tb_num(&b, row, 0, (double)v);
 		if (v >= 0 && v < g->n_nodes) {
 			if (query_tb_text(&b, row, 1, query_opcode_text(p->s, v), p->err) < 0 ||
-			    query_tb_text(&b, row, 2, query_shape_text(p->s, v), p->err) < 0)
+			    query_tb_text(&b, row, 2, query_session_shape(p->s, v), p->err) < 0)
 				goto fail;
 		}
 		for (int j = 0; j < w; j++)

@@ -107,7 +107,7 @@ static int count_run(query_parser *ctx, const void *plan, void *part)
 		for (int op = 0; op < 256; op++) {
 			if (!counts[op])
 				continue;
-			if (op == 0 && gs->t.text && g->module) {
+			if (op == 0 && gs->t.text) {
 				/* not learned: by the name as written */
 				for (int64_t i = 0; i < n; i++)
 					if (g->opcode[ids[i]] == 0 &&

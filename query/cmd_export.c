@@ -180,13 +180,12 @@ const char *query_suggest_computation(const hs_graph *g, const char *word, char 
 	size_t n = (size_t)g->n_hcomps;
 	char **names = calloc(n ? n : 1, sizeof *names);
 	const char *best = NULL;
-	char tmp[160];
 	size_t k = 0;
 
 	if (!names)
 		return NULL;
 	for (; k < n; k++)
-		if (!(names[k] = strdup(graph_hcomp_name(g, (int64_t)k, tmp, sizeof tmp))))
+		if (!(names[k] = strdup(graph_hcomp_name(g, (int64_t)k))))
 			goto done;
 	best = query_suggest(word, (const char *const *)names, n);
 	if (best) {

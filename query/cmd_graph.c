@@ -45,14 +45,15 @@ static int neighbours_table(query_parser *p, query_result *out, int users)
 		return -1;
 	int64_t calls = g->called_off ? graph_n_called(g, v) : 0;
 	char extra[160] = "";
-	if (!query_operands_exact(g))
+	if (!(g->knows & HM_KNOWS_OPERAND_ORDER))
 		snprintf(extra, sizeof extra, "; a bare .npz keeps no operand order: these are the "
 			 "dataset's edges (sorted, repeats merged, called roots included)");
 	else if (!users && calls)
 		snprintf(extra, sizeof extra, "; it calls %lld computation%s besides (show %s)",
-			 (long long)calls, hs_s(calls), graph_node_name(g, v, NULL, 0));
-	out->note = query_asprintf("node %lld%s%s (%s) has %lld %s%s%s", v, g->module ? " " : "",
-				   g->module ? graph_node_name(g, v, NULL, 0) : "", query_opcode_text(p->s, v),
+			 (long long)calls, hs_s(calls), graph_node_name(g, v));
+	int named = (g->knows & HM_KNOWS_NAMES) != 0;   /* a derived name says no more */
+	out->note = query_asprintf("node %lld%s%s (%s) has %lld %s%s%s", v, named ? " " : "",
+				   named ? graph_node_name(g, v) : "", query_opcode_text(p->s, v),
 				   (long long)n, users ? "user" : "operand", hs_s(n), extra);
 	return 0;
 }
@@ -319,7 +320,7 @@ int query_cmd_opcodes(query_parser *p, query_result *out)
 		return -1;
 	for (int64_t v = 0; v < g->n_nodes; v++)
 		counts[g->opcode[v]]++;
-	if (counts[0] && g->module && (nu = unlearned_opcodes(p->s, &unames, &ucounts)) < 0)
+	if (counts[0] && (nu = unlearned_opcodes(p->s, &unames, &ucounts)) < 0)
 		return query_oom(p);
 	if (query_tb_init(&b, out, 5, names, types, p->err) < 0)
 		goto fail;

@@ -29,7 +29,7 @@ static void list_nodes(query_session *s, hs_strbuf *b, const int64_t *idx, int64
 	hs_strbuf_printf(b, "%lld", (long long)n);
 	for (int64_t i = 0; idx && i < n && i < SHOW_MAX; i++)
 		hs_strbuf_printf(b, "%s%lld %s", i ? ", " : ": ", (long long)idx[i],
-			      g->module ? graph_node_name(g, idx[i], NULL, 0) : query_opcode_text(s, idx[i]));
+			      g->knows & HM_KNOWS_NAMES ? graph_node_name(g, idx[i]) : query_opcode_text(s, idx[i]));
 	if (n > SHOW_MAX)
 		hs_strbuf_printf(b, ", ... (%lld more)", (long long)(n - SHOW_MAX));
 	hs_strbuf_puts(b, "\n");
@@ -49,7 +49,7 @@ static void show_parameter(query_session *s, hs_strbuf *b, int64_t v)
 	int64_t num = graph_param_number(g, v);
 	const hs_hcomp *c = &g->hcomps[g->hcomp_of[v]];
 
-	if (num < 0 || !c->n_callers || !query_operands_exact(g))
+	if (num < 0 || !c->n_callers || !(g->knows & HM_KNOWS_OPERAND_ORDER))
 		return;
 	const int64_t *callers = g->hcomp_callers + c->callers_at;
 	if (graph_param_source(g, v, callers[0]) < 0) { /* a reducer's: a value */
@@ -119,7 +119,6 @@ static void show_hlo(query_session *s, hs_strbuf *b, int64_t v)
 		{HS_HF_SOURCE_FILE, "source"}, {HS_HF_SHARDING, "sharding"},
 	};
 	const hs_graph *g = s->g;
-	char buf[160];
 
 	if (g->hcomp_of) {
 		const hs_hcomp *c = &g->hcomps[g->hcomp_of[v]];
@@ -132,12 +131,10 @@ static void show_hlo(query_session *s, hs_strbuf *b, int64_t v)
 		hs_strbuf_printf(b, "  split         %d of %lld (nodes %lld..%lld)\n", comp,
 			      (long long)g->n_comps, (long long)g->comp_start[comp],
 			      (long long)g->comp_start[comp + 1] - 1);
-	if (!g->hcomp_of)
-		return;
 	for (int64_t i = g->called_off[v]; i < g->called_off[v + 1]; i++) {
 		const hs_hcomp *k = &g->hcomps[g->called_idx[i]];
 		hs_strbuf_printf(b, "  calls         %s (%s, %lld node%s)\n",
-			      graph_hcomp_name(g, g->called_idx[i], buf, sizeof buf),
+			      graph_hcomp_name(g, g->called_idx[i]),
 			      graph_role_name(k->role), (long long)k->count, k->count == 1 ? "" : "s");
 	}
 	show_parameter(s, b, v);
@@ -159,7 +156,7 @@ static void show_edges(query_session *s, hs_strbuf *b, int64_t v)
 	const hs_graph *g = s->g;
 
 	hs_strbuf_puts(b, "  operands      ");
-	if (!query_operands_exact(g))
+	if (!(g->knows & HM_KNOWS_OPERAND_ORDER))
 		hs_strbuf_puts(b, "(the dataset's edges: sorted, repeats merged, called roots included) ");
 	list_nodes(s, b, query_operands(g, v), query_n_operands(g, v));
 	hs_strbuf_puts(b, "  users         ");
@@ -186,14 +183,14 @@ static void show_cost(query_session *s, hs_strbuf *b, int64_t v)
 	hs_strbuf_printf(b, " (%s", num);
 	hs_unit_format(num, sizeof num, HS_U_BYTES, c->bytes, -1);
 	hs_strbuf_printf(b, ", %s; analytic", num);
-	hs_role role = g->hcomp_of && g->module ? graph_node_role(g, v) : HS_ROLE_ENTRY;
+	hs_role role = cost_module_rules(g) ? graph_node_role(g, v) : HS_ROLE_ENTRY;
 	if (role == HS_ROLE_FUSION || role == HS_ROLE_REDUCER)
 		hs_strbuf_puts(b, "; its share of its caller's kernel");
 	hs_strbuf_puts(b, ")\n");
 	cost_machine m;
-	double *runs = g->module ? malloc((size_t)g->n_nodes * sizeof *runs) : NULL;
+	double *runs = cost_module_rules(g) ? malloc((size_t)g->n_nodes * sizeof *runs) : NULL;
 	machine_of(g, &m);
-	if (g->module && (m.gpu || m.link > 0)) /* not the dataset's tpu-v3 */
+	if (cost_module_rules(g) && (m.gpu || m.link > 0)) /* not the dataset's tpu-v3 */
 		hs_strbuf_printf(b, "  machine       %s (%s)\n", m.name, machine_source(g));
 	if (c->network > 0) {
 		hs_unit_format(num, sizeof num, HS_U_SECONDS, c->network, -1);
@@ -276,10 +273,10 @@ int query_cmd_show(query_parser *p, query_result *out)
 	int op = g->opcode[v];
 	hs_strbuf_printf(&b, "node %lld %s: %s (%s)\n", v, query_htext(s, HS_HF_NAME, v),
 		      query_opcode_text(s, v), hlo_category_name(hlo_opcode_category(op)));
-	hs_strbuf_printf(&b, "  shape         %s\n", query_shape_text(s, v));
+	hs_strbuf_printf(&b, "  shape         %s\n", query_session_shape(s, v));
 	show_hlo(s, &b, v);
 	show_edges(s, &b, v);
-	if (g->kind == HS_KIND_LAYOUT && g->n_configs > 0) {
+	if (g->kind != HS_KIND_TILE && g->n_configs > 0) {
 		if (g->cfg_index && g->cfg_index[v] >= 0)
 			hs_strbuf_printf(&b, "  configurable  yes (row %d of %lld in node_config_ids)\n",
 				      g->cfg_index[v], (long long)g->n_cfg_nodes);
@@ -289,8 +286,7 @@ int query_cmd_show(query_parser *p, query_result *out)
 	show_cost(s, &b, v);
 	if (show_line(s, &b, v) < 0)
 		b.failed = 1;
-	if (graph_has_features(g))
-		show_features(g, &b, v);
+	show_features(g, &b, v);
 	if (b.failed) {
 		hs_strbuf_free(&b);
 		return query_oom(p);

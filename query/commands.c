@@ -623,7 +623,7 @@ static const char *value_context(char words[][64], int n)
 		if (!strcasecmp(w, "opcode") || !strcasecmp(w, "elem") || !strcasecmp(w, "category"))
 			return saw_op ? w : NULL;
 		/* A value of the list so far (opcode in (dot, conv|). */
-		if (hlo_opcode_id(w) >= 0 || hlo_element_type_id(w) >= 0 || hlo_category_id(w) >= 0)
+		if (hlo_opcode_id(w) >= 0 || query_elem_id(w) >= 0 || hlo_category_id(w) >= 0)
 			continue;
 		return NULL;
 	}
@@ -700,8 +700,8 @@ char **query_complete(const query_session *cs, const char *line, int start, int 
 		goto out;
 	}
 	if (ctx && !strcasecmp(ctx, "elem")) {
-		for (int i = 0; i < hlo_element_type_count(); i++)
-			strv_add(&sv, hlo_element_type_name(i), prefix, plen);
+		for (int i = 0; i < hm_element_type_count(); i++)
+			strv_add(&sv, hm_element_type_name(i), prefix, plen);
 		goto out;
 	}
 	if (ctx && !strcasecmp(ctx, "category")) {

@@ -159,7 +159,7 @@ typedef struct mix_names {
 
 static int opcode_key(query_session *s, mix_names *nm, int64_t v)
 {
-	if (s->g->opcode[v] != 0 || !s->g->module)
+	if (s->g->opcode[v] != 0)
 		return s->g->opcode[v];
 	const char *op = query_opcode_text(s, v);
 	for (int i = 0; i < nm->n; i++)
@@ -255,7 +255,7 @@ int query_layer_sums_make(query_session *s, const uint8_t *keep, query_layer_sum
 			continue;
 		int64_t k = l->layer_of[v];
 		out->nodes[k]++;
-		out->configurable[k] += g->kind == HS_KIND_LAYOUT && g->cfg_index && g->cfg_index[v] >= 0;
+		out->configurable[k] += g->kind != HS_KIND_TILE && g->cfg_index && g->cfg_index[v] >= 0;
 		if (cost_role_executed(graph_node_role(g, v)) && !s->cost[v].unknown) {
 			out->cost[k] += s->cost[v].seconds;
 			out->flops[k] += s->cost[v].flops;

@@ -1,5 +1,5 @@
 /* derived.c - what a session derives about its graph, made on first use
- * and dropped when the session is rebound: decoded shapes and texts per
+ * and dropped when the session is rebound: texts per
  * node (in hashes by node id, so that showing 200 of 40,000 nodes touches
  * little memory), the analytic cost of every node, the runtime ranks (and
  * the runtimes' summary, cmd_graphs.c), the roots of the node_splits segments, the active predictor (the model's or
@@ -15,7 +15,6 @@
 #include "base/index.h"
 #include "base/strbuf.h"
 #include "base/vec.h"
-#include "loader/hlo_featurize.h"
 #include "loader/hlo_module.h"
 #include "model/metrics.h"
 #include "query/query_impl.h"
@@ -48,8 +47,6 @@ void query_drop_prediction(query_session *s)
 
 void query_drop_caches(query_session *s)
 {
-	text_map_free(s->shape_text);
-	s->shape_text = NULL;
 	for (int f = 0; f < HS_NHFIELDS; f++) {
 		text_map_free(s->htext[f]);
 		s->htext[f] = NULL;
@@ -65,8 +62,6 @@ void query_drop_caches(query_session *s)
 	free(s->attrs);
 	s->attrs = NULL;
 	s->n_attrs = 0;
-	free(s->shapes);
-	s->shapes = NULL;
 	free(s->cost);
 	s->cost = NULL;
 	free(s->rank);
@@ -85,48 +80,6 @@ void query_drop_caches(query_session *s)
 	free(s->layers);
 	s->layers = NULL;
 	s->rt_done = 0;
-}
-
-int query_need_shapes(query_session *s, hs_error *err)
-{
-	size_t n = (size_t)s->g->n_nodes;
-
-	if (s->shapes)
-		return 0;
-	s->shapes = calloc(n ? n : 1, sizeof *s->shapes);
-	if (!s->shapes)
-		return hs_fail(err, HS_ENOMEM, "out of memory for %zu shapes", n);
-	return 0;
-}
-
-const query_shape_info *query_shape(query_session *s, int64_t v)
-{
-	query_shape_info *si = &s->shapes[v];
-
-	const hm_instr *in = si->done ? NULL : graph_node_instr(s->g, v);
-	if (in) { /* the module's own shape: no features needed */
-		const hm_shape *hs = in->shape;
-		double e = 1;
-		for (int i = 0; i < hs->rank; i++)
-			e *= (double)hs->dims[i];
-		int tuple = hs->element_type == HM_TUPLE;
-		si->valid = 1;
-		si->rank = (int16_t)(tuple ? 0 : hs->rank);
-		si->elem = (int16_t)hf_element_type_index(hs->element_type);
-		si->elements = tuple || hs->element_type == HM_TOKEN ? 0 : e;
-		si->done = 1;
-	} else if (!si->done && !graph_has_features(s->g)) { /* a graph opened without them */
-		si->done = 1;
-	} else if (!si->done) {
-		hlo_shape sh;
-		hlo_decode_shape(graph_feat(s->g, v), s->g->feat_width, &sh);
-		si->valid = (uint8_t)sh.valid;
-		si->rank = (int16_t)sh.rank;
-		si->elem = (int16_t)(sh.is_tuple ? HLO_ET_TUPLE : sh.element_type);
-		si->elements = (double)sh.element_count;
-		si->done = 1;
-	}
-	return si;
 }
 
 /* Node id -> text, made on first use. */
@@ -223,18 +176,6 @@ static const char *cached_long(struct query_text_map **mp, int64_t v,
 	return map_keep(s, *mp, v, t);
 }
 
-static const char *make_shape(query_session *s, int f, int64_t v, char *buf, size_t cap)
-{
-	hlo_shape sh;
-
-	if (!graph_has_features(s->g))
-		return "?";
-	hlo_decode_shape(graph_feat(s->g, v), s->g->feat_width, &sh);
-	if (hlo_shape_text(&sh, buf, cap) < 0)
-		return "?";
-	return buf;
-}
-
 /* The texts of any length (enum query_dtext_kind). */
 static const char *make_dtext(query_session *s, const void *arg, int64_t v, hs_strbuf *b)
 {
@@ -259,11 +200,10 @@ static const char *make_dtext(query_session *s, const void *arg, int64_t v, hs_s
 	}
 	case QUERY_DT_OPERAND_NAMES: {
 		const int64_t *ops = query_operands(g, v);
-		char buf[160];
 		for (int64_t i = 0; ops && i < query_n_operands(g, v); i++) {
 			if (i)
 				hs_strbuf_puts(b, ", ");
-			hs_strbuf_puts(b, graph_node_name(g, ops[i], buf, sizeof buf));
+			hs_strbuf_puts(b, graph_node_name(g, ops[i]));
 		}
 		return NULL;
 	}
@@ -276,23 +216,9 @@ const char *query_dtext(query_session *s, int kind, int64_t v)
 {
 	static const int kinds[QUERY_NDTEXT] = {QUERY_DT_SHAPE, QUERY_DT_HLO, QUERY_DT_OPERAND_NAMES};
 
-	if (kind < 0 || kind >= QUERY_NDTEXT)
-		return "";
-	if (kind == QUERY_DT_SHAPE && !s->g->module)
-		return "";
-	if (kind == QUERY_DT_HLO && !s->g->module)
+	if (kind < 0 || kind >= QUERY_NDTEXT || !s->g->module)
 		return "";
 	return cached_long(&s->dtext[kind], v, make_dtext, s, &kinds[kind]);
-}
-
-/* A shape as HLO writes it: the module's own text when there is a module
- * (a tuple in full: "(f32[], s32[2]{0})"), else decoded from the features
- * (a tuple there is "(tuple of 2)": the features keep no element shapes). */
-const char *query_shape_text(query_session *s, int64_t v)
-{
-	if (s->g->module)
-		return query_dtext(s, QUERY_DT_SHAPE, v);
-	return cached_text(&s->shape_text, v, make_shape, s, 0);
 }
 
 static const char *make_attr(query_session *s, const void *arg, int64_t v, hs_strbuf *b)
@@ -305,7 +231,7 @@ const char *query_attr_text(query_session *s, const char *name, int64_t v)
 {
 	size_t i = 0;
 
-	if (!s->g->module)
+	if (!(s->g->knows & HM_KNOWS_ATTRS))   /* a bare .npz keeps none */
 		return "";
 	while (i < s->n_attrs && strcmp(s->attrs[i].name, name) != 0)
 		i++;
@@ -336,9 +262,7 @@ static const char *make_htext(query_session *s, int f, int64_t v, char *buf, siz
 {
 	const hs_graph *g = s->g;
 
-	if (f == HS_HF_COMPUTATION && !g->hcomp_of) /* no structure (graph_open_parts) */
-		return "";
-	if (f == HS_HF_SHAPE && !g->module && !graph_has_features(g))
+	if (!g->module) /* no structure (graph_open_parts) */
 		return "";
 	return graph_node_text(g, v, (hs_hfield)f, buf, cap);
 }
@@ -466,7 +390,7 @@ const char *query_session_shape(query_session *s, int64_t v)
 {
 	if (v < 0 || v >= s->g->n_nodes)
 		return "";
-	return query_shape_text(s, v);
+	return query_dtext(s, QUERY_DT_SHAPE, v);
 }
 
 int query_session_runtime_summary(query_session *s, double out[3], hs_error *err)
@@ -511,10 +435,6 @@ int64_t query_session_split_root(query_session *s, int64_t k, hs_error *err)
 int query_prepare_field(query_session *s, const query_field *f, hs_error *err)
 {
 	switch (f->kind) {
-	case QF_ELEM:
-	case QF_RANK:
-	case QF_ELEMENTS:
-		return query_need_shapes(s, err);
 	case QF_COST:
 	case QF_KERNEL_SHARE:
 	case QF_FLOPS:

@@ -652,8 +652,9 @@ int query_draw_grouper(void *ctx, const hs_graph *g, const int64_t *nodes, int64
 	plan p;
 
 	memset(out, 0, sizeof *out);
-	if (!g->module || need_layers(d, err) < 0)
-		return g->module ? -1 : 0;
+	int attrs = (g->knows & HM_KNOWS_ATTRS) != 0;   /* a bare .npz keeps no op_name */
+	if (!attrs || need_layers(d, err) < 0)
+		return attrs ? -1 : 0;
 	int64_t none = layers_find(d->l, LAYER_NONE), in_none = 0;
 	for (int64_t i = 0; none >= 0 && i < n; i++)
 		in_none += d->l->layer_of[nodes[i]] == none;

@@ -34,12 +34,16 @@ double query_field_num(query_session *s, const query_field *f, int64_t row)
 		return (double)query_n_operands(g, row);
 	case QF_USERS:
 		return (double)query_n_users(g, row);
-	case QF_RANK:
-		return query_shape(s, row)->valid ? (double)query_shape(s, row)->rank : NAN;
-	case QF_ELEMENTS:
-		return query_shape(s, row)->valid ? query_shape(s, row)->elements : NAN;
+	case QF_RANK: {
+		const hm_shape *sh = query_node_shape(g, row);
+		return !sh || sh->rank < 0 ? NAN : sh->element_type == HM_TUPLE ? 0 : (double)sh->rank;
+	}
+	case QF_ELEMENTS: {
+		const hm_shape *sh = query_node_shape(g, row);
+		return !sh || sh->rank < 0 ? NAN : hm_shape_elements(sh);
+	}
 	case QF_CONFIGURABLE:
-		return g->kind == HS_KIND_LAYOUT && g->cfg_index && g->cfg_index[row] >= 0;
+		return g->kind != HS_KIND_TILE && g->cfg_index && g->cfg_index[row] >= 0;
 	case QF_COST:   /* what the instruction adds to the module's totals: */
 	case QF_FLOPS:  /* a fusion body's or reducer's part is in its caller's */
 	case QF_BYTES:
@@ -104,13 +108,11 @@ const char *query_field_text(query_session *s, const query_field *f, int64_t row
 	case QF_CATEGORY:
 		return hlo_category_name(hlo_opcode_category(g->opcode[row]));
 	case QF_ELEM: {
-		const query_shape_info *sh = query_shape(s, row);
-		if (!sh->valid || sh->elem < 0)
-			return "";
-		return hlo_element_type_name(sh->elem);
+		const hm_shape *sh = query_node_shape(g, row);
+		return !sh || sh->rank < 0 || sh->element_type < 0 ? "" : hm_element_type_name(sh->element_type);
 	}
 	case QF_SHAPE:
-		return query_shape_text(s, row);
+		return query_session_shape(s, row);
 	case QF_LAYER:
 		return layers_node_path(s->layers, row);
 	case QF_OVERLAY: {
@@ -168,7 +170,7 @@ const char *query_eval_oom(query_session *s, const char *what)
 static void match_failed(query_session *s, const query_expr *e, int64_t row, const char *text,
 			 const hs_error *why)
 {
-	char on[200], name[160];
+	char on[200];
 	const query_field *f = e->a->kind == QE_FIELD ? e->a->field : NULL;
 
 	if (why->status != HS_EUSAGE) {
@@ -180,7 +182,7 @@ static void match_failed(query_session *s, const query_expr *e, int64_t row, con
 	else if (f && f->kind >= QF_G_FILE)
 		snprintf(on, sizeof on, "graph %s", s->ref && s->ref->rel ? s->ref->rel : "?");
 	else
-		snprintf(on, sizeof on, "node %s", graph_node_name(s->g, row, name, sizeof name));
+		snprintf(on, sizeof on, "node %s", graph_node_name(s->g, row));
 	hs_fail(&s->eval_err, HS_EUSAGE, "regular expression '%.200s%s' %s on %s", e->b->str,
 		strlen(e->b->str) > 200 ? "..." : "", why->msg, on);
 }

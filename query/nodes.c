@@ -14,18 +14,18 @@ const char *query_suggest_node(const hs_graph *g, const char *name, char *buf, s
 {
 	const char *dot = strrchr(name, '.');
 
-	if (!g->module) {
+	if (!(g->knows & HM_KNOWS_NAMES)) {   /* "opcode.N": N names the node */
 		char *end;
 		long long v = dot ? strtoll(dot + 1, &end, 10) : -1;
 		if (!dot || *end || v < 0 || v >= g->n_nodes)
 			return NULL;
-		return graph_node_name(g, v, buf, cap);
+		return graph_node_name(g, v);
 	}
 	const char **names = malloc((size_t)(g->n_nodes ? g->n_nodes : 1) * sizeof *names);
 	if (!names)
 		return NULL;
 	for (int64_t v = 0; v < g->n_nodes; v++)
-		names[v] = graph_node_name(g, v, NULL, 0);
+		names[v] = graph_node_name(g, v);
 	const char *best = query_suggest(name, names, (size_t)g->n_nodes);
 	if (best && cap) {
 		snprintf(buf, cap, "%s", best);

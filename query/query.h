@@ -153,9 +153,10 @@ const cost_estimate *query_session_cost(query_session *s, hs_error *err);
  * metrics_ranks), [n_configs], into *rank: NULL when the graph has no
  * measured runtimes (a test file).  0, or -1 with err set. */
 int query_session_ranks(query_session *s, const int64_t **rank, hs_error *err);
-/* Node v's shape as HLO writes it: the module's text (a tuple in full), or
- * decoded from the features on a bare .npz; "" when the graph has neither,
- * "?" when out of memory.  Stable until the session is rebound. */
+/* Node v's shape as HLO writes it: the module's text (a tuple in full; on
+ * a bare .npz "(tuple of 2)", the features keep no element shapes); "" on
+ * a graph opened without its module, "?" when out of memory.  Stable until
+ * the session is rebound. */
 const char *query_session_shape(query_session *s, int64_t v);
 /* The measured runtimes' minimum, median (as numpy.median) and maximum into
  * out[3] (the graphs command's runtime_min, _median, _max); NaN when the

@@ -187,19 +187,11 @@ typedef struct query_expr {
 
 /* Texts of any length a session caches per node (query_dtext). */
 enum query_dtext_kind {
-	QUERY_DT_SHAPE,         /* the module's shape text (tuples in full) */
+	QUERY_DT_SHAPE,         /* the module's shape text (a read module's tuples in full) */
 	QUERY_DT_HLO,           /* the instruction's HLO line */
 	QUERY_DT_OPERAND_NAMES, /* "a, b, a" */
 	QUERY_NDTEXT
 };
-
-typedef struct query_shape_info {
-	double elements;
-	int16_t rank;
-	int16_t elem;      /* hlo element type, -1 when none */
-	uint8_t valid;
-	uint8_t done;      /* decoded */
-} query_shape_info;
 
 /* The file of the graph a session is bound to, as a folder names it. */
 typedef struct query_graph_ref {
@@ -248,15 +240,12 @@ struct query_session {
 	char *opcode_names[256];    /* owned copies, by opcode id */
 
 	/* Lazy caches of the bound graph (NULL until first used). */
-	/* Decoded shapes, dense but filled on first use per node (rank, elem
-	 * and elements read them), and shape texts in a hash by node id, so
-	 * that showing 200 shapes of 40,000 nodes touches little memory. */
-	struct query_shape_info *shapes;  /* [n_nodes] */
-	struct query_text_map *shape_text;
+	/* Texts in hashes by node id, so that showing 200 shapes of 40,000
+	 * nodes touches little memory. */
 	struct query_text_map *htext[HS_NHFIELDS]; /* HLO text written into a
-	                                             * buffer: derived names, shapes */
-	struct query_text_map *dtext[QUERY_NDTEXT]; /* texts of any length: module
-	                                             * shapes, HLO lines, operand names */
+	                                             * buffer: numbers */
+	struct query_text_map *dtext[QUERY_NDTEXT]; /* texts of any length: shapes,
+	                                             * HLO lines, operand names */
 	struct query_attr_map *attrs; /* attr('NAME') texts, one map per name */
 	size_t n_attrs;
 	cost_estimate *cost;        /* [n_nodes] */
@@ -445,12 +434,9 @@ void query_drop_caches(query_session *s);
  * laid over the graph as data when a session is bound (data.c). */
 int query_session_module_data(query_session *s, hs_error *err);
 void query_drop_prediction(query_session *s);
-int query_need_shapes(query_session *s, hs_error *err);
 int query_need_cost(query_session *s, hs_error *err);
 /* The active predictor into s->active ("predicted: why" when it fails). */
 int query_need_predicted(query_session *s, hs_error *err);
-/* A node's shape as HLO text (cached; needs no query_need_shapes). */
-const char *query_shape_text(query_session *s, int64_t node);
 /* A node's opcode as the `opcode` field reads it: the learned name, or the
  * name as written when the opcode is not a learned one (id 0). */
 static inline const char *query_opcode_text(const query_session *s, int64_t v)
@@ -462,39 +448,28 @@ static inline const char *query_opcode_text(const query_session *s, int64_t v)
  * rebound; "" for fields of a graph opened without its structure. */
 const char *query_htext(query_session *s, int f, int64_t node);
 /* Node v's operands: the HLO operands in order, repeats kept
- * (graph_hlo_operands; the dataset's edges on a bare .npz), or the
- * dataset's edges of a graph built without the HLO structure; its users
- * likewise (each once).  NULL / 0 for a graph opened without edges. */
+ * (graph_hlo_operands; the dataset's edges on a bare .npz, without
+ * HM_KNOWS_OPERAND_ORDER: say so where they are shown); its users likewise
+ * (each once).  NULL / 0 for a graph opened without its module. */
 static inline int64_t query_n_operands(const hs_graph *g, int64_t v)
 {
-	if (g->hlo_operand_off)
-		return graph_hlo_n_operands(g, v);
-	return g->operand_off ? graph_n_operands(g, v) : 0;
+	return g->hlo_operand_off ? graph_hlo_n_operands(g, v) : 0;
 }
 static inline const int64_t *query_operands(const hs_graph *g, int64_t v)
 {
-	if (g->hlo_operand_off)
-		return graph_hlo_operands(g, v);
-	return g->operand_off ? g->operand_idx + g->operand_off[v] : NULL;
+	return g->hlo_operand_off ? graph_hlo_operands(g, v) : NULL;
 }
 static inline int64_t query_n_users(const hs_graph *g, int64_t v)
 {
-	if (g->hlo_user_off)
-		return graph_hlo_n_users(g, v);
-	return g->user_off ? graph_n_users(g, v) : 0;
+	return g->hlo_user_off ? graph_hlo_n_users(g, v) : 0;
 }
 static inline const int64_t *query_users(const hs_graph *g, int64_t v)
 {
-	if (g->hlo_user_off)
-		return graph_hlo_users(g, v);
-	return g->user_off ? g->user_idx + g->user_off[v] : NULL;
+	return g->hlo_user_off ? graph_hlo_users(g, v) : NULL;
 }
-/* 1 when the operands above are the module's own (0: the dataset's edges,
- * sorted, de-duplicated, call edges included: say so where they are shown). */
-static inline int query_operands_exact(const hs_graph *g)
-{
-	return g->hlo_operand_off && g->operands_exact;
-}
+/* An element type by name, any case (the feature names' "invalid_type"
+ * and "opaque_type" too): its PrimitiveType, or -1. */
+int query_elem_id(const char *name);
 /* A text of node v of kind `kind` (enum query_dtext_kind), whole however
  * long, stable until the session is rebound; "" when the graph has no such
  * text (a bare .npz has no HLO line), "?" when out of memory. */
@@ -505,8 +480,12 @@ const char *query_attr_text(query_session *s, const char *name, int64_t v);
 /* The role of node v's HLO computation (graph_role_name), "" when the
  * graph was opened without its structure. */
 const char *query_role_text(const query_session *s, int64_t v);
-/* A node's rank, element type and count (after query_need_shapes). */
-const query_shape_info *query_shape(query_session *s, int64_t node);
+/* A node's shape (rank, elem and elements read it), NULL on a graph
+ * opened without its module. */
+static inline const hm_shape *query_node_shape(const hs_graph *g, int64_t v)
+{
+	return g->module ? hm_instr_at(g->module, v)->shape : NULL;
+}
 
 /* ---- tables --------------------------------------------------------- */
 

@@ -60,7 +60,7 @@ static int written_opcode(const query_session *s, const char *name)
 {
 	const hs_graph *g = s->g;
 
-	if (s->ix || !g->module)
+	if (s->ix)
 		return 0;
 	for (int64_t v = 0; v < g->n_nodes; v++)
 		if (g->opcode[v] == 0 && strcmp(graph_node_opcode_name(g, v), name) == 0)
@@ -76,6 +76,15 @@ static int folder_opcode(const query_session *s, const char *name, const char *c
 			 size_t n)
 {
 	return s->ix && (hlo_opcode_is_unlearned(name) || !query_suggest(name, names, n));
+}
+
+int query_elem_id(const char *name)
+{
+	for (int t = 0; t < hm_element_type_count(); t++)
+		if (strcasecmp(name, hm_element_type_name(t)) == 0)
+			return t;
+	/* the feature names' spellings */
+	return !strcasecmp(name, "invalid_type") ? HM_INVALID : !strcasecmp(name, "opaque_type") ? HM_OPAQUE : -1;
 }
 
 /* 1 when every literal is a learned opcode (then `opcode` compares ids). */
@@ -107,10 +116,10 @@ static int check_vocabulary(query_parser *p, const query_expr *field, const quer
 		kind = "opcode";
 		break;
 	case QF_ELEM:
-		if (hlo_element_type_id(lit->str) >= 0 || !*lit->str)
+		if (query_elem_id(lit->str) >= 0 || !*lit->str)
 			return 0;
-		for (int i = 0; i < hlo_element_type_count(); i++)
-			names[n++] = hlo_element_type_name(i);
+		for (int i = 0; i < hm_element_type_count(); i++)
+			names[n++] = hm_element_type_name(i);
 		kind = "element type";
 		break;
 	case QF_CATEGORY:

@@ -178,7 +178,7 @@ static int build_fields(query_session *s, hs_error *err)
 		if (config_derived[i].kind == QF_NORMALIZER && g->kind != HS_KIND_TILE)
 			continue;
 		s->config_fields[nc] = config_derived[i];
-		if (config_derived[i].kind == QF_RUNTIME && g->kind == HS_KIND_LAYOUT)
+		if (config_derived[i].kind == QF_RUNTIME && g->kind != HS_KIND_TILE)
 			s->config_fields[nc].unit = HS_U_NS; /* tile: normalized, no unit */
 		nc++;
 	}

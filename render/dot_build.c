@@ -62,7 +62,7 @@ hlo_category dot_node_category(const hs_graph *g, int64_t id)
 	size_t n;
 	int k;
 
-	if (g->opcode[id] != 0 || !g->module)
+	if (g->opcode[id] != 0)
 		return hlo_opcode_category(g->opcode[id]);
 	/* An opcode the dataset never learned, as written: its synchronous
 	 * twin's category (all-to-all-start is all-to-all's), a collective's,
@@ -81,11 +81,6 @@ hlo_category dot_node_category(const hs_graph *g, int64_t id)
 	if (graph_is_collective_opcode(base))
 		return HLO_CAT_COLLECTIVE;
 	return !strcmp(base, "erf") ? HLO_CAT_ELEMENTWISE : HLO_CAT_OTHER;
-}
-
-static void shape_of(const hs_graph *g, int64_t id, hlo_shape *sh)
-{
-	hlo_decode_shape(graph_feat(g, id), g->feat_width, sh);
 }
 
 /* Node id's shape text in buf, cut to `maxw` columns with "…" (a tuple of
@@ -128,11 +123,11 @@ static int fit_lines(const char *a, const char *b, int maxw, char *l1, char *l2,
 int dot_node_lines(const hs_graph *g, int64_t id, int maxw, char *l1, char *l2,
 		   size_t cap)
 {
-	char a[256], b[256], shape[200], name[160];
+	char a[256], b[256], shape[200];
 
 	graph_node_text(g, id, HS_HF_SHAPE, shape, sizeof shape);
-	if (g->module) {
-		snprintf(a, sizeof a, "%" PRId64 " %s", id, graph_node_name(g, id, name, sizeof name));
+	if (g->knows & HM_KNOWS_NAMES) {   /* else the name is the opcode and the id */
+		snprintf(a, sizeof a, "%" PRId64 " %s", id, graph_node_name(g, id));
 		snprintf(b, sizeof b, "%s %s", graph_node_opcode_name(g, id), shape);
 	} else {
 		snprintf(a, sizeof a, "%" PRId64 " %s", id, hlo_opcode_name(g->opcode[id]));
@@ -144,7 +139,7 @@ int dot_node_lines(const hs_graph *g, int64_t id, int maxw, char *l1, char *l2,
 int dot_box_lines(const region *r, int64_t k, int maxw, char *l1, char *l2, size_t cap)
 {
 	const hs_graph *g = r->g;
-	char nbuf[160], b[96];
+	char b[96];
 
 	if (r->boxes[k].group >= 0) {
 		int64_t gi = r->boxes[k].group;
@@ -158,7 +153,7 @@ int dot_box_lines(const region *r, int64_t k, int maxw, char *l1, char *l2, size
 		return fit_lines(r->groups->label[gi] ? r->groups->label[gi] : "", d, maxw, l1, l2, cap);
 	}
 	const hs_hcomp *c = &g->hcomps[r->boxes[k].comp];
-	const char *name = graph_hcomp_name(g, r->boxes[k].comp, nbuf, sizeof nbuf);
+	const char *name = graph_hcomp_name(g, r->boxes[k].comp);
 	snprintf(b, sizeof b, "%s, %" PRId64 " node%s", graph_role_name(c->role), c->count,
 		 hs_s(c->count));
 	return fit_lines(name, b, maxw, l1, l2, cap);
@@ -167,7 +162,7 @@ int dot_box_lines(const region *r, int64_t k, int maxw, char *l1, char *l2, size
 int dot_stub_label(const region *r, int64_t k, int maxw, char *buf, size_t cap)
 {
 	const region_stub *st = &r->stubs[k];
-	char name[160], esc[640], text[700];
+	char esc[640], text[700];
 
 	if (REGION_IS_BOX(st->operand)) {
 		char l1[160], l2[160];
@@ -175,7 +170,7 @@ int dot_stub_label(const region *r, int64_t k, int maxw, char *buf, size_t cap)
 		snprintf(text, sizeof text, "\xe2\x86\x91 %s", l1);
 	} else {
 		snprintf(text, sizeof text, "\xe2\x86\x91 %s",
-			 dot_esc_name(graph_node_name(r->g, st->operand, name, sizeof name), esc, sizeof esc));
+			 dot_esc_name(graph_node_name(r->g, st->operand), esc, sizeof esc));
 	}
 	dot_cut_text(buf, cap, text, maxw);
 	return utf8_width(buf);
@@ -269,7 +264,7 @@ static int uses_clusters(const builder *b)
 /* The cluster a node belongs to: its real HLO computation. */
 static int32_t comp_of(const hs_graph *g, int64_t id)
 {
-	return g->hcomp_of ? g->hcomp_of[id] : 0;
+	return g->hcomp_of[id];
 }
 
 static void terminal_size(builder *b, Agnode_t *n, int cols)
@@ -295,7 +290,7 @@ static void style_node(builder *b, Agnode_t *n, int64_t id)
 	hlo_category cat = dot_node_category(g, id);
 	int focus = id == b->r->focus || id == b->r->focus2;
 	int hl = b->hl && b->hl[id];
-	int cfg = g->kind == HS_KIND_LAYOUT && g->cfg_index && g->cfg_index[id] >= 0;
+	int cfg = g->kind != HS_KIND_TILE && g->cfg_index && g->cfg_index[id] >= 0;
 	int bin = -1;
 	char label[1024], tip[768], shape[400], heatline[96] = "";
 	if (b->heat)
@@ -316,12 +311,11 @@ static void style_node(builder *b, Agnode_t *n, int64_t id)
 			snprintf(heatline, sizeof heatline, "\n%s = n/a",
 				 b->o->heat_name ? b->o->heat_name : "heat");
 	}
-	char nbuf[160], cbuf[160];
 	const char *op = graph_node_opcode_name(g, id);
-	const char *name = graph_node_name(g, id, nbuf, sizeof nbuf);
-	const char *comp = graph_hcomp_name(g, comp_of(g, id), cbuf, sizeof cbuf);
+	const char *name = graph_node_name(g, id);
+	const char *comp = graph_hcomp_name(g, comp_of(g, id));
 	int len;
-	if (g->module)
+	if (g->knows & HM_KNOWS_NAMES)   /* else the name is the opcode and the id */
 		len = snprintf(label, sizeof label, "%s\n%" PRId64 ": %s%s\n%s%s", name, id, op,
 			       cfg ? " [cfg]" : "", shape, heatline);
 	else
@@ -360,19 +354,10 @@ static void style_node(builder *b, Agnode_t *n, int64_t id)
 		set(n, b->n_peri, "2");
 }
 
-static double edge_bytes(const hs_graph *g, int64_t operand)
-{
-	hlo_shape sh;
-
-	shape_of(g, operand, &sh);
-	return (double)hlo_shape_bytes(&sh);
-}
-
 static void style_edge(builder *b, Agedge_t *e, int64_t operand)
 {
-	double bytes = edge_bytes(b->g, operand);
+	double bytes = layout_edge_bytes(b->g, operand);
 	char v[600], hb[32], shape[400];
-	hlo_shape sh;
 
 	if (bytes > 1024) {
 		/* 1 KiB -> 1, each factor 16 adds 0.6, at most 4. */
@@ -384,12 +369,7 @@ static void style_edge(builder *b, Agedge_t *e, int64_t operand)
 	}
 	if (b->o->terminal)
 		return;
-	if (b->g->module) {
-		shape_cut(b->g, operand, shape, sizeof shape, 120);
-	} else {
-		shape_of(b->g, operand, &sh);
-		hlo_shape_text(&sh, shape, sizeof shape);
-	}
+	shape_cut(b->g, operand, shape, sizeof shape, 120);
 	if (bytes > 0) {
 		hs_unit_format(hb, sizeof hb, HS_U_BYTES, bytes, -1);
 		snprintf(v, sizeof v, "%s, %s", shape, hb);
@@ -494,7 +474,7 @@ static void add_legend(builder *b)
 
 static Agraph_t *cluster_of(builder *b, Agraph_t **clusters, int32_t comp)
 {
-	char name[48], label[200], cname[160];
+	char name[48], label[200];
 	Agraph_t *sub;
 
 	if (!clusters)
@@ -505,7 +485,7 @@ static Agraph_t *cluster_of(builder *b, Agraph_t **clusters, int32_t comp)
 	sub = agsubg(b->G, name, 1);
 	if (!sub)
 		return NULL;
-	snprintf(label, sizeof label, "%s (%s)", graph_hcomp_name(b->g, comp, cname, sizeof cname),
+	snprintf(label, sizeof label, "%s (%s)", graph_hcomp_name(b->g, comp),
 		 graph_role_name(b->g->hcomps ? b->g->hcomps[comp].role : HS_ROLE_ENTRY));
 	char buf[1024];
 	agsafeset(sub, "label", b->o->terminal ? "" : (char *)dot_text(label, buf, sizeof buf), "");
@@ -693,7 +673,7 @@ static void style_link(builder *b, Agedge_t *e, int64_t k)
 	const region *r = b->r;
 	const hs_graph *g = b->g;
 	int64_t u = r->links[k][0], o = r->links[k][1];
-	char tip[400], who[160], cb[160];
+	char tip[400];
 
 	if (!r->link_info[k].call) {
 		style_edge(b, e, r->link_info[k].value);
@@ -708,11 +688,11 @@ static void style_link(builder *b, Agedge_t *e, int64_t k)
 	if (bu >= 0 && r->boxes[bu].group >= 0)
 		caller = r->groups->label[r->boxes[bu].group];
 	else if (bu >= 0)
-		caller = graph_hcomp_name(g, r->boxes[bu].comp, who, sizeof who);
+		caller = graph_hcomp_name(g, r->boxes[bu].comp);
 	else
-		caller = graph_node_name(g, u, who, sizeof who);
+		caller = graph_node_name(g, u);
 	snprintf(tip, sizeof tip, "%s%s calls %s", bu >= 0 ? "a node of " : "", caller,
-		 graph_hcomp_name(g, r->boxes[REGION_BOX_INDEX(o)].comp, cb, sizeof cb));
+		 graph_hcomp_name(g, r->boxes[REGION_BOX_INDEX(o)].comp));
 	style_call(b, e, tip);
 }
 
@@ -722,7 +702,7 @@ static int add_boxes(builder *b, Agnode_t **nodes, Agnode_t **boxes)
 {
 	const region *r = b->r;
 	const hs_graph *g = b->g;
-	char name[64], l1[800], l2[200], label[1200], cbuf[160];
+	char name[64], l1[800], l2[200], label[1200];
 
 	for (int64_t k = 0; k < r->n_boxes; k++) {
 		int64_t c = r->boxes[k].comp;
@@ -753,7 +733,7 @@ static int add_boxes(builder *b, Agnode_t **nodes, Agnode_t **boxes)
 		if (strcmp(palette_font(HLO_CAT_CONTROL), "#000000") != 0)
 			set(boxes[k], b->n_font, palette_font(HLO_CAT_CONTROL));
 		set(boxes[k], b->n_peri, "2");
-		const char *full = graph_hcomp_name(g, c, cbuf, sizeof cbuf);
+		const char *full = graph_hcomp_name(g, c);
 		snprintf(label, sizeof label, "%s: %" PRId64 " of its %" PRId64 " nodes in the region,"
 			 " collapsed (dot --expand %s draws them)", full, r->boxes[k].inside,
 			 g->hcomps[c].count, full);
@@ -836,7 +816,7 @@ static void add_note(builder *b)
 static int add_calls(builder *b, Agnode_t **nodes)
 {
 	const region *r = b->r;
-	char tip[400], n1[160], n2[160], cbuf[160];
+	char tip[400];
 
 	for (int64_t k = 0; k < r->n_calls; k++) {
 		int64_t caller = r->calls[k][0], root = r->calls[k][1];
@@ -844,9 +824,9 @@ static int add_calls(builder *b, Agnode_t **nodes)
 				     nodes[region_index_of(r, caller)], NULL, 1);
 		if (!e)
 			return -1;
-		snprintf(tip, sizeof tip, "%s calls %s (root %s)", graph_node_name(b->g, caller, n1, sizeof n1),
-			 graph_hcomp_name(b->g, b->g->hcomp_of[root], cbuf, sizeof cbuf),
-			 graph_node_name(b->g, root, n2, sizeof n2));
+		snprintf(tip, sizeof tip, "%s calls %s (root %s)", graph_node_name(b->g, caller),
+			 graph_hcomp_name(b->g, b->g->hcomp_of[root]),
+			 graph_node_name(b->g, root));
 		style_call(b, e, tip);
 	}
 	return 0;

@@ -83,7 +83,7 @@ static void region_node(const region *r, const dot_opts *o, const hs_layout *L, 
 		ln->flags |= LAY_FOCUS;
 	if (hl && hl[id])
 		ln->flags |= LAY_HIGHLIGHT;
-	if (g->kind == HS_KIND_LAYOUT && g->cfg_index && g->cfg_index[id] >= 0)
+	if (g->kind != HS_KIND_TILE && g->cfg_index && g->cfg_index[id] >= 0)
 		ln->flags |= LAY_CONFIGURABLE;
 	ln->heat = (int8_t)(o->heat ? dot_heat_bin(&L->scale, o->heat[id]) : -1);
 }
@@ -198,10 +198,9 @@ static int read_nodes(hs_layout *L, Agraph_t *G, const region *r, const dot_opts
 		else if (ln->flags & LAY_COLLAPSED)
 			ln->comp = (int32_t)ln->id;
 		else if (ln->flags & LAY_STUB)
-			ln->comp = REGION_IS_BOX(r->stubs[ln->id].user) || !g->hcomp_of ? -1
-				   : g->hcomp_of[r->stubs[ln->id].user];
+			ln->comp = REGION_IS_BOX(r->stubs[ln->id].user) ? -1 : g->hcomp_of[r->stubs[ln->id].user];
 		else
-			ln->comp = g->hcomp_of ? g->hcomp_of[ln->id] : 0;
+			ln->comp = g->hcomp_of[ln->id];
 		n = agnode(G, name, 0);
 		if (!n) {
 			free(hl);
@@ -348,11 +347,8 @@ static int read_edges(hs_layout *L, Agraph_t *G, const region *r, double ox, dou
 				     !((t->flags | h->flags) & LAY_COLLAPSED);
 			/* the tensor of the operand, or of what a box gives */
 			int64_t v = edge_kind(r, L, le->tail, le->head, le);
-			if (v >= 0 && (!le->dashed || (t->flags & LAY_STUB))) {
-				hlo_shape sh;
-				hlo_decode_shape(graph_feat(g, v), g->feat_width, &sh);
-				le->bytes = (double)hlo_shape_bytes(&sh);
-			}
+			if (v >= 0 && (!le->dashed || (t->flags & LAY_STUB)))
+				le->bytes = layout_edge_bytes(g, v);
 			if (edge_points(le, ED_spl(e), ox, top) < 0)
 				return out_of_memory(r, err);
 			L->n_edges++;
@@ -375,8 +371,7 @@ static int read_clusters(hs_layout *L, Agraph_t *G, const region *r, double ox, 
 		lay_cluster *c = &L->clusters[L->n_clusters++];
 		boxf cb = GD_bb(sub);
 		c->comp = (int32_t)strtol(agnameof(sub) + 8, NULL, 10);
-		char buf[160];
-		const char *name = r->g->n_hcomps > c->comp ? graph_hcomp_name(r->g, c->comp, buf, sizeof buf) : "";
+		const char *name = r->g->n_hcomps > c->comp ? graph_hcomp_name(r->g, c->comp) : "";
 		c->x0 = cb.LL.x - ox;
 		c->x1 = cb.UR.x - ox;
 		c->y0 = top - cb.UR.y;
@@ -387,6 +382,12 @@ static int read_clusters(hs_layout *L, Agraph_t *G, const region *r, double ox, 
 		dot_cut_text(c->label, sizeof c->label, full, 40);
 	}
 	return 0;
+}
+
+double layout_edge_bytes(const hs_graph *g, int64_t operand)
+{
+	const hm_shape *s = hm_instr_at(g->module, operand)->shape;
+	return s->element_type == HM_TUPLE ? 0 : hm_shape_bytes(s);
 }
 
 hs_layout *layout_region(const region *r, const dot_opts *opts, hs_error *err)

@@ -92,6 +92,9 @@ typedef struct hs_layout {
 	double seconds_total;    /* wall time of layout_region: build, layout, read back */
 } hs_layout;
 
+/* The bytes an edge from node `operand` carries: its output's (0 for a
+ * tuple, whose elements live elsewhere). */
+double layout_edge_bytes(const hs_graph *g, int64_t operand);
 hs_layout *layout_region(const region *r, const dot_opts *o, hs_error *err);
 void layout_free(hs_layout *L);
 

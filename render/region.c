@@ -178,7 +178,8 @@ static int64_t mask_calls(const hs_graph *g, const uint8_t *in, int64_t (*out)[2
 region *region_from_mask(const hs_graph *g, const uint8_t *in, hs_error *err)
 {
 	region *r = calloc(1, sizeof *r);
-	int64_t n = 0, ne = 0, nc = g->operands_exact ? mask_calls(g, in, NULL) : 0;
+	/* a bare .npz has its calls among its operands: no call links of their own */
+	int64_t n = 0, ne = 0, nc = g->knows & HM_KNOWS_OPERAND_ORDER ? mask_calls(g, in, NULL) : 0;
 
 	if (!r)
 		goto oom;
@@ -211,7 +212,7 @@ region *region_from_mask(const hs_graph *g, const uint8_t *in, hs_error *err)
 	}
 	/* On a module a repeated operand is one edge (labelled "0,1"); a bare
 	 * .npz keeps its edges as the file has them. */
-	r->n_edges = sort_pairs(r->edges, r->n_edges, g->operands_exact);
+	r->n_edges = sort_pairs(r->edges, r->n_edges, g->knows & HM_KNOWS_OPERAND_ORDER);
 	if (nc)
 		r->n_calls = sort_pairs(r->calls, mask_calls(g, in, r->calls), 1);
 	return r;
@@ -529,7 +530,6 @@ static void limit_ways(const region_spec *s, int64_t n, char *buf, size_t cap)
 
 static region *select_hcomp(const hs_graph *g, const region_spec *s, int64_t *over, hs_error *err)
 {
-	char buf[160];
 	int64_t drawn;
 
 	if (!g->hcomps || s->hcomp < 0 || s->hcomp >= g->n_hcomps) {
@@ -538,7 +538,7 @@ static region *select_hcomp(const hs_graph *g, const region_spec *s, int64_t *ov
 		return NULL;
 	}
 	const hs_hcomp *h = &g->hcomps[s->hcomp];
-	const char *name = graph_hcomp_name(g, s->hcomp, buf, sizeof buf);
+	const char *name = graph_hcomp_name(g, s->hcomp);
 	uint8_t *in = hcomp_mask(g, s, &drawn);
 	if (!in) {
 		hs_fail(err, HS_ENOMEM, "%s: out of memory selecting a region", g->name);
@@ -667,7 +667,7 @@ static region *select_configurable(const hs_graph *g, const region_spec *s, int6
 	region *r;
 	int64_t count = 0;
 
-	if (g->kind != HS_KIND_LAYOUT) {
+	if (g->kind == HS_KIND_TILE) {
 		hs_fail(err, HS_EUSAGE,
 			"%s is a tile graph: only layout graphs have configurable nodes",
 			g->name);

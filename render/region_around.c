@@ -260,14 +260,13 @@ static void over_limit(const hs_graph *g, const region_spec *s, const bfs *b, in
 	int64_t best_n, best = depth_in_limit(b, region_effective_limit(s), &best_n);
 	const region_words *x = region_words_of(s);
 	region_ways w = {0};
-	char buf[160], ref[200], ways[800];
+	char ref[200], ways[800];
 
 	region_node_ref(g, s->center, ref, sizeof ref);
 	if (best >= 0) {
 		region_way(&w, x->radius, " %" PRId64 " (%" PRId64 " node%s)", best, best_n, hs_s(best_n));
 		region_way(&w, x->direction, "%s", "");
-		region_way(&w, x->computation, " %s",
-			   g->hcomp_of ? graph_hcomp_name(g, g->hcomp_of[s->center], buf, sizeof buf) : "entry");
+		region_way(&w, x->computation, " %s", graph_hcomp_name(g, g->hcomp_of[s->center]));
 	}
 	region_way(&w, x->limit, " %" PRId64, total);
 	region_way(&w, x->force, "%s", "");
@@ -302,7 +301,6 @@ static region *around_region(const hs_graph *g, const region_spec *s, const bfs 
 {
 	uint8_t *seen = calloc((size_t)g->n_nodes, 1);
 	region *r = seen ? region_from_mask(g, in, err) : NULL;
-	char name[160];
 
 	if (!seen)
 		hs_fail(err, HS_ENOMEM, "%s: out of memory selecting a region", g->name);
@@ -322,10 +320,10 @@ static region *around_region(const hs_graph *g, const region_spec *s, const bfs 
 		 s->center, s->radius, region_dir_name(s->dir), s->user_threshold,
 		 s->operand_threshold, center_cap ? (center_cap == REGION_BOTH ? ":cb" :
 		 center_cap == REGION_USERS ? ":cu" : ":co") : "");
-	if (g->module)
+	if (g->knows & HM_KNOWS_NAMES)   /* a derived name says no more than the id */
 		snprintf(r->title, sizeof r->title, "%s: %" PRId64 " step%s around %s (node %" PRId64
 			 ", %s)", g->name, s->radius, hs_s(s->radius),
-			 graph_node_name(g, s->center, name, sizeof name), s->center, region_dir_name(s->dir));
+			 graph_node_name(g, s->center), s->center, region_dir_name(s->dir));
 	else
 		snprintf(r->title, sizeof r->title, "%s: %" PRId64 " step%s around node %" PRId64
 			 " (%s)", g->name, s->radius, hs_s(s->radius), s->center,

@@ -26,8 +26,7 @@
 /* 1 when the comma-separated list names computation c. */
 static int listed(const hs_graph *g, const char *list, int64_t c)
 {
-	char buf[160];
-	const char *name = graph_hcomp_name(g, c, buf, sizeof buf);
+	const char *name = graph_hcomp_name(g, c);
 	size_t n = strlen(name);
 
 	for (const char *p = list; *p;) {
@@ -170,7 +169,7 @@ static void call_links(const region *r, const refs *x, raw_link *l, int64_t *nl)
 {
 	const hs_graph *g = r->g;
 
-	if (!g->operands_exact || !x->comp_box)
+	if (!(g->knows & HM_KNOWS_OPERAND_ORDER) || !x->comp_box)
 		return;
 	for (int64_t i = 0; i < r->n_nodes; i++) {
 		int64_t v = r->nodes[i];
@@ -297,8 +296,7 @@ int region_collapse(region *r, const region_spec *s, hs_error *err)
 {
 	const hs_graph *g = r->g;
 	const region_groups *gr = r->groups;
-	int comps = g->hcomps && g->hcomp_of && g->n_hcomps > 1 &&
-		    !(s->expand && strcmp(s->expand, "all") == 0);
+	int comps = g->n_hcomps > 1 && !(s->expand && strcmp(s->expand, "all") == 0);
 
 	if (s->expand)
 		key_expand(r, s->expand);

@@ -54,7 +54,7 @@ int region_groups_by_computation(const hs_graph *g, const int64_t *nodes, int64_
 {
 	int64_t nc = g->hcomps && g->hcomp_of ? g->n_hcomps : 0, k = 0;
 	int64_t *count = calloc((size_t)nc + 1, sizeof *count), *index = malloc(((size_t)nc + 1) * sizeof *index);
-	char name[160], line[200];
+	char line[200];
 
 	memset(out, 0, sizeof *out);
 	if (!count || !index) {
@@ -75,7 +75,7 @@ int region_groups_by_computation(const hs_graph *g, const int64_t *nodes, int64_
 		char cnt[32], all[32];
 		hs_num_thousands(cnt, sizeof cnt, count[c]);
 		hs_num_thousands(all, sizeof all, h->count);
-		graph_hcomp_name(g, c, name, sizeof name);
+		const char *name = graph_hcomp_name(g, c);
 		out->label[index[c]] = region_groups_strdup(out, name);
 		snprintf(line, sizeof line, "%s, %s node%s", graph_role_name(h->role), cnt, hs_s(count[c]));
 		out->detail[index[c]] = region_groups_strdup(out, line);
@@ -190,7 +190,7 @@ region *region_select_grouped(const hs_graph *g, const region_spec *s, int64_t o
 		return NULL;
 	}
 	if (gr->n == 0) {
-		refuse(r, s, limit, why, g->module ? "its nodes have no op_name layers that group them "
+		refuse(r, s, limit, why, g->knows & HM_KNOWS_ATTRS ? "its nodes have no op_name layers that group them "
 		       "within it" : "a bare .npz has no layers or computations to group it by", err);
 		region_free(r);
 		return NULL;

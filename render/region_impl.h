@@ -24,10 +24,12 @@ static inline int region_is_root(const hs_graph *g, int64_t v)
  * (users = 1); region_step gives step k (repeats possible). */
 static inline int64_t region_n_steps(const hs_graph *g, int64_t v, int users)
 {
+	/* a call is a step of its own, but a bare .npz has its calls among its operands */
+	int calls = (g->knows & HM_KNOWS_OPERAND_ORDER) != 0;
 	if (!users)
-		return graph_hlo_n_operands(g, v) + (g->operands_exact ? graph_n_called(g, v) : 0);
+		return graph_hlo_n_operands(g, v) + (calls ? graph_n_called(g, v) : 0);
 	return graph_hlo_n_users(g, v) +
-	       (g->operands_exact && region_is_root(g, v) ? g->hcomps[g->hcomp_of[v]].n_callers : 0);
+	       (calls && region_is_root(g, v) ? g->hcomps[g->hcomp_of[v]].n_callers : 0);
 }
 
 static inline int64_t region_step(const hs_graph *g, int64_t v, int users, int64_t k)

@@ -339,7 +339,7 @@ const char *region_edge_label(const region *r, int64_t k, char *buf, size_t cap)
 {
 	const hs_graph *g = r->g;
 	int64_t user = r->edges[k][0], operand = r->edges[k][1];
-	int64_t n = g->operands_exact ? graph_hlo_n_operands(g, user) : 0;
+	int64_t n = g->knows & HM_KNOWS_OPERAND_ORDER ? graph_hlo_n_operands(g, user) : 0;
 	const int64_t *ops = n ? graph_hlo_operands(g, user) : NULL;
 	size_t o = 0;
 
@@ -366,10 +366,9 @@ const char *region_edge_label(const region *r, int64_t k, char *buf, size_t cap)
 
 const char *region_node_ref(const hs_graph *g, int64_t id, char *buf, size_t cap)
 {
-	char name[160];
 
-	if (g->module)
-		snprintf(buf, cap, "%s (node %" PRId64 ")", graph_node_name(g, id, name, sizeof name), id);
+	if (g->knows & HM_KNOWS_NAMES)   /* a derived name says no more than the id */
+		snprintf(buf, cap, "%s (node %" PRId64 ")", graph_node_name(g, id), id);
 	else
 		snprintf(buf, cap, "node %" PRId64, id);
 	return buf;

@@ -421,11 +421,14 @@ static int run_line(query_session *s, hs_graph **g, query_format *fmt, const cha
 				graph_free(*g);
 				*g = ng;
 				hs_strbuf tmp = {0};
-				fprintf(out, "opened %s: %s graph, %lld node%s, %lld edge%s, %lld config%s\n",
-				       hs_escaped(ng->name, &tmp, HS_ESC_NAME), graph_kind_name(ng->kind),
-				       (long long)ng->n_nodes,
-				       hs_s(ng->n_nodes), (long long)ng->n_edges, hs_s(ng->n_edges),
-				       (long long)ng->n_configs, hs_s(ng->n_configs));
+				if (ng->kind == HS_KIND_MODULE)
+					fprintf(out, "opened %s: module, %lld instruction%s\n",
+						hs_escaped(ng->name, &tmp, HS_ESC_NAME), (long long)ng->n_nodes, hs_s(ng->n_nodes));
+				else
+					fprintf(out, "opened %s: %s graph, %lld node%s, %lld edge%s, %lld config%s\n",
+						hs_escaped(ng->name, &tmp, HS_ESC_NAME), graph_kind_name(ng->kind),
+						(long long)ng->n_nodes, hs_s(ng->n_nodes), (long long)ng->n_edges,
+						hs_s(ng->n_edges), (long long)ng->n_configs, hs_s(ng->n_configs));
 				hs_strbuf_free(&tmp);
 			}
 		}
@@ -508,9 +511,10 @@ int repl_run(query_session *s, hs_graph **g, const repl_opts *o)
 	sigaction(SIGINT, &sa, &old_int);
 
 	hs_strbuf name = {0};
-	fprintf(out, "hloscope: %s (%s graph, %lld node%s). Type help, or quit.\n",
-	       hs_escaped((*g)->name, &name, HS_ESC_NAME), graph_kind_name((*g)->kind), (long long)(*g)->n_nodes,
-	       hs_s((*g)->n_nodes));
+	int module = (*g)->kind == HS_KIND_MODULE;
+	fprintf(out, "hloscope: %s (%s%s, %lld %s%s). Type help, or quit.\n",
+		hs_escaped((*g)->name, &name, HS_ESC_NAME), graph_kind_name((*g)->kind), module ? "" : " graph",
+		(long long)(*g)->n_nodes, module ? "instruction" : "node", hs_s((*g)->n_nodes));
 	for (;;) {
 		snprintf(prompt, sizeof prompt, "%s> ", hs_escaped((*g)->name, &name, HS_ESC_NAME));
 		got_sigint = 0;

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "loader/hlo.h"
+#include "loader/hlo_module.h"
 
 const char *const synth_op_names[SY_NOPS] = {
 #define SYNTH_NAME(e, name) name,
@@ -51,7 +52,7 @@ int64_t synth_elems(const synth_node *x)
 
 int synth_et_bytes(int et)
 {
-	int b = hlo_element_type_bytes(et);
+	int b = hm_element_type_bytes(hm_element_type_of_onehot(et));
 	return b > 0 ? b : 4;
 }
 

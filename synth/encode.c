@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "loader/hlo.h"
+#include "loader/hlo_module.h"
 
 static int op_id[SY_NOPS];
 
@@ -97,7 +98,7 @@ int synth_features_init(hs_error *err)
 		fx.et[i] = -1;
 	for (size_t i = 0; i < sizeof used_types / sizeof used_types[0]; i++)
 		bad |= fx_find(&fx.et[used_types[i]], "shape_element_type_is_%s",
-			       hlo_element_type_name(used_types[i]));
+			       hm_element_type_name(hm_element_type_of_onehot(used_types[i])));
 	for (int i = 0; i < 6; i++) {
 		bad |= fx_find(&fx.dims[i], "shape_dimensions_%d", i);
 		bad |= fx_find(&fx.dimattr[i], "dimensions_%d", i);

@@ -55,13 +55,6 @@ void tui_doc_unref(tui_doc *d)
 	free(d);
 }
 
-const char *tui_doc_shape(tui_doc *d, int64_t node)
-{
-	const char *s = query_session_shape(d->qs, node);
-
-	return s[0] ? s : "?";
-}
-
 int64_t tui_doc_node_arg(struct tui *t, const tui_doc *d, const char *what, const char *arg)
 {
 	int64_t id;
@@ -78,13 +71,8 @@ int64_t tui_doc_node_arg(struct tui *t, const tui_doc *d, const char *what, cons
 	else
 		tui_message(t, 1, "%s: no node '%s' (ids are 0..%lld, or a name such as %s)", what, arg ? arg : "",
 			    (long long)d->g->n_nodes - 1,
-			    d->g->n_nodes ? graph_node_name(d->g, 0, (char[64]){0}, 64) : "add.1");
+			    d->g->n_nodes ? graph_node_name(d->g, 0) : "add.1");
 	return -1;
-}
-
-int tui_doc_is_module(const tui_doc *d)
-{
-	return d->g->module && d->g->n_configs == 0;
 }
 
 /* By the learned opcode id: from HLO input it is already the written name's
@@ -96,8 +84,8 @@ int tui_node_class(const hs_graph *g, int64_t v)
 
 const char *tui_hcomp_label(const hs_graph *g, int64_t c, char *buf, size_t cap)
 {
-	char nb[64], sb[TUI_NAME_MAX * 4 + 8];
-	snprintf(buf, cap, "%s (%s)", tui_name(graph_hcomp_name(g, c, nb, sizeof nb), sb, sizeof sb),
+	char sb[TUI_NAME_MAX * 4 + 8];
+	snprintf(buf, cap, "%s (%s)", tui_name(graph_hcomp_name(g, c), sb, sizeof sb),
 		 graph_role_name(g->hcomps[c].role));
 	return buf;
 }

@@ -123,13 +123,13 @@ static void caller_line(const struct nodeview *nv, char *line, size_t cap)
 	const hs_graph *g = nv->doc->g;
 	int64_t v = nv->node, num = graph_param_number(g, v);
 	const hs_hcomp *hc = &g->hcomps[g->hcomp_of[v]];
-	char nb[64], sb[64], tb[TUI_NAME_MAX * 4 + 8], sn[TUI_NAME_MAX * 4 + 8], more[64] = "";
+	char tb[TUI_NAME_MAX * 4 + 8], sn[TUI_NAME_MAX * 4 + 8], more[64] = "";
 
 	line[0] = '\0';
 	if (hc->n_callers == 0 || (num < 0 && hc->root != v))
 		return;
 	int64_t caller = g->hcomp_callers[hc->callers_at];
-	const char *cname = tui_name(graph_node_name(g, caller, nb, sizeof nb), tb, sizeof tb);
+	const char *cname = tui_name(graph_node_name(g, caller), tb, sizeof tb);
 	if (hc->n_callers > 1)
 		snprintf(more, sizeof more, " (and %lld more caller%s, listed)", (long long)hc->n_callers - 1,
 			 hs_s(hc->n_callers - 1));
@@ -137,14 +137,14 @@ static void caller_line(const struct nodeview *nv, char *line, size_t cap)
 		snprintf(line, cap, " root: returns to %s%s", cname, more);
 		return;
 	}
-	int64_t src = g->operands_exact ? graph_param_source(g, v, caller) : -1;
+	int64_t src = g->knows & HM_KNOWS_OPERAND_ORDER ? graph_param_source(g, v, caller) : -1;
 	if (src >= 0)
 		snprintf(line, cap, " parameter %lld: operand %lld of %s, %s%s", (long long)num,
 			 (long long)graph_param_operand(g, v, caller), cname,
-			 tui_name(graph_node_name(g, src, sb, sizeof sb), sn, sizeof sn), more);
+			 tui_name(graph_node_name(g, src), sn, sizeof sn), more);
 	else
 		snprintf(line, cap, " parameter %lld, called by %s%s: %s", (long long)num, cname, more,
-			 !g->operands_exact ? "the dataset's edges keep no operand order"
+			 !(g->knows & HM_KNOWS_OPERAND_ORDER) ? "the dataset's edges keep no operand order"
 			 : hc->role == HS_ROLE_REDUCER ? "an element it combines, no operand"
 						      : "no operand stands for it");
 }
@@ -209,20 +209,20 @@ static void draw_head(const struct nodeview *nv, WINDOW *win, int y, int x, int 
 	const hs_graph *g = nv->doc->g;
 	int64_t n = nv->node, hc = g->hcomp_of[n], sp = g->comp_of[n];
 	const hs_hcomp *c = &g->hcomps[hc];
-	char line[1024], b[256], sb[TUI_NAME_MAX * 4 + 8];
+	char line[1024], sb[TUI_NAME_MAX * 4 + 8];
 
 	snprintf(line, sizeof line, " node %lld  ", (long long)n);
 	int used = tui_put(win, y, x, w, line, 0, 0);
-	snprintf(line, sizeof line, "%s  ", tui_name(graph_node_name(g, n, b, sizeof b), sb, sizeof sb));
+	snprintf(line, sizeof line, "%s  ", tui_name(graph_node_name(g, n), sb, sizeof sb));
 	used += tui_put(win, y, x + used, w - used, line, A_BOLD, 0);
 	used += tui_put(win, y, x + used, w - used, graph_node_opcode_name(g, n),
 			tui_attr(tui_node_class(g, n)) | A_BOLD, 0);
-	snprintf(line, sizeof line, "  %s", tui_doc_shape(nv->doc, n));
+	snprintf(line, sizeof line, "  %s", query_session_shape(nv->doc->qs, n));
 	tui_put(win, y, x + used, w - used, line, 0, 1);
 	snprintf(line, sizeof line, " computation %s (%s, nodes %lld..%lld)%s",
-		 tui_name(graph_hcomp_name(g, hc, b, sizeof b), sb, sizeof sb), graph_role_name(c->role),
+		 tui_name(graph_hcomp_name(g, hc), sb, sizeof sb), graph_role_name(c->role),
 		 (long long)c->first, (long long)(c->first + c->count - 1), c->root == n ? ", its root" : "");
-	if (g->n_comps > 1 && !tui_doc_is_module(nv->doc)) {
+	if (g->n_comps > 1 && !(nv->doc->g->kind == HS_KIND_MODULE)) {
 		size_t len = strlen(line);
 		snprintf(line + len, sizeof line - len, "   split %lld (nodes %lld..%lld)%s", (long long)sp,
 			 (long long)g->comp_start[sp], (long long)g->comp_start[sp + 1] - 1,
@@ -244,7 +244,7 @@ static void counts_line(const struct nodeview *nv, char *line, size_t cap)
 	if (g->cfg_index && g->cfg_index[n] >= 0 && len < cap)
 		snprintf(line + len, cap - len, "  configurable #%d of %lld", g->cfg_index[n], (long long)g->n_cfg_nodes);
 	len = strlen(line);
-	if (!g->operands_exact && len < cap)
+	if (!(g->knows & HM_KNOWS_OPERAND_ORDER) && len < cap)
 		snprintf(line + len, cap - len, "  (operands: the dataset's edges, sorted, no repeats, calls included)");
 }
 

@@ -378,18 +378,11 @@ typedef struct tui_doc {
 tui_doc *tui_doc_open(const char *path, const hs_model *m, hs_error *err);
 tui_doc *tui_doc_ref(tui_doc *d);
 void tui_doc_unref(tui_doc *d);
-/* Node v's shape as HLO writes it (query_session_shape), "?" when there
- * is none. */
-const char *tui_doc_shape(tui_doc *d, int64_t node);
 /* The node `arg` names: an id, or an instruction name (graph_find_node:
  * "dot.42", derived "convolution.603").  -1 with a message on the status
  * line ("WHAT: no node ...", with the closest name: query_suggest_node)
  * when there is none. */
 int64_t tui_doc_node_arg(struct tui *t, const tui_doc *d, const char *what, const char *arg);
-/* 1 for a plain HLO module: a module without configs (HLO text, an
- * HloModuleProto), which views describe as a module, not as a dataset
- * sample (no runtimes, splits or configurable nodes to speak of). */
-int tui_doc_is_module(const tui_doc *d);
 /* Cell class of node v's opcode as written: its category's colour (an
  * opcode the learned list lacks takes the category of its id). */
 int tui_node_class(const hs_graph *g, int64_t v);

@@ -46,7 +46,7 @@ static int coll_cell(void *ctx, int64_t row, const tui_col *c, char *buf, size_t
 
 	switch (c->key) {
 	case CC_NAME:
-		s = graph_node_name(g, r->node, buf, cap);
+		s = graph_node_name(g, r->node);
 		if (s != buf)
 			snprintf(buf, cap, "%s", s);
 		return TUI_C_DEFAULT;
@@ -62,10 +62,10 @@ static int coll_cell(void *ctx, int64_t row, const tui_col *c, char *buf, size_t
 			snprintf(buf, cap, "%s", r->groups);
 		return r->known && r->groups[0] ? TUI_C_DEFAULT : TUI_C_DIM;
 	case CC_SHAPE:
-		snprintf(buf, cap, "%s", tui_doc_shape(o->doc, r->node));
+		snprintf(buf, cap, "%s", query_session_shape(o->doc->qs, r->node));
 		return TUI_C_DEFAULT;
 	case CC_COMPUTATION:
-		s = graph_hcomp_name(g, g->hcomp_of[r->node], buf, cap);
+		s = graph_hcomp_name(g, g->hcomp_of[r->node]);
 		if (s != buf)
 			snprintf(buf, cap, "%s", s);
 		return TUI_C_DIM;
@@ -133,7 +133,7 @@ static void colls_draw(tui *t, tui_view *v, WINDOW *win, int y, int x, int h, in
 	const hs_graph *g = o->doc->g;
 	char line[512], b[32];
 
-	if (!g->module)
+	if (!(g->knows & HM_KNOWS_ATTRS))
 		snprintf(line, sizeof line,
 			 " %lld collective%s by opcode; a bare .npz keeps no attributes: replica groups, channels"
 			 " and bytes are unknown",

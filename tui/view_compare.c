@@ -134,7 +134,7 @@ static int main_cell(void *ctx, int64_t row, const tui_col *c, char *buf, size_t
 		return copies(rw, 1) != copies(rw, 0) ? TUI_C_MARK : TUI_C_DIM;
 	case CC_COMP: {
 		/* the HLO computation by name */
-		const char *t = graph_hcomp_name(g, rw->hcomp, buf, cap);
+		const char *t = graph_hcomp_name(g, rw->hcomp);
 		if (t != buf)
 			snprintf(buf, cap, "%s", t);
 		return TUI_C_DEFAULT;
@@ -318,7 +318,7 @@ static void build_rowmap(struct cmpview *cv)
 /* Points the lower pane at the cursor's row. */
 static void sync_side(struct cmpview *cv)
 {
-	if (cv->res->kind != HS_KIND_LAYOUT)
+	if (cv->res->kind == HS_KIND_TILE)
 		return;
 	int64_t r = tui_table_row(&cv->tab);
 	int64_t idx = r >= 0 && r < cv->nrowmap ? cv->rowmap[r] : -1;
@@ -396,13 +396,13 @@ static void cmp_draw(tui *t, tui_view *v, WINDOW *win, int y, int x, int h, int 
 	compare_summary(r, a, sizeof a);
 	snprintf(line, sizeof line, " %s", a);
 	tui_put(win, y + 3, x, w, line, tui_attr(TUI_C_SECTION), 1);
-	if (r->kind == HS_KIND_LAYOUT)
+	if (r->kind != HS_KIND_TILE)
 		snprintf(line, sizeof line, " copies/transposes with neighbours A %d, B %d   %s rows   a: %s",
 			 r->A.mismatches, r->B.mismatches, cv->show_all ? "all" : "differing",
 			 cv->show_all ? "only differing" : "all nodes");
 	else
 		snprintf(line, sizeof line, " Tab: the kernel's nodes   Enter on a node: drawing with the kernel highlighted");
-	if (r->kind == HS_KIND_LAYOUT && !r->has_contribution) {
+	if (r->kind != HS_KIND_TILE && !r->has_contribution) {
 		size_t n = strlen(line);
 		snprintf(line + n, sizeof line - n, "   contribution %s", r->contrib_note);
 	}
@@ -437,7 +437,7 @@ static int cmp_request(tui *t, tui_view *v, tui_req req, const char *arg)
 
 	switch (req) {
 	case TUI_REQ_COMPARE_ALL:
-		if (r->kind != HS_KIND_LAYOUT) {
+		if (r->kind == HS_KIND_TILE) {
 			tui_message(t, 0, "a tile config has no per-node rows: all 24 values are shown");
 			return 1;
 		}
@@ -449,7 +449,7 @@ static int cmp_request(tui *t, tui_view *v, tui_req req, const char *arg)
 			    (long long)cv->nrowmap, hs_s(cv->nrowmap));
 		return 1;
 	case TUI_REQ_SORT_ASC:
-		if (!arg || r->kind != HS_KIND_LAYOUT)
+		if (!arg || r->kind == HS_KIND_TILE)
 			return 0;
 		if (!strcmp(arg, "contribution") || !strcmp(arg, "contrib")) {
 			tui_table_sort(&cv->tab, tui_table_find_col(&cv->tab, "contrib"), 1);
@@ -480,7 +480,7 @@ static int cmp_request(tui *t, tui_view *v, tui_req req, const char *arg)
 		return 1;
 	}
 	case TUI_REQ_ENTER: {
-		if (v->focus == 1 && r->kind == HS_KIND_LAYOUT) {
+		if (v->focus == 1 && r->kind != HS_KIND_TILE) {
 			const compare_row *rw = side_row(cv);
 			int64_t s = tui_table_row(&cv->side);
 			if (!rw || s < 0 || s >= rw->n_nb)
@@ -649,7 +649,7 @@ int tui_open_compare(tui *t, tui_doc *d, const char *sel_a, const char *sel_b, c
 	cv->nchanged = compare_changed_nodes(r, &cv->changed);
 	if (cv->nchanged < 0)
 		cv->nchanged = 0;
-	if (r->kind == HS_KIND_LAYOUT) {
+	if (r->kind != HS_KIND_TILE) {
 		int most = 0;
 		for (int64_t i = 0; i < r->n_rows; i++)
 			if (r->rows[i].n_nb > most)

@@ -25,7 +25,7 @@ int64_t tui_hcomps_at(const tui_hcomps *h, int64_t row)
 static void callers_text(const hs_graph *g, const hs_hcomp *hc, char *buf, size_t cap)
 {
 	size_t len = 0;
-	char nb[64], sb[TUI_NAME_MAX * 4 + 8];
+	char sb[TUI_NAME_MAX * 4 + 8];
 
 	buf[0] = '\0';
 	for (int64_t k = 0; k < hc->n_callers && len + 1 < cap; k++) {
@@ -35,7 +35,7 @@ static void callers_text(const hs_graph *g, const hs_hcomp *hc, char *buf, size_
 		}
 		int64_t v = g->hcomp_callers[hc->callers_at + k];
 		int n = snprintf(buf + len, cap - len, "%s%s", k ? ", " : "",
-				 tui_name(graph_node_name(g, v, nb, sizeof nb), sb, sizeof sb));
+				 tui_name(graph_node_name(g, v), sb, sizeof sb));
 		len += n > 0 ? (size_t)n : 0;
 	}
 }
@@ -91,7 +91,7 @@ static int hc_cell(void *ctx, int64_t row, const tui_col *c, char *buf, size_t c
 
 	switch (c->key) {
 	case HC_NAME:
-		s = graph_hcomp_name(g, ci, buf, cap);
+		s = graph_hcomp_name(g, ci);
 		if (s != buf)
 			snprintf(buf, cap, "%s", s);
 		return ci == g->entry ? TUI_C_GOOD : TUI_C_DEFAULT;
@@ -101,7 +101,7 @@ static int hc_cell(void *ctx, int64_t row, const tui_col *c, char *buf, size_t c
 	case HC_ROOT:
 		if (hc->root < 0)
 			return TUI_C_DIM;
-		s = graph_node_name(g, hc->root, buf, cap);
+		s = graph_node_name(g, hc->root);
 		if (s != buf)
 			snprintf(buf, cap, "%s", s);
 		return tui_node_class(g, hc->root);
@@ -266,7 +266,7 @@ int tui_open_called(tui *t, tui_doc *d, int64_t v)
 {
 	const hs_graph *g = d->g;
 	int64_t n = v >= 0 && v < g->n_nodes ? graph_n_called(g, v) : 0;
-	char nb[64], sb[TUI_NAME_MAX * 4 + 8], title[160];
+	char sb[TUI_NAME_MAX * 4 + 8], title[160];
 
 	if (n == 0)
 		return 0;
@@ -279,7 +279,7 @@ int tui_open_called(tui *t, tui_doc *d, int64_t v)
 	}
 	for (int64_t k = 0; k < n; k++)
 		ids[k] = g->called_idx[g->called_off[v] + k];
-	snprintf(title, sizeof title, "Called by %s", tui_name(graph_node_name(g, v, nb, sizeof nb), sb, sizeof sb));
+	snprintf(title, sizeof title, "Called by %s", tui_name(graph_node_name(g, v), sb, sizeof sb));
 	int rc = tui_open_hcomps(t, d, title, ids, n);
 	free(ids);
 	if (rc == 0)

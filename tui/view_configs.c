@@ -45,7 +45,7 @@ static int decimals_for(const double *v, int64_t n, int ns, int lo, int hi)
  * layout file); else normalized runtimes (calibrated, tile) or scores. */
 static int pred_ns(const struct configs *cv, const predictor *p)
 {
-	return p->time_kind == PRED_TIME_NS || (p->time_kind == PRED_TIME_CALIBRATED && cv->doc->g->kind == HS_KIND_LAYOUT);
+	return p->time_kind == PRED_TIME_NS || (p->time_kind == PRED_TIME_CALIBRATED && cv->doc->g->kind != HS_KIND_TILE);
 }
 
 static void fmt_predicted(const struct configs *cv, const predictor *p, int64_t row, char *buf, size_t cap);
@@ -316,7 +316,7 @@ static void draw_histogram(struct configs *cv, WINDOW *win, int y, int x, int h,
 	const hs_graph *g = cv->doc->g;
 	const predictor *p = active(cv);
 	const double *val = g->labeled ? g->runtime : p && p->time ? p->time : p ? p->score : NULL;
-	int ns = g->labeled ? g->kind == HS_KIND_LAYOUT : p && p->time && pred_ns(cv, p);
+	int ns = g->labeled ? g->kind != HS_KIND_TILE : p && p->time && pred_ns(cv, p);
 	int64_t maxc = 1, cur = tui_table_row(&cv->tab), m = 0;
 	int nb = h - 2, curbin = -1, labw = 13, cntw = 6, barw = w - labw - cntw - 2;
 	double *s, maxd = 0;
@@ -570,7 +570,7 @@ int tui_open_configs(tui *t, tui_doc *d)
 	hs_error err = {0};
 
 	if (g->n_configs <= 0) {
-		if (tui_doc_is_module(d))
+		if ((d->g->kind == HS_KIND_MODULE))
 			tui_message(t, 0, "no configs: %s is a plain HLO module (no compiler configs or measured runtimes)",
 				    g->name);
 		else
@@ -591,16 +591,16 @@ int tui_open_configs(tui *t, tui_doc *d)
 	cv->mark_a = cv->mark_b = -1;
 	cv->fit_fraction = FIT_DEFAULT;
 	cv->rank = rank;
-	cv->deflt = g->kind == HS_KIND_LAYOUT ? graph_default_config(d->g, &err) : -1;
-	cv->rt_dec = g->labeled ? decimals_for(g->runtime, g->n_configs, g->kind == HS_KIND_LAYOUT,
-					       g->kind == HS_KIND_LAYOUT ? 3 : 4, 9)
+	cv->deflt = g->kind != HS_KIND_TILE ? graph_default_config(d->g, &err) : -1;
+	cv->rt_dec = g->labeled ? decimals_for(g->runtime, g->n_configs, g->kind != HS_KIND_TILE,
+					       g->kind != HS_KIND_TILE ? 3 : 4, 9)
 				: 3;
 	tui_table_spec spec = cfg_table;
 	if (g->kind == HS_KIND_TILE)
 		spec.navail = TUI_N(cfg_extra_cols);
 	tui_table_init_spec(&cv->tab, &spec, cv, g->n_configs);
 	tui_col *rt = tui_table_col_by_key(&cv->tab, GC_RUNTIME);
-	if (rt && g->kind == HS_KIND_LAYOUT)
+	if (rt && g->kind != HS_KIND_TILE)
 		rt->unit = HS_U_NS; /* "23.271 s": filters take "runtime < 23.3 s" */
 	if (g->kind == HS_KIND_TILE) {
 		if (rt)
@@ -653,7 +653,7 @@ static int vals_cell(void *ctx, int64_t row, const tui_col *c, char *buf, size_t
 		snprintf(buf, cap, "%s", graph_node_opcode_name(g, node));
 		return tui_node_class(g, node);
 	case VC_SHAPE:
-		snprintf(buf, cap, "%s", tui_doc_shape(cv->doc, node));
+		snprintf(buf, cap, "%s", query_session_shape(cv->doc->qs, node));
 		return TUI_C_DEFAULT;
 	case VC_SET: {
 		int n = 0;
@@ -770,7 +770,7 @@ static int vals_request(tui *t, tui_view *v, tui_req req, const char *arg)
 
 	if (req == TUI_REQ_ENTER || req == TUI_REQ_DRAW) {
 		int64_t r = tui_table_row(&cv->tab);
-		if (g->kind != HS_KIND_LAYOUT || r < 0)
+		if (g->kind == HS_KIND_TILE || r < 0)
 			return req == TUI_REQ_ENTER ? (tui_message(t, 0, "tile configs apply to the whole kernel"), 1) : 0;
 		int64_t node = g->cfg_node_ids[r];
 		if (req == TUI_REQ_ENTER)

@@ -73,13 +73,6 @@ static int report_cell(const ds_report *r, const tui_col *c, char *buf, size_t c
 	return TUI_C_DEFAULT;
 }
 
-/* A plain HLO module: no configs, and not the dataset's .npz. */
-static int entry_is_module(const ds_entry *e)
-{
-	size_t n = strlen(e->path);
-	return !e->error && e->configs == 0 && !(n >= 4 && !strcasecmp(e->path + n - 4, ".npz"));
-}
-
 /* The runtime columns, as `hloscope info` gives them: runtime_* is
  * config_runtime as stored (ns, both kinds), normalized_* is runtime /
  * config_runtime_normalizers (unitless, tile only).  NAN: no value. */
@@ -129,7 +122,7 @@ static int ds_cell(void *ctx, int64_t row, const tui_col *c, char *buf, size_t c
 		snprintf(buf, cap, "%s", e->split[0] ? e->split : "-");
 		break;
 	case DC_KIND:
-		snprintf(buf, cap, "%s", bad ? "?" : entry_is_module(e) ? "module" : graph_kind_name(e->kind));
+		snprintf(buf, cap, "%s", bad ? "?" : graph_kind_name(e->kind));
 		break;
 	case DC_NAME:
 		snprintf(buf, cap, "%s", e->name);
@@ -451,7 +444,7 @@ int tui_open_dataset(tui *t, ds_index *ix)
 		}
 		if (e->error)
 			d->nbad++;
-		else if (entry_is_module(e))
+		else if (e->kind == HS_KIND_MODULE)
 			d->nmodule++;
 		else if (e->kind == HS_KIND_TILE)
 			d->ntile++;

@@ -73,10 +73,9 @@ static void build_shown(struct diffview *dv)
 	tui_table_set_rows(&dv->ptab, dv->nshown);
 	tui_table_refresh(&dv->ptab);
 	if (c) {
-		char na[64], nb[64];
 		snprintf(dv->ptab.title, sizeof dv->ptab.title, "Instructions of %s | %s",
-			 c->ca >= 0 ? graph_hcomp_name(dv->s.d.a, c->ca, na, sizeof na) : "-",
-			 c->cb >= 0 ? graph_hcomp_name(dv->s.d.b, c->cb, nb, sizeof nb) : "-");
+			 c->ca >= 0 ? graph_hcomp_name(dv->s.d.a, c->ca) : "-",
+			 c->cb >= 0 ? graph_hcomp_name(dv->s.d.b, c->cb) : "-");
 	} else {
 		snprintf(dv->ptab.title, sizeof dv->ptab.title, "Instructions, %s",
 			 dv->show_all ? "every one (a: only what differs)" : "what differs (a: every one)");
@@ -109,7 +108,6 @@ static int pair_cell(void *ctx, int64_t row, const tui_col *c, char *buf, size_t
 	int64_t v = b ? r->b : r->a;
 	const hs_graph *g = b ? d->b : d->a;
 	uint32_t ch = r->a >= 0 && r->b >= 0 ? d->changes[r->a] : 0;
-	char nb[160];
 	if (c->key == PC_CHANGE) {
 		if (r->a < 0 || r->b < 0)
 			snprintf(buf, cap, "only in %s", r->a < 0 ? "B" : "A");
@@ -140,7 +138,7 @@ static int pair_cell(void *ctx, int64_t row, const tui_col *c, char *buf, size_t
 	switch (c->key) {
 	case PC_A_NAME:
 	case PC_B_NAME:
-		snprintf(buf, cap, "%s", graph_node_name(g, v, nb, sizeof nb));
+		snprintf(buf, cap, "%s", graph_node_name(g, v));
 		return marked ? TUI_C_MARK : TUI_C_DEFAULT;
 	case PC_A_OPCODE:
 	case PC_B_OPCODE:
@@ -148,11 +146,11 @@ static int pair_cell(void *ctx, int64_t row, const tui_col *c, char *buf, size_t
 		return ch & HD_OPCODE ? TUI_C_MARK : tui_node_class(g, v);
 	case PC_A_SHAPE:
 	case PC_B_SHAPE:
-		snprintf(buf, cap, "%s", tui_doc_shape(b ? dv->s.db : dv->s.da, v));
+		snprintf(buf, cap, "%s", query_session_shape((b ? dv->s.db : dv->s.da)->qs, v));
 		return ch & (HD_SHAPE | HD_LAYOUT) ? TUI_C_MARK : TUI_C_DEFAULT;
 	case PC_A_COMP:
 	case PC_B_COMP:
-		snprintf(buf, cap, "%s", graph_hcomp_name(g, g->hcomp_of[v], nb, sizeof nb));
+		snprintf(buf, cap, "%s", graph_hcomp_name(g, g->hcomp_of[v]));
 		return ch & HD_COMPUTATION ? TUI_C_MARK : TUI_C_DEFAULT;
 	case PC_A_COST:
 	case PC_B_COST:
@@ -212,7 +210,6 @@ static int comp_cell(void *ctx, int64_t row, const tui_col *c, char *buf, size_t
 	struct diffview *dv = ctx;
 	const comp_row *r = &dv->comps[row];
 	const module_diff *d = &dv->s.d;
-	char nb[160];
 	buf[0] = '\0';
 	switch (c->key) {
 	case CC_A:
@@ -221,7 +218,7 @@ static int comp_cell(void *ctx, int64_t row, const tui_col *c, char *buf, size_t
 		const hs_graph *g = c->key == CC_A ? d->a : d->b;
 		if (k < 0)
 			return TUI_C_DIM;
-		snprintf(buf, cap, "%s", graph_hcomp_name(g, k, nb, sizeof nb));
+		snprintf(buf, cap, "%s", graph_hcomp_name(g, k));
 		return row == dv->sel ? TUI_C_MARK : TUI_C_DEFAULT;
 	}
 	case CC_COST_A:

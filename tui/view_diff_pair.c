@@ -148,13 +148,12 @@ static void side_text(const struct pairview *pv, const field *f, int b, char *bu
 	const hs_graph *g = b ? d->b : d->a;
 	int64_t v = b ? pv->b : pv->a;
 	const cost_estimate *c = v >= 0 ? (b ? &d->cost_b[v] : &d->cost_a[v]) : NULL;
-	char nb[160];
 	buf[0] = '\0';
 	if (v < 0)
 		return;
 	switch (f->kind) {
 	case F_NAME:
-		snprintf(buf, cap, "%s", graph_node_name(g, v, nb, sizeof nb));
+		snprintf(buf, cap, "%s", graph_node_name(g, v));
 		break;
 	case F_HOW:
 		if (pv->a >= 0 && pv->b >= 0)
@@ -177,11 +176,11 @@ static void side_text(const struct pairview *pv, const field *f, int b, char *bu
 		snprintf(buf, cap, "%s", graph_node_opcode_name(g, v));
 		break;
 	case F_SHAPE:
-		snprintf(buf, cap, "%s", tui_doc_shape(b ? pv->s->db : pv->s->da, v));
+		snprintf(buf, cap, "%s", query_session_shape((b ? pv->s->db : pv->s->da)->qs, v));
 		break;
 	case F_OPERAND:
 		if (f->k < graph_hlo_n_operands(g, v))
-			snprintf(buf, cap, "%s", graph_node_name(g, graph_hlo_operands(g, v)[f->k], nb, sizeof nb));
+			snprintf(buf, cap, "%s", graph_node_name(g, graph_hlo_operands(g, v)[f->k]));
 		break;
 	case F_USERS:
 		snprintf(buf, cap, "%lld", (long long)graph_hlo_n_users(g, v));
@@ -420,8 +419,8 @@ int tui_open_diff_pair(tui *t, const tui_diff_docs *s, int64_t a, int64_t b)
 		return -1;
 	}
 	tui_table_init_spec(&pv->tab, &pair_table, pv, pv->nf);
-	char title[200], na[80], nb[80];
-	snprintf(title, sizeof title, "Pair %s | %s", a >= 0 ? graph_node_name(s->d.a, a, na, sizeof na) : "-",
-		 b >= 0 ? graph_node_name(s->d.b, b, nb, sizeof nb) : "-");
+	char title[200];
+	snprintf(title, sizeof title, "Pair %s | %s", a >= 0 ? graph_node_name(s->d.a, a) : "-",
+		 b >= 0 ? graph_node_name(s->d.b, b) : "-");
 	return tui_push(t, &pair_view_ops, pv, NULL, title, &pv->tab, NULL) ? 0 : -1;
 }

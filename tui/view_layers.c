@@ -418,7 +418,7 @@ int tui_open_layers(tui *t, tui_doc *d, int64_t node)
 	}
 	layers_runs(o->l, o->run_len);
 	tui_table_init_spec(&o->tab, &layer_table, o, 0);
-	if (tui_doc_is_module(d) || d->g->kind != HS_KIND_LAYOUT)
+	if ((d->g->kind == HS_KIND_MODULE) || d->g->kind == HS_KIND_TILE)
 		tui_table_del_col(&o->tab, tui_table_find_col(&o->tab, "cfg"));
 	for (int i = 0; i < o->sums.n_data; i++) { /* the data's numbers, summed */
 		const char *name = o->sums.data_name[i];

@@ -89,7 +89,7 @@ static int call_cell(struct nodeview *nv, int64_t c, const tui_col *col, char *b
 		snprintf(buf, cap, "calls");
 		return TUI_C_MARK;
 	case BC_NAME:
-		s = graph_hcomp_name(g, c, buf, cap);
+		s = graph_hcomp_name(g, c);
 		if (s != buf)
 			snprintf(buf, cap, "%s", s);
 		break;
@@ -108,7 +108,7 @@ static int rel_cell(const struct nodeview *nv, const struct nbr *b, char *buf, s
 {
 	switch (b->kind) {
 	case NB_OPERAND:
-		if (nv->doc->g->operands_exact)
+		if ((nv->doc->g->knows & HM_KNOWS_OPERAND_ORDER))
 			snprintf(buf, cap, "operand %lld", (long long)b->index);
 		else
 			snprintf(buf, cap, "operand");
@@ -141,7 +141,7 @@ static int nbr_cell(void *ctx, int64_t row, const tui_col *c, char *buf, size_t 
 		snprintf(buf, cap, "%lld", (long long)b->node);
 		break;
 	case BC_NAME:
-		s = graph_node_name(g, b->node, buf, cap);
+		s = graph_node_name(g, b->node);
 		if (s != buf)
 			snprintf(buf, cap, "%s", s);
 		break;
@@ -149,7 +149,7 @@ static int nbr_cell(void *ctx, int64_t row, const tui_col *c, char *buf, size_t 
 		snprintf(buf, cap, "%s", graph_node_opcode_name(g, b->node));
 		return tui_node_class(g, b->node);
 	case BC_SHAPE:
-		snprintf(buf, cap, "%s", tui_doc_shape(nv->doc, b->node));
+		snprintf(buf, cap, "%s", query_session_shape(nv->doc->qs, b->node));
 		break;
 	}
 	return TUI_C_DEFAULT;
@@ -250,7 +250,7 @@ static int load_nbrs(struct nodeview *nv)
 	for (int64_t k = 0; k < hc->n_callers && rc == 0; k++) {
 		int64_t caller = g->hcomp_callers[hc->callers_at + k];
 		rc = add_nbr(nv, NB_CALLER, caller, -1, -1);
-		int64_t src = g->operands_exact && graph_param_number(g, v) >= 0 ? graph_param_source(g, v, caller) : -1;
+		int64_t src = (g->knows & HM_KNOWS_OPERAND_ORDER) && graph_param_number(g, v) >= 0 ? graph_param_source(g, v, caller) : -1;
 		if (rc == 0 && src >= 0)
 			rc = add_nbr(nv, NB_SOURCE, src, graph_param_operand(g, v, caller), caller);
 	}
@@ -383,7 +383,6 @@ static void go_up(tui *t, tui_view *v, struct nodeview *nv)
 	const hs_hcomp *hc = &g->hcomps[g->hcomp_of[nv->node]];
 	const struct nbr *cur = v->focus >= 0 && tui_focused_table(v) == &nv->nbrs ? cursor_nbr(nv) : NULL;
 	int64_t caller = -1;
-	char nb[64], cb[64];
 
 	if (cur && cur->kind == NB_SOURCE)
 		caller = cur->via;
@@ -393,18 +392,18 @@ static void go_up(tui *t, tui_view *v, struct nodeview *nv)
 		caller = g->hcomp_callers[hc->callers_at];
 	if (caller < 0) {
 		tui_message(t, 1, "%s is in the %s computation: nothing calls it",
-			    graph_node_name(g, nv->node, nb, sizeof nb), graph_role_name(hc->role));
+			    graph_node_name(g, nv->node), graph_role_name(hc->role));
 		return;
 	}
-	int64_t src = g->operands_exact && graph_param_number(g, nv->node) >= 0
+	int64_t src = (g->knows & HM_KNOWS_OPERAND_ORDER) && graph_param_number(g, nv->node) >= 0
 			      ? graph_param_source(g, nv->node, caller) : -1;
 	if (src >= 0) {
 		tui_message(t, 0, "parameter %lld stands for operand %lld of %s", (long long)graph_param_number(g, nv->node),
-			    (long long)graph_param_operand(g, nv->node, caller), graph_node_name(g, caller, cb, sizeof cb));
+			    (long long)graph_param_operand(g, nv->node, caller), graph_node_name(g, caller));
 		jump(t, v, nv, src);
 	} else {
-		tui_message(t, 0, "%s calls %s", graph_node_name(g, caller, cb, sizeof cb),
-			    graph_hcomp_name(g, g->hcomp_of[nv->node], nb, sizeof nb));
+		tui_message(t, 0, "%s calls %s", graph_node_name(g, caller),
+			    graph_hcomp_name(g, g->hcomp_of[nv->node]));
 		jump(t, v, nv, caller);
 	}
 }
@@ -526,7 +525,7 @@ int tui_open_node(tui *t, tui_doc *d, int64_t node)
 	nv->node = node;
 	nv->hist[0] = node;
 	nv->nhist = 1;
-	nv->has_attrs = d->g->module != NULL;
+	nv->has_attrs = (d->g->knows & HM_KNOWS_ATTRS) != 0;   /* a bare .npz keeps none */
 	tui_table_init_spec(&nv->feats, &feat_table, nv, 0);
 	tui_table_init_spec(&nv->nbrs, &nbr_table, nv, 0);
 	tui_table_init_spec(&nv->attrs, &attr_table, nv, 0);

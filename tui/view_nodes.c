@@ -33,11 +33,10 @@ enum { NC_ID, NC_NAME, NC_OPCODE, NC_SHAPE, NC_SPLIT, NC_OPS, NC_USERS, NC_CFG, 
 static void names_text(const hs_graph *g, const int64_t *list, int64_t n, char *buf, size_t cap)
 {
 	size_t len = 0;
-	char nb[64];
 
 	buf[0] = '\0';
 	for (int64_t k = 0; k < n && len + 1 < cap; k++) {
-		int w = snprintf(buf + len, cap - len, "%s%s", k ? ", " : "", graph_node_name(g, list[k], nb, sizeof nb));
+		int w = snprintf(buf + len, cap - len, "%s%s", k ? ", " : "", graph_node_name(g, list[k]));
 		len += w > 0 ? (size_t)w : 0;
 	}
 }
@@ -78,7 +77,6 @@ static const char *node_text(void *ctx, int64_t row, const tui_col *c)
 	struct nodes *nd = ctx;
 	const hs_graph *g = nd->doc->g;
 	int64_t v = nd->ids[row];
-	const hm_instr *in;
 
 	switch (c->key) {
 	case NC_OPCODE:
@@ -86,7 +84,7 @@ static const char *node_text(void *ctx, int64_t row, const tui_col *c)
 	case NC_CATEGORY:
 		return hlo_category_name((hlo_category)(tui_node_class(g, v) - TUI_C_CAT));
 	case NC_NAME:
-		return (in = graph_node_instr(g, v)) ? in->name : NULL;
+		return graph_node_name(g, v);
 	case NC_LAYER:
 		return layer_text(nd, v);
 	default:
@@ -114,7 +112,7 @@ static int node_cell(void *ctx, int64_t row, const tui_col *c, char *buf, size_t
 		snprintf(buf, cap, "%s", hlo_category_name((hlo_category)(tui_node_class(g, v) - TUI_C_CAT)));
 		return TUI_C_DIM;
 	case NC_SHAPE:
-		snprintf(buf, cap, "%s", tui_doc_shape(nd->doc, v));
+		snprintf(buf, cap, "%s", query_session_shape(nd->doc->qs, v));
 		break;
 	case NC_SPLIT:
 		snprintf(buf, cap, "%d", g->comp_of[v]);
@@ -254,9 +252,10 @@ static double node_order(void *ctx, int64_t row, const tui_col *c)
 
 	if (!ranks_ready)
 		make_ranks();
-	/* opcodes the learned list lacks sort by their text */
+	/* opcodes as written (some outside the learned list) sort by their
+	 * text; a bare .npz's are the learned names, in their order */
 	if (c->key == NC_OPCODE)
-		return g->module ? NAN : opcode_rank[g->opcode[v]];
+		return g->knows & HM_KNOWS_NAMES ? NAN : opcode_rank[g->opcode[v]];
 	if (c->key == NC_CATEGORY)
 		return category_rank[tui_node_class(g, v) - TUI_C_CAT];
 	return NAN;
@@ -385,7 +384,7 @@ static int open_ids(tui *t, tui_doc *d, const char *title, int64_t *ids, int64_t
 		return -1;
 	}
 	tui_table_init_spec(&nd->tab, &node_table, nd, n);
-	if (tui_doc_is_module(d)) /* no configs: no configurable nodes to mark */
+	if ((d->g->kind == HS_KIND_MODULE)) /* no configs: no configurable nodes to mark */
 		tui_table_del_col(&nd->tab, tui_table_find_col(&nd->tab, "cfg"));
 	for (int i = 0; i < g->feat_width; i++) {
 		const char *name = hlo_node_feature_name(i, g->feat_width);

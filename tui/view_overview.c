@@ -2,7 +2,7 @@
  * opcode table (opcodes as written) and the real HLO computations with
  * their roles and callers (view_comps.c).  Enter lists the nodes of an
  * opcode or of a computation; `:splits` shows the node_splits segments.
- * A plain HLO module (no configs: tui_doc_is_module) is described as a
+ * A plain HLO module (no configs: HS_KIND_MODULE) is described as a
  * module: instructions, computations, fusions, collectives, no runtimes,
  * splits or configurable nodes.  Costs and their shares count each
  * executed op once: the nodes of executed computations only
@@ -214,9 +214,9 @@ static void sample_lines(const struct overview *o, WINDOW *win, int y, int x, in
 	const hs_graph *g = o->doc->g;
 	char line[1024], a[32], b[32], c[32];
 
-	if (g->module_name)
+	if (g->knows & HM_KNOWS_NAMES)   /* a synthesized module is named after the file */
 		snprintf(line, sizeof line, " %s  %s graph, %d features  module %s  %s", g->name,
-			 graph_kind_name(g->kind), g->feat_width, g->module_name, g->path);
+			 graph_kind_name(g->kind), g->feat_width, graph_module_name(g), g->path);
 	else
 		snprintf(line, sizeof line, " %s  %s graph, %d features  %s", g->name, graph_kind_name(g->kind),
 			 g->feat_width, g->path);
@@ -251,7 +251,7 @@ static void sample_lines(const struct overview *o, WINDOW *win, int y, int x, in
 static void cost_line(const struct overview *o, char *line, size_t cap)
 {
 	const hs_graph *g = o->doc->g;
-	const char *keys = tui_doc_is_module(o->doc) ? "Enter lists nodes  Tab: pane  r: collectives"
+	const char *keys = (o->doc->g->kind == HS_KIND_MODULE) ? "Enter lists nodes  Tab: pane  r: collectives"
 						     : "Enter lists nodes, Tab switches pane";
 	char unk[64] = "";
 
@@ -268,7 +268,7 @@ static void cost_line(const struct overview *o, char *line, size_t cap)
 		hs_unit_format(by, sizeof by, HS_U_BYTES, o->executed.bytes, -1);
 		cost_machine m;
 		char on[32] = "";
-		if (g->module && (machine_of(g, &m)->gpu || m.link > 0)) /* not the dataset's tpu-v3 */
+		if (cost_module_rules(g) && (machine_of(g, &m)->gpu || m.link > 0)) /* not the dataset's tpu-v3 */
 			snprintf(on, sizeof on, " on %s", m.name);
 		snprintf(line, cap, " analytic cost: %s  %s  %s%s%s   %s", fl, by, time, on, unk, keys);
 	}
@@ -280,7 +280,7 @@ static void ov_draw(tui *t, tui_view *v, WINDOW *win, int y, int x, int h, int w
 {
 	struct overview *o = v->data;
 	char line[1024];
-	int module = tui_doc_is_module(o->doc);
+	int module = (o->doc->g->kind == HS_KIND_MODULE);
 
 	if (module) {
 		module_lines(o, win, y, x, w);
@@ -393,7 +393,7 @@ int tui_open_overview(tui *t, tui_doc *d)
 	o->rt_max = rt[2];
 	o->best = g->labeled && g->n_configs > 0 ? graph_best_config(g) : -1;
 	tui_table_init_spec(&o->ops, &op_table, o, o->nopcodes);
-	if (tui_doc_is_module(d)) /* no configurable nodes to count */
+	if ((d->g->kind == HS_KIND_MODULE)) /* no configurable nodes to count */
 		tui_table_del_col(&o->ops, tui_table_find_col(&o->ops, "cfg"));
 	o->hc.doc = d;
 	tui_hcomps_table_init(&o->comps, &o->hc, NULL);

@@ -53,12 +53,11 @@ static int split_cell(void *ctx, int64_t row, const tui_col *c, char *buf, size_
 	switch (c->key) {
 	case SC_ROOT: {
 		int64_t r = query_session_split_root(o->doc->qs, row, NULL);
-		char nb[64];
 		if (r < 0) {
 			snprintf(buf, cap, "-");
 			break;
 		}
-		snprintf(buf, cap, "%lld %s", (long long)r, graph_node_name(g, r, nb, sizeof nb));
+		snprintf(buf, cap, "%lld %s", (long long)r, graph_node_name(g, r));
 		return tui_node_class(g, r);
 	}
 	case SC_CFG: {

@@ -56,13 +56,13 @@ __attribute__((unused)) static void fuzz_walk_graph(const hs_graph *g)
 	}
 	for (int64_t c = 0; c < g->n_hcomps; c++) {
 		const hs_hcomp *hc = &g->hcomps[c];
-		sink += strlen(graph_hcomp_name(g, c, buf, sizeof buf)) + strlen(graph_role_name(hc->role));
+		sink += strlen(graph_hcomp_name(g, c)) + strlen(graph_role_name(hc->role));
 		for (int64_t k = 0; k < hc->n_callers; k++)
 			sink += (size_t)g->hcomp_callers[hc->callers_at + k];
 		if (hc->root < hc->first || hc->root >= hc->first + hc->count)
 			abort(); /* a computation's root lies inside it */
 	}
-	if (g->n_nodes && graph_find_node(g, graph_node_name(g, g->n_nodes - 1, buf, sizeof buf)) < 0)
+	if (g->n_nodes && graph_find_node(g, graph_node_name(g, g->n_nodes - 1)) < 0)
 		abort(); /* every name is found again */
 	sink += (size_t)graph_n_fusions(g) + strlen(graph_module_name(g));
 	cost_estimate *est = malloc((g->n_nodes ? (size_t)g->n_nodes : 1) * sizeof *est);

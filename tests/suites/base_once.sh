@@ -159,11 +159,7 @@ fi
 # lead (loader speed; the model files after issue 24) replaces them (the
 # session part's, in tui/table_rows.c, are base/hash.h's now).  Each line goes with its copy; a copy of
 # another kind in these files, or a new one anywhere, still fails.
-# Issue 29: the hash tables of loader/graph_hlo.c (graph_find_hcomp's) and
-# loader/hlo_featurize.c (the opcode names'), in files the graph rework is
-# rewriting, are base/index.h's to come.
-PENDING='loader/graph_hlo.c: a hash table probing slots of its own
-loader/hlo_featurize.c: a hash table probing slots of its own'
+PENDING=''
 
 rules "$ROOT" | awk -v pending="$PENDING" '
 	BEGIN { n = split(pending, p, "\n"); for (i = 1; i <= n; i++) want[p[i]] = 1 }

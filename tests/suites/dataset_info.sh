@@ -88,3 +88,15 @@ mkdir -p "$T/empty"
 expect_status 0 "info empty folder" "$HLOSCOPE" info "$T/empty"
 if grep -q '^0 graphs' "$T/out"; then ok "info empty folder: 0 graphs"; else
 	bad "info empty folder: 0 graphs" "$(head -c 200 "$T/out")"; fi
+
+# A plain HLO module in a folder is a module: no dataset fields, in the
+# table and in --json.
+mkdir -p "$T/modules"
+cp tests/data/hlo/i3d_tf_xla_cluster_1.hlo "$T/modules/"
+expect_status 0 "info folder of a module" "$HLOSCOPE" info "$T/modules"
+if grep -Eq '^module +1170 +1253 +i3d_tf_xla_cluster_1.hlo$' "$T/out"; then ok "info folder: a module row has no dataset fields"
+else bad "info folder: a module row has no dataset fields" "$(head -c 300 "$T/out")"; fi
+expect_status 0 "info --json folder of a module" "$HLOSCOPE" info --json "$T/modules"
+if grep -q '"kind": "module"' "$T/out" && ! grep -Eq '"(collection|search|split|configs|configurable_nodes|labeled)"' "$T/out"
+then ok "info --json folder: a module has no dataset fields"
+else bad "info --json folder: a module has no dataset fields" "$(head -c 300 "$T/out")"; fi

@@ -81,3 +81,15 @@ case "$rc:$err" in
 	ok "query-hlo: a misspelled opcode over a folder" ;;
 *) bad "query-hlo: a misspelled opcode over a folder" "exit $rc: $err" ;;
 esac
+
+# A plain HLO module is kind "module": graphs says so, configs and fit say it
+# has no configs (not a test split).
+M=tests/data/hlo/i3d_tf_xla_cluster_1.hlo
+out=$("$HLOSCOPE" query "$M" 'graphs show kind' 'configs' 2>&1)
+case "$out" in
+"kind"*"module"*"a module has no configs"*) ok "query-hlo: a plain module is a module without configs" ;;
+*) bad "query-hlo: a plain module is a module without configs" "$(echo "$out" | tr '\n' '|')" ;;
+esac
+expect_status 1 "query-hlo: fit on a module is a usage error" "$HLOSCOPE" fit "$M" --train-fraction 0.5
+if grep -q "a module has no configs: nothing to fit" "$T/err"; then ok "query-hlo: fit says a module has no configs"
+else bad "query-hlo: fit says a module has no configs" "$(head -c 300 "$T/err")"; fi

@@ -85,6 +85,7 @@ keys() {
 
 mkdir -p "$T/state" "$T/home" "$T/files"
 cp "$F2" "$T/files/inception_tile.npz"
+cp tests/data/hlo/i3d_tf_xla_cluster_1.hlo "$T/files/i3d.hlo"
 ENV="XDG_STATE_HOME=$T/state HOME=$T/home PAGER="
 
 start a "$ENV"
@@ -116,6 +117,8 @@ fi
 keys a 'format csv' Enter
 keys a 'count by opcode limit 1' Enter
 check a "format csv switches the output" '^get-tuple-element,682,0.245854'
+keys a "open $T/files/i3d.hlo" Enter
+check a "open says a plain HLO module is a module" '^opened i3d: module, 1170 instructions$'
 keys a "open $T/files/inception_tile.npz" Enter
 check a "open switches the graph and the prompt" '^inception_tile>$'
 keys a 'nodes limit 40' Enter
@@ -137,6 +140,7 @@ fi
 # A second session finds the history: Up recalls the last line.
 start b "$ENV"
 check b "second session starts" '^unet3d>$'
+check b "the banner says what the graph is" '^hloscope: unet3d \(layout graph, 2774 nodes\)'
 keys b Up
 check b "Up recalls history from the last session" '^unet3d> nodes limit 40$'
 keys b C-u 'nodes limit 40' Enter

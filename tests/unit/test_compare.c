@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "loader/hlo.h"
+#include "loader/hlo_featurize.h"
 #include "model/compare.h"
 #include "tests/unit/t.h"
 
@@ -47,35 +48,22 @@ static void *xcalloc(size_t n, size_t s)
 	return p;
 }
 
-static char *xstrdup(const char *s)
+/* The arrays of nodes (f32 shapes, row-major layouts; node_splits from
+ * their `comp`) of a graph of `kind` with n_configs configs. */
+static void node_arrays(const struct spec_node *nodes, int n, hs_kind kind, int n_configs, hf_arrays *a)
 {
-	char *p = xcalloc(strlen(s) + 1, 1);
-	memcpy(p, s, strlen(s));
-	return p;
-}
-
-static hs_graph *build(const struct spec_node *nodes, int n, const char *path)
-{
-	hs_graph *g = xcalloc(1, sizeof *g);
-	g->path = xstrdup(path);
-	g->name = xstrdup(path);
-	g->n_nodes = n;
-	g->feat_width = HLO_NODE_FEATURES;
-	g->opcode = xcalloc((size_t)n, 1);
-	g->node_feat = xcalloc((size_t)n * HLO_NODE_FEATURES, sizeof(float));
-	int ne = 0;
+	memset(a, 0, sizeof *a);
+	a->kind = kind;
+	a->n_nodes = n;
+	a->node_opcode = xcalloc((size_t)n, 1);
+	a->node_feat = xcalloc((size_t)n * HLO_NODE_FEATURES, sizeof(float));
 	for (int i = 0; i < n; i++)
-		ne += nodes[i].nops;
-	g->n_edges = ne;
-	g->edges = xcalloc((size_t)ne, sizeof *g->edges);
-	g->operand_off = xcalloc((size_t)n + 1, sizeof(int64_t));
-	g->operand_idx = xcalloc((size_t)ne, sizeof(int64_t));
-	g->user_off = xcalloc((size_t)n + 1, sizeof(int64_t));
-	g->user_idx = xcalloc((size_t)ne, sizeof(int64_t));
+		a->n_edges += nodes[i].nops;
+	a->edge_index = xcalloc((size_t)a->n_edges, sizeof *a->edge_index);
 	int e = 0;
 	for (int i = 0; i < n; i++) {
-		g->opcode[i] = (uint8_t)hlo_opcode_id(nodes[i].op);
-		float *f = g->node_feat + (size_t)i * HLO_NODE_FEATURES;
+		a->node_opcode[i] = (uint8_t)hlo_opcode_id(nodes[i].op);
+		float *f = a->node_feat + (size_t)i * HLO_NODE_FEATURES;
 		f[HLO_F_ELEMENT_TYPE + HLO_ET_F32] = 1;
 		double prod = 1, sum = 0;
 		for (int d = 0; d < nodes[i].rank; d++) {
@@ -86,59 +74,40 @@ static hs_graph *build(const struct spec_node *nodes, int n, const char *path)
 		}
 		f[HLO_F_DIMS_SUM] = (float)sum;
 		f[HLO_F_DIMS_PRODUCT] = (float)prod;
-		g->operand_off[i] = e;
-		for (int k = 0; k < nodes[i].nops; k++) {
-			g->edges[e][0] = i;
-			g->edges[e][1] = nodes[i].ops[k];
-			g->operand_idx[e] = nodes[i].ops[k];
-			e++;
+		for (int k = 0; k < nodes[i].nops; k++, e++) {
+			a->edge_index[e][0] = i;
+			a->edge_index[e][1] = nodes[i].ops[k];
 		}
 	}
-	g->operand_off[n] = e;
-	/* users: CSR by operand, in edge order */
-	for (int k = 0; k < ne; k++)
-		g->user_off[g->edges[k][1] + 1]++;
-	for (int i = 0; i < n; i++)
-		g->user_off[i + 1] += g->user_off[i];
-	int64_t *fill = xcalloc((size_t)n, sizeof *fill);
-	for (int k = 0; k < ne; k++) {
-		int64_t v = g->edges[k][1];
-		g->user_idx[g->user_off[v] + fill[v]++] = g->edges[k][0];
-	}
-	free(fill);
 	int nc = nodes[n - 1].comp + 1;
-	g->n_comps = nc;
-	g->comp_start = xcalloc((size_t)nc + 1, sizeof(int64_t));
-	g->comp_of = xcalloc((size_t)n, sizeof(int32_t));
-	for (int i = n - 1; i >= 0; i--) {
-		g->comp_of[i] = nodes[i].comp;
-		g->comp_start[nodes[i].comp] = i;
+	a->n_splits = nc + 1;
+	a->node_splits = xcalloc((size_t)nc + 1, sizeof(int64_t));
+	for (int i = n - 1; i >= 0; i--)
+		a->node_splits[nodes[i].comp] = i;
+	a->node_splits[nc] = n;
+	a->n_configs = n_configs;
+	a->config_runtime = xcalloc((size_t)n_configs, sizeof(int64_t));
+}
+
+/* The graph of arrays a (taken), through the loader's own constructor: no
+ * node is a root, so the module synthesized from it is one computation,
+ * the entry. */
+static hs_graph *build(hf_arrays *a, const char *path)
+{
+	hs_error err = {0};
+	hs_graph *g = graph_from_arrays(a, path, path, &err);
+	hf_arrays_free(a);
+	if (!g) {
+		printf("FAIL building %s: %s\n", path, err.msg);
+		exit(1);
 	}
-	g->comp_start[nc] = n;
-	/* One HLO computation, the entry, as a bare .npz of one root has. */
-	g->n_hcomps = 1;
-	g->hcomps = xcalloc(1, sizeof *g->hcomps);
-	g->hcomps[0] = (hs_hcomp){.role = HS_ROLE_ENTRY, .first = 0, .count = n, .root = n - 1};
-	g->hcomp_of = xcalloc((size_t)n, sizeof(int32_t));
-	g->called_off = xcalloc((size_t)n + 1, sizeof(int64_t));
-	g->hlo_operand_off = g->operand_off;
-	g->hlo_operand_idx = g->operand_idx;
-	g->hlo_user_off = g->user_off;
-	g->hlo_user_idx = g->user_idx;
 	return g;
 }
 
-static void set_runtimes(hs_graph *g, const int64_t *rt, int n)
+static void set_runtimes(hf_arrays *a, const int64_t *rt, int n)
 {
-	g->n_configs = n;
-	g->runtime_raw = xcalloc((size_t)n, sizeof(int64_t));
-	g->runtime = xcalloc((size_t)n, sizeof(double));
-	g->labeled = 0;
-	for (int c = 0; c < n; c++) {
-		g->runtime_raw[c] = rt[c];
-		g->runtime[c] = (double)rt[c];
-		g->labeled |= rt[c] != 0;
-	}
+	for (int c = 0; c < n; c++)
+		a->config_runtime[c] = rt[c];
 }
 
 /* Layout values per config: [config][cfg node][18]. */
@@ -163,29 +132,22 @@ static const int8_t LV[4][3][18] = {
 
 static hs_graph *layout_graph(const char *path, int with_default, int labeled)
 {
-	hs_graph *g = build(layout_nodes, NL, path);
+	hf_arrays a;
 	static const int64_t cfg[3] = {2, 4, 6};
 	int64_t rt[4] = {100, 50, 80, 50};
 	if (!labeled)
 		memset(rt, 0, sizeof rt);
-	g->kind = HS_KIND_LAYOUT;
-	set_runtimes(g, rt, 4);
-	g->n_cfg_nodes = 3;
-	g->cfg_node_ids = xcalloc(3, sizeof(int64_t));
-	g->cfg_index = xcalloc((size_t)NL, sizeof(int32_t));
-	for (int i = 0; i < NL; i++)
-		g->cfg_index[i] = -1;
-	for (int k = 0; k < 3; k++) {
-		g->cfg_node_ids[k] = cfg[k];
-		g->cfg_index[cfg[k]] = k;
-	}
-	g->ncf_width = 18;
-	g->ncf_loaded = 1;
-	g->ncf_i8 = xcalloc(4 * 3 * 18, 1);
-	memcpy(g->ncf_i8, LV, sizeof LV);
+	node_arrays(layout_nodes, NL, HS_KIND_LAYOUT, 4, &a);
+	set_runtimes(&a, rt, 4);
+	a.n_cfg_nodes = 3;
+	a.node_config_ids = xcalloc(3, sizeof(int64_t));
+	memcpy(a.node_config_ids, cfg, sizeof cfg);
+	a.node_config_feat = xcalloc(4 * 3 * 18, sizeof(float));
+	for (int i = 0; i < 4 * 3 * 18; i++)
+		a.node_config_feat[i] = (&LV[0][0][0])[i];
 	if (!with_default) /* c0 gets one value set: no config is all -1 */
-		g->ncf_i8[0] = 0;
-	return g;
+		a.node_config_feat[0] = 0;
+	return build(&a, path);
 }
 
 static hs_graph *tile_graph(const char *path, int labeled)
@@ -194,27 +156,24 @@ static hs_graph *tile_graph(const char *path, int labeled)
 		{"parameter", 2, {16, 16}, {0, 0}, 0, 0},
 		{"exponential", 2, {16, 16}, {0, 0}, 1, 0},
 	};
-	hs_graph *g = build(nodes, 2, path);
+	hf_arrays a;
 	int64_t rt[3] = {300, 200, 250};
 	if (!labeled)
 		memset(rt, 0, sizeof rt);
-	g->kind = HS_KIND_TILE;
-	set_runtimes(g, rt, 3);
-	g->normalizer = xcalloc(3, sizeof(int64_t));
+	node_arrays(nodes, 2, HS_KIND_TILE, 3, &a);
+	set_runtimes(&a, rt, 3);
+	a.config_runtime_normalizers = xcalloc(3, sizeof(int64_t));
+	for (int c = 0; c < 3; c++)
+		a.config_runtime_normalizers[c] = labeled ? 100 : 1;
+	a.config_feat = xcalloc(3 * 24, sizeof(float));
 	for (int c = 0; c < 3; c++) {
-		g->normalizer[c] = labeled ? 100 : 1;
-		g->runtime[c] = (double)rt[c] / (double)g->normalizer[c];
+		a.config_feat[c * 24 + 8] = 4;
+		a.config_feat[c * 24 + 9] = 16;
+		a.config_feat[c * 24 + 15] = 64;
 	}
-	g->config_width = 24;
-	g->config_feat = xcalloc(3 * 24, sizeof(float));
-	for (int c = 0; c < 3; c++) {
-		g->config_feat[c * 24 + 8] = 4;
-		g->config_feat[c * 24 + 9] = 16;
-		g->config_feat[c * 24 + 15] = 64;
-	}
-	g->config_feat[1 * 24 + 8] = 8;   /* c1: output_bounds_0 */
-	g->config_feat[1 * 24 + 15] = 128; /* and the product */
-	return g;
+	a.config_feat[1 * 24 + 8] = 8;   /* c1: output_bounds_0 */
+	a.config_feat[1 * 24 + 15] = 128; /* and the product */
+	return build(&a, path);
 }
 
 /* ---- helpers -------------------------------------------------------- */
@@ -565,8 +524,9 @@ static void test_two_files(void)
 	graph_free(t);
 
 	static const struct spec_node small[] = {{"parameter", 1, {4}, {0, 0}, 0, 0}};
-	hs_graph *s = build(small, 1, "s.npz");
-	s->kind = HS_KIND_LAYOUT;
+	hf_arrays sa;
+	node_arrays(small, 1, HS_KIND_LAYOUT, 0, &sa);
+	hs_graph *s = build(&sa, "s.npz");
 	CHECK("node count differs", compare_graphs_equal(a, s, &err) == -1 &&
 					    strstr(err.msg, "a.npz has 7 nodes, s.npz has 1"));
 	graph_free(s);

@@ -6,6 +6,7 @@
 #include "loader/dataset.h"
 #include "loader/graph.h"
 #include "loader/hlo.h"
+#include "loader/hlo_synth.h"
 #include "t.h"
 
 
@@ -35,10 +36,9 @@ static void build(float *f, const struct kv *kv, size_t n)
 static const char *text_of(const float *f, int width)
 {
 	static char buf[128];
-	hlo_shape s;
+	hm_decoded d;
 
-	hlo_decode_shape(f, width, &s);
-	hlo_shape_text(&s, buf, sizeof buf);
+	hm_shape_text(hm_decode(f, width, &d), buf, sizeof buf);
 	return buf;
 }
 
@@ -65,9 +65,9 @@ static int onehot_names_match(void)
 {
 	size_t skip = strlen("shape_element_type_is_");
 
-	for (int e = 0; e < hlo_element_type_count(); e++) {
+	for (int e = 0; e < HLO_NELEMENT_TYPES; e++) {
 		const char *n = hlo_node_feature_name(HLO_F_ELEMENT_TYPE + e, 140);
-		const char *t = hlo_element_type_name(e);
+		const char *t = hm_element_type_name(hm_element_type_of_onehot(e));
 		/* "..._is_invalid_type" / "..._is_opaque_type" carry a suffix */
 		if (strncmp(n + skip, t, strlen(t)) != 0)
 			return 0;
@@ -274,7 +274,7 @@ static void test_features(void)
 	CHECK("feature names are unique", unique);
 	CHECK("feature name -> index round trip", round_trip);
 	CHECK("every documented feature has help", helps);
-	CHECK("element type one-hot names follow hlo_element_type_name", onehot_names_match());
+	CHECK("element type one-hot names follow hm_element_type_name", onehot_names_match());
 	CHECK("no groups out of range", groups_in_range());
 	CHECK("width 70 gives generic names", strcmp(hlo_node_feature_name(5, 70), "f5") == 0 &&
 						      strcmp(hlo_node_feature_name(69, 70), "f69") == 0);
@@ -337,35 +337,37 @@ static void test_element_types(void)
 	static const int bytes[] = {0, 1, 1, 2, 4, 8, 1, 2, 4, 8, 2, 4, 8, 2, 8, 16, 0, 0, 0};
 	int ok = 1;
 
-	CHECK("19 element types", hlo_element_type_count() == 19);
-	for (int i = 0; i < 19; i++)
-		if (strcmp(hlo_element_type_name(i), order[i]) != 0 ||
-		    hlo_element_type_bytes(i) != bytes[i] || hlo_element_type_id(order[i]) != i)
+	for (int i = 0; i < 19; i++) {
+		int t = hm_element_type_of_onehot(i);
+		if (strcmp(hm_element_type_name(t), order[i]) != 0 || hm_element_type_bytes(t) != bytes[i] ||
+		    hm_element_type_onehot(t) != i || hm_element_type_id(order[i], strlen(order[i])) != t)
 			ok = 0;
-	CHECK("element type order, sizes and ids as documented", ok);
-	CHECK("element type out of range", strcmp(hlo_element_type_name(19), "?") == 0 &&
-						   strcmp(hlo_element_type_name(-1), "?") == 0 &&
-						   hlo_element_type_bytes(99) == 0);
-	CHECK("element type by feature spelling", hlo_element_type_id("opaque_type") == HLO_ET_OPAQUE &&
-							  hlo_element_type_id("BF16") == HLO_ET_BF16 &&
-							  hlo_element_type_id("f8") == -1);
+	}
+	CHECK("element type one-hot order, sizes and ids as documented", ok);
+	CHECK("element type out of range", strcmp(hm_element_type_name(hm_element_type_count()), "?") == 0 &&
+						   strcmp(hm_element_type_name(-1), "?") == 0 &&
+						   hm_element_type_bytes(99) == 0 && hm_element_type_of_onehot(19) == -1);
+	CHECK("types newer than the dataset have a name and a size but no one-hot",
+	      strcmp(hm_element_type_name(20), "f8e4m3fn") == 0 && hm_element_type_bytes(20) == 1 &&
+	      hm_element_type_onehot(20) == -1 && hm_element_type_id("f8", 2) == -1);
 }
 
 static void test_shapes_built(void)
 {
 	float f[HLO_NODE_FEATURES];
 	char buf[128];
-	hlo_shape s;
+	hm_decoded sd;
+	const hm_shape *s = &sd.s;
 
 	{
 		long long d[] = {8, 56, 56, 64};
 		int m[] = {3, 2, 1, 0};
 		array_vec(f, HLO_ET_BF16, 4, d, m);
 		CHECK("bf16 NHWC", strcmp(text_of(f, 140), "bf16[8,56,56,64]{3,2,1,0}") == 0);
-		hlo_decode_shape(f, 140, &s);
-		CHECK("bf16 NHWC count", s.element_count == 8LL * 56 * 56 * 64 && s.rank == 4 &&
-						 s.has_layout && !s.is_tuple && s.valid);
-		CHECK("bf16 NHWC bytes", hlo_shape_bytes(&s) == 2LL * 8 * 56 * 56 * 64);
+		hm_decode(f, 140, &sd);
+		CHECK("bf16 NHWC count", hm_shape_elements(s) == 8LL * 56 * 56 * 64 && s->rank == 4 &&
+						 s->has_layout && !(s->element_type == HM_TUPLE) && (s->rank >= 0));
+		CHECK("bf16 NHWC bytes", hm_shape_bytes(s) == 2LL * 8 * 56 * 56 * 64);
 	}
 	{
 		long long d[] = {2, 3};
@@ -387,8 +389,8 @@ static void test_shapes_built(void)
 	{
 		array_vec(f, HLO_ET_F32, 0, NULL, NULL);
 		CHECK("scalar", strcmp(text_of(f, 140), "f32[]") == 0);
-		hlo_decode_shape(f, 140, &s);
-		CHECK("scalar has 1 element", s.element_count == 1 && s.rank == 0 && !s.has_layout);
+		hm_decode(f, 140, &sd);
+		CHECK("scalar has 1 element", hm_shape_elements(s) == 1 && s->rank == 0 && !s->has_layout);
 	}
 	{
 		long long d[] = {128};
@@ -399,8 +401,8 @@ static void test_shapes_built(void)
 		long long d[] = {0};
 		array_vec(f, HLO_ET_F32, 1, d, NULL); /* product 0 */
 		CHECK("zero-sized vector", strcmp(text_of(f, 140), "f32[0]{0}") == 0);
-		hlo_decode_shape(f, 140, &s);
-		CHECK("zero-sized vector count", s.element_count == 0);
+		hm_decode(f, 140, &sd);
+		CHECK("zero-sized vector count", hm_shape_elements(s) == 0);
 	}
 	{
 		long long d[] = {4, 0};
@@ -420,17 +422,17 @@ static void test_shapes_built(void)
 		int m[] = {5, 4, 3, 2, 1, 0};
 		array_vec(f, HLO_ET_PRED, 6, d, m);
 		CHECK("rank 6", strcmp(text_of(f, 140), "pred[2,3,4,5,6,7]{5,4,3,2,1,0}") == 0);
-		hlo_decode_shape(f, 140, &s);
-		CHECK("rank 6 count", s.element_count == 5040 && hlo_shape_bytes(&s) == 5040);
+		hm_decode(f, 140, &sd);
+		CHECK("rank 6 count", hm_shape_elements(s) == 5040 && hm_shape_bytes(s) == 5040);
 	}
 	{
 		struct kv t[] = {{HLO_F_ELEMENT_TYPE + HLO_ET_TUPLE, 1}, {HLO_F_TUPLE_SIZE, 3},
 				 {HLO_F_DIMS_PRODUCT, 1}};
 		build(f, t, 3);
 		CHECK("tuple", strcmp(text_of(f, 140), "(tuple of 3)") == 0);
-		hlo_decode_shape(f, 140, &s);
-		CHECK("tuple fields", s.is_tuple && s.tuple_size == 3 && s.element_count == 0 &&
-					      hlo_shape_bytes(&s) == 0);
+		hm_decode(f, 140, &sd);
+		CHECK("tuple fields", (s->element_type == HM_TUPLE) && s->n_tuple == 3 && hm_shape_elements(s) == 0 &&
+					      hm_shape_bytes(s) == 0);
 		f[HLO_F_TUPLE_SIZE] = 0;
 		CHECK("empty tuple", strcmp(text_of(f, 140), "()") == 0);
 	}
@@ -438,8 +440,8 @@ static void test_shapes_built(void)
 		struct kv t[] = {{HLO_F_ELEMENT_TYPE + HLO_ET_TOKEN, 1}, {HLO_F_DIMS_PRODUCT, 0}};
 		build(f, t, 2);
 		CHECK("token", strcmp(text_of(f, 140), "token[]") == 0);
-		hlo_decode_shape(f, 140, &s);
-		CHECK("token has no elements", s.element_count == 0 && s.rank == 0);
+		hm_decode(f, 140, &sd);
+		CHECK("token has no elements", hm_shape_elements(s) == 0 && s->rank == 0);
 	}
 	{
 		long long d[] = {5};
@@ -451,32 +453,32 @@ static void test_shapes_built(void)
 		long long d[] = {5};
 		array_vec(f, HLO_ET_F32, 1, d, NULL);
 		CHECK("width 70 is ?", strcmp(text_of(f, 70), "?") == 0);
-		hlo_decode_shape(f, 70, &s);
-		CHECK("width 70 is not valid", !s.valid && s.element_type == -1);
-		hlo_decode_shape(NULL, 140, &s);
-		CHECK("NULL features are not valid", !s.valid);
-		CHECK("text of NULL shape", hlo_shape_text(NULL, buf, sizeof buf) == 1 &&
+		hm_decode(f, 70, &sd);
+		CHECK("width 70 is not valid", (s->rank < 0) && s->element_type == -1);
+		hm_decode(NULL, 140, &sd);
+		CHECK("NULL features are not valid", (s->rank < 0));
+		CHECK("text of NULL shape", hm_shape_text(NULL, buf, sizeof buf) == 1 &&
 						    strcmp(buf, "?") == 0);
 	}
 	{
 		float g[HLO_NODE_FEATURES];
 		for (int i = 0; i < HLO_NODE_FEATURES; i++)
 			g[i] = (i % 3) ? NAN : (i % 2 ? -1e30f : 3e38f);
-		hlo_decode_shape(g, 140, &s);
-		int n = hlo_shape_text(&s, buf, sizeof buf);
+		hm_decode(g, 140, &sd);
+		int n = hm_shape_text(s, buf, sizeof buf);
 		CHECK("garbage features decode without harm", n > 0 && (size_t)n < sizeof buf &&
-								      s.rank >= 0 && s.rank <= HLO_MAX_RANK);
+								      s->rank >= 0 && s->rank <= 6);
 	}
 	{
 		long long d[] = {8, 56, 56, 64};
 		int m[] = {3, 2, 1, 0};
 		array_vec(f, HLO_ET_BF16, 4, d, m);
-		hlo_decode_shape(f, 140, &s);
+		hm_decode(f, 140, &sd);
 		memset(buf, 'x', sizeof buf);
-		int n = hlo_shape_text(&s, buf, 6);
+		int n = hm_shape_text(s, buf, 6);
 		CHECK("truncated text returns the full length", n == 25);
 		CHECK("truncated text is terminated", strcmp(buf, "bf16[") == 0 && buf[6] == 'x');
-		CHECK("length only", hlo_shape_text(&s, NULL, 0) == 25);
+		CHECK("length only", hm_shape_text(s, NULL, 0) == 25);
 	}
 }
 
@@ -516,22 +518,23 @@ static void test_shapes_real_rows(void)
 		{52, 1}, {60, 1}, {68, 1}, {76, 1}, {84, 1}, {112, 1}, {116, 1}, {120, 1},
 		{124, 1}, {128, 1}, {132, 1}};
 	float f[HLO_NODE_FEATURES];
-	hlo_shape s;
+	hm_decoded sd;
+	const hm_shape *s = &sd.s;
 
 #define ROW(a) a, sizeof a / sizeof a[0]
 	build(f, ROW(conv199));
 	CHECK("unet3d node 199 (convolution)",
 	      strcmp(text_of(f, 140), "bf16[2,128,128,128,32]{4,3,2,1,0}") == 0);
-	hlo_decode_shape(f, 140, &s);
+	hm_decode(f, 140, &sd);
 	CHECK("unet3d node 199 count equals shape_dimensions_product",
-	      s.element_count == (long long)f[HLO_F_DIMS_PRODUCT]);
+	      hm_shape_elements(s) == (long long)f[HLO_F_DIMS_PRODUCT]);
 	CHECK("unet3d node 199 window 3x3x3", f[hlo_node_feature_index("window_size_product")] == 27);
 	build(f, ROW(slice766));
 	CHECK("unet3d node 766 (slice)",
 	      strcmp(text_of(f, 140), "bf16[2,128,128,128,64]{4,3,2,1,0}") == 0);
-	hlo_decode_shape(f, 140, &s);
-	CHECK("unet3d node 766 count 2^28", s.element_count == 268435456LL &&
-						    hlo_shape_bytes(&s) == 536870912LL);
+	hm_decode(f, 140, &sd);
+	CHECK("unet3d node 766 count 2^28", hm_shape_elements(s) == 268435456LL &&
+						    hm_shape_bytes(s) == 536870912LL);
 	build(f, ROW(reshape2304));
 	CHECK("unet3d node 2304 (reshape)", strcmp(text_of(f, 140), "u32[1]{0}") == 0);
 	build(f, ROW(afterall2543));
@@ -566,24 +569,25 @@ static void test_real_files(void)
 		}
 		for (int64_t v = 0; v < g->n_nodes; v++) {
 			const float *f = graph_feat(g, v);
-			hlo_shape s;
+			hm_decoded sd;
+	const hm_shape *s = &sd.s;
 			nodes++;
 			seen[g->opcode[v]] = 1;
-			hlo_decode_shape(f, g->feat_width, &s);
-			if (s.is_tuple) {
+			hm_decode(f, g->feat_width, &sd);
+			if ((s->element_type == HM_TUPLE)) {
 				tuples++;
-				bad_tuple += s.tuple_size != (long long)f[HLO_F_TUPLE_SIZE];
+				bad_tuple += s->n_tuple != (long long)f[HLO_F_TUPLE_SIZE];
 				continue;
 			}
-			if (s.element_type == HLO_ET_TOKEN)
+			if (s->element_type == HM_TOKEN)
 				continue;
 			arrays++;
-			bad_count += s.element_count != (long long)f[HLO_F_DIMS_PRODUCT];
+			bad_count += hm_shape_elements(s) != (long long)f[HLO_F_DIMS_PRODUCT];
 			long long sum = 0;
-			for (int i = 0; i < s.rank; i++)
-				sum += s.dims[i];
+			for (int i = 0; i < s->rank; i++)
+				sum += s->dims[i];
 			bad_sum += sum != (long long)f[HLO_F_DIMS_SUM];
-			bad_layout += (s.rank >= 1) != s.has_layout;
+			bad_layout += (s->rank >= 1) != s->has_layout;
 		}
 		if (strcmp(g->name, "unet3d") == 0 && g->n_nodes == 2774) {
 			static const struct {
@@ -603,9 +607,10 @@ static void test_real_files(void)
 			};
 			for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
 				char name[96], buf[96];
-				hlo_shape s;
-				hlo_decode_shape(graph_feat(g, want[i].node), g->feat_width, &s);
-				hlo_shape_text(&s, buf, sizeof buf);
+				hm_decoded sd;
+	const hm_shape *s = &sd.s;
+				hm_decode(graph_feat(g, want[i].node), g->feat_width, &sd);
+				hm_shape_text(s, buf, sizeof buf);
 				snprintf(name, sizeof name, "unet3d node %d is %s %s", want[i].node,
 					 want[i].op, want[i].text);
 				CHECK(name, strcmp(hlo_opcode_name(g->opcode[want[i].node]), want[i].op) == 0 &&

@@ -28,6 +28,7 @@
 #include "loader/graph.h"
 #include "loader/hlo.h"
 #include "loader/npz.h"
+#include "loader/hlo_synth.h"
 #include "model/cost.h"
 #include "t.h"
 
@@ -132,20 +133,20 @@ int main(void)
 
 	/* Layouts: dims of size 1 take no space; partial layouts stop at -1. */
 	{
-		hlo_shape s;
+		hm_decoded sd;
 		float f[140] = {0};
 		int l1[6] = {1, 0, 3, 2, -1, -1}, l2[6] = {3, -1, -1, -1, -1, -1};
 
 		shape(f, HLO_ET_BF16, 4, (long[]){3, 1, 5, 300});
-		hlo_decode_shape(f, 140, &s);
-		cost_lay a = cost_lay_of(l1, 6, &s), b = cost_lay_of(l2, 6, &s), r = cost_lay_recorded(&s);
+		const hm_shape *s = hm_decode(f, 140, &sd);
+		cost_lay a = cost_lay_of(l1, 6, s), b = cost_lay_of(l2, 6, s), r = cost_lay_recorded(s);
 
 		CHECK("a size-1 minor dim is skipped", a.m0 == 0 && a.m1 == 3);
 		CHECK("a partial layout leaves the second minor unknown", b.m0 == 3 && b.m1 == -1);
 		CHECK("the recorded layout is {3,2,1,0}", r.m0 == 3 && r.m1 == 2);
-		CHECK_NEAR("tile factor: 3 lanes of 128, 300 rows of 8", cost_pad_factor(&s, a), 128.0 / 3 * 304 / 300,
+		CHECK_NEAR("tile factor: 3 lanes of 128, 300 rows of 8", cost_pad_factor(s, a), 128.0 / 3 * 304 / 300,
 			   1e-12);
-		CHECK_NEAR("tile factor with an unknown second minor", cost_pad_factor(&s, b), 384.0 / 300, 1e-12);
+		CHECK_NEAR("tile factor with an unknown second minor", cost_pad_factor(s, b), 384.0 / 300, 1e-12);
 	}
 
 	g = write_graph(path, 140);

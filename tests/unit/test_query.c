@@ -469,7 +469,7 @@ static void test_session(void)
 	int same = p != NULL && run("configs show config, predicted, predicted_rank", &r, &err) == 0 &&
 		   r.table.nrows == 3;
 	for (int64_t i = 0; same && i < 3; i++)
-		same = query_cell_at(&r.table, i, 1)->num == p->score[i] &&
+		same = query_cell_at(&r.table, i, 1)->num == (p->time ? p->time[i] : p->score[i]) &&
 		       query_cell_at(&r.table, i, 2)->num == (double)p->rank[i];
 	CHECK("session: predicted and predicted_rank are the active predictor's", same);
 	query_result_free(&r);
@@ -595,7 +595,7 @@ static void test_rebind(void)
 	int same = fit && fit->trained && run("configs show config, predicted, predicted_rank", &r, &err) == 0 &&
 		   r.table.nrows == g->n_configs;
 	for (int64_t i = 0; same && i < r.table.nrows; i++)
-		same = query_cell_at(&r.table, i, 1)->num == fit->score[i] &&
+		same = query_cell_at(&r.table, i, 1)->num == (fit->time ? fit->time[i] : fit->score[i]) &&
 		       query_cell_at(&r.table, i, 2)->num == (double)fit->rank[i];
 	CHECK("fit: predicted and predicted_rank are the fit's", same);
 	query_result_free(&r);

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "loader/graph.h"
+#include "loader/hlo_featurize.h"
 #include "loader/hlo.h"
 #include "render/palette.h"
 #include "render/render.h"
@@ -105,67 +106,24 @@ static int sorted_unique(const region *r)
 
 /* ---- a synthetic graph built in memory -------------------------------- */
 
+/* A tile graph of n nodes (opcode 0, zero features) and these edges, made
+ * by the loader's own constructor (its module synthesized: one
+ * computation, the edges as operands). */
 static hs_graph *synth_graph(int64_t n, const int64_t (*e)[2], int64_t ne)
 {
-	hs_graph *g = calloc(1, sizeof *g);
+	hf_arrays a = {.kind = HS_KIND_TILE, .n_nodes = n, .n_edges = ne};
+	hs_error err = {0};
 
-	g->name = strdup("synthetic");
-	g->path = strdup("synthetic.npz");
-	g->kind = HS_KIND_TILE;
-	g->n_nodes = n;
-	g->n_edges = ne;
-	g->opcode = calloc((size_t)n, 1);
-	g->feat_width = 140;
-	g->node_feat = calloc((size_t)n * 140, sizeof(float));
-	g->edges = malloc((size_t)ne * sizeof *g->edges);
-	memcpy(g->edges, e, (size_t)ne * sizeof *g->edges);
-	g->operand_off = calloc((size_t)n + 1, sizeof(int64_t));
-	g->user_off = calloc((size_t)n + 1, sizeof(int64_t));
-	g->operand_idx = malloc((size_t)ne * sizeof(int64_t));
-	g->user_idx = malloc((size_t)ne * sizeof(int64_t));
-	for (int64_t k = 0; k < ne; k++) {
-		g->operand_off[e[k][0] + 1]++;
-		g->user_off[e[k][1] + 1]++;
-	}
-	for (int64_t v = 0; v < n; v++) {
-		g->operand_off[v + 1] += g->operand_off[v];
-		g->user_off[v + 1] += g->user_off[v];
-	}
-	int64_t *po = calloc((size_t)n, sizeof *po), *pu = calloc((size_t)n, sizeof *pu);
-	for (int64_t k = 0; k < ne; k++) {
-		g->operand_idx[g->operand_off[e[k][0]] + po[e[k][0]]++] = e[k][1];
-		g->user_idx[g->user_off[e[k][1]] + pu[e[k][1]]++] = e[k][0];
-	}
-	free(po);
-	free(pu);
-	/* no module: the HLO operands are the dataset's edges, as graph_open
-	 * makes them */
-	g->hlo_operand_off = g->operand_off;
-	g->hlo_operand_idx = g->operand_idx;
-	g->hlo_user_off = g->user_off;
-	g->hlo_user_idx = g->user_idx;
-	g->n_comps = 1;
-	g->comp_start = malloc(2 * sizeof(int64_t));
-	g->comp_start[0] = 0;
-	g->comp_start[1] = n;
-	g->comp_of = calloc((size_t)n, sizeof(int32_t));
+	a.node_opcode = calloc((size_t)n, 1);
+	a.node_feat = calloc((size_t)n * 140, sizeof(float));
+	a.edge_index = malloc((size_t)ne * sizeof *a.edge_index);
+	if (a.edge_index)
+		memcpy(a.edge_index, e, (size_t)ne * sizeof *a.edge_index);
+	hs_graph *g = graph_from_arrays(&a, "synthetic.npz", "synthetic", &err);
+	hf_arrays_free(&a);
+	if (!g)
+		printf("FAIL synthetic graph: %s\n", err.msg);
 	return g;
-}
-
-static void synth_free(hs_graph *g)
-{
-	free(g->name);
-	free(g->path);
-	free(g->opcode);
-	free(g->node_feat);
-	free(g->edges);
-	free(g->operand_off);
-	free(g->user_off);
-	free(g->operand_idx);
-	free(g->user_idx);
-	free(g->comp_start);
-	free(g->comp_of);
-	free(g);
 }
 
 static void test_synthetic(void)
@@ -203,7 +161,7 @@ static void test_synthetic(void)
 	hs_error_clear(&err);
 	CHECK("synthetic: cap 2 < shortest path of 3", !region_select(g, &s, &err) &&
 	      strstr(err.msg, "has 3 nodes"));
-	synth_free(g);
+	graph_free(g);
 
 	/* 10 has 20 users (11..30); 31 uses 11. */
 	int64_t ce[21][2];
@@ -277,7 +235,7 @@ static void test_synthetic(void)
 	s.radius = 50;
 	CHECK("synthetic: fit radius past the deepest level is the asked radius",
 	      region_fit_radius(g, &s) == 50);
-	synth_free(g);
+	graph_free(g);
 }
 
 /* ---- regions ---------------------------------------------------------- */

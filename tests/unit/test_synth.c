@@ -20,6 +20,7 @@
 
 #include "base/error.h"
 #include "loader/hlo.h"
+#include "loader/hlo_synth.h"
 #include "synth/configs.h"
 #include "synth/builder.h"
 #include "synth/plan.h"
@@ -37,16 +38,15 @@ static int feat_index(const char *name)
 	return i;
 }
 
-static void shape_of(const synth_arrays *a, int64_t i, hlo_shape *s)
+static const hm_shape *shape_of(const synth_arrays *a, int64_t i, hm_decoded *d)
 {
-	hlo_decode_shape(a->feat + (size_t)i * HLO_NODE_FEATURES, HLO_NODE_FEATURES, s);
+	return hm_decode(a->feat + (size_t)i * HLO_NODE_FEATURES, HLO_NODE_FEATURES, d);
 }
 
 static const char *shape_text(const synth_arrays *a, int64_t i, char *buf, size_t cap)
 {
-	hlo_shape s;
-	shape_of(a, i, &s);
-	hlo_shape_text(&s, buf, cap);
+	hm_decoded d;
+	hm_shape_text(shape_of(a, i, &d), buf, cap);
 	return buf;
 }
 
@@ -133,15 +133,16 @@ static void check_structure(const char *what, const synth_graph *g, const synth_
 	ok = 1;
 	for (int i = 0; ok && i < g->n; i++) {
 		const synth_node *x = &g->v[i];
-		hlo_shape s;
-		shape_of(a, i, &s);
+		hm_decoded sd;
+		const hm_shape *s = shape_of(a, i, &sd);
 		if (x->et == HLO_ET_TUPLE) {
-			ok = s.is_tuple && s.tuple_size == x->tuple_n;
+			ok = s->element_type == HM_TUPLE && s->n_tuple == x->tuple_n;
 			continue;
 		}
-		ok = s.element_type == x->et && s.rank == x->rank && (x->rank == 0 || s.has_layout);
+		ok = hm_element_type_onehot(s->element_type) == x->et && s->rank == x->rank &&
+		     (x->rank == 0 || s->has_layout);
 		for (int d = 0; ok && d < x->rank; d++)
-			ok = s.dims[d] == x->dim[d] && s.minor_to_major[d] == x->m2m[d];
+			ok = s->dims[d] == x->dim[d] && s->minor_to_major[d] == x->m2m[d];
 		if (!ok)
 			printf("  node %d: opcode %s\n", i, hlo_opcode_name(a->opcode[i]));
 	}
@@ -159,10 +160,9 @@ static void check_convolutions(const char *what, const synth_graph *g, const syn
 	for (int64_t i = 0; ok && i < a->n; i++) {
 		if (a->opcode[i] != conv)
 			continue;
-		hlo_shape o, in, w;
-		shape_of(a, i, &o);
-		shape_of(a, g->v[i].ops[0], &in);
-		shape_of(a, g->v[i].ops[1], &w);
+		hm_decoded od, ind, wd;
+		const hm_shape o = *shape_of(a, i, &od), in = *shape_of(a, g->v[i].ops[0], &ind),
+			       w = *shape_of(a, g->v[i].ops[1], &wd);
 		int fi = (int)feat(a, i, "convolution_dim_numbers_input_feature_dim");
 		int fo = (int)feat(a, i, "convolution_dim_numbers_output_feature_dim");
 		int ki = (int)feat(a, i, "convolution_dim_numbers_kernel_input_feature_dim");
