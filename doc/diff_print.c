@@ -313,10 +313,10 @@ int module_diff_print_text(const module_diff *d, FILE *out, int64_t limit)
 			print_renamed(d, out, limit);
 		return ferror(out) ? -1 : 0;
 	}
-	fprintf(out, "matched %" PRId64 " (%" PRId64 " by name, %" PRId64 " by structure, %" PRId64
-		" by neighbours): %" PRId64 " unchanged, %" PRId64 " changed, %" PRId64 " renamed; only in A %"
-		PRId64 ", only in B %" PRId64 "\n", d->matched, d->by_how[HD_BY_NAME], d->by_how[HD_BY_STRUCTURE],
-		d->by_how[HD_BY_NEIGHBOURS], d->matched - d->changed, d->changed, d->renamed, d->only_a, d->only_b);
+	fprintf(out, "matched %" PRId64 " (%" PRId64 " by structure, %" PRId64 " by neighbours, %" PRId64
+		" by name): %" PRId64 " unchanged, %" PRId64 " changed, %" PRId64 " renamed; only in A %" PRId64
+		", only in B %" PRId64 "\n", d->matched, d->by_how[HD_BY_STRUCTURE], d->by_how[HD_BY_NEIGHBOURS],
+		d->by_how[HD_BY_NAME], d->matched - d->changed, d->changed, d->renamed, d->only_a, d->only_b);
 	print_totals(d, out);
 	print_changed(d, out, limit);
 	if (d->renamed)
