@@ -281,6 +281,7 @@ typedef struct matcher {
 	side a, b;
 	HS_VEC(int64_t) queue;    /* A nodes in the order they were paired */
 	size_t exact_done, loose_done;  /* queue entries propagated from */
+	int forced;               /* exact propagation breaks ties now */
 	HS_VEC(int64_t) params;   /* scratch: a body's parameters by number */
 	key_table t[2];           /* scratch, reset after each use */
 	int failed;
@@ -332,6 +333,8 @@ static int alike(const matcher *m, int64_t va, int64_t vb, int loose)
 static void group_b(matcher *m, key_table *t)
 {
 	side *s = &m->b;
+	if (hs_index_reserve(&t->ix, (size_t)(s->n - m->d->matched)) != 0)
+		t->failed = 1;
 	for (int64_t i = s->n - 1; i >= 0 && !t->failed; i--) {
 		int64_t v = s->order[i];
 		uint64_t k = s->key[v], h = k ^ k >> 32;
@@ -367,12 +370,12 @@ static int64_t pick(matcher *m, key_table *t, uint64_t key, int64_t va, int a_un
 	while (x->first >= 0 && !unmatched_b(m, x->first))
 		x->first = m->b.next[x->first];     /* skipped once for all */
 	int64_t seen = 0, named = -1, in_comp = -1, steps = 0;
-	for (int64_t w = x->first; w >= 0 && steps < 64; w = m->b.next[w], steps++)
+	for (int64_t w = x->first; w >= 0 && steps < 64 && (force || seen < 2); w = m->b.next[w], steps++)
 		if (unmatched_b(m, w)) {
 			seen++;
-			if (named < 0 && same_name(m, va, w))
+			if (force && named < 0 && same_name(m, va, w))
 				named = w;
-			if (in_comp < 0 && force && same_comp_name(m, va, w))
+			if (force && in_comp < 0 && same_comp_name(m, va, w))
 				in_comp = w;
 		}
 	*how = HD_BY_STRUCTURE;
@@ -398,7 +401,9 @@ static void match_fingerprints(matcher *m, const uint64_t *fa, const uint64_t *f
 	key_table *ta = &m->t[0], *tb = &m->t[1];
 	memcpy(m->b.key, fb, (size_t)m->b.n * sizeof *fb);
 	group_b(m, tb);
-	for (int64_t v = 0; v < m->a.n; v++)
+	if (hs_index_reserve(&ta->ix, (size_t)(m->a.n - m->d->matched)) != 0)
+		ta->failed = 1;
+	for (int64_t v = 0; v < m->a.n && !ta->failed; v++)
 		if (unmatched_a(m, v))
 			table_add(ta, fa[v], v);
 	for (int64_t i = 0; i < m->a.n && !m->failed && !ta->failed; i++) {
@@ -535,8 +540,10 @@ static void propagate(matcher *m, int loose, int force)
 /* Exact propagation and bottom-up matching until neither finds more. */
 static void settle(matcher *m, int force)
 {
-	if (force)
-		m->exact_done = 0;   /* again: ties go to names now */
+	if (force && !m->forced) {
+		m->exact_done = 0;   /* once again: ties go to names now */
+		m->forced = 1;
+	}
 	for (int round = 0; round < 64 && !m->failed; round++) {
 		propagate(m, 0, force);
 		size_t n = m->queue.n;
