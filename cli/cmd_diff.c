@@ -101,7 +101,7 @@ int cmd_diff(int argc, char **argv)
 		rc = cli_report(&err);
 	} else {
 		if (json ? module_diff_print_json(&d, stdout, &err) : module_diff_print_text(&d, stdout, limit))
-			rc = err.status ? cli_report(&err) : 2;
+			rc = err.status ? cli_report(&err) : ferror(stdout) ? 2 : cli_oom("writing the report");
 		else
 			rc = module_diff_differs(&d);
 		module_diff_free(&d);

@@ -104,7 +104,8 @@ static inline int module_diff_differs(const module_diff *d)
 }
 
 /* The report: text for a terminal (largest changes first, `limit` rows per
- * list, 0 for all) or one JSON document.  0, or -1 when writing failed. */
+ * list, 0 for all) or one JSON document.  0, or -1 when writing failed or
+ * memory ran out (the text: ferror(out) tells which). */
 int module_diff_print_text(const module_diff *d, FILE *out, int64_t limit);
 int module_diff_print_json(const module_diff *d, FILE *out, hs_error *err);
 

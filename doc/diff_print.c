@@ -167,13 +167,13 @@ static void print_renamed(const module_diff *d, FILE *out, int64_t limit)
 			fprintf(out, "  ... %" PRId64 " more %s\n", r.shown[c] - limit, c ? "computations" : "instructions");
 }
 
-static void print_changed(const module_diff *d, FILE *out, int64_t limit)
+static int print_changed(const module_diff *d, FILE *out, int64_t limit)
 {
 	int64_t n;
 	row *r = ranked(d, 0, &n);
 	char na[64], nb[64], ch[160], ca[32], cb[32];
 	if (!r)
-		return;
+		return -1;
 	fprintf(out, "\nchanged, the largest cost change first (%" PRId64 ")\n", n);
 	if (n)
 		fprintf(out, "  %-32s %-32s %-28s %11s %11s\n", "A", "B", "changes", "cost A", "cost B");
@@ -185,14 +185,18 @@ static void print_changed(const module_diff *d, FILE *out, int64_t limit)
 		fprintf(out, "  %-32s %-32s %-28s %11s %11s\n", graph_node_name(d->a, va, na, sizeof na),
 			graph_node_name(d->b, vb, nb, sizeof nb), ch, ca, cb);
 		text_ctx c = {d, out, vb};
-		module_diff_details(d, va, text_detail, &c);
+		if (module_diff_details(d, va, text_detail, &c) != 0) {
+			free(r);
+			return -1;
+		}
 	}
 	if (limit && n > limit)
 		fprintf(out, "  ... %" PRId64 " more\n", n - limit);
 	free(r);
+	return 0;
 }
 
-static void print_only(const module_diff *d, FILE *out, int side, int64_t limit)
+static int print_only(const module_diff *d, FILE *out, int side, int64_t limit)
 {
 	const hs_graph *g = side == 1 ? d->a : d->b;
 	const cost_estimate *est = side == 1 ? d->cost_a : d->cost_b;
@@ -200,7 +204,7 @@ static void print_only(const module_diff *d, FILE *out, int side, int64_t limit)
 	row *r = ranked(d, side, &n);
 	char nm[64], cm[96], c[32];
 	if (!r)
-		return;
+		return -1;
 	fprintf(out, "\nonly in %s, the costliest first (%" PRId64 ")\n", side == 1 ? "A" : "B", n);
 	for (int64_t i = 0; i < n && (!limit || i < limit); i++) {
 		int64_t v = r[i].v;
@@ -211,6 +215,7 @@ static void print_only(const module_diff *d, FILE *out, int side, int64_t limit)
 	if (limit && n > limit)
 		fprintf(out, "  ... %" PRId64 " more\n", n - limit);
 	free(r);
+	return 0;
 }
 
 /* Per computation of A: its counterpart, pairs, changed, only in A; then
@@ -285,18 +290,19 @@ static opstat *op_stats(const module_diff *d, int64_t *n)
 	return s;
 }
 
-static void print_by_opcode(const module_diff *d, FILE *out)
+static int print_by_opcode(const module_diff *d, FILE *out)
 {
 	int64_t n;
 	opstat *s = op_stats(d, &n);
 	if (!s)
-		return;
+		return -1;
 	fprintf(out, "\nper opcode (those with a change)\n  %-28s %8s %8s %8s\n", "opcode", "A", "B", "changed");
 	for (int64_t i = 0; i < n; i++)
 		if (s[i].a != s[i].b || s[i].changed)
 			fprintf(out, "  %-28s %8" PRId64 " %8" PRId64 " %8" PRId64 "\n", s[i].op, s[i].a, s[i].b,
 				s[i].changed);
 	free(s);
+	return 0;
 }
 
 int module_diff_print_text(const module_diff *d, FILE *out, int64_t limit)
@@ -318,14 +324,13 @@ int module_diff_print_text(const module_diff *d, FILE *out, int64_t limit)
 		", only in B %" PRId64 "\n", d->matched, d->by_how[HD_BY_STRUCTURE], d->by_how[HD_BY_NEIGHBOURS],
 		d->by_how[HD_BY_NAME], d->matched - d->changed, d->changed, d->renamed, d->only_a, d->only_b);
 	print_totals(d, out);
-	print_changed(d, out, limit);
+	int bad = print_changed(d, out, limit);
 	if (d->renamed)
 		print_renamed(d, out, limit);
-	print_only(d, out, 1, limit);
-	print_only(d, out, 2, limit);
+	bad |= print_only(d, out, 1, limit) | print_only(d, out, 2, limit);
 	print_by_comp(d, out, limit);
-	print_by_opcode(d, out);
-	return ferror(out) ? -1 : 0;
+	bad |= print_by_opcode(d, out);
+	return bad || ferror(out) ? -1 : 0;
 }
 
 /* ---- JSON -------------------------------------------------------------------- */
@@ -345,7 +350,7 @@ static void json_side(jsonw *w, const hs_graph *g, const cost_estimate *est)
 	jsonw_obj_end(w);
 }
 
-static void json_names(jsonw *w, const module_diff *d, int side)
+static int json_names(jsonw *w, const module_diff *d, int side)
 {
 	int64_t n;
 	row *r = ranked(d, side, &n);
@@ -356,6 +361,7 @@ static void json_names(jsonw *w, const module_diff *d, int side)
 		jsonw_str(w, graph_node_name(g, r[i].v, nm, sizeof nm));
 	jsonw_arr_end(w);
 	free(r);
+	return r ? 0 : -1;
 }
 
 typedef struct json_ctx {
@@ -415,11 +421,12 @@ static void json_renamed(jsonw *w, const module_diff *d, int comp)
 	jsonw_arr_end(w);
 }
 
-static void json_changed(jsonw *w, const module_diff *d)
+static int json_changed(jsonw *w, const module_diff *d)
 {
 	int64_t n;
 	row *r = ranked(d, 0, &n);
 	char na[160], nb[160], c1[160], c2[160];
+	int bad = r ? 0 : -1;
 	jsonw_arr_begin(w);
 	for (int64_t i = 0; r && i < n; i++) {
 		int64_t va = r[i].v, vb = d->a2b[va];
@@ -433,7 +440,7 @@ static void json_changed(jsonw *w, const module_diff *d)
 				jsonw_str(w, module_diff_change_name(1u << k));
 		jsonw_arr_end(w);
 		json_ctx c = {w, 0};
-		module_diff_details(d, va, json_detail, &c);
+		bad |= module_diff_details(d, va, json_detail, &c);
 		if (c.in_attrs)
 			jsonw_arr_end(w);
 		jsonw_key(w, "computation_a"), jsonw_str(w, graph_hcomp_name(d->a, d->a->hcomp_of[va], c1, sizeof c1));
@@ -447,9 +454,10 @@ static void json_changed(jsonw *w, const module_diff *d)
 	}
 	jsonw_arr_end(w);
 	free(r);
+	return bad;
 }
 
-static void json_summary(jsonw *w, const module_diff *d)
+static int json_summary(jsonw *w, const module_diff *d)
 {
 	int64_t n;
 	char c1[160], c2[160];
@@ -495,8 +503,9 @@ static void json_summary(jsonw *w, const module_diff *d)
 		jsonw_obj_end(w);
 	}
 	jsonw_arr_end(w);
-	free(s);
 	jsonw_obj_end(w);
+	free(s);
+	return s ? 0 : -1;
 }
 
 int module_diff_print_json(const module_diff *d, FILE *out, hs_error *err)
@@ -507,12 +516,18 @@ int module_diff_print_json(const module_diff *d, FILE *out, hs_error *err)
 	jsonw_key(&w, "differ"), jsonw_bool(&w, module_diff_differs(d));
 	jsonw_key(&w, "matched"), jsonw_int(&w, d->matched);
 	jsonw_key(&w, "unchanged"), jsonw_int(&w, d->matched - d->changed);
-	jsonw_key(&w, "unmatched_a"), json_names(&w, d, 1);
-	jsonw_key(&w, "unmatched_b"), json_names(&w, d, 2);
-	jsonw_key(&w, "changed"), json_changed(&w, d);
+	jsonw_key(&w, "unmatched_a");
+	int bad = json_names(&w, d, 1);
+	jsonw_key(&w, "unmatched_b");
+	bad |= json_names(&w, d, 2);
+	jsonw_key(&w, "changed");
+	bad |= json_changed(&w, d);
 	jsonw_key(&w, "renamed"), json_renamed(&w, d, 0);
 	jsonw_key(&w, "renamed_computations"), json_renamed(&w, d, 1);
-	jsonw_key(&w, "summary"), json_summary(&w, d);
+	jsonw_key(&w, "summary");
+	bad |= json_summary(&w, d);
 	jsonw_obj_end(&w);
-	return jsonw_finish(&w, err);
+	if (jsonw_finish(&w, err) != 0)
+		return -1;
+	return bad ? hs_fail(err, HS_ENOMEM, "out of memory writing the diff of %s and %s", d->a->path, d->b->path) : 0;
 }
