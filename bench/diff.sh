@@ -53,7 +53,7 @@ def run(cmd):
     out = p.stdout.read()
     _, status, ru = os.wait4(p.pid, 0)
     wall = time.perf_counter() - t
-    if status:
+    if status and not (cmd[1] == "diff" and os.WIFEXITED(status) and os.WEXITSTATUS(status) == 1):
         raise SystemExit("diff: FAILED: %s exited %d: %s" % (" ".join(cmd[:2]), status, p.stderr.read()[:300]))
     return wall, ru.ru_utime + ru.ru_stime, ru.ru_maxrss / 1024.0, out
 
@@ -70,6 +70,7 @@ for L, target in ((600, 1.0), (1000, None), (50000, 10.0)):
     d = json.loads(out)
     swapped = sum(1 for la, lb in zip(open(a), open(b)) if " add(" in la and " multiply(" in lb)
     n = sum(1 for line in open(a) if " = " in line and line.startswith("  "))
+    # exit 1 (they differ) is not a failure; found checks the report
     found = (len(d["changed"]) == swapped and all(c["changes"] == ["opcode"] for c in d["changed"])
              and not d["unmatched_a"] and not d["unmatched_b"])
     verdict = "" if target is None else " [target < %g s: %s]" % (target, "met" if wall < target else "MISSED")

@@ -8,7 +8,8 @@
  * On a terminal (standard output a tty, or HLOSCOPE_SCRIPT set as for the
  * explorer) it opens the explorer's diff view (tui/view_diff.c), as `git
  * diff` opens a pager; --text (or a pipe) prints the report, --json the
- * document. */
+ * document.  Exit as diff(1): 0 the same (renamings only), 1 different, 2
+ * trouble (bad usage included; 3 out of memory). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,39 +38,51 @@ static int diff_explore(const char *a, const char *b)
 	return rc < 0 ? cli_report(&err) : rc;
 }
 
+/* Exit 1 says "they differ": trouble is 2 (3 out of memory). */
+static int trouble(int rc)
+{
+	return rc == 1 ? 2 : rc;
+}
+
 int cmd_diff(int argc, char **argv)
 {
 	int json = 0, text = 0, names_only = 0, rc;
 	long long limit = -1;
 	const cli_opt opts[] = {
 		{"--text", NULL, CLI_FLAG, &text, .help = "the text report, even on a terminal"},
-		{"--json", NULL, CLI_FLAG, &json, .help = "one JSON object: matched, unmatched_a, unmatched_b,\n"
-		 "changed (a, b, changes), summary"},
+		{"--json", NULL, CLI_FLAG, &json, .help = "one JSON object: differ, matched, unmatched_a,\n"
+		 "unmatched_b, changed (a, b, changes, each old -> new),\nrenamed, renamed_computations, summary"},
 		CLI_MACHINE_OPT,
 		{"--names-only", NULL, CLI_FLAG, &names_only, .help = "match by names only (no structure; the report)"},
 		{"--limit", "N", CLI_INT64, &limit, .help = "rows per list in the text report (default 20;\n0: all)"},
 		{0}};
 	const cli_spec spec = {"diff",
 			       "Matches the instructions of two HLO modules (text, HloModuleProto, FILE#N\n"
-			       "of a raw TpuGraphs .pb): by name, then by structure (exact subgraph\n"
-			       "fingerprints from the parameters and from the roots), then through\n"
-			       "matched neighbours; an instruction that moved into a fusion body is found\n"
-			       "there.  Prints the totals side by side, the changed pairs (opcode, shape,\n"
-			       "layout, operands, attributes, computation) largest cost change first, the\n"
-			       "instructions only in A and only in B, and per-computation and per-opcode\n"
-			       "summaries.  Exit 0 whether or not anything changed.  On a terminal,\n"
-			       "without options, it opens the explorer's diff view instead: the summary,\n"
-			       "the computations, both modules' instructions side by side with matched\n"
-			       "ones on one row (piped, it prints the report).",
+			       "of a raw TpuGraphs .pb) by structure and content, as XLA's hlo-diff does:\n"
+			       "whole subgraphs by fingerprint, then bottom-up (same opcode, shape,\n"
+			       "attributes, metadata, on matched operands) and top-down (from matched\n"
+			       "users to operands, calls to bodies); names only break ties, so two\n"
+			       "compilations of one program match though their names differ.  An\n"
+			       "instruction that moved into a fusion body is found there.  Prints the\n"
+			       "totals side by side, the changed pairs largest cost change first, each\n"
+			       "change old -> new (opcode, shape, layout, operands, every attribute,\n"
+			       "called computations, computation), the renamed pairs, the instructions\n"
+			       "only in A and only in B, and per-computation and per-opcode summaries.\n"
+			       "Exit status as diff(1): 0 when the modules are the same (renamings\n"
+			       "alone are no change), 1 when they differ, 2 on trouble (a file that\n"
+			       "cannot be read, bad usage; 3 out of memory).  On a terminal, without\n"
+			       "options, it opens the explorer's diff view instead: the summary, the\n"
+			       "computations, both modules' instructions side by side with matched ones\n"
+			       "on one row (piped, it prints the report).",
 			       opts, .max_args = 2};
 	cli_args args;
 
 	if ((rc = cli_parse(&spec, argc, argv, &args)) != 0)
-		return rc < 0 ? 0 : rc;
+		return rc < 0 ? 0 : trouble(rc);
 	if (args.n < 2)
-		return cli_usage_error("diff", "needs two HLO modules A and B");
+		return trouble(cli_usage_error("diff", "needs two HLO modules A and B"));
 	if (json && text)
-		return cli_usage_error("diff", "--json and --text: give one of them");
+		return trouble(cli_usage_error("diff", "--json and --text: give one of them"));
 	const char *script = getenv("HLOSCOPE_SCRIPT"), **pos = (const char **)args.v;
 	if (!json && !text && !names_only && limit < 0 && (isatty(STDOUT_FILENO) || (script && *script)))
 		return diff_explore(pos[0], pos[1]);
@@ -79,17 +92,19 @@ int cmd_diff(int argc, char **argv)
 	hs_error err = {0};
 	hs_graph *a = graph_open(pos[0], &err), *b = NULL;
 	if (!a)
-		return cli_report(&err);
+		return trouble(cli_report(&err));
 	if (!(b = graph_open(pos[1], &err))) {
 		graph_free(a);
-		return cli_report(&err);
+		return trouble(cli_report(&err));
 	}
 	module_diff d;
 	if (module_diff_run(&d, a, b, flags, &err) != 0) {
 		rc = cli_report(&err);
 	} else {
 		if (json ? module_diff_print_json(&d, stdout, &err) : module_diff_print_text(&d, stdout, limit))
-			rc = err.status ? cli_report(&err) : 2;
+			rc = err.status ? cli_report(&err) : ferror(stdout) ? 2 : cli_oom("writing the report");
+		else
+			rc = module_diff_differs(&d);
 		module_diff_free(&d);
 	}
 	graph_free(a);

@@ -69,6 +69,7 @@ typedef struct module_diff {
 	int64_t *comp_a2b;          /* [a->n_hcomps]: corresponding computation of B, or -1 */
 	cost_estimate *cost_a, *cost_b; /* per node */
 	int64_t matched, changed, only_a, only_b;
+	int64_t renamed;            /* pairs whose names differ (no change in itself) */
 	int64_t by_how[4];          /* pairs found by each step */
 } module_diff;
 
@@ -87,12 +88,24 @@ void module_diff_change_list(uint32_t ch, char *buf, size_t cap);
  * fusion body. */
 const char *module_diff_fused_into(const module_diff *d, int64_t vb, char *buf, size_t cap);
 
-/* The attributes in which a's pair differs, ", "-separated, into buf
- * ("replica_groups, channel_id"); "" when none. */
-void module_diff_attr_changes(const module_diff *d, int64_t va, char *buf, size_t cap);
+/* How a changed pair differs, old -> new: fn once per change, with the
+ * change's HD_* bit, and for HD_ATTRIBUTES the attribute's name ("calls"
+ * for the called computations; old or new NULL on the side without it).
+ * Shapes (layout included) as HLO writes them; operands and called
+ * computations as "x, y", named as in B ("A:name" for one of A without a
+ * counterpart); computations by their own names.  0, -1 out of memory. */
+typedef void (*module_diff_fn)(void *ctx, unsigned change, const char *attr, const char *old, const char *new_);
+int module_diff_details(const module_diff *d, int64_t va, module_diff_fn fn, void *ctx);
+
+/* 1 when anything differs (a renaming alone does not), 0 when not. */
+static inline int module_diff_differs(const module_diff *d)
+{
+	return d->changed || d->only_a || d->only_b;
+}
 
 /* The report: text for a terminal (largest changes first, `limit` rows per
- * list, 0 for all) or one JSON document.  0, or -1 when writing failed. */
+ * list, 0 for all) or one JSON document.  0, or -1 when writing failed or
+ * memory ran out (the text: ferror(out) tells which). */
 int module_diff_print_text(const module_diff *d, FILE *out, int64_t limit);
 int module_diff_print_json(const module_diff *d, FILE *out, hs_error *err);
 

@@ -103,13 +103,76 @@ static void print_totals(const module_diff *d, FILE *out)
 	}
 }
 
-static void print_changed(const module_diff *d, FILE *out, int64_t limit)
+typedef struct text_ctx {
+	const module_diff *d;
+	FILE *out;
+	int64_t vb;
+} text_ctx;
+
+/* One change on a line of its own: "opcode: multiply -> subtract",
+ * "dimensions: {0} -> {1}" (long values cut). */
+static void text_detail(void *ctx, unsigned change, const char *attr, const char *old, const char *new_)
+{
+	text_ctx *c = ctx;
+	const int cut = 100;
+	char fz[96];
+	fprintf(c->out, "      %s: %.*s%s -> %.*s%s", attr ? attr : module_diff_change_name(change), cut,
+		old ? old : "(none)", old && strlen(old) > cut ? "..." : "", cut, new_ ? new_ : "(none)",
+		new_ && strlen(new_) > cut ? "..." : "");
+	const char *f = change == HD_COMPUTATION ? module_diff_fused_into(c->d, c->vb, fz, sizeof fz) : NULL;
+	fprintf(c->out, "%s%s\n", f ? ", fused into " : "", f ? f : "");
+}
+
+/* Each matched pair whose names differ: its instructions, then the
+ * computations (fn gets A's name and B's). */
+static void each_rename(const module_diff *d, void (*fn)(void *, const char *, const char *, int), void *ctx)
+{
+	if (!(d->a->knows & d->b->knows & HM_KNOWS_NAMES))
+		return;
+	for (int pass = 0; pass < 2; pass++) {
+		int64_t n = pass ? d->a->n_hcomps : d->a->n_nodes;
+		for (int64_t v = 0; v < n; v++) {
+			int64_t w = pass ? d->comp_a2b[v] : d->a2b[v];
+			if (w < 0)
+				continue;
+			const char *p = pass ? graph_hcomp_name(d->a, v) : graph_node_name(d->a, v);
+			const char *q = pass ? graph_hcomp_name(d->b, w) : graph_node_name(d->b, w);
+			if (strcmp(p, q) != 0)
+				fn(ctx, p, q, pass);
+		}
+	}
+}
+
+typedef struct rename_text {
+	FILE *out;
+	int64_t limit, shown[2];
+} rename_text;
+
+static void text_rename(void *ctx, const char *old, const char *new_, int comp)
+{
+	rename_text *r = ctx;
+	if (!r->limit || r->shown[comp] < r->limit)
+		fprintf(r->out, "  %s%-32s -> %s\n", comp ? "computation " : "", old, new_);
+	r->shown[comp]++;
+}
+
+static void print_renamed(const module_diff *d, FILE *out, int64_t limit)
+{
+	rename_text r = {out, limit, {0, 0}};
+	fprintf(out, "\nrenamed, the same otherwise (%" PRId64 ")\n", d->renamed);
+	each_rename(d, text_rename, &r);
+	for (int c = 0; c < 2; c++)
+		if (limit && r.shown[c] > limit)
+			fprintf(out, "  ... %" PRId64 " more %s\n", r.shown[c] - limit, c ? "computations" : "instructions");
+}
+
+static int print_changed(const module_diff *d, FILE *out, int64_t limit)
 {
 	int64_t n;
 	row *r = ranked(d, 0, &n);
-	char ch[160], at[256], ca[32], cb[32], fz[64];
+	char ch[160], ca[32], cb[32];
 	if (!r)
-		return;
+		return -1;
 	fprintf(out, "\nchanged, the largest cost change first (%" PRId64 ")\n", n);
 	if (n)
 		fprintf(out, "  %-32s %-32s %-28s %11s %11s\n", "A", "B", "changes", "cost A", "cost B");
@@ -120,24 +183,19 @@ static void print_changed(const module_diff *d, FILE *out, int64_t limit)
 		hs_unit_format(cb, sizeof cb, HS_U_SECONDS, d->cost_b[vb].seconds, 3);
 		fprintf(out, "  %-32s %-32s %-28s %11s %11s\n", graph_node_name(d->a, va),
 			graph_node_name(d->b, vb), ch, ca, cb);
-		if (d->changes[va] & HD_ATTRIBUTES) {
-			module_diff_attr_changes(d, va, at, sizeof at);
-			fprintf(out, "      attributes: %s\n", at);
-		}
-		if (d->changes[va] & HD_COMPUTATION) {
-			const char *f = module_diff_fused_into(d, vb, fz, sizeof fz);
-			fprintf(out, "      computation: %s -> %s%s%s\n",
-				graph_hcomp_name(d->a, d->a->hcomp_of[va]),
-				graph_hcomp_name(d->b, d->b->hcomp_of[vb]),
-				f ? ", fused into " : "", f ? f : "");
+		text_ctx c = {d, out, vb};
+		if (module_diff_details(d, va, text_detail, &c) != 0) {
+			free(r);
+			return -1;
 		}
 	}
 	if (limit && n > limit)
 		fprintf(out, "  ... %" PRId64 " more\n", n - limit);
 	free(r);
+	return 0;
 }
 
-static void print_only(const module_diff *d, FILE *out, int side, int64_t limit)
+static int print_only(const module_diff *d, FILE *out, int side, int64_t limit)
 {
 	const hs_graph *g = side == 1 ? d->a : d->b;
 	const cost_estimate *est = side == 1 ? d->cost_a : d->cost_b;
@@ -145,7 +203,7 @@ static void print_only(const module_diff *d, FILE *out, int side, int64_t limit)
 	row *r = ranked(d, side, &n);
 	char c[32];
 	if (!r)
-		return;
+		return -1;
 	fprintf(out, "\nonly in %s, the costliest first (%" PRId64 ")\n", side == 1 ? "A" : "B", n);
 	for (int64_t i = 0; i < n && (!limit || i < limit); i++) {
 		int64_t v = r[i].v;
@@ -156,6 +214,7 @@ static void print_only(const module_diff *d, FILE *out, int side, int64_t limit)
 	if (limit && n > limit)
 		fprintf(out, "  ... %" PRId64 " more\n", n - limit);
 	free(r);
+	return 0;
 }
 
 /* Per computation of A: its counterpart, pairs, changed, only in A; then
@@ -229,18 +288,19 @@ static opstat *op_stats(const module_diff *d, int64_t *n)
 	return s;
 }
 
-static void print_by_opcode(const module_diff *d, FILE *out)
+static int print_by_opcode(const module_diff *d, FILE *out)
 {
 	int64_t n;
 	opstat *s = op_stats(d, &n);
 	if (!s)
-		return;
+		return -1;
 	fprintf(out, "\nper opcode (those with a change)\n  %-28s %8s %8s %8s\n", "opcode", "A", "B", "changed");
 	for (int64_t i = 0; i < n; i++)
 		if (s[i].a != s[i].b || s[i].changed)
 			fprintf(out, "  %-28s %8" PRId64 " %8" PRId64 " %8" PRId64 "\n", s[i].op, s[i].a, s[i].b,
 				s[i].changed);
 	free(s);
+	return 0;
 }
 
 int module_diff_print_text(const module_diff *d, FILE *out, int64_t limit)
@@ -250,22 +310,25 @@ int module_diff_print_text(const module_diff *d, FILE *out, int64_t limit)
 	fprintf(out, "B  %s: module %s, %" PRId64 " instructions\n", d->b->path, graph_module_name(d->b),
 		d->b->n_nodes);
 	if (!d->changed && !d->only_a && !d->only_b) {
-		fprintf(out, "no change: every instruction matched, none differs (%" PRId64 " matched)\n",
-			d->matched);
+		fprintf(out, "no change: every instruction matched, none differs (%" PRId64 " matched, %" PRId64
+			" renamed)\n", d->matched, d->renamed);
 		print_totals(d, out);
+		if (d->renamed)
+			print_renamed(d, out, limit);
 		return ferror(out) ? -1 : 0;
 	}
-	fprintf(out, "matched %" PRId64 " (%" PRId64 " by name, %" PRId64 " by structure, %" PRId64
-		" by neighbours): %" PRId64 " unchanged, %" PRId64 " changed; only in A %" PRId64
-		", only in B %" PRId64 "\n", d->matched, d->by_how[HD_BY_NAME], d->by_how[HD_BY_STRUCTURE],
-		d->by_how[HD_BY_NEIGHBOURS], d->matched - d->changed, d->changed, d->only_a, d->only_b);
+	fprintf(out, "matched %" PRId64 " (%" PRId64 " by structure, %" PRId64 " by neighbours, %" PRId64
+		" by name): %" PRId64 " unchanged, %" PRId64 " changed, %" PRId64 " renamed; only in A %" PRId64
+		", only in B %" PRId64 "\n", d->matched, d->by_how[HD_BY_STRUCTURE], d->by_how[HD_BY_NEIGHBOURS],
+		d->by_how[HD_BY_NAME], d->matched - d->changed, d->changed, d->renamed, d->only_a, d->only_b);
 	print_totals(d, out);
-	print_changed(d, out, limit);
-	print_only(d, out, 1, limit);
-	print_only(d, out, 2, limit);
+	int bad = print_changed(d, out, limit);
+	if (d->renamed)
+		print_renamed(d, out, limit);
+	bad |= print_only(d, out, 1, limit) | print_only(d, out, 2, limit);
 	print_by_comp(d, out, limit);
-	print_by_opcode(d, out);
-	return ferror(out) ? -1 : 0;
+	bad |= print_by_opcode(d, out);
+	return bad || ferror(out) ? -1 : 0;
 }
 
 /* ---- JSON -------------------------------------------------------------------- */
@@ -285,7 +348,7 @@ static void json_side(jsonw *w, const hs_graph *g, const cost_estimate *est)
 	jsonw_obj_end(w);
 }
 
-static void json_names(jsonw *w, const module_diff *d, int side)
+static int json_names(jsonw *w, const module_diff *d, int side)
 {
 	int64_t n;
 	row *r = ranked(d, side, &n);
@@ -295,13 +358,72 @@ static void json_names(jsonw *w, const module_diff *d, int side)
 		jsonw_str(w, graph_node_name(g, r[i].v));
 	jsonw_arr_end(w);
 	free(r);
+	return r ? 0 : -1;
 }
 
-static void json_changed(jsonw *w, const module_diff *d)
+typedef struct json_ctx {
+	jsonw *w;
+	int in_attrs;   /* the "attributes" list is open */
+} json_ctx;
+
+static void json_str_or_null(jsonw *w, const char *s)
+{
+	if (s)
+		jsonw_str(w, s);
+	else
+		jsonw_null(w);
+}
+
+/* "opcode": {"old": ..., "new": ...}, ...; the attributes in one list
+ * (module_diff_details gives them together, after the others). */
+static void json_detail(void *ctx, unsigned change, const char *attr, const char *old, const char *new_)
+{
+	json_ctx *c = ctx;
+	if (attr && !c->in_attrs) {
+		jsonw_key(c->w, "attributes");
+		jsonw_arr_begin(c->w);
+		c->in_attrs = 1;
+	}
+	if (!attr)
+		jsonw_key(c->w, module_diff_change_name(change));
+	jsonw_obj_begin(c->w);
+	if (attr)
+		jsonw_key(c->w, "name"), jsonw_str(c->w, attr);
+	jsonw_key(c->w, "old"), json_str_or_null(c->w, old);
+	jsonw_key(c->w, "new"), json_str_or_null(c->w, new_);
+	jsonw_obj_end(c->w);
+}
+
+typedef struct rename_json {
+	jsonw *w;
+	int comp;       /* which list is being written */
+} rename_json;
+
+static void json_rename(void *ctx, const char *old, const char *new_, int comp)
+{
+	rename_json *r = ctx;
+	if (comp != r->comp)
+		return;
+	jsonw_obj_begin(r->w);
+	jsonw_key(r->w, "old"), jsonw_str(r->w, old);
+	jsonw_key(r->w, "new"), jsonw_str(r->w, new_);
+	jsonw_obj_end(r->w);
+}
+
+static void json_renamed(jsonw *w, const module_diff *d, int comp)
+{
+	rename_json r = {w, comp};
+	jsonw_arr_begin(w);
+	each_rename(d, json_rename, &r);
+	jsonw_arr_end(w);
+}
+
+static int json_changed(jsonw *w, const module_diff *d)
 {
 	int64_t n;
 	row *r = ranked(d, 0, &n);
-	char nb[160], at[512];
+	char nb[160];
+	int bad = r ? 0 : -1;
 	jsonw_arr_begin(w);
 	for (int64_t i = 0; r && i < n; i++) {
 		int64_t va = r[i].v, vb = d->a2b[va];
@@ -314,10 +436,10 @@ static void json_changed(jsonw *w, const module_diff *d)
 			if (d->changes[va] & (1u << k))
 				jsonw_str(w, module_diff_change_name(1u << k));
 		jsonw_arr_end(w);
-		if (d->changes[va] & HD_ATTRIBUTES) {
-			module_diff_attr_changes(d, va, at, sizeof at);
-			jsonw_key(w, "attributes"), jsonw_str(w, at);
-		}
+		json_ctx c = {w, 0};
+		bad |= module_diff_details(d, va, json_detail, &c);
+		if (c.in_attrs)
+			jsonw_arr_end(w);
 		jsonw_key(w, "computation_a"), jsonw_str(w, graph_hcomp_name(d->a, d->a->hcomp_of[va]));
 		jsonw_key(w, "computation_b"), jsonw_str(w, graph_hcomp_name(d->b, d->b->hcomp_of[vb]));
 		const char *f = module_diff_fused_into(d, vb, nb, sizeof nb);
@@ -329,9 +451,10 @@ static void json_changed(jsonw *w, const module_diff *d)
 	}
 	jsonw_arr_end(w);
 	free(r);
+	return bad;
 }
 
-static void json_summary(jsonw *w, const module_diff *d)
+static int json_summary(jsonw *w, const module_diff *d)
 {
 	int64_t n;
 	jsonw_obj_begin(w);
@@ -376,8 +499,9 @@ static void json_summary(jsonw *w, const module_diff *d)
 		jsonw_obj_end(w);
 	}
 	jsonw_arr_end(w);
-	free(s);
 	jsonw_obj_end(w);
+	free(s);
+	return s ? 0 : -1;
 }
 
 int module_diff_print_json(const module_diff *d, FILE *out, hs_error *err)
@@ -385,12 +509,21 @@ int module_diff_print_json(const module_diff *d, FILE *out, hs_error *err)
 	jsonw w;
 	jsonw_init(&w, out, 1);
 	jsonw_obj_begin(&w);
+	jsonw_key(&w, "differ"), jsonw_bool(&w, module_diff_differs(d));
 	jsonw_key(&w, "matched"), jsonw_int(&w, d->matched);
 	jsonw_key(&w, "unchanged"), jsonw_int(&w, d->matched - d->changed);
-	jsonw_key(&w, "unmatched_a"), json_names(&w, d, 1);
-	jsonw_key(&w, "unmatched_b"), json_names(&w, d, 2);
-	jsonw_key(&w, "changed"), json_changed(&w, d);
-	jsonw_key(&w, "summary"), json_summary(&w, d);
+	jsonw_key(&w, "unmatched_a");
+	int bad = json_names(&w, d, 1);
+	jsonw_key(&w, "unmatched_b");
+	bad |= json_names(&w, d, 2);
+	jsonw_key(&w, "changed");
+	bad |= json_changed(&w, d);
+	jsonw_key(&w, "renamed"), json_renamed(&w, d, 0);
+	jsonw_key(&w, "renamed_computations"), json_renamed(&w, d, 1);
+	jsonw_key(&w, "summary");
+	bad |= json_summary(&w, d);
 	jsonw_obj_end(&w);
-	return jsonw_finish(&w, err);
+	if (jsonw_finish(&w, err) != 0)
+		return -1;
+	return bad ? hs_fail(err, HS_ENOMEM, "out of memory writing the diff of %s and %s", d->a->path, d->b->path) : 0;
 }

@@ -345,11 +345,11 @@ static void header_lines(struct diffview *dv)
 	snprintf(dv->head[0], sizeof dv->head[0], " A %s (%lld)   B %s (%lld)", d->a->path, (long long)d->a->n_nodes,
 		 d->b->path, (long long)d->b->n_nodes);
 	snprintf(dv->head[1], sizeof dv->head[1],
-		 " matched %lld (%lld by name, %lld by structure, %lld by neighbours): %lld unchanged, %lld changed; "
-		 "only in A %lld, only in B %lld",
-		 (long long)d->matched, (long long)d->by_how[HD_BY_NAME], (long long)d->by_how[HD_BY_STRUCTURE],
-		 (long long)d->by_how[HD_BY_NEIGHBOURS], (long long)(d->matched - d->changed), (long long)d->changed,
-		 (long long)d->only_a, (long long)d->only_b);
+		 " matched %lld (%lld by structure, %lld by neighbours, %lld by name): %lld unchanged, %lld changed, "
+		 "%lld renamed; only in A %lld, only in B %lld",
+		 (long long)d->matched, (long long)d->by_how[HD_BY_STRUCTURE], (long long)d->by_how[HD_BY_NEIGHBOURS],
+		 (long long)d->by_how[HD_BY_NAME], (long long)(d->matched - d->changed), (long long)d->changed,
+		 (long long)d->renamed, (long long)d->only_a, (long long)d->only_b);
 	if (tui_model_masked()) {
 		snprintf(ta, sizeof ta, "#");
 		snprintf(tb, sizeof tb, "#");

@@ -139,7 +139,7 @@ static void attr_text(const hm_attr *x, int i, char *buf, size_t cap)
 		snprintf(buf, cap, "%s", x[i].value);
 }
 
-static const char *const how_names[] = {"", "by name", "by structure", "by neighbours"};
+static const char *const how_names[] = {"", "by name (a tie)", "by structure", "by neighbours"};
 
 /* The text of field f on side b (0 A, 1 B) into buf. */
 static void side_text(const struct pairview *pv, const field *f, int b, char *buf, size_t cap)

@@ -120,6 +120,11 @@ sweep "convert" convert "$P" -o "$T/cv/x.npz"
 sweep "check of a folder" check "$T/two"
 sweep "dump" dump "$L" node_opcode --limit 3
 sweep "diff" diff "$P" "$ROOT/tests/data/raw/op_tuning_data.pb#2"
+# changes old -> new, renames: every multiply a subtract, one name swapped
+G=$ROOT/tests/data/hlo/graphsage_tf_cpu_benchmark.hlo
+sed -e 's/ multiply(/ subtract(/' -e 's/%Mean\.52\b/%Mean.swap/g' "$G" >"$T/sub.hlo"
+sweep "diff with changes, text" diff "$G" "$T/sub.hlo" --text --limit 0
+sweep "diff with changes, JSON" diff "$G" "$T/sub.hlo" --json
 sweep "query" query "$TL" 'nodes where opcode = convolution limit 3' 'count by opcode limit 3'
 # an XLA dump as nsys-jax writes it: xz, an HloProto's buffer assignment, the
 # target config beside it, reports and a file left out
