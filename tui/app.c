@@ -796,7 +796,7 @@ static void loop(tui *t)
 		}
 		getmaxyx(t->win, h, w);
 		if (w < MIN_W || h < MIN_H) {
-			if (k == 'Q' || k == 'q')
+			if (k == 'Q') /* q goes back everywhere else: here it does nothing */
 				break;
 			tui_draw_all(t);
 			continue;
