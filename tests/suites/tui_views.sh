@@ -34,8 +34,10 @@ l
 l
 l
 l
+j
+j
 ]
-g
+has sorting moves the cursor to the first row =>  1/2774
 golden nodes_sort_users_desc
 [
 has sort ascending marks the column => users▲
