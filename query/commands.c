@@ -126,11 +126,12 @@ static const struct command commands[] = {
 	 "HLO computations.  The field `split` is a node's segment.\n"
 	 "  splits\n", query_cmd_splits, "", QS_NODE, 1},
 	{"collectives", "[where EXPR] [sort by EXPR [asc|desc]] [limit N]",
-	 "the collectives: replica groups, group size, channel id, bytes per device",
+	 "the collectives: replica groups or pairs, group size, channel id, bytes per device",
 	 "Every all-reduce, all-gather, reduce-scatter, all-to-all,\n"
 	 "collective-permute and collective-broadcast (their -start halves; -done\n"
-	 "only waits): id, name, opcode, replica_groups as written, the number of\n"
-	 "groups and their size (null when none are given: every device), the\n"
+	 "only waits): id, name, opcode, replica_groups and a permute's\n"
+	 "source_target_pairs as written, the number of groups and their size\n"
+	 "(null when none are given: every device), the number of pairs, the\n"
 	 "channel id, the bytes each device sends (its operands) and the shape.\n"
 	 "`where` and `sort by` take node fields.\n"
 	 "  collectives\n  collectives where opcode = all-reduce sort by bytes desc\n",

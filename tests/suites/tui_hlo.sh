@@ -162,6 +162,19 @@ has a plain module has no configs => no configs: jit_f_softmax_allreduce_gpu_bef
 Q
 EOF2
 
+# A collective-permute's devices are its source_target_pairs, not groups.
+tui_run "collective-permute session ends cleanly" "$H" openxla_hlo_llama3_8b_cp_bf16_1x4.hlo <<'EOF2'
+:show ppermute.3
+has the node detail shows its pairs => collective  source_target_pairs {{0,1},{1,2},{2,3},{3,0}}  4 pairs  channel_id 4
+:collectives
+\
+type opcode = collective-permute
+Enter
+has the collectives view shows its pairs => ppermute.3    collective-perm… pairs {{0,1},{1,2},{2,3}
+lacks ... and no replica groups => every device
+Q
+EOF2
+
 # An instruction used twice is two operands, each with its index.
 cat >"$T/twice.hlo" <<'EOF2'
 HloModule twice
