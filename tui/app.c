@@ -763,8 +763,17 @@ static void pop_pending(tui *t)
 	}
 }
 
+/* A motion a count prefix repeats (7j, 3n). */
+static int repeats(tui_req req)
+{
+	return req == TUI_REQ_UP || req == TUI_REQ_DOWN || req == TUI_REQ_LEFT || req == TUI_REQ_RIGHT ||
+	       req == TUI_REQ_PAGE_UP || req == TUI_REQ_PAGE_DOWN || req == TUI_REQ_NEXT || req == TUI_REQ_PREV;
+}
+
 static void loop(tui *t)
 {
+	int count = 0; /* a count typed before a motion */
+
 	tui_draw_all(t);
 	if (t->bench) {
 		fprintf(t->bench, "first_paint_ms %.3f\nfirst_paint_cpu_ms %.3f\n", tui_clock_ms(),
@@ -783,6 +792,7 @@ static void loop(tui *t)
 			continue;
 		t->msg[0] = '\0';
 		if (r == TUI_IN_COMMAND) {
+			count = 0;
 			run_command(t, t->command);
 			k = ':';
 			req = TUI_REQ_PROMPT;
@@ -801,12 +811,21 @@ static void loop(tui *t)
 			tui_draw_all(t);
 			continue;
 		}
-		req = key_request(t, r, k);
-		if (req == TUI_REQ_NONE) {
+		if (r == OK && k >= '0' && k <= '9' && (k > '0' || count)) {
+			count = count < 100000 ? count * 10 + (k - '0') : count;
+			tui_message(t, 0, "count %d (a motion repeats: j k h l n N, pages)", count);
 			tui_draw_all(t);
 			continue;
 		}
-		dispatch(t, req, NULL);
+		req = key_request(t, r, k);
+		if (req == TUI_REQ_NONE) {
+			count = 0;
+			tui_draw_all(t);
+			continue;
+		}
+		for (int i = repeats(req) && count > 1 ? count : 1; i > 0 && !t->quit && !got_signal; i--)
+			dispatch(t, req, NULL);
+		count = 0;
 	done:
 		pop_pending(t);
 		if (t->quit)

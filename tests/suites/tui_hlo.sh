@@ -162,6 +162,17 @@ has a plain module has no configs => no configs: jit_f_softmax_allreduce_gpu_bef
 Q
 EOF2
 
+# / in the node detail's operand pane searches the names.
+tui_run "operand pane search session ends cleanly" "$H" "$JIT" <<'EOF2'
+:show triton_softmax.3
+/
+type exponential
+Enter
+has / finds a name in the operand pane =>  2/3
+lacks ... not the id column => not found in column
+Q
+EOF2
+
 # A collective-permute's devices are its source_target_pairs, not groups.
 tui_run "collective-permute session ends cleanly" "$H" openxla_hlo_llama3_8b_cp_bf16_1x4.hlo <<'EOF2'
 :show ppermute.3

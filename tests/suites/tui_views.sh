@@ -29,6 +29,14 @@ EOF
 tui_run "node table session ends cleanly" "$DATA" "$UNET" <<'EOF'
 t
 golden nodes
+7
+has a count prefix shows => count 7
+j
+has a count prefix repeats a motion: 7j =>  8/2774
+2
+k
+has ... 2k =>  6/2774
+g
 l
 l
 l
