@@ -74,8 +74,9 @@ const char *cost_unavailable_reason(const hs_graph *g);
 /* Fills out[g->n_nodes] under the layouts the graph records: the module's
  * view (cost_module) when g has an HLO module, else the dataset's
  * (cost_features).  Graphs whose node features are not the documented 140
- * give all zeros.  0, or -1 when memory runs out (out is then all zeros,
- * never a part: the caller reports HS_ENOMEM). */
+ * give all zeros.  0, or -1 when memory runs out or the work is stopped
+ * (base/progress.h: hs_progress_stopped() says which; out is then all
+ * zeros, never a part: the caller reports HS_ENOMEM or HS_ESTOPPED). */
 int cost_analytic(const hs_graph *g, cost_estimate *out);
 /* The dataset's view: every node alone, from its features and the
  * dataset's edges, as the config scores and the learned models see it
