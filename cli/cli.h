@@ -9,21 +9,22 @@
 #define HS_COMMANDS_H
 
 #define HS_COMMANDS(X)                                                                     \
-	X("info", cmd_info, "PATH [--json] [--data FILE]... [--data-merge HOW]", "summary of a graph file or of a dataset folder") \
+	X("info", cmd_info, "PATH [--json] [--data FILE]... [--data-merge HOW] [--machine NAME]", "summary of a graph file or of a dataset folder") \
 	X("dump", cmd_dump, "FILE ARRAY... [--limit N]", "print arrays' values, C order")      \
 	X("check", cmd_check, "PATH...", "decompress and validate everything")                 \
 	X("convert", cmd_convert, "IN -o OUT.npz|DIR", "an HLO module (.pb, HLO text) into a dataset .npz (--help)") \
 	X("synth", cmd_synth, "DIR [--seed N]", "write the synthetic demo dataset")                 \
 	X("train", cmd_train, "PATH... -o MODEL [--epochs N] [--seed S] [--threads N] [--valid PATH]", "train the learned config rankers (layout and tile heads)") \
 	X("eval", cmd_eval, "PATH... [--model MODEL] [--analytic-terms LIST] [--json]", "Kendall tau, OPA and top-k slowdown errors of a model") \
-	X("predict", cmd_predict, "FILE... [--model MODEL] [--csv|--json] [--top N]", "score and rank every config (--csv: Kaggle submission)") \
+	X("predict", cmd_predict, "FILE... [--model MODEL] [--csv|--json] [--top N] [--machine NAME]", "score and rank every config (--csv: Kaggle submission)") \
 	X("fit", cmd_fit, "FILE --train-fraction F | --measured LIST|CSV [--seed S] [--top K] [--json]", "fit on some of one graph's measured configs, rank the rest") \
-	X("dot", cmd_dot, "FILE REGION -o OUT|--text [-T FMT] [--heat FIELD] [--data FILE] [--data-merge HOW] [--limit N] [--collapse MODE] [--force]", "draw a region with Graphviz (--help)") \
-	X("compare", cmd_compare, "FILE A B [--json] [--all] [--model M] [--file2 F] [--sort contribution|id] [--no-predict]", "two configs side by side (A, B: index, best, worst, default)") \
-	X("diff", cmd_diff, "A B [--json|--text] [--names-only] [--limit N]", "what changed between two HLO modules: matched, changed and unmatched instructions (a terminal: the explorer's diff view)") \
-	X("query", cmd_query, "PATH ['QUERY'...] [-f SCRIPT] [--csv|--json] [--model M] [--data FILE]... [--data-merge HOW] [--time] [--threads N] [--skip-bad]", "run queries on a file or every graph of a folder; try QUERY = help") \
-	X("repl", cmd_repl, "FILE [--model M] [--csv|--json] [--no-history]", "interactive query prompt with history and completion") \
-	X("explore", cmd_explore, "PATH [--model M] [--data FILE]... [--data-merge HOW]", "the explorer, as `hloscope PATH`")
+	X("dot", cmd_dot, "FILE REGION -o OUT|--text [-T FMT] [--heat FIELD] [--data FILE] [--data-merge HOW] [--limit N] [--collapse MODE] [--force] [--machine NAME]", "draw a region with Graphviz (--help)") \
+	X("compare", cmd_compare, "FILE A B [--json] [--all] [--model M] [--file2 F] [--sort contribution|id] [--no-predict] [--machine NAME]", "two configs side by side (A, B: index, best, worst, default)") \
+	X("diff", cmd_diff, "A B [--json|--text] [--names-only] [--limit N] [--machine NAME]", "what changed between two HLO modules: matched, changed and unmatched instructions (a terminal: the explorer's diff view)") \
+	X("query", cmd_query, "PATH ['QUERY'...] [-f SCRIPT] [--csv|--json] [--model M] [--data FILE]... [--data-merge HOW] [--time] [--threads N] [--skip-bad] [--machine NAME]", "run queries on a file or every graph of a folder; try QUERY = help") \
+	X("repl", cmd_repl, "FILE [--model M] [--csv|--json] [--no-history] [--machine NAME]", "interactive query prompt with history and completion") \
+	X("profile", cmd_profile, "MODULE PROFILE [--json] [--measured-step TIME] [--machine NAME]", "the analytic estimate against a measured per-instruction profile: Spearman, share within 2x, step") \
+	X("explore", cmd_explore, "PATH [--model M] [--data FILE]... [--data-merge HOW] [--machine NAME]", "the explorer, as `hloscope PATH`")
 
 #define HS_DECLARE(name, fn, usage, summary) int fn(int argc, char **argv);
 HS_COMMANDS(HS_DECLARE)

@@ -38,6 +38,7 @@ int cmd_compare(int argc, char **argv)
 		{"--json", NULL, CLI_FLAG, &json, .help = "one JSON object"},
 		{"--all", NULL, CLI_FLAG, &o.all, .help = "every configurable node, not only differing ones"},
 		CLI_MODEL_OPT(&model_path),
+		CLI_MACHINE_OPT,
 		{"--file2", "F", CLI_STR, &file2, .help = "B is a config of F, which holds the same graph"},
 		{"--sort", "contribution|id", CLI_CALL, &o.sort, .help = "row order (default id)", .call = sort_opt},
 		{"--no-predict", NULL, CLI_FLAG, &no_predict, .help = "no predicted runtimes (faster on large graphs)"},

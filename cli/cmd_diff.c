@@ -45,6 +45,7 @@ int cmd_diff(int argc, char **argv)
 		{"--text", NULL, CLI_FLAG, &text, .help = "the text report, even on a terminal"},
 		{"--json", NULL, CLI_FLAG, &json, .help = "one JSON object: matched, unmatched_a, unmatched_b,\n"
 		 "changed (a, b, changes), summary"},
+		CLI_MACHINE_OPT,
 		{"--names-only", NULL, CLI_FLAG, &names_only, .help = "match by names only (no structure; the report)"},
 		{"--limit", "N", CLI_INT64, &limit, .help = "rows per list in the text report (default 20;\n0: all)"},
 		{0}};

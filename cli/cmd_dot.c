@@ -105,6 +105,7 @@ static int parse_args(int argc, char **argv, dot_args *a)
 		{"--heat-scale", "S", CLI_WORD, &a->heat_scale, .help = "linear, log or auto (default)", .words = scales,
 		 .vals = scale_vals},
 		CLI_DATA_OPTS(&a->data),
+		CLI_MACHINE_OPT,
 		{"--highlight", "IDS", CLI_STR, &a->highlight, .help = "draw these nodes with a thick blue border"},
 		{"--compare", "A B", CLI_PAIR, a->compare, .help = "highlight the nodes whose values differ between configs\n"
 		 "A and B (index, best, worst or default; model/compare.h),\n"

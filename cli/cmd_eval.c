@@ -191,6 +191,7 @@ static int eval_file(const char *path, const hs_model *m, unsigned terms, eval_r
 		graph_free(g);
 		return 0;
 	}
+	mcli_warn_seen("eval", m, g, path, "its tau");
 	pred = malloc((size_t)(g->n_configs ? g->n_configs : 1) * sizeof *pred);
 	if (!pred || (m || terms == COST_T_ALL ? model_predict_configs(m, g, pred, &err)
 					       : cost_predict_configs_terms(g, terms, pred, &err)) < 0) {

@@ -34,6 +34,7 @@ int cmd_explore(int argc, char **argv)
 	const cli_opt opts[] = {
 		CLI_MODEL_OPT(&o.model_path),
 		CLI_DATA_OPTS(&data),
+		CLI_MACHINE_OPT,
 		{0}};
 	const cli_spec spec = {"explore", "Also `hloscope PATH`.  PATH is a graph file (.npz, a raw .pb, an\n"
 			       "HloModuleProto, HLO text, FILE#N of a file of several modules) or a\n"

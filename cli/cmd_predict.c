@@ -29,7 +29,7 @@ static int print_table(const char *path, const hs_graph *g, const predictor *p, 
 	int64_t n = g->n_configs, shown = top >= 0 && top < n ? top : n;
 	int64_t *mr = NULL;
 	double *shownv = malloc((size_t)(2 * shown + 1) * sizeof *shownv);
-	int dec = 3, pred_ns = p->time_kind == PRED_TIME_NS || g->kind == HS_KIND_LAYOUT;
+	int dec = 3, pred_ns = predictor_time_ns(p, g);
 	int64_t m = 0;
 	char rec[256], a[48], b[48];
 
@@ -55,15 +55,15 @@ static int print_table(const char *path, const hs_graph *g, const predictor *p, 
 	printf("%s: %s, %lld config%s\n", path, graph_kind_name(g->kind), (long long)n, hs_s(n));
 
 	if (p->time_kind == PRED_TIME_NS)
-		printf("predictor: %s (its own times, uncalibrated: no measured runtimes here to scale them by; "
+		printf("predictor: %s (times: estimate, its own, uncalibrated: no measured runtimes here to scale them by; "
 		       "docs/model.md says how far they are from measured ones on real files)\n", p->label);
 	else if (!isnan(p->calib_factor))
-		printf("predictor: %s (times calibrated on the %lld measured config%s: the estimate x %.3g, "
+		printf("predictor: %s (times: calibrated on the %lld measured config%s: the estimate x %.3g, "
 		       "the median ratio of measured to estimated)\n", p->label, (long long)p->calib_configs,
 		       hs_s(p->calib_configs), p->calib_factor);
 	else
 		printf("predictor: %s (%s)\n", p->label,
-		       p->time_kind == PRED_TIME_CALIBRATED ? "scores calibrated to times on the measured configs"
+		       p->time_kind == PRED_TIME_CALIBRATED ? "times: learned, its scores mapped to times on the measured configs"
 							    : "unitless scores, lower is faster");
 	printf("track record on this file: %s\n", rec);
 	if (p->n_tied)
@@ -113,17 +113,16 @@ static void print_json(jsonw *w, const char *path, const hs_graph *g, const pred
 	jsonw_key(w, "kind"), jsonw_str(w, graph_kind_name(g->kind));
 	jsonw_key(w, "configs"), jsonw_int(w, n);
 	jsonw_key(w, "predictor"), jsonw_str(w, p->label);
+	/* one predicted time per config, the number every command shows */
 	jsonw_key(w, "time_kind");
-	if (predictor_time_kind_json(p))
-		jsonw_str(w, predictor_time_kind_json(p));
+	if (predictor_time_kind(p))
+		jsonw_str(w, predictor_time_kind(p));
 	else
 		jsonw_null(w);
+	if (p->time)
+		json_array(w, predictor_time_ns(p, g) ? "predicted_ns" : "predicted_normalized", p->time, n);
 	json_array(w, "scores", p->score, n);
-	if (p->time_kind == PRED_TIME_NS || !isnan(p->calib_factor))
-		json_array(w, "predicted_ns", p->score, n);
 	if (p->time_kind == PRED_TIME_CALIBRATED) {
-		json_array(w, g->kind == HS_KIND_TILE ? "calibrated_predicted_normalized" : "calibrated_predicted_ns",
-			   p->time, n);
 		jsonw_key(w, "calibration");
 		jsonw_obj_begin(w);
 		jsonw_key(w, "method"), jsonw_str(w, isnan(p->calib_factor) ? "isotonic" : "scale");
@@ -184,6 +183,7 @@ int cmd_predict(int argc, char **argv)
 	hs_strbuf doc = {0};
 	const cli_opt opts[] = {
 		CLI_MODEL_OPT(&model_path),
+		CLI_MACHINE_OPT,
 		{"--csv", NULL, CLI_FLAG, &csv, .help = "the Kaggle submission format (ID,TopConfigs)"},
 		{"--json", NULL, CLI_FLAG, &json, .help = "one object per file with every score"},
 		{"--top", "N", CLI_INT64, &top, .help = "list only the N best configs"},
@@ -245,6 +245,7 @@ int cmd_predict(int argc, char **argv)
 			graph_free(g);
 			continue;
 		}
+		mcli_warn_seen("predict", m, g, files.path[i], "its track record");
 		ord = malloc((size_t)(g->n_configs ? g->n_configs : 1) * sizeof *ord);
 		if (!ord) {
 			rc = cli_oom("predicting %s", files.path[i]);

@@ -351,6 +351,7 @@ int cmd_query(int argc, char **argv)
 		CLI_FORMAT_OPTS(&b.fmt),
 		CLI_MODEL_OPT(&model_path),
 		CLI_DATA_OPTS(&data),
+		CLI_MACHINE_OPT,
 		{"--time", NULL, CLI_FLAG, &b.timing, .help = "print each query's time to stderr"},
 		{"--threads", "N", CLI_INT, &b.threads, .help = "folders: graphs read at once (default: the CPUs)", .min = 1,
 		 .max = 256},

@@ -21,6 +21,7 @@ int cmd_repl(int argc, char **argv)
 	const cli_opt opts[] = {
 		CLI_MODEL_OPT(&model_path),
 		CLI_FORMAT_OPTS(&o.format),
+		CLI_MACHINE_OPT,
 		{"--no-history", NULL, CLI_FLAG, &no_history, .help = "neither read nor write the history file"},
 		{0}};
 	const cli_spec spec = {"repl", "The query language at a readline prompt with history and completion;\n"

@@ -44,7 +44,11 @@ static void plist_free(plist *l)
 static void progress(void *ctx, const train_progress *p)
 {
 	(void)ctx;
-	fprintf(stderr, "%-6s epoch %3d/%-3d  loss %.4f  valid tau ", p->head, p->epoch, p->epochs, p->loss);
+	if (p->fold)
+		fprintf(stderr, "%s fold %d/%d", p->head, p->fold, p->folds);
+	else
+		fprintf(stderr, "%-6s", p->head);
+	fprintf(stderr, " epoch %3d/%-3d  loss %.4f  valid tau ", p->epoch, p->epochs, p->loss);
 	if (isnan(p->valid_tau))
 		fprintf(stderr, "   n/a");
 	else
@@ -56,9 +60,10 @@ static void progress(void *ctx, const train_progress *p)
 	fprintf(stderr, "  %9s%s\n", took, p->best ? "  *" : "");
 }
 
-/* Opens and prepares every file; unlabeled ones are skipped with a note. */
+/* Opens and prepares every file; unlabeled ones are skipped with a note.
+ * Each file kept adds a "KEY=DIGEST PATH" line to seen (model_saw). */
 static int load_all(const mcli_files *f, const prep_opts *po, plist *layout, plist *tile,
-		    int *skipped, hs_error *err)
+		    int *skipped, const char *key, hs_strbuf *seen, hs_error *err)
 {
 	for (int i = 0; i < f->n; i++) {
 		hs_graph *g = graph_open(f->path[i], err);
@@ -74,6 +79,7 @@ static int load_all(const mcli_files *f, const prep_opts *po, plist *layout, pli
 			continue;
 		}
 		p = prep_graph(g, po, err);
+		hs_strbuf_printf(seen, "%s=%016llx %s\n", key, (unsigned long long)graph_digest(g), f->path[i]);
 		if (p && p->n_uniq < 2 && g->n_configs == 1)
 			fprintf(stderr, "hloscope train: note: %s: only 1 config\n", f->path[i]);
 		else if (p && p->n_uniq < 2)
@@ -91,21 +97,53 @@ static int load_all(const mcli_files *f, const prep_opts *po, plist *layout, pli
 	return 0;
 }
 
+static const char *const gate_from[] = {"none", "folds", "valid"};
+
 static void summary(const char *head, const train_report *r)
 {
-	char tau[32];
+	char tau[32], took[32];
 
-	char took[32];
 	hs_unit_format(took, sizeof took, HS_U_SECONDS, r->seconds_per_epoch, 2);
 	if (isnan(r->best_tau))
 		snprintf(tau, sizeof tau, "n/a (nothing held out)");
 	else
 		snprintf(tau, sizeof tau, "%.4f", r->best_tau);
 	printf("  %s: %lld graph%s, %lld config%s (%lld distinct); best valid tau %s (ties broken at random) "
-	       "at epoch %d; correction gate %g%s; %s/epoch\n", head, (long long)r->graphs, hs_s(r->graphs),
+	       "at epoch %d; correction gate %g; %s/epoch\n", head, (long long)r->graphs, hs_s(r->graphs),
 	       (long long)r->configs, hs_s(r->configs), (long long)r->distinct_configs, tau, r->best_epoch,
-	       r->gate, r->gate == 0 ? " (the analytic estimate alone ranks the validation configs best)" : "",
-	       took);
+	       r->gate, took);
+	if (r->gate_from == TRAIN_GATE_NONE) {
+		printf("    gate 0 (the analytic estimate alone): fewer than 2 training graphs with distinct configs "
+		       "and no --valid graphs, so nothing shows the correction carries over to other graphs\n");
+		return;
+	}
+	hs_unit_format(took, sizeof took, HS_U_SECONDS, r->fold_seconds, 2);
+	if (r->gate_from == TRAIN_GATE_FOLDS)
+		printf("    gate chosen on graphs left out of training: %d fold%s of %d epochs (%s); "
+		       "tau estimate -> corrected with gate 1, 1/2, 1/4:\n", r->folds, hs_s(r->folds), r->fold_epochs,
+		       took);
+	else
+		printf("    gate chosen on the --valid graphs; tau estimate -> corrected with gate 1, 1/2, 1/4:\n");
+	for (int f = 0; f < (r->gate_from == TRAIN_GATE_FOLDS ? r->folds : 1); f++) {
+		const train_fold *fd = &r->fold[f];
+
+		if (r->gate_from == TRAIN_GATE_FOLDS)
+			printf("      fold %d, ", f + 1);
+		else
+			printf("      ");
+		if (!fd->graphs) {
+			printf("no held-out graph with a defined tau\n");
+			continue;
+		}
+		if (fd->graphs == 1)
+			printf("%s: ", fd->name);
+		else
+			printf("%d graphs (%s, ...): ", fd->graphs, fd->name);
+		printf("%.4f -> %.4f, %.4f, %.4f\n", fd->tau[3], fd->tau[0], fd->tau[1], fd->tau[2]);
+	}
+	if (r->gate == 0)
+		printf("    gate 0: no gate ranks every held-out graph at least as well as the estimate alone and "
+		       "some better\n");
 }
 
 /* What the command line asks for. */
@@ -121,6 +159,7 @@ typedef struct train_args {
 typedef struct train_data {
 	plist lt, tt, lv, tv;
 	int skipped;              /* unlabeled or single-config files */
+	hs_strbuf seen;           /* trained_on= and validated_on= lines */
 } train_data;
 
 /* Parses the command line into a.  0, -1 after --help, or the exit
@@ -137,8 +176,8 @@ static int parse_args(int argc, char **argv, train_args *a)
 		{"--threads", "N", CLI_INT, &o->threads, .help = "worker threads, 1-256 (default 1; same result)", .min = 1,
 		 .max = 256},
 		{"--valid", "PATH", CLI_CALL, &a->vfiles, .help = "held-out files for the validation tau and the gate\n"
-		 "(default: 15% of each training graph's configs,\n"
-		 "which says nothing of graphs not trained on)", .call = mcli_add_opt},
+		 "(default: the best epoch on 15% of each training\n"
+		 "graph's configs, the gate on folds of graphs left out)", .call = mcli_add_opt},
 		{"--hidden", "N", CLI_INT, &o->hidden, .help = "hidden width, 4-512 (default 64)", .min = 4, .max = 512},
 		{"--layers", "N", CLI_INT, &o->layers, .help = "message-passing layers, 1-4 (default 2)", .min = 1,
 		 .max = NN_MAX_LAYERS},
@@ -153,9 +192,11 @@ static int parse_args(int argc, char **argv, train_args *a)
 	const cli_spec spec = {"train",
 			       "Trains the learned config rankers (a layout head and a tile head) on every\n"
 			       "labeled .npz in PATH... (files, folders or FILE#N) and writes them to\n"
-			       "MODEL.  Each head corrects the analytic estimate; after training, the\n"
-			       "correction is scaled by the gate (1, 1/2, 1/4 or 0) that ranks the\n"
-			       "validation configs best, 0 leaving the estimate alone.",
+			       "MODEL.  Each head corrects the analytic estimate, scaled by a gate (1,\n"
+			       "1/2, 1/4 or 0: the estimate alone) chosen on graphs it did not train on:\n"
+			       "the largest that ranks none of them worse than the estimate and helps on\n"
+			       "average.  Without --valid, folds that leave training graphs out each\n"
+			       "train for half the epochs (one graph alone: gate 0).",
 			       opts, -1, .operand = mcli_add, .operand_ctx = &a->files};
 	cli_args args;
 	int rc;
@@ -202,8 +243,8 @@ static int load_data(const train_args *a, train_data *d)
 	po.max_configs = a->max_configs;
 	po.seed = a->o.seed;
 	po.prior = 1;
-	if (load_all(&a->files, &po, &d->lt, &d->tt, &d->skipped, &err) < 0 ||
-	    load_all(&a->vfiles, &po, &d->lv, &d->tv, &d->skipped, &err) < 0)
+	if (load_all(&a->files, &po, &d->lt, &d->tt, &d->skipped, "trained_on", &d->seen, &err) < 0 ||
+	    load_all(&a->vfiles, &po, &d->lv, &d->tv, &d->skipped, "validated_on", &d->seen, &err) < 0)
 		return cli_report(&err);
 	if (d->lt.n == 0 && d->tt.n == 0) {
 		fprintf(stderr, "hloscope train: no labeled file among the %d file%s given\n", a->files.n,
@@ -226,16 +267,19 @@ static char *train_meta(const train_args *a, const train_data *d, const nn_head 
 			 (unsigned long long)o->seed, o->epochs, o->batch, o->lr,
 			 o->loss == NN_LOSS_HINGE ? "hinge" : "listmle", o->hidden, o->layers, o->cfg_hops,
 			 a->max_configs);
-	if (hl)
-		hs_strbuf_printf(&meta, "layout_graphs=%lld\nlayout_valid_tau=%.4f\nlayout_best_epoch=%d\nlayout_gate=%g\n",
-				 (long long)rl->graphs, rl->best_tau, rl->best_epoch, rl->gate);
-	if (htl)
-		hs_strbuf_printf(&meta, "tile_graphs=%lld\ntile_valid_tau=%.4f\ntile_best_epoch=%d\ntile_gate=%g\n",
-				 (long long)rt->graphs, rt->best_tau, rt->best_epoch, rt->gate);
-	for (int i = 0; i < d->lt.n; i++)
-		hs_strbuf_printf(&meta, "trained_on=%s\n", d->lt.p[i]->path);
-	for (int i = 0; i < d->tt.n; i++)
-		hs_strbuf_printf(&meta, "trained_on=%s\n", d->tt.p[i]->path);
+	for (int h = 0; h < 2; h++) {
+		const train_report *r = h ? rt : rl;
+
+		if (h ? htl : hl)
+			hs_strbuf_printf(&meta, "%s_graphs=%lld\n%s_valid_tau=%.4f\n%s_best_epoch=%d\n%s_gate=%g\n"
+					 "%s_gate_from=%s\n", h ? "tile" : "layout", (long long)r->graphs,
+					 h ? "tile" : "layout", r->best_tau, h ? "tile" : "layout", r->best_epoch,
+					 h ? "tile" : "layout", r->gate, h ? "tile" : "layout", gate_from[r->gate_from]);
+	}
+	if (d->seen.failed)
+		meta.failed = 1;
+	else
+		hs_strbuf_puts(&meta, hs_strbuf_str(&d->seen));
 	return hs_strbuf_take(&meta);
 }
 
@@ -309,6 +353,7 @@ done:
 	plist_free(&d.tt);
 	plist_free(&d.lv);
 	plist_free(&d.tv);
+	hs_strbuf_free(&d.seen);
 	mcli_files_free(&a.files);
 	mcli_files_free(&a.vfiles);
 	free(meta);

@@ -4,6 +4,7 @@
 #include "cli/info_xla.h"
 #include "loader/hlo_module.h"
 #include "loader/target.h"
+#include "model/machine.h"
 
 void info_left_out_text(const ds_index *ix)
 {
@@ -132,5 +133,39 @@ void info_memory_json(jsonw *w, const hs_graph *g)
 	jsonw_key(w, "allocations"), jsonw_int(w, b->n_allocations);
 	jsonw_key(w, "logical_buffers"), jsonw_int(w, b->n_logical);
 	jsonw_key(w, "instructions_with_buffers"), jsonw_int(w, with);
+	jsonw_obj_end(w);
+}
+
+void info_machine_text(const hs_graph *g)
+{
+	cost_machine m;
+	machine_of(g, &m);
+	printf("machine         %s: %s (%s)\n", m.name, m.device, machine_source(g));
+}
+
+void info_machine_json(jsonw *w, const hs_graph *g)
+{
+	static const char *const prec[MP_N] = {"f64", "f32", "tf32", "bf16", "f8", "int8"};
+	cost_machine m;
+	machine_of(g, &m);
+	jsonw_key(w, "machine");
+	jsonw_obj_begin(w);
+	jsonw_key(w, "name"), jsonw_str(w, m.name);
+	jsonw_key(w, "device"), jsonw_str(w, m.device);
+	jsonw_key(w, "source"), jsonw_str(w, machine_source(g));
+	jsonw_key(w, "gpu"), jsonw_bool(w, m.gpu);
+	jsonw_key(w, "hbm_bytes_per_s"), jsonw_num(w, m.hbm);
+	jsonw_key(w, "sm_count"), jsonw_int(w, m.sms);
+	jsonw_key(w, "clock_ghz"), jsonw_num(w, m.clock_ghz);
+	for (int k = 0; k < 2; k++) {
+		jsonw_key(w, k ? "vector_flops" : "matrix_flops");
+		jsonw_obj_begin(w);
+		for (int i = 0; i < MP_N; i++)
+			if ((k ? m.vector : m.matrix)[i] > 0)
+				jsonw_key(w, prec[i]), jsonw_num(w, (k ? m.vector : m.matrix)[i]);
+		jsonw_obj_end(w);
+	}
+	jsonw_key(w, "launch_s"), jsonw_num(w, m.launch);
+	jsonw_key(w, "link_bytes_per_s"), jsonw_num(w, m.link);
 	jsonw_obj_end(w);
 }

@@ -25,4 +25,10 @@ void info_target_json(jsonw *w, const hs_graph *g);
 void info_memory_text(const hs_graph *g);
 void info_memory_json(jsonw *w, const hs_graph *g);
 
+/* The "machine" line (model/machine.h: its name, what it is, where it came
+ * from) and the JSON member "machine": {"name", "device", "source", "gpu",
+ * "hbm_bytes_per_s", "peak_flops": {...}, "launch_s", "link_bytes_per_s"}. */
+void info_machine_text(const hs_graph *g);
+void info_machine_json(jsonw *w, const hs_graph *g);
+
 #endif

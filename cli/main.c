@@ -13,6 +13,7 @@
 #include "base/progress.h"
 #include "cli/cli.h"
 #include "loader/hlo_text.h"
+#include "model/machine.h"
 #include "query/query.h"
 
 struct command {
@@ -34,7 +35,12 @@ static void usage(FILE *out)
 		fprintf(out, "       hloscope %s %s\n           %s\n", commands[i].name,
 			commands[i].usage, commands[i].summary);
 	fprintf(out, "       hloscope --version\n"
-		     "See `hloscope COMMAND --help`, hloscope(1) and README.md.\n");
+		     "Machines for --machine (the analytic estimate's; docs/model.md):\n");
+	int n;
+	const cost_machine *m = machine_table(&n);
+	for (int i = 0; i < n; i++)
+		fprintf(out, "  %-9s %s\n", m[i].name, m[i].what);
+	fprintf(out, "See `hloscope COMMAND --help`, hloscope(1) and README.md.\n");
 }
 
 const char *cli_command_usage(const char *name)

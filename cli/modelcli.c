@@ -13,6 +13,7 @@
 #include "cli/cli.h"
 #include "loader/dataset.h"
 #include "loader/graph.h"
+#include "model/model.h"
 
 static int push(mcli_files *f, const char *p, hs_error *err)
 {
@@ -190,4 +191,14 @@ int mcli_measured(const char *arg, int64_t n, uint8_t *measured, double **runtim
 			       "an empty item", arg);
 	return hs_fail(err, HS_EUSAGE,
 		       "--measured: '%s' is neither a file nor a list of configs (e.g. 0,5,10-19) near '%s'", arg, at);
+}
+
+void mcli_warn_seen(const char *cmd, const hs_model *m, const hs_graph *g, const char *path, const char *what)
+{
+	int saw = model_saw(m, g);
+
+	if (saw)
+		fprintf(stderr, "hloscope %s: warning: %s %s: %s says little about new graphs\n", cmd, path,
+			saw == 1 ? "was in this model's training set"
+				 : "was one of this model's --valid files (they chose its gate and best epoch)", what);
 }

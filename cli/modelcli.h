@@ -37,6 +37,14 @@ void mcli_files_free(mcli_files *f);
  * cannot be read, is HS_EDATA ("m.csv: No such file or directory"). */
 int mcli_measured(const char *arg, int64_t n, uint8_t *measured, double **runtime, hs_error *err);
 
+/* A warning on stderr when model m saw graph g (model_saw): a file
+ * trained on, or one of its --valid files; `what` names the number that
+ * says little then ("its tau"). */
+struct hs_model;
+struct hs_graph;
+void mcli_warn_seen(const char *cmd, const struct hs_model *m, const struct hs_graph *g, const char *path,
+		    const char *what);
+
 /* The Kaggle submission ID of a file: "layout:COLLECTION:SEARCH:NAME" or
  * "tile:COLLECTION:NAME", from the folders in its path ("xla" and
  * "default" when the path does not say; *guessed is set then). */

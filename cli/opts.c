@@ -7,6 +7,7 @@
 #include "base/parse.h"
 #include "cli/cli.h"
 #include "cli/opts.h"
+#include "model/machine.h"
 
 const char *const cli_merge_words[] = {"none", "sum", "first", "last", NULL};
 
@@ -221,5 +222,20 @@ int cli_parse(const cli_spec *spec, int argc, char **argv, cli_args *args)
 		if ((rc = store(spec, o, opt, v ? v : argv[++i], argc)) != 0)
 			return rc;
 	}
+	return 0;
+}
+
+int cli_machine_opt(void *dst, const char *opt, const char *v)
+{
+	const cost_machine *m = machine_find(v);
+	char names[256];
+
+	if (!m) {
+		hs_error err = {0};
+		machine_names(names, sizeof names);
+		hs_fail(&err, HS_EUSAGE, "%s: unknown machine '%s' (machines: %s)", opt, v, names);
+		return cli_report(&err);
+	}
+	machine_override(m);
 	return 0;
 }

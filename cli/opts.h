@@ -110,6 +110,13 @@ typedef struct cli_data {
 	{"-m|--model", "MODEL", CLI_STR, (p), .help = "predictions from a model written by train\n" \
 	 "(default: the analytic estimate)"}
 
+/* --machine NAME: every graph is costed for that machine (model/machine.h);
+ * an unknown name is exit 1 with the list. */
+int cli_machine_opt(void *dst, const char *opt, const char *value);
+#define CLI_MACHINE_OPT                                                            \
+	{"--machine", "NAME", CLI_CALL, NULL, .help = "cost for this machine (hloscope --help lists them;\n" \
+	 "default: the dump's GPU, else tpu-v3)", .call = cli_machine_opt}
+
 /* -o OUT into a const char *, checked with cli_check_output before the work;
  * HELP says what is written there. */
 #define CLI_OUTPUT_OPT(p, HELP)                                                    \

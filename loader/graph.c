@@ -8,6 +8,7 @@
 #include <strings.h>
 
 #include "base/cmp.h"
+#include "base/hash.h"
 #include "base/path.h"
 #include "base/plural.h"
 #include "graph_impl.h"
@@ -758,6 +759,26 @@ int64_t graph_best_config(const hs_graph *g)
 		if (g->runtime[c] < g->runtime[best])
 			best = c;
 	return best;
+}
+
+uint64_t graph_digest(const hs_graph *g)
+{
+	uint64_t h = hs_fnv1a_bytes(&g->kind, sizeof g->kind, HS_FNV_BASIS);
+	const struct {
+		const void *p;
+		size_t n;
+	} part[] = {
+		{&g->n_nodes, sizeof g->n_nodes}, {g->opcode, (size_t)g->n_nodes},
+		{g->edges, (size_t)g->n_edges * sizeof *g->edges}, {&g->n_configs, sizeof g->n_configs},
+		{g->runtime_raw, (size_t)g->n_configs * sizeof *g->runtime_raw},
+		{g->cfg_node_ids, (size_t)g->n_cfg_nodes * sizeof *g->cfg_node_ids},
+		{g->config_feat, (size_t)g->n_configs * (size_t)g->config_width * sizeof *g->config_feat},
+	};
+
+	for (size_t i = 0; i < sizeof part / sizeof part[0]; i++)
+		if (part[i].p)
+			h = hs_fnv1a_bytes(part[i].p, part[i].n, h);
+	return h;
 }
 
 int64_t graph_default_config(hs_graph *g, hs_error *err)

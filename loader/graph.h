@@ -234,6 +234,10 @@ static inline int64_t graph_n_users(const hs_graph *g, int64_t v)
 
 /* Index of the config with the smallest runtime (-1 if unlabeled). */
 int64_t graph_best_config(const hs_graph *g);
+/* A hash of what the sample is, not where it lies: kind, opcodes, edges,
+ * configurable nodes, tile config features and runtimes (node_config_feat
+ * is not loaded for it).  A copy under another name has the same digest. */
+uint64_t graph_digest(const hs_graph *g);
 /* Index of the layout config whose values are all -1 (the compiler's
  * default), or -1 when there is none.  Loads node configs if needed. */
 int64_t graph_default_config(hs_graph *g, hs_error *err);

@@ -20,7 +20,7 @@ struct compare_priv {
 	float *values;           /* [n_rows * 2 * width] */
 	unsigned char *changed;  /* [n_rows * width] or [width] for tile */
 	compare_neighbor *nb;    /* every row's neighbours */
-	double *pred_a, *pred_b; /* [n_configs] of each graph, or NULL */
+	predictor *own_a, *own_b; /* the predictors made here, or NULL */
 	unsigned char *diff;     /* layout: [n_cfg] 1 where the node differs */
 };
 
@@ -437,14 +437,6 @@ static int64_t rank_of(const double *v, int64_t n, int64_t c)
 	return r;
 }
 
-static int tied(const double *v, int64_t n, int64_t c)
-{
-	for (int64_t i = 0; i < n; i++)
-		if (i != c && v[i] == v[c])
-			return 1;
-	return 0;
-}
-
 static void side_info(const hs_graph *g, int64_t c, const char *sel, compare_side_info *s)
 {
 	memset(s, 0, sizeof *s);
@@ -487,83 +479,63 @@ static compare_count *count_list(const int64_t *hist, int64_t nkeys, int *n)
 	return out;
 }
 
-/* The caller's predictors (compare_opts.pred_a, pred_b), when both are
- * there for the graphs and say the same thing: 1 with their scores copied,
- * 0 when they are not given, -1 (err set) when memory runs out. */
-static int given_predictions(compare_result *r, const compare_opts *o, hs_error *err)
+/* A predictor of our own for graph g (*out), made when the caller gave
+ * none that fits; 0, -1 with e set. */
+static int own_predictor(predictor **out, const hs_model *m, hs_graph *g, hs_error *e)
+{
+	if (!(*out = calloc(1, sizeof **out)))
+		return hs_fail(e, HS_ENOMEM, "%s: out of memory predicting", g->name);
+	return predictor_from_model(*out, m, g, e);
+}
+
+/* The predictions of A and B: the caller's predictors (compare_opts.pred_a,
+ * pred_b) when both are there for the graphs and say the same thing, else
+ * our own.  Each is the predictor's time where it has one, its score
+ * otherwise: the number predict, query and the explorer show.  A model that
+ * cannot predict leaves them absent, with its reason; -1 (err set) only
+ * when memory runs out. */
+static int predictions(compare_result *r, const compare_opts *o, hs_error *err)
 {
 	struct compare_priv *p = r->priv;
 	const predictor *pa = o->pred_a, *pb = r->gb == r->ga ? o->pred_a : o->pred_b;
 
-	if (!pa || !pb || pa->n != r->ga->n_configs || pb->n != r->gb->n_configs || strcmp(pa->label, pb->label))
-		return 0;
-	snprintf(r->pred_label, sizeof r->pred_label, "%s", pa->label);
-	r->pred_ns = pa->time_kind == PRED_TIME_NS;
-	p->pred_a = malloc((size_t)(pa->n ? pa->n : 1) * sizeof *p->pred_a);
-	p->pred_b = r->gb == r->ga ? p->pred_a : malloc((size_t)(pb->n ? pb->n : 1) * sizeof *p->pred_b);
-	if (!p->pred_a || !p->pred_b) {
-		free(p->pred_a);
-		if (p->pred_b != p->pred_a)
-			free(p->pred_b);
-		p->pred_a = p->pred_b = NULL;
-		return hs_fail(err, HS_ENOMEM, "%s: out of memory predicting", r->ga->name);
-	}
-	memcpy(p->pred_a, pa->score, (size_t)pa->n * sizeof *p->pred_a);
-	if (p->pred_b != p->pred_a)
-		memcpy(p->pred_b, pb->score, (size_t)pb->n * sizeof *p->pred_b);
-	return 1;
-}
-
-/* The predictions of A and B; a model that cannot predict leaves them
- * absent, with its reason; -1 (err set) only when memory runs out. */
-static int predictions(compare_result *r, const compare_opts *o, hs_error *err)
-{
-	struct compare_priv *p = r->priv;
-	hs_error e = {0};
-
 	snprintf(r->pred_label, sizeof r->pred_label, "%s", model_describe(o->model));
-	r->pred_ns = o->model == NULL;
+	r->contrib_scale = NAN;
 	if (!o->predict) {
 		snprintf(r->pred_error, sizeof r->pred_error, "not requested");
 		return 0;
 	}
-	int given = given_predictions(r, o, err);
-	if (given < 0)
-		return -1;
-	if (given)
-		goto ranks;
-	p->pred_a = malloc((size_t)(r->ga->n_configs ? r->ga->n_configs : 1) * sizeof *p->pred_a);
-	if (!p->pred_a || model_predict_configs(o->model, r->ga, p->pred_a, &e)) {
-		int oom = !p->pred_a || e.status == HS_ENOMEM;
-		free(p->pred_a);
-		p->pred_a = NULL;
-		if (oom)
-			return hs_fail(err, HS_ENOMEM, "%s: out of memory predicting", r->ga->name);
-		snprintf(r->pred_error, sizeof r->pred_error, "%s", e.msg);
-		return 0;
-	}
-	p->pred_b = p->pred_a;
-	if (r->gb != r->ga) {
-		p->pred_b = malloc((size_t)(r->gb->n_configs ? r->gb->n_configs : 1) * sizeof *p->pred_b);
-		if (!p->pred_b || model_predict_configs(o->model, r->gb, p->pred_b, &e)) {
-			int oom = !p->pred_b || e.status == HS_ENOMEM;
-			free(p->pred_a);
-			free(p->pred_b);
-			p->pred_a = p->pred_b = NULL;
-			if (oom)
-				return hs_fail(err, HS_ENOMEM, "%s: out of memory predicting", r->gb->name);
+	if (!pa || !pb || pa->n != r->ga->n_configs || pb->n != r->gb->n_configs || strcmp(pa->label, pb->label)) {
+		hs_error e = {0};
+		if (own_predictor(&p->own_a, o->model, r->ga, &e) < 0 ||
+		    (r->gb != r->ga && own_predictor(&p->own_b, o->model, r->gb, &e) < 0)) {
+			if (e.status == HS_ENOMEM)
+				return hs_fail(err, HS_ENOMEM, "%s", e.msg);
 			snprintf(r->pred_error, sizeof r->pred_error, "%s", e.msg);
 			return 0;
 		}
+		pa = p->own_a;
+		pb = r->gb == r->ga ? pa : p->own_b;
 	}
-ranks:
-	r->A.predicted = p->pred_a[r->A.config];
-	r->B.predicted = p->pred_b[r->B.config];
-	r->A.pred_rank = rank_of(p->pred_a, r->ga->n_configs, r->A.config);
-	r->B.pred_rank = rank_of(p->pred_b, r->gb->n_configs, r->B.config);
-	r->A.pred_tied = tied(p->pred_a, r->ga->n_configs, r->A.config);
-	r->B.pred_tied = tied(p->pred_b, r->gb->n_configs, r->B.config);
+	snprintf(r->pred_label, sizeof r->pred_label, "%s", pa->label);
+	r->time_kind = predictor_time_kind(pa);
+	r->pred_ns = predictor_time_ns(pa, r->ga) && predictor_time_ns(pb, r->gb);
+	/* the contributions are the estimate's ns: the calibrated times scale them */
+	if (pa->time_kind == PRED_TIME_NS || (pa->time_kind == PRED_TIME_CALIBRATED && !isnan(pa->calib_factor)))
+		r->contrib_scale = pa->time_kind == PRED_TIME_NS ? 1 : pa->calib_factor;
+	const double *va = pa->time ? pa->time : pa->score, *vb = pb->time ? pb->time : pb->score;
+	r->A.predicted = va[r->A.config];
+	r->B.predicted = vb[r->B.config];
+	r->A.pred_rank = pa->rank[r->A.config];
+	r->B.pred_rank = pb->rank[r->B.config];
+	r->A.pred_tied = pa->tied[r->A.config];
+	r->B.pred_tied = pb->tied[r->B.config];
 	r->predicted_diff = r->B.predicted - r->A.predicted;
+	/* a learned model's scores map to times monotonically, not linearly:
+	 * its contributions are shared out in proportion to the difference */
+	double ds = pb->score[r->B.config] - pa->score[r->A.config];
+	if (pa->time_kind == PRED_TIME_CALIBRATED && isnan(pa->calib_factor) && r->pred_ns && ds != 0)
+		r->contrib_scale = r->predicted_diff / ds;
 	if (isfinite(r->A.predicted) && isfinite(r->B.predicted) && r->A.predicted > 0 && r->B.predicted > 0)
 		r->predicted_ratio = r->B.predicted / r->A.predicted;
 	return 0;
@@ -604,6 +576,9 @@ static int contributions(compare_result *r, const compare_opts *o, hs_error *err
 		snprintf(r->contrib_note, sizeof r->contrib_note, "absent: %s", e.msg);
 		return 0;
 	}
+	if (!isnan(r->contrib_scale))  /* in the predicted times' ns */
+		for (int64_t k = 0; k < r->n_cfg; k++)
+			out[k] *= r->contrib_scale;
 	for (int64_t i = 0; i < r->n_rows; i++)
 		r->rows[i].contribution = out[r->rows[i].k_a];
 	r->contrib_total = r->contrib_differ = 0;
@@ -809,9 +784,11 @@ void compare_free(compare_result *r)
 		free(p->changed);
 		free(p->nb);
 		free(p->diff);
-		if (p->pred_b != p->pred_a)
-			free(p->pred_b);
-		free(p->pred_a);
+		for (predictor **q = &p->own_a; q <= &p->own_b; q++)
+			if (*q) {
+				predictor_free(*q);
+				free(*q);
+			}
 		free(p);
 	}
 	free(r->rows);

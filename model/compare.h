@@ -159,8 +159,12 @@ typedef struct compare_result {
 	                         * unitless scores: use predicted_diff) */
 	double predicted_diff;  /* B - A predicted; NaN when absent */
 	char pred_label[96];    /* model_describe(): "analytic estimate", ... */
-	int pred_ns;            /* predictions and contributions are ns (the analytic
-				 * estimate), else unitless scores */
+	int pred_ns;            /* predictions are times in ns (else normalized
+				 * tile times, or scores when time_kind is NULL) */
+	const char *time_kind;  /* predictor_time_kind(): "estimate", "calibrated",
+				 * "learned"; NULL: unitless scores */
+	double contrib_scale;   /* contributions are ns of the predicted times
+				 * (the estimate's times this factor); NaN: scores */
 	char pred_error[256];   /* why predictions are absent, or "" */
 	char contrib_note[160]; /* why contributions are absent, or "" */
 	int has_contribution;

@@ -12,6 +12,9 @@
  *   configs_a, configs_b  number of configs in each file
  *   runtime_note          why runtimes are hidden (only then)
  *   predictor             model_describe(): "analytic estimate", ...
+ *   prediction_unit       "ns", "normalized" (tile times) or "score"
+ *   time_kind             "estimate", "calibrated", "learned" (predictor.h);
+ *                         null for scores: the time predict --json gives
  *   predicted_a/_b, predicted_rank_a/_b, predicted_diff (B - A)   null when absent
  *   predicted_ratio       B / A; null also when a score is not positive
  *                         (learned heads give unitless scores)
@@ -25,6 +28,7 @@
  *   differing_splits      [{"split": 0, "count": 40}, ...] (node_splits segments)
  *   mismatches_a/_b       layout mismatches between configurable neighbours
  *   contribution_note     why contributions are absent (only then)
+ *   contribution_unit     "ns" (of the predicted times) or "score"
  *   contribution_total    sum of every configurable node's part (= predicted
  *                         B - A), contribution_differing that of the
  *                         differing nodes (only with contributions)
@@ -222,7 +226,16 @@ static void j_header(jsonw *w, const compare_result *r)
 	}
 	int pred = !r->pred_error[0];
 	jsonw_key(w, "predictor"), jsonw_str(w, r->pred_label);
-	jsonw_key(w, "prediction_unit"), jsonw_str(w, r->pred_ns ? "ns" : "score");
+	jsonw_key(w, "prediction_unit");
+	if (pred)
+		jsonw_str(w, r->pred_ns ? "ns" : r->time_kind ? "normalized" : "score");
+	else
+		jsonw_null(w);
+	jsonw_key(w, "time_kind");
+	if (pred && r->time_kind)
+		jsonw_str(w, r->time_kind);
+	else
+		jsonw_null(w);
 	j_num_or_null(w, "predicted_a", pred, r->A.predicted);
 	j_num_or_null(w, "predicted_b", pred, r->B.predicted);
 	j_num_or_null(w, "predicted_ratio", pred, r->predicted_ratio);
@@ -279,6 +292,7 @@ static void j_layout(jsonw *w, const compare_result *r, int all)
 	if (!r->has_contribution) {
 		jsonw_key(w, "contribution_note"), jsonw_str(w, r->contrib_note);
 	} else {
+		jsonw_key(w, "contribution_unit"), jsonw_str(w, isnan(r->contrib_scale) ? "score" : "ns");
 		jsonw_key(w, "contribution_total"), jsonw_num(w, r->contrib_total);
 		jsonw_key(w, "contribution_differing"), jsonw_num(w, r->contrib_differ);
 	}

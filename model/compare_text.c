@@ -215,7 +215,11 @@ static void print_header(FILE *out, const compare_result *r)
 				 100 * (r->predicted_ratio - 1));
 		else if (isfinite(r->predicted_diff))
 			snprintf(ratio, sizeof ratio, "B-A %+.6g", r->predicted_diff);
-		snprintf(note, sizeof note, "(%s%s)", r->pred_label, r->pred_ns ? "" : ": scores, lower is faster");
+		if (r->time_kind)
+			snprintf(note, sizeof note, "(%s; times: %s%s)", r->pred_label, r->time_kind,
+				 r->pred_ns ? "" : ", normalized");
+		else
+			snprintf(note, sizeof note, "(%s: scores, lower is faster)", r->pred_label);
 		header_line(out, "predicted", a, b, ratio, note, colw);
 		snprintf(a, sizeof a, "%lld%s of %lld", (long long)r->A.pred_rank, r->A.pred_tied ? "=" : "",
 			 (long long)r->A.n_configs);
@@ -232,7 +236,7 @@ static void print_header(FILE *out, const compare_result *r)
 			LABEL_W, "mismatches", r->A.mismatches, r->B.mismatches);
 		if (!r->has_contribution)
 			fprintf(out, "%-*s %s\n", LABEL_W, "contribution", r->contrib_note);
-		else if (r->pred_ns) {
+		else if (!isnan(r->contrib_scale)) {
 			char d[48], t[48];
 
 			hs_unit_format_signed(d, sizeof d, HS_U_NS, r->contrib_differ, 3);
@@ -324,7 +328,7 @@ static void print_layout_rows(FILE *out, const compare_result *r, int all)
 		}
 		if (isnan(rw->contribution))
 			snprintf(buf, sizeof buf, "-");
-		else if (r->pred_ns)
+		else if (!isnan(r->contrib_scale))
 			hs_unit_format_signed(buf, sizeof buf, HS_U_NS, rw->contribution, 3);
 		else
 			snprintf(buf, sizeof buf, "%+.4g", rw->contribution);

@@ -467,6 +467,7 @@ static void add_estimate(cost_estimate *t, const cost_estimate *e)
 	t->padding += e->padding;
 	t->copy += e->copy;
 	t->overhead += e->overhead;
+	t->network += e->network;
 	t->seconds += e->seconds;
 	t->unknown += e->unknown;
 }

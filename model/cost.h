@@ -59,6 +59,7 @@ typedef struct cost_estimate {
 			  * operands and output / bandwidth */
 	double copy;     /* copies forced into the node's operands by a layout change */
 	double overhead; /* fixed cost (layout graphs: ops run as kernels of their own) */
+	double network;  /* a collective's time on the interconnect (machine.h; 0 on tpu-v3) */
 	double seconds;  /* max(compute, memory + padding) + copy + overhead */
 	int unknown;     /* 1: nothing is known of what it computes (a custom-call
 			  * to a target the model does not know): show "unknown",

@@ -98,6 +98,7 @@
 #include "loader/hlo_lex.h"
 #include "loader/hlo_module.h"
 #include "model/cost.h"
+#include "model/machine.h"
 
 /* Per computation: its nodes' sums. */
 typedef struct msum {
@@ -111,6 +112,7 @@ typedef struct msum {
 typedef struct mctx {
 	const hs_graph *g;
 	const hm_module *mod;
+	cost_machine mc;     /* the machine (machine.h) */
 	uint8_t cls[256];
 	int overhead;        /* kernels pay COST_OP_SECONDS */
 	cost_estimate *own;  /* [n] each node as a kernel of its own; a fusion: its body as one
@@ -190,12 +192,12 @@ static const hm_shape *result_of(const hm_shape *s)
 
 /* The (8, 128) tile factor of s under its own layout (1 when it has no
  * array layout cost.c can read). */
-static double pad_factor(const hm_shape *s)
+static double pad_factor(const struct mctx *m, const hm_shape *s)
 {
 	hlo_shape h;
 
 	memset(&h, 0, sizeof h);
-	if (!s || no_elements(s) || s->rank > HLO_MAX_RANK)
+	if (m->mc.gpu || !s || no_elements(s) || s->rank > HLO_MAX_RANK)
 		return 1;
 	h.valid = 1;
 	h.rank = s->rank;
@@ -244,7 +246,7 @@ static const char *attr_of(const hm_instr *in, const char *name)
 /* The backend_config as JSON (an object as written, or a string holding
  * one: backend_config="{\"k\":1}"): 0 and *d parsed, or -1 when it is
  * none (binary bytes, or out of memory: nothing is then known of it). */
-static int backend_json(const hm_instr *in, jsonr_doc *d)
+int cost_backend_json(const hm_instr *in, jsonr_doc *d)
 {
 	const char *t = HM_X(in)->backend_config;
 	size_t n = t ? strlen(t) : 0, len, bad;
@@ -260,17 +262,17 @@ static int backend_json(const hm_instr *in, jsonr_doc *d)
 }
 
 /* Member `key` anywhere in v (depth first), or NULL. */
-static const jsonr_value *json_find(const jsonr_value *v, const char *key, int depth)
+const jsonr_value *cost_json_find(const jsonr_value *v, const char *key, int depth)
 {
 	const jsonr_value *hit = v->type == JR_OBJECT ? jsonr_get(v, key) : NULL;
 	for (size_t i = 0; !hit && depth < JSONR_MAX_DEPTH && i < v->n; i++)
-		hit = json_find(&v->items[i], key, depth + 1);
+		hit = cost_json_find(&v->items[i], key, depth + 1);
 	return hit;
 }
 
 /* A number or a number in a string ("15000000", as protobuf's JSON writes
  * 64-bit integers). */
-static int json_number(const jsonr_value *v, double *out)
+int cost_json_number(const jsonr_value *v, double *out)
 {
 	char *end;
 	if (!v || (v->type != JR_NUMBER && v->type != JR_STRING))
@@ -288,7 +290,7 @@ static int json_dims_product(const jsonr_value *v, const hm_shape *s, double *ou
 	if (!v || v->type != JR_ARRAY || !v->n || !s)
 		return 0;
 	for (size_t i = 0; i < v->n; i++) {
-		if (!json_number(&v->items[i], &d) || d < 0 || d >= s->rank || d != floor(d))
+		if (!cost_json_number(&v->items[i], &d) || d < 0 || d >= s->rank || d != floor(d))
 			return 0;
 		*out *= (double)s->dims[(int)d];
 	}
@@ -411,13 +413,13 @@ static int cc_flops(const mctx *m, int64_t v, const hm_instr *in, double *flops,
 	double k, f = -1;
 	const jsonr_value *est;
 	jsonr_doc d = {0};
-	int json = (kind == CC_GEMM || kind == CC_TPU) && backend_json(in, &d) == 0;
+	int json = (kind == CC_GEMM || kind == CC_TPU) && cost_backend_json(in, &d) == 0;
 
 	*flops = 0;
 	*bytes = -1;
 	switch (kind) {
 	case CC_GEMM:
-		if (json && json_dims_product(json_find(d.root, "lhs_contracting_dimensions", 0), op0, &k))
+		if (json && json_dims_product(cost_json_find(d.root, "lhs_contracting_dimensions", 0), op0, &k))
 			f = 2 * elems(res) * k;
 		else if (op0 && op1)
 			f = 2 * elems(res) * contracted_guess(op0, op1, res);
@@ -432,9 +434,9 @@ static int cc_flops(const mctx *m, int64_t v, const hm_instr *in, double *flops,
 		f = conv_flops(in, op1, res);
 		break;
 	case CC_TPU:
-		est = json ? json_find(d.root, "cost_estimate", 0) : NULL;
-		if (est && est->type == JR_OBJECT && json_number(jsonr_get(est, "flops"), &f) &&
-		    json_number(jsonr_get(est, "bytes_accessed"), &k))
+		est = json ? cost_json_find(d.root, "cost_estimate", 0) : NULL;
+		if (est && est->type == JR_OBJECT && cost_json_number(jsonr_get(est, "flops"), &f) &&
+		    cost_json_number(jsonr_get(est, "bytes_accessed"), &k))
 			*bytes = k;
 		else
 			f = -1;
@@ -546,7 +548,7 @@ static double own_bytes(mctx *m, int64_t v, const hm_instr *in, int mxu, double 
 {
 	double bytes = write_bytes(m, v, in, 1), b;
 
-	*pad = bytes * (pad_factor(in->shape) - 1);
+	*pad = bytes * (pad_factor(m, in->shape) - 1);
 	for (int i = 0; i < graph_hlo_n_operands(m->g, v); i++) {
 		int64_t o = operand_node(m, v, i);
 
@@ -556,18 +558,23 @@ static double own_bytes(mctx *m, int64_t v, const hm_instr *in, int mxu, double 
 		b = read_bytes(m, v, in, i, 1);
 		bytes += b;
 		if (!mxu)
-			*pad += b * (pad_factor(operand_shape(m, v, i)) - 1);
+			*pad += b * (pad_factor(m, operand_shape(m, v, i)) - 1);
 	}
 	return bytes;
 }
 
-static void finish(const mctx *m, cost_estimate *c, double mxu, int kernel)
+static void finish(const mctx *m, int64_t v, cost_estimate *c, int matrix, int kernel)
 {
-	c->compute = c->flops * mxu / COST_PEAK_FLOPS;
-	c->memory = c->bytes / COST_HBM_BYTES_PER_S;
-	c->padding /= COST_HBM_BYTES_PER_S;
-	c->overhead = m->overhead && kernel ? COST_OP_SECONDS : 0;
-	c->seconds = fmax(c->compute, c->memory + c->padding) + c->overhead;
+	if (m->mc.gpu) {
+		cost_gpu_node(&m->mc, m->g, v, matrix, kernel, c);
+		return;
+	}
+	c->compute = c->flops * (matrix ? pad_factor(m, result_of(node(m, v)->shape)) : 1) / m->mc.matrix[MP_BF16];
+	c->memory = c->bytes / m->mc.hbm;
+	c->padding /= m->mc.hbm;
+	c->network = cost_network(&m->mc, m->g, v);
+	c->overhead = m->overhead && kernel ? m->mc.launch : 0;
+	c->seconds = fmax(c->compute, c->memory + c->padding) + c->network + c->overhead;
 }
 
 /* Node v (not a fusion) as a kernel of its own. */
@@ -605,8 +612,7 @@ static void own_node(mctx *m, int64_t v)
 			c->bytes = given;
 		c->padding = cls & COST_C_TILED ? pad : 0;
 	}
-	finish(m, c, matrix ? pad_factor(result_of(in->shape)) : 1,
-	       (cls & COST_C_KERNEL) && !(cls & COST_C_FREE));
+	finish(m, v, c, matrix, (m->mc.gpu || (cls & COST_C_KERNEL)) && !(cls & COST_C_FREE));
 }
 
 /* Fusion v: its body as one kernel. */
@@ -631,9 +637,13 @@ static void own_fusion(mctx *m, int64_t v)
 		c->unknown = 1;
 		return;
 	}
-	c->memory = c->bytes / COST_HBM_BYTES_PER_S;
-	c->padding = pad / COST_HBM_BYTES_PER_S;
-	c->overhead = m->overhead ? COST_OP_SECONDS : 0;
+	if (m->mc.gpu) {
+		cost_gpu_fusion(&m->mc, c);
+		return;
+	}
+	c->memory = c->bytes / m->mc.hbm;
+	c->padding = pad / m->mc.hbm;
+	c->overhead = m->overhead ? m->mc.launch : 0;
 	c->seconds = fmax(c->compute, c->memory + c->padding) + c->overhead;
 }
 
@@ -712,7 +722,7 @@ static void sum_comp(mctx *m, int64_t k)
 			s->tiled |= m->sum[g->called_idx[i]].tiled;
 		if (hc->role == HS_ROLE_FUSION) {
 			s->hbm += m->hbm[v];
-			s->pad += m->hbm[v] * (pad_factor(in ? in->shape : NULL) - 1);
+			s->pad += m->hbm[v] * (pad_factor(m, in ? in->shape : NULL) - 1);
 		}
 	}
 }
@@ -836,6 +846,7 @@ static int mctx_init(mctx *m, const hs_graph *g, cost_estimate *out)
 	m->g = g;
 	m->mod = g->module;
 	m->overhead = g->kind == HS_KIND_LAYOUT;
+	machine_of(g, &m->mc);
 	cost_opcode_classes(m->cls);
 	m->id_tanh = hlo_opcode_id("tanh");
 	m->id_sort = hlo_opcode_id("sort");

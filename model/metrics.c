@@ -289,3 +289,46 @@ int metrics_topk(const double *pred, const double *runtime, size_t n, size_t k, 
 		*out = best_k / best - 1.0;
 	return 0;
 }
+
+static int by_key(const void *x, const void *y, void *key)
+{
+	double a = ((const double *)key)[*(const size_t *)x], b = ((const double *)key)[*(const size_t *)y];
+	return (a > b) - (a < b);
+}
+
+/* r[i]: the average rank (0-based) of v[i]; ord is scratch. */
+static void avg_ranks(const double *v, size_t n, size_t *ord, double *r)
+{
+	for (size_t i = 0; i < n; i++)
+		ord[i] = i;
+	qsort_r(ord, n, sizeof *ord, by_key, (void *)v);
+	for (size_t i = 0, j; i < n; i = j + 1) {
+		for (j = i; j + 1 < n && v[ord[j + 1]] == v[ord[i]]; j++)
+			;
+		for (size_t k = i; k <= j; k++)
+			r[ord[k]] = (double)(i + j) / 2;
+	}
+}
+
+double metrics_spearman(const double *a, const double *b, size_t n)
+{
+	size_t *ord = malloc((n ? n : 1) * sizeof *ord);
+	double *ra = malloc((n ? n : 1) * sizeof *ra), *rb = malloc((n ? n : 1) * sizeof *rb);
+	double sab = 0, saa = 0, sbb = 0, m = ((double)n - 1) / 2, r = NAN;
+
+	if (ord && ra && rb && n >= 2) {
+		avg_ranks(a, n, ord, ra);
+		avg_ranks(b, n, ord, rb);
+		for (size_t i = 0; i < n; i++) {
+			sab += (ra[i] - m) * (rb[i] - m);
+			saa += (ra[i] - m) * (ra[i] - m);
+			sbb += (rb[i] - m) * (rb[i] - m);
+		}
+		if (saa > 0 && sbb > 0)
+			r = sab / sqrt(saa * sbb);
+	}
+	free(ord);
+	free(ra);
+	free(rb);
+	return r;
+}

@@ -85,4 +85,9 @@ double metrics_topk_error(const double *pred, const double *runtime, size_t n,
  * index first).  Returns 0, or -1 when out of memory. */
 int metrics_rank_order(const double *score, size_t n, int64_t *order);
 
+/* Spearman's rank correlation: Pearson's r of the ranks, ties given their
+ * average rank.  NAN when n < 2, either vector is constant, or out of
+ * memory. */
+double metrics_spearman(const double *a, const double *b, size_t n);
+
 #endif

@@ -81,6 +81,22 @@ const char *model_meta(const hs_model *m)
 	return m && m->meta ? m->meta : "";
 }
 
+int model_saw(const hs_model *m, const hs_graph *g)
+{
+	static const char *const keys[] = {"trained_on=", "validated_on="};
+	const char *l = model_meta(m);
+	char want[20];
+
+	if (!*l)
+		return 0;
+	snprintf(want, sizeof want, "%016llx ", (unsigned long long)graph_digest(g));
+	for (; *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : "")
+		for (int k = 0; k < 2; k++)
+			if (!strncmp(l, keys[k], strlen(keys[k])) && !strncmp(l + strlen(keys[k]), want, 17))
+				return k + 1;
+	return 0;
+}
+
 /* ---- writing -------------------------------------------------------------------- */
 
 typedef struct buf {

@@ -16,7 +16,9 @@
  *   end-4   4     u32 CRC-32 (zlib's) of every byte before it
  *
  *   "META"  UTF-8 text, "key=value" lines (what it was trained on, options,
- *           validation scores); informative only.
+ *           validation scores; "trained_on=DIGEST PATH" and
+ *           "validated_on=DIGEST PATH" lines, DIGEST graph_digest() in 16
+ *           hex digits, which model_saw() reads).
  *   "LAYT"  the layout head, "TILE" the tile head (at most one each, at
  *           least one in all), payload:
  *             10 x u32  kind (1 layout / 0 tile), node feature width, opcode
@@ -79,5 +81,10 @@ int model_has_head(const hs_model *m, hs_kind kind);
 
 /* The META text ("" for NULL or when absent). */
 const char *model_meta(const hs_model *m);
+
+/* Whether the model saw graph g (by graph_digest, whatever its name): 1
+ * when it trained on it, 2 when it was a --valid graph, else 0 (also for
+ * NULL and for models whose META lists no digests). */
+int model_saw(const hs_model *m, const hs_graph *g);
 
 #endif

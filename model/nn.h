@@ -26,9 +26,9 @@
  * z_c, its standardized log, 0 when the prep has none):
  *   total(c) = pw * z_c + gate * score(c)
  * pw is trained with the rest (no weight decay); gate is not trained:
- * train.c sets it after training to the value in {1, 1/2, 1/4, 0} that
- * ranks the validation configs best, so a correction that does not help
- * on them is dropped and the model ranks as the estimate does.  The heads'
+ * train.c sets it to a value in {1, 1/2, 1/4, 0} chosen on graphs the
+ * correction did not train on (train.h), so a correction that does not
+ * carry over is dropped and the model ranks as the estimate does.  The heads'
  * own terms (nn_node_scores) are the correction before the gate.
  *
  * Matrices are stored input-major: W[i * out + o].

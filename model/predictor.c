@@ -179,8 +179,17 @@ void predictor_record_text(const predictor *p, char *buf, size_t cap)
 		 p->trained ? "held-out " : "measured ");
 }
 
-const char *predictor_time_kind_json(const predictor *p)
+const char *predictor_time_kind(const predictor *p)
 {
-	return p->time_kind == PRED_TIME_NS ? "estimate" : p->time_kind == PRED_TIME_CALIBRATED ? "calibrated" : NULL;
+	if (p->time_kind == PRED_TIME_NS)
+		return "estimate";
+	if (p->time_kind == PRED_TIME_CALIBRATED)
+		return isnan(p->calib_factor) ? "learned" : "calibrated";
+	return NULL;
+}
+
+int predictor_time_ns(const predictor *p, const hs_graph *g)
+{
+	return p->time && (p->time_kind == PRED_TIME_NS || g->kind != HS_KIND_TILE);
 }
 

@@ -66,9 +66,17 @@ void predictor_free(predictor *p);
 void predictor_record_text(const predictor *p, char *buf, size_t cap);
 
 
-/* What predict --json calls the times: "estimate" (the analytic estimate's
- * own nanoseconds), "calibrated" (fitted on measured configs), or NULL
- * when there are only scores. */
-const char *predictor_time_kind_json(const predictor *p);
+/* What kind of time p->time is, one name wherever a prediction is shown
+ * (predict, compare, query, the explorer): "estimate" (the analytic
+ * estimate's own nanoseconds), "calibrated" (the estimate times one factor
+ * fitted on the measured configs), "learned" (a learned ranker's or a
+ * fit's scores mapped to times on the measured configs); NULL when there
+ * are only scores. */
+const char *predictor_time_kind(const predictor *p);
+
+/* 1 when p->time is in nanoseconds: the estimate, or any time on a layout
+ * graph (calibrated to its runtimes, ns); a tile graph's calibrated times
+ * are normalized runtimes. */
+int predictor_time_ns(const predictor *p, const hs_graph *g);
 
 #endif

@@ -132,53 +132,57 @@ static void *run_worker(void *arg)
 	return NULL;
 }
 
+/* The head's tau (ties broken at random) on p's distinct configs uniq[0..m)
+ * (all of them when uniq is NULL), and its top-5 error for tile (*top5,
+ * else NAN).  NAN when undefined or out of memory. */
+static double graph_tau(const nn_head *hd, const prep *p, const int64_t *uniq, int64_t m, nn_ws *ws,
+			double *top5)
+{
+	int64_t *cfg = malloc((size_t)(m > 0 ? m : 1) * sizeof *cfg);
+	double *s = malloc((size_t)(m > 0 ? m : 1) * sizeof *s), *y = malloc((size_t)(m > 0 ? m : 1) * sizeof *y);
+	double t = NAN;
+
+	*top5 = NAN;
+	if (m >= 2 && cfg && s && y) {
+		for (int64_t j = 0; j < m; j++) {
+			int64_t u = uniq ? uniq[j] : j;
+
+			cfg[j] = p->uniq_rep[u];
+			y[j] = p->uniq_runtime[u];
+		}
+		if (nn_score(hd, p, cfg, m, s, ws) == 0) {
+			t = metrics_kendall_tau_tiebroken(s, y, (size_t)m);
+			if (p->kind == HS_KIND_TILE)
+				*top5 = metrics_topk_error(s, y, (size_t)m, 5);
+		}
+	}
+	free(cfg);
+	free(s);
+	free(y);
+	return t;
+}
+
 /* Mean validation tau, ties broken at random (and tile top-5 error), of
- * the head. */
+ * the head: on the valid graphs, else on each graph's held-out configs. */
 static void validate(const nn_head *hd, prep **gs, int n, const split *sp, prep **valid,
 		     int n_valid, nn_ws *ws, double *tau_out, double *top5_out)
 {
 	double tau_sum = 0, top_sum = 0;
 	int tau_n = 0, top_n = 0;
-	int total = valid ? n_valid : n;
 
-	for (int i = 0; i < total; i++) {
+	for (int i = 0; i < (valid ? n_valid : n); i++) {
 		const prep *p = valid ? valid[i] : gs[i];
-		int64_t m = valid ? p->n_uniq : sp[i].n_valid;
-		int64_t *cfg;
-		double *s, *y;
+		double e, t = graph_tau(hd, p, valid ? NULL : sp[i].valid, valid ? p->n_uniq : sp[i].n_valid,
+					ws, &e);
 
-		if (m < 2)
-			continue;
-		cfg = malloc((size_t)m * sizeof *cfg);
-		s = malloc((size_t)m * sizeof *s);
-		y = malloc((size_t)m * sizeof *y);
-		if (cfg && s && y) {
-			for (int64_t j = 0; j < m; j++) {
-				int64_t u = valid ? j : sp[i].valid[j];
-
-				cfg[j] = p->uniq_rep[u];
-				y[j] = p->uniq_runtime[u];
-			}
-			if (nn_score(hd, p, cfg, m, s, ws) == 0) {
-				double t = metrics_kendall_tau_tiebroken(s, y, (size_t)m);
-
-				if (!isnan(t)) {
-					tau_sum += t;
-					tau_n++;
-				}
-				if (p->kind == HS_KIND_TILE) {
-					double e = metrics_topk_error(s, y, (size_t)m, 5);
-
-					if (!isnan(e)) {
-						top_sum += e;
-						top_n++;
-					}
-				}
-			}
+		if (!isnan(t)) {
+			tau_sum += t;
+			tau_n++;
 		}
-		free(cfg);
-		free(s);
-		free(y);
+		if (!isnan(e)) {
+			top_sum += e;
+			top_n++;
+		}
 	}
 	*tau_out = tau_n ? tau_sum / tau_n : NAN;
 	*top5_out = top_n ? top_sum / top_n : NAN;
@@ -191,6 +195,7 @@ typedef struct trainer {
 	const train_opts *o;
 	prep **gs, **valid;
 	int n, n_valid, kind, threads;
+	int fold, folds;      /* the fold of folds this run trains (0: the head itself) */
 	hs_splitmix g;        /* splits, then every epoch's shuffles */
 	nn_head *hd;
 	split *sp;            /* [n] */
@@ -214,11 +219,9 @@ static const char *kind_word(int kind)
 
 /* The head's dimensions from the options and the first graph; every graph
  * (training and validation) must have the same feature widths. */
-static int head_dims(const trainer *tr, nn_dims *d, hs_error *err)
+static int head_dims(prep **gs, int n, prep **valid, int n_valid, int kind, const train_opts *o, nn_dims *d,
+		     hs_error *err)
 {
-	const train_opts *o = tr->o;
-	prep **gs = tr->gs;
-	int kind = tr->kind;
 	const char *bad;
 
 	memset(d, 0, sizeof *d);
@@ -234,8 +237,8 @@ static int head_dims(const trainer *tr, nn_dims *d, hs_error *err)
 	d->ctw = kind == HS_KIND_TILE ? gs[0]->config_width : 0;
 	if ((bad = nn_dims_check(d)) != NULL)
 		return hs_fail(err, HS_EUSAGE, "%s: unusable model dimensions (%s)", gs[0]->name, bad);
-	for (int i = 0; i < tr->n + tr->n_valid; i++) {
-		const prep *p = i < tr->n ? gs[i] : tr->valid[i - tr->n];
+	for (int i = 0; i < n + n_valid; i++) {
+		const prep *p = i < n ? gs[i] : valid[i - n];
 
 		if ((int)p->kind != kind || p->feat_width != d->fin ||
 		    (kind == HS_KIND_LAYOUT ? p->ncf_width != d->ncfw : p->config_width != d->ctw))
@@ -500,6 +503,8 @@ static double finish_epoch(trainer *tr, int epoch, double loss, double t0, train
 
 	validate(tr->hd, tr->gs, tr->n, tr->sp, tr->valid, tr->n_valid, tr->workers[0].ws, &tau, &top5);
 	pr.head = kind_word(tr->kind);
+	pr.fold = tr->fold;
+	pr.folds = tr->folds;
 	pr.epoch = epoch;
 	pr.epochs = o->epochs;
 	pr.loss = loss;
@@ -521,71 +526,125 @@ static double finish_epoch(trainer *tr, int epoch, double loss, double t0, train
 	return pr.seconds;
 }
 
-/* The gate (nn.h) that ranks the validation configs best, from 1 down to
- * 0 (the analytic estimate alone); ties keep the smaller one.  Without
- * validation scores the gate stays 1. */
-static void choose_gate(trainer *tr, train_report *rep)
+/* ---- the gate ---------------------------------------------------------- */
+
+static const float gates[TRAIN_GATES] = {1, 0.5f, 0.25f, 0};
+
+/* Sets gate i; with gate 0 the head ranks as the analytic estimate does
+ * (pw 1, whatever it trained to). */
+static void set_gate(nn_head *hd, int i, float pw)
 {
-	static const float gates[] = {1, 0.5f, 0.25f, 0};
-	float *gate = &tr->hd->theta[tr->hd->o.gate], best = 1;
-	double best_tau = -INFINITY;
-
-	for (size_t i = 0; i < sizeof gates / sizeof gates[0]; i++) {
-		double tau, top5;
-
-		*gate = gates[i];
-		validate(tr->hd, tr->gs, tr->n, tr->sp, tr->valid, tr->n_valid, tr->workers[0].ws, &tau, &top5);
-		if (!isnan(tau) && tau >= best_tau) {
-			best_tau = tau;
-			best = gates[i];
-		}
-	}
-	*gate = best;
-	rep->gate = best;
-	if (best_tau > -INFINITY)
-		rep->best_tau = best_tau;
+	hd->theta[hd->o.gate] = gates[i];
+	hd->theta[hd->o.pw] = gates[i] == 0 ? 1 : pw;
 }
 
-nn_head *train_head(prep **gs, int n, prep **valid, int n_valid, int kind, const train_opts *o,
-		    train_report *rep, hs_error *err)
+/* The taus of held-out graphs hs[0..n) with each gate: a row of
+ * TRAIN_GATES per graph whose taus are all defined, appended to ev (*n_ev
+ * rows), and their means into *f. */
+static void held_out(nn_head *hd, prep **hs, int n, nn_ws *ws, double *ev, int *n_ev, train_fold *f)
+{
+	float pw = hd->theta[hd->o.pw];
+
+	memset(f, 0, sizeof *f);
+	for (int i = 0; i < n; i++) {
+		double *t = ev + (size_t)*n_ev * TRAIN_GATES, e;
+		int ok = 1;
+
+		for (int g = 0; g < TRAIN_GATES; g++) {
+			set_gate(hd, g, pw);
+			t[g] = graph_tau(hd, hs[i], NULL, hs[i]->n_uniq, ws, &e);
+			ok &= !isnan(t[g]);
+		}
+		if (!ok)
+			continue;
+		(*n_ev)++;
+		if (!f->graphs++)
+			f->name = hs[i]->name;
+		for (int g = 0; g < TRAIN_GATES; g++)
+			f->tau[g] += t[g];
+	}
+	for (int g = 0; g < TRAIN_GATES; g++)
+		f->tau[g] = f->graphs ? f->tau[g] / f->graphs : NAN;
+	set_gate(hd, 0, pw);
+}
+
+/* The largest gate that ranks no held-out graph worse than the estimate
+ * alone (the last column) and ranks them better on average; 0 when none
+ * does or nothing was held out. */
+static float pick_gate(const double *ev, int n)
+{
+	for (int g = 0; g < TRAIN_GATES - 1; g++) {
+		double gain = 0;
+		int worse = 0;
+
+		for (int i = 0; i < n; i++) {
+			const double *t = ev + (size_t)i * TRAIN_GATES;
+
+			worse += t[g] < t[TRAIN_GATES - 1];
+			gain += t[g] - t[TRAIN_GATES - 1];
+		}
+		if (n && !worse && gain > 0)
+			return gates[g];
+	}
+	return 0;
+}
+
+/* The head's final gate: chosen on the valid graphs when there are some,
+ * else rep->gate (from the folds); then the validation tau with it. */
+static int finish_gate(trainer *tr, train_report *rep)
+{
+	nn_head *hd = tr->hd;
+	float pw = hd->theta[hd->o.pw];
+	double tau, top5;
+	int g = 0;
+
+	if (tr->valid) {
+		double *ev = malloc((size_t)(tr->n_valid ? tr->n_valid : 1) * TRAIN_GATES * sizeof *ev);
+		int n_ev = 0;
+
+		if (!ev)
+			return -1;
+		held_out(hd, tr->valid, tr->n_valid, tr->workers[0].ws, ev, &n_ev, &rep->fold[0]);
+		rep->gate = pick_gate(ev, n_ev);
+		rep->gate_from = TRAIN_GATE_VALID;
+		free(ev);
+	}
+	while (gates[g] != (float)rep->gate)
+		g++;
+	set_gate(hd, g, pw);
+	validate(hd, tr->gs, tr->n, tr->sp, tr->valid, tr->n_valid, tr->workers[0].ws, &tau, &top5);
+	if (!isnan(tau))
+		rep->best_tau = tau;
+	return 0;
+}
+
+/* Trains hd (statistics set, preps standardized) on gs[0..n): the best
+ * epoch's parameters, then (the head itself, fold 0) its gate.  -1 with
+ * err set. */
+static int run(nn_head *hd, prep **gs, int n, prep **valid, int n_valid, const train_opts *o, int fold,
+	       int folds, train_report *rep, hs_error *err)
 {
 	trainer tr = {
-		.o = o, .gs = gs, .valid = valid, .n = n, .n_valid = n_valid, .kind = kind,
-		.threads = o->threads < 1 ? 1 : o->threads,
-		.g = hs_splitmix_seed(o->seed * 0x100000001b3ULL + (uint64_t)kind),
+		.o = o, .gs = gs, .valid = valid, .n = n, .n_valid = n_valid, .kind = hd->d.kind,
+		.threads = o->threads < 1 ? 1 : o->threads, .fold = fold, .folds = folds, .hd = hd,
+		.g = hs_splitmix_seed(o->seed * 0x100000001b3ULL + (uint64_t)hd->d.kind + 2 * (uint64_t)fold),
 		.best_tau = -INFINITY,
 	};
-	nn_head *hd;
-	nn_dims d;
 	double t_total = 0;
+	int rc = -1;
 
-	memset(rep, 0, sizeof *rep);
-	rep->best_tau = NAN;
-	if (n == 0) {
-		hs_fail(err, HS_EUSAGE, "no labeled %s files to train on", kind_word(kind));
-		return NULL;
-	}
-	if (head_dims(&tr, &d, err) < 0)
-		return NULL;
-	tr.hd = nn_head_new(&d, o->seed);
-	if (!tr.hd || compute_stats(tr.hd, gs, n) < 0)
-		goto oom;
-	for (int i = 0; i < n + n_valid; i++)
-		prep_standardize(i < n ? gs[i] : valid[i - n], tr.hd->mean, tr.hd->sd, tr.hd->cmean,
-				 tr.hd->csd);
 	if (make_splits(&tr, rep) < 0 || alloc_state(&tr) < 0)
 		goto oom;
 	tr.n_batches = count_batches(&tr);
 	if (tr.n_batches == 0) {
 		hs_fail(err, HS_EUSAGE, "the %s files have fewer than 2 distinct configs to rank",
-			kind_word(kind));
-		goto fail;
+			kind_word(tr.kind));
+		goto done;
 	}
 	tr.order = malloc((size_t)tr.n_batches * 2 * sizeof *tr.order);
 	if (!tr.order)
 		goto oom;
 	tr.total_steps = (int64_t)o->epochs * ((tr.n_batches + o->tasks - 1) / o->tasks);
-
 	for (int epoch = 1; epoch <= o->epochs; epoch++) {
 		double t0 = hs_now_seconds(), loss;
 
@@ -593,17 +652,124 @@ nn_head *train_head(prep **gs, int n, prep **valid, int n_valid, int kind, const
 			goto oom;
 		t_total += finish_epoch(&tr, epoch, loss, t0, rep);
 	}
-	memcpy(tr.hd->theta, tr.best, tr.P * sizeof *tr.best);
-	choose_gate(&tr, rep);
+	memcpy(hd->theta, tr.best, tr.P * sizeof *tr.best);
 	rep->seconds_per_epoch = o->epochs > 0 ? t_total / o->epochs : 0;
+	if (fold == 0 && finish_gate(&tr, rep) < 0)
+		goto oom;
+	rc = 0;
 	goto done;
 oom:
 	hs_fail(err, HS_ENOMEM, "out of memory while training");
-fail:
-	nn_head_free(tr.hd);
-	tr.hd = NULL;
 done:
-	hd = tr.hd;
 	trainer_free(&tr);
+	return rc;
+}
+
+/* The gate from folds of graphs left out: each fold's graphs are held
+ * out of a shorter training (half the epochs, same options) and ranked
+ * with every gate; rep->gate is what pick_gate makes of all of them, 0
+ * when fewer than 2 graphs have distinct configs to rank.  -1 with err
+ * set. */
+static int gate_by_folds(const nn_head *hd, prep **gs, int n, const train_opts *o, train_report *rep,
+			 hs_error *err)
+{
+	int64_t *elig = malloc((size_t)n * sizeof *elig);
+	int *fold_of = malloc((size_t)n * sizeof *fold_of);
+	prep **part = malloc((size_t)n * 2 * sizeof *part);
+	double *ev = malloc((size_t)n * TRAIN_GATES * sizeof *ev), t0 = hs_now_seconds();
+	nn_ws *ws = nn_ws_new();
+	train_opts fo = *o;
+	hs_splitmix g = hs_splitmix_seed(o->seed * 0x100000001b3ULL + 0x9e37);
+	int ne = 0, k, n_ev = 0, rc = -1;
+
+	rep->gate = 0;
+	rep->gate_from = TRAIN_GATE_NONE;
+	if (!elig || !fold_of || !part || !ev || !ws)
+		goto oom;
+	for (int i = 0; i < n; i++)
+		if (gs[i]->n_uniq >= 2)
+			elig[ne++] = i;
+	if (ne < 2) {
+		rc = 0;
+		goto done;
+	}
+	hs_splitmix_shuffle(&g, elig, ne);
+	k = ne < TRAIN_MAX_FOLDS ? ne : TRAIN_MAX_FOLDS;
+	for (int i = 0; i < n; i++)
+		fold_of[i] = -1;
+	for (int j = 0; j < ne; j++)
+		fold_of[elig[j]] = j % k;
+	fo.epochs = (o->epochs + 1) / 2;
+	for (int f = 0; f < k; f++) {
+		nn_head *fh = nn_head_new(&hd->d, o->seed);
+		train_report fr;
+		int nt = 0, nh = 0;
+
+		if (!fh)
+			goto oom;
+		memcpy(fh->mean, hd->mean, (size_t)hd->d.fin * sizeof *fh->mean);
+		memcpy(fh->sd, hd->sd, (size_t)hd->d.fin * sizeof *fh->sd);
+		if (hd->d.kind == HS_KIND_TILE) {
+			memcpy(fh->cmean, hd->cmean, (size_t)hd->d.ctw * sizeof *fh->cmean);
+			memcpy(fh->csd, hd->csd, (size_t)hd->d.ctw * sizeof *fh->csd);
+		}
+		for (int i = 0; i < n; i++)
+			if (fold_of[i] == f)
+				part[n + nh++] = gs[i];
+			else
+				part[nt++] = gs[i];
+		memset(&fr, 0, sizeof fr);
+		if (run(fh, part, nt, NULL, 0, &fo, f + 1, k, &fr, err) < 0) {
+			nn_head_free(fh);
+			goto done;
+		}
+		held_out(fh, part + n, nh, ws, ev, &n_ev, &rep->fold[f]);
+		nn_head_free(fh);
+	}
+	rep->gate = pick_gate(ev, n_ev);
+	rep->gate_from = TRAIN_GATE_FOLDS;
+	rep->folds = k;
+	rep->fold_epochs = fo.epochs;
+	rep->fold_seconds = hs_now_seconds() - t0;
+	rc = 0;
+	goto done;
+oom:
+	hs_fail(err, HS_ENOMEM, "out of memory while training");
+done:
+	free(elig);
+	free(fold_of);
+	free(part);
+	free(ev);
+	nn_ws_free(ws);
+	return rc;
+}
+
+nn_head *train_head(prep **gs, int n, prep **valid, int n_valid, int kind, const train_opts *o,
+		    train_report *rep, hs_error *err)
+{
+	nn_head *hd;
+	nn_dims d;
+
+	memset(rep, 0, sizeof *rep);
+	rep->best_tau = NAN;
+	if (n == 0) {
+		hs_fail(err, HS_EUSAGE, "no labeled %s files to train on", kind_word(kind));
+		return NULL;
+	}
+	if (head_dims(gs, n, valid, n_valid, kind, o, &d, err) < 0)
+		return NULL;
+	hd = nn_head_new(&d, o->seed);
+	if (!hd || compute_stats(hd, gs, n) < 0) {
+		nn_head_free(hd);
+		hs_fail(err, HS_ENOMEM, "out of memory while training");
+		return NULL;
+	}
+	for (int i = 0; i < n + n_valid; i++)
+		prep_standardize(i < n ? gs[i] : valid[i - n], hd->mean, hd->sd, hd->cmean, hd->csd);
+	if ((!valid && gate_by_folds(hd, gs, n, o, rep, err) < 0) ||
+	    run(hd, gs, n, valid, n_valid, o, 0, 0, rep, err) < 0) {
+		nn_head_free(hd);
+		return NULL;
+	}
 	return hd;
 }

@@ -12,8 +12,18 @@
  * (graphs with fewer than 10 distinct configs keep them all for training).
  * The head keeps the parameters of the epoch with the best mean validation
  * Kendall tau, ties broken at random (the last epoch when nothing can be
- * validated), then the gate of its correction to the analytic prior (nn.h)
- * that ranks the validation configs best.
+ * validated).
+ *
+ * The gate of its correction to the analytic prior (nn.h) is chosen on
+ * graphs the correction did not train on: the `valid` graphs when given;
+ * else folds of the training graphs (leave-one-graph-out up to
+ * TRAIN_MAX_FOLDS graphs with distinct configs, that many folds beyond),
+ * each held out of a training with the same options and half the epochs.
+ * The gate is the largest of 1, 1/2, 1/4 that ranks no held-out graph worse
+ * than the estimate alone (tau, ties broken at random) and ranks them
+ * better on average; 0 otherwise, and with fewer than 2 training graphs to
+ * rank and no `valid` graphs.  With gate 0 the head ranks as the estimate.
+ * The node statistics (no runtimes) come from all training graphs.
  *
  * Ownership: train_head() returns a head the caller frees with
  * nn_head_free() (or hands to model_from_heads()).  It standardizes the
@@ -31,6 +41,7 @@
 
 typedef struct train_progress {
 	const char *head;    /* "layout" / "tile" */
+	int fold, folds;     /* a fold of the gate's choice (1..folds), 0: the head */
 	int epoch, epochs;
 	double loss;         /* mean training loss of the epoch */
 	double valid_tau;    /* NAN when nothing could be validated */
@@ -57,11 +68,28 @@ typedef struct train_opts {
 
 void train_defaults(train_opts *o);
 
+#define TRAIN_MAX_FOLDS 4
+#define TRAIN_GATES 4        /* 1, 1/2, 1/4, 0 */
+
+enum train_gate_from { TRAIN_GATE_NONE, TRAIN_GATE_FOLDS, TRAIN_GATE_VALID };
+
+/* Graphs held out for the gate: one fold, or the valid graphs. */
+typedef struct train_fold {
+	int graphs;          /* those with every tau defined */
+	const char *name;    /* the first one's (the prep's name) */
+	double tau[TRAIN_GATES]; /* their mean tau (ties broken at random) with gate
+			      * 1, 1/2, 1/4, and 0: the estimate alone */
+} train_fold;
+
 typedef struct train_report {
 	int best_epoch;      /* 1-based; 0 when no epoch ran */
 	double best_tau;     /* mean validation tau (ties broken at random) of that
 			      * epoch with the chosen gate (NAN if none) */
 	double gate;         /* the correction's gate (nn.h): 1, 1/2, 1/4 or 0 */
+	int gate_from;       /* enum train_gate_from: NONE when nothing could show it */
+	int folds, fold_epochs;
+	double fold_seconds; /* the folds' trainings together */
+	train_fold fold[TRAIN_MAX_FOLDS]; /* [folds], or [0] the valid graphs */
 	double seconds_per_epoch;
 	int64_t graphs, configs, distinct_configs;
 } train_report;

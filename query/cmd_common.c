@@ -150,6 +150,8 @@ int query_emit_rows(query_parser *p, query_result *out, int scope, const query_c
 	if (query_tb_init(&b, out, k, names, types, p->err) < 0 ||
 	    query_tb_reserve(&b, (size_t)n, p->err) < 0)
 		goto fail;
+	for (int i = 0; i < ncols; i++)
+		query_tb_unit(&b, i + off, query_expr_unit(p->s, cols[i].e));
 	for (int64_t r = 0; r < n; r++) {
 		int64_t id = rows[r];
 		if (query_tb_row(&b, scope == QS_NODE ? id : -1, scope == QS_CONFIG ? id : -1,

@@ -68,6 +68,7 @@ int query_cmd_computations(query_parser *p, query_result *out)
 	}
 	if (query_tb_init(&b, out, NC + nd, names, types, p->err) < 0)
 		goto fail;
+	query_tb_unit(&b, 5, HS_U_SECONDS);
 	for (int64_t c = 0; c < g->n_hcomps; c++) {
 		const hs_hcomp *hc = &g->hcomps[c];
 		double cost = 0;
@@ -118,6 +119,7 @@ int query_cmd_splits(query_parser *p, query_result *out)
 		return query_data_fail(p, p->err);
 	if (query_tb_init(&b, out, 6, names, types, p->err) < 0)
 		goto fail;
+	query_tb_unit(&b, 5, HS_U_SECONDS);
 	for (int64_t c = 0; c < g->n_comps; c++) {
 		int64_t first = g->comp_start[c], last = g->comp_start[c + 1];
 		int64_t cfg = 0;

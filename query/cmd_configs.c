@@ -94,8 +94,9 @@ int query_cmd_configs(query_parser *p, query_result *out)
 	else
 		snprintf(extra, sizeof extra, "; fastest measured: config %lld", (long long)best);
 	if (have_pred)
-		snprintf(extra + strlen(extra), sizeof extra - strlen(extra), "; predicted by %s",
-			 p->s->active->label);
+		snprintf(extra + strlen(extra), sizeof extra - strlen(extra), "; predicted by %s (%s%s)",
+			 p->s->active->label, predictor_time_kind(p->s->active) ? "times: " : "scores",
+			 predictor_time_kind(p->s->active) ? predictor_time_kind(p->s->active) : "");
 	else if (why)
 		snprintf(extra + strlen(extra), sizeof extra - strlen(extra), "; %s", why);
 	out->note = query_count_note(n, g->n_configs, shown, "config", c->where != NULL, extra);

@@ -234,6 +234,7 @@ static int graphs_run(query_parser *ctx, const void *plan, void *part)
 	rs->matched = n;
 	rs->total = 1;
 	rc = n ? query_rows_from_ids(ctx, rs, QS_GRAPH, pl->cols, pl->ncols, &one, 1, pl->c->sort) : 0;
+	query_rows_units(rs, ctx->s, pl->cols, pl->ncols);
 done:
 	ctx->s->agg = NULL;
 	free(ids);

@@ -299,7 +299,12 @@ static int make_table(emit *e, query_result *out)
 		names[c] = c < LC_N ? col_names[c] : e->sums->data_name[c - LC_N];
 		types[c] = c == LC_LAYER || c == LC_PATH || c == LC_OPCODES ? QUERY_TEXT : QUERY_NUM;
 	}
-	return query_tb_init(&e->b, out, e->ncols, names, types, e->p->err);
+	if (query_tb_init(&e->b, out, e->ncols, names, types, e->p->err) < 0)
+		return -1;
+	query_tb_unit(&e->b, LC_COST, HS_U_SECONDS);
+	query_tb_unit(&e->b, LC_FLOPS, HS_U_FLOP);
+	query_tb_unit(&e->b, LC_BYTES, HS_U_BYTES);
+	return 0;
 }
 
 int query_cmd_layers(query_parser *p, query_result *out)

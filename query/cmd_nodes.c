@@ -47,6 +47,7 @@ static int rows_run(query_parser *ctx, const void *plan, void *part)
 	rs->matched = n;
 	rs->total = total;
 	rc = query_rows_from_ids(ctx, rs, pl->scope, pl->cols, pl->ncols, ids, shown, pl->c->sort);
+	query_rows_units(rs, ctx->s, pl->cols, pl->ncols);
 done:
 	free(ids);
 	return rc;

@@ -14,6 +14,7 @@
 #include "base/units.h"
 #include "loader/hlo.h"
 #include "loader/hlo_print.h"
+#include "model/machine.h"
 #include "query/commands.h"
 
 /* Lists of nodes, callers and attributes stop after this many. */
@@ -189,6 +190,19 @@ static void show_cost(query_session *s, hs_strbuf *b, int64_t v)
 	if (role == HS_ROLE_FUSION || role == HS_ROLE_REDUCER)
 		hs_strbuf_puts(b, "; its share of its caller's kernel");
 	hs_strbuf_puts(b, ")\n");
+	cost_machine m;
+	double *runs = g->module ? malloc((size_t)g->n_nodes * sizeof *runs) : NULL;
+	machine_of(g, &m);
+	if (g->module && (m.gpu || m.link > 0)) /* not the dataset's tpu-v3 */
+		hs_strbuf_printf(b, "  machine       %s (%s)\n", m.name, machine_source(g));
+	if (c->network > 0) {
+		hs_unit_format(num, sizeof num, HS_U_SECONDS, c->network, -1);
+		hs_strbuf_printf(b, "  network       %s on the interconnect (in the cost)\n", num);
+	}
+	if (runs && cost_runs(g, runs) == 0 && runs[v] != 1)
+		hs_strbuf_printf(b, "  runs          %g times a step (while loops' known_trip_count): %s in the step\n",
+				 runs[v], (hs_unit_format(num, sizeof num, HS_U_SECONDS, c->seconds * runs[v], -1), num));
+	free(runs);
 }
 
 /* The instruction's HLO line and its attributes, as written. */

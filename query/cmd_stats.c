@@ -221,11 +221,14 @@ static int stats_table(query_parser *p, const struct stats_plan *pl, struct stat
 		types[i] = i ? QUERY_NUM : QUERY_TEXT;
 	if (query_tb_init(&b, out, 1 + STATS_NUMS, names, types, p->err) < 0)
 		return query_data_fail(p, p->err);
+	for (int j = 1; j < STATS_NUMS; j++)   /* not count: the values', in the field's unit */
+		query_tb_unit(&b, 1 + j, QUERY_UNIT_ROW);
 	for (int c = 0; c < pl->ncols; c++) {
 		double nums[STATS_NUMS];
 		summarize(&acc->col[c], nums);
 		int64_t row = query_tb_row(&b, -1, -1, p->err);
-		if (row < 0 || query_tb_text(&b, row, 0, pl->cols[c].name, p->err) < 0) {
+		if (row < 0 || query_tb_text(&b, row, 0, pl->cols[c].name, p->err) < 0 ||
+		    query_tb_row_unit(&b, row, query_expr_unit(p->s, pl->cols[c].e), p->err) < 0) {
 			query_tb_done(&b);
 			return query_data_fail(p, p->err);
 		}

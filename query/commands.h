@@ -231,6 +231,10 @@ typedef struct query_rows {
 	size_t n, cap;
 	int64_t matched, total; /* rows that matched / rows looked at, summed */
 	int64_t graphs_matched; /* graphs with at least one match */
+	int units_set;          /* units[] holds the first graph's units */
+	unsigned char units[QUERY_MAX_COLS]; /* each column's unit, HS_U_NONE
+	                        * where the graphs disagree (a runtime of layout
+	                        * and tile files) */
 } query_rows;
 
 /* Adds a row of the graph ctx->s is bound to: id (node, config or -1),
@@ -245,6 +249,9 @@ int query_rows_merge(query_rows *acc, query_rows *part, hs_error *err);
 void query_rows_free(query_rows *rs);
 /* The table: the columns `names` / `types`, after file, collection and
  * split when `lead` (rows from a folder), rows in order; row paths set. */
+/* The units of the columns `cols` on the graph ctx->s is bound to, folded
+ * into rs->units. */
+void query_rows_units(query_rows *rs, const query_session *s, const query_colspec *cols, int ncols);
 int query_rows_table(query_rows *rs, int lead, const char *const *names, const query_type *types,
 		     query_result *out, hs_error *err);
 

@@ -523,6 +523,7 @@ int query_prepare_field(query_session *s, const query_field *f, hs_error *err)
 	case QF_ELEMENTS:
 		return query_need_shapes(s, err);
 	case QF_COST:
+	case QF_KERNEL_SHARE:
 	case QF_FLOPS:
 	case QF_BYTES:
 	case QF_G_COST:
@@ -530,6 +531,7 @@ int query_prepare_field(query_session *s, const query_field *f, hs_error *err)
 	case QF_G_BYTES:
 		return query_need_cost(s, err);
 	case QF_PREDICTED:
+	case QF_SCORE:
 	case QF_PREDICTED_RANK:
 		return query_need_predicted(s, err);
 	case QF_LAYER:

@@ -40,12 +40,19 @@ double query_field_num(query_session *s, const query_field *f, int64_t row)
 		return query_shape(s, row)->valid ? query_shape(s, row)->elements : NAN;
 	case QF_CONFIGURABLE:
 		return g->kind == HS_KIND_LAYOUT && g->cfg_index && g->cfg_index[row] >= 0;
-	case QF_COST:
-		return s->cost[row].unknown ? NAN : s->cost[row].seconds;
-	case QF_FLOPS:
-		return s->cost[row].unknown ? NAN : s->cost[row].flops;
+	case QF_COST:   /* what the instruction adds to the module's totals: */
+	case QF_FLOPS:  /* a fusion body's or reducer's part is in its caller's */
 	case QF_BYTES:
-		return s->cost[row].unknown ? NAN : s->cost[row].bytes;
+		if (s->cost[row].unknown)
+			return NAN;
+		if (!cost_role_executed(graph_node_role(g, row)))
+			return 0;
+		return f->kind == QF_COST ? s->cost[row].seconds : f->kind == QF_FLOPS ? s->cost[row].flops
+										  : s->cost[row].bytes;
+	case QF_KERNEL_SHARE:
+		if (s->cost[row].unknown || cost_role_executed(graph_node_role(g, row)))
+			return NAN;
+		return s->cost[row].seconds;
 	case QF_SOURCE_LINE: {
 		const struct hm_instr *in = graph_node_instr(g, row);
 		return in && in->source_line ? (double)in->source_line : NAN;
@@ -57,6 +64,8 @@ double query_field_num(query_session *s, const query_field *f, int64_t row)
 	case QF_NORMALIZER:
 		return g->normalizer ? (double)g->normalizer[row] : NAN;
 	case QF_PREDICTED:
+		return s->active->time ? s->active->time[row] : s->active->score[row];
+	case QF_SCORE:
 		return s->active->score[row];
 	case QF_RUNTIME_RANK:
 		return g->labeled ? (double)s->rank[row] : NAN;

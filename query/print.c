@@ -29,10 +29,21 @@
 #include "base/units.h"
 #include "query/query_impl.h"
 
-static void cell_short(const query_table *t, int64_t r, int c, char *buf, size_t cap,
+/* The unit of column c's numbers in row r (enum hs_unit). */
+static int cell_unit(const query_table *t, int64_t r, int c)
+{
+	int u = t->units && t->types[c] == QUERY_NUM ? t->units[c] : HS_U_NONE;
+
+	return u != QUERY_UNIT_ROW ? u : t->row_unit ? t->row_unit[r] : HS_U_NONE;
+}
+
+/* A cell as a terminal table shows it: a number with its unit (861 us),
+ * times with dec[c] decimals (NULL: the unit's own). */
+static void cell_short(const query_table *t, int64_t r, int c, const int *dec, char *buf, size_t cap,
 		       const char **text)
 {
 	const query_cell *x = query_cell_at(t, r, c);
+	int u = cell_unit(t, r, c);
 
 	if (t->types[c] == QUERY_TEXT) {
 		*text = x->text ? x->text : "";
@@ -40,9 +51,31 @@ static void cell_short(const query_table *t, int64_t r, int c, char *buf, size_t
 	}
 	if (isnan(x->num))
 		snprintf(buf, cap, "-");
+	else if (u != HS_U_NONE)
+		hs_unit_format(buf, cap, u, x->num, dec && u == t->units[c] ? dec[c] : -1);
 	else
 		hs_num_short(buf, cap, x->num);
 	*text = buf;
+}
+
+/* What --csv and --json call a column, or a stats row's field (name with
+ * unit u): plain numbers, the unit in the name where the name does not say
+ * it (cost_ns, runtime_ns; bytes and flops are their own unit). */
+static const char *file_name(const char *name, int u, char *buf, size_t cap)
+{
+	size_t n = strlen(name);
+	const char *suffix = u == HS_U_NS || u == HS_U_SECONDS ? "_ns" : u == HS_U_PERCENT ? "_pct" : "";
+
+	if (!*suffix || (n >= strlen(suffix) && !strcmp(name + n - strlen(suffix), suffix)))
+		return name;
+	snprintf(buf, cap, "%s%s", name, suffix);
+	return buf;
+}
+
+/* A number as --csv and --json write it: seconds as ns (its name says so). */
+static void file_number(char *buf, size_t cap, int u, double v)
+{
+	hs_num_exact(buf, cap, u == HS_U_SECONDS ? v * 1e9 : v);
 }
 
 /* The length of text as a table shows it: escaped when it holds a byte
@@ -83,17 +116,44 @@ static int write_table(FILE *out, const query_result *res)
 {
 	const query_table *t = &res->table;
 	size_t *w = calloc((size_t)t->ncols + 1, sizeof *w);
+	int *dec = calloc((size_t)t->ncols + 1, sizeof *dec);
 	char buf[64];
 	const char *s;
 	int clean;
 
-	if (!w)
+	if (!w || !dec) {
+		free(w);
+		free(dec);
 		return -1;
+	}
+	/* a time column: enough decimals to tell its values apart (runtimes
+	 * 23.2706 s and 23.2707 s), 3 at least */
+	for (int c = 0; c < t->ncols; c++) {
+		int u = t->units[c];
+		dec[c] = -1;
+		if (t->types[c] != QUERY_NUM || (u != HS_U_NS && u != HS_U_SECONDS) || !t->nrows)
+			continue;
+		double *v = malloc((size_t)t->nrows * sizeof *v);
+		if (!v) {
+			free(w);
+			free(dec);
+			return -1;
+		}
+		for (int64_t r = 0; r < t->nrows; r++)
+			v[r] = query_cell_at(t, r, c)->num;
+		dec[c] = hs_unit_decimals(u, v, (size_t)t->nrows, 3, 9);
+		free(v);
+		if (dec[c] < 0) {
+			free(w);
+			free(dec);
+			return -1;
+		}
+	}
 	for (int c = 0; c < t->ncols; c++)
 		w[c] = shown_len(t->cols[c], &clean);
 	for (int64_t r = 0; r < t->nrows; r++)
 		for (int c = 0; c < t->ncols; c++) {
-			cell_short(t, r, c, buf, sizeof buf, &s);
+			cell_short(t, r, c, dec, buf, sizeof buf, &s);
 			size_t n = t->types[c] == QUERY_TEXT ? shown_len(s, &clean) : strlen(s);
 			if (n > w[c])
 				w[c] = n;
@@ -103,7 +163,7 @@ static int write_table(FILE *out, const query_result *res)
 			if (r < 0)
 				s = t->cols[c];
 			else
-				cell_short(t, r, c, buf, sizeof buf, &s);
+				cell_short(t, r, c, dec, buf, sizeof buf, &s);
 			if (c)
 				fputs("  ", out);
 			put_cell(out, s, w[c], t->types[c] == QUERY_NUM, c == t->ncols - 1);
@@ -116,17 +176,27 @@ static int write_table(FILE *out, const query_result *res)
 		fputs(")\n", out);
 	}
 	free(w);
+	free(dec);
 	return 0;
+}
+
+/* Cell (r, c)'s text in a file: a stats row's field named with its unit. */
+static const char *file_text(const query_table *t, int64_t r, int c, char *buf, size_t cap)
+{
+	const char *s = query_cell_at(t, r, c)->text;
+
+	s = s ? s : "";
+	return c == 0 && t->row_unit ? file_name(s, t->row_unit[r], buf, cap) : s;
 }
 
 static void write_csv(FILE *out, const query_table *t)
 {
-	char buf[64];
+	char buf[64], name[160];
 
 	for (int c = 0; c < t->ncols; c++) {
 		if (c)
 			fputc(',', out);
-		csv_write_field(out, t->cols[c]);
+		csv_write_field(out, file_name(t->cols[c], t->units ? t->units[c] : HS_U_NONE, name, sizeof name));
 	}
 	fputc('\n', out);
 	for (int64_t r = 0; r < t->nrows; r++) {
@@ -135,9 +205,9 @@ static void write_csv(FILE *out, const query_table *t)
 			if (c)
 				fputc(',', out);
 			if (t->types[c] == QUERY_TEXT) {
-				csv_write_field(out, x->text ? x->text : "");
+				csv_write_field(out, file_text(t, r, c, name, sizeof name));
 			} else if (!isnan(x->num)) {
-				hs_num_exact(buf, sizeof buf, x->num);
+				file_number(buf, sizeof buf, cell_unit(t, r, c), x->num);
 				fputs(buf, out);
 			}
 		}
@@ -147,7 +217,7 @@ static void write_csv(FILE *out, const query_table *t)
 
 static void write_json(FILE *out, const query_table *t)
 {
-	char buf[64];
+	char buf[64], name[160];
 
 	if (t->nrows == 0) {
 		fputs("[]\n", out);
@@ -160,14 +230,14 @@ static void write_json(FILE *out, const query_table *t)
 			const query_cell *x = query_cell_at(t, r, c);
 			if (c)
 				fputs(", ", out);
-			json_write_string(out, t->cols[c]);
+			json_write_string(out, file_name(t->cols[c], t->units ? t->units[c] : HS_U_NONE, name, sizeof name));
 			fputs(": ", out);
 			if (t->types[c] == QUERY_TEXT) {
-				json_write_string(out, x->text ? x->text : "");
+				json_write_string(out, file_text(t, r, c, name, sizeof name));
 			} else if (isnan(x->num) || isinf(x->num)) {
 				fputs("null", out);
 			} else {
-				hs_num_exact(buf, sizeof buf, x->num);
+				file_number(buf, sizeof buf, cell_unit(t, r, c), x->num);
 				fputs(buf, out);
 			}
 		}

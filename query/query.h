@@ -77,7 +77,14 @@ typedef struct query_table {
 	int64_t *config;   /* [nrows] the config index a row stands for, or -1 */
 	const char **path; /* [nrows] the graph file a row stands for (folder
 	                    * results and `graphs`), or NULL for none at all */
+	unsigned char *units;    /* [ncols] enum hs_unit of a number column
+	                          * (HS_U_NONE: plain), or QUERY_UNIT_ROW */
+	unsigned char *row_unit; /* [nrows] the unit of a QUERY_UNIT_ROW column
+	                          * in each row (stats: one field a row), or NULL */
 } query_table;
+
+/* A column whose unit is its row's (query_table.row_unit). */
+#define QUERY_UNIT_ROW 255
 
 static inline const query_cell *query_cell_at(const query_table *t, int64_t row,
 					      int col)

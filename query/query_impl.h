@@ -23,6 +23,7 @@
 #include "base/arena.h"
 #include "base/index.h"
 #include "base/regex.h"
+#include "base/units.h"
 #include "loader/dataset.h"
 #include "loader/hlo.h"
 #include "model/cost.h"
@@ -54,6 +55,7 @@ enum query_field_kind {
 	QF_ELEMENTS,
 	QF_CONFIGURABLE,
 	QF_COST,
+	QF_KERNEL_SHARE,
 	QF_FLOPS,
 	QF_BYTES,
 	QF_HTEXT,        /* text: graph_node_text field `index` (hs_hfield) */
@@ -70,6 +72,7 @@ enum query_field_kind {
 	QF_RUNTIME_NS,
 	QF_NORMALIZER,
 	QF_PREDICTED,
+	QF_SCORE,
 	QF_RUNTIME_RANK,
 	QF_PREDICTED_RANK,
 	QF_CONFIG_FEATURE, /* tile config_feat column `index` */
@@ -523,6 +526,15 @@ int64_t query_tb_row(query_tb *b, int64_t node, int64_t config, hs_error *err);
 int query_tb_num(query_tb *b, int64_t row, int col, double v);
 int query_tb_text(query_tb *b, int64_t row, int col, const char *text,
 		  hs_error *err);
+/* Column col's numbers are in `unit` (enum hs_unit, or QUERY_UNIT_ROW). */
+void query_tb_unit(query_tb *b, int col, int unit);
+/* Row row's QUERY_UNIT_ROW columns are in `unit`; -1 out of memory. */
+int query_tb_row_unit(query_tb *b, int64_t row, int unit, hs_error *err);
+/* The unit of field f's numbers on the session's graph: its own, or for
+ * a runtime or a predicted time the runtime's (layout ns, tile none). */
+int query_field_unit(const query_session *s, const query_field *f);
+/* The unit of a column's numbers: a field's (query_field_unit), else none. */
+int query_expr_unit(const query_session *s, const query_expr *e);
 /* Frees the builder's interning table (the result keeps the strings). */
 void query_tb_done(query_tb *b);
 /* Reserves room for n rows in total. */

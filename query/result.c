@@ -58,9 +58,10 @@ int query_tb_init(query_tb *b, query_result *r, int ncols,
 	t->ncols = ncols;
 	t->cols = calloc((size_t)ncols + 1, sizeof *t->cols);
 	t->types = calloc((size_t)ncols + 1, sizeof *t->types);
+	t->units = calloc((size_t)ncols + 1, sizeof *t->units);
 	struct cell_block *blk = calloc(1, sizeof *blk);
 	b->pool = calloc(1, sizeof *b->pool);
-	if (!t->cols || !t->types || !blk || !b->pool) {
+	if (!t->cols || !t->types || !t->units || !blk || !b->pool) {
 		free(blk);
 		goto oom;
 	}
@@ -76,6 +77,24 @@ oom:
 	query_tb_done(b);
 	query_table_free(t);
 	return hs_fail(err, HS_ENOMEM, "out of memory building a table of %d columns", ncols);
+}
+
+void query_tb_unit(query_tb *b, int col, int unit)
+{
+	b->r->table.units[col] = (unsigned char)unit;
+}
+
+int query_tb_row_unit(query_tb *b, int64_t row, int unit, hs_error *err)
+{
+	query_table *t = &b->r->table;
+
+	if (!t->row_unit) {
+		t->row_unit = calloc(b->cap ? b->cap : 1, 1);
+		if (!t->row_unit)
+			return hs_fail(err, HS_ENOMEM, "out of memory for a table's units");
+	}
+	t->row_unit[row] = (unsigned char)unit;
+	return 0;
 }
 
 void query_tb_done(query_tb *b)
@@ -110,7 +129,12 @@ int query_tb_reserve(query_tb *b, size_t n, hs_error *err)
 	int64_t *config = realloc(t->config, n * sizeof *config);
 	if (config)
 		t->config = config;
-	if (!node || !config)
+	unsigned char *ru = t->row_unit ? realloc(t->row_unit, n) : NULL;
+	if (ru) {
+		memset(ru + b->cap, 0, n - b->cap);
+		t->row_unit = ru;
+	}
+	if (!node || !config || (t->row_unit && !ru))
 		return hs_fail(err, HS_ENOMEM, "out of memory for a table of %zu rows", n);
 	b->cap = n;
 	return 0;
@@ -184,6 +208,8 @@ void query_table_free(query_table *t)
 			free(t->cols[i]);
 	free(t->cols);
 	free(t->types);
+	free(t->units);
+	free(t->row_unit);
 	if (blk) {
 		hs_arena_free(&blk->strings);
 		free(blk);

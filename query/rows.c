@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/units.h"
 #include "query/commands.h"
 
 struct query_row {
@@ -167,9 +168,22 @@ static int heap_offer(query_rows *rs, query_row *r, hs_error *err)
 	return 0;
 }
 
+void query_rows_units(query_rows *rs, const query_session *s, const query_colspec *cols, int ncols)
+{
+	for (int i = 0; i < ncols && i < QUERY_MAX_COLS; i++) {
+		int u = query_expr_unit(s, cols[i].e);
+		rs->units[i] = !rs->units_set || rs->units[i] == u ? (unsigned char)u : HS_U_NONE;
+	}
+	rs->units_set = 1;
+}
+
 int query_rows_merge(query_rows *acc, query_rows *part, hs_error *err)
 {
 	int rc = 0;
+
+	for (int i = 0; part->units_set && i < part->ncols && i < QUERY_MAX_COLS; i++)
+		acc->units[i] = !acc->units_set || acc->units[i] == part->units[i] ? part->units[i] : HS_U_NONE;
+	acc->units_set |= part->units_set;
 
 	acc->matched += part->matched;
 	acc->total += part->total;
@@ -230,6 +244,8 @@ int query_rows_table(query_rows *rs, int lead, const char *const *names, const q
 		qsort_r(rs->v, rs->n, sizeof *rs->v, cmp_rows, rs);
 	if (query_tb_init(&b, out, k, all, alltypes, err) < 0)
 		return -1;
+	for (int i = 0; i < rs->ncols && i < QUERY_MAX_COLS; i++)
+		query_tb_unit(&b, i + off, rs->units[i]);
 	if (query_tb_reserve(&b, rs->n, err) < 0)
 		goto fail;
 	out->table.path = calloc(rs->n ? rs->n : 1, sizeof *out->table.path);

@@ -10,6 +10,8 @@
 #include <string.h>
 #include <strings.h>
 
+#include "base/units.h"
+
 #include "base/hash.h"
 #include "base/strbuf.h"
 #include "base/units.h"
@@ -39,9 +41,10 @@ static const query_field node_derived[] = {
 	{"rank", QF_RANK, 0, QUERY_NUM, "output rank", HS_U_NONE},
 	{"elements", QF_ELEMENTS, 0, QUERY_NUM, "output element count", HS_U_NONE},
 	{"configurable", QF_CONFIGURABLE, 0, QUERY_NUM, "1 for nodes with layout configs (layout graphs), else 0", HS_U_NONE},
-	{"cost", QF_COST, 0, QUERY_NUM, "analytic time estimate in seconds (model/cost.h); null when the model does not know the op's cost", HS_U_SECONDS},
-	{"flops", QF_FLOPS, 0, QUERY_NUM, "analytic floating-point operations; null when unknown", HS_U_FLOP},
-	{"bytes", QF_BYTES, 0, QUERY_NUM, "analytic bytes read and written; null when unknown", HS_U_BYTES},
+	{"cost", QF_COST, 0, QUERY_NUM, "analytic time in seconds the instruction adds to the module's total (model/cost.h): a fusion its kernel, 0 inside a fusion body or reducer (see kernel_share), so summed over the nodes it is info's total; null when the model does not know the op's cost", HS_U_SECONDS},
+	{"kernel_share", QF_KERNEL_SHARE, 0, QUERY_NUM, "a fusion body's or reducer's instruction: its share in seconds of the kernel that runs it (the shares of a body add up to its fusion's cost); null for instructions that run on their own", HS_U_SECONDS},
+	{"flops", QF_FLOPS, 0, QUERY_NUM, "analytic floating-point operations the instruction adds to the module's total (a fusion its body's, 0 inside a body); null when unknown", HS_U_FLOP},
+	{"bytes", QF_BYTES, 0, QUERY_NUM, "analytic bytes read and written that the instruction adds to the module's total (a fusion its own operands and output, 0 inside a body); null when unknown", HS_U_BYTES},
 	{"hlo", QF_HLO, 0, QUERY_TEXT, "the instruction's whole HLO line, as written (printed for a protobuf); empty on .npz", HS_U_NONE},
 	{"fusion_kind", QF_HTEXT, HS_HF_FUSION_KIND, QUERY_TEXT, "kLoop, kInput, kOutput, kCustom (fusions); empty otherwise and on .npz", HS_U_NONE},
 	{"op_type", QF_HTEXT, HS_HF_OP_TYPE, QUERY_TEXT, "metadata op_type (framework op); empty when absent and on .npz", HS_U_NONE},
@@ -59,7 +62,8 @@ static const query_field config_derived[] = {
 	{"runtime", QF_RUNTIME, 0, QUERY_NUM, "measured runtime (tile: normalized; layout: ns); null when hidden", HS_U_NONE},
 	{"runtime_ns", QF_RUNTIME_NS, 0, QUERY_NUM, "config_runtime as stored (ns); null when hidden", HS_U_NS},
 	{"normalizer", QF_NORMALIZER, 0, QUERY_NUM, "config_runtime_normalizers (tile graphs)", HS_U_NONE},
-	{"predicted", QF_PREDICTED, 0, QUERY_NUM, "the active predictor's score: the model's (the analytic estimate without one), or the explorer's :fit once one ran; lower = faster", HS_U_NONE},
+	{"predicted", QF_PREDICTED, 0, QUERY_NUM, "the active predictor's time in the runtime's unit (layout: ns; tile: normalized), the one predict and compare show: the model's (the analytic estimate without one, calibrated on the measured configs), or the explorer's :fit once one ran; its score when it gives no time (a learned model on a file without runtimes)", HS_U_NONE},
+	{"score", QF_SCORE, 0, QUERY_NUM, "the active predictor's score, what ranks the configs (lower = faster): the analytic estimate's own ns, or a learned model's unitless score", HS_U_NONE},
 	{"runtime_rank", QF_RUNTIME_RANK, 0, QUERY_NUM, "1 = fastest measured config", HS_U_NONE},
 	{"predicted_rank", QF_PREDICTED_RANK, 0, QUERY_NUM, "1 = fastest predicted config", HS_U_NONE},
 };
@@ -543,6 +547,7 @@ unsigned query_field_parts(const query_field *f)
 	case QF_CONFIGURABLE:
 		return GRAPH_PART_CONFIGS;
 	case QF_COST:
+	case QF_KERNEL_SHARE:
 	case QF_FLOPS:
 	case QF_BYTES:
 	case QF_G_COST:
@@ -562,6 +567,7 @@ unsigned query_field_parts(const query_field *f)
 	case QF_CONFIG_FEATURE:
 		return GRAPH_PART_RUNTIMES | GRAPH_PART_CONFIGS;
 	case QF_PREDICTED:
+	case QF_SCORE:
 	case QF_PREDICTED_RANK:
 		/* the model (or the analytic estimate) reads everything, and
 		 * node_config_feat for layout graphs */
@@ -605,4 +611,21 @@ int query_prepare(query_session *s, const query_expr *e, hs_error *err)
 		if (query_prepare(s, e->list[i], err) < 0)
 			return -1;
 	return 0;
+}
+
+int query_field_unit(const query_session *s, const query_field *f)
+{
+	const predictor *p = s->active;
+
+	if (f->kind == QF_PREDICTED)
+		return p && p->time && predictor_time_ns(p, s->g) ? HS_U_NS : HS_U_NONE;
+	if (f->kind == QF_SCORE)
+		return p && (p->time_kind == PRED_TIME_NS || !isnan(p->calib_factor)) ? HS_U_NS : HS_U_NONE;
+	return f->unit;
+}
+
+int query_expr_unit(const query_session *s, const query_expr *e)
+{
+	return (e->kind == QE_FIELD || e->kind == QE_WORD) && e->field && e->type == QUERY_NUM ? query_field_unit(s, e->field)
+												     : HS_U_NONE;
 }

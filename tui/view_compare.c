@@ -124,7 +124,7 @@ static int main_cell(void *ctx, int64_t row, const tui_col *c, char *buf, size_t
 		}
 		if (tui_model_hidden(buf, cap))
 			return TUI_C_DIM;
-		if (r->pred_ns)
+		if (!isnan(r->contrib_scale))
 			hs_unit_format_signed(buf, cap, HS_U_NS, rw->contribution, 3);
 		else
 			snprintf(buf, cap, "%+.3g", rw->contribution);
@@ -345,11 +345,11 @@ static void side_text(const compare_result *r, const compare_side_info *s, const
 		       g->kind == HS_KIND_TILE ? 4 : -1);
 	if (!r->pred_error[0] && tui_model_masked())
 		snprintf(pred, sizeof pred, "  predicted # (rank #)");
-	else if (!r->pred_error[0] && r->pred_ns) {
+	else if (!r->pred_error[0] && r->time_kind) {
 		char t[32];
 
-		hs_unit_format(t, sizeof t, HS_U_NS, s->predicted, 3);
-		snprintf(pred, sizeof pred, "  predicted %s (rank %lld%s)", t, (long long)s->pred_rank,
+		hs_unit_format(t, sizeof t, r->pred_ns ? HS_U_NS : HS_U_NONE, s->predicted, r->pred_ns ? 3 : 4);
+		snprintf(pred, sizeof pred, "  predicted %s %s (rank %lld%s)", t, r->time_kind, (long long)s->pred_rank,
 			 s->pred_tied ? ", tied" : "");
 	} else if (!r->pred_error[0]) {
 		snprintf(pred, sizeof pred, "  predicted score %.6g (rank %lld%s)", s->predicted, (long long)s->pred_rank,

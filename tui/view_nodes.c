@@ -26,7 +26,7 @@ struct nodes {
 };
 
 enum { NC_ID, NC_NAME, NC_OPCODE, NC_SHAPE, NC_SPLIT, NC_OPS, NC_USERS, NC_CFG, NC_COST, NC_FLOPS,
-       NC_BYTES, NC_CATEGORY, NC_OPERAND_NAMES, NC_USER_NAMES, NC_ROLE, NC_LAYER, NC_HFIELD = 500, NC_FEAT = 1000,
+       NC_BYTES, NC_SHARE, NC_CATEGORY, NC_OPERAND_NAMES, NC_USER_NAMES, NC_ROLE, NC_LAYER, NC_HFIELD = 500, NC_FEAT = 1000,
        NC_DATA = 100000 };
 
 /* "a, b, c" of the names of n nodes list[0..n). */
@@ -143,6 +143,7 @@ static int node_cell(void *ctx, int64_t row, const tui_col *c, char *buf, size_t
 	case NC_COST:
 	case NC_FLOPS:
 	case NC_BYTES:
+	case NC_SHARE:
 		if (tui_model_hidden(buf, cap))
 			break;
 		if (nd->ce && nd->ce[v].unknown) { /* a custom-call the model cannot cost */
@@ -187,12 +188,19 @@ static double node_value(void *ctx, int64_t row, const tui_col *c)
 		return (double)graph_hlo_n_users(g, v);
 	case NC_CFG:
 		return g->cfg_index && g->cfg_index[v] >= 0 ? 1 : 0;
-	case NC_COST:
-		return nd->ce && !nd->ce[v].unknown ? nd->ce[v].seconds : NAN;
+	case NC_COST:   /* what it adds to the module's totals, as the query's fields */
 	case NC_FLOPS:
-		return nd->ce && !nd->ce[v].unknown ? nd->ce[v].flops : NAN;
 	case NC_BYTES:
-		return nd->ce && !nd->ce[v].unknown ? nd->ce[v].bytes : NAN;
+	case NC_SHARE: {
+		if (!nd->ce || nd->ce[v].unknown)
+			return NAN;
+		int own = cost_role_executed(graph_node_role(g, v));
+		if (c->key == NC_SHARE)
+			return own ? NAN : nd->ce[v].seconds;
+		if (!own)
+			return 0;
+		return c->key == NC_COST ? nd->ce[v].seconds : c->key == NC_FLOPS ? nd->ce[v].flops : nd->ce[v].bytes;
+	}
 	case NC_HFIELD + HS_HF_SOURCE_LINE: {
 		char b[32];
 		const char *txt = graph_node_text(g, v, HS_HF_SOURCE_LINE, b, sizeof b);
@@ -283,6 +291,7 @@ static const tui_col node_extra_cols[] = {
 	{.name = "custom_call_target", .key = NC_HFIELD + HS_HF_CUSTOM_CALL_TARGET, .width = 20},
 	{.name = "sharding", .key = NC_HFIELD + HS_HF_SHARDING, .width = 20},
 	{.name = "category", .key = NC_CATEGORY, .width = 13},
+	{.name = "kernel_share", .key = NC_SHARE, .width = 9, .numeric = 1, .unit = HS_U_SECONDS},
 	{.name = "flops", .key = NC_FLOPS, .width = 11, .numeric = 1, .unit = HS_U_FLOP},
 	{.name = "bytes", .key = NC_BYTES, .width = 10, .numeric = 1, .unit = HS_U_BYTES},
 };

@@ -17,6 +17,7 @@
 #include "base/plural.h"
 #include "loader/hlo.h"
 #include "base/units.h"
+#include "model/machine.h"
 #include "tui/tui.h"
 
 /* One opcode as written; `id` is its learned id (its colour). */
@@ -265,7 +266,11 @@ static void cost_line(const struct overview *o, char *line, size_t cap)
 		hs_unit_format(time, sizeof time, HS_U_SECONDS, o->cost_total, 3);   /* "181.940 s", "983 ns" */
 		hs_unit_format(fl, sizeof fl, HS_U_FLOP, o->executed.flops, -1);
 		hs_unit_format(by, sizeof by, HS_U_BYTES, o->executed.bytes, -1);
-		snprintf(line, cap, " analytic cost: %s  %s  %s%s   %s", fl, by, time, unk, keys);
+		cost_machine m;
+		char on[32] = "";
+		if (g->module && (machine_of(g, &m)->gpu || m.link > 0)) /* not the dataset's tpu-v3 */
+			snprintf(on, sizeof on, " on %s", m.name);
+		snprintf(line, cap, " analytic cost: %s  %s  %s%s%s   %s", fl, by, time, on, unk, keys);
 	}
 	else
 		snprintf(line, cap, " Enter lists nodes, Tab switches pane, t all nodes, c configs");

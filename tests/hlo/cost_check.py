@@ -465,11 +465,16 @@ def check(path):
         import traceback
         print("FAIL cost %s: the independent reading failed: %r %s" % (base, ex, traceback.format_exc(limit=-2).replace("\n", "|")))
         return
-    r = hloscope("query", path, "--csv", "nodes show id, name, flops, bytes, cost")
+    r = hloscope("query", path, "--csv", "nodes show id, name, flops, bytes, cost, kernel_share")
     if r.returncode != 0:
         print("FAIL cost %s: query exit %d: %s" % (base, r.returncode, r.stderr[:200]))
         return
     rows = list(csv.DictReader(io.StringIO(r.stdout)))
+    # --csv writes times as ns, the unit in the column's name: back to seconds
+    for row in rows:
+        for k in ("cost", "kernel_share"):
+            v = row.pop(k + "_ns")
+            row[k] = repr(float(v) / 1e9) if v not in ("", "unknown", "null") else v
     if len(rows) != len(model.nodes):
         fails.append("%d rows for %d instructions" % (len(rows), len(model.nodes)))
     for row in rows:
@@ -484,8 +489,19 @@ def check(path):
             continue
         if got_unknown:
             continue
-        for key in ("flops", "bytes", "cost"):
-            want = e["seconds"] if key == "cost" else e[key]
+        # cost, flops and bytes: what the instruction adds to the module's
+        # totals; a fusion body's or reducer's node has its share of the
+        # kernel's time as kernel_share instead
+        own = model.role[n["comp"]] == "executed"
+        for key in ("flops", "bytes", "cost", "kernel_share"):
+            if key == "kernel_share":
+                want = None if own else e["seconds"]
+            else:
+                want = (e["seconds"] if key == "cost" else e[key]) if own else 0.0
+            if want is None:
+                if row[key] not in ("", "null"):
+                    fails.append("%s kernel_share: %r for an instruction that runs on its own" % (n["name"], row[key]))
+                continue
             got = float(row[key])
             if not close(got, want, rel=1e-5, abs_tol=1e-12 if key == "cost" else 1e-6):
                 fails.append("%s %s: hloscope %r, expected %r" % (n["name"], key, got, want))
@@ -496,18 +512,14 @@ def check(path):
         f = model.callers[c][0]
         if est[f]["unknown"]:
             continue
-        total = {k: 0.0 for k in ("flops", "bytes", "cost")}
+        total = 0.0
         for row in rows:
             if model.nodes[int(row["id"])]["comp"] == c:
-                for k in total:
-                    total[k] += float(row[k]) if row[k] not in ("", "unknown", "null") else 0.0
+                total += float(row["kernel_share"]) if row["kernel_share"] not in ("", "unknown", "null") else 0.0
         frow = rows[f]
-        for k in total:
-            if frow[k] in ("", "unknown", "null"):
-                continue
-            if not close(total[k], float(frow[k]), rel=1e-6, abs_tol=1e-12):
-                fails.append("body %s: %s of its nodes sum to %r, %s has %r" %
-                             (comp["name"], k, total[k], model.nodes[f]["name"], float(frow[k])))
+        if frow["cost"] not in ("", "unknown", "null") and not close(total, float(frow["cost"]), rel=1e-6, abs_tol=1e-12):
+            fails.append("body %s: kernel_share of its nodes sum to %r, %s costs %r" %
+                         (comp["name"], total, model.nodes[f]["name"], float(frow["cost"])))
     # the module's total: executed computations only
     info = hloscope("info", "--json", path)
     try:
@@ -517,6 +529,13 @@ def check(path):
         want_ns = sum(x["seconds"] for x in ex) * 1e9
         if not close(a["total_ns"], want_ns, rel=1e-6, abs_tol=1e-6):
             fails.append("analytic.total_ns %r, expected %r" % (a["total_ns"], want_ns))
+        # stats cost is info's total: every node's cost adds to it once
+        summed = {k: sum(float(r[k]) for r in rows if r[k] not in ("", "unknown", "null")) for k in ("cost", "flops", "bytes")}
+        if not close(summed["cost"] * 1e9, a["total_ns"], rel=1e-6, abs_tol=1e-6):
+            fails.append("the nodes' cost sums to %r ns, info says %r" % (summed["cost"] * 1e9, a["total_ns"]))
+        for k in ("flops", "bytes"):
+            if not close(summed[k], a[k], rel=1e-6, abs_tol=1e-6):
+                fails.append("the nodes' %s sum to %r, info says %r" % (k, summed[k], a[k]))
         if not close(a["flops"], sum(x["flops"] for x in ex), rel=1e-9, abs_tol=1e-6):
             fails.append("analytic.flops %r" % a["flops"])
         if not close(a["bytes"], sum(x["bytes"] for x in ex), rel=1e-9, abs_tol=1e-6):

@@ -119,7 +119,9 @@ check 0 "predict --json on unet3d" "$H" predict "$UNET" --json
 "$PY" -c "
 import json
 d = json.load(open('$T/out'))[0]
-assert d['predicted_ns'] == d['scores'], 'analytic scores are ns'
+assert d['time_kind'] == 'calibrated' and d['calibration']['method'] == 'scale'
+f = d['calibration']['factor']
+assert all(abs(p - s * f) <= 1e-9 * p for p, s in zip(d['predicted_ns'], d['scores'])), 'the estimate times its factor'
 r = d['ranks']; s = d['scores']
 assert all(r[i] == 1 + sum(1 for t in s if t < s[i]) for i in range(0, len(s), 97)), 'competition ranks'
 t = d['track_record']
@@ -164,14 +166,14 @@ check 0 "train a small model" "$H" train "$DEMO/npz/layout/xla/default/train" -o
 	--epochs 3 --hidden 8 --batch 8 --quiet
 V=$(ls "$DEMO"/npz/layout/xla/default/valid/*.npz | head -1)
 check 0 "predict with a model on a labeled file" "$H" predict "$V" --model "$T/m.hsm" --top 3
-has "a learned ranker's scores are calibrated and say so" "scores calibrated to times on the measured configs"
+has "a learned ranker's scores are calibrated and say so" "times: learned, its scores mapped to times on the measured configs"
 has "calibrated times carry a unit" " s \| ms \| us "
 check 0 "predict --json with a model" "$H" predict "$V" --model "$T/m.hsm" --json
 "$PY" -c "
 import json
 d = json.load(open('$T/out'))[0]
-s, c = d['scores'], d['calibrated_predicted_ns']
-assert 'predicted_ns' not in d, 'a score is not a time'
+s, c = d['scores'], d['predicted_ns']
+assert d['time_kind'] == 'learned', d['time_kind']
 o1 = sorted(range(len(s)), key=lambda i: (s[i], i)); o2 = sorted(range(len(c)), key=lambda i: (c[i], i))
 assert o1 == o2, 'calibration keeps the ranking'
 assert all(v > 0 for v in c)
@@ -180,3 +182,28 @@ TEST=$(ls "$DEMO"/npz/layout/xla/default/test/*.npz | head -1)
 check 0 "predict with a model on an unlabeled file" "$H" predict "$TEST" --model "$T/m.hsm" --top 2
 has "without runtimes, scores stay scores" "unitless scores, lower is faster"
 has "without runtimes, no record" "no measured runtimes to check against"
+
+# ---- one predicted time per config, wherever it is shown (issue 29) ------------
+# Config 1806 of unet3d (or its last config): predict's table, predict --json,
+# compare --json and query configs --json give the same number in ns.
+"$H" predict "$UNET" --json >"$T/p.json" 2>"$T/err" &&
+"$H" predict "$UNET" --top 2000 >"$T/p.txt" 2>>"$T/err" &&
+"$H" compare "$UNET" 0 17 --json >"$T/c.json" 2>>"$T/err" &&
+"$H" query --json "$UNET" 'configs where config = 0 or config = 17 show config, predicted, score' >"$T/q.json" 2>>"$T/err" &&
+"$PY" - "$T" <<'PYEOF' && ok "one predicted time: predict, predict --json, compare --json and query configs agree" || bad "one predicted time" "$(head -c 300 "$T/err")"
+import json, re, sys
+t = sys.argv[1]
+p = json.load(open(t + "/p.json"))[0]
+c = json.load(open(t + "/c.json"))
+q = {r["config"]: r for r in json.load(open(t + "/q.json"))}
+assert p["time_kind"] == c["time_kind"] == "calibrated", (p["time_kind"], c["time_kind"])
+assert c["prediction_unit"] == "ns"
+for cfg, key in ((0, "predicted_a"), (17, "predicted_b")):
+    want = p["predicted_ns"][cfg]
+    assert abs(c[key] - want) <= 1e-9 * want, (cfg, c[key], want)
+    assert abs(q[cfg]["predicted_ns"] - want) <= 1e-9 * want, (cfg, q[cfg]["predicted_ns"], want)
+    assert q[cfg]["score_ns"] == p["scores"][cfg]
+    row = [l for l in open(t + "/p.txt") if re.match(r"\s*\d+=?\s+%d\s" % cfg, l)][0].split()
+    shown = float(row[2]) * {"s": 1e9, "ms": 1e6, "us": 1e3, "ns": 1}[row[3]]
+    assert abs(shown - want) <= 1e-6 * want, (cfg, row, want)
+PYEOF

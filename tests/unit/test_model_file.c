@@ -265,6 +265,7 @@ int main(void)
 		for (int64_t i = 0; i < g->n_configs; i++)
 			same &= p1[i] == p2[i];
 		CHECK("layout predictions are identical after a round trip", same);
+		CHECK("a META without digests (models before them) saw no graph", model_saw(m2, g) == 0);
 		CHECK("predict tile before saving", model_predict_configs(m, gt, q1, &err) == 0);
 		CHECK("predict tile after loading", model_predict_configs(m2, gt, q2, &err) == 0);
 		same = 1;
