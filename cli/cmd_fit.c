@@ -1,7 +1,8 @@
 /* hloscope fit FILE (--train-fraction F | --measured LIST|CSV) [--seed S]
  * [--top K] [--json]: the autotuning case.  Fits on some of one graph's
  * measured configs (a random fraction, or the ones named) and ranks the
- * rest; --top K lists the K configs to try next (see model/fit.h). */
+ * rest, and lists the configs to try next (--top K, default 10; see
+ * model/fit.h). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,7 +37,7 @@ static int parse_args(int argc, char **argv, fit_args *a)
 		 "or a file of config,runtime_ns lines for a graph\n"
 		 "whose other runtimes are unknown"},
 		{"--seed", "S", CLI_INT64, &a->seed, .help = "which configs are drawn (default 1)"},
-		{"--top", "K", CLI_INT64, &a->top, .help = "list the K best-ranked configs not measured yet"},
+		{"--top", "K", CLI_INT64, &a->top, .help = "list the K best-ranked configs not measured yet\n(default 10; 0: none)"},
 		{"--json", NULL, CLI_FLAG, &a->json, .help = "one JSON object, with every held-out config"},
 		{0}};
 	const cli_spec spec = {"fit",
@@ -51,7 +52,7 @@ static int parse_args(int argc, char **argv, fit_args *a)
 	memset(a, 0, sizeof *a);
 	a->frac = NAN;
 	a->seed = 1;
-	a->top = -1;
+	a->top = 10; /* the configs to try next: a screenful */
 	if ((rc = cli_parse(&spec, argc, argv, &args)) != 0)
 		return rc;
 	if (!args.n)
@@ -187,7 +188,7 @@ static int print_json(const fit_args *a, const fit_out *o, hs_error *err)
 		if (!o->is_train[c])
 			json_config(&w, o, c);
 	jsonw_arr_end(&w);
-	if (a->top >= 0) {
+	if (a->top > 0) {
 		long long shown = 0;
 
 		jsonw_key(&w, "next");
@@ -214,11 +215,12 @@ static void print_metric(const char *name, double v, const char *why)
 /* The K best-scored configs not trained on (with --measured: not measured). */
 static void print_next(const fit_args *a, const fit_out *o)
 {
-	long long shown = 0;
+	long long shown = 0, n = 0;
 	char t[48], m[48];
 
-	printf("\nnext to try: the %lld best-ranked config%s that %s %s%s\n", a->top, hs_s(a->top),
-	       hs_plural(a->top, "was", "were"),
+	for (int64_t c = 0; c < o->g->n_configs && n < a->top; c++)
+		n += candidate(o, c) != 0;
+	printf("\nnext to try: the %lld best-ranked config%s that %s %s%s\n", n, hs_s(n), hs_plural(n, "was", "were"),
 	       o->measured ? "not measured" : "not trained on",
 	       o->cal.ok ? " (predicted time calibrated on the configs trained on)" : " (scores: lower is faster)");
 	printf("%6s %8s %16s %16s\n", "rank", "config", o->cal.ok ? "predicted" : "score", "measured");

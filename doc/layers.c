@@ -8,6 +8,7 @@
 
 #include "base/hash.h"
 #include "base/index.h"
+#include "base/progress.h"
 #include "base/rng.h"
 #include "base/vec.h"
 #include "loader/hlo.h"
@@ -21,6 +22,17 @@ typedef struct builder {
 	hs_index paths;        /* the namespaces by path */
 	hs_error *err;
 } builder;
+
+/* Long work ticks base/progress.h every 4,096 nodes of a pass: the first
+ * pass (placing the nodes) is the first half, the hashing passes the
+ * second.  1 when asked to stop. */
+static int layers_tick(int64_t v, int64_t n, int pass, int passes)
+{
+	if (v & 4095)
+		return 0;
+	double done = pass ? n + ((double)(pass - 1) * (double)n + (double)v) / passes : (double)v;
+	return hs_progress_tick("finding the layers", done, 2.0 * (double)n);
+}
 
 static uint64_t path_hash(const char *s, size_t n)
 {
@@ -93,7 +105,8 @@ static int components(const char *s, size_t *layer_len, size_t *cuts, int max)
 
 /* Every node's namespace, making the tree.  Neighbours share most of
  * their path: the namespaces of the components the previous op_name had
- * alike are taken again without a lookup. */
+ * alike are taken again without a lookup.  0, -1 out of memory, 1
+ * stopped. */
 static int place_nodes(builder *b, const hs_graph *g)
 {
 	hs_layers *l = b->l;
@@ -102,6 +115,8 @@ static int place_nodes(builder *b, const hs_graph *g)
 	size_t prev_cuts[64], cuts[64];
 	int prev_nc = 0;
 	for (int64_t v = 0; v < g->n_nodes; v++) {
+		if (layers_tick(v, g->n_nodes, 0, 0))
+			return 1;
 		const char *op = graph_node_text(g, v, HS_HF_OP_NAME, NULL, 0);
 		size_t len = 0;
 		int64_t ns = -1;
@@ -204,7 +219,7 @@ static void roll_up(const hs_graph *g, const cost_estimate *est, hs_layers *l)
 /* Each namespace's structure hash, depth by depth: per node a hash of
  * its opcode and of its operands' hashes inside the namespace of that
  * depth; the namespace's hash is a sum of its nodes' (mixed), which does
- * not depend on their order. */
+ * not depend on their order.  0, -1 out of memory, 1 stopped. */
 static int shape_hashes(const hs_graph *g, hs_layers *l)
 {
 	int64_t n = g->n_nodes;
@@ -219,7 +234,8 @@ static int shape_hashes(const hs_graph *g, hs_layers *l)
 	}
 	for (int64_t v = 0; v < n; v++)
 		op_h[v] = hs_fnv1a(graph_node_opcode_name(g, v), HS_FNV_BASIS);
-	for (int d = 1; d <= l->max_depth; d++) {
+	int rc = 0;
+	for (int d = 1; d <= l->max_depth && rc == 0; d++) {
 		/* the ancestor at depth d of each namespace (parents come first) */
 		for (int64_t k = 0; k < l->n; k++) {
 			const hs_layer *e = &l->v[k];
@@ -227,7 +243,11 @@ static int shape_hashes(const hs_graph *g, hs_layers *l)
 			if (e->depth == d)
 				l->v[k].shape = 0x1a7e25ULL;
 		}
-		for (int64_t v = 0; v < n; v++) {
+		for (int64_t v = 0; v < n && rc == 0; v++) {
+			if (layers_tick(v, n, d, l->max_depth)) {
+				rc = 1;
+				break;
+			}
 			int64_t a = anc_ns[l->layer_of[v]];
 			uint64_t h = op_h[v];
 			const int64_t *ops = g->hlo_operand_off ? graph_hlo_operands(g, v) : NULL;
@@ -247,7 +267,7 @@ static int shape_hashes(const hs_graph *g, hs_layers *l)
 	free(fp);
 	free(anc_ns);
 	free(op_h);
-	return 0;
+	return rc;
 }
 
 typedef struct sib {
@@ -314,8 +334,9 @@ int layers_build(const hs_graph *g, const cost_estimate *est, hs_layers *out, hs
 	builder b = {.l = out, .err = err};
 	int rc = -1;
 	out->layer_of = hs_arena_array(&out->arena, (size_t)g->n_nodes + 1, sizeof *out->layer_of);
-	if (!out->layer_of || place_nodes(&b, g) != 0)
+	if (!out->layer_of || (rc = place_nodes(&b, g)) != 0)
 		goto done;
+	rc = -1;
 	out->n = (int64_t)b.v.n;
 	out->v = hs_arena_array(&out->arena, b.v.n + 1, sizeof *out->v);
 	if (!out->v)
@@ -327,15 +348,16 @@ int layers_build(const hs_graph *g, const cost_estimate *est, hs_layers *out, hs
 	if (link_children(out) != 0)
 		goto done;
 	roll_up(g, est, out);
-	if (shape_hashes(g, out) != 0 || repeat_groups(out) != 0)
+	if ((rc = shape_hashes(g, out)) != 0 || (rc = repeat_groups(out)) != 0)
 		goto done;
-	rc = 0;
 done:
 	hs_index_free(&b.paths);
 	hs_vec_free(&b.v);
 	hs_vec_free(&b.len);
 	if (rc) {
 		layers_free(out);
+		if (rc > 0)
+			return hs_fail(err, HS_ESTOPPED, "%s: stopped finding the layers", g->path);
 		hs_fail(err, HS_ENOMEM, "%s: out of memory finding the layers", g->path);
 	}
 	return rc;

@@ -63,7 +63,8 @@ typedef struct hs_layers {
 #define LAYER_NONE "(no op_name)"
 
 /* The tree of g; est[g->n_nodes] per-node costs (cost_analytic), or NULL
- * for no cost columns.  -1 and err on out of memory. */
+ * for no cost columns.  -1 and err on out of memory, or HS_ESTOPPED when
+ * the work is stopped (base/progress.h). */
 int layers_build(const hs_graph *g, const cost_estimate *est, hs_layers *out, hs_error *err);
 void layers_free(hs_layers *l);
 

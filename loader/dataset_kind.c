@@ -63,6 +63,10 @@ static void text_why(const char *path, char *why, size_t cap)
 	char head[4096];
 	long n = xz_peek(path, head, sizeof head - 1);
 	head[n > 0 ? n : 0] = '\0';
+	if (hlo_text_is_mlir(head, n > 0 ? (size_t)n : 0)) {
+		snprintf(why, cap, "%s", HLO_MLIR_HINT);
+		return;
+	}
 	const char *s = head + strspn(head, " \t\r\n");
 	size_t len = strcspn(s, "\r\n");
 	snprintf(why, cap, "not HLO text: it starts with '%.*s%s'", (int)(len > 48 ? 48 : len), s,

@@ -386,12 +386,17 @@ typedef struct hs_collective {
 	int64_t n_groups;    /* replica groups; 0 when none are given (every device) */
 	int64_t group_size;  /* devices in a group (the largest one); 0 as above */
 	double bytes;        /* per device: the bytes of its operands */
+	/* the attribute naming the devices: "replica_groups", or
+	 * "source_target_pairs" for collective-permute(-start) */
+	const char *devices;
+	int64_t n_pairs;     /* source_target_pairs; 0 for the others */
 } hs_collective;
 
 /* 1 and *out for a collective instruction (replica_groups read in both
- * forms, {{0,1},{2,3}} and [2,2]<=[4]); 0 for any other node or a module
- * that does not know its attributes (a bare .npz).  The groups' text
- * itself: graph_node_attr(g, v, "replica_groups", ...). */
+ * forms, {{0,1},{2,3}} and [2,2]<=[4]; a permute's pairs counted); 0 for
+ * any other node or a module that does not know its attributes (a bare
+ * .npz).  The text itself:
+ * graph_node_attr(g, v, out->devices, ...). */
 int graph_collective(const hs_graph *g, int64_t v, hs_collective *out);
 
 /* The module's name (on a bare .npz the file's). */

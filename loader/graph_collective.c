@@ -77,8 +77,14 @@ int graph_collective(const hs_graph *g, int64_t v, hs_collective *out)
 	if (!in || !(g->knows & HM_KNOWS_ATTRS) || !graph_is_collective_opcode(in->opcode))
 		return 0;   /* a bare .npz keeps no groups, channels or operand order */
 	hs_strbuf b = {0};
-	if (graph_node_attr(g, v, "replica_groups", &b) == 1)
+	out->devices = strncmp(in->opcode, "collective-permute", 18) ? "replica_groups" : "source_target_pairs";
+	if (graph_node_attr(g, v, out->devices, &b) == 1) {
 		group_sizes(hs_strbuf_str(&b), &out->n_groups, &out->group_size);
+		if (out->devices[0] == 's') { /* {{0,1},{1,2}}: pairs, not groups */
+			out->n_pairs = out->n_groups;
+			out->n_groups = out->group_size = 0;
+		}
+	}
 	hs_strbuf_reset(&b);
 	if (graph_node_attr(g, v, "channel_id", &b) == 1)
 		out->channel_id = strtoll(hs_strbuf_str(&b), NULL, 10);

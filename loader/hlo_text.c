@@ -574,6 +574,8 @@ static int module(hp *p, hm_module *m)
 	size_t len;
 
 	hp_reset_module(p);
+	if (!hp_is_word(p, "HloModule") && hlo_text_is_mlir(p->lx.buf + p->tok.pos, p->lx.n - p->tok.pos))
+		return hp_fail(p, "%s", HLO_MLIR_HINT);
 	if (!hp_is_word(p, "HloModule"))
 		return hp_expected(p, "'HloModule'");
 	hp_next(p);
@@ -824,9 +826,9 @@ int hlo_text_caret(const hlo_text_where *w, char *buf, size_t cap)
 	return hs_caret(buf, cap, w->text, w->text_col);
 }
 
-int hlo_text_sniff(const void *buf, size_t n)
+/* Where the text begins: past a byte-order mark, blanks and comments. */
+static size_t text_start(const char *s, size_t n)
 {
-	const char *s = buf;
 	size_t i = 0;
 
 	if (n >= 3 && memcmp(s, "\xef\xbb\xbf", 3) == 0)
@@ -846,6 +848,28 @@ int hlo_text_sniff(const void *buf, size_t n)
 			break;
 		}
 	}
+	return i;
+}
+
+static int starts_word(const char *s, size_t n, size_t i, const char *w)
+{
+	size_t k = strlen(w);
+	return i <= n && n - i >= k && memcmp(s + i, w, k) == 0 &&
+	       (n - i == k || strchr(" \t\r\n@{=", s[i + k]) != NULL);
+}
+
+int hlo_text_is_mlir(const void *buf, size_t n)
+{
+	size_t i = text_start(buf, n);
+	return starts_word(buf, n, i, "module") || starts_word(buf, n, i, "func.func") ||
+	       (i + 4 <= n && memcmp((const char *)buf + i, "#loc", 4) == 0);
+}
+
+int hlo_text_sniff(const void *buf, size_t n)
+{
+	const char *s = buf;
+	size_t i = text_start(s, n);
+
 	if (i > n || n - i < 9 || memcmp(s + i, "HloModule", 9) != 0)
 		return 0;
 	if (n - i == 9)

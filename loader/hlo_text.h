@@ -91,6 +91,13 @@ void hlo_text_set_split_min(size_t bytes);
 /* 1 when buf looks like HLO text: after blanks and comments it starts with
  * the word HloModule. */
 int hlo_text_sniff(const void *buf, size_t n);
+/* 1 when the text is MLIR (StableHLO, MHLO): it starts with `module`,
+ * `func.func` or a `#loc` alias.  HLO_MLIR_HINT says how to get HLO text. */
+int hlo_text_is_mlir(const void *buf, size_t n);
+#define HLO_MLIR_HINT                                                                                  \
+	"MLIR (StableHLO) text, not HLO text; get HLO text from JAX with "                             \
+	"jax.jit(f).lower(x).compile().as_text(), or from any XLA program with "                    \
+	"XLA_FLAGS='--xla_dump_to=DIR --xla_dump_hlo_as_text'"
 
 /* How many modules the text file at `path` holds, without parsing it: the
  * lines that start (after blanks) with the word HloModule, as the parser

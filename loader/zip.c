@@ -174,6 +174,8 @@ static long find_eocd(const uint8_t *tail, size_t n)
 static int find_directory(const zip_archive *z, struct cd_location *cd, hs_error *err)
 {
 	uint64_t size = z->file_size;
+	if (size == 0)
+		return hs_fail(err, HS_EDATA, "%s: the file is empty (0 bytes)", z->path);
 	if (size < 22)
 		return hs_fail(err, HS_EDATA, "%s: not a zip archive (%llu bytes, too short)", z->path,
 			       (unsigned long long)size);

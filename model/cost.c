@@ -63,6 +63,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/progress.h"
+
 struct ops {
 	int conv, dot, reduce, reduce_window, select_scatter, bn_grad, bn_inf, bn_train, fft,
 		all_reduce, reduce_scatter, copy, transpose, sort, gather, custom_call, reshape;
@@ -475,8 +477,14 @@ int cost_features(const hs_graph *g, cost_estimate *out)
 		return 0;
 	if (cost_graph_init(&cg, g) < 0)
 		return -1;
-	for (int64_t v = 0; v < g->n_nodes; v++)
+	for (int64_t v = 0; v < g->n_nodes; v++) {
+		if (!(v & 4095) && hs_progress_tick("costing the nodes", (double)v, (double)g->n_nodes)) {
+			cost_graph_free(&cg);
+			memset(out, 0, (size_t)g->n_nodes * sizeof *out);
+			return -1;
+		}
 		cost_node(&cg, v, cost_lay_recorded(cg.shape[v]), NULL, COST_T_ALL, &out[v]);
+	}
 	cost_graph_free(&cg);
 	return 0;
 }

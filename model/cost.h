@@ -87,8 +87,9 @@ static inline int cost_module_rules(const hs_graph *g)
  * view (cost_module) when the module knows its attributes (an HLO input),
  * else the dataset's (cost_features: a bare .npz, whose numbers are the
  * dataset's).  Graphs whose node features are not the documented 140
- * give all zeros.  0, or -1 when memory runs out (out is then all zeros,
- * never a part: the caller reports HS_ENOMEM). */
+ * give all zeros.  0, or -1 when memory runs out or the work is stopped
+ * (base/progress.h: hs_progress_stopped() says which; out is then all
+ * zeros, never a part: the caller reports HS_ENOMEM or HS_ESTOPPED). */
 int cost_analytic(const hs_graph *g, cost_estimate *out);
 /* The dataset's view: every node alone, from its features and the
  * dataset's edges, as the config scores and the learned models see it

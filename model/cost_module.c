@@ -95,6 +95,7 @@
 #include <string.h>
 
 #include "base/jsonr.h"
+#include "base/progress.h"
 #include "loader/hlo_lex.h"
 #include "loader/hlo_module.h"
 #include "model/cost.h"
@@ -871,9 +872,17 @@ int cost_module(const hs_graph *g, cost_estimate *out)
 	if (mctx_init(&m, g, out) < 0)
 		return -1;
 	/* Callees first: a fusion's kernel needs its body's sums. */
+	int64_t done = 0;
 	for (int64_t i = g->n_hcomps - 1; i >= 0; i--) {
 		int64_t k = m.order[i];
 		const hs_hcomp *hc = &g->hcomps[k];
+
+		if (hs_progress_tick("costing the module", (double)done, (double)g->n_nodes)) {
+			mctx_free(&m);
+			memset(out, 0, (size_t)g->n_nodes * sizeof *out);
+			return -1;
+		}
+		done += hc->count;
 
 		for (int64_t v = hc->first; v < hc->first + hc->count; v++) {
 			const hm_instr *in = node(&m, v);

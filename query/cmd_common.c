@@ -10,6 +10,7 @@
 
 #include "base/hash.h"
 #include "base/plural.h"
+#include "base/progress.h"
 #include "query/commands.h"
 
 int query_oom(query_parser *p)
@@ -294,6 +295,12 @@ int64_t *query_filter_rows(query_parser *p, const query_expr *where, int64_t n,
 		int64_t rows[QUERY_ROWS];
 		for (int64_t i = 0; i < n; i += QUERY_ROWS) {
 			int b = n - i < QUERY_ROWS ? (int)(n - i) : QUERY_ROWS;
+			if (hs_progress_tick("querying", (double)i, (double)n)) {
+				free(ids);
+				hs_fail(p->err, HS_ESTOPPED, "stopped after %lld of %lld rows", (long long)i, (long long)n);
+				query_data_fail(p, p->err);
+				return NULL;
+			}
 			for (int j = 0; j < b; j++)
 				rows[j] = i + j;
 			int m = query_select_rows(p->s, where, rows, b, rows);

@@ -150,8 +150,8 @@ fail:
 
 /* ---- collectives ----------------------------------------------------------- */
 
-enum { CC_ID, CC_NAME, CC_OPCODE, CC_GROUPS_TEXT, CC_GROUPS, CC_SIZE, CC_CHANNEL, CC_BYTES, CC_SHAPE,
-       CC_N };
+enum { CC_ID, CC_NAME, CC_OPCODE, CC_GROUPS_TEXT, CC_PAIRS_TEXT, CC_GROUPS, CC_SIZE, CC_PAIRS, CC_CHANNEL,
+       CC_BYTES, CC_SHAPE, CC_N };
 
 /* One collective's row; on a bare .npz (no attributes) only what the
  * arrays say. */
@@ -165,11 +165,13 @@ static int collective_row(query_parser *p, query_tb *b, int64_t v)
 	if (row < 0 || query_tb_text(b, row, CC_NAME, query_htext(s, HS_HF_NAME, v), p->err) < 0 ||
 	    query_tb_text(b, row, CC_OPCODE, query_opcode_text(s, v), p->err) < 0 ||
 	    query_tb_text(b, row, CC_GROUPS_TEXT, query_attr_text(s, "replica_groups", v), p->err) < 0 ||
+	    query_tb_text(b, row, CC_PAIRS_TEXT, query_attr_text(s, "source_target_pairs", v), p->err) < 0 ||
 	    query_tb_text(b, row, CC_SHAPE, query_session_shape(s, v), p->err) < 0)
 		return -1;
 	query_tb_num(b, row, CC_ID, (double)v);
 	query_tb_num(b, row, CC_GROUPS, known && c.n_groups > 0 ? (double)c.n_groups : NAN);
 	query_tb_num(b, row, CC_SIZE, known && c.n_groups > 0 ? (double)c.group_size : NAN);
+	query_tb_num(b, row, CC_PAIRS, known && c.n_pairs > 0 ? (double)c.n_pairs : NAN);
 	query_tb_num(b, row, CC_CHANNEL, known && c.channel_id >= 0 ? (double)c.channel_id : NAN);
 	query_tb_num(b, row, CC_BYTES, known ? c.bytes : NAN);
 	return 0;
@@ -205,10 +207,10 @@ static void opcode_counts(query_session *s, const int64_t *ids, int64_t n, hs_st
 
 int query_cmd_collectives(query_parser *p, query_result *out)
 {
-	static const char *const names[CC_N] = {"id", "name", "opcode", "replica_groups", "groups",
-						"group_size", "channel_id", "bytes", "shape"};
-	static const query_type types[CC_N] = {QUERY_NUM, QUERY_TEXT, QUERY_TEXT, QUERY_TEXT, QUERY_NUM,
-					       QUERY_NUM, QUERY_NUM, QUERY_NUM, QUERY_TEXT};
+	static const char *const names[CC_N] = {"id", "name", "opcode", "replica_groups", "source_target_pairs",
+						"groups", "group_size", "pairs", "channel_id", "bytes", "shape"};
+	static const query_type types[CC_N] = {QUERY_NUM, QUERY_TEXT, QUERY_TEXT, QUERY_TEXT, QUERY_TEXT,
+					       QUERY_NUM, QUERY_NUM, QUERY_NUM, QUERY_NUM, QUERY_NUM, QUERY_TEXT};
 	query_session *s = p->s;
 	const hs_graph *g = s->g;
 	query_clauses *c = calloc(1, sizeof *c);

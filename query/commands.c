@@ -126,11 +126,12 @@ static const struct command commands[] = {
 	 "HLO computations.  The field `split` is a node's segment.\n"
 	 "  splits\n", query_cmd_splits, "", QS_NODE, 1},
 	{"collectives", "[where EXPR] [sort by EXPR [asc|desc]] [limit N]",
-	 "the collectives: replica groups, group size, channel id, bytes per device",
+	 "the collectives: replica groups or pairs, group size, channel id, bytes per device",
 	 "Every all-reduce, all-gather, reduce-scatter, all-to-all,\n"
 	 "collective-permute and collective-broadcast (their -start halves; -done\n"
-	 "only waits): id, name, opcode, replica_groups as written, the number of\n"
-	 "groups and their size (null when none are given: every device), the\n"
+	 "only waits): id, name, opcode, replica_groups and a permute's\n"
+	 "source_target_pairs as written, the number of groups and their size\n"
+	 "(null when none are given: every device), the number of pairs, the\n"
 	 "channel id, the bytes each device sends (its operands) and the shape.\n"
 	 "`where` and `sort by` take node fields.\n"
 	 "  collectives\n  collectives where opcode = all-reduce sort by bytes desc\n",
@@ -605,29 +606,55 @@ static int split_words(const char *s, size_t n, char words[][64], int max)
 	return k;
 }
 
-/* The vocabulary field ("opcode", "elem", "category") whose value the word
- * being completed would be, or NULL. */
-static const char *value_context(char words[][64], int n)
+/* The text field whose value the word being completed would be ("opcode"
+ * in "opcode = conv", "opcode in (dot, conv"), or NULL. */
+static const query_field *value_field(query_session *s, int scope, char words[][64], int n)
 {
-	int i = n - 1;
 	int saw_op = 0;
 
-	for (; i >= 0; i--) {
+	for (int i = n - 1; i >= 0; i--) {
 		const char *w = words[i];
-		if (!strcmp(w, "=") || !strcmp(w, "!") || !strcmp(w, "(") || !strcmp(w, ",") ||
-		    !strcmp(w, "<") || !strcmp(w, ">") || !strcmp(w, "~") ||
-		    !strcasecmp(w, "in") || !strcasecmp(w, "not")) {
+		if ((strchr("=!(,<>~", w[0]) && !w[1]) || !strcasecmp(w, "in") || !strcasecmp(w, "not")) {
 			saw_op = 1;
 			continue;
 		}
-		if (!strcasecmp(w, "opcode") || !strcasecmp(w, "elem") || !strcasecmp(w, "category"))
-			return saw_op ? w : NULL;
-		/* A value of the list so far (opcode in (dot, conv|). */
-		if (hlo_opcode_id(w) >= 0 || query_elem_id(w) >= 0 || hlo_category_id(w) >= 0)
-			continue;
-		return NULL;
+		const query_field *f = query_find_field(s, scope, w);
+		if (f)
+			return saw_op && f->type == QUERY_TEXT ? f : NULL;
+		if (!saw_op || !strcasecmp(w, "and") || !strcasecmp(w, "or") || !strcasecmp(w, "where"))
+			return NULL;
+		/* else a value of the list so far */
 	}
 	return NULL;
+}
+
+#define VALUES_MAX 200 /* more values than this that fit: none offered */
+
+/* The values of text field f in the graph that start with the prefix; 0
+ * when there are too many or none (then fields are offered instead). */
+static int add_values(query_session *s, int scope, const query_field *f, struct strv *sv, const char *prefix,
+		      size_t plen)
+{
+	hs_error err = {0};
+
+	if (plen && (*prefix == '\'' || *prefix == '"'))
+		return 0;
+	if (!s->g || s->table || query_prepare_field(s, f, &err) < 0)
+		return 0;
+	int64_t rows = f->kind == QF_CONFIG_FEATURE || scope == QS_CONFIG ? s->g->n_configs : s->g->n_nodes;
+	for (int64_t v = 0; v < rows && !sv->oom; v++) {
+		const char *t = query_field_text(s, f, v);
+		if (t && *t)
+			strv_add(sv, t, prefix, plen);
+		if (sv->n > VALUES_MAX) {
+			for (size_t i = 0; i < sv->n; i++)
+				free(sv->v[i]);
+			sv->n = 0;
+			sv->v[0] = NULL;
+			return 0;
+		}
+	}
+	return sv->n > 0;
 }
 
 char **query_complete(const query_session *cs, const char *line, int start, int end, int *files)
@@ -693,22 +720,22 @@ char **query_complete(const query_session *cs, const char *line, int start, int 
 	}
 	if (!strcasecmp(prev, "limit") || !strcasecmp(prev, "depth") || !strcasecmp(prev, "radius"))
 		goto out;
-	const char *ctx = s ? value_context(words, n) : NULL;
-	if (ctx && !strcasecmp(ctx, "opcode")) {
+	int vscope = c->scope == QS_CONFIG ? QS_CONFIG : QS_NODE;
+	const query_field *vf = s && c->scope != QS_GRAPH ? value_field(s, vscope, words, n) : NULL;
+	if (vf && add_values(s, vscope, vf, &sv, prefix, plen))
+		goto out;
+	/* none in the graph: the vocabulary of opcodes, element types, categories */
+	if (vf && vf->kind == QF_OPCODE)
 		for (int i = 0; i <= HLO_MAX_OPCODE; i++)
 			strv_add(&sv, hlo_opcode_name(i), prefix, plen);
-		goto out;
-	}
-	if (ctx && !strcasecmp(ctx, "elem")) {
+	if (vf && vf->kind == QF_ELEM)
 		for (int i = 0; i < hm_element_type_count(); i++)
 			strv_add(&sv, hm_element_type_name(i), prefix, plen);
-		goto out;
-	}
-	if (ctx && !strcasecmp(ctx, "category")) {
+	if (vf && vf->kind == QF_CATEGORY)
 		for (int i = 0; i < HLO_NCATEGORIES; i++)
 			strv_add(&sv, hlo_category_name((hlo_category)i), prefix, plen);
+	if (sv.n)
 		goto out;
-	}
 	if (!strcasecmp(prev, "sort") || !strcasecmp(prev, "count")) {
 		strv_add(&sv, "by", prefix, plen);
 		goto out;

@@ -13,6 +13,7 @@
 
 #include "base/hash.h"
 #include "base/index.h"
+#include "base/progress.h"
 #include "base/strbuf.h"
 #include "base/vec.h"
 #include "loader/hlo_module.h"
@@ -284,7 +285,13 @@ int query_need_cost(query_session *s, hs_error *err)
 	s->cost = calloc(n ? n : 1, sizeof *s->cost);
 	if (!s->cost)
 		return hs_fail(err, HS_ENOMEM, "out of memory for the cost of %zu nodes", n);
-	cost_analytic(s->g, s->cost);
+	if (cost_analytic(s->g, s->cost) < 0) {
+		free(s->cost);
+		s->cost = NULL;
+		if (hs_progress_stopped())
+			return hs_fail(err, HS_ESTOPPED, "%s: stopped costing the nodes", s->g->name);
+		return hs_fail(err, HS_ENOMEM, "out of memory for the cost of %zu nodes", n);
+	}
 	return 0;
 }
 

@@ -33,14 +33,8 @@ double tui_clock_ms(void)
 
 /* ---- Terminal restore on every exit path ----------------------------- */
 
-static volatile sig_atomic_t got_signal;
 static struct termios saved_tio;
 static int have_tio, curses_on;
-
-static void on_quit_signal(int sig)
-{
-	got_signal = sig;
-}
 
 #if !defined(__SANITIZE_ADDRESS__) && !defined(__SANITIZE_UNDEFINED__)
 /* A crash: no ncurses call is safe here, so put the terminal back by hand
@@ -72,7 +66,7 @@ static void install_signals(void)
 	struct sigaction sa;
 
 	memset(&sa, 0, sizeof sa);
-	sa.sa_handler = on_quit_signal;
+	sa.sa_handler = tui_on_quit_signal;
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
@@ -225,48 +219,6 @@ void tui_status_now(tui *t, const char *fmt, ...)
 	t->msg_err = 0;
 	t->msg_progress = 0;
 	tui_draw_all(t);
-}
-
-int tui_take_interrupt(tui *t)
-{
-	if (got_signal != SIGINT)
-		return 0;
-	got_signal = 0;
-	return 1;
-}
-
-/* Long work (reading a big module, costing it, ...) while the screen is
- * up: its progress on the status line; Esc or Ctrl-C stops it (a key
- * typed ahead stays for the loop). */
-static int on_long_work(void *ctx, const char *what, double done, double total)
-{
-	tui *t = ctx;
-	if (!what) {     /* done: the progress line goes, a view's message stays */
-		if (t->msg_progress)
-			t->msg[0] = '\0';
-		t->msg_progress = 0;
-		return 0;
-	}
-	if (tui_take_interrupt(t))
-		return 1;
-	if (t->script)
-		return 0;      /* scripted screens stay as the script makes them */
-	if (t->win) {
-		wint_t wc;
-		nodelay(t->win, TRUE);
-		int r = wget_wch(t->win, &wc);
-		nodelay(t->win, FALSE);
-		if (r == OK && wc == 27)
-			return 1;
-		if (r != ERR)
-			unget_wch((wchar_t)wc);
-	}
-	if (total > 0)
-		tui_status_now(t, "%s: %.0f%%  (Esc or Ctrl-C stops)", what, 100 * done / total);
-	else
-		tui_status_now(t, "%s...  (Esc or Ctrl-C stops)", what);
-	t->msg_progress = 1;
-	return 0;
 }
 
 /* ---- Drawing ------------------------------------------------------------ */
@@ -642,7 +594,7 @@ static void run_command(tui *t, const char *line)
 
 int tui_stopping(const tui *t)
 {
-	return got_signal || t->quit;
+	return tui_got_signal() || t->quit;
 }
 
 /* ---- Terminal --------------------------------------------------------------------- */
@@ -710,7 +662,7 @@ static int start_curses(tui *t, hs_error *err)
 		  ,
 		  NULL);
 	mouseinterval(0);
-	t->progress = (hs_progress){.fn = on_long_work, .ctx = t, .after = 0.3};
+	t->progress = (hs_progress){.fn = tui_on_long_work, .ctx = t, .after = t->headless ? 0 : 0.3};
 	hs_progress_push(&t->progress);
 	return 0;
 }
@@ -763,8 +715,17 @@ static void pop_pending(tui *t)
 	}
 }
 
+/* A motion a count prefix repeats (7j, 3n). */
+static int repeats(tui_req req)
+{
+	return req == TUI_REQ_UP || req == TUI_REQ_DOWN || req == TUI_REQ_LEFT || req == TUI_REQ_RIGHT ||
+	       req == TUI_REQ_PAGE_UP || req == TUI_REQ_PAGE_DOWN || req == TUI_REQ_NEXT || req == TUI_REQ_PREV;
+}
+
 static void loop(tui *t)
 {
+	int count = 0; /* a count typed before a motion */
+
 	tui_draw_all(t);
 	if (t->bench) {
 		fprintf(t->bench, "first_paint_ms %.3f\nfirst_paint_cpu_ms %.3f\n", tui_clock_ms(),
@@ -777,12 +738,17 @@ static void loop(tui *t)
 		tui_req req = TUI_REQ_NONE;
 		double t0 = hs_now_seconds() * 1e3, c0 = hs_cpu_seconds() * 1e3;
 
-		if (got_signal)
+		if (tui_got_signal())
 			break;
 		if (r == ERR)
 			continue;
 		t->msg[0] = '\0';
+		if (t->headless)
+			t->progress.last = -1; /* a script: the work's first tick asks, whatever the clock */
+		for (; t->interrupt_next > 0; t->interrupt_next--) /* a script's `interrupt` lines */
+			raise(SIGINT);
 		if (r == TUI_IN_COMMAND) {
+			count = 0;
 			run_command(t, t->command);
 			k = ':';
 			req = TUI_REQ_PROMPT;
@@ -796,22 +762,32 @@ static void loop(tui *t)
 		}
 		getmaxyx(t->win, h, w);
 		if (w < MIN_W || h < MIN_H) {
-			if (k == 'Q' || k == 'q')
+			if (k == 'Q') /* q goes back everywhere else: here it does nothing */
 				break;
+			tui_draw_all(t);
+			continue;
+		}
+		if (r == OK && k >= '0' && k <= '9' && (k > '0' || count)) {
+			count = count < 100000 ? count * 10 + (k - '0') : count;
+			tui_message(t, 0, "count %d (a motion repeats: j k h l n N, pages)", count);
 			tui_draw_all(t);
 			continue;
 		}
 		req = key_request(t, r, k);
 		if (req == TUI_REQ_NONE) {
+			count = 0;
 			tui_draw_all(t);
 			continue;
 		}
-		dispatch(t, req, NULL);
+		for (int i = repeats(req) && count > 1 ? count : 1; i > 0 && !t->quit && !tui_got_signal(); i--)
+			dispatch(t, req, NULL);
+		count = 0;
 	done:
 		pop_pending(t);
 		if (t->quit)
 			break;
 		tui_draw_all(t);
+		tui_after_work(t);
 		if (t->bench) {
 			char kl[32];
 			tui_key_label(k, kl, sizeof kl);
@@ -827,7 +803,7 @@ static void check_script_end(tui *t)
 {
 	const tui_event *e = t->script && t->headless ? tui_script_peek(t->script) : NULL;
 
-	if (e && !t->script_failed && !got_signal) {
+	if (e && !t->script_failed && !tui_got_signal()) {
 		int quit_line = t->script_line;
 		t->script_line = e->line;
 		tui_script_fail(t, "not run: the explorer quit at line %d", quit_line);
@@ -970,9 +946,9 @@ int tui_run(const tui_options *o, hs_error *err)
 	while (t.nviews)
 		pop_view(&t);
 	stop_curses(&t);
-	if (got_signal) {
-		rc = 128 + got_signal;
-		got_signal = 0;
+	if (tui_got_signal()) {
+		rc = 128 + tui_got_signal();
+		tui_signal_clear();
 	} else if (rc == 0 && t.script_failed) {
 		*err = t.script_err;
 		rc = -1;

@@ -55,6 +55,7 @@ enum tui_event_kind {
 	TUI_EV_COMMAND, /* text: a `:` command line */
 	TUI_EV_SAVE,    /* text: file for the screen; attrs: with attributes */
 	TUI_EV_RESIZE,  /* cols, rows */
+	TUI_EV_INTERRUPT, /* a Ctrl-C while the next key's work runs */
 };
 
 typedef struct tui_event {
@@ -116,6 +117,7 @@ struct tui {
 	int script_failed;
 	hs_error oom;            /* the last "out of memory" message (tui_message) */
 	int started;             /* the first view is open */
+	int interrupt_next;      /* a script's `interrupt` lines: SIGINTs as the next key's work starts */
 };
 
 /* What tui_read_key returns besides wget_wch's OK, KEY_CODE_YES and ERR:
@@ -124,6 +126,22 @@ struct tui {
 
 /* The next key (as wget_wch) or script command. */
 int tui_read_key(tui *t, wint_t *wc);
+/* ---- Signals (interrupt.c) ------------------------------------------------ */
+
+/* Around waiting for a key: a Ctrl-C while waiting quits, one while
+ * working stops the work (a second one quits). */
+void tui_waiting(int waiting);
+/* The handler of SIGINT, SIGTERM, SIGHUP, SIGQUIT. */
+void tui_on_quit_signal(int sig);
+/* The signal that quits the explorer, or 0; tui_signal_clear forgets it. */
+int tui_got_signal(void);
+void tui_signal_clear(void);
+/* Long work's hook (base/progress.h): its progress on the status line; Esc
+ * or Ctrl-C stops it (a key typed ahead stays for the loop). */
+int tui_on_long_work(void *ctx, const char *what, double done, double total);
+/* After a key's work: says whether a Ctrl-C during it stopped it (the views
+ * stay as they were) or came when it was done; the hook may stop again. */
+void tui_after_work(tui *t);
 /* Draws every part of the screen and updates the terminal. */
 void tui_draw_all(tui *t);
 /* A signal or a quit request ends the loop (and any prompt). */

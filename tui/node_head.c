@@ -149,7 +149,7 @@ static void caller_line(const struct nodeview *nv, char *line, size_t cap)
 						      : "no operand stands for it");
 }
 
-/* For a collective: its replica groups as written, their number and size,
+/* For a collective: its replica groups (a permute's pairs) as written, their number and size,
  * the channel and the bytes each device sends.  "" otherwise. */
 static void collective_line(const hs_graph *g, int64_t v, char *line, size_t cap)
 {
@@ -160,15 +160,18 @@ static void collective_line(const hs_graph *g, int64_t v, char *line, size_t cap
 	line[0] = '\0';
 	if (!graph_collective(g, v, &c))
 		return;
-	graph_node_attr(g, v, "replica_groups", &b);
+	graph_node_attr(g, v, c.devices, &b);
 	if (c.n_groups > 0)
 		snprintf(groups, sizeof groups, "  %lld group%s of %lld", (long long)c.n_groups, hs_s(c.n_groups),
 			 (long long)c.group_size);
+	else if (c.n_pairs > 0)
+		snprintf(groups, sizeof groups, "  %lld pair%s", (long long)c.n_pairs, hs_s(c.n_pairs));
 	if (c.channel_id >= 0)
 		snprintf(ch, sizeof ch, "  channel_id %lld", (long long)c.channel_id);
 	hs_unit_format(by, sizeof by, HS_U_BYTES, c.bytes, -1);
-	snprintf(line, cap, " collective  replica_groups %s%s%s  %s per device",
-		 b.len ? hs_strbuf_str(&b) : "none (every device)", groups, ch, by);
+	snprintf(line, cap, " collective  %s %s%s%s  %s per device", c.devices,
+		 b.len ? hs_strbuf_str(&b) : c.devices[0] == 's' ? "none" : "none (every device)",
+		 groups, ch, by);
 	hs_strbuf_free(&b);
 }
 

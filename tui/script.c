@@ -14,6 +14,8 @@
  *                      the screen as it is now (tui/capture.c), also while
  *                      a prompt is open
  *   resize COLS ROWS   the terminal takes this size
+ *   interrupt          a Ctrl-C (SIGINT) as the next key's work starts: it
+ *                      stops that work; twice, the explorer quits (130)
  *
  * At the end of the script the explorer quits with status 0.  An unknown
  * line, a command line while a prompt is open, a screen that cannot be
@@ -145,6 +147,11 @@ static int parse_line(tui_script *s, char *p, int line, hs_error *err)
 		return 0;
 	if (p[0] == ':' && p[1])
 		return add_command(s, p + 1, line, err);
+	if (!strcmp(p, "interrupt")) {
+		if (!add(s, TUI_EV_INTERRUPT, line))
+			return hs_fail(err, HS_ENOMEM, "%s:%d: out of memory reading the script", s->name, line);
+		return 0;
+	}
 	if (sscanf(p, "resize %d %d %c", &cols, &rows, &extra) == 2) {
 		tui_event *e = add(s, TUI_EV_RESIZE, line);
 		if (!e)
@@ -305,8 +312,12 @@ int tui_read_key(tui *t, wint_t *wc)
 {
 	hs_error err = {0};
 
-	if (!t->script)
-		return wget_wch(t->win, wc);
+	if (!t->script) {
+		tui_waiting(1);
+		int r = wget_wch(t->win, wc);
+		tui_waiting(0);
+		return r;
+	}
 	for (;;) {
 		const tui_event *e = tui_script_next(t->script);
 		if (!e) {
@@ -329,6 +340,9 @@ int tui_read_key(tui *t, wint_t *wc)
 		case TUI_EV_COMMAND:
 			t->command = e->text;
 			return TUI_IN_COMMAND;
+		case TUI_EV_INTERRUPT:
+			t->interrupt_next++;
+			continue;
 		default:
 			*wc = (wint_t)e->key;
 			return e->is_code ? KEY_CODE_YES : OK;

@@ -350,14 +350,11 @@ void tui_table_sort(tui_table *tb, int col, int desc)
 {
 	tb->sort_col = col;
 	tb->sort_desc = desc;
-	if (col < 0) {
+	if (col < 0)
 		tui_table_refresh(tb); /* natural order */
-		return;
-	}
-	int64_t keep = tui_table_row(tb);
-	apply_sort(tb);
-	if (keep >= 0)
-		tui_table_goto(tb, keep);
+	else
+		apply_sort(tb);
+	tb->cur = tb->top = 0; /* the first of the new order is what one sorts to see */
 }
 
 int tui_table_filter(tui_table *tb, const char *expr, hs_error *err)

@@ -332,6 +332,7 @@ double tui_table_value(const tui_table *tb, int64_t row, int col);
 /* Movement, sort, search, filter...; returns 1 when handled. */
 struct tui;
 int tui_table_request(struct tui *t, tui_table *tb, tui_req req, const char *arg);
+/* Sorts on col (-1: the natural order) and moves to the first row. */
 void tui_table_sort(tui_table *tb, int col, int desc);
 /* The `\` filter: a condition over the columns in the query language
  * (query_filter_new: "opcode = dot or users > 1", "cost < 12 us", "name ~

@@ -2,8 +2,8 @@
  * the instructions that exchange data between devices (all-reduce,
  * all-gather, reduce-scatter, all-to-all, collective-permute, ... and
  * their -start halves: graph_is_collective_opcode), with their replica
- * groups as the module writes them, the number of groups and the devices
- * in one, the channel id and the bytes each device sends (its operands).
+ * groups as the module writes them (a permute's source_target_pairs), the
+ * number of groups and the devices in one, the channel id and the bytes each device sends (its operands).
  * A bare .npz keeps no attributes: its collectives are listed by opcode,
  * their groups and channels unknown.  Enter opens a collective's node
  * detail, v draws around it. */
@@ -21,7 +21,7 @@ struct coll_row {
 	int64_t node;
 	hs_collective c;
 	int known;    /* graph_collective had the module's attributes */
-	char *groups; /* replica_groups as written, "" when none (malloc'd) */
+	char *groups; /* replica_groups (a permute's source_target_pairs) as written, "" when none (malloc'd) */
 };
 
 struct colls {
@@ -57,9 +57,9 @@ static int coll_cell(void *ctx, int64_t row, const tui_col *c, char *buf, size_t
 		if (!r->known)
 			snprintf(buf, cap, "?");
 		else if (!r->groups[0])
-			snprintf(buf, cap, "(none: every device)");
+			snprintf(buf, cap, "%s", r->c.devices[0] == 's' ? "(no pairs)" : "(none: every device)");
 		else
-			snprintf(buf, cap, "%s", r->groups);
+			snprintf(buf, cap, "%s%s", r->c.devices[0] == 's' ? "pairs " : "", r->groups);
 		return r->known && r->groups[0] ? TUI_C_DEFAULT : TUI_C_DIM;
 	case CC_SHAPE:
 		snprintf(buf, cap, "%s", query_session_shape(o->doc->qs, r->node));
@@ -110,7 +110,7 @@ static const tui_col coll_cols[] = {
 	{.name = "id", .key = CC_ID, .width = 6, .numeric = 1},
 	{.name = "name", .key = CC_NAME, .width = 18, .mid = 1},
 	{.name = "opcode", .key = CC_OPCODE, .width = 14},
-	{.name = "replica_groups", .key = CC_GROUPS_TEXT, .width = 24},
+	{.name = "groups/pairs", .key = CC_GROUPS_TEXT, .width = 24},
 	{.name = "groups", .key = CC_NGROUPS, .width = 6, .numeric = 1},
 	{.name = "group size", .key = CC_SIZE, .width = 10, .numeric = 1},
 	{.name = "channel", .key = CC_CHANNEL, .width = 7, .numeric = 1},
@@ -208,7 +208,7 @@ static int find_collectives(struct colls *o)
 		r->node = v;
 		r->known = graph_collective(g, v, &r->c);
 		hs_strbuf_reset(&b);
-		if (r->known && graph_node_attr(g, v, "replica_groups", &b) < 0)
+		if (r->known && graph_node_attr(g, v, r->c.devices, &b) < 0)
 			goto oom;
 		if (!(r->groups = strdup(hs_strbuf_str(&b))))
 			goto oom;

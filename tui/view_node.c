@@ -201,7 +201,7 @@ static const tui_col nbr_cols[] = {
 
 static const tui_table_spec nbr_table = {
 	.ops = &nbr_table_ops, .title = "Operands and users",
-	.cols = nbr_cols, .ncols = TUI_N(nbr_cols), .ccol = 1,
+	.cols = nbr_cols, .ncols = TUI_N(nbr_cols), .ccol = 2, /* / searches the names */
 };
 
 static int cmp_feat_group(const void *a, const void *b, void *ctx)

@@ -10,7 +10,7 @@ text itself, read line by line here (not with the C parser), for each file:
       every attribute name the file uses, as written ('' when absent; a
       metadata stack_frame_id resolved into source_file and source_line)
   computations   name, role, nodes, root, callers of each computation
-  collectives    replica groups as written, groups, group size, channel id,
+  collectives    replica groups and pairs as written, groups, group size, pairs, channel id,
                  bytes per device (the operands' shapes), shape
   opcodes        every opcode as written with its count
   show NAME      for parameters of called computations: the caller's
@@ -135,16 +135,21 @@ def check_collectives(path, base, instrs):
             continue
         rg = i["attr"].get("replica_groups", "")
         g, s = groups_of(rg)
+        stp = i["attr"].get("source_target_pairs", "")
+        pairs = len(re.findall(r"\{\s*\d+\s*,\s*\d+\s*\}", stp))
+        if i["opcode"].startswith("collective-permute"):  # pairs, not groups
+            g = 0
         nbytes = sum(shape_bytes(shape_of[(i["comp"], o)]) for o in i["operands"])
-        want[(i["comp"], i["name"])] = (i["opcode"], rg, num(str(g)) if g else "",
-                                        num(str(s)) if g else "",
+        want[(i["comp"], i["name"])] = (i["opcode"], rg, stp, num(str(g)) if g else "",
+                                        num(str(s)) if g else "", num(str(pairs)) if pairs else "",
                                         num(i["attr"].get("channel_id", "")), num(str(nbytes)),
                                         shape_text(i["shape"]))
     got = {}
     by_name = {i["name"]: i["comp"] for i in instrs}
     for r in rows(path, "collectives"):
         got[(by_name.get(r["name"]), r["name"])] = (
-            r["opcode"], r["replica_groups"], num(r["groups"]), num(r["group_size"]),
+            r["opcode"], r["replica_groups"], r["source_target_pairs"], num(r["groups"]),
+            num(r["group_size"]), num(r["pairs"]),
             num(r["channel_id"]), num(r["bytes"]), r["shape"])
     return check("%s: collectives (%d)" % (base, len(want)), want == got, diff(want, got))
 

@@ -93,6 +93,28 @@ printf '\x50\x4b\x03\x04' >"$T/s3"
 	ok "sniff: HloModule after comments; not HloModuleX, not a zip" ||
 	bad "sniff" "got $("$H" sniff "$T/s1")$("$H" sniff "$T/s2")$("$H" sniff "$T/s3")"
 
+# Files that are not HLO text say what they are: an empty file (any name),
+# StableHLO/MLIR text (and how to get HLO text), in a folder too.
+: >"$T/empty.hlo"
+: >"$T/empty.data"
+for f in empty.hlo empty.data; do
+	"$HLOSCOPE" info "$T/$f" >/dev/null 2>"$T/err"
+	rc=$?
+	[ $rc = 2 ] && grep -qx "hloscope info: $T/$f: the file is empty (0 bytes)" "$T/err" &&
+		ok "an empty $f says it is empty" || bad "empty $f" "exit $rc: $(cat "$T/err")"
+done
+mkdir -p "$T/mlir"
+printf '#loc = loc(unknown)\nmodule @jit_f attributes {mhlo.num_partitions = 1 : i32} {\n  func.func public @main(%%arg0: tensor<8xf32>) -> (tensor<8xf32>) {\n    return %%arg0 : tensor<8xf32>\n  }\n}\n' >"$T/mlir/f.mlir"
+sed 1d "$T/mlir/f.mlir" >"$T/f.hlo"
+cp tests/data/hlo/jit_f_softmax_allreduce_gpu_before_fusion.hlo "$T/mlir/"
+"$HLOSCOPE" info "$T/f.hlo" >/dev/null 2>"$T/err"
+rc=$?
+[ $rc = 2 ] && grep -q "^hloscope info: $T/f.hlo:1:1: MLIR (StableHLO) text, not HLO text; get HLO text from JAX with jax.jit(f).lower(x).compile().as_text(), or .* XLA_FLAGS='--xla_dump_to=DIR --xla_dump_hlo_as_text'$" "$T/err" &&
+	ok "MLIR text is named as such, with how to get HLO text" || bad "MLIR text" "exit $rc: $(cat "$T/err")"
+"$HLOSCOPE" query "$T/mlir" 'count by opcode limit 1' >/dev/null 2>"$T/err"
+grep -q "^hloscope query: left out f.mlir: MLIR (StableHLO) text, not HLO text; get HLO text" "$T/err" &&
+	ok "a folder leaves MLIR text out, saying what it is" || bad "MLIR in a folder" "$(cat "$T/err")"
+
 # A file that cannot be read is an error with its name, exit 2.
 "$H" dump "$T/no-such.hlo" >/dev/null 2>"$T/err"
 [ $? -ne 0 ] && ok "a missing file is refused" || bad "missing file" "exit 0"

@@ -264,6 +264,8 @@ sys.exit(0 if d['model'] == 'analytic estimate alone' and d['heldout_kendall_tau
 check 0 "fit text names the model" "$H" fit "$T/as_estimate.npz" --train-fraction 0.2 --seed 1
 grep -q "^model: analytic estimate alone (weight" "$T/out" && ok "fit says it kept the estimate" ||
 	bad "fit model line" "$(sed -n 3p "$T/out")"
+[ "$(grep -c '^ *[0-9]*[= ] *[0-9][0-9]* ' "$T/out")" = 10 ] && grep -q "^next to try: the 10 best-ranked configs that were not trained on" "$T/out" &&
+	ok "fit without --top lists the 10 configs to try next" || bad "fit: next to try by default" "$(tail -5 "$T/out")"
 
 # Absolute times: calibrated on the measured configs where there are any.
 py "

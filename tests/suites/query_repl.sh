@@ -96,6 +96,10 @@ keys a 'by opc' Tab Tab Tab
 check a "Tab lists the fields that fit" 'opcode +opcode_id'
 keys a C-u 'nodes where opcode = convo' Tab
 check a "Tab completes an opcode name" '^unet3d> nodes where opcode = convolution$'
+keys a C-u 'nodes where computation == en' Tab
+check a "Tab completes a text field's value" '^unet3d> nodes where computation == entry$'
+keys a C-u 'nodes where computation == computation.6' Tab Tab
+check a "Tab lists a text field's values that fit" 'computation.61 +computation.62'
 keys a C-u "open $T/files/incep" Tab
 check a "Tab completes a file path" "^unet3d> open $T/files/inception_tile.npz"
 keys a C-u 'count by opcode limit 2' Enter

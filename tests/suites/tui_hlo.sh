@@ -162,6 +162,54 @@ has a plain module has no configs => no configs: jit_f_softmax_allreduce_gpu_bef
 Q
 EOF2
 
+# / in the node detail's operand pane searches the names.
+tui_run "operand pane search session ends cleanly" "$H" "$JIT" <<'EOF2'
+:show triton_softmax.3
+/
+type exponential
+Enter
+has / finds a name in the operand pane =>  2/3
+lacks ... not the id column => not found in column
+Q
+EOF2
+
+# Ctrl-C while the explorer works (a script's `interrupt` raises SIGINT as
+# the next key's work starts) stops that work and keeps the explorer and its
+# views; the key works again after; twice, it quits with 130.
+tui_run "Ctrl-C stops the work session ends cleanly" "$H" openxla_hlo_llama3_8b_cp_bf16_1x4.hlo <<'EOF2'
+interrupt
+y
+has Ctrl-C stops finding the layers => stopped finding the layers
+lacks ... and opens no view => Layers:
+y
+has y then opens them => Layers:
+interrupt
+:nodes where opcode = add
+has a query is stopped too => stopped after 0 of 2325 rows
+has ... and the views stay => Layers:
+:nodes where opcode = add
+has then it runs => of 2325 nodes match
+Q
+EOF2
+TUI_STATUS=130 tui_run "a second Ctrl-C quits: exit 130" "$H" openxla_hlo_llama3_8b_cp_bf16_1x4.hlo <<'EOF2'
+interrupt
+interrupt
+y
+EOF2
+
+# A collective-permute's devices are its source_target_pairs, not groups.
+tui_run "collective-permute session ends cleanly" "$H" openxla_hlo_llama3_8b_cp_bf16_1x4.hlo <<'EOF2'
+:show ppermute.3
+has the node detail shows its pairs => collective  source_target_pairs {{0,1},{1,2},{2,3},{3,0}}  4 pairs  channel_id 4
+:collectives
+\
+type opcode = collective-permute
+Enter
+has the collectives view shows its pairs => ppermute.3    collective-perm… pairs {{0,1},{1,2},{2,3}
+lacks ... and no replica groups => every device
+Q
+EOF2
+
 # An instruction used twice is two operands, each with its index.
 cat >"$T/twice.hlo" <<'EOF2'
 HloModule twice

@@ -16,6 +16,8 @@ resize 50 12
 golden too_small
 j
 has keys are ignored while too small => this terminal is 50x12
+q
+has q does not quit while too small (only Q does) => this terminal is 50x12
 resize 100 30
 KEY_RESIZE
 golden nodes

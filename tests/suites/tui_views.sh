@@ -29,13 +29,23 @@ EOF
 tui_run "node table session ends cleanly" "$DATA" "$UNET" <<'EOF'
 t
 golden nodes
-l
-l
-l
-l
-l
-]
+7
+has a count prefix shows => count 7
+j
+has a count prefix repeats a motion: 7j =>  8/2774
+2
+k
+has ... 2k =>  6/2774
 g
+l
+l
+l
+l
+l
+j
+j
+]
+has sorting moves the cursor to the first row =>  1/2774
 golden nodes_sort_users_desc
 [
 has sort ascending marks the column => users▲

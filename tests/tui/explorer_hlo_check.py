@@ -261,6 +261,9 @@ def collectives_want(mod):
             groups, size = (len(sizes), max(sizes)) if sizes and max(sizes) > 0 else (0, 0)
         ch = a.get("channel_id", "")
         nbytes = sum(shape_bytes(mod.by[(i["comp"], o)]["shape"]) for o in i["operands"])
+        if i["opcode"].startswith("collective-permute"):  # its devices are pairs, not groups
+            pairs = a.get("source_target_pairs", "")
+            g, groups, size = "pairs " + pairs if pairs else "(no pairs)", 0, 0
         out.append([i["name"], i["opcode"], g if g else "(none: every device)",
                     str(groups) if groups else "-", str(size) if size else "-", ch or "-", str(nbytes)])
     return sorted(out)

@@ -92,7 +92,7 @@ static void test_structure(void)
 	      r.table.nrows == 1);
 	query_result_free(&r);
 	CHECK("collectives: none", run("collectives where id >= 0 sort by id limit 3", &r, &err) == 0 &&
-	      r.table.nrows == 0 && r.table.ncols == 9);
+	      r.table.nrows == 0 && r.table.ncols == 11);
 	query_result_free(&r);
 	CHECK("attr, hlo: empty without a module; the role the arrays imply",
 	      run("nodes where attr('kind') = '' and hlo = '' and computation_role = 'entry' show id", &r,
@@ -386,8 +386,17 @@ static void test_completion(void)
 	CHECK("complete: keywords", has(v, "where") && count(v) == 1);
 	query_strv_free(v);
 	v = query_complete(S, "nodes where opcode = con", 21, 24, &files);
-	CHECK("complete: opcode names after opcode =", has(v, "convolution") && has(v, "constant") &&
-	      !has(v, "configurable"));
+	CHECK("complete: opcode names after opcode =", has(v, "constant") && !has(v, "configurable"));
+	query_strv_free(v);
+	v = query_complete(S, "nodes where opcode == par", 22, 25, &files);
+	CHECK("complete: the opcodes of the graph first (parameter, not partition-id)",
+	      has(v, "parameter") && count(v) == 1);
+	query_strv_free(v);
+	v = query_complete(S, "nodes where opcode = conv", 21, 25, &files);
+	CHECK("complete: none in the graph: the opcode vocabulary", has(v, "convolution") && has(v, "convert"));
+	query_strv_free(v);
+	v = query_complete(S, "nodes where name = ", 19, 19, &files);
+	CHECK("complete: a text field's values (name)", count(v) == 6);
 	query_strv_free(v);
 	v = query_complete(S, "nodes where opcode in (dot, re", 28, 30, &files);
 	CHECK("complete: opcode names in a list", has(v, "reduce") && has(v, "reshape"));
