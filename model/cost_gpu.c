@@ -10,11 +10,16 @@
  *               operands' type (f32 as tf32 unless precision is highest),
  *               CUDA cores for the rest (f32 rate; f64 its own); a matrix op
  *               times its wave quantization (below)
- *     memory    bytes / HBM bandwidth (no TPU tiles)
  *     network   a collective's bytes over the interconnect (below)
+ *     memory    bytes / HBM bandwidth (no TPU tiles); half the bandwidth
+ *               for strided access (a transpose in a loop fusion, a column
+ *               reduction)
  *     overhead  a kernel launch (XLA's kKernelLaunchOverhead, 1 us), an
  *               NCCL call five (kNcclKernelLaunchOverhead)
- *     seconds   max(compute, memory, network) + overhead
+ *     issue     a thread runs the kernel's instructions one after another,
+ *               ISSUE_CYCLES each (in seconds, not in overhead: a body
+ *               shares it as it shares the kernel's time)
+ *     seconds   max(compute, memory, network) + overhead + issue
  * Wave quantization: a GEMM's output [batch, M, N] is computed in 128 x 128
  * tiles, one per SM at a time; with fewer tiles than SMs the K loop is split
  * (split-K, K / 512 ways at most) to fill them; the SMs a last wave leaves
@@ -41,11 +46,8 @@
 #define NCCL_LAUNCH_SECONDS 5e-6
 #define HBM_ACHIEVED 0.85    /* of the datasheet bandwidth, streaming (STREAM-like) */
 #define MATRIX_ACHIEVED 0.80 /* of the tensor cores' peak, large cuBLAS GEMMs */
-
-static int is_f8(int t)
-{
-	return t == 19 || t == 20 || (t >= 23 && t <= 25) || t == 28 || t == 29;
-}
+#define ISSUE_CYCLES 8.0     /* a dependent instruction's latency (FMA 4, conversions, MUFU more) */
+#define STRIDED_SHARE 0.5    /* of the bandwidth, when one side's accesses are strided */
 
 /* MP_* of a matrix op's operand type. */
 static int matrix_prec(int t, int highest)
@@ -56,7 +58,7 @@ static int matrix_prec(int t, int highest)
 		return highest ? MP_F32 : MP_TF32;
 	if (t == HM_S8 || t == HM_U8)
 		return MP_INT8;
-	return is_f8(t) ? MP_F8 : MP_BF16;
+	return t == 19 || t == 20 || (t >= 23 && t <= 25) || t == 28 || t == 29 ? MP_F8 : MP_BF16; /* f8 types */
 }
 
 double machine_peak(const cost_machine *mc, int matrix, int elem_type, int highest)
@@ -103,7 +105,7 @@ double cost_network(const cost_machine *mc, const hs_graph *g, int64_t v)
 
 	if (mc->link <= 0 || !in || !graph_collective(g, v, &col))
 		return 0;
-	double n = col.group_size > 1 ? (double)col.group_size : 2, b = col.bytes, wire, steps = n - 1;
+	double n = col.group_size > 1 ? (double)col.group_size : 2, b = col.bytes;
 	const char *op = in->opcode;
 
 	if (!strncmp(op, "all-gather", 10))
@@ -113,13 +115,9 @@ double cost_network(const cost_machine *mc, const hs_graph *g, int64_t v)
 		double one = (n - 1) * b / mc->link + mc->link_latency;
 		return fmin(ring, one);
 	}
-	if (!strncmp(op, "collective-", 11)) {
-		wire = b;
-		steps = 1;
-	} else {
-		wire = (n - 1) / n * b;
-	}
-	return wire / mc->link + steps * mc->link_latency;
+	if (!strncmp(op, "collective-", 11))
+		return b / mc->link + mc->link_latency;
+	return (n - 1) / n * b / mc->link + (n - 1) * mc->link_latency;
 }
 
 void cost_gpu_node(const cost_machine *mc, const hs_graph *g, int64_t v, int matrix, int kernel, cost_estimate *c)
@@ -139,19 +137,16 @@ void cost_gpu_node(const cost_machine *mc, const hs_graph *g, int64_t v, int mat
 	c->compute = c->flops / machine_peak(mc, matrix, type, highest);
 	if (matrix && c->flops > 0)
 		c->compute *= wave_factor(mc, res, c->flops) / MATRIX_ACHIEVED;
-	c->memory = c->bytes / (mc->hbm * HBM_ACHIEVED);
-	c->padding = 0;
 	c->network = cost_network(mc, g, v);
-	c->overhead = kernel ? (c->network > 0 ? NCCL_LAUNCH_SECONDS : mc->launch) : 0;
-	c->seconds = fmax(fmax(c->compute, c->memory), c->network) + c->overhead;
+	cost_gpu_kernel(mc, c, kernel, 0);
 }
 
-void cost_gpu_fusion(const cost_machine *mc, cost_estimate *c)
+void cost_gpu_kernel(const cost_machine *mc, cost_estimate *c, int ops, int strided)
 {
-	c->memory = c->bytes / (mc->hbm * HBM_ACHIEVED);
+	c->memory = c->bytes / (mc->hbm * HBM_ACHIEVED * (strided ? STRIDED_SHARE : 1));
 	c->padding = 0;
-	c->overhead = mc->launch;
-	c->seconds = fmax(c->compute, c->memory) + c->overhead;
+	c->overhead = ops > 0 ? (c->network > 0 ? NCCL_LAUNCH_SECONDS : mc->launch) : 0;
+	c->seconds = fmax(fmax(c->compute, c->memory), c->network) + c->overhead + ops * ISSUE_CYCLES / (mc->clock_ghz * 1e9);
 }
 
 /* ---- how often a computation runs -------------------------------------- */
@@ -177,19 +172,13 @@ static double comp_runs(const hs_graph *g, int64_t k, double *memo, int depth)
 	const hs_hcomp *hc = &g->hcomps[k];
 	double r = 0;
 
-	if (memo[k] >= 0)
-		return memo[k];
-	if (k == g->entry || depth > 64 || hc->n_callers == 0) {
-		r = k == g->entry ? 1 : 0;
-	} else {
-		for (int64_t j = 0; j < hc->n_callers; j++) {
-			int64_t c = g->hcomp_callers[hc->callers_at + j];
-			double t = cost_trip_count(graph_node_instr(g, c)), times = 1;
+	if (memo[k] >= 0 || k == g->entry || depth > 64)
+		return memo[k] >= 0 ? memo[k] : (memo[k] = k == g->entry);
+	for (int64_t j = 0; j < hc->n_callers; j++) {
+		int64_t c = g->hcomp_callers[hc->callers_at + j];
+		double t = cost_trip_count(graph_node_instr(g, c));
 
-			if (t >= 0)
-				times = hc->role == HS_ROLE_WHILE_COND ? t + 1 : t;
-			r += comp_runs(g, g->hcomp_of[c], memo, depth + 1) * times;
-		}
+		r += comp_runs(g, g->hcomp_of[c], memo, depth + 1) * (t < 0 ? 1 : hc->role == HS_ROLE_WHILE_COND ? t + 1 : t);
 	}
 	return memo[k] = r;
 }
@@ -210,19 +199,13 @@ int cost_runs(const hs_graph *g, double *runs)
 
 /* ---- one step ------------------------------------------------------------ */
 
-static int ends_with(const char *s, const char *t)
-{
-	size_t n = strlen(s), m = strlen(t);
-	return n >= m && !strcmp(s + n - m, t);
-}
-
 /* The -done that waits for start node v (its user ending in -done), or -1. */
 static int64_t done_of(const hs_graph *g, int64_t v)
 {
 	for (int64_t i = 0; i < graph_hlo_n_users(g, v); i++) {
 		int64_t u = graph_hlo_users(g, v)[i];
 		const hm_instr *in = graph_node_instr(g, u);
-		if (in && ends_with(in->opcode, "-done"))
+		if (in && cost_ends_with(in->opcode, "-done"))
 			return u;
 	}
 	return -1;
@@ -245,7 +228,7 @@ int cost_step(const hs_graph *g, const cost_estimate *est, cost_step_parts *p)
 		for (int64_t v = hc->first; v < hc->first + hc->count; v++) {
 			const hm_instr *in = graph_node_instr(g, v);
 			double t = est[v].seconds * runs[v];
-			int64_t d = in && ends_with(in->opcode, "-start") ? done_of(g, v) : -1;
+			int64_t d = in && cost_ends_with(in->opcode, "-start") ? done_of(g, v) : -1;
 
 			p->runs_max = fmax(p->runs_max, runs[v]);
 			if (d <= v || d >= hc->first + hc->count) {
@@ -255,7 +238,7 @@ int cost_step(const hs_graph *g, const cost_estimate *est, cost_step_parts *p)
 			/* async: what runs between start and done hides it */
 			double hidden = 0;
 			for (int64_t u = v + 1; u < d; u++)
-				if (!graph_node_instr(g, u) || !ends_with(graph_node_instr(g, u)->opcode, "-start"))
+				if (!graph_node_instr(g, u) || !cost_ends_with(graph_node_instr(g, u)->opcode, "-start"))
 					hidden += est[u].seconds * runs[u];
 			p->async += t;
 			p->exposed += fmax(0, t - hidden);

@@ -87,8 +87,8 @@
  * Any other target, an opcode nobody knows, and a fusion whose body holds
  * one are unknown (cost_estimate.unknown, every number 0).
  *
- * A while body runs once (its trip count is not known) and each branch of
- * a conditional once.
+ * Each instruction's estimate is for one run; how often it runs (a while
+ * body known_trip_count times) is cost_runs' (cost_gpu.c).
  */
 #include <math.h>
 #include <stdlib.h>
@@ -108,6 +108,9 @@ typedef struct msum {
 	double pad;      /* those bytes times (tile factor - 1) */
 	int64_t unknown; /* nodes of unknown cost (a fusion of one is one) */
 	int tiled;       /* holds a conv, dot, reduction, copy or transpose */
+	int ops;         /* instructions that are not free (nested fusions' included) */
+	int transposes;  /* holds a transpose */
+	int column;      /* holds a reduction of dims that are not the most minor */
 } msum;
 
 typedef struct mctx {
@@ -156,7 +159,7 @@ static inline int is_op(const hm_instr *in, const char *op)
 	return in->opcode[0] == op[0] && strcmp(in->opcode, op) == 0;
 }
 
-static int ends_with(const char *s, const char *tail)
+int cost_ends_with(const char *s, const char *tail)
 {
 	size_t n = strlen(s), t = strlen(tail);
 	return n >= t && strcmp(s + n - t, tail) == 0;
@@ -273,24 +276,10 @@ int cost_json_number(const jsonr_value *v, double *out)
 	return (v->type == JR_NUMBER || (end != v->str && !*end)) && isfinite(*out);
 }
 
-/* The product of s's dimensions listed in the array v; 0 when it lists
- * none or one out of range. */
-static int json_dims_product(const jsonr_value *v, const hm_shape *s, double *out)
-{
-	double d;
-	*out = 1;
-	if (!v || v->type != JR_ARRAY || !v->n || !s)
-		return 0;
-	for (size_t i = 0; i < v->n; i++) {
-		if (!cost_json_number(&v->items[i], &d) || d < 0 || d >= s->rank || d != floor(d))
-			return 0;
-		*out *= (double)s->dims[(int)d];
-	}
-	return 1;
-}
-
-/* The product of s's dimensions listed in the bracketed list at `list`
- * ("{1,2}", "[\"1\"]"); 0 when it lists none or one out of range. */
+/* The product of s's dimensions listed in the first bracketed list at or
+ * after `list` ("{1,2}", "[\"1\"]", a backend_config's
+ * "lhs_contracting_dimensions":["1"]); 0 when it lists none or one out of
+ * range. */
 static int dims_product(const char *list, const hm_shape *s, double *out)
 {
 	const char *p = list ? strpbrk(list, "{[") : NULL;
@@ -405,13 +394,14 @@ static int cc_flops(const mctx *m, int64_t v, const hm_instr *in, double *flops,
 	double k, f = -1;
 	const jsonr_value *est;
 	jsonr_doc d = {0};
-	int json = (kind == CC_GEMM || kind == CC_TPU) && cost_backend_json(in, &d) == 0;
+	int json = kind == CC_TPU && cost_backend_json(in, &d) == 0;
+	const char *bc = HM_X(in)->backend_config;
 
 	*flops = 0;
 	*bytes = -1;
 	switch (kind) {
 	case CC_GEMM:
-		if (json && json_dims_product(cost_json_find(d.root, "lhs_contracting_dimensions", 0), op0, &k))
+		if (bc && dims_product(strstr(bc, "lhs_contracting_dimensions"), op0, &k))
 			f = 2 * elems(res) * k;
 		else if (op0 && op1)
 			f = 2 * elems(res) * contracted_guess(op0, op1, res);
@@ -496,10 +486,10 @@ static int stand_in(const mctx *m, int64_t v, const hm_instr *in)
 		return m->id_sort;
 	if (!strcmp(in->opcode, "collective-broadcast") || !strcmp(in->opcode, "ragged-all-to-all"))
 		return m->id_all_to_all;
-	if (ends_with(in->opcode, "-done") || ends_with(in->opcode, "-update"))
+	if (cost_ends_with(in->opcode, "-done") || cost_ends_with(in->opcode, "-update"))
 		return m->id_done;
 	n = strlen(in->opcode);
-	if (ends_with(in->opcode, "-start") && n - 6 < sizeof base) {
+	if (cost_ends_with(in->opcode, "-start") && n - 6 < sizeof base) {
 		memcpy(base, in->opcode, n - 6);
 		base[n - 6] = 0;
 		id = hlo_opcode_id(base);
@@ -530,7 +520,7 @@ static int unit_reshape(const hm_shape *a, const hm_shape *b)
 /* Moves nothing itself: waits for another half, or is a bitcast. */
 static int moves_nothing(const mctx *m, int64_t v, const hm_instr *in)
 {
-	return ends_with(in->opcode, "-done") || is_op(in, "async-start") || is_op(in, "async-update") ||
+	return cost_ends_with(in->opcode, "-done") || is_op(in, "async-start") || is_op(in, "async-update") ||
 	       (is_op(in, "reshape") && unit_reshape(in->shape, operand_shape(m, v, 0)));
 }
 
@@ -613,6 +603,7 @@ static void own_fusion(mctx *m, int64_t v)
 	const hs_graph *g = m->g;
 	cost_estimate *c = &m->own[v];
 	double pad = 0;
+	int ops = 0, trans = 0, column = 0;
 
 	memset(c, 0, sizeof *c);
 	for (int64_t i = g->called_off[v]; i < g->called_off[v + 1]; i++) {
@@ -623,6 +614,7 @@ static void own_fusion(mctx *m, int64_t v)
 		c->bytes += s->hbm;
 		pad += s->tiled ? s->pad : 0;
 		c->unknown += s->unknown > 0;
+		ops += s->ops, trans |= s->transposes, column |= s->column;
 	}
 	if (c->unknown) {
 		memset(c, 0, sizeof *c);
@@ -630,7 +622,8 @@ static void own_fusion(mctx *m, int64_t v)
 		return;
 	}
 	if (m->mc.gpu) {
-		cost_gpu_fusion(&m->mc, c);
+		const char *kind = node(m, v)->fusion_kind;
+		cost_gpu_kernel(&m->mc, c, ops > 1 ? ops : 1, column || (trans && kind && !strcmp(kind, "kLoop")));
 		return;
 	}
 	c->memory = c->bytes / m->mc.hbm;
@@ -695,6 +688,21 @@ static void body_traffic(mctx *m, int64_t k)
 	}
 }
 
+/* A reduce of dims that are not the most minor of its operand's layout (a
+ * column reduction: its reads stride across the kept dims). */
+static int column_reduce(const mctx *m, int64_t v, const hm_instr *in)
+{
+	const hm_shape *s = operand_shape(m, v, 0);
+	int n = in->n_dimensions, minor = 0;
+
+	if (!is_op(in, "reduce") || !s || n >= s->rank || !s->has_layout || s->layout_rank != s->rank)
+		return 0;
+	for (int i = 0; i < n; i++)
+		for (int j = 0; j < n; j++)
+			minor += in->dimensions[j] == s->minor_to_major[i];
+	return minor < n;
+}
+
 static void sum_comp(mctx *m, int64_t k)
 {
 	const hs_graph *g = m->g;
@@ -710,8 +718,13 @@ static void sum_comp(mctx *m, int64_t k)
 		s->compute += m->own[v].compute;
 		s->unknown += m->own[v].unknown;
 		s->tiled |= op >= 0 && (m->cls[op] & COST_C_TILED);
-		for (int64_t i = g->called_off[v]; in && is_op(in, "fusion") && i < g->called_off[v + 1]; i++)
-			s->tiled |= m->sum[g->called_idx[i]].tiled;
+		s->ops += op >= 0 && !(m->cls[op] & COST_C_FREE) && !is_op(in, "fusion");
+		s->transposes |= in && is_op(in, "transpose");
+		s->column |= in && column_reduce(m, v, in);
+		for (int64_t i = g->called_off[v]; in && is_op(in, "fusion") && i < g->called_off[v + 1]; i++) {
+			const msum *c = &m->sum[g->called_idx[i]];
+			s->tiled |= c->tiled, s->transposes |= c->transposes, s->column |= c->column, s->ops += c->ops;
+		}
 		if (hc->role == HS_ROLE_FUSION) {
 			s->hbm += m->hbm[v];
 			s->pad += m->hbm[v] * (pad_factor(m, in ? in->shape : NULL) - 1);

@@ -75,8 +75,11 @@ double cost_network(const cost_machine *mc, const hs_graph *g, int64_t v);
  * its own). */
 void cost_gpu_node(const cost_machine *mc, const hs_graph *g, int64_t v, int matrix, int kernel,
 		   cost_estimate *c);
-/* A fusion's, from c->compute (its body's) and c->bytes. */
-void cost_gpu_fusion(const cost_machine *mc, cost_estimate *c);
+/* A kernel's memory, overhead and seconds from c->compute, c->network and
+ * c->bytes: ops instructions issued one after another (0: not a kernel,
+ * no launch), strided: its accesses waste half of the bandwidth. */
+void cost_gpu_kernel(const cost_machine *mc, cost_estimate *c, int ops, int strided);
+int cost_ends_with(const char *s, const char *tail);
 
 /* A while's known_trip_count (backend_config), -1 when none is given. */
 double cost_trip_count(const struct hm_instr *in);
