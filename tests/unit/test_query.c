@@ -432,9 +432,9 @@ static void test_completion(void)
 
 static void test_tables_of_api(void)
 {
-	CHECK("fields: derived first", query_field_count(S) == 30 + HLO_NODE_FEATURES &&
+	CHECK("fields: derived first", query_field_count(S) == 31 + HLO_NODE_FEATURES &&
 	      strcmp(query_field_name(S, 0), "id") == 0 &&
-	      strcmp(query_field_name(S, 30), "is_root") == 0 && query_field_name(S, 100000) == NULL);
+	      strcmp(query_field_name(S, 31), "is_root") == 0 && query_field_name(S, 100000) == NULL);
 	CHECK("commands: first and past the end", strcmp(query_command_name(0), "nodes") == 0 &&
 	      query_command_name(1000) == NULL);
 	int ok = 1;
