@@ -892,6 +892,20 @@ static void dump_texts(hs_strbuf *b, const hm_instr *in)
 		hs_strbuf_printf(b, "    attr %s=%s\n", in->attrs[i].name, in->attrs[i].value);
 }
 
+/* "ids" as references a comma apart, after `head` (none when n is 0). */
+static void dump_refs(hs_strbuf *b, const hm_module *m, const char *head, const int64_t *ids, int n, int comp)
+{
+	if (head && !n)
+		return;
+	hs_strbuf_puts(b, head ? head : "");
+	for (int i = 0; i < n; i++) {
+		hs_strbuf_puts(b, i ? ", " : "");
+		dump_ref(b, m, ids[i], comp);
+	}
+	if (head)
+		hs_strbuf_putc(b, '\n');
+}
+
 static void dump_instr(hs_strbuf *b, const hm_module *m, const hm_instr *in)
 {
 	const hm_instr_x *x = HM_X(in);
@@ -902,27 +916,10 @@ static void dump_instr(hs_strbuf *b, const hm_module *m, const hm_instr *in)
 		hs_strbuf_printf(b, "%lld", (long long)in->parameter_number);
 	if (x->literal)
 		hs_strbuf_puts(b, x->literal);
-	for (int i = 0; i < in->n_operands; i++) {
-		hs_strbuf_puts(b, i ? ", " : "");
-		dump_ref(b, m, in->operand_ids[i], 0);
-	}
+	dump_refs(b, m, NULL, in->operand_ids, in->n_operands, 0);
 	hs_strbuf_printf(b, ") line=%d\n", in->line);
-	if (in->n_called) {
-		hs_strbuf_puts(b, "    called=");
-		for (int i = 0; i < in->n_called; i++) {
-			hs_strbuf_puts(b, i ? ", " : "");
-			dump_ref(b, m, in->called_ids[i], 1);
-		}
-		hs_strbuf_putc(b, '\n');
-	}
-	if (x->n_control_predecessors) {
-		hs_strbuf_puts(b, "    control_predecessors=");
-		for (int i = 0; i < x->n_control_predecessors; i++) {
-			hs_strbuf_puts(b, i ? ", " : "");
-			dump_ref(b, m, x->control_predecessor_ids[i], 0);
-		}
-		hs_strbuf_putc(b, '\n');
-	}
+	dump_refs(b, m, "    called=", in->called_ids, in->n_called, 1);
+	dump_refs(b, m, "    control_predecessors=", x->control_predecessor_ids, x->n_control_predecessors, 0);
 	dump_fields(b, in);
 	dump_texts(b, in);
 }
