@@ -41,20 +41,29 @@ static int by_time(const void *a, const void *b)
 	return (tx < ty) - (tx > ty);
 }
 
+int profile_time_column(const hs_overlay *o, double *seconds)
+{
+	for (const struct profile_unit *u = profile_units; u->column; u++) {
+		int col = overlay_find(o, u->column);
+		if (col >= 0 && o->cols[col].numeric) {
+			*seconds = u->seconds;
+			return col;
+		}
+	}
+	return -1;
+}
+
 int profile_compare(const hs_graph *g, const cost_estimate *est, const hs_overlay *o, profile_report *r,
 		    hs_error *err)
 {
-	int col = -1, cc = overlay_find(o, "calls");
 	double unit = 1;
+	int col = profile_time_column(o, &unit), cc = overlay_find(o, "calls");
 	cost_step_parts step;
 
 	memset(r, 0, sizeof *r);
-	for (const struct profile_unit *u = profile_units; u->column && col < 0; u++)
-		if ((col = overlay_find(o, u->column)) >= 0 && o->cols[col].numeric)
-			r->column = u->column, unit = u->seconds;
-		else
-			col = -1;
-	if (col < 0)
+	if (col >= 0)
+		r->column = o->cols[col].name;
+	else
 		return hs_fail(err, HS_EDATA, "%s: no time column (measured_ns, time_ns, duration_ns, ns, measured_us, "
 			       "time_us, us, measured_s, time_s or seconds)", o->path);
 	const double *t = o->cols[col].num, *calls = cc >= 0 && o->cols[cc].numeric ? o->cols[cc].num : NULL;

@@ -49,6 +49,10 @@ extern const struct profile_unit {
 	double seconds;
 } profile_units[];
 
+/* The index of o's time column (the first of profile_units o has as a
+ * numeric column) with *seconds its unit, or -1. */
+int profile_time_column(const hs_overlay *o, double *seconds);
+
 /* Compares est[] (cost_analytic of g) with the profile o laid over g.
  * 0; -1 with err set: no time column (HS_EDATA, naming those accepted), no
  * instruction measured, out of memory. */

@@ -15,6 +15,7 @@
 #include "base/units.h"
 #include "loader/hlo.h"
 #include "loader/hlo_module.h"
+#include "model/profile.h"
 #include "tui/tui.h"
 
 struct nodes {
@@ -23,10 +24,12 @@ struct nodes {
 	int64_t *ids; /* row -> node id */
 	int64_t n;
 	const cost_estimate *ce;
+	const double *meas; /* a measured profile's time column (model/profile.h), or NULL */
+	double meas_unit;   /* ... its unit in seconds */
 };
 
 enum { NC_ID, NC_NAME, NC_OPCODE, NC_SHAPE, NC_SPLIT, NC_OPS, NC_USERS, NC_CFG, NC_COST, NC_FLOPS,
-       NC_BYTES, NC_SHARE, NC_CATEGORY, NC_OPERAND_NAMES, NC_USER_NAMES, NC_ROLE, NC_LAYER, NC_HFIELD = 500, NC_FEAT = 1000,
+       NC_BYTES, NC_SHARE, NC_CATEGORY, NC_OPERAND_NAMES, NC_USER_NAMES, NC_ROLE, NC_LAYER, NC_MEASURED, NC_MISS, NC_HFIELD = 500, NC_FEAT = 1000,
        NC_DATA = 100000 };
 
 /* "a, b, c" of the names of n nodes list[0..n). */
@@ -153,6 +156,15 @@ static int node_cell(void *ctx, int64_t row, const tui_col *c, char *buf, size_t
 	case NC_LAYER:
 		snprintf(buf, cap, "%s", layer_text(nd, v));
 		break;
+	case NC_MEASURED:
+		hs_unit_format(buf, cap, HS_U_SECONDS, node_value(nd, row, c), -1);
+		break;
+	case NC_MISS: /* the ratio; it sorts by |log2| of it */
+		if (!isnan(node_value(nd, row, c)) && !tui_model_hidden(buf, cap)) {
+			double r = nd->ce[v].seconds / (nd->meas[v] * nd->meas_unit);
+			snprintf(buf, cap, r >= 0.01 && r < 1000 ? "%.2fx" : "%.2gx", r);
+		}
+		break;
 	default:
 		if (c->key >= NC_DATA) {
 			const hs_overlay_col *dc = data_col(nd, c->key - NC_DATA);
@@ -198,6 +210,15 @@ static double node_value(void *ctx, int64_t row, const tui_col *c)
 		if (!own)
 			return 0;
 		return c->key == NC_COST ? nd->ce[v].seconds : c->key == NC_FLOPS ? nd->ce[v].flops : nd->ce[v].bytes;
+	}
+	case NC_MEASURED:
+		return nd->meas[v] * nd->meas_unit;
+	case NC_MISS: { /* predicted / measured of what runs on its own, as |log2| */
+		double m = nd->meas[v] * nd->meas_unit;
+		if (nd->ce[v].unknown || !cost_role_executed(graph_node_role(g, v)) || !(m > 0) ||
+		    !(nd->ce[v].seconds > 0))
+			return NAN;
+		return fabs(log2(nd->ce[v].seconds / m));
 	}
 	case NC_HFIELD + HS_HF_SOURCE_LINE: {
 		char b[32];
@@ -390,6 +411,15 @@ static int open_ids(tui *t, tui_doc *d, const char *title, int64_t *ids, int64_t
 		const char *name = hlo_node_feature_name(i, g->feat_width);
 		int w = (int)strlen(name);
 		tui_table_add_avail(&nd->tab, name, NC_FEAT + i, w < 8 ? 8 : w > 24 ? 24 : w, 1);
+	}
+	for (int k = 0; k < query_session_data_count(d->qs) && !nd->meas; k++) { /* a measured profile */
+		const hs_overlay *o = query_session_data(d->qs, k);
+		int col = profile_time_column(o, &nd->meas_unit);
+		if (col >= 0 && tui_table_add_col(&nd->tab, "measured", NC_MEASURED, 9, 1) >= 0) {
+			nd->meas = o->cols[col].num;
+			nd->tab.cols[nd->tab.ncols - 1].unit = HS_U_SECONDS;
+			tui_table_add_col(&nd->tab, "miss", NC_MISS, 7, 1);
+		}
 	}
 	for (int i = 0; data_col(nd, i); i++) { /* the data laid over the graph: shown at once */
 		const hs_overlay_col *dc = data_col(nd, i);

@@ -277,3 +277,28 @@ r
 has a bare .npz keeps no attributes => 0 collectives by opcode; a bare .npz keeps no attributes
 Q
 EOF2
+
+# A measured profile laid over (--data with a time column, as `hloscope
+# profile` finds it): the node table shows measured and miss (predicted /
+# measured) at once, and sorting miss descending puts the largest miss,
+# |log2(cost / measured)|, first.  The expectation comes from query --csv.
+P=$ROOT/tests/data/profile/i3d_tf_xla_cluster_1.profile.csv
+tui_run "profile overlay session ends cleanly" "$H" i3d_tf_xla_cluster_1.hlo --data "$P" <<'EOF2'
+t
+save miss_default
+:sort miss desc
+save miss_sorted
+has the measured time shows with its unit => 2.99 us
+Q
+EOF2
+"$HLOSCOPE" query "$H/i3d_tf_xla_cluster_1.hlo" --csv 'nodes show name, cost' >"$T/miss_cost.csv" 2>&1
+"${PY:-python3}" - "$T/miss_cost.csv" "$P" "$S" >"$T/out" 2>&1 <<'EOF' && ok "miss: the columns by default, the largest miss first" || bad "miss columns" "$(cat "$T/out")"
+import csv, math, sys
+cost = {r["name"]: float(r["cost_ns"] or 0) for r in csv.DictReader(open(sys.argv[1]))}
+meas = {r["name"]: float(r["time_us"]) * 1e3 for r in csv.DictReader(open(sys.argv[2]))}
+miss = sorted((abs(math.log2(cost[n] / t)), n) for n, t in meas.items() if cost.get(n, 0) > 0 and t > 0)
+head = open(sys.argv[3] + "/miss_default.txt").read().splitlines()[2].split()
+assert head[6:10] == ["cost", "measured", "miss", "time_us"], head
+first = open(sys.argv[3] + "/miss_sorted.txt").read().splitlines()[3].split()
+assert miss[-1][0] > miss[-2][0] and first[1] == miss[-1][1], (first, miss[-3:])
+EOF
