@@ -249,6 +249,7 @@ EOF
 # ---- the explorer ------------------------------------------------------------
 
 tui_run "escape: explorer session ends cleanly" "$T" evil.pb --data data.csv <<'EOF'
+resize 200 30
 t
 has explorer: names in the node table => mul\x1b[2J\x07.200
 has explorer: invalid UTF-8 in a name => param\xc2\x9b.\xff55
